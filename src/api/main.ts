@@ -1,0 +1,263 @@
+/**
+ * ApiMain: one request from decoded parameters to rendered bytes. Picks the printer, checks the main
+ * parameters (origin, maxlag, assert), dispatches the action module, collects warnings, reports
+ * unrecognized parameters, turns failures into MediaWiki's error object, sets the cache headers, and
+ * appends debuginfo when the server runs with --debug.
+ */
+import { ApiError, texts } from './errors.js';
+import { ApiResult, CONTENT, type Obj } from './result.js';
+import { extractParams, type ValidationSink } from './params.js';
+import { DEFAULT_PRINTER, FORMATS, PRINTER_PARAMS, printerOptions, render, type FormatName, type PrinterOptions } from './format/printer.js';
+import type { ActionModule, CacheMode, ModuleContext, ParamDecls, QueryModule, RequestInfo } from './types.js';
+import type { Store } from '../store/store.js';
+import type { Wiki } from '../wiki/wiki.js';
+import { queryLog, type QueryLogEntry } from '../store/sqlite/db.js';
+import { debugInfo } from './debuginfo.js';
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Registry {
+  actions: ActionModule[];
+  query: QueryModule[];
+}
+
+export const MAIN_PARAMS = (actions: string[]): ParamDecls => ({
+  action: { type: actions, default: 'help', help: 'Which action to perform.' },
+  format: { type: FORMATS, default: 'jsonfm', help: 'The format of the output.' },
+  maxlag: { type: 'integer', help: 'Maximum lag can be used when MediaWiki is installed on a database replicated cluster.' },
+  smaxage: { type: 'integer', default: 0, help: 'Set the s-maxage header to this many seconds. Errors are never cached.' },
+  maxage: { type: 'integer', default: 0, help: 'Set the max-age header to this many seconds. Errors are never cached.' },
+  assert: { type: ['user', 'bot'], help: 'Verify the user is logged in if set to "user", or has the bot userright if "bot".' },
+  requestid: { type: 'string', help: 'Any value given here will be included in the response. May be used to distinguish requests.' },
+  servedby: { type: 'boolean', default: false, help: 'Include the hostname that served the request in the results.' },
+  curtimestamp: { type: 'boolean', default: false, help: 'Include the current timestamp in the result.' },
+  origin: { type: 'string', help: 'When accessing the API using a cross-domain AJAX request (CORS), set this to the originating domain.' },
+  uselang: { type: 'string', default: 'user', help: 'Language to use for message translations.' },
+});
+
+/** The context of the framework's own action modules (query, help, paraminfo). */
+export type CoreContext = ModuleContext & { state: RequestState; registry: Registry; main: ApiMain };
+
+/** Per-request state shared by the core and the modules' contexts. */
+export class RequestState {
+  readonly result = new ApiResult();
+  readonly used = new Set<string>(PRINTER_PARAMS);
+  private warnings: Map<string, Obj> | null = null;
+  cacheMode: CacheMode = 'private';
+  readonly log: Array<{ msg: string; type: string; caller: string }> = [];
+  readonly debugLog: string[] = [];
+
+  constructor(readonly request: RequestInfo, readonly wiki: Wiki, readonly store: Store, readonly isJsonp: boolean) {}
+
+  warn(module: string, text: string): void {
+    if (this.warnings === null) {
+      this.warnings = new Map();
+      this.result.prepend('warnings', this.warnings);
+    }
+    let w = this.warnings.get(module);
+    if (!w) {
+      w = { [CONTENT]: 'warnings', warnings: text };
+      this.warnings.set(module, w);
+      return;
+    }
+    const prev = (w.warnings as string).split('\n');
+    if (!prev.includes(text)) w.warnings = prev.concat(text).join('\n');
+  }
+
+  get hasWarnings(): boolean {
+    return this.warnings !== null;
+  }
+
+  getWarnings(): Map<string, Obj> | null {
+    return this.warnings;
+  }
+
+  sink(module: string): ValidationSink {
+    return {
+      warn: (t) => this.warn(module, t),
+      setLimit: (v) => {
+        const limits = this.result.object('limits');
+        limits[module] = v;
+      },
+    };
+  }
+
+  /** A module's context: its params are validated here. */
+  context(module: { name: string; prefix: string; params: ParamDecls }, encPrefix = module.prefix): ModuleContext {
+    const params = extractParams(module.params, encPrefix, { raw: this.request.raw, used: this.used }, this.sink(module.name));
+    return {
+      params,
+      result: this.result,
+      store: this.store,
+      wiki: this.wiki,
+      request: this.request,
+      isJsonp: this.isJsonp,
+      warn: (t) => this.warn(module.name, t),
+      die: (code, info, extra) => {
+        throw new ApiError(encPrefix + code, info, extra);
+      },
+      encodeParamName: (n) => encPrefix + n,
+    };
+  }
+}
+
+export class ApiMain {
+  private readonly actions: Map<string, ActionModule>;
+  readonly mainParams: ParamDecls;
+
+  constructor(
+    readonly store: Store,
+    readonly wiki: Wiki,
+    readonly registry: Registry,
+    readonly opts: { debug?: boolean } = {},
+  ) {
+    this.actions = new Map(registry.actions.map((m) => [m.name, m]));
+    this.mainParams = MAIN_PARAMS([...this.actions.keys()].sort());
+  }
+
+  async handle(req: RequestInfo, phpArrayParams: string[] = []): Promise<ApiResponse> {
+    if (!this.opts.debug) return this.execute(req, phpArrayParams, null);
+    const log: QueryLogEntry[] = [];
+    return queryLog.run(log, () => this.execute(req, phpArrayParams, log));
+  }
+
+  private async execute(req: RequestInfo, phpArrayParams: string[], queries: QueryLogEntry[] | null): Promise<ApiResponse> {
+    const started = process.hrtime.bigint();
+    const raw = req.raw;
+    const headers: Record<string, string> = { 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff' };
+    const state = new RequestState(req, this.wiki, this.store, raw.callback !== undefined);
+    state.debugLog.push(`Start request ${req.method} ${req.url}`);
+
+    // CORS: an origin that the Origin header does not vouch for ends the request at once.
+    if (raw.origin !== undefined) {
+      headers.Vary = 'Origin';
+      const allowed = (req.headers.origin ?? '').split(' ').filter(Boolean);
+      if (!allowed.includes(raw.origin)) {
+        return { status: 403, headers: { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }, body: texts.originMismatch() };
+      }
+    }
+    if (req.method === 'OPTIONS') return { status: 200, headers, body: '' };
+
+    const fmt = raw.format ?? 'jsonfm';
+    let printer: PrinterOptions = DEFAULT_PRINTER;
+    let mainParams: Record<string, any> = { maxage: 0, smaxage: 0 };
+    try {
+      for (const name of phpArrayParams) state.warn('main', texts.phpArray(name));
+      if (!(FORMATS as readonly string[]).includes(fmt)) throw new ApiError('unknown_format', texts.unknownValue('format', fmt));
+      try {
+        printer = printerOptions(fmt as FormatName, raw);
+      } catch (e) {
+        // The printer failed on its own parameters: MediaWiki re-prints the error with default printer params.
+        if (e instanceof ApiError) state.warn('main', 'Error printer failed (will retry without params): ' + e.info);
+        printer = { ...DEFAULT_PRINTER, format: fmt as FormatName };
+        throw e;
+      }
+      mainParams = extractParams(this.mainParams, '', { raw, used: state.used }, state.sink('main'));
+      if (mainParams.requestid !== undefined) state.result.set('requestid', mainParams.requestid);
+      if (mainParams.maxlag !== undefined && 0 > mainParams.maxlag) {
+        headers['Retry-After'] = String(Math.max(mainParams.maxlag, 5));
+        headers['X-Database-Lag'] = '0';
+        throw new ApiError('maxlag', texts.maxlag(0));
+      }
+      const module = this.actions.get(mainParams.action)!;
+      if (mainParams.assert === 'user') throw new ApiError('assertuserfailed', texts.assertUser());
+      if (mainParams.assert === 'bot') throw new ApiError('assertbotfailed', texts.assertBot());
+      state.debugLog.push(`API ${req.method} anonymous ${mainParams.action}`);
+      const ctx = state.context(module);
+      state.cacheMode = module.name === 'query' ? state.cacheMode : 'private';
+      await module.run(Object.assign(ctx, { state, registry: this.registry, main: this }));
+      this.reportUnused(state, raw);
+      if (mainParams.curtimestamp) state.result.set('curtimestamp', new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
+      if (module.name === 'help' && raw.format === undefined) {
+        const html = state.result.get('help-html') as string;
+        return { status: 200, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, must-revalidate, max-age=0' }, body: html };
+      }
+    } catch (e) {
+      const err = e instanceof ApiError ? e : this.internalError(e, state);
+      return this.errorResponse(err, state, printer, headers, mainParams, req);
+    }
+    Object.assign(headers, cacheHeaders(state.cacheMode, mainParams.smaxage ?? 0, mainParams.maxage ?? 0));
+    let tree: unknown = state.result.entries();
+    if (this.opts.debug && queries) {
+      state.result.set('debuginfo', debugInfo(state, req, queries, started));
+      tree = state.result.entries();
+    }
+    const out = render(emptyAsArray(tree), printer, req.apiUrl, queryString(req.url));
+    if (out.extraHeaders) Object.assign(headers, out.extraHeaders);
+    headers['Content-Type'] = out.contentType;
+    return { status: 200, headers, body: out.body };
+  }
+
+  /** ApiMain::reportUnusedParams: every request parameter no module read. */
+  private reportUnused(state: RequestState, raw: Record<string, string>): void {
+    const unused = Object.keys(raw).filter((k) => !state.used.has(k));
+    if (unused.length) state.warn('main', texts.unrecognizedParams(unused));
+  }
+
+  private internalError(e: unknown, state: RequestState): ApiError {
+    const id = Math.random().toString(16).slice(2, 10);
+    const cls = e instanceof Error ? e.constructor.name : 'Exception';
+    const msg = e instanceof Error ? e.message : String(e);
+    state.log.push({ msg: `[${id}] ${msg}`, type: 'warn', caller: 'ApiMain::handleException' });
+    process.emitWarning(`[${id}] ${e instanceof Error ? e.stack : msg}`);
+    return new ApiError(`internal_api_error_${cls}`, `[${id}] Exception Caught: ${msg}`);
+  }
+
+  private errorResponse(
+    err: ApiError,
+    state: RequestState,
+    printer: PrinterOptions,
+    headers: Record<string, string>,
+    mainParams: Record<string, any>,
+    req: RequestInfo,
+  ): ApiResponse {
+    // Everything but requestid and the warnings collected so far is discarded.
+    const warnings = state.getWarnings();
+    const top = new Map<string, unknown>();
+    if (mainParams.requestid !== undefined) top.set('requestid', mainParams.requestid);
+    if (warnings) top.set('warnings', warnings);
+    const error: Obj = { code: err.code, info: err.info, ...err.extra };
+    error[CONTENT] = 'docref';
+    error.docref = `See ${req.apiUrl} for API usage`;
+    top.set('error', error);
+    const out = render(top, printer, req.apiUrl, queryString(req.url));
+    return {
+      status: err.status,
+      headers: {
+        ...headers,
+        ...(out.extraHeaders ?? {}),
+        'Content-Type': out.contentType,
+        'MediaWiki-API-Error': err.code,
+        'Cache-Control': `private, must-revalidate, max-age=${Number(mainParams.maxage) || 0}`,
+      },
+      body: out.body,
+    };
+  }
+}
+
+/** ApiMain::sendCacheHeaders for a response without session cookies (we have no sessions). */
+function cacheHeaders(mode: CacheMode, smaxage: number, maxage: number): Record<string, string> {
+  if (mode !== 'private' && (smaxage > 0 || maxage > 0)) {
+    const h: Record<string, string> = {
+      'Cache-Control': `s-maxage=${smaxage}, max-age=${maxage}, public`,
+      Expires: new Date(Date.now() + Math.min(smaxage, maxage) * 1000).toUTCString(),
+    };
+    if (mode === 'anon-public-user-private') h.Vary = 'Accept-Encoding, Cookie';
+    return h;
+  }
+  return { 'Cache-Control': `private, must-revalidate, max-age=${maxage}` };
+}
+
+/** PHP prints an empty result array as [] */
+function emptyAsArray(tree: unknown): unknown {
+  return tree instanceof Map && tree.size === 0 ? [] : tree;
+}
+
+function queryString(url: string): string {
+  const i = url.indexOf('?');
+  return i < 0 ? '' : url.slice(i + 1);
+}

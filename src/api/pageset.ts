@@ -1,0 +1,165 @@
+/**
+ * The set of pages an action=query works on (ApiPageSet): built from titles=, pageids= or a generator's
+ * output, with title normalization, redirect resolution, and missing/invalid/special entries under
+ * negative keys. It also writes the general page information (query.normalized, query.redirects,
+ * query.pages) that prop modules then add to.
+ */
+import type { Store } from '../store/store.js';
+import type { PageRow } from '../store/page-store.js';
+import type { Wiki } from '../wiki/wiki.js';
+import { bcArray, type Obj } from './result.js';
+
+export interface TitleKey {
+  ns: number;
+  dbkey: string;
+}
+
+export interface MissingTitle extends TitleKey {
+  fakeId: number;
+}
+
+export class PageSet {
+  readonly normalized: Array<{ from: string; to: string }> = [];
+  readonly redirects: Array<{ from: string; to: string; tofragment?: string }> = [];
+  /** existing pages, in output order */
+  readonly good: PageRow[] = [];
+  readonly missing: MissingTitle[] = [];
+  readonly invalid: Array<{ fakeId: number; title: string }> = [];
+  readonly special: MissingTitle[] = [];
+  readonly missingIds: number[] = [];
+  private fakeId = -1;
+  private readonly seen = new Set<string>();
+  /** the query.pages map once written, so prop modules can add to each entry */
+  private pagesOut: Map<string, unknown> | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly wiki: Wiki,
+    private readonly resolveRedirects = false,
+  ) {}
+
+  get isEmpty(): boolean {
+    return this.good.length + this.missing.length + this.invalid.length + this.special.length + this.missingIds.length === 0;
+  }
+
+  /** titles= as typed by the user: normalization entries for every changed title. */
+  addUserTitles(texts: string[]): void {
+    const keys: TitleKey[] = [];
+    for (const text of texts) {
+      const t = this.wiki.codec.parse(text);
+      if (t === null) {
+        this.invalid.push({ fakeId: this.fakeId--, title: text });
+        continue;
+      }
+      const pretty = this.wiki.titleText(t.ns, t.dbkey);
+      if (pretty !== text && !this.normalized.some((n) => n.from === text)) this.normalized.push({ from: text, to: pretty });
+      keys.push({ ns: t.ns, dbkey: t.dbkey });
+    }
+    this.addTitles(keys);
+  }
+
+  /** Titles from a generator or from user input after parsing. */
+  addTitles(titles: TitleKey[]): void {
+    const found: PageRow[] = [];
+    const missingByNs = new Map<number, TitleKey[]>();
+    for (const t of titles) {
+      const k = t.ns + ':' + t.dbkey;
+      if (this.seen.has(k)) continue;
+      this.seen.add(k);
+      if (t.ns < 0) {
+        this.special.push({ ...t, fakeId: this.fakeId-- });
+        continue;
+      }
+      const row = this.store.pages.byTitle(t.ns, t.dbkey);
+      if (row) found.push(row);
+      else {
+        let list = missingByNs.get(t.ns);
+        if (!list) missingByNs.set(t.ns, (list = []));
+        list.push(t);
+      }
+    }
+    // MediaWiki's LinkBatch reads the pages in (namespace, title) index order and then lists what is left
+    // over, namespace by namespace.
+    found.sort((a, b) => a.ns - b.ns || compareBytes(a.title, b.title));
+    for (const list of missingByNs.values()) for (const t of list) this.missing.push({ ...t, fakeId: this.fakeId-- });
+    this.addGood(found);
+  }
+
+  addPageIds(ids: number[]): void {
+    const unique = [...new Set(ids)].filter((id) => !this.seen.has('#' + id));
+    for (const id of unique) this.seen.add('#' + id);
+    const rows = this.store.pages.byIds(unique);
+    const foundIds = new Set(rows.map((r) => r.pageid));
+    for (const id of unique) if (!foundIds.has(id)) this.missingIds.push(id);
+    rows.sort((a, b) => a.pageid - b.pageid);
+    for (const r of rows) this.seen.add(r.ns + ':' + r.title);
+    this.addGood(rows);
+  }
+
+  private addGood(rows: PageRow[]): void {
+    if (!this.resolveRedirects) {
+      this.good.push(...rows);
+      return;
+    }
+    const targets: TitleKey[] = [];
+    for (const r of rows) {
+      if (!r.isRedirect) {
+        this.good.push(r);
+        continue;
+      }
+      const to = this.store.pages.redirectTarget(r.pageid);
+      if (!to) {
+        this.good.push(r);
+        continue;
+      }
+      const entry: { from: string; to: string; tofragment?: string } = {
+        from: this.wiki.titleText(r.ns, r.title),
+        to: this.wiki.titleText(to.ns, to.dbkey),
+      };
+      if (to.fragment) entry.tofragment = to.fragment;
+      this.redirects.push(entry);
+      targets.push({ ns: to.ns, dbkey: to.dbkey });
+    }
+    // Targets may be redirects themselves; `seen` stops loops.
+    if (targets.length) this.addTitles(targets);
+  }
+
+  /** All titles of one namespace, existing or not (ApiPageSet::getAllTitlesByNamespace). */
+  titlesInNamespace(ns: number): Array<TitleKey & { id: number }> {
+    const out: Array<TitleKey & { id: number }> = [];
+    for (const p of this.good) if (p.ns === ns) out.push({ ns, dbkey: p.title, id: p.pageid });
+    for (const m of this.missing) if (m.ns === ns) out.push({ ns, dbkey: m.dbkey, id: m.fakeId });
+    return out;
+  }
+
+  /** Write normalized, redirects and pages into the query object (ApiQuery::outputGeneralPageInfo). */
+  output(query: Obj): void {
+    if (this.normalized.length) query.normalized = this.normalized.map((n) => ({ from: n.from, to: n.to }));
+    if (this.redirects.length) query.redirects = this.redirects;
+    if (this.isEmpty) return;
+    const pages = bcArray();
+    for (const m of this.missing) pages.set(String(m.fakeId), { ns: m.ns, title: this.wiki.titleText(m.ns, m.dbkey), missing: true });
+    for (const i of this.invalid) pages.set(String(i.fakeId), { title: i.title, invalid: true });
+    for (const id of this.missingIds) pages.set(String(id), { pageid: id, missing: true });
+    for (const s of this.special) {
+      const v: Obj = { ns: s.ns, title: this.wiki.titleText(s.ns, s.dbkey), special: true };
+      if (s.ns === -2 && !this.store.files.exists(s.dbkey)) v.missing = true;
+      else if (s.ns === -1) v.missing = true;
+      pages.set(String(s.fakeId), v);
+    }
+    for (const p of this.good) pages.set(String(p.pageid), { pageid: p.pageid, ns: p.ns, title: this.wiki.titleText(p.ns, p.title) });
+    query.pages = pages;
+    this.pagesOut = pages;
+  }
+
+  /** The query.pages entry of a page (by page id, or the negative key of a missing title). */
+  entry(id: number): Obj | undefined {
+    return this.pagesOut?.get(String(id)) as Obj | undefined;
+  }
+}
+
+/** Compare two strings in UTF-8 byte order (SQLite BINARY, MediaWiki's binary collation). */
+export function compareBytes(a: string, b: string): number {
+  if (a === b) return 0;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}

@@ -1,0 +1,148 @@
+/**
+ * Parameter validation from declarations (ApiBase::getParameterFromSettings, parseMultiValue and
+ * validateLimit of 1.25): the module says what it takes, this file turns the raw request into typed
+ * values and produces the standard errors and warnings.
+ */
+import { ApiError, texts } from './errors.js';
+import type { ParamDecl, ParamDecls, Params } from './types.js';
+import { parseTimestamp } from '../wiki/timestamps.js';
+
+/** Values per multi-value parameter for users without apihighlimits. */
+export const MULTI_VALUE_LIMIT = 50;
+
+export interface ParamSource {
+  /** raw request parameters */
+  raw: Record<string, string>;
+  /** names of the parameters some module has read (for the "Unrecognized parameter" warning) */
+  used: Set<string>;
+}
+
+export interface ValidationSink {
+  warn(text: string): void;
+  /** record `limits.<module>` when limit=max was asked */
+  setLimit(value: number): void;
+}
+
+/** PHP intval: leading optional sign and digits, else 0. */
+export function intval(s: string): number {
+  const m = /^\s*([+-]?\d+)/.exec(s);
+  if (!m) return 0;
+  const n = Number(m[1]);
+  return Number.isSafeInteger(n) ? n : n > 0 ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
+}
+
+export function splitMulti(value: string): string[] {
+  return value.startsWith('\x1f') ? value.slice(1).split('\x1f') : value.split('|');
+}
+
+/**
+ * Validate all declared parameters of one module.
+ * @param encPrefix the prefix as the client sees it ('ac', or 'gac' in generator mode)
+ * @param codePrefix the prefix that error codes get (same as encPrefix)
+ */
+export function extractParams(
+  decls: ParamDecls,
+  encPrefix: string,
+  src: ParamSource,
+  sink: ValidationSink,
+): Params {
+  const out: Params = {};
+  for (const [name, decl] of Object.entries(decls)) {
+    const enc = encPrefix + name;
+    src.used.add(enc);
+    out[name] = extractOne(name, enc, encPrefix, decl, src.raw[enc], sink);
+  }
+  return out;
+}
+
+function extractOne(name: string, enc: string, prefix: string, decl: ParamDecl, raw: string | undefined, sink: ValidationSink): unknown {
+  const { type } = decl;
+  if (type === 'boolean') return raw !== undefined;
+  if (raw === undefined) {
+    if (decl.required) throw new ApiError(prefix + 'no' + name, texts.missingParam(name));
+    if (decl.default === undefined) return decl.multi ? undefined : undefined;
+    if (decl.multi && typeof decl.default === 'string') return decl.default === '' ? [] : splitMulti(decl.default);
+    return decl.default;
+  }
+  if (decl.required && raw === '' && (type === 'string' || type === 'text')) {
+    throw new ApiError(prefix + 'no' + name, texts.missingParam(name));
+  }
+  const allowed = Array.isArray(type) ? (type as readonly string[]) : type === 'namespace' ? null : null;
+  let values: string[];
+  if (decl.multi || allowed) {
+    values = parseMultiValue(enc, prefix, raw, !!decl.multi, allowed, !!decl.allowDuplicates, sink);
+  } else {
+    values = [raw];
+  }
+  const convert = (v: string): unknown => {
+    switch (type) {
+      case 'integer':
+      case 'limit':
+        return validateInteger(enc, v, decl, sink);
+      case 'namespace':
+        return intval(v);
+      case 'timestamp': {
+        const ts = parseTimestamp(v);
+        if (ts === null) throw new ApiError(prefix + 'badtimestamp_' + enc, texts.badTimestamp(enc, v));
+        return ts;
+      }
+      case 'user':
+        return v.replace(/_/g, ' ').trim();
+      default:
+        return v;
+    }
+  };
+  if (decl.multi) return values.map(convert);
+  return convert(values[0]);
+}
+
+function validateInteger(enc: string, v: string, decl: ParamDecl, sink: ValidationSink): number {
+  if (decl.type === 'limit' && v === 'max') {
+    const max = decl.max ?? 500;
+    sink.setLimit(max);
+    return max;
+  }
+  const orig = intval(v);
+  let value = orig;
+  if (decl.min !== undefined && value < decl.min) {
+    sink.warn(texts.lessThan(enc, decl.min, orig));
+    value = decl.min;
+  }
+  if (decl.max !== undefined && value > decl.max) {
+    sink.warn(texts.overForUsers(enc, decl.max, orig));
+    value = decl.max;
+  }
+  return value;
+}
+
+/** ApiBase::parseMultiValue: split, cap at 50, drop duplicates, check enum values. */
+function parseMultiValue(
+  enc: string,
+  prefix: string,
+  value: string,
+  allowMultiple: boolean,
+  allowed: readonly string[] | null,
+  allowDuplicates: boolean,
+  sink: ValidationSink,
+): string[] {
+  if (value.trim() === '' && allowMultiple) return [];
+  let list = splitMulti(value);
+  if (list.length > MULTI_VALUE_LIMIT) {
+    list = list.slice(0, MULTI_VALUE_LIMIT);
+    sink.warn(texts.tooManyValues(enc, MULTI_VALUE_LIMIT));
+  }
+  if (!allowMultiple && list.length !== 1) {
+    const possible = allowed ? allowed : list;
+    throw new ApiError(prefix + 'multival_' + enc, texts.multiValue(enc, [...possible]));
+  }
+  if (allowed) {
+    const unknown = list.filter((v) => !allowed.includes(v));
+    if (unknown.length) {
+      if (!allowMultiple) throw new ApiError(prefix + 'unknown_' + enc, texts.unknownValue(enc, list[0]));
+      sink.warn(texts.unknownValues(enc, unknown));
+      list = list.filter((v) => allowed.includes(v));
+    }
+  }
+  if (!allowDuplicates) list = [...new Set(list)];
+  return list;
+}

@@ -1,0 +1,129 @@
+/**
+ * action=query (ApiQuery + ApiPageSet of 1.25): builds the page set from titles=/pageids= or a
+ * generator, runs the requested prop, list and meta modules in that order, and hands their
+ * continuation to the one ContinuationManager.
+ */
+import { ApiError } from './errors.js';
+import { ContinuationManager } from './continuation.js';
+import { PageSet, type TitleKey } from './pageset.js';
+import type { ActionModule, CacheMode, GeneratedPage, ModuleContext, ParamDecls, QueryModule, QueryModuleContext } from './types.js';
+import type { RequestState } from './main.js';
+
+export const PAGESET_PARAMS: ParamDecls = {
+  titles: { type: 'string', multi: true, help: 'A list of titles to work on.' },
+  pageids: { type: 'integer', multi: true, help: 'A list of page IDs to work on.' },
+  generator: { type: 'string', help: 'Get the list of pages to work on by executing the specified query module.' },
+  redirects: { type: 'boolean', default: false, help: 'Automatically resolve redirects in titles, pageids and generated pages.' },
+  converttitles: { type: 'boolean', default: false, help: 'Convert titles to other variants if necessary (no variants in uk: has no effect).' },
+};
+
+function mergeCacheMode(a: CacheMode, b: CacheMode): CacheMode {
+  if (a === 'private' || b === 'private') return 'private';
+  if (a === 'anon-public-user-private' || b === 'anon-public-user-private') return 'anon-public-user-private';
+  return 'public';
+}
+
+export function createQueryAction(modules: QueryModule[]): ActionModule {
+  const byKind = (k: QueryModule['kind']) => modules.filter((m) => m.kind === k).map((m) => m.name).sort();
+  const byName = new Map(modules.map((m) => [m.name, m]));
+  const generators = modules.filter((m) => m.generator).map((m) => m.name).sort();
+  const params: ParamDecls = {
+    prop: { type: byKind('prop'), multi: true, help: 'Which properties to get for the queried pages.' },
+    list: { type: byKind('list'), multi: true, help: 'Which lists to get.' },
+    meta: { type: byKind('meta'), multi: true, help: 'Which metadata to get.' },
+    indexpageids: { type: 'boolean', default: false, help: 'Include an additional pageids section listing all returned page IDs.' },
+    export: { type: 'boolean', default: false, help: 'Export the current revisions of all given or generated pages (not supported: ignored).' },
+    iwurl: { type: 'boolean', default: false, help: 'Whether to get the full URL if the title is an interwiki link.' },
+    continue: { type: 'string', help: 'When present, formats query-continue as key-value pairs that should simply be merged into the original request.' },
+    rawcontinue: { type: 'boolean', default: false, help: 'Currently ignored. In the future, continue will become the default and this will be needed to receive the raw query-continue data.' },
+    ...PAGESET_PARAMS,
+  };
+  params.generator = { ...params.generator, help: `${params.generator.help} One of: ${generators.join(', ')}.` };
+
+  return {
+    kind: 'action',
+    name: 'query',
+    prefix: '',
+    description: 'Fetch data from and about MediaWiki. All data modifications will first have to use query to acquire a token to prevent abuse from malicious sites.',
+    params,
+    examples: ['action=query&prop=info|revisions&titles=Головна_сторінка', 'action=query&generator=allimages&prop=duplicatefiles&continue='],
+    async run(base: ModuleContext) {
+      const ctx = base as ModuleContext & { state: RequestState };
+      const state = ctx.state;
+      const p = ctx.params;
+      const requested = [
+        ...(p.prop as string[] | undefined ?? []),
+        ...(p.list as string[] | undefined ?? []),
+        ...(p.meta as string[] | undefined ?? []),
+      ].map((n) => byName.get(n)!);
+      const props = (p.prop as string[] | undefined) ?? [];
+      if (p.titles !== undefined && p.pageids !== undefined) throw new ApiError('multisource', "Cannot use 'pageids' at the same time as 'titles'");
+      let generator: QueryModule | undefined;
+      if (p.generator !== undefined) {
+        generator = byName.get(p.generator);
+        if (!generator) throw new ApiError('badgenerator', `Unknown generator=${p.generator}`);
+        if (!generator.generator) throw new ApiError('badgenerator', `Module ${p.generator} cannot be used as a generator`);
+      }
+      const cm = new ContinuationManager(
+        p.continue,
+        requested.map((m) => m.name),
+        generator ? props : [],
+        ctx.request.raw,
+      );
+      let cacheMode: CacheMode = 'public';
+      const query = () => ctx.result.object('query');
+
+      let pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
+      if (!cm.isGeneratorDone()) {
+        if (p.titles !== undefined) pageSet.addUserTitles(p.titles);
+        if (p.pageids !== undefined) pageSet.addPageIds(p.pageids);
+        if (generator) {
+          const gen = generator;
+          const titles: TitleKey[] = [];
+          const ids: number[] = [];
+          const gctx = subContext(state, gen, 'g' + gen.prefix, pageSet, {
+            add: (page: GeneratedPage) => ('pageid' in page ? ids.push(page.pageid) : titles.push(page)),
+          }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value));
+          await gen.run(gctx);
+          cacheMode = mergeCacheMode(cacheMode, gen.cacheMode(gctx.params));
+          pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
+          if (titles.length) pageSet.addTitles(titles);
+          if (ids.length) pageSet.addPageIds(ids);
+        }
+      } else if (generator) {
+        // dry run: still read the generator's parameters so they are not reported as unrecognized
+        subContext(state, generator, 'g' + generator.prefix, pageSet, null, () => {});
+      }
+      if (!pageSet.isEmpty) {
+        const q = query();
+        pageSet.output(q);
+        if (p.indexpageids && q.pages instanceof Map) q.pageids = [...q.pages.keys()];
+      }
+      for (const m of requested) {
+        if (cm.isSkipped(m.name)) {
+          subContext(state, m, m.prefix, pageSet, null, () => {});
+          continue;
+        }
+        const mctx = subContext(state, m, m.prefix, pageSet, null, (name, value) => cm.addContinue(m.name, m.prefix + name, value));
+        await m.run(mctx);
+        cacheMode = mergeCacheMode(cacheMode, m.cacheMode(mctx.params));
+      }
+      // uselang=user (the default) makes a public answer public only for clients without a session
+      if (cacheMode === 'public' && (ctx.request.raw.uselang ?? 'user') === 'user') cacheMode = 'anon-public-user-private';
+      state.cacheMode = cacheMode;
+      cm.writeInto(ctx.result, !!p.rawcontinue, (t) => state.warn('query', t));
+    },
+  };
+}
+
+function subContext(
+  state: RequestState,
+  module: QueryModule,
+  encPrefix: string,
+  pageSet: PageSet,
+  generator: QueryModuleContext['generator'],
+  setContinue: (name: string, value: string | number) => void,
+): QueryModuleContext {
+  const base = state.context(module, encPrefix);
+  return Object.assign(base, { pageSet, generator, setContinue });
+}

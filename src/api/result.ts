@@ -1,0 +1,89 @@
+/**
+ * The result tree and its output metadata, as MediaWiki's ApiResult keeps it: one tree that the
+ * formatters turn into formatversion 1 (content under '*', booleans as "" or absent, pages as an object)
+ * or formatversion 2 (content under its own name, real booleans, pages as an array).
+ *
+ * Nodes are plain objects, arrays, Maps (ordered objects whose keys may look like integers — JS objects
+ * would reorder those) and primitives. Metadata rides on symbol-keyed properties, which JSON never sees.
+ */
+
+/** Name of the key holding the node's "content" value; fv1 renames it to '*' and moves it last. */
+export const CONTENT = Symbol('content');
+/** 'BCarray': an object in fv1, a list of its values in fv2 (query.pages). */
+export const ARRAY_TYPE = Symbol('arrayType');
+
+export type Node = unknown;
+export type Obj = Record<string, unknown> & { [CONTENT]?: string; [ARRAY_TYPE]?: 'BCarray' };
+
+/** Build an object whose `key` is its content value, e.g. {size: 3, category: 'Name'} in fv2, {size: 3, '*': 'Name'} in fv1. */
+export function withContent<T extends Record<string, unknown>>(obj: T, key: string, value: string): T {
+  (obj as Record<string, unknown>)[key] = value;
+  (obj as Obj)[CONTENT] = key;
+  return obj;
+}
+
+/** An ordered map that fv1 prints as an object and fv2 as an array of its values. */
+export function bcArray(): Map<string, unknown> & { [ARRAY_TYPE]?: 'BCarray' } {
+  const m = new Map<string, unknown>() as Map<string, unknown> & { [ARRAY_TYPE]?: 'BCarray' };
+  m[ARRAY_TYPE] = 'BCarray';
+  return m;
+}
+
+/**
+ * The top level of a response. Keys keep insertion order, and some are added "on top" (warnings,
+ * continuation, batchcomplete), exactly as MediaWiki's ADD_ON_TOP does.
+ */
+export class ApiResult {
+  private top = new Map<string, unknown>();
+
+  get(key: string): unknown {
+    return this.top.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.top.has(key);
+  }
+
+  set(key: string, value: unknown): void {
+    this.top.set(key, value);
+  }
+
+  prepend(key: string, value: unknown): void {
+    const next = new Map<string, unknown>([[key, value]]);
+    for (const [k, v] of this.top) if (k !== key) next.set(k, v);
+    this.top = next;
+  }
+
+  delete(key: string): void {
+    this.top.delete(key);
+  }
+
+  /** Get or create a plain object at top[key]. */
+  object(key: string): Obj {
+    let v = this.top.get(key) as Obj | undefined;
+    if (v === undefined) {
+      v = {};
+      this.top.set(key, v);
+    }
+    return v;
+  }
+
+  /** Get or create the `query` object's member `name` as an array (list modules append their items). */
+  queryList(name: string): unknown[] {
+    const q = this.object('query');
+    let list = q[name] as unknown[] | undefined;
+    if (list === undefined) {
+      list = [];
+      q[name] = list;
+    }
+    return list;
+  }
+
+  clear(): void {
+    this.top = new Map();
+  }
+
+  entries(): Map<string, unknown> {
+    return this.top;
+  }
+}

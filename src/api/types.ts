@@ -1,0 +1,103 @@
+/**
+ * What an API module is: a declaration (name, prefix, parameters as data, help text) plus one run
+ * function, as MediaWiki's ApiBase. The core validates the declared parameters before `run` is called.
+ */
+import type { ApiResult } from './result.js';
+import type { Store } from '../store/store.js';
+import type { Wiki } from '../wiki/wiki.js';
+import type { PageSet } from './pageset.js';
+
+export type ParamType = 'string' | 'integer' | 'limit' | 'boolean' | 'timestamp' | 'namespace' | 'user' | 'text';
+
+export interface ParamDecl {
+  /** a type name, or the list of allowed values of an enum */
+  type: ParamType | readonly string[];
+  default?: string | number | boolean | readonly string[];
+  /** '|'-separated (or \x1f-prefixed) list of values */
+  multi?: boolean;
+  /** duplicates are dropped unless this is set */
+  allowDuplicates?: boolean;
+  required?: boolean;
+  /** for integer and limit types */
+  min?: number;
+  max?: number;
+  /** maximum for bots and sysops (apihighlimits); limits of anonymous users are `max` */
+  highmax?: number;
+  help: string;
+  deprecated?: boolean;
+}
+
+export type ParamDecls = Record<string, ParamDecl>;
+
+/** Validated values by unprefixed parameter name. */
+export type Params = Record<string, any>;
+
+export interface ModuleBase {
+  /** the module name as used in action=, list=, prop=, meta= */
+  name: string;
+  /** parameter prefix ('ac' for allcategories; '' for action modules) */
+  prefix: string;
+  description: string;
+  params: ParamDecls;
+  /** examples for the help page: query strings without 'api.php?' */
+  examples?: string[];
+}
+
+export interface RequestInfo {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** all parameters of the request (query string and body merged) */
+  raw: Record<string, string>;
+  /** address of the client */
+  ip: string;
+  /** absolute URL of api.php for this request, e.g. http://127.0.0.1:8080/api.php */
+  apiUrl: string;
+}
+
+/** Everything a module may use; modules never see HTTP or SQL. */
+export interface ModuleContext {
+  params: Params;
+  result: ApiResult;
+  store: Store;
+  wiki: Wiki;
+  request: RequestInfo;
+  /** add a warning under this module's name */
+  warn(text: string): void;
+  /** end the request with an error; the code gets the module's prefix (g + prefix in generator mode) */
+  die(code: string, info: string, extra?: Record<string, unknown>): never;
+  /** the module's parameter name as the client sees it (prefix + name, with g in generator mode) */
+  encodeParamName(name: string): string;
+  /** whether the JSONP callback is in use (tokens are not handed out then) */
+  isJsonp: boolean;
+}
+
+export interface ActionModule extends ModuleBase {
+  kind: 'action';
+  run(ctx: ModuleContext): void | Promise<void>;
+}
+
+export type CacheMode = 'public' | 'private' | 'anon-public-user-private';
+
+/** A page a generator yields: either an existing page id or a title. */
+export type GeneratedPage = { pageid: number } | { ns: number; dbkey: string };
+
+export interface QueryModuleContext extends ModuleContext {
+  /** the pages the query works on (titles=, pageids=, or the generator's output): for prop modules */
+  pageSet: PageSet;
+  /** set when the module runs as a generator: pages go here instead of into the result */
+  generator: { add(page: GeneratedPage): void } | null;
+  /** record the continuation value of one of this module's parameters (unprefixed name) */
+  setContinue(name: string, value: string | number): void;
+  /** limits=max: report the value chosen under result.limits.<module> */
+}
+
+export interface QueryModule extends ModuleBase {
+  kind: 'prop' | 'list' | 'meta';
+  /** may be used as generator=<name> */
+  generator?: boolean;
+  cacheMode(params: Params): CacheMode;
+  run(ctx: QueryModuleContext): void | Promise<void>;
+}
+
+export type AnyModule = ActionModule | QueryModule;

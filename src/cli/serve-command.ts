@@ -1,0 +1,39 @@
+/** `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug]` */
+import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import { createServer } from '../http/server.js';
+
+export async function runServeCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      db: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '8080' },
+      files: { type: 'string' },
+      debug: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (!values.db) {
+    console.error('wikiquery serve: --db FILE is required');
+    return 1;
+  }
+  if (!existsSync(values.db)) {
+    console.error(`wikiquery serve: no database at ${values.db} (run wikiquery import first)`);
+    return 1;
+  }
+  await serve({ db: values.db, host: values.host!, port: Number(values.port), files: values.files, debug: values.debug });
+  return 0;
+}
+
+export async function serve(o: { db: string; host: string; port: number; files?: string; debug?: boolean }): Promise<void> {
+  const server = await createServer({ db: o.db, debug: o.debug, filesDir: o.files, logLevel: process.env.WIKIQUERY_LOG_LEVEL });
+  const address = await server.app.listen({ host: o.host, port: o.port });
+  server.app.log.info(`wikiquery serving ${o.db} at ${address}/api.php`);
+  const stop = () => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

@@ -1,0 +1,82 @@
+/**
+ * The HTTP layer: Fastify routes for /api.php (GET, POST urlencoded or multipart, OPTIONS), decoding
+ * into flat parameters, handing them to ApiMain, and writing its status, headers and body. Nothing here
+ * knows about modules or SQL.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { ApiMain } from '../api/main.js';
+import { createRegistry } from '../modules/registry.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
+import type { Store } from '../store/store.js';
+import { Wiki } from '../wiki/wiki.js';
+import { decodeParams } from './params.js';
+import { registerFileRoutes } from './files.js';
+
+export interface ServerOptions {
+  db: string;
+  debug?: boolean;
+  /** pino log level; 'silent' in tests */
+  logLevel?: string;
+  /** directory the files were imported from (to serve their bytes) */
+  filesDir?: string;
+}
+
+export interface WikiServer {
+  app: FastifyInstance;
+  store: Store;
+  close(): Promise<void>;
+}
+
+export async function createServer(opts: ServerOptions): Promise<WikiServer> {
+  const store = openSqliteStore(opts.db, { debug: opts.debug });
+  const wiki = new Wiki(store.site);
+  const api = new ApiMain(store, wiki, createRegistry(), { debug: opts.debug });
+  const app = Fastify({
+    logger: { level: opts.logLevel ?? (opts.debug ? 'debug' : 'info') },
+    disableRequestLogging: !opts.debug,
+    // parameters are decoded by decodeParams from the raw URL, PHP-style
+    querystringParser: () => ({}),
+    bodyLimit: 8 * 1024 * 1024,
+  });
+  // PHP reads only urlencoded and multipart bodies; any other body is ignored, not an error.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
+  await app.register(formbody, { bodyLimit: 8 * 1024 * 1024 });
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 1024 * 1024, fields: 200 } });
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const url = request.raw.url ?? '/';
+    const qi = url.indexOf('?');
+    const { raw, phpArrays } = decodeParams(qi < 0 ? '' : url.slice(qi + 1), request.body as Record<string, unknown> | undefined);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(request.headers)) if (typeof v === 'string') headers[k] = v;
+    const host = request.headers.host ?? '127.0.0.1';
+    const res = await api.handle(
+      { method: request.method, url, headers, raw, ip: request.ip, apiUrl: `${request.protocol}://${host}/api.php` },
+      phpArrays,
+    );
+    reply.code(res.status).headers(res.headers);
+    return reply.send(res.body);
+  };
+  app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/api.php', handler });
+  app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/w/api.php', handler });
+  registerFileRoutes(app, store, opts.filesDir);
+  // A body Fastify cannot parse must still get MediaWiki's error object, never a 500 page.
+  app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) request.log.error(error);
+    reply.code(status >= 500 ? 500 : status).header('X-Frame-Options', 'DENY').header('MediaWiki-API-Error', 'badrequest').type('application/json; charset=utf-8');
+    return JSON.stringify({ error: { code: 'badrequest', info: error.message, '*': 'See the API help for usage' } });
+  });
+
+  return {
+    app,
+    store,
+    close: async () => {
+      await app.close();
+      store.close();
+    },
+  };
+}

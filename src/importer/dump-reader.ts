@@ -1,0 +1,388 @@
+/**
+ * Streaming reader of MediaWiki XML dumps (export schemas 0.10 and 0.11; older ones where they agree).
+ *
+ * Memory stays bounded whatever the dump size: the file is read in chunks, each chunk is fed to saxes,
+ * and the items the chunk completed are yielded before the next chunk is read (so a slow consumer
+ * slows the reading -- that is the backpressure). Of a page only the first and the latest revision
+ * are kept (the other revisions are counted), and only the latest revision's text.
+ *
+ * Elements are matched by name and parent, never by position, so 0.11's reordered and optional
+ * elements (<origin>, <model>, <format>, <sha1>, <text bytes deleted/>) need nothing special.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { StringDecoder } from 'node:string_decoder';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+
+export interface DumpNamespace {
+  id: number;
+  /** local name with spaces ('' for main) */
+  name: string;
+  case: 'first-letter' | 'case-sensitive';
+}
+
+export interface DumpSiteInfo {
+  sitename: string;
+  dbname: string;
+  base: string;
+  generator: string;
+  case: string;
+  namespaces: DumpNamespace[];
+  /** xml:lang of the <mediawiki> root, when given */
+  lang?: string;
+}
+
+export interface DumpRevision {
+  id: number;
+  parentId: number;
+  /** TS_MW */
+  timestamp: string;
+  /** user name or IP ('' when deleted) */
+  user: string;
+  userId: number;
+  comment: string;
+  minor: boolean;
+  model?: string;
+  format?: string;
+  /** base-36 SHA-1 as the dump gives it ('' when absent) */
+  sha1: string;
+  /** null for the first revision (text dropped) and for deleted text */
+  text: string | null;
+  /** the <text bytes="…"> attribute (-1 when absent) */
+  bytes: number;
+}
+
+export interface DumpUpload {
+  /** TS_MW */
+  timestamp: string;
+  user: string;
+  userId: number;
+  comment: string;
+  /** file name as in <filename> (spaces or underscores) */
+  filename: string;
+  size: number;
+  sha1base36: string;
+}
+
+export interface DumpPage {
+  id: number;
+  ns: number | undefined;
+  /** full title with namespace prefix, as in the dump */
+  title: string;
+  /** <redirect title="…"/>, when present */
+  redirectTitle?: string;
+  revisionCount: number;
+  first: DumpRevision;
+  latest: DumpRevision;
+  /** <upload> elements of the page (file pages dumped with --uploads); usually zero or one */
+  uploads: DumpUpload[];
+}
+
+export type DumpItem =
+  | { type: 'siteinfo'; siteinfo: DumpSiteInfo }
+  | { type: 'page'; page: DumpPage }
+  | { type: 'upload'; upload: DumpUpload };
+
+/** A malformed or unusable dump; the message is `file:line:column: what`. */
+export class DumpError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly column: number,
+    readonly reason: string,
+  ) {
+    super(`${file}:${line}:${column}: ${reason}`);
+    this.name = 'DumpError';
+  }
+}
+
+export interface ReadDumpOptions {
+  /** called after every chunk with the number of bytes of the file read so far */
+  onBytes?: (bytesRead: number) => void;
+  /** non-fatal oddities of the dump (pages without revisions, …) */
+  onWarning?: (message: string) => void;
+  /** name used in error messages (default: the path as given) */
+  displayName?: string;
+}
+
+/** '2015-06-01T12:30:45Z' → '20150601123045' (TS_MW); already-14-digit values pass through. */
+export function toTsMw(ts: string): string {
+  const digits = ts.replace(/[^0-9]/g, '');
+  return digits.length >= 14 ? digits.slice(0, 14) : digits.padEnd(14, '0');
+}
+
+// Elements whose text content we collect, by parent element.
+const LEAVES: Record<string, Set<string>> = {
+  siteinfo: new Set(['sitename', 'dbname', 'base', 'generator', 'case']),
+  namespaces: new Set(['namespace']),
+  page: new Set(['title', 'ns', 'id']),
+  revision: new Set(['id', 'parentid', 'timestamp', 'comment', 'model', 'format', 'text', 'sha1']),
+  contributor: new Set(['username', 'id', 'ip']),
+  upload: new Set(['timestamp', 'comment', 'filename', 'size', 'sha1base36']),
+};
+
+interface PageState {
+  id: number;
+  ns: number | undefined;
+  title: string;
+  redirectTitle?: string;
+  count: number;
+  first?: DumpRevision;
+  latest?: DumpRevision;
+  uploads: DumpUpload[];
+}
+
+/** Newer by timestamp, then by revision id (dumps list revisions oldest first, but do not promise it). */
+function isNewer(a: DumpRevision, b: DumpRevision): boolean {
+  return a.timestamp > b.timestamp || (a.timestamp === b.timestamp && a.id > b.id);
+}
+
+/**
+ * The SAX state machine: feed it text, take the completed items from `out`. Kept apart from the
+ * file reading so that the generator below is only about chunks and backpressure.
+ */
+class DumpParser {
+  readonly out: DumpItem[] = [];
+  skippedWithoutRevisions = 0;
+  private readonly sax = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
+  private readonly stack: string[] = [];
+  private collecting = false;
+  private buf = '';
+  private rootSeen = false;
+  private rootLang: string | undefined;
+  private site: DumpSiteInfo | null = null;
+  private nsKey = 0;
+  private nsCase: DumpNamespace['case'] = 'first-letter';
+  private page: PageState | null = null;
+  private rev: DumpRevision | null = null;
+  private upload: DumpUpload | null = null;
+  private contributor: { user: string; userId: number } | null = null;
+  private textDeleted = false;
+
+  constructor(private readonly display: string) {
+    this.sax.on('error', (err) => {
+      // saxes prefixes its messages with "line:column: "; we add the file and name the tag where we can
+      let reason = err.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
+      if (reason === 'unexpected close tag') reason += ` </${String((this.sax as unknown as { name?: string }).name ?? '')}>`;
+      else if (reason.startsWith('unclosed tag: ')) reason = `unexpected end of file: unclosed tag <${reason.slice(14)}>`;
+      this.fail(reason);
+    });
+    this.sax.on('opentag', (tag) => this.open(tag));
+    this.sax.on('closetag', (tag) => this.close(tag.name));
+    const onText = (t: string) => {
+      if (this.collecting) this.buf += t;
+    };
+    this.sax.on('text', onText);
+    this.sax.on('cdata', onText);
+  }
+
+  write(text: string): void {
+    this.sax.write(text);
+  }
+
+  end(): void {
+    if (!this.rootSeen) this.fail('empty file: not a MediaWiki XML dump');
+    this.sax.close();
+  }
+
+  private fail(reason: string): never {
+    throw new DumpError(this.display, this.sax.line, this.sax.column, reason);
+  }
+
+  private int(s: string, what: string): number {
+    const t = s.trim();
+    if (!/^-?\d+$/.test(t)) this.fail(`<${what}> is not an integer: ${JSON.stringify(t.slice(0, 40))}`);
+    return Number(t);
+  }
+
+  private open(tag: SaxesTagPlain): void {
+    const name = tag.name;
+    const parent = this.stack.length > 0 ? this.stack[this.stack.length - 1] : '';
+    this.stack.push(name);
+    if (!this.rootSeen) {
+      this.rootSeen = true;
+      if (name !== 'mediawiki') this.fail(`not a MediaWiki XML dump: root element is <${name}>, expected <mediawiki>`);
+      const lang = tag.attributes['xml:lang'];
+      if (typeof lang === 'string' && lang !== '') this.rootLang = lang;
+      return;
+    }
+    if (LEAVES[parent]?.has(name)) {
+      this.collecting = true;
+      this.buf = '';
+      if (name === 'namespace') {
+        this.nsKey = this.int(String(tag.attributes.key ?? ''), 'namespace key');
+        this.nsCase = tag.attributes.case === 'case-sensitive' ? 'case-sensitive' : 'first-letter';
+      } else if (name === 'text' && parent === 'revision' && this.rev) {
+        const bytes = tag.attributes.bytes;
+        if (bytes !== undefined) this.rev.bytes = Number(bytes) || 0;
+        this.textDeleted = tag.attributes.deleted !== undefined;
+      }
+      return;
+    }
+    switch (name) {
+      case 'siteinfo':
+        this.site = { sitename: '', dbname: '', base: '', generator: '', case: 'first-letter', namespaces: [], lang: this.rootLang };
+        break;
+      case 'page':
+        if (parent !== 'mediawiki') this.fail('<page> outside <mediawiki>');
+        this.page = { id: 0, ns: undefined, title: '', count: 0, uploads: [] };
+        break;
+      case 'redirect':
+        if (this.page && parent === 'page') this.page.redirectTitle = String(tag.attributes.title ?? '');
+        break;
+      case 'revision':
+        if (!this.page || parent !== 'page') this.fail('<revision> outside <page>');
+        this.rev = { id: 0, parentId: 0, timestamp: '', user: '', userId: 0, comment: '', minor: false, sha1: '', text: null, bytes: -1 };
+        break;
+      case 'upload':
+        this.upload = { timestamp: '', user: '', userId: 0, comment: '', filename: '', size: 0, sha1base36: '' };
+        break;
+      case 'contributor':
+        this.contributor = { user: '', userId: 0 };
+        break;
+      case 'minor':
+        if (this.rev && parent === 'revision') this.rev.minor = true;
+        break;
+    }
+  }
+
+  private close(name: string): void {
+    this.stack.pop();
+    const parent = this.stack.length > 0 ? this.stack[this.stack.length - 1] : '';
+    if (this.collecting) {
+      this.collecting = false;
+      const v = this.buf;
+      this.buf = '';
+      this.leaf(parent, name, v);
+      return;
+    }
+    switch (name) {
+      case 'siteinfo':
+        if (this.site) this.out.push({ type: 'siteinfo', siteinfo: this.site });
+        break;
+      case 'contributor': {
+        const c = this.contributor;
+        const target = parent === 'revision' ? this.rev : parent === 'upload' ? this.upload : null;
+        if (c && target) {
+          target.user = c.user;
+          target.userId = c.userId;
+        }
+        this.contributor = null;
+        break;
+      }
+      case 'revision':
+        if (this.page && this.rev) this.addRevision(this.page, this.rev);
+        this.rev = null;
+        break;
+      case 'upload':
+        if (this.upload) {
+          if (this.page) this.page.uploads.push(this.upload);
+          else this.out.push({ type: 'upload', upload: this.upload });
+        }
+        this.upload = null;
+        break;
+      case 'page':
+        if (this.page) this.endPage(this.page);
+        this.page = null;
+        break;
+    }
+  }
+
+  /** Keep the oldest revision's metadata and the newest revision with its text; count the rest. */
+  private addRevision(page: PageState, rev: DumpRevision): void {
+    if (rev.timestamp === '') this.fail('<revision> without <timestamp>');
+    page.count++;
+    if (!page.first || isNewer(page.first, rev)) page.first = { ...rev, text: null };
+    if (!page.latest || isNewer(rev, page.latest)) page.latest = rev;
+  }
+
+  private endPage(p: PageState): void {
+    if (p.title === '') this.fail('<page> without <title>');
+    if (!p.latest || !p.first) {
+      // a page without revisions cannot be a row of the page table (it has no latest revision)
+      this.skippedWithoutRevisions++;
+      return;
+    }
+    this.out.push({
+      type: 'page',
+      page: { id: p.id, ns: p.ns, title: p.title, redirectTitle: p.redirectTitle, revisionCount: p.count, first: p.first, latest: p.latest, uploads: p.uploads },
+    });
+  }
+
+  private leaf(parent: string, name: string, v: string): void {
+    switch (parent) {
+      case 'siteinfo':
+        if (this.site) (this.site as unknown as Record<string, string>)[name] = v;
+        return;
+      case 'namespaces':
+        this.site?.namespaces.push({ id: this.nsKey, name: v, case: this.nsCase });
+        return;
+      case 'page':
+        if (!this.page) return;
+        if (name === 'title') this.page.title = v;
+        else if (name === 'ns') this.page.ns = this.int(v, 'ns');
+        else if (name === 'id') this.page.id = this.int(v, 'id');
+        return;
+      case 'revision': {
+        const rev = this.rev;
+        if (!rev) return;
+        if (name === 'id') rev.id = this.int(v, 'id');
+        else if (name === 'parentid') rev.parentId = this.int(v, 'parentid');
+        else if (name === 'timestamp') rev.timestamp = toTsMw(v);
+        else if (name === 'comment') rev.comment = v;
+        else if (name === 'model') rev.model = v;
+        else if (name === 'format') rev.format = v;
+        else if (name === 'sha1') rev.sha1 = v.trim();
+        else if (name === 'text') {
+          rev.text = this.textDeleted ? null : v;
+          this.textDeleted = false;
+        }
+        return;
+      }
+      case 'contributor':
+        if (!this.contributor) return;
+        if (name === 'username' || name === 'ip') this.contributor.user = v;
+        else if (name === 'id') this.contributor.userId = this.int(v, 'id');
+        return;
+      case 'upload': {
+        const up = this.upload;
+        if (!up) return;
+        if (name === 'timestamp') up.timestamp = toTsMw(v);
+        else if (name === 'comment') up.comment = v;
+        else if (name === 'filename') up.filename = v;
+        else if (name === 'size') up.size = this.int(v, 'size');
+        else if (name === 'sha1base36') up.sha1base36 = v.trim();
+        return;
+      }
+    }
+  }
+}
+
+export async function* readDump(file: string, opts: ReadDumpOptions = {}): AsyncGenerator<DumpItem> {
+  const parser = new DumpParser(opts.displayName ?? file);
+  const raw = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
+  let bytesRead = 0;
+  raw.on('data', (chunk) => {
+    bytesRead += chunk.length;
+  });
+  // .gz dumps are decompressed on the fly; progress still counts bytes of the file itself
+  const source: AsyncIterable<Buffer> = path.extname(file) === '.gz' ? raw.pipe(createGunzip()) : raw;
+  const decoder = new StringDecoder('utf8');
+  try {
+    // for-await pulls the next chunk only after the consumer took every item of this one
+    for await (const chunk of source) {
+      parser.write(decoder.write(chunk));
+      opts.onBytes?.(bytesRead);
+      if (parser.out.length > 0) yield* parser.out.splice(0, parser.out.length);
+    }
+    parser.write(decoder.end());
+    parser.end();
+    if (parser.out.length > 0) yield* parser.out.splice(0, parser.out.length);
+  } finally {
+    raw.destroy();
+  }
+  if (parser.skippedWithoutRevisions > 0) {
+    opts.onWarning?.(`${parser.skippedWithoutRevisions} page(s) without any <revision> skipped`);
+  }
+}

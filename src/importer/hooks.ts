@@ -1,0 +1,45 @@
+/**
+ * Extension point of the importer's second pass. Other parts of wikiquery (the Semantic MediaWiki
+ * importer first) see every page once, with its template-expanded text, without a pass of their own
+ * over the dump and without the importer knowing what they extract.
+ *
+ * Order of calls, all on the temporary database of this import (nothing is visible until the import
+ * succeeds and the file is renamed into place):
+ *   begin(db, ctx)  -- after pass 1 (page, page_text, redirect, image, message rows exist) and before
+ *                      the first page of pass 2; create your tables / prepare statements here
+ *   page(p, text)   -- once per page in page_id order, inside the importer's batch transaction
+ *   finish(db, ctx) -- after all link tables, their indexes and the category table are written,
+ *                      before the query-page reports and ANALYZE
+ */
+import type Database from 'better-sqlite3';
+import type { TitleCodec } from '../wiki/titles.js';
+
+export interface PageAnalysis {
+  pageId: number;
+  ns: number;
+  /** title without namespace prefix, underscores */
+  dbkey: string;
+  isRedirect: boolean;
+  /** latest revision time, TS_MW (YYYYMMDDhhmmss) */
+  latestTimestamp: string;
+  /** the page's {{DEFAULTSORT:…}}, when it has one */
+  defaultSort?: string;
+  /** DB keys of the categories the page is in (as written to categorylinks, tracking categories included) */
+  categories: string[];
+}
+
+export interface HookContext {
+  codec: TitleCodec;
+  /** content language code, e.g. 'uk' */
+  lang: string;
+  log: (line: string) => void;
+}
+
+export interface PageAnalysisHook {
+  /** shown in log lines and errors */
+  name: string;
+  begin?(db: Database.Database, ctx: HookContext): void | Promise<void>;
+  /** `expandedText` is the page text after template expansion (the raw text when no expansion applies). */
+  page(page: PageAnalysis, expandedText: string): void | Promise<void>;
+  finish?(db: Database.Database, ctx: HookContext): void | Promise<void>;
+}

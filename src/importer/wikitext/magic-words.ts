@@ -1,0 +1,64 @@
+/**
+ * The magic words the importer's link analysis needs, with their uk synonyms (MessagesUk.php, which
+ * also accepts the ru and English spellings). Only what changes the link tables is here: the
+ * redirect marker, DEFAULTSORT and the double-underscore switches that become page properties.
+ */
+
+/** #REDIRECT and its synonyms; matched case-insensitively at the start of the text. */
+export const REDIRECT_WORDS = ['#REDIRECT', '#ПЕРЕНАПРАВЛЕННЯ', '#ПЕРЕНАПР', '#ПЕРЕАДРЕСАЦІЯ', '#ПЕРЕНАПРАВЛЕНИЕ'];
+
+/** {{DEFAULTSORT:…}} synonyms (case-sensitive magic word, like MediaWiki's). */
+export const DEFAULTSORT_WORDS = ['DEFAULTSORT', 'DEFAULTSORTKEY', 'DEFAULTCATEGORYSORT', 'СОРТУВАННЯ', 'КЛЮЧ_СОРТУВАННЯ', 'СОРТИРОВКА_ПО_УМОЛЧАНИЮ'];
+
+/**
+ * Double-underscore switches: property name (as page_props stores it) → synonyms. MediaWiki stores
+ * every switch found on the page as a page property with the empty value. Matched case-insensitively
+ * except where MediaWiki's magic word is case-sensitive (hiddencat, index, noindex, staticredirect…).
+ */
+export const DOUBLE_UNDERSCORES: Array<{ prop: string; caseSensitive: boolean; words: string[] }> = [
+  { prop: 'notoc', caseSensitive: false, words: ['__NOTOC__', '__БЕЗЗМІСТУ__', '__БЕЗ_ЗМІСТУ__', '__БЕЗ_ОГЛАВЛЕНИЯ__'] },
+  { prop: 'nogallery', caseSensitive: false, words: ['__NOGALLERY__', '__БЕЗГАЛЕРЕЇ__', '__БЕЗ_ГАЛЕРЕИ__'] },
+  { prop: 'forcetoc', caseSensitive: false, words: ['__FORCETOC__', '__ОБОВ_ЗМІСТ__', '__ОБЯЗАТЕЛЬНОЕ_ОГЛАВЛЕНИЕ__'] },
+  { prop: 'toc', caseSensitive: false, words: ['__TOC__', '__ЗМІСТ__', '__ОГЛАВЛЕНИЕ__'] },
+  { prop: 'noeditsection', caseSensitive: false, words: ['__NOEDITSECTION__', '__БЕЗ_РЕДАГУВ_РОЗДІЛУ__', '__БЕЗ_РЕДАКТИРОВАНИЯ_РАЗДЕЛА__'] },
+  { prop: 'newsectionlink', caseSensitive: true, words: ['__NEWSECTIONLINK__', '__ПОСИЛАННЯ_НА_НОВИЙ_РОЗДІЛ__', '__ССЫЛКА_НА_НОВЫЙ_РАЗДЕЛ__'] },
+  { prop: 'nonewsectionlink', caseSensitive: true, words: ['__NONEWSECTIONLINK__', '__БЕЗ_ПОСИЛАННЯ_НА_НОВИЙ_РОЗДІЛ__', '__БЕЗ_ССЫЛКИ_НА_НОВЫЙ_РАЗДЕЛ__'] },
+  { prop: 'hiddencat', caseSensitive: true, words: ['__HIDDENCAT__', '__ПРИХОВАНА_КАТЕГОРІЯ__', '__СКРЫТАЯ_КАТЕГОРИЯ__'] },
+  { prop: 'index', caseSensitive: true, words: ['__INDEX__', '__ІНДЕКС__', '__ИНДЕКС__'] },
+  { prop: 'noindex', caseSensitive: true, words: ['__NOINDEX__', '__БЕЗ_ІНДЕКСУ__', '__БЕЗ_ИНДЕКСА__'] },
+  { prop: 'staticredirect', caseSensitive: true, words: ['__STATICREDIRECT__', '__СТАТИЧНЕ_ПЕРЕНАПРАВЛЕННЯ__', '__СТАТИЧЕСКОЕ_ПЕРЕНАПРАВЛЕНИЕ__'] },
+  { prop: 'notitleconvert', caseSensitive: false, words: ['__NOTITLECONVERT__', '__NOTC__'] },
+  { prop: 'nocontentconvert', caseSensitive: false, words: ['__NOCONTENTCONVERT__', '__NOCC__'] },
+  { prop: 'disambiguation', caseSensitive: false, words: ['__DISAMBIG__', '__НЕОДНОЗНАЧНІСТЬ__'] },
+];
+
+/**
+ * Names that look like {{Name}} but are variables or parser functions, not transclusions; only used
+ * by the raw-text template scan (the preprocessor knows them all). Upper-case variables are compared
+ * exactly; function names (before ':') case-insensitively.
+ */
+export const MAGIC_VARIABLES = new Set(
+  ('CURRENTYEAR CURRENTMONTH CURRENTMONTH1 CURRENTMONTHNAME CURRENTMONTHNAMEGEN CURRENTMONTHABBREV CURRENTDAY CURRENTDAY2 ' +
+    'CURRENTDAYNAME CURRENTDOW CURRENTTIME CURRENTHOUR CURRENTWEEK CURRENTTIMESTAMP LOCALYEAR LOCALMONTH LOCALMONTH1 ' +
+    'LOCALMONTHNAME LOCALMONTHNAMEGEN LOCALMONTHABBREV LOCALDAY LOCALDAY2 LOCALDAYNAME LOCALDOW LOCALTIME LOCALHOUR ' +
+    'LOCALWEEK LOCALTIMESTAMP SITENAME SERVER SERVERNAME SCRIPTPATH STYLEPATH CURRENTVERSION CONTENTLANGUAGE CONTENTLANG ' +
+    'DIRECTIONMARK DIRMARK NUMBEROFPAGES NUMBEROFARTICLES NUMBEROFFILES NUMBEROFUSERS NUMBEROFACTIVEUSERS NUMBEROFEDITS ' +
+    'NUMBEROFVIEWS NUMBEROFADMINS PAGENAME PAGENAMEE FULLPAGENAME FULLPAGENAMEE NAMESPACE NAMESPACEE NAMESPACENUMBER ' +
+    'TALKSPACE TALKSPACEE SUBJECTSPACE SUBJECTSPACEE ARTICLESPACE ARTICLESPACEE TALKPAGENAME TALKPAGENAMEE ' +
+    'SUBJECTPAGENAME SUBJECTPAGENAMEE ARTICLEPAGENAME ARTICLEPAGENAMEE BASEPAGENAME BASEPAGENAMEE ROOTPAGENAME ' +
+    'ROOTPAGENAMEE SUBPAGENAME SUBPAGENAMEE REVISIONID REVISIONDAY REVISIONDAY2 REVISIONMONTH REVISIONMONTH1 ' +
+    'REVISIONYEAR REVISIONTIMESTAMP REVISIONUSER REVISIONSIZE PAGEID ! = ' +
+    'НАЗВАСТОРІНКИ ПОВНАНАЗВАСТОРІНКИ ПРОСТІРНАЗВ НАЗВАСАЙТУ ПОТОЧНИЙРІК ПОТОЧНИЙМІСЯЦЬ ПОТОЧНИЙДЕНЬ').split(' '),
+);
+
+export const PARSER_FUNCTIONS = new Set(
+  ('int ns nse urlencode lcfirst ucfirst lc uc localurl localurle fullurl fullurle canonicalurl canonicalurle formatnum ' +
+    'grammar gender plural bidi numberofpages numberofusers numberofactiveusers numberofarticles numberoffiles ' +
+    'numberofadmins numberingroup numberofedits numberofviews language padleft padright anchorencode filepath ' +
+    'pageid defaultsort defaultsortkey defaultcategorysort displaytitle pagesincategory pagesize protectionlevel ' +
+    'namespace namespacee namespacenumber talkspace talkspacee subjectspace subjectspacee pagename pagenamee ' +
+    'fullpagename fullpagenamee subpagename subpagenamee basepagename basepagenamee talkpagename talkpagenamee ' +
+    'subjectpagename subjectpagenamee rootpagename rootpagenamee revisionid revisionday revisionday2 revisionmonth ' +
+    'revisionmonth1 revisionyear revisiontimestamp revisionuser cascadingsources formatdate dateformat tag ' +
+    'сортування ключ_сортування').split(' '),
+);

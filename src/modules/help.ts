@@ -1,0 +1,47 @@
+/** action=help, the default action: the HTML help generated from the module declarations. */
+import type { ActionModule } from '../api/types.js';
+import type { CoreContext } from '../api/main.js';
+import { allModuleRefs, findModule, helpHtml, type ModuleRef } from '../api/describe.js';
+
+export const helpModule: ActionModule = {
+  kind: 'action',
+  name: 'help',
+  prefix: '',
+  description: 'Display help for the specified modules.',
+  params: {
+    modules: { type: 'string', multi: true, default: 'main', help: 'Modules to display help for (values of the action and format parameters, or main). Submodules can be specified with a +.' },
+    submodules: { type: 'boolean', default: false, help: 'Include help for submodules of the named module.' },
+    recursivesubmodules: { type: 'boolean', default: false, help: 'Include help for submodules recursively.' },
+    toc: { type: 'boolean', default: false, help: 'Include a table of contents in the HTML output.' },
+  },
+  examples: ['action=help', 'action=help&modules=query+allcategories'],
+  run(base) {
+    const ctx = base as CoreContext;
+    const names = ctx.params.modules as string[];
+    const mainParams = ctx.main.mainParams;
+    let refs: ModuleRef[];
+    if (names.length === 1 && names[0] === 'main' && ctx.request.raw.modules === undefined) {
+      // the default page documents everything: the main module and every module below it
+      refs = allModuleRefs(ctx.registry, mainParams);
+    } else {
+      refs = [];
+      for (const n of names) {
+        const r = findModule(n, ctx.registry, mainParams);
+        if (!r) {
+          ctx.warn(`Unrecognized value for parameter 'modules': ${n}`);
+          continue;
+        }
+        refs.push(r);
+        if ((ctx.params.submodules || ctx.params.recursivesubmodules) && n === 'query')
+          refs.push(...allModuleRefs(ctx.registry, mainParams).filter((m) => m.path.startsWith('query+')));
+      }
+    }
+    const html = helpHtml(refs, ctx.request.apiUrl);
+    ctx.result.set('help-html', html);
+    // With an explicit format the page is returned inside the result, as MediaWiki's ApiHelp does.
+    if (ctx.request.raw.format !== undefined) {
+      ctx.result.delete('help-html');
+      ctx.result.set('help', { mime: 'text/html', help: html });
+    }
+  },
+};

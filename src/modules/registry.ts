@@ -1,0 +1,26 @@
+/**
+ * Every API module the server offers. Action modules answer action=<name>; query modules answer
+ * prop=, list= and meta= (and generator= where they declare it).
+ */
+import type { Registry } from '../api/main.js';
+import type { ActionModule, QueryModule } from '../api/types.js';
+import { createQueryAction } from '../api/query.js';
+import { helpModule } from './help.js';
+import { paraminfoModule } from './paraminfo.js';
+import { tokensModule } from './tokens.js';
+import { metaTokensModule } from './query/tokens.js';
+import { siteinfoModule } from './query/siteinfo.js';
+import { userinfoModule } from './query/userinfo.js';
+
+export const queryModules: QueryModule[] = [
+  // meta
+  siteinfoModule,
+  userinfoModule,
+  metaTokensModule,
+];
+
+export const actionModules: ActionModule[] = [helpModule, paraminfoModule, tokensModule];
+
+export function createRegistry(): Registry {
+  return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };
+}

@@ -1,0 +1,3 @@
+/** Link data of the wiki, as the API modules need it. */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface LinkStore {}

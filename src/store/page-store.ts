@@ -1,0 +1,58 @@
+/** Pages, their latest revisions and redirects. */
+
+export interface PageRow {
+  pageid: number;
+  ns: number;
+  /** DB key */
+  title: string;
+  isRedirect: boolean;
+  length: number;
+  latestRevId: number;
+  /** TS_MW of the latest revision */
+  touched: string;
+  revCount: number;
+  contentModel: string;
+}
+
+export interface RevisionRow {
+  revid: number;
+  parentid: number;
+  pageid: number;
+  /** TS_MW */
+  timestamp: string;
+  user: string;
+  userid: number;
+  comment: string;
+  minor: boolean;
+  size: number;
+  /** base-36 SHA-1 as in the dump */
+  sha1: string;
+}
+
+export interface RedirectTarget {
+  ns: number;
+  dbkey: string;
+  fragment: string;
+}
+
+export interface PageStore {
+  byIds(ids: readonly number[]): PageRow[];
+  byTitle(ns: number, dbkey: string): PageRow | undefined;
+  redirectTarget(pageid: number): RedirectTarget | undefined;
+  /** the first and the latest revision of a page (the only ones an import keeps) */
+  revisions(pageid: number): { first: RevisionRow; latest: RevisionRow } | undefined;
+  latestText(pageid: number): string | undefined;
+  /**
+   * Pages of one namespace in title order from `from` (inclusive), for list=allpages:
+   * at most `limit` rows; `dir` 'newer' = ascending.
+   */
+  range(opts: {
+    ns: number;
+    from?: string;
+    to?: string;
+    prefix?: string;
+    redirects: 'all' | 'redirects' | 'nonredirects';
+    descending: boolean;
+    limit: number;
+  }): PageRow[];
+}

@@ -1,0 +1,64 @@
+/**
+ * The SQLite connection used by the read side, with prepared statements compiled once and, when the
+ * server runs with --debug, every query's SQL and duration recorded for the response's debuginfo.
+ */
+import Database from 'better-sqlite3';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { SCHEMA_VERSION } from './schema.js';
+
+export interface QueryLogEntry {
+  sql: string;
+  function: string;
+  time: number;
+}
+
+/** Per-request query log; only populated while a debug request runs inside `queryLog.run()`. */
+export const queryLog = new AsyncLocalStorage<QueryLogEntry[]>();
+
+export interface Statement<P extends unknown[] = unknown[], R = any> {
+  get(...params: P): R | undefined;
+  all(...params: P): R[];
+  iterate(...params: P): IterableIterator<R>;
+}
+
+export class Db {
+  readonly raw: Database.Database;
+  private debug: boolean;
+
+  constructor(file: string, opts: { readonly?: boolean; debug?: boolean } = {}) {
+    this.raw = new Database(file, { readonly: opts.readonly ?? true, fileMustExist: true });
+    this.debug = opts.debug ?? false;
+    // Read-only serving: no journal writes, a generous page cache, memory-mapped reads.
+    this.raw.pragma('query_only = ON');
+    this.raw.pragma('cache_size = -65536');
+    this.raw.pragma('mmap_size = 1073741824');
+    const v = this.raw.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
+    if (v !== undefined && Number(v) !== SCHEMA_VERSION) {
+      throw new Error(`database schema version ${String(v)} does not match this wikiquery (${SCHEMA_VERSION}); re-run the import`);
+    }
+  }
+
+  /** Prepare once; `name` is what debuginfo shows as the query's calling function. */
+  prepare<P extends unknown[] = unknown[], R = any>(name: string, sql: string, pluck = false): Statement<P, R> {
+    const stmt = this.raw.prepare(sql);
+    if (pluck) stmt.pluck();
+    if (!this.debug) return stmt as unknown as Statement<P, R>;
+    const record = <T>(fn: () => T): T => {
+      const log = queryLog.getStore();
+      if (!log) return fn();
+      const t0 = process.hrtime.bigint();
+      const out = fn();
+      log.push({ sql: sql.replace(/\s+/g, ' ').trim(), function: name, time: Number(process.hrtime.bigint() - t0) / 1e9 });
+      return out;
+    };
+    return {
+      get: (...p: P) => record(() => stmt.get(...p) as R | undefined),
+      all: (...p: P) => record(() => stmt.all(...p) as R[]),
+      iterate: (...p: P) => record(() => stmt.all(...p) as R[])[Symbol.iterator](),
+    } as Statement<P, R>;
+  }
+
+  close(): void {
+    this.raw.close();
+  }
+}

@@ -1,0 +1,26 @@
+/** Opens an imported wiki database for serving (read-only) and assembles the Store. */
+import { Db } from './db.js';
+import type { Store } from '../store.js';
+import { SqliteSiteStore } from './site.js';
+import { SqlitePageStore } from './pages.js';
+import { SqliteCategoryStore } from './categories.js';
+import { SqliteFileStore } from './files.js';
+import { SqliteLinkStore } from './links.js';
+import { SqliteMessageStore } from './messages.js';
+import { SqliteReportStore } from './reports.js';
+import { SqliteSemanticStore } from './semantic.js';
+
+export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): Store {
+  const db = new Db(file, { readonly: true, debug: opts.debug });
+  return {
+    site: new SqliteSiteStore(db),
+    pages: new SqlitePageStore(db),
+    categories: new SqliteCategoryStore(db),
+    files: new SqliteFileStore(db),
+    links: new SqliteLinkStore(db),
+    messages: new SqliteMessageStore(db),
+    reports: new SqliteReportStore(db),
+    semantic: new SqliteSemanticStore(db),
+    close: () => db.close(),
+  };
+}

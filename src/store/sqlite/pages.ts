@@ -1,0 +1,112 @@
+import type { Db, Statement } from './db.js';
+import type { PageRow, PageStore, RedirectTarget, RevisionRow } from '../page-store.js';
+
+const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect,
+  page_len AS length, page_latest AS latestRevId, page_touched AS touched, page_rev_count AS revCount,
+  page_content_model AS contentModel`;
+
+function toPage(r: any): PageRow {
+  r.isRedirect = r.isRedirect === 1;
+  return r as PageRow;
+}
+
+export class SqlitePageStore implements PageStore {
+  private readonly byId: Statement<[number]>;
+  private readonly byName: Statement<[number, string]>;
+  private readonly redirect: Statement<[number]>;
+  private readonly revs: Statement<[number]>;
+  private readonly text: Statement<[number]>;
+  private readonly ranges = new Map<string, Statement>();
+
+  constructor(private readonly db: Db) {
+    this.byId = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id = ?`);
+    this.byName = db.prepare('PageStore.byTitle', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_namespace = ? AND page_title = ?`);
+    this.redirect = db.prepare('PageStore.redirectTarget', 'SELECT rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment FROM redirect WHERE rd_from = ?');
+    this.revs = db.prepare(
+      'PageStore.revisions',
+      `SELECT page_id, page_len, page_latest, first_rev_id, first_timestamp, first_user, first_user_id, latest_timestamp,
+        latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id FROM page WHERE page_id = ?`,
+    );
+    this.text = db.prepare('PageStore.latestText', 'SELECT old_text FROM page_text WHERE page_id = ?', true);
+  }
+
+  byIds(ids: readonly number[]): PageRow[] {
+    const out: PageRow[] = [];
+    for (const id of ids) {
+      const r = this.byId.get(id);
+      if (r) out.push(toPage(r));
+    }
+    return out;
+  }
+
+  byTitle(ns: number, dbkey: string): PageRow | undefined {
+    const r = this.byName.get(ns, dbkey);
+    return r ? toPage(r) : undefined;
+  }
+
+  redirectTarget(pageid: number): RedirectTarget | undefined {
+    return this.redirect.get(pageid) as RedirectTarget | undefined;
+  }
+
+  revisions(pageid: number): { first: RevisionRow; latest: RevisionRow } | undefined {
+    const r = this.revs.get(pageid);
+    if (!r) return undefined;
+    const latest: RevisionRow = {
+      revid: r.page_latest,
+      parentid: r.latest_parent_id,
+      pageid,
+      timestamp: r.latest_timestamp,
+      user: r.latest_user,
+      userid: r.latest_user_id,
+      comment: r.latest_comment,
+      minor: r.latest_minor === 1,
+      size: r.page_len,
+      sha1: r.latest_sha1,
+    };
+    // The import keeps only the first revision's identity, not its text: its size and hash are unknown
+    // unless it is also the latest.
+    const first: RevisionRow =
+      r.first_rev_id === r.page_latest
+        ? latest
+        : { revid: r.first_rev_id, parentid: 0, pageid, timestamp: r.first_timestamp, user: r.first_user, userid: r.first_user_id, comment: '', minor: false, size: 0, sha1: '' };
+    return { first, latest };
+  }
+
+  latestText(pageid: number): string | undefined {
+    return this.text.get(pageid) as string | undefined;
+  }
+
+  range(opts: {
+    ns: number;
+    from?: string;
+    to?: string;
+    prefix?: string;
+    redirects: 'all' | 'redirects' | 'nonredirects';
+    descending: boolean;
+    limit: number;
+  }): PageRow[] {
+    const where = ['page_namespace = @ns'];
+    const cmp = opts.descending ? ['<=', '>='] : ['>=', '<='];
+    if (opts.from !== undefined) where.push(`page_title ${cmp[0]} @from`);
+    if (opts.to !== undefined) where.push(`page_title ${cmp[1]} @to`);
+    // a prefix is a range on the binary title: [prefix, prefix + U+10FFFF)
+    if (opts.prefix !== undefined && opts.prefix !== '') where.push('page_title >= @prefix AND page_title < @prefixEnd');
+    if (opts.redirects !== 'all') where.push('page_is_redirect = @isRedirect');
+    const sql = `SELECT ${PAGE_COLUMNS} FROM page WHERE ${where.join(' AND ')} ORDER BY page_title ${opts.descending ? 'DESC' : 'ASC'} LIMIT @limit`;
+    let stmt = this.ranges.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare('PageStore.range', sql);
+      this.ranges.set(sql, stmt);
+    }
+    const rows = stmt.all({
+      ns: opts.ns,
+      from: opts.from,
+      to: opts.to,
+      prefix: opts.prefix,
+      prefixEnd: opts.prefix === undefined ? undefined : opts.prefix + '\u{10FFFF}',
+      isRedirect: opts.redirects === 'redirects' ? 1 : 0,
+      limit: opts.limit,
+    } as any);
+    return rows.map(toPage);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The SQLite schema of an imported wiki. Names follow MediaWiki's own tables where there is one, so that
+ * a reader who knows MediaWiki's schema finds their way; every access path the API needs has an index
+ * (each request is an index seek or a range scan, whatever the size of the wiki).
+ *
+ * Text columns hold UTF-8 and SQLite's default BINARY collation compares them with memcmp, i.e. in UTF-8
+ * byte order -- exactly MediaWiki's binary collation of titles.
+ *
+ * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
+ * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
+ */
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA = /* sql */ `
+-- key/value facts about the import: siteinfo (JSON), content language, statistics (JSON), import time
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+-- namespaces as the dump's <siteinfo> declares them (local names), merged with MediaWiki's uk defaults
+CREATE TABLE namespace (
+  ns_id INTEGER PRIMARY KEY,
+  ns_name TEXT NOT NULL,            -- local name with spaces ('' for main)
+  ns_canonical TEXT,                -- English canonical name with spaces (NULL for main)
+  ns_case TEXT NOT NULL DEFAULT 'first-letter'
+);
+
+CREATE TABLE page (
+  page_id INTEGER PRIMARY KEY,
+  page_namespace INTEGER NOT NULL,
+  page_title TEXT NOT NULL,
+  page_is_redirect INTEGER NOT NULL DEFAULT 0,
+  page_len INTEGER NOT NULL,        -- bytes of the latest text
+  page_latest INTEGER NOT NULL,     -- latest revision id
+  page_touched TEXT NOT NULL,       -- latest revision timestamp (TS_MW)
+  page_rev_count INTEGER NOT NULL,
+  page_content_model TEXT NOT NULL DEFAULT 'wikitext',
+  first_rev_id INTEGER NOT NULL,
+  first_timestamp TEXT NOT NULL,
+  first_user TEXT NOT NULL DEFAULT '',
+  first_user_id INTEGER NOT NULL DEFAULT 0,
+  latest_timestamp TEXT NOT NULL,
+  latest_user TEXT NOT NULL DEFAULT '',
+  latest_user_id INTEGER NOT NULL DEFAULT 0,
+  latest_comment TEXT NOT NULL DEFAULT '',
+  latest_sha1 TEXT NOT NULL DEFAULT '',   -- base-36 SHA-1 of the latest text, as the dump gives it
+  latest_minor INTEGER NOT NULL DEFAULT 0,
+  latest_parent_id INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX page_name ON page (page_namespace, page_title);
+CREATE INDEX page_redirect_namespace_title ON page (page_is_redirect, page_namespace, page_title);
+
+-- latest revision text of every page
+CREATE TABLE page_text (page_id INTEGER PRIMARY KEY, old_text TEXT NOT NULL);
+
+CREATE TABLE redirect (
+  rd_from INTEGER PRIMARY KEY,
+  rd_namespace INTEGER NOT NULL,
+  rd_title TEXT NOT NULL,
+  rd_fragment TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX redirect_target ON redirect (rd_namespace, rd_title, rd_from);
+
+-- cl_sortkey is the binary sort key (uppercased sort key prefix + newline + title, as MediaWiki's
+-- 'uppercase' collation); cl_sortkey_prefix is the human part given in [[Категорія:X|prefix]].
+CREATE TABLE categorylinks (
+  cl_from INTEGER NOT NULL,
+  cl_to TEXT NOT NULL,
+  cl_sortkey TEXT NOT NULL,
+  cl_sortkey_prefix TEXT NOT NULL DEFAULT '',
+  cl_timestamp TEXT NOT NULL,
+  cl_type TEXT NOT NULL,            -- 'page' | 'subcat' | 'file'
+  PRIMARY KEY (cl_from, cl_to)
+) WITHOUT ROWID;
+CREATE INDEX cl_sortkey ON categorylinks (cl_to, cl_type, cl_sortkey, cl_from);
+CREATE INDEX cl_to_sortkey ON categorylinks (cl_to, cl_sortkey, cl_from);
+CREATE INDEX cl_timestamp ON categorylinks (cl_to, cl_timestamp, cl_from);
+
+CREATE TABLE imagelinks (
+  il_from INTEGER NOT NULL,
+  il_to TEXT NOT NULL,
+  il_from_namespace INTEGER NOT NULL,
+  PRIMARY KEY (il_to, il_from)
+) WITHOUT ROWID;
+CREATE INDEX il_from ON imagelinks (il_from, il_to);
+
+CREATE TABLE pagelinks (
+  pl_from INTEGER NOT NULL,
+  pl_namespace INTEGER NOT NULL,
+  pl_title TEXT NOT NULL,
+  pl_from_namespace INTEGER NOT NULL,
+  PRIMARY KEY (pl_namespace, pl_title, pl_from)
+) WITHOUT ROWID;
+CREATE INDEX pl_from ON pagelinks (pl_from, pl_namespace, pl_title);
+
+CREATE TABLE templatelinks (
+  tl_from INTEGER NOT NULL,
+  tl_namespace INTEGER NOT NULL,
+  tl_title TEXT NOT NULL,
+  tl_from_namespace INTEGER NOT NULL,
+  PRIMARY KEY (tl_namespace, tl_title, tl_from)
+) WITHOUT ROWID;
+CREATE INDEX tl_from ON templatelinks (tl_from, tl_namespace, tl_title);
+
+-- interlanguage links ([[en:Title]] with a known language code)
+CREATE TABLE langlinks (
+  ll_from INTEGER NOT NULL,
+  ll_lang TEXT NOT NULL,
+  ll_title TEXT NOT NULL,
+  PRIMARY KEY (ll_from, ll_lang)
+) WITHOUT ROWID;
+CREATE INDEX ll_lang ON langlinks (ll_lang, ll_title);
+
+-- page properties such as hiddencat (__HIDDENCAT__), defaultsort
+CREATE TABLE page_props (
+  pp_page INTEGER NOT NULL,
+  pp_propname TEXT NOT NULL,
+  pp_value TEXT NOT NULL,
+  PRIMARY KEY (pp_page, pp_propname)
+) WITHOUT ROWID;
+CREATE INDEX pp_propname_page ON page_props (pp_propname, pp_page);
+
+-- every category that has members or a page; cat_pages counts all members (pages + subcats + files)
+CREATE TABLE category (
+  cat_id INTEGER PRIMARY KEY,
+  cat_title TEXT NOT NULL UNIQUE,
+  cat_pages INTEGER NOT NULL DEFAULT 0,
+  cat_subcats INTEGER NOT NULL DEFAULT 0,
+  cat_files INTEGER NOT NULL DEFAULT 0,
+  cat_hidden INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX cat_pages ON category (cat_pages);
+
+-- uploaded files (from --files DIR)
+CREATE TABLE image (
+  img_name TEXT PRIMARY KEY,        -- DB key without the namespace prefix
+  img_size INTEGER NOT NULL,
+  img_width INTEGER NOT NULL DEFAULT 0,
+  img_height INTEGER NOT NULL DEFAULT 0,
+  img_bits INTEGER NOT NULL DEFAULT 0,
+  img_media_type TEXT NOT NULL,     -- BITMAP, DRAWING, AUDIO, VIDEO, MULTIMEDIA, OFFICE, TEXT, EXECUTABLE, ARCHIVE, UNKNOWN
+  img_major_mime TEXT NOT NULL,
+  img_minor_mime TEXT NOT NULL,
+  img_sha1 TEXT NOT NULL,           -- base-36, zero-padded to 31 chars (MediaWiki's img_sha1)
+  img_sha1_hex TEXT NOT NULL,       -- 40 lowercase hex digits
+  img_user INTEGER NOT NULL DEFAULT 0,
+  img_user_text TEXT NOT NULL,
+  img_timestamp TEXT NOT NULL,      -- TS_MW
+  img_description TEXT NOT NULL DEFAULT '',
+  img_metadata TEXT NOT NULL DEFAULT '',  -- JSON object of metadata name -> value (may be empty)
+  img_path TEXT NOT NULL            -- path of the file relative to the files directory given at import
+) WITHOUT ROWID;
+CREATE INDEX img_timestamp ON image (img_timestamp, img_name);
+CREATE INDEX img_sha1 ON image (img_sha1, img_name);
+CREATE INDEX img_user_timestamp ON image (img_user_text, img_timestamp, img_name);
+CREATE INDEX img_size ON image (img_size);
+CREATE INDEX img_media_mime ON image (img_major_mime, img_minor_mime);
+
+-- interface messages from i18n JSON directories, per language as found (fallback is resolved when read)
+CREATE TABLE message (
+  msg_lang TEXT NOT NULL,
+  msg_key TEXT NOT NULL,            -- key as in the JSON file
+  msg_text TEXT NOT NULL,
+  PRIMARY KEY (msg_lang, msg_key)
+) WITHOUT ROWID;
+
+-- local overrides from the dump's MediaWiki: pages: 'MediaWiki:August' -> (content language, 'august'),
+-- 'MediaWiki:August/ru' -> ('ru', 'august')
+CREATE TABLE message_override (
+  mo_lang TEXT NOT NULL,
+  mo_key TEXT NOT NULL,             -- message key: the title with its first letter lowercased, underscores
+  mo_text TEXT NOT NULL,
+  PRIMARY KEY (mo_lang, mo_key)
+) WITHOUT ROWID;
+
+-- precomputed special pages (MediaWiki's querycache): one row per result, in result order
+CREATE TABLE querycache (
+  qc_type TEXT NOT NULL,            -- special page name, e.g. 'Ancientpages'
+  qc_seq INTEGER NOT NULL,          -- 0-based position in the report
+  qc_value TEXT NOT NULL,           -- the report's value column as a string ('' when none)
+  qc_namespace INTEGER NOT NULL,
+  qc_title TEXT NOT NULL,           -- DB key
+  qc_extra TEXT,                    -- JSON of extra columns (databaseResult), or NULL
+  PRIMARY KEY (qc_type, qc_seq)
+) WITHOUT ROWID;
+CREATE TABLE querycache_info (qci_type TEXT PRIMARY KEY, qci_timestamp TEXT NOT NULL) WITHOUT ROWID;
+`;

@@ -1,0 +1,112 @@
+/**
+ * Language rules of the content language (uk) that the API needs: Unicode case mapping of the first
+ * letter, plural forms, number and size formatting, and the message fallback chain.
+ */
+
+/** MediaWiki's Language::ucfirst: multibyte-aware uppercasing of the first character only. */
+export function ucfirst(s: string): string {
+  if (s === '') return s;
+  const first = String.fromCodePoint(s.codePointAt(0)!);
+  const upper = first.toUpperCase();
+  // A few characters uppercase to several (ß → SS); MediaWiki's mb_strtoupper keeps them single.
+  const mapped = [...upper].length === 1 ? upper : first;
+  return mapped + s.slice(first.length);
+}
+
+export function lcfirst(s: string): string {
+  if (s === '') return s;
+  const first = String.fromCodePoint(s.codePointAt(0)!);
+  return first.toLowerCase() + s.slice(first.length);
+}
+
+/** Unicode-aware lowercasing, as Language::lc. */
+export function lc(s: string): string {
+  return s.toLowerCase();
+}
+
+/**
+ * Case folding for case-insensitive matching: lowercase for all of Unicode, and the apostrophes
+ * ', ’ and ʼ made one character (Ukrainian writes all three).
+ */
+export function foldForMatch(s: string): string {
+  return s.toLowerCase().replace(/[’ʼ`]/g, "'");
+}
+
+/** Ukrainian plural form index (CLDR: one, few, many, other) as used by {{PLURAL:n|one|few|many}}. */
+export function ukPluralIndex(n: number): number {
+  if (!Number.isInteger(n)) return 3;
+  const abs = Math.abs(n);
+  const mod10 = abs % 10;
+  const mod100 = abs % 100;
+  if (mod10 === 1 && mod100 !== 11) return 0;
+  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return 1;
+  return 2;
+}
+
+/** Pick a plural form the way Language::convertPlural does for uk (missing forms fall back to the last). */
+export function convertPlural(n: number, forms: string[], lang = 'uk'): string {
+  if (forms.length === 0) return '';
+  // explicit forms "N=text"
+  for (const f of forms) {
+    const m = /^(\d+)=(.*)$/s.exec(f);
+    if (m && Number(m[1]) === n) return m[2];
+  }
+  const plain = forms.filter((f) => !/^\d+=/.test(f));
+  if (plain.length === 0) return '';
+  let idx: number;
+  if (lang === 'uk' || lang === 'ru' || lang === 'be') {
+    idx = ukPluralIndex(n);
+    // two forms given: singular vs plural like MediaWiki's uk handling of 2-form plurals
+    if (plain.length === 2) idx = n === 1 ? 0 : 1;
+  } else {
+    idx = n === 1 ? 0 : 1;
+  }
+  return plain[Math.min(idx, plain.length - 1)];
+}
+
+/** uk number formatting: decimal comma, NBSP thousands separator, no grouping up to 4 integer digits. */
+export function formatNum(n: number, decimals?: number): string {
+  let s = decimals === undefined ? String(n) : n.toFixed(decimals);
+  let [int, frac] = s.split('.');
+  const neg = int.startsWith('-');
+  if (neg) int = int.slice(1);
+  if (int.length > 4) int = int.replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0');
+  s = (neg ? '-' : '') + int + (frac !== undefined ? ',' + frac : '');
+  return s;
+}
+
+/** Language::formatSize with the uk messages size-bytes/-kilobytes/-megabytes/-gigabytes. */
+export function formatSize(bytes: number): string {
+  const units = ['$1 байтів', '$1 КБ', '$1 МБ', '$1 ГБ', '$1 ТБ'];
+  let i = 0;
+  let size = bytes;
+  while (size >= 1024 && i < units.length - 1) {
+    size /= 1024;
+    i++;
+  }
+  // MediaWiki rounds to 0 decimals for bytes and KB, 2 decimals from MB up
+  const text = i <= 1 ? formatNum(Math.round(size)) : formatNum(Math.round(size * 100) / 100);
+  return units[i].replace('$1', text);
+}
+
+/** MediaWiki's language fallback chains for the languages we know; everything ends in en. */
+const FALLBACKS: Record<string, string[]> = {
+  uk: ['ru'],
+  be: ['ru'],
+  'be-tarask': ['be', 'ru'],
+  rue: ['uk', 'ru'],
+  crh: ['crh-latn'],
+  ru: [],
+  en: [],
+};
+
+export function fallbackChain(lang: string): string[] {
+  const chain = [lang, ...(FALLBACKS[lang] ?? [])];
+  if (!chain.includes('en')) chain.push('en');
+  return chain;
+}
+
+/** Language::isValidCode: no path or markup characters. */
+export function isValidLanguageCode(code: string): boolean {
+  return code.length > 0 && !/[:\/\\\x00&<>'"]/.test(code) && /^[a-z0-9-]+$/i.test(code);
+}
