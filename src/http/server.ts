@@ -34,10 +34,10 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const wiki = new Wiki(store.site);
   const api = new ApiMain(store, wiki, createRegistry(), { debug: opts.debug });
   const app = Fastify({
-    logger: { level: opts.logLevel ?? (opts.debug ? 'debug' : 'info') },
-    disableRequestLogging: !opts.debug,
+    // request lines are logged at info level: shown with --debug only
+    logger: { level: opts.logLevel ?? (opts.debug ? 'info' : 'warn') },
     // parameters are decoded by decodeParams from the raw URL, PHP-style
-    querystringParser: () => ({}),
+    routerOptions: { querystringParser: () => ({}) },
     bodyLimit: 8 * 1024 * 1024,
   });
   // PHP reads only urlencoded and multipart bodies; any other body is ignored, not an error.

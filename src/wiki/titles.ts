@@ -32,7 +32,7 @@ export interface SiteNamespaces {
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
 /** Sanitizer::decodeCharReferences for the references users actually type into titles. */
-function decodeCharReferences(s: string): string {
+export function decodeCharReferences(s: string): string {
   if (!s.includes('&')) return s;
   return s.replace(/&(?:#(\d+)|#x([0-9a-f]+)|([a-z]+));/gi, (all, dec, hex, name) => {
     if (dec !== undefined || hex !== undefined) {

@@ -1,0 +1,196 @@
+/**
+ * Links of a page's (expanded) wikitext, as MediaWiki 1.25's Parser::replaceInternalLinks2 records them
+ * in its ParserOutput: page links, file links, category links with their sort key prefix,
+ * interlanguage links, and the double-underscore page properties.
+ *
+ * The text is cut at every "[[" (as MediaWiki does, so a plain link's label can never contain "[[");
+ * each piece is matched against "target]]" / "target|label]]". A file link's caption may hold further
+ * links: the piece then only reads "target|caption…" and the following pieces must close it (the
+ * lookahead of the original); the caption's own links are simply the following pieces.
+ *
+ * Not links here: [[P::V]] (Semantic MediaWiki annotations, handled by the semantic importer),
+ * [[:en:X]] / [[wikipedia:X]] (interwiki), [[Спеціальна:X]], self-links without a fragment.
+ */
+import { decodeCharReferences, type TitleCodec } from '../../wiki/titles.js';
+import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../../wiki/namespaces.js';
+import { stripForLinks } from './strip.js';
+import { DOUBLE_UNDERSCORES } from './magic-words.js';
+
+/**
+ * Interlanguage prefixes: a short list of language codes (MediaWiki accepts every code it has a name
+ * for; these are the ones a Ukrainian wiki links to in practice).
+ */
+export const LANGUAGE_CODES = new Set(
+  ('en ru de fr pl be be-tarask es it pt nl sv fi no nn da cs sk sl hr sr bs mk bg ro hu el tr ka hy az kk uz ky tg ' +
+    'tk lt lv et he ar fa ur hi bn ja zh ko vi th id ms ca eu gl oc br cy ga is la eo simple crh rue yi sq lb ' +
+    'zh-min-nan zh-yue ta te ml mr gu kn pa ne si my km lo mn tt ba cv os ce ab sah udm koi kv mhr myv xmf').split(' '),
+);
+
+/** Interwiki prefixes of MediaWiki's default interwiki table that wikis use most (not language links). */
+export const INTERWIKI_PREFIXES = new Set(
+  ('wikipedia w wikt wiktionary commons meta metawikimedia metawiki mw mediawikiwiki wikibooks b wikinews n ' +
+    'wikiquote q wikisource s wikispecies species wikiversity v wikivoyage voy wikidata d wikimedia foundation ' +
+    'google imdb rfc doi arxiv pmid oeis wikia sourceforge').split(' '),
+);
+
+// Title::legalChars() plus '#' and '%', as the link regexes of the parser use them.
+const TC = " %!\"$&'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#";
+const E1 = new RegExp(`^([${TC}]+)(?:\\|([\\s\\S]+?))?]]`);
+const E1_IMG = new RegExp(`^([${TC}]+)\\|([\\s\\S]*)$`);
+// wfUrlProtocols() of 1.25: a link target starting with one of these is no internal link
+const URL_PROTOCOL = /^(?:bitcoin:|ftp:\/\/|ftps:\/\/|geo:|git:\/\/|gopher:\/\/|http:\/\/|https:\/\/|irc:\/\/|ircs:\/\/|magnet:|mailto:|mms:\/\/|news:|nntp:\/\/|redis:\/\/|sftp:\/\/|sip:|sips:|sms:|ssh:\/\/|svn:\/\/|tel:|telnet:\/\/|urn:|worldwind:\/\/|xmpp:|\/\/)/i;
+const PREFIX = /^[ _]*([A-Za-z][A-Za-z0-9-]*)[ _]*:(.*)$/s;
+
+const DOUBLE_UNDERSCORE_RE = new RegExp(
+  DOUBLE_UNDERSCORES.flatMap((d) => d.words).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
+  'gi',
+);
+const DOUBLE_UNDERSCORE_BY_WORD = new Map<string, { prop: string; caseSensitive: boolean; word: string }>();
+for (const d of DOUBLE_UNDERSCORES) for (const w of d.words) DOUBLE_UNDERSCORE_BY_WORD.set(w.toUpperCase(), { prop: d.prop, caseSensitive: d.caseSensitive, word: w });
+
+export interface LinkContext {
+  codec: TitleCodec;
+  /** the page whose text this is */
+  ns: number;
+  dbkey: string;
+  /** the page's DEFAULTSORT: the sort key prefix of category links without one */
+  defaultSort?: string;
+}
+
+export interface PageLinks {
+  /** page links, keyed `${ns}|${dbkey}` */
+  pages: Map<string, { ns: number; dbkey: string }>;
+  /** file names (DB keys) used by [[Файл:…]], [[Медіа:…]] and <gallery> */
+  files: Set<string>;
+  /** category DB key → sort key prefix ('' when none); a later link to the same category wins */
+  categories: Map<string, string>;
+  /** language code → title text (the first link per language wins) */
+  langs: Map<string, string>;
+  /** page properties from double-underscore switches → value ('' as MediaWiki stores them) */
+  props: Map<string, string>;
+}
+
+/** PHP rawurldecode for link targets: %XX → bytes, read as UTF-8 (left as is when that is no UTF-8). */
+export function rawUrlDecode(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+  } catch {
+    return s;
+  }
+}
+
+export function extractLinks(text: string, ctx: LinkContext): PageLinks {
+  const result: PageLinks = { pages: new Map(), files: new Set(), categories: new Map(), langs: new Map(), props: new Map() };
+  const stripped = stripForLinks(text);
+  scanLinks(stripped.text, ctx, result);
+  for (const body of stripped.galleries) galleryLinks(body, ctx, result);
+  doubleUnderscores(stripped.text, result);
+  return result;
+}
+
+function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
+  if (!text.includes('[[')) return;
+  const pieces = text.split('[[');
+  for (let i = 1; i < pieces.length; i++) {
+    const line = pieces[i];
+    let m = E1.exec(line);
+    let mightBeImage = false;
+    if (!m) {
+      m = E1_IMG.exec(line);
+      if (!m) continue;
+      mightBeImage = true;
+    }
+    let target = m[1];
+    const label = m[2] ?? '';
+    if (target.includes('%')) target = rawUrlDecode(target);
+    if (URL_PROTOCOL.test(target)) continue;
+    if (target.includes('::')) continue; // [[Property::value]]
+    target = subpageTarget(target, ctx);
+    const forced = target.startsWith(':');
+    const link = forced ? target.slice(1) : target;
+
+    const pm = PREFIX.exec(link);
+    if (pm && ctx.codec.nsIdFromPrefix(pm[1]) === undefined) {
+      const prefix = pm[1].toLowerCase();
+      if (LANGUAGE_CODES.has(prefix)) {
+        // an interlanguage link, unless escaped with ':' or on a talk page (then it is an interwiki link)
+        if (!forced && !mightBeImage && ctx.ns % 2 === 0 && !out.langs.has(prefix)) {
+          out.langs.set(prefix, pm[2].replace(/[ _]+/g, ' ').trim());
+        }
+        continue;
+      }
+      if (INTERWIKI_PREFIXES.has(prefix)) continue;
+    }
+
+    const t = ctx.codec.parse(link, 0);
+    if (t === null) continue;
+    if (mightBeImage && !(t.ns === NS_FILE && !forced && imageCloses(pieces, i))) continue;
+
+    if (!forced && t.ns === NS_FILE) {
+      out.files.add(t.dbkey);
+      continue;
+    }
+    if (!forced && t.ns === NS_CATEGORY) {
+      const sortKey = label === '' ? ctx.defaultSort ?? '' : label;
+      out.categories.set(t.dbkey, decodeCharReferences(sortKey).replace(/\n/g, ''));
+      continue;
+    }
+    if (t.ns === NS_MEDIA) {
+      out.files.add(t.dbkey);
+      continue;
+    }
+    if (t.ns === NS_SPECIAL) continue;
+    if (t.fragment === '' && t.ns === ctx.ns && t.dbkey === ctx.dbkey) continue; // self-link
+    out.pages.set(`${t.ns}|${t.dbkey}`, { ns: t.ns, dbkey: t.dbkey });
+  }
+}
+
+/**
+ * The parser's lookahead for "[[File:X|caption with [[links]] …]]": following pieces with exactly one
+ * "]]" belong to the caption; one with two closes the image; one with none means the image never closes.
+ */
+function imageCloses(pieces: string[], i: number): boolean {
+  for (let j = i + 1; j < pieces.length; j++) {
+    const first = pieces[j].indexOf(']]');
+    if (first < 0) return false;
+    if (pieces[j].indexOf(']]', first + 2) >= 0) return true;
+  }
+  return false;
+}
+
+/** Parser::maybeDoSubpageLink: "/Sub" and "../Sibling" relative to the page, where subpages are on. */
+function subpageTarget(target: string, ctx: LinkContext): string {
+  if (!(target.startsWith('/') || target.startsWith('../'))) return target;
+  if (!ctx.codec.namespaces.get(ctx.ns)?.subpages) return target;
+  const base = ctx.codec.prefixedText(ctx.ns, ctx.dbkey);
+  let rel = target.endsWith('/') && target.length > 1 ? target.slice(0, -1) : target;
+  if (rel.startsWith('/')) return base + rel;
+  let parts = base.split('/');
+  while (rel.startsWith('../')) {
+    if (parts.length <= 1) return target; // above the root page: MediaWiki leaves the text as is
+    parts = parts.slice(0, -1);
+    rel = rel.slice(3);
+  }
+  return rel === '' ? parts.join('/') : parts.join('/') + '/' + rel;
+}
+
+/** <gallery> lines: "Файл:A.png|caption" or "A.png|caption"; captions are wikitext with links. */
+function galleryLinks(body: string, ctx: LinkContext, out: PageLinks): void {
+  for (const line of body.split('\n')) {
+    const m = /^([^|]+)(?:\|([\s\S]*))?$/.exec(line);
+    if (!m) continue;
+    const name = m[1].includes('%') ? rawUrlDecode(m[1]) : m[1];
+    const t = ctx.codec.parse(name, NS_FILE);
+    if (t !== null && t.ns === NS_FILE) out.files.add(t.dbkey);
+    if (m[2]) scanLinks(m[2], ctx, out);
+  }
+}
+
+function doubleUnderscores(text: string, out: PageLinks): void {
+  if (!text.includes('__')) return;
+  for (const m of text.matchAll(DOUBLE_UNDERSCORE_RE)) {
+    const d = DOUBLE_UNDERSCORE_BY_WORD.get(m[0].toUpperCase());
+    if (!d || (d.caseSensitive && m[0] !== d.word)) continue;
+    out.props.set(d.prop, '');
+  }
+}

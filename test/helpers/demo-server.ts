@@ -1,0 +1,96 @@
+/**
+ * Test harness: the demo wiki generated, imported and served on a free loopback port, once per test
+ * file (each file runs in its own process). Requests go over real HTTP.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateDemo } from '../../scripts/generate-demo.js';
+import { importWiki } from '../../src/importer/import.js';
+import { createServer, type WikiServer } from '../../src/http/server.js';
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** parsed JSON body (undefined when the body is not JSON) */
+  json: any;
+}
+
+export interface DemoServer {
+  url: string;
+  dir: string;
+  server: WikiServer;
+  /** GET /api.php with these parameters (format=json is added unless given) */
+  get(params: Record<string, string | number | boolean>, init?: RequestInit): Promise<ApiAnswer>;
+  /** POST /api.php with an urlencoded body */
+  post(params: Record<string, string>, query?: Record<string, string>): Promise<ApiAnswer>;
+  close(): Promise<void>;
+}
+
+export function toQuery(params: Record<string, string | number | boolean>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) p.set(k, v === true ? '' : String(v));
+  return p.toString();
+}
+
+async function answer(res: Response): Promise<ApiAnswer> {
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+let prepared: { dir: string; db: string } | null = null;
+
+/** Generate and import the demo wiki into a temporary directory (once per process). */
+export async function demoDatabase(): Promise<{ dir: string; db: string }> {
+  if (prepared) return prepared;
+  const dir = mkdtempSync(join(tmpdir(), 'wikiquery-test-'));
+  generateDemo(join(dir, 'demo'));
+  const db = join(dir, 'demo.sqlite');
+  await importWiki({
+    dump: join(dir, 'demo', 'dump.xml'),
+    db,
+    filesDir: join(dir, 'demo', 'files'),
+    messageDirs: [join(dir, 'demo', 'messages')],
+    lang: 'uk',
+    progress: false,
+    log: () => {},
+  });
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  prepared = { dir, db };
+  return prepared;
+}
+
+export async function startDemoServer(opts: { debug?: boolean; db?: string } = {}): Promise<DemoServer> {
+  const { dir, db } = opts.db ? { dir: '', db: opts.db } : await demoDatabase();
+  const server = await createServer({ db, debug: opts.debug, logLevel: 'silent', filesDir: dir ? join(dir, 'demo', 'files') : undefined });
+  const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const url = `${address}/api.php`;
+  return {
+    url,
+    dir,
+    server,
+    async get(params, init) {
+      const withFormat = 'format' in params ? params : { format: 'json', ...params };
+      return answer(await fetch(`${url}?${toQuery(withFormat)}`, { signal: AbortSignal.timeout(10_000), ...init }));
+    },
+    async post(params, query) {
+      const q = query ? '?' + toQuery(query) : '';
+      return answer(
+        await fetch(url + q, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: toQuery(params),
+          signal: AbortSignal.timeout(10_000),
+        }),
+      );
+    },
+    close: () => server.close(),
+  };
+}
