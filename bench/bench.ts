@@ -1,0 +1,147 @@
+/**
+ * `npm run bench [-- --pages N] [--duration S] [--connections C] [--only NAME]`
+ *
+ * Generates a wiki (the demo wiki, or a synthetic one of N pages), imports it, starts `wikiquery serve`
+ * as a separate process on loopback, drives it with a load generator for a fixed list of requests (the
+ * spec's endpoints), and prints requests/s and p50/p99 latency for each. wrk (Debian package) is used
+ * when installed because it costs the server less CPU; otherwise autocannon (npm).
+ * Not part of `npm test`: figures depend on the machine.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = resolve(fileURLToPath(import.meta.url), '../../..');
+const cli = join(root, 'dist/src/cli/main.js');
+
+interface BenchRequest {
+  name: string;
+  query: string;
+}
+
+/** The spec's endpoints with the parameters its examples use, plus the other hot read paths. */
+function requests(big: boolean): BenchRequest[] {
+  const q = (o: Record<string, string>) => new URLSearchParams({ format: 'json', ...o }).toString();
+  return [
+    { name: 'sfautocomplete (property)', query: q({ action: 'sfautocomplete', property: big ? 'Розташоване_в' : 'Регіон', substr: 'київ' }) },
+    { name: 'duplicatefiles (titles)', query: q({ action: 'query', prop: 'duplicatefiles', titles: 'File:Flag_of_Ukraine.png' }) },
+    { name: 'allcategories (acprop=size)', query: q({ action: 'query', list: 'allcategories', acprop: 'size' }) },
+    { name: 'generator=allimages + duplicatefiles', query: q({ action: 'query', generator: 'allimages', prop: 'duplicatefiles' }) },
+    { name: 'generator=allfileusages', query: q({ action: 'query', generator: 'allfileusages', gaffrom: 'П' }) },
+    { name: 'allmessages (amprefix)', query: q({ action: 'query', meta: 'allmessages', amprefix: 'demo-' }) },
+    { name: 'querypage (Ancientpages)', query: q({ action: 'query', list: 'querypage', qppage: 'Ancientpages' }) },
+    { name: 'browsebysubject', query: q({ action: 'browsebysubject', subject: big ? 'Сторінка_1' : 'Демонстраційна_сторінка' }) },
+    { name: 'tokens', query: q({ action: 'tokens' }) },
+    { name: 'siteinfo', query: q({ action: 'query', meta: 'siteinfo', siprop: 'general|namespaces|namespacealiases' }) },
+  ];
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+function hasWrk(): boolean {
+  return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+function parseWrkMs(s: string): number {
+  const m = /([\d.]+)(us|ms|s)/.exec(s);
+  if (!m) return NaN;
+  const v = Number(m[1]);
+  return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+}
+
+function runWrk(url: string, duration: number, connections: number): Figures {
+  spawnSync('wrk', ['-t1', '-c4', '-d1s', url]); // warm-up
+  const r = spawnSync('wrk', ['-t2', `-c${connections}`, `-d${duration}s`, '--latency', url], { encoding: 'utf8' });
+  const out = r.stdout;
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  const p50 = parseWrkMs(/50%\s+(\S+)/.exec(out)?.[1] ?? '');
+  const p99 = parseWrkMs(/99%\s+(\S+)/.exec(out)?.[1] ?? '');
+  const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  return { rps, p50, p99, errors };
+}
+
+async function runAutocannon(url: string, duration: number, connections: number): Promise<Figures> {
+  await autocannon({ url, connections: 2, duration: 1 });
+  const r = await autocannon({ url, connections, duration });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+}
+
+async function waitForServer(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error('server exited early');
+    try {
+      const r = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error('server did not start');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string' },
+      duration: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '16' },
+      port: { type: 'string', default: '8199' },
+      only: { type: 'string' },
+      tool: { type: 'string' },
+    },
+  });
+  const pages = values.pages ? Number(values.pages) : 0;
+  const dir = join(root, '.bench', pages ? `big-${pages}` : 'demo');
+  const db = join(dir, 'wiki.sqlite');
+  if (!existsSync(db)) {
+    mkdirSync(dir, { recursive: true });
+    const src = join(dir, 'src');
+    if (pages) {
+      const { generateBig } = await import('../scripts/generate-big.js');
+      await generateBig(src, pages);
+    } else {
+      const { generateDemo } = await import('../scripts/generate-demo.js');
+      generateDemo(src);
+    }
+    const args = ['import', join(src, 'dump.xml'), '--db', db];
+    if (existsSync(join(src, 'messages'))) args.push('--messages', join(src, 'messages'));
+    // the demo ships real files; a synthetic wiki ships a manifest of file metadata next to its dump
+    if (existsSync(join(src, 'files'))) args.push('--files', join(src, 'files'));
+    else if (existsSync(join(src, 'files-manifest.jsonl'))) args.push('--files', src);
+    const imp = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit' });
+    if (imp.status !== 0) throw new Error('import failed');
+  }
+  const port = Number(values.port);
+  const base = `http://127.0.0.1:${port}/api.php`;
+  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, WIKIQUERY_LOG_LEVEL: 'warn' } });
+  try {
+    await waitForServer(`${base}?action=query&meta=siteinfo&format=json`, child);
+    const useWrk = values.tool ? values.tool === 'wrk' : hasWrk();
+    const duration = Number(values.duration);
+    const connections = Number(values.connections);
+    console.log(`wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? 'wrk -t2' : 'autocannon'} -c${connections}, ${duration}s per request`);
+    console.log(`${'request'.padEnd(40)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`);
+    for (const r of requests(pages > 0)) {
+      if (values.only && !r.name.includes(values.only)) continue;
+      const url = `${base}?${r.query}`;
+      const f = useWrk ? runWrk(url, duration, connections) : await runAutocannon(url, duration, connections);
+      console.log(`${r.name.padEnd(40)} ${f.rps.toFixed(0).padStart(9)} ${f.p50.toFixed(2).padStart(8)} ${f.p99.toFixed(2).padStart(8)} ${String(f.errors).padStart(8)}`);
+    }
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exitCode = 1;
+});
