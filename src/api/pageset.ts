@@ -96,6 +96,18 @@ export class PageSet {
     this.addGood(rows);
   }
 
+  /** Existing pages in the order given (ApiPageSet::processDbRow). */
+  addRows(rows: PageRow[]): void {
+    const fresh = rows.filter((r) => {
+      const k = r.ns + ':' + r.title;
+      if (this.seen.has(k)) return false;
+      this.seen.add(k);
+      this.seen.add('#' + r.pageid);
+      return true;
+    });
+    this.addGood(fresh);
+  }
+
   private addGood(rows: PageRow[]): void {
     if (!this.resolveRedirects) {
       this.good.push(...rows);

@@ -8,6 +8,7 @@ import { ContinuationManager } from './continuation.js';
 import { PageSet, type TitleKey } from './pageset.js';
 import type { ActionModule, CacheMode, GeneratedPage, ModuleContext, ParamDecls, QueryModule, QueryModuleContext } from './types.js';
 import type { RequestState } from './main.js';
+import type { PageRow } from '../store/page-store.js';
 
 export const PAGESET_PARAMS: ParamDecls = {
   titles: { type: 'string', multi: true, help: 'A list of titles to work on.' },
@@ -81,12 +82,14 @@ export function createQueryAction(modules: QueryModule[]): ActionModule {
           const gen = generator;
           const titles: TitleKey[] = [];
           const ids: number[] = [];
+          const rows: PageRow[] = [];
           const gctx = subContext(state, gen, 'g' + gen.prefix, pageSet, {
-            add: (page: GeneratedPage) => ('pageid' in page ? ids.push(page.pageid) : titles.push(page)),
+            add: (page: GeneratedPage) => ('row' in page ? rows.push(page.row) : 'pageid' in page ? ids.push(page.pageid) : titles.push(page)),
           }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value));
           await gen.run(gctx);
           cacheMode = mergeCacheMode(cacheMode, gen.cacheMode(gctx.params));
           pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
+          if (rows.length) pageSet.addRows(rows);
           if (titles.length) pageSet.addTitles(titles);
           if (ids.length) pageSet.addPageIds(ids);
         }

@@ -6,6 +6,7 @@ import type { ApiResult } from './result.js';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import type { PageSet } from './pageset.js';
+import type { PageRow } from '../store/page-store.js';
 
 export type ParamType = 'string' | 'integer' | 'limit' | 'boolean' | 'timestamp' | 'namespace' | 'user' | 'text';
 
@@ -79,8 +80,12 @@ export interface ActionModule extends ModuleBase {
 
 export type CacheMode = 'public' | 'private' | 'anon-public-user-private';
 
-/** A page a generator yields: either an existing page id or a title. */
-export type GeneratedPage = { pageid: number } | { ns: number; dbkey: string };
+/**
+ * A page a generator yields: a page id (the page set lists ids in id order, as ApiPageSet's
+ * populateFromPageIDs), a title (listed in title order, missing ones under negative keys), or an
+ * existing page row (listed in the order the generator gives, as processDbRow).
+ */
+export type GeneratedPage = { pageid: number } | { ns: number; dbkey: string } | { row: PageRow };
 
 export interface QueryModuleContext extends ModuleContext {
   /** the pages the query works on (titles=, pageids=, or the generator's output): for prop modules */

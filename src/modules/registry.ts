@@ -11,8 +11,20 @@ import { tokensModule } from './tokens.js';
 import { metaTokensModule } from './query/tokens.js';
 import { siteinfoModule } from './query/siteinfo.js';
 import { userinfoModule } from './query/userinfo.js';
+import { allpagesModule } from './query/allpages.js';
+import { categorymembersModule } from './query/categorymembers.js';
+import { categoriesModule } from './query/categories.js';
+import { infoModule } from './query/info.js';
+import { revisionsModule } from './query/revisions.js';
 
 export const queryModules: QueryModule[] = [
+  // prop
+  infoModule,
+  revisionsModule,
+  categoriesModule,
+  // list
+  allpagesModule,
+  categorymembersModule,
   // meta
   siteinfoModule,
   userinfoModule,

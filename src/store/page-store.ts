@@ -52,6 +52,9 @@ export interface PageStore {
     to?: string;
     prefix?: string;
     redirects: 'all' | 'redirects' | 'nonredirects';
+    minSize?: number;
+    maxSize?: number;
+    langLinks?: 'all' | 'withlanglinks' | 'withoutlanglinks';
     descending: boolean;
     limit: number;
   }): PageRow[];

@@ -82,6 +82,9 @@ export class SqlitePageStore implements PageStore {
     to?: string;
     prefix?: string;
     redirects: 'all' | 'redirects' | 'nonredirects';
+    minSize?: number;
+    maxSize?: number;
+    langLinks?: 'all' | 'withlanglinks' | 'withoutlanglinks';
     descending: boolean;
     limit: number;
   }): PageRow[] {
@@ -92,21 +95,31 @@ export class SqlitePageStore implements PageStore {
     // a prefix is a range on the binary title: [prefix, prefix + U+10FFFF)
     if (opts.prefix !== undefined && opts.prefix !== '') where.push('page_title >= @prefix AND page_title < @prefixEnd');
     if (opts.redirects !== 'all') where.push('page_is_redirect = @isRedirect');
+    // size and langlink filters are checked row by row along the title index, as MediaWiki does
+    if (opts.minSize !== undefined) where.push('page_len >= @minSize');
+    if (opts.maxSize !== undefined) where.push('page_len <= @maxSize');
+    if (opts.langLinks === 'withlanglinks') where.push('EXISTS (SELECT 1 FROM langlinks WHERE ll_from = page_id)');
+    if (opts.langLinks === 'withoutlanglinks') where.push('NOT EXISTS (SELECT 1 FROM langlinks WHERE ll_from = page_id)');
     const sql = `SELECT ${PAGE_COLUMNS} FROM page WHERE ${where.join(' AND ')} ORDER BY page_title ${opts.descending ? 'DESC' : 'ASC'} LIMIT @limit`;
     let stmt = this.ranges.get(sql);
     if (!stmt) {
       stmt = this.db.prepare('PageStore.range', sql);
       this.ranges.set(sql, stmt);
     }
-    const rows = stmt.all({
+    // better-sqlite3 wants exactly the named parameters the statement uses
+    const values: Record<string, unknown> = {
       ns: opts.ns,
       from: opts.from,
       to: opts.to,
       prefix: opts.prefix,
       prefixEnd: opts.prefix === undefined ? undefined : opts.prefix + '\u{10FFFF}',
       isRedirect: opts.redirects === 'redirects' ? 1 : 0,
+      minSize: opts.minSize,
+      maxSize: opts.maxSize,
       limit: opts.limit,
-    } as any);
+    };
+    for (const k of Object.keys(values)) if (!sql.includes('@' + k)) delete values[k];
+    const rows = stmt.all(values as any);
     return rows.map(toPage);
   }
 }

@@ -1,0 +1,147 @@
+/**
+ * list=categorymembers (ApiQueryCategoryMembers of 1.25), also a generator. Sort-key order lists pages,
+ * then subcategories, then files (MediaWiki's cl_type enum order), each by binary sort key and page id;
+ * continuation `<type>|<hex sort key>|<page id>`, or `<timestamp>|<page id>` for timestamp order.
+ */
+import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import { texts } from '../../api/errors.js';
+import type { CategoryMemberRow, MemberType } from '../../store/category-link-store.js';
+import { NS_CATEGORY, NS_FILE } from '../../wiki/namespaces.js';
+import { mwToIso } from '../../wiki/timestamps.js';
+import { ucfirst } from '../../wiki/language.js';
+
+const TYPES: MemberType[] = ['page', 'subcat', 'file'];
+
+const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
+const unhex = (h: string) => Buffer.from(h, 'hex').toString('utf8');
+
+export const categorymembersModule: QueryModule = {
+  kind: 'list',
+  name: 'categorymembers',
+  prefix: 'cm',
+  generator: true,
+  description: 'List all pages in a given category.',
+  params: {
+    title: { type: 'string', help: 'Which category to enumerate (required). Must include the Категорія: (or Category:) prefix. Cannot be used together with pageid.' },
+    pageid: { type: 'integer', help: 'Page ID of the category to enumerate. Cannot be used together with title.' },
+    prop: { type: ['ids', 'title', 'sortkey', 'sortkeyprefix', 'type', 'timestamp'], multi: true, default: 'ids|title', help: 'Which pieces of information to include.' },
+    namespace: { type: 'namespace', multi: true, help: 'Only include pages in these namespaces.' },
+    type: { type: TYPES, multi: true, default: 'page|subcat|file', help: 'Which type of category members to include. Ignored when sort=timestamp is set.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'The maximum number of pages to return.' },
+    sort: { type: ['sortkey', 'timestamp'], default: 'sortkey', help: 'Property to sort by.' },
+    dir: { type: ['asc', 'desc', 'ascending', 'descending', 'newer', 'older'], default: 'ascending', help: 'In which direction to sort.' },
+    start: { type: 'timestamp', help: 'Timestamp to start listing from. Can only be used with cmsort=timestamp.' },
+    end: { type: 'timestamp', help: 'Timestamp to end listing at. Can only be used with cmsort=timestamp.' },
+    starthexsortkey: { type: 'string', help: 'Sortkey to start listing from, as returned by cmprop=sortkey. Can only be used with cmsort=sortkey.' },
+    endhexsortkey: { type: 'string', help: 'Sortkey to end listing at, as returned by cmprop=sortkey. Can only be used with cmsort=sortkey.' },
+    startsortkeyprefix: { type: 'string', help: 'Sortkey prefix to start listing from. Can only be used with cmsort=sortkey. Overrides cmstarthexsortkey.' },
+    endsortkeyprefix: { type: 'string', help: 'Sortkey prefix to end listing BEFORE (not at). Can only be used with cmsort=sortkey. Overrides cmendhexsortkey.' },
+  },
+  examples: ['action=query&list=categorymembers&cmtitle=Категорія:Міста_України', 'action=query&generator=categorymembers&gcmtitle=Category:Rivers&prop=info'],
+  cacheMode: () => 'public',
+  run(ctx) {
+    const p = ctx.params;
+    const category = categoryKey(ctx);
+    const descending = p.dir === 'desc' || p.dir === 'descending' || p.dir === 'older';
+    const limit = p.limit as number;
+    const namespaces = p.namespace as number[] | undefined;
+    const props = new Set(p.prop as string[]);
+    const rows: CategoryMemberRow[] = [];
+    let next: string | undefined;
+
+    if (p.sort === 'timestamp') {
+      if (p.starthexsortkey !== undefined || p.startsortkeyprefix !== undefined || p.endhexsortkey !== undefined || p.endsortkeyprefix !== undefined)
+        ctx.die('badparams', 'Parameters starthexsortkey, endhexsortkey, startsortkeyprefix and endsortkeyprefix can only be used with cmsort=sortkey');
+      let start = p.start !== undefined ? { timestamp: p.start as string, pageid: descending ? Number.MAX_SAFE_INTEGER : 0 } : undefined;
+      if (p.continue !== undefined) {
+        const m = /^(\d{14})\|(\d+)$/.exec(p.continue);
+        if (!m) ctx.die('badcontinue', texts.badContinue());
+        start = { timestamp: m![1], pageid: Number(m![2]) };
+      }
+      // namespace filtering happens while reading, so read a few more rows than asked
+      for (const r of ctx.store.categoryLinks.membersByTimestamp(category, start, p.end, descending, (limit + 1) * (namespaces ? 4 : 1))) {
+        if (namespaces && !namespaces.includes(r.ns)) continue;
+        if (rows.length === limit) {
+          next = `${r.timestamp}|${r.pageid}`;
+          break;
+        }
+        rows.push(r);
+      }
+    } else {
+      if (p.start !== undefined || p.end !== undefined) ctx.die('badparams', 'Parameters start and end can only be used with cmsort=timestamp');
+      let types = TYPES.filter((t) => (p.type as string[]).includes(t));
+      // a namespace filter on 6 or 14 only decides which member types can match at all
+      if (namespaces) types = types.filter((t) => (t === 'file' ? namespaces.includes(NS_FILE) : t === 'subcat' ? namespaces.includes(NS_CATEGORY) : namespaces.some((n) => n !== NS_FILE && n !== NS_CATEGORY)));
+      if (descending) types.reverse();
+      let startType = 0;
+      let start: { sortkey: string; pageid: number } | undefined;
+      if (p.continue !== undefined) {
+        const m = /^(page|subcat|file)\|([0-9a-f]*)\|(\d+)$/.exec(p.continue);
+        if (!m) ctx.die('badcontinue', texts.badContinue());
+        startType = types.indexOf(m![1] as MemberType);
+        if (startType < 0) ctx.die('badcontinue', texts.badContinue());
+        start = { sortkey: unhex(m![2]), pageid: Number(m![3]) };
+      } else if (p.startsortkeyprefix !== undefined) {
+        start = { sortkey: ucfirstAll(p.startsortkeyprefix), pageid: descending ? Number.MAX_SAFE_INTEGER : 0 };
+      } else if (p.starthexsortkey !== undefined) {
+        start = { sortkey: unhex(p.starthexsortkey), pageid: descending ? Number.MAX_SAFE_INTEGER : 0 };
+      }
+      const end = p.endsortkeyprefix !== undefined ? ucfirstAll(p.endsortkeyprefix) : p.endhexsortkey !== undefined ? unhex(p.endhexsortkey) : undefined;
+      outer: for (let i = startType; i < types.length; i++) {
+        const batch = ctx.store.categoryLinks.membersBySortkey(category, types[i], i === startType ? start : undefined, descending, (limit + 1 - rows.length) * (namespaces ? 4 : 1));
+        for (const r of batch) {
+          if (end !== undefined && (descending ? r.sortkey < end : r.sortkey > end)) break;
+          if (namespaces && !namespaces.includes(r.ns)) continue;
+          if (rows.length === limit) {
+            next = `${r.type}|${hex(r.sortkey)}|${r.pageid}`;
+            break outer;
+          }
+          rows.push(r);
+        }
+      }
+    }
+
+    // the page set needs only the identity of each member; it lists them in this (sort key) order
+    if (ctx.generator) for (const r of rows) ctx.generator.add({ row: { pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect, length: 0, latestRevId: 0, touched: '', revCount: 0, contentModel: 'wikitext' } });
+    else {
+      const out = ctx.result.queryList('categorymembers');
+      for (const r of rows) {
+        const item: Record<string, unknown> = {};
+        if (props.has('ids')) item.pageid = r.pageid;
+        if (props.has('title')) {
+          item.ns = r.ns;
+          item.title = ctx.wiki.titleText(r.ns, r.title);
+        }
+        if (props.has('sortkey')) item.sortkey = hex(r.sortkey);
+        if (props.has('sortkeyprefix')) item.sortkeyprefix = r.sortkeyPrefix;
+        if (props.has('type')) item.type = r.type;
+        if (props.has('timestamp')) item.timestamp = mwToIso(r.timestamp);
+        out.push(item);
+      }
+    }
+    if (next !== undefined) ctx.setContinue('continue', next);
+  },
+};
+
+/** The category's DB key from cmtitle (must be in the category namespace) or cmpageid. */
+function categoryKey(ctx: QueryModuleContext): string {
+  const p = ctx.params;
+  // ApiBase::requireOnlyOneParameter
+  if (p.title !== undefined && p.pageid !== undefined) ctx.die('invalidparammix', `The parameters ${ctx.encodeParamName('title')}, ${ctx.encodeParamName('pageid')} can not be used together`);
+  if (p.title === undefined && p.pageid === undefined) ctx.die('missingparam', `One of the parameters ${ctx.encodeParamName('title')}, ${ctx.encodeParamName('pageid')} is required`);
+  if (p.title !== undefined) {
+    const t = ctx.wiki.codec.parse(p.title);
+    if (!t || t.ns !== NS_CATEGORY) ctx.die('invalidcategory', 'The category name you entered is not valid');
+    return t!.dbkey;
+  }
+  const page = ctx.store.pages.byIds([p.pageid])[0];
+  if (!page) ctx.die('nosuchpageid', `There is no page with ID ${p.pageid}`);
+  if (page!.ns !== NS_CATEGORY) ctx.die('invalidcategory', 'The category name you entered is not valid');
+  return page!.title;
+}
+
+/** MediaWiki's 'uppercase' collation of a sort key prefix. */
+function ucfirstAll(s: string): string {
+  return ucfirst(s).toUpperCase();
+}

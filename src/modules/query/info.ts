@@ -1,0 +1,70 @@
+/** prop=info (ApiQueryInfo of 1.25): basic page information, protection and URLs. */
+import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import type { Obj } from '../../api/result.js';
+import { mwToIso } from '../../wiki/timestamps.js';
+import { NS_FILE } from '../../wiki/namespaces.js';
+
+const PROPS = ['protection', 'talkid', 'watched', 'watchers', 'notificationtimestamp', 'subjectid', 'url', 'readable', 'preload', 'displaytitle'];
+
+export const infoModule: QueryModule = {
+  kind: 'prop',
+  name: 'info',
+  prefix: 'in',
+  description: 'Get basic page information.',
+  params: {
+    prop: { type: PROPS, multi: true, help: 'Which additional properties to get.' },
+    token: { type: ['edit', 'delete', 'protect', 'move', 'block', 'unblock', 'email', 'import', 'watch'], multi: true, deprecated: true, help: 'Use action=query&meta=tokens instead.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+  },
+  examples: ['action=query&prop=info&titles=Київ', 'action=query&prop=info&inprop=protection|url&titles=Київ'],
+  cacheMode: () => 'public',
+  run(ctx) {
+    const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
+    for (const page of ctx.pageSet.good) {
+      const e = ctx.pageSet.entry(page.pageid)!;
+      e.contentmodel = page.contentModel;
+      e.pagelanguage = ctx.wiki.lang;
+      e.touched = mwToIso(page.touched);
+      e.lastrevid = page.latestRevId;
+      e.length = page.length;
+      if (page.isRedirect) e.redirect = true;
+      if (page.revCount === 1) e.new = true;
+      extras(ctx, e, page.ns, page.title, props, true);
+    }
+    for (const m of ctx.pageSet.missing) {
+      const e = ctx.pageSet.entry(m.fakeId)!;
+      e.contentmodel = 'wikitext';
+      e.pagelanguage = ctx.wiki.lang;
+      extras(ctx, e, m.ns, m.dbkey, props, false);
+    }
+  },
+};
+
+function extras(ctx: QueryModuleContext, e: Obj, ns: number, dbkey: string, props: Set<string>, exists: boolean): void {
+  if (props.has('protection')) {
+    // nothing is protected on this wiki; the restriction types are those MediaWiki offers
+    e.protection = [];
+    e.restrictiontypes = exists ? (ns === NS_FILE ? ['edit', 'move', 'upload'] : ['edit', 'move']) : ['create'];
+  }
+  if (props.has('talkid') && ns >= 0 && ns % 2 === 0) {
+    const talk = ctx.store.pages.byTitle(ns + 1, dbkey);
+    if (talk) e.talkid = talk.pageid;
+  }
+  if (props.has('subjectid') && ns > 0 && ns % 2 === 1) {
+    const subject = ctx.store.pages.byTitle(ns - 1, dbkey);
+    if (subject) e.subjectid = subject.pageid;
+  }
+  if (props.has('url')) {
+    const server = new URL(ctx.request.apiUrl).origin;
+    const path = encodeURIComponent(ctx.wiki.codec.prefixedDbKey(ns, dbkey)).replace(/%2F/g, '/').replace(/%3A/g, ':');
+    e.fullurl = `${server}/index.php/${path}`;
+    e.editurl = `${server}/index.php?title=${path}&action=edit`;
+    e.canonicalurl = e.fullurl;
+  }
+  if (props.has('readable')) e.readable = true;
+  if (props.has('preload')) e.preload = exists ? null : '';
+  if (props.has('displaytitle')) e.displaytitle = ctx.wiki.titleText(ns, dbkey);
+  if (props.has('watched') || props.has('notificationtimestamp') || props.has('watchers')) {
+    // anonymous users have no watchlist: MediaWiki adds nothing for them
+  }
+}

@@ -1,0 +1,39 @@
+/** Category membership (the categorylinks table): members of a category, categories of a page. */
+
+export type MemberType = 'page' | 'subcat' | 'file';
+
+export interface CategoryMemberRow {
+  pageid: number;
+  ns: number;
+  /** DB key */
+  title: string;
+  isRedirect: boolean;
+  /** binary sort key as stored (MediaWiki's uppercase collation) */
+  sortkey: string;
+  sortkeyPrefix: string;
+  type: MemberType;
+  /** TS_MW */
+  timestamp: string;
+}
+
+export interface PageCategoryRow {
+  from: number;
+  /** category DB key */
+  to: string;
+  sortkey: string;
+  sortkeyPrefix: string;
+  timestamp: string;
+  hidden: boolean;
+}
+
+export interface CategoryLinkStore {
+  /**
+   * Members of one type in sort-key order, starting at (sortkey, pageid) inclusive when given.
+   * At most `limit` rows; `descending` reverses the order and the start condition.
+   */
+  membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): CategoryMemberRow[];
+  /** Members of the given types in timestamp order from (timestamp, pageid) inclusive. */
+  membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): CategoryMemberRow[];
+  /** Categories of a page in category name order, from `startTo` inclusive. */
+  categoriesOf(pageid: number, startTo: string | undefined, descending: boolean, limit: number): PageCategoryRow[];
+}

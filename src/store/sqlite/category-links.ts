@@ -1,0 +1,67 @@
+import type { Db, Statement } from './db.js';
+import type { CategoryLinkStore, CategoryMemberRow, MemberType, PageCategoryRow } from '../category-link-store.js';
+
+const MEMBER_COLUMNS = `cl_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect,
+  cl_sortkey AS sortkey, cl_sortkey_prefix AS sortkeyPrefix, cl_type AS type, cl_timestamp AS timestamp`;
+
+function member(r: any): CategoryMemberRow {
+  r.isRedirect = r.isRedirect === 1;
+  return r as CategoryMemberRow;
+}
+
+export class SqliteCategoryLinkStore implements CategoryLinkStore {
+  private readonly bySortkey: Record<'asc' | 'desc', Record<'first' | 'from', Statement>>;
+  private readonly byTimestamp: Record<'asc' | 'desc', Record<'first' | 'from', Statement>>;
+  private readonly ofPage: Record<'asc' | 'desc', Statement>;
+
+  constructor(db: Db) {
+    // Every statement is a range scan of one index: cl_sortkey (cl_to, cl_type, cl_sortkey, cl_from),
+    // cl_timestamp (cl_to, cl_timestamp, cl_from) or the primary key (cl_from, cl_to).
+    const sk = (dir: 'ASC' | 'DESC', from: boolean) =>
+      db.prepare(
+        'CategoryLinkStore.membersBySortkey',
+        `SELECT ${MEMBER_COLUMNS} FROM categorylinks JOIN page ON page_id = cl_from
+         WHERE cl_to = @cat AND cl_type = @type ${from ? `AND (cl_sortkey, cl_from) ${dir === 'ASC' ? '>=' : '<='} (@sortkey, @pageid)` : ''}
+         ORDER BY cl_sortkey ${dir}, cl_from ${dir} LIMIT @limit`,
+      );
+    this.bySortkey = { asc: { first: sk('ASC', false), from: sk('ASC', true) }, desc: { first: sk('DESC', false), from: sk('DESC', true) } };
+    const ts = (dir: 'ASC' | 'DESC', from: boolean) =>
+      db.prepare(
+        'CategoryLinkStore.membersByTimestamp',
+        `SELECT ${MEMBER_COLUMNS} FROM categorylinks INDEXED BY cl_timestamp JOIN page ON page_id = cl_from
+         WHERE cl_to = @cat ${from ? `AND (cl_timestamp, cl_from) ${dir === 'ASC' ? '>=' : '<='} (@timestamp, @pageid)` : ''}
+         AND (@end IS NULL OR cl_timestamp ${dir === 'ASC' ? '<=' : '>='} @end)
+         ORDER BY cl_timestamp ${dir}, cl_from ${dir} LIMIT @limit`,
+      );
+    this.byTimestamp = { asc: { first: ts('ASC', false), from: ts('ASC', true) }, desc: { first: ts('DESC', false), from: ts('DESC', true) } };
+    const of = (dir: 'ASC' | 'DESC') =>
+      db.prepare(
+        'CategoryLinkStore.categoriesOf',
+        `SELECT cl_from AS "from", cl_to AS "to", cl_sortkey AS sortkey, cl_sortkey_prefix AS sortkeyPrefix, cl_timestamp AS timestamp,
+           coalesce((SELECT cat_hidden FROM category WHERE cat_title = cl_to), 0) AS hidden
+         FROM categorylinks WHERE cl_from = @pageid AND (@start IS NULL OR cl_to ${dir === 'ASC' ? '>=' : '<='} @start)
+         ORDER BY cl_to ${dir} LIMIT @limit`,
+      );
+    this.ofPage = { asc: of('ASC'), desc: of('DESC') };
+  }
+
+  membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): CategoryMemberRow[] {
+    const set = this.bySortkey[descending ? 'desc' : 'asc'];
+    const rows = start
+      ? set.from.all({ cat: category, type, sortkey: start.sortkey, pageid: start.pageid, limit } as any)
+      : set.first.all({ cat: category, type, limit } as any);
+    return rows.map(member);
+  }
+
+  membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): CategoryMemberRow[] {
+    const set = this.byTimestamp[descending ? 'desc' : 'asc'];
+    const rows = start
+      ? set.from.all({ cat: category, timestamp: start.timestamp, pageid: start.pageid, end: end ?? null, limit } as any)
+      : set.first.all({ cat: category, end: end ?? null, limit } as any);
+    return rows.map(member);
+  }
+
+  categoriesOf(pageid: number, startTo: string | undefined, descending: boolean, limit: number): PageCategoryRow[] {
+    return this.ofPage[descending ? 'desc' : 'asc'].all({ pageid, start: startTo ?? null, limit } as any).map((r: any) => ({ ...r, hidden: r.hidden === 1 }));
+  }
+}
