@@ -159,12 +159,24 @@ class DumpParser {
   private upload: DumpUpload | null = null;
   private contributor: { user: string; userId: number } | null = null;
   private textDeleted = false;
+  /** names of the close tag being read and of the element it should have closed (for error messages) */
+  private closing = '';
+  private lastClosed = '';
 
   constructor(private readonly display: string) {
+    // saxes forgets a close tag's name before it reports a mismatch; remember it (saxes 6 internals)
+    const sax = this.sax as unknown as { closeTag?: () => void; name: string };
+    const closeTag = sax.closeTag;
+    if (typeof closeTag === 'function') {
+      sax.closeTag = () => {
+        this.closing = sax.name;
+        closeTag.call(sax);
+      };
+    }
     this.sax.on('error', (err) => {
-      // saxes prefixes its messages with "line:column: "; we add the file and name the tag where we can
+      // saxes prefixes its messages with "line:column: "; we add the file and name the tags
       let reason = err.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
-      if (reason === 'unexpected close tag') reason += ` </${String((this.sax as unknown as { name?: string }).name ?? '')}>`;
+      if (reason === 'unexpected close tag' && this.closing !== '') reason += ` </${this.closing}>, expected </${this.lastClosed}>`;
       else if (reason.startsWith('unclosed tag: ')) reason = `unexpected end of file: unclosed tag <${reason.slice(14)}>`;
       this.fail(reason);
     });
@@ -248,6 +260,7 @@ class DumpParser {
   }
 
   private close(name: string): void {
+    this.lastClosed = name;
     this.stack.pop();
     const parent = this.stack.length > 0 ? this.stack[this.stack.length - 1] : '';
     if (this.collecting) {

@@ -62,6 +62,8 @@ export interface PageLinks {
   pages: Map<string, { ns: number; dbkey: string }>;
   /** file names (DB keys) used by [[Файл:…]], [[Медіа:…]] and <gallery> */
   files: Set<string>;
+  /** the subset embedded with [[Файл:…]] (MediaWiki tracks those that do not exist as broken) */
+  embeddedFiles: Set<string>;
   /** category DB key → sort key prefix ('' when none); a later link to the same category wins */
   categories: Map<string, string>;
   /** language code → title text (the first link per language wins) */
@@ -80,7 +82,7 @@ export function rawUrlDecode(s: string): string {
 }
 
 export function extractLinks(text: string, ctx: LinkContext): PageLinks {
-  const result: PageLinks = { pages: new Map(), files: new Set(), categories: new Map(), langs: new Map(), props: new Map() };
+  const result: PageLinks = { pages: new Map(), files: new Set(), embeddedFiles: new Set(), categories: new Map(), langs: new Map(), props: new Map() };
   const stripped = stripForLinks(text);
   scanLinks(stripped.text, ctx, result);
   for (const body of stripped.galleries) galleryLinks(body, ctx, result);
@@ -128,6 +130,7 @@ function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
 
     if (!forced && t.ns === NS_FILE) {
       out.files.add(t.dbkey);
+      out.embeddedFiles.add(t.dbkey);
       continue;
     }
     if (!forced && t.ns === NS_CATEGORY) {
@@ -158,20 +161,22 @@ function imageCloses(pieces: string[], i: number): boolean {
   return false;
 }
 
-/** Parser::maybeDoSubpageLink: "/Sub" and "../Sibling" relative to the page, where subpages are on. */
+/**
+ * Parser::maybeDoSubpageLink (Linker::normalizeSubpageLink): "/Sub" and "../Sibling" relative to the
+ * page, in namespaces with subpages; trailing slashes only hide the path in the label.
+ */
 function subpageTarget(target: string, ctx: LinkContext): string {
   if (!(target.startsWith('/') || target.startsWith('../'))) return target;
   if (!ctx.codec.namespaces.get(ctx.ns)?.subpages) return target;
   const base = ctx.codec.prefixedText(ctx.ns, ctx.dbkey);
-  let rel = target.endsWith('/') && target.length > 1 ? target.slice(0, -1) : target;
-  if (rel.startsWith('/')) return base + rel;
-  let parts = base.split('/');
-  while (rel.startsWith('../')) {
-    if (parts.length <= 1) return target; // above the root page: MediaWiki leaves the text as is
-    parts = parts.slice(0, -1);
-    rel = rel.slice(3);
-  }
-  return rel === '' ? parts.join('/') : parts.join('/') + '/' + rel;
+  if (target.startsWith('/')) return base + '/' + target.slice(1).replace(/\/+$/, '').trim();
+  const pieces = target.split('../');
+  const up = pieces.length - 1;
+  const parts = base.split('/');
+  if (parts.length <= up) return target; // above the root page: the text stays a plain title
+  const rest = pieces[pieces.length - 1].replace(/\/+$/, '').trim();
+  const ret = parts.slice(0, -up).join('/');
+  return rest === '' ? ret : ret + '/' + rest;
 }
 
 /** <gallery> lines: "Файл:A.png|caption" or "A.png|caption"; captions are wikitext with links. */

@@ -1,0 +1,95 @@
+/**
+ * The database under construction: opened with bulk-load settings (no journal, no fsync, a big page
+ * cache), tables created up front and the secondary indexes of the schema created later, after the
+ * rows they index are in (building a B-tree from sorted input is much faster than keeping it up to
+ * date row by row). The final file nevertheless has every index of SCHEMA: `createIndexes()` is
+ * called with no filter before the import ends.
+ */
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import { SCHEMA } from '../store/sqlite/schema.js';
+
+interface SchemaIndex {
+  name: string;
+  table: string;
+  sql: string;
+}
+
+function splitSchema(): { tables: string[]; indexes: SchemaIndex[] } {
+  const statements = SCHEMA.replace(/--[^\n]*/g, '')
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const tables: string[] = [];
+  const indexes: SchemaIndex[] = [];
+  for (const sql of statements) {
+    const m = /^CREATE\s+(?:UNIQUE\s+)?INDEX\s+(\w+)\s+ON\s+(\w+)/i.exec(sql);
+    if (m) indexes.push({ name: m[1], table: m[2], sql });
+    else tables.push(sql);
+  }
+  return { tables, indexes };
+}
+
+export class BuildDb {
+  readonly db: Database.Database;
+  private readonly pending: SchemaIndex[];
+
+  constructor(readonly file: string) {
+    const { tables, indexes } = splitSchema();
+    this.pending = indexes;
+    this.db = new Database(file);
+    // A half-built file is thrown away on any failure, so durability buys nothing here. (better-sqlite3
+    // opens connections in SQLite's defensive mode, which refuses journal_mode=OFF: lift it for that.)
+    this.db.unsafeMode(true);
+    this.db.pragma('journal_mode = OFF');
+    this.db.unsafeMode(false);
+    this.db.pragma('synchronous = OFF');
+    this.db.pragma('locking_mode = EXCLUSIVE');
+    this.db.pragma('cache_size = -262144'); // 256 MiB
+    this.db.pragma('temp_store = FILE'); // big sorts (index builds, GROUP BY) spill to disk, not RAM
+    for (const sql of tables) this.db.exec(sql);
+  }
+
+  /** Create the schema's deferred indexes, all of them or those of some tables. */
+  createIndexes(tables?: string[]): void {
+    for (const idx of [...this.pending]) {
+      if (tables && !tables.includes(idx.table)) continue;
+      this.db.exec(idx.sql);
+      this.pending.splice(this.pending.indexOf(idx), 1);
+    }
+  }
+
+  /** Indexes of SCHEMA not created yet (the import must end with none). */
+  pendingIndexes(): string[] {
+    return this.pending.map((i) => i.name);
+  }
+
+  /** Statistics for the query planner, then close; the file is complete after this. */
+  finish(): void {
+    this.createIndexes();
+    this.db.exec('ANALYZE');
+    this.db.close();
+    // synchronous=OFF left the pages to the OS; make them durable before the rename publishes them
+    const fd = fs.openSync(this.file, 'r+');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** Remove a temporary database and the side files SQLite may have made next to it. */
+export function removeDbFiles(file: string): void {
+  for (const f of [file, `${file}-journal`, `${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.unlinkSync(f);
+    } catch {
+      // not there
+    }
+  }
+}

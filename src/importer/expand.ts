@@ -1,0 +1,139 @@
+/**
+ * Template expansion for pass 2: the one place where a page's text becomes the text its links are read
+ * from. Templates come from the database being built (page_text after pass 1) through a small LRU
+ * cache, following a redirect as MediaWiki's Parser::statelessFetchTemplate does (one hop; both the
+ * redirect and its target are recorded as transclusions).
+ *
+ * Without a preprocessor the raw text is analysed and transclusions are read from its {{…}} calls
+ * (see wikitext/template-scan.ts).
+ */
+import type Database from 'better-sqlite3';
+import type { TitleCodec } from '../wiki/titles.js';
+import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
+import { scanTemplates } from './wikitext/template-scan.js';
+
+export interface TitleRef {
+  ns: number;
+  dbkey: string;
+}
+
+export interface Expansion {
+  text: string;
+  /** transcluded pages, each once (redirects and their targets) */
+  templates: TitleRef[];
+  defaultSort?: string;
+  /** the expansion hit a size/depth limit (MediaWiki then adds a tracking category) */
+  limitHit?: boolean;
+}
+
+export interface PageToExpand {
+  ns: number;
+  dbkey: string;
+  text: string;
+}
+
+export interface Expander {
+  expand(page: PageToExpand): Expansion;
+}
+
+/** LRU of template texts: bounded by entries and by characters, since one template can be huge. */
+class TextCache {
+  private readonly map = new Map<string, string | null>();
+  private chars = 0;
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxChars: number,
+  ) {}
+
+  get(key: string): string | null | undefined {
+    const v = this.map.get(key);
+    if (v === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, v);
+    return v;
+  }
+
+  set(key: string, v: string | null): void {
+    this.map.set(key, v);
+    this.chars += v?.length ?? 0;
+    while (this.map.size > this.maxEntries || this.chars > this.maxChars) {
+      const [oldest, text] = this.map.entries().next().value as [string, string | null];
+      this.map.delete(oldest);
+      this.chars -= text?.length ?? 0;
+    }
+  }
+}
+
+/** Page lookups by title in the database under construction (needs the page_name index). */
+export class PageLookup {
+  private readonly byTitle: Database.Statement;
+  private readonly redirectOf: Database.Statement;
+  private readonly textOf: Database.Statement;
+  private readonly cache = new TextCache(4000, 32 * 1024 * 1024);
+
+  constructor(
+    db: Database.Database,
+    readonly codec: TitleCodec,
+  ) {
+    this.byTitle = db.prepare('SELECT page_id AS id, page_is_redirect AS r FROM page WHERE page_namespace = ? AND page_title = ?');
+    this.redirectOf = db.prepare('SELECT rd_namespace AS ns, rd_title AS dbkey FROM redirect WHERE rd_from = ?');
+    this.textOf = db.prepare('SELECT old_text FROM page_text WHERE page_id = ?').pluck();
+  }
+
+  exists(t: TitleRef): boolean {
+    return this.byTitle.get(t.ns, t.dbkey) !== undefined;
+  }
+
+  /** The title and, when it is a redirect, its target: the pages a transclusion depends on. */
+  templateChain(t: TitleRef): TitleRef[] {
+    const row = this.byTitle.get(t.ns, t.dbkey) as { id: number; r: number } | undefined;
+    if (!row || !row.r) return [t];
+    const target = this.redirectOf.get(row.id) as TitleRef | undefined;
+    return target ? [t, target] : [t];
+  }
+
+  /** Text of a page after one redirect hop, or null when it does not exist; cached. */
+  text(t: TitleRef): { text: string; ns: number; dbkey: string } | null {
+    const chain = this.templateChain(t);
+    const last = chain[chain.length - 1];
+    const key = `${last.ns}|${last.dbkey}`;
+    let text = this.cache.get(key);
+    if (text === undefined) {
+      const row = this.byTitle.get(last.ns, last.dbkey) as { id: number } | undefined;
+      text = row ? ((this.textOf.get(row.id) as string | undefined) ?? null) : null;
+      this.cache.set(key, text);
+    }
+    return text === null ? null : { text, ns: last.ns, dbkey: last.dbkey };
+  }
+
+  /** A transclusion target as written ("Name", "Шаблон:Name", ":Main page") → title, or null. */
+  templateTitle(target: string): TitleRef | null {
+    const t = this.codec.parse(target, NS_TEMPLATE);
+    return t === null || t.ns === NS_SPECIAL ? null : { ns: t.ns, dbkey: t.dbkey };
+  }
+}
+
+/** Analysis of the unexpanded text: {{Name}} calls as transclusions (with their redirect targets). */
+export class RawTextExpander implements Expander {
+  constructor(private readonly lookup: PageLookup) {}
+
+  expand(page: PageToExpand): Expansion {
+    const scanned = scanTemplates(page.text, this.lookup.codec);
+    const templates: TitleRef[] = [];
+    const seen = new Set<string>();
+    for (const t of scanned.templates) {
+      for (const dep of this.lookup.templateChain(t)) {
+        const key = `${dep.ns}|${dep.dbkey}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          templates.push(dep);
+        }
+      }
+    }
+    return { text: page.text, templates, defaultSort: scanned.defaultSort };
+  }
+}
+
+export function createExpander(db: Database.Database, codec: TitleCodec): Expander {
+  return new RawTextExpander(new PageLookup(db, codec));
+}

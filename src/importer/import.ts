@@ -1,0 +1,233 @@
+/**
+ * `importWiki`: a dump (plus files and message catalogs) → a complete SQLite database, atomically.
+ *
+ *   pass 1   stream the dump: siteinfo → meta/namespace; pages → page, page_text, redirect
+ *   files    --files DIR → image
+ *   messages --messages DIR… → message; MediaWiki: pages → message_override
+ *   pass 2   page texts in page_id order → expansion → link tables, page_props (+ analysis hooks)
+ *   derived  category, statistics, query-page reports; every index; ANALYZE
+ *
+ * Everything is built in FILE.tmp-<pid> and renamed onto FILE only when complete: a failed or
+ * interrupted import (SIGINT/SIGTERM) removes the temporary file and leaves FILE as it was.
+ */
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type Database from 'better-sqlite3';
+import { TitleCodec } from '../wiki/titles.js';
+import { SCHEMA_VERSION } from '../store/sqlite/schema.js';
+import { readDump, type DumpSiteInfo } from './dump-reader.js';
+import { BuildDb, removeDbFiles } from './build-db.js';
+import { PageWriter, createPageIndexes } from './pages.js';
+import { FileImporter } from './files.js';
+import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './messages.js';
+import { createExpander } from './expand.js';
+import { runLinkPass, type LinkCounts } from './link-pass.js';
+import { buildCategoryTable, siteStatistics } from './categories.js';
+import { buildReports } from './reports.js';
+import { createProgress } from './progress.js';
+import type { HookContext, PageAnalysisHook } from './hooks.js';
+import { LANGUAGE_CODES } from './wikitext/links.js';
+
+export interface ImportOptions {
+  dump: string;
+  db: string;
+  filesDir?: string;
+  messageDirs?: string[];
+  /** content language (default: the dump's xml:lang, else 'uk') */
+  lang?: string;
+  hooks?: PageAnalysisHook[];
+  /** show a progress bar (on stdout) */
+  progress?: boolean;
+  /** informational lines and warnings (default: stderr) */
+  log?: (line: string) => void;
+}
+
+export interface ImportSummary {
+  db: string;
+  pages: number;
+  redirects: number;
+  files: number;
+  /** rows of all link tables together */
+  links: number;
+  linkCounts: LinkCounts;
+  categories: number;
+  messages: number;
+  messageOverrides: number;
+  seconds: number;
+  pagesPerSecond: number;
+  /** peak resident set size of the process, MiB */
+  peakRssMB: number;
+}
+
+/** Thrown (and reported by the CLI) when SIGINT/SIGTERM stopped the import. */
+export class ImportInterrupted extends Error {
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`import interrupted by ${signal}`);
+    this.name = 'ImportInterrupted';
+  }
+}
+
+const PAGES_PER_TRANSACTION = 5000;
+const DEFAULT_SITENAME = 'Вікі';
+
+export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
+  const t0 = performance.now();
+  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const dumpSize = fs.statSync(opts.dump).size; // fails early, with the OS's message, on a missing dump
+  if (opts.filesDir !== undefined && !fs.statSync(opts.filesDir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new Error(`--files ${opts.filesDir}: not a directory`);
+  }
+  const tmp = `${opts.db}.tmp-${process.pid}`;
+  removeDbFiles(tmp);
+
+  // Signals: stop at the next safe point and clean up; a second signal stops at once.
+  let interrupted: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) {
+      removeDbFiles(tmp);
+      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    }
+    interrupted = signal;
+  };
+  const onExit = () => removeDbFiles(tmp);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', onExit);
+  const checkAbort = () => {
+    if (interrupted) throw new ImportInterrupted(interrupted);
+  };
+
+  const progress = createProgress(opts.progress ?? false);
+  let build: BuildDb | null = null;
+  try {
+    build = new BuildDb(tmp);
+    const db = build.db;
+
+    // ---- pass 1: pages
+    progress.phase('pages (pass 1)', dumpSize, 'MB');
+    // siteinfo comes first in a dump; without one, the defaults are set up at the first page
+    let setup: { codec: TitleCodec; lang: string; writer: PageWriter } | null = null;
+    const start = (site: DumpSiteInfo | null) => {
+      const lang = opts.lang ?? site?.lang ?? 'uk';
+      const codec = TitleCodec.forSite(site?.sitename || DEFAULT_SITENAME, site?.namespaces);
+      if (!site) log('warning: the dump has no <siteinfo>; default namespaces are used');
+      writeSiteMeta(db, site, codec, lang);
+      return { codec, lang, writer: new PageWriter(db, codec, log) };
+    };
+    let inBatch = 0;
+    for await (const item of readDump(opts.dump, { onBytes: (b) => progress.update(b), onWarning: (w) => log(`warning: ${w}`) })) {
+      if (item.type === 'siteinfo') {
+        setup ??= start(item.siteinfo);
+        continue;
+      }
+      setup ??= start(null);
+      if (inBatch === 0) db.exec('BEGIN');
+      if (item.type === 'page') setup.writer.write(item.page);
+      else setup.writer.writeUpload(item.upload);
+      if (++inBatch >= PAGES_PER_TRANSACTION) {
+        db.exec('COMMIT');
+        inBatch = 0;
+        checkAbort();
+      }
+    }
+    if (inBatch > 0) db.exec('COMMIT');
+    setup ??= start(null);
+    progress.stop();
+    checkAbort();
+    const { codec: titleCodec, lang, writer } = setup;
+    createPageIndexes(db, () => build!.createIndexes(['page', 'redirect']), log);
+    log(`pass 1: ${writer.counts.pages} pages, ${writer.counts.redirects} redirects (${secondsSince(t0)} s)`);
+
+    // ---- files and messages (pass 2 needs both: file existence, tracking-category names)
+    let files = 0;
+    if (opts.filesDir !== undefined) {
+      files = await new FileImporter(db, titleCodec, log).importDir(opts.filesDir, checkAbort);
+      log(`files: ${files} (${secondsSince(t0)} s)`);
+    }
+    db.exec('DROP TABLE tmp_upload');
+    const messages = loadMessageDirs(db, opts.messageDirs ?? [], log);
+    const messageOverrides = writeMessageOverrides(db, lang, messageLanguages(db, [...LANGUAGE_CODES, 'en', lang]));
+    checkAbort();
+
+    // ---- pass 2: links
+    const hooks = opts.hooks ?? [];
+    const hookContext: HookContext = { codec: titleCodec, lang, log };
+    for (const h of hooks) await h.begin?.(db, hookContext);
+    const pageCount = db.prepare('SELECT COUNT(*) FROM page').pluck().get() as number;
+    progress.phase('links (pass 2)', pageCount, 'pages');
+    const linkCounts = await runLinkPass(db, {
+      codec: titleCodec,
+      lang,
+      expander: createExpander(db, titleCodec),
+      hooks,
+      checkAbort,
+      onProgress: (n) => progress.update(n),
+    });
+    progress.stop();
+    log(`pass 2: links analysed (${secondsSince(t0)} s)`);
+
+    // ---- derived tables, indexes
+    build.createIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'page_props', 'image']);
+    checkAbort();
+    const categories = buildCategoryTable(db);
+    for (const h of hooks) await h.finish?.(db, hookContext);
+    checkAbort();
+    buildReports(db, { codec: titleCodec, lang });
+    const stats = siteStatistics(db);
+    const redirects = db.prepare('SELECT COUNT(*) FROM redirect').pluck().get() as number;
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('statistics', ?)").run(JSON.stringify(stats));
+    checkAbort();
+    build.finish();
+    build = null;
+    checkAbort();
+    fs.renameSync(tmp, opts.db);
+
+    const seconds = (performance.now() - t0) / 1000;
+    const links = Object.entries(linkCounts).reduce((n, [k, v]) => (k === 'pageProps' ? n : n + v), 0);
+    return {
+      db: opts.db,
+      pages: stats.pages,
+      redirects,
+      files,
+      links,
+      linkCounts,
+      categories,
+      messages,
+      messageOverrides,
+      seconds,
+      pagesPerSecond: seconds > 0 ? stats.pages / seconds : stats.pages,
+      peakRssMB: process.resourceUsage().maxRSS / 1024,
+    };
+  } finally {
+    progress.stop();
+    build?.close();
+    removeDbFiles(tmp); // a no-op after the rename
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('exit', onExit);
+  }
+}
+
+function secondsSince(t0: number): string {
+  return ((performance.now() - t0) / 1000).toFixed(1);
+}
+
+function writeSiteMeta(db: Database.Database, site: DumpSiteInfo | null, codec: TitleCodec, lang: string): void {
+  const meta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+  const siteinfo = {
+    sitename: site?.sitename || DEFAULT_SITENAME,
+    dbname: site?.dbname ?? '',
+    base: site?.base ?? '',
+    generator: site?.generator ?? '',
+    case: site?.case || 'first-letter',
+    lang,
+  };
+  const nsRow = db.prepare('INSERT INTO namespace (ns_id, ns_name, ns_canonical, ns_case) VALUES (?, ?, ?, ?)');
+  db.transaction(() => {
+    meta.run('schema_version', String(SCHEMA_VERSION));
+    meta.run('siteinfo', JSON.stringify(siteinfo));
+    meta.run('lang', lang);
+    meta.run('import_time', new Date().toISOString().replace(/[^0-9]/g, '').slice(0, 14));
+    for (const n of codec.namespaces.values()) nsRow.run(n.id, n.name, n.canonical ?? null, n.case);
+  })();
+}

@@ -1,0 +1,91 @@
+/**
+ * Interface messages: the i18n JSON files of every --messages DIR (`en.json`, `uk.json`, …, one per
+ * language; `@metadata` skipped) into `message`, later directories overriding earlier ones key by key;
+ * and the dump's MediaWiki: pages into `message_override` (what MessageCache reads from the wiki):
+ * `MediaWiki:August` → (content language, 'august'), `MediaWiki:August/ru` → ('ru', 'august').
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { isValidLanguageCode, lcfirst } from '../wiki/language.js';
+import { NS_MEDIAWIKI } from '../wiki/namespaces.js';
+
+export function loadMessageDirs(db: Database.Database, dirs: string[], log: (line: string) => void): number {
+  const ins = db.prepare('INSERT OR REPLACE INTO message (msg_lang, msg_key, msg_text) VALUES (?, ?, ?)');
+  let files = 0;
+  for (const dir of dirs) {
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--messages ${dir}: not a directory`);
+    const names = fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    for (const name of names) {
+      const lang = name.slice(0, -5);
+      if (!isValidLanguageCode(lang) || lang !== lang.toLowerCase()) continue; // not a language file
+      const file = path.join(dir, name);
+      let data: unknown;
+      try {
+        data = JSON.parse(fs.readFileSync(file, 'utf8'));
+      } catch (e) {
+        throw new Error(`${file}: invalid JSON (${(e as Error).message})`);
+      }
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+        log(`warning: ${file}: not a JSON object of messages; skipped`);
+        continue;
+      }
+      db.transaction(() => {
+        for (const [key, text] of Object.entries(data as Record<string, unknown>)) {
+          if (key === '@metadata' || typeof text !== 'string') continue;
+          ins.run(lang, key, text);
+        }
+      })();
+      files++;
+    }
+  }
+  return db.prepare('SELECT COUNT(*) FROM message').pluck().get() as number;
+}
+
+/**
+ * MediaWiki: pages → overrides. The key is the title's DB key with its first letter lowercased
+ * (message keys are compared with underscores); a last "/code" segment names the language when it is
+ * a language code, otherwise it is part of the key. Style sheets and scripts are no messages.
+ */
+export function writeMessageOverrides(db: Database.Database, contentLang: string, knownLangs: Set<string>): number {
+  const ins = db.prepare('INSERT OR REPLACE INTO message_override (mo_lang, mo_key, mo_text) VALUES (?, ?, ?)');
+  const rows = db
+    .prepare(
+      `SELECT p.page_title AS title, t.old_text AS text, p.page_content_model AS model
+       FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_namespace = ? ORDER BY p.page_title`,
+    )
+    .iterate(NS_MEDIAWIKI) as IterableIterator<{ title: string; text: string; model: string }>;
+  const overrides: Array<[string, string, string]> = [];
+  for (const r of rows) {
+    if (r.model !== 'wikitext' || /\.(css|js|json)$/.test(r.title)) continue;
+    let key = r.title;
+    let lang = contentLang;
+    const slash = key.lastIndexOf('/');
+    if (slash > 0) {
+      const code = key.slice(slash + 1);
+      if (knownLangs.has(code)) {
+        // MediaWiki:X/uk on a uk wiki is never read (content-language messages have no suffix)
+        if (code === contentLang) continue;
+        key = key.slice(0, slash);
+        lang = code;
+      }
+    }
+    overrides.push([lang, lcfirst(key), r.text]);
+  }
+  // written after the read (better-sqlite3 forbids writes while a statement iterates); MediaWiki:
+  // pages are few, even on big wikis
+  db.transaction(() => {
+    for (const o of overrides) ins.run(...o);
+  })();
+  return overrides.length;
+}
+
+/**
+ * Language codes a "/code" suffix may name, for telling "August/ru" (a language) from "Foo/bar" (a
+ * key): those with a message file, plus the common codes (a wiki without --messages still has them).
+ */
+export function messageLanguages(db: Database.Database, extra: Iterable<string>): Set<string> {
+  const langs = new Set(db.prepare('SELECT DISTINCT msg_lang FROM message').pluck().all() as string[]);
+  for (const l of extra) langs.add(l);
+  return langs;
+}

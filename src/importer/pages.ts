@@ -1,0 +1,188 @@
+/**
+ * Pass 1: one `page` row (with its first and latest revision's metadata), the latest text in
+ * `page_text`, and a `redirect` row for redirects, per dump page. Uploads of file pages go to a
+ * scratch table the file import reads (and drops).
+ *
+ * Rows are written with prepared statements; the caller groups them into transactions.
+ */
+import crypto from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { TitleCodec } from '../wiki/titles.js';
+import { NS_FILE, NS_MEDIAWIKI, NS_USER } from '../wiki/namespaces.js';
+import type { DumpPage, DumpUpload } from './dump-reader.js';
+import { redirectTarget, redirectTargetFromTitle } from './wikitext/redirect.js';
+
+/** Scratch table of upload facts (newest upload per file), filled from the dump and uploads.json. */
+export const UPLOAD_TABLE_SQL =
+  'CREATE TABLE tmp_upload (name TEXT PRIMARY KEY, user TEXT NOT NULL, user_id INTEGER NOT NULL, timestamp TEXT NOT NULL, comment TEXT NOT NULL) WITHOUT ROWID';
+
+export function sha1Base36(data: string | Buffer): string {
+  return hexToBase36(crypto.createHash('sha1').update(data).digest('hex'));
+}
+
+/** MediaWiki's base-36 SHA-1 (img_sha1, rev_sha1): 31 digits, zero-padded. */
+export function hexToBase36(hex: string): string {
+  return BigInt('0x' + hex).toString(36).padStart(31, '0');
+}
+
+/** The namespace and DB key of a dump page: the dump's <ns> and its title without that prefix. */
+export function dumpPageTitle(p: DumpPage, codec: TitleCodec): { ns: number; dbkey: string } | null {
+  if (p.ns === undefined) {
+    const t = codec.parse(p.title, 0);
+    return t && { ns: t.ns, dbkey: t.dbkey };
+  }
+  let text = p.title;
+  if (p.ns !== 0) {
+    const name = codec.nsName(p.ns);
+    if (name && text.startsWith(name + ':')) text = text.slice(name.length + 1);
+    else {
+      // a prefix other than the local name (canonical, alias): let the codec split it
+      const t = codec.parse(text, 0);
+      if (t && t.ns === p.ns) text = t.dbkey;
+      else text = text.slice(text.indexOf(':') + 1);
+    }
+  }
+  const dbkey = text.replace(/ /g, '_');
+  return dbkey === '' ? null : { ns: p.ns, dbkey };
+}
+
+/** Content model when the dump does not name one (0.10 always does; older dumps do not). */
+function defaultModel(ns: number, dbkey: string): string {
+  if (ns === NS_MEDIAWIKI || ns === NS_USER) {
+    if (dbkey.endsWith('.css')) return 'css';
+    if (dbkey.endsWith('.js')) return 'javascript';
+  }
+  return 'wikitext';
+}
+
+export interface Pass1Counts {
+  pages: number;
+  redirects: number;
+  duplicates: number;
+  skipped: number;
+}
+
+export class PageWriter {
+  readonly counts: Pass1Counts = { pages: 0, redirects: 0, duplicates: 0, skipped: 0 };
+  private readonly insPage: Database.Statement;
+  private readonly insText: Database.Statement;
+  private readonly insRedirect: Database.Statement;
+  private readonly insUpload: Database.Statement;
+  private readonly latestOf: Database.Statement;
+  private readonly delPage: Database.Statement;
+  private readonly delText: Database.Statement;
+  private readonly delRedirect: Database.Statement;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly codec: TitleCodec,
+    private readonly log: (line: string) => void,
+  ) {
+    db.exec(UPLOAD_TABLE_SQL);
+    this.insPage = db.prepare(
+      `INSERT INTO page (page_id, page_namespace, page_title, page_is_redirect, page_len, page_latest, page_touched,
+         page_rev_count, page_content_model, first_rev_id, first_timestamp, first_user, first_user_id,
+         latest_timestamp, latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insText = db.prepare('INSERT INTO page_text (page_id, old_text) VALUES (?, ?)');
+    this.insRedirect = db.prepare('INSERT INTO redirect (rd_from, rd_namespace, rd_title, rd_fragment) VALUES (?, ?, ?, ?)');
+    // the newest upload of a file wins: the image table describes the current version
+    this.insUpload = db.prepare(
+      `INSERT INTO tmp_upload (name, user, user_id, timestamp, comment) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET user = excluded.user, user_id = excluded.user_id,
+         timestamp = excluded.timestamp, comment = excluded.comment WHERE excluded.timestamp > tmp_upload.timestamp`,
+    );
+    this.latestOf = db.prepare('SELECT latest_timestamp AS ts, page_latest AS rev FROM page WHERE page_id = ?');
+    this.delPage = db.prepare('DELETE FROM page WHERE page_id = ?');
+    this.delText = db.prepare('DELETE FROM page_text WHERE page_id = ?');
+    this.delRedirect = db.prepare('DELETE FROM redirect WHERE rd_from = ?');
+  }
+
+  write(p: DumpPage): void {
+    const title = dumpPageTitle(p, this.codec);
+    if (title === null) {
+      this.counts.skipped++;
+      this.log(`warning: page ${p.id} has an unusable title ${JSON.stringify(p.title)}; skipped`);
+      return;
+    }
+    const { first, latest } = p;
+    const text = latest.text ?? '';
+    const model = latest.model ?? defaultModel(title.ns, title.dbkey);
+    const len = latest.text !== null ? Buffer.byteLength(text, 'utf8') : Math.max(latest.bytes, 0);
+    let target = null;
+    if (model === 'wikitext') {
+      target = redirectTarget(text, this.codec);
+      if (target === null && p.redirectTitle) target = redirectTargetFromTitle(p.redirectTitle, this.codec);
+    }
+    const row = [
+      p.id, title.ns, title.dbkey, target ? 1 : 0, len, latest.id, latest.timestamp, p.revisionCount, model,
+      first.id, first.timestamp, first.user, first.userId,
+      latest.timestamp, latest.user, latest.userId, latest.comment,
+      latest.sha1 !== '' ? latest.sha1 : latest.text !== null ? sha1Base36(text) : '',
+      latest.minor ? 1 : 0, latest.parentId,
+    ];
+    try {
+      this.insPage.run(row);
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
+      // the same page id twice (concatenated dumps): the copy with the newer latest revision wins
+      this.counts.duplicates++;
+      const old = this.latestOf.get(p.id) as { ts: string; rev: number };
+      if (old.ts > latest.timestamp || (old.ts === latest.timestamp && old.rev >= latest.id)) return;
+      this.delPage.run(p.id);
+      this.delText.run(p.id);
+      if (this.delRedirect.run(p.id).changes > 0) this.counts.redirects--;
+      this.counts.pages--;
+      this.insPage.run(row);
+    }
+    this.insText.run(p.id, text);
+    if (target) {
+      this.insRedirect.run(p.id, target.ns, target.dbkey, target.fragment);
+      this.counts.redirects++;
+    }
+    this.counts.pages++;
+    for (const u of p.uploads) this.writeUpload(u, title.ns === NS_FILE ? title.dbkey : undefined);
+  }
+
+  /** An <upload> (inside a file page, or on its own) as the uploader facts of a file name. */
+  writeUpload(u: DumpUpload, pageDbKey?: string): void {
+    const t = u.filename !== '' ? this.codec.parse(u.filename, NS_FILE) : null;
+    const name = t && t.ns === NS_FILE ? t.dbkey : pageDbKey;
+    if (!name || u.timestamp === '') return;
+    this.insUpload.run(name, u.user, u.userId, u.timestamp, u.comment);
+  }
+}
+
+/**
+ * After pass 1: the unique (namespace, title) index. A dump can hold one title under two page ids
+ * (a page deleted and re-created between two partial dumps); the copy with the newer latest revision
+ * is kept, as an import into MediaWiki would end with that one current.
+ */
+export function createPageIndexes(db: Database.Database, create: () => void, log: (line: string) => void): void {
+  try {
+    create();
+    return;
+  } catch (e) {
+    if (!String((e as Error).message).includes('UNIQUE')) throw e;
+  }
+  db.exec('CREATE INDEX tmp_page_title ON page (page_namespace, page_title)');
+  const losers = db
+    .prepare(
+      `SELECT p.page_id FROM page p JOIN page q ON q.page_namespace = p.page_namespace AND q.page_title = p.page_title
+       WHERE q.latest_timestamp > p.latest_timestamp OR (q.latest_timestamp = p.latest_timestamp AND q.page_id > p.page_id)`,
+    )
+    .pluck()
+    .all() as number[];
+  db.exec('DROP INDEX tmp_page_title');
+  log(`warning: ${losers.length} page(s) share a title with a newer page; the older copies are dropped`);
+  const del = ['page', 'page_text'].map((t) => db.prepare(`DELETE FROM ${t} WHERE page_id = ?`));
+  const delRd = db.prepare('DELETE FROM redirect WHERE rd_from = ?');
+  db.transaction(() => {
+    for (const id of losers) {
+      for (const d of del) d.run(id);
+      delRd.run(id);
+    }
+  })();
+  create();
+}

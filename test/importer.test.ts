@@ -1,0 +1,476 @@
+/**
+ * The importer's public output: the rows of the database it builds from a small inline dump (Ukrainian
+ * titles, redirects, categories with sort keys, files, messages, MediaWiki: overrides); the
+ * line-numbered error of a malformed dump; and the atomic replace (an existing database survives a
+ * failed or interrupted import).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { spawn, spawnSync } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { importWiki, type ImportSummary } from '../src/importer/import.js';
+import { readDump, type DumpPage } from '../src/importer/dump-reader.js';
+import { SCHEMA } from '../src/store/sqlite/schema.js';
+import { extractLinks } from '../src/importer/wikitext/links.js';
+import { TitleCodec } from '../src/wiki/titles.js';
+import type { PageAnalysis, PageAnalysisHook } from '../src/importer/hooks.js';
+
+const CLI = path.resolve(import.meta.dirname, '../src/cli/main.js');
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80"/></svg>\n';
+
+const NAMESPACES: Array<[number, string]> = [
+  [-2, 'Медіа'], [-1, 'Спеціальна'], [0, ''], [1, 'Обговорення'], [2, 'Користувач'], [4, 'Тестовікі'],
+  [6, 'Файл'], [8, 'MediaWiki'], [10, 'Шаблон'], [14, 'Категорія'],
+];
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+interface Rev {
+  id: number;
+  ts: string;
+  user?: string;
+  userId?: number;
+  ip?: string;
+  comment?: string;
+  text: string;
+}
+
+let nextPageId = 1;
+function page(title: string, ns: number, revs: Rev[] | string, extra = ''): string {
+  const list = typeof revs === 'string' ? [{ id: nextPageId * 100, ts: '2015-01-01T00:00:00Z', user: 'Адмін', userId: 1, text: revs }] : revs;
+  let s = `  <page>\n    <title>${esc(title)}</title>\n    <ns>${ns}</ns>\n    <id>${nextPageId++}</id>\n${extra}`;
+  for (const r of list) {
+    const who = r.ip ? `<ip>${r.ip}</ip>` : `<username>${esc(r.user ?? '')}</username><id>${r.userId ?? 0}</id>`;
+    s += `    <revision>\n      <id>${r.id}</id>\n      <timestamp>${r.ts}</timestamp>\n      <contributor>${who}</contributor>\n`;
+    if (r.comment) s += `      <comment>${esc(r.comment)}</comment>\n`;
+    s += `      <model>wikitext</model>\n      <format>text/x-wiki</format>\n`;
+    s += `      <text xml:space="preserve" bytes="${Buffer.byteLength(r.text)}">${esc(r.text)}</text>\n    </revision>\n`;
+  }
+  return s + '  </page>\n';
+}
+
+function dumpXml(pages: string[]): string {
+  const ns = NAMESPACES.map(([k, v]) => `      <namespace key="${k}" case="first-letter">${esc(v)}</namespace>`).join('\n');
+  return (
+    `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10" xml:lang="uk">\n` +
+    `  <siteinfo>\n    <sitename>Тестовікі</sitename>\n    <dbname>testwiki</dbname>\n` +
+    `    <base>http://localhost/index.php/Головна</base>\n    <generator>MediaWiki 1.25.4</generator>\n` +
+    `    <case>first-letter</case>\n    <namespaces>\n${ns}\n    </namespaces>\n  </siteinfo>\n` +
+    pages.join('') +
+    `</mediawiki>\n`
+  );
+}
+
+const KYIV_TEXT = `'''Київ''' — столиця на [[Дніпро (річка)|Дніпрі]] і на [[дніпро_(річка)]] ще раз.
+Посилання на себе: [[Київ]], на розділ: [[Київ#Історія]], [[Київ (значення)]].
+{{Картка міста|назва=Київ}} {{:Головна}} {{PAGENAME}} {{#if:x|y}}
+[[Файл:Прапор.png|thumb|Прапор з [[Україна|України]]]] [[Image:Немає.jpg]] [[Медіа:Звук.ogg]]
+[[:Категорія:Міста]] [[:Файл:Герб.png]] [[Має населення::2900000]] [[en:Kyiv]] [[pl:Kijów]] [[w:Kyiv]]
+<!-- [[Закоментоване]] --> <nowiki>[[Не посилання]]</nowiki> [[Категорія:Міста|Київ]] [[Category:Столиці]]
+[[категорія:Міста України| ]]
+<gallery>
+Файл:Герб.png|Герб
+Прапор.png|Прапор і [[Львів]]
+</gallery>`;
+
+let dir: string;
+let dbFile: string;
+let db: Database.Database;
+let summary: ImportSummary;
+const hookPages: PageAnalysis[] = [];
+const hookCalls: string[] = [];
+
+function setupWiki(): void {
+  nextPageId = 1;
+  const pages = [
+    page('Київ', 0, [
+      { id: 11, ts: '2014-05-01T10:00:00Z', user: 'Олена', userId: 7, comment: 'створено', text: 'Київ — місто.' },
+      { id: 12, ts: '2015-06-02T12:30:45Z', ip: '192.0.2.1', comment: 'доповнено', text: KYIV_TEXT },
+    ]),
+    page('Дніпро (річка)', 0, 'Річка. {{DEFAULTSORT:Дніпро}}\n[[Категорія:Річки]] [[Категорія:Річки України|*]]'),
+    page('Kyiv', 0, '#REDIRECT [[Київ#Історія]]', '    <redirect title="Київ" />\n'),
+    page('Киев', 0, '#перенаправлення [[Київ]]'),
+    page('Кийів', 0, '#ПЕРЕАДРЕСАЦІЯ: [[Київ]]'),
+    page('Місто', 0, 'Не перенаправлення: #REDIRECT [[Київ]]'),
+    page('Категорія:Міста', 14, 'Міста. [[Категорія:Україна]]'),
+    page('Категорія:Приховані', 14, '__HIDDENCAT__ Службова.'),
+    page('Категорія:Порожня', 14, 'Без членів.'),
+    page('Сторінка з прихованою', 0, '[[Категорія:Приховані]] [[Київ]]'),
+    page('Файл:Прапор.png', 6, 'Прапор. [[Категорія:Прапори]]',
+      '    <upload>\n      <timestamp>2015-03-03T03:03:03Z</timestamp>\n      <contributor><username>Олена</username><id>7</id></contributor>\n' +
+        '      <comment>Прапор України</comment>\n      <filename>Прапор.png</filename>\n      <size>70</size>\n    </upload>\n'),
+    page('Файл:Схема.svg', 6, [{ id: 700, ts: '2013-02-02T02:02:02Z', user: 'Петро', userId: 9, text: 'Схема.' }]),
+    page('Шаблон:Картка міста', 10, '<includeonly>[[Категорія:Міста з карткою]]</includeonly>Картка.'),
+    page('MediaWiki:August', 8, 'серпень (змінено)'),
+    page('MediaWiki:August/ru', 8, 'август!'),
+    page('MediaWiki:Common.css', 8, 'body { color: red; }'),
+    page('Користувач:Олена/Чернетка', 2, 'Див. [[/Друга]] і [[../]].'),
+  ];
+  fs.writeFileSync(path.join(dir, 'dump.xml'), dumpXml(pages));
+
+  const files = path.join(dir, 'files');
+  fs.mkdirSync(path.join(files, 'a', 'ab'), { recursive: true });
+  fs.writeFileSync(path.join(files, 'Прапор.png'), PNG);
+  fs.writeFileSync(path.join(files, 'a', 'ab', 'Копія_прапора.png'), PNG); // identical bytes, hashed folder
+  fs.writeFileSync(path.join(files, 'Схема.svg'), SVG);
+  fs.writeFileSync(path.join(files, 'Нотатки.txt'), 'текст\n');
+  fs.utimesSync(path.join(files, 'Нотатки.txt'), new Date('2012-12-12T12:12:12Z'), new Date('2012-12-12T12:12:12Z'));
+  fs.writeFileSync(path.join(files, 'uploads.json'), JSON.stringify([
+    { name: 'Копія прапора.png', user: 'Іван', timestamp: '2016-01-01T00:00:00Z', comment: 'копія' },
+    { name: 'Прапор.png', user: 'Не той', timestamp: '2010-01-01T00:00:00Z', comment: 'ігнорується: дамп важливіший' },
+  ]));
+
+  const m1 = path.join(dir, 'messages1');
+  const m2 = path.join(dir, 'messages2');
+  fs.mkdirSync(m1);
+  fs.mkdirSync(m2);
+  fs.writeFileSync(path.join(m1, 'en.json'), JSON.stringify({ '@metadata': { authors: [] }, august: 'August', 'hidden-category-category': 'Hidden categories' }));
+  fs.writeFileSync(path.join(m1, 'uk.json'), JSON.stringify({ '@metadata': {}, august: 'серпень', 'hidden-category-category': 'Приховані категорії', 'broken-file-category': 'Сторінки з неробочими посиланнями на файли' }));
+  fs.writeFileSync(path.join(m1, 'ru.json'), JSON.stringify({ august: 'август' }));
+  fs.writeFileSync(path.join(m2, 'uk.json'), JSON.stringify({ august: 'серпня' }));
+}
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-importer-'));
+  dbFile = path.join(dir, 'wiki.sqlite');
+  setupWiki();
+  const hook: PageAnalysisHook = {
+    name: 'test',
+    begin: (d) => {
+      hookCalls.push('begin:' + (d.prepare('SELECT COUNT(*) FROM page').pluck().get() as number));
+    },
+    page: (p, text) => {
+      hookPages.push(p);
+      if (p.dbkey === 'Київ') assert.ok(text.includes('{{Картка міста'));
+    },
+    finish: (d) => {
+      hookCalls.push('finish:' + (d.prepare('SELECT COUNT(*) FROM category').pluck().get() as number));
+    },
+  };
+  summary = await importWiki({
+    dump: path.join(dir, 'dump.xml'),
+    db: dbFile,
+    filesDir: path.join(dir, 'files'),
+    messageDirs: [path.join(dir, 'messages1'), path.join(dir, 'messages2')],
+    lang: 'uk',
+    hooks: [hook],
+    log: () => {},
+  });
+  db = new Database(dbFile, { readonly: true });
+});
+
+after(() => {
+  db?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const all = (sql: string, ...p: unknown[]) => db.prepare(sql).all(...p) as any[];
+const col = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().all(...p) as any[];
+const idOf = (ns: number, title: string) => db.prepare('SELECT page_id FROM page WHERE page_namespace = ? AND page_title = ?').pluck().get(ns, title) as number;
+
+describe('import: pages and redirects', () => {
+  it('writes one page row per dump page with the first and latest revision', () => {
+    assert.equal(summary.pages, 17);
+    const kyiv = all("SELECT * FROM page WHERE page_title = 'Київ'")[0];
+    assert.equal(kyiv.page_namespace, 0);
+    assert.equal(kyiv.page_rev_count, 2);
+    assert.equal(kyiv.page_latest, 12);
+    assert.equal(kyiv.first_rev_id, 11);
+    assert.equal(kyiv.first_user, 'Олена');
+    assert.equal(kyiv.first_user_id, 7);
+    assert.equal(kyiv.first_timestamp, '20140501100000');
+    assert.equal(kyiv.latest_user, '192.0.2.1');
+    assert.equal(kyiv.latest_user_id, 0);
+    assert.equal(kyiv.latest_timestamp, '20150602123045');
+    assert.equal(kyiv.page_touched, '20150602123045');
+    assert.equal(kyiv.latest_comment, 'доповнено');
+    assert.equal(kyiv.page_len, Buffer.byteLength(KYIV_TEXT));
+    assert.equal(kyiv.page_is_redirect, 0);
+    assert.match(kyiv.latest_sha1, /^[0-9a-z]{31}$/);
+    assert.equal(db.prepare('SELECT old_text FROM page_text WHERE page_id = ?').pluck().get(kyiv.page_id), KYIV_TEXT);
+    assert.deepEqual(col('SELECT page_title FROM page WHERE page_namespace = 2'), ['Олена/Чернетка']);
+  });
+
+  it('reads #REDIRECT and the Ukrainian magic words in any case', () => {
+    assert.deepEqual(
+      all('SELECT p.page_title AS t, rd_namespace AS ns, rd_title AS target, rd_fragment AS frag FROM redirect JOIN page p ON p.page_id = rd_from ORDER BY t'),
+      [
+        { t: 'Kyiv', ns: 0, target: 'Київ', frag: 'Історія' },
+        { t: 'Киев', ns: 0, target: 'Київ', frag: '' },
+        { t: 'Кийів', ns: 0, target: 'Київ', frag: '' },
+      ],
+    );
+    assert.deepEqual(col('SELECT page_title FROM page WHERE page_is_redirect = 1 ORDER BY page_title'), ['Kyiv', 'Киев', 'Кийів']);
+  });
+
+  it('stores siteinfo, namespaces and the schema version in meta', () => {
+    const meta = Object.fromEntries(all('SELECT key, value FROM meta').map((r) => [r.key, r.value]));
+    assert.equal(meta.schema_version, '1');
+    assert.deepEqual(JSON.parse(meta.siteinfo), {
+      sitename: 'Тестовікі', dbname: 'testwiki', base: 'http://localhost/index.php/Головна', generator: 'MediaWiki 1.25.4', case: 'first-letter', lang: 'uk',
+    });
+    assert.match(meta.import_time, /^\d{14}$/);
+    assert.equal(db.prepare('SELECT ns_name FROM namespace WHERE ns_id = 4').pluck().get(), 'Тестовікі');
+    assert.equal(db.prepare('SELECT ns_canonical FROM namespace WHERE ns_id = 6').pluck().get(), 'File');
+    assert.equal(db.prepare('SELECT ns_name FROM namespace WHERE ns_id = 106').pluck().get(), 'Форма'); // default, not in the dump
+  });
+
+  it('has every index of the schema', () => {
+    const expected = [...SCHEMA.matchAll(/CREATE (?:UNIQUE )?INDEX (\w+)/g)].map((m) => m[1]).sort();
+    const actual = col("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+    assert.deepEqual(actual, expected);
+    assert.deepEqual(col("SELECT name FROM sqlite_master WHERE name LIKE 'tmp_%'"), []);
+  });
+});
+
+describe('import: links', () => {
+  it('records page links once per target, without self-links, comments, nowiki, SMW annotations or interwikis', () => {
+    const kyiv = idOf(0, 'Київ');
+    assert.deepEqual(all('SELECT pl_namespace AS ns, pl_title AS t, pl_from_namespace AS fns FROM pagelinks WHERE pl_from = ? ORDER BY pl_namespace, pl_title', kyiv), [
+      { ns: 0, t: 'Дніпро_(річка)', fns: 0 },
+      { ns: 0, t: 'Київ', fns: 0 }, // [[Київ#Історія]]: a self-link with a fragment is recorded
+      { ns: 0, t: 'Київ_(значення)', fns: 0 },
+      { ns: 0, t: 'Львів', fns: 0 }, // from a gallery caption
+      { ns: 0, t: 'Україна', fns: 0 }, // from an image caption
+      { ns: 6, t: 'Герб.png', fns: 0 },
+      { ns: 14, t: 'Міста', fns: 0 },
+    ]);
+    // redirects link to their target
+    assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ?', idOf(0, 'Kyiv')), ['Київ']);
+    // subpage links
+    assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ? ORDER BY pl_title', idOf(2, 'Олена/Чернетка')), ['Олена', 'Олена/Чернетка/Друга']);
+  });
+
+  it('records file links from [[Файл:]], [[Image:]], [[Медіа:]] and <gallery>, missing files included', () => {
+    assert.deepEqual(col('SELECT il_to FROM imagelinks WHERE il_from = ? ORDER BY il_to', idOf(0, 'Київ')), ['Герб.png', 'Звук.ogg', 'Немає.jpg', 'Прапор.png']);
+  });
+
+  it('records interlanguage links', () => {
+    assert.deepEqual(all('SELECT ll_lang AS l, ll_title AS t FROM langlinks ORDER BY ll_lang'), [
+      { l: 'en', t: 'Kyiv' },
+      { l: 'pl', t: 'Kijów' },
+    ]);
+  });
+
+  it('records transclusions (without variables, parser functions or <includeonly> links on the template itself)', () => {
+    assert.deepEqual(all('SELECT tl_namespace AS ns, tl_title AS t FROM templatelinks WHERE tl_from = ? ORDER BY tl_namespace, tl_title', idOf(0, 'Київ')), [
+      { ns: 0, t: 'Головна' },
+      { ns: 10, t: 'Картка_міста' },
+    ]);
+    assert.deepEqual(col('SELECT cl_to FROM categorylinks WHERE cl_from = ?', idOf(10, 'Картка_міста')), []);
+  });
+
+  it('writes category links with MediaWiki sort keys, types and the latest revision time', () => {
+    const rows = all(
+      `SELECT p.page_title AS page, cl_to AS cat, cl_sortkey AS key, cl_sortkey_prefix AS prefix, cl_type AS type, cl_timestamp AS ts
+       FROM categorylinks JOIN page p ON p.page_id = cl_from ORDER BY cl_to, cl_sortkey`,
+    );
+    const by = (page: string, cat: string) => rows.find((r) => r.page === page && r.cat === cat);
+    assert.deepEqual(by('Київ', 'Міста'), { page: 'Київ', cat: 'Міста', key: 'КИЇВ\nКИЇВ', prefix: 'Київ', type: 'page', ts: '20150602123045' });
+    assert.deepEqual(by('Київ', 'Столиці'), { page: 'Київ', cat: 'Столиці', key: 'КИЇВ', prefix: '', type: 'page', ts: '20150602123045' });
+    assert.equal(by('Київ', 'Міста_України').key, ' \nКИЇВ');
+    // DEFAULTSORT is the prefix of links without one; an explicit one wins
+    assert.equal(by('Дніпро_(річка)', 'Річки').key, 'ДНІПРО\nДНІПРО (РІЧКА)');
+    assert.equal(by('Дніпро_(річка)', 'Річки').prefix, 'Дніпро');
+    assert.equal(by('Дніпро_(річка)', 'Річки_України').key, '*\nДНІПРО (РІЧКА)');
+    assert.equal(by('Міста', 'Україна').type, 'subcat');
+    assert.equal(by('Прапор.png', 'Прапори').type, 'file');
+    // tracking categories from the content-language messages
+    assert.equal(by('Приховані', 'Приховані_категорії').type, 'subcat');
+    assert.ok(by('Київ', 'Сторінки_з_неробочими_посиланнями_на_файли'), '[[Image:Немає.jpg]] is a broken file link');
+  });
+
+  it('stores __HIDDENCAT__ and DEFAULTSORT as page properties', () => {
+    assert.deepEqual(all('SELECT pp_page AS id, pp_propname AS name, pp_value AS value FROM page_props ORDER BY pp_page, pp_propname'), [
+      { id: idOf(0, 'Дніпро_(річка)'), name: 'defaultsort', value: 'Дніпро' },
+      { id: idOf(14, 'Приховані'), name: 'hiddencat', value: '' },
+    ]);
+  });
+
+  it('builds the category table by SQL from the links', () => {
+    const cats = Object.fromEntries(all('SELECT * FROM category').map((r) => [r.cat_title, [r.cat_pages, r.cat_subcats, r.cat_files, r.cat_hidden]]));
+    assert.deepEqual(cats['Міста'], [1, 0, 0, 0]);
+    assert.deepEqual(cats['Україна'], [1, 1, 0, 0]);
+    assert.deepEqual(cats['Прапори'], [1, 0, 1, 0]);
+    assert.deepEqual(cats['Приховані'], [1, 0, 0, 1]);
+    assert.deepEqual(cats['Порожня'], [0, 0, 0, 0], 'a category page without members is listed');
+    assert.equal(cats['Міста_з_карткою'], undefined);
+    assert.equal(summary.categories, Object.keys(cats).length);
+  });
+});
+
+describe('import: files', () => {
+  it('hashes files, reads sizes and MIME types, and finds duplicates by SHA-1', () => {
+    const hex = crypto.createHash('sha1').update(PNG).digest('hex');
+    const rows = all('SELECT * FROM image ORDER BY img_name');
+    assert.deepEqual(rows.map((r) => r.img_name), ['Копія_прапора.png', 'Нотатки.txt', 'Прапор.png', 'Схема.svg']);
+    const flag = rows[2];
+    assert.equal(flag.img_sha1_hex, hex);
+    assert.equal(flag.img_sha1, BigInt('0x' + hex).toString(36).padStart(31, '0'));
+    assert.equal(rows[0].img_sha1, flag.img_sha1);
+    assert.deepEqual([flag.img_size, flag.img_width, flag.img_height, flag.img_bits], [PNG.length, 1, 1, 8]);
+    assert.deepEqual([flag.img_media_type, flag.img_major_mime, flag.img_minor_mime], ['BITMAP', 'image', 'png']);
+    assert.equal(rows[0].img_path, 'a/ab/Копія_прапора.png');
+    const svg = rows[3];
+    assert.deepEqual([svg.img_media_type, svg.img_major_mime, svg.img_minor_mime, svg.img_width, svg.img_height], ['DRAWING', 'image', 'svg+xml', 120, 80]);
+    assert.deepEqual([rows[1].img_media_type, rows[1].img_major_mime, rows[1].img_minor_mime], ['TEXT', 'text', 'plain']);
+  });
+
+  it('takes the uploader from the dump, then uploads.json, then the description page, then the mtime', () => {
+    const who = Object.fromEntries(all('SELECT img_name, img_user_text, img_user, img_timestamp, img_description FROM image').map((r) => [r.img_name, [r.img_user_text, r.img_user, r.img_timestamp, r.img_description]]));
+    assert.deepEqual(who['Прапор.png'], ['Олена', 7, '20150303030303', 'Прапор України']);
+    assert.deepEqual(who['Копія_прапора.png'], ['Іван', 0, '20160101000000', 'копія']);
+    assert.deepEqual(who['Схема.svg'], ['Петро', 9, '20130202020202', '']);
+    assert.deepEqual(who['Нотатки.txt'], ['Maintenance script', 0, '20121212121212', '']);
+    assert.equal(summary.files, 4);
+  });
+});
+
+describe('import: messages', () => {
+  it('loads every language file, later directories overriding earlier ones', () => {
+    assert.deepEqual(all("SELECT msg_lang AS l, msg_text AS t FROM message WHERE msg_key = 'august' ORDER BY msg_lang"), [
+      { l: 'en', t: 'August' },
+      { l: 'ru', t: 'август' },
+      { l: 'uk', t: 'серпня' },
+    ]);
+    assert.equal(db.prepare("SELECT COUNT(*) FROM message WHERE msg_key = '@metadata'").pluck().get(), 0);
+  });
+
+  it('turns MediaWiki: pages into overrides (content language, /lang suffix; no CSS)', () => {
+    assert.deepEqual(all('SELECT mo_lang AS l, mo_key AS k, mo_text AS t FROM message_override ORDER BY mo_lang, mo_key'), [
+      { l: 'ru', k: 'august', t: 'август!' },
+      { l: 'uk', k: 'august', t: 'серпень (змінено)' },
+    ]);
+  });
+});
+
+describe('import: analysis hooks', () => {
+  it('calls begin, page for every page in id order, and finish after the link tables', () => {
+    assert.deepEqual(hookCalls, ['begin:17', `finish:${summary.categories}`]);
+    assert.equal(hookPages.length, 17);
+    assert.deepEqual(hookPages.map((p) => p.pageId), [...hookPages.map((p) => p.pageId)].sort((a, b) => a - b));
+    const dnipro = hookPages.find((p) => p.dbkey === 'Дніпро_(річка)')!;
+    assert.deepEqual(dnipro, { pageId: idOf(0, 'Дніпро_(річка)'), ns: 0, dbkey: 'Дніпро_(річка)', isRedirect: false, latestTimestamp: '20150101000000', defaultSort: 'Дніпро', categories: ['Річки', 'Річки_України'] });
+    assert.equal(hookPages.find((p) => p.dbkey === 'Kyiv')!.isRedirect, true);
+  });
+});
+
+describe('dump reader', () => {
+  it('reads schema 0.11 with reordered elements, deleted text and uploads, keeping first and latest revision', async () => {
+    const file = path.join(dir, 'v011.xml');
+    fs.writeFileSync(
+      file,
+      `<?xml version="1.0"?>
+<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11" xml:lang="uk">
+  <page>
+    <title>Сторінка</title><ns>0</ns><id>5</id>
+    <revision>
+      <id>3</id><parentid>2</parentid><timestamp>2020-01-03T00:00:00Z</timestamp>
+      <contributor><username>C</username><id>3</id></contributor>
+      <origin>3</origin><model>wikitext</model><format>text/x-wiki</format>
+      <text bytes="12" sha1="x" xml:space="preserve">третя &amp; остання</text><sha1>abc</sha1>
+    </revision>
+    <revision>
+      <id>1</id><timestamp>2020-01-01T00:00:00Z</timestamp>
+      <contributor deleted="deleted" /><minor/>
+      <sha1>def</sha1><text bytes="5" deleted="deleted" /><model>wikitext</model>
+    </revision>
+    <revision>
+      <id>2</id><timestamp>2020-01-02T00:00:00Z</timestamp><contributor><ip>::1</ip></contributor>
+      <text bytes="3">два</text>
+    </revision>
+  </page>
+</mediawiki>`,
+    );
+    const items = [];
+    for await (const it of readDump(file)) items.push(it);
+    assert.equal(items.length, 1);
+    const p = (items[0] as { page: DumpPage }).page;
+    assert.equal(p.revisionCount, 3);
+    assert.deepEqual([p.first.id, p.first.user, p.first.minor, p.first.text], [1, '', true, null]);
+    assert.deepEqual([p.latest.id, p.latest.parentId, p.latest.user, p.latest.userId, p.latest.sha1, p.latest.text, p.latest.bytes], [3, 2, 'C', 3, 'abc', 'третя & остання', 12]);
+  });
+});
+
+describe('link extraction details', () => {
+  const codec = TitleCodec.forSite('Тестовікі');
+  const links = (text: string) => extractLinks(text, { codec, ns: 0, dbkey: 'Тест' });
+  it('follows the parser on unclosed and nested constructs', () => {
+    assert.deepEqual([...links('[[A|x [[B]] y]]').pages.keys()], ['0|B']); // a label cannot hold [[
+    assert.deepEqual([...links('[[Файл:X.png|thumb|[[A]] і [[B]]]]').files], ['X.png']);
+    assert.deepEqual([...links('[[Файл:X.png|thumb|[[A]] без кінця').files], []); // the image never closes
+    assert.deepEqual([...links('[[http://example.org]] [[A<nowiki/>B]] [[#розділ]] [[Спеціальна:Пошук]]').pages.keys()], []);
+    assert.deepEqual([...links('[[A%20B]] [[a&amp;b]]').pages.keys()], ['0|A_B', '0|A&b']);
+    assert.deepEqual([...links('[[Категорія:X|1]] [[Категорія:X|2]]').categories], [['X', '2']]);
+  });
+});
+
+describe('import: failures leave the existing database untouched', () => {
+  const sha = (f: string) => crypto.createHash('sha1').update(fs.readFileSync(f)).digest('hex');
+  const leftovers = (target: string) => fs.readdirSync(path.dirname(target)).filter((n) => n.startsWith(path.basename(target) + '.tmp-'));
+
+  it('reports a malformed dump as file:line:column in one line, exit code 1', () => {
+    const bad = path.join(dir, 'bad.xml');
+    fs.writeFileSync(bad, dumpXml([page('Добра', 0, 'текст')]).replace('  </page>\n', '  </revision>\n  </page>\n'));
+    const before = sha(dbFile);
+    const r = spawnSync(process.execPath, [CLI, 'import', bad, '--db', dbFile], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    const lineNo = fs.readFileSync(bad, 'utf8').split('\n').findIndex((l) => l === '  </revision>') + 1;
+    assert.match(lines[0], new RegExp(`^wikiquery import: .*bad\\.xml:${lineNo}:\\d+: unexpected close tag </revision>, expected </page>$`));
+    assert.equal(r.stdout, '');
+    assert.equal(sha(dbFile), before);
+    assert.deepEqual(leftovers(dbFile), []);
+  });
+
+  it('reports a truncated dump and a non-dump', () => {
+    const cut = path.join(dir, 'cut.xml');
+    const xml = dumpXml([page('Добра', 0, 'текст')]);
+    fs.writeFileSync(cut, xml.slice(0, xml.indexOf('</page>')));
+    let r = spawnSync(process.execPath, [CLI, 'import', cut, '--db', dbFile], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /cut\.xml:\d+:\d+: unexpected end of file: unclosed tag <\w+>\n$/);
+    const html = path.join(dir, 'page.html');
+    fs.writeFileSync(html, '<html><body>hi</body></html>');
+    r = spawnSync(process.execPath, [CLI, 'import', html, '--db', dbFile], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /page\.html:1:6: not a MediaWiki XML dump: root element is <html>/);
+    assert.deepEqual(leftovers(dbFile), []);
+  });
+
+  it('keeps the previous database when the import is killed with SIGTERM midway', async () => {
+    const big = path.join(dir, 'big.xml');
+    const out = fs.createWriteStream(big);
+    out.write(dumpXml([]).replace('</mediawiki>\n', ''));
+    nextPageId = 1;
+    for (let i = 0; i < 60000; i++) {
+      out.write(page(`Сторінка ${i}`, 0, `Текст ${i} [[Сторінка ${(i * 7) % 60000}]] [[Категорія:Група ${i % 100}]] {{Шаблон ${i % 10}}}`));
+    }
+    out.end('</mediawiki>\n');
+    await new Promise((r) => out.on('finish', r));
+    const before = sha(dbFile);
+    const child = spawn(process.execPath, [CLI, 'import', big, '--db', dbFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    // wait until the temporary database exists and pass 1 is under way, then interrupt
+    const deadline = Date.now() + 20000;
+    while (leftovers(dbFile).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(leftovers(dbFile), [`${path.basename(dbFile)}.tmp-${child.pid}`], 'the import builds into FILE.tmp-<pid>');
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGTERM');
+    const code = await exited;
+    assert.equal(code, 143, stderr);
+    assert.match(stderr, /interrupted by SIGTERM/);
+    assert.equal(sha(dbFile), before);
+    assert.deepEqual(leftovers(dbFile), []);
+  });
+});
