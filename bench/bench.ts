@@ -114,9 +114,8 @@ async function main(): Promise<void> {
     }
     const args = ['import', join(src, 'dump.xml'), '--db', db];
     if (existsSync(join(src, 'messages'))) args.push('--messages', join(src, 'messages'));
-    // the demo ships real files; a synthetic wiki ships a manifest of file metadata next to its dump
+    // the demo ships real files; a synthetic wiki ships files/files-manifest.jsonl (metadata, no bytes)
     if (existsSync(join(src, 'files'))) args.push('--files', join(src, 'files'));
-    else if (existsSync(join(src, 'files-manifest.jsonl'))) args.push('--files', src);
     const imp = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit' });
     if (imp.status !== 0) throw new Error('import failed');
   }

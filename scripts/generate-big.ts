@@ -5,9 +5,9 @@
  * chunks with fs.writeSync.
  *
  *   OUTDIR/dump.xml               the dump
- *   OUTDIR/files-manifest.jsonl   one JSON object per uploaded file (no bytes are written):
+ *   OUTDIR/files/files-manifest.jsonl   one JSON object per uploaded file (no bytes are written):
  *                                 {name, size, sha1 (hex), width, height, mime, user, timestamp, comment}
- *   OUTDIR/uploads.json           the upload log: [{name, user, timestamp, comment}] (same files)
+ *   OUTDIR/files/uploads.json     the upload log: [{name, user, timestamp, comment}] (same files)
  *
  * Shape of the wiki (page slots after a few fixed header pages):
  *   - slot k with k % 50 == 49  → a category page "Категорія:Громада <word>" (tree, 10 children each)
@@ -146,7 +146,7 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
   const started = process.hrtime.bigint();
   const seed = (opts.seed ?? 1) >>> 0;
   const N = Math.max(0, Math.floor(pages));
-  fs.mkdirSync(outDir, { recursive: true });
+  fs.mkdirSync(path.join(outDir, 'files'), { recursive: true });
 
   // ---- names (pure functions of indices)
   const addT = mix(1, 11, seed) % M24;
@@ -239,8 +239,8 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
   const Fref = Math.max(F, 1);
 
   const dump = new ChunkWriter(path.join(outDir, 'dump.xml'));
-  const manifest = new ChunkWriter(path.join(outDir, 'files-manifest.jsonl'));
-  const uploads = new ChunkWriter(path.join(outDir, 'uploads.json'));
+  const manifest = new ChunkWriter(path.join(outDir, 'files', 'files-manifest.jsonl'));
+  const uploads = new ChunkWriter(path.join(outDir, 'files', 'uploads.json'));
   uploads.write('[');
   let firstUpload = true;
   const uploaderOf = (f: number) => USERS[mix(f, 41, seed) % USERS.length]!;

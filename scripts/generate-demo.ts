@@ -5,7 +5,8 @@
  *
  *   OUTDIR/dump.xml             the export dump (pages, revisions, <upload> elements of file pages)
  *   OUTDIR/files/<db key>       the uploaded files (PNG, GIF, SVG, PDF, TXT)
- *   OUTDIR/uploads.json         the upload log: [{name, user, timestamp, comment}] for every file in files/
+ *   OUTDIR/files/uploads.json   the upload log: [{name, user, timestamp, comment}] for every file in files/
+ *                               (inside files/ because the importer reads it from its --files DIR)
  *   OUTDIR/messages/{en,uk,ru}.json   interface messages in MediaWiki's i18n JSON format
  *
  * CLI: node dist/scripts/generate-demo.js OUTDIR
@@ -1959,7 +1960,7 @@ export function generateDemo(outDir: string): void {
     }
   }
   uploadsLog.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  fs.writeFileSync(path.join(outDir, 'uploads.json'), JSON.stringify(uploadsLog, null, 2) + '\n');
+  fs.writeFileSync(path.join(outDir, 'files', 'uploads.json'), JSON.stringify(uploadsLog, null, 2) + '\n');
 
   // ---- dump
   const chunks: string[] = [xmlHeader()];
