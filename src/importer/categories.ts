@@ -8,6 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { NS_CATEGORY } from '../wiki/namespaces.js';
+import type { SiteStatistics } from '../store/site-store.js';
 
 export function buildCategoryTable(db: Database.Database): number {
   db.transaction(() => {
@@ -28,9 +29,10 @@ export function buildCategoryTable(db: Database.Database): number {
 
 /**
  * Site statistics as initSiteStats.php computes them ($wgArticleCountMethod = 'link': a content page
- * that is no redirect and links somewhere), stored as JSON in meta('statistics').
+ * that is no redirect and links somewhere), stored as JSON in meta('statistics') in the shape of
+ * SiteStatistics (src/store/site-store.ts). A dump has no user table, groups or job queue: those are 0.
  */
-export function siteStatistics(db: Database.Database): Record<string, number> {
+export function siteStatistics(db: Database.Database): SiteStatistics {
   const one = (sql: string) => db.prepare(sql).pluck().get() as number;
   return {
     pages: one('SELECT COUNT(*) FROM page'),
@@ -39,5 +41,9 @@ export function siteStatistics(db: Database.Database): Record<string, number> {
     ),
     edits: one('SELECT COALESCE(SUM(page_rev_count), 0) FROM page'),
     images: one('SELECT COUNT(*) FROM image'),
+    users: 0,
+    activeusers: 0,
+    admins: 0,
+    jobs: 0,
   };
 }
