@@ -16,15 +16,23 @@ import { categorymembersModule } from './query/categorymembers.js';
 import { categoriesModule } from './query/categories.js';
 import { infoModule } from './query/info.js';
 import { revisionsModule } from './query/revisions.js';
+import { duplicatefilesModule } from './query/duplicatefiles.js';
+import { allcategoriesModule } from './query/allcategories.js';
+import { allimagesModule } from './query/allimages.js';
+import { allfileusagesModule } from './query/allfileusages.js';
 
 export const queryModules: QueryModule[] = [
   // prop
   infoModule,
   revisionsModule,
   categoriesModule,
+  duplicatefilesModule,
   // list
   allpagesModule,
   categorymembersModule,
+  allcategoriesModule,
+  allimagesModule,
+  allfileusagesModule,
   // meta
   siteinfoModule,
   userinfoModule,

@@ -3,4 +3,57 @@
 export interface FileStore {
   /** does an uploaded file of this name (DB key, no prefix) exist */
   exists(name: string): boolean;
+  /** the uploaded file of this name (DB key), if any */
+  byName(name: string): FileRow | undefined;
+  /** all files with this base-36 SHA-1, in name order (the file itself included) */
+  bySha1(sha1: string): FileRow[];
+  /** list=allimages: at most `limit` files in the requested order, along an index of the image table */
+  list(opts: FileListOptions): FileRow[];
+}
+
+/** One row of the image table. */
+export interface FileRow {
+  /** DB key without the namespace prefix */
+  name: string;
+  size: number;
+  width: number;
+  height: number;
+  bits: number;
+  mediaType: string;
+  majorMime: string;
+  minorMime: string;
+  /** base-36, 31 digits */
+  sha1: string;
+  userId: number;
+  userText: string;
+  /** TS_MW */
+  timestamp: string;
+  description: string;
+  /** JSON object of metadata name → value, or '' */
+  metadata: string;
+}
+
+export interface FileListOptions {
+  sort: 'name' | 'timestamp';
+  descending: boolean;
+  /** sort=name: range of names (from/to inclusive, in the direction of the listing), name prefix */
+  from?: string;
+  to?: string;
+  prefix?: string;
+  /** sort=name: resume at this name (inclusive) */
+  continueName?: string;
+  /** sort=timestamp: range of upload times (TS_MW, inclusive, in the direction of the listing) */
+  start?: string;
+  end?: string;
+  /** sort=timestamp: only this uploader (user name with spaces) */
+  user?: string;
+  /** sort=timestamp: resume at this (timestamp, name), inclusive */
+  continueAt?: { timestamp: string; name: string };
+  minSize?: number;
+  maxSize?: number;
+  /** base-36 SHA-1 */
+  sha1?: string;
+  /** [major, minor] MIME pairs, any of which matches */
+  mimes?: Array<[string, string]>;
+  limit: number;
 }

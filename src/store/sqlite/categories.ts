@@ -1,6 +1,57 @@
 import type { Db } from './db.js';
-import type { CategoryStore } from '../category-store.js';
+import type { CategoryListOptions, CategoryRow, CategoryStore } from '../category-store.js';
+import { StatementCache, prefixEnd } from './statement-cache.js';
 
 export class SqliteCategoryStore implements CategoryStore {
-  constructor(private readonly db: Db) {}
+  private readonly lists: StatementCache;
+
+  constructor(private readonly db: Db) {
+    this.lists = new StatementCache(db, 'CategoryStore.list');
+  }
+
+  /**
+   * A range scan of the unique cat_title index; the member-count bounds are checked row by row
+   * (`+cat_pages` keeps the planner off the cat_pages index, which would need a sort). Hidden categories:
+   * the category page's `hiddencat` page property, two seeks per row (page_name, page_props primary key),
+   * as MediaWiki joins them.
+   */
+  list(o: CategoryListOptions): CategoryRow[] {
+    const where: string[] = [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    if (o.continueFrom !== undefined) {
+      where.push(`cat_title ${ge} @cont`);
+      v.cont = o.continueFrom;
+    }
+    if (o.from !== undefined) {
+      where.push(`cat_title ${ge} @from`);
+      v.from = o.from;
+    }
+    if (o.to !== undefined) {
+      where.push(`cat_title ${le} @to`);
+      v.to = o.to;
+    }
+    if (o.prefix !== undefined && o.prefix !== '') {
+      where.push('cat_title >= @prefix AND cat_title < @prefixEnd');
+      v.prefix = o.prefix;
+      v.prefixEnd = prefixEnd(o.prefix);
+    }
+    if (o.min !== undefined) {
+      where.push('+cat_pages >= @min');
+      v.min = o.min;
+    }
+    if (o.max !== undefined) {
+      where.push('+cat_pages <= @max');
+      v.max = o.max;
+    }
+    const hidden = o.hidden
+      ? `, pp_propname IS NOT NULL AS hidden FROM category
+        LEFT JOIN page ON page_namespace = 14 AND page_title = cat_title
+        LEFT JOIN page_props ON pp_page = page_id AND pp_propname = 'hiddencat'`
+      : ', 0 AS hidden FROM category';
+    const sql =
+      `SELECT cat_title AS title, cat_pages AS pages, cat_subcats AS subcats, cat_files AS files${hidden}` +
+      `${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY cat_title${o.descending ? ' DESC' : ''} LIMIT @limit`;
+    return this.lists.all<Omit<CategoryRow, 'hidden'> & { hidden: number }>(sql, v).map((r) => ({ ...r, hidden: r.hidden === 1 }));
+  }
 }

@@ -1,14 +1,110 @@
 import type { Db, Statement } from './db.js';
-import type { FileStore } from '../file-store.js';
+import type { FileListOptions, FileRow, FileStore } from '../file-store.js';
+import { StatementCache, prefixEnd } from './statement-cache.js';
+
+const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, img_height AS height, img_bits AS bits,
+  img_media_type AS mediaType, img_major_mime AS majorMime, img_minor_mime AS minorMime, img_sha1 AS sha1,
+  img_user AS userId, img_user_text AS userText, img_timestamp AS timestamp, img_description AS description,
+  img_metadata AS metadata`;
 
 export class SqliteFileStore implements FileStore {
   private readonly existsStmt: Statement<[string]>;
+  private readonly byNameStmt: Statement<[string]>;
+  private readonly bySha1Stmt: Statement<[string]>;
+  private readonly lists: StatementCache;
 
   constructor(private readonly db: Db) {
     this.existsStmt = db.prepare('FileStore.exists', 'SELECT 1 FROM image WHERE img_name = ?', true);
+    this.byNameStmt = db.prepare('FileStore.byName', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name = ?`);
+    // index img_sha1 (img_sha1, img_name): a seek, already in name order
+    this.bySha1Stmt = db.prepare('FileStore.bySha1', `SELECT ${FILE_COLUMNS} FROM image WHERE img_sha1 = ? ORDER BY img_name`);
+    this.lists = new StatementCache(db, 'FileStore.list');
   }
 
   exists(name: string): boolean {
     return this.existsStmt.get(name) !== undefined;
+  }
+
+  byName(name: string): FileRow | undefined {
+    return this.byNameStmt.get(name) as FileRow | undefined;
+  }
+
+  bySha1(sha1: string): FileRow[] {
+    return this.bySha1Stmt.all(sha1) as FileRow[];
+  }
+
+  /**
+   * One range scan along the index of the sort order: the primary key for sort=name, img_timestamp
+   * (img_user_timestamp with a user) for sort=timestamp. Size and MIME filters are checked row by row
+   * along it (their columns are written `+col` so the planner never trades the ordered scan for a sort);
+   * a SHA-1 narrows to the img_sha1 index, which is as selective as it gets.
+   */
+  list(o: FileListOptions): FileRow[] {
+    const where: string[] = [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    const dir = o.descending ? ' DESC' : '';
+    let order: string;
+    if (o.sort === 'name') {
+      if (o.continueName !== undefined) {
+        where.push(`img_name ${ge} @cont`);
+        v.cont = o.continueName;
+      }
+      if (o.from !== undefined) {
+        where.push(`img_name ${ge} @from`);
+        v.from = o.from;
+      }
+      if (o.to !== undefined) {
+        where.push(`img_name ${le} @to`);
+        v.to = o.to;
+      }
+      if (o.prefix !== undefined && o.prefix !== '') {
+        where.push('img_name >= @prefix AND img_name < @prefixEnd');
+        v.prefix = o.prefix;
+        v.prefixEnd = prefixEnd(o.prefix);
+      }
+      order = `img_name${dir}`;
+    } else {
+      if (o.user !== undefined) {
+        where.push('img_user_text = @user');
+        v.user = o.user;
+      }
+      if (o.continueAt !== undefined) {
+        where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
+        v.contTs = o.continueAt.timestamp;
+        v.contName = o.continueAt.name;
+      }
+      if (o.start !== undefined) {
+        where.push(`img_timestamp ${ge} @start`);
+        v.start = o.start;
+      }
+      if (o.end !== undefined) {
+        where.push(`img_timestamp ${le} @end`);
+        v.end = o.end;
+      }
+      order = `img_timestamp${dir}, img_name${dir}`;
+    }
+    if (o.minSize !== undefined) {
+      where.push('+img_size >= @minSize');
+      v.minSize = o.minSize;
+    }
+    if (o.maxSize !== undefined) {
+      where.push('+img_size <= @maxSize');
+      v.maxSize = o.maxSize;
+    }
+    if (o.sha1 !== undefined) {
+      where.push('img_sha1 = @sha1');
+      v.sha1 = o.sha1;
+    }
+    if (o.mimes !== undefined) {
+      if (o.mimes.length === 0) return [];
+      where.push('(' + o.mimes.map((_m, i) => `(+img_major_mime = @major${i} AND +img_minor_mime = @minor${i})`).join(' OR ') + ')');
+      o.mimes.forEach(([major, minor], i) => {
+        v['major' + i] = major;
+        v['minor' + i] = minor;
+      });
+    }
+    const sql = `SELECT ${FILE_COLUMNS} FROM image${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
+    return this.lists.all<FileRow>(sql, v);
   }
 }

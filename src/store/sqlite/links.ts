@@ -1,6 +1,73 @@
 import type { Db } from './db.js';
-import type { LinkStore } from '../link-store.js';
+import type { FileUsageOptions, FileUsageRow, LinkStore } from '../link-store.js';
+import { StatementCache, prefixEnd } from './statement-cache.js';
 
 export class SqliteLinkStore implements LinkStore {
-  constructor(private readonly db: Db) {}
+  private readonly usages: StatementCache;
+  private readonly targets: StatementCache;
+
+  constructor(private readonly db: Db) {
+    this.usages = new StatementCache(db, 'LinkStore.fileUsages');
+    this.targets = new StatementCache(db, 'LinkStore.fileUsageTargets');
+  }
+
+  /** Target bounds shared by both listings: from/to/prefix on il_to. */
+  private bounds(o: FileUsageOptions, where: string[], v: Record<string, unknown>): void {
+    if (o.from !== undefined) {
+      where.push('il_to >= @from');
+      v.from = o.from;
+    }
+    if (o.to !== undefined) {
+      where.push('il_to <= @to');
+      v.to = o.to;
+    }
+    if (o.prefix !== undefined && o.prefix !== '') {
+      where.push('il_to >= @prefix AND il_to < @prefixEnd');
+      v.prefix = o.prefix;
+      v.prefixEnd = prefixEnd(o.prefix);
+    }
+  }
+
+  /** A range scan of the imagelinks primary key (il_to, il_from). */
+  fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): FileUsageRow[] {
+    const where: string[] = [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    if (o.continueAt !== undefined) {
+      where.push(`(il_to, il_from) ${o.descending ? '<=' : '>='} (@contTo, @contFrom)`);
+      v.contTo = o.continueAt.target;
+      v.contFrom = o.continueAt.from;
+    }
+    this.bounds(o, where, v);
+    const dir = o.descending ? ' DESC' : '';
+    const sql =
+      `SELECT il_to AS target, il_from AS "from" FROM imagelinks${where.length ? ' WHERE ' + where.join(' AND ') : ''}` +
+      ` ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
+    return this.usages.all<FileUsageRow>(sql, v);
+  }
+
+  /**
+   * Distinct targets by skipping through the primary key: one seek per target (`il_to > previous`),
+   * so a file used a million times costs no more than one used once.
+   */
+  fileUsageTargets(o: FileUsageOptions & { continueAt?: string }): string[] {
+    const where: string[] = [];
+    const v: Record<string, unknown> = {};
+    if (o.continueAt !== undefined) {
+      where.push(`il_to ${o.descending ? '<=' : '>='} @cont`);
+      v.cont = o.continueAt;
+    }
+    this.bounds(o, where, v);
+    const dir = o.descending ? ' DESC' : '';
+    const base = `SELECT il_to FROM imagelinks`;
+    const first = `${base}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir} LIMIT 1`;
+    const next = `${base} WHERE ${[...where, `il_to ${o.descending ? '<' : '>'} @after`].join(' AND ')} ORDER BY il_to${dir} LIMIT 1`;
+    const out: string[] = [];
+    let t = this.targets.value<string>(first, v);
+    while (t !== undefined && out.length < o.limit) {
+      out.push(t);
+      if (out.length >= o.limit) break;
+      t = this.targets.value<string>(next, { ...v, after: t });
+    }
+    return out;
+  }
 }

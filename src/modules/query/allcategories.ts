@@ -1,0 +1,95 @@
+/**
+ * list=allcategories (ApiQueryAllCategories of 1.25): the rows of the category table in byte order of
+ * their titles, so categories that have members but no page are listed too. Also a generator (the
+ * category pages, ns 14).
+ *
+ * Invalid from/to/prefix text: ApiQueryBase::titlePartToKey calls dieUsageMsg('invalidtitle'), and in
+ * 1.25 dieUsageMsg hands the code to dieUsage, which passes it through encodeParamName -- so the code
+ * carries the module prefix like every other module error: `acinvalidtitle` (`gacinvalidtitle` as a
+ * generator), info `Bad title "<text as sent>"`.
+ */
+import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import { texts } from '../../api/errors.js';
+import { withContent } from '../../api/result.js';
+import { NS_CATEGORY } from '../../wiki/namespaces.js';
+
+/** titlePartToKey with MediaWiki's error: prefixed `invalidtitle`. */
+export function titlePartOrDie(ctx: QueryModuleContext, text: string | undefined, ns: number): string | undefined {
+  if (text === undefined) return undefined;
+  const key = ctx.wiki.codec.titlePartToKey(text, ns);
+  if (key === null) ctx.die('invalidtitle', texts.invalidTitle(text));
+  return key;
+}
+
+export const allcategoriesModule: QueryModule = {
+  kind: 'list',
+  name: 'allcategories',
+  prefix: 'ac',
+  generator: true,
+  description: 'Enumerate all categories.',
+  params: {
+    from: { type: 'string', help: 'The category to start enumerating from.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    to: { type: 'string', help: 'The category to stop enumerating at.' },
+    prefix: { type: 'string', help: 'Search for all category titles that begin with this value.' },
+    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'Direction to sort in.' },
+    min: { type: 'integer', help: 'Only return categories with at least this many members.' },
+    max: { type: 'integer', help: 'Only return categories with at most this many members.' },
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many categories to return.' },
+    prop: {
+      type: ['size', 'hidden'],
+      multi: true,
+      default: '',
+      help: 'Which properties to get: size (number of pages, files and subcategories), hidden (categories hidden with __HIDDENCAT__).',
+    },
+  },
+  examples: ['action=query&list=allcategories&acprop=size', 'action=query&generator=allcategories&gacprefix=List&prop=info'],
+  cacheMode: () => 'public',
+  run(ctx) {
+    const p = ctx.params;
+    const descending = p.dir === 'descending';
+    let continueFrom: string | undefined;
+    if (p.continue !== undefined) {
+      const cont = (p.continue as string).split('|');
+      if (cont.length !== 1) ctx.die('badcontinue', texts.badContinue());
+      continueFrom = cont[0];
+    }
+    const from = titlePartOrDie(ctx, p.from, NS_CATEGORY);
+    const to = titlePartOrDie(ctx, p.to, NS_CATEGORY);
+    const prefix = titlePartOrDie(ctx, p.prefix, NS_CATEGORY);
+    const prop = new Set(p.prop as string[]);
+    const limit = p.limit as number;
+    const rows = ctx.store.categories.list({
+      descending,
+      from,
+      to,
+      prefix,
+      continueFrom,
+      min: p.min,
+      max: p.max,
+      hidden: prop.has('hidden'),
+      limit: limit + 1,
+    });
+    const list = ctx.generator ? null : ctx.result.queryList('allcategories');
+    let count = 0;
+    for (const row of rows) {
+      if (++count > limit) {
+        ctx.setContinue('continue', row.title);
+        break;
+      }
+      if (ctx.generator) {
+        ctx.generator.add({ ns: NS_CATEGORY, dbkey: row.title });
+        continue;
+      }
+      const item: Record<string, unknown> = withContent({}, 'category', row.title.replace(/_/g, ' '));
+      if (prop.has('size')) {
+        item.size = row.pages;
+        item.pages = row.pages - row.subcats - row.files;
+        item.files = row.files;
+        item.subcats = row.subcats;
+      }
+      if (prop.has('hidden')) item.hidden = row.hidden;
+      list!.push(item);
+    }
+  },
+};

@@ -1,0 +1,84 @@
+/**
+ * list=allfileusages (ApiQueryAllLinks of 1.25 over imagelinks): every file link of the wiki in order of
+ * the file name, then of the using page's id; red links (files that do not exist) included. As a
+ * generator it yields the using pages (by page id; a page that uses several files of one batch appears
+ * once, so a batch of 10 links may give fewer pages), or with `unique` the file pages.
+ */
+import type { QueryModule } from '../../api/types.js';
+import { texts } from '../../api/errors.js';
+import { NS_FILE } from '../../wiki/namespaces.js';
+import { intval } from '../../api/params.js';
+import { titlePartOrDie } from './allcategories.js';
+
+export const allfileusagesModule: QueryModule = {
+  kind: 'list',
+  name: 'allfileusages',
+  prefix: 'af',
+  generator: true,
+  description: 'List all file usages, including non-existing.',
+  params: {
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    from: { type: 'string', help: 'The title of the file to start enumerating from.' },
+    to: { type: 'string', help: 'The title of the file to stop enumerating at.' },
+    prefix: { type: 'string', help: 'Search for all file titles that begin with this value.' },
+    unique: { type: 'boolean', default: false, help: 'Only show distinct file titles. Cannot be used with afprop=ids. When used as a generator, yields target pages instead of source pages.' },
+    prop: { type: ['ids', 'title'], multi: true, default: 'title', help: 'Which pieces of information to include: ids (the page ID of the using page), title (the title of the file).' },
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many total items to return.' },
+    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+  },
+  examples: [
+    'action=query&list=allfileusages&affrom=B&afprop=ids|title',
+    'action=query&list=allfileusages&afunique=&affrom=B',
+    'action=query&generator=allfileusages&gafunique=&gaffrom=B',
+    'action=query&generator=allfileusages&gaffrom=B',
+  ],
+  cacheMode: () => 'public',
+  run(ctx) {
+    const p = ctx.params;
+    const prop = new Set(p.prop as string[]);
+    const unique = p.unique as boolean;
+    // The text names the parameters with the module prefix itself (never the generator's g).
+    const pfx = allfileusagesModule.prefix;
+    if (unique && prop.has('ids')) ctx.die('params', `Cannot use ${pfx}prop=ids with ${pfx}unique`);
+    const descending = p.dir === 'descending';
+    let contTarget: string | undefined;
+    let contFrom = 0;
+    if (p.continue !== undefined) {
+      const cont = (p.continue as string).split('|');
+      if (cont.length !== (unique ? 1 : 2)) ctx.die('badcontinue', texts.badContinue());
+      contTarget = cont[0];
+      if (!unique) contFrom = intval(cont[1]);
+    }
+    // 'continue' always overrides 'from'
+    const from = contTarget !== undefined ? undefined : titlePartOrDie(ctx, p.from, NS_FILE);
+    const to = titlePartOrDie(ctx, p.to, NS_FILE);
+    const prefix = titlePartOrDie(ctx, p.prefix, NS_FILE);
+    const limit = p.limit as number;
+    const range = { from, to, prefix, descending, limit: limit + 1 };
+    const list = ctx.generator ? null : ctx.result.queryList('allfileusages');
+    if (unique) {
+      const targets = ctx.store.links.fileUsageTargets({ ...range, continueAt: contTarget });
+      targets.forEach((target, i) => {
+        if (i >= limit) return ctx.setContinue('continue', target);
+        if (ctx.generator) ctx.generator.add({ ns: NS_FILE, dbkey: target });
+        else list!.push({ ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, target) });
+      });
+      return;
+    }
+    const rows = ctx.store.links.fileUsages({
+      ...range,
+      continueAt: contTarget !== undefined ? { target: contTarget, from: contFrom } : undefined,
+    });
+    rows.forEach((row, i) => {
+      if (i >= limit) return ctx.setContinue('continue', `${row.target}|${row.from}`);
+      if (ctx.generator) return ctx.generator.add({ pageid: row.from });
+      const item: Record<string, unknown> = {};
+      if (prop.has('ids')) item.fromid = row.from;
+      if (prop.has('title')) {
+        item.ns = NS_FILE;
+        item.title = ctx.wiki.titleText(NS_FILE, row.target);
+      }
+      list!.push(item);
+    });
+  },
+};

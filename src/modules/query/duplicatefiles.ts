@@ -1,0 +1,81 @@
+/**
+ * prop=duplicatefiles (ApiQueryDuplicateFiles of 1.25): for every file title of the page set (existing
+ * description pages and missing ones alike; titles without an uploaded file are skipped), the other files
+ * with the same SHA-1, in name order. The limit counts duplicate rows across the whole page set;
+ * continuation is `<file>|<next duplicate>`. As a generator it yields the duplicates' file pages.
+ *
+ * Order of the files: MediaWiki walks the page set's file titles as the page set lists them, which for a
+ * generator batch is title order (existing pages first, then missing ones). We walk them in byte order of
+ * their names -- the same order whenever every file has a description page -- so that continuation
+ * (which drops the files before `<file>`) never repeats or skips a file. `dfdir=descending` reverses the
+ * files and each duplicate list; its continuation is mirrored (MediaWiki's compares as if ascending and
+ * would answer the same batch forever).
+ */
+import type { QueryModule } from '../../api/types.js';
+import { texts } from '../../api/errors.js';
+import { compareBytes } from '../../api/pageset.js';
+import type { FileRow } from '../../store/file-store.js';
+import { NS_FILE } from '../../wiki/namespaces.js';
+import { mwToIso } from '../../wiki/timestamps.js';
+
+export const duplicatefilesModule: QueryModule = {
+  kind: 'prop',
+  name: 'duplicatefiles',
+  prefix: 'df',
+  generator: true,
+  description: 'List all files that are duplicates of the given files based on hash values.',
+  params: {
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many duplicate files to return.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    localonly: { type: 'boolean', default: false, help: 'Look only for files in the local repository.' },
+  },
+  examples: ['action=query&titles=File:Albert_Einstein_Head.jpg&prop=duplicatefiles', 'action=query&generator=allimages&prop=duplicatefiles'],
+  cacheMode: () => 'public',
+  run(ctx) {
+    const p = ctx.params;
+    const titles = ctx.pageSet.titlesInNamespace(NS_FILE);
+    if (titles.length === 0) return;
+    const descending = p.dir === 'descending';
+    // "a before b" in the direction of the listing
+    const before = (a: string, b: string) => (descending ? compareBytes(a, b) > 0 : compareBytes(a, b) < 0);
+    let images = titles.slice().sort((a, b) => compareBytes(a.dbkey, b.dbkey));
+    if (descending) images.reverse();
+    let skipUntil: string | null = null;
+    if (p.continue !== undefined) {
+      const cont = (p.continue as string).split('|');
+      if (cont.length !== 2) ctx.die('badcontinue', texts.badContinue());
+      const [fromImage, dup] = cont;
+      skipUntil = dup;
+      images = images.filter((img) => !before(img.dbkey, fromImage));
+    }
+    const limit = p.limit as number;
+    const bySha1 = new Map<string, FileRow[]>();
+    let count = 0;
+    outer: for (const image of images) {
+      const file = ctx.store.files.byName(image.dbkey);
+      if (!file) continue; // no such file
+      let dups = bySha1.get(file.sha1);
+      if (!dups) bySha1.set(file.sha1, (dups = ctx.store.files.bySha1(file.sha1)));
+      if (descending) dups = dups.slice().reverse();
+      for (const dup of dups) {
+        if (dup.name === image.dbkey) continue; // the file itself
+        if (skipUntil !== null && before(dup.name, skipUntil)) continue;
+        skipUntil = null;
+        if (++count > limit) {
+          ctx.setContinue('continue', `${image.dbkey}|${dup.name}`);
+          break outer;
+        }
+        if (ctx.generator) {
+          ctx.generator.add({ ns: NS_FILE, dbkey: dup.name });
+          continue;
+        }
+        const entry = ctx.pageSet.entry(image.id);
+        if (!entry) continue;
+        let list = entry.duplicatefiles as unknown[] | undefined;
+        if (!list) entry.duplicatefiles = list = [];
+        list.push({ name: dup.name, user: dup.userText, timestamp: mwToIso(dup.timestamp), shared: false });
+      }
+    }
+  },
+};
