@@ -366,6 +366,8 @@ describe('list=allimages', () => {
       ['Ukraine_flag_copy.png', '2015-06-01T00:00:00Z'],
     ]);
     const tie = await get({ action: 'query', list: 'allimages', aisort: 'timestamp', aistart: '2015-06-01T00:00:00Z', ailimit: 1, aiprop: '', rawcontinue: 1 });
+    const iso = await get({ action: 'query', list: 'allimages', aisort: 'timestamp', ailimit: 1, aiprop: '', aicontinue: '2015-06-01T00:00:00Z|Upload_only_photo.png', rawcontinue: 1 });
+    assert.equal(iso.json.query.allimages[0].name, 'Upload_only_photo.png');
     assert.deepEqual(tie.json, {
       'query-continue': { allimages: { aicontinue: '20150601000000|Upload_only_photo.png' } },
       query: { allimages: [{ name: 'Ukraine_flag_copy.png', ns: 6, title: 'Файл:Ukraine flag copy.png' }] },
@@ -428,6 +430,7 @@ describe('list=allimages', () => {
       [{ list: 'allimages', aisha1base36: 'abc' }, 'aiinvalidsha1base36hash', 'The SHA1Base36 hash provided is not valid'],
       [{ list: 'allimages', aicontinue: 'a|b' }, 'aibadcontinue', bad],
       [{ list: 'allimages', aisort: 'timestamp', aicontinue: 'a' }, 'aibadcontinue', bad],
+      [{ list: 'allimages', aisort: 'timestamp', aicontinue: 'a|b' }, 'aibadcontinue', bad],
       [{ generator: 'allimages', gaicontinue: 'a|b' }, 'gaibadcontinue', bad],
       [{ list: 'allimages', aifrom: 'a[b' }, 'aiinvalidtitle', 'Bad title "a[b"'],
       [{ generator: 'allimages', gaiprefix: 'a}' }, 'gaiinvalidtitle', 'Bad title "a}"'],

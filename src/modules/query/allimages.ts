@@ -7,7 +7,7 @@ import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import type { FileListOptions, FileRow } from '../../store/file-store.js';
 import { NS_FILE, NS_USER } from '../../wiki/namespaces.js';
-import { mwToIso } from '../../wiki/timestamps.js';
+import { mwToIso, parseTimestamp } from '../../wiki/timestamps.js';
 import { fileUrl, pageUrl, serverOf, sha1Base36ToHex, sha1HexToBase36, splitMime, wfUrlencode } from '../../wiki/files.js';
 import { titlePartOrDie } from './allcategories.js';
 
@@ -93,8 +93,10 @@ export const allimagesModule: QueryModule = {
       opts.end = p.end;
       if (p.continue !== undefined) {
         const cont = (p.continue as string).split('|');
-        if (cont.length !== 2) ctx.die('badcontinue', texts.badContinue());
-        opts.continueAt = { timestamp: cont[0], name: cont[1] };
+        // the timestamp in any form wfTimestamp reads (MediaWiki throws on others; we call it a bad continue)
+        const ts = cont.length === 2 ? parseTimestamp(cont[0]) : null;
+        if (ts === null) return ctx.die('badcontinue', texts.badContinue());
+        opts.continueAt = { timestamp: ts, name: cont[1] };
       }
       opts.user = user;
     }
