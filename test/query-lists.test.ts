@@ -13,6 +13,10 @@ import { SqliteCategoryStore } from '../src/store/sqlite/categories.js';
 import { SqliteLinkStore } from '../src/store/sqlite/links.js';
 import { fileUrlPath, hashPath, rawUrlEncode, sha1Base36ToHex, sha1HexToBase36, wfUrlencode } from '../src/wiki/files.js';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import Database from 'better-sqlite3';
+import { SCHEMA, SCHEMA_VERSION } from '../src/store/sqlite/schema.js';
 
 let s: DemoServer;
 before(async () => {
@@ -518,6 +522,52 @@ describe('list=allfileusages', () => {
     assertError(await get({ action: 'query', list: 'allfileusages', afdir: 'newer' }), 'afunknown_afdir', "Unrecognized value for parameter 'afdir': newer");
     const w = await get({ action: 'query', list: 'allfileusages', aflimit: 600, afprefix: 'Ґ' });
     assert.equal(w.text, '{"warnings":{"allfileusages":{"*":"aflimit may not be over 500 (set to 600) for users"}},"query":{"allfileusages":[{"ns":6,"title":"Файл:Ґанок.png"}]}}');
+  });
+});
+
+describe('limits above the demo wiki size', () => {
+  let big: DemoServer;
+  let dir: string;
+  before(async () => {
+    // a wiki of 600 categories and 600 links, built from the schema
+    dir = mkdtempSync(join(tmpdir(), 'wikiquery-lists-'));
+    const file = join(dir, 'big.sqlite');
+    const db = new Database(file);
+    db.exec(SCHEMA);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+    const cat = db.prepare('INSERT INTO category (cat_title, cat_pages) VALUES (?, ?)');
+    const il = db.prepare('INSERT INTO imagelinks (il_from, il_to, il_from_namespace) VALUES (?, ?, 0)');
+    db.transaction(() => {
+      for (let i = 0; i < 600; i++) {
+        cat.run(`К${String(i).padStart(3, '0')}`, i);
+        il.run(i + 1, 'Файл.png');
+      }
+    })();
+    db.close();
+    big = await startDemoServer({ db: file });
+  });
+  after(async () => {
+    await big?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  it('aclimit=5000 is clamped to 500 with the warning; continuation goes on from the 501st', async () => {
+    const r = await big.get({ action: 'query', list: 'allcategories', aclimit: 5000, continue: '', utf8: 1 });
+    assert.equal(r.json.warnings.allcategories['*'], 'aclimit may not be over 500 (set to 5000) for users');
+    assert.equal(r.json.query.allcategories.length, 500);
+    assert.deepEqual(r.json.continue, { accontinue: 'К500', continue: '-||' });
+    // continue and batchcomplete are put on top after the warning was: they come first
+    assert.deepEqual(Object.keys(r.json), ['batchcomplete', 'continue', 'warnings', 'query']);
+    const max = await big.get({ action: 'query', list: 'allcategories', aclimit: 'max', acmin: 550, acprop: 'size', rawcontinue: 1 });
+    assert.deepEqual(max.json.limits, { allcategories: 500 });
+    assert.equal(max.json.query.allcategories.length, 50);
+    assert.equal(max.json['query-continue'], undefined);
+  });
+  it('one file used by 600 pages: 500 links per batch, the generator yields 500 pages; unique gives the file once', async () => {
+    const r = await big.get({ action: 'query', generator: 'allfileusages', gaflimit: 'max', continue: '' });
+    assert.equal(Object.keys(r.json.query.pages).length, 500);
+    assert.deepEqual(r.json.continue, { gafcontinue: 'Файл.png|501', continue: 'gafcontinue||' });
+    const u = await big.get({ action: 'query', list: 'allfileusages', afunique: 1, utf8: 1 });
+    assert.equal(u.text, '{"query":{"allfileusages":[{"ns":6,"title":"Файл:Файл.png"}]}}');
   });
 });
 
