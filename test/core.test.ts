@@ -226,7 +226,8 @@ describe('titles and the page set', () => {
     assert.deepEqual(pages['-1'], { title: 'A[b]', invalid: '' });
     const kyiv = Object.values(pages).find((p: any) => p.title === 'Київ') as any;
     assert.ok(kyiv && kyiv.pageid > 0 && kyiv.ns === 0);
-    assert.deepEqual(Object.keys(pages).slice(0, 2), ['-2', '-1']);
+    // missing titles come first, then invalid ones, then existing pages (JS reorders numeric keys: check the text)
+    assert.match(r.text, /"pages":\{"-2":\{[^}]*\},"-1":\{[^}]*\},"\d+":/);
   });
   it('resolves redirects with redirects=', async () => {
     const r = await s.get({ action: 'query', titles: 'Kyiv', redirects: 1, utf8: 1 });

@@ -109,6 +109,7 @@ export class ContinuationManager {
           if (!(k in data)) data[k] = v;
         }
       finished = finished.filter((m) => !generated.has(m));
+      batchcomplete = true;
     } else {
       generatorParams = ['-'];
       batchcomplete = true;

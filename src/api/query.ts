@@ -68,7 +68,8 @@ export function createQueryAction(modules: QueryModule[]): ActionModule {
       const cm = new ContinuationManager(
         p.continue,
         requested.map((m) => m.name),
-        generator ? props : [],
+        // the prop modules are the generated ones, with or without a generator (ApiQuery::execute)
+        props,
         ctx.request.raw,
       );
       let cacheMode: CacheMode = 'public';
