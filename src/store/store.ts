@@ -7,6 +7,7 @@
 import type { SiteStore } from './site-store.js';
 import type { PageStore } from './page-store.js';
 import type { CategoryStore } from './category-store.js';
+import type { CategoryLinkStore } from './category-link-store.js';
 import type { FileStore } from './file-store.js';
 import type { LinkStore } from './link-store.js';
 import type { MessageStore } from './message-store.js';
@@ -19,6 +20,7 @@ export interface Store {
   site: SiteStore;
   pages: PageStore;
   categories: CategoryStore;
+  categoryLinks: CategoryLinkStore;
   files: FileStore;
   links: LinkStore;
   messages: MessageStore;

@@ -4,6 +4,7 @@ import type { Store } from '../store.js';
 import { SqliteSiteStore } from './site.js';
 import { SqlitePageStore } from './pages.js';
 import { SqliteCategoryStore } from './categories.js';
+import { SqliteCategoryLinkStore } from './category-links.js';
 import { SqliteFileStore } from './files.js';
 import { SqliteLinkStore } from './links.js';
 import { SqliteMessageStore } from './messages.js';
@@ -16,6 +17,7 @@ export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): S
     site: new SqliteSiteStore(db),
     pages: new SqlitePageStore(db),
     categories: new SqliteCategoryStore(db),
+    categoryLinks: new SqliteCategoryLinkStore(db),
     files: new SqliteFileStore(db),
     links: new SqliteLinkStore(db),
     messages: new SqliteMessageStore(db),
