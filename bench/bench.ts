@@ -1,10 +1,12 @@
 /**
- * `npm run bench [-- --pages N] [--duration S] [--connections C] [--only NAME]`
+ * `npm run bench [-- --pages N] [--duration S] [--connections C] [--only NAME] [--cache-mb MB]`
  *
  * Generates a wiki (the demo wiki, or a synthetic one of N pages), imports it, starts `wikiquery serve`
  * as a separate process on loopback, drives it with a load generator for a fixed list of requests (the
  * spec's endpoints), and prints requests/s and p50/p99 latency for each. wrk (Debian package) is used
  * when installed because it costs the server less CPU; otherwise autocannon (npm).
+ * The server's response cache is off by default here (`--cache-mb 0`), so the figures are those of the
+ * real request path: parameters, SQLite, JSON; `--cache-mb 64` measures the cached answers instead.
  * Not part of `npm test`: figures depend on the machine.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -97,6 +99,7 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '8199' },
       only: { type: 'string' },
       tool: { type: 'string' },
+      'cache-mb': { type: 'string', default: '0' },
     },
   });
   const pages = values.pages ? Number(values.pages) : 0;
@@ -121,13 +124,13 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port);
   const base = `http://127.0.0.1:${port}/api.php`;
-  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, WIKIQUERY_LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', String(port), '--cache-mb', values['cache-mb']!], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, WIKIQUERY_LOG_LEVEL: 'warn' } });
   try {
     await waitForServer(`${base}?action=query&meta=siteinfo&format=json`, child);
     const useWrk = values.tool ? values.tool === 'wrk' : hasWrk();
     const duration = Number(values.duration);
     const connections = Number(values.connections);
-    console.log(`wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? 'wrk -t2' : 'autocannon'} -c${connections}, ${duration}s per request`);
+    console.log(`wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? 'wrk -t2' : 'autocannon'} -c${connections}, ${duration}s per request, response cache ${values['cache-mb'] === '0' ? 'off' : values['cache-mb'] + ' MB'}`);
     console.log(`${'request'.padEnd(40)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`);
     for (const r of requests(pages > 0)) {
       if (values.only && !r.name.includes(values.only)) continue;

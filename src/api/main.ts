@@ -18,6 +18,8 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** the same request will get the same answer (the database never changes while serving) */
+  cacheable: boolean;
 }
 
 export interface Registry {
@@ -48,6 +50,7 @@ export class RequestState {
   readonly used = new Set<string>(PRINTER_PARAMS);
   private warnings: Map<string, Obj> | null = null;
   cacheMode: CacheMode = 'private';
+  volatile = false;
   readonly log: Array<{ msg: string; type: string; caller: string }> = [];
   readonly debugLog: string[] = [];
 
@@ -96,6 +99,9 @@ export class RequestState {
       wiki: this.wiki,
       request: this.request,
       isJsonp: this.isJsonp,
+      markVolatile: () => {
+        this.volatile = true;
+      },
       warn: (t) => this.warn(module.name, t),
       die: (code, info, extra) => {
         throw new ApiError(encPrefix + code, info, extra);
@@ -137,10 +143,10 @@ export class ApiMain {
       headers.Vary = 'Origin';
       const allowed = (req.headers.origin ?? '').split(' ').filter(Boolean);
       if (!allowed.includes(raw.origin)) {
-        return { status: 403, headers: { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }, body: texts.originMismatch() };
+        return { status: 403, headers: { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }, body: texts.originMismatch(), cacheable: false };
       }
     }
-    if (req.method === 'OPTIONS') return { status: 200, headers, body: '' };
+    if (req.method === 'OPTIONS') return { status: 200, headers, body: '', cacheable: false };
 
     const fmt = raw.format ?? 'jsonfm';
     let printer: PrinterOptions = DEFAULT_PRINTER;
@@ -174,7 +180,7 @@ export class ApiMain {
       if (mainParams.curtimestamp) state.result.set('curtimestamp', new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
       if (module.name === 'help' && raw.format === undefined) {
         const html = state.result.get('help-html') as string;
-        return { status: 200, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, must-revalidate, max-age=0' }, body: html };
+        return { status: 200, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, must-revalidate, max-age=0' }, body: html, cacheable: !state.volatile };
       }
     } catch (e) {
       const err = e instanceof ApiError ? e : this.internalError(e, state);
@@ -189,7 +195,9 @@ export class ApiMain {
     const out = render(emptyAsArray(tree), printer, req.apiUrl, queryString(req.url));
     if (out.extraHeaders) Object.assign(headers, out.extraHeaders);
     headers['Content-Type'] = out.contentType;
-    return { status: 200, headers, body: out.body };
+    // curtimestamp, debuginfo and Expires depend on the clock
+    const cacheable = !state.volatile && !mainParams.curtimestamp && !this.opts.debug && headers.Expires === undefined;
+    return { status: 200, headers, body: out.body, cacheable };
   }
 
   /** ApiMain::reportUnusedParams: every request parameter no module read. */
@@ -235,6 +243,8 @@ export class ApiMain {
         'Cache-Control': `private, must-revalidate, max-age=${Number(mainParams.maxage) || 0}`,
       },
       body: out.body,
+      // internal errors carry a log id; everything else fails the same way every time
+      cacheable: !err.code.startsWith('internal_api_error') && !state.volatile,
     };
   }
 }

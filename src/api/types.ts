@@ -71,6 +71,11 @@ export interface ModuleContext {
   encodeParamName(name: string): string;
   /** whether the JSONP callback is in use (tokens are not handed out then) */
   isJsonp: boolean;
+  /**
+   * Say that this answer depends on more than the request and the (immutable) database — the clock or
+   * the client's address — so it must not be served again from the response cache.
+   */
+  markVolatile(): void;
 }
 
 export interface ActionModule extends ModuleBase {

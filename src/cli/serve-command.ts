@@ -1,4 +1,4 @@
-/** `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug]` */
+/** `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug] [--cache-mb N]` */
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { createServer } from '../http/server.js';
@@ -12,6 +12,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
       port: { type: 'string', default: '8080' },
       files: { type: 'string' },
       debug: { type: 'boolean', default: false },
+      'cache-mb': { type: 'string', default: '64' },
     },
     strict: true,
   });
@@ -23,12 +24,17 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     console.error(`wikiquery serve: no database at ${values.db} (run wikiquery import first)`);
     return 1;
   }
-  await serve({ db: values.db, host: values.host!, port: Number(values.port), files: values.files, debug: values.debug });
+  const cacheMb = Number(values['cache-mb']);
+  if (!Number.isFinite(cacheMb) || cacheMb < 0) {
+    console.error('wikiquery serve: --cache-mb takes a number of megabytes (0 turns the cache off)');
+    return 1;
+  }
+  await serve({ db: values.db, host: values.host!, port: Number(values.port), files: values.files, debug: values.debug, cacheMb });
   return 0;
 }
 
-export async function serve(o: { db: string; host: string; port: number; files?: string; debug?: boolean }): Promise<void> {
-  const server = await createServer({ db: o.db, debug: o.debug, filesDir: o.files, logLevel: process.env.WIKIQUERY_LOG_LEVEL });
+export async function serve(o: { db: string; host: string; port: number; files?: string; debug?: boolean; cacheMb?: number }): Promise<void> {
+  const server = await createServer({ db: o.db, debug: o.debug, filesDir: o.files, cacheMb: o.cacheMb, logLevel: process.env.WIKIQUERY_LOG_LEVEL });
   const address = await server.app.listen({ host: o.host, port: o.port });
   server.app.log.info(`wikiquery serving ${o.db} at ${address}/api.php`);
   const stop = () => {

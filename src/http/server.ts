@@ -13,6 +13,7 @@ import type { Store } from '../store/store.js';
 import { Wiki } from '../wiki/wiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
+import { ResponseCache } from './response-cache.js';
 
 export interface ServerOptions {
   db: string;
@@ -21,6 +22,8 @@ export interface ServerOptions {
   logLevel?: string;
   /** directory the files were imported from (to serve their bytes) */
   filesDir?: string;
+  /** size of the response cache in MB (0 = off); default 64 */
+  cacheMb?: number;
 }
 
 export interface WikiServer {
@@ -46,8 +49,17 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   await app.register(formbody, { bodyLimit: 8 * 1024 * 1024 });
   await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 1024 * 1024, fields: 200 } });
 
+  const cache = new ResponseCache((opts.cacheMb ?? 64) * 1024 * 1024);
+
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.raw.url ?? '/';
+    // only a GET's answer is a function of its URL (and of the Host it names in links); an Origin header
+    // changes CORS handling, so such requests bypass the cache
+    const cacheKey = cache.enabled && request.method === 'GET' && request.headers.origin === undefined ? `${request.headers.host ?? ''} ${url}` : null;
+    if (cacheKey !== null) {
+      const hit = cache.get(cacheKey);
+      if (hit) return reply.code(hit.status).headers(hit.headers).send(hit.body);
+    }
     const qi = url.indexOf('?');
     const { raw, phpArrays } = decodeParams(qi < 0 ? '' : url.slice(qi + 1), request.body as Record<string, unknown> | undefined);
     const headers: Record<string, string> = {};
@@ -57,6 +69,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
       { method: request.method, url, headers, raw, ip: request.ip, apiUrl: `${request.protocol}://${host}/api.php` },
       phpArrays,
     );
+    if (cacheKey !== null && res.cacheable) cache.set(cacheKey, res);
     reply.code(res.status).headers(res.headers);
     return reply.send(res.body);
   };
