@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { expandWikitext, type PreprocessContext, type ExpandResult } from '../src/importer/wikitext/preprocessor.js';
+import { expandWikitext, TemplateTreeCache, type PreprocessContext, type ExpandResult } from '../src/importer/wikitext/preprocessor.js';
 
 // ---------------------------------------------------------------------------------------------------
 // A small in-memory wiki
@@ -312,6 +312,17 @@ describe('templates and parameters', () => {
     };
     assert.equal(expandWikitext('{{T}}{{T}}{{T}}', ctx).text, 'samesamesame');
     assert.equal(n, 1);
+  });
+
+  test('a shared tree cache gives the same results across pages', () => {
+    const cache = new TemplateTreeCache();
+    const pages = { 'Шаблон:Місто': MISTO };
+    const a = expand('{{Місто|населення=1}}', pages, 'Київ', 0, { treeCache: cache });
+    const b = expand('{{Місто|населення=2}}', pages, 'Львів', 0, { treeCache: cache });
+    assert.equal(a.text, expand('{{Місто|населення=1}}', pages, 'Київ').text);
+    assert.ok(b.text.includes('[[Населення::2]]') && b.text.includes('Назва=Львів'));
+    // the page view of the same text is parsed differently and never taken from the cache
+    assert.ok(expand(MISTO, pages, 'Місто', 10, { treeCache: cache }).text.includes('[[Категорія:Шаблони]]'));
   });
 
   test('template loops are detected and not expanded further', () => {

@@ -14,11 +14,20 @@
  *     limits (expansion depth, expanded bytes, visited nodes) bound the work: when one is hit the
  *     rest is left unexpanded, `limitHit` says which, and nothing is thrown.
  *
+ * What MediaWiki renders as markup is output as the wikitext that produces it: a missing template
+ * becomes the red link `[[:Шаблон:Name]]` (leading colon: never a category or file), a loop
+ * `<span class="error">Template loop detected: [[Шаблон:Name]]</span>`, #expr errors
+ * `<strong class="error">Expression error: …</strong>`; page names are escaped with HTML character
+ * references as wfEscapeWikiText does ("Кам'янка" → "Кам&#39;янка"), which title parsing decodes.
+ *
  * Deliberate differences from MediaWiki, because this output feeds a later parsing stage rather than
- * HTML: extension tags (<ref>, <gallery>, <nowiki>, …) are kept verbatim; Semantic MediaWiki and
- * Semantic Forms parser functions other than #arraymap/#arraymaptemplate, as well as unknown
- * `{{#name:…}}` functions and #time, are output as `{{#name:…|…}}` with their arguments expanded;
- * `subst:`/`safesubst:` transclude like a plain call; `{{=}}` gives "=" when no such template exists.
+ * HTML: extension tags (<ref>, <gallery>, <nowiki>, …) are kept verbatim, content unexpanded;
+ * Semantic MediaWiki and Semantic Forms parser functions other than #arraymap/#arraymaptemplate, as
+ * well as unknown `{{#name:…}}` functions and #time, are output as `{{#name:…|…}}` with their
+ * arguments expanded (values untrimmed, as written); `subst:`/`safesubst:` transclude like a plain
+ * call; `{{=}}` gives "=" when no such template exists; variables and functions needing the live
+ * wiki (NUMBEROFARTICLES, fullurl: …) stay as written; a limit leaves the source text of what it
+ * stopped instead of an error message.
  *
  * This module is pure: all page access goes through the context's callbacks.
  */
@@ -58,6 +67,8 @@ export interface PreprocessContext {
   /** the time of CURRENT* / LOCAL* variables (UTC); default: now */
   now?: Date;
   limits?: { maxDepth?: number; maxExpandedBytes?: number; maxNodes?: number };
+  /** parse trees of template texts shared between calls (one cache per import run, say) */
+  treeCache?: TemplateTreeCache;
 }
 
 export interface ExpandResult {
@@ -91,6 +102,42 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
   if (ex.defaultSort !== undefined) result.defaultSort = ex.defaultSort;
   if (ex.limitHit !== undefined) result.limitHit = ex.limitHit;
   return result;
+}
+
+/**
+ * Parse trees of transcluded texts, reusable across expandWikitext calls: trees are never modified
+ * by expansion, so a template used on thousands of pages is parsed once. Keyed by the text itself;
+ * bounded by the total length of the texts held (oldest dropped first).
+ */
+export class TemplateTreeCache {
+  private readonly trees = new Map<string, PNode[]>();
+  private chars = 0;
+  /** the extension tag list the trees were parsed with (a tree depends on it) */
+  private tags: string | undefined;
+
+  constructor(private readonly maxChars = 32 * 1024 * 1024) {}
+
+  /** @internal */
+  get(text: string, tags: string): PNode[] | undefined {
+    return this.tags === tags ? this.trees.get(text) : undefined;
+  }
+
+  /** @internal */
+  set(text: string, tags: string, tree: PNode[]): void {
+    if (this.tags !== tags) {
+      this.trees.clear();
+      this.chars = 0;
+      this.tags = tags;
+    }
+    if (text.length > this.maxChars || this.trees.has(text)) return;
+    this.trees.set(text, tree);
+    this.chars += text.length;
+    for (const [oldest] of this.trees) {
+      if (this.chars <= this.maxChars) break;
+      this.trees.delete(oldest);
+      this.chars -= oldest.length;
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -946,8 +993,10 @@ class Expander {
     const page = target.page;
     if (!page && part1 === '=') return this.finishCall(node, '=', frame, titleWithSpaces); // {{=}}
     if (!target.recorded) {
+      // The title as written (a redirect, when it differs from the page) and the page itself. The
+      // built-in resolver's guess is only used for missing pages: it may not know every namespace.
       target.recorded = true;
-      this.recordTemplate(target.ns, target.dbkey);
+      if (!page || this.ctx.resolveTarget) this.recordTemplate(target.ns, target.dbkey);
       if (page) this.recordTemplate(page.ns, page.dbkey);
     }
     let text: string;
@@ -1012,7 +1061,13 @@ class Expander {
   private templateTree(key: string, text: string): PNode[] {
     let tree = this.treeCache.get(key);
     if (!tree) {
-      tree = this.parse(text, true);
+      const shared = this.ctx.treeCache;
+      const tags = this.extTags.join('|');
+      tree = shared?.get(text, tags);
+      if (!tree) {
+        tree = this.parse(text, true);
+        shared?.set(text, tags, tree);
+      }
       this.treeCache.set(key, tree);
     }
     return tree;
@@ -1175,7 +1230,9 @@ function normalizeNsName(name: string): string {
   return name.replace(/[_ ]+/g, ' ').trim().toLowerCase();
 }
 
-const INVALID_TITLE_CHARS = /[\[\]{}|<>\u0000-\u001f\u007f\ufffd]/;
+const INVALID_TITLE_CHARS = /[\[\]{}|<>\u0000-\u001f\u007f\ufffd]|%[0-9A-Fa-f]{2}/;
+/** what Title::secureAndSplit turns into one "_" */
+const TITLE_WHITESPACE = /[ _\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 
 /**
  * A minimal Title::newFromText: entities decoded, "_" as space, a leading ":" for main, a known
@@ -1186,7 +1243,7 @@ function resolveTitle(
   defaultNs: number,
   names: { nsIndex(name: string): number | undefined; nsName(ns: number): string },
 ): { ns: number; dbkey: string; nsText: string } | null {
-  let t = decodeCharReferences(target).replace(/[_\s]+/g, ' ').trim();
+  let t = decodeCharReferences(target).replace(/[\u200e\u200f\u202a-\u202e]/g, '').replace(TITLE_WHITESPACE, ' ').trim();
   const hash = t.indexOf('#');
   if (hash >= 0) t = t.slice(0, hash).trim();
   let ns = defaultNs;
@@ -1202,7 +1259,8 @@ function resolveTitle(
       t = t.slice(colon + 1).trim();
     }
   }
-  if (t === '' || INVALID_TITLE_CHARS.test(t) || t.includes('~~~') || t === '.' || t === '..' || t.startsWith('./') || t.startsWith('../')) return null;
+  if (t === '' || INVALID_TITLE_CHARS.test(t) || t.includes('~~~') || utf8Length(t) > 255) return null;
+  if (t === '.' || t === '..' || t.startsWith('./') || t.startsWith('../') || t.includes('/./') || t.includes('/../')) return null;
   t = ucfirst(t);
   return { ns, dbkey: t.replace(/ /g, '_'), nsText: names.nsName(ns) };
 }
