@@ -682,6 +682,14 @@ describe('limits', () => {
     assert.ok(nodes.text.startsWith('aaaa') && nodes.text.endsWith('{{#if:1|a}}'));
   });
 
+  test('#arraymap over a huge list stops at the node budget', () => {
+    const formula = '[[P::x]] ' + 'lorem {{!}} '.repeat(60);
+    const { r, ms } = timed(() => expand(`{{#arraymap:${'a,'.repeat(200000)}|,|x|${formula}}}`));
+    assert.ok(ms < 1000, `took ${ms} ms`);
+    assert.equal(r.limitHit, 'nodes');
+    assert.ok(r.text.length <= 2 * 1024 * 1024); // what was mapped before the budget ran out
+  });
+
   test('an enormous #expr is evaluated in linear time', () => {
     const { r, ms } = timed(() => expand(`{{#expr: ${'1+'.repeat(200000)}1 }}`));
     assert.equal(r.text, '200001');

@@ -759,6 +759,8 @@ interface TitleInfo {
 
 /** characters of expanded text that count as one node against maxNodes */
 const TEXT_UNIT = 64;
+/** characters of generated text to parse that count as one node */
+const PARSE_UNIT = 8;
 
 const NS_MAIN = 0;
 const NS_TEMPLATE = 10;
@@ -820,6 +822,11 @@ class Expander {
   private hit(kind: 'depth' | 'size' | 'nodes', global: boolean): void {
     if (this.limitHit === undefined) this.limitHit = kind;
     if (global) this.stopped = true;
+  }
+
+  /** A size or node limit was hit: nothing more is expanded (loops over values should stop). */
+  get isStopped(): boolean {
+    return this.stopped;
   }
 
   /** Charge work to the node budget; false (and expansion stops) when it is exhausted. */
@@ -1172,9 +1179,12 @@ class Expander {
     return args;
   }
 
-  /** Parse and expand generated wikitext in a frame (for #arraymap and friends). */
+  /**
+   * Parse and expand generated wikitext in a frame (for #arraymap and friends). Parsing is charged
+   * to the node budget too, since #arraymap parses its formula once per value.
+   */
   expandGenerated(text: string, frame: Frame, forInclusion: boolean): string {
-    if (this.stopped) return text;
+    if (!this.charge(Math.ceil(text.length / PARSE_UNIT))) return text;
     return this.expand(this.parse(text, forInclusion), frame);
   }
 
@@ -1551,6 +1561,7 @@ defineCI(['#arraymap'], (ex, c) => {
   const values = delimiter === '' ? Array.from(value) : value.split(delimiter);
   const results: string[] = [];
   for (const raw of values) {
+    if (ex.isStopped) break;
     const v = phpTrim(raw);
     if (v === '') continue;
     // The formula's source with the variable replaced, then preprocessed and expanded afresh.
@@ -1576,6 +1587,7 @@ defineCI(['#arraymaptemplate'], (ex, c) => {
   const newDelimiter = ex.hasArg(c, 3) ? unescapeNewlines(ex.trimmedArg(c, 3)) : ', ';
   const results: string[] = [];
   for (const raw of delimiter === '' ? [value] : value.split(delimiter)) {
+    if (ex.isStopped) break;
     const v = phpTrim(raw);
     if (v === '') continue;
     results.push(ex.expandGenerated(`{{${template}|1=${v}}}`, c.frame, false));
