@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { importWiki, ImportInterrupted, type ImportSummary } from '../importer/import.js';
 import { DumpError } from '../importer/dump-reader.js';
 import type { PageAnalysisHook } from '../importer/hooks.js';
+import { semanticImportHook } from '../importer/semantic-hook.js';
 
 const USAGE = 'usage: wikiquery import DUMP.xml --db FILE [--files DIR] [--messages DIR]... [--lang uk] [--quiet]';
 
@@ -19,7 +20,7 @@ const USAGE = 'usage: wikiquery import DUMP.xml --db FILE [--files DIR] [--messa
  * MediaWiki property store: `return [semanticImportHook()];`
  */
 export function importHooks(): PageAnalysisHook[] {
-  return [];
+  return [semanticImportHook()];
 }
 
 export function formatSummary(s: ImportSummary): string {

@@ -8,6 +8,8 @@ import { createQueryAction } from '../api/query.js';
 import { helpModule } from './help.js';
 import { paraminfoModule } from './paraminfo.js';
 import { tokensModule } from './tokens.js';
+import { browseBySubjectModule } from './smw/browsebysubject.js';
+import { sfAutocompleteModule } from './sf/sfautocomplete.js';
 import { metaTokensModule } from './query/tokens.js';
 import { siteinfoModule } from './query/siteinfo.js';
 import { userinfoModule } from './query/userinfo.js';
@@ -39,7 +41,7 @@ export const queryModules: QueryModule[] = [
   metaTokensModule,
 ];
 
-export const actionModules: ActionModule[] = [helpModule, paraminfoModule, tokensModule];
+export const actionModules: ActionModule[] = [helpModule, paraminfoModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
 
 export function createRegistry(): Registry {
   return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };

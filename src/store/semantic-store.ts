@@ -1,3 +1,52 @@
-/** Semantic data of the wiki, as the API modules need it. */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface SemanticStore {}
+/** Semantic data of the wiki, as the API modules need it (SMW's browsebysubject, Semantic Forms' autocompletion). */
+
+/** One value: SMW's data item type code and serialization. */
+export interface SemanticValue {
+  type: number;
+  item: string;
+}
+
+export interface SemanticPropertyValues {
+  /** property key: 'Населення' (DB key) or '_INST' */
+  property: string;
+  /** in annotation order */
+  values: SemanticValue[];
+}
+
+export interface SemanticSubjectData {
+  /** the subject's sort key (the value of _SKEY) */
+  sortkey: string;
+  /** properties in storage order (the module sorts them) */
+  properties: SemanticPropertyValues[];
+}
+
+export interface SemanticStore {
+  /**
+   * The stored data of a page (`subobject` '') or of one of its subobjects; undefined when SMW does not
+   * know the subject.
+   */
+  subjectData(ns: number, dbkey: string, subobject: string): SemanticSubjectData | undefined;
+
+  /**
+   * Semantic Forms' property source: the distinct stored values of a property (page values' DB keys,
+   * texts) of which the value or a word of it starts with `foldedSubstr` (already folded), in byte order,
+   * at most `limit`. Only Page and text-like properties have values here; the property key is matched
+   * exactly (no normalisation).
+   */
+  autocompleteProperty(property: string, foldedSubstr: string, limit: number): string[];
+
+  /**
+   * The `baseprop`/`basevalue` form: the distinct values of `property` on the subjects whose `baseProperty`
+   * has the value `baseValue` (a page value's DB key, or a text), in byte order, at most `limit`.
+   */
+  autocompleteDependent(property: string, baseProperty: string, baseValue: string, limit: number): string[];
+
+  /** Semantic Forms' namespace source: DB keys of the pages of `ns` that match, in byte order, at most `limit`. */
+  autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): string[];
+
+  /**
+   * Semantic Forms' category source: the pages (not subcategories) in `category` and its subcategories
+   * down to `levels` levels whose title (without namespace) matches; each page once.
+   */
+  autocompleteCategory(category: string, levels: number, foldedSubstr: string): Array<{ ns: number; dbkey: string }>;
+}

@@ -1,0 +1,109 @@
+/**
+ * action=browsebysubject (Semantic MediaWiki 2.2, SMW\MediaWiki\Api\BrowseBySubject): the semantic data
+ * of one subject, serialized by SMW\Serializers\SemanticDataSerializer.
+ *
+ *   subject    a title (normal title normalisation; a #fragment is dropped); redirects are followed
+ *              as SMW's DeepRedirectTargetResolver does: a cycle → `redirect-target-unresolvable`
+ *              "Circular redirect for <Prefixed_DBkey> detected.", a target that cannot be one
+ *              (Special:Userlogout, …) → "Redirect target is unresolvable"
+ *   subobject  the subobject name ('' = the page itself)
+ *
+ * Output: {"query":{"subject":"Title#ns#","data":[{"property":…,"dataitem":[{"type":N,"item":…}]}],
+ * "sobj":[…],"serializer":"SMW\\Serializers\\SemanticDataSerializer","version":0.1}} — properties in byte
+ * order of their keys (ksort), `_SKEY` for every subject SMW knows, `sobj` with the data of the `_ASK`
+ * and `_SOBJ` subobjects (only when there are any), `data: []` for a subject SMW does not know.
+ *
+ * A syntactically invalid subject (e.g. "[[") crashed the original (a null Title reached a method that
+ * requires one). Here it is MediaWiki's usual title error: code `invalidtitle`, info `Bad title "<subject>"`.
+ * The module sets no cache mode, so responses are private, as in SMW.
+ */
+import type { ActionModule, ModuleContext } from '../../api/types.js';
+import { texts } from '../../api/errors.js';
+import { compareBytes } from '../../api/pageset.js';
+import { NS_SPECIAL } from '../../wiki/namespaces.js';
+import { DI } from '../../semantic/types.js';
+import type { SemanticSubjectData } from '../../store/semantic-store.js';
+
+export const SERIALIZER = 'SMW\\Serializers\\SemanticDataSerializer';
+
+/** Special pages that are no valid redirect target (Title::isValidRedirectTarget, $wgInvalidRedirectTargets). */
+const INVALID_TARGETS = new Set(['userlogout', 'filepath', 'mypage', 'mytalk', 'redirect']);
+
+interface Serialized {
+  subject: string;
+  data: Array<{ property: string; dataitem: Array<{ type: number; item: string }> }>;
+  sobj?: Serialized[];
+}
+
+function subjectString(ns: number, dbkey: string, subobject: string): string {
+  return subobject === '' ? `${dbkey}#${ns}#` : `${dbkey}#${ns}##${subobject}`;
+}
+
+function serializeData(ns: number, dbkey: string, subobject: string, data: SemanticSubjectData | undefined): Serialized['data'] {
+  if (!data) return [];
+  const props = data.properties.map((p) => ({ property: p.property, dataitem: p.values.map((v) => ({ type: v.type, item: v.item })) }));
+  props.push({ property: '_SKEY', dataitem: [{ type: DI.BLOB, item: data.sortkey }] });
+  props.sort((a, b) => compareBytes(a.property, b.property));
+  return props;
+}
+
+/** DeepRedirectTargetResolver::findRedirectTargetFor */
+async function resolveRedirects(ctx: ModuleContext, start: { ns: number; dbkey: string }): Promise<{ ns: number; dbkey: string }> {
+  const seen = new Set<string>();
+  let t = start;
+  for (;;) {
+    const prefixed = ctx.wiki.codec.prefixedDbKey(t.ns, t.dbkey);
+    if (seen.has(prefixed)) ctx.die('redirect-target-unresolvable', `Circular redirect for ${prefixed} detected.`);
+    seen.add(prefixed);
+    const page = t.ns >= 0 ? await ctx.store.pages.byTitle(t.ns, t.dbkey) : undefined;
+    if (!page || !page.isRedirect) break;
+    const target = await ctx.store.pages.redirectTarget(page.pageid);
+    if (!target) break;
+    t = { ns: target.ns, dbkey: target.dbkey };
+  }
+  if (t.ns === NS_SPECIAL && INVALID_TARGETS.has(t.dbkey.toLowerCase())) ctx.die('redirect-target-unresolvable', 'Redirect target is unresolvable');
+  return t;
+}
+
+export const browseBySubjectModule: ActionModule = {
+  kind: 'action',
+  name: 'browsebysubject',
+  prefix: '',
+  description: 'API module to query a subject.',
+  params: {
+    subject: { type: 'string', required: true, help: 'The subject to be queried' },
+    subobject: { type: 'string', default: '', help: 'A subobject' },
+  },
+  examples: ['action=browsebysubject&subject=Main_Page'],
+  async run(ctx) {
+    const subjectParam = ctx.params.subject as string;
+    const subobject = (ctx.params.subobject as string | undefined) ?? '';
+    const title = ctx.wiki.codec.parse(subjectParam, 0);
+    if (title === null) return ctx.die('invalidtitle', texts.invalidTitle(subjectParam));
+    const { ns, dbkey } = await resolveRedirects(ctx, { ns: title.ns, dbkey: title.dbkey });
+    const semantic = ctx.store.semantic;
+    const own = await semantic.subjectData(ns, dbkey, subobject);
+    const out: Serialized = { subject: subjectString(ns, dbkey, subobject), data: serializeData(ns, dbkey, subobject, own) };
+    // sobj: the subobjects named by the values of _ASK and _SOBJ (properties of type __sob), in that order
+    const sobj: Serialized[] = [];
+    const seen = new Set<string>();
+    for (const p of out.data) {
+      if (p.property !== '_ASK' && p.property !== '_SOBJ') continue;
+      for (const v of p.dataitem) {
+        const parts = v.item.split('#');
+        if (parts.length < 4) continue;
+        const [sd, sns, , ...rest] = parts;
+        const name = rest.join('#');
+        if (name === '' || seen.has(v.item)) continue;
+        seen.add(v.item);
+        const data = await semantic.subjectData(Number(sns), sd, name);
+        sobj.push({ subject: v.item, data: serializeData(Number(sns), sd, name, data) });
+      }
+    }
+    const query: Record<string, unknown> = { subject: out.subject, data: out.data };
+    if (sobj.length) query.sobj = sobj;
+    query.serializer = SERIALIZER;
+    query.version = 0.1;
+    ctx.result.set('query', query);
+  },
+};

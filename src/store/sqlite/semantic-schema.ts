@@ -1,0 +1,108 @@
+/**
+ * The Semantic MediaWiki part of an imported wiki: SMW's data (SQLStore3's object ids and property
+ * tables, folded into one value table) and the word-prefix index of Semantic Forms autocompletion.
+ * Created by the import hook (importer/semantic-hook.ts) after the core SCHEMA; the secondary indexes
+ * are created once the tables are filled (SEMANTIC_INDEXES).
+ *
+ * Autocompletion index (sources: a property id > 0, or -1 - namespace for the namespace source):
+ *
+ *   smw_ac_value  every distinct value of a source, numbered in (source, value) byte order, so that
+ *                 sorting value ids sorts values
+ *   smw_ac_word   (source, word key, value id): the folded text from each word start of the value, cut
+ *                 to 32 characters. A substring's matches are one range scan `aw_key >= f AND aw_key < f+∞`.
+ *   smw_ac_node   "heavy" prefixes: every node of the (compressed) trie of word keys under which more than
+ *                 HEAVY_ROWS word rows lie, and ...
+ *   smw_ac_top    ... the first 1000 value ids below each of them, in id (= byte) order.
+ *
+ * A lookup first seeks the smallest heavy key >= f: when it starts with f, f's matches are that node's
+ * (a node and the chain of prefixes above it share their rows), and the answer is its ≤1000 precomputed
+ * ids; otherwise f has at most HEAVY_ROWS word rows and they are read, sorted and cut to 1000. Either way
+ * a request reads a bounded number of rows, whatever the wiki's size.
+ */
+
+/** A prefix with more word rows than this gets a precomputed top-1000 list. */
+export const HEAVY_ROWS = 2000;
+
+export const SEMANTIC_SCHEMA = /* sql */ `
+-- properties: user properties by DB key ('Населення'), predefined ones by SMW key ('_INST');
+-- sp_type is the type id ('_wpg', '_num', …), resolved from the Property: pages at the end of the import
+CREATE TABLE smw_property (
+  sp_id INTEGER PRIMARY KEY,
+  sp_key TEXT NOT NULL UNIQUE,
+  sp_type TEXT NOT NULL DEFAULT '_wpg'
+);
+
+-- subjects SMW knows (smw_object_ids): pages of semantic namespaces, their subobjects (named, '_<md5>'
+-- anonymous ones, '_QUERY<md5>' queries) and pages used as values; ss_sortkey is what _SKEY shows
+CREATE TABLE smw_subject (
+  ss_id INTEGER PRIMARY KEY,
+  ss_namespace INTEGER NOT NULL,
+  ss_title TEXT NOT NULL,
+  ss_subobject TEXT NOT NULL DEFAULT '',
+  ss_sortkey TEXT NOT NULL
+);
+
+-- property values (SMW's property tables in one): sv_type is the data item type code
+-- (SMWDataItem::TYPE_*), sv_item its serialization; sv_ns/sv_key hold a page value's title, sv_key a
+-- blob's text (what autocompletion and baseprop/basevalue match); sv_seq keeps the annotation order
+CREATE TABLE smw_value (
+  sv_subject INTEGER NOT NULL,
+  sv_property INTEGER NOT NULL,
+  sv_seq INTEGER NOT NULL,
+  sv_type INTEGER NOT NULL,
+  sv_item TEXT NOT NULL,
+  sv_ns INTEGER,
+  sv_key TEXT,
+  PRIMARY KEY (sv_subject, sv_property, sv_seq)
+) WITHOUT ROWID;
+
+-- import staging: annotations in page order, typed at the end (st_kind 0 = a user value to parse,
+-- -1 = the conditions of a query (for _ASKST), otherwise the data item type code of an item already made)
+CREATE TABLE smw_stage (
+  st_subject INTEGER NOT NULL,
+  st_property INTEGER NOT NULL,
+  st_kind INTEGER NOT NULL,
+  st_text TEXT NOT NULL
+);
+-- [[Has type::…]] of Property: pages (the last one counts)
+CREATE TABLE smw_type_decl (sd_property INTEGER PRIMARY KEY, sd_type TEXT NOT NULL);
+-- autocompletion values collected while typing
+CREATE TABLE smw_ac_stage (as_source INTEGER NOT NULL, as_value TEXT NOT NULL);
+
+CREATE TABLE smw_ac_value (
+  av_id INTEGER PRIMARY KEY,
+  av_source INTEGER NOT NULL,
+  av_value TEXT NOT NULL
+);
+CREATE TABLE smw_ac_word (
+  aw_source INTEGER NOT NULL,
+  aw_key TEXT NOT NULL,
+  aw_value INTEGER NOT NULL,
+  PRIMARY KEY (aw_source, aw_key, aw_value)
+) WITHOUT ROWID;
+CREATE TABLE smw_ac_node (
+  an_id INTEGER PRIMARY KEY,
+  an_source INTEGER NOT NULL,
+  an_key TEXT NOT NULL
+);
+CREATE TABLE smw_ac_top (
+  at_node INTEGER NOT NULL,
+  at_value INTEGER NOT NULL,
+  PRIMARY KEY (at_node, at_value)
+) WITHOUT ROWID;
+`;
+
+/** Secondary indexes, created after the bulk load. */
+export const SEMANTIC_INDEXES = /* sql */ `
+CREATE UNIQUE INDEX smw_subject_name ON smw_subject (ss_namespace, ss_title, ss_subobject);
+CREATE INDEX smw_value_key ON smw_value (sv_property, sv_key, sv_subject) WHERE sv_key IS NOT NULL;
+CREATE UNIQUE INDEX smw_ac_node_key ON smw_ac_node (an_source, an_key);
+`;
+
+/** Staging tables dropped once the import is done. */
+export const SEMANTIC_STAGING = ['smw_stage', 'smw_type_decl', 'smw_ac_stage'];
+
+/** The namespace source of autocompletion, stored next to the properties (ids > 0). */
+export function namespaceSource(ns: number): number {
+  return -1 - ns;
+}
