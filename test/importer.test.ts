@@ -86,6 +86,7 @@ let db: Database.Database;
 let summary: ImportSummary;
 const hookPages: PageAnalysis[] = [];
 const hookCalls: string[] = [];
+let expandedKyiv = '';
 
 function setupWiki(): void {
   nextPageId = 1;
@@ -107,7 +108,9 @@ function setupWiki(): void {
       '    <upload>\n      <timestamp>2015-03-03T03:03:03Z</timestamp>\n      <contributor><username>Олена</username><id>7</id></contributor>\n' +
         '      <comment>Прапор України</comment>\n      <filename>Прапор.png</filename>\n      <size>70</size>\n    </upload>\n'),
     page('Файл:Схема.svg', 6, [{ id: 700, ts: '2013-02-02T02:02:02Z', user: 'Петро', userId: 9, text: 'Схема.' }]),
-    page('Шаблон:Картка міста', 10, '<includeonly>[[Категорія:Міста з карткою]]</includeonly>Картка.'),
+    page('Шаблон:Картка міста', 10, '<includeonly>[[Категорія:Міста з карткою]]{{{назва|}}} на {{PAGENAME}}.</includeonly><noinclude>Картка.</noinclude>'),
+    page('Шаблон:Картка', 10, '#REDIRECT [[Шаблон:Картка міста]]'),
+    page('Львів', 0, '{{Картка|назва=Лев}} {{#ifexist:Дніпро (річка)|є|нема}} {{#ifexist:Тернопіль|є|нема}}'),
     page('MediaWiki:August', 8, 'серпень (змінено)'),
     page('MediaWiki:August/ru', 8, 'август!'),
     page('MediaWiki:Common.css', 8, 'body { color: red; }'),
@@ -148,7 +151,7 @@ before(async () => {
     },
     page: (p, text) => {
       hookPages.push(p);
-      if (p.dbkey === 'Київ') assert.ok(text.includes('{{Картка міста'));
+      if (p.dbkey === 'Київ') expandedKyiv = text;
     },
     finish: (d) => {
       hookCalls.push('finish:' + (d.prepare('SELECT COUNT(*) FROM category').pluck().get() as number));
@@ -177,7 +180,7 @@ const idOf = (ns: number, title: string) => db.prepare('SELECT page_id FROM page
 
 describe('import: pages and redirects', () => {
   it('writes one page row per dump page with the first and latest revision', () => {
-    assert.equal(summary.pages, 17);
+    assert.equal(summary.pages, 19);
     const kyiv = all("SELECT * FROM page WHERE page_title = 'Київ'")[0];
     assert.equal(kyiv.page_namespace, 0);
     assert.equal(kyiv.page_rev_count, 2);
@@ -203,11 +206,12 @@ describe('import: pages and redirects', () => {
       all('SELECT p.page_title AS t, rd_namespace AS ns, rd_title AS target, rd_fragment AS frag FROM redirect JOIN page p ON p.page_id = rd_from ORDER BY t'),
       [
         { t: 'Kyiv', ns: 0, target: 'Київ', frag: 'Історія' },
+        { t: 'Картка', ns: 10, target: 'Картка_міста', frag: '' },
         { t: 'Киев', ns: 0, target: 'Київ', frag: '' },
         { t: 'Кийів', ns: 0, target: 'Київ', frag: '' },
       ],
     );
-    assert.deepEqual(col('SELECT page_title FROM page WHERE page_is_redirect = 1 ORDER BY page_title'), ['Kyiv', 'Киев', 'Кийів']);
+    assert.deepEqual(col('SELECT page_title FROM page WHERE page_is_redirect = 1 ORDER BY page_title'), ['Kyiv', 'Картка', 'Киев', 'Кийів']);
   });
 
   it('stores siteinfo, namespaces and the schema version in meta', () => {
@@ -234,6 +238,7 @@ describe('import: links', () => {
   it('records page links once per target, without self-links, comments, nowiki, SMW annotations or interwikis', () => {
     const kyiv = idOf(0, 'Київ');
     assert.deepEqual(all('SELECT pl_namespace AS ns, pl_title AS t, pl_from_namespace AS fns FROM pagelinks WHERE pl_from = ? ORDER BY pl_namespace, pl_title', kyiv), [
+      { ns: 0, t: 'Головна', fns: 0 }, // {{:Головна}} does not exist: MediaWiki shows (and records) a red link
       { ns: 0, t: 'Дніпро_(річка)', fns: 0 },
       { ns: 0, t: 'Київ', fns: 0 }, // [[Київ#Історія]]: a self-link with a fragment is recorded
       { ns: 0, t: 'Київ_(значення)', fns: 0 },
@@ -259,12 +264,24 @@ describe('import: links', () => {
     ]);
   });
 
-  it('records transclusions (without variables, parser functions or <includeonly> links on the template itself)', () => {
-    assert.deepEqual(all('SELECT tl_namespace AS ns, tl_title AS t FROM templatelinks WHERE tl_from = ? ORDER BY tl_namespace, tl_title', idOf(0, 'Київ')), [
+  it('records transclusions: missing ones, redirects and their targets; no variables or parser functions', () => {
+    const tl = (page: string) => all('SELECT tl_namespace AS ns, tl_title AS t FROM templatelinks WHERE tl_from = ? ORDER BY tl_namespace, tl_title', idOf(0, page));
+    assert.deepEqual(tl('Київ'), [
       { ns: 0, t: 'Головна' },
       { ns: 10, t: 'Картка_міста' },
     ]);
+    assert.deepEqual(tl('Львів'), [
+      { ns: 10, t: 'Картка' },
+      { ns: 10, t: 'Картка_міста' },
+    ]);
+    // <includeonly> categories apply to the pages that use the template, not to the template
     assert.deepEqual(col('SELECT cl_to FROM categorylinks WHERE cl_from = ?', idOf(10, 'Картка_міста')), []);
+    assert.deepEqual(col("SELECT p.page_title FROM categorylinks JOIN page p ON p.page_id = cl_from WHERE cl_to = 'Міста_з_карткою' ORDER BY 1"), ['Київ', 'Львів']);
+  });
+
+  it('analyses the expanded text: parameters, variables, parser functions, #ifexist links', () => {
+    assert.match(expandedKyiv, /\[\[Категорія:Міста з карткою\]\]Київ на Київ\. \[\[:Головна\]\] Київ y\n/);
+    assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ? ORDER BY pl_title', idOf(0, 'Львів')), ['Дніпро_(річка)', 'Тернопіль']);
   });
 
   it('writes category links with MediaWiki sort keys, types and the latest revision time', () => {
@@ -301,7 +318,7 @@ describe('import: links', () => {
     assert.deepEqual(cats['Прапори'], [1, 0, 1, 0]);
     assert.deepEqual(cats['Приховані'], [1, 0, 0, 1]);
     assert.deepEqual(cats['Порожня'], [0, 0, 0, 0], 'a category page without members is listed');
-    assert.equal(cats['Міста_з_карткою'], undefined);
+    assert.deepEqual(cats['Міста_з_карткою'], [2, 0, 0, 0]);
     assert.equal(summary.categories, Object.keys(cats).length);
   });
 });
@@ -353,8 +370,8 @@ describe('import: messages', () => {
 
 describe('import: analysis hooks', () => {
   it('calls begin, page for every page in id order, and finish after the link tables', () => {
-    assert.deepEqual(hookCalls, ['begin:17', `finish:${summary.categories}`]);
-    assert.equal(hookPages.length, 17);
+    assert.deepEqual(hookCalls, ['begin:19', `finish:${summary.categories}`]);
+    assert.equal(hookPages.length, 19);
     assert.deepEqual(hookPages.map((p) => p.pageId), [...hookPages.map((p) => p.pageId)].sort((a, b) => a - b));
     const dnipro = hookPages.find((p) => p.dbkey === 'Дніпро_(річка)')!;
     assert.deepEqual(dnipro, { pageId: idOf(0, 'Дніпро_(річка)'), ns: 0, dbkey: 'Дніпро_(річка)', isRedirect: false, latestTimestamp: '20150101000000', defaultSort: 'Дніпро', categories: ['Річки', 'Річки_України'] });

@@ -4,13 +4,15 @@
  * cache, following a redirect as MediaWiki's Parser::statelessFetchTemplate does (one hop; both the
  * redirect and its target are recorded as transclusions).
  *
- * Without a preprocessor the raw text is analysed and transclusions are read from its {{…}} calls
- * (see wikitext/template-scan.ts).
+ * The preprocessor (wikitext/preprocessor.ts) does the expansion; RawTextExpander, which reads the
+ * transclusions from the unexpanded text's {{…}} calls (wikitext/template-scan.ts), remains for
+ * measuring what expansion costs and as the reference of the simplest behaviour.
  */
 import type Database from 'better-sqlite3';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { scanTemplates } from './wikitext/template-scan.js';
+import { expandWikitext, TemplateTreeCache, type PreprocessContext } from './wikitext/preprocessor.js';
 
 export interface TitleRef {
   ns: number;
@@ -21,9 +23,11 @@ export interface Expansion {
   text: string;
   /** transcluded pages, each once (redirects and their targets) */
   templates: TitleRef[];
+  /** pages the expansion itself links to ({{#ifexist:}} targets), besides the links of the text */
+  links: TitleRef[];
   defaultSort?: string;
-  /** the expansion hit a size/depth limit (MediaWiki then adds a tracking category) */
-  limitHit?: boolean;
+  /** which limit stopped (part of) the expansion: 'depth' | 'size' | 'nodes' | 'error' */
+  limitHit?: string;
 }
 
 export interface PageToExpand {
@@ -130,10 +134,55 @@ export class RawTextExpander implements Expander {
         }
       }
     }
-    return { text: page.text, templates, defaultSort: scanned.defaultSort };
+    return { text: page.text, templates, links: [], defaultSort: scanned.defaultSort };
   }
 }
 
-export function createExpander(db: Database.Database, codec: TitleCodec): Expander {
-  return new RawTextExpander(new PageLookup(db, codec));
+/** Full template expansion with the preprocessor, templates read through the lookup. */
+export class PreprocessorExpander implements Expander {
+  private readonly base: Omit<PreprocessContext, 'title'>;
+
+  constructor(
+    private readonly lookup: PageLookup,
+    opts: { siteName: string; now: Date },
+  ) {
+    const codec = lookup.codec;
+    const names: Record<number, string> = {};
+    const subpages: number[] = [];
+    for (const n of codec.namespaces.values()) {
+      names[n.id] = n.name;
+      if (n.subpages) subpages.push(n.id);
+    }
+    this.base = {
+      getTemplate: (target) => {
+        const t = lookup.templateTitle(target);
+        return t && lookup.text(t);
+      },
+      pageExists: (target) => {
+        const t = codec.parse(target, 0);
+        return t !== null && t.ns >= 0 && lookup.exists(t);
+      },
+      resolveTarget: (target, defaultNs) => {
+        const t = codec.parse(target, defaultNs);
+        return t && { ns: t.ns, dbkey: t.dbkey, nsText: codec.nsName(t.ns) ?? '' };
+      },
+      namespaceNames: names,
+      namespacesWithSubpages: subpages,
+      siteName: opts.siteName,
+      // one clock for the whole import: {{CURRENTYEAR}} and friends are the same on every page
+      now: opts.now,
+      // a template used on thousands of pages is parsed once per import
+      treeCache: new TemplateTreeCache(),
+    };
+  }
+
+  expand(page: PageToExpand): Expansion {
+    const nsText = this.lookup.codec.nsName(page.ns) ?? '';
+    const r = expandWikitext(page.text, { ...this.base, title: { ns: page.ns, dbkey: page.dbkey, nsText } });
+    return { text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, limitHit: r.limitHit };
+  }
+}
+
+export function createExpander(db: Database.Database, codec: TitleCodec, opts: { siteName: string; now: Date }): Expander {
+  return new PreprocessorExpander(new PageLookup(db, codec), opts);
 }

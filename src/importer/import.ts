@@ -72,6 +72,7 @@ const DEFAULT_SITENAME = 'Вікі';
 
 export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   const t0 = performance.now();
+  const t0Wall = Date.now();
   const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const dumpSize = fs.statSync(opts.dump).size; // fails early, with the OS's message, on a missing dump
   if (opts.filesDir !== undefined && !fs.statSync(opts.filesDir, { throwIfNoEntry: false })?.isDirectory()) {
@@ -158,7 +159,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const linkCounts = await runLinkPass(db, {
       codec: titleCodec,
       lang,
-      expander: createExpander(db, titleCodec),
+      expander: createExpander(db, titleCodec, { siteName: siteName(db), now: new Date(t0Wall) }),
       hooks,
       checkAbort,
       onProgress: (n) => progress.update(n),
@@ -170,9 +171,14 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     build.createIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'page_props', 'image']);
     checkAbort();
     const categories = buildCategoryTable(db);
-    for (const h of hooks) await h.finish?.(db, hookContext);
+    log(`link indexes, categories: ${categories} (${secondsSince(t0)} s)`);
+    for (const h of hooks) {
+      await h.finish?.(db, hookContext);
+      log(`${h.name}: finished (${secondsSince(t0)} s)`);
+    }
     checkAbort();
     buildReports(db, { codec: titleCodec, lang });
+    log(`reports (${secondsSince(t0)} s)`);
     const stats = siteStatistics(db);
     const redirects = db.prepare('SELECT COUNT(*) FROM redirect').pluck().get() as number;
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('statistics', ?)").run(JSON.stringify(stats));
@@ -206,6 +212,11 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
   }
+}
+
+function siteName(db: Database.Database): string {
+  const json = db.prepare("SELECT value FROM meta WHERE key = 'siteinfo'").pluck().get() as string;
+  return (JSON.parse(json) as { sitename: string }).sitename;
 }
 
 function secondsSince(t0: number): string {

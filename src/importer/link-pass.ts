@@ -56,6 +56,13 @@ function truncateUtf8(s: string, maxBytes: number): string {
   return buf.subarray(0, end).toString('utf8');
 }
 
+/** Tracking category messages of the preprocessor's limits (Parser::limitationWarn). */
+const LIMIT_CATEGORIES: Record<string, string> = {
+  size: 'post-expand-template-inclusion-category',
+  depth: 'expansion-depth-exceeded-category',
+  nodes: 'node-count-exceeded-category',
+};
+
 interface PageRow {
   id: number;
   ns: number;
@@ -75,7 +82,7 @@ function trackingCategories(db: Database.Database, codec: TitleCodec, lang: stri
   const message = db.prepare('SELECT msg_text FROM message WHERE msg_lang = ? AND msg_key = ?').pluck();
   const out = new Map<string, string | null>();
   const catPrefix = codec.nsName(NS_CATEGORY) ?? 'Category';
-  for (const key of ['hidden-category-category', 'broken-file-category', 'index-category', 'noindex-category', 'post-expand-template-inclusion-category']) {
+  for (const key of ['hidden-category-category', 'broken-file-category', 'index-category', 'noindex-category', ...Object.values(LIMIT_CATEGORIES)]) {
     let text = override.get(lang, key) as string | undefined;
     for (const l of fallbackChain(lang)) {
       if (text !== undefined) break;
@@ -89,6 +96,10 @@ function trackingCategories(db: Database.Database, codec: TitleCodec, lang: stri
 
 export async function runLinkPass(db: Database.Database, opts: LinkPassOptions): Promise<LinkCounts> {
   const counts: LinkCounts = { pagelinks: 0, imagelinks: 0, templatelinks: 0, categorylinks: 0, langlinks: 0, pageProps: 0 };
+  // pagelinks and imagelinks are keyed by target: rows arriving in page order would land all over
+  // their B-trees. They are staged in append-only tables and moved over sorted at the end.
+  db.exec(`CREATE TABLE tmp_pagelinks (pl_from INTEGER, pl_namespace INTEGER, pl_title TEXT, pl_from_namespace INTEGER);
+           CREATE TABLE tmp_imagelinks (il_from INTEGER, il_to TEXT, il_from_namespace INTEGER)`);
   const { codec, expander, hooks } = opts;
   const tracking = trackingCategories(db, codec, opts.lang);
   const select = db.prepare(
@@ -98,8 +109,8 @@ export async function runLinkPass(db: Database.Database, opts: LinkPassOptions):
   );
   const fileExists = db.prepare('SELECT 1 FROM image WHERE img_name = ?').pluck();
   const ins = {
-    pl: db.prepare('INSERT OR IGNORE INTO pagelinks (pl_from, pl_namespace, pl_title, pl_from_namespace) VALUES (?, ?, ?, ?)'),
-    il: db.prepare('INSERT OR IGNORE INTO imagelinks (il_from, il_to, il_from_namespace) VALUES (?, ?, ?)'),
+    pl: db.prepare('INSERT INTO tmp_pagelinks VALUES (?, ?, ?, ?)'),
+    il: db.prepare('INSERT INTO tmp_imagelinks VALUES (?, ?, ?)'),
     tl: db.prepare('INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES (?, ?, ?, ?)'),
     cl: db.prepare(
       `INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type)
@@ -133,11 +144,15 @@ export async function runLinkPass(db: Database.Database, opts: LinkPassOptions):
         break;
       }
     }
-    if (exp.limitHit) addTracking(links, 'post-expand-template-inclusion-category', defaultSort ?? '');
+    const limitCategory = exp.limitHit && LIMIT_CATEGORIES[exp.limitHit];
+    if (limitCategory) addTracking(links, limitCategory, defaultSort ?? '');
+    // {{#ifexist:}} targets are links of the page (MediaWiki records them so that the page is
+    // re-parsed when they are created)
+    for (const t of exp.links) if (!links.pages.has(`${t.ns}|${t.dbkey}`)) links.pages.set(`${t.ns}|${t.dbkey}`, t);
 
     const from = page.id;
-    for (const t of links.pages.values()) counts.pagelinks += ins.pl.run(from, t.ns, t.dbkey, page.ns).changes;
-    for (const f of links.files) counts.imagelinks += ins.il.run(from, f, page.ns).changes;
+    for (const t of links.pages.values()) ins.pl.run(from, t.ns, t.dbkey, page.ns);
+    for (const f of links.files) ins.il.run(from, f, page.ns);
     for (const t of exp.templates) counts.templatelinks += ins.tl.run(from, t.ns, t.dbkey, page.ns).changes;
     const type = page.ns === NS_CATEGORY ? 'subcat' : page.ns === NS_FILE ? 'file' : 'page';
     const titleText = page.dbkey.replace(/_/g, ' ');
@@ -172,5 +187,11 @@ export async function runLinkPass(db: Database.Database, opts: LinkPassOptions):
     await new Promise((r) => setImmediate(r));
     opts.checkAbort();
   }
+  // one row per (page, target) already: the maps of a page hold each target once
+  counts.pagelinks = db
+    .prepare('INSERT INTO pagelinks SELECT * FROM tmp_pagelinks ORDER BY pl_namespace, pl_title, pl_from')
+    .run().changes;
+  counts.imagelinks = db.prepare('INSERT INTO imagelinks SELECT * FROM tmp_imagelinks ORDER BY il_to, il_from').run().changes;
+  db.exec('DROP TABLE tmp_pagelinks; DROP TABLE tmp_imagelinks');
   return counts;
 }
