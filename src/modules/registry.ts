@@ -22,6 +22,8 @@ import { duplicatefilesModule } from './query/duplicatefiles.js';
 import { allcategoriesModule } from './query/allcategories.js';
 import { allimagesModule } from './query/allimages.js';
 import { allfileusagesModule } from './query/allfileusages.js';
+import { querypageModule } from './query/querypage.js';
+import { allmessagesModule } from './query/allmessages.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -35,10 +37,12 @@ export const queryModules: QueryModule[] = [
   allcategoriesModule,
   allimagesModule,
   allfileusagesModule,
+  querypageModule,
   // meta
   siteinfoModule,
   userinfoModule,
   metaTokensModule,
+  allmessagesModule,
 ];
 
 export const actionModules: ActionModule[] = [helpModule, paraminfoModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];

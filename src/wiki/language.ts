@@ -43,23 +43,31 @@ export function ukPluralIndex(n: number): number {
   return 2;
 }
 
-/** Pick a plural form the way Language::convertPlural does for uk (missing forms fall back to the last). */
+/**
+ * Language::convertPlural of MediaWiki 1.25 (CLDR 26 rules; uk, ru and be have no special two-form
+ * rule any more: {{PLURAL:21|a|b}} is "a"). Explicit "N=text" forms are found as PHP does it: any form
+ * containing digits followed by "=" is an explicit form; it is used when the text before the first "="
+ * equals the number as PHP prints it, and dropped otherwise. The remaining forms are indexed by the
+ * plural category (one, few, many, other for uk/ru/be; one, other elsewhere), the index capped by the
+ * number of forms.
+ */
 export function convertPlural(n: number, forms: string[], lang = 'uk'): string {
-  if (forms.length === 0) return '';
-  // explicit forms "N=text"
+  const plain: string[] = [];
+  const asPhpString = String(n);
   for (const f of forms) {
-    const m = /^(\d+)=(.*)$/s.exec(f);
-    if (m && Number(m[1]) === n) return m[2];
+    if (/\d+=/.test(f)) {
+      const eq = f.indexOf('=');
+      if (f.slice(0, eq) === asPhpString) return f.slice(eq + 1);
+      continue;
+    }
+    plain.push(f);
   }
-  const plain = forms.filter((f) => !/^\d+=/.test(f));
   if (plain.length === 0) return '';
   let idx: number;
-  if (lang === 'uk' || lang === 'ru' || lang === 'be') {
+  if (lang === 'uk' || lang === 'ru' || lang === 'be' || lang === 'be-tarask' || lang === 'rue') {
     idx = ukPluralIndex(n);
-    // two forms given: singular vs plural like MediaWiki's uk handling of 2-form plurals
-    if (plain.length === 2) idx = n === 1 ? 0 : 1;
   } else {
-    idx = n === 1 ? 0 : 1;
+    idx = Number.isInteger(n) && Math.abs(n) === 1 ? 0 : 1;
   }
   return plain[Math.min(idx, plain.length - 1)];
 }
@@ -109,4 +117,17 @@ export function fallbackChain(lang: string): string[] {
 /** Language::isValidCode: no path or markup characters. */
 export function isValidLanguageCode(code: string): boolean {
   return code.length > 0 && !/[:\/\\\x00&<>'"]/.test(code) && /^[a-z0-9-]+$/i.test(code);
+}
+
+/**
+ * Language::isValidCode of MediaWiki 1.25: no path or markup characters, nothing a title may not
+ * contain (ASCII controls, # < > [ ] { | }, DEL) and no %XX escape. The empty string is valid.
+ */
+export function isValidCodeMw(code: string): boolean {
+  return !/[:\/\\\x00&<>'"]/.test(code) && !/[\x00-\x1f#<>\[\]{|}\x7f]|%[0-9A-Fa-f]{2}/.test(code);
+}
+
+/** Language::isValidBuiltInCode: the form of a code that can have its own message file (PHP's "$" allows a final newline). */
+export function isValidBuiltInCode(code: string): boolean {
+  return /^[a-z0-9-]{2,}\n?$/.test(code);
 }

@@ -1,0 +1,232 @@
+/**
+ * meta=allmessages (ApiQueryAllMessages of MediaWiki 1.25): interface messages of a language with the
+ * wiki's local overrides applied, optionally transformed ({{PLURAL}}, {{GENDER}}, {{int:}}, …).
+ *
+ * The list: "*" = every key of the language's merged catalog (plus, with amincludelocal, the keys of
+ * the content language's MediaWiki: pages) in byte order; read from the store as key ranges (amprefix,
+ * amfrom and amto narrow the range, so a prefix never reads the whole catalog). An explicit list is
+ * used in the given order. Then, as in 1.25: amprefix keeps the first contiguous run of names with the
+ * prefix, amfilter keeps names containing the text, output starts at the name exactly equal to amfrom
+ * (nothing at all when there is none), stops at the first name greater than amto, and amcustomised
+ * filters on the existence of the MediaWiki: page. An empty amprefix or amfilter matches nothing (PHP 5's
+ * strpos with an empty needle).
+ */
+import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import { texts } from '../../api/errors.js';
+import { withContent, type Obj } from '../../api/result.js';
+import { isValidCodeMw, ucfirst } from '../../wiki/language.js';
+import { catalogLanguages, Messages, phpLooseEquals, userLanguage, type ParserEnv, type RenderTitle } from '../../wiki/messages.js';
+import type { KeyRange } from '../../store/message-store.js';
+import type { Store } from '../../store/store.js';
+
+/** $wgAPIMaxResultSize: a result that would grow beyond this is cut, with amfrom to continue. */
+const MAX_RESULT_SIZE = 8 * 1024 * 1024;
+
+export const allmessagesModule: QueryModule = {
+  kind: 'meta',
+  name: 'allmessages',
+  prefix: 'am',
+  description: 'Return messages from this site.',
+  params: {
+    messages: { type: 'string', multi: true, default: '*', help: 'Which messages to output. "*" (default) means all messages.' },
+    prop: { type: ['default'], multi: true, help: 'Which properties to get.' },
+    enableparser: {
+      type: 'boolean',
+      default: false,
+      help: 'Set to enable parser, will preprocess the wikitext of message (substitute magic words, handle templates etc.).',
+    },
+    nocontent: { type: 'boolean', default: false, help: 'If set, do not include the content of the messages in the output.' },
+    includelocal: {
+      type: 'boolean',
+      default: false,
+      help: "Also include local messages, i.e. messages that don't exist in the software but do exist as a MediaWiki: page.",
+    },
+    args: { type: 'string', multi: true, allowDuplicates: true, help: 'Arguments to be substituted into message.' },
+    filter: { type: 'string', help: 'Return only messages with names that contain this string.' },
+    customised: { type: ['all', 'modified', 'unmodified'], default: 'all', help: 'Return only messages in this customisation state.' },
+    lang: { type: 'string', help: 'Return messages in this language.' },
+    from: { type: 'string', help: 'Return messages starting at this message.' },
+    to: { type: 'string', help: 'Return messages ending at this message.' },
+    title: { type: 'string', help: 'Page name to use as context when parsing message (for enableparser option).' },
+    prefix: { type: 'string', help: 'Return messages with this prefix.' },
+  },
+  examples: ['action=query&meta=allmessages&amprefix=ipb-', 'action=query&meta=allmessages&ammessages=august|mainpage&amlang=de'],
+  cacheMode(params) {
+    if (params.lang === undefined) return 'anon-public-user-private';
+    if (params.enableparser) return 'anon-public-user-private';
+    return 'public';
+  },
+  run(ctx) {
+    const p = ctx.params;
+    const content = ctx.wiki.lang;
+    if (p.lang !== undefined && !isValidCodeMw(p.lang)) return ctx.die('invalidlang', 'Invalid language code for parameter lang');
+    const lang: string = p.lang ?? userLanguage(ctx.request.raw.uselang, content);
+    let title: RenderTitle = { ns: 0, dbkey: 'API' };
+    if (p.enableparser && p.title !== undefined) {
+      const t = ctx.wiki.codec.parse(p.title);
+      if (t === null) return ctx.die('invalidtitle', texts.invalidTitle(p.title));
+      title = { ns: t.ns, dbkey: t.dbkey };
+    }
+    const props = new Set<string>((p.prop as string[] | undefined) ?? []);
+    const args = (p.args as string[] | undefined) ?? [];
+    const prefix = p.prefix as string | undefined;
+    const filter = p.filter as string | undefined;
+    const from = p.from as string | undefined;
+    const to = p.to as string | undefined;
+    const messages = new Messages(
+      { catalogText: (l, k) => ctx.store.messages.catalogText(l, k), overrideText: (l, k) => ctx.store.messages.overrideText(l, k) },
+      parserEnv(ctx),
+    );
+
+    // Which messages
+    const requested = p.messages as string[];
+    let names: string[];
+    if (requested.includes('*')) {
+      names = prefix === '' ? [] : allKeys(ctx.store, lang, content, !!p.includelocal, keyRange(prefix, from, to));
+    } else {
+      names = requested;
+      if (prefix !== undefined) names = firstRunWithPrefix(names, prefix);
+    }
+    if (filter !== undefined) names = filter === '' ? [] : names.filter((n) => n.includes(filter));
+
+    const list: unknown[] = [];
+    ctx.result.object('query').allmessages = list;
+    const customised = p.customised as 'all' | 'modified' | 'unmodified';
+    const foreign = lang !== content;
+    let skip = from !== undefined;
+    let size = 0;
+    for (const name of names) {
+      if (skip && name === from) skip = false;
+      if (to !== undefined && phpGreater(name, to)) break;
+      if (skip) continue;
+      const entry: Obj = { name };
+      if (customised !== 'all') {
+        const isCustomised = customisedPage(ctx, name, lang, foreign);
+        if (isCustomised !== (customised === 'modified')) continue;
+        if (isCustomised) entry.customised = true;
+      }
+      let entrySize = Buffer.byteLength(name) + (entry.customised ? 1 : 0);
+      if (!messages.exists(name, lang)) {
+        entry.missing = true;
+        entrySize += 1;
+      } else {
+        const text = p.enableparser ? messages.text(name, args, lang, title) : messages.plain(name, args, lang);
+        if (!p.nocontent) {
+          withContent(entry, 'content', text);
+          entrySize += Buffer.byteLength(text);
+        }
+        if (props.has('default')) {
+          if (messages.get(name, false, lang) === false) {
+            entry.defaultmissing = true;
+            entrySize += 1;
+          } else {
+            const def = messages.plain(name, [], lang, false);
+            if (!phpLooseEquals(def, text)) {
+              entry.default = def;
+              entrySize += Buffer.byteLength(def);
+            }
+          }
+        }
+      }
+      if (size + entrySize > MAX_RESULT_SIZE) {
+        ctx.setContinue('from', name);
+        break;
+      }
+      size += entrySize;
+      list.push(entry);
+    }
+  },
+};
+
+/** What the {{…}} transformation reads from the wiki. */
+function parserEnv(ctx: QueryModuleContext): ParserEnv {
+  return {
+    codec: ctx.wiki.codec,
+    siteName: ctx.wiki.info.sitename,
+    contentLang: ctx.wiki.lang,
+    fetchTemplate(ns, dbkey) {
+      // Parser::statelessFetchTemplate follows up to two redirects
+      let row = ctx.store.pages.byTitle(ns, dbkey);
+      for (let hop = 0; row && row.isRedirect && hop < 2; hop++) {
+        const target = ctx.store.pages.redirectTarget(row.pageid);
+        if (!target) break;
+        const next = ctx.store.pages.byTitle(target.ns, target.dbkey);
+        if (!next) return null;
+        row = next;
+      }
+      if (!row) return null;
+      return ctx.store.pages.latestText(row.pageid) ?? null;
+    },
+  };
+}
+
+/** Language::getMessageKeysFor (+ the local keys), within a key range, in byte order. */
+function allKeys(store: Store, lang: string, content: string, includeLocal: boolean, range: KeyRange | null): string[] {
+  if (range === null) return [];
+  const seen = new Set<string>();
+  for (const l of catalogLanguages(lang)) for (const k of store.messages.catalogKeys(l, range)) seen.add(k);
+  if (includeLocal) for (const k of store.messages.overrideKeys(content, range)) seen.add(k);
+  return [...seen]
+    .map((k) => ({ k, b: Buffer.from(k, 'utf8') }))
+    .sort((x, y) => Buffer.compare(x.b, y.b))
+    .map((x) => x.k);
+}
+
+/**
+ * The key range a "*" list can be read from: keys with the prefix, from amfrom on (the list must then
+ * start exactly at amfrom, which the loop checks), up to amto. null when the range is empty.
+ */
+function keyRange(prefix: string | undefined, from: string | undefined, to: string | undefined): KeyRange | null {
+  const range: KeyRange = {};
+  const max = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined ? a : Buffer.compare(Buffer.from(a), Buffer.from(b)) >= 0 ? a : b);
+  range.min = max(prefix, from);
+  if (prefix !== undefined) range.below = prefixUpperBound(prefix);
+  // a numeric amto compares numerically in PHP: leave it to the loop
+  if (to !== undefined && !isNumeric(to)) range.max = to;
+  if (range.min !== undefined && range.below !== undefined && Buffer.compare(Buffer.from(range.min), Buffer.from(range.below)) >= 0) return null;
+  for (const k of Object.keys(range) as Array<keyof KeyRange>) if (range[k] === undefined) delete range[k];
+  return range;
+}
+
+/** The smallest string greater than every string starting with `prefix` (its last code point + 1). */
+export function prefixUpperBound(prefix: string): string | undefined {
+  const cps = [...prefix].map((c) => c.codePointAt(0)!);
+  while (cps.length) {
+    const last = cps.pop()!;
+    if (last < 0x10ffff) {
+      const next = last + 1 === 0xd800 ? 0xe000 : last + 1;
+      return String.fromCodePoint(...cps, next);
+    }
+  }
+  return undefined;
+}
+
+/** ApiQueryAllMessages' prefix filter: the first contiguous run of names starting with the prefix. */
+function firstRunWithPrefix(names: string[], prefix: string): string[] {
+  if (prefix === '') return [];
+  const out: string[] = [];
+  for (const n of names) {
+    if (n.startsWith(prefix)) out.push(n);
+    else if (out.length) break;
+  }
+  return out;
+}
+
+/** AllMessagesTablePager::getCustomisedStatuses for one name: does its MediaWiki: page exist? */
+function customisedPage(ctx: QueryModuleContext, name: string, lang: string, foreign: boolean): boolean {
+  const page = ucfirst(name);
+  if (page === '') return false;
+  if (!foreign) return ctx.store.messages.mediaWikiPageExists(page);
+  if (page.includes('/')) return false;
+  return ctx.store.messages.mediaWikiPageExists(`${page}/${lang}`);
+}
+
+function isNumeric(s: string): boolean {
+  return /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s);
+}
+
+/** PHP's $a > $b for two strings: numerically when both are numeric, else byte-wise. */
+function phpGreater(a: string, b: string): boolean {
+  if (isNumeric(a) && isNumeric(b)) return Number(a) > Number(b);
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')) > 0;
+}

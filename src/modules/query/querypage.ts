@@ -1,0 +1,99 @@
+/**
+ * list=querypage (ApiQueryQueryPage of MediaWiki 1.25), also a generator: the results of a QueryPage
+ * special page, read from the reports the importer computed (querycache, in final result order), as a
+ * range scan from qpoffset.
+ *
+ * Output as 1.25 prints a live (non-miser-mode) report: query.querypage = {name, results}, each result
+ * {value, timestamp (reports whose value is a time), ns, title, databaseResult (the extra columns of the
+ * report's query, where it has any)}. In generator mode query.querypage holds only the name and the
+ * result titles become the page set. Continuation: qpoffset = offset + limit, an integer.
+ */
+import type { QueryModule } from '../../api/types.js';
+import { mwToIso } from '../../wiki/timestamps.js';
+
+/** $wgQueryPages of 1.25 core minus $wgAPIUselessQueryPages (MIMEsearch, LinkSearch, FileDuplicateSearch), in its order. */
+export const QUERY_PAGES = [
+  'Ancientpages',
+  'BrokenRedirects',
+  'Deadendpages',
+  'DoubleRedirects',
+  'ListDuplicatedFiles',
+  'Listredirects',
+  'Lonelypages',
+  'Longpages',
+  'MediaStatistics',
+  'Mostcategories',
+  'Mostimages',
+  'Mostinterwikis',
+  'Mostlinkedcategories',
+  'Mostlinkedtemplates',
+  'Mostlinked',
+  'Mostrevisions',
+  'Fewestrevisions',
+  'Shortpages',
+  'Uncategorizedcategories',
+  'Uncategorizedpages',
+  'Uncategorizedimages',
+  'Uncategorizedtemplates',
+  'Unusedcategories',
+  'Unusedimages',
+  'Wantedcategories',
+  'Wantedfiles',
+  'Wantedpages',
+  'Wantedtemplates',
+  'Unwatchedpages',
+  'Unusedtemplates',
+  'Withoutinterwiki',
+] as const;
+
+/** Reports whose value is a timestamp (QueryPage::usesTimestamps). */
+const TIMESTAMP_REPORTS = new Set(['Ancientpages', 'Unusedimages']);
+
+/** Reports restricted to a user right (QueryPage::getRestriction): nobody here has 'unwatchedpages'. */
+const RESTRICTED_REPORTS = new Set(['Unwatchedpages']);
+
+export const querypageModule: QueryModule = {
+  kind: 'list',
+  name: 'querypage',
+  prefix: 'qp',
+  generator: true,
+  description: 'Get a list provided by a QueryPage-based special page.',
+  params: {
+    page: { type: QUERY_PAGES, required: true, help: 'The name of the special page. Note, this is case sensitive.' },
+    offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'Number of results to return.' },
+  },
+  examples: ['action=query&list=querypage&qppage=Ancientpages'],
+  cacheMode(params) {
+    return RESTRICTED_REPORTS.has(params.page) ? 'private' : 'public';
+  },
+  run(ctx) {
+    const page = ctx.params.page as string;
+    const offset = ctx.params.offset as number;
+    const limit = ctx.params.limit as number;
+    if (RESTRICTED_REPORTS.has(page)) {
+      ctx.die('specialpage-cantexecute', "You don't have permission to view the results of this special page");
+    }
+    const report: Record<string, unknown> = { name: page };
+    ctx.result.object('query').querypage = report;
+    // A negative offset reads from the start (SQLite's OFFSET) but still counts in the continuation.
+    const rows = ctx.store.reports.rows(page, Math.max(0, offset), limit + 1);
+    const more = rows.length > limit;
+    if (more) rows.length = limit;
+    if (ctx.generator) {
+      for (const r of rows) ctx.generator.add({ ns: r.ns, dbkey: r.title });
+    } else {
+      const results: unknown[] = [];
+      for (const r of rows) {
+        const item: Record<string, unknown> = { value: r.value };
+        if (TIMESTAMP_REPORTS.has(page)) item.timestamp = mwToIso(r.value);
+        item.ns = r.ns;
+        item.title = ctx.wiki.titleText(r.ns, r.title);
+        if (r.extra) item.databaseResult = { ...r.extra };
+        results.push(item);
+      }
+      report.results = results;
+    }
+    if (more) ctx.setContinue('offset', offset + limit);
+  },
+};
