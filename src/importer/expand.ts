@@ -40,16 +40,18 @@ export interface Expander {
   expand(page: PageToExpand): Expansion;
 }
 
+type CachedPage = { text: string; ns: number; dbkey: string } | null;
+
 /** LRU of template texts: bounded by entries and by characters, since one template can be huge. */
 class TextCache {
-  private readonly map = new Map<string, string | null>();
+  private readonly map = new Map<string, CachedPage>();
   private chars = 0;
   constructor(
     private readonly maxEntries: number,
     private readonly maxChars: number,
   ) {}
 
-  get(key: string): string | null | undefined {
+  get(key: string): CachedPage | undefined {
     const v = this.map.get(key);
     if (v === undefined) return undefined;
     this.map.delete(key);
@@ -57,13 +59,13 @@ class TextCache {
     return v;
   }
 
-  set(key: string, v: string | null): void {
+  set(key: string, v: CachedPage): void {
     this.map.set(key, v);
-    this.chars += v?.length ?? 0;
+    this.chars += v?.text.length ?? 0;
     while (this.map.size > this.maxEntries || this.chars > this.maxChars) {
-      const [oldest, text] = this.map.entries().next().value as [string, string | null];
+      const [oldest, page] = this.map.entries().next().value as [string, CachedPage];
       this.map.delete(oldest);
-      this.chars -= text?.length ?? 0;
+      this.chars -= page?.text.length ?? 0;
     }
   }
 }
@@ -96,18 +98,19 @@ export class PageLookup {
     return target ? [t, target] : [t];
   }
 
-  /** Text of a page after one redirect hop, or null when it does not exist; cached. */
+  /** Text of a page after one redirect hop, or null when it does not exist; cached by the title asked for. */
   text(t: TitleRef): { text: string; ns: number; dbkey: string } | null {
-    const chain = this.templateChain(t);
-    const last = chain[chain.length - 1];
-    const key = `${last.ns}|${last.dbkey}`;
-    let text = this.cache.get(key);
-    if (text === undefined) {
+    const key = `${t.ns}|${t.dbkey}`;
+    let page = this.cache.get(key);
+    if (page === undefined) {
+      const chain = this.templateChain(t);
+      const last = chain[chain.length - 1];
       const row = this.byTitle.get(last.ns, last.dbkey) as { id: number } | undefined;
-      text = row ? ((this.textOf.get(row.id) as string | undefined) ?? null) : null;
-      this.cache.set(key, text);
+      const text = row ? (this.textOf.get(row.id) as string | undefined) : undefined;
+      page = text === undefined ? null : { text, ns: last.ns, dbkey: last.dbkey };
+      this.cache.set(key, page);
     }
-    return text === null ? null : { text, ns: last.ns, dbkey: last.dbkey };
+    return page;
   }
 
   /** A transclusion target as written ("Name", "Шаблон:Name", ":Main page") → title, or null. */
