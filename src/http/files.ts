@@ -1,10 +1,81 @@
 /**
- * Serving the uploaded files at MediaWiki's hashed upload path (/images/a/ab/Name.png), as imageinfo's
- * url reports them. Filled in with the file store's lookups.
+ * Serving the uploaded files at MediaWiki's hashed upload path (/images/a/ab/Name.png), the URL
+ * imageinfo and allimages report. The name in the URL is only ever a key into the file store: the bytes
+ * are read from the path the importer recorded for that file, below the files directory given to
+ * `wikiquery serve --files DIR`, so no part of a request becomes part of a file path.
+ *
+ * 200 with the MIME type the import found, Content-Length, an ETag of the file's SHA-1 (If-None-Match
+ * answers 304) and Last-Modified; 404 for names that are no uploaded file, a hash directory that does
+ * not belong to the name, files described by a manifest without their bytes, bytes that are gone or
+ * changed size since the import, and whenever the server was started without a files directory.
  */
-import type { FastifyInstance } from 'fastify';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../store/store.js';
+import { UPLOAD_PATH, hashPath, sha1Base36ToHex } from '../wiki/files.js';
 
-export function registerFileRoutes(_app: FastifyInstance, _store: Store, _filesDir?: string): void {
-  // registered by the imageinfo work (issue: real clients)
+export function registerFileRoutes(app: FastifyInstance, store: Store, filesDir?: string): void {
+  const root = filesDir === undefined ? null : path.resolve(filesDir);
+
+  const notFound = (reply: FastifyReply) =>
+    reply.code(404).header('Content-Type', 'text/plain; charset=utf-8').header('X-Content-Type-Options', 'nosniff').send('404 Not Found\n');
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const name = nameFromUrl(request.raw.url ?? '');
+    if (name === null || root === null) return notFound(reply);
+    const file = store.files.byName(name);
+    const rel = file ? store.files.storedPath(name) : undefined;
+    if (!file || !rel) return notFound(reply);
+    const full = path.resolve(root, rel);
+    if (!full.startsWith(root + path.sep)) return notFound(reply);
+    let st: fs.Stats;
+    try {
+      st = await fs.promises.stat(full);
+    } catch {
+      return notFound(reply);
+    }
+    // a manifest entry whose name happens to exist on disk, or bytes changed since the import
+    if (!st.isFile() || st.size !== file.size) return notFound(reply);
+
+    const etag = `"${sha1Base36ToHex(file.sha1)}"`;
+    const mime = file.majorMime === 'unknown' ? 'application/octet-stream' : `${file.majorMime}/${file.minorMime}`;
+    reply
+      .header('ETag', etag)
+      .header('Last-Modified', st.mtime.toUTCString())
+      .header('X-Content-Type-Options', 'nosniff');
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    reply.code(200).header('Content-Type', mime).header('Content-Length', String(st.size));
+    if (request.method === 'HEAD') return reply.send();
+    return reply.send(fs.createReadStream(full));
+  };
+
+  app.route({ method: ['GET', 'HEAD'], url: `${UPLOAD_PATH}/*`, handler, exposeHeadRoute: false });
+}
+
+/**
+ * The file name (DB key) of an upload URL path `/images/<h>/<hh>/<name>`, or null when the path has
+ * another shape or its hash directories are not the name's.
+ */
+export function nameFromUrl(url: string): string | null {
+  const q = url.indexOf('?');
+  const p = q < 0 ? url : url.slice(0, q);
+  if (!p.startsWith(UPLOAD_PATH + '/')) return null;
+  const parts = p.slice(UPLOAD_PATH.length + 1).split('/');
+  if (parts.length !== 3) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(parts[2]);
+  } catch {
+    return null;
+  }
+  if (name === '' || name.includes('/')) return null;
+  return hashPath(name) === `${parts[0]}/${parts[1]}/` ? name : null;
+}
+
+/** If-None-Match: `*` or a list of (weak or strong) entity tags, any of which may match. */
+function matchesEtag(header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const values = (Array.isArray(header) ? header.join(',') : header).split(',').map((v) => v.trim());
+  return values.some((v) => v === '*' || v === etag || v === 'W/' + etag);
 }

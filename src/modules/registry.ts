@@ -22,6 +22,10 @@ import { duplicatefilesModule } from './query/duplicatefiles.js';
 import { allcategoriesModule } from './query/allcategories.js';
 import { allimagesModule } from './query/allimages.js';
 import { allfileusagesModule } from './query/allfileusages.js';
+import { imageinfoModule } from './query/imageinfo.js';
+import { imagesModule } from './query/images.js';
+import { fileusageModule } from './query/fileusage.js';
+import { imageusageModule } from './query/imageusage.js';
 import { querypageModule } from './query/querypage.js';
 import { allmessagesModule } from './query/allmessages.js';
 
@@ -31,12 +35,16 @@ export const queryModules: QueryModule[] = [
   revisionsModule,
   categoriesModule,
   duplicatefilesModule,
+  imageinfoModule,
+  imagesModule,
+  fileusageModule,
   // list
   allpagesModule,
   categorymembersModule,
   allcategoriesModule,
   allimagesModule,
   allfileusagesModule,
+  imageusageModule,
   querypageModule,
   // meta
   siteinfoModule,

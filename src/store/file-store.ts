@@ -9,6 +9,8 @@ export interface FileStore {
   bySha1(sha1: string): FileRow[];
   /** list=allimages: at most `limit` files in the requested order, along an index of the image table */
   list(opts: FileListOptions): FileRow[];
+  /** where the file's bytes were imported from: a path relative to the files directory (DB key lookup) */
+  storedPath(name: string): string | undefined;
 }
 
 /** One row of the image table. */

@@ -7,6 +7,27 @@ export interface LinkStore {
   fileUsages(opts: FileUsageOptions & { continueAt?: { target: string; from: number } }): FileUsageRow[];
   /** list=allfileusages&afunique: at most `limit` distinct targets (file DB keys) in order */
   fileUsageTargets(opts: FileUsageOptions & { continueAt?: string }): string[];
+  /**
+   * prop=images: the files (DB keys) page `pageid` uses, in name order from `from` (inclusive in the
+   * direction of the listing), at most `limit`; `only` keeps these names alone. An index seek on il_from.
+   */
+  imagesOf(opts: { pageid: number; from?: string; only?: string[]; descending: boolean; limit: number }): string[];
+  /**
+   * list=imageusage, prop=fileusage: the pages that use the file `target`, in page id order from `fromId`
+   * (inclusive in the direction of the listing), at most `limit`; only those of the using page's
+   * namespace `namespace` when given; only redirects (true) or non-redirects (false) when `redirect` is
+   * given. A range scan of the imagelinks primary key, or of il_to_from_namespace with a namespace.
+   */
+  fileUsers(opts: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): FileUserRow[];
+}
+
+/** A page that uses a file (imageusage, fileusage). */
+export interface FileUserRow {
+  pageid: number;
+  ns: number;
+  /** DB key */
+  title: string;
+  isRedirect: boolean;
 }
 
 /** One image link: page `from` uses the file `target` (DB key, no prefix). */

@@ -102,8 +102,15 @@ export const categorymembersModule: QueryModule = {
       }
     }
 
-    // the page set needs only the identity of each member; it lists them in this (sort key) order
-    if (ctx.generator) for (const r of rows) ctx.generator.add({ row: { pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect, length: 0, latestRevId: 0, touched: '', revCount: 0, contentModel: 'wikitext' } });
+    // the page set lists the members in this (sort key) order; it needs whole page rows (prop=info reads
+    // touched, lastrevid, length)
+    if (ctx.generator) {
+      const full = new Map(ctx.store.pages.byIds(rows.map((r) => r.pageid)).map((r) => [r.pageid, r]));
+      for (const r of rows) {
+        const row = full.get(r.pageid);
+        if (row) ctx.generator.add({ row });
+      }
+    }
     else {
       const out = ctx.result.queryList('categorymembers');
       for (const r of rows) {

@@ -12,6 +12,7 @@ export class SqliteFileStore implements FileStore {
   private readonly byNameStmt: Statement<[string]>;
   private readonly bySha1Stmt: Statement<[string]>;
   private readonly lists: StatementCache;
+  private readonly pathStmt: Statement<[string]>;
 
   constructor(private readonly db: Db) {
     this.existsStmt = db.prepare('FileStore.exists', 'SELECT 1 FROM image WHERE img_name = ?', true);
@@ -19,6 +20,11 @@ export class SqliteFileStore implements FileStore {
     // index img_sha1 (img_sha1, img_name): a seek, already in name order
     this.bySha1Stmt = db.prepare('FileStore.bySha1', `SELECT ${FILE_COLUMNS} FROM image WHERE img_sha1 = ? ORDER BY img_name`);
     this.lists = new StatementCache(db, 'FileStore.list');
+    this.pathStmt = db.prepare('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = ?', true);
+  }
+
+  storedPath(name: string): string | undefined {
+    return this.pathStmt.get(name) as string | undefined;
   }
 
   exists(name: string): boolean {

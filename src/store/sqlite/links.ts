@@ -1,14 +1,18 @@
 import type { Db } from './db.js';
-import type { FileUsageOptions, FileUsageRow, LinkStore } from '../link-store.js';
+import type { FileUsageOptions, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 
 export class SqliteLinkStore implements LinkStore {
   private readonly usages: StatementCache;
   private readonly targets: StatementCache;
+  private readonly images: StatementCache;
+  private readonly users: StatementCache;
 
   constructor(private readonly db: Db) {
     this.usages = new StatementCache(db, 'LinkStore.fileUsages');
     this.targets = new StatementCache(db, 'LinkStore.fileUsageTargets');
+    this.images = new StatementCache(db, 'LinkStore.imagesOf');
+    this.users = new StatementCache(db, 'LinkStore.fileUsers');
   }
 
   /** Target bounds shared by both listings: from/to/prefix on il_to. */
@@ -69,5 +73,47 @@ export class SqliteLinkStore implements LinkStore {
       t = this.targets.value<string>(next, { ...v, after: t });
     }
     return out;
+  }
+
+  /** A range scan of the il_from index (il_from, il_to). */
+  imagesOf(o: { pageid: number; from?: string; only?: string[]; descending: boolean; limit: number }): string[] {
+    const where = ['il_from = @pageid'];
+    const v: Record<string, unknown> = { pageid: o.pageid, limit: o.limit };
+    if (o.from !== undefined) {
+      where.push(`il_to ${o.descending ? '<=' : '>='} @from`);
+      v.from = o.from;
+    }
+    if (o.only !== undefined) {
+      if (o.only.length === 0) return [];
+      where.push(`il_to IN (${o.only.map((_n, i) => '@only' + i).join(', ')})`);
+      o.only.forEach((n, i) => (v['only' + i] = n));
+    }
+    const sql = `SELECT il_to FROM imagelinks WHERE ${where.join(' AND ')} ORDER BY il_to${o.descending ? ' DESC' : ''} LIMIT @limit`;
+    return this.images.all<{ il_to: string }>(sql, v).map((r) => r.il_to);
+  }
+
+  /**
+   * A range scan of the primary key (il_to, il_from), or of il_to_from_namespace (il_to, il_from_namespace,
+   * il_from) for one namespace; each row joined to its page (by primary key) for title and redirect flag.
+   */
+  fileUsers(o: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): FileUserRow[] {
+    const where = ['il_to = @target'];
+    const v: Record<string, unknown> = { target: o.target, limit: o.limit };
+    if (o.namespace !== undefined) {
+      where.push('il_from_namespace = @ns');
+      v.ns = o.namespace;
+    }
+    if (o.fromId !== undefined) {
+      where.push(`il_from ${o.descending ? '<=' : '>='} @fromId`);
+      v.fromId = o.fromId;
+    }
+    if (o.redirect !== undefined) {
+      where.push('+page_is_redirect = @redirect');
+      v.redirect = o.redirect ? 1 : 0;
+    }
+    const sql =
+      `SELECT il_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect FROM imagelinks` +
+      ` CROSS JOIN page ON page_id = il_from WHERE ${where.join(' AND ')} ORDER BY il_from${o.descending ? ' DESC' : ''} LIMIT @limit`;
+    return this.users.all<FileUserRow & { isRedirect: number | boolean }>(sql, v).map((r) => ({ ...r, isRedirect: !!r.isRedirect }));
   }
 }

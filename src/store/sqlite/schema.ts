@@ -81,6 +81,8 @@ CREATE TABLE imagelinks (
   PRIMARY KEY (il_to, il_from)
 ) WITHOUT ROWID;
 CREATE INDEX il_from ON imagelinks (il_from, il_to);
+-- the pages of one namespace that use a file, in page id order (imageusage/fileusage with a namespace)
+CREATE INDEX il_to_from_namespace ON imagelinks (il_to, il_from_namespace, il_from);
 
 CREATE TABLE pagelinks (
   pl_from INTEGER NOT NULL,

@@ -1,0 +1,68 @@
+/**
+ * prop=images (ApiQueryImages of 1.25): the files each page uses (imagelinks, red links included), in
+ * (page id, file name) order; continuation `<page id>|<file>`. As a generator it yields the file pages.
+ * `imimages` keeps only the listed files; values that are not file titles are warned about and, when
+ * none is left, do not filter at all (ApiQueryBase::addWhereFld skips an empty list).
+ */
+import type { QueryModule } from '../../api/types.js';
+import { texts } from '../../api/errors.js';
+import { NS_FILE } from '../../wiki/namespaces.js';
+
+export const imagesModule: QueryModule = {
+  kind: 'prop',
+  name: 'images',
+  prefix: 'im',
+  generator: true,
+  description: 'Returns all files contained on the given pages.',
+  params: {
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many files to return.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    images: { type: 'string', multi: true, help: 'Only list these files. Useful for checking whether a certain page has a certain file.' },
+    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+  },
+  examples: ['action=query&titles=Київ&prop=images', 'action=query&generator=images&titles=Київ&prop=info'],
+  cacheMode: () => 'public',
+  run(ctx) {
+    const p = ctx.params;
+    if (ctx.pageSet.good.length === 0) return;
+    const descending = p.dir === 'descending';
+    let pages = [...new Set(ctx.pageSet.good.map((g) => g.pageid))].sort((a, b) => (descending ? b - a : a - b));
+    let contTo: string | undefined;
+    let contFrom: number | undefined;
+    if (p.continue !== undefined) {
+      const cont = (p.continue as string).split('|');
+      if (cont.length !== 2) ctx.die('badcontinue', texts.badContinue());
+      contFrom = Number.parseInt(cont[0], 10) || 0;
+      contTo = cont[1];
+      pages = pages.filter((id) => (descending ? id <= contFrom! : id >= contFrom!));
+    }
+    let only: string[] | undefined;
+    if (p.images !== undefined) {
+      only = [];
+      for (const img of p.images as string[]) {
+        const t = ctx.wiki.codec.parse(img, 0);
+        if (!t || t.ns !== NS_FILE) ctx.warn(`"${img}" is not a file`);
+        else only.push(t.dbkey);
+      }
+      if (only.length === 0) only = undefined;
+    }
+    const limit = p.limit as number;
+    let count = 0;
+    for (const pageid of pages) {
+      const rows = ctx.store.links.imagesOf({ pageid, from: pageid === contFrom ? contTo : undefined, only, descending, limit: limit - count + 1 });
+      for (const name of rows) {
+        if (++count > limit) {
+          ctx.setContinue('continue', `${pageid}|${name}`);
+          return;
+        }
+        if (ctx.generator) {
+          ctx.generator.add({ ns: NS_FILE, dbkey: name });
+          continue;
+        }
+        const entry = ctx.pageSet.entry(pageid);
+        if (!entry) continue;
+        ((entry.images ??= []) as unknown[]).push({ ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, name) });
+      }
+    }
+  },
+};

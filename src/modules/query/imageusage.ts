@@ -1,0 +1,220 @@
+/**
+ * list=imageusage (ApiQueryBacklinks of 1.25 in its imageusage mode), also a generator: the pages that
+ * use one file (iutitle or iupageid), in page id order -- (namespace, page id) order when several
+ * namespaces are asked for. Continuation is `<namespace>|<page id>` of the next page. With iuredirect,
+ * pages that use a file redirect found among them are listed under that redirect's `redirlinks`, and
+ * their continuation is `<first query's namespace>|<page id>|6|<redirect>|<namespace>|<page id>`.
+ *
+ * Where 1.25 deviates from itself this follows the intent: only redirects in the file namespace are
+ * followed (their names are what imagelinks stores), and the redirect flag of a redirlinks entry belongs
+ * to that entry alone.
+ */
+import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import { texts } from '../../api/errors.js';
+import { compareBytes } from '../../api/pageset.js';
+import type { FileUserRow } from '../../store/link-store.js';
+import type { PageRow } from '../../store/page-store.js';
+import { NS_FILE } from '../../wiki/namespaces.js';
+
+interface Entry {
+  pageid: number;
+  ns: number;
+  title: string;
+  redirect?: boolean;
+  redirlinks?: Entry[];
+}
+
+export const imageusageModule: QueryModule = {
+  kind: 'list',
+  name: 'imageusage',
+  prefix: 'iu',
+  generator: true,
+  description: 'Find all pages that use the given image title.',
+  params: {
+    title: { type: 'string', help: 'Title to search. Cannot be used together with iupageid.' },
+    pageid: { type: 'integer', help: 'Page ID to search. Cannot be used together with iutitle.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    namespace: { type: 'namespace', multi: true, help: 'The namespace to enumerate.' },
+    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    filterredir: { type: ['all', 'redirects', 'nonredirects'], default: 'all', help: 'How to filter for redirects.' },
+    limit: {
+      type: 'limit',
+      default: 10,
+      min: 1,
+      max: 500,
+      highmax: 5000,
+      help: 'How many total pages to return. If iuredirect is enabled, the limit applies to each level separately (which means up to 2 * iulimit results may be returned).',
+    },
+    redirect: { type: 'boolean', default: false, help: 'If linking page is a redirect, find all pages that link to that redirect as well. Maximum limit is halved.' },
+  },
+  examples: ['action=query&list=imageusage&iutitle=File:Linux_logo.png', 'action=query&generator=imageusage&giutitle=File:Linux_logo.png&prop=info'],
+  cacheMode: () => 'public',
+  run(ctx) {
+    const p = ctx.params;
+    const redirectMode = p.redirect === true;
+    const limit = redirectMode ? halvedLimit(ctx) : (p.limit as number);
+    const root = rootFile(ctx);
+    const descending = p.dir === 'descending';
+    const cmp = (a: number, b: number) => (descending ? b - a : a - b);
+
+    // continuation: [from_ns, from_id] for the first level, then [ns, title, from_ns, from_id] for the redirects
+    const cont: Array<number | string> = [];
+    if (p.continue !== undefined) {
+      const parts = (p.continue as string).split('|');
+      // each number must be written as PHP writes an int ("07" and "+7" are refused)
+      const int = (v: string): number => {
+        const n = Number.parseInt(v, 10);
+        if (String(n) !== v) ctx.die('badcontinue', texts.badContinue());
+        return n;
+      };
+      if (![2, 6, 7, 8].includes(parts.length)) ctx.die('badcontinue', texts.badContinue());
+      if (parts.length >= 6) {
+        cont[2] = int(parts[2]);
+        cont[3] = parts[3];
+        cont[4] = int(parts[4]);
+        cont[5] = int(parts[5]);
+      }
+      cont[0] = int(parts[0]);
+      cont[1] = int(parts[1]);
+      for (let i = 6; i < parts.length; i++) int(parts[i]);
+    }
+
+    // an empty namespace list filters nothing (ApiQueryBase::addWhereFld skips empty lists)
+    const asked = p.namespace as number[] | undefined;
+    const nsList = asked === undefined || asked.length === 0 ? [undefined] : [...new Set(asked)].sort(cmp);
+    const byNs = nsList.length > 1;
+    const filter = p.filterredir as string;
+    let continueStr: string | null = null;
+    const results = new Map<number, Entry>();
+    const generated: FileUserRow[] = [];
+    const pageMap = new Map<string, number>();
+    const redirTitles: string[] = [];
+
+    // first level: pages that use the file itself
+    const firstRedirect = filter === 'redirects' ? true : filter === 'nonredirects' && !redirectMode ? false : undefined;
+    const firstCont = cont.length >= 2;
+    const secondCont = cont.length >= 6;
+    let count = 0;
+    outer: for (const ns of nsList) {
+      let fromId: number | undefined;
+      if (firstCont) {
+        const cNs = cont[0] as number;
+        if (byNs && ns !== cNs) {
+          if (cmp(ns!, cNs) < 0) continue;
+        } else fromId = cont[1] as number;
+      }
+      const rows = ctx.store.links.fileUsers({ target: root, namespace: ns, fromId, redirect: firstRedirect, descending, limit: limit - count + 1 });
+      for (const row of rows) {
+        if (++count > limit) {
+          continueStr = `${row.ns}|${row.pageid}`;
+          break outer;
+        }
+        if (cont.length < 2) cont.push(row.ns, row.pageid);
+        if (row.isRedirect) {
+          if (row.ns === NS_FILE) redirTitles.push(row.title);
+          pageMap.set(row.title, row.pageid);
+        }
+        if (ctx.generator) generated.push(row);
+        else results.set(row.pageid, entryOf(ctx, row));
+      }
+    }
+
+    // second level: pages that use one of the file redirects found above
+    if (redirectMode && redirTitles.length) {
+      const titles = [...new Set(redirTitles)].sort((a, b) => (descending ? compareBytes(b, a) : compareBytes(a, b)));
+      const byTitle = titles.length > 1;
+      const secondRedirect = filter === 'redirects' ? true : filter === 'nonredirects' ? false : undefined;
+      let n = 0;
+      second: for (const title of titles) {
+        let titleCmp = 0;
+        if (secondCont && byTitle) {
+          titleCmp = descending ? compareBytes(cont[3] as string, title) : compareBytes(title, cont[3] as string);
+          if (titleCmp < 0) continue;
+        }
+        for (const ns of nsList) {
+          let fromId: number | undefined;
+          if (secondCont && titleCmp === 0) {
+            const cNs = cont[4] as number;
+            if (byNs && ns !== cNs) {
+              if (cmp(ns!, cNs) < 0) continue;
+            } else fromId = cont[5] as number;
+          }
+          const rows = ctx.store.links.fileUsers({ target: title, namespace: ns, fromId, redirect: secondRedirect, descending, limit: limit - n + 1 });
+          for (const row of rows) {
+            if (++n > limit) {
+              continueStr = `${cont[0]}|${cont[1]}|${NS_FILE}|${title}|${row.ns}|${row.pageid}`;
+              break second;
+            }
+            if (cont.length < 6) cont.push(NS_FILE, title, row.ns, row.pageid);
+            if (ctx.generator) {
+              generated.push(row);
+              continue;
+            }
+            const parentId = pageMap.get(title)!;
+            let parent = results.get(parentId);
+            if (!parent) results.set(parentId, (parent = { pageid: parentId } as Entry));
+            (parent.redirlinks ??= []).push(entryOf(ctx, row));
+          }
+        }
+      }
+    }
+
+    if (ctx.generator) {
+      const rows = new Map<number, PageRow>(ctx.store.pages.byIds(generated.map((r) => r.pageid)).map((r) => [r.pageid, r]));
+      for (const r of generated) {
+        const row = rows.get(r.pageid);
+        if (row) ctx.generator.add({ row });
+      }
+    } else {
+      const list = ctx.result.queryList('imageusage');
+      for (const e of results.values()) list.push(e);
+    }
+    if (continueStr !== null) ctx.setContinue('continue', continueStr);
+  },
+};
+
+function entryOf(ctx: QueryModuleContext, row: FileUserRow): Entry {
+  const e: Entry = { pageid: row.pageid, ns: row.ns, title: ctx.wiki.titleText(row.ns, row.title) };
+  if (row.isRedirect) e.redirect = true;
+  return e;
+}
+
+/** With iuredirect the limit is validated against half the usual maxima (250 for users). */
+function halvedLimit(ctx: QueryModuleContext): number {
+  const enc = ctx.encodeParamName('limit');
+  const max = 250;
+  if (ctx.request.raw[enc] === 'max') {
+    (ctx.result.object('limits') as Record<string, unknown>).imageusage = max;
+    return max;
+  }
+  const v = ctx.params.limit as number;
+  if (v > max) {
+    ctx.warn(texts.overForUsers(enc, max, v));
+    return max;
+  }
+  return v;
+}
+
+/** The file whose users are listed: iutitle or iupageid, in the file namespace (ApiBase::getTitleOrPageId). */
+function rootFile(ctx: QueryModuleContext): string {
+  const p = ctx.params;
+  const t = ctx.encodeParamName('title');
+  const id = ctx.encodeParamName('pageid');
+  if (p.title !== undefined && p.pageid !== undefined) ctx.die('invalidparammix', `The parameters ${t}, ${id} can not be used together`);
+  if (p.title === undefined && p.pageid === undefined) ctx.die('missingparam', `One of the parameters ${t}, ${id} is required`);
+  let ns: number;
+  let dbkey: string;
+  if (p.title !== undefined) {
+    const title = ctx.wiki.codec.parse(p.title as string, 0);
+    if (!title) return ctx.die('invalidtitle', `Bad title "${p.title}"`);
+    ns = title.ns;
+    dbkey = title.dbkey;
+  } else {
+    const page = ctx.store.pages.byIds([p.pageid as number])[0];
+    if (!page) return ctx.die('nosuchpageid', `There is no page with ID ${p.pageid}`);
+    ns = page.ns;
+    dbkey = page.title;
+  }
+  if (ns !== NS_FILE) ctx.die('bad_image_title', 'The title for imageusage query must be a file');
+  return dbkey;
+}
