@@ -67,9 +67,10 @@ export async function demoDatabase(): Promise<{ dir: string; db: string }> {
   return prepared;
 }
 
-export async function startDemoServer(opts: { debug?: boolean; db?: string } = {}): Promise<DemoServer> {
+/** @param opts.filesDir the files directory to serve (default: the demo's, when serving the demo database) */
+export async function startDemoServer(opts: { debug?: boolean; db?: string; filesDir?: string } = {}): Promise<DemoServer> {
   const { dir, db } = opts.db ? { dir: '', db: opts.db } : await demoDatabase();
-  const server = await createServer({ db, debug: opts.debug, logLevel: 'silent', filesDir: dir ? join(dir, 'demo', 'files') : undefined });
+  const server = await createServer({ db, debug: opts.debug, logLevel: 'silent', filesDir: opts.filesDir ?? (dir ? join(dir, 'demo', 'files') : undefined) });
   const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
   const url = `${address}/api.php`;
   return {
