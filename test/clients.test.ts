@@ -16,9 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
-import { importWiki } from '../src/importer/import.js';
-import { importHooks } from '../src/cli/import-command.js';
+import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { actionModules, queryModules } from '../src/modules/registry.js';
 
 const require = createRequire(import.meta.url);
@@ -68,13 +66,7 @@ interface Base {
 let base: Base;
 
 before(async () => {
-  // the demo wiki imported as `wikiquery import` does it (with the Semantic MediaWiki hook), so that
-  // browsebysubject and sfautocomplete have data to answer with
-  const { dir } = await demoDatabase();
-  const db = join(dir, 'clients.sqlite');
-  const demo = join(dir, 'demo');
-  await importWiki({ dump: join(demo, 'dump.xml'), db, filesDir: join(demo, 'files'), messageDirs: [join(demo, 'messages')], lang: 'uk', hooks: importHooks(), progress: false, log: () => {} });
-  s = await startDemoServer({ db, filesDir: join(demo, 'files') });
+  s = await startDemoServer();
   port = new URL(s.url).port;
   const get = async (params: Record<string, string>) => {
     const r = await s.get({ continue: '', ...params });

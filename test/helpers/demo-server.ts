@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemo } from '../../scripts/generate-demo.js';
 import { importWiki } from '../../src/importer/import.js';
+import { importHooks } from '../../src/cli/import-command.js';
 import { createServer, type WikiServer } from '../../src/http/server.js';
 
 export interface ApiAnswer {
@@ -47,7 +48,7 @@ async function answer(res: Response): Promise<ApiAnswer> {
 
 let prepared: { dir: string; db: string } | null = null;
 
-/** Generate and import the demo wiki into a temporary directory (once per process). */
+/** Generate and import the demo wiki into a temporary directory (once per process), as `wikiquery import` does. */
 export async function demoDatabase(): Promise<{ dir: string; db: string }> {
   if (prepared) return prepared;
   const dir = mkdtempSync(join(tmpdir(), 'wikiquery-test-'));
@@ -59,6 +60,7 @@ export async function demoDatabase(): Promise<{ dir: string; db: string }> {
     filesDir: join(dir, 'demo', 'files'),
     messageDirs: [join(dir, 'demo', 'messages')],
     lang: 'uk',
+    hooks: importHooks(),
     progress: false,
     log: () => {},
   });
