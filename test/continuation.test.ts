@@ -47,8 +47,6 @@ interface Walk {
 const same = (n: number) => n;
 const FILES_WITH_DUPLICATES =
   'Файл:Linux logo.png|File:Tux.png|Файл:Пінгвін.png|Файл:Прапор України.png|Файл:Ukraine flag copy.png|Файл:Flag of Ukraine.png|Файл:Зірка.svg|Файл:Немає.png|Файл:Zoo.png|Київ';
-const PROP_ON_TITLES_TODO =
-  "core: with titles= (no generator) the ContinuationManager answers continue '-||' for an unfinished prop; the next request then skips the page set (ApiQuery of 1.25 always treats prop modules as generated modules and answers '||')";
 
 const listFileUsages: Walk = { name: 'list=allfileusages afprop=ids|title', params: { list: 'allfileusages', afprop: 'ids|title' }, limits: [['aflimit', same]], kind: 'list', list: 'allfileusages' };
 const WALKS: Walk[] = [
@@ -70,8 +68,8 @@ const WALKS: Walk[] = [
   { name: 'list=allfileusages unique descending prefix', params: { list: 'allfileusages', afunique: '', afdir: 'descending', afprefix: 'П' }, limits: [['aflimit', same]], kind: 'list', list: 'allfileusages' },
   { name: 'generator=allfileusages', params: { generator: 'allfileusages' }, limits: [['gaflimit', same]], kind: 'pageset', sameAs: listFileUsages },
   { name: 'generator=allfileusages unique', params: { generator: 'allfileusages', gafunique: '' }, limits: [['gaflimit', same]], kind: 'pages' },
-  { name: 'prop=duplicatefiles titles=', params: { prop: 'duplicatefiles', titles: FILES_WITH_DUPLICATES }, limits: [['dflimit', same]], kind: 'dups', todo: { new: PROP_ON_TITLES_TODO } },
-  { name: 'prop=duplicatefiles descending titles=', params: { prop: 'duplicatefiles', dfdir: 'descending', titles: FILES_WITH_DUPLICATES }, limits: [['dflimit', same]], kind: 'dups', todo: { new: PROP_ON_TITLES_TODO } },
+  { name: 'prop=duplicatefiles titles=', params: { prop: 'duplicatefiles', titles: FILES_WITH_DUPLICATES }, limits: [['dflimit', same]], kind: 'dups' },
+  { name: 'prop=duplicatefiles descending titles=', params: { prop: 'duplicatefiles', dfdir: 'descending', titles: FILES_WITH_DUPLICATES }, limits: [['dflimit', same]], kind: 'dups' },
   // a file that duplicates several of the given files is generated once per batch, so again in later batches
   { name: 'generator=duplicatefiles titles=', params: { generator: 'duplicatefiles', titles: FILES_WITH_DUPLICATES }, limits: [['gdflimit', same]], kind: 'pageset' },
   { name: 'generator=allimages&prop=duplicatefiles', params: { generator: 'allimages', prop: 'duplicatefiles' }, limits: [['gailimit', same], ['dflimit', same]], kind: 'dups' },

@@ -84,7 +84,6 @@ describe('spec endpoint 2: prop=duplicatefiles&titles=', () => {
   });
   it(
     'new continuation of a prop on titles=: "||" and no batchcomplete (prop modules are always the generated modules)',
-    { todo: "core: query.ts hands the ContinuationManager the prop modules only when there is a generator; ApiQuery of 1.25 always does, so the client's next request is '||' (not '-||', which skips the page set)" },
     async () => {
       const titles = 'Файл:Linux logo.png|Файл:Tux.png';
       const r = await get({ action: 'query', prop: 'duplicatefiles', titles, dflimit: 3, continue: '' });
@@ -281,7 +280,7 @@ describe('spec endpoint 4: generator=allimages&prop=duplicatefiles', () => {
     // pages in title order (JSON.parse would reorder integer keys: look at the text)
     assert.deepEqual([...r4.text.matchAll(/"(\d+)":\{"pageid"/g)].map((m) => m[1]), ['202', '372', '171', '241', '132']);
   });
-  it('the generator alone: gaicontinue with batchcomplete', { todo: 'core: ContinuationManager sets no batchcomplete when only the generator continues (ApiContinuationManager of 1.25 does)' }, async () => {
+  it('the generator alone: gaicontinue with batchcomplete', async () => {
     const r = await get({ action: 'query', generator: 'allimages', gailimit: 2, continue: '' });
     assert.equal(
       r.text,
