@@ -19,7 +19,8 @@ import { extractLinks } from '../src/importer/wikitext/links.js';
 import { TitleCodec } from '../src/wiki/titles.js';
 import type { PageAnalysis, PageAnalysisHook } from '../src/importer/hooks.js';
 
-const CLI = path.resolve(import.meta.dirname, '../src/cli/main.js');
+// the import command runs on its own too (`wikiquery import` is the same function behind main.js)
+const CLI = path.resolve(import.meta.dirname, '../src/cli/import-command.js');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80"/></svg>\n';
 
@@ -437,7 +438,7 @@ describe('import: failures leave the existing database untouched', () => {
     const bad = path.join(dir, 'bad.xml');
     fs.writeFileSync(bad, dumpXml([page('Добра', 0, 'текст')]).replace('  </page>\n', '  </revision>\n  </page>\n'));
     const before = sha(dbFile);
-    const r = spawnSync(process.execPath, [CLI, 'import', bad, '--db', dbFile], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [CLI, bad, '--db', dbFile], { encoding: 'utf8' });
     assert.equal(r.status, 1);
     const lines = r.stderr.trim().split('\n');
     assert.equal(lines.length, 1, r.stderr);
@@ -452,12 +453,12 @@ describe('import: failures leave the existing database untouched', () => {
     const cut = path.join(dir, 'cut.xml');
     const xml = dumpXml([page('Добра', 0, 'текст')]);
     fs.writeFileSync(cut, xml.slice(0, xml.indexOf('</page>')));
-    let r = spawnSync(process.execPath, [CLI, 'import', cut, '--db', dbFile], { encoding: 'utf8' });
+    let r = spawnSync(process.execPath, [CLI, cut, '--db', dbFile], { encoding: 'utf8' });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /cut\.xml:\d+:\d+: unexpected end of file: unclosed tag <\w+>\n$/);
     const html = path.join(dir, 'page.html');
     fs.writeFileSync(html, '<html><body>hi</body></html>');
-    r = spawnSync(process.execPath, [CLI, 'import', html, '--db', dbFile], { encoding: 'utf8' });
+    r = spawnSync(process.execPath, [CLI, html, '--db', dbFile], { encoding: 'utf8' });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /page\.html:1:6: not a MediaWiki XML dump: root element is <html>/);
     assert.deepEqual(leftovers(dbFile), []);
@@ -474,7 +475,7 @@ describe('import: failures leave the existing database untouched', () => {
     out.end('</mediawiki>\n');
     await new Promise((r) => out.on('finish', r));
     const before = sha(dbFile);
-    const child = spawn(process.execPath, [CLI, 'import', big, '--db', dbFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, big, '--db', dbFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

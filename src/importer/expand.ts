@@ -1,17 +1,13 @@
 /**
  * Template expansion for pass 2: the one place where a page's text becomes the text its links are read
- * from. Templates come from the database being built (page_text after pass 1) through a small LRU
- * cache, following a redirect as MediaWiki's Parser::statelessFetchTemplate does (one hop; both the
- * redirect and its target are recorded as transclusions).
- *
- * The preprocessor (wikitext/preprocessor.ts) does the expansion; RawTextExpander, which reads the
- * transclusions from the unexpanded text's {{…}} calls (wikitext/template-scan.ts), remains for
- * measuring what expansion costs and as the reference of the simplest behaviour.
+ * from. The expansion is the preprocessor's (wikitext/preprocessor.ts); templates come from the
+ * database being built (page_text after pass 1) through a small LRU cache, following one redirect as
+ * MediaWiki's Parser::statelessFetchTemplate does (the preprocessor records both the redirect and its
+ * target as transclusions).
  */
 import type Database from 'better-sqlite3';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
-import { scanTemplates } from './wikitext/template-scan.js';
 import { expandWikitext, TemplateTreeCache, type PreprocessContext } from './wikitext/preprocessor.js';
 
 export interface TitleRef {
@@ -90,54 +86,39 @@ export class PageLookup {
     return this.byTitle.get(t.ns, t.dbkey) !== undefined;
   }
 
-  /** The title and, when it is a redirect, its target: the pages a transclusion depends on. */
-  templateChain(t: TitleRef): TitleRef[] {
-    const row = this.byTitle.get(t.ns, t.dbkey) as { id: number; r: number } | undefined;
-    if (!row || !row.r) return [t];
-    const target = this.redirectOf.get(row.id) as TitleRef | undefined;
-    return target ? [t, target] : [t];
-  }
-
-  /** Text of a page after one redirect hop, or null when it does not exist; cached by the title asked for. */
+  /**
+   * Text of a page, after one redirect hop (Parser::statelessFetchTemplate), with the title of the page
+   * it comes from; null when there is no such page. Cached by the title asked for.
+   */
   text(t: TitleRef): { text: string; ns: number; dbkey: string } | null {
     const key = `${t.ns}|${t.dbkey}`;
     let page = this.cache.get(key);
     if (page === undefined) {
-      const chain = this.templateChain(t);
-      const last = chain[chain.length - 1];
-      const row = this.byTitle.get(last.ns, last.dbkey) as { id: number } | undefined;
-      const text = row ? (this.textOf.get(row.id) as string | undefined) : undefined;
-      page = text === undefined ? null : { text, ns: last.ns, dbkey: last.dbkey };
+      page = this.load(t);
       this.cache.set(key, page);
     }
     return page;
+  }
+
+  private load(t: TitleRef): CachedPage {
+    type Row = { id: number; r: number };
+    let row = this.byTitle.get(t.ns, t.dbkey) as Row | undefined;
+    let from = t;
+    if (row?.r) {
+      const target = this.redirectOf.get(row.id) as TitleRef | undefined;
+      if (target) {
+        from = target;
+        row = this.byTitle.get(target.ns, target.dbkey) as Row | undefined;
+      }
+    }
+    const text = row ? (this.textOf.get(row.id) as string | undefined) : undefined;
+    return text === undefined ? null : { text, ns: from.ns, dbkey: from.dbkey };
   }
 
   /** A transclusion target as written ("Name", "Шаблон:Name", ":Main page") → title, or null. */
   templateTitle(target: string): TitleRef | null {
     const t = this.codec.parse(target, NS_TEMPLATE);
     return t === null || t.ns === NS_SPECIAL ? null : { ns: t.ns, dbkey: t.dbkey };
-  }
-}
-
-/** Analysis of the unexpanded text: {{Name}} calls as transclusions (with their redirect targets). */
-export class RawTextExpander implements Expander {
-  constructor(private readonly lookup: PageLookup) {}
-
-  expand(page: PageToExpand): Expansion {
-    const scanned = scanTemplates(page.text, this.lookup.codec);
-    const templates: TitleRef[] = [];
-    const seen = new Set<string>();
-    for (const t of scanned.templates) {
-      for (const dep of this.lookup.templateChain(t)) {
-        const key = `${dep.ns}|${dep.dbkey}`;
-        if (!seen.has(key)) {
-          seen.add(key);
-          templates.push(dep);
-        }
-      }
-    }
-    return { text: page.text, templates, links: [], defaultSort: scanned.defaultSort };
   }
 }
 

@@ -1,14 +1,11 @@
 /**
  * The magic words the importer's link analysis needs, with their uk synonyms (MessagesUk.php, which
- * also accepts the ru and English spellings). Only what changes the link tables is here: the
- * redirect marker, DEFAULTSORT and the double-underscore switches that become page properties.
+ * also accepts the ru and English spellings): the redirect marker and the double-underscore switches
+ * that become page properties. (DEFAULTSORT and the other brace magic words are the preprocessor's.)
  */
 
 /** #REDIRECT and its synonyms; matched case-insensitively at the start of the text. */
 export const REDIRECT_WORDS = ['#REDIRECT', '#ПЕРЕНАПРАВЛЕННЯ', '#ПЕРЕНАПР', '#ПЕРЕАДРЕСАЦІЯ', '#ПЕРЕНАПРАВЛЕНИЕ'];
-
-/** {{DEFAULTSORT:…}} synonyms (case-sensitive magic word, like MediaWiki's). */
-export const DEFAULTSORT_WORDS = ['DEFAULTSORT', 'DEFAULTSORTKEY', 'DEFAULTCATEGORYSORT', 'СОРТУВАННЯ', 'КЛЮЧ_СОРТУВАННЯ', 'СОРТИРОВКА_ПО_УМОЛЧАНИЮ'];
 
 /**
  * Double-underscore switches: property name (as page_props stores it) → synonyms. MediaWiki stores
@@ -31,34 +28,3 @@ export const DOUBLE_UNDERSCORES: Array<{ prop: string; caseSensitive: boolean; w
   { prop: 'nocontentconvert', caseSensitive: false, words: ['__NOCONTENTCONVERT__', '__NOCC__'] },
   { prop: 'disambiguation', caseSensitive: false, words: ['__DISAMBIG__', '__НЕОДНОЗНАЧНІСТЬ__'] },
 ];
-
-/**
- * Names that look like {{Name}} but are variables or parser functions, not transclusions; only used
- * by the raw-text template scan (the preprocessor knows them all). Upper-case variables are compared
- * exactly; function names (before ':') case-insensitively.
- */
-export const MAGIC_VARIABLES = new Set(
-  ('CURRENTYEAR CURRENTMONTH CURRENTMONTH1 CURRENTMONTHNAME CURRENTMONTHNAMEGEN CURRENTMONTHABBREV CURRENTDAY CURRENTDAY2 ' +
-    'CURRENTDAYNAME CURRENTDOW CURRENTTIME CURRENTHOUR CURRENTWEEK CURRENTTIMESTAMP LOCALYEAR LOCALMONTH LOCALMONTH1 ' +
-    'LOCALMONTHNAME LOCALMONTHNAMEGEN LOCALMONTHABBREV LOCALDAY LOCALDAY2 LOCALDAYNAME LOCALDOW LOCALTIME LOCALHOUR ' +
-    'LOCALWEEK LOCALTIMESTAMP SITENAME SERVER SERVERNAME SCRIPTPATH STYLEPATH CURRENTVERSION CONTENTLANGUAGE CONTENTLANG ' +
-    'DIRECTIONMARK DIRMARK NUMBEROFPAGES NUMBEROFARTICLES NUMBEROFFILES NUMBEROFUSERS NUMBEROFACTIVEUSERS NUMBEROFEDITS ' +
-    'NUMBEROFVIEWS NUMBEROFADMINS PAGENAME PAGENAMEE FULLPAGENAME FULLPAGENAMEE NAMESPACE NAMESPACEE NAMESPACENUMBER ' +
-    'TALKSPACE TALKSPACEE SUBJECTSPACE SUBJECTSPACEE ARTICLESPACE ARTICLESPACEE TALKPAGENAME TALKPAGENAMEE ' +
-    'SUBJECTPAGENAME SUBJECTPAGENAMEE ARTICLEPAGENAME ARTICLEPAGENAMEE BASEPAGENAME BASEPAGENAMEE ROOTPAGENAME ' +
-    'ROOTPAGENAMEE SUBPAGENAME SUBPAGENAMEE REVISIONID REVISIONDAY REVISIONDAY2 REVISIONMONTH REVISIONMONTH1 ' +
-    'REVISIONYEAR REVISIONTIMESTAMP REVISIONUSER REVISIONSIZE PAGEID ! = ' +
-    'НАЗВАСТОРІНКИ ПОВНАНАЗВАСТОРІНКИ ПРОСТІРНАЗВ НАЗВАСАЙТУ ПОТОЧНИЙРІК ПОТОЧНИЙМІСЯЦЬ ПОТОЧНИЙДЕНЬ').split(' '),
-);
-
-export const PARSER_FUNCTIONS = new Set(
-  ('int ns nse urlencode lcfirst ucfirst lc uc localurl localurle fullurl fullurle canonicalurl canonicalurle formatnum ' +
-    'grammar gender plural bidi numberofpages numberofusers numberofactiveusers numberofarticles numberoffiles ' +
-    'numberofadmins numberingroup numberofedits numberofviews language padleft padright anchorencode filepath ' +
-    'pageid defaultsort defaultsortkey defaultcategorysort displaytitle pagesincategory pagesize protectionlevel ' +
-    'namespace namespacee namespacenumber talkspace talkspacee subjectspace subjectspacee pagename pagenamee ' +
-    'fullpagename fullpagenamee subpagename subpagenamee basepagename basepagenamee talkpagename talkpagenamee ' +
-    'subjectpagename subjectpagenamee rootpagename rootpagenamee revisionid revisionday revisionday2 revisionmonth ' +
-    'revisionmonth1 revisionyear revisiontimestamp revisionuser cascadingsources formatdate dateformat tag ' +
-    'сортування ключ_сортування').split(' '),
-);
