@@ -218,7 +218,7 @@ describe('annotation extraction', () => {
     assert.ok(matchesFolded("Кам'янець-Подільський", fold('КАМ’')));
     assert.ok(matchesFolded('Івано-Франківська область', fold('ОБЛ')));
     assert.ok(!matchesFolded('Київська_область', fold('їв')));
-    assert.equal(wordKeys('x'.repeat(100))[0].length, 32);
+    assert.equal(wordKeys('x'.repeat(100))[0].length, 64);
   });
   it('the top-k trie reports every heavy node with its smallest ids', () => {
     const keys = ['a', 'ab', 'ab', 'abc', 'abd', 'b', 'ba', 'bb', 'bc'].map((k, i) => [k, 10 - i] as const);
@@ -273,6 +273,7 @@ async function smallWiki(): Promise<string> {
   add(0, 'Старе місце', '#REDIRECT [[Нове місце]]', 'Нове місце');
   add(0, 'Нове місце', 'Текст.');
   add(0, 'Посилання', '[[Місце::старе місце]]');
+  for (let n = 0; n < 60; n++) add(0, `Довгий ${n}`, `[[Примітка::Спільний початок примітки: ${'дуже '.repeat(12)}довгий, номер ${n}]]`);
   add(0, 'Довга', `[[Примітка::${'Дуже довга примітка, що має більше тридцяти двох символів '.repeat(2)}кінець]]`);
   const dir = path.join(tmp, 'small');
   fs.mkdirSync(dir, { recursive: true });
@@ -520,9 +521,14 @@ describe('action=sfautocomplete (spec endpoint 1)', () => {
     assert.equal(titles(await ac(small, { property: 'Примітка', substr: 'про об’єкт' })).length, 1000);
     assert.deepEqual(titles(await ac(small, { property: 'Тип', substr: 'П' })), ['парний']);
     // a substring longer than the stored word keys
-    const long = 'дуже довга примітка, що має більше тридцяти двох символів дуже';
+    // substrings longer than the stored word keys (64 characters): the values are checked
+    const long = 'дуже довга примітка, що має більше тридцяти двох символів дуже довга';
     assert.equal(titles(await ac(small, { property: 'Примітка', substr: long })).length, 1);
     assert.equal(titles(await ac(small, { property: 'Примітка', substr: long + ' ні' })).length, 0);
+    // … also under a precomputed prefix (60 values share their first 100 characters)
+    const shared = `Спільний початок примітки: ${'дуже '.repeat(12)}довгий, номер `;
+    const numbered = [1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19].map((n) => shared + n).sort(compareBytes);
+    assert.deepEqual(titles(await ac(small, { property: 'Примітка', substr: shared.toUpperCase() + '1' })), numbered);
     // the namespace source over many pages
     assert.equal(titles(await ac(small, { namespace: 'Main', substr: 'сторінка' })).length, 1000);
   });

@@ -149,6 +149,13 @@ class SemanticImportHook implements PageAnalysisHook {
     db.exec(SEMANTIC_INDEXES.split(';')[0]);
     db.exec(`INSERT OR IGNORE INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey)
              SELECT DISTINCT sv_ns, sv_key, '', replace(sv_key, '_', ' ') FROM smw_value WHERE sv_ns IS NOT NULL`);
+    const cats = db.prepare("SELECT sp_id FROM smw_property WHERE sp_key IN ('_INST', '_SUBC')").pluck().all() as number[];
+    for (const c of cats) {
+      db.prepare(
+        `INSERT OR IGNORE INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey)
+         SELECT DISTINCT 14, t, '', replace(t, '_', ' ') FROM (SELECT substr(sv_item, 1, instr(sv_item, '#') - 1) AS t FROM smw_value WHERE sv_property = ?)`,
+      ).run(c);
+    }
 
     // ---- autocompletion: distinct values per source in byte order, word keys, heavy prefixes
     db.exec('INSERT INTO smw_ac_stage (as_source, as_value) SELECT -1 - page_namespace, page_title FROM page');
@@ -195,12 +202,14 @@ class SemanticImportHook implements PageAnalysisHook {
     let seq = 0;
     let seen = new Set<string>();
     let written = 0;
-    const emit = (prop: number, di: number, item: string, ns: number | null, key: string | null) => {
+    /** one value of the current subject, unless it has it already; `derived`: sv_item is left NULL */
+    const emit = (prop: number, di: number, item: string, ns: number | null, key: string | null, derived = false): boolean => {
       const sig = `${prop}\u0001${item}`;
-      if (seen.has(sig)) return;
+      if (seen.has(sig)) return false;
       seen.add(sig);
-      insert.run(subject, prop, seq++, di, item, ns, key);
+      insert.run(subject, prop, seq++, di, derived ? null : item, ns, key);
       written++;
+      return true;
     };
     let last = 0;
     for (;;) {
@@ -241,6 +250,8 @@ class SemanticImportHook implements PageAnalysisHook {
             emit(errp, DI.WIKIPAGE, wikiPageItem(102, propertyPageKey(prop.key)), 102, propertyPageKey(prop.key));
             continue;
           }
+          // user properties' page and text values keep their title/text in sv_key (matched by baseprop,
+          // autocompleted) and no separate sv_item (it is derived from sv_key when read)
           const user = !prop.key.startsWith('_');
           if (v.di === DI.WIKIPAGE) {
             let ns = v.ns!;
@@ -250,11 +261,13 @@ class SemanticImportHook implements PageAnalysisHook {
               ns = target.ns;
               dbkey = target.dbkey;
             }
-            emit(row.p, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey);
-            if (user && prop.type === '_wpg') acStage.run(row.p, dbkey);
+            if (user) {
+              if (emit(row.p, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey, true) && prop.type === '_wpg') acStage.run(row.p, dbkey);
+            } else emit(row.p, DI.WIKIPAGE, wikiPageItem(ns, dbkey), null, null);
           } else if (v.di === DI.BLOB) {
-            emit(row.p, DI.BLOB, v.item, null, user ? v.item : null);
-            if (user && BLOB_TYPES.has(prop.type)) acStage.run(row.p, v.item);
+            if (user) {
+              if (emit(row.p, DI.BLOB, v.item, null, v.item, true) && BLOB_TYPES.has(prop.type)) acStage.run(row.p, v.item);
+            } else emit(row.p, DI.BLOB, v.item, null, null);
           } else {
             emit(row.p, v.di, v.item, null, null);
           }

@@ -9,7 +9,7 @@
 import { foldForMatch } from '../wiki/language.js';
 
 /** Characters (code points) kept of each word key. Queries longer than this are checked on the value. */
-export const KEY_CHARS = 32;
+export const KEY_CHARS = 64;
 
 /** The folded form: NFC, Unicode lowercase, one apostrophe, '_' as ' ', final sigma as sigma. */
 export function fold(s: string): string {

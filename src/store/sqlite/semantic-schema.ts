@@ -9,7 +9,7 @@
  *   smw_ac_value  every distinct value of a source, numbered in (source, value) byte order, so that
  *                 sorting value ids sorts values
  *   smw_ac_word   (source, word key, value id): the folded text from each word start of the value, cut
- *                 to 32 characters. A substring's matches are one range scan `aw_key >= f AND aw_key < f+∞`.
+ *                 to 64 characters. A substring's matches are one range scan `aw_key >= f AND aw_key < f+∞`.
  *   smw_ac_node   "heavy" prefixes: every node of the (compressed) trie of word keys under which more than
  *                 HEAVY_ROWS word rows lie, and ...
  *   smw_ac_top    ... the first 1000 value ids below each of them, in id (= byte) order.
@@ -43,14 +43,16 @@ CREATE TABLE smw_subject (
 );
 
 -- property values (SMW's property tables in one): sv_type is the data item type code
--- (SMWDataItem::TYPE_*), sv_item its serialization; sv_ns/sv_key hold a page value's title, sv_key a
--- blob's text (what autocompletion and baseprop/basevalue match); sv_seq keeps the annotation order
+-- (SMWDataItem::TYPE_*), sv_item its serialization; sv_seq keeps the annotation order. Page and text
+-- values of user properties keep their title (sv_ns, sv_key) or text (sv_key) instead -- what baseprop/
+-- basevalue matches -- and sv_item is NULL: the serialization is sv_key || '#' || sv_ns || '#' for a
+-- page (type 9), sv_key for a text (type 2) (SEMANTIC_ITEM)
 CREATE TABLE smw_value (
   sv_subject INTEGER NOT NULL,
   sv_property INTEGER NOT NULL,
   sv_seq INTEGER NOT NULL,
   sv_type INTEGER NOT NULL,
-  sv_item TEXT NOT NULL,
+  sv_item TEXT,
   sv_ns INTEGER,
   sv_key TEXT,
   PRIMARY KEY (sv_subject, sv_property, sv_seq)
@@ -91,6 +93,9 @@ CREATE TABLE smw_ac_top (
   PRIMARY KEY (at_node, at_value)
 ) WITHOUT ROWID;
 `;
+
+/** The serialization of a smw_value row, as an SQL expression. */
+export const SEMANTIC_ITEM = "COALESCE(sv_item, CASE sv_type WHEN 9 THEN sv_key || '#' || sv_ns || '#' ELSE sv_key END)";
 
 /** Secondary indexes, created after the bulk load. */
 export const SEMANTIC_INDEXES = /* sql */ `

@@ -13,12 +13,12 @@ import type { SemanticPropertyValues, SemanticStore, SemanticSubjectData } from 
 import { KEY_CHARS, cutChars, matchesFolded } from '../../semantic/fold.js';
 import { BLOB_TYPES } from '../../semantic/types.js';
 import { compareBytes } from '../../api/pageset.js';
-import { namespaceSource } from './semantic-schema.js';
+import { SEMANTIC_ITEM, namespaceSource } from './semantic-schema.js';
 
 /** Upper bound of a prefix range in byte order (U+10FFFF sorts after every character a key holds). */
 const PREFIX_END = '\u{10FFFF}';
 /** Word rows read for a query longer than the stored keys under a precomputed prefix (then checked). */
-const LONG_QUERY_SCAN = 20000;
+const LONG_QUERY_SCAN = 10000;
 /** Subjects read for the baseprop/basevalue form. */
 const DEPENDENT_SUBJECTS = 50000;
 /** Category members read for the category source. */
@@ -34,11 +34,11 @@ interface Statements {
   valuesById: Statement<[string], string>;
   subjectsWith: Statement<[number, string, number], number>;
   valuesOf: Statement<[number, number], string>;
-  members: Statement<[string, number], { ns: number; dbkey: string }>;
 }
 
 export class SqliteSemanticStore implements SemanticStore {
   private st: Statements | null | undefined;
+  private membersStmt: Statement<[string, number], { ns: number; dbkey: string }> | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -52,7 +52,7 @@ export class SqliteSemanticStore implements SemanticStore {
       subject: p('subjectData', 'SELECT ss_id AS id, ss_sortkey AS sortkey FROM smw_subject WHERE ss_namespace = ? AND ss_title = ? AND ss_subobject = ?'),
       values: p(
         'subjectData',
-        `SELECT sp_key AS property, sv_type AS type, sv_item AS item FROM smw_value JOIN smw_property ON sp_id = sv_property
+        `SELECT sp_key AS property, sv_type AS type, ${SEMANTIC_ITEM} AS item FROM smw_value JOIN smw_property ON sp_id = sv_property
          WHERE sv_subject = ? ORDER BY sv_property, sv_seq`,
       ),
       property: p('autocomplete', 'SELECT sp_id AS id, sp_type AS type FROM smw_property WHERE sp_key = ?'),
@@ -66,10 +66,6 @@ export class SqliteSemanticStore implements SemanticStore {
       valuesById: p('autocomplete', 'SELECT av_value FROM json_each(?) AS j CROSS JOIN smw_ac_value ON av_id = j.value ORDER BY j.key', true),
       subjectsWith: p('autocompleteDependent', 'SELECT sv_subject FROM smw_value WHERE sv_property = ? AND sv_key = ? LIMIT ?', true),
       valuesOf: p('autocompleteDependent', 'SELECT sv_key FROM smw_value WHERE sv_subject = ? AND sv_property = ? AND sv_key IS NOT NULL', true),
-      members: p(
-        'autocompleteCategory',
-        'SELECT page_namespace AS ns, page_title AS dbkey FROM categorylinks JOIN page ON page_id = cl_from WHERE cl_to = ? LIMIT ?',
-      ),
     };
     return this.st;
   }
@@ -141,11 +137,11 @@ export class SqliteSemanticStore implements SemanticStore {
   }
 
   autocompleteCategory(category: string, levels: number, foldedSubstr: string): Array<{ ns: number; dbkey: string }> {
-    const s = this.s;
-    const members = s?.members ?? this.db.prepare<[string, number], { ns: number; dbkey: string }>(
+    this.membersStmt ??= this.db.prepare<[string, number], { ns: number; dbkey: string }>(
       'SemanticStore.autocompleteCategory',
       'SELECT page_namespace AS ns, page_title AS dbkey FROM categorylinks JOIN page ON page_id = cl_from WHERE cl_to = ? LIMIT ?',
     );
+    const members = this.membersStmt;
     const top = category.replace(/ /g, '_');
     const seenCats = new Set([top]);
     const seenPages = new Set<string>();
