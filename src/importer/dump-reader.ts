@@ -112,6 +112,11 @@ export function toTsMw(ts: string): string {
   return digits.length >= 14 ? digits.slice(0, 14) : digits.padEnd(14, '0');
 }
 
+/** A Date as TS_MW (UTC). */
+export function tsMw(d: Date): string {
+  return toTsMw(d.toISOString());
+}
+
 // Elements whose text content we collect, by parent element.
 const LEAVES: Record<string, Set<string>> = {
   siteinfo: new Set(['sitename', 'dbname', 'base', 'generator', 'case']),
@@ -312,6 +317,7 @@ class DumpParser {
 
   private endPage(p: PageState): void {
     if (p.title === '') this.fail('<page> without <title>');
+    if (p.id <= 0) this.fail(`<page> ${JSON.stringify(p.title)} without <id>`);
     if (!p.latest || !p.first) {
       // a page without revisions cannot be a row of the page table (it has no latest revision)
       this.skippedWithoutRevisions++;

@@ -12,12 +12,9 @@
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type Database from 'better-sqlite3';
-import { TitleCodec } from '../wiki/titles.js';
-import { SCHEMA_VERSION } from '../store/sqlite/schema.js';
-import { readDump, type DumpSiteInfo } from './dump-reader.js';
+import { tsMw } from './dump-reader.js';
 import { BuildDb, removeDbFiles } from './build-db.js';
-import { PageWriter, createPageIndexes } from './pages.js';
+import { createPageIndexes, dropUploadFacts, importPages } from './pages.js';
 import { FileImporter } from './files.js';
 import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './messages.js';
 import { createExpander } from './expand.js';
@@ -67,9 +64,6 @@ export class ImportInterrupted extends Error {
   }
 }
 
-const PAGES_PER_TRANSACTION = 5000;
-const DEFAULT_SITENAME = 'Вікі';
-
 export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   const t0 = performance.now();
   const t0Wall = Date.now();
@@ -104,40 +98,19 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     build = new BuildDb(tmp);
     const db = build.db;
 
-    // ---- pass 1: pages
+    // ---- pass 1: siteinfo, pages
     progress.phase('pages (pass 1)', dumpSize, 'MB');
-    // siteinfo comes first in a dump; without one, the defaults are set up at the first page
-    let setup: { codec: TitleCodec; lang: string; writer: PageWriter } | null = null;
-    const start = (site: DumpSiteInfo | null) => {
-      const lang = opts.lang ?? site?.lang ?? 'uk';
-      const codec = TitleCodec.forSite(site?.sitename || DEFAULT_SITENAME, site?.namespaces);
-      if (!site) log('warning: the dump has no <siteinfo>; default namespaces are used');
-      writeSiteMeta(db, site, codec, lang);
-      return { codec, lang, writer: new PageWriter(db, codec, log) };
-    };
-    let inBatch = 0;
-    for await (const item of readDump(opts.dump, { onBytes: (b) => progress.update(b), onWarning: (w) => log(`warning: ${w}`) })) {
-      if (item.type === 'siteinfo') {
-        setup ??= start(item.siteinfo);
-        continue;
-      }
-      setup ??= start(null);
-      if (inBatch === 0) db.exec('BEGIN');
-      if (item.type === 'page') setup.writer.write(item.page);
-      else setup.writer.writeUpload(item.upload);
-      if (++inBatch >= PAGES_PER_TRANSACTION) {
-        db.exec('COMMIT');
-        inBatch = 0;
-        checkAbort();
-      }
-    }
-    if (inBatch > 0) db.exec('COMMIT');
-    setup ??= start(null);
+    const site = await importPages(db, opts.dump, {
+      lang: opts.lang,
+      importTime: tsMw(new Date(t0Wall)),
+      log,
+      onBytes: (b) => progress.update(b),
+      checkAbort,
+    });
     progress.stop();
-    checkAbort();
-    const { codec: titleCodec, lang, writer } = setup;
+    const { codec: titleCodec, lang } = site;
     createPageIndexes(db, () => build!.createIndexes(['page', 'redirect']), log);
-    log(`pass 1: ${writer.counts.pages} pages, ${writer.counts.redirects} redirects (${secondsSince(t0)} s)`);
+    log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects (${secondsSince(t0)} s)`);
 
     // ---- files and messages (pass 2 needs both: file existence, tracking-category names)
     let files = 0;
@@ -145,7 +118,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       files = await new FileImporter(db, titleCodec, log).importDir(opts.filesDir, checkAbort);
       log(`files: ${files} (${secondsSince(t0)} s)`);
     }
-    db.exec('DROP TABLE tmp_upload');
+    dropUploadFacts(db);
     const messages = loadMessageDirs(db, opts.messageDirs ?? [], log);
     const messageOverrides = writeMessageOverrides(db, lang, messageLanguages(db, [...LANGUAGE_CODES, 'en', lang]));
     checkAbort();
@@ -159,7 +132,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const linkCounts = await runLinkPass(db, {
       codec: titleCodec,
       lang,
-      expander: createExpander(db, titleCodec, { siteName: siteName(db), now: new Date(t0Wall) }),
+      expander: createExpander(db, titleCodec, { siteName: site.siteName, now: new Date(t0Wall) }),
       hooks,
       checkAbort,
       onProgress: (n) => progress.update(n),
@@ -214,31 +187,6 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   }
 }
 
-function siteName(db: Database.Database): string {
-  const json = db.prepare("SELECT value FROM meta WHERE key = 'siteinfo'").pluck().get() as string;
-  return (JSON.parse(json) as { sitename: string }).sitename;
-}
-
 function secondsSince(t0: number): string {
   return ((performance.now() - t0) / 1000).toFixed(1);
-}
-
-function writeSiteMeta(db: Database.Database, site: DumpSiteInfo | null, codec: TitleCodec, lang: string): void {
-  const meta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
-  const siteinfo = {
-    sitename: site?.sitename || DEFAULT_SITENAME,
-    dbname: site?.dbname ?? '',
-    base: site?.base ?? '',
-    generator: site?.generator ?? '',
-    case: site?.case || 'first-letter',
-    lang,
-  };
-  const nsRow = db.prepare('INSERT INTO namespace (ns_id, ns_name, ns_canonical, ns_case) VALUES (?, ?, ?, ?)');
-  db.transaction(() => {
-    meta.run('schema_version', String(SCHEMA_VERSION));
-    meta.run('siteinfo', JSON.stringify(siteinfo));
-    meta.run('lang', lang);
-    meta.run('import_time', new Date().toISOString().replace(/[^0-9]/g, '').slice(0, 14));
-    for (const n of codec.namespaces.values()) nsRow.run(n.id, n.name, n.canonical ?? null, n.case);
-  })();
 }

@@ -3,18 +3,29 @@
  * `page_text`, and a `redirect` row for redirects, per dump page. Uploads of file pages go to a
  * scratch table the file import reads (and drops).
  *
- * Rows are written with prepared statements; the caller groups them into transactions.
+ * Rows are written with prepared statements, PAGES_PER_TRANSACTION pages per transaction.
  */
 import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { TitleCodec } from '../wiki/titles.js';
+import { TitleCodec } from '../wiki/titles.js';
 import { NS_FILE, NS_MEDIAWIKI, NS_USER } from '../wiki/namespaces.js';
-import type { DumpPage, DumpUpload } from './dump-reader.js';
+import { SCHEMA_VERSION } from '../store/sqlite/schema.js';
+import { readDump, type DumpPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
 import { redirectTarget, redirectTargetFromTitle } from './wikitext/redirect.js';
 
-/** Scratch table of upload facts (newest upload per file), filled from the dump and uploads.json. */
-export const UPLOAD_TABLE_SQL =
-  'CREATE TABLE tmp_upload (name TEXT PRIMARY KEY, user TEXT NOT NULL, user_id INTEGER NOT NULL, timestamp TEXT NOT NULL, comment TEXT NOT NULL) WITHOUT ROWID';
+/**
+ * Scratch table tmp_upload: upload facts (newest upload per file) from the dump, completed from
+ * uploads.json and read by the file import (files.ts); dropped before pass 2.
+ */
+const UPLOAD_TABLE_SQL = `CREATE TABLE tmp_upload (name TEXT PRIMARY KEY, user TEXT NOT NULL, user_id INTEGER NOT NULL,
+  timestamp TEXT NOT NULL, comment TEXT NOT NULL) WITHOUT ROWID`;
+
+export function dropUploadFacts(db: Database.Database): void {
+  db.exec('DROP TABLE tmp_upload');
+}
+
+const PAGES_PER_TRANSACTION = 5000;
+const DEFAULT_SITENAME = 'Вікі';
 
 export function sha1Base36(data: string | Buffer): string {
   return hexToBase36(crypto.createHash('sha1').update(data).digest('hex'));
@@ -185,4 +196,81 @@ export function createPageIndexes(db: Database.Database, create: () => void, log
     }
   })();
   create();
+}
+
+export interface SiteSetup {
+  codec: TitleCodec;
+  /** content language */
+  lang: string;
+  siteName: string;
+  counts: Pass1Counts;
+}
+
+/**
+ * Pass 1 over the dump: <siteinfo> → meta and namespace rows (and the title codec of the wiki), every
+ * <page> → page, page_text, redirect rows. A dump without <siteinfo> gets the default namespaces.
+ */
+export async function importPages(
+  db: Database.Database,
+  dump: string,
+  opts: { lang?: string; importTime: string; log: (line: string) => void; onBytes: (bytes: number) => void; checkAbort: () => void },
+): Promise<SiteSetup> {
+  let setup: (SiteSetup & { writer: PageWriter }) | null = null;
+  const start = (site: DumpSiteInfo | null) => {
+    const lang = opts.lang ?? site?.lang ?? 'uk';
+    const siteName = site?.sitename || DEFAULT_SITENAME;
+    const codec = TitleCodec.forSite(siteName, site?.namespaces);
+    if (!site) opts.log('warning: the dump has no <siteinfo>; default namespaces are used');
+    writeSiteMeta(db, site, { codec, lang, siteName, importTime: opts.importTime });
+    const writer = new PageWriter(db, codec, opts.log);
+    return { codec, lang, siteName, counts: writer.counts, writer };
+  };
+  let inBatch = 0;
+  try {
+    for await (const item of readDump(dump, { onBytes: opts.onBytes, onWarning: (w) => opts.log(`warning: ${w}`) })) {
+      if (item.type === 'siteinfo') {
+        setup ??= start(item.siteinfo); // siteinfo comes before the first page
+        continue;
+      }
+      setup ??= start(null);
+      if (inBatch === 0) db.exec('BEGIN');
+      if (item.type === 'page') setup.writer.write(item.page);
+      else setup.writer.writeUpload(item.upload);
+      if (++inBatch >= PAGES_PER_TRANSACTION) {
+        db.exec('COMMIT');
+        inBatch = 0;
+        opts.checkAbort();
+      }
+    }
+    if (db.inTransaction) db.exec('COMMIT');
+  } finally {
+    if (db.inTransaction) db.exec('ROLLBACK');
+  }
+  setup ??= start(null);
+  opts.checkAbort();
+  return { codec: setup.codec, lang: setup.lang, siteName: setup.siteName, counts: setup.counts };
+}
+
+function writeSiteMeta(
+  db: Database.Database,
+  site: DumpSiteInfo | null,
+  s: { codec: TitleCodec; lang: string; siteName: string; importTime: string },
+): void {
+  const meta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+  const siteinfo = {
+    sitename: s.siteName,
+    dbname: site?.dbname ?? '',
+    base: site?.base ?? '',
+    generator: site?.generator ?? '',
+    case: site?.case || 'first-letter',
+    lang: s.lang,
+  };
+  const nsRow = db.prepare('INSERT INTO namespace (ns_id, ns_name, ns_canonical, ns_case) VALUES (?, ?, ?, ?)');
+  db.transaction(() => {
+    meta.run('schema_version', String(SCHEMA_VERSION));
+    meta.run('siteinfo', JSON.stringify(siteinfo));
+    meta.run('lang', s.lang);
+    meta.run('import_time', s.importTime);
+    for (const n of s.codec.namespaces.values()) nsRow.run(n.id, n.name, n.canonical ?? null, n.case);
+  })();
 }
