@@ -64,8 +64,8 @@ function runWrk(url: string, duration: number, connections: number): Figures {
   const r = spawnSync('wrk', ['-t2', `-c${connections}`, `-d${duration}s`, '--latency', url], { encoding: 'utf8' });
   const out = r.stdout;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
-  const p50 = parseWrkMs(/50%\s+(\S+)/.exec(out)?.[1] ?? '');
-  const p99 = parseWrkMs(/99%\s+(\S+)/.exec(out)?.[1] ?? '');
+  const p50 = parseWrkMs(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '');
+  const p99 = parseWrkMs(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '');
   const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   return { rps, p50, p99, errors };
 }
