@@ -593,7 +593,7 @@ describe('store query plans', () => {
       const log: QueryLogEntry[] = [];
       queryLog.run(log, () => {
         files.byName('Tux.png');
-        files.bySha1('x');
+        files.sameContent('Tux.png');
         for (const descending of [false, true]) {
           files.list({ sort: 'name', descending, limit: 3 });
           files.list({ sort: 'name', descending, from: 'A', to: 'Я', prefix: 'Б', continueName: 'Б', minSize: 1, maxSize: 999, mimes: [['image', 'png'], ['image', 'gif']], limit: 3 });

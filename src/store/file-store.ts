@@ -5,8 +5,11 @@ export interface FileStore {
   exists(name: string): boolean;
   /** the uploaded file of this name (DB key), if any */
   byName(name: string): FileRow | undefined;
-  /** all files with this base-36 SHA-1, in name order (the file itself included) */
-  bySha1(sha1: string): FileRow[];
+  /**
+   * The files with the same bytes as the named file, in name order (the file itself included; empty
+   * when there is no such file): only what prop=duplicatefiles shows.
+   */
+  sameContent(name: string): Array<{ name: string; userText: string; timestamp: string }>;
   /** list=allimages: at most `limit` files in the requested order, along an index of the image table */
   list(opts: FileListOptions): FileRow[];
   /** where the file's bytes were imported from: a path relative to the files directory (DB key lookup) */

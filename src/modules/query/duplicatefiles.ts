@@ -14,7 +14,6 @@
 import type { QueryModule } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../api/pageset.js';
-import type { FileRow } from '../../store/file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 
@@ -50,14 +49,11 @@ export const duplicatefilesModule: QueryModule = {
       images = images.filter((img) => !before(img.dbkey, fromImage));
     }
     const limit = p.limit as number;
-    const bySha1 = new Map<string, FileRow[]>();
     let count = 0;
     outer: for (const image of images) {
-      const file = ctx.store.files.byName(image.dbkey);
-      if (!file) continue; // no such file
-      let dups = bySha1.get(file.sha1);
-      if (!dups) bySha1.set(file.sha1, (dups = ctx.store.files.bySha1(file.sha1)));
-      if (descending) dups = dups.slice().reverse();
+      // empty when there is no such file
+      let dups = ctx.store.files.sameContent(image.dbkey);
+      if (descending) dups = dups.reverse();
       for (const dup of dups) {
         if (dup.name === image.dbkey) continue; // the file itself
         if (skipUntil !== null && before(dup.name, skipUntil)) continue;

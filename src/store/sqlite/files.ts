@@ -10,15 +10,19 @@ const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, im
 export class SqliteFileStore implements FileStore {
   private readonly existsStmt: Statement<[string]>;
   private readonly byNameStmt: Statement<[string]>;
-  private readonly bySha1Stmt: Statement<[string]>;
+  private readonly sameContentStmt: Statement<[string]>;
   private readonly lists: StatementCache;
   private readonly pathStmt: Statement<[string]>;
 
   constructor(private readonly db: Db) {
     this.existsStmt = db.prepare('FileStore.exists', 'SELECT 1 FROM image WHERE img_name = ?', true);
     this.byNameStmt = db.prepare('FileStore.byName', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name = ?`);
-    // index img_sha1 (img_sha1, img_name): a seek, already in name order
-    this.bySha1Stmt = db.prepare('FileStore.bySha1', `SELECT ${FILE_COLUMNS} FROM image WHERE img_sha1 = ? ORDER BY img_name`);
+    // a primary-key seek for the file, then index img_sha1 (img_sha1, img_name): a seek, already in name order
+    this.sameContentStmt = db.prepare(
+      'FileStore.sameContent',
+      `SELECT d.img_name AS name, d.img_user_text AS userText, d.img_timestamp AS timestamp
+       FROM image f JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 WHERE f.img_name = ? ORDER BY d.img_name`,
+    );
     this.lists = new StatementCache(db, 'FileStore.list');
     this.pathStmt = db.prepare('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = ?', true);
   }
@@ -35,8 +39,8 @@ export class SqliteFileStore implements FileStore {
     return this.byNameStmt.get(name) as FileRow | undefined;
   }
 
-  bySha1(sha1: string): FileRow[] {
-    return this.bySha1Stmt.all(sha1) as FileRow[];
+  sameContent(name: string): Array<{ name: string; userText: string; timestamp: string }> {
+    return this.sameContentStmt.all(name);
   }
 
   /**
