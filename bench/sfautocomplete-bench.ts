@@ -5,7 +5,8 @@
  *
  * Starts `wikiquery serve --cache-mb 0` (no response cache: every request runs the index lookup) on the
  * database and drives it with autocannon (-c CONNECTIONS -d DURATION) once per request below; prints the
- * number of values each request returns, req/s, p50 and p99. The requests fit the synthetic wiki of
+ * number of values each request returns, the median time of the index lookup alone (in this process,
+ * SemanticStore.autocompleteProperty), and the HTTP figures: req/s, p50 and p99. The requests fit the synthetic wiki of
  * scripts/generate-big.ts (Page property "Розташоване в", Text property "Примітка").
  * Not part of `npm test`: figures depend on the machine.
  */
@@ -14,25 +15,43 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { openSqliteStore } from '../src/store/sqlite/index.js';
+import { fold } from '../src/semantic/fold.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const cli = join(root, 'dist/src/cli/main.js');
 
 const REQUESTS: Array<[string, string]> = [
-  ['Розташоване_в', 'в'],
-  ['Розташоване_в', 'ве'],
-  ['Розташоване_в', 'верхнє'],
-  ['Розташоване_в', 'ВЕРХНЄ БА'],
-  ['Розташоване_в', 'гай'],
-  ['Розташоване_в', 'нове сокін гай'],
+  ['Розташоване_в', 'м'],
+  ['Розташоване_в', 'ма'],
+  ['Розташоване_в', 'малю'],
+  ['Розташоване_в', 'МАЛЮ БІМИЧІ'],
+  ['Розташоване_в', 'малю бімичі рі'],
+  ['Розташоване_в', 'рігин'],
   ['Розташоване_в', 'щось інше'],
   ['Примітка', 'п'],
   ['Примітка', 'примітка:'],
-  ['Примітка', 'примітка: старі'],
-  ['Примітка', 'біля луг'],
-  ['Примітка', 'примітка: верхнє бабак біля ставище'],
-  ['Примітка', 'докладна примітка, що довша за сімдесят'],
+  ['Примітка', 'примітка: нижня'],
+  ['Примітка', 'примітка: нижня лутів біля'],
+  ['Примітка', 'біля гайки'],
+  ['Примітка', 'докладна примітка, що довша за сімдесят два байти'],
 ];
+
+/** Median time of the index lookup alone (SemanticStore.autocompleteProperty), in process. */
+function lookupMicros(db: string, property: string, substr: string): number {
+  const store = stores.get(db) ?? openSqliteStore(db);
+  stores.set(db, store);
+  const f = fold(substr);
+  const times: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const t0 = process.hrtime.bigint();
+    store.semantic.autocompleteProperty(property, f, 1000);
+    times.push(Number(process.hrtime.bigint() - t0) / 1000);
+  }
+  times.sort((a, b) => a - b);
+  return times[25];
+}
+const stores = new Map<string, ReturnType<typeof openSqliteStore>>();
 
 async function waitForServer(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 300; i++) {
@@ -67,14 +86,15 @@ async function main(): Promise<void> {
     const duration = Number(values.duration);
     const connections = Number(values.connections);
     console.log(`sfautocomplete on ${values.db}: autocannon -c ${connections} -d ${duration}, response cache off`);
-    console.log(`${'property'.padEnd(14)} ${'substr'.padEnd(42)} ${'values'.padStart(6)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`);
+    console.log(`${'property'.padEnd(14)} ${'substr'.padEnd(50)} ${'values'.padStart(6)} ${'lookup µs'.padStart(9)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`);
     for (const [property, substr] of REQUESTS) {
       const url = `${base}?${new URLSearchParams({ action: 'sfautocomplete', format: 'json', property, substr })}`;
       const n = ((await (await fetch(url)).json()) as { sfautocomplete: unknown[] }).sfautocomplete.length;
       await autocannon({ url, connections: 2, duration: 1 });
       const r = await autocannon({ url, connections, duration });
+      const micros = lookupMicros(values.db, property, substr);
       console.log(
-        `${property.padEnd(14)} ${substr.padEnd(42)} ${String(n).padStart(6)} ${r.requests.average.toFixed(0).padStart(8)} ${r.latency.p50.toFixed(1).padStart(7)} ${r.latency.p99.toFixed(1).padStart(7)}` +
+        `${property.padEnd(14)} ${substr.padEnd(50)} ${String(n).padStart(6)} ${micros.toFixed(0).padStart(9)} ${r.requests.average.toFixed(0).padStart(8)} ${r.latency.p50.toFixed(1).padStart(7)} ${r.latency.p99.toFixed(1).padStart(7)}` +
           (r.non2xx + r.errors ? `  (${r.non2xx + r.errors} errors)` : ''),
       );
     }
