@@ -179,8 +179,8 @@ describe('spec endpoint 3: list=allcategories', () => {
     assert.equal((await get({ action: 'query', list: 'allcategories', acfrom: 'Ф', acto: 'Ш', acdir: 'descending' })).text, '{"query":{"allcategories":[]}}');
     assert.deepEqual((await get({ action: 'query', list: 'allcategories', acmin: 25, acprop: 'size' })).json.query.allcategories.map((c: any) => [c['*'], c.size]), [
       ['Власні роботи', 35],
-      ['Міста', 72],
-      ['Обласні центри', 26],
+      ['Міста', 71],
+      ['Обласні центри', 25],
       ['Персонажі', 30],
       ['Річки', 25],
       ['Статті без джерел', 29],

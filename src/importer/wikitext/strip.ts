@@ -29,8 +29,40 @@ export interface StrippedText {
   galleries: string[];
 }
 
-export function stripForLinks(text: string): StrippedText {
+/**
+ * Semantic MediaWiki's inline queries stay in the expanded text as `{{#ask:…}}` / `{{#show:…}}`; their
+ * arguments are query conditions (`[[Категорія:Міста]]` selects pages, it does not categorize this one),
+ * so the whole call is cut out before links are looked for. Braces are matched by depth.
+ */
+function stripInlineQueries(text: string): string {
+  const open = /\{\{\s*#(?:ask|show)\s*:/gi;
+  if (!open.test(text)) return text;
+  open.lastIndex = 0;
+  let out = '';
+  let last = 0;
+  let m: RegExpExecArray | null;
+  while ((m = open.exec(text)) !== null) {
+    let depth = 1;
+    let i = m.index + 2;
+    while (i < text.length && depth > 0) {
+      if (text.startsWith('{{', i)) {
+        depth++;
+        i += 2;
+      } else if (text.startsWith('}}', i)) {
+        depth--;
+        i += 2;
+      } else i++;
+    }
+    out += text.slice(last, m.index) + '\u007f';
+    last = i;
+    open.lastIndex = i;
+  }
+  return out + text.slice(last);
+}
+
+export function stripForLinks(input: string): StrippedText {
   const galleries: string[] = [];
+  const text = stripInlineQueries(input);
   if (!text.includes('<')) return { text, galleries };
   const out = text.replace(STRIP_RE, (all: string, _tag: string | undefined, gallery: string | undefined) => {
     if (gallery !== undefined) galleries.push(gallery);
