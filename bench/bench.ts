@@ -28,7 +28,9 @@ interface BenchRequest {
 function requests(big: boolean): BenchRequest[] {
   const q = (o: Record<string, string>) => new URLSearchParams({ format: 'json', ...o }).toString();
   return [
-    { name: 'sfautocomplete (property)', query: q({ action: 'sfautocomplete', property: big ? 'Розташоване_в' : 'Регіон', substr: 'київ' }) },
+    { name: 'sfautocomplete (property)', query: q({ action: 'sfautocomplete', property: big ? 'Розташоване_в' : 'Регіон', substr: big ? 'малю' : 'київ' }) },
+    // a one-letter prefix: the 1000-value cap is reached on any wiki size
+    { name: 'sfautocomplete (1000 values)', query: q({ action: 'sfautocomplete', property: 'Розташоване_в', substr: 'м' }) },
     { name: 'duplicatefiles (titles)', query: q({ action: 'query', prop: 'duplicatefiles', titles: 'File:Flag_of_Ukraine.png' }) },
     { name: 'allcategories (acprop=size)', query: q({ action: 'query', list: 'allcategories', acprop: 'size' }) },
     { name: 'generator=allimages + duplicatefiles', query: q({ action: 'query', generator: 'allimages', prop: 'duplicatefiles' }) },

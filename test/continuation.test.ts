@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
+import { RAW_CONTINUE_WARNING as RAW_WARNING, startDemoServer, type DemoServer } from './helpers/demo-server.js';
 
 let s: DemoServer;
 before(async () => {
@@ -16,8 +16,6 @@ after(async () => {
   await s?.close();
 });
 
-const RAW_WARNING =
-  "Formatting of continuation data will be changing soon. To continue using the current formatting, use the 'rawcontinue' parameter. To begin using the new format, pass an empty string for 'continue' in the initial query.";
 
 type Params = Record<string, string | number>;
 type Form = 'raw' | 'rawcontinue' | 'new';

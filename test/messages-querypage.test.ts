@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
+import { RAW_CONTINUE_WARNING as RAW_WARNING, startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { Db, queryLog, type QueryLogEntry } from '../src/store/sqlite/db.js';
 import { SqliteMessageStore } from '../src/store/sqlite/messages.js';
 import { SqliteReportStore } from '../src/store/sqlite/reports.js';
@@ -28,8 +28,6 @@ after(async () => {
   await s?.close();
 });
 
-const RAW_WARNING =
-  "Formatting of continuation data will be changing soon. To continue using the current formatting, use the 'rawcontinue' parameter. To begin using the new format, pass an empty string for 'continue' in the initial query.";
 
 /** GET with raw UTF-8 output (utf8=1) so that expected texts are readable. */
 const get = (params: Record<string, string | number | boolean>) => s.get({ utf8: 1, ...params });

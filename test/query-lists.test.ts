@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
+import { RAW_CONTINUE_WARNING as RAW_WARNING, startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { Db, queryLog, type QueryLogEntry } from '../src/store/sqlite/db.js';
 import { SqliteFileStore } from '../src/store/sqlite/files.js';
 import { SqliteCategoryStore } from '../src/store/sqlite/categories.js';
@@ -26,8 +26,6 @@ after(async () => {
   await s?.close();
 });
 
-const RAW_WARNING =
-  "Formatting of continuation data will be changing soon. To continue using the current formatting, use the 'rawcontinue' parameter. To begin using the new format, pass an empty string for 'continue' in the initial query.";
 const WARNINGS = `"warnings":{"query":{"*":"${RAW_WARNING}"}}`;
 const server = () => new URL(s.url).origin;
 

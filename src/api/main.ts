@@ -18,8 +18,11 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
-  /** the same request will get the same answer (the database never changes while serving) */
-  cacheable: boolean;
+  /**
+   * Whether the same request will get the same answer (the database never changes while serving):
+   * false, or for how long and for whom.
+   */
+  cacheable: false | { untilSecondEnds: boolean; perClient: boolean };
 }
 
 export interface Registry {
@@ -50,7 +53,7 @@ export class RequestState {
   readonly used = new Set<string>(PRINTER_PARAMS);
   private warnings: Map<string, Obj> | null = null;
   cacheMode: CacheMode = 'private';
-  volatile = false;
+  readonly volatility = { clock: false, client: false };
   readonly log: Array<{ msg: string; type: string; caller: string }> = [];
   readonly debugLog: string[] = [];
 
@@ -99,8 +102,8 @@ export class RequestState {
       wiki: this.wiki,
       request: this.request,
       isJsonp: this.isJsonp,
-      markVolatile: () => {
-        this.volatile = true;
+      markVolatile: (on) => {
+        this.volatility[on] = true;
       },
       warn: (t) => this.warn(module.name, t),
       die: (code, info, extra) => {
@@ -180,7 +183,7 @@ export class ApiMain {
       if (mainParams.curtimestamp) state.result.set('curtimestamp', new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
       if (module.name === 'help' && raw.format === undefined) {
         const html = state.result.get('help-html') as string;
-        return { status: 200, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, must-revalidate, max-age=0' }, body: html, cacheable: !state.volatile };
+        return { status: 200, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, must-revalidate, max-age=0' }, body: html, cacheable: reuse(state) };
       }
     } catch (e) {
       const err = e instanceof ApiError ? e : this.internalError(e, state);
@@ -195,9 +198,9 @@ export class ApiMain {
     const out = render(emptyAsArray(tree), printer, req.apiUrl, queryString(req.url));
     if (out.extraHeaders) Object.assign(headers, out.extraHeaders);
     headers['Content-Type'] = out.contentType;
-    // curtimestamp, debuginfo and Expires depend on the clock
-    const cacheable = !state.volatile && !mainParams.curtimestamp && !this.opts.debug && headers.Expires === undefined;
-    return { status: 200, headers, body: out.body, cacheable };
+    // curtimestamp and Expires hold for this second; debuginfo (timings, memory) for no time at all
+    if (mainParams.curtimestamp || headers.Expires !== undefined) state.volatility.clock = true;
+    return { status: 200, headers, body: out.body, cacheable: this.opts.debug ? false : reuse(state) };
   }
 
   /** ApiMain::reportUnusedParams: every request parameter no module read. */
@@ -244,9 +247,13 @@ export class ApiMain {
       },
       body: out.body,
       // internal errors carry a log id; everything else fails the same way every time
-      cacheable: !err.code.startsWith('internal_api_error') && !state.volatile,
+      cacheable: err.code.startsWith('internal_api_error') ? false : reuse(state),
     };
   }
+}
+
+function reuse(state: RequestState): ApiResponse['cacheable'] {
+  return { untilSecondEnds: state.volatility.clock, perClient: state.volatility.client };
 }
 
 /** ApiMain::sendCacheHeaders for a response without session cookies (we have no sessions). */

@@ -72,10 +72,11 @@ export interface ModuleContext {
   /** whether the JSONP callback is in use (tokens are not handed out then) */
   isJsonp: boolean;
   /**
-   * Say that this answer depends on more than the request and the (immutable) database — the clock or
-   * the client's address — so it must not be served again from the response cache.
+   * Say that this answer depends on more than the request and the (immutable) database: on the clock
+   * (it holds for the current second: the API's times have second resolution) or on the client's
+   * address. The response cache then reuses it only within that second, or only for that client.
    */
-  markVolatile(): void;
+  markVolatile(on: 'clock' | 'client'): void;
 }
 
 export interface ActionModule extends ModuleBase {

@@ -1,13 +1,25 @@
 /**
  * A bounded LRU cache of rendered GET answers. The database is opened read-only and never changes while
- * the server runs, so the same request gets the same bytes — except answers a module marked volatile
- * (the clock, the client's address) and debug output, which are never stored. This plays the part of
- * the HTTP cache (Varnish) that sits in front of a production MediaWiki.
+ * the server runs, so the same request gets the same bytes. Answers that depend on the clock (second
+ * resolution) are kept only until the second ends; answers that name the client are keyed by its
+ * address (the caller builds the key); debug output is never stored. This plays the part of the HTTP
+ * cache (Varnish) that sits in front of a production MediaWiki.
  */
-import type { ApiResponse } from '../api/main.js';
+
+/** A stored answer: its body already encoded (sending a Buffer is 2-3x cheaper than a large string). */
+export interface CachedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+interface Entry extends CachedAnswer {
+  /** Date.now() after which the entry is stale (Infinity: never) */
+  expires: number;
+}
 
 export class ResponseCache {
-  private readonly entries = new Map<string, ApiResponse>();
+  private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -16,8 +28,13 @@ export class ResponseCache {
     return this.maxBytes > 0;
   }
 
-  get(key: string): ApiResponse | undefined {
+  get(key: string): CachedAnswer | undefined {
     const hit = this.entries.get(key);
+    if (hit && hit.expires <= Date.now()) {
+      this.entries.delete(key);
+      this.bytes -= cost(key, hit);
+      return undefined;
+    }
     if (hit) {
       // refresh its place in the LRU order
       this.entries.delete(key);
@@ -26,7 +43,7 @@ export class ResponseCache {
     return hit;
   }
 
-  set(key: string, res: ApiResponse): void {
+  set(key: string, res: CachedAnswer, untilSecondEnds: boolean): void {
     const size = cost(key, res);
     if (size > this.maxBytes / 8) return;
     const old = this.entries.get(key);
@@ -34,7 +51,7 @@ export class ResponseCache {
       this.bytes -= cost(key, old);
       this.entries.delete(key);
     }
-    this.entries.set(key, res);
+    this.entries.set(key, { ...res, expires: untilSecondEnds ? Math.floor(Date.now() / 1000) * 1000 + 1000 : Infinity });
     this.bytes += size;
     for (const [k, v] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
@@ -44,7 +61,7 @@ export class ResponseCache {
   }
 }
 
-function cost(key: string, res: ApiResponse): number {
-  // UTF-16 strings: two bytes a unit, plus a rough allowance for the objects
-  return 2 * (key.length + res.body.length) + 512;
+function cost(key: string, res: CachedAnswer): number {
+  // the key is a UTF-16 string (two bytes a unit); a rough allowance for the headers and objects
+  return 2 * key.length + res.body.length + 512;
 }

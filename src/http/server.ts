@@ -57,7 +57,8 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     // changes CORS handling, so such requests bypass the cache
     const cacheKey = cache.enabled && request.method === 'GET' && request.headers.origin === undefined ? `${request.headers.host ?? ''} ${url}` : null;
     if (cacheKey !== null) {
-      const hit = cache.get(cacheKey);
+      // an answer that names the client is stored under the client's address as well
+      const hit = cache.get(cacheKey) ?? cache.get(`${request.ip} ${cacheKey}`);
       if (hit) return reply.code(hit.status).headers(hit.headers).send(hit.body);
     }
     const qi = url.indexOf('?');
@@ -69,9 +70,12 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
       { method: request.method, url, headers, raw, ip: request.ip, apiUrl: `${request.protocol}://${host}/api.php` },
       phpArrays,
     );
-    if (cacheKey !== null && res.cacheable) cache.set(cacheKey, res);
+    const body = Buffer.from(res.body, 'utf8');
+    if (cacheKey !== null && res.cacheable) {
+      cache.set(res.cacheable.perClient ? `${request.ip} ${cacheKey}` : cacheKey, { status: res.status, headers: res.headers, body }, res.cacheable.untilSecondEnds);
+    }
     reply.code(res.status).headers(res.headers);
-    return reply.send(res.body);
+    return reply.send(body);
   };
   app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/api.php', handler });
   app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/w/api.php', handler });

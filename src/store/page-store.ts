@@ -35,6 +35,20 @@ export interface RedirectTarget {
   fragment: string;
 }
 
+/** list=allpages: one namespace, a title range or prefix, optional redirect/size/langlink filters. */
+export interface PageRangeOptions {
+  ns: number;
+  from?: string;
+  to?: string;
+  prefix?: string;
+  redirects: 'all' | 'redirects' | 'nonredirects';
+  minSize?: number;
+  maxSize?: number;
+  langLinks?: 'all' | 'withlanglinks' | 'withoutlanglinks';
+  descending: boolean;
+  limit: number;
+}
+
 export interface PageStore {
   byIds(ids: readonly number[]): PageRow[];
   byTitle(ns: number, dbkey: string): PageRow | undefined;
@@ -46,16 +60,5 @@ export interface PageStore {
    * Pages of one namespace in title order from `from` (inclusive), for list=allpages:
    * at most `limit` rows; `dir` 'newer' = ascending.
    */
-  range(opts: {
-    ns: number;
-    from?: string;
-    to?: string;
-    prefix?: string;
-    redirects: 'all' | 'redirects' | 'nonredirects';
-    minSize?: number;
-    maxSize?: number;
-    langLinks?: 'all' | 'withlanglinks' | 'withoutlanglinks';
-    descending: boolean;
-    limit: number;
-  }): PageRow[];
+  range(opts: PageRangeOptions): PageRow[];
 }

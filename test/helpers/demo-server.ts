@@ -29,6 +29,10 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
+/** The 1.25 warning that comes with raw query-continue when neither continue nor rawcontinue was sent. */
+export const RAW_CONTINUE_WARNING =
+  "Formatting of continuation data will be changing soon. To continue using the current formatting, use the 'rawcontinue' parameter. To begin using the new format, pass an empty string for 'continue' in the initial query.";
+
 export function toQuery(params: Record<string, string | number | boolean>): string {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) p.set(k, v === true ? '' : String(v));

@@ -38,7 +38,7 @@ export const siteinfoModule: QueryModule = {
     for (const prop of ctx.params.prop as string[]) {
       switch (prop) {
         case 'general':
-          ctx.markVolatile(); // general.time is the current time
+          ctx.markVolatile('clock'); // general.time is the current time
           q.general = general(ctx);
           break;
         case 'namespaces':

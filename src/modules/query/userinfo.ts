@@ -15,7 +15,7 @@ export const userinfoModule: QueryModule = {
   examples: ['action=query&meta=userinfo&uiprop=groups|rights'],
   cacheMode: () => 'private',
   run(ctx) {
-    ctx.markVolatile(); // the anonymous user is named by the client's address
+    ctx.markVolatile('client'); // the anonymous user is named by the client's address
     const props = new Set(ctx.params.prop as string[] | undefined ?? []);
     const info: Record<string, unknown> = { id: 0, name: ctx.request.ip, anon: true };
     // blockinfo: anonymous readers here are never blocked, so nothing is added (as for an unblocked user).

@@ -1,5 +1,5 @@
 import type { Db, Statement } from './db.js';
-import type { PageRow, PageStore, RedirectTarget, RevisionRow } from '../page-store.js';
+import type { PageRangeOptions, PageRow, PageStore, RedirectTarget, RevisionRow } from '../page-store.js';
 
 const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect,
   page_len AS length, page_latest AS latestRevId, page_touched AS touched, page_rev_count AS revCount,
@@ -76,18 +76,7 @@ export class SqlitePageStore implements PageStore {
     return this.text.get(pageid) as string | undefined;
   }
 
-  range(opts: {
-    ns: number;
-    from?: string;
-    to?: string;
-    prefix?: string;
-    redirects: 'all' | 'redirects' | 'nonredirects';
-    minSize?: number;
-    maxSize?: number;
-    langLinks?: 'all' | 'withlanglinks' | 'withoutlanglinks';
-    descending: boolean;
-    limit: number;
-  }): PageRow[] {
+  range(opts: PageRangeOptions): PageRow[] {
     const where = ['page_namespace = @ns'];
     const cmp = opts.descending ? ['<=', '>='] : ['>=', '<='];
     if (opts.from !== undefined) where.push(`page_title ${cmp[0]} @from`);
