@@ -284,3 +284,18 @@ describe('debuginfo', () => {
     }
   });
 });
+
+describe('response cache', () => {
+  it('serves the same bytes again for the same URL', async () => {
+    const a = await s.get({ action: 'query', list: 'allcategories', acprop: 'size', aclimit: 3 });
+    const b = await s.get({ action: 'query', list: 'allcategories', acprop: 'size', aclimit: 3 });
+    assert.equal(b.text, a.text);
+  });
+  it('reuses a clock-dependent answer only within its second', async () => {
+    const first = await s.get({ action: 'query', meta: 'siteinfo', curtimestamp: 1 });
+    await new Promise((r) => setTimeout(r, 1100));
+    const later = await s.get({ action: 'query', meta: 'siteinfo', curtimestamp: 1 });
+    assert.notEqual(later.json.curtimestamp, first.json.curtimestamp);
+    assert.notEqual(later.json.query.general.time, first.json.query.general.time);
+  });
+});
