@@ -63,7 +63,7 @@ function parseWrkMs(s: string): number {
 
 function runWrk(url: string, duration: number, connections: number): Figures {
   spawnSync('wrk', ['-t1', '-c4', '-d1s', url]); // warm-up
-  const r = spawnSync('wrk', ['-t2', `-c${connections}`, `-d${duration}s`, '--latency', url], { encoding: 'utf8' });
+  const r = spawnSync('wrk', [`-t${Math.min(2, connections)}`, `-c${connections}`, `-d${duration}s`, '--latency', url], { encoding: 'utf8' });
   const out = r.stdout;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
   const p50 = parseWrkMs(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '');
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
     const useWrk = values.tool ? values.tool === 'wrk' : hasWrk();
     const duration = Number(values.duration);
     const connections = Number(values.connections);
-    console.log(`wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? 'wrk -t2' : 'autocannon'} -c${connections}, ${duration}s per request, response cache ${values['cache-mb'] === '0' ? 'off' : values['cache-mb'] + ' MB'}`);
+    console.log(`wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? `wrk -t${Math.min(2, connections)}` : 'autocannon'} -c${connections}, ${duration}s per request, response cache ${values['cache-mb'] === '0' ? 'off' : values['cache-mb'] + ' MB'}`);
     console.log(`${'request'.padEnd(40)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`);
     for (const r of requests(pages > 0)) {
       if (values.only && !r.name.includes(values.only)) continue;

@@ -80,12 +80,15 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/api.php', handler });
   app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/w/api.php', handler });
   registerFileRoutes(app, store, opts.filesDir);
-  // A body Fastify cannot parse must still get MediaWiki's error object, never a 500 page.
+  // Only the HTTP layer's own failures land here (ApiMain turns every failure of a request into an API
+  // error): a body that cannot be parsed (truncated multipart, bad encoding, too large) is the client's
+  // fault, so it gets a 4xx with MediaWiki's error object, never a 500.
   app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status >= 500) request.log.error(error);
-    reply.code(status >= 500 ? 500 : status).header('X-Frame-Options', 'DENY').header('MediaWiki-API-Error', 'badrequest').type('application/json; charset=utf-8');
-    return JSON.stringify({ error: { code: 'badrequest', info: error.message, '*': 'See the API help for usage' } });
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+    request.log.warn({ err: error }, 'request body refused');
+    const host = request.headers.host ?? '127.0.0.1';
+    reply.code(status).header('X-Frame-Options', 'DENY').header('MediaWiki-API-Error', 'badrequest').type('application/json; charset=utf-8');
+    return JSON.stringify({ error: { code: 'badrequest', info: `The request could not be read: ${error.message}`, '*': `See ${request.protocol}://${host}/api.php for API usage` } });
   });
 
   return {
