@@ -17,7 +17,7 @@ export function toJson(root: unknown, opts: JsonOptions): string {
   let s = out.join('');
   s = opts.ascii ? escapeNonAscii(s) : s.replace(/[\u2028\u2029]/g, escapeUnit);
   // A JSON answer must never be mistaken for a Flash cross-domain policy (FormatJson::encode).
-  if (/<\s*cross-domain-policy\s*>/i.test(s)) s = s.replace(/<\s*cross-domain-policy\s*>/gi, (m) => m.replace('<', '\\u003C').replace('>', '\\u003E'));
+  if (s.includes('<') && /<\s*cross-domain-policy\s*>/i.test(s)) s = s.replace(/<\s*cross-domain-policy\s*>/gi, (m) => m.replace('<', '\\u003C').replace('>', '\\u003E'));
   return s;
 }
 
