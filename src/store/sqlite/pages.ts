@@ -1,4 +1,5 @@
 import type { Db, Statement } from './db.js';
+import { StatementCache, prefixEnd } from './statement-cache.js';
 import type { PageRangeOptions, PageRow, PageStore, RedirectTarget, RevisionRow } from '../page-store.js';
 
 const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect,
@@ -16,7 +17,7 @@ export class SqlitePageStore implements PageStore {
   private readonly redirect: Statement<[number]>;
   private readonly revs: Statement<[number]>;
   private readonly text: Statement<[number]>;
-  private readonly ranges = new Map<string, Statement>();
+  private readonly ranges: StatementCache;
 
   constructor(private readonly db: Db) {
     this.byId = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id = ?`);
@@ -28,6 +29,7 @@ export class SqlitePageStore implements PageStore {
         latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id FROM page WHERE page_id = ?`,
     );
     this.text = db.prepare('PageStore.latestText', 'SELECT old_text FROM page_text WHERE page_id = ?', true);
+    this.ranges = new StatementCache(db, 'PageStore.range');
   }
 
   byIds(ids: readonly number[]): PageRow[] {
@@ -81,7 +83,7 @@ export class SqlitePageStore implements PageStore {
     const cmp = opts.descending ? ['<=', '>='] : ['>=', '<='];
     if (opts.from !== undefined) where.push(`page_title ${cmp[0]} @from`);
     if (opts.to !== undefined) where.push(`page_title ${cmp[1]} @to`);
-    // a prefix is a range on the binary title: [prefix, prefix + U+10FFFF)
+    // a prefix is a range on the binary title
     if (opts.prefix !== undefined && opts.prefix !== '') where.push('page_title >= @prefix AND page_title < @prefixEnd');
     if (opts.redirects !== 'all') where.push('page_is_redirect = @isRedirect');
     // size and langlink filters are checked row by row along the title index, as MediaWiki does
@@ -90,25 +92,17 @@ export class SqlitePageStore implements PageStore {
     if (opts.langLinks === 'withlanglinks') where.push('EXISTS (SELECT 1 FROM langlinks WHERE ll_from = page_id)');
     if (opts.langLinks === 'withoutlanglinks') where.push('NOT EXISTS (SELECT 1 FROM langlinks WHERE ll_from = page_id)');
     const sql = `SELECT ${PAGE_COLUMNS} FROM page WHERE ${where.join(' AND ')} ORDER BY page_title ${opts.descending ? 'DESC' : 'ASC'} LIMIT @limit`;
-    let stmt = this.ranges.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare('PageStore.range', sql);
-      this.ranges.set(sql, stmt);
-    }
-    // better-sqlite3 wants exactly the named parameters the statement uses
-    const values: Record<string, unknown> = {
+    const rows = this.ranges.all(sql, {
       ns: opts.ns,
       from: opts.from,
       to: opts.to,
       prefix: opts.prefix,
-      prefixEnd: opts.prefix === undefined ? undefined : opts.prefix + '\u{10FFFF}',
+      prefixEnd: opts.prefix === undefined ? undefined : prefixEnd(opts.prefix),
       isRedirect: opts.redirects === 'redirects' ? 1 : 0,
       minSize: opts.minSize,
       maxSize: opts.maxSize,
       limit: opts.limit,
-    };
-    for (const k of Object.keys(values)) if (!sql.includes('@' + k)) delete values[k];
-    const rows = stmt.all(values as any);
+    });
     return rows.map(toPage);
   }
 }
