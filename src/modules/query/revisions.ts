@@ -9,16 +9,9 @@ import { texts } from '../../api/errors.js';
 import { withContent } from '../../api/result.js';
 import type { RevisionRow } from '../../store/page-store.js';
 import { mwToIso } from '../../wiki/timestamps.js';
+import { sha1Base36ToHex } from '../../wiki/files.js';
 
 const PROPS = ['ids', 'flags', 'timestamp', 'user', 'userid', 'size', 'sha1', 'contentmodel', 'comment', 'parsedcomment', 'content', 'tags'];
-
-/** MediaWiki stores base-36 SHA-1s; the API shows 40 hex digits. */
-function sha1Hex(base36: string): string {
-  if (!base36) return '';
-  let n = 0n;
-  for (const c of base36.toLowerCase()) n = n * 36n + BigInt(parseInt(c, 36));
-  return n.toString(16).padStart(40, '0');
-}
 
 export const revisionsModule: QueryModule = {
   kind: 'prop',
@@ -67,7 +60,7 @@ export const revisionsModule: QueryModule = {
       if (props.has('userid')) v.userid = rev.userid;
       if (props.has('timestamp')) v.timestamp = mwToIso(rev.timestamp);
       if (props.has('size')) v.size = rev.size;
-      if (props.has('sha1')) v.sha1 = sha1Hex(rev.sha1);
+      if (props.has('sha1')) v.sha1 = rev.sha1 ? sha1Base36ToHex(rev.sha1) : '';
       if (props.has('contentmodel')) v.contentmodel = 'wikitext';
       if (props.has('comment')) v.comment = rev.comment;
       if (props.has('parsedcomment')) v.parsedcomment = rev.comment.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
