@@ -8,18 +8,11 @@
  * carries the module prefix like every other module error: `acinvalidtitle` (`gacinvalidtitle` as a
  * generator), info `Bad title "<text as sent>"`.
  */
-import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import type { QueryModule } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { withContent } from '../../api/result.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
-
-/** titlePartToKey with MediaWiki's error: prefixed `invalidtitle`. */
-export function titlePartOrDie(ctx: QueryModuleContext, text: string | undefined, ns: number): string | undefined {
-  if (text === undefined) return undefined;
-  const key = ctx.wiki.codec.titlePartToKey(text, ns);
-  if (key === null) ctx.die('invalidtitle', texts.invalidTitle(text));
-  return key;
-}
+import { titlePartOrDie } from './shared.js';
 
 export const allcategoriesModule: QueryModule = {
   kind: 'list',

@@ -8,7 +8,7 @@ import type { QueryModule } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { intval } from '../../api/params.js';
-import { titlePartOrDie } from './allcategories.js';
+import { titlePartOrDie } from './shared.js';
 
 export const allfileusagesModule: QueryModule = {
   kind: 'list',

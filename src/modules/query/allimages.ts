@@ -9,7 +9,7 @@ import type { FileListOptions, FileRow } from '../../store/file-store.js';
 import { NS_FILE, NS_USER } from '../../wiki/namespaces.js';
 import { mwToIso, parseTimestamp } from '../../wiki/timestamps.js';
 import { fileUrl, pageUrl, serverOf, sha1Base36ToHex, sha1HexToBase36, splitMime, wfUrlencode } from '../../wiki/files.js';
-import { titlePartOrDie } from './allcategories.js';
+import { titlePartOrDie } from './shared.js';
 
 /** ApiQueryImageInfo::getPropertyNames() of 1.25 without archivename, thumbmime and uploadwarning. */
 export const ALLIMAGES_PROPS = [

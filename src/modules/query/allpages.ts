@@ -1,6 +1,6 @@
 /** list=allpages (ApiQueryAllPages of 1.25): pages of one namespace in title order; also a generator. */
 import type { QueryModule } from '../../api/types.js';
-import { texts } from '../../api/errors.js';
+import { titlePartOrDie } from './shared.js';
 
 export const allpagesModule: QueryModule = {
   kind: 'list',
@@ -27,17 +27,10 @@ export const allpagesModule: QueryModule = {
   run(ctx) {
     const p = ctx.params;
     const ns = p.namespace as number;
-    const key = (name: string): string | undefined => {
-      const v = p[name] as string | undefined;
-      if (v === undefined) return undefined;
-      const k = ctx.wiki.codec.titlePartToKey(v, ns);
-      // dieUsageMsg goes through dieUsage, which prefixes the code: apinvalidtitle
-      return k ?? ctx.die('invalidtitle', texts.invalidTitle(v));
-    };
     const descending = p.dir === 'descending';
-    const from = p.continue !== undefined ? (p.continue as string) : key('from');
-    const to = key('to');
-    const prefix = key('prefix');
+    const from = p.continue !== undefined ? (p.continue as string) : titlePartOrDie(ctx, p.from, ns);
+    const to = titlePartOrDie(ctx, p.to, ns);
+    const prefix = titlePartOrDie(ctx, p.prefix, ns);
     // no page is protected on this wiki, so a protection filter leaves nothing
     if ((p.prtype as string[] | undefined)?.length) return;
     const limit = p.limit as number;
