@@ -14,6 +14,7 @@ import path from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { isoToMw } from '../wiki/timestamps.js';
 
 export interface DumpNamespace {
   id: number;
@@ -104,17 +105,6 @@ export interface ReadDumpOptions {
   onWarning?: (message: string) => void;
   /** name used in error messages (default: the path as given) */
   displayName?: string;
-}
-
-/** '2015-06-01T12:30:45Z' → '20150601123045' (TS_MW); already-14-digit values pass through. */
-export function toTsMw(ts: string): string {
-  const digits = ts.replace(/[^0-9]/g, '');
-  return digits.length >= 14 ? digits.slice(0, 14) : digits.padEnd(14, '0');
-}
-
-/** A Date as TS_MW (UTC). */
-export function tsMw(d: Date): string {
-  return toTsMw(d.toISOString());
 }
 
 // Elements whose text content we collect, by parent element.
@@ -348,7 +338,7 @@ class DumpParser {
         if (!rev) return;
         if (name === 'id') rev.id = this.int(v, 'id');
         else if (name === 'parentid') rev.parentId = this.int(v, 'parentid');
-        else if (name === 'timestamp') rev.timestamp = toTsMw(v);
+        else if (name === 'timestamp') rev.timestamp = isoToMw(v);
         else if (name === 'comment') rev.comment = v;
         else if (name === 'model') rev.model = v;
         else if (name === 'format') rev.format = v;
@@ -367,7 +357,7 @@ class DumpParser {
       case 'upload': {
         const up = this.upload;
         if (!up) return;
-        if (name === 'timestamp') up.timestamp = toTsMw(v);
+        if (name === 'timestamp') up.timestamp = isoToMw(v);
         else if (name === 'comment') up.comment = v;
         else if (name === 'filename') up.filename = v;
         else if (name === 'size') up.size = this.int(v, 'size');

@@ -18,8 +18,8 @@ import mime from 'mime-types';
 import { imageSize } from 'image-size';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_FILE } from '../wiki/namespaces.js';
-import { toTsMw } from './dump-reader.js';
-import { hexToBase36 } from './pages.js';
+import { sha1HexToBase36 } from '../wiki/files.js';
+import { dateToMw, isoToMw } from '../wiki/timestamps.js';
 
 export const MANIFEST_NAME = 'files-manifest.jsonl';
 export const UPLOAD_LOG_NAME = 'uploads.json';
@@ -131,7 +131,7 @@ export class FileImporter {
     this.db.transaction(() => {
       for (const u of list) {
         const name = u.name ? this.dbKey(u.name) : null;
-        if (name && u.timestamp) this.insUpload.run(name, u.user ?? '', toTsMw(u.timestamp), u.comment ?? '');
+        if (name && u.timestamp) this.insUpload.run(name, u.user ?? '', isoToMw(u.timestamp), u.comment ?? '');
       }
     })();
   }
@@ -143,7 +143,7 @@ export class FileImporter {
   private write(r: ImageRow): void {
     const [major, minor = ''] = r.mime.split('/');
     this.ins.run(
-      r.name, r.size, r.width, r.height, r.bits, mediaType(r.mime), major, minor, hexToBase36(r.sha1hex), r.sha1hex,
+      r.name, r.size, r.width, r.height, r.bits, mediaType(r.mime), major, minor, sha1HexToBase36(r.sha1hex), r.sha1hex,
       r.uploader.userId, r.uploader.user, r.uploader.timestamp, r.uploader.comment, r.path,
     );
     this.count++;
@@ -173,8 +173,8 @@ export class FileImporter {
       const mimeType = m.mime ?? mimeOf(name);
       const given = m.user !== undefined && m.timestamp !== undefined;
       const uploader = given
-        ? { user: m.user!, userId: 0, timestamp: toTsMw(m.timestamp!), comment: m.comment ?? '' }
-        : this.uploader(name, () => ({ user: 'Maintenance script', userId: 0, timestamp: toTsMw(new Date().toISOString()), comment: '' }));
+        ? { user: m.user!, userId: 0, timestamp: isoToMw(m.timestamp!), comment: m.comment ?? '' }
+        : this.uploader(name, () => ({ user: 'Maintenance script', userId: 0, timestamp: dateToMw(new Date()), comment: '' }));
       if (given) {
         // the dump's upload record still wins for the comment and user id it knows
         const dumped = this.fromUploads.get(name) as Uploader | undefined;
@@ -231,7 +231,7 @@ export class FileImporter {
         // not an image after all, or a header image-size does not know: MediaWiki stores 0×0 too
       }
     }
-    const uploader = this.uploader(name, () => ({ user: 'Maintenance script', userId: 0, timestamp: toTsMw(st.mtime.toISOString()), comment: '' }));
+    const uploader = this.uploader(name, () => ({ user: 'Maintenance script', userId: 0, timestamp: dateToMw(st.mtime), comment: '' }));
     this.write({ name, size: st.size, width, height, bits: imageBits(mimeType, head), mime: mimeType, sha1hex, uploader, path: rel.split(path.sep).join('/') });
   }
 }

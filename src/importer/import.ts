@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { tsMw } from './dump-reader.js';
+import { dateToMw } from '../wiki/timestamps.js';
 import { BuildDb, removeDbFiles } from './build-db.js';
 import { createPageIndexes, dropUploadFacts, importPages } from './pages.js';
 import { FileImporter } from './files.js';
@@ -102,7 +102,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     progress.phase('pages (pass 1)', dumpSize, 'MB');
     const site = await importPages(db, opts.dump, {
       lang: opts.lang,
-      importTime: tsMw(new Date(t0Wall)),
+      importTime: dateToMw(new Date(t0Wall)),
       log,
       onBytes: (b) => progress.update(b),
       checkAbort,

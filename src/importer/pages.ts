@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { TitleCodec } from '../wiki/titles.js';
 import { NS_FILE, NS_MEDIAWIKI, NS_USER } from '../wiki/namespaces.js';
+import { sha1HexToBase36 } from '../wiki/files.js';
 import { SCHEMA_VERSION } from '../store/sqlite/schema.js';
 import { readDump, type DumpPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
 import { redirectTarget, redirectTargetFromTitle } from './wikitext/redirect.js';
@@ -27,13 +28,9 @@ export function dropUploadFacts(db: Database.Database): void {
 const PAGES_PER_TRANSACTION = 5000;
 const DEFAULT_SITENAME = 'Вікі';
 
-export function sha1Base36(data: string | Buffer): string {
-  return hexToBase36(crypto.createHash('sha1').update(data).digest('hex'));
-}
-
-/** MediaWiki's base-36 SHA-1 (img_sha1, rev_sha1): 31 digits, zero-padded. */
-export function hexToBase36(hex: string): string {
-  return BigInt('0x' + hex).toString(36).padStart(31, '0');
+/** MediaWiki's base-36 SHA-1 (rev_sha1) of a text. */
+function sha1Base36(data: string | Buffer): string {
+  return sha1HexToBase36(crypto.createHash('sha1').update(data).digest('hex'));
 }
 
 /** The namespace and DB key of a dump page: the dump's <ns> and its title without that prefix. */
