@@ -9,10 +9,9 @@
  * generator), info `Bad title "<text as sent>"`.
  */
 import type { QueryModule } from '../../api/types.js';
-import { texts } from '../../api/errors.js';
 import { withContent } from '../../api/result.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
-import { titlePartOrDie } from './shared.js';
+import { continueParts, titlePartOrDie } from './shared.js';
 
 export const allcategoriesModule: QueryModule = {
   kind: 'list',
@@ -41,12 +40,7 @@ export const allcategoriesModule: QueryModule = {
   run(ctx) {
     const p = ctx.params;
     const descending = p.dir === 'descending';
-    let continueFrom: string | undefined;
-    if (p.continue !== undefined) {
-      const cont = (p.continue as string).split('|');
-      if (cont.length !== 1) ctx.die('badcontinue', texts.badContinue());
-      continueFrom = cont[0];
-    }
+    const continueFrom = continueParts(ctx, 1)?.[0];
     const from = titlePartOrDie(ctx, p.from, NS_CATEGORY);
     const to = titlePartOrDie(ctx, p.to, NS_CATEGORY);
     const prefix = titlePartOrDie(ctx, p.prefix, NS_CATEGORY);

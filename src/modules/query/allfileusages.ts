@@ -5,10 +5,9 @@
  * once, so a batch of 10 links may give fewer pages), or with `unique` the file pages.
  */
 import type { QueryModule } from '../../api/types.js';
-import { texts } from '../../api/errors.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { intval } from '../../api/params.js';
-import { titlePartOrDie } from './shared.js';
+import { continueParts, titlePartOrDie } from './shared.js';
 
 export const allfileusagesModule: QueryModule = {
   kind: 'list',
@@ -43,9 +42,8 @@ export const allfileusagesModule: QueryModule = {
     const descending = p.dir === 'descending';
     let contTarget: string | undefined;
     let contFrom = 0;
-    if (p.continue !== undefined) {
-      const cont = (p.continue as string).split('|');
-      if (cont.length !== (unique ? 1 : 2)) ctx.die('badcontinue', texts.badContinue());
+    const cont = continueParts(ctx, unique ? 1 : 2);
+    if (cont) {
       contTarget = cont[0];
       if (!unique) contFrom = intval(cont[1]);
     }

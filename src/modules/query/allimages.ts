@@ -4,12 +4,11 @@
  * files without a description page come out as missing pages).
  */
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
-import { texts } from '../../api/errors.js';
 import type { FileListOptions, FileRow } from '../../store/file-store.js';
 import { NS_FILE, NS_USER } from '../../wiki/namespaces.js';
 import { mwToIso, parseTimestamp } from '../../wiki/timestamps.js';
 import { fileUrl, pageUrl, serverOf, sha1Base36ToHex, sha1HexToBase36, splitMime, wfUrlencode } from '../../wiki/files.js';
-import { titlePartOrDie } from './shared.js';
+import { continueParts, dieBadContinue, titlePartOrDie } from './shared.js';
 
 /** ApiQueryImageInfo::getPropertyNames() of 1.25 without archivename, thumbmime and uploadwarning. */
 export const ALLIMAGES_PROPS = [
@@ -74,11 +73,8 @@ export const allimagesModule: QueryModule = {
         if (p[name] !== undefined) badParams(`Parameter '${pfx}${name}' can only be used with ${pfx}sort=timestamp`);
       }
       if (p.filterbots !== 'all') badParams(`Parameter '${pfx}filterbots' can only be used with ${pfx}sort=timestamp`);
-      if (p.continue !== undefined) {
-        const cont = (p.continue as string).split('|');
-        if (cont.length !== 1) ctx.die('badcontinue', texts.badContinue());
-        opts.continueName = cont[0];
-      }
+      const cont = continueParts(ctx, 1);
+      if (cont) opts.continueName = cont[0];
       opts.from = titlePartOrDie(ctx, p.from, NS_FILE);
       opts.to = titlePartOrDie(ctx, p.to, NS_FILE);
       opts.prefix = titlePartOrDie(ctx, p.prefix, NS_FILE);
@@ -91,11 +87,11 @@ export const allimagesModule: QueryModule = {
       }
       opts.start = p.start;
       opts.end = p.end;
-      if (p.continue !== undefined) {
-        const cont = (p.continue as string).split('|');
+      const cont = continueParts(ctx, 2);
+      if (cont) {
         // the timestamp in any form wfTimestamp reads (MediaWiki throws on others; we call it a bad continue)
-        const ts = cont.length === 2 ? parseTimestamp(cont[0]) : null;
-        if (ts === null) return ctx.die('badcontinue', texts.badContinue());
+        const ts = parseTimestamp(cont[0]);
+        if (ts === null) return dieBadContinue(ctx);
         opts.continueAt = { timestamp: ts, name: cont[1] };
       }
       opts.user = user;

@@ -1,8 +1,8 @@
 /** prop=categories (ApiQueryCategories of 1.25): the categories of each page; continuation `<page id>|<category>`. */
 import type { QueryModule } from '../../api/types.js';
-import { texts } from '../../api/errors.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
+import { dieBadContinue } from './shared.js';
 
 export const categoriesModule: QueryModule = {
   kind: 'prop',
@@ -31,7 +31,7 @@ export const categoriesModule: QueryModule = {
     let startTo: string | undefined;
     if (p.continue !== undefined) {
       const m = /^(\d+)\|(.*)$/s.exec(p.continue);
-      if (!m) ctx.die('badcontinue', texts.badContinue());
+      if (!m) dieBadContinue(ctx);
       const from = Number(m![1]);
       pages = pages.filter((pg) => (descending ? pg.pageid <= from : pg.pageid >= from));
       startTo = m![2];

@@ -4,11 +4,11 @@
  * continuation `<type>|<hex sort key>|<page id>`, or `<timestamp>|<page id>` for timestamp order.
  */
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
-import { texts } from '../../api/errors.js';
 import type { CategoryMemberRow, MemberType } from '../../store/category-link-store.js';
 import { NS_CATEGORY, NS_FILE } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { ucfirst } from '../../wiki/language.js';
+import { dieBadContinue } from './shared.js';
 
 const TYPES: MemberType[] = ['page', 'subcat', 'file'];
 
@@ -56,7 +56,7 @@ export const categorymembersModule: QueryModule = {
       let start = p.start !== undefined ? { timestamp: p.start as string, pageid: descending ? Number.MAX_SAFE_INTEGER : 0 } : undefined;
       if (p.continue !== undefined) {
         const m = /^(\d{14})\|(\d+)$/.exec(p.continue);
-        if (!m) ctx.die('badcontinue', texts.badContinue());
+        if (!m) dieBadContinue(ctx);
         start = { timestamp: m![1], pageid: Number(m![2]) };
       }
       // namespace filtering happens while reading, so read a few more rows than asked
@@ -78,9 +78,9 @@ export const categorymembersModule: QueryModule = {
       let start: { sortkey: string; pageid: number } | undefined;
       if (p.continue !== undefined) {
         const m = /^(page|subcat|file)\|([0-9a-f]*)\|(\d+)$/.exec(p.continue);
-        if (!m) ctx.die('badcontinue', texts.badContinue());
+        if (!m) dieBadContinue(ctx);
         startType = types.indexOf(m![1] as MemberType);
-        if (startType < 0) ctx.die('badcontinue', texts.badContinue());
+        if (startType < 0) dieBadContinue(ctx);
         start = { sortkey: unhex(m![2]), pageid: Number(m![3]) };
       } else if (p.startsortkeyprefix !== undefined) {
         start = { sortkey: ucfirstAll(p.startsortkeyprefix), pageid: descending ? Number.MAX_SAFE_INTEGER : 0 };

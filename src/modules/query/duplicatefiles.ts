@@ -12,10 +12,10 @@
  * would answer the same batch forever).
  */
 import type { QueryModule } from '../../api/types.js';
-import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../api/pageset.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
+import { continueParts } from './shared.js';
 
 export const duplicatefilesModule: QueryModule = {
   kind: 'prop',
@@ -41,9 +41,8 @@ export const duplicatefilesModule: QueryModule = {
     let images = titles.slice().sort((a, b) => compareBytes(a.dbkey, b.dbkey));
     if (descending) images.reverse();
     let skipUntil: string | null = null;
-    if (p.continue !== undefined) {
-      const cont = (p.continue as string).split('|');
-      if (cont.length !== 2) ctx.die('badcontinue', texts.badContinue());
+    const cont = continueParts(ctx, 2);
+    if (cont) {
       const [fromImage, dup] = cont;
       skipUntil = dup;
       images = images.filter((img) => !before(img.dbkey, fromImage));

@@ -7,9 +7,9 @@
  * `<file>|<ns>|<page id>`). As a generator it yields the using pages.
  */
 import type { QueryModule } from '../../api/types.js';
-import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../api/pageset.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
+import { continueParts, dieBadContinue } from './shared.js';
 
 export const fileusageModule: QueryModule = {
   kind: 'prop',
@@ -42,11 +42,10 @@ export const fileusageModule: QueryModule = {
     let contTitle: string | undefined;
     let contNs: number | undefined;
     let contFrom: number | undefined;
-    if (p.continue !== undefined) {
-      const cont = (p.continue as string).split('|');
-      if (cont.length !== 1 + (byTitle ? 1 : 0) + (byNs ? 1 : 0)) ctx.die('badcontinue', texts.badContinue());
+    const cont = continueParts(ctx, 1 + (byTitle ? 1 : 0) + (byNs ? 1 : 0));
+    if (cont) {
       const int = (v: string): number => {
-        if (!/^-?\d+$/.test(v.trim())) ctx.die('badcontinue', texts.badContinue());
+        if (!/^-?\d+$/.test(v.trim())) dieBadContinue(ctx);
         return Number.parseInt(v, 10);
       };
       let i = 0;

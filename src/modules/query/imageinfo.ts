@@ -16,11 +16,11 @@
  * is uploadwarning (no `html` is produced).
  */
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
-import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../api/pageset.js';
 import type { FileRow } from '../../store/file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { fileInfo } from './allimages.js';
+import { continueParts } from './shared.js';
 
 /** ApiQueryImageInfo::getPropertyNames() of 1.25, in its order. */
 export const IMAGEINFO_PROPS = [
@@ -64,9 +64,8 @@ export const imageinfoModule: QueryModule = {
     let fromTitle: string | null = null;
     let fromTimestamp: string | undefined;
     let list = titles;
-    if (p.continue !== undefined) {
-      const cont = (p.continue as string).split('|');
-      if (cont.length !== 2) ctx.die('badcontinue', texts.badContinue());
+    const cont = continueParts(ctx, 2);
+    if (cont) {
       fromTitle = cont[0];
       fromTimestamp = cont[1];
       list = titles.filter((t) => compareBytes(t.dbkey, fromTitle!) >= 0);

@@ -5,8 +5,8 @@
  * none is left, do not filter at all (ApiQueryBase::addWhereFld skips an empty list).
  */
 import type { QueryModule } from '../../api/types.js';
-import { texts } from '../../api/errors.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
+import { continueParts } from './shared.js';
 
 export const imagesModule: QueryModule = {
   kind: 'prop',
@@ -29,9 +29,8 @@ export const imagesModule: QueryModule = {
     let pages = [...new Set(ctx.pageSet.good.map((g) => g.pageid))].sort((a, b) => (descending ? b - a : a - b));
     let contTo: string | undefined;
     let contFrom: number | undefined;
-    if (p.continue !== undefined) {
-      const cont = (p.continue as string).split('|');
-      if (cont.length !== 2) ctx.die('badcontinue', texts.badContinue());
+    const cont = continueParts(ctx, 2);
+    if (cont) {
       contFrom = Number.parseInt(cont[0], 10) || 0;
       contTo = cont[1];
       pages = pages.filter((id) => (descending ? id <= contFrom! : id >= contFrom!));

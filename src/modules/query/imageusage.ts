@@ -15,6 +15,7 @@ import { compareBytes } from '../../api/pageset.js';
 import type { FileUserRow } from '../../store/link-store.js';
 import type { PageRow } from '../../store/page-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
+import { dieBadContinue } from './shared.js';
 
 interface Entry {
   pageid: number;
@@ -64,10 +65,10 @@ export const imageusageModule: QueryModule = {
       // each number must be written as PHP writes an int ("07" and "+7" are refused)
       const int = (v: string): number => {
         const n = Number.parseInt(v, 10);
-        if (String(n) !== v) ctx.die('badcontinue', texts.badContinue());
+        if (String(n) !== v) dieBadContinue(ctx);
         return n;
       };
-      if (![2, 6, 7, 8].includes(parts.length)) ctx.die('badcontinue', texts.badContinue());
+      if (![2, 6, 7, 8].includes(parts.length)) dieBadContinue(ctx);
       if (parts.length >= 6) {
         cont[2] = int(parts[2]);
         cont[3] = parts[3];

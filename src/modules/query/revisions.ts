@@ -5,11 +5,11 @@
  * contentmodel) or, when a client asks with rvslots (MediaWiki 1.32+ clients), under slots.main.
  */
 import type { QueryModule } from '../../api/types.js';
-import { texts } from '../../api/errors.js';
 import { withContent } from '../../api/result.js';
 import type { RevisionRow } from '../../store/page-store.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
+import { dieBadContinue } from './shared.js';
 
 const PROPS = ['ids', 'flags', 'timestamp', 'user', 'userid', 'size', 'sha1', 'contentmodel', 'comment', 'parsedcomment', 'content', 'tags'];
 
@@ -88,7 +88,7 @@ export const revisionsModule: QueryModule = {
         const newer = p.dir === 'newer';
         let startId = p.startid as number | undefined;
         if (p.continue !== undefined) {
-          if (!/^\d+$/.test(p.continue)) ctx.die('badcontinue', texts.badContinue());
+          if (!/^\d+$/.test(p.continue)) dieBadContinue(ctx);
           startId = Number(p.continue);
         }
         list = list.filter((r) => {

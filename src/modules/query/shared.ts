@@ -13,3 +13,20 @@ export function titlePartOrDie(ctx: QueryModuleContext, text: string | undefined
   if (key === null) ctx.die('invalidtitle', texts.invalidTitle(text));
   return key;
 }
+
+/** End the request with the prefixed `badcontinue` error. */
+export function dieBadContinue(ctx: QueryModuleContext): never {
+  return ctx.die('badcontinue', texts.badContinue());
+}
+
+/**
+ * The module's `continue` value split at '|', or undefined when the client sent none; a value that
+ * does not have exactly `count` parts ends the request with `badcontinue`.
+ */
+export function continueParts(ctx: QueryModuleContext, count: number): string[] | undefined {
+  const value = ctx.params.continue as string | undefined;
+  if (value === undefined) return undefined;
+  const parts = value.split('|');
+  if (parts.length !== count) dieBadContinue(ctx);
+  return parts;
+}
