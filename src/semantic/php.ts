@@ -132,8 +132,3 @@ export function phpJsonEncode(v: PhpValue): string {
 export function md5(s: string): string {
   return createHash('md5').update(s, 'utf8').digest('hex');
 }
-
-/** PHP's rawurlencode (RFC 3986: only A-Z a-z 0-9 - _ . ~ stay as they are). */
-export function rawurlencode(s: string): string {
-  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-}

@@ -10,6 +10,7 @@
  */
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_CATEGORY } from '../wiki/namespaces.js';
+import { ucfirst } from '../wiki/language.js';
 import { md5, phpJsonEncode, PhpMap, type PhpValue } from './php.js';
 import { propertyKeyFromLabel } from './types.js';
 import { numberItem, parseNumberText } from './values.js';
@@ -58,7 +59,7 @@ function printout(raw: string, codec: TitleCodec): Printout | null {
     result = '?' + (outputFormat !== '' ? '#' + outputFormat : '') + (label !== '' ? '=' + label : '');
     return { serialisation: result, isThis: true };
   }
-  const ucName = name.charAt(0).toUpperCase() + name.slice(1);
+  const ucName = ucfirst(name);
   if (ucName === catName || ucName === 'Category') {
     label = eq < 0 ? catName : raw.slice(eq + 1).trim();
     result = '?' + catName + (label !== catName ? '=' + label : '');

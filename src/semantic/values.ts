@@ -6,7 +6,8 @@
  */
 import type { TitleCodec } from '../wiki/titles.js';
 import { DI } from './types.js';
-import { phpFloatToString, rawurlencode } from './php.js';
+import { phpFloatToString } from './php.js';
+import { rawUrlEncode } from '../wiki/files.js';
 
 export interface DataItem {
   di: number;
@@ -324,7 +325,7 @@ export function parseDate(value: string): ParseResult {
 // ---------------------------------------------------------------------------------------------------
 
 function encodeUriPart(s: string): string {
-  return rawurlencode(s)
+  return rawUrlEncode(s)
     .replace(/%3A/g, ':')
     .replace(/%2F/g, '/')
     .replace(/%23/g, '#')
