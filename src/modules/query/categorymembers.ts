@@ -8,7 +8,7 @@ import type { CategoryMemberRow, MemberType } from '../../store/category-link-st
 import { NS_CATEGORY, NS_FILE } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { ucfirst } from '../../wiki/language.js';
-import { dieBadContinue } from './shared.js';
+import { dieBadContinue, generatePageRows } from './shared.js';
 
 const TYPES: MemberType[] = ['page', 'subcat', 'file'];
 
@@ -102,15 +102,8 @@ export const categorymembersModule: QueryModule = {
       }
     }
 
-    // the page set lists the members in this (sort key) order; it needs whole page rows (prop=info reads
-    // touched, lastrevid, length)
-    if (ctx.generator) {
-      const full = new Map(ctx.store.pages.byIds(rows.map((r) => r.pageid)).map((r) => [r.pageid, r]));
-      for (const r of rows) {
-        const row = full.get(r.pageid);
-        if (row) ctx.generator.add({ row });
-      }
-    }
+    // the page set lists the members in this (sort key) order
+    if (ctx.generator) generatePageRows(ctx, rows.map((r) => r.pageid));
     else {
       const out = ctx.result.queryList('categorymembers');
       for (const r of rows) {

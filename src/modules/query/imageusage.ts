@@ -13,9 +13,8 @@ import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../api/pageset.js';
 import type { FileUserRow } from '../../store/link-store.js';
-import type { PageRow } from '../../store/page-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { dieBadContinue } from './shared.js';
+import { dieBadContinue, generatePageRows } from './shared.js';
 
 interface Entry {
   pageid: number;
@@ -87,7 +86,8 @@ export const imageusageModule: QueryModule = {
     const filter = p.filterredir as string;
     let continueStr: string | null = null;
     const results = new Map<number, Entry>();
-    const generated: FileUserRow[] = [];
+    /** generator mode: page ids in output order */
+    const generated: number[] = [];
     const pageMap = new Map<string, number>();
     const redirTitles: string[] = [];
 
@@ -115,7 +115,7 @@ export const imageusageModule: QueryModule = {
           if (row.ns === NS_FILE) redirTitles.push(row.title);
           pageMap.set(row.title, row.pageid);
         }
-        if (ctx.generator) generated.push(row);
+        if (ctx.generator) generated.push(row.pageid);
         else results.set(row.pageid, entryOf(ctx, row));
       }
     }
@@ -148,7 +148,7 @@ export const imageusageModule: QueryModule = {
             }
             if (cont.length < 6) cont.push(NS_FILE, title, row.ns, row.pageid);
             if (ctx.generator) {
-              generated.push(row);
+              generated.push(row.pageid);
               continue;
             }
             const parentId = pageMap.get(title)!;
@@ -160,13 +160,8 @@ export const imageusageModule: QueryModule = {
       }
     }
 
-    if (ctx.generator) {
-      const rows = new Map<number, PageRow>(ctx.store.pages.byIds(generated.map((r) => r.pageid)).map((r) => [r.pageid, r]));
-      for (const r of generated) {
-        const row = rows.get(r.pageid);
-        if (row) ctx.generator.add({ row });
-      }
-    } else {
+    if (ctx.generator) generatePageRows(ctx, generated);
+    else {
       const list = ctx.result.queryList('imageusage');
       for (const e of results.values()) list.push(e);
     }

@@ -30,3 +30,15 @@ export function continueParts(ctx: QueryModuleContext, count: number): string[] 
   if (parts.length !== count) dieBadContinue(ctx);
   return parts;
 }
+
+/**
+ * Hand pages to the generator as whole page rows (prop=info reads touched, lastrevid, length), in the
+ * order of `ids`, which the page set keeps; ids without a page are left out.
+ */
+export function generatePageRows(ctx: QueryModuleContext, ids: number[]): void {
+  const rows = new Map(ctx.store.pages.byIds(ids).map((r) => [r.pageid, r]));
+  for (const id of ids) {
+    const row = rows.get(id);
+    if (row) ctx.generator!.add({ row });
+  }
+}
