@@ -2,7 +2,7 @@
 import type { QueryModule } from '../../api/types.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
-import { dieBadContinue } from './shared.js';
+import { dieBadContinue, sortkeyHex } from './shared.js';
 
 export const categoriesModule: QueryModule = {
   kind: 'prop',
@@ -54,7 +54,7 @@ export const categoriesModule: QueryModule = {
         }
         const item: Record<string, unknown> = { ns: NS_CATEGORY, title: ctx.wiki.titleText(NS_CATEGORY, r.to) };
         if (props.has('sortkey')) {
-          item.sortkey = Buffer.from(r.sortkey, 'utf8').toString('hex');
+          item.sortkey = sortkeyHex(r.sortkey);
           item.sortkeyprefix = r.sortkeyPrefix;
         }
         if (props.has('timestamp')) item.timestamp = mwToIso(r.timestamp);

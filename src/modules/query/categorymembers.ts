@@ -8,11 +8,10 @@ import type { CategoryMemberRow, MemberType } from '../../store/category-link-st
 import { NS_CATEGORY, NS_FILE } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { ucfirst } from '../../wiki/language.js';
-import { dieBadContinue, generatePageRows } from './shared.js';
+import { dieBadContinue, generatePageRows, sortkeyHex, titleOrPageId } from './shared.js';
 
 const TYPES: MemberType[] = ['page', 'subcat', 'file'];
 
-const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
 const unhex = (h: string) => Buffer.from(h, 'hex').toString('utf8');
 
 export const categorymembersModule: QueryModule = {
@@ -94,7 +93,7 @@ export const categorymembersModule: QueryModule = {
           if (end !== undefined && (descending ? r.sortkey < end : r.sortkey > end)) break;
           if (namespaces && !namespaces.includes(r.ns)) continue;
           if (rows.length === limit) {
-            next = `${r.type}|${hex(r.sortkey)}|${r.pageid}`;
+            next = `${r.type}|${sortkeyHex(r.sortkey)}|${r.pageid}`;
             break outer;
           }
           rows.push(r);
@@ -113,7 +112,7 @@ export const categorymembersModule: QueryModule = {
           item.ns = r.ns;
           item.title = ctx.wiki.titleText(r.ns, r.title);
         }
-        if (props.has('sortkey')) item.sortkey = hex(r.sortkey);
+        if (props.has('sortkey')) item.sortkey = sortkeyHex(r.sortkey);
         if (props.has('sortkeyprefix')) item.sortkeyprefix = r.sortkeyPrefix;
         if (props.has('type')) item.type = r.type;
         if (props.has('timestamp')) item.timestamp = mwToIso(r.timestamp);
@@ -126,19 +125,10 @@ export const categorymembersModule: QueryModule = {
 
 /** The category's DB key from cmtitle (must be in the category namespace) or cmpageid. */
 function categoryKey(ctx: QueryModuleContext): string {
-  const p = ctx.params;
-  // ApiBase::requireOnlyOneParameter
-  if (p.title !== undefined && p.pageid !== undefined) ctx.die('invalidparammix', `The parameters ${ctx.encodeParamName('title')}, ${ctx.encodeParamName('pageid')} can not be used together`);
-  if (p.title === undefined && p.pageid === undefined) ctx.die('missingparam', `One of the parameters ${ctx.encodeParamName('title')}, ${ctx.encodeParamName('pageid')} is required`);
-  if (p.title !== undefined) {
-    const t = ctx.wiki.codec.parse(p.title);
-    if (!t || t.ns !== NS_CATEGORY) ctx.die('invalidcategory', 'The category name you entered is not valid');
-    return t!.dbkey;
-  }
-  const page = ctx.store.pages.byIds([p.pageid])[0];
-  if (!page) ctx.die('nosuchpageid', `There is no page with ID ${p.pageid}`);
-  if (page!.ns !== NS_CATEGORY) ctx.die('invalidcategory', 'The category name you entered is not valid');
-  return page!.title;
+  const given = titleOrPageId(ctx);
+  const t = 'title' in given ? ctx.wiki.codec.parse(given.title) : { ns: given.page.ns, dbkey: given.page.title };
+  if (!t || t.ns !== NS_CATEGORY) ctx.die('invalidcategory', 'The category name you entered is not valid');
+  return t!.dbkey;
 }
 
 /** MediaWiki's 'uppercase' collation of a sort key prefix. */

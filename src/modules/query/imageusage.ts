@@ -14,7 +14,7 @@ import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../api/pageset.js';
 import type { FileUserRow } from '../../store/link-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { dieBadContinue, generatePageRows } from './shared.js';
+import { dieBadContinue, generatePageRows, titleOrPageId } from './shared.js';
 
 interface Entry {
   pageid: number;
@@ -193,24 +193,9 @@ function halvedLimit(ctx: QueryModuleContext): number {
 
 /** The file whose users are listed: iutitle or iupageid, in the file namespace (ApiBase::getTitleOrPageId). */
 function rootFile(ctx: QueryModuleContext): string {
-  const p = ctx.params;
-  const t = ctx.encodeParamName('title');
-  const id = ctx.encodeParamName('pageid');
-  if (p.title !== undefined && p.pageid !== undefined) ctx.die('invalidparammix', `The parameters ${t}, ${id} can not be used together`);
-  if (p.title === undefined && p.pageid === undefined) ctx.die('missingparam', `One of the parameters ${t}, ${id} is required`);
-  let ns: number;
-  let dbkey: string;
-  if (p.title !== undefined) {
-    const title = ctx.wiki.codec.parse(p.title as string, 0);
-    if (!title) return ctx.die('invalidtitle', `Bad title "${p.title}"`);
-    ns = title.ns;
-    dbkey = title.dbkey;
-  } else {
-    const page = ctx.store.pages.byIds([p.pageid as number])[0];
-    if (!page) return ctx.die('nosuchpageid', `There is no page with ID ${p.pageid}`);
-    ns = page.ns;
-    dbkey = page.title;
-  }
-  if (ns !== NS_FILE) ctx.die('bad_image_title', 'The title for imageusage query must be a file');
-  return dbkey;
+  const given = titleOrPageId(ctx);
+  const t = 'title' in given ? ctx.wiki.codec.parse(given.title, 0) : { ns: given.page.ns, dbkey: given.page.title };
+  if (!t) return ctx.die('invalidtitle', texts.invalidTitle(ctx.params.title));
+  if (t.ns !== NS_FILE) ctx.die('bad_image_title', 'The title for imageusage query must be a file');
+  return t.dbkey;
 }

@@ -1,6 +1,7 @@
 /** Small pieces several query modules use the same way. */
 import type { QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
+import type { PageRow } from '../../store/page-store.js';
 
 /**
  * ApiQueryBase::titlePartToKey with MediaWiki's error: a from/to/prefix value as a DB key within `ns`;
@@ -41,4 +42,25 @@ export function generatePageRows(ctx: QueryModuleContext, ids: number[]): void {
     const row = rows.get(id);
     if (row) ctx.generator!.add({ row });
   }
+}
+
+/**
+ * ApiBase::requireOnlyOneParameter and getTitleOrPageId for the module's `title` and `pageid`: the
+ * title as the client sent it, or the page of the page id (`nosuchpageid` when there is none).
+ */
+export function titleOrPageId(ctx: QueryModuleContext): { title: string } | { page: PageRow } {
+  const p = ctx.params;
+  const t = ctx.encodeParamName('title');
+  const id = ctx.encodeParamName('pageid');
+  if (p.title !== undefined && p.pageid !== undefined) ctx.die('invalidparammix', `The parameters ${t}, ${id} can not be used together`);
+  if (p.title === undefined && p.pageid === undefined) ctx.die('missingparam', `One of the parameters ${t}, ${id} is required`);
+  if (p.title !== undefined) return { title: p.title as string };
+  const page = ctx.store.pages.byIds([p.pageid as number])[0];
+  if (!page) ctx.die('nosuchpageid', `There is no page with ID ${p.pageid}`);
+  return { page };
+}
+
+/** A sort key as the API shows it: its UTF-8 bytes in hex. */
+export function sortkeyHex(sortkey: string): string {
+  return Buffer.from(sortkey, 'utf8').toString('hex');
 }
