@@ -56,7 +56,11 @@ export interface PreprocessContext {
    * Without it a built-in resolver using Ukrainian/English namespace names is used.
    */
   resolveTarget?(target: string, defaultNs: number): { ns: number; dbkey: string; nsText?: string } | null;
-  /** local namespace names by number (spaces or underscores), overriding the built-in uk defaults */
+  /**
+   * local namespace names by number (spaces or underscores), overriding the built-in uk defaults.
+   * This, namespacesWithSubpages and extensionTags are read once per set of objects: pass the same
+   * (unchanged) objects for every page and the tables built from them are reused.
+   */
   namespaceNames?: Readonly<Record<number, string>>;
   /** namespaces where '/' makes subpages (default: MediaWiki's $wgNamespacesWithSubpages) */
   namespacesWithSubpages?: readonly number[];
@@ -776,11 +780,7 @@ class Expander {
   private readonly maxDepth: number;
   private readonly maxBytes: number;
   private readonly maxNodes: number;
-  private readonly extTags: readonly string[];
-  readonly extTagSet: ReadonlySet<string>;
-  private readonly subpageNs: ReadonlySet<number>;
-  private readonly nsNames = new Map<number, string>();
-  private readonly nsIndexes = new Map<string, number>();
+  private readonly site: SiteTables;
   readonly current: TitleInfo;
 
   private nodeCount = 0;
@@ -799,21 +799,12 @@ class Expander {
     this.maxDepth = lim.maxDepth ?? 40;
     this.maxBytes = lim.maxExpandedBytes ?? 2 * 1024 * 1024;
     this.maxNodes = lim.maxNodes ?? 1_000_000;
-    this.extTags = (ctx.extensionTags ?? DEFAULT_EXTENSION_TAGS).map((t) => t.toLowerCase());
-    this.extTagSet = new Set(this.extTags);
-    this.subpageNs = new Set(ctx.namespacesWithSubpages ?? DEFAULT_SUBPAGE_NAMESPACES);
-    for (const [name, ns] of NAMESPACE_ALIASES) this.nsIndexes.set(normalizeNsName(name), ns);
-    for (const [ns, name] of Object.entries(DEFAULT_NAMESPACE_NAMES)) this.setNamespace(Number(ns), name);
-    for (const [ns, name] of Object.entries(ctx.namespaceNames ?? {})) this.setNamespace(Number(ns), name);
-    this.setNamespace(ctx.title.ns, ctx.title.nsText);
+    this.site = SiteTables.of(ctx).withNamespace(ctx.title.ns, ctx.title.nsText);
     this.current = { ns: ctx.title.ns, nsText: this.nsName(ctx.title.ns), text: ctx.title.dbkey.replace(/_/g, ' ') };
   }
 
-  private setNamespace(ns: number, name: string): void {
-    const spaced = name.replace(/_/g, ' ');
-    if (ns !== NS_MAIN && spaced === '') return;
-    this.nsNames.set(ns, spaced);
-    this.nsIndexes.set(normalizeNsName(spaced), ns);
+  get extTagSet(): ReadonlySet<string> {
+    return this.site.extTagSet;
   }
 
   // --- limits -------------------------------------------------------------------------------------
@@ -846,7 +837,7 @@ class Expander {
   // --- tree ---------------------------------------------------------------------------------------
 
   parse(text: string, forInclusion: boolean): PNode[] {
-    const r = preprocessToTree(text, forInclusion, this.extTags);
+    const r = preprocessToTree(text, forInclusion, this.site.extTags);
     if (r.overflow) this.hit('nodes', false);
     return r.nodes;
   }
@@ -1069,7 +1060,7 @@ class Expander {
     let tree = this.treeCache.get(key);
     if (!tree) {
       const shared = this.ctx.treeCache;
-      const tags = this.extTags.join('|');
+      const tags = this.site.extTagsKey;
       tree = shared?.get(text, tags);
       if (!tree) {
         tree = this.parse(text, true);
@@ -1105,7 +1096,7 @@ class Expander {
    * default does not apply.
    */
   private relativeSubpage(target: string): string {
-    if (!this.subpageNs.has(this.current.ns)) return target;
+    if (!this.hasSubpages(this.current.ns)) return target;
     const base = this.current.text;
     let full: string;
     if (target.startsWith('/')) {
@@ -1127,15 +1118,15 @@ class Expander {
   // --- titles -------------------------------------------------------------------------------------
 
   nsName(ns: number): string {
-    return this.nsNames.get(ns) ?? (ns === NS_MAIN ? '' : `Namespace ${ns}`);
+    return this.site.nsNames.get(ns) ?? (ns === NS_MAIN ? '' : `Namespace ${ns}`);
   }
 
   nsIndex(name: string): number | undefined {
-    return this.nsIndexes.get(normalizeNsName(name));
+    return this.site.nsIndexes.get(normalizeNsName(name));
   }
 
   hasSubpages(ns: number): boolean {
-    return this.subpageNs.has(ns);
+    return this.site.subpageNs.has(ns);
   }
 
   prefixedText(ns: number, text: string, nsText?: string): string {
@@ -1239,6 +1230,68 @@ const DEFAULT_SUBPAGE_NAMESPACES = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 15];
 function normalizeNsName(name: string): string {
   return name.replace(/[_ ]+/g, ' ').trim().toLowerCase();
 }
+
+/**
+ * What an Expander knows of the wiki besides the page: namespace names and prefixes, namespaces with
+ * subpages, extension tags. They depend only on the context's namespaceNames, namespacesWithSubpages
+ * and extensionTags, which an import passes unchanged (the same objects) for every page, so the tables
+ * of the last configuration are reused: building them costs more than expanding a short page.
+ */
+class SiteTables {
+  private static last: { key: Pick<PreprocessContext, SiteKey>; tables: SiteTables } | null = null;
+  readonly extTagSet: ReadonlySet<string>;
+  /** the extension tag list as TemplateTreeCache keys trees by it */
+  readonly extTagsKey: string;
+
+  private constructor(
+    readonly nsNames: Map<number, string>,
+    readonly nsIndexes: Map<string, number>,
+    readonly extTags: readonly string[],
+    readonly subpageNs: ReadonlySet<number>,
+  ) {
+    this.extTagSet = new Set(extTags);
+    this.extTagsKey = extTags.join('|');
+  }
+
+  static of(ctx: PreprocessContext): SiteTables {
+    const last = SiteTables.last;
+    if (last && SITE_KEYS.every((k) => last.key[k] === ctx[k])) return last.tables;
+    const tables = new SiteTables(
+      new Map(),
+      new Map(),
+      (ctx.extensionTags ?? DEFAULT_EXTENSION_TAGS).map((t) => t.toLowerCase()),
+      new Set(ctx.namespacesWithSubpages ?? DEFAULT_SUBPAGE_NAMESPACES),
+    );
+    for (const [name, ns] of NAMESPACE_ALIASES) tables.nsIndexes.set(normalizeNsName(name), ns);
+    for (const [ns, name] of Object.entries(DEFAULT_NAMESPACE_NAMES)) tables.setNamespace(Number(ns), name);
+    for (const [ns, name] of Object.entries(ctx.namespaceNames ?? {})) tables.setNamespace(Number(ns), name);
+    SiteTables.last = {
+      key: { namespaceNames: ctx.namespaceNames, namespacesWithSubpages: ctx.namespacesWithSubpages, extensionTags: ctx.extensionTags },
+      tables,
+    };
+    return tables;
+  }
+
+  /** These tables with `name` as the name of `ns`: themselves when they say so already, else a copy. */
+  withNamespace(ns: number, name: string): SiteTables {
+    const spaced = name.replace(/_/g, ' ');
+    if (ns !== NS_MAIN && spaced === '') return this;
+    if (this.nsNames.get(ns) === spaced && this.nsIndexes.get(normalizeNsName(spaced)) === ns) return this;
+    const copy = new SiteTables(new Map(this.nsNames), new Map(this.nsIndexes), this.extTags, this.subpageNs);
+    copy.setNamespace(ns, name);
+    return copy;
+  }
+
+  private setNamespace(ns: number, name: string): void {
+    const spaced = name.replace(/_/g, ' ');
+    if (ns !== NS_MAIN && spaced === '') return;
+    this.nsNames.set(ns, spaced);
+    this.nsIndexes.set(normalizeNsName(spaced), ns);
+  }
+}
+
+type SiteKey = 'namespaceNames' | 'namespacesWithSubpages' | 'extensionTags';
+const SITE_KEYS: readonly SiteKey[] = ['namespaceNames', 'namespacesWithSubpages', 'extensionTags'];
 
 const INVALID_TITLE_CHARS = /[\[\]{}|<>\u0000-\u001f\u007f\ufffd]|%[0-9A-Fa-f]{2}/;
 /** what Title::secureAndSplit turns into one "_" */
