@@ -3,6 +3,7 @@ import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { Obj } from '../../api/result.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
+import { serverOf } from '../../wiki/files.js';
 
 const PROPS = ['protection', 'talkid', 'watched', 'watchers', 'notificationtimestamp', 'subjectid', 'url', 'readable', 'preload', 'displaytitle'];
 
@@ -55,7 +56,7 @@ function extras(ctx: QueryModuleContext, e: Obj, ns: number, dbkey: string, prop
     if (subject) e.subjectid = subject.pageid;
   }
   if (props.has('url')) {
-    const server = new URL(ctx.request.apiUrl).origin;
+    const server = serverOf(ctx.request.apiUrl);
     const path = encodeURIComponent(ctx.wiki.codec.prefixedDbKey(ns, dbkey)).replace(/%2F/g, '/').replace(/%3A/g, ':');
     e.fullurl = `${server}/index.php/${path}`;
     e.editurl = `${server}/index.php?title=${path}&action=edit`;

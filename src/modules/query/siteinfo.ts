@@ -8,6 +8,7 @@ import { LEGAL_TITLE_CHARS } from '../../wiki/titles.js';
 import { MEDIAWIKI_VERSION, WIKIQUERY_VERSION } from '../../wiki/wiki.js';
 import { fallbackChain } from '../../wiki/language.js';
 import { ANON_RIGHTS } from '../../wiki/users.js';
+import { ARTICLE_PATH, serverOf } from '../../wiki/files.js';
 
 const PROPS = ['general', 'namespaces', 'namespacealiases', 'statistics', 'usergroups', 'extensions', 'fileextensions', 'rightsinfo', 'languages', 'protocols'];
 
@@ -80,7 +81,7 @@ export const siteinfoModule: QueryModule = {
 
 function general(ctx: QueryModuleContext): Record<string, unknown> {
   const info = ctx.wiki.info;
-  const server = new URL(ctx.request.apiUrl).origin;
+  const server = serverOf(ctx.request.apiUrl);
   const mainpage = ctx.store.messages.text('mainpage', ctx.wiki.lang) ?? 'Головна сторінка';
   const mainKey = mainpage.replace(/ /g, '_');
   const fallback = fallbackChain(ctx.wiki.lang).slice(1).map((code) => ({ code }));
@@ -107,7 +108,7 @@ function general(ctx: QueryModuleContext): Record<string, unknown> {
     writeapi: false,
     timezone: 'UTC',
     timeoffset: 0,
-    articlepath: '/index.php/$1',
+    articlepath: ARTICLE_PATH,
     scriptpath: '',
     script: '/index.php',
     variantarticlepath: false,
