@@ -39,7 +39,7 @@ function subjectString(ns: number, dbkey: string, subobject: string): string {
   return subobject === '' ? `${dbkey}#${ns}#` : `${dbkey}#${ns}##${subobject}`;
 }
 
-function serializeData(ns: number, dbkey: string, subobject: string, data: SemanticSubjectData | undefined): Serialized['data'] {
+function serializeData(data: SemanticSubjectData | undefined): Serialized['data'] {
   if (!data) return [];
   const props = data.properties.map((p) => ({ property: p.property, dataitem: p.values.map((v) => ({ type: v.type, item: v.item })) }));
   props.push({ property: '_SKEY', dataitem: [{ type: DI.BLOB, item: data.sortkey }] });
@@ -83,7 +83,7 @@ export const browseBySubjectModule: ActionModule = {
     const { ns, dbkey } = await resolveRedirects(ctx, { ns: title.ns, dbkey: title.dbkey });
     const semantic = ctx.store.semantic;
     const own = await semantic.subjectData(ns, dbkey, subobject);
-    const out: Serialized = { subject: subjectString(ns, dbkey, subobject), data: serializeData(ns, dbkey, subobject, own) };
+    const out: Serialized = { subject: subjectString(ns, dbkey, subobject), data: serializeData(own) };
     // sobj: the subobjects named by the values of _ASK and _SOBJ (properties of type __sob), in that order
     const sobj: Serialized[] = [];
     const seen = new Set<string>();
@@ -97,7 +97,7 @@ export const browseBySubjectModule: ActionModule = {
         if (name === '' || seen.has(v.item)) continue;
         seen.add(v.item);
         const data = await semantic.subjectData(Number(sns), sd, name);
-        sobj.push({ subject: v.item, data: serializeData(Number(sns), sd, name, data) });
+        sobj.push({ subject: v.item, data: serializeData(data) });
       }
     }
     const query: Record<string, unknown> = { subject: out.subject, data: out.data };
