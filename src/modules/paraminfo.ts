@@ -51,11 +51,10 @@ export const paraminfoModule: ActionModule = {
       modules.push(entry);
     }
     const out: Record<string, unknown> = {};
-    if (modules.length) out.modules = modules;
-    if (missing.length) out.modules = [...(modules as unknown[]), ...missing];
-    for (const f of (p.formatmodules as string[] | undefined) ?? []) {
-      (out.formatmodules ??= [] as unknown[]) as unknown[];
-      (out.formatmodules as unknown[]).push({ name: f, classname: 'wikiquery:format+' + f, path: f, group: 'format', prefix: '', parameters: [] });
+    if (modules.length || missing.length) out.modules = [...modules, ...missing];
+    const formats = (p.formatmodules as string[] | undefined) ?? [];
+    if (formats.length) {
+      out.formatmodules = formats.map((f) => ({ name: f, classname: 'wikiquery:format+' + f, path: f, group: 'format', prefix: '', parameters: [] }));
     }
     ctx.result.set('paraminfo', out);
   },
