@@ -6,7 +6,7 @@
  */
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
-import type { RevisionRow } from '../../store/page-store.js';
+import type { PageRow, RevisionRow } from '../../store/page-store.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { dieBadContinue } from './shared.js';
@@ -46,7 +46,7 @@ export const revisionsModule: QueryModule = {
       ctx.die('multpages', 'titles, pageids or a generator was used to supply multiple pages, but the limit, startid, endid, dirNewer, user, excludeuser, start and end parameters may only be used on a single page.');
     }
     const slots = p.slots as string[] | undefined;
-    const item = (rev: RevisionRow): Record<string, unknown> => {
+    const item = (rev: RevisionRow, page: PageRow): Record<string, unknown> => {
       const v: Record<string, unknown> = {};
       if (props.has('ids')) {
         v.revid = rev.revid;
@@ -66,9 +66,9 @@ export const revisionsModule: QueryModule = {
       if (props.has('parsedcomment')) v.parsedcomment = rev.comment.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
       if (props.has('tags')) v.tags = [];
       if (props.has('content')) {
-        const text = ctx.store.pages.latestText(rev.pageid);
-        const isLatest = rev.revid === ctx.pageSet.good.find((g) => g.pageid === rev.pageid)?.latestRevId;
-        if (!isLatest || text === undefined) v.texthidden = true;
+        // only the latest revision's text is kept
+        const text = rev.revid === page.latestRevId ? ctx.store.pages.latestText(rev.pageid) : undefined;
+        if (text === undefined) v.texthidden = true;
         else {
           const content = sectionOf(text, p.section);
           if (content === null) ctx.die('nosuchsection', `There is no section ${p.section} in r${rev.revid}`);
@@ -106,7 +106,7 @@ export const revisionsModule: QueryModule = {
           list = list.slice(0, limit);
         }
       } else if (p.tag !== undefined) list = [];
-      if (list.length) ctx.pageSet.entry(page.pageid)!.revisions = list.map(item);
+      if (list.length) ctx.pageSet.entry(page.pageid)!.revisions = list.map((rev) => item(rev, page));
     }
   },
 };
