@@ -31,6 +31,10 @@
  *
  * This module is pure: all page access goes through the context's callbacks.
  */
+import { lcfirst, ukPluralIndex } from '../../wiki/language.js';
+import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../../wiki/namespaces.js';
+import { phpLooseEquals } from '../../wiki/messages.js';
+import { rawUrlEncode, wfUrlencode as wikiWfUrlencode } from '../../wiki/files.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
@@ -765,10 +769,6 @@ interface TitleInfo {
 const TEXT_UNIT = 64;
 /** characters of generated text to parse that count as one node */
 const PARSE_UNIT = 8;
-
-const NS_MAIN = 0;
-const NS_TEMPLATE = 10;
-const NS_MEDIAWIKI = 8;
 
 class Expander {
   readonly rootFrame = new Frame(null, null, null, 0);
@@ -2125,13 +2125,6 @@ function isNumericString(s: string): boolean {
   return /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s);
 }
 
-/** PHP's "==" on two strings: numerically when both are numeric, else exactly. */
-function phpLooseEquals(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (isNumericString(a) && isNumericString(b)) return Number(a) === Number(b);
-  return false;
-}
-
 /** The error markup #iferror looks for. */
 function isErrorText(s: string): boolean {
   return /<(?:strong|span|p|div)\s(?:[^\s>]*\s+)*?class="(?:[^"\s>]*\s+)*?error(?:\s[^">]*)?"/.test(s);
@@ -2145,12 +2138,6 @@ function ucfirst(s: string): string {
   if (s === '') return s;
   const first = String.fromCodePoint(s.codePointAt(0) as number);
   return first.toUpperCase() + s.slice(first.length);
-}
-
-function lcfirst(s: string): string {
-  if (s === '') return s;
-  const first = String.fromCodePoint(s.codePointAt(0) as number);
-  return first.toLowerCase() + s.slice(first.length);
 }
 
 function stripComments(s: string): string {
@@ -2224,6 +2211,7 @@ function escapeWikiText(text: string): string {
   return out.slice(1).replace(NON_SLASH_PROTOCOLS, '$1&#58;');
 }
 
+/** Lone surrogates as U+FFFD (PHP sees bytes; encodeURIComponent would throw). */
 function wellFormed(s: string): string {
   return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
@@ -2237,15 +2225,12 @@ function phpUrlencode(s: string): string {
 
 /** PHP rawurlencode(): "%20" for space, "~" left alone. */
 function rawurlencode(s: string): string {
-  return encodeURIComponent(wellFormed(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return rawUrlEncode(wellFormed(s));
 }
 
-const WF_URLENCODE_KEEP: Record<string, string> = {
-  '%3B': ';', '%40': '@', '%24': '$', '%21': '!', '%2A': '*', '%28': '(', '%29': ')', '%2C': ',', '%2F': '/', '%7E': '~', '%3A': ':',
-};
 /** wfUrlencode: urlencode, with the characters safe in wiki URLs put back. */
 function wfUrlencode(s: string): string {
-  return phpUrlencode(s).replace(/%(?:3B|40|24|21|2A|28|29|2C|2F|7E|3A)/g, (m) => WF_URLENCODE_KEEP[m]);
+  return wikiWfUrlencode(wellFormed(s));
 }
 
 /** {{anchorencode:}}: the legacy (HTML4) section anchor of a heading text. */
@@ -2280,15 +2265,7 @@ function pluralUk(numberText: string, forms: string[]): string {
     } else plain.push(f);
   }
   if (plain.length === 0) return '';
-  let idx: number;
-  if (!Number.isInteger(n)) idx = 3;
-  else {
-    const a = Math.abs(n);
-    if (a % 10 === 1 && a % 100 !== 11) idx = 0;
-    else if (a % 10 >= 2 && a % 10 <= 4 && (a % 100 < 12 || a % 100 > 14)) idx = 1;
-    else idx = 2;
-  }
-  return plain[Math.min(idx, plain.length - 1)];
+  return plain[Math.min(ukPluralIndex(n), plain.length - 1)];
 }
 
 /** PHP explode() with a positive limit. */
