@@ -14,6 +14,7 @@
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { withContent, type Obj } from '../../api/result.js';
+import { compareBytes } from '../../api/pageset.js';
 import { isValidCodeMw, ucfirst } from '../../wiki/language.js';
 import { catalogLanguages, Messages, phpLooseEquals, userLanguage, type ParserEnv, type RenderTitle } from '../../wiki/messages.js';
 import type { KeyRange } from '../../store/message-store.js';
@@ -73,10 +74,7 @@ export const allmessagesModule: QueryModule = {
     const filter = p.filter as string | undefined;
     const from = p.from as string | undefined;
     const to = p.to as string | undefined;
-    const messages = new Messages(
-      { catalogText: (l, k) => ctx.store.messages.catalogText(l, k), overrideText: (l, k) => ctx.store.messages.overrideText(l, k) },
-      parserEnv(ctx),
-    );
+    const messages = new Messages(ctx.store.messages, parserEnv(ctx));
 
     // Which messages
     const requested = p.messages as string[];
@@ -178,12 +176,12 @@ function allKeys(store: Store, lang: string, content: string, includeLocal: bool
  */
 function keyRange(prefix: string | undefined, from: string | undefined, to: string | undefined): KeyRange | null {
   const range: KeyRange = {};
-  const max = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined ? a : Buffer.compare(Buffer.from(a), Buffer.from(b)) >= 0 ? a : b);
+  const max = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined ? a : compareBytes(a, b) >= 0 ? a : b);
   range.min = max(prefix, from);
   if (prefix !== undefined) range.below = prefixUpperBound(prefix);
   // a numeric amto compares numerically in PHP: leave it to the loop
   if (to !== undefined && !isNumeric(to)) range.max = to;
-  if (range.min !== undefined && range.below !== undefined && Buffer.compare(Buffer.from(range.min), Buffer.from(range.below)) >= 0) return null;
+  if (range.min !== undefined && range.below !== undefined && compareBytes(range.min, range.below) >= 0) return null;
   for (const k of Object.keys(range) as Array<keyof KeyRange>) if (range[k] === undefined) delete range[k];
   return range;
 }
@@ -228,5 +226,5 @@ function isNumeric(s: string): boolean {
 /** PHP's $a > $b for two strings: numerically when both are numeric, else byte-wise. */
 function phpGreater(a: string, b: string): boolean {
   if (isNumeric(a) && isNumeric(b)) return Number(a) > Number(b);
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')) > 0;
+  return compareBytes(a, b) > 0;
 }
