@@ -84,6 +84,38 @@ function pagesWithout(name: string, nsList: string, notExists: string): ReportQu
   };
 }
 
+/** Content pages (no redirects) by length: Longpages and Shortpages differ only in the order. */
+function byLength(name: string, order: string): ReportQuery {
+  return {
+    name,
+    select: `SELECT CAST(page_len AS TEXT) AS value, page_namespace AS ns, page_title AS title, NULL AS extra, page_len AS k1
+      FROM page WHERE page_namespace IN ${CONTENT_NS} AND page_is_redirect = 0`,
+    order,
+  };
+}
+
+/** Content pages (redirects too) with more than one revision: Mostrevisions and Fewestrevisions. */
+function byRevisions(name: string, order: string): ReportQuery {
+  return {
+    name,
+    select: `SELECT CAST(page_rev_count AS TEXT) AS value, page_namespace AS ns, page_title AS title,
+        json_object('redirect', CAST(page_is_redirect AS TEXT)) AS extra, page_rev_count AS k1
+      FROM page WHERE page_namespace IN ${CONTENT_NS} AND page_rev_count > 1`,
+    order,
+  };
+}
+
+/** Content pages with more than one row in a link table (keyed by its `from` column), most first. */
+function mostRowsPerPage(name: string, table: string, fromColumn: string): ReportQuery {
+  return {
+    name,
+    select: `SELECT CAST(g.c AS TEXT) AS value, p.page_namespace AS ns, p.page_title AS title, NULL AS extra, g.c AS k1
+      FROM (SELECT ${fromColumn}, COUNT(*) AS c FROM ${table} GROUP BY ${fromColumn} HAVING COUNT(*) > 1) g
+      JOIN page p ON p.page_id = g.${fromColumn} WHERE p.page_namespace IN ${CONTENT_NS}`,
+    order: 'k1 DESC, ns, title',
+  };
+}
+
 export const REPORT_QUERIES: ReportQuery[] = [
   {
     name: 'Ancientpages',
@@ -135,12 +167,7 @@ export const REPORT_QUERIES: ReportQuery[] = [
     `SELECT 1 FROM pagelinks WHERE pl_namespace = page_namespace AND pl_title = page_title
      UNION ALL SELECT 1 FROM templatelinks WHERE tl_namespace = page_namespace AND tl_title = page_title`,
   ),
-  {
-    name: 'Longpages',
-    select: `SELECT CAST(page_len AS TEXT) AS value, page_namespace AS ns, page_title AS title, NULL AS extra, page_len AS k1
-      FROM page WHERE page_namespace IN ${CONTENT_NS} AND page_is_redirect = 0`,
-    order: 'k1 DESC, ns, title',
-  },
+  byLength('Longpages', 'k1 DESC, ns, title'),
   {
     name: 'MediaStatistics',
     select: `SELECT '1' AS value, -2 AS ns,
@@ -149,26 +176,14 @@ export const REPORT_QUERIES: ReportQuery[] = [
       FROM image GROUP BY img_media_type, img_major_mime, img_minor_mime`,
     order: 'k1 DESC, k2 DESC, k3 DESC, k4 DESC, title',
   },
-  {
-    name: 'Mostcategories',
-    select: `SELECT CAST(g.c AS TEXT) AS value, p.page_namespace AS ns, p.page_title AS title, NULL AS extra, g.c AS k1
-      FROM (SELECT cl_from, COUNT(*) AS c FROM categorylinks GROUP BY cl_from HAVING COUNT(*) > 1) g
-      JOIN page p ON p.page_id = g.cl_from WHERE p.page_namespace IN ${CONTENT_NS}`,
-    order: 'k1 DESC, ns, title',
-  },
+  mostRowsPerPage('Mostcategories', 'categorylinks', 'cl_from'),
   {
     name: 'Mostimages',
     select: `SELECT CAST(COUNT(*) AS TEXT) AS value, 6 AS ns, il_to AS title, NULL AS extra, COUNT(*) AS k1
       FROM imagelinks GROUP BY il_to HAVING COUNT(*) > 1`,
     order: 'k1 DESC, ns, title',
   },
-  {
-    name: 'Mostinterwikis',
-    select: `SELECT CAST(g.c AS TEXT) AS value, p.page_namespace AS ns, p.page_title AS title, NULL AS extra, g.c AS k1
-      FROM (SELECT ll_from, COUNT(*) AS c FROM langlinks GROUP BY ll_from HAVING COUNT(*) > 1) g
-      JOIN page p ON p.page_id = g.ll_from WHERE p.page_namespace IN ${CONTENT_NS}`,
-    order: 'k1 DESC, ns, title',
-  },
+  mostRowsPerPage('Mostinterwikis', 'langlinks', 'll_from'),
   {
     name: 'Mostlinkedcategories',
     select: `SELECT CAST(cat_pages AS TEXT) AS value, 14 AS ns, cat_title AS title, NULL AS extra, cat_pages AS k1
@@ -189,26 +204,9 @@ export const REPORT_QUERIES: ReportQuery[] = [
       LEFT JOIN page p ON p.page_namespace = g.ns AND p.page_title = g.title`,
     order: 'k1 DESC, ns, title',
   },
-  {
-    name: 'Mostrevisions',
-    select: `SELECT CAST(page_rev_count AS TEXT) AS value, page_namespace AS ns, page_title AS title,
-        json_object('redirect', CAST(page_is_redirect AS TEXT)) AS extra, page_rev_count AS k1
-      FROM page WHERE page_namespace IN ${CONTENT_NS} AND page_rev_count > 1`,
-    order: 'k1 DESC, ns, title',
-  },
-  {
-    name: 'Fewestrevisions',
-    select: `SELECT CAST(page_rev_count AS TEXT) AS value, page_namespace AS ns, page_title AS title,
-        json_object('redirect', CAST(page_is_redirect AS TEXT)) AS extra, page_rev_count AS k1
-      FROM page WHERE page_namespace IN ${CONTENT_NS} AND page_rev_count > 1`,
-    order: 'k1, ns, title',
-  },
-  {
-    name: 'Shortpages',
-    select: `SELECT CAST(page_len AS TEXT) AS value, page_namespace AS ns, page_title AS title, NULL AS extra, page_len AS k1
-      FROM page WHERE page_namespace IN ${CONTENT_NS} AND page_is_redirect = 0`,
-    order: 'k1, ns, title',
-  },
+  byRevisions('Mostrevisions', 'k1 DESC, ns, title'),
+  byRevisions('Fewestrevisions', 'k1, ns, title'),
+  byLength('Shortpages', 'k1, ns, title'),
   pagesWithout('Uncategorizedcategories', '(14)', 'SELECT 1 FROM categorylinks WHERE cl_from = page_id'),
   pagesWithout('Uncategorizedpages', CONTENT_NS, 'SELECT 1 FROM categorylinks WHERE cl_from = page_id'),
   pagesWithout('Uncategorizedimages', '(6)', 'SELECT 1 FROM categorylinks WHERE cl_from = page_id'),
