@@ -28,17 +28,20 @@ export const categoriesModule: QueryModule = {
     const descending = p.dir === 'descending';
     const only = p.categories ? new Set((p.categories as string[]).map((c) => ctx.wiki.codec.parse(c, NS_CATEGORY)).filter((t) => t && t.ns === NS_CATEGORY).map((t) => t!.dbkey)) : null;
     let pages = [...ctx.pageSet.good].sort((a, b) => (descending ? b.pageid - a.pageid : a.pageid - b.pageid));
+    // the continued page starts at its category startTo; the pages after it start at their first
     let startTo: string | undefined;
+    let startPage = -1;
     if (p.continue !== undefined) {
       const m = /^(\d+)\|(.*)$/s.exec(p.continue);
       if (!m) dieBadContinue(ctx);
       const from = Number(m![1]);
       pages = pages.filter((pg) => (descending ? pg.pageid <= from : pg.pageid >= from));
       startTo = m![2];
+      startPage = from;
     }
     let left = p.limit as number;
     for (const page of pages) {
-      const rows = ctx.store.categoryLinks.categoriesOf(page.pageid, page.pageid === pages[0]?.pageid ? startTo : undefined, descending, 5000);
+      const rows = ctx.store.categoryLinks.categoriesOf(page.pageid, page.pageid === startPage ? startTo : undefined, descending, 5000);
       for (const r of rows) {
         if (only && !only.has(r.to)) continue;
         if (show.has('hidden') && !r.hidden) continue;

@@ -3,7 +3,7 @@ import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { Obj } from '../../api/result.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { serverOf } from '../../wiki/files.js';
+import { pageUrl, serverOf, wfUrlencode } from '../../wiki/files.js';
 
 const PROPS = ['protection', 'talkid', 'watched', 'watchers', 'notificationtimestamp', 'subjectid', 'url', 'readable', 'preload', 'displaytitle'];
 
@@ -57,15 +57,13 @@ function extras(ctx: QueryModuleContext, e: Obj, ns: number, dbkey: string, prop
   }
   if (props.has('url')) {
     const server = serverOf(ctx.request.apiUrl);
-    const path = encodeURIComponent(ctx.wiki.codec.prefixedDbKey(ns, dbkey)).replace(/%2F/g, '/').replace(/%3A/g, ':');
-    e.fullurl = `${server}/index.php/${path}`;
-    e.editurl = `${server}/index.php?title=${path}&action=edit`;
+    const key = ctx.wiki.codec.prefixedDbKey(ns, dbkey);
+    e.fullurl = pageUrl(server, key);
+    e.editurl = `${server}/index.php?title=${wfUrlencode(key)}&action=edit`;
     e.canonicalurl = e.fullurl;
   }
   if (props.has('readable')) e.readable = true;
   if (props.has('preload')) e.preload = exists ? null : '';
   if (props.has('displaytitle')) e.displaytitle = ctx.wiki.titleText(ns, dbkey);
-  if (props.has('watched') || props.has('notificationtimestamp') || props.has('watchers')) {
-    // anonymous users have no watchlist: MediaWiki adds nothing for them
-  }
+  // watched, watchers, notificationtimestamp: anonymous users have no watchlist, MediaWiki adds nothing
 }

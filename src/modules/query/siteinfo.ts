@@ -8,7 +8,7 @@ import { LEGAL_TITLE_CHARS } from '../../wiki/titles.js';
 import { MEDIAWIKI_VERSION, WIKIQUERY_VERSION } from '../../wiki/wiki.js';
 import { fallbackChain } from '../../wiki/language.js';
 import { ANON_RIGHTS } from '../../wiki/users.js';
-import { ARTICLE_PATH, serverOf } from '../../wiki/files.js';
+import { ARTICLE_PATH, pageUrl, serverOf } from '../../wiki/files.js';
 
 const PROPS = ['general', 'namespaces', 'namespacealiases', 'statistics', 'usergroups', 'extensions', 'fileextensions', 'rightsinfo', 'languages', 'protocols'];
 
@@ -83,11 +83,11 @@ function general(ctx: QueryModuleContext): Record<string, unknown> {
   const info = ctx.wiki.info;
   const server = serverOf(ctx.request.apiUrl);
   const mainpage = ctx.store.messages.text('mainpage', ctx.wiki.lang) ?? 'Головна сторінка';
-  const mainKey = mainpage.replace(/ /g, '_');
+
   const fallback = fallbackChain(ctx.wiki.lang).slice(1).map((code) => ({ code }));
   return {
     mainpage,
-    base: `${server}/index.php/${encodeURIComponent(mainKey).replace(/%2F/g, '/')}`,
+    base: pageUrl(server, mainpage.replace(/ /g, '_')),
     sitename: info.sitename,
     logo: `${server}/resources/assets/wiki.png`,
     generator: `MediaWiki ${MEDIAWIKI_VERSION} (wikiquery ${WIKIQUERY_VERSION})`,
