@@ -211,6 +211,11 @@ class SemanticImportHook implements PageAnalysisHook {
       written++;
       return true;
     };
+    /** _ERRP: the current subject has an improper value for `prop` (a page value: the property's page) */
+    const emitImproper = (prop: PropInfo) => {
+      const page = propertyPageKey(prop.key);
+      emit(errp, DI.WIKIPAGE, wikiPageItem(102, page), 102, page);
+    };
     let last = 0;
     for (;;) {
       const rows = select.all(last, BATCH) as Array<{ r: number; s: number; p: number; k: number; t: string }>;
@@ -240,14 +245,14 @@ class SemanticImportHook implements PageAnalysisHook {
           }
           if (prop.type === '__typ') {
             const type = typeIdFromLabel(row.t);
-            if (type === undefined) emit(errp, DI.WIKIPAGE, wikiPageItem(102, propertyPageKey(prop.key)), 102, propertyPageKey(prop.key));
+            if (type === undefined) emitImproper(prop);
             else emit(row.p, DI.URI, typeUri(type), null, null);
             continue;
           }
           const v = parseValue(prop.type, row.t, codec, prop.ns);
           if (v === null) continue;
           if (isError(v)) {
-            emit(errp, DI.WIKIPAGE, wikiPageItem(102, propertyPageKey(prop.key)), 102, propertyPageKey(prop.key));
+            emitImproper(prop);
             continue;
           }
           // user properties' page and text values keep their title/text in sv_key (matched by baseprop,
