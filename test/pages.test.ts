@@ -147,6 +147,12 @@ describe('prop=revisions', () => {
     const next = await get({ action: 'query', prop: 'revisions', titles: 'Львів', rvprop: 'ids|timestamp', rvlimit: 1, ...r.json.continue });
     const second = (Object.values(next.json.query.pages)[0] as any).revisions[0];
     assert.ok(second.timestamp < first[0].timestamp);
+    // the first revision's text is not kept, its size and hash are
+    const meta = await get({ action: 'query', prop: 'revisions', titles: 'Львів', rvprop: 'ids|size|sha1|comment', rvlimit: 2, rvdir: 'newer' });
+    const [oldest] = (Object.values(meta.json.query.pages)[0] as any).revisions;
+    assert.equal(oldest.parentid, 0);
+    assert.ok(oldest.size > 0);
+    assert.match(oldest.sha1, /^[0-9a-f]{40}$/);
     const multi = await get({ action: 'query', prop: 'revisions', titles: 'Київ|Львів', rvlimit: 2 });
     assert.equal(multi.json.error.code, 'rvmultpages');
   });

@@ -90,8 +90,9 @@ export class PageWriter {
     this.insPage = db.prepare(
       `INSERT INTO page (page_id, page_namespace, page_title, page_is_redirect, page_len, page_latest, page_touched,
          page_rev_count, page_content_model, first_rev_id, first_timestamp, first_user, first_user_id,
+         first_len, first_sha1, first_comment, first_minor,
          latest_timestamp, latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insText = db.prepare('INSERT INTO page_text (page_id, old_text) VALUES (?, ?)');
     this.insRedirect = db.prepare('INSERT INTO redirect (rd_from, rd_namespace, rd_title, rd_fragment) VALUES (?, ?, ?, ?)');
@@ -123,11 +124,14 @@ export class PageWriter {
       target = redirectTarget(text, this.codec);
       if (target === null && p.redirectTitle) target = redirectTargetFromTitle(p.redirectTitle, this.codec);
     }
+    const latestSha1 = latest.sha1 !== '' ? latest.sha1 : latest.text !== null ? sha1Base36(text) : '';
+    // the first revision's text is not kept, but its size and hash are, as the dump states them
+    const isOnly = first.id === latest.id;
     const row = [
       p.id, title.ns, title.dbkey, target ? 1 : 0, len, latest.id, latest.timestamp, p.revisionCount, model,
       first.id, first.timestamp, first.user, first.userId,
-      latest.timestamp, latest.user, latest.userId, latest.comment,
-      latest.sha1 !== '' ? latest.sha1 : latest.text !== null ? sha1Base36(text) : '',
+      isOnly ? len : first.bytes >= 0 ? first.bytes : null, isOnly ? latestSha1 : first.sha1, first.comment, first.minor ? 1 : 0,
+      latest.timestamp, latest.user, latest.userId, latest.comment, latestSha1,
       latest.minor ? 1 : 0, latest.parentId,
     ];
     try {

@@ -25,7 +25,8 @@ export class SqlitePageStore implements PageStore {
     this.redirect = db.prepare('PageStore.redirectTarget', 'SELECT rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment FROM redirect WHERE rd_from = ?');
     this.revs = db.prepare(
       'PageStore.revisions',
-      `SELECT page_id, page_len, page_latest, first_rev_id, first_timestamp, first_user, first_user_id, latest_timestamp,
+      `SELECT page_id, page_len, page_latest, first_rev_id, first_timestamp, first_user, first_user_id, first_len, first_sha1,
+        first_comment, first_minor, latest_timestamp,
         latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id FROM page WHERE page_id = ?`,
     );
     this.text = db.prepare('PageStore.latestText', 'SELECT old_text FROM page_text WHERE page_id = ?', true);
@@ -65,12 +66,22 @@ export class SqlitePageStore implements PageStore {
       size: r.page_len,
       sha1: r.latest_sha1,
     };
-    // The import keeps only the first revision's identity, not its text: its size and hash are unknown
-    // unless it is also the latest.
+    // The import keeps the first revision's metadata but not its text.
     const first: RevisionRow =
       r.first_rev_id === r.page_latest
         ? latest
-        : { revid: r.first_rev_id, parentid: 0, pageid, timestamp: r.first_timestamp, user: r.first_user, userid: r.first_user_id, comment: '', minor: false, size: 0, sha1: '' };
+        : {
+            revid: r.first_rev_id,
+            parentid: 0,
+            pageid,
+            timestamp: r.first_timestamp,
+            user: r.first_user,
+            userid: r.first_user_id,
+            comment: r.first_comment,
+            minor: r.first_minor === 1,
+            size: r.first_len ?? 0,
+            sha1: r.first_sha1,
+          };
     return { first, latest };
   }
 

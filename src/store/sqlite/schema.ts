@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA = /* sql */ `
 -- key/value facts about the import: siteinfo (JSON), content language, statistics (JSON), import time
@@ -37,6 +37,10 @@ CREATE TABLE page (
   first_timestamp TEXT NOT NULL,
   first_user TEXT NOT NULL DEFAULT '',
   first_user_id INTEGER NOT NULL DEFAULT 0,
+  first_len INTEGER,                -- bytes of the first revision's text (the dump's bytes="…"), NULL if unknown
+  first_sha1 TEXT NOT NULL DEFAULT '',
+  first_comment TEXT NOT NULL DEFAULT '',
+  first_minor INTEGER NOT NULL DEFAULT 0,
   latest_timestamp TEXT NOT NULL,
   latest_user TEXT NOT NULL DEFAULT '',
   latest_user_id INTEGER NOT NULL DEFAULT 0,
