@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { isCurrentDatabase } from '../src/store/sqlite/db.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const cli = join(root, 'dist/src/cli/main.js');
@@ -107,10 +108,13 @@ async function main(): Promise<void> {
   const pages = values.pages ? Number(values.pages) : 0;
   const dir = join(root, '.bench', pages ? `big-${pages}` : 'demo');
   const db = join(dir, 'wiki.sqlite');
-  if (!existsSync(db)) {
+  if (!isCurrentDatabase(db)) {
     mkdirSync(dir, { recursive: true });
     const src = join(dir, 'src');
-    if (pages) {
+    // the generators are deterministic: a dump already generated is imported again as it is
+    if (existsSync(join(src, 'dump.xml'))) {
+      /* reuse it */
+    } else if (pages) {
       const { generateBig } = await import('../scripts/generate-big.js');
       await generateBig(src, pages);
     } else {

@@ -3,8 +3,7 @@
  * the first time, then serves it at http://127.0.0.1:8080/api.php (HOST/PORT override).
  */
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
-import { SCHEMA_VERSION } from '../store/sqlite/schema.js';
+import { isCurrentDatabase } from '../store/sqlite/db.js';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateDemo } from '../../scripts/generate-demo.js';
@@ -16,21 +15,9 @@ const dataDir = join(root, 'data');
 const db = join(dataDir, 'demo.sqlite');
 const src = join(dataDir, 'demo');
 
-/** A database imported by an older wikiquery (another schema version) is imported again. */
-function isCurrent(file: string): boolean {
-  if (!existsSync(file)) return false;
-  const conn = new Database(file, { readonly: true });
-  try {
-    return Number(conn.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()) === SCHEMA_VERSION;
-  } catch {
-    return false;
-  } finally {
-    conn.close();
-  }
-}
-
 async function main(): Promise<void> {
-  if (!isCurrent(db)) {
+  // first start, or a database imported by a wikiquery with another schema: import the demo (again)
+  if (!isCurrentDatabase(db)) {
     if (!existsSync(join(src, 'dump.xml'))) generateDemo(src);
     const code = await runImportCommand([join(src, 'dump.xml'), '--db', db, '--files', join(src, 'files'), '--messages', join(src, 'messages'), '--lang', 'uk']);
     if (code !== 0) process.exit(code);

@@ -4,6 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { existsSync } from 'node:fs';
 import { SCHEMA_VERSION } from './schema.js';
 
 export interface QueryLogEntry {
@@ -19,6 +20,19 @@ export interface Statement<P extends unknown[] = unknown[], R = any> {
   get(...params: P): R | undefined;
   all(...params: P): R[];
   iterate(...params: P): IterableIterator<R>;
+}
+
+/** Does this file hold a wiki imported with the current schema (a database to serve as it is)? */
+export function isCurrentDatabase(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const conn = new Database(file, { readonly: true });
+  try {
+    return Number(conn.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()) === SCHEMA_VERSION;
+  } catch {
+    return false;
+  } finally {
+    conn.close();
+  }
 }
 
 export class Db {
