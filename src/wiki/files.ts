@@ -18,9 +18,14 @@ export function hashPath(name: string): string {
   return `${h[0]}/${h.slice(0, 2)}/`;
 }
 
+/** encodeURIComponent refuses lone surrogates; PHP would see U+FFFD after UTF-8 validation, so do we. */
+export function wellFormed(s: string): string {
+  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
 /** PHP rawurlencode (RFC 3986): everything but A-Z a-z 0-9 - _ . ~ is percent-encoded, upper-case hex. */
 export function rawUrlEncode(s: string): string {
-  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return encodeURIComponent(wellFormed(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
 /**
@@ -28,7 +33,7 @@ export function rawUrlEncode(s: string): string {
  * MediaWiki encodes titles in page URLs.
  */
 export function wfUrlencode(s: string): string {
-  return encodeURIComponent(s)
+  return encodeURIComponent(wellFormed(s))
     .replace(/'/g, '%27')
     .replace(/%20/g, '+')
     .replace(/%(3B|40|24|2C|2F|3A)/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));

@@ -31,10 +31,10 @@
  *
  * This module is pure: all page access goes through the context's callbacks.
  */
-import { lcfirst, ukPluralIndex } from '../../wiki/language.js';
+import { lcfirst, ucfirst, ukPluralIndex } from '../../wiki/language.js';
 import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../../wiki/namespaces.js';
 import { phpLooseEquals } from '../../wiki/messages.js';
-import { rawUrlEncode, wfUrlencode as wikiWfUrlencode } from '../../wiki/files.js';
+import { rawUrlEncode, wellFormed, wfUrlencode } from '../../wiki/files.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
@@ -1658,7 +1658,7 @@ defineCI(['ucfirst', 'ВР_ПЕРША', 'ПЕРША_БУКВА_ВЕЛИКА', '�
 defineCI(['urlencode', 'ЗАКОДОВАНА_АДРЕСА', 'ЗАКОДИРОВАННЫЙ_АДРЕС'], (ex, c) => {
   const mode = ex.trimmedArg(c, 1).toUpperCase();
   if (mode === 'WIKI') return wfUrlencode(c.first.replace(/ /g, '_'));
-  if (mode === 'PATH') return rawurlencode(c.first);
+  if (mode === 'PATH') return rawUrlEncode(c.first);
   return phpUrlencode(c.first);
 });
 
@@ -2134,12 +2134,6 @@ function htmlspecialchars(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-function ucfirst(s: string): string {
-  if (s === '') return s;
-  const first = String.fromCodePoint(s.codePointAt(0) as number);
-  return first.toUpperCase() + s.slice(first.length);
-}
-
 function stripComments(s: string): string {
   return s.replace(/<!--[\s\S]*?(?:-->|$)/g, '');
 }
@@ -2211,26 +2205,11 @@ function escapeWikiText(text: string): string {
   return out.slice(1).replace(NON_SLASH_PROTOCOLS, '$1&#58;');
 }
 
-/** Lone surrogates as U+FFFD (PHP sees bytes; encodeURIComponent would throw). */
-function wellFormed(s: string): string {
-  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
-}
-
 /** PHP urlencode(): "+" for space, only [A-Za-z0-9_.-] left alone. */
 function phpUrlencode(s: string): string {
   return encodeURIComponent(wellFormed(s))
     .replace(/[!'()*~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
     .replace(/%20/g, '+');
-}
-
-/** PHP rawurlencode(): "%20" for space, "~" left alone. */
-function rawurlencode(s: string): string {
-  return rawUrlEncode(wellFormed(s));
-}
-
-/** wfUrlencode: urlencode, with the characters safe in wiki URLs put back. */
-function wfUrlencode(s: string): string {
-  return wikiWfUrlencode(wellFormed(s));
 }
 
 /** {{anchorencode:}}: the legacy (HTML4) section anchor of a heading text. */
