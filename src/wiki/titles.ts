@@ -29,17 +29,22 @@ export interface SiteNamespaces {
   aliases: Array<{ id: number; alias: string }>;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', shy: '\u00ad', ndash: '–', mdash: '—',
+  minus: '−', laquo: '«', raquo: '»', bdquo: '„', ldquo: '“', rdquo: '”', lsquo: '‘', rsquo: '’', hellip: '…',
+  times: '×', middot: '·', deg: '°', copy: '©', reg: '®', trade: '™', euro: '€', sect: '§', para: '¶',
+  plusmn: '±', frac12: '½', frac14: '¼', frac34: '¾', sup2: '²', sup3: '³', thinsp: '\u2009', ensp: '\u2002',
+  emsp: '\u2003', zwj: '\u200d', zwnj: '\u200c', lrm: '\u200e', rlm: '\u200f', bull: '•', larr: '←', rarr: '→',
+};
 
-/** Sanitizer::decodeCharReferences for the references users actually type into titles. */
+/** Sanitizer::decodeCharReferences: numeric references and the common named entities (case-sensitive, as HTML). */
 export function decodeCharReferences(s: string): string {
   if (!s.includes('&')) return s;
-  return s.replace(/&(?:#(\d+)|#x([0-9a-f]+)|([a-z]+));/gi, (all, dec, hex, name) => {
-    if (dec !== undefined || hex !== undefined) {
-      const cp = dec !== undefined ? Number(dec) : parseInt(hex, 16);
-      return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : all;
-    }
-    return ENTITIES[name.toLowerCase()] ?? all;
+  return s.replace(/&(?:#(\d+)|#[xX]([0-9a-fA-F]+)|([A-Za-z][A-Za-z0-9]*));/g, (m, dec?: string, hex?: string, named?: string) => {
+    if (named !== undefined) return NAMED_ENTITIES[named] ?? m;
+    const cp = dec !== undefined ? Number(dec) : parseInt(hex as string, 16);
+    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp === 0) return m;
+    return String.fromCodePoint(cp);
   });
 }
 

@@ -35,6 +35,7 @@ import { lcfirst, ucfirst, ukPluralIndex } from '../../wiki/language.js';
 import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../../wiki/namespaces.js';
 import { phpLooseEquals } from '../../wiki/messages.js';
 import { rawUrlEncode, wellFormed, wfUrlencode } from '../../wiki/files.js';
+import { decodeCharReferences } from '../../wiki/titles.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
@@ -2158,25 +2159,6 @@ function utf8Length(s: string): number {
 function startsBlock(s: string): boolean {
   const c = s.charCodeAt(0);
   return c === 42 || c === 35 || c === 58 || c === 59 || (c === 123 && s.charCodeAt(1) === 124);
-}
-
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', shy: '\u00ad', ndash: '–', mdash: '—',
-  minus: '−', laquo: '«', raquo: '»', bdquo: '„', ldquo: '“', rdquo: '”', lsquo: '‘', rsquo: '’', hellip: '…',
-  times: '×', middot: '·', deg: '°', copy: '©', reg: '®', trade: '™', euro: '€', sect: '§', para: '¶',
-  plusmn: '±', frac12: '½', frac14: '¼', frac34: '¾', sup2: '²', sup3: '³', thinsp: '\u2009', ensp: '\u2002',
-  emsp: '\u2003', zwj: '\u200d', zwnj: '\u200c', lrm: '\u200e', rlm: '\u200f', bull: '•', larr: '←', rarr: '→',
-};
-
-/** Sanitizer::decodeCharReferences: numeric references and the common named entities. */
-function decodeCharReferences(s: string): string {
-  if (!s.includes('&')) return s;
-  return s.replace(/&(?:#(\d+)|#[xX]([0-9a-fA-F]+)|([A-Za-z][A-Za-z0-9]*));/g, (m, dec?: string, hex?: string, named?: string) => {
-    if (named !== undefined) return NAMED_ENTITIES[named] ?? m;
-    const cp = dec !== undefined ? Number(dec) : parseInt(hex as string, 16);
-    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp === 0) return m;
-    return String.fromCodePoint(cp);
-  });
 }
 
 const ESCAPE_RE = /[\n\r](?:----|[#*: \n\r\t])|(?:ISBN|RFC|PMID)[ \t\r\n\f]|__|:\/\/|["&'<=>[\]{|};]/g;
