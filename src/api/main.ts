@@ -177,7 +177,6 @@ export class ApiMain {
       if (mainParams.assert === 'bot') throw new ApiError('assertbotfailed', texts.assertBot());
       state.debugLog.push(`API ${req.method} anonymous ${mainParams.action}`);
       const ctx = state.context(module);
-      state.cacheMode = module.name === 'query' ? state.cacheMode : 'private';
       await module.run(Object.assign(ctx, { state, registry: this.registry, main: this }));
       this.reportUnused(state, raw);
       if (mainParams.curtimestamp) state.result.set('curtimestamp', new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
