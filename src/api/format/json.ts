@@ -12,10 +12,9 @@ export interface JsonOptions {
 }
 
 export function toJson(root: unknown, opts: JsonOptions): string {
-  const out: string[] = [];
-  write(root, opts, out, opts.pretty ? '\n' : '');
-  let s = out.join('');
-  s = opts.ascii ? escapeNonAscii(s) : s.replace(/[\u2028\u2029]/g, escapeUnit);
+  let s = write(root, opts.formatversion, opts.pretty ? '\n' : '');
+  if (opts.ascii) s = escapeNonAscii(s);
+  else if (s.includes('\u2028') || s.includes('\u2029')) s = s.replace(/[\u2028\u2029]/g, escapeUnit);
   // A JSON answer must never be mistaken for a Flash cross-domain policy (FormatJson::encode).
   if (s.includes('<') && /<\s*cross-domain-policy\s*>/i.test(s)) s = s.replace(/<\s*cross-domain-policy\s*>/gi, (m) => m.replace('<', '\\u003C').replace('>', '\\u003E'));
   return s;
@@ -49,81 +48,69 @@ function escapeNonAscii(s: string): string {
   return last === 0 ? s : out + s.slice(last);
 }
 
-/** The members of an object node in output order, after the fv1 transform (content to '*', last). */
-function members(node: Record<string, unknown> | Map<string, unknown>, fv: 1 | 2): Array<[string, unknown]> {
-  const entries: Array<[string, unknown]> = node instanceof Map ? [...node.entries()] : Object.entries(node);
-  const contentKey = (node as { [CONTENT]?: string })[CONTENT];
-  const list: Array<[string, unknown]> = [];
-  let content: [string, unknown] | null = null;
-  for (const [k, v] of entries) {
-    if (v === undefined) continue;
-    if (fv === 1) {
-      if (v === false) continue;
-      if (k === contentKey) {
-        content = ['*', v];
-        continue;
-      }
-    }
-    list.push([k, v]);
+/** Quoted keys, reused: most keys are the same few names in every answer (bounded: ids vary). */
+const quotedKeys = new Map<string, string>();
+
+function quoteKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 4096) quotedKeys.set(k, q);
   }
-  if (content) list.push(content);
-  return list;
+  return q;
 }
 
-function write(v: unknown, opts: JsonOptions, out: string[], nl: string): void {
-  const fv = opts.formatversion;
+/**
+ * One node as JSON. Objects apply the fv1 transform on the way (false and undefined members dropped, the
+ * content member renamed '*' and written last); BCarray maps are lists in fv2. Strings are built with `+=`
+ * (V8 ropes), which costs less than collecting parts in an array.
+ */
+function write(v: unknown, fv: 1 | 2, nl: string): string {
   switch (typeof v) {
     case 'string':
-      out.push(JSON.stringify(v));
-      return;
+      return JSON.stringify(v);
     case 'number':
-      out.push(Number.isFinite(v) ? String(v) : '0');
-      return;
+      return Number.isFinite(v) ? String(v) : '0';
     case 'boolean':
-      out.push(fv === 1 ? (v ? '""' : '""') : v ? 'true' : 'false');
-      return;
+      return fv === 1 ? '""' : v ? 'true' : 'false';
     case 'bigint':
-      out.push(v.toString());
-      return;
+      return v.toString();
     case 'object':
       break;
     default:
-      out.push('null');
-      return;
+      return 'null';
   }
-  if (v === null) {
-    out.push('null');
-    return;
-  }
+  if (v === null) return 'null';
   const inner = nl === '' ? '' : nl + '    ';
+  if (Array.isArray(v) || (fv === 2 && (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE] === 'BCarray')) {
+    let out = '[';
+    let empty = true;
+    for (const item of Array.isArray(v) ? v : (v as Map<string, unknown>).values()) {
+      if (fv === 1 && (item === false || item === undefined)) continue;
+      out += (empty ? '' : ',') + inner + write(item, fv, inner);
+      empty = false;
+    }
+    return empty ? '[]' : out + nl + ']';
+  }
   const colon = nl === '' ? ':' : ': ';
-  const isBcArray = (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE] === 'BCarray';
-  if (Array.isArray(v) || (fv === 2 && isBcArray)) {
-    let items: unknown[] = Array.isArray(v) ? v : [...(v as Map<string, unknown>).values()];
-    if (fv === 1) items = items.filter((x) => x !== false && x !== undefined);
-    if (items.length === 0) {
-      out.push('[]');
+  const contentKey = fv === 1 ? (v as { [CONTENT]?: string })[CONTENT] : undefined;
+  let out = '{';
+  let empty = true;
+  let content: unknown;
+  const member = (k: string, item: unknown) => {
+    if (item === undefined || (fv === 1 && item === false)) return;
+    if (k === contentKey) {
+      content = item;
       return;
     }
-    out.push('[');
-    items.forEach((item, i) => {
-      if (i) out.push(',');
-      out.push(inner);
-      write(item, opts, out, inner);
-    });
-    out.push(nl, ']');
-    return;
+    out += (empty ? '' : ',') + inner + quoteKey(k) + colon + write(item, fv, inner);
+    empty = false;
+  };
+  if (v instanceof Map) for (const [k, item] of v) member(k, item);
+  else for (const k of Object.keys(v)) member(k, (v as Record<string, unknown>)[k]);
+  if (content !== undefined && content !== false) {
+    out += (empty ? '' : ',') + inner + '"*"' + colon + write(content, fv, inner);
+    empty = false;
   }
-  const list = members(v as Record<string, unknown>, fv);
-  if (list.length === 0) {
-    out.push('{}');
-    return;
-  }
-  out.push('{');
-  list.forEach(([k, item], i) => {
-    if (i) out.push(',');
-    out.push(inner, JSON.stringify(k), colon);
-    write(item, opts, out, inner);
-  });
-  out.push(nl, '}');
+  return empty ? '{}' : out + nl + '}';
 }
