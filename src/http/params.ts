@@ -32,5 +32,6 @@ export function decodeParams(query: string, body: Record<string, unknown> | unde
       else if (v !== undefined && v !== null) put(k, String(v));
     }
   }
-  return { raw: { ...raw }, phpArrays };
+  // a prototype-less object: a parameter named __proto__ or constructor is just a parameter
+  return { raw, phpArrays };
 }

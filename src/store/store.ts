@@ -1,8 +1,9 @@
 /**
  * The storage boundary: domain methods grouped by area. Modules call these and never see SQL; the
- * SQLite implementation lives in sqlite/, a PostgreSQL one would implement the same interfaces.
- * Methods are synchronous for the embedded SQLite store (better-sqlite3 answers in microseconds);
- * modules `await` their results so an asynchronous store can be dropped in.
+ * SQLite implementation lives in sqlite/; another database would implement the same areas.
+ * Methods are synchronous: better-sqlite3 answers in microseconds and a promise per call would cost more
+ * than the query. Module `run` functions may already be async, so an asynchronous store (PostgreSQL)
+ * would change these signatures to promises and the modules' calls to `await`.
  */
 import type { SiteStore } from './site-store.js';
 import type { PageStore } from './page-store.js';
@@ -13,8 +14,6 @@ import type { LinkStore } from './link-store.js';
 import type { MessageStore } from './message-store.js';
 import type { ReportStore } from './report-store.js';
 import type { SemanticStore } from './semantic-store.js';
-
-export type Awaitable<T> = T | Promise<T>;
 
 export interface Store {
   site: SiteStore;

@@ -44,11 +44,6 @@ export function fileUrlPath(name: string): string {
   return `${UPLOAD_PATH}/${hashPath(name)}${rawUrlEncode(name)}`;
 }
 
-/** The path below the upload directory: `a/ab/Name.png` (unencoded), where the bytes are served from. */
-export function fileRelPath(name: string): string {
-  return hashPath(name) + name;
-}
-
 /** Absolute URL of an uploaded file for a server such as `http://127.0.0.1:8080`. */
 export function fileUrl(server: string, name: string): string {
   return server + fileUrlPath(name);
