@@ -428,6 +428,11 @@ describe('link extraction details', () => {
     assert.deepEqual([...links('[[A%20B]] [[a&amp;b]]').pages.keys()], ['0|A_B', '0|A&b']);
     assert.deepEqual([...links('[[Категорія:X|1]] [[Категорія:X|2]]').categories], [['X', '2']]);
   });
+  it('decodes every HTML5 named entity in titles; unknown names and invalid code points as MediaWiki', () => {
+    assert.deepEqual([...links('[[Категорія:Caf&eacute;]] [[Категорія:&Uuml;ber&nbsp;alles]]').categories.keys()], ['Café', 'Über_alles']);
+    // &NotNestedGreaterGreater; is HTML5 only (two code points); &bogus; stays text; &#0; is U+FFFD, no title character
+    assert.deepEqual([...links('[[A&NotNestedGreaterGreater;]] [[B&bogus;]] [[C&#0;]] [[D&#x44;]]').pages.keys()], ['0|A⪢̸', '0|B&bogus;', '0|DD']);
+  });
 });
 
 describe('import: failures leave the existing database untouched', () => {

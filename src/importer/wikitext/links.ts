@@ -93,6 +93,7 @@ export function extractLinks(text: string, ctx: LinkContext): PageLinks {
 function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
   if (!text.includes('[[')) return;
   const pieces = text.split('[[');
+  let closes: boolean[] | undefined;
   for (let i = 1; i < pieces.length; i++) {
     const line = pieces[i];
     let m = E1.exec(line);
@@ -126,7 +127,7 @@ function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
 
     const t = ctx.codec.parse(link, 0);
     if (t === null) continue;
-    if (mightBeImage && !(t.ns === NS_FILE && !forced && imageCloses(pieces, i))) continue;
+    if (mightBeImage && !(t.ns === NS_FILE && !forced && (closes ??= imageCloses(pieces))[i])) continue;
 
     if (!forced && t.ns === NS_FILE) {
       out.files.add(t.dbkey);
@@ -149,16 +150,22 @@ function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
 }
 
 /**
- * The parser's lookahead for "[[File:X|caption with [[links]] …]]": following pieces with exactly one
- * "]]" belong to the caption; one with two closes the image; one with none means the image never closes.
+ * The parser's lookahead for "[[File:X|caption with [[links]] …]]", for every piece at once: following
+ * pieces with exactly one "]]" belong to the caption; one with two closes the image; one with none means
+ * the image never closes. Worked out backwards in one pass (a page of "[[Файл:A.png|[[B]]" repeated
+ * would otherwise look ahead to its end from every piece).
  */
-function imageCloses(pieces: string[], i: number): boolean {
-  for (let j = i + 1; j < pieces.length; j++) {
+function imageCloses(pieces: string[]): boolean[] {
+  const out = new Array<boolean>(pieces.length).fill(false);
+  // whether the pieces after j close an image opened before them
+  let after = false;
+  for (let j = pieces.length - 1; j >= 1; j--) {
+    out[j] = after;
     const first = pieces[j].indexOf(']]');
-    if (first < 0) return false;
-    if (pieces[j].indexOf(']]', first + 2) >= 0) return true;
+    if (first < 0) after = false;
+    else if (pieces[j].indexOf(']]', first + 2) >= 0) after = true;
   }
-  return false;
+  return out;
 }
 
 /**
