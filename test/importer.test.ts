@@ -73,7 +73,9 @@ const KYIV_TEXT = `'''Київ''' — столиця на [[Дніпро (річ
 Посилання на себе: [[Київ]], на розділ: [[Київ#Історія]], [[Київ (значення)]].
 {{Картка міста|назва=Київ}} {{:Головна}} {{PAGENAME}} {{#if:x|y}}
 [[Файл:Прапор.png|thumb|Прапор з [[Україна|України]]]] [[Image:Немає.jpg]] [[Медіа:Звук.ogg]]
-[[:Категорія:Міста]] [[:Файл:Герб.png]] [[Має населення::2900000]] [[en:Kyiv]] [[pl:Kijów]] [[w:Kyiv]]
+[[:Категорія:Міста]] [[:Файл:Герб.png]] [[Має населення::2900000]] [[en:Kyiv]] [[pl:Kijów]] [[wikipedia:Kyiv]]
+[[:en:Kyiv city#x]] [[w:Kyiv]] [http://Example.ORG/a%7Eb?x=1 сайт] (http://example.com/path). [//proto.example/x]
+[[Файл:Герб.png|посилання=Одеса]] [[Файл:Прапор.png|link=https://flag.example/]] [[Файл:Прапор.png|link=]]
 <!-- [[Закоментоване]] --> <nowiki>[[Не посилання]]</nowiki> [[Категорія:Міста|Київ]] [[Category:Столиці]]
 [[категорія:Міста України| ]]
 <gallery>
@@ -239,11 +241,13 @@ describe('import: links', () => {
   it('records page links once per target, without self-links, comments, nowiki, SMW annotations or interwikis', () => {
     const kyiv = idOf(0, 'Київ');
     assert.deepEqual(all('SELECT pl_namespace AS ns, pl_title AS t, pl_from_namespace AS fns FROM pagelinks WHERE pl_from = ? ORDER BY pl_namespace, pl_title', kyiv), [
+      { ns: 0, t: 'W:Kyiv', fns: 0 }, // 'w' is no prefix of MediaWiki's default interwiki map
       { ns: 0, t: 'Головна', fns: 0 }, // {{:Головна}} does not exist: MediaWiki shows (and records) a red link
       { ns: 0, t: 'Дніпро_(річка)', fns: 0 },
       { ns: 0, t: 'Київ', fns: 0 }, // [[Київ#Історія]]: a self-link with a fragment is recorded
       { ns: 0, t: 'Київ_(значення)', fns: 0 },
       { ns: 0, t: 'Львів', fns: 0 }, // from a gallery caption
+      { ns: 0, t: 'Одеса', fns: 0 }, // an image's посилання= (link=)
       { ns: 0, t: 'Україна', fns: 0 }, // from an image caption
       { ns: 6, t: 'Герб.png', fns: 0 },
       { ns: 14, t: 'Міста', fns: 0 },
@@ -262,6 +266,26 @@ describe('import: links', () => {
     assert.deepEqual(all('SELECT ll_lang AS l, ll_title AS t FROM langlinks ORDER BY ll_lang'), [
       { l: 'en', t: 'Kyiv' },
       { l: 'pl', t: 'Kijów' },
+    ]);
+  });
+
+  it('records interwiki links: other prefixes, and language prefixes escaped with ":" (title as written, no fragment)', () => {
+    assert.deepEqual(all('SELECT iwl_prefix AS p, iwl_title AS t FROM iwlinks WHERE iwl_from = ? ORDER BY iwl_prefix', idOf(0, 'Київ')), [
+      { p: 'en', t: 'Kyiv_city' },
+      { p: 'wikipedia', t: 'Kyiv' },
+    ]);
+    assert.equal(col("SELECT iw_url FROM interwiki WHERE iw_prefix = 'wikipedia'")[0], 'https://en.wikipedia.org/wiki/$1');
+  });
+
+  it('records external links with their reversed-host index: bracketed, free, protocol-relative, image link=', () => {
+    assert.deepEqual(all('SELECT el_to AS url, el_index AS idx FROM externallinks WHERE el_from = ? ORDER BY el_to, el_index', idOf(0, 'Київ')), [
+      { url: '//proto.example/x', idx: 'http://example.proto./x' },
+      { url: '//proto.example/x', idx: 'https://example.proto./x' },
+      // '%7E' is a harmless escape (Parser::replaceUnusualEscapes); the host is lowercased in the index only
+      { url: 'http://Example.ORG/a~b?x=1', idx: 'http://org.example./a~b?x=1' },
+      // the free link ends before trailing punctuation and a ')' without '('
+      { url: 'http://example.com/path', idx: 'http://com.example./path' },
+      { url: 'https://flag.example/', idx: 'https://example.flag./' },
     ]);
   });
 

@@ -1,5 +1,5 @@
 /**
- * `wikiquery import DUMP.xml --db FILE [--files DIR] [--messages DIR]... [--lang uk] [--quiet]`
+ * `wikiquery import DUMP.xml --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang uk] [--quiet]`
  *
  * Prints a progress bar when stdout is a terminal, and always a one-line summary at the end. Errors
  * are one line on stderr (a malformed dump: `dump.xml:LINE:COLUMN: what`) with exit code 1; an
@@ -13,7 +13,7 @@ import { DumpError } from '../importer/dump-reader.js';
 import type { PageAnalysisHook } from '../importer/hooks.js';
 import { semanticImportHook } from '../importer/semantic-hook.js';
 
-const USAGE = 'usage: wikiquery import DUMP.xml --db FILE [--files DIR] [--messages DIR]... [--lang uk] [--quiet]';
+const USAGE = 'usage: wikiquery import DUMP.xml --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang uk] [--quiet]';
 
 /**
  * The analysis hooks every CLI import runs. Register extension importers here, e.g. the Semantic
@@ -32,7 +32,7 @@ export function formatSummary(s: ImportSummary): string {
 }
 
 export async function runImportCommand(argv: string[]): Promise<number> {
-  let values: { db?: string; files?: string; messages?: string[]; lang?: string; quiet?: boolean; help?: boolean };
+  let values: { db?: string; files?: string; messages?: string[]; interwiki?: string; lang?: string; quiet?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -42,6 +42,7 @@ export async function runImportCommand(argv: string[]): Promise<number> {
         db: { type: 'string' },
         files: { type: 'string' },
         messages: { type: 'string', multiple: true },
+        interwiki: { type: 'string' },
         lang: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
@@ -70,6 +71,7 @@ export async function runImportCommand(argv: string[]): Promise<number> {
       db: values.db,
       filesDir: values.files,
       messageDirs: values.messages,
+      interwikiFile: values.interwiki,
       lang: values.lang,
       hooks: importHooks(),
       progress: !quiet && process.stdout.isTTY === true,

@@ -23,13 +23,15 @@ import { buildCategoryTable, siteStatistics } from './categories.js';
 import { buildReports } from './reports.js';
 import { createProgress } from './progress.js';
 import type { HookContext, PageAnalysisHook } from './hooks.js';
-import { LANGUAGE_CODES } from './wikitext/links.js';
+import { loadInterwikiMap } from './interwiki-file.js';
 
 export interface ImportOptions {
   dump: string;
   db: string;
   filesDir?: string;
   messageDirs?: string[];
+  /** the interwiki map in MediaWiki's interwiki.list format (default: data/interwiki.list) */
+  interwikiFile?: string;
   /** content language (default: the dump's xml:lang, else 'uk') */
   lang?: string;
   hooks?: PageAnalysisHook[];
@@ -72,6 +74,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   if (opts.filesDir !== undefined && !fs.statSync(opts.filesDir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new Error(`--files ${opts.filesDir}: not a directory`);
   }
+  const interwiki = loadInterwikiMap(opts.interwikiFile);
   const tmp = `${opts.db}.tmp-${process.pid}`;
   removeDbFiles(tmp);
 
@@ -106,6 +109,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       log,
       onBytes: (b) => progress.update(b),
       checkAbort,
+      interwiki,
     });
     progress.stop();
     const { codec: titleCodec, lang } = site;
@@ -120,7 +124,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     }
     dropUploadFacts(db);
     const messages = loadMessageDirs(db, opts.messageDirs ?? [], log);
-    const messageOverrides = writeMessageOverrides(db, lang, messageLanguages(db, [...LANGUAGE_CODES, 'en', lang]));
+    const messageOverrides = writeMessageOverrides(db, lang, messageLanguages(db, [...interwiki.entries().filter((e) => interwiki.isLanguage(e.prefix)).map((e) => e.prefix), 'en', lang]));
     checkAbort();
 
     // ---- pass 2: links
@@ -132,6 +136,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const linkCounts = await runLinkPass(db, {
       codec: titleCodec,
       lang,
+      interwiki,
       expander: createExpander(db, titleCodec, { siteName: site.siteName, now: new Date(t0Wall) }),
       hooks,
       checkAbort,
@@ -141,7 +146,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     log(`pass 2: links analysed (${secondsSince(t0)} s)`);
 
     // ---- derived tables, indexes
-    build.createIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'page_props', 'image']);
+    build.createIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image']);
     checkAbort();
     const categories = buildCategoryTable(db);
     log(`link indexes, categories: ${categories} (${secondsSince(t0)} s)`);

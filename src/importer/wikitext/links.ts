@@ -8,30 +8,18 @@
  * links: the piece then only reads "target|caption…" and the following pieces must close it (the
  * lookahead of the original); the caption's own links are simply the following pieces.
  *
- * Not links here: [[P::V]] (Semantic MediaWiki annotations, handled by the semantic importer),
- * [[:en:X]] / [[wikipedia:X]] (interwiki), [[Спеціальна:X]], self-links without a fragment.
+ * Not page links: [[P::V]] (Semantic MediaWiki annotations, handled by the semantic importer),
+ * [[:en:X]] / [[wikipedia:X]] (interwiki links, recorded apart), [[Спеціальна:X]], self-links without a
+ * fragment. An image's `link=`/`посилання=` option links its target (a page, or a URL: an external link).
  */
 import { decodeCharReferences, type TitleCodec } from '../../wiki/titles.js';
 import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../../wiki/namespaces.js';
 import { stripForLinks } from './strip.js';
 import { DOUBLE_UNDERSCORES } from './magic-words.js';
-
-/**
- * Interlanguage prefixes: a short list of language codes (MediaWiki accepts every code it has a name
- * for; these are the ones a Ukrainian wiki links to in practice).
- */
-export const LANGUAGE_CODES = new Set(
-  ('en ru de fr pl be be-tarask es it pt nl sv fi no nn da cs sk sl hr sr bs mk bg ro hu el tr ka hy az kk uz ky tg ' +
-    'tk lt lv et he ar fa ur hi bn ja zh ko vi th id ms ca eu gl oc br cy ga is la eo simple crh rue yi sq lb ' +
-    'zh-min-nan zh-yue ta te ml mr gu kn pa ne si my km lo mn tt ba cv os ce ab sah udm koi kv mhr myv xmf').split(' '),
-);
-
-/** Interwiki prefixes of MediaWiki's default interwiki table that wikis use most (not language links). */
-export const INTERWIKI_PREFIXES = new Set(
-  ('wikipedia w wikt wiktionary commons meta metawikimedia metawiki mw mediawikiwiki wikibooks b wikinews n ' +
-    'wikiquote q wikisource s wikispecies species wikiversity v wikivoyage voy wikidata d wikimedia foundation ' +
-    'google imdb rfc doi arxiv pmid oeis wikia sourceforge').split(' '),
-);
+import { externalLinks } from './external-links.js';
+import type { InterwikiMap } from '../../wiki/interwiki.js';
+import { defaultInterwikiMap } from '../interwiki-file.js';
+import { cleanUrl, replaceUnusualEscapes } from '../../wiki/external-urls.js';
 
 // Title::legalChars() plus '#' and '%', as the link regexes of the parser use them.
 const TC = " %!\"$&'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#";
@@ -55,6 +43,8 @@ export interface LinkContext {
   dbkey: string;
   /** the page's DEFAULTSORT: the sort key prefix of category links without one */
   defaultSort?: string;
+  /** the interwiki map (default: data/interwiki.list) */
+  interwiki?: InterwikiMap;
 }
 
 export interface PageLinks {
@@ -70,6 +60,10 @@ export interface PageLinks {
   langs: Map<string, string>;
   /** page properties from double-underscore switches → value ('' as MediaWiki stores them) */
   props: Map<string, string>;
+  /** interwiki links: `${prefix}|${dbkey}` → prefix and title (DB key, as written: no capitalisation) */
+  interwikis: Map<string, { prefix: string; title: string }>;
+  /** external URLs, each once, as el_to stores them */
+  external: Set<string>;
 }
 
 /** PHP rawurldecode for link targets: %XX → bytes, read as UTF-8 (left as is when that is no UTF-8). */
@@ -82,9 +76,19 @@ export function rawUrlDecode(s: string): string {
 }
 
 export function extractLinks(text: string, ctx: LinkContext): PageLinks {
-  const result: PageLinks = { pages: new Map(), files: new Set(), embeddedFiles: new Set(), categories: new Map(), langs: new Map(), props: new Map() };
+  const result: PageLinks = {
+    pages: new Map(),
+    files: new Set(),
+    embeddedFiles: new Set(),
+    categories: new Map(),
+    langs: new Map(),
+    props: new Map(),
+    interwikis: new Map(),
+    external: new Set(),
+  };
   const stripped = stripForLinks(text);
   scanLinks(stripped.text, ctx, result);
+  for (const url of externalLinks(stripped.text)) result.external.add(url);
   for (const body of stripped.galleries) galleryLinks(body, ctx, result);
   doubleUnderscores(stripped.text, result);
   return result;
@@ -114,15 +118,18 @@ function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
 
     const pm = PREFIX.exec(link);
     if (pm && ctx.codec.nsIdFromPrefix(pm[1]) === undefined) {
+      const interwiki = ctx.interwiki ?? defaultInterwikiMap();
       const prefix = pm[1].toLowerCase();
-      if (LANGUAGE_CODES.has(prefix)) {
+      if (interwiki.get(prefix)) {
         // an interlanguage link, unless escaped with ':' or on a talk page (then it is an interwiki link)
-        if (!forced && !mightBeImage && ctx.ns % 2 === 0 && !out.langs.has(prefix)) {
-          out.langs.set(prefix, pm[2].replace(/[ _]+/g, ' ').trim());
+        if (!forced && !mightBeImage && ctx.ns % 2 === 0 && interwiki.isLanguage(prefix)) {
+          if (!out.langs.has(prefix)) out.langs.set(prefix, pm[2].replace(/[ _]+/g, ' ').trim());
+          continue;
         }
+        const title = interwikiTitle(pm[2]);
+        if (title !== null) out.interwikis.set(`${prefix}|${title}`, { prefix, title });
         continue;
       }
-      if (INTERWIKI_PREFIXES.has(prefix)) continue;
     }
 
     const t = ctx.codec.parse(link, 0);
@@ -132,6 +139,7 @@ function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
     if (!forced && t.ns === NS_FILE) {
       out.files.add(t.dbkey);
       out.embeddedFiles.add(t.dbkey);
+      imageLinkOption(label, ctx, out);
       continue;
     }
     if (!forced && t.ns === NS_CATEGORY) {
@@ -146,6 +154,50 @@ function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
     if (t.ns === NS_SPECIAL) continue;
     if (t.fragment === '' && t.ns === ctx.ns && t.dbkey === ctx.dbkey) continue; // self-link
     out.pages.set(`${t.ns}|${t.dbkey}`, { ns: t.ns, dbkey: t.dbkey });
+  }
+}
+
+/**
+ * MediaWikiTitleCodec::splitTitle after an interwiki prefix: the rest is the title on the other wiki,
+ * whitespace folded to '_', a leading ':' dropped, the fragment cut off; no capitalisation. Null for
+ * text MediaWiki refuses as a title.
+ */
+function interwikiTitle(rest: string): string | null {
+  let t = decodeCharReferences(rest).replace(/[ _\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g, '_').replace(/^_+|_+$/g, '');
+  if (t.startsWith(':')) t = t.slice(1).replace(/^_+/, '');
+  const hash = t.indexOf('#');
+  if (hash >= 0) t = t.slice(0, hash).replace(/_+$/, '');
+  if (/[\u0000-\u001f<>[\]|{}\u007f\ufffd]/.test(t)) return null;
+  return t;
+}
+
+// img_link of MessagesUk.php (case-sensitive, like every image option)
+const IMAGE_LINK = /^(?:посилання|link)=([\s\S]*)$/;
+const FREE_URL_START = new RegExp(`^(?:bitcoin:|ftp://|ftps://|geo:|git://|gopher://|http://|https://|irc://|ircs://|magnet:|mailto:|mms://|news:|nntp://|redis://|sftp://|sip:|sips:|sms:|ssh://|svn://|tel:|telnet://|urn:|worldwind://|xmpp:|//)`, 'i');
+const URL_ONLY = /^[^\][<>"\x00-\x20\x7F\p{Zs}]+$/u;
+
+/**
+ * Parser::makeImage's `link=` option: a page title becomes a page link (ParserOutput::addLink, which
+ * records self-links too), a URL an external link; an empty value only unlinks the image. The options
+ * are the '|'-separated parts of the image's text up to its caption's first nested link.
+ */
+function imageLinkOption(label: string, ctx: LinkContext, out: PageLinks): void {
+  if (!label.includes('=')) return;
+  for (const raw of label.split('|')) {
+    const m = IMAGE_LINK.exec(raw.trim());
+    if (!m) continue;
+    const value = m[1];
+    if (value === '') continue;
+    if (FREE_URL_START.test(value)) {
+      if (URL_ONLY.test(value)) out.external.add(replaceUnusualEscapes(cleanUrl(value)));
+      continue;
+    }
+    const pm = PREFIX.exec(value);
+    if (pm && ctx.codec.nsIdFromPrefix(pm[1]) === undefined && (ctx.interwiki ?? defaultInterwikiMap()).get(pm[1])) continue;
+    const t = ctx.codec.parse(value, 0);
+    if (t === null || t.ns === NS_SPECIAL || t.dbkey === '') continue;
+    const ns = t.ns === NS_MEDIA ? NS_FILE : t.ns;
+    out.pages.set(`${ns}|${t.dbkey}`, { ns, dbkey: t.dbkey });
   }
 }
 
