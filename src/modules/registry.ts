@@ -28,6 +28,17 @@ import { fileusageModule } from './query/fileusage.js';
 import { imageusageModule } from './query/imageusage.js';
 import { querypageModule } from './query/querypage.js';
 import { allmessagesModule } from './query/allmessages.js';
+import { linksModule } from './query/links.js';
+import { templatesModule } from './query/templates.js';
+import { linkshereModule } from './query/linkshere.js';
+import { transcludedinModule } from './query/transcludedin.js';
+import { redirectsModule } from './query/redirects.js';
+import { categoryinfoModule } from './query/categoryinfo.js';
+import { backlinksModule } from './query/backlinks.js';
+import { embeddedinModule } from './query/embeddedin.js';
+import { alllinksModule } from './query/alllinks.js';
+import { alltransclusionsModule } from './query/alltransclusions.js';
+import { allredirectsModule } from './query/allredirects.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -38,6 +49,12 @@ export const queryModules: QueryModule[] = [
   imageinfoModule,
   imagesModule,
   fileusageModule,
+  linksModule,
+  templatesModule,
+  linkshereModule,
+  transcludedinModule,
+  redirectsModule,
+  categoryinfoModule,
   // list
   allpagesModule,
   categorymembersModule,
@@ -46,6 +63,11 @@ export const queryModules: QueryModule[] = [
   allfileusagesModule,
   imageusageModule,
   querypageModule,
+  backlinksModule,
+  embeddedinModule,
+  alllinksModule,
+  alltransclusionsModule,
+  allredirectsModule,
   // meta
   siteinfoModule,
   userinfoModule,

@@ -99,6 +99,8 @@ CREATE TABLE pagelinks (
   PRIMARY KEY (pl_namespace, pl_title, pl_from)
 ) WITHOUT ROWID;
 CREATE INDEX pl_from ON pagelinks (pl_from, pl_namespace, pl_title);
+-- the pages of one namespace that link to a title, in page id order (backlinks with a namespace)
+CREATE INDEX pl_backlinks_namespace ON pagelinks (pl_namespace, pl_title, pl_from_namespace, pl_from);
 
 CREATE TABLE templatelinks (
   tl_from INTEGER NOT NULL,
@@ -108,6 +110,7 @@ CREATE TABLE templatelinks (
   PRIMARY KEY (tl_namespace, tl_title, tl_from)
 ) WITHOUT ROWID;
 CREATE INDEX tl_from ON templatelinks (tl_from, tl_namespace, tl_title);
+CREATE INDEX tl_backlinks_namespace ON templatelinks (tl_namespace, tl_title, tl_from_namespace, tl_from);
 
 -- interlanguage links ([[en:Title]] with a known language code)
 CREATE TABLE langlinks (

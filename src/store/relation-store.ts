@@ -1,0 +1,97 @@
+/**
+ * Relations between pages (pagelinks, templatelinks, redirects, category sizes), as prop=links/templates,
+ * list=backlinks/embeddedin/alllinks/alltransclusions/allredirects, prop=linkshere/transcludedin/redirects
+ * and prop=categoryinfo read them. Every method is an index seek or a LIMITed range scan.
+ */
+import type { CategoryRow } from './category-store.js';
+
+/** a link table keyed by (namespace, title) of the target */
+export type LinkTable = 'pagelinks' | 'templatelinks';
+/** the tables list=all* and the backlink readers walk: a link table or the redirect table */
+export type TargetTable = LinkTable | 'redirect';
+
+export interface TitleKey {
+  ns: number;
+  /** DB key */
+  title: string;
+}
+
+/** one link: page `from` links to (ns, title) */
+export interface LinkRow extends TitleKey {
+  from: number;
+}
+
+/** a page that links to (or transcludes, or redirects to) a target */
+export interface LinkerRow {
+  pageid: number;
+  ns: number;
+  /** DB key */
+  title: string;
+  isRedirect: boolean;
+  /** the namespace of the linking page (pl_from_namespace) */
+  fromNs: number;
+  /** redirect table only: rd_fragment ('' when none) */
+  fragment: string;
+}
+
+/** a row of list=all*: target title and the linking page; redirects also fragment and interwiki */
+export interface AllLinkRow {
+  title: string;
+  from: number;
+  fragment: string;
+  interwiki: string;
+}
+
+export interface AllLinksOptions {
+  table: TargetTable;
+  ns: number;
+  from?: string;
+  to?: string;
+  prefix?: string;
+  descending: boolean;
+  limit: number;
+}
+
+export interface RelationStore {
+  /**
+   * prop=links/templates: the links of the pages `pageids`, in (from, ns, title) order from `continueAt`
+   * (inclusive in the direction of the listing); only targets in `namespaces` / among `only` when given.
+   * One range scan of the (from, ns, title) index.
+   */
+  linksOf(o: {
+    table: LinkTable;
+    pageids: readonly number[];
+    namespaces?: readonly number[];
+    only?: readonly TitleKey[];
+    continueAt?: LinkRow;
+    descending: boolean;
+    limit: number;
+  }): Promise<LinkRow[]>;
+
+  /**
+   * The pages that link to / transclude / redirect to (ns, title), in (from namespace when `fromNs` is
+   * given, then) page id order from `fromId` (inclusive); `redirect` keeps only redirects (true) or
+   * non-redirects (false); `pageNamespaces` filters on the linking page's namespace; `fragment` (redirect
+   * table) keeps those with (true) or without (false) a fragment. Interwiki redirects are never listed.
+   */
+  linkers(o: {
+    table: TargetTable;
+    ns: number;
+    title: string;
+    fromNs?: number;
+    fromId?: number;
+    redirect?: boolean;
+    pageNamespaces?: readonly number[];
+    fragment?: boolean;
+    descending: boolean;
+    limit: number;
+  }): Promise<LinkerRow[]>;
+
+  /** list=all*: rows of the table in (title, from) order, from `continueAt` (inclusive) */
+  allLinks(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): Promise<AllLinkRow[]>;
+  /** list=all* with unique: distinct target titles, one seek each */
+  allLinkTitles(o: AllLinksOptions & { continueAt?: string }): Promise<string[]>;
+
+  /** prop=categoryinfo: the category rows of these categories (DB keys), hidden flag included */
+  categoryInfo(titles: readonly string[]): Promise<CategoryRow[]>;
+}
