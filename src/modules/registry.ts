@@ -28,6 +28,14 @@ import { fileusageModule } from './query/fileusage.js';
 import { imageusageModule } from './query/imageusage.js';
 import { querypageModule } from './query/querypage.js';
 import { allmessagesModule } from './query/allmessages.js';
+import { pagepropsModule } from './query/pageprops.js';
+import { extlinksModule } from './query/extlinks.js';
+import { langlinksModule } from './query/langlinks.js';
+import { iwlinksModule } from './query/iwlinks.js';
+import { pageswithpropModule } from './query/pageswithprop.js';
+import { pagepropnamesModule } from './query/pagepropnames.js';
+import { exturlusageModule } from './query/exturlusage.js';
+import { randomModule } from './query/random.js';
 import { linksModule } from './query/links.js';
 import { templatesModule } from './query/templates.js';
 import { linkshereModule } from './query/linkshere.js';
@@ -55,6 +63,10 @@ export const queryModules: QueryModule[] = [
   transcludedinModule,
   redirectsModule,
   categoryinfoModule,
+  pagepropsModule,
+  extlinksModule,
+  langlinksModule,
+  iwlinksModule,
   // list
   allpagesModule,
   categorymembersModule,
@@ -68,6 +80,10 @@ export const queryModules: QueryModule[] = [
   alllinksModule,
   alltransclusionsModule,
   allredirectsModule,
+  pageswithpropModule,
+  pagepropnamesModule,
+  exturlusageModule,
+  randomModule,
   // meta
   siteinfoModule,
   userinfoModule,

@@ -94,4 +94,39 @@ export interface RelationStore {
 
   /** prop=categoryinfo: the category rows of these categories (DB keys), hidden flag included */
   categoryInfo(titles: readonly string[]): Promise<CategoryRow[]>;
+
+  /** prop=pageprops: the properties of these pages from page id `fromId` on, in (page, name) order */
+  propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>>;
+  /** list=pageswithprop: pages with property `name`, in page id order from `fromId` (inclusive) */
+  pagesWithProp(o: { name: string; fromId?: number; descending: boolean; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>>;
+  /** list=pagepropnames: distinct property names from `from` (inclusive), one seek each */
+  propNames(o: { from?: string; limit: number }): Promise<string[]>;
+
+  /**
+   * prop=extlinks: external links of these pages in (page, URL) order, each URL once per page; only those
+   * whose el_index starts with `indexPrefix` when given. `offset` rows are skipped (1.25's eloffset).
+   */
+  extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>>;
+  /** list=exturlusage: rows of the el_index index from `indexPrefix`, after `offset` rows (1.25's euoffset) */
+  extUrlUsage(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>>;
+
+  /** prop=langlinks: (page, language) order from `continueAt` (inclusive) */
+  langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>>;
+  /** prop=iwlinks: (page, prefix, title) order from `continueAt` (inclusive) */
+  iwLinksOf(o: {
+    pageids: readonly number[];
+    prefix?: string;
+    title?: string;
+    continueAt?: { from: number; prefix: string; title: string };
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ from: number; prefix: string; title: string }>>;
+  /** the interwiki table the import used */
+  interwikiMap(): Promise<Array<{ prefix: string; url: string; api: string; local: boolean; language: boolean }>>;
+
+  /**
+   * list=random: up to `limit` pages of each of these namespaces with page_random >= `from`, redirects or
+   * not, lowest page_random first (the caller merges the namespaces).
+   */
+  randomPages(o: { namespaces: readonly number[]; redirect: boolean; from: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>>;
 }

@@ -117,3 +117,50 @@ export function urlIndexes(url: string): string[] {
   if (bits.fragment !== undefined) index += '#' + bits.fragment;
   return bits.scheme === '' ? ['http:' + index, 'https:' + index] : [index];
 }
+
+/**
+ * LinkFilter::makeLikeArray of 1.25 reduced to what keepOneWildcard leaves: the el_index prefix that
+ * `protocol + query` selects. A leading `*.` in the host matches the domain and its subdomains; otherwise
+ * the host is exact and the path (default '/') a prefix. Null when MediaWiki refuses the query
+ * (unparseable, or a '*' elsewhere).
+ */
+export function urlIndexPrefix(query: string, protocol: string): string | null {
+  const bits = parseUrl(protocol + query);
+  if (bits === null) return null;
+  let host = bits.host;
+  let wildcard = false;
+  if (bits.scheme === 'mailto' && host.includes('@')) {
+    const [user, domain] = host.split('@', 2);
+    host = domain.split('.').reverse().join('.').toLowerCase() + '@' + user;
+  } else if (bits.scheme === 'mailto') {
+    host = host.split('.').reverse().join('.').toLowerCase();
+  } else {
+    if (host.startsWith('*.')) {
+      wildcard = true;
+      host = host.slice(2);
+    }
+    host = host.split('.').reverse().join('.').toLowerCase();
+    if (!host.endsWith('.')) host += '.';
+  }
+  if (host.includes('*')) return null;
+  let like = bits.scheme + bits.delimiter + host;
+  if (wildcard) return like;
+  if (bits.port !== undefined) like += ':' + bits.port;
+  if (bits.scheme !== 'mailto') like += bits.path !== undefined && bits.path !== '' ? bits.path : '/';
+  if (bits.query !== undefined) like += '?' + bits.query;
+  return like;
+}
+
+/** The protocol parameter of extlinks/exturlusage: '' and the $wgUrlProtocols without '//', by name ('http', 'mailto'). */
+export const PROTOCOL_NAMES = ['', ...URL_PROTOCOLS.filter((p) => p !== '//').map((p) => p.slice(0, p.indexOf(':')))];
+
+/** ApiQueryExtLinksUsage::getProtocolPrefix: 'http' → 'http://', '' → none. */
+export function protocolPrefix(name: string): string | undefined {
+  if (name === '') return undefined;
+  return URL_PROTOCOLS.find((p) => p.startsWith(name)) ?? name;
+}
+
+/** wfExpandUrl(..., PROTO_CANONICAL) for a protocol-relative URL: the canonical server's protocol (http). */
+export function expandUrl(url: string, canonicalProtocol = 'http:'): string {
+  return url.startsWith('//') ? canonicalProtocol + url : url;
+}

@@ -72,3 +72,17 @@ export class InterwikiMap {
   }
 }
 
+
+/**
+ * Language::fetchLanguageName: the name of `code` in language `inLanguage`, or its autonym when
+ * `inLanguage` is not given ('' when unknown). Intl's CLDR names stand in for MediaWiki's Names.php and
+ * the cldr extension.
+ */
+export function languageName(code: string, inLanguage?: string): string {
+  try {
+    const names = new Intl.DisplayNames([inLanguage ?? code], { type: 'language', fallback: 'none' });
+    return names.of(code) ?? '';
+  } catch {
+    return '';
+  }
+}

@@ -24,7 +24,7 @@ export class SqliteRelationStore implements RelationStore {
   private readonly allTitles: StatementCache;
   private readonly cats: StatementCache;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.links = new StatementCache(db, 'RelationStore.linksOf');
     this.linkersCache = new StatementCache(db, 'RelationStore.linkers');
     this.all = new StatementCache(db, 'RelationStore.allLinks');
@@ -171,5 +171,146 @@ export class SqliteRelationStore implements RelationStore {
       ` WHERE page_namespace = 14 AND page_title = cat_title) AS hidden` +
       ` FROM category WHERE cat_title IN (${placeholders('t', titles, v)}) ORDER BY cat_title`;
     return this.cats.all<CategoryRow & { hidden: number | boolean }>(sql, v).map((r) => ({ ...r, hidden: !!r.hidden }));
+  }
+
+  private readonly props = new Map<string, StatementCache>();
+  private cache(name: string): StatementCache {
+    let c = this.props.get(name);
+    if (!c) this.props.set(name, (c = new StatementCache(this.db, 'RelationStore.' + name)));
+    return c;
+  }
+
+  async propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>> {
+    if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
+    const v: Record<string, unknown> = {};
+    const where = [`pp_page IN (${placeholders('p', o.pageids, v)})`];
+    if (o.names) where.push(`pp_propname IN (${placeholders('n', o.names, v)})`);
+    const sql = `SELECT pp_page AS page, pp_propname AS name, pp_value AS value FROM page_props WHERE ${where.join(' AND ')} ORDER BY pp_page, pp_propname`;
+    return this.cache('propsOf').all(sql, v);
+  }
+
+  async pagesWithProp(o: { name: string; fromId?: number; descending: boolean; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
+    const v: Record<string, unknown> = { name: o.name, limit: o.limit };
+    const where = ['pp_propname = @name'];
+    if (o.fromId !== undefined) {
+      where.push(`pp_page ${o.descending ? '<=' : '>='} @fromId`);
+      v.fromId = o.fromId;
+    }
+    const sql =
+      `SELECT pp_page AS pageid, page_namespace AS ns, page_title AS title, pp_value AS value FROM page_props CROSS JOIN page ON page_id = pp_page` +
+      ` WHERE ${where.join(' AND ')} ORDER BY pp_page${o.descending ? ' DESC' : ''} LIMIT @limit`;
+    return this.cache('pagesWithProp').all(sql, v);
+  }
+
+  async propNames(o: { from?: string; limit: number }): Promise<string[]> {
+    const c = this.cache('propNames');
+    const out: string[] = [];
+    let t = o.from === undefined
+      ? c.value<string>('SELECT pp_propname FROM page_props INDEXED BY pp_propname_page ORDER BY pp_propname LIMIT 1', {})
+      : c.value<string>('SELECT pp_propname FROM page_props INDEXED BY pp_propname_page WHERE pp_propname >= @from ORDER BY pp_propname LIMIT 1', { from: o.from });
+    while (t !== undefined && out.length < o.limit) {
+      out.push(t);
+      if (out.length >= o.limit) break;
+      t = c.value<string>('SELECT pp_propname FROM page_props INDEXED BY pp_propname_page WHERE pp_propname > @after ORDER BY pp_propname LIMIT 1', { after: t });
+    }
+    return out;
+  }
+
+  async extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>> {
+    if (o.pageids.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit, offset: o.offset };
+    const where = [`el_from IN (${placeholders('p', o.pageids, v)})`];
+    if (o.indexPrefix !== undefined) {
+      where.push('el_index >= @prefix AND el_index < @prefixEnd');
+      v.prefix = o.indexPrefix;
+      v.prefixEnd = prefixEnd(o.indexPrefix);
+    }
+    // DISTINCT: a protocol-relative URL has two index rows
+    const sql = `SELECT DISTINCT el_from AS "from", el_to AS url FROM externallinks INDEXED BY el_from WHERE ${where.join(' AND ')} ORDER BY el_from, el_to LIMIT @limit OFFSET @offset`;
+    return this.cache('extLinksOf').all(sql, v);
+  }
+
+  async extUrlUsage(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
+    if (o.namespaces && o.namespaces.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit, offset: o.offset };
+    const where: string[] = [];
+    if (o.indexPrefix !== undefined) {
+      where.push('el_index >= @prefix AND el_index < @prefixEnd');
+      v.prefix = o.indexPrefix;
+      v.prefixEnd = prefixEnd(o.indexPrefix);
+    }
+    if (o.namespaces) where.push(`+page_namespace IN (${placeholders('n', o.namespaces, v)})`);
+    const sql =
+      `SELECT el_from AS pageid, page_namespace AS ns, page_title AS title, el_to AS url FROM externallinks INDEXED BY el_index CROSS JOIN page ON page_id = el_from` +
+      `${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY el_index, el_id LIMIT @limit OFFSET @offset`;
+    return this.cache('extUrlUsage').all(sql, v);
+  }
+
+  async langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>> {
+    if (o.pageids.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    const where = [`ll_from IN (${placeholders('p', o.pageids, v)})`];
+    if (o.lang !== undefined) {
+      where.push('ll_lang = @lang');
+      v.lang = o.lang;
+    }
+    if (o.title !== undefined) {
+      where.push('ll_title = @title');
+      v.title = o.title;
+    }
+    if (o.continueAt) {
+      where.push(`(ll_from, ll_lang) ${o.descending ? '<=' : '>='} (@cf, @cl)`);
+      v.cf = o.continueAt.from;
+      v.cl = o.continueAt.lang;
+    }
+    const dir = o.descending ? ' DESC' : '';
+    const sql = `SELECT ll_from AS "from", ll_lang AS lang, ll_title AS title FROM langlinks WHERE ${where.join(' AND ')} ORDER BY ll_from${dir}, ll_lang${dir} LIMIT @limit`;
+    return this.cache('langLinksOf').all(sql, v);
+  }
+
+  async iwLinksOf(o: {
+    pageids: readonly number[];
+    prefix?: string;
+    title?: string;
+    continueAt?: { from: number; prefix: string; title: string };
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ from: number; prefix: string; title: string }>> {
+    if (o.pageids.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    const where = [`iwl_from IN (${placeholders('p', o.pageids, v)})`];
+    if (o.prefix !== undefined) {
+      where.push('iwl_prefix = @prefix');
+      v.prefix = o.prefix;
+    }
+    if (o.title !== undefined) {
+      where.push('iwl_title = @title');
+      v.title = o.title;
+    }
+    if (o.continueAt) {
+      where.push(`(iwl_from, iwl_prefix, iwl_title) ${o.descending ? '<=' : '>='} (@cf, @cp, @ct)`);
+      Object.assign(v, { cf: o.continueAt.from, cp: o.continueAt.prefix, ct: o.continueAt.title });
+    }
+    const dir = o.descending ? ' DESC' : '';
+    const sql = `SELECT iwl_from AS "from", iwl_prefix AS prefix, iwl_title AS title FROM iwlinks WHERE ${where.join(' AND ')} ORDER BY iwl_from${dir}, iwl_prefix${dir}, iwl_title${dir} LIMIT @limit`;
+    return this.cache('iwLinksOf').all(sql, v);
+  }
+
+  private iwMap?: Array<{ prefix: string; url: string; api: string; local: boolean; language: boolean }>;
+  async interwikiMap(): Promise<Array<{ prefix: string; url: string; api: string; local: boolean; language: boolean }>> {
+    // a few hundred rows at most, fixed for the life of the database
+    this.iwMap ??= this.cache('interwikiMap')
+      .all<{ prefix: string; url: string; api: string; local: number; language: number }>('SELECT iw_prefix AS prefix, iw_url AS url, iw_api AS api, iw_local AS local, iw_language AS language FROM interwiki ORDER BY iw_prefix', {})
+      .map((r) => ({ ...r, local: !!r.local, language: !!r.language }));
+    return this.iwMap;
+  }
+
+  async randomPages(o: { namespaces: readonly number[]; redirect: boolean; from: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
+    const out: Array<{ pageid: number; ns: number; title: string; random: number }> = [];
+    const sql =
+      'SELECT page_id AS pageid, page_namespace AS ns, page_title AS title, page_random AS random FROM page INDEXED BY page_random_namespace' +
+      ' WHERE page_is_redirect = @redirect AND page_namespace = @ns AND page_random >= @from ORDER BY page_random LIMIT @limit';
+    for (const ns of o.namespaces) out.push(...this.cache('randomPages').all<{ pageid: number; ns: number; title: string; random: number }>(sql, { redirect: o.redirect ? 1 : 0, ns, from: o.from, limit: o.limit }));
+    return out;
   }
 }

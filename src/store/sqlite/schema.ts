@@ -51,7 +51,7 @@ CREATE TABLE page (
   page_random REAL NOT NULL DEFAULT 0    -- uniform in [0, 1): list=random seeks here (MediaWiki's page_random)
 );
 CREATE UNIQUE INDEX page_name ON page (page_namespace, page_title);
-CREATE INDEX page_random ON page (page_random);
+CREATE INDEX page_random_namespace ON page (page_is_redirect, page_namespace, page_random);
 CREATE INDEX page_redirect_namespace_title ON page (page_is_redirect, page_namespace, page_title);
 
 -- latest revision text of every page

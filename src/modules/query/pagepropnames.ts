@@ -1,0 +1,26 @@
+/** list=pagepropnames (ApiQueryPagePropNames of 1.25): the page property names in use, in byte order; continuation is the next name. */
+import type { QueryModule } from '../../api/types.js';
+import { continueParts } from './shared.js';
+
+export const pagepropnamesModule: QueryModule = {
+  kind: 'list',
+  name: 'pagepropnames',
+  prefix: 'ppn',
+  description: 'List all page prop names in use on the wiki.',
+  params: {
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'The maximum number of names to return.' },
+  },
+  examples: ['action=query&list=pagepropnames'],
+  cacheMode: () => 'public',
+  async run(ctx) {
+    const cont = continueParts(ctx, 1);
+    const limit = ctx.params.limit as number;
+    const names = await ctx.store.relations.propNames({ from: cont?.[0], limit: limit + 1 });
+    const list = ctx.result.queryList('pagepropnames');
+    names.forEach((name, i) => {
+      if (i >= limit) return ctx.setContinue('continue', name);
+      list.push({ propname: name });
+    });
+  },
+};
