@@ -112,6 +112,16 @@ function relationWalks(): Walk[] {
     listWalk('list=alltransclusions unique', { list: 'alltransclusions', atunique: '' }, 'atlimit', 'alltransclusions'),
     listWalk('list=allredirects', { list: 'allredirects', arprop: 'ids|title|fragment|interwiki' }, 'arlimit', 'allredirects'),
     listWalk('list=allredirects unique', { list: 'allredirects', arunique: '' }, 'arlimit', 'allredirects'),
+    prop('prop=extlinks', 'extlinks', { prop: 'extlinks', titles: 'Київ|Керч|Демонстраційна сторінка|Львів|Одеса' }, 'ellimit'),
+    prop('prop=extlinks protocol', 'extlinks', { prop: 'extlinks', titles: 'Київ|Керч|Львів|Одеса', elprotocol: 'https' }, 'ellimit'),
+    prop('prop=langlinks', 'langlinks', { prop: 'langlinks', titles: CITIES, llprop: 'url|autonym' }, 'lllimit'),
+    prop('prop=langlinks descending', 'langlinks', { prop: 'langlinks', titles: CITIES, lldir: 'descending' }, 'lllimit'),
+    listWalk('list=exturlusage', { list: 'exturlusage' }, 'eulimit', 'exturlusage'),
+    listWalk('list=exturlusage *.example.org', { list: 'exturlusage', euquery: '*.example.org', euprop: 'title|url' }, 'eulimit', 'exturlusage'),
+    { name: 'generator=exturlusage', params: { generator: 'exturlusage', geuquery: 'example.com', geuprotocol: 'https' }, limits: [['geulimit', same]], kind: 'pages' },
+    listWalk('list=pageswithprop', { list: 'pageswithprop', pwppropname: 'defaultsort', pwpprop: 'ids|title|value' }, 'pwplimit', 'pageswithprop'),
+    listWalk('list=pageswithprop descending', { list: 'pageswithprop', pwppropname: 'defaultsort', pwpdir: 'descending' }, 'pwplimit', 'pageswithprop'),
+    listWalk('list=pagepropnames', { list: 'pagepropnames' }, 'ppnlimit', 'pagepropnames'),
   ];
 }
 

@@ -133,6 +133,63 @@ describe('list=alllinks, alltransclusions, allredirects', () => {
   });
 });
 
+describe('prop=pageprops, extlinks, langlinks; list=pageswithprop, pagepropnames, exturlusage, random', () => {
+  it('pageprops as one object per page, ppprop filters (the oracle gives the same for the hidden category)', async () => {
+    const r = await q({ prop: 'pageprops', titles: 'Категорія:Статті без джерел|Головна сторінка|Київ' });
+    assert.deepEqual(r.query.pages['374'].pageprops, { hiddencat: '' });
+    assert.deepEqual(r.query.pages['1'].pageprops, { notoc: '' });
+    assert.equal(r.query.pages['336'].pageprops, undefined);
+    assert.equal((await q({ prop: 'pageprops', titles: 'Головна сторінка', ppprop: 'hiddencat' })).query.pages['1'].pageprops, undefined);
+    assert.equal((await q({ prop: 'pageprops', titles: 'Київ', ppcontinue: '07' })).error.code, 'ppbadcontinue');
+  });
+  it('pageswithprop and pagepropnames (the oracle gives the same defaultsort pages)', async () => {
+    assert.deepEqual((await q({ list: 'pageswithprop', pwppropname: 'hiddencat', pwpprop: 'title|value' })).query.pageswithprop, [{ ns: 14, title: 'Категорія:Статті без джерел', value: '' }]);
+    assert.equal((await q({ list: 'pageswithprop' })).error.code, 'pwpnopropname');
+    assert.deepEqual((await q({ list: 'pagepropnames', ppnlimit: 2 })).continue, { ppncontinue: 'hiddencat', continue: '-||' });
+  });
+  it('extlinks: URLs as 1.25 stores them ("|" escaped, no further %-encoding; 1.39 encodes the Cyrillic), offset continuation', async () => {
+    const r = await q({ prop: 'extlinks', titles: 'Демонстраційна сторінка|Київ', ellimit: 2 });
+    assert.deepEqual(r.query.pages['129'].extlinks, [{ '*': 'http://example.net/demo%7CКонтактний' }]);
+    assert.deepEqual(r.query.pages['336'].extlinks, [{ '*': 'http://example.org/uk/misto/1' }]);
+    assert.deepEqual(r.continue, { eloffset: 2, continue: '||' });
+    const https = await q({ prop: 'extlinks', titles: 'Київ', elprotocol: 'https', elquery: 'example.com/mista' });
+    assert.deepEqual(https.query.pages['336'].extlinks, [{ '*': 'https://example.com/mista?id=1' }]);
+  });
+  it('exturlusage by domain through the reversed-host index; *. takes subdomains; a stray * is a bad query (the oracle gives the same lists)', async () => {
+    const exact = await q({ list: 'exturlusage', euquery: 'example.org', eulimit: 'max', euprop: 'url' });
+    const sub = await q({ list: 'exturlusage', euquery: '*.example.org', eulimit: 'max', euprop: 'url' });
+    assert.ok(exact.query.exturlusage.length > 20);
+    assert.ok(exact.query.exturlusage.every((e: any) => e.url.startsWith('http://example.org/')));
+    assert.deepEqual(sub.query.exturlusage, exact.query.exturlusage);
+    // a path is a prefix; https is another protocol
+    const path = await q({ list: 'exturlusage', euquery: 'example.org/uk/misto/1', eulimit: 'max', euprop: 'url' });
+    assert.deepEqual(path.query.exturlusage.map((e: any) => e.url).slice(0, 3), ['http://example.org/uk/misto/1', 'http://example.org/uk/misto/10', 'http://example.org/uk/misto/11']);
+    assert.deepEqual((await q({ list: 'exturlusage', euquery: 'example.org', euprotocol: 'https' })).query.exturlusage, []);
+    assert.equal((await q({ list: 'exturlusage', euquery: 'a*b' })).error.code, 'eubad_query');
+    assert.deepEqual((await q({ list: 'exturlusage', eulimit: 3 })).continue, { euoffset: 3, continue: '-||' });
+  });
+  it('langlinks with url, langname in the user language, autonym; lltitle needs lllang', async () => {
+    const r = await q({ prop: 'langlinks', titles: 'Київ', llprop: 'url|langname|autonym', lllang: 'en' });
+    assert.deepEqual(r.query.pages['336'].langlinks, [{ lang: 'en', url: 'https://en.wikipedia.org/wiki/Kyiv', langname: 'англійська', autonym: 'English', '*': 'Kyiv' }]);
+    assert.deepEqual((await q({ prop: 'langlinks', titles: 'Київ', lltitle: 'Kyiv' })).error.code, 'llnolang');
+    const de = await q({ prop: 'langlinks', titles: 'Київ', llprop: 'langname', llinlanguagecode: 'de', lllang: 'pl' });
+    assert.equal(de.query.pages['336'].langlinks[0].langname, 'Polnisch');
+  });
+  it('random: distinct pages of the namespaces asked for, never from the response cache', async () => {
+    const r = await q({ list: 'random', rnlimit: 5, rnnamespace: 14 });
+    assert.equal(r.query.random.length, 5);
+    assert.ok(r.query.random.every((p: any) => p.ns === 14));
+    assert.equal(new Set(r.query.random.map((p: any) => p.id)).size, 5);
+    const redirects = await q({ list: 'random', rnlimit: 'max', rnredirect: '', rnnamespace: 0 });
+    assert.deepEqual(redirects.limits, { random: 10 });
+    const ids = new Set(redirects.query.random.map((p: any) => p.pageid ?? p.id));
+    // every redirect is reachable: 30 draws of 10 from a random point cover the demo's few redirects
+    for (let i = 0; i < 30; i++) for (const p of (await q({ list: 'random', rnlimit: 'max', rnredirect: '', rnnamespace: 0 })).query.random) ids.add(p.id);
+    const all = await q({ list: 'allpages', apfilterredir: 'redirects', aplimit: 'max' });
+    assert.deepEqual([...ids].sort(), all.query.allpages.map((r: any) => r.pageid).sort());
+  });
+});
+
 describe('relation store query plans', () => {
   it('each statement is an index seek or a range scan that stops at its LIMIT, without a sort', async () => {
     const { db: file } = await demoDatabase();
@@ -155,15 +212,26 @@ describe('relation store query plans', () => {
           }
         }
         void r.categoryInfo(['A', 'B']);
+        void r.propsOf({ pageids: [1, 2], names: ['a'] });
+        for (const descending of [false, true]) void r.pagesWithProp({ name: 'a', fromId: 2, descending, limit: 3 });
+        void r.propNames({ from: 'a', limit: 3 });
+        void r.extLinksOf({ pageids: [1, 2], indexPrefix: 'http://', offset: 2, limit: 3 });
+        void r.extUrlUsage({ indexPrefix: 'http://org.', namespaces: [0], offset: 2, limit: 3 });
+        void r.extUrlUsage({ offset: 0, limit: 3 });
+        for (const descending of [false, true]) {
+          void r.langLinksOf({ pageids: [1, 2], lang: 'en', title: 'x', continueAt: { from: 1, lang: 'a' }, descending, limit: 3 });
+          void r.iwLinksOf({ pageids: [1, 2], prefix: 'a', title: 'x', continueAt: { from: 1, prefix: 'a', title: 'x' }, descending, limit: 3 });
+        }
+        void r.randomPages({ namespaces: [0, 14], redirect: false, from: 0.5, limit: 3 });
       });
       const seen = new Set<string>();
       for (const { sql } of log) {
         if (seen.has(sql)) continue;
         seen.add(sql);
         const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]))];
-        const args = [Object.fromEntries(names.map((n) => [n, /^(limit|ns|fromNs|fromId|from|cf|cn|p\d|n\d|on\d|pn\d|redirect|contFrom)$/.test(n) ? 3 : 'x']))];
+        const args = [Object.fromEntries(names.map((n) => [n, /^(limit|offset|ns|fromNs|fromId|from|cf|cn|p\d|n\d|on\d|pn\d|redirect|contFrom)$/.test(n) ? 3 : 'x']))];
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((p) => p.detail);
-        for (const step of plan) assert.match(step, /^(SEARCH |CREATE BLOOM FILTER|SCAN CONSTANT ROW|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CO-ROUTINE|SCAN \d+-ROW VALUES|USING ROWID SEARCH)/, `${step}\n  in ${sql}\n  ${plan.join(' / ')}`);
+        for (const step of plan) assert.match(step, /^(SEARCH |SCAN \w+ USING (COVERING )?INDEX el_index$|CREATE BLOOM FILTER|SCAN CONSTANT ROW|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CO-ROUTINE|SCAN \d+-ROW VALUES|USING ROWID SEARCH)/, `${step}\n  in ${sql}\n  ${plan.join(' / ')}`);
         assert.ok(!plan.some((p) => p.includes('TEMP B-TREE')), `${plan.join(' / ')}\n  in ${sql}`);
         if (/pl_from_namespace = @fromNs/.test(sql)) assert.ok(plan.some((p) => p.includes('pl_backlinks_namespace')), plan.join(' / '));
       }

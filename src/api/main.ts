@@ -53,7 +53,8 @@ export class RequestState {
   readonly used = new Set<string>(PRINTER_PARAMS);
   private warnings: Map<string, Obj> | null = null;
   cacheMode: CacheMode = 'private';
-  readonly volatility = { clock: false, client: false };
+  /** clock: valid until the second ends; client: per client; always: a new answer every time (list=random) */
+  readonly volatility = { clock: false, client: false, always: false };
   readonly log: Array<{ msg: string; type: string; caller: string }> = [];
   readonly debugLog: string[] = [];
 
@@ -252,6 +253,7 @@ export class ApiMain {
 }
 
 function reuse(state: RequestState): ApiResponse['cacheable'] {
+  if (state.volatility.always) return false;
   return { untilSecondEnds: state.volatility.clock, perClient: state.volatility.client };
 }
 
