@@ -190,6 +190,17 @@ describe('prop=pageprops, extlinks, langlinks; list=pageswithprop, pagepropnames
   });
 });
 
+describe('the page set: redirects', () => {
+  it('resolved in rd_from order, whatever the order of titles= (the oracle gives the same)', async () => {
+    const r = await q({ titles: 'Місто Київ|Історія Києва|Kyiv|Одеса', redirects: '' });
+    assert.deepEqual(r.query.redirects, [
+      { from: 'Kyiv', to: 'Київ' },
+      { from: 'Історія Києва', to: 'Київ', tofragment: 'Історія' },
+      { from: 'Місто Київ', to: 'Київ' },
+    ]);
+  });
+});
+
 describe('relation store query plans', () => {
   it('each statement is an index seek or a range scan that stops at its LIMIT, without a sort', async () => {
     const { db: file } = await demoDatabase();

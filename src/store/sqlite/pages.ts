@@ -22,7 +22,7 @@ export class SqlitePageStore implements PageStore {
   constructor(private readonly db: Db) {
     this.byId = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id = ?`);
     this.byName = db.prepare('PageStore.byTitle', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_namespace = ? AND page_title = ?`);
-    this.redirect = db.prepare('PageStore.redirectTarget', 'SELECT rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment FROM redirect WHERE rd_from = ?');
+    this.redirect = db.prepare('PageStore.redirectTarget', 'SELECT rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment, rd_interwiki AS interwiki FROM redirect WHERE rd_from = ?');
     this.revs = db.prepare(
       'PageStore.revisions',
       `SELECT page_id, page_len, page_latest, first_rev_id, first_timestamp, first_user, first_user_id, first_len, first_sha1,
