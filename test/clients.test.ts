@@ -468,6 +468,20 @@ describe('mwclient (python3-mwclient)', { skip: mwclientAvailable ? false : `mwc
     assert.equal(out.text, base.text);
   });
 
+  it('Page.links()/templates()/backlinks()/categories()/langlinks()/extlinks()/embeddedin() give the server\'s listings', async () => {
+    const r = out.relations;
+    const one = (params: Record<string, string>, key: string) => relation(params, key);
+    assertSameSet(r.links, await one({ prop: 'links', titles: PAGE, pllimit: 'max' }, 'links'), 'links');
+    assertSameSet(r.templates, await one({ prop: 'templates', titles: PAGE, tllimit: 'max' }, 'templates'), 'templates');
+    assertSameSet(r.backlinks, await one({ list: 'backlinks', bltitle: PAGE, bllimit: 'max' }, 'backlinks'), 'backlinks');
+    assertSameSet(r.categories, await one({ prop: 'categories', titles: PAGE, cllimit: 'max' }, 'categories'), 'categories');
+    assertSameSet(r.embeddedin, await one({ list: 'embeddedin', eititle: 'Шаблон:Прапор', eilimit: 'max' }, 'embeddedin'), 'embeddedin');
+    assertSameSet(r.extlinks, await one({ prop: 'extlinks', titles: PAGE, ellimit: 'max' }, 'extlinks'), 'extlinks');
+    const ll = (await s.get({ action: 'query', prop: 'langlinks', titles: PAGE, lllimit: 'max' })).json;
+    assert.deepEqual(r.langlinks, (Object.values(ll.query.pages)[0] as any).langlinks.map((l: any) => [l.lang, l['*']]));
+    assert.ok(r.links.length > 5 && r.templates.length > 3 && r.backlinks.length > 5 && r.langlinks.length > 3 && r.embeddedin.length > 10);
+  });
+
   it('get_token() gives the anonymous token', () => {
     assert.equal(out.token, ANON_TOKEN);
   });
