@@ -8,6 +8,8 @@ import type { Store } from '../store/store.js';
 import type { PageRow } from '../store/page-store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { bcArray, type Obj } from './result.js';
+import { fixSpecialName, specialPageExists } from '../wiki/special-pages.js';
+import { NS_SPECIAL } from '../wiki/namespaces.js';
 
 export interface TitleKey {
   ns: number;
@@ -51,6 +53,8 @@ export class PageSet {
         this.invalid.push({ fakeId: this.fakeId--, title: text });
         continue;
       }
+      // ApiPageSet::processTitlesArray: special pages get their local canonical name before normalization is reported
+      if (t.ns === NS_SPECIAL) t.dbkey = fixSpecialName(t.dbkey);
       const pretty = this.wiki.titleText(t.ns, t.dbkey);
       if (pretty !== text && !this.normalized.some((n) => n.from === text)) this.normalized.push({ from: text, to: pretty });
       keys.push({ ns: t.ns, dbkey: t.dbkey });
@@ -67,7 +71,7 @@ export class PageSet {
       if (this.seen.has(k)) continue;
       this.seen.add(k);
       if (t.ns < 0) {
-        this.special.push({ ...t, fakeId: this.fakeId-- });
+        this.special.push({ ns: t.ns, dbkey: t.ns === NS_SPECIAL ? fixSpecialName(t.dbkey) : t.dbkey, fakeId: this.fakeId-- });
         continue;
       }
       const row = this.store.pages.byTitle(t.ns, t.dbkey);
@@ -156,7 +160,7 @@ export class PageSet {
     for (const s of this.special) {
       const v: Obj = { ns: s.ns, title: this.wiki.titleText(s.ns, s.dbkey), special: true };
       if (s.ns === -2 && !this.store.files.exists(s.dbkey)) v.missing = true;
-      else if (s.ns === -1) v.missing = true;
+      else if (s.ns === NS_SPECIAL && !specialPageExists(s.dbkey)) v.missing = true;
       pages.set(String(s.fakeId), v);
     }
     for (const p of this.good) pages.set(String(p.pageid), { pageid: p.pageid, ns: p.ns, title: this.wiki.titleText(p.ns, p.title) });

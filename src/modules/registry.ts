@@ -6,7 +6,7 @@ import type { Registry } from '../api/main.js';
 import type { ActionModule, QueryModule } from '../api/types.js';
 import { createQueryAction } from '../api/query.js';
 import { helpModule } from './help.js';
-import { paraminfoModule } from './paraminfo.js';
+import { createParaminfoModule } from './paraminfo.js';
 import { tokensModule } from './tokens.js';
 import { browseBySubjectModule } from './smw/browsebysubject.js';
 import { sfAutocompleteModule } from './sf/sfautocomplete.js';
@@ -53,7 +53,7 @@ export const queryModules: QueryModule[] = [
   allmessagesModule,
 ];
 
-export const actionModules: ActionModule[] = [helpModule, paraminfoModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
+export const actionModules: ActionModule[] = [helpModule, createParaminfoModule(queryModules.map((m) => m.name)), tokensModule, browseBySubjectModule, sfAutocompleteModule];
 
 export function createRegistry(): Registry {
   return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };

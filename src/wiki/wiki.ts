@@ -4,6 +4,7 @@
  */
 import { TitleCodec } from './titles.js';
 import { DEFAULT_ALIASES } from './namespaces.js';
+import { InterwikiMap } from './interwiki.js';
 import type { SiteStore, SiteInfoRow } from '../store/site-store.js';
 
 /** The MediaWiki version whose API we speak: clients read it from siteinfo's generator. */
@@ -13,6 +14,8 @@ export const WIKIQUERY_VERSION = '0.1.0';
 export class Wiki {
   readonly codec: TitleCodec;
   readonly info: SiteInfoRow;
+  /** the interwiki map (MediaWiki's default list unless the operator gives one) */
+  interwiki: InterwikiMap = InterwikiMap.defaults();
 
   constructor(site: SiteStore) {
     this.info = site.siteInfo();

@@ -210,7 +210,7 @@ function rawOf(nodes: readonly PNode[], from = 0): string {
 // Stage 1: tokenizer (Preprocessor_Hash::preprocessToObj)
 // ---------------------------------------------------------------------------------------------------
 
-const DEFAULT_EXTENSION_TAGS = [
+export const DEFAULT_EXTENSION_TAGS = [
   'nowiki', 'pre', 'gallery', 'ref', 'references', 'math', 'source', 'syntaxhighlight', 'poem', 'charinsert',
   'inputbox', 'categorytree', 'imagemap', 'timeline', 'hiero', 'score', 'templatedata', 'indicator', 'graph',
   'chem', 'ce',
