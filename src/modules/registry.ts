@@ -8,6 +8,7 @@ import { createQueryAction } from '../api/query.js';
 import { helpModule } from './help.js';
 import { createParaminfoModule } from './paraminfo.js';
 import { tokensModule } from './tokens.js';
+import { expandtemplatesModule } from './expandtemplates.js';
 import { browseBySubjectModule } from './smw/browsebysubject.js';
 import { sfAutocompleteModule } from './sf/sfautocomplete.js';
 import { metaTokensModule } from './query/tokens.js';
@@ -53,7 +54,7 @@ export const queryModules: QueryModule[] = [
   allmessagesModule,
 ];
 
-export const actionModules: ActionModule[] = [helpModule, createParaminfoModule(queryModules.map((m) => m.name)), tokensModule, browseBySubjectModule, sfAutocompleteModule];
+export const actionModules: ActionModule[] = [helpModule, createParaminfoModule(queryModules.map((m) => m.name)), expandtemplatesModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
 
 export function createRegistry(): Registry {
   return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };

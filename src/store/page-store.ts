@@ -61,4 +61,16 @@ export interface PageStore {
    * at most `limit` rows; `dir` 'newer' = ascending.
    */
   range(opts: PageRangeOptions): PageRow[];
+  /**
+   * Texts of transclusion sources, for a batch of titles (Parser::statelessFetchTemplate): after one
+   * redirect hop, the latest text and the title it comes from; null for a title with no page or text.
+   * One index seek per title (and per hop).
+   */
+  templateTexts(titles: ReadonlyArray<{ ns: number; dbkey: string }>): Promise<Array<TemplateText | null>>;
+}
+
+export interface TemplateText {
+  text: string;
+  ns: number;
+  dbkey: string;
 }

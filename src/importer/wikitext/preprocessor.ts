@@ -78,6 +78,11 @@ export interface PreprocessContext {
   limits?: { maxDepth?: number; maxExpandedBytes?: number; maxNodes?: number };
   /** parse trees of template texts shared between calls (one cache per import run, say) */
   treeCache?: TemplateTreeCache;
+  /**
+   * keep <!-- comments --> in the output (ParserOptions::setRemoveComments(false), expandtemplates'
+   * includecomments); they are removed by default
+   */
+  keepComments?: boolean;
 }
 
 export interface ExpandResult {
@@ -383,7 +388,7 @@ const MAX_OPEN_PIECES = 20000;
  * Build the preprocessor tree of `text`. `forInclusion` selects the transclusion view (noinclude
  * dropped, includeonly kept, onlyinclude honoured) instead of the page view.
  */
-function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly string[]): ParseResult {
+function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly string[], keepComments = false): ParseResult {
   const len = text.length;
   let overflow = false;
 
@@ -488,6 +493,8 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
         }
         if (m[2] === '!--') {
           const next = skipComment(text, i, accum);
+          // a kept comment is literal text, with the blanks and the newline of a line it takes whole
+          if (keepComments) accum.addLiteral(text.slice(i - next.eaten, next.i));
           i = next.i;
           if (next.eatLine) fakeLineStart = true;
           continue;
@@ -669,9 +676,9 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
  * Skip the comment starting at `i` ("<!--"). Like MediaWiki, a run of comments alone on its line
  * (only blanks around) takes the whole line with it, so that removing it leaves no blank line.
  */
-function skipComment(text: string, i: number, accum: Accum): { i: number; eatLine: boolean } {
+function skipComment(text: string, i: number, accum: Accum): { i: number; eatLine: boolean; eaten: number } {
   const endPos = text.indexOf('-->', i + 4);
-  if (endPos < 0) return { i: text.length, eatLine: false }; // unclosed: runs to the end
+  if (endPos < 0) return { i: text.length, eatLine: false, eaten: 0 }; // unclosed: runs to the end
   let wsStart = i;
   while (wsStart > 0 && (text.charCodeAt(wsStart - 1) === CH_SPACE || text.charCodeAt(wsStart - 1) === CH_TAB)) wsStart--;
   // wsEnd: the last blank after the comment, or its ">"
@@ -683,9 +690,9 @@ function skipComment(text: string, i: number, accum: Accum): { i: number; eatLin
   }
   if (wsStart > 0 && text.charCodeAt(wsStart - 1) === CH_NL && text.charCodeAt(wsEnd + 1) === CH_NL) {
     accum.trimTrailingBlanks(i - wsStart);
-    return { i: wsEnd + 2, eatLine: true };
+    return { i: wsEnd + 2, eatLine: true, eaten: i - wsStart };
   }
-  return { i: endPos + 3, eatLine: false };
+  return { i: endPos + 3, eatLine: false, eaten: 0 };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -838,7 +845,7 @@ class Expander {
   // --- tree ---------------------------------------------------------------------------------------
 
   parse(text: string, forInclusion: boolean): PNode[] {
-    const r = preprocessToTree(text, forInclusion, this.site.extTags);
+    const r = preprocessToTree(text, forInclusion, this.site.extTags, this.ctx.keepComments);
     if (r.overflow) this.hit('nodes', false);
     return r.nodes;
   }
@@ -1061,7 +1068,8 @@ class Expander {
     let tree = this.treeCache.get(key);
     if (!tree) {
       const shared = this.ctx.treeCache;
-      const tags = this.site.extTagsKey;
+      // trees with kept comments differ from the usual ones
+      const tags = this.ctx.keepComments ? this.site.extTagsKey + '\x00comments' : this.site.extTagsKey;
       tree = shared?.get(text, tags);
       if (!tree) {
         tree = this.parse(text, true);

@@ -1,6 +1,6 @@
 import type { Db, Statement } from './db.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
-import type { PageRangeOptions, PageRow, PageStore, RedirectTarget, RevisionRow } from '../page-store.js';
+import type { PageRangeOptions, PageRow, PageStore, RedirectTarget, RevisionRow, TemplateText } from '../page-store.js';
 
 const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect,
   page_len AS length, page_latest AS latestRevId, page_touched AS touched, page_rev_count AS revCount,
@@ -49,6 +49,22 @@ export class SqlitePageStore implements PageStore {
 
   redirectTarget(pageid: number): RedirectTarget | undefined {
     return this.redirect.get(pageid) as RedirectTarget | undefined;
+  }
+
+  async templateTexts(titles: ReadonlyArray<{ ns: number; dbkey: string }>): Promise<Array<TemplateText | null>> {
+    return titles.map((t) => {
+      let from = t;
+      let row = this.byName.get(t.ns, t.dbkey) as { pageid: number; isRedirect: number } | undefined;
+      if (row?.isRedirect) {
+        const target = this.redirect.get(row.pageid) as RedirectTarget | undefined;
+        if (target) {
+          from = target;
+          row = this.byName.get(target.ns, target.dbkey) as typeof row;
+        }
+      }
+      const text = row ? (this.text.get(row.pageid) as string | undefined) : undefined;
+      return text === undefined ? null : { text, ns: from.ns, dbkey: from.dbkey };
+    });
   }
 
   revisions(pageid: number): { first: RevisionRow; latest: RevisionRow } | undefined {
