@@ -13,9 +13,11 @@ import { join } from 'node:path';
 import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { importWiki } from '../src/importer/import.js';
 import { createServer } from '../src/http/server.js';
+import { openStore } from '../src/store/open.js';
 import { nameFromUrl } from '../src/http/files.js';
 import { fileUrlPath } from '../src/wiki/files.js';
-import { Db, queryLog, type QueryLogEntry } from '../src/store/sqlite/db.js';
+import { Db } from '../src/store/sqlite/db.js';
+import { queryLog, type QueryLogEntry } from '../src/store/query-log.js';
 import { SqliteLinkStore } from '../src/store/sqlite/links.js';
 import { SqliteFileStore } from '../src/store/sqlite/files.js';
 
@@ -352,7 +354,7 @@ describe('the files at imageinfo\'s url', () => {
     assert.equal(synth.imageinfo[0].size, 1234);
     assert.equal((await fetch(synth.imageinfo[0].url)).status, 404);
     assert.equal((await fetch(real.imageinfo[0].url)).status, 200);
-    const withoutFiles = await createServer({ db: w.db, logLevel: 'silent' });
+    const withoutFiles = await createServer({ store: await openStore(w.db), logLevel: 'silent' });
     try {
       const base2 = await withoutFiles.app.listen({ host: '127.0.0.1', port: 0 });
       assert.equal((await fetch(base2 + fileUrlPath('A.png'))).status, 404);
@@ -427,7 +429,7 @@ function miniWiki(): Promise<{ base: string; db: string }> {
     writeFileSync(join(tmp, 'dump.xml'), xml);
     const db = join(tmp, 'w.sqlite');
     await importWiki({ dump: join(tmp, 'dump.xml'), db, filesDir: files, messageDirs: [], lang: 'uk', progress: false, log: () => {} });
-    const server = await createServer({ db, filesDir: files, logLevel: 'silent' });
+    const server = await createServer({ store: await openStore(db), filesDir: files, logLevel: 'silent' });
     closeMini = () => server.close();
     return { base: await server.app.listen({ host: '127.0.0.1', port: 0 }), db };
   })();
@@ -442,14 +444,14 @@ describe('store query plans (imageinfo, images, fileusage, imageusage)', () => {
       const links = new SqliteLinkStore(db);
       const files = new SqliteFileStore(db);
       const log: QueryLogEntry[] = [];
-      queryLog.run(log, () => {
-        files.storedPath('Tux.png');
+      await queryLog.run(log, async () => {
+        await files.storedPath('Tux.png');
         for (const descending of [false, true]) {
-          links.imagesOf({ pageid: 1, descending, limit: 3 });
-          links.imagesOf({ pageid: 1, from: 'A', only: ['A', 'B'], descending, limit: 3 });
-          links.fileUsers({ target: 'A', descending, limit: 3 });
-          links.fileUsers({ target: 'A', fromId: 3, redirect: true, descending, limit: 3 });
-          links.fileUsers({ target: 'A', namespace: 0, fromId: 3, redirect: false, descending, limit: 3 });
+          await links.imagesOf({ pageid: 1, descending, limit: 3 });
+          await links.imagesOf({ pageid: 1, from: 'A', only: ['A', 'B'], descending, limit: 3 });
+          await links.fileUsers({ target: 'A', descending, limit: 3 });
+          await links.fileUsers({ target: 'A', fromId: 3, redirect: true, descending, limit: 3 });
+          await links.fileUsers({ target: 'A', namespace: 0, fromId: 3, redirect: false, descending, limit: 3 });
         }
       });
       const seen = new Set<string>();

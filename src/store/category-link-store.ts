@@ -31,9 +31,9 @@ export interface CategoryLinkStore {
    * Members of one type in sort-key order, starting at (sortkey, pageid) inclusive when given.
    * At most `limit` rows; `descending` reverses the order and the start condition.
    */
-  membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): CategoryMemberRow[];
+  membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]>;
   /** Members of the given types in timestamp order from (timestamp, pageid) inclusive. */
-  membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): CategoryMemberRow[];
+  membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]>;
   /** Categories of a page in category name order, from `startTo` inclusive. */
-  categoriesOf(pageid: number, startTo: string | undefined, descending: boolean, limit: number): PageCategoryRow[];
+  categoriesOf(pageid: number, startTo: string | undefined, descending: boolean, limit: number): Promise<PageCategoryRow[]>;
 }

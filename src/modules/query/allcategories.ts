@@ -37,7 +37,7 @@ export const allcategoriesModule: QueryModule = {
   },
   examples: ['action=query&list=allcategories&acprop=size', 'action=query&generator=allcategories&gacprefix=List&prop=info'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const descending = p.dir === 'descending';
     const continueFrom = continueParts(ctx, 1)?.[0];
@@ -46,7 +46,7 @@ export const allcategoriesModule: QueryModule = {
     const prefix = titlePartOrDie(ctx, p.prefix, NS_CATEGORY);
     const prop = new Set(p.prop as string[]);
     const limit = p.limit as number;
-    const rows = ctx.store.categories.list({
+    const rows = await ctx.store.categories.list({
       descending,
       from,
       to,

@@ -32,7 +32,7 @@ export const allfileusagesModule: QueryModule = {
     'action=query&generator=allfileusages&gaffrom=B',
   ],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const prop = new Set(p.prop as string[]);
     const unique = p.unique as boolean;
@@ -55,7 +55,7 @@ export const allfileusagesModule: QueryModule = {
     const range = { from, to, prefix, descending, limit: limit + 1 };
     const list = ctx.generator ? null : ctx.result.queryList('allfileusages');
     if (unique) {
-      const targets = ctx.store.links.fileUsageTargets({ ...range, continueAt: contTarget });
+      const targets = await ctx.store.links.fileUsageTargets({ ...range, continueAt: contTarget });
       targets.forEach((target, i) => {
         if (i >= limit) return ctx.setContinue('continue', target);
         if (ctx.generator) ctx.generator.add({ ns: NS_FILE, dbkey: target });
@@ -63,7 +63,7 @@ export const allfileusagesModule: QueryModule = {
       });
       return;
     }
-    const rows = ctx.store.links.fileUsages({
+    const rows = await ctx.store.links.fileUsages({
       ...range,
       continueAt: contTarget !== undefined ? { target: contTarget, from: contFrom } : undefined,
     });

@@ -3,6 +3,7 @@
  * file information of ApiQueryImageInfo::getInfo in list mode. Also a generator (the file pages, ns 6;
  * files without a description page come out as missing pages).
  */
+import { MessageLoader } from '../message-loader.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { FileListOptions, FileRow } from '../../store/file-store.js';
 import { NS_FILE, NS_USER } from '../../wiki/namespaces.js';
@@ -56,7 +57,7 @@ export const allimagesModule: QueryModule = {
     'action=query&generator=allimages&gailimit=4&gaifrom=T&prop=imageinfo',
   ],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     if (ctx.generator && ctx.request.raw.redirects !== undefined) {
       ctx.die('params', 'Use "gaifilterredir=nonredirects" option instead of "redirects" when using allimages as a generator');
@@ -118,9 +119,10 @@ export const allimagesModule: QueryModule = {
     }
     const limit = p.limit as number;
     // Nobody has the bot right in an imported wiki (user groups are not part of a dump).
-    const rows = p.filterbots === 'bots' ? [] : ctx.store.files.list(opts);
+    const rows = p.filterbots === 'bots' ? [] : await ctx.store.files.list(opts);
     const list = ctx.generator ? null : ctx.result.queryList('allimages');
     const prop = new Set(p.prop as string[]);
+    const links = !ctx.generator && prop.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.description)) : null;
     let count = 0;
     for (const row of rows) {
       if (++count > limit) {
@@ -128,7 +130,7 @@ export const allimagesModule: QueryModule = {
         break;
       }
       if (ctx.generator) ctx.generator.add({ ns: NS_FILE, dbkey: row.name });
-      else list!.push({ name: row.name, ...fileInfo(ctx, row, prop), ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, row.name) });
+      else list!.push({ name: row.name, ...fileInfo(ctx, row, prop, links), ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, row.name) });
     }
   },
 };
@@ -142,7 +144,7 @@ function userName(ctx: QueryModuleContext, value: string): string {
 }
 
 /** ApiQueryImageInfo::getInfo of 1.25 for a current file version: the fields in its order. */
-export function fileInfo(ctx: QueryModuleContext, f: FileRow, prop: Set<string>): Record<string, unknown> {
+export function fileInfo(ctx: QueryModuleContext, f: FileRow, prop: Set<string>, links: CommentLinks | null): Record<string, unknown> {
   const vals: Record<string, unknown> = {};
   if (prop.has('timestamp')) vals.timestamp = mwToIso(f.timestamp);
   if (prop.has('user') || prop.has('userid')) {
@@ -155,7 +157,7 @@ export function fileInfo(ctx: QueryModuleContext, f: FileRow, prop: Set<string>)
     vals.width = f.width;
     vals.height = f.height;
   }
-  if (prop.has('parsedcomment')) vals.parsedcomment = formatComment(ctx, f.description);
+  if (prop.has('parsedcomment') && links) vals.parsedcomment = formatComment(ctx, f.description, links);
   if (prop.has('comment')) vals.comment = f.description;
   if (prop.has('canonicaltitle')) vals.canonicaltitle = ctx.wiki.titleText(NS_FILE, f.name);
   if (prop.has('url')) {
@@ -207,24 +209,52 @@ function extMetadata(f: FileRow): Record<string, unknown> {
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 
+/** [[target|label]]trail in a comment, as Linker::formatLinksInComment finds them. */
+const COMMENT_LINK = /\[\[:?([^\]|]+)(?:\|([^\]]*))?\]\]([a-zабвгґдеєжзиіїйклмнопрстуфхцчшщьюя']*)/gu;
+
+function unescapeTarget(target: string): string {
+  return target.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#039;/g, "'");
+}
+
+/** What formatting comments needs from the store: which linked pages exist, and the red-link tooltip. */
+export interface CommentLinks {
+  /** "ns:dbkey" of the linked pages that exist */
+  existing: Set<string>;
+  /** the red-link-title message ("$1 (page does not exist)") */
+  redLinkTitle: string;
+}
+
+/** Read, for a batch of comments, every linked page's existence (one store call) and the red-link message. */
+export async function commentLinks(ctx: QueryModuleContext, comments: string[]): Promise<CommentLinks> {
+  const targets = new Map<string, { ns: number; dbkey: string }>();
+  for (const c of comments) {
+    for (const m of escapeHtml(c).matchAll(COMMENT_LINK)) {
+      const t = ctx.wiki.codec.parse(unescapeTarget(m[1]), 0);
+      if (t !== null && t.ns >= 0) targets.set(t.ns + ':' + t.dbkey, { ns: t.ns, dbkey: t.dbkey });
+    }
+  }
+  if (targets.size === 0) return { existing: new Set(), redLinkTitle: '' };
+  const [rows, red] = await Promise.all([ctx.store.pages.byTitles([...targets.values()]), new MessageLoader(ctx.store, ctx.wiki).get('red-link-title', ctx.wiki.lang)]);
+  return { existing: new Set(rows.map((r) => r.ns + ':' + r.title)), redLinkTitle: red === false ? '$1 (page does not exist)' : red };
+}
+
 /**
  * Linker::formatComment for upload comments: HTML-escaped text with [[internal links]] turned into
- * anchors (red links to missing pages).
+ * anchors (red links to missing pages). `links` comes from commentLinks over the same comments.
  */
-export function formatComment(ctx: QueryModuleContext, comment: string): string {
+export function formatComment(ctx: QueryModuleContext, comment: string, links: CommentLinks): string {
   const escaped = escapeHtml(comment);
-  return escaped.replace(/\[\[:?([^\]|]+)(?:\|([^\]]*))?\]\]([a-zабвгґдеєжзиіїйклмнопрстуфхцчшщьюя']*)/gu, (all, target: string, label: string | undefined, trail: string) => {
-    const raw = target.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#039;/g, "'");
-    const t = ctx.wiki.codec.parse(raw, 0);
+  return escaped.replace(COMMENT_LINK, (all, target: string, label: string | undefined, trail: string) => {
+    const t = ctx.wiki.codec.parse(unescapeTarget(target), 0);
     if (t === null) return all;
     const text = (label !== undefined && label !== '' ? label : target) + trail;
     const full = ctx.wiki.codec.prefixedDbKey(t.ns, t.dbkey);
     const shown = escapeHtml(ctx.wiki.titleText(t.ns, t.dbkey));
     const frag = t.fragment ? '#' + wfUrlencode(t.fragment.replace(/ /g, '_')) : '';
-    if (t.ns < 0 || ctx.store.pages.byTitle(t.ns, t.dbkey)) {
+    if (t.ns < 0 || links.existing.has(t.ns + ':' + t.dbkey)) {
       return `<a href="/index.php/${wfUrlencode(full)}${frag}" title="${shown}">${text}</a>`;
     }
-    const redTitle = (ctx.store.messages.text('red-link-title', ctx.wiki.lang) ?? '$1 (page does not exist)').replace('$1', ctx.wiki.titleText(t.ns, t.dbkey));
+    const redTitle = links.redLinkTitle.replace('$1', ctx.wiki.titleText(t.ns, t.dbkey));
     return `<a href="/index.php?title=${wfUrlencode(full)}&amp;action=edit&amp;redlink=1" class="new" title="${escapeHtml(redTitle)}">${text}</a>`;
   });
 }

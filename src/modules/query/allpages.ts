@@ -24,7 +24,7 @@ export const allpagesModule: QueryModule = {
   },
   examples: ['action=query&list=allpages&apfrom=К', 'action=query&generator=allpages&gaplimit=4&gapfrom=К&prop=info'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const ns = p.namespace as number;
     const descending = p.dir === 'descending';
@@ -34,7 +34,7 @@ export const allpagesModule: QueryModule = {
     // no page is protected on this wiki, so a protection filter leaves nothing
     if ((p.prtype as string[] | undefined)?.length) return;
     const limit = p.limit as number;
-    const rows = ctx.store.pages.range({
+    const rows = await ctx.store.pages.range({
       ns,
       from,
       to,

@@ -20,7 +20,7 @@ export const categoriesModule: QueryModule = {
   },
   examples: ['action=query&prop=categories&titles=Київ'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const show = new Set((p.show as string[] | undefined) ?? []);
     if (show.has('hidden') && show.has('!hidden')) ctx.die('show', 'Incorrect parameter - mutually exclusive values may not be supplied');
@@ -41,7 +41,7 @@ export const categoriesModule: QueryModule = {
     }
     let left = p.limit as number;
     for (const page of pages) {
-      const rows = ctx.store.categoryLinks.categoriesOf(page.pageid, page.pageid === startPage ? startTo : undefined, descending, 5000);
+      const rows = await ctx.store.categoryLinks.categoriesOf(page.pageid, page.pageid === startPage ? startTo : undefined, descending, 5000);
       for (const r of rows) {
         if (only && !only.has(r.to)) continue;
         if (show.has('hidden') && !r.hidden) continue;

@@ -39,9 +39,9 @@ export const categorymembersModule: QueryModule = {
   },
   examples: ['action=query&list=categorymembers&cmtitle=Категорія:Міста_України', 'action=query&generator=categorymembers&gcmtitle=Category:Rivers&prop=info'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
-    const category = categoryKey(ctx);
+    const category = await categoryKey(ctx);
     const descending = p.dir === 'desc' || p.dir === 'descending' || p.dir === 'older';
     const limit = p.limit as number;
     const namespaces = p.namespace as number[] | undefined;
@@ -59,7 +59,7 @@ export const categorymembersModule: QueryModule = {
         start = { timestamp: m![1], pageid: Number(m![2]) };
       }
       // namespace filtering happens while reading, so read a few more rows than asked
-      for (const r of ctx.store.categoryLinks.membersByTimestamp(category, start, p.end, descending, (limit + 1) * (namespaces ? 4 : 1))) {
+      for (const r of await ctx.store.categoryLinks.membersByTimestamp(category, start, p.end, descending, (limit + 1) * (namespaces ? 4 : 1))) {
         if (namespaces && !namespaces.includes(r.ns)) continue;
         if (rows.length === limit) {
           next = `${r.timestamp}|${r.pageid}`;
@@ -88,7 +88,7 @@ export const categorymembersModule: QueryModule = {
       }
       const end = p.endsortkeyprefix !== undefined ? ucfirstAll(p.endsortkeyprefix) : p.endhexsortkey !== undefined ? unhex(p.endhexsortkey) : undefined;
       outer: for (let i = startType; i < types.length; i++) {
-        const batch = ctx.store.categoryLinks.membersBySortkey(category, types[i], i === startType ? start : undefined, descending, (limit + 1 - rows.length) * (namespaces ? 4 : 1));
+        const batch = await ctx.store.categoryLinks.membersBySortkey(category, types[i], i === startType ? start : undefined, descending, (limit + 1 - rows.length) * (namespaces ? 4 : 1));
         for (const r of batch) {
           if (end !== undefined && (descending ? r.sortkey < end : r.sortkey > end)) break;
           if (namespaces && !namespaces.includes(r.ns)) continue;
@@ -102,7 +102,7 @@ export const categorymembersModule: QueryModule = {
     }
 
     // the page set lists the members in this (sort key) order
-    if (ctx.generator) generatePageRows(ctx, rows.map((r) => r.pageid));
+    if (ctx.generator) await generatePageRows(ctx, rows.map((r) => r.pageid));
     else {
       const out = ctx.result.queryList('categorymembers');
       for (const r of rows) {
@@ -124,8 +124,8 @@ export const categorymembersModule: QueryModule = {
 };
 
 /** The category's DB key from cmtitle (must be in the category namespace) or cmpageid. */
-function categoryKey(ctx: QueryModuleContext): string {
-  const given = titleOrPageId(ctx);
+async function categoryKey(ctx: QueryModuleContext): Promise<string> {
+  const given = await titleOrPageId(ctx);
   const t = 'title' in given ? ctx.wiki.codec.parse(given.title) : { ns: given.page.ns, dbkey: given.page.title };
   if (!t || t.ns !== NS_CATEGORY) ctx.die('invalidcategory', 'The category name you entered is not valid');
   return t!.dbkey;

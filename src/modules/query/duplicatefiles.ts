@@ -12,7 +12,7 @@
  * would answer the same batch forever).
  */
 import type { QueryModule } from '../../api/types.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { continueParts } from './shared.js';
@@ -31,7 +31,7 @@ export const duplicatefilesModule: QueryModule = {
   },
   examples: ['action=query&titles=File:Albert_Einstein_Head.jpg&prop=duplicatefiles', 'action=query&generator=allimages&prop=duplicatefiles'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const titles = ctx.pageSet.titlesInNamespace(NS_FILE);
     if (titles.length === 0) return;
@@ -49,10 +49,11 @@ export const duplicatefilesModule: QueryModule = {
     }
     const limit = p.limit as number;
     let count = 0;
+    const sameContent = await ctx.store.files.sameContent(images.map((i) => i.dbkey));
     outer: for (const image of images) {
-      // empty when there is no such file
-      let dups = ctx.store.files.sameContent(image.dbkey);
-      if (descending) dups = dups.reverse();
+      // none when there is no such file
+      let dups = sameContent.get(image.dbkey) ?? [];
+      if (descending) dups = dups.slice().reverse();
       for (const dup of dups) {
         if (dup.name === image.dbkey) continue; // the file itself
         if (skipUntil !== null && before(dup.name, skipUntil)) continue;

@@ -7,7 +7,7 @@
  * `<file>|<ns>|<page id>`). As a generator it yields the using pages.
  */
 import type { QueryModule } from '../../api/types.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { continueParts, dieBadContinue } from './shared.js';
 
@@ -26,7 +26,7 @@ export const fileusageModule: QueryModule = {
   },
   examples: ['action=query&prop=fileusage&titles=File:Linux_logo.png', 'action=query&generator=fileusage&titles=File:Linux_logo.png&prop=info'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
     // one entry per file name (a title given twice is one title)
@@ -71,7 +71,7 @@ export const fileusageModule: QueryModule = {
           if (contNs !== undefined && ns! < contNs) continue;
           if (contNs === undefined || ns === contNs) fromId = contFrom;
         }
-        const rows = ctx.store.links.fileUsers({ target: file, namespace: ns, fromId, redirect, descending: false, limit: limit - count + 1 });
+        const rows = await ctx.store.links.fileUsers({ target: file, namespace: ns, fromId, redirect, descending: false, limit: limit - count + 1 });
         for (const row of rows) {
           if (++count > limit) {
             const parts: Array<string | number> = [];

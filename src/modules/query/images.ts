@@ -22,7 +22,7 @@ export const imagesModule: QueryModule = {
   },
   examples: ['action=query&titles=Київ&prop=images', 'action=query&generator=images&titles=Київ&prop=info'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     if (ctx.pageSet.good.length === 0) return;
     const descending = p.dir === 'descending';
@@ -48,7 +48,7 @@ export const imagesModule: QueryModule = {
     const limit = p.limit as number;
     let count = 0;
     for (const pageid of pages) {
-      const rows = ctx.store.links.imagesOf({ pageid, from: pageid === contFrom ? contTo : undefined, only, descending, limit: limit - count + 1 });
+      const rows = await ctx.store.links.imagesOf({ pageid, from: pageid === contFrom ? contTo : undefined, only, descending, limit: limit - count + 1 });
       for (const name of rows) {
         if (++count > limit) {
           ctx.setContinue('continue', `${pageid}|${name}`);

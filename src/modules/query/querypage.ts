@@ -67,7 +67,7 @@ export const querypageModule: QueryModule = {
   cacheMode(params) {
     return RESTRICTED_REPORTS.has(params.page) ? 'private' : 'public';
   },
-  run(ctx) {
+  async run(ctx) {
     const page = ctx.params.page as string;
     const offset = ctx.params.offset as number;
     const limit = ctx.params.limit as number;
@@ -77,7 +77,7 @@ export const querypageModule: QueryModule = {
     const report: Record<string, unknown> = { name: page };
     ctx.result.object('query').querypage = report;
     // A negative offset reads from the start (SQLite's OFFSET) but still counts in the continuation.
-    const rows = ctx.store.reports.rows(page, Math.max(0, offset), limit + 1);
+    const rows = await ctx.store.reports.rows(page, Math.max(0, offset), limit + 1);
     const more = rows.length > limit;
     if (more) rows.length = limit;
     if (ctx.generator) {

@@ -37,7 +37,7 @@ export const revisionsModule: QueryModule = {
   },
   examples: ['action=query&prop=revisions&titles=Київ&rvprop=timestamp|user|comment|content', 'action=query&prop=revisions&titles=Київ&rvlimit=5&rvprop=timestamp|user|comment'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
     const enumMode = p.limit !== undefined || p.startid !== undefined || p.endid !== undefined || p.dir === 'newer' || p.start !== undefined || p.end !== undefined || p.user !== undefined || p.excludeuser !== undefined;
@@ -46,6 +46,12 @@ export const revisionsModule: QueryModule = {
       ctx.die('multpages', 'titles, pageids or a generator was used to supply multiple pages, but the limit, startid, endid, dirNewer, user, excludeuser, start and end parameters may only be used on a single page.');
     }
     const slots = p.slots as string[] | undefined;
+    const ids = pages.map((pg) => pg.pageid);
+    // the revisions of every page, and the texts of the latest ones when asked for: two store calls
+    const [revisions, texts] = await Promise.all([
+      ctx.store.pages.revisions(ids),
+      props.has('content') ? ctx.store.pages.latestTexts(ids) : Promise.resolve(new Map<number, string>()),
+    ]);
     const item = (rev: RevisionRow, page: PageRow): Record<string, unknown> => {
       const v: Record<string, unknown> = {};
       if (props.has('ids')) {
@@ -67,7 +73,7 @@ export const revisionsModule: QueryModule = {
       if (props.has('tags')) v.tags = [];
       if (props.has('content')) {
         // only the latest revision's text is kept
-        const text = rev.revid === page.latestRevId ? ctx.store.pages.latestText(rev.pageid) : undefined;
+        const text = rev.revid === page.latestRevId ? texts.get(rev.pageid) : undefined;
         if (text === undefined) v.texthidden = true;
         else {
           const content = sectionOf(text, p.section);
@@ -79,7 +85,7 @@ export const revisionsModule: QueryModule = {
       return v;
     };
     for (const page of pages) {
-      const revs = ctx.store.pages.revisions(page.pageid);
+      const revs = revisions.get(page.pageid);
       if (!revs) continue;
       let list: RevisionRow[] = [revs.latest];
       if (enumMode) {

@@ -13,7 +13,7 @@
  * Unlike SF's 72-byte o_hash, long texts are returned whole.
  */
 import type { ActionModule } from '../../api/types.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import { fold } from '../../semantic/fold.js';
 
 /** SMW's Concept namespace */
@@ -64,7 +64,7 @@ export const sfAutocompleteModule: ActionModule = {
       data = [...titles].sort(compareBytes).slice(0, MAX_VALUES);
     } else if (p.concept !== undefined) {
       const t = ctx.wiki.codec.parse(p.concept, NS_CONCEPT_ID);
-      const exists = t !== null && t.ns === NS_CONCEPT_ID && (await ctx.store.pages.byTitle(t.ns, t.dbkey)) !== undefined;
+      const exists = t !== null && t.ns === NS_CONCEPT_ID && (await ctx.store.pages.byTitles([t])).length > 0;
       if (!exists) return ctx.die('', `Could not find concept: ${p.concept}`);
       // concepts are not evaluated by this server: an existing concept has no values here
       data = [];

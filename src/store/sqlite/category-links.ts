@@ -45,7 +45,7 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
     this.ofPage = { asc: of('ASC'), desc: of('DESC') };
   }
 
-  membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): CategoryMemberRow[] {
+  async membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
     const set = this.bySortkey[descending ? 'desc' : 'asc'];
     const rows = start
       ? set.from.all({ cat: category, type, sortkey: start.sortkey, pageid: start.pageid, limit } as any)
@@ -53,7 +53,7 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
     return rows.map(member);
   }
 
-  membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): CategoryMemberRow[] {
+  async membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
     const set = this.byTimestamp[descending ? 'desc' : 'asc'];
     const rows = start
       ? set.from.all({ cat: category, timestamp: start.timestamp, pageid: start.pageid, end: end ?? null, limit } as any)
@@ -61,7 +61,7 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
     return rows.map(member);
   }
 
-  categoriesOf(pageid: number, startTo: string | undefined, descending: boolean, limit: number): PageCategoryRow[] {
+  async categoriesOf(pageid: number, startTo: string | undefined, descending: boolean, limit: number): Promise<PageCategoryRow[]> {
     return this.ofPage[descending ? 'desc' : 'asc'].all({ pageid, start: startTo ?? null, limit } as any).map((r: any) => ({ ...r, hidden: r.hidden === 1 }));
   }
 }

@@ -33,7 +33,7 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   /** A range scan of the imagelinks primary key (il_to, il_from). */
-  fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): FileUsageRow[] {
+  async fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]> {
     const where: string[] = [];
     const v: Record<string, unknown> = { limit: o.limit };
     if (o.continueAt !== undefined) {
@@ -53,7 +53,7 @@ export class SqliteLinkStore implements LinkStore {
    * Distinct targets by skipping through the primary key: one seek per target (`il_to > previous`),
    * so a file used a million times costs no more than one used once.
    */
-  fileUsageTargets(o: FileUsageOptions & { continueAt?: string }): string[] {
+  async fileUsageTargets(o: FileUsageOptions & { continueAt?: string }): Promise<string[]> {
     const where: string[] = [];
     const v: Record<string, unknown> = {};
     if (o.continueAt !== undefined) {
@@ -76,7 +76,7 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   /** A range scan of the il_from index (il_from, il_to). */
-  imagesOf(o: { pageid: number; from?: string; only?: string[]; descending: boolean; limit: number }): string[] {
+  async imagesOf(o: { pageid: number; from?: string; only?: string[]; descending: boolean; limit: number }): Promise<string[]> {
     const where = ['il_from = @pageid'];
     const v: Record<string, unknown> = { pageid: o.pageid, limit: o.limit };
     if (o.from !== undefined) {
@@ -96,7 +96,7 @@ export class SqliteLinkStore implements LinkStore {
    * A range scan of the primary key (il_to, il_from), or of il_to_from_namespace (il_to, il_from_namespace,
    * il_from) for one namespace; each row joined to its page (by primary key) for title and redirect flag.
    */
-  fileUsers(o: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): FileUserRow[] {
+  async fileUsers(o: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): Promise<FileUserRow[]> {
     const where = ['il_to = @target'];
     const v: Record<string, unknown> = { target: o.target, limit: o.limit };
     if (o.namespace !== undefined) {
