@@ -59,7 +59,7 @@ export class RequestState {
 
   /** A module's context: its params are validated here. */
   context(module: { name: string; prefix: string; params: ParamDecls }, encPrefix = module.prefix): ModuleContext {
-    const params = extractParams(module.params, encPrefix, { raw: this.request.raw, used: this.used }, this.sink(module.name));
+    const params = extractParams(module.params, encPrefix, { raw: this.request.raw, used: this.used, namespaces: this.wiki.namespaceIds }, this.sink(module.name));
     return {
       params,
       result: this.result,

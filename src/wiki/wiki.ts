@@ -46,6 +46,13 @@ export class Wiki {
       : TitleCodec.forSite(this.info.sitename);
   }
 
+  /** The namespace ids a 'namespace' parameter accepts, as strings (MWNamespace::getValidNamespaces: ids ≥ 0). */
+  get namespaceIds(): readonly string[] {
+    return (this.nsIds ??= [...this.codec.namespaces.keys()].filter((id) => id >= 0).sort((a, b) => a - b).map(String));
+  }
+
+  private nsIds?: string[];
+
   get lang(): string {
     return this.info.lang;
   }

@@ -8,6 +8,7 @@
  * carries the module prefix like every other module error: `acinvalidtitle` (`gacinvalidtitle` as a
  * generator), info `Bad title "<text as sent>"`.
  */
+import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
@@ -21,13 +22,13 @@ export const allcategoriesModule: QueryModule = {
   description: 'Enumerate all categories.',
   params: {
     from: { type: 'string', help: 'The category to start enumerating from.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
     to: { type: 'string', help: 'The category to stop enumerating at.' },
     prefix: { type: 'string', help: 'Search for all category titles that begin with this value.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'Direction to sort in.' },
+    dir: dirParam('Direction to sort in.'),
     min: { type: 'integer', help: 'Only return categories with at least this many members.' },
     max: { type: 'integer', help: 'Only return categories with at most this many members.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many categories to return.' },
+    limit: limitParam(10, 'How many categories to return.'),
     prop: {
       type: ['size', 'hidden'],
       multi: true,

@@ -3,6 +3,7 @@
  * file information of ApiQueryImageInfo::getInfo in list mode. Also a generator (the file pages, ns 6;
  * files without a description page come out as missing pages).
  */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import { MessageLoader } from '../message-loader.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { FileListOptions, FileRow } from '../../store/file-store.js';
@@ -25,14 +26,10 @@ export const allimagesModule: QueryModule = {
   description: 'Enumerate all images sequentially.',
   params: {
     sort: { type: ['name', 'timestamp'], default: 'name', help: 'Property to sort by.' },
-    dir: {
-      type: ['ascending', 'descending', 'newer', 'older'],
-      default: 'ascending',
-      help: 'The direction in which to list (ascending/descending for sort=name, newer/older for sort=timestamp; only descending and older reverse).',
-    },
+    dir: dirParam('The direction in which to list (ascending/descending for sort=name, newer/older for sort=timestamp; only descending and older reverse).', ['ascending', 'descending', 'newer', 'older']),
     from: { type: 'string', help: 'The image title to start enumerating from. Can only be used with sort=name.' },
     to: { type: 'string', help: 'The image title to stop enumerating at. Can only be used with sort=name.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
     start: { type: 'timestamp', help: 'The timestamp to start enumerating from. Can only be used with sort=timestamp.' },
     end: { type: 'timestamp', help: 'The timestamp to end enumerating. Can only be used with sort=timestamp.' },
     prop: { type: ALLIMAGES_PROPS, multi: true, default: 'timestamp|url', help: 'Which file information to get.' },
@@ -48,7 +45,7 @@ export const allimagesModule: QueryModule = {
       help: 'How to filter files uploaded by bots. Can only be used with sort=timestamp.',
     },
     mime: { type: 'string', multi: true, help: 'What MIME types to search for, e.g. image/jpeg.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many images in total to return.' },
+    limit: limitParam(10, 'How many images in total to return.'),
   },
   examples: [
     'action=query&list=allimages&aifrom=B',

@@ -1,4 +1,5 @@
 /** prop=categories (ApiQueryCategories of 1.25): the categories of each page; continuation `<page id>|<category>`. */
+import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
@@ -13,10 +14,10 @@ export const categoriesModule: QueryModule = {
   params: {
     prop: { type: ['sortkey', 'timestamp', 'hidden'], multi: true, help: 'Which additional properties to get for each category.' },
     show: { type: ['hidden', '!hidden'], multi: true, help: 'Which kind of categories to show.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many categories to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: limitParam(10, 'How many categories to return.'),
+    continue: continueParam(),
     categories: { type: 'string', multi: true, help: 'Only list these categories. Useful for checking whether a certain page is in a certain category.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    dir: dirParam('The direction in which to list.'),
   },
   examples: ['action=query&prop=categories&titles=Київ'],
   cacheMode: () => 'public',

@@ -11,6 +11,7 @@
  * files and each duplicate list; its continuation is mirrored (MediaWiki's compares as if ascending and
  * would answer the same batch forever).
  */
+import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { compareBytes } from '../../wiki/collation.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
@@ -24,9 +25,9 @@ export const duplicatefilesModule: QueryModule = {
   generator: true,
   description: 'List all files that are duplicates of the given files based on hash values.',
   params: {
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many duplicate files to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    limit: limitParam(10, 'How many duplicate files to return.'),
+    continue: continueParam(),
+    dir: dirParam('The direction in which to list.'),
     localonly: { type: 'boolean', default: false, help: 'Look only for files in the local repository.' },
   },
   examples: ['action=query&titles=File:Albert_Einstein_Head.jpg&prop=duplicatefiles', 'action=query&generator=allimages&prop=duplicatefiles'],

@@ -15,6 +15,7 @@
  * without pixel dimensions (PDF, text) get no thumb fields. iiurlparam is accepted and ignored, and so
  * is uploadwarning (no `html` is produced).
  */
+import { limitParam, continueParam } from '../../api/param-presets.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type { FileRow } from '../../store/file-store.js';
@@ -35,7 +36,7 @@ export const imageinfoModule: QueryModule = {
   description: 'Returns file information and upload history.',
   params: {
     prop: { type: IMAGEINFO_PROPS, multi: true, default: 'timestamp|user', help: 'Which file information to get.' },
-    limit: { type: 'limit', default: 1, min: 1, max: 500, highmax: 5000, help: 'How many file revisions to return per file.' },
+    limit: limitParam(1, 'How many file revisions to return per file.'),
     start: { type: 'timestamp', help: 'Timestamp to start listing from.' },
     end: { type: 'timestamp', help: 'Timestamp to stop listing at.' },
     urlwidth: {
@@ -49,7 +50,7 @@ export const imageinfoModule: QueryModule = {
     extmetadatamultilang: { type: 'boolean', default: false, help: 'If translations for extmetadata property are available, fetch all of them.' },
     extmetadatafilter: { type: 'string', multi: true, help: 'If specified and non-empty, only these keys will be returned for iiprop=extmetadata.' },
     urlparam: { type: 'string', default: '', help: 'A handler specific parameter string (accepted, not used: no thumbnails are rendered).' },
-    continue: { type: 'string', help: 'If the query response includes a continue value, use it here to get another page of results.' },
+    continue: continueParam('If the query response includes a continue value, use it here to get another page of results.'),
     localonly: { type: 'boolean', default: false, help: 'Look only for files in the local repository.' },
   },
   examples: [

@@ -4,6 +4,7 @@
  * `imimages` keeps only the listed files; values that are not file titles are warned about and, when
  * none is left, do not filter at all (ApiQueryBase::addWhereFld skips an empty list).
  */
+import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { continueParts } from './shared.js';
@@ -15,10 +16,10 @@ export const imagesModule: QueryModule = {
   generator: true,
   description: 'Returns all files contained on the given pages.',
   params: {
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many files to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: limitParam(10, 'How many files to return.'),
+    continue: continueParam(),
     images: { type: 'string', multi: true, help: 'Only list these files. Useful for checking whether a certain page has a certain file.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    dir: dirParam('The direction in which to list.'),
   },
   examples: ['action=query&titles=Київ&prop=images', 'action=query&generator=images&titles=Київ&prop=info'],
   cacheMode: () => 'public',

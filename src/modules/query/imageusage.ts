@@ -9,6 +9,7 @@
  * followed (their names are what imagelinks stores), and the redirect flag of a redirlinks entry belongs
  * to that entry alone.
  */
+import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../wiki/collation.js';
@@ -33,18 +34,11 @@ export const imageusageModule: QueryModule = {
   params: {
     title: { type: 'string', help: 'Title to search. Cannot be used together with iupageid.' },
     pageid: { type: 'integer', help: 'Page ID to search. Cannot be used together with iutitle.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    namespace: { type: 'namespace', multi: true, help: 'The namespace to enumerate.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    continue: continueParam(),
+    namespace: namespaceParam('The namespace to enumerate.', { multi: true }),
+    dir: dirParam('The direction in which to list.'),
     filterredir: { type: ['all', 'redirects', 'nonredirects'], default: 'all', help: 'How to filter for redirects.' },
-    limit: {
-      type: 'limit',
-      default: 10,
-      min: 1,
-      max: 500,
-      highmax: 5000,
-      help: 'How many total pages to return. If iuredirect is enabled, the limit applies to each level separately (which means up to 2 * iulimit results may be returned).',
-    },
+    limit: limitParam(10, 'How many total pages to return. If iuredirect is enabled, the limit applies to each level separately (which means up to 2 * iulimit results may be returned).'),
     redirect: { type: 'boolean', default: false, help: 'If linking page is a redirect, find all pages that link to that redirect as well. Maximum limit is halved.' },
   },
   examples: ['action=query&list=imageusage&iutitle=File:Linux_logo.png', 'action=query&generator=imageusage&giutitle=File:Linux_logo.png&prop=info'],

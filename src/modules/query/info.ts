@@ -1,4 +1,5 @@
 /** prop=info (ApiQueryInfo of 1.25): basic page information, protection and URLs. */
+import { continueParam } from '../../api/param-presets.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { Obj } from '../../api/result.js';
 import { mwToIso } from '../../wiki/timestamps.js';
@@ -15,7 +16,7 @@ export const infoModule: QueryModule = {
   params: {
     prop: { type: PROPS, multi: true, help: 'Which additional properties to get.' },
     token: { type: ['edit', 'delete', 'protect', 'move', 'block', 'unblock', 'email', 'import', 'watch'], multi: true, deprecated: true, help: 'Use action=query&meta=tokens instead.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
   },
   examples: ['action=query&prop=info&titles=Київ', 'action=query&prop=info&inprop=protection|url&titles=Київ'],
   cacheMode: () => 'public',

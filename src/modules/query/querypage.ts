@@ -8,6 +8,7 @@
  * report's query, where it has any)}. In generator mode query.querypage holds only the name and the
  * result titles become the page set. Continuation: qpoffset = offset + limit, an integer.
  */
+import { limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 
@@ -61,7 +62,7 @@ export const querypageModule: QueryModule = {
   params: {
     page: { type: QUERY_PAGES, required: true, help: 'The name of the special page. Note, this is case sensitive.' },
     offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'Number of results to return.' },
+    limit: limitParam(10, 'Number of results to return.'),
   },
   examples: ['action=query&list=querypage&qppage=Ancientpages'],
   cacheMode(params) {

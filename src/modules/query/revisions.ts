@@ -4,6 +4,7 @@
  * so those are the revisions there are. Content comes in the 1.25 form (`*` with contentformat and
  * contentmodel) or, when a client asks with rvslots (MediaWiki 1.32+ clients), under slots.main.
  */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import type { PageRow, RevisionRow } from '../../store/page-store.js';
@@ -21,19 +22,19 @@ export const revisionsModule: QueryModule = {
   params: {
     prop: { type: PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
     slots: { type: ['main', '*'], multi: true, help: 'Which revision slots to return data for (MediaWiki 1.32+ clients); only the main slot exists.' },
-    limit: { type: 'limit', min: 1, max: 500, highmax: 5000, help: 'Limit how many revisions will be returned (enumeration mode).' },
+    limit: limitParam(undefined, 'Limit how many revisions will be returned (enumeration mode).'),
     startid: { type: 'integer', help: 'From which revision ID to start enumeration.' },
     endid: { type: 'integer', help: 'Stop revision enumeration on this revision ID.' },
     start: { type: 'timestamp', help: 'From which revision timestamp to start enumeration.' },
     end: { type: 'timestamp', help: 'Enumerate up to this timestamp.' },
-    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
+    dir: dirParam('In which direction to enumerate.', ['newer', 'older'], 'older'),
     user: { type: 'user', help: 'Only include revisions made by user.' },
     excludeuser: { type: 'user', help: 'Exclude revisions made by user.' },
     tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
     expandtemplates: { type: 'boolean', default: false, help: 'Expand templates in revision content (not supported here: content is returned as stored).' },
     section: { type: 'string', help: 'Only retrieve the content of this section number.' },
     contentformat: { type: ['text/x-wiki'], help: 'Serialization format used for difftotext and expected for output of content.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
   },
   examples: ['action=query&prop=revisions&titles=Київ&rvprop=timestamp|user|comment|content', 'action=query&prop=revisions&titles=Київ&rvlimit=5&rvprop=timestamp|user|comment'],
   cacheMode: () => 'public',

@@ -12,6 +12,7 @@
  * insensitively for all of Unicode with ' ’ ʼ as one character; backed by the word-prefix index.
  * Unlike SF's 72-byte o_hash, long texts are returned whole.
  */
+import { limitParam } from '../../api/param-presets.js';
 import type { ActionModule } from '../../api/types.js';
 import { compareBytes } from '../../wiki/collation.js';
 import { fold } from '../../semantic/fold.js';
@@ -28,7 +29,7 @@ export const sfAutocompleteModule: ActionModule = {
   prefix: '',
   description: 'Autocompletion used by the Semantic Forms extension.',
   params: {
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'A limit on the number of results returned' },
+    limit: limitParam(10, 'A limit on the number of results returned'),
     substr: { type: 'string', help: 'Search substring' },
     property: { type: 'string', help: 'Semantic property for which to search values' },
     category: { type: 'string', help: 'Category for which to search values' },
