@@ -437,7 +437,7 @@ function miniWiki(): Promise<{ base: string; db: string }> {
 }
 
 describe('store query plans (imageinfo, images, fileusage, imageusage)', () => {
-  it('each statement is an index seek or a range scan that stops at its LIMIT, without a sort', async () => {
+  it('each statement is an index seek or a range scan that stops at its LIMIT, sorting at most a batch of pages', async () => {
     const { db: file } = await demoDatabase();
     const db = new Db(file, { debug: true });
     try {
@@ -447,8 +447,8 @@ describe('store query plans (imageinfo, images, fileusage, imageusage)', () => {
       await queryLog.run(log, async () => {
         await files.storedPath('Tux.png');
         for (const descending of [false, true]) {
-          await links.imagesOf({ pageid: 1, descending, limit: 3 });
-          await links.imagesOf({ pageid: 1, from: 'A', only: ['A', 'B'], descending, limit: 3 });
+          await links.imagesOf({ pageids: [1, 2], descending, limit: 3 });
+          await links.imagesOf({ pageids: [1], start: { pageid: 1, name: 'A' }, only: ['A', 'B'], descending, limit: 3 });
           await links.fileUsers({ target: 'A', descending, limit: 3 });
           await links.fileUsers({ target: 'A', fromId: 3, redirect: true, descending, limit: 3 });
           await links.fileUsers({ target: 'A', namespace: 0, fromId: 3, redirect: false, descending, limit: 3 });
@@ -461,7 +461,12 @@ describe('store query plans (imageinfo, images, fileusage, imageusage)', () => {
         const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]))];
         const args = names.length ? [Object.fromEntries(names.map((n) => [n, n === 'limit' ? 3 : 'x']))] : (sql.match(/\?/g) ?? []).map(() => 'x');
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
-        for (const step of plan) assert.match(step, /^SEARCH /, `${step}\n  in ${sql}`);
+        for (const step of plan) {
+          // a batch of pages is read through json_each (a scan of the batch, a seek per page), and its rows
+          // -- bounded by the batch, not the wiki -- may be sorted
+          const batch = /json_each/.test(sql) && (/^SCAN j VIRTUAL TABLE/.test(step) || step === 'USE TEMP B-TREE FOR ORDER BY' || /^LIST SUBQUERY|^SCAN json_each/.test(step));
+          if (!batch) assert.match(step, /^SEARCH /, `${step}\n  in ${sql}`);
+        }
         if (/il_from_namespace = /.test(sql)) assert.ok(plan.some((p) => p.includes('il_to_from_namespace')), plan.join(' / '));
       }
       assert.ok(seen.size >= 8);

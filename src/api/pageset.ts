@@ -70,7 +70,10 @@ export class PageSet {
       else fresh.push(t);
     }
     const media = special.filter((t) => t.ns === NS_MEDIA).map((t) => t.dbkey);
-    const [rows, uploaded] = await Promise.all([this.store.pages.byTitles(fresh), this.store.files.existing(media)]);
+    const [rows, uploaded] = await Promise.all([
+      fresh.length ? this.store.pages.byTitles(fresh) : [],
+      media.length ? this.store.files.existing(media) : new Set<string>(),
+    ]);
     for (const t of special) this.special.push({ ...t, fakeId: this.fakeId--, exists: t.ns === NS_MEDIA && uploaded.has(t.dbkey) });
     const found = new Map(rows.map((r) => [r.ns + ':' + r.title, r]));
     const missingByNs = new Map<number, TitleKey[]>();

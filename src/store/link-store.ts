@@ -8,10 +8,11 @@ export interface LinkStore {
   /** list=allfileusages&afunique: at most `limit` distinct targets (file DB keys) in order */
   fileUsageTargets(opts: FileUsageOptions & { continueAt?: string }): Promise<string[]>;
   /**
-   * prop=images: the files (DB keys) page `pageid` uses, in name order from `from` (inclusive in the
-   * direction of the listing), at most `limit`; `only` keeps these names alone. An index seek on il_from.
+   * prop=images: the files (DB keys) a batch of pages uses, in (page id, name) order from `start`
+   * (inclusive in the direction of the listing), at most `limit`; `only` keeps these names alone.
+   * Index seeks on il_from per page.
    */
-  imagesOf(opts: { pageid: number; from?: string; only?: string[]; descending: boolean; limit: number }): Promise<string[]>;
+  imagesOf(opts: { pageids: readonly number[]; start?: { pageid: number; name: string }; only?: readonly string[]; descending: boolean; limit: number }): Promise<Array<{ pageid: number; name: string }>>;
   /**
    * list=imageusage, prop=fileusage: the pages that use the file `target`, in page id order from `fromId`
    * (inclusive in the direction of the listing), at most `limit`; only those of the using page's

@@ -28,44 +28,42 @@ export const categoriesModule: QueryModule = {
     const props = new Set((p.prop as string[] | undefined) ?? []);
     const descending = p.dir === 'descending';
     const only = p.categories ? new Set((p.categories as string[]).map((c) => ctx.wiki.codec.parse(c, NS_CATEGORY)).filter((t) => t && t.ns === NS_CATEGORY).map((t) => t!.dbkey)) : null;
-    let pages = [...ctx.pageSet.good].sort((a, b) => (descending ? b.pageid - a.pageid : a.pageid - b.pageid));
-    // the continued page starts at its category startTo; the pages after it start at their first
-    let startTo: string | undefined;
-    let startPage = -1;
+    const pages = ctx.pageSet.good.map((pg) => pg.pageid);
+    let start: { pageid: number; to: string } | undefined;
     if (p.continue !== undefined) {
       const m = /^(\d+)\|(.*)$/s.exec(p.continue);
       if (!m) dieBadContinue(ctx);
-      const from = Number(m![1]);
-      pages = pages.filter((pg) => (descending ? pg.pageid <= from : pg.pageid >= from));
-      startTo = m![2];
-      startPage = from;
+      start = { pageid: Number(m![1]), to: m![2] };
     }
-    let left = p.limit as number;
-    for (const page of pages) {
-      const rows = await ctx.store.categoryLinks.categoriesOf(page.pageid, page.pageid === startPage ? startTo : undefined, descending, 5000);
-      for (const r of rows) {
-        if (only && !only.has(r.to)) continue;
-        if (show.has('hidden') && !r.hidden) continue;
-        if (show.has('!hidden') && r.hidden) continue;
-        if (left === 0) {
-          ctx.setContinue('continue', `${page.pageid}|${r.to}`);
-          return;
-        }
-        left--;
-        if (ctx.generator) {
-          ctx.generator.add({ ns: NS_CATEGORY, dbkey: r.to });
-          continue;
-        }
-        const item: Record<string, unknown> = { ns: NS_CATEGORY, title: ctx.wiki.titleText(NS_CATEGORY, r.to) };
-        if (props.has('sortkey')) {
-          item.sortkey = sortkeyHex(r.sortkey);
-          item.sortkeyprefix = r.sortkeyPrefix;
-        }
-        if (props.has('timestamp')) item.timestamp = mwToIso(r.timestamp);
-        if (props.has('hidden') && r.hidden) item.hidden = true;
-        const entry = ctx.pageSet.entry(page.pageid)!;
-        ((entry.categories ??= []) as unknown[]).push(item);
+    const limit = p.limit as number;
+    // one store call for the whole page set (ApiQueryCategories: cl_from IN (…) ORDER BY cl_from, cl_to)
+    const rows = await ctx.store.categoryLinks.categoriesOf({
+      pageids: pages,
+      start,
+      only: only ? [...only] : undefined,
+      hidden: show.has('hidden') ? true : show.has('!hidden') ? false : undefined,
+      descending,
+      limit: limit + 1,
+    });
+    let count = 0;
+    for (const r of rows) {
+      if (++count > limit) {
+        ctx.setContinue('continue', `${r.from}|${r.to}`);
+        return;
       }
+      if (ctx.generator) {
+        ctx.generator.add({ ns: NS_CATEGORY, dbkey: r.to });
+        continue;
+      }
+      const item: Record<string, unknown> = { ns: NS_CATEGORY, title: ctx.wiki.titleText(NS_CATEGORY, r.to) };
+      if (props.has('sortkey')) {
+        item.sortkey = sortkeyHex(r.sortkey);
+        item.sortkeyprefix = r.sortkeyPrefix;
+      }
+      if (props.has('timestamp')) item.timestamp = mwToIso(r.timestamp);
+      if (props.has('hidden') && r.hidden) item.hidden = true;
+      const entry = ctx.pageSet.entry(r.from)!;
+      ((entry.categories ??= []) as unknown[]).push(item);
     }
   },
 };

@@ -27,15 +27,10 @@ export const imagesModule: QueryModule = {
     const p = ctx.params;
     if (ctx.pageSet.good.length === 0) return;
     const descending = p.dir === 'descending';
-    let pages = [...new Set(ctx.pageSet.good.map((g) => g.pageid))].sort((a, b) => (descending ? b - a : a - b));
-    let contTo: string | undefined;
-    let contFrom: number | undefined;
+    const pages = ctx.pageSet.good.map((g) => g.pageid);
+    let start: { pageid: number; name: string } | undefined;
     const cont = continueParts(ctx, 2);
-    if (cont) {
-      contFrom = Number.parseInt(cont[0], 10) || 0;
-      contTo = cont[1];
-      pages = pages.filter((id) => (descending ? id <= contFrom! : id >= contFrom!));
-    }
+    if (cont) start = { pageid: Number.parseInt(cont[0], 10) || 0, name: cont[1] };
     let only: string[] | undefined;
     if (p.images !== undefined) {
       only = [];
@@ -47,22 +42,21 @@ export const imagesModule: QueryModule = {
       if (only.length === 0) only = undefined;
     }
     const limit = p.limit as number;
+    // one store call for the whole page set (ApiQueryImages: il_from IN (…) ORDER BY il_from, il_to)
+    const rows = await ctx.store.links.imagesOf({ pageids: pages, start, only, descending, limit: limit + 1 });
     let count = 0;
-    for (const pageid of pages) {
-      const rows = await ctx.store.links.imagesOf({ pageid, from: pageid === contFrom ? contTo : undefined, only, descending, limit: limit - count + 1 });
-      for (const name of rows) {
-        if (++count > limit) {
-          ctx.setContinue('continue', `${pageid}|${name}`);
-          return;
-        }
-        if (ctx.generator) {
-          ctx.generator.add({ ns: NS_FILE, dbkey: name });
-          continue;
-        }
-        const entry = ctx.pageSet.entry(pageid);
-        if (!entry) continue;
-        ((entry.images ??= []) as unknown[]).push({ ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, name) });
+    for (const { pageid, name } of rows) {
+      if (++count > limit) {
+        ctx.setContinue('continue', `${pageid}|${name}`);
+        return;
       }
+      if (ctx.generator) {
+        ctx.generator.add({ ns: NS_FILE, dbkey: name });
+        continue;
+      }
+      const entry = ctx.pageSet.entry(pageid);
+      if (!entry) continue;
+      ((entry.images ??= []) as unknown[]).push({ ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, name) });
     }
   },
 };
