@@ -3,7 +3,7 @@
  * the same declarations that the core validates with, so the documentation cannot drift.
  */
 import type { AnyModule, ParamDecl, ParamDecls } from './types.js';
-import type { Registry } from './main.js';
+import type { ModuleDirectory } from './types.js';
 import { escapeHtml } from './format/printer.js';
 import { PAGESET_PARAMS } from './query.js';
 import { FORMATS } from './format/printer.js';
@@ -87,7 +87,7 @@ export class BadModulePath extends Error {}
  * Resolve a module path as paraminfo's `modules` and help's `modules` take it ('main', 'query',
  * 'query+allpages', 'json'): the module, or a BadModulePath with 1.25's warning text.
  */
-export function resolveModule(path: string, registry: Registry, mainParams: ParamDecls): ModuleRef | BadModulePath {
+export function resolveModule(path: string, registry: ModuleDirectory, mainParams: ParamDecls): ModuleRef | BadModulePath {
   if (path === 'main') return mainRef(mainParams);
   let parts = path.split('+');
   // a '+' typed into a URL arrives as a space
@@ -107,7 +107,7 @@ export function resolveModule(path: string, registry: Registry, mainParams: Para
 }
 
 /** Resolve a module path; undefined when it names no module. */
-export function findModule(path: string, registry: Registry, mainParams: ParamDecls): ModuleRef | undefined {
+export function findModule(path: string, registry: ModuleDirectory, mainParams: ParamDecls): ModuleRef | undefined {
   const r = resolveModule(path, registry, mainParams);
   return r instanceof BadModulePath ? undefined : r;
 }
@@ -120,7 +120,7 @@ function mainRef(mainParams: ParamDecls): ModuleRef {
 }
 
 /** The page set as the deprecated pagesetmodule reports it (ApiPageSet of the query module). */
-export function pageSetRef(registry: Registry): ModuleRef {
+export function pageSetRef(registry: ModuleDirectory): ModuleRef {
   const query = registry.actions.find((m) => m.name === 'query')!;
   const params: ParamDecls = {};
   for (const name of Object.keys(PAGESET_PARAMS)) params[name] = query.params[name];
@@ -164,7 +164,7 @@ function ref(m: AnyModule, path: string): ModuleRef {
   };
 }
 
-export function allModuleRefs(registry: Registry, mainParams: ParamDecls): ModuleRef[] {
+export function allModuleRefs(registry: ModuleDirectory, mainParams: ParamDecls): ModuleRef[] {
   const out: ModuleRef[] = [mainRef(mainParams)];
   for (const a of [...registry.actions].sort((x, y) => (x.name < y.name ? -1 : 1))) {
     out.push(ref(a, a.name));

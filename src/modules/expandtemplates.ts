@@ -10,9 +10,17 @@
 import type { ActionModule } from '../api/types.js';
 import { withContent, type Obj } from '../api/result.js';
 import { texts } from '../api/errors.js';
-import { expandWikitext, type PreprocessContext, type ExpandResult } from '../importer/wikitext/preprocessor.js';
+import { MessageLoader } from './message-loader.js';
+import { expandWikitext, type PreprocessContext, type ExpandResult } from '../wiki/preprocessor.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
-import type { TemplateText } from '../store/page-store.js';
+import type { TitleKey } from '../store/page-store.js';
+
+/** A transclusion source: its text and the title it comes from (after one redirect hop) */
+interface TemplateText {
+  text: string;
+  ns: number;
+  dbkey: string;
+}
 
 const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'];
 /** MediaWiki's $wgMaxTemplateDepth: deeper calls are not expanded anyway */
@@ -61,8 +69,8 @@ export const expandtemplatesModule: ActionModule = {
       if (p.prop === undefined) withContent(retval, 'wikitext', r.text);
       else {
         if (props.has('categories') && r.limitHit !== undefined && LIMIT_CATEGORIES[r.limitHit]) {
-          const name = ctx.store.messages.text(LIMIT_CATEGORIES[r.limitHit], ctx.wiki.lang);
-          if (name) retval.categories = [withContent({ sortkey: r.defaultSort ?? '' }, 'category', name.replace(/ /g, '_'))];
+          const name = await new MessageLoader(ctx.store, ctx.wiki).get(LIMIT_CATEGORIES[r.limitHit], ctx.wiki.lang);
+          if (name !== false && name !== '') retval.categories = [withContent({ sortkey: r.defaultSort ?? '' }, 'category', name.replace(/ /g, '_'))];
         }
         if (props.has('wikitext')) retval.wikitext = r.text;
       }
@@ -113,9 +121,40 @@ async function expand(
     };
     result = expandWikitext(text, pctx);
     if (wanted.size === 0) break;
-    const keys = [...wanted.keys()];
-    const found = await ctx.store.pages.templateTexts([...wanted.values()]);
-    keys.forEach((k, i) => known.set(k, found[i]));
+    const found = await templateTexts(ctx, [...wanted.values()]);
+    for (const [key, t] of wanted) known.set(key, found.get(`${t.ns}|${t.dbkey}`) ?? null);
   }
   return result!;
+}
+
+/**
+ * Texts of a batch of transclusion targets (Parser::statelessFetchTemplate): one redirect hop, then the
+ * latest text. Four batched store calls at most, whatever the number of titles.
+ */
+async function templateTexts(ctx: Parameters<ActionModule['run']>[0], titles: TitleKey[]): Promise<Map<string, TemplateText>> {
+  const pages = ctx.store.pages;
+  const rows = await pages.byTitles(titles);
+  const redirects = rows.filter((r) => r.isRedirect);
+  const targets = redirects.length ? await pages.redirectTargets(redirects.map((r) => r.pageid)) : new Map();
+  const targetKeys = [...targets.values()].map((t) => ({ ns: t.ns, dbkey: t.dbkey }));
+  const targetRows = targetKeys.length ? await pages.byTitles(targetKeys) : [];
+  const byKey = new Map([...rows, ...targetRows].map((r) => [`${r.ns}|${r.title}`, r]));
+  // asked-for key → the page whose text it uses
+  const source = new Map<string, { pageid: number; ns: number; dbkey: string }>();
+  for (const r of rows) {
+    const target = r.isRedirect ? targets.get(r.pageid) : undefined;
+    if (!target) {
+      source.set(`${r.ns}|${r.title}`, { pageid: r.pageid, ns: r.ns, dbkey: r.title });
+      continue;
+    }
+    const to = byKey.get(`${target.ns}|${target.dbkey}`);
+    if (to) source.set(`${r.ns}|${r.title}`, { pageid: to.pageid, ns: to.ns, dbkey: to.title });
+  }
+  const texts = source.size ? await pages.latestTexts([...new Set([...source.values()].map((v) => v.pageid))]) : new Map<number, string>();
+  const out = new Map<string, TemplateText>();
+  for (const [key, v] of source) {
+    const text = texts.get(v.pageid);
+    if (text !== undefined) out.set(key, { text, ns: v.ns, dbkey: v.dbkey });
+  }
+  return out;
 }

@@ -2,8 +2,7 @@
  * action=paraminfo (ApiParamInfo of 1.25): the module declarations as data, for clients that build
  * requests from them (pywikibot's ParamInfo, mwn). Unknown module paths are warnings, not entries.
  */
-import type { ActionModule } from '../api/types.js';
-import type { CoreContext } from '../api/main.js';
+import type { CoreActionModule } from '../api/types.js';
 import { escapeHtml } from '../api/format/printer.js';
 import { BadModulePath, pageSetRef, paramInfo, resolveModule, type ModuleRef } from '../api/describe.js';
 import { pageUrl, serverOf } from '../wiki/files.js';
@@ -19,9 +18,10 @@ function phpTrue(v: unknown): boolean {
 }
 
 /** The module; `queryModuleNames` types the deprecated querymodules parameter, as 1.25 does. */
-export function createParaminfoModule(queryModuleNames: string[]): ActionModule {
+export function createParaminfoModule(queryModuleNames: string[]): CoreActionModule {
   return {
   kind: 'action',
+  core: true,
   name: 'paraminfo',
   prefix: '',
   description: 'Obtain information about API modules.',
@@ -35,8 +35,7 @@ export function createParaminfoModule(queryModuleNames: string[]): ActionModule 
   },
   examples: ['action=paraminfo&modules=parse|phpfm|query+allpages|query+siteinfo'],
   readRights: false,
-  run(base) {
-    const ctx = base as CoreContext;
+  run(ctx) {
     const p = ctx.params;
     const helpFormat = p.helpformat as HelpFormat;
     const queryNames = (p.querymodules as string[] | undefined) ?? [];
@@ -53,7 +52,7 @@ export function createParaminfoModule(queryModuleNames: string[]): ActionModule 
       list.push(item);
     };
     for (const path of paths) {
-      const m = resolveModule(path, ctx.registry, ctx.main.mainParams);
+      const m = resolveModule(path, ctx.modules, ctx.modules.mainParams);
       if (m instanceof BadModulePath) {
         ctx.warn(m.message);
         continue;
@@ -68,9 +67,9 @@ export function createParaminfoModule(queryModuleNames: string[]): ActionModule 
     }
     const out: Record<string, unknown> = { helpformat: helpFormat };
     for (const [k, v] of res) out[k] = v;
-    if (phpTrue(p.mainmodule)) out.mainmodule = info(resolveModule('main', ctx.registry, ctx.main.mainParams) as ModuleRef);
+    if (phpTrue(p.mainmodule)) out.mainmodule = info(resolveModule('main', ctx.modules, ctx.modules.mainParams) as ModuleRef);
     if (phpTrue(p.pagesetmodule)) {
-      const ps = info(pageSetRef(ctx.registry));
+      const ps = info(pageSetRef(ctx.modules));
       delete ps.name;
       delete ps.path;
       delete ps.group;

@@ -9,10 +9,11 @@ import { LEGAL_TITLE_CHARS } from '../../wiki/titles.js';
 import { MEDIAWIKI_VERSION, WIKIQUERY_VERSION } from '../../wiki/wiki.js';
 import { fallbackChain } from '../../wiki/language.js';
 import { USER_GROUPS } from '../../wiki/user-groups.js';
+import { MessageLoader } from '../message-loader.js';
 import { ARTICLE_PATH, pageUrl, serverOf } from '../../wiki/files.js';
 import { SPECIAL_PAGE_ALIASES, fixSpecialName } from '../../wiki/special-pages.js';
 import { DEFAULT_USER_OPTIONS, FUNCTION_HOOKS, LANGUAGES_WITH_VARIANTS, LANGUAGE_NAMES, MAGIC_WORDS, PROTOCOLS, VARIABLES, extensionTags } from '../../wiki/site-facts.js';
-import { DEFAULT_EXTENSION_TAGS } from '../../importer/wikitext/preprocessor.js';
+import { DEFAULT_EXTENSION_TAGS } from '../../wiki/preprocessor.js';
 
 const PROPS = [
   'general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'interwikimap', 'dbrepllag', 'statistics', 'usergroups', 'libraries',
@@ -37,13 +38,13 @@ export const siteinfoModule: QueryModule = {
   },
   examples: ['action=query&meta=siteinfo&siprop=general|namespaces|namespacealiases|statistics', 'action=query&meta=siteinfo&siprop=interwikimap&sifilteriw=local'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const q = ctx.result.object('query');
     for (const prop of ctx.params.prop as string[]) {
       switch (prop) {
         case 'general':
           ctx.markVolatile('clock'); // general.time is the current time
-          q.general = general(ctx);
+          q.general = await general(ctx);
           break;
         case 'namespaces':
           q.namespaces = namespaces(ctx);
@@ -67,10 +68,10 @@ export const siteinfoModule: QueryModule = {
           q.dbrepllag = [{ host: '', lag: 0 }];
           break;
         case 'statistics':
-          q.statistics = { ...ctx.store.site.statistics() };
+          q.statistics = { ...(await ctx.store.site.statistics()) };
           break;
         case 'usergroups':
-          q.usergroups = usergroups(ctx);
+          q.usergroups = await usergroups(ctx);
           break;
         case 'libraries':
           // composer.lock of a 1.25 tarball lists no external libraries (vendor/ came with 1.26)
@@ -123,10 +124,11 @@ export const siteinfoModule: QueryModule = {
 };
 
 /** ApiQuerySiteinfo::appendGeneralInfo of 1.25, keys in its order. */
-function general(ctx: QueryModuleContext): Record<string, unknown> {
+async function general(ctx: QueryModuleContext): Promise<Record<string, unknown>> {
   const info = ctx.wiki.info;
   const server = serverOf(ctx.request.apiUrl);
-  const mainpage = ctx.store.messages.text('mainpage', ctx.wiki.lang) ?? 'Головна сторінка';
+  const [main, dbversion] = await Promise.all([new MessageLoader(ctx.store, ctx.wiki).get('mainpage', ctx.wiki.lang), ctx.store.site.dbVersion()]);
+  const mainpage = main === false ? 'Головна сторінка' : main;
   const fallback = fallbackChain(ctx.wiki.lang).slice(1).map((code) => ({ code }));
   const out: Obj = {
     mainpage,
@@ -137,7 +139,7 @@ function general(ctx: QueryModuleContext): Record<string, unknown> {
     phpversion: process.version,
     phpsapi: 'node',
     dbtype: 'sqlite',
-    dbversion: ctx.store.site.dbVersion(),
+    dbversion,
     // $wgAllowExternalImages is off and $wgEnableImageWhitelist on by default
     imagewhitelistenabled: true,
     langconversion: true,
@@ -212,8 +214,8 @@ function interwikimap(ctx: QueryModuleContext): unknown[] {
     });
 }
 
-function usergroups(ctx: QueryModuleContext): unknown[] {
-  const counts = ctx.params.numberingroup ? ctx.store.site.statistics() : null;
+async function usergroups(ctx: QueryModuleContext): Promise<unknown[]> {
+  const counts = ctx.params.numberingroup ? await ctx.store.site.statistics() : null;
   return USER_GROUPS.map((g) => {
     const v: Record<string, unknown> = { name: g.name, rights: [...g.rights] };
     if (counts) {
