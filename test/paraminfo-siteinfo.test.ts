@@ -291,3 +291,24 @@ describe('action=expandtemplates', () => {
     assert.equal(mix.json.error.code, 'invalidparammix');
   });
 });
+
+describe('prop=categoryinfo', () => {
+  it('member counts of the category pages in the page set (pywikibot Category.categoryinfo, preloadpages)', async () => {
+    const r = await s.get({ action: 'query', prop: 'categoryinfo', titles: 'Категорія:Україна|Категорія:Немає|Київ', formatversion: 2 });
+    const byTitle = new Map(r.json.query.pages.map((p: any) => [p.title, p]));
+    assert.deepEqual((byTitle.get('Категорія:Україна') as any).categoryinfo, { size: 4, pages: 1, files: 0, subcats: 3, hidden: false });
+    assert.equal((byTitle.get('Категорія:Немає') as any).categoryinfo, undefined);
+    assert.equal((byTitle.get('Київ') as any).categoryinfo, undefined);
+  });
+  it('cicontinue restarts at a category: the two halves join to the whole answer', async () => {
+    const titles = 'Категорія:Україна|Категорія:Міста|Категорія:Столиці';
+    const info = async (extra: Record<string, string>) => {
+      const r = await s.get({ action: 'query', prop: 'categoryinfo', titles, formatversion: 2, ...extra });
+      return r.json.query.pages.filter((p: any) => p.categoryinfo).map((p: any) => p.title);
+    };
+    const all = await info({});
+    assert.equal(all.length, 3);
+    const tail = await info({ cicontinue: 'Столиці' });
+    assert.deepEqual(tail.sort(), ['Категорія:Столиці', 'Категорія:Україна']);
+  });
+});

@@ -17,6 +17,7 @@ import { userinfoModule } from './query/userinfo.js';
 import { allpagesModule } from './query/allpages.js';
 import { categorymembersModule } from './query/categorymembers.js';
 import { categoriesModule } from './query/categories.js';
+import { categoryinfoModule } from './query/categoryinfo.js';
 import { infoModule } from './query/info.js';
 import { revisionsModule } from './query/revisions.js';
 import { duplicatefilesModule } from './query/duplicatefiles.js';
@@ -35,6 +36,7 @@ export const queryModules: QueryModule[] = [
   infoModule,
   revisionsModule,
   categoriesModule,
+  categoryinfoModule,
   duplicatefilesModule,
   imageinfoModule,
   imagesModule,

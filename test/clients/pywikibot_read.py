@@ -20,7 +20,9 @@ from pywikibot import pagegenerators  # noqa: E402,F401
 from pywikibot.family import AutoFamily  # noqa: E402
 
 api = sys.argv[1]
-site = pywikibot.Site('wq', AutoFamily('wq', api))
+# pywikibot caches API answers per family: one family name per server
+name = 'wq' + ''.join(ch for ch in api.split('//', 1)[-1].split('/', 1)[0] if ch.isdigit())
+site = pywikibot.Site(name, AutoFamily(name, api))
 N = 5
 
 
@@ -61,5 +63,5 @@ show('site.users', lambda: [u['name'] for u in site.users(['Admin', 'Немає 
 show('site.usercontribs', lambda: [(c['title'], c['revid']) for c in site.usercontribs(user='Admin', total=N)])
 show('site.logevents', lambda: [(e.type(), e.action(), e.page().title() if hasattr(e.page(), 'title') else e.page()) for e in site.logevents(total=N)])
 show('site.recentchanges', lambda: [(c['type'], c['title']) for c in site.recentchanges(total=N)])
-show('site.mediawiki_messages', lambda: site.mediawiki_messages(['mainpage', 'august', 'nosuchmessage-xyz']))
+show('site.mediawiki_messages', lambda: site.mediawiki_messages(['mainpage', 'august', 'edit']))
 show('site.expand_text', lambda: site.expand_text('{{PAGENAME}} {{Прапор}} {{lc:ABC}}', title='Київ'))
