@@ -6,7 +6,11 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
+import { InterwikiMap } from '../src/wiki/interwiki.js';
 
 let s: DemoServer;
 before(async () => {
@@ -159,6 +163,23 @@ describe('meta=siteinfo', () => {
     assert.deepEqual(local.json.query.interwikimap, []);
     const nonlocal = await s.get({ action: 'query', meta: 'siteinfo', siprop: 'interwikimap', sifilteriw: '!local' });
     assert.equal(nonlocal.json.query.interwikimap.length, map.length);
+  });
+
+  it('interwikimap: an operator list (serve --interwiki FILE) replaces the default one', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'wq-iw-')), 'interwiki.json');
+    writeFileSync(file, JSON.stringify([{ prefix: 'Sister', url: '//sister.example/wiki/$1', local: true, trans: true }, { prefix: 'other', url: 'https://other.example/$1' }]));
+    const own = await startDemoServer({ interwiki: InterwikiMap.fromFile(file) });
+    try {
+      const r = await own.get({ action: 'query', meta: 'siteinfo', siprop: 'interwikimap', formatversion: 2 });
+      assert.deepEqual(r.json.query.interwikimap, [
+        { prefix: 'other', url: 'https://other.example/$1', protorel: false },
+        { prefix: 'sister', local: true, trans: true, url: 'http://sister.example/wiki/$1', protorel: true },
+      ]);
+      const local = await own.get({ action: 'query', meta: 'siteinfo', siprop: 'interwikimap', sifilteriw: 'local', formatversion: 2 });
+      assert.deepEqual(local.json.query.interwikimap.map((e: any) => e.prefix), ['sister']);
+    } finally {
+      await own.close();
+    }
   });
 
   it('defaultoptions keep their booleans in fv1 (META_BC_BOOLS); usergroups count their members', async () => {
