@@ -301,6 +301,16 @@ describe('action=expandtemplates', () => {
     const c = await s.get({ action: 'expandtemplates', text, prop: 'wikitext|volatile', includecomments: 1, formatversion: 2 });
     assert.deepEqual(c.json, { expandtemplates: { wikitext: '<!-- c -->10 Див. також: [[Київ]]' } });
   });
+  it('variables of the site, the request and the statistics (Parser::getVariableValue)', async () => {
+    const stats = (await s.get({ action: 'query', meta: 'siteinfo', siprop: 'statistics' })).json.query.statistics;
+    const text = '{{SERVER}}|{{server}}|{{SCRIPTPATH}}|{{CURRENTVERSION}}|{{currentversion}}|{{REVISIONID}}|{{NUMBEROFPAGES}}|{{КІЛЬКІСТЬ_СТАТЕЙ}}';
+    const server = s.url.replace('/api.php', '');
+    const r = await s.get({ action: 'expandtemplates', text, prop: 'wikitext', revid: 5 });
+    // CURRENTVERSION is case-sensitive: {{currentversion}} is a (missing) template
+    assert.equal(r.json.expandtemplates.wikitext, `${server}|${server}||1.25.4|[[:Шаблон:Currentversion]]|5|${stats.pages}|${stats.articles}`);
+    const norev = await s.get({ action: 'expandtemplates', text: '[{{REVISIONID}}]', prop: 'wikitext' });
+    assert.equal(norev.json.expandtemplates.wikitext, '[]');
+  });
   it('the default title is API; bad input gives MediaWiki errors', async () => {
     const r = await s.get({ action: 'expandtemplates', text: '{{FULLPAGENAME}}', prop: 'wikitext' });
     assert.equal(r.json.expandtemplates.wikitext, 'API');

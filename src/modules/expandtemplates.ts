@@ -14,6 +14,10 @@ import { MessageLoader } from './message-loader.js';
 import { expandWikitext, type PreprocessContext, type ExpandResult } from '../wiki/preprocessor.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import type { TitleKey } from '../store/page-store.js';
+import { MAGIC_WORDS } from '../wiki/site-facts.js';
+import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
+import { formatNum } from '../wiki/language.js';
+import { serverOf } from '../wiki/files.js';
 
 /** A transclusion source: its text and the title it comes from (after one redirect hop) */
 interface TemplateText {
@@ -65,7 +69,7 @@ export const expandtemplatesModule: ActionModule = {
     if (p.prop === undefined || props.size > 0) {
       // {{CURRENTTIME}} and friends: the answer holds for this second only
       ctx.markVolatile('clock');
-      const r = await expand(ctx, p.text as string, title, !!p.includecomments);
+      const r = await expand(ctx, p.text as string, title, !!p.includecomments, p.revid as number | undefined);
       if (p.prop === undefined) withContent(retval, 'wikitext', r.text);
       else {
         if (props.has('categories') && r.limitHit !== undefined && LIMIT_CATEGORIES[r.limitHit]) {
@@ -84,6 +88,7 @@ async function expand(
   text: string,
   title: { ns: number; dbkey: string },
   keepComments: boolean,
+  revid: number | undefined,
 ): Promise<ExpandResult> {
   const codec = ctx.wiki.codec;
   const known = new Map<string, TemplateText | null>();
@@ -94,6 +99,7 @@ async function expand(
     if (n.subpages) subpages.push(n.id);
   }
   const now = new Date();
+  const variable = await variables(ctx, text, revid);
   let result: ExpandResult | undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const wanted = new Map<string, { ns: number; dbkey: string }>();
@@ -118,6 +124,7 @@ async function expand(
       siteName: ctx.wiki.info.sitename,
       now,
       keepComments,
+      variable,
     };
     result = expandWikitext(text, pctx);
     if (wanted.size === 0) break;
@@ -125,6 +132,49 @@ async function expand(
     for (const [key, t] of wanted) known.set(key, found.get(`${t.ns}|${t.dbkey}`) ?? null);
   }
   return result!;
+}
+
+/** Magic word id → its aliases as written, and whether they match in any case */
+const WORDS = new Map(MAGIC_WORDS.map((m) => [m.name, m]));
+
+/**
+ * The variables of Parser::getVariableValue that need the site, the request or the statistics, for the
+ * preprocessor's variable hook: {{SERVER}}, {{SCRIPTPATH}}, {{CURRENTVERSION}}, {{REVISIONID}} (revid, or
+ * empty), {{NUMBEROF…}} (Language::formatNum of SiteStats). The statistics are read only when the text
+ * names one of them.
+ */
+async function variables(ctx: Parameters<ActionModule['run']>[0], text: string, revid: number | undefined): Promise<(word: string) => string | undefined> {
+  const server = serverOf(ctx.request.apiUrl);
+  const values = new Map<string, string>([
+    ['server', server],
+    ['servername', new URL(server).hostname],
+    ['scriptpath', ''],
+    ['stylepath', '/skins'],
+    ['currentversion', MEDIAWIKI_VERSION],
+    ['revisionid', revid === undefined ? '' : String(revid)],
+  ]);
+  const statWords: Array<[string, keyof Awaited<ReturnType<typeof ctx.store.site.statistics>>]> = [
+    ['numberofpages', 'pages'],
+    ['numberofarticles', 'articles'],
+    ['numberoffiles', 'images'],
+    ['numberofusers', 'users'],
+    ['numberofactiveusers', 'activeusers'],
+    ['numberofedits', 'edits'],
+    ['numberofadmins', 'admins'],
+  ];
+  const upper = text.toUpperCase();
+  if (statWords.some(([id]) => WORDS.get(id)!.aliases.some((a) => upper.includes(a.toUpperCase())))) {
+    const stats = await ctx.store.site.statistics();
+    for (const [id, key] of statWords) values.set(id, formatNum(stats[key]));
+  }
+  const exact = new Map<string, string>();
+  const anyCase = new Map<string, string>();
+  for (const [id, value] of values) {
+    const w = WORDS.get(id);
+    if (!w) continue;
+    for (const alias of w.aliases) (w['case-sensitive'] ? exact : anyCase).set(w['case-sensitive'] ? alias : alias.toLowerCase(), value);
+  }
+  return (word) => exact.get(word) ?? anyCase.get(word.toLowerCase());
 }
 
 /**

@@ -83,6 +83,11 @@ export interface PreprocessContext {
    * includecomments); they are removed by default
    */
   keepComments?: boolean;
+  /**
+   * The value of a variable the preprocessor cannot compute by itself ({{SERVER}}, {{NUMBEROFPAGES}},
+   * {{REVISIONID}}, … as written, aliases included), or undefined to leave it as it is written.
+   */
+  variable?(word: string): string | undefined;
 }
 
 export interface ExpandResult {
@@ -937,6 +942,8 @@ class Expander {
     if (hasColon) part1 = stripPrefixCI(part1, SUBST_WORDS) ?? part1;
 
     if (node.parts.length === 0) {
+      const known = this.ctx.variable?.(part1);
+      if (known !== undefined) return this.finishCall(node, known, frame, titleWithSpaces);
       const variable = VARIABLES.get(part1);
       if (variable) return this.finishCall(node, variable(this), frame, titleWithSpaces);
     }
