@@ -17,8 +17,6 @@ export const categoryinfoModule: QueryModule = {
     continue: continueParam(),
   },
   examples: ['action=query&prop=categoryinfo&titles=Категорія:Міста|Категорія:Столиці'],
-  className: 'ApiQueryCategoryInfo',
-  helpUrls: ['https://www.mediawiki.org/wiki/API:Categoryinfo'],
   cacheMode: () => 'public',
   async run(ctx) {
     const ids = new Map<string, number>();
