@@ -9,7 +9,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
-import { Db, queryLog, type QueryLogEntry } from '../src/store/sqlite/db.js';
+import { Db } from '../src/store/sqlite/db.js';
+import { queryLog, type QueryLogEntry } from '../src/store/query-log.js';
 import { SqliteRelationStore } from '../src/store/sqlite/relations.js';
 
 let s: DemoServer;
@@ -168,12 +169,13 @@ describe('prop=pageprops, extlinks, langlinks; list=pageswithprop, pagepropnames
     assert.equal((await q({ list: 'exturlusage', euquery: 'a*b' })).error.code, 'eubad_query');
     assert.deepEqual((await q({ list: 'exturlusage', eulimit: 3 })).continue, { euoffset: 3, continue: '-||' });
   });
-  it('langlinks with url, langname in the user language, autonym; lltitle needs lllang', async () => {
+  it('langlinks with url, langname, autonym; lltitle needs lllang', async () => {
     const r = await q({ prop: 'langlinks', titles: 'Київ', llprop: 'url|langname|autonym', lllang: 'en' });
-    assert.deepEqual(r.query.pages['336'].langlinks, [{ lang: 'en', url: 'https://en.wikipedia.org/wiki/Kyiv', langname: 'англійська', autonym: 'English', '*': 'Kyiv' }]);
+    assert.deepEqual(r.query.pages['336'].langlinks, [{ lang: 'en', url: 'https://en.wikipedia.org/wiki/Kyiv', langname: 'English', autonym: 'English', '*': 'Kyiv' }]);
     assert.deepEqual((await q({ prop: 'langlinks', titles: 'Київ', lltitle: 'Kyiv' })).error.code, 'llnolang');
+    // 1.25 core has only the autonyms of Names.php (localised names need the cldr extension)
     const de = await q({ prop: 'langlinks', titles: 'Київ', llprop: 'langname', llinlanguagecode: 'de', lllang: 'pl' });
-    assert.equal(de.query.pages['336'].langlinks[0].langname, 'Polnisch');
+    assert.equal(de.query.pages['336'].langlinks[0].langname, 'polski');
   });
   it('random: distinct pages of the namespaces asked for, never from the response cache', async () => {
     const r = await q({ list: 'random', rnlimit: 5, rnnamespace: 14 });
@@ -222,7 +224,6 @@ describe('relation store query plans', () => {
             void r.allLinkTitles({ table, ns: 0, prefix: 'A', continueAt: 'A', descending, limit: 3 });
           }
         }
-        void r.categoryInfo(['A', 'B']);
         void r.propsOf({ pageids: [1, 2], names: ['a'] });
         for (const descending of [false, true]) void r.pagesWithProp({ name: 'a', fromId: 2, descending, limit: 3 });
         void r.propNames({ from: 'a', limit: 3 });

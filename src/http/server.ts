@@ -8,15 +8,16 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { ApiMain } from '../api/main.js';
 import { createRegistry } from '../modules/registry.js';
-import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/store.js';
 import { Wiki } from '../wiki/wiki.js';
+import { InterwikiMap } from '../wiki/interwiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
 import { ResponseCache } from './response-cache.js';
 
 export interface ServerOptions {
-  db: string;
+  /** the opened store to serve (the CLI opens it from --db); closed with the server */
+  store: Store;
   debug?: boolean;
   /** pino log level; 'silent' in tests */
   logLevel?: string;
@@ -24,6 +25,8 @@ export interface ServerOptions {
   filesDir?: string;
   /** size of the response cache in MB (0 = off); default 64 */
   cacheMb?: number;
+  /** the interwiki map, when the operator gives one (default: MediaWiki's list) */
+  interwiki?: InterwikiMap;
 }
 
 export interface WikiServer {
@@ -33,8 +36,14 @@ export interface WikiServer {
 }
 
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
-  const store = openSqliteStore(opts.db, { debug: opts.debug });
-  const wiki = new Wiki(store.site);
+  const store = opts.store;
+  const wiki = await Wiki.load(store.site);
+  if (opts.interwiki) wiki.interwiki = opts.interwiki;
+  else {
+    // the map the import read the links with, when the database has one
+    const imported = await store.relations.interwikiMap();
+    if (imported.length) wiki.interwiki = new InterwikiMap(imported);
+  }
   const api = new ApiMain(store, wiki, createRegistry(), { debug: opts.debug });
   const app = Fastify({
     // request lines are logged at info level: shown with --debug only

@@ -124,7 +124,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     }
     dropUploadFacts(db);
     const messages = loadMessageDirs(db, opts.messageDirs ?? [], log);
-    const messageOverrides = writeMessageOverrides(db, lang, messageLanguages(db, [...interwiki.entries().filter((e) => interwiki.isLanguage(e.prefix)).map((e) => e.prefix), 'en', lang]));
+    const messageOverrides = writeMessageOverrides(db, lang, messageLanguages(db, [...interwiki.entries.filter((e) => interwiki.isLanguage(e.prefix)).map((e) => e.prefix), 'en', lang]));
     checkAbort();
 
     // ---- pass 2: links

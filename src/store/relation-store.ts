@@ -3,7 +3,7 @@
  * list=backlinks/embeddedin/alllinks/alltransclusions/allredirects, prop=linkshere/transcludedin/redirects
  * and prop=categoryinfo read them. Every method is an index seek or a LIMITed range scan.
  */
-import type { CategoryRow } from './category-store.js';
+import type { InterwikiEntry } from '../wiki/interwiki.js';
 
 /** a link table keyed by (namespace, title) of the target */
 export type LinkTable = 'pagelinks' | 'templatelinks';
@@ -92,8 +92,6 @@ export interface RelationStore {
   /** list=all* with unique: distinct target titles, one seek each */
   allLinkTitles(o: AllLinksOptions & { continueAt?: string }): Promise<string[]>;
 
-  /** prop=categoryinfo: the category rows of these categories (DB keys), hidden flag included */
-  categoryInfo(titles: readonly string[]): Promise<CategoryRow[]>;
 
   /** prop=pageprops: the properties of these pages from page id `fromId` on, in (page, name) order */
   propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>>;
@@ -121,8 +119,8 @@ export interface RelationStore {
     descending: boolean;
     limit: number;
   }): Promise<Array<{ from: number; prefix: string; title: string }>>;
-  /** the interwiki table the import used */
-  interwikiMap(): Promise<Array<{ prefix: string; url: string; api: string; local: boolean; language: boolean }>>;
+  /** the interwiki table the import used (empty for a database without one) */
+  interwikiMap(): Promise<InterwikiEntry[]>;
 
   /**
    * list=random: up to `limit` pages of each of these namespaces with page_random >= `from`, redirects or

@@ -1,88 +1,103 @@
 /**
- * The interwiki map (MediaWiki's `interwiki` table): prefix → URL pattern. Title parsing consults it after
- * the namespaces (MediaWikiTitleCodec::splitTitle): `[[wikipedia:X]]` is an interwiki link; a prefix that
- * is also a language code MediaWiki has a name for is an interlanguage link (Parser::replaceInternalLinks2,
- * `Language::fetchLanguageName`).
+ * The interwiki map: MediaWiki's default interwiki list (maintenance/interwiki.list as the installer loads
+ * it into the interwiki table), or an operator's own list in the same JSON shape.
+ * Data: `data/interwiki.json` (see `data/README.md`).
  */
-import { wfUrlencode } from './files.js';
+import { readFileSync } from 'node:fs';
+import defaultMap from './data/interwiki.json' with { type: 'json' };
+import { LANGUAGE_NAMES } from './site-facts.js';
 
 export interface InterwikiEntry {
+  /** lower-case prefix, as iw_prefix */
   prefix: string;
+  /** URL with $1 for the page name (iw_url) */
   url: string;
-  api: string;
+  /** iw_local: links from other wikis may be forwarded through this one */
   local: boolean;
-}
-
-const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
-
-/** Whether MediaWiki would know a language of this code (Intl's table stands in for Names.php). */
-export function isLanguageCode(code: string): boolean {
-  if (!/^[a-z]{2,3}(?:-[a-z0-9]+)*$/.test(code)) return false;
-  // MediaWiki's own codes that are no BCP 47 tags
-  if (code === 'simple' || code === 'be-tarask' || code === 'zh-min-nan' || code === 'zh-yue') return true;
-  try {
-    return LANGUAGE_NAMES.of(code) !== undefined;
-  } catch {
-    return false;
-  }
+  /** iw_trans: templates may be transcluded from it */
+  trans?: boolean;
+  /** iw_api */
+  api?: string;
+  /** iw_wikiid */
+  wikiid?: string;
 }
 
 export class InterwikiMap {
-  private readonly byPrefix = new Map<string, InterwikiEntry>();
+  private readonly byPrefix: Map<string, InterwikiEntry>;
 
-  constructor(entries: Iterable<InterwikiEntry>) {
-    for (const e of entries) this.byPrefix.set(e.prefix.toLowerCase(), { ...e, prefix: e.prefix.toLowerCase() });
+  constructor(readonly entries: readonly InterwikiEntry[]) {
+    // the table's primary key is the prefix; listings come in prefix order
+    this.entries = [...entries].sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
+    this.byPrefix = new Map(this.entries.map((e) => [e.prefix, e]));
   }
 
-  /**
-   * MediaWiki's maintenance/interwiki.list format: `prefix|url|local|api` per line, '#' comments. Throws
-   * on a line that is not of that form (naming its number).
-   */
-  static parseList(text: string): InterwikiMap {
-    const entries: InterwikiEntry[] = [];
-    text.split('\n').forEach((raw, i) => {
-      const line = raw.trim();
-      if (line === '' || line.startsWith('#')) return;
-      const [prefix, url, local = '0', api = ''] = line.split('|');
-      if (!prefix || !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(prefix) || !url) throw new Error(`interwiki list line ${i + 1}: expected prefix|url|local|api`);
-      entries.push({ prefix, url, api, local: local === '1' });
-    });
-    return new InterwikiMap(entries);
-  }
-
+  /** Interwiki prefixes are case-insensitive (Interwiki::fetch lower-cases them). */
   get(prefix: string): InterwikiEntry | undefined {
     return this.byPrefix.get(prefix.toLowerCase());
   }
 
-  /** an interlanguage prefix: in the map and a language code */
-  isLanguage(prefix: string): boolean {
-    const p = prefix.toLowerCase();
-    return this.byPrefix.has(p) && isLanguageCode(p);
-  }
-
-  entries(): InterwikiEntry[] {
-    return [...this.byPrefix.values()];
-  }
-
-  /** The URL of a title on the wiki of `prefix` (Title::getFullURL of an interwiki title). */
+  /** The URL of a page on the other wiki (Interwiki::getURL: the title is URL-encoded into $1). */
   url(prefix: string, title: string): string | undefined {
     const e = this.get(prefix);
     if (!e) return undefined;
-    return e.url.replace('$1', wfUrlencode(title.replace(/ /g, '_')));
+    return e.url.replace('$1', encodeURIComponent(title.replace(/ /g, '_')).replace(/%2F/g, '/').replace(/%3A/g, ':'));
+  }
+
+  /** The built-in default list. */
+  static defaults(): InterwikiMap {
+    return new InterwikiMap(defaultMap as InterwikiEntry[]);
+  }
+
+  /**
+   * The map an import reads links with unless the operator gives one: MediaWiki's default list plus the
+   * interlanguage prefixes of a Wikipedia-family wiki (without them every [[en:X]] would be a page link).
+   */
+  static importDefaults(): InterwikiMap {
+    return new InterwikiMap([...(defaultMap as InterwikiEntry[]), ...interlanguageEntries()]);
+  }
+
+  /** an interlanguage prefix: in the map and a language code (Parser::replaceInternalLinks2) */
+  isLanguage(prefix: string): boolean {
+    return this.get(prefix) !== undefined && isLanguageCode(prefix);
+  }
+
+  /** An operator's list: a JSON array of entries (prefix, url, local, optional trans/api/wikiid). */
+  static fromFile(path: string): InterwikiMap {
+    const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    if (!Array.isArray(data)) throw new Error(`${path}: expected a JSON array of interwiki entries`);
+    const entries: InterwikiEntry[] = data.map((e, i) => {
+      if (typeof e?.prefix !== 'string' || typeof e?.url !== 'string') throw new Error(`${path}: entry ${i} needs a prefix and a url`);
+      return { prefix: e.prefix.toLowerCase(), url: e.url, local: !!e.local, trans: e.trans ? true : undefined, api: e.api, wikiid: e.wikiid };
+    });
+    return new InterwikiMap(entries);
   }
 }
 
+const LANGUAGE_CODES = new Map(LANGUAGE_NAMES.map(([code, name]) => [code, name]));
+
+/** Language::fetchLanguageName($code, null, 'mw') !== '': a code of Names.php. */
+export function isLanguageCode(code: string): boolean {
+  return LANGUAGE_CODES.has(code.toLowerCase());
+}
 
 /**
- * Language::fetchLanguageName: the name of `code` in language `inLanguage`, or its autonym when
- * `inLanguage` is not given ('' when unknown). Intl's CLDR names stand in for MediaWiki's Names.php and
- * the cldr extension.
+ * Language::fetchLanguageName of 1.25 core: the autonym of Names.php ('' when unknown). Names in another
+ * language come only from the cldr extension, which a stock 1.25 lacks: there, too, the autonym.
  */
-export function languageName(code: string, inLanguage?: string): string {
-  try {
-    const names = new Intl.DisplayNames([inLanguage ?? code], { type: 'language', fallback: 'none' });
-    return names.of(code) ?? '';
-  } catch {
-    return '';
-  }
+export function languageName(code: string): string {
+  return LANGUAGE_CODES.get(code.toLowerCase()) ?? '';
+}
+
+/**
+ * The interlanguage prefixes a Ukrainian Wikipedia-family wiki has in its interwiki table besides
+ * MediaWiki's default list: the languages it links to in practice.
+ */
+const INTERLANGUAGE_PREFIXES = (
+  'en ru de fr pl be be-tarask es it pt nl sv fi no nn da cs sk sl hr sr bs mk bg ro hu el tr ka hy az kk uz ky tg ' +
+  'tk lt lv et he ar fa ur hi bn ja zh ko vi th id ms ca eu gl oc br cy ga is la eo simple crh rue yi sq lb ' +
+  'zh-min-nan zh-yue ta te ml mr gu kn pa ne si my km lo mn tt ba cv os ce ab sah udm koi kv mhr myv xmf'
+).split(' ');
+
+export function interlanguageEntries(): InterwikiEntry[] {
+  return INTERLANGUAGE_PREFIXES.map((code) => ({ prefix: code, url: `https://${code}.wikipedia.org/wiki/$1`, local: false, api: `https://${code}.wikipedia.org/w/api.php` }));
 }

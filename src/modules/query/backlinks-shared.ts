@@ -9,7 +9,7 @@
  */
 import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import type { LinkTable, LinkerRow } from '../../store/relation-store.js';
 import { dieBadContinue, generatePageRows, titleOrPageId } from './shared.js';
 
@@ -48,9 +48,9 @@ export async function runBacklinks(ctx: QueryModuleContext, o: { table: LinkTabl
   const p = ctx.params;
   const redirectMode = p.redirect === true;
   const limit = redirectMode ? halvedLimit(ctx, o.module) : (p.limit as number);
-  const given = titleOrPageId(ctx);
+  const given = await titleOrPageId(ctx);
   const rootTitle = 'title' in given ? ctx.wiki.codec.parse(given.title, 0) : { ns: given.page.ns, dbkey: given.page.title };
-  if (!rootTitle) return ctx.die('invalidtitle', texts.invalidTitle(p.title));
+  if (!rootTitle) return ctx.die('invalidtitle', texts.invalidTitle(p.title as string));
   const root = { ns: rootTitle.ns, title: rootTitle.dbkey };
   const descending = p.dir === 'descending';
   const cmp = (a: number, b: number) => (descending ? b - a : a - b);

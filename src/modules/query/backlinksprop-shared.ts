@@ -8,7 +8,7 @@
  * yields the linking pages. (prop=fileusage is the same engine over imagelinks, in fileusage.ts.)
  */
 import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import type { TargetTable } from '../../store/relation-store.js';
 import { dieBadContinue } from './shared.js';
 

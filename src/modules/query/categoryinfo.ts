@@ -1,12 +1,12 @@
 /**
- * prop=categoryinfo (ApiQueryCategoryInfo of 1.25): for the category titles of the page set -- existing
- * pages or not -- the member counts of the category table: size (all members), pages, files, subcats,
- * and `hidden` when the category page has __HIDDENCAT__. A category without a row (no members ever)
- * gets nothing. Continuation (`cicontinue`, a category DB key) only when the answer would be too big.
+ * prop=categoryinfo (ApiQueryCategoryInfo of 1.25): member counts of the category pages in the page set,
+ * existing or not, from the category table; categories without a row get nothing. `cicontinue` (a
+ * category DB key) restarts the list there, as MediaWiki does when its result is full.
  */
+import { continueParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 
 export const categoryinfoModule: QueryModule = {
   kind: 'prop',
@@ -14,22 +14,25 @@ export const categoryinfoModule: QueryModule = {
   prefix: 'ci',
   description: 'Returns information about the given categories.',
   params: {
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
   },
-  examples: ['action=query&prop=categoryinfo&titles=Категорія:Міста|Категорія:Річки'],
+  examples: ['action=query&prop=categoryinfo&titles=Категорія:Міста|Категорія:Столиці'],
   cacheMode: () => 'public',
   async run(ctx) {
     const ids = new Map<string, number>();
-    for (const t of ctx.pageSet.titlesInNamespace(NS_CATEGORY)) if (!ids.has(t.dbkey)) ids.set(t.dbkey, t.id);
-    if (ids.size === 0) return;
-    const cont = ctx.params.continue as string | undefined;
-    const titles = [...ids.keys()].filter((t) => cont === undefined || compareBytes(t, cont) >= 0);
-    for (const row of await ctx.store.relations.categoryInfo(titles)) {
+    for (const t of ctx.pageSet.titlesInNamespace(NS_CATEGORY)) ids.set(t.dbkey, t.id);
+    const from = ctx.params.continue as string | undefined;
+    const titles = [...ids.keys()].filter((t) => from === undefined || compareBytes(t, from) >= 0);
+    for (const row of await ctx.store.categories.byTitles(titles)) {
       const entry = ctx.pageSet.entry(ids.get(row.title)!);
       if (!entry) continue;
-      const info: Record<string, unknown> = { size: row.pages, pages: row.pages - row.subcats - row.files, files: row.files, subcats: row.subcats };
-      if (row.hidden) info.hidden = true;
-      entry.categoryinfo = info;
+      entry.categoryinfo = {
+        size: row.pages,
+        pages: row.pages - row.subcats - row.files,
+        files: row.files,
+        subcats: row.subcats,
+        hidden: row.hidden,
+      };
     }
   },
 };

@@ -2,11 +2,10 @@
  * prop=langlinks (ApiQueryLangLinks of 1.25): the interlanguage links of each page, in (page, language)
  * order; continuation `<page id>|<language>`. `lllang` (with `lltitle`) filters; `llprop=url` gives the
  * link's URL from the interwiki map, `langname` the language's name in `llinlanguagecode` (default the
- * user language), `autonym` its name in itself. The deprecated `llurl` is `llprop=url`.
+ * user language; a stock 1.25 without the cldr extension gives the autonym there too), `autonym` its name in itself. The deprecated `llurl` is `llprop=url`.
  */
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
-import { userLanguage } from '../../wiki/messages.js';
 import { InterwikiMap, languageName } from '../../wiki/interwiki.js';
 import { continueParts } from './shared.js';
 
@@ -26,7 +25,7 @@ export const langlinksModule: QueryModule = {
     inlanguagecode: { type: 'string', help: 'Language code for localised language names.' },
   },
   examples: ['action=query&prop=langlinks&titles=Київ&redirects='],
-  cacheMode: (params) => (params.prop !== undefined && (params.prop as string[]).includes('langname') && params.inlanguagecode === undefined ? 'anon-public-user-private' : 'public'),
+  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const pageids = [...new Set(ctx.pageSet.good.map((g) => g.pageid))];
@@ -48,7 +47,6 @@ export const langlinksModule: QueryModule = {
       limit: limit + 1,
     });
     const map = prop.has('url') ? new InterwikiMap(await ctx.store.relations.interwikiMap()) : null;
-    const inLanguage = (p.inlanguagecode as string | undefined) ?? userLanguage(ctx.request.raw.uselang, ctx.wiki.lang);
     rows.forEach((row, i) => {
       if (i >= limit) return ctx.setContinue('continue', `${row.from}|${row.lang}`);
       const entry = ctx.pageSet.entry(row.from);
@@ -58,7 +56,8 @@ export const langlinksModule: QueryModule = {
         const url = map.url(row.lang, row.title);
         if (url !== undefined) item.url = url;
       }
-      if (prop.has('langname')) item.langname = languageName(row.lang, inLanguage);
+      // without the cldr extension 1.25 knows only autonyms, whatever llinlanguagecode says
+      if (prop.has('langname')) item.langname = languageName(row.lang);
       if (prop.has('autonym')) item.autonym = languageName(row.lang);
       ((entry.langlinks ??= []) as unknown[]).push(withContent(item, 'title', row.title));
     });

@@ -17,8 +17,8 @@ export class LinksWriter {
 
   /** The interwiki table: the map the links were read with. */
   writeInterwikiMap(map: InterwikiMap): void {
-    const ins = this.db.prepare('INSERT OR REPLACE INTO interwiki (iw_prefix, iw_url, iw_api, iw_local, iw_language) VALUES (?, ?, ?, ?, ?)');
-    for (const e of map.entries()) ins.run(e.prefix, e.url, e.api, e.local ? 1 : 0, map.isLanguage(e.prefix) ? 1 : 0);
+    const ins = this.db.prepare('INSERT OR REPLACE INTO interwiki (iw_prefix, iw_url, iw_api, iw_local, iw_trans, iw_wikiid, iw_language) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const e of map.entries) ins.run(e.prefix, e.url, e.api ?? '', e.local ? 1 : 0, e.trans ? 1 : 0, e.wikiid ?? '', map.isLanguage(e.prefix) ? 1 : 0);
   }
 
   /** One row per index form of each URL (LinksUpdate::getExternalInsertions); returns the rows written. */

@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import type { AllLinkRow, AllLinksOptions, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
-import type { CategoryRow } from '../category-store.js';
+import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 
 const COLUMNS: Record<TargetTable, { from: string; ns: string; title: string; fromNs: string | null }> = {
@@ -22,14 +22,12 @@ export class SqliteRelationStore implements RelationStore {
   private readonly linkersCache: StatementCache;
   private readonly all: StatementCache;
   private readonly allTitles: StatementCache;
-  private readonly cats: StatementCache;
 
   constructor(private readonly db: Db) {
     this.links = new StatementCache(db, 'RelationStore.linksOf');
     this.linkersCache = new StatementCache(db, 'RelationStore.linkers');
     this.all = new StatementCache(db, 'RelationStore.allLinks');
     this.allTitles = new StatementCache(db, 'RelationStore.allLinkTitles');
-    this.cats = new StatementCache(db, 'RelationStore.categoryInfo');
   }
 
   async linksOf(o: {
@@ -162,17 +160,6 @@ export class SqliteRelationStore implements RelationStore {
     return out;
   }
 
-  async categoryInfo(titles: readonly string[]): Promise<CategoryRow[]> {
-    if (titles.length === 0) return [];
-    const v: Record<string, unknown> = {};
-    const sql =
-      `SELECT cat_title AS title, cat_pages AS pages, cat_subcats AS subcats, cat_files AS files,` +
-      ` EXISTS (SELECT 1 FROM page JOIN page_props ON pp_page = page_id AND pp_propname = 'hiddencat'` +
-      ` WHERE page_namespace = 14 AND page_title = cat_title) AS hidden` +
-      ` FROM category WHERE cat_title IN (${placeholders('t', titles, v)}) ORDER BY cat_title`;
-    return this.cats.all<CategoryRow & { hidden: number | boolean }>(sql, v).map((r) => ({ ...r, hidden: !!r.hidden }));
-  }
-
   private readonly props = new Map<string, StatementCache>();
   private cache(name: string): StatementCache {
     let c = this.props.get(name);
@@ -296,12 +283,15 @@ export class SqliteRelationStore implements RelationStore {
     return this.cache('iwLinksOf').all(sql, v);
   }
 
-  private iwMap?: Array<{ prefix: string; url: string; api: string; local: boolean; language: boolean }>;
-  async interwikiMap(): Promise<Array<{ prefix: string; url: string; api: string; local: boolean; language: boolean }>> {
+  private iwMap?: InterwikiEntry[];
+  async interwikiMap(): Promise<InterwikiEntry[]> {
     // a few hundred rows at most, fixed for the life of the database
     this.iwMap ??= this.cache('interwikiMap')
-      .all<{ prefix: string; url: string; api: string; local: number; language: number }>('SELECT iw_prefix AS prefix, iw_url AS url, iw_api AS api, iw_local AS local, iw_language AS language FROM interwiki ORDER BY iw_prefix', {})
-      .map((r) => ({ ...r, local: !!r.local, language: !!r.language }));
+      .all<{ prefix: string; url: string; api: string; local: number; trans: number; wikiid: string }>(
+        'SELECT iw_prefix AS prefix, iw_url AS url, iw_api AS api, iw_local AS local, iw_trans AS trans, iw_wikiid AS wikiid FROM interwiki ORDER BY iw_prefix',
+        {},
+      )
+      .map((r) => ({ prefix: r.prefix, url: r.url, local: !!r.local, trans: r.trans ? true : undefined, api: r.api || undefined, wikiid: r.wikiid || undefined }));
     return this.iwMap;
   }
 

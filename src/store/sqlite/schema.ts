@@ -141,12 +141,14 @@ CREATE TABLE iwlinks (
 ) WITHOUT ROWID;
 CREATE INDEX iwl_prefix_title_from ON iwlinks (iwl_prefix, iwl_title, iwl_from);
 
--- the interwiki map the import used (data/interwiki.list or --interwiki FILE)
+-- the interwiki map the import used (--interwiki FILE, or MediaWiki's default list plus language prefixes)
 CREATE TABLE interwiki (
   iw_prefix TEXT PRIMARY KEY,
   iw_url TEXT NOT NULL,
   iw_api TEXT NOT NULL DEFAULT '',
   iw_local INTEGER NOT NULL DEFAULT 0,
+  iw_trans INTEGER NOT NULL DEFAULT 0,
+  iw_wikiid TEXT NOT NULL DEFAULT '',
   iw_language INTEGER NOT NULL DEFAULT 0  -- 1: an interlanguage prefix
 ) WITHOUT ROWID;
 
