@@ -5,6 +5,7 @@
  * `unique`. As a generator it yields the linking pages (by page id), or with `unique` the targets.
  * (list=allfileusages is the same over imagelinks, in allfileusages.ts.)
  */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
 import { intval } from '../../api/params.js';
 import type { TargetTable } from '../../store/relation-store.js';
@@ -24,7 +25,7 @@ export interface AllLinksSpec {
 
 export function allLinksParams(s: AllLinksSpec): ParamDecls {
   return {
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
     from: { type: 'string', help: `The title of the ${s.what} to start enumerating from.` },
     to: { type: 'string', help: `The title of the ${s.what} to stop enumerating at.` },
     prefix: { type: 'string', help: `Search for all ${s.what} titles that begin with this value.` },
@@ -35,8 +36,8 @@ export function allLinksParams(s: AllLinksSpec): ParamDecls {
     },
     prop: { type: ['ids', 'title', ...s.extraProps], multi: true, default: 'title', help: 'Which pieces of information to include.' },
     namespace: { type: 'namespace', default: String(s.defaultNs), help: 'The namespace to enumerate.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many total items to return.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    limit: limitParam(10, 'How many total items to return.'),
+    dir: dirParam(),
   };
 }
 

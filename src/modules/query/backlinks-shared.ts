@@ -7,6 +7,7 @@
  * `<first ns>|<first id>|<redirect ns>|<redirect title>|<ns>|<page id>`. (list=imageusage is the same
  * engine over imagelinks, in imageusage.ts.)
  */
+import { continueParam, dirParam } from '../../api/param-presets.js';
 import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../wiki/collation.js';
@@ -25,9 +26,9 @@ export function backlinksParams(code: string, withRedirect: boolean): ParamDecls
   const p: ParamDecls = {
     title: { type: 'string', help: `Title to search. Cannot be used together with ${code}pageid.` },
     pageid: { type: 'integer', help: `Page ID to search. Cannot be used together with ${code}title.` },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
     namespace: { type: 'namespace', multi: true, help: 'The namespace to enumerate.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    dir: dirParam(),
     filterredir: { type: ['all', 'redirects', 'nonredirects'], default: 'all', help: 'How to filter for redirects.' },
     limit: {
       type: 'limit',

@@ -7,6 +7,7 @@
  * (not for redirects). The continuation value lists exactly those fields, '|'-joined. As a generator it
  * yields the linking pages. (prop=fileusage is the same engine over imagelinks, in fileusage.ts.)
  */
+import { continueParam, limitParam } from '../../api/param-presets.js';
 import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type { TargetTable } from '../../store/relation-store.js';
@@ -21,8 +22,8 @@ export function backlinkspropParams(redirects: boolean): ParamDecls {
     show: redirects
       ? { type: ['fragment', '!fragment'], multi: true, help: 'Show only items that meet these criteria.' }
       : { type: ['redirect', '!redirect'], multi: true, help: 'Show only items that meet these criteria.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: limitParam(10, 'How many to return.'),
+    continue: continueParam(),
   };
 }
 

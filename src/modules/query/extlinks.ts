@@ -3,6 +3,7 @@
  * elprotocol/elquery only those matching (by their reversed-host index); elexpandurl makes
  * protocol-relative URLs absolute. Continuation is an offset (`eloffset`), as in 1.25.
  */
+import { limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { PROTOCOL_NAMES, expandUrl } from '../../wiki/external-urls.js';
 import { withContent } from '../../api/result.js';
@@ -14,7 +15,7 @@ export const extlinksModule: QueryModule = {
   prefix: 'el',
   description: 'Returns all external URLs (not interwikis) from the given pages.',
   params: {
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many links to return.' },
+    limit: limitParam(10, 'How many links to return.'),
     offset: { type: 'integer', help: 'When more results are available, use this to continue.' },
     protocol: { type: PROTOCOL_NAMES, default: '', help: 'Protocol of the URL. If empty and elquery set, the protocol is http. Leave both this and elquery empty to list all external links.' },
     query: { type: 'string', help: 'Search string without protocol. Useful for checking whether a certain page contains a certain external url.' },

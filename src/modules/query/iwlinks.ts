@@ -3,6 +3,7 @@
  * order; continuation `<page id>|<prefix>|<title>`. `iwprefix` (with `iwtitle`) filters; `iwprop=url`
  * (or the deprecated `iwurl`) gives the URL from the interwiki map.
  */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import { InterwikiMap } from '../../wiki/interwiki.js';
@@ -16,11 +17,11 @@ export const iwlinksModule: QueryModule = {
   params: {
     url: { type: 'boolean', default: false, help: 'Whether to get the full URL (cannot be used with iwprop). Deprecated.' },
     prop: { type: ['url'], multi: true, help: 'Which additional properties to get for each interlanguage link.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many interwiki links to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: limitParam(10, 'How many interwiki links to return.'),
+    continue: continueParam(),
     prefix: { type: 'string', help: 'Prefix for the interwiki.' },
     title: { type: 'string', help: 'Interwiki link to search for. Must be used with iwprefix.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    dir: dirParam(),
   },
   examples: ['action=query&prop=iwlinks&titles=Головна сторінка'],
   cacheMode: () => 'public',

@@ -4,6 +4,7 @@
  * link's URL from the interwiki map, `langname` the language's name in `llinlanguagecode` (default the
  * user language; a stock 1.25 without the cldr extension gives the autonym there too), `autonym` its name in itself. The deprecated `llurl` is `llprop=url`.
  */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import { InterwikiMap, languageName } from '../../wiki/interwiki.js';
@@ -15,13 +16,13 @@ export const langlinksModule: QueryModule = {
   prefix: 'll',
   description: 'Returns all interlanguage links from the given pages.',
   params: {
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many langlinks to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: limitParam(10, 'How many langlinks to return.'),
+    continue: continueParam(),
     url: { type: 'boolean', default: false, help: 'Whether to get the full URL (cannot be used with llprop). Deprecated.' },
     prop: { type: ['url', 'langname', 'autonym'], multi: true, help: 'Which additional properties to get for each interlanguage link.' },
     lang: { type: 'string', help: 'Language code.' },
     title: { type: 'string', help: 'Link to search for. Must be used with lllang.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    dir: dirParam(),
     inlanguagecode: { type: 'string', help: 'Language code for localised language names.' },
   },
   examples: ['action=query&prop=langlinks&titles=Київ&redirects='],

@@ -4,6 +4,7 @@
  * `<page id>|<namespace>|<title>`. `pltitles`/`tltemplates` keep only the given targets (invalid ones are
  * warned about). As a generator it yields the targets, missing ones included.
  */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import type { ParamDecl, QueryModuleContext } from '../../api/types.js';
 import type { LinkTable, TitleKey } from '../../store/relation-store.js';
 import { continueParts } from './shared.js';
@@ -11,14 +12,14 @@ import { continueParts } from './shared.js';
 export function linksParams(titlesParam: 'titles' | 'templates', what: string): Record<string, ParamDecl> {
   return {
     namespace: { type: 'namespace', multi: true, help: `Show ${what} in these namespaces only.` },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: `How many ${what} to return.` },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: limitParam(10, `How many ${what} to return.`),
+    continue: continueParam(),
     [titlesParam]: {
       type: 'string',
       multi: true,
       help: `Only list ${what} to these titles. Useful for checking whether a certain page ${titlesParam === 'titles' ? 'links to' : 'uses'} a certain title.`,
     },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    dir: dirParam(),
   };
 }
 

@@ -1,4 +1,5 @@
 /** list=pagepropnames (ApiQueryPagePropNames of 1.25): the page property names in use, in byte order; continuation is the next name. */
+import { continueParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { continueParts } from './shared.js';
 
@@ -8,8 +9,8 @@ export const pagepropnamesModule: QueryModule = {
   prefix: 'ppn',
   description: 'List all page prop names in use on the wiki.',
   params: {
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'The maximum number of names to return.' },
+    continue: continueParam(),
+    limit: limitParam(10, 'The maximum number of names to return.'),
   },
   examples: ['action=query&list=pagepropnames'],
   cacheMode: () => 'public',

@@ -3,6 +3,7 @@
  * object per page (name → value, in name order); `ppprop` keeps only the listed names. `ppcontinue` (a
  * page id, written exactly as PHP writes an int) only when the answer would be too big.
  */
+import { continueParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { dieBadContinue } from './shared.js';
 
@@ -12,7 +13,7 @@ export const pagepropsModule: QueryModule = {
   prefix: 'pp',
   description: 'Get various properties defined in the page content.',
   params: {
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
     prop: { type: 'string', multi: true, help: 'Only list these props. Useful for checking whether a certain page uses a certain page prop.' },
   },
   examples: ['action=query&prop=pageprops&titles=Категорія:Статті без джерел|Київ'],

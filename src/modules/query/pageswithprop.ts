@@ -2,6 +2,7 @@
  * list=pageswithprop (ApiQueryPagesWithProp of 1.25): the pages that have one page property, in page id
  * order; continuation is the next page id. As a generator it yields those pages.
  */
+import { continueParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { continueParts, generatePageRows } from './shared.js';
 
@@ -14,8 +15,8 @@ export const pageswithpropModule: QueryModule = {
   params: {
     propname: { type: 'string', required: true, help: 'Page prop for which to enumerate pages.' },
     prop: { type: ['ids', 'title', 'value'], multi: true, default: 'ids|title', help: 'Which pieces of information to include.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'The maximum number of pages to return.' },
+    continue: continueParam(),
+    limit: limitParam(10, 'The maximum number of pages to return.'),
     dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'In which direction to sort.' },
   },
   examples: ['action=query&list=pageswithprop&pwppropname=hiddencat&pwpprop=title|value', 'action=query&generator=pageswithprop&gpwppropname=notoc&prop=info'],
