@@ -286,6 +286,7 @@ export class SqliteRelationStore implements RelationStore {
   private iwMap?: InterwikiEntry[];
   async interwikiMap(): Promise<InterwikiEntry[]> {
     // a few hundred rows at most, fixed for the life of the database
+    if (this.iwMap === undefined && !this.db.raw.prepare("SELECT 1 FROM sqlite_master WHERE name = 'interwiki'").get()) this.iwMap = [];
     this.iwMap ??= this.cache('interwikiMap')
       .all<{ prefix: string; url: string; api: string; local: number; trans: number; wikiid: string }>(
         'SELECT iw_prefix AS prefix, iw_url AS url, iw_api AS api, iw_local AS local, iw_trans AS trans, iw_wikiid AS wikiid FROM interwiki ORDER BY iw_prefix',
