@@ -192,6 +192,36 @@ describe('prop=pageprops, extlinks, langlinks; list=pageswithprop, pagepropnames
   });
 });
 
+describe('batched store calls', () => {
+  it('prop=linkshere of many titles, and backlinks with blredirect, read their targets in one call per level', async () => {
+    const { openStore } = await import('../src/store/open.js');
+    const { createServer } = await import('../src/http/server.js');
+    const store = await openStore((await demoDatabase()).db);
+    const calls: string[] = [];
+    const relations = store.relations;
+    store.relations = new Proxy(relations, {
+      get(target, name) {
+        const v = Reflect.get(target, name);
+        return typeof v === 'function' ? (...args: unknown[]) => (calls.push(String(name)), v.apply(target, args)) : v;
+      },
+    });
+    const server = await createServer({ store, logLevel: 'silent' });
+    const base = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const get = async (qs: string) => (await fetch(`${base}/api.php?action=query&format=json&${qs}`)).json();
+      calls.length = 0;
+      const r = await get(`prop=linkshere&lhlimit=max&lhnamespace=0|2|14&titles=${encodeURIComponent('Київ|Україна|Львів|Одеса|Харків|Дніпро (річка)|Немає')}`);
+      assert.ok(Object.values(r.query.pages).some((p: any) => p.linkshere?.length > 5));
+      assert.deepEqual(calls, ['linkersOf']);
+      calls.length = 0;
+      await get(`list=backlinks&bltitle=${encodeURIComponent('Київ')}&blredirect=&bllimit=max&blnamespace=0|2`);
+      assert.deepEqual(calls, ['linkersOf', 'linkersOf']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the page set: redirects', () => {
   it('resolved in rd_from order, whatever the order of titles= (the oracle gives the same)', async () => {
     const r = await q({ titles: 'Місто Київ|Історія Києва|Kyiv|Одеса', redirects: '' });
@@ -220,6 +250,8 @@ describe('relation store query plans', () => {
             void r.linkers({ table, ns: 0, title: 'A', descending, limit: 3 });
             void r.linkers({ table, ns: 0, title: 'A', fromNs: 0, fromId: 3, redirect: true, descending, limit: 3 });
             void r.linkers({ table, ns: 0, title: 'A', fromId: 3, pageNamespaces: [0, 2], descending, limit: 3 });
+            void r.linkersOf({ table, targets: [{ ns: 0, title: 'A', fromId: 3 }, { ns: 0, title: 'B' }], redirect: true, pageNamespaces: [0], limit: 3 });
+            if (table !== 'redirect') void r.linkersOf({ table, targets: [{ ns: 0, title: 'A', fromNs: 0, fromId: 3 }, { ns: 0, title: 'A', fromNs: 2 }], limit: 3 });
             void r.allLinks({ table, ns: 0, from: 'A', to: 'B', prefix: 'A', continueAt: { title: 'A', from: 1 }, descending, limit: 3 });
             void r.allLinkTitles({ table, ns: 0, prefix: 'A', continueAt: 'A', descending, limit: 3 });
           }
@@ -241,9 +273,9 @@ describe('relation store query plans', () => {
         if (seen.has(sql)) continue;
         seen.add(sql);
         const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]))];
-        const args = [Object.fromEntries(names.map((n) => [n, /^(limit|offset|ns|fromNs|fromId|from|cf|cn|p\d|n\d|on\d|pn\d|redirect|contFrom)$/.test(n) ? 3 : 'x']))];
+        const args = [Object.fromEntries(names.map((n) => [n, n === 'targets' ? '[[0,"A",0,0]]' : /^(limit|offset|ns|fromNs|fromId|from|cf|cn|p\d|n\d|on\d|pn\d|redirect|contFrom)$/.test(n) ? 3 : 'x']))];
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((p) => p.detail);
-        for (const step of plan) assert.match(step, /^(SEARCH |SCAN \w+ USING (COVERING )?INDEX el_index$|CREATE BLOOM FILTER|SCAN CONSTANT ROW|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CO-ROUTINE|SCAN \d+-ROW VALUES|USING ROWID SEARCH)/, `${step}\n  in ${sql}\n  ${plan.join(' / ')}`);
+        for (const step of plan) assert.match(step, /^(SEARCH |SCAN j VIRTUAL TABLE|SCAN \w+ USING (COVERING )?INDEX el_index$|CREATE BLOOM FILTER|SCAN CONSTANT ROW|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CO-ROUTINE|SCAN \d+-ROW VALUES|USING ROWID SEARCH)/, `${step}\n  in ${sql}\n  ${plan.join(' / ')}`);
         assert.ok(!plan.some((p) => p.includes('TEMP B-TREE')), `${plan.join(' / ')}\n  in ${sql}`);
         if (/pl_from_namespace = @fromNs/.test(sql)) assert.ok(plan.some((p) => p.includes('pl_backlinks_namespace')), plan.join(' / '));
       }

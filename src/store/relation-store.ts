@@ -87,6 +87,21 @@ export interface RelationStore {
     limit: number;
   }): Promise<LinkerRow[]>;
 
+  /**
+   * The same for a batch of targets in one call, ascending: the rows of the first target (from its
+   * `fromId`, inclusive), then of the second, and so on, at most `limit` in all -- each target an index
+   * range, read only as far as the limit reaches. With `fromNs` on a target, only linking pages of that
+   * namespace (the (target, from namespace, from) index).
+   */
+  linkersOf(o: {
+    table: TargetTable;
+    targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
+    redirect?: boolean;
+    pageNamespaces?: readonly number[];
+    fragment?: boolean;
+    limit: number;
+  }): Promise<Array<LinkerRow & { target: number }>>;
+
   /** list=all*: rows of the table in (title, from) order, from `continueAt` (inclusive) */
   allLinks(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): Promise<AllLinkRow[]>;
   /** list=all* with unique: distinct target titles, one seek each */

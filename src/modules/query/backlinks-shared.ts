@@ -93,8 +93,9 @@ export async function runBacklinks(ctx: QueryModuleContext, o: { table: LinkTabl
   const firstRedirect = filter === 'redirects' ? true : filter === 'nonredirects' && !redirectMode ? false : undefined;
   const firstCont = cont.length >= 2;
   const secondCont = cont.length >= 6;
-  let count = 0;
-  outer: for (const ns of nsList) {
+  // first level: one range per namespace asked for (or one for all), the continuation's first
+  const firstRanges: Range[] = [];
+  for (const ns of nsList) {
     let fromId: number | undefined;
     if (firstCont) {
       const cNs = cont[0] as number;
@@ -102,20 +103,21 @@ export async function runBacklinks(ctx: QueryModuleContext, o: { table: LinkTabl
         if (cmp(ns!, cNs) < 0) continue;
       } else fromId = cont[1] as number;
     }
-    const rows = await ctx.store.relations.linkers({ table: o.table, ns: root.ns, title: root.title, fromNs: ns, fromId, redirect: firstRedirect, descending, limit: limit - count + 1 });
-    for (const row of rows) {
-      if (++count > limit) {
-        continueStr = `${row.fromNs}|${row.pageid}`;
-        break outer;
-      }
-      if (cont.length < 2) cont.push(row.fromNs, row.pageid);
-      if (row.isRedirect) {
-        redirTitles.push({ ns: row.ns, title: row.title });
-        pageMap.set(`${row.ns}|${row.title}`, row.pageid);
-      }
-      if (ctx.generator) generated.push(row.pageid);
-      else results.set(row.pageid, entryOf(ctx, row));
+    firstRanges.push({ ns: root.ns, title: root.title, fromNs: ns, fromId });
+  }
+  let count = 0;
+  for (const row of await readRanges(ctx, o.table, firstRanges, firstRedirect, descending, limit + 1)) {
+    if (++count > limit) {
+      continueStr = `${row.fromNs}|${row.pageid}`;
+      break;
     }
+    if (cont.length < 2) cont.push(row.fromNs, row.pageid);
+    if (row.isRedirect) {
+      redirTitles.push({ ns: row.ns, title: row.title });
+      pageMap.set(`${row.ns}|${row.title}`, row.pageid);
+    }
+    if (ctx.generator) generated.push(row.pageid);
+    else results.set(row.pageid, entryOf(ctx, row));
   }
 
   // second level: pages that link to one of the redirects found above, in (ns, title, [from ns,] id) order
@@ -124,8 +126,8 @@ export async function runBacklinks(ctx: QueryModuleContext, o: { table: LinkTabl
     const unique = [...new Map(redirTitles.map((t) => [key(t), t])).values()];
     unique.sort((a, b) => (a.ns !== b.ns ? cmp(a.ns, b.ns) : descending ? compareBytes(b.title, a.title) : compareBytes(a.title, b.title)));
     const secondRedirect = filter === 'redirects' ? true : filter === 'nonredirects' ? false : undefined;
-    let n = 0;
-    second: for (const t of unique) {
+    const ranges: Range[] = [];
+    for (const t of unique) {
       let titleCmp = 0;
       if (secondCont) {
         const cNs = cont[2] as number;
@@ -140,23 +142,26 @@ export async function runBacklinks(ctx: QueryModuleContext, o: { table: LinkTabl
             if (cmp(ns!, cNs) < 0) continue;
           } else fromId = cont[5] as number;
         }
-        const rows = await ctx.store.relations.linkers({ table: o.table, ns: t.ns, title: t.title, pageNamespaces: ns === undefined ? undefined : [ns], fromId, redirect: secondRedirect, descending, limit: limit - n + 1 });
-        for (const row of rows) {
-          if (++n > limit) {
-            continueStr = `${cont[0]}|${cont[1]}|${t.ns}|${t.title}|${row.ns}|${row.pageid}`;
-            break second;
-          }
-          if (cont.length < 6) cont.push(t.ns, t.title, row.ns, row.pageid);
-          if (ctx.generator) {
-            generated.push(row.pageid);
-            continue;
-          }
-          const parentId = pageMap.get(key(t))!;
-          let parent = results.get(parentId);
-          if (!parent) results.set(parentId, (parent = { pageid: parentId } as Entry));
-          (parent.redirlinks ??= []).push(entryOf(ctx, row));
-        }
+        // the linking page's namespace is its from namespace: the same filter as 1.25's page_namespace
+        ranges.push({ ns: t.ns, title: t.title, fromNs: ns, fromId });
       }
+    }
+    let n = 0;
+    for (const row of await readRanges(ctx, o.table, ranges, secondRedirect, descending, limit + 1)) {
+      const t = ranges[row.target];
+      if (++n > limit) {
+        continueStr = `${cont[0]}|${cont[1]}|${t.ns}|${t.title}|${row.ns}|${row.pageid}`;
+        break;
+      }
+      if (cont.length < 6) cont.push(t.ns, t.title, row.ns, row.pageid);
+      if (ctx.generator) {
+        generated.push(row.pageid);
+        continue;
+      }
+      const parentId = pageMap.get(key(t))!;
+      let parent = results.get(parentId);
+      if (!parent) results.set(parentId, (parent = { pageid: parentId } as Entry));
+      (parent.redirlinks ??= []).push(entryOf(ctx, row));
     }
   }
 
@@ -166,6 +171,30 @@ export async function runBacklinks(ctx: QueryModuleContext, o: { table: LinkTabl
     for (const e of results.values()) list.push(e);
   }
   if (continueStr !== null) ctx.setContinue('continue', continueStr);
+}
+
+interface Range {
+  ns: number;
+  title: string;
+  fromNs?: number;
+  fromId?: number;
+}
+
+/**
+ * The rows of several (target, from namespace) ranges, one after the other, at most `limit`: one store
+ * call for the batch when ascending; descending, one per range (each a range scan read backwards).
+ */
+async function readRanges(ctx: QueryModuleContext, table: LinkTable, ranges: Range[], redirect: boolean | undefined, descending: boolean, limit: number): Promise<Array<LinkerRow & { target: number }>> {
+  if (ranges.length === 0) return [];
+  const all = ranges.every((r) => r.fromNs !== undefined);
+  if (!descending && (all || ranges.every((r) => r.fromNs === undefined))) return ctx.store.relations.linkersOf({ table, targets: ranges, redirect, limit });
+  const out: Array<LinkerRow & { target: number }> = [];
+  for (let i = 0; i < ranges.length && out.length < limit; i++) {
+    const r = ranges[i];
+    const rows = await ctx.store.relations.linkers({ table, ns: r.ns, title: r.title, fromNs: r.fromNs, fromId: r.fromId, redirect, descending, limit: limit - out.length });
+    for (const row of rows) out.push({ ...row, target: i });
+  }
+  return out;
 }
 
 function entryOf(ctx: QueryModuleContext, row: LinkerRow): Entry {

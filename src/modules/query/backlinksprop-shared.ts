@@ -71,8 +71,8 @@ export async function runBacklinksprop(ctx: QueryModuleContext, o: { table: Targ
     cont.from = int(parts[i]);
   }
 
-  const limit = p.limit as number;
-  let count = 0;
+  // the (target, [from namespace]) ranges still to read, in output order, the continuation's first
+  const ranges: Array<{ t: (typeof targets)[number]; ns: number; title: string; fromNs?: number; fromId?: number }> = [];
   for (const t of targets) {
     let cmpTarget = 0;
     if (cont) {
@@ -86,44 +86,41 @@ export async function runBacklinksprop(ctx: QueryModuleContext, o: { table: Targ
         if (cont.fromNs !== undefined && fromNs! < cont.fromNs) continue;
         if (cont.fromNs === undefined || fromNs === cont.fromNs) fromId = cont.from;
       }
-      const rows = await ctx.store.relations.linkers({
-        table: o.table,
-        ns: t.ns,
-        title: t.title,
-        fromNs,
-        fromId,
-        redirect,
-        fragment,
-        pageNamespaces: isRedirects ? namespaces : undefined,
-        descending: false,
-        limit: limit - count + 1,
-      });
-      for (const row of rows) {
-        if (++count > limit) {
-          const parts: Array<string | number> = [];
-          if (byNsField) parts.push(t.ns);
-          if (byTitleField) parts.push(t.title);
-          if (byFromNs) parts.push(row.fromNs);
-          parts.push(row.pageid);
-          ctx.setContinue('continue', parts.join('|'));
-          return;
-        }
-        if (ctx.generator) {
-          ctx.generator.add({ ns: row.ns, dbkey: row.title });
-          continue;
-        }
-        const entry = ctx.pageSet.entry(t.id);
-        if (!entry) continue;
-        const item: Record<string, unknown> = {};
-        if (props.has('pageid')) item.pageid = row.pageid;
-        if (props.has('title')) {
-          item.ns = row.ns;
-          item.title = ctx.wiki.titleText(row.ns, row.title);
-        }
-        if (props.has('fragment') && row.fragment !== '') item.fragment = row.fragment;
-        if (props.has('redirect') && row.isRedirect) item.redirect = true;
-        ((entry[o.key] ??= []) as unknown[]).push(item);
-      }
+      ranges.push({ t, ns: t.ns, title: t.title, fromNs, fromId });
     }
   }
+  const limit = p.limit as number;
+  // one store call for the whole page set
+  const rows = await ctx.store.relations.linkersOf({
+    table: o.table,
+    targets: ranges.map(({ ns, title, fromNs, fromId }) => ({ ns, title, fromNs, fromId })),
+    redirect,
+    fragment,
+    pageNamespaces: isRedirects ? namespaces : undefined,
+    limit: limit + 1,
+  });
+  rows.forEach((row, i) => {
+    const { t } = ranges[row.target];
+    if (i >= limit) {
+      const parts: Array<string | number> = [];
+      if (byNsField) parts.push(t.ns);
+      if (byTitleField) parts.push(t.title);
+      if (byFromNs) parts.push(row.fromNs);
+      parts.push(row.pageid);
+      ctx.setContinue('continue', parts.join('|'));
+      return;
+    }
+    if (ctx.generator) return ctx.generator.add({ ns: row.ns, dbkey: row.title });
+    const entry = ctx.pageSet.entry(t.id);
+    if (!entry) return;
+    const item: Record<string, unknown> = {};
+    if (props.has('pageid')) item.pageid = row.pageid;
+    if (props.has('title')) {
+      item.ns = row.ns;
+      item.title = ctx.wiki.titleText(row.ns, row.title);
+    }
+    if (props.has('fragment') && row.fragment !== '') item.fragment = row.fragment;
+    if (props.has('redirect') && row.isRedirect) item.redirect = true;
+    ((entry[o.key] ??= []) as unknown[]).push(item);
+  });
 }

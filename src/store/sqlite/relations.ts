@@ -99,6 +99,45 @@ export class SqliteRelationStore implements RelationStore {
     return this.linkersCache.all<LinkerRow & { isRedirect: number | boolean }>(sql, v).map((r) => ({ ...r, isRedirect: !!r.isRedirect }));
   }
 
+  async linkersOf(o: {
+    table: TargetTable;
+    targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
+    redirect?: boolean;
+    pageNamespaces?: readonly number[];
+    fragment?: boolean;
+    limit: number;
+  }): Promise<Array<LinkerRow & { target: number }>> {
+    if (o.targets.length === 0 || (o.pageNamespaces && o.pageNamespaces.length === 0)) return [];
+    const c = COLUMNS[o.table];
+    const byFromNs = c.fromNs !== null && o.targets.some((t) => t.fromNs !== undefined);
+    if (byFromNs && o.targets.some((t) => t.fromNs === undefined)) throw new Error('linkersOf: fromNs on every target or on none');
+    const v: Record<string, unknown> = {
+      targets: JSON.stringify(o.targets.map((t) => [t.ns, t.title, t.fromNs ?? 0, t.fromId ?? 0])),
+      limit: o.limit,
+    };
+    const on = [`${c.ns} = j.value->>0`, `${c.title} = j.value->>1`, `${c.from} >= j.value->>3`];
+    if (byFromNs) on.push(`${c.fromNs} = j.value->>2`);
+    const where: string[] = [];
+    if (o.table === 'redirect') where.push("rd_interwiki = ''");
+    if (o.redirect !== undefined) {
+      where.push('+page_is_redirect = @redirect');
+      v.redirect = o.redirect ? 1 : 0;
+    }
+    if (o.pageNamespaces !== undefined) where.push(`+page_namespace IN (${placeholders('pn', o.pageNamespaces, v)})`);
+    if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
+    // The index that orders each target's rows by page id: the primary key (ns, title, from) of a link
+    // table, (ns, title, from namespace, from) with a namespace, redirect_target for redirects.
+    const index = o.table === 'redirect' ? 'INDEXED BY redirect_target' : byFromNs ? `INDEXED BY ${o.table === 'pagelinks' ? 'pl' : 'tl'}_backlinks_namespace` : 'NOT INDEXED';
+    const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
+    // No ORDER BY: the nested loop reads the targets in the batch's order and each one's index range in
+    // page id order, which is the order wanted; a sort would read every row of every target first.
+    const sql =
+      `SELECT j.key AS target, ${c.from} AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect, ${c.fromNs ?? 'page_namespace'} AS fromNs, ${fragment} AS fragment` +
+      ` FROM json_each(@targets) j CROSS JOIN ${o.table} ${index} ON ${on.join(' AND ')} CROSS JOIN page ON page_id = ${c.from}` +
+      `${where.length ? ' WHERE ' + where.join(' AND ') : ''} LIMIT @limit`;
+    return this.cache('linkersOf').all<LinkerRow & { target: number; isRedirect: number | boolean }>(sql, v).map((r) => ({ ...r, isRedirect: !!r.isRedirect }));
+  }
+
   private bounds(o: AllLinksOptions, c: { ns: string; title: string }, where: string[], v: Record<string, unknown>): void {
     where.push(`${c.ns} = @ns`);
     v.ns = o.ns;
