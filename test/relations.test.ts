@@ -273,9 +273,9 @@ describe('relation store query plans', () => {
         if (seen.has(sql)) continue;
         seen.add(sql);
         const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]))];
-        const args = [Object.fromEntries(names.map((n) => [n, n === 'targets' ? '[[0,"A",0,0]]' : /^(limit|offset|ns|fromNs|fromId|from|cf|cn|p\d|n\d|on\d|pn\d|redirect|contFrom)$/.test(n) ? 3 : 'x']))];
+        const args = [Object.fromEntries(names.map((n) => [n, n === "targets" ? "[[0,\"A\",0,0]]" : n === "ids" ? "[1,2]" : /^(limit|offset|ns|fromNs|fromId|from|cf|cn|p\d|n\d|on\d|pn\d|redirect|contFrom)$/.test(n) ? 3 : 'x']))];
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((p) => p.detail);
-        for (const step of plan) assert.match(step, /^(SEARCH |SCAN j VIRTUAL TABLE|SCAN \w+ USING (COVERING )?INDEX el_index$|CREATE BLOOM FILTER|SCAN CONSTANT ROW|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CO-ROUTINE|SCAN \d+-ROW VALUES|USING ROWID SEARCH)/, `${step}\n  in ${sql}\n  ${plan.join(' / ')}`);
+        for (const step of plan) assert.match(step, /^(SEARCH |SCAN (j|json_each) VIRTUAL TABLE|SCAN \w+ USING (COVERING )?INDEX el_index$|CREATE BLOOM FILTER|SCAN CONSTANT ROW|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CO-ROUTINE|SCAN \d+-ROW VALUES|USING ROWID SEARCH)/, `${step}\n  in ${sql}\n  ${plan.join(' / ')}`);
         assert.ok(!plan.some((p) => p.includes('TEMP B-TREE')), `${plan.join(' / ')}\n  in ${sql}`);
         if (/pl_from_namespace = @fromNs/.test(sql)) assert.ok(plan.some((p) => p.includes('pl_backlinks_namespace')), plan.join(' / '));
       }

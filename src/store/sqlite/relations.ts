@@ -42,7 +42,8 @@ export class SqliteRelationStore implements RelationStore {
     if (o.pageids.length === 0 || (o.namespaces && o.namespaces.length === 0) || (o.only && o.only.length === 0)) return [];
     const c = COLUMNS[o.table];
     const v: Record<string, unknown> = { limit: o.limit };
-    const where = [`${c.from} IN (${placeholders('p', o.pageids, v)})`];
+    v.ids = JSON.stringify(o.pageids);
+    const where = [`${c.from} IN (SELECT value FROM json_each(@ids))`];
     if (o.namespaces) where.push(`${c.ns} IN (${placeholders('n', o.namespaces, v)})`);
     if (o.only) {
       where.push(`(${c.ns}, ${c.title}) IN (VALUES ${o.only.map((t, i) => ((v['on' + i] = t.ns), (v['ot' + i] = t.title), `(@on${i}, @ot${i})`)).join(', ')})`);
@@ -209,7 +210,8 @@ export class SqliteRelationStore implements RelationStore {
   async propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>> {
     if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
     const v: Record<string, unknown> = {};
-    const where = [`pp_page IN (${placeholders('p', o.pageids, v)})`];
+    v.ids = JSON.stringify(o.pageids);
+    const where = [`pp_page IN (SELECT value FROM json_each(@ids))`];
     if (o.names) where.push(`pp_propname IN (${placeholders('n', o.names, v)})`);
     const sql = `SELECT pp_page AS page, pp_propname AS name, pp_value AS value FROM page_props WHERE ${where.join(' AND ')} ORDER BY pp_page, pp_propname`;
     return this.cache('propsOf').all(sql, v);
@@ -245,7 +247,8 @@ export class SqliteRelationStore implements RelationStore {
   async extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>> {
     if (o.pageids.length === 0) return [];
     const v: Record<string, unknown> = { limit: o.limit, offset: o.offset };
-    const where = [`el_from IN (${placeholders('p', o.pageids, v)})`];
+    v.ids = JSON.stringify(o.pageids);
+    const where = [`el_from IN (SELECT value FROM json_each(@ids))`];
     if (o.indexPrefix !== undefined) {
       where.push('el_index >= @prefix AND el_index < @prefixEnd');
       v.prefix = o.indexPrefix;
@@ -275,7 +278,8 @@ export class SqliteRelationStore implements RelationStore {
   async langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>> {
     if (o.pageids.length === 0) return [];
     const v: Record<string, unknown> = { limit: o.limit };
-    const where = [`ll_from IN (${placeholders('p', o.pageids, v)})`];
+    v.ids = JSON.stringify(o.pageids);
+    const where = [`ll_from IN (SELECT value FROM json_each(@ids))`];
     if (o.lang !== undefined) {
       where.push('ll_lang = @lang');
       v.lang = o.lang;
@@ -304,7 +308,8 @@ export class SqliteRelationStore implements RelationStore {
   }): Promise<Array<{ from: number; prefix: string; title: string }>> {
     if (o.pageids.length === 0) return [];
     const v: Record<string, unknown> = { limit: o.limit };
-    const where = [`iwl_from IN (${placeholders('p', o.pageids, v)})`];
+    v.ids = JSON.stringify(o.pageids);
+    const where = [`iwl_from IN (SELECT value FROM json_each(@ids))`];
     if (o.prefix !== undefined) {
       where.push('iwl_prefix = @prefix');
       v.prefix = o.prefix;
