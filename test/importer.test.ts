@@ -17,6 +17,7 @@ import { readDump, type DumpPage } from '../src/importer/dump-reader.js';
 import { SCHEMA, SCHEMA_VERSION } from '../src/store/sqlite/schema.js';
 import { extractLinks } from '../src/importer/wikitext/links.js';
 import { TitleCodec } from '../src/wiki/titles.js';
+import { InterwikiMap } from '../src/wiki/interwiki.js';
 import type { PageAnalysis, PageAnalysisHook } from '../src/importer/hooks.js';
 
 // the import command runs on its own too (`wikiquery import` is the same function behind main.js)
@@ -451,6 +452,19 @@ describe('link extraction details', () => {
     assert.deepEqual([...links('[[http://example.org]] [[A<nowiki/>B]] [[#розділ]] [[Спеціальна:Пошук]]').pages.keys()], []);
     assert.deepEqual([...links('[[A%20B]] [[a&amp;b]]').pages.keys()], ['0|A_B', '0|A&b']);
     assert.deepEqual([...links('[[Категорія:X|1]] [[Категорія:X|2]]').categories], [['X', '2']]);
+  });
+  it('reads prefixes with the interwiki map it is given: unknown prefixes are page links, language codes language links', () => {
+    const map = new InterwikiMap([
+      { prefix: 'w', url: 'https://uk.wikipedia.org/wiki/$1', local: false },
+      { prefix: 'de', url: 'https://de.wikipedia.org/wiki/$1', local: false },
+    ]);
+    const l = extractLinks('[[w:Київ]] [[de:Kiew]] [[en:Kyiv]] [[Talk:x]]', { codec, ns: 0, dbkey: 'Тест', interwiki: map });
+    assert.deepEqual([...l.interwikis.values()], [{ prefix: 'w', title: 'Київ' }]);
+    assert.deepEqual([...l.langs], [['de', 'Kiew']]);
+    assert.deepEqual([...l.pages.keys()], ['0|En:Kyiv', '1|X']);
+    // on a talk page a language prefix makes an interwiki link
+    const talk = extractLinks('[[de:Kiew]]', { codec, ns: 1, dbkey: 'Тест', interwiki: map });
+    assert.deepEqual([...talk.interwikis.values()], [{ prefix: 'de', title: 'Kiew' }]);
   });
   it('decodes every HTML5 named entity in titles; unknown names and invalid code points as MediaWiki', () => {
     assert.deepEqual([...links('[[Категорія:Caf&eacute;]] [[Категорія:&Uuml;ber&nbsp;alles]]').categories.keys()], ['Café', 'Über_alles']);

@@ -192,6 +192,15 @@ describe('prop=pageprops, extlinks, langlinks; list=pageswithprop, pagepropnames
   });
 });
 
+describe('the interwiki map the import used', () => {
+  it('siteinfo lists it, language prefixes with their name (appendInterwikiMap); iwlinks/langlinks URLs come from it', async () => {
+    const r = await q({ meta: 'siteinfo', siprop: 'interwikimap' });
+    const en = r.query.interwikimap.find((e: any) => e.prefix === 'en');
+    assert.deepEqual(en, { prefix: 'en', language: 'English', url: 'https://en.wikipedia.org/wiki/$1', api: 'https://en.wikipedia.org/w/api.php' });
+    assert.equal(r.query.interwikimap.find((e: any) => e.prefix === 'wikipedia').language, undefined);
+  });
+});
+
 describe('batched store calls', () => {
   it('prop=linkshere of many titles, and backlinks with blredirect, read their targets in one call per level', async () => {
     const { openStore } = await import('../src/store/open.js');
