@@ -18,6 +18,9 @@ import { SCHEMA, SCHEMA_VERSION } from '../src/store/sqlite/schema.js';
 import { extractLinks } from '../src/importer/wikitext/links.js';
 import { TitleCodec } from '../src/wiki/titles.js';
 import { InterwikiMap } from '../src/wiki/interwiki.js';
+import { redirectTarget } from '../src/importer/wikitext/redirect.js';
+import { openStore } from '../src/store/open.js';
+import { createServer } from '../src/http/server.js';
 import type { PageAnalysis, PageAnalysisHook } from '../src/importer/hooks.js';
 
 // the import command runs on its own too (`wikiquery import` is the same function behind main.js)
@@ -276,6 +279,29 @@ describe('import: links', () => {
       { p: 'wikipedia', t: 'Kyiv' },
     ]);
     assert.equal(col("SELECT iw_url FROM interwiki WHERE iw_prefix = 'wikipedia'")[0], 'https://en.wikipedia.org/wiki/$1');
+  });
+
+  it('prop=iwlinks over the imported database: prefix, title as written, URL from the stored map', async () => {
+    const store = await openStore(dbFile);
+    const server = await createServer({ store, logLevel: 'silent' });
+    const base = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const r = await (await fetch(`${base}/api.php?action=query&format=json&prop=iwlinks&iwprop=url&titles=${encodeURIComponent('Київ')}`)).json();
+      assert.deepEqual((Object.values(r.query.pages)[0] as any).iwlinks, [
+        { prefix: 'en', url: 'https://en.wikipedia.org/wiki/Kyiv_city', '*': 'Kyiv_city' },
+        { prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/Kyiv', '*': 'Kyiv' },
+      ]);
+      const one = await (await fetch(`${base}/api.php?action=query&format=json&prop=iwlinks&iwlimit=1&continue=&titles=${encodeURIComponent('Київ')}`)).json();
+      assert.deepEqual(one.continue, { iwcontinue: `${idOf(0, 'Київ')}|wikipedia|Kyiv`, continue: '||' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads interwiki redirect targets: prefix apart, title as written, fragment apart', () => {
+    const codec = TitleCodec.forSite('Тестовікі');
+    assert.deepEqual(redirectTarget('#REDIRECT [[wikipedia:Kyiv city#Історія]]', codec, InterwikiMap.defaults()), { ns: 0, dbkey: 'Kyiv_city', fragment: 'Історія', interwiki: 'wikipedia' });
+    assert.deepEqual(redirectTarget('#REDIRECT [[w:Kyiv]]', codec, InterwikiMap.defaults())?.dbkey, 'W:Kyiv');
   });
 
   it('records external links with their reversed-host index: bracketed, free, protocol-relative, image link=', () => {
