@@ -19,6 +19,7 @@ import { extractLinks } from '../src/importer/wikitext/links.js';
 import { TitleCodec } from '../src/wiki/titles.js';
 import { InterwikiMap } from '../src/wiki/interwiki.js';
 import { redirectTarget } from '../src/importer/wikitext/redirect.js';
+import { displayTitleProp } from '../src/importer/wikitext/display-title.js';
 import { openStore } from '../src/store/open.js';
 import { createServer } from '../src/http/server.js';
 import type { PageAnalysis, PageAnalysisHook } from '../src/importer/hooks.js';
@@ -478,6 +479,15 @@ describe('link extraction details', () => {
     assert.deepEqual([...links('[[http://example.org]] [[A<nowiki/>B]] [[#розділ]] [[Спеціальна:Пошук]]').pages.keys()], []);
     assert.deepEqual([...links('[[A%20B]] [[a&amp;b]]').pages.keys()], ['0|A_B', '0|A&b']);
     assert.deepEqual([...links('[[Категорія:X|1]] [[Категорія:X|2]]').categories], [['X', '2']]);
+  });
+  it('DISPLAYTITLE applies only when it names the page itself (quotes and inline tags kept, block tags escaped)', () => {
+    const codec = TitleCodec.forSite('Тестовікі');
+    const page = { ns: 0, dbkey: 'Київ' };
+    assert.equal(displayTitleProp("''Київ''", page, codec), '<i>Київ</i>');
+    assert.equal(displayTitleProp('<span style="color:red">к</span>иїв', page, codec), '<span style="color:red">к</span>иїв');
+    assert.equal(displayTitleProp('Львів', page, codec), null);
+    assert.equal(displayTitleProp('<div>Київ</div>', page, codec), null);
+    assert.equal(displayTitleProp('Київ#Історія', page, codec), null);
   });
   it('reads prefixes with the interwiki map it is given: unknown prefixes are page links, language codes language links', () => {
     const map = new InterwikiMap([

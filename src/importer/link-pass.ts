@@ -16,6 +16,7 @@ import type { PageAnalysisHook } from './hooks.js';
 import { extractLinks, type PageLinks } from './wikitext/links.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import { LinksWriter } from '../store/sqlite/links-writer.js';
+import { displayTitleProp } from './wikitext/display-title.js';
 
 const CHUNK = 500;
 /** cl_sortkey is varbinary(230) in MediaWiki: longer keys are cut there, so they are here. */
@@ -170,6 +171,10 @@ export async function runLinkPass(db: Database.Database, opts: LinkPassOptions):
     counts.externallinks += writer.externalLinks(from, links.external);
     counts.iwlinks += writer.interwikiLinks(from, links.interwikis.values());
     if (defaultSort !== undefined) links.props.set('defaultsort', defaultSort);
+    if (exp.displayTitle !== undefined) {
+      const shown = displayTitleProp(exp.displayTitle, page, codec);
+      if (shown !== null) links.props.set('displaytitle', shown);
+    }
     for (const [name, value] of links.props) counts.pageProps += ins.pp.run(from, name, value).changes;
 
     const analysis = { pageId: from, ns: page.ns, dbkey: page.dbkey, isRedirect: page.redirect === 1, latestTimestamp: page.ts, defaultSort, categories: [...links.categories.keys()] };
