@@ -257,8 +257,9 @@ describe('import: links', () => {
       { ns: 6, t: 'Герб.png', fns: 0 },
       { ns: 14, t: 'Міста', fns: 0 },
     ]);
-    // redirects link to their target
+    // redirects link to their target, whatever its namespace: a page link, never a file or category use
     assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ?', idOf(0, 'Kyiv')), ['Київ']);
+    assert.deepEqual(all('SELECT pl_namespace AS ns, pl_title AS t FROM pagelinks WHERE pl_from = ?', idOf(10, 'Картка')), [{ ns: 10, t: 'Картка_міста' }]);
     // subpage links
     assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ? ORDER BY pl_title', idOf(2, 'Олена/Чернетка')), ['Олена', 'Олена/Чернетка/Друга']);
   });

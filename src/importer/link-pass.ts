@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { TitleCodec } from '../wiki/titles.js';
-import { NS_CATEGORY, NS_FILE } from '../wiki/namespaces.js';
+import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
 import { fallbackChain } from '../wiki/language.js';
 import type { Expander } from './expand.js';
 import type { PageAnalysisHook } from './hooks.js';
@@ -17,6 +17,7 @@ import { extractLinks, type PageLinks } from './wikitext/links.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import { LinksWriter } from '../store/sqlite/links-writer.js';
 import { displayTitleProp } from './wikitext/display-title.js';
+import { redirectTargetAndText } from './wikitext/redirect.js';
 
 const CHUNK = 500;
 /** cl_sortkey is varbinary(230) in MediaWiki: longer keys are cut there, so they are here. */
@@ -139,9 +140,20 @@ export async function runLinkPass(db: Database.Database, opts: LinkPassOptions):
       for (const h of hooks) await h.page({ pageId: page.id, ns: page.ns, dbkey: page.dbkey, isRedirect: page.redirect === 1, latestTimestamp: page.ts, categories: [] }, page.text);
       return;
     }
-    const exp = expander.expand({ ns: page.ns, dbkey: page.dbkey, text: page.text });
+    // a redirect renders the text after its redirect link; the target is a page link of its own
+    let text = page.text;
+    let redirectLink: { ns: number; dbkey: string } | null = null;
+    const redirect = page.redirect === 1 ? redirectTargetAndText(page.text, codec, opts.interwiki) : null;
+    if (redirect) {
+      text = redirect.rest;
+      const t = redirect.target;
+      // ParserOutput::addLink: no interwiki titles, no special pages; Media: links the file page
+      if (!t.interwiki && t.ns !== NS_SPECIAL && t.dbkey !== '') redirectLink = { ns: t.ns === NS_MEDIA ? NS_FILE : t.ns, dbkey: t.dbkey };
+    }
+    const exp = expander.expand({ ns: page.ns, dbkey: page.dbkey, text });
     const defaultSort = exp.defaultSort;
     const links = extractLinks(exp.text, { codec, ns: page.ns, dbkey: page.dbkey, defaultSort, interwiki: opts.interwiki });
+    if (redirectLink) links.pages.set(`${redirectLink.ns}|${redirectLink.dbkey}`, redirectLink);
     if (links.props.has('hiddencat') && page.ns === NS_CATEGORY) addTracking(links, 'hidden-category-category', defaultSort ?? '');
     // $wgExemptFromUserRobotsControl defaults to the content namespaces: __INDEX__/__NOINDEX__ do nothing there
     if (page.ns !== 0 && links.props.has('noindex')) addTracking(links, 'noindex-category', defaultSort ?? '');

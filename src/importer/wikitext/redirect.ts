@@ -24,6 +24,23 @@ export function redirectTarget(text: string, codec: TitleCodec, interwiki?: Inte
   return parseTarget(target, codec, interwiki);
 }
 
+const REDIRECT_AND_TEXT_RE = new RegExp(`^\\s*(?:${REDIRECT_WORDS.join('|')})\\s*:?\\s*\\[\\[(.*?)(?:\\|.*?)?\\]\\]\\s*`, 'i');
+
+/**
+ * WikitextContent::getRedirectTargetAndText: the target and the text after the redirect link -- what the
+ * parser renders of a redirect page (its own links, categories), while the target itself becomes a page
+ * link (WikitextContent::fillParserOutput's addLink), never an image or category link. Null when the text
+ * is no redirect MediaWiki reads.
+ */
+export function redirectTargetAndText(text: string, codec: TitleCodec, interwiki?: InterwikiMap): { target: RedirectTarget; rest: string } | null {
+  const m = REDIRECT_AND_TEXT_RE.exec(text);
+  if (!m) return null;
+  let target = m[1];
+  if (target.includes('%')) target = rawUrlDecode(target.replace(/^:+/, ''));
+  const t = parseTarget(target, codec, interwiki);
+  return t === null ? null : { target: t, rest: text.slice(m[0].length) };
+}
+
 /** The dump's <redirect title="…"/>, for pages whose text does not say it (or not parseably). */
 export function redirectTargetFromTitle(title: string, codec: TitleCodec, interwiki?: InterwikiMap): RedirectTarget | null {
   return parseTarget(title, codec, interwiki);
