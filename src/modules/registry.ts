@@ -9,6 +9,8 @@ import { helpModule } from './help.js';
 import { paraminfoModule } from './paraminfo.js';
 import { tokensModule } from './tokens.js';
 import { browseBySubjectModule } from './smw/browsebysubject.js';
+import { askModule } from './smw/ask.js';
+import { askArgsModule } from './smw/askargs.js';
 import { sfAutocompleteModule } from './sf/sfautocomplete.js';
 import { metaTokensModule } from './query/tokens.js';
 import { siteinfoModule } from './query/siteinfo.js';
@@ -53,7 +55,7 @@ export const queryModules: QueryModule[] = [
   allmessagesModule,
 ];
 
-export const actionModules: ActionModule[] = [helpModule, paraminfoModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
+export const actionModules: ActionModule[] = [helpModule, paraminfoModule, tokensModule, browseBySubjectModule, askModule, askArgsModule, sfAutocompleteModule];
 
 export function createRegistry(): Registry {
   return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };
