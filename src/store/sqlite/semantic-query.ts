@@ -43,8 +43,8 @@ interface PropInfo {
 
 interface Resolved {
   props: Map<string, PropInfo>;
-  /** page item key 'ns|dbkey|subobject' → subject id (0 when SMW has no id for it) */
-  pages: Map<string, number>;
+  /** page item key 'ns|dbkey|subobject' → the page after a redirect, and its subject id (0 when SMW has none) */
+  pages: Map<string, { id: number; ns: number; dbkey: string }>;
   /** category DB key → the category and its subcategories, as _INST items */
   classes: Map<string, string[]>;
 }
@@ -92,7 +92,15 @@ class Compiler {
   }
 
   private pageId(item: QueryItem): number {
-    return this.r.pages.get(pageKey(item)) ?? 0;
+    return this.r.pages.get(pageKey(item))?.id ?? 0;
+  }
+
+  /** the page a value names, after its redirect (SMW stores and compares the target) */
+  private target(item: QueryItem): { ns: number; dbkey: string; item: string } {
+    const t = this.r.pages.get(pageKey(item));
+    if (!t) return { ns: item.ns!, dbkey: item.dbkey!, item: item.item };
+    const sub = item.subobject ?? '';
+    return { ns: t.ns, dbkey: t.dbkey, item: `${t.dbkey}#${t.ns}#${sub === '' ? '' : '#' + sub}` };
   }
 
   // ---- checks: the subject whose id is the SQL expression `x` (row alias `row` when there is one) ----
@@ -155,9 +163,9 @@ class Compiler {
         return '1';
       case 'value':
         if (d.cmp === 'eq') {
-          const it = d.item;
+          const it = this.target(d.item);
           if (info.user) {
-            if (it.subobject) return '0';
+            if (d.item.subobject) return '0';
             return `${v}.sv_key = ${this.p(it.dbkey)} AND ${v}.sv_ns = ${this.p(it.ns)}`;
           }
           return `${v}.sv_item = ${this.p(it.item)}`;
@@ -319,17 +327,20 @@ export class SemanticQueryEngine {
       const rows = this.stmt('SELECT sp_id AS id, sp_key AS key FROM json_each(?) j JOIN smw_property ON sp_key = j.value').all(JSON.stringify([...propKeys])) as Array<{ id: number; key: string }>;
       for (const r of rows) props.set(r.key, { id: r.id, user: !r.key.startsWith('_') });
     }
-    const resolvedPages = new Map<string, number>();
+    const resolvedPages = new Map<string, { id: number; ns: number; dbkey: string }>();
     if (pages.length > 0) {
       // SMW's getSMWPageID answers a redirect's id with its target's (SMW_EQ_SOME)
       const rows = this.stmt(
-        `SELECT j.key AS i, COALESCE(t.ss_id, s.ss_id, 0) AS id FROM json_each(?) j
+        `SELECT j.key AS i, COALESCE(t.ss_id, s.ss_id, 0) AS id, r.rd_namespace AS rns, r.rd_title AS rtitle FROM json_each(?) j
            LEFT JOIN page p ON p.page_namespace = json_extract(j.value, '$[0]') AND p.page_title = json_extract(j.value, '$[1]') AND p.page_is_redirect = 1
            LEFT JOIN redirect r ON r.rd_from = p.page_id
            LEFT JOIN smw_subject t ON t.ss_namespace = r.rd_namespace AND t.ss_title = r.rd_title AND t.ss_subobject = json_extract(j.value, '$[2]')
            LEFT JOIN smw_subject s ON s.ss_namespace = json_extract(j.value, '$[0]') AND s.ss_title = json_extract(j.value, '$[1]') AND s.ss_subobject = json_extract(j.value, '$[2]')`,
-      ).all(JSON.stringify(pages.map((p) => [p.ns, p.dbkey, p.subobject ?? '']))) as Array<{ i: number; id: number }>;
-      for (const r of rows) resolvedPages.set(pageKey(pages[r.i]), r.id);
+      ).all(JSON.stringify(pages.map((p) => [p.ns, p.dbkey, p.subobject ?? '']))) as Array<{ i: number; id: number; rns: number | null; rtitle: string | null }>;
+      for (const r of rows) {
+        const p = pages[r.i];
+        resolvedPages.set(pageKey(p), r.rtitle !== null ? { id: r.id, ns: r.rns!, dbkey: r.rtitle } : { id: r.id, ns: p.ns!, dbkey: p.dbkey! });
+      }
     }
     const classes = new Map<string, string[]>();
     if (cats.size > 0) {
