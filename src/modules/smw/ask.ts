@@ -229,7 +229,8 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
   };
   const hash = md5(formatJsonEncode(toPhp(serialized)));
   const count = answer.subjects.length;
-  if (answer.further) ctx.result.set('query-continue-offset', count + options.offset);
+  // SMW tests the offset for truth: 0 (limit=0 at offset 0) adds nothing
+  if (answer.further && count + options.offset > 0) ctx.result.set('query-continue-offset', count + options.offset);
   ctx.result.set('query', { ...serialized, meta: { hash, count, offset: options.offset } });
 }
 

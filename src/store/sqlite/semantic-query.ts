@@ -152,8 +152,10 @@ class Compiler {
       return `EXISTS (SELECT 1 FROM smw_subject ${xs} JOIN smw_value ${v} ON ${v}.sv_property = ${this.p(info.id)} AND ${v}.sv_key = ${xs}.ss_title AND ${v}.sv_ns = ${xs}.ss_namespace
         WHERE ${xs}.ss_id = ${x} AND ${xs}.ss_subobject = '' AND ${this.check(inner, `${v}.sv_subject`)})`;
     }
+    // parameters are collected in text order: the property's before the value condition's
+    const pid = this.p(info.id);
     const cond = isPageType(prop.type) ? this.pageValueCondition(inner, v, info) : this.valueCondition(inner, v, info);
-    return `EXISTS (SELECT 1 FROM smw_value ${v} WHERE ${v}.sv_subject = ${x} AND ${v}.sv_property = ${this.p(info.id)} AND ${cond})`;
+    return `EXISTS (SELECT 1 FROM smw_value ${v} WHERE ${v}.sv_subject = ${x} AND ${v}.sv_property = ${pid} AND ${cond})`;
   }
 
   /** the page value in row v satisfies d */
@@ -249,9 +251,10 @@ class Compiler {
     if (prop.inverse) {
       if (!info.user) return 'SELECT 0 AS id WHERE 0';
       const xs = this.alias('xs');
+      const pid = this.p(info.id);
       const innerCond = inner.k === 'thing' ? '' : ` AND ${v}.sv_subject IN (${this.set(inner)})`;
       return `SELECT DISTINCT ${xs}.ss_id AS id FROM smw_value ${v} JOIN smw_subject ${xs} ON ${xs}.ss_namespace = ${v}.sv_ns AND ${xs}.ss_title = ${v}.sv_key AND ${xs}.ss_subobject = ''
-        WHERE ${v}.sv_property = ${this.p(info.id)} AND ${v}.sv_key IS NOT NULL${innerCond}`;
+        WHERE ${v}.sv_property = ${pid} AND ${v}.sv_key IS NOT NULL${innerCond}`;
     }
     const pid = this.p(info.id);
     if (isPageType(prop.type) && !simplePageCondition(inner)) {
