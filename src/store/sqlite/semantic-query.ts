@@ -13,8 +13,7 @@
  *
  * Offsets are bounded by SMW itself ($smwgQMaxLimit, $smwgQUpperbound).
  */
-import type { Db } from './db.js';
-import type Database from 'better-sqlite3';
+import type { Db, Statement } from './db.js';
 import { DI } from '../../semantic/types.js';
 import type { Comparator, Description, PropertyRef, QueryItem, SortOrder } from '../../semantic/ask.js';
 import { SMW_QSUBCATEGORY_DEPTH } from '../../semantic/ask.js';
@@ -303,19 +302,21 @@ function collect(d: Description, pages: QueryItem[], cats: Set<string>, props: S
 }
 
 export class SemanticQueryEngine {
-  private readonly cache = new Map<string, Database.Statement>();
+  private readonly cache = new Map<string, Statement>();
 
   constructor(private readonly db: Db) {}
 
-  private stmt(sql: string): Database.Statement {
-    let s = this.cache.get(sql);
+  /** a statement per distinct SQL text, the least recently used dropped beyond STATEMENT_CACHE */
+  private stmt(sql: string, pluck = false): Statement {
+    const key = (pluck ? 'P:' : 'R:') + sql;
+    let s = this.cache.get(key);
     if (s) {
-      this.cache.delete(sql);
-      this.cache.set(sql, s);
+      this.cache.delete(key);
+      this.cache.set(key, s);
       return s;
     }
-    s = this.db.raw.prepare(sql);
-    this.cache.set(sql, s);
+    s = this.db.prepare('SemanticStore.ask', sql, pluck);
+    this.cache.set(key, s);
     if (this.cache.size > STATEMENT_CACHE) this.cache.delete(this.cache.keys().next().value!);
     return s;
   }
@@ -347,23 +348,23 @@ export class SemanticQueryEngine {
     }
     const classes = new Map<string, string[]>();
     if (cats.size > 0) {
-      const subc = this.stmt("SELECT sp_id FROM smw_property WHERE sp_key = '_SUBC'").pluck().get() as number | undefined;
+      const subc = this.stmt("SELECT sp_id FROM smw_property WHERE sp_key = '_SUBC'", true).get() as number | undefined;
+      // one statement per level of the tree: the subcategories of all categories of the level
       const children = this.stmt(
-        `SELECT s.ss_title AS t FROM smw_value v JOIN smw_subject s ON s.ss_id = v.sv_subject
-         WHERE v.sv_property = ? AND v.sv_item = ? AND s.ss_subobject = '' LIMIT ?`,
-      ).pluck();
+        `SELECT s.ss_title AS t FROM json_each(?) j JOIN smw_value v ON v.sv_property = ? AND v.sv_item = j.value
+         JOIN smw_subject s ON s.ss_id = v.sv_subject WHERE s.ss_subobject = '' LIMIT ?`,
+        true,
+      );
       for (const cat of cats) {
         // Q_CLASS_HIERARCHY: the category and its subcategories down to $smwgQSubcategoryDepth levels
         const seen = new Set([cat]);
         let level = [cat];
         for (let depth = 0; depth < SMW_QSUBCATEGORY_DEPTH && level.length > 0 && subc !== undefined && seen.size < MAX_CATEGORIES; depth++) {
           const next: string[] = [];
-          for (const c of level) {
-            for (const t of children.all(subc, `${c}#14#`, MAX_CATEGORIES) as string[]) {
-              if (!seen.has(t) && seen.size < MAX_CATEGORIES) {
-                seen.add(t);
-                next.push(t);
-              }
+          for (const t of children.all(JSON.stringify(level.map((c) => `${c}#14#`)), subc, MAX_CATEGORIES) as string[]) {
+            if (!seen.has(t) && seen.size < MAX_CATEGORIES) {
+              seen.add(t);
+              next.push(t);
             }
           }
           level = next;
@@ -422,7 +423,7 @@ export class SemanticQueryEngine {
       if (top[i].k === 'thing') continue;
       const pc = new Compiler(r);
       const sql = `SELECT count(*) FROM (${pc.set(top[i])} LIMIT ${PROBE_CAP + 1})`;
-      const n = this.stmt(sql).pluck().get(...pc.params) as number;
+      const n = this.stmt(sql, true).get(...pc.params) as number;
       if (n < best) {
         best = n;
         driver = i;
@@ -459,7 +460,7 @@ export class SemanticQueryEngine {
     const pagesToCheck: AskPrintValue[] = [];
     specs.forEach((spec, si) => {
       const key = spec.kind === 'cats' ? '_INST' : spec.key;
-      const pid = this.stmt('SELECT sp_id FROM smw_property WHERE sp_key = ?').pluck().get(key) as number | undefined;
+      const pid = this.stmt('SELECT sp_id FROM smw_property WHERE sp_key = ?', true).get(key) as number | undefined;
       if (pid === undefined) return;
       if (spec.kind === 'prop' && spec.inverse) {
         if (key.startsWith('_')) return;
@@ -499,9 +500,8 @@ export class SemanticQueryEngine {
         (this.stmt(
           `SELECT j.value FROM json_each(?) j JOIN page ON page_namespace = CAST(substr(j.value, 1, instr(j.value, '|') - 1) AS INTEGER)
              AND page_title = substr(j.value, instr(j.value, '|') + 1)`,
-        )
-          .pluck()
-          .all(JSON.stringify(keys)) as string[]),
+          true,
+        ).all(JSON.stringify(keys)) as string[]),
       );
       for (const v of pagesToCheck) v.exists = existing.has(`${v.ns}|${v.dbkey}`);
     }

@@ -9,11 +9,11 @@
  * A database imported without the semantic hook has none of these tables: everything is empty then.
  */
 import type { Db, Statement } from './db.js';
-import type { AskAnswer, AskPrintoutSpec, AskPrintValue, AskRequest, SemanticPropertyValues, SemanticStore, SemanticSubjectData } from '../semantic-store.js';
+import type { AskAnswer, AskPrintoutSpec, AskPrintValue, AskRequest, SemanticPropertyValues, SemanticStore, SemanticSubjectData, SubjectKey } from '../semantic-store.js';
 import { SemanticQueryEngine } from './semantic-query.js';
 import { KEY_CHARS, cutChars, matchesFolded } from '../../semantic/fold.js';
 import { BLOB_TYPES } from '../../semantic/types.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import { SEMANTIC_ITEM, namespaceSource } from './semantic-schema.js';
 
 /** Upper bound of a prefix range in byte order (U+10FFFF sorts after every character a key holds). */
@@ -42,15 +42,15 @@ export class SqliteSemanticStore implements SemanticStore {
   private membersStmt: Statement<[string, number], { ns: number; dbkey: string }> | undefined;
 
   private engine: SemanticQueryEngine | undefined;
+  private typesStmt: Statement<[string], { key: string; type: string }> | undefined;
 
   constructor(private readonly db: Db) {}
 
   async propertyTypes(keys: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     if (!this.s || keys.length === 0) return out;
-    const rows = this.db.raw
-      .prepare('SELECT sp_key AS key, sp_type AS type FROM json_each(?) j JOIN smw_property ON sp_key = j.value')
-      .all(JSON.stringify(keys)) as Array<{ key: string; type: string }>;
+    this.typesStmt ??= this.db.prepare('SemanticStore.propertyTypes', 'SELECT sp_key AS key, sp_type AS type FROM json_each(?) j JOIN smw_property ON sp_key = j.value');
+    const rows = this.typesStmt.all(JSON.stringify(keys)) as Array<{ key: string; type: string }>;
     for (const r of rows) out.set(r.key, r.type);
     return out;
   }
@@ -95,7 +95,11 @@ export class SqliteSemanticStore implements SemanticStore {
     return this.st;
   }
 
-  subjectData(ns: number, dbkey: string, subobject: string): SemanticSubjectData | undefined {
+  async subjectData(subjects: readonly SubjectKey[]): Promise<Array<SemanticSubjectData | undefined>> {
+    return subjects.map((k) => this.oneSubject(k));
+  }
+
+  private oneSubject({ ns, dbkey, subobject }: SubjectKey): SemanticSubjectData | undefined {
     const s = this.s;
     if (!s) return undefined;
     const subject = s.subject.get(ns, dbkey, subobject);
@@ -109,7 +113,7 @@ export class SqliteSemanticStore implements SemanticStore {
     return { sortkey: subject.sortkey, properties };
   }
 
-  autocompleteProperty(property: string, foldedSubstr: string, limit: number): string[] {
+  async autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]> {
     const s = this.s;
     if (!s) return [];
     const p = s.property.get(property);
@@ -117,7 +121,7 @@ export class SqliteSemanticStore implements SemanticStore {
     return this.lookup(s, p.id, foldedSubstr, limit);
   }
 
-  autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): string[] {
+  async autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): Promise<string[]> {
     const s = this.s;
     if (!s) return [];
     return this.lookup(s, namespaceSource(ns), foldedSubstr, limit);
@@ -149,7 +153,7 @@ export class SqliteSemanticStore implements SemanticStore {
     return out;
   }
 
-  autocompleteDependent(property: string, baseProperty: string, baseValue: string, limit: number): string[] {
+  async autocompleteDependent(property: string, baseProperty: string, baseValue: string, limit: number): Promise<string[]> {
     const s = this.s;
     if (!s) return [];
     const p = s.property.get(property);
@@ -161,7 +165,7 @@ export class SqliteSemanticStore implements SemanticStore {
     return [...found].sort(compareBytes).slice(0, limit);
   }
 
-  autocompleteCategory(category: string, levels: number, foldedSubstr: string): Array<{ ns: number; dbkey: string }> {
+  async autocompleteCategory(category: string, levels: number, foldedSubstr: string): Promise<Array<{ ns: number; dbkey: string }>> {
     this.membersStmt ??= this.db.prepare<[string, number], { ns: number; dbkey: string }>(
       'SemanticStore.autocompleteCategory',
       'SELECT page_namespace AS ns, page_title AS dbkey FROM categorylinks JOIN page ON page_id = cl_from WHERE cl_to = ? LIMIT ?',
