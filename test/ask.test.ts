@@ -13,7 +13,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
+import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
+import { Db } from '../src/store/sqlite/db.js';
+import { SemanticQueryEngine } from '../src/store/sqlite/semantic-query.js';
+import { Wiki } from '../src/wiki/wiki.js';
+import { openStore } from '../src/store/open.js';
+import { parseConditions, queryOptions, componentsFromParams, splitAskQuery } from '../src/semantic/ask.js';
 
 interface Case {
   query: string;
@@ -197,5 +202,32 @@ describe('action=askargs', () => {
   it('needs conditions', async () => {
     const r = await s.get({ action: 'askargs' });
     assert.equal(r.json.error.code, 'noconditions');
+  });
+});
+
+describe('the query engine', () => {
+  it('gives the same answers when every condition is "large" (sort-order walk, probe cap 1) as with its probes', async () => {
+    const { db: file } = await demoDatabase();
+    const store = await openStore(file);
+    const wiki = await Wiki.load(store.site);
+    const db = new Db(file);
+    const walking = new SemanticQueryEngine(db, 1);
+    const probing = new SemanticQueryEngine(db);
+    try {
+      const queries = CASES.filter((c) => c.results).map((c) => c.query);
+      assert.ok(queries.length >= 60);
+      for (const q of queries) {
+        const parts = componentsFromParams(splitAskQuery(q));
+        const types = await store.semantic.propertyTypes(['Населення', 'Довжина', 'Розташоване_в', 'Впадає_в', 'Опис', 'Код', 'Рік', 'Дата_заснування', 'Прізвисько']);
+        const parsed = parseConditions(parts.queryString, { codec: wiki.codec, typeOf: (k) => types.get(k) ?? '_wpg' });
+        const o = queryOptions(parts.parameters);
+        const sortTypes = Object.fromEntries(o.sort.filter(([k]) => k !== '').map(([k]) => [k, types.get(k) ?? '_wpg']));
+        const req = { description: parsed.description, sort: o.sort, sortTypes, limit: o.limit, offset: o.offset };
+        assert.deepEqual(walking.ask(req), probing.ask(req), q);
+      }
+    } finally {
+      db.close();
+      store.close();
+    }
   });
 });

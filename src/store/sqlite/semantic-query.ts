@@ -274,9 +274,17 @@ function simplePageCondition(d: Description): boolean {
   return false;
 }
 
+/** how small a condition's set is likely to be: a page, a property value, a category, a property, … */
+function rank(d: Description): number {
+  if (d.k === 'value') return d.cmp === 'eq' ? 0 : 6;
+  if (d.k === 'some') return d.desc.k === 'value' ? (d.desc.cmp === 'eq' ? 1 : 3) : d.desc.k === 'thing' ? 5 : 4;
+  if (d.k === 'class') return 2;
+  if (d.k === 'ns') return 7;
+  return 4;
+}
+
 /** inside a nested conjunction, drive by the condition that is likely smallest */
 function orderForSet(items: Description[]): Description[] {
-  const rank = (d: Description) => (d.k === 'value' ? 0 : d.k === 'some' && d.desc.k === 'value' ? 1 : d.k === 'class' ? 2 : d.k === 'some' ? 3 : d.k === 'ns' ? 5 : 4);
   return [...items].sort((a, b) => rank(a) - rank(b));
 }
 
@@ -304,7 +312,11 @@ function collect(d: Description, pages: QueryItem[], cats: Set<string>, props: S
 export class SemanticQueryEngine {
   private readonly cache = new Map<string, Statement>();
 
-  constructor(private readonly db: Db) {}
+  /** @param probeCap rows a condition's set is counted to (tests lower it to exercise the sort-order walk) */
+  constructor(
+    private readonly db: Db,
+    private readonly probeCap = PROBE_CAP,
+  ) {}
 
   /** a statement per distinct SQL text, the least recently used dropped beyond STATEMENT_CACHE */
   private stmt(sql: string, pluck = false): Statement {
@@ -416,13 +428,16 @@ export class SemanticQueryEngine {
     if (!req.sort.some(([k]) => k === '')) tie.unshift(`s.ss_sortkey ${pageOrder}`);
     const orderBy = [...sortExprs, ...tie].join(', ');
 
-    // choose the driving condition: the smallest set, counted up to PROBE_CAP
+    // choose the driving condition: the smallest set, counted up to PROBE_CAP -- likely small ones first,
+    // each later one only up to the best count so far
     let driver = -1;
     let best = Infinity;
-    for (let i = 0; i < top.length; i++) {
-      if (top[i].k === 'thing') continue;
+    const candidates = top.map((d, i) => ({ d, i })).filter((x) => x.d.k !== 'thing');
+    candidates.sort((a, b) => rank(a.d) - rank(b.d));
+    for (const { d, i } of candidates) {
+      const cap = Math.min(this.probeCap, best);
       const pc = new Compiler(r);
-      const sql = `SELECT count(*) FROM (${pc.set(top[i])} LIMIT ${PROBE_CAP + 1})`;
+      const sql = `SELECT count(*) FROM (${pc.set(d)} LIMIT ${cap + 1})`;
       const n = this.stmt(sql, true).get(...pc.params) as number;
       if (n < best) {
         best = n;
@@ -430,7 +445,7 @@ export class SemanticQueryEngine {
       }
       if (n === 0) break;
     }
-    const walk = driver < 0 || (best > PROBE_CAP && req.sort.every(([k, o]) => k === '' && o !== 'RANDOM'));
+    const walk = driver < 0 || (best > this.probeCap && req.sort.every(([k, o]) => k === '' && o !== 'RANDOM'));
     const where: string[] = [];
     if (!walk) where.push(`s.ss_id IN (${c.set(top[driver])})`);
     for (let i = 0; i < top.length; i++) if (walk || i !== driver) where.push(c.check(top[i], 's.ss_id', 's'));
