@@ -171,6 +171,8 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
     return;
   }
 
+  // a random order is a new answer each time: not one for the response cache
+  if (options.sort.some(([, o]) => o === 'RANDOM')) ctx.markVolatile('clock');
   const sortTypes: Record<string, string> = {};
   for (const [k] of options.sort) if (k !== '') sortTypes[k] = k.startsWith('_') ? '_wpg' : lang.typeOf(k);
   const answer = await ctx.store.semantic.askQuery({
