@@ -170,6 +170,24 @@ describe('action=ask: the answer', () => {
   });
 });
 
+describe('action=ask: bounded work on hostile input', () => {
+  it('answers a query nested thousands of levels deep with SMW\'s "too large" error', async () => {
+    for (const q of ['<q>'.repeat(3000) + '[[Київ]]' + '</q>'.repeat(3000), '[[Впадає в::' + '<q>[[Впадає в::'.repeat(2000) + 'x' + ']]</q>'.repeat(2000) + ']]']) {
+      const r = await s.post({ action: 'ask', format: 'json', query: q });
+      assert.equal(r.status, 200);
+      assert.ok(r.json.error.query.some((e: string) => e.startsWith('Наступні умови запиту не можуть бути опрацьовані')), JSON.stringify(r.json).slice(0, 300));
+    }
+  });
+
+  it('drops a disjunction larger than $smwgQMaxSize whole (a pruned disjunct makes it "true"), as SMW does', async () => {
+    const r = await s.post({ action: 'ask', format: 'json', query: '[[Київ]] OR '.repeat(2000) + '[[Львів]]' });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.json.error.query.length, 1, JSON.stringify(r.json).slice(0, 300));
+    assert.ok(r.json.error.query[0].startsWith('Наступні умови запиту не можуть бути опрацьовані в зв’язку з обмеженнями цього вікі в розмірі та/або глибині запиту:  <q>&#x005B;&#x005B;:Київ]] OR &#x005B;&#x005B;:Київ]] OR '));
+    assert.ok(r.json.error.query[0].endsWith(' OR &#x005B;&#x005B;:Львів]]</q> .'));
+  });
+});
+
 describe('action=askargs', () => {
   it('builds the query of ask from conditions, printouts and parameters', async () => {
     const a = await s.get({

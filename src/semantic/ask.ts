@@ -512,6 +512,9 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&');
 }
 
+/** <q> levels the parser follows (far beyond what $smwgQMaxDepth and $smwgQMaxSize leave standing). */
+const MAX_NESTING = 64;
+
 class QueryParser {
   private rest = '';
   private stack: string[] = [];
@@ -560,7 +563,25 @@ class QueryParser {
   private static readonly VALUE_STOP = /[\s]*(\[\[|\]\]|\|\||\|)/iu;
   private static readonly CLOSE_STOP = /[\s]*(\]\])/iu;
 
+  private nesting = 0;
+
   private subquery(): Description | null {
+    // SMW recurses without a bound; here a query nested deeper than any the size/depth limits would keep
+    // ends with SMW's "too large" error instead of exhausting the stack
+    if (++this.nesting > MAX_NESTING) {
+      this.errors.push(smwMessage('smw_querytoolarge', this.rest.replace(/\[/g, '&#x005B;')));
+      this.rest = '';
+      this.nesting--;
+      return null;
+    }
+    try {
+      return this.subqueryBody();
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private subqueryBody(): Description | null {
     let conjunction: Description | null = null;
     const disjuncts: Array<Description | null> = [];
     let chunk = this.readChunk();
