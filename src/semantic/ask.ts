@@ -387,7 +387,8 @@ export function userProperty(value: string): PropertyParse {
   return { key, inverse, label: (inverse ? '-' : '') + name };
 }
 
-function typeOfKey(ctx: LanguageContext, key: string): string {
+/** A property's type id: SMW's own for predefined properties, the declared one (or Page) for user properties. */
+export function typeOfKey(ctx: LanguageContext, key: string): string {
   if (key.startsWith('_')) {
     const t = PREDEFINED_TYPES[key] ?? PREDEFINED_BY_KEY.get(key)?.type;
     if (t !== undefined && t !== '__fixed') return t;

@@ -33,6 +33,7 @@ import {
   propertyNames,
   queryOptions,
   splitAskQuery,
+  typeOfKey,
   userProperty,
   type LanguageContext,
   type PrintRequest,
@@ -174,7 +175,7 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
   // a random order is a new answer each time: not one for the response cache
   if (options.sort.some(([, o]) => o === 'RANDOM')) ctx.markVolatile('clock');
   const sortTypes: Record<string, string> = {};
-  for (const [k] of options.sort) if (k !== '') sortTypes[k] = k.startsWith('_') ? '_wpg' : lang.typeOf(k);
+  for (const [k] of options.sort) if (k !== '') sortTypes[k] = typeOfKey(lang, k);
   const answer = await ctx.store.semantic.askQuery({
     description: parsed.description,
     sort: options.sort,
