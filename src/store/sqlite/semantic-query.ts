@@ -22,6 +22,8 @@ import { SEMANTIC_ITEM } from './semantic-schema.js';
 
 /** Rows a condition's set is counted to when choosing the one that drives. */
 const PROBE_CAP = 2000;
+/** Subjects a sort-order walk reads (beyond the offset) before the smallest condition drives instead. */
+const WALK_BUDGET = 20000;
 /** Categories a class condition expands to at most (with subcategories). */
 const MAX_CATEGORIES = 5000;
 /** Distinct statement texts kept prepared. */
@@ -393,7 +395,6 @@ export class SemanticQueryEngine {
     const top = req.description.k === 'and' ? [...req.description.items] : req.description.k === 'thing' ? [] : [req.description];
     // sorting by a property: SMW adds [[P::+]] to the query (pages without a value drop out)
     const sortExprs: string[] = [];
-    const c = new Compiler(r);
     const sortParams: unknown[] = [];
     for (const [key, order] of req.sort) {
       if (key === '') continue;
@@ -445,24 +446,30 @@ export class SemanticQueryEngine {
       }
       if (n === 0) break;
     }
-    const walk = driver < 0 || (best > this.probeCap && req.sort.every(([k, o]) => k === '' && o !== 'RANDOM'));
-    const where: string[] = [];
-    if (!walk) where.push(`s.ss_id IN (${c.set(top[driver])})`);
-    for (let i = 0; i < top.length; i++) if (walk || i !== driver) where.push(c.check(top[i], 's.ss_id', 's'));
-    // walking: smw_subject_sort's order, read until the page is full
-    const from = walk ? 'smw_subject s INDEXED BY smw_subject_sort' : 'smw_subject s';
-    const order = walk ? ['s.ss_sortkey', 's.ss_namespace', 's.ss_title', 's.ss_subobject'].map((x) => `${x} ${pageOrder}`).join(', ') : orderBy;
-    const sql = `SELECT s.ss_id AS id, s.ss_namespace AS ns, s.ss_title AS title, s.ss_subobject AS subobject,
-        EXISTS (SELECT 1 FROM page WHERE page_namespace = s.ss_namespace AND page_title = s.ss_title) AS ex
-      FROM ${from} ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
-      ORDER BY ${order} LIMIT ? OFFSET ?`;
-    const rows = this.stmt(sql).all(...c.params, ...(walk ? [] : sortParams), req.limit + 1, req.offset) as Array<{
-      id: number;
-      ns: number;
-      title: string;
-      subobject: string;
-      ex: number;
-    }>;
+    type Row = { id: number; ns: number; title: string; subobject: string; ex: number };
+    const run = (walk: boolean): Row[] => {
+      const c = new Compiler(r);
+      const where: string[] = [];
+      if (!walk && driver >= 0) where.push(`s.ss_id IN (${c.set(top[driver])})`);
+      for (let i = 0; i < top.length; i++) if (walk || i !== driver) where.push(c.check(top[i], 's.ss_id', 's'));
+      // walking: the first WALK_BUDGET subjects in smw_subject_sort's order, checked until the page is full;
+      // the rows come in the co-routine's order (an outer ORDER BY would make SQLite sort the whole budget
+      // instead of stopping at the page's end; the walk-vs-probe test checks the order)
+      const from = walk
+        ? `(SELECT * FROM smw_subject INDEXED BY smw_subject_sort ORDER BY ${walkOrder('')} LIMIT ${WALK_BUDGET + req.offset}) s`
+        : 'smw_subject s';
+      const sql = `SELECT s.ss_id AS id, s.ss_namespace AS ns, s.ss_title AS title, s.ss_subobject AS subobject,
+          EXISTS (SELECT 1 FROM page WHERE page_namespace = s.ss_namespace AND page_title = s.ss_title) AS ex
+        FROM ${from} ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+        ${walk ? '' : `ORDER BY ${orderBy}`} LIMIT ? OFFSET ?`;
+      return this.stmt(sql).all(...c.params, ...(walk ? [] : sortParams), req.limit + 1, req.offset) as Row[];
+    };
+    const walkOrder = (p: string) => ['ss_sortkey', 'ss_namespace', 'ss_title', 'ss_subobject'].map((x) => `${p}${x} ${pageOrder}`).join(', ');
+    // every condition large and the order the page's: walk the sort-key order; when the walk's budget does
+    // not fill the page (rare matches, or fewer than asked), the smallest set drives after all
+    const walkable = driver < 0 || (best > this.probeCap && req.sort.every(([k, o]) => k === '' && o !== 'RANDOM'));
+    let rows = walkable ? run(true) : [];
+    if (!walkable || (rows.length <= req.limit && driver >= 0)) rows = run(false);
     const further = rows.length > req.limit;
     const subjects: AskSubject[] = rows.slice(0, req.limit).map((x) => ({ id: x.id, ns: x.ns, dbkey: x.title, subobject: x.subobject, exists: x.ex === 1 }));
     return { subjects, further };
