@@ -21,6 +21,8 @@ import { openStore } from '../src/store/open.js';
 import { parseConditions, queryOptions, componentsFromParams, splitAskQuery } from '../src/semantic/ask.js';
 
 interface Case {
+  /** why the answer is what it is, where that is not obvious */
+  note?: string;
   query: string;
   results?: string[];
   continue?: number;
