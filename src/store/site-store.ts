@@ -12,6 +12,8 @@ export interface SiteInfoRow {
   lang: string;
   /** when the import ran, TS_MW */
   importTime: string;
+  /** unique per import run ('' for databases imported before it was recorded): tells a re-import from the file it replaced */
+  importId: string;
 }
 
 export interface SiteStatistics {
