@@ -90,13 +90,21 @@ export function rescueRequest(packet: Buffer): Buffer | null {
     encoded += b >= 0x80 || b === 0x22 || b === 0x3c || b === 0x3e || b === 0x5c || b === 0x5e || b === 0x60 || b === 0x7b || b === 0x7d ? '%' + b.toString(16).toUpperCase().padStart(2, '0') : String.fromCharCode(b);
     if (b < 0x21 || b === 0x7f) return null; // controls: malformed whatever the encoding
   }
-  return Buffer.concat([line.subarray(0, sp1 + 1), Buffer.from(encoded, 'latin1'), line.subarray(sp2), packet.subarray(lineEnd, headEnd + 4 + bodyLength)]);
+  // one request only: `Connection: close` makes the server end the connection after answering it
+  const headers = head.replace(/\r\nconnection:[^\r]*/gi, '').replace(/^\r\n/, '\r\nConnection: close\r\n');
+  return Buffer.concat([
+    line.subarray(0, sp1 + 1),
+    Buffer.from(encoded, 'latin1'),
+    line.subarray(sp2),
+    Buffer.from(headers, 'latin1'),
+    packet.subarray(headEnd + 4, headEnd + 4 + bodyLength),
+  ]);
 }
 
 /** A socket that reads the rescued request and writes to the client's real socket. */
 class StandIn extends Duplex {
   constructor(private readonly real: Socket) {
-    super({ allowHalfOpen: false });
+    super({ allowHalfOpen: true });
     real.on('close', () => this.destroy());
   }
   get remoteAddress() {
@@ -144,7 +152,6 @@ class StandIn extends Duplex {
 function replay(server: Server, real: Socket, request: Buffer): void {
   const standIn = new StandIn(real);
   server.emit('connection', standIn);
+  // no end of input here: the server would take it for an aborted request
   standIn.push(request);
-  // one request only: the end of input makes the server close the connection after answering
-  standIn.push(null);
 }

@@ -9,11 +9,11 @@ import compress from '@fastify/compress';
 import { negotiate } from '@fastify/accept-negotiator';
 
 export type Encoding = 'br' | 'gzip';
-/** preferred first when the client weighs them equally: brotli is ~15% smaller on our JSON */
+/** preferred first when the client weighs them equally (brotli at quality 5: as fast as gzip -6 on our JSON, a little smaller) */
 export const ENCODINGS: Encoding[] = ['br', 'gzip'];
 /** below this a compressed body saves less than its headers cost */
 export const THRESHOLD = 1024;
-const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } };
+const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } };
 
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(compress, { encodings: ENCODINGS, threshold: THRESHOLD, brotliOptions: BROTLI });

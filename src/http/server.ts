@@ -255,7 +255,6 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     cache.clear();
     metrics.reloads.inc({ result: 'ok' });
     const result = { changed: gen.identity.id !== previous.id, previous, current: gen.identity, generation: gen.number };
-    log.info({ previous: previous.id, current: gen.identity.id, generation: gen.number }, 'database reopened');
     return result;
   };
 

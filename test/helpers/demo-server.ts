@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { generateDemo } from '../../scripts/generate-demo.js';
 import { importWiki } from '../../src/importer/import.js';
 import { importHooks } from '../../src/cli/import-command.js';
-import { createServer, type WikiServer } from '../../src/http/server.js';
+import { createServer, type ServerOptions, type WikiServer } from '../../src/http/server.js';
 
 export interface ApiAnswer {
   status: number;
@@ -73,10 +73,13 @@ export async function demoDatabase(): Promise<{ dir: string; db: string }> {
   return prepared;
 }
 
-/** @param opts.filesDir the files directory to serve (default: the demo's, when serving the demo database) */
-export async function startDemoServer(opts: { debug?: boolean; db?: string; filesDir?: string } = {}): Promise<DemoServer> {
+/**
+ * @param opts.filesDir the files directory to serve (default: the demo's, when serving the demo database)
+ * @param opts.server further server options (CORS, trusted proxies, cache size)
+ */
+export async function startDemoServer(opts: { debug?: boolean; db?: string; filesDir?: string; server?: Partial<ServerOptions> } = {}): Promise<DemoServer> {
   const { dir, db } = opts.db ? { dir: '', db: opts.db } : await demoDatabase();
-  const server = await createServer({ db, debug: opts.debug, logLevel: 'silent', filesDir: opts.filesDir ?? (dir ? join(dir, 'demo', 'files') : undefined) });
+  const server = await createServer({ db, debug: opts.debug, logLevel: 'silent', filesDir: opts.filesDir ?? (dir ? join(dir, 'demo', 'files') : undefined), ...opts.server });
   const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
   const url = `${address}/api.php`;
   return {
