@@ -9,13 +9,15 @@ import { createServer, type WikiServer } from '../http/server.js';
 import { createLogger, LOG_LEVELS } from '../http/logger.js';
 import { databaseProblem } from '../store/sqlite/db.js';
 import { watchDatabase } from './db-watch.js';
+import { openStore, parseStoreLocation } from '../store/open.js';
+import { statSync } from 'node:fs';
 
 export const SERVE_COMMAND: CommandSpec = {
   name: 'serve',
   synopsis: 'serve --db FILE [--host ADDR] [--port N] [--files DIR] [options]',
   summary: "Answers MediaWiki 1.25's api.php (GET and POST /api.php) from an imported database.",
   options: {
-    db: { type: 'string', value: 'FILE', help: 'the database `wikiquery import` wrote' },
+    db: { type: 'string', value: 'FILE', help: 'the database `wikiquery import` wrote (a path, or sqlite:PATH)' },
     host: { type: 'string', value: 'ADDR', default: '127.0.0.1', help: 'address to listen on (0.0.0.0: every interface)' },
     port: { type: 'string', value: 'N', default: '8080', help: 'TCP port (0: any free port)' },
     files: { type: 'string', value: 'DIR', help: 'serve the uploaded files from the directory they were imported from' },
@@ -80,10 +82,13 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
     process.stderr.write(`wikiquery serve: ${e.message}\nusage: wikiquery ${SERVE_COMMAND.synopsis}\n(wikiquery serve --help for more)\n`);
     return 2;
   }
-  const problem = databaseProblem(o.db);
-  if (problem !== null) {
-    process.stderr.write(`wikiquery serve: --db ${o.db}: ${problem}${problem === 'no such file' ? ' (run wikiquery import first)' : ''}\n`);
-    return 1;
+  const where = parseStoreLocation(o.db);
+  if (where.backend === 'sqlite') {
+    const problem = databaseProblem(where.path);
+    if (problem !== null) {
+      process.stderr.write(`wikiquery serve: --db ${o.db}: ${problem}${problem === 'no such file' ? ' (run wikiquery import first)' : ''}\n`);
+      return 1;
+    }
   }
   try {
     await serve(o);
@@ -125,8 +130,13 @@ function listenError(e: unknown, o: ServeOptions): string {
 /** Serve until a stop signal; resolves once listening. */
 export async function serve(o: ServeOptions): Promise<WikiServer> {
   const log = createLogger(o.logLevel ?? 'warn');
+  const where = parseStoreLocation(o.db);
+  const sqliteFile = where.backend === 'sqlite' ? where.path : null;
+  const open = () => openStore(o.db, { debug: o.debug });
   const server = await createServer({
-    db: o.db,
+    store: await open(),
+    openStore: open,
+    databaseBytes: sqliteFile === null ? undefined : () => statSync(sqliteFile, { throwIfNoEntry: false })?.size,
     debug: o.debug,
     filesDir: o.files,
     cacheMb: o.cacheMb,
@@ -150,7 +160,8 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
       (e: Error) => log.error({ why, err: e.message }, 'database could not be reopened; still serving the previous one'),
     );
   };
-  const watcher = (o.watchSeconds ?? 2) > 0 ? watchDatabase(o.db, (o.watchSeconds ?? 2) * 1000, () => reopen('the database file was replaced')) : null;
+  // a file can be watched for a re-import; another backend reloads on SIGHUP
+  const watcher = sqliteFile !== null && (o.watchSeconds ?? 2) > 0 ? watchDatabase(sqliteFile, (o.watchSeconds ?? 2) * 1000, () => reopen('the database file was replaced')) : null;
   const onHup = () => reopen('SIGHUP');
   process.on('SIGHUP', onHup);
   let stopping = false;

@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../store/store.js';
 import { UPLOAD_PATH, hashPath, sha1Base36ToHex } from '../wiki/files.js';
 
-export function registerFileRoutes(app: FastifyInstance, currentStore: () => Store, filesDir?: string): void {
+export function registerFileRoutes(app: FastifyInstance, withStore: <T>(use: (store: Store) => Promise<T>) => Promise<T>, filesDir?: string): void {
   const root = filesDir === undefined ? null : path.resolve(filesDir);
 
   const notFound = (reply: FastifyReply) =>
@@ -24,9 +24,9 @@ export function registerFileRoutes(app: FastifyInstance, currentStore: () => Sto
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const name = nameFromUrl(request.raw.url ?? '');
     if (name === null || root === null) return notFound(reply);
-    const store = currentStore();
-    const file = store.files.byName(name);
-    const rel = file ? store.files.storedPath(name) : undefined;
+    // the lookups run on one database generation: a re-import switching meanwhile closes it only after them
+    const [files, rel] = await withStore((store) => Promise.all([store.files.byNames([name]), store.files.storedPath(name)]));
+    const file = files.get(name);
     if (!file || !rel) return notFound(reply);
     const full = path.resolve(root, rel);
     if (!full.startsWith(root + path.sep)) return notFound(reply);

@@ -5,7 +5,6 @@
  * request log, graceful close, and replacing the database while serving. Nothing here knows about
  * modules or SQL.
  */
-import fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -15,7 +14,6 @@ import type { Logger } from 'pino';
 import { ApiMain } from '../api/main.js';
 import type { CorsPolicy } from '../api/cors.js';
 import { createRegistry } from '../modules/registry.js';
-import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/store.js';
 import { Wiki } from '../wiki/wiki.js';
 import { decodeParams } from './params.js';
@@ -30,7 +28,8 @@ import { GracefulClose } from './shutdown.js';
 import { makeClientErrorHandler } from './client-error.js';
 
 export interface ServerOptions {
-  db: string;
+  /** the opened store to serve (the CLI opens it from --db); closed with the server */
+  store: Store;
   debug?: boolean;
   /** pino log level (default warn; 'silent' in tests); one line per request at info */
   logLevel?: string;
@@ -47,8 +46,10 @@ export interface ServerOptions {
    * or addresses/CIDR ranges): the URLs the API reports then name the proxy's scheme and host.
    */
   trustProxy?: boolean | number | string[];
-  /** open the database again (reload); default: the SQLite file `db` */
-  openStore?: () => Store | Promise<Store>;
+  /** open the database again, for reload() (the CLI: the same --db); without it reload() fails */
+  openStore?: () => Promise<Store>;
+  /** bytes of the database for /metrics, when the backend has a size (an SQLite file) */
+  databaseBytes?: () => number | undefined;
 }
 
 /** What a database swap reports. */
@@ -85,11 +86,15 @@ const HOST_RE = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$
 
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const registry = createRegistry();
-  const open = opts.openStore ?? (() => openSqliteStore(opts.db, { debug: opts.debug }));
-  const build = (store: Store): Built => ({
-    api: new ApiMain(store, new Wiki(store.site), registry, { debug: opts.debug, cors: opts.cors }),
+  const open =
+    opts.openStore ??
+    (() => {
+      throw new Error('this server was given no way to reopen its database');
+    });
+  const build = async (store: Store): Promise<Built> => ({
+    api: new ApiMain(store, await Wiki.load(store.site), registry, { debug: opts.debug, cors: opts.cors }),
   });
-  const generations = await Generations.start(await open(), build);
+  const generations = await Generations.start(opts.store, build);
   const log = opts.logger ?? createLogger(opts.logLevel ?? 'warn');
   const actionNames = new Set(registry.actions.map((m) => m.name));
   const queryNames = new Set(registry.query.map((m) => m.name));
@@ -120,15 +125,20 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const cache = new ResponseCache((opts.cacheMb ?? 64) * 1024 * 1024);
   const metrics = new Metrics({
     cacheSize: () => cache.size,
-    databaseBytes: () => {
-      if (opts.openStore) return undefined;
-      let n = 0;
-      for (const f of [opts.db, `${opts.db}-wal`]) n += fs.statSync(f, { throwIfNoEntry: false })?.size ?? 0;
-      return n;
-    },
+    databaseBytes: () => opts.databaseBytes?.(),
     pages: () => generations.current.identity.pages,
     generation: () => generations.current.number,
   });
+
+  /** Run `use` on the current database; a swap meanwhile closes it only after `use` has finished. */
+  const withStore = async <T>(use: (store: Store) => Promise<T>): Promise<T> => {
+    const gen = generations.acquire();
+    try {
+      return await use(gen.store);
+    } finally {
+      generations.release(gen);
+    }
+  };
 
   /** scheme://host as the client addressed us (through a trusted proxy: as the proxy was addressed) */
   const origin = (request: FastifyRequest): string => {
@@ -195,19 +205,12 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/w/api.php', handler });
   // the site root: where a person typing the server's address wants to go
   app.route({ method: ['GET', 'HEAD'], url: '/', exposeHeadRoute: false, handler: async (_req, reply) => reply.code(301).header('Location', '/api.php').header('Cache-Control', 'max-age=3600').send() });
-  registerFileRoutes(app, () => generations.current.store, opts.filesDir);
+  registerFileRoutes(app, withStore, opts.filesDir);
   registerHealth(app, {
     stopping: () => graceful.stopping,
     identity: () => generations.current.identity,
     generation: () => generations.current.number,
-    probe: async () => {
-      const gen = generations.acquire();
-      try {
-        await gen.store.pages.byIds([1]);
-      } finally {
-        generations.release(gen);
-      }
-    },
+    probe: () => withStore((store) => store.pages.byIds([1])).then(() => undefined),
   });
   metrics.register(app);
 
