@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import zlib from 'node:zlib';
-import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
@@ -436,5 +436,29 @@ describe('replacing the database while serving', () => {
     await assert.rejects(s.server.reload());
     assert.equal(s.server.identity.id, id);
     assert.equal((await s.get({ action: 'query', meta: 'tokens' })).status, 200);
+  });
+});
+
+describe('one HTML escaper', () => {
+  it('htmlspecialchars as PHP: ENT_COMPAT by default, ENT_QUOTES on request', async () => {
+    const { htmlspecialchars } = await import('../src/wiki/html.js');
+    assert.equal(htmlspecialchars(`a & b < c > d "e" 'f'`), `a &amp; b &lt; c &gt; d &quot;e&quot; 'f'`);
+    assert.equal(htmlspecialchars(`'f' &amp;`, 'both'), '&#039;f&#039; &amp;amp;');
+    assert.equal(htmlspecialchars('Київ'), 'Київ');
+  });
+
+  it('no other file of src/ or scripts/ escapes HTML by hand', () => {
+    const root = join(import.meta.dirname, '../..');
+    const offenders: string[] = [];
+    const walk = (d: string) => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        const f = join(d, e.name);
+        if (e.isDirectory()) walk(f);
+        else if (f.endsWith('.ts') && !f.endsWith(join('wiki', 'html.ts')) && /replace\([^)]*['"]&(?:amp|lt|quot);['"]\)/.test(readFileSync(f, 'utf8'))) offenders.push(f);
+      }
+    };
+    walk(join(root, 'src'));
+    walk(join(root, 'scripts'));
+    assert.deepEqual(offenders, []);
   });
 });
