@@ -289,12 +289,17 @@ describe('import: dumps as they come', () => {
     const msgDir = path.join(dir, 'i18n');
     mkdirSync(msgDir);
     writeFileSync(path.join(msgDir, 'uk.json'), JSON.stringify({ mainpage: 'Головна сторінка', august: 'серпень' }));
+    // MediaWiki's images/ as it is: hashed directories of uploads, and directories that hold none
     const filesDir = path.join(dir, 'images');
-    mkdirSync(filesDir);
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    for (const rel of ['0/01/Real.png', 'archive/0/01/20150101000000!Real.png', 'thumb/0/01/Real.png/120px-Real.png', 'temp/x.png', 'lockdir/x.lock', 'deleted/a/b/c.png']) {
+      mkdirSync(path.dirname(path.join(filesDir, rel)), { recursive: true });
+      writeFileSync(path.join(filesDir, rel), png);
+    }
     const w = run(['import', SMALL, '--db', demo, '--messages', msgDir, '--files', filesDir]);
     assert.equal(w.status, 0, w.stderr);
     assert.doesNotMatch(w.stderr, /^note:/m);
-    assert.match(w.stdout, /^Imported 5 pages, 0 files, 2 messages, /);
+    assert.match(w.stdout, /^Imported 5 pages, 1 files, 2 messages, /);
   });
 });
 
