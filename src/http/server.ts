@@ -99,8 +99,12 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const actionNames = new Set(registry.actions.map((m) => m.name));
   const queryNames = new Set(registry.query.map((m) => m.name));
 
-  let apiHost = '127.0.0.1';
   let httpServer: Server | null = null;
+  /** for requests too malformed to name a host: the address the server listens on */
+  const listenHost = () => {
+    const a = httpServer?.address();
+    return a && typeof a === 'object' ? (a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`) : '127.0.0.1';
+  };
   const tp = opts.trustProxy;
   const app: FastifyInstance = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
@@ -111,7 +115,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     bodyLimit: 8 * 1024 * 1024,
     // a hop count: trust the nearest N peers
     trustProxy: typeof tp === 'number' ? (_addr: string, i: number) => i < tp : (tp ?? false),
-    clientErrorHandler: makeClientErrorHandler(() => httpServer!, () => `http://${apiHost}/api.php`) as (e: Error, s: Socket) => void,
+    clientErrorHandler: makeClientErrorHandler(() => httpServer!, () => `http://${listenHost()}/api.php`) as (e: Error, s: Socket) => void,
   });
   httpServer = app.server;
   // PHP reads only urlencoded and multipart bodies; any other body is ignored, not an error.
@@ -217,10 +221,8 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   });
   metrics.register(app);
 
-  app.addHook('onRequest', async (request) => {
-    apiHost = HOST_RE.test(request.host) ? request.host : apiHost;
-  });
-  app.addHook('onResponse', async (request, reply) => {
+  // callback style: no promise per request
+  app.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
     const l = labelled.get(request);
     if (l) metrics.request(l.labels, reply.statusCode, l.error, ms / 1000);
@@ -230,6 +232,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
         'request',
       );
     }
+    done();
   });
 
   // Only the HTTP layer's own failures land here (ApiMain turns every failure of a request into an API

@@ -14,9 +14,10 @@ export class GracefulClose {
 
   constructor(private readonly app: FastifyInstance) {
     // registered on the app itself: applies to every route
-    app.addHook('onSend', async (_request, reply, payload) => {
+    // callback style: no promise per response
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (this.stoppingSince !== null) reply.header('Connection', 'close');
-      return payload;
+      done(null, payload);
     });
   }
 
