@@ -13,6 +13,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { demoDatabase } from './helpers/demo-server.js';
+import { DumpSourceError, openDump } from '../src/importer/dump-source.js';
 
 const CLI = path.resolve(import.meta.dirname, '../src/cli/main.js');
 const FIXTURES = path.resolve(import.meta.dirname, '../../test/fixtures');
@@ -257,6 +258,20 @@ describe('import: dumps as they come', () => {
     }
   });
 
+  it('bzip2 without a system decoder: the in-process one reads multistream files and reports damage', async () => {
+    const read = async (file: string) => {
+      const src = await openDump(file, { bzip2: 'js' });
+      assert.equal(src.compression, 'bzip2');
+      const parts: Buffer[] = [];
+      for await (const c of src.stream) parts.push(c);
+      return Buffer.concat(parts);
+    };
+    assert.deepEqual(await read(SMALL + '.bz2'), readFileSync(SMALL));
+    const cut = path.join(dir, 'cut-js.bz2');
+    writeFileSync(cut, readFileSync(SMALL + '.bz2').subarray(0, 1000));
+    await assert.rejects(read(cut), (e: Error) => e instanceof DumpSourceError && /^.*cut-js\.bz2: corrupt bzip2 data \(.+\)$/.test(e.message));
+  });
+
   it('refuses what is no dump, saying how to unpack other archives; FILE stays as it was', () => {
     const db = path.join(dir, 'refused.sqlite');
     const cases: Array<[string, Buffer, RegExp]> = [
@@ -264,7 +279,7 @@ describe('import: dumps as they come', () => {
       ['a.xz', Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0, 0]), /a\.xz: xz-compressed, .*: xz -dc DUMP\.xz \| wikiquery import - --db FILE$/],
       ['a.txt', Buffer.from('hello, world\n'), /a\.txt: not a MediaWiki XML dump \(neither XML nor gzip nor bzip2 data\)$/],
       ['empty.xml', Buffer.alloc(0), /empty\.xml: empty, not a dump$/],
-      ['cut.xml.bz2', readFileSync(SMALL + '.bz2').subarray(0, 1000), /cut\.xml\.bz2: (corrupt bzip2 data|.*unexpected end of file)/],
+      ['cut.xml.bz2', readFileSync(SMALL + '.bz2').subarray(0, 1000), /cut\.xml\.bz2: corrupt bzip2 data \(.+\)$/],
       ['cut.xml.gz', zlib.gzipSync(readFileSync(SMALL)).subarray(0, 500), /cut\.xml\.gz: corrupt gzip data \(unexpected end of file\)$/],
     ];
     for (const [name, bytes, re] of cases) {

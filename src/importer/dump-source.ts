@@ -2,8 +2,14 @@
  * The bytes of a dump as they come: a file or `-` (standard input), plain XML, gzip or bzip2 (Wikimedia
  * publishes `.xml.bz2`, multistream included), recognised by their first bytes, never by the name (a
  * download renamed, a pipe). Other archives are refused with the command that unpacks them.
+ *
+ * bzip2 is decoded by the system's `lbzip2` or `bzip2` when there is one (10-20x faster than any
+ * JavaScript decoder: 40 MB/s against 2-3 MB/s of XML here, and lbzip2 uses every core), else by
+ * unbzip2-stream, in process.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import unbzip2 from 'unbzip2-stream';
@@ -76,7 +82,12 @@ export function detectCompression(head: Buffer, name: string): DumpCompression {
   throw new DumpSourceError(`${name}: not a MediaWiki XML dump (neither XML nor gzip nor bzip2 data)`);
 }
 
-export async function openDump(file: string): Promise<DumpSource> {
+export interface OpenDumpOptions {
+  /** bzip2 decoder: a system program when there is one (auto), or always the in-process one (js) */
+  bzip2?: 'auto' | 'js';
+}
+
+export async function openDump(file: string, opts: OpenDumpOptions = {}): Promise<DumpSource> {
   const name = dumpDisplayName(file);
   checkDumpPath(file);
   const raw: Readable = file === STDIN ? process.stdin : fs.createReadStream(file, { highWaterMark: 256 * 1024 });
@@ -122,9 +133,10 @@ export async function openDump(file: string): Promise<DumpSource> {
   }
   const plain = Readable.from(bytes(), { objectMode: false });
   let stream: AsyncIterable<Buffer> = plain;
-  if (compression !== 'none') {
-    const decoder = compression === 'gzip' ? createGunzip() : (unbzip2() as unknown as NodeJS.ReadWriteStream);
-    stream = decompressed(plain, decoder, name, compression);
+  if (compression === 'gzip') stream = decompressed(plain, createGunzip(), name, compression);
+  if (compression === 'bzip2') {
+    const program = opts.bzip2 === 'js' ? null : bzip2Program();
+    stream = program ? viaProgram(plain, program, name) : decompressed(plain, unbzip2() as unknown as NodeJS.ReadWriteStream, name, compression);
   }
   return {
     stream,
@@ -147,4 +159,49 @@ async function* decompressed(input: Readable, decoder: NodeJS.ReadWriteStream, n
   input.pipe(decoder as unknown as NodeJS.WritableStream);
   decoder.pipe(out);
   for await (const chunk of out) yield chunk as Buffer;
+}
+
+let bzip2Found: string | null | undefined;
+/** lbzip2 (parallel) or bzip2 on the PATH, or null. */
+export function bzip2Program(): string | null {
+  if (bzip2Found === undefined) {
+    bzip2Found = null;
+    outer: for (const prog of ['lbzip2', 'bzip2']) {
+      for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+        if (!dir) continue;
+        const f = path.join(dir, prog);
+        try {
+          fs.accessSync(f, fs.constants.X_OK);
+          bzip2Found = f;
+          break outer;
+        } catch {
+          // not here
+        }
+      }
+    }
+  }
+  return bzip2Found;
+}
+
+/** `PROGRAM -dc` between the compressed bytes and the parser; its complaint on a bad file becomes the error. */
+async function* viaProgram(input: Readable, program: string, name: string): AsyncGenerator<Buffer> {
+  const child = spawn(program, ['-dc'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d.slice(0, 2000)));
+  // the program may stop reading early (a corrupt file): that is reported by its exit status
+  child.stdin.on('error', () => {});
+  input.on('error', (e) => child.stdout.destroy(new DumpSourceError(`${name}: ${e.message}`)));
+  input.pipe(child.stdin);
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  try {
+    for await (const chunk of child.stdout) yield chunk as Buffer;
+    const code = await exited;
+    if (code !== 0) {
+      const why = stderr.split('\n').map((l) => l.replace(/^\S*bzip2: /, '').trim()).find((l) => l && !l.startsWith('Input file') && !/^You can use|^It is possible/.test(l));
+      throw new DumpSourceError(`${name}: corrupt bzip2 data (${why ?? `${path.basename(program)} exited with ${code}`})`);
+    }
+  } finally {
+    if (child.exitCode === null) child.kill();
+    input.unpipe(child.stdin);
+  }
 }
