@@ -177,12 +177,16 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const cacheKey = cache.enabled && request.method === 'GET' && request.headers.origin === undefined ? `${base} ${url}` : null;
     if (cacheKey !== null) {
       // an answer that names the client is stored under the client's address as well
-      const clientKey = `${request.ip} ${cacheKey}`;
-      const hit = cache.get(cacheKey) ?? cache.get(clientKey);
+      let hitKey = cacheKey;
+      let hit = cache.get(cacheKey);
+      if (!hit) {
+        hitKey = `${request.ip} ${cacheKey}`;
+        hit = cache.get(hitKey);
+      }
       metrics.cache(hit !== undefined);
       if (hit) {
         labelled.set(request, { labels: hit.labels ?? { action: 'help', modules: [] }, error: hit.headers['MediaWiki-API-Error'] !== undefined });
-        return sendAnswer(request, reply, hit, cache.get(cacheKey) ? cacheKey : clientKey);
+        return sendAnswer(request, reply, hit, hitKey);
       }
     }
     const qi = url.indexOf('?');
