@@ -10,6 +10,7 @@
  * property). Error texts are SMW's, in the content language (Ukrainian), as SMW produces them with
  * wfMessage()->inContentLanguage().
  */
+import { htmlspecialchars } from '../wiki/html.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_CATEGORY } from '../wiki/namespaces.js';
 import { ucfirst } from '../wiki/language.js';
@@ -60,9 +61,9 @@ export function smwMessage(key: string, ...args: string[]): string {
   return text.replace(/\$(\d)/g, (m, n: string) => args[Number(n) - 1] ?? m);
 }
 
-/** Message->escaped(): the few messages SMW's parser escapes */
+/** Message->escaped(): the few messages SMW's parser escapes (htmlspecialchars with ENT_QUOTES) */
 function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+  return htmlspecialchars(s, 'both');
 }
 
 // ---------------------------------------------------------------------------------------------------
