@@ -151,7 +151,7 @@ export class ApiMain {
     }
     if (req.method === 'OPTIONS') return { status: 200, headers, body: '', cacheable: false };
 
-    const fmt = raw.format ?? 'jsonfm';
+    const fmt = raw.format ?? this.actions.get(raw.action ?? '')?.defaultFormat ?? 'jsonfm';
     let printer: PrinterOptions = DEFAULT_PRINTER;
     let mainParams: Record<string, any> = { maxage: 0, smaxage: 0 };
     try {
@@ -180,6 +180,11 @@ export class ApiMain {
       await module.run(Object.assign(ctx, { state, registry: this.registry, main: this }));
       this.reportUnused(state, raw);
       if (mainParams.curtimestamp) state.result.set('curtimestamp', new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
+      // ApiOpenSearchFormatJson: a response printed as a bare array has no place for warnings
+      const warnings = state.getWarnings();
+      if (state.result.root !== undefined && warnings && raw.warningsaserror !== undefined) {
+        throw new ApiError('warnings', 'Warnings cannot be represented in OpenSearch JSON format', { warnings });
+      }
       if (module.name === 'help' && raw.format === undefined) {
         const html = state.result.get('help-html') as string;
         return { status: 200, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, must-revalidate, max-age=0' }, body: html, cacheable: reuse(state) };
@@ -189,8 +194,8 @@ export class ApiMain {
       return this.errorResponse(err, state, printer, headers, mainParams, req);
     }
     Object.assign(headers, cacheHeaders(state.cacheMode, mainParams.smaxage ?? 0, mainParams.maxage ?? 0));
-    let tree: unknown = state.result.entries();
-    if (this.opts.debug && queries) {
+    let tree: unknown = state.result.root ?? state.result.entries();
+    if (this.opts.debug && queries && state.result.root === undefined) {
       state.result.set('debuginfo', debugInfo(state, req, queries, started));
       tree = state.result.entries();
     }

@@ -81,6 +81,8 @@ export interface ModuleContext {
 
 export interface ActionModule extends ModuleBase {
   kind: 'action';
+  /** the output format when the request names none (ApiOpenSearch's custom printer: json) */
+  defaultFormat?: 'json' | 'jsonfm';
   run(ctx: ModuleContext): void | Promise<void>;
 }
 

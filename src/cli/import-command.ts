@@ -13,7 +13,7 @@ import { DumpError } from '../importer/dump-reader.js';
 import type { PageAnalysisHook } from '../importer/hooks.js';
 import { semanticImportHook } from '../importer/semantic-hook.js';
 
-const USAGE = 'usage: wikiquery import DUMP.xml --db FILE [--files DIR] [--messages DIR]... [--lang uk] [--quiet]';
+const USAGE = 'usage: wikiquery import DUMP.xml --db FILE [--files DIR] [--messages DIR]... [--lang uk] [--no-search-index] [--quiet]';
 
 /**
  * The analysis hooks every CLI import runs. Register extension importers here, e.g. the Semantic
@@ -27,12 +27,12 @@ export function formatSummary(s: ImportSummary): string {
   const rate = Math.round(s.pagesPerSecond);
   return (
     `Imported ${s.pages} pages, ${s.files} files, ${s.links} links in ${s.seconds.toFixed(1)} s ` +
-    `(${rate} pages/s), peak RSS ${Math.round(s.peakRssMB)} MB`
+    `(${rate} pages/s), peak RSS ${Math.round(s.peakRssMB)} MB, search index ${(s.searchIndexBytes / 1048576).toFixed(1)} MB`
   );
 }
 
 export async function runImportCommand(argv: string[]): Promise<number> {
-  let values: { db?: string; files?: string; messages?: string[]; lang?: string; quiet?: boolean; help?: boolean };
+  let values: { db?: string; files?: string; messages?: string[]; lang?: string; quiet?: boolean; help?: boolean; 'no-search-index'?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -44,6 +44,7 @@ export async function runImportCommand(argv: string[]): Promise<number> {
         messages: { type: 'string', multiple: true },
         lang: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
+        'no-search-index': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -72,6 +73,7 @@ export async function runImportCommand(argv: string[]): Promise<number> {
       messageDirs: values.messages,
       lang: values.lang,
       hooks: importHooks(),
+      searchIndex: !values['no-search-index'],
       progress: !quiet && process.stdout.isTTY === true,
       log: (line) => {
         if (!quiet || line.startsWith('warning:')) process.stderr.write(line + '\n');

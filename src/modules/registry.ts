@@ -28,6 +28,9 @@ import { fileusageModule } from './query/fileusage.js';
 import { imageusageModule } from './query/imageusage.js';
 import { querypageModule } from './query/querypage.js';
 import { allmessagesModule } from './query/allmessages.js';
+import { searchModule } from './query/search.js';
+import { prefixsearchModule } from './query/prefixsearch.js';
+import { opensearchModule } from './opensearch.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -46,6 +49,8 @@ export const queryModules: QueryModule[] = [
   allfileusagesModule,
   imageusageModule,
   querypageModule,
+  searchModule,
+  prefixsearchModule,
   // meta
   siteinfoModule,
   userinfoModule,
@@ -53,7 +58,7 @@ export const queryModules: QueryModule[] = [
   allmessagesModule,
 ];
 
-export const actionModules: ActionModule[] = [helpModule, paraminfoModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
+export const actionModules: ActionModule[] = [helpModule, paraminfoModule, tokensModule, opensearchModule, browseBySubjectModule, sfAutocompleteModule];
 
 export function createRegistry(): Registry {
   return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };
