@@ -4,8 +4,11 @@
  * Its `format` defaults to json (not jsonfm), and warnings cannot be shown in that form: they are
  * dropped, or with `warningsaserror` end the request with the `warnings` error.
  */
-import type { ActionModule } from '../api/types.js';
+import type { ActionModule, CustomPrinter, ModuleContext } from '../api/types.js';
+import { ApiError } from '../api/errors.js';
+import { FORMATS, printerOptions, render, type FormatName } from '../api/format/printer.js';
 import { pageUrl, serverOf } from '../wiki/files.js';
+import { limitParam, namespaceParam } from '../api/param-presets.js';
 import { prefixSearchTitles, type PrefixMatch } from './query/prefixsearch.js';
 import { namespaceList } from './query/search.js';
 
@@ -14,11 +17,11 @@ export const opensearchModule: ActionModule = {
   name: 'opensearch',
   prefix: '',
   description: 'Search the wiki using the OpenSearch protocol.',
-  defaultFormat: 'json',
+  customPrinter: openSearchPrinter,
   params: {
     search: { type: 'string', help: 'Search string.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 100, highmax: 100, help: 'Maximum number of results to return.' },
-    namespace: { type: 'namespace', multi: true, default: '0', help: 'Namespaces to search.' },
+    limit: limitParam(10, 'Maximum number of results to return.', 100, 100),
+    namespace: namespaceParam('Namespaces to search.', { multi: true, default: 0 }),
     suggest: { type: 'boolean', default: false, help: 'Do nothing if $wgEnableOpenSearchSuggest is false.' },
     redirects: { type: ['return', 'resolve'], help: 'How to handle redirects: return the redirect itself, or resolve it to its target (default: return for json, as 1.25 keeps it for compatibility).' },
     format: { type: ['json', 'jsonfm'], default: 'json', help: 'The format of the output.' },
@@ -32,12 +35,12 @@ export const opensearchModule: ActionModule = {
     const resolve = p.redirects === 'resolve';
     let titles: PrefixMatch[] = await prefixSearchTitles(ctx, search, p.limit as number, namespaceList(p.namespace), 0);
     if (resolve && titles.length) {
-      const targets = await ctx.store.search.redirectTargets(titles.filter((t) => t.pageid !== null).map((t) => t.pageid!));
+      const targets = await ctx.store.pages.redirectTargets(titles.filter((t) => t.pageid !== null).map((t) => t.pageid!));
       const seen = new Set<string>();
       const resolved: PrefixMatch[] = [];
       for (const t of titles) {
         const r = t.pageid !== null ? targets.get(t.pageid) : undefined;
-        const to = r ? { ns: r.ns, dbkey: r.dbkey, pageid: r.pageid } : t;
+        const to = r ? { ns: r.ns, dbkey: r.dbkey, pageid: null } : t;
         const key = `${to.ns}|${to.dbkey}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -54,3 +57,33 @@ export const opensearchModule: ActionModule = {
     ]);
   },
 };
+
+/**
+ * ApiOpenSearchFormatJson: the bare array in json (the default here, not jsonfm) or jsonfm, with the
+ * printer's own parameters (utf8, callback, formatversion) as any json answer.
+ */
+function openSearchPrinter(ctx: ModuleContext): CustomPrinter | null {
+  const raw = ctx.request.raw;
+  const format = (raw.format ?? 'json') as FormatName;
+  if (!(FORMATS as readonly string[]).includes(format)) return null;
+  let printer;
+  try {
+    printer = printerOptions(format, raw);
+  } catch {
+    // a bad printer parameter: the format= printer reports it
+    return null;
+  }
+  const query = ctx.request.url.includes('?') ? ctx.request.url.slice(ctx.request.url.indexOf('?') + 1) : '';
+  const contentType = printer.callback !== undefined ? 'text/javascript; charset=utf-8' : format === 'jsonfm' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8';
+  return {
+    contentType,
+    render(result) {
+      // warnings have no place in the array: dropped, or the request fails with them when asked
+      const warnings = result.get('warnings');
+      if (warnings && raw.warningsaserror !== undefined) {
+        throw new ApiError('warnings', 'Warnings cannot be represented in OpenSearch JSON format', { warnings });
+      }
+      return render(result.root ?? [], printer, ctx.request.apiUrl, query).body;
+    },
+  };
+}

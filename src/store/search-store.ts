@@ -61,6 +61,4 @@ export interface SearchStore {
    * after skipping `offset` (TitlePrefixSearch's OFFSET, walked along the title index).
    */
   titlePrefix(ns: number, prefix: string, offset: number, limit: number): Promise<TitlePrefixRow[]>;
-  /** Redirect targets of these pages (those that are redirects within the wiki), keyed by page id. */
-  redirectTargets(ids: readonly number[]): Promise<Map<number, { ns: number; dbkey: string; pageid: number | null }>>;
 }

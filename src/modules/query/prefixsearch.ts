@@ -6,6 +6,7 @@
  * the search text is made a title the same way.
  */
 import type { ModuleContext, QueryModule } from '../../api/types.js';
+import { limitParam, namespaceParam } from '../../api/param-presets.js';
 import { NS_FILE, NS_MAIN, NS_MEDIA, NS_SPECIAL } from '../../wiki/namespaces.js';
 import { namespaceList } from './search.js';
 
@@ -65,9 +66,9 @@ export const prefixsearchModule: QueryModule = {
   description: 'Perform a prefix search for page titles.',
   params: {
     search: { type: 'string', required: true, help: 'Search string.' },
-    namespace: { type: 'namespace', multi: true, default: '0', help: 'Namespaces to search.' },
+    namespace: namespaceParam('Namespaces to search.', { multi: true, default: 0 }),
     // non-standard maximum, for compatibility with action=opensearch (as 1.25)
-    limit: { type: 'limit', default: 10, min: 1, max: 100, highmax: 200, help: 'Maximum number of results to return.' },
+    limit: limitParam(10, 'Maximum number of results to return.', 100, 200),
     offset: { type: 'integer', default: 0, help: 'Number of results to skip.' },
   },
   examples: ['action=query&list=prefixsearch&pssearch=Київ'],

@@ -8,6 +8,7 @@
  * title ignoring case. Snippets mark the matched words with searchmatch spans, HTML-escaped around them.
  */
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import { limitParam, namespaceParam } from '../../api/param-presets.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { parseSearch, highlightTerms, type ParsedSearch } from '../../wiki/search-query.js';
 import {
@@ -42,7 +43,7 @@ export function wikiStripOptions(wiki: Wiki): StripOptions {
   return s;
 }
 
-/** A multi-valued namespace parameter as numbers (its default is declared as the string '0'). */
+/** A multi-valued namespace parameter as numbers (its default may come as a single value). */
 export function namespaceList(v: unknown): number[] {
   return ([] as unknown[]).concat(v ?? []).map(Number);
 }
@@ -77,7 +78,7 @@ export const searchModule: QueryModule = {
   description: 'Perform a full text search.',
   params: {
     search: { type: 'string', required: true, help: 'Search for all page titles (or content) that have this value.' },
-    namespace: { type: 'namespace', multi: true, default: '0', help: 'Search only within these namespaces.' },
+    namespace: namespaceParam('Search only within these namespaces.', { multi: true, default: 0 }),
     what: { type: ['title', 'text', 'nearmatch'], help: 'Search inside the text or titles.' },
     info: { type: ['totalhits', 'suggestion'], multi: true, default: 'totalhits|suggestion', help: 'What metadata to return.' },
     prop: {
@@ -87,7 +88,8 @@ export const searchModule: QueryModule = {
       help: 'What properties to return.',
     },
     offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 50, highmax: 500, help: 'How many total pages to return.' },
+    // ApiBase::LIMIT_SML1/LIMIT_SML2
+    limit: limitParam(10, 'How many total pages to return.', 50, 500),
     interwiki: { type: 'boolean', default: false, help: 'Include interwiki results in the search, if available.' },
     backend: { type: [BACKEND], help: 'Which search backend to use, if not the default.' },
   },
@@ -147,7 +149,7 @@ export const searchModule: QueryModule = {
 async function nearMatch(ctx: QueryModuleContext, query: string): Promise<number[]> {
   const t = ctx.wiki.codec.parse(query.trim(), 0);
   if (!t) return [];
-  const exact = ctx.store.pages.byTitle(t.ns, t.dbkey);
+  const [exact] = await ctx.store.pages.byTitles([{ ns: t.ns, dbkey: t.dbkey }]);
   if (exact) return [exact.pageid];
   const key = foldForSearch(t.dbkey.replace(/_/g, ' '));
   return key === '' ? [] : ctx.store.search.titleKeyMatches(key, [t.ns], 1);

@@ -42,7 +42,6 @@ export class SqliteSearchStore implements SearchStore {
   private readonly doc: Statement<[number]>;
   private readonly redirectsTo: Statement<[number, string]>;
   private readonly prefix: Statement;
-  private readonly redirect: Statement<[number]>;
 
   constructor(db: Db) {
     this.ranked = db.prepare(
@@ -78,12 +77,6 @@ export class SqliteSearchStore implements SearchStore {
       `SELECT page_id AS pageid, page_namespace AS ns, page_title AS title FROM page
        WHERE page_namespace = @ns AND page_title >= @prefix AND page_title < @end ORDER BY page_title LIMIT @limit OFFSET @offset`,
     );
-    this.redirect = db.prepare(
-      'SearchStore.redirectTargets',
-      `SELECT r.rd_namespace AS ns, r.rd_title AS dbkey,
-         (SELECT page_id FROM page WHERE page_namespace = r.rd_namespace AND page_title = r.rd_title) AS pageid
-       FROM redirect r WHERE r.rd_from = ?`,
-    );
   }
 
   async fullText(req: FullTextSearch): Promise<FullTextResult> {
@@ -118,12 +111,4 @@ export class SqliteSearchStore implements SearchStore {
     return this.prefix.all({ ns, prefix, end: prefixEnd(prefix), limit, offset }) as TitlePrefixRow[];
   }
 
-  async redirectTargets(ids: readonly number[]): Promise<Map<number, { ns: number; dbkey: string; pageid: number | null }>> {
-    const out = new Map<number, { ns: number; dbkey: string; pageid: number | null }>();
-    for (const id of ids) {
-      const r = this.redirect.get(id) as { ns: number; dbkey: string; pageid: number | null } | undefined;
-      if (r) out.set(id, r);
-    }
-    return out;
-  }
 }
