@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { foldForSearch, stripMarkup, stripOptions } from '../src/wiki/search-text.js';
 import { TitleCodec } from '../src/wiki/titles.js';
-import { LANGUAGE_CODES } from '../src/importer/wikitext/links.js';
+import { LANGUAGE_CODES } from '../src/wiki/language-codes.js';
 
 let s: DemoServer;
 before(async () => {

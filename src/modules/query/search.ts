@@ -26,7 +26,7 @@ import {
 } from '../../wiki/search-text.js';
 import type { SearchDocument } from '../../store/search-store.js';
 import type { Wiki } from '../../wiki/wiki.js';
-import { LANGUAGE_CODES } from '../../importer/wikitext/links.js';
+import { LANGUAGE_CODES } from '../../wiki/language-codes.js';
 
 /** SearchSqlite's backend name when $wgSearchType is null (ApiQuerySearch::BACKEND_NULL_PARAM). */
 const BACKEND = 'database-backed';
