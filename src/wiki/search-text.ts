@@ -19,9 +19,24 @@ import { NS_CATEGORY, NS_FILE, NS_MEDIA } from './namespaces.js';
 
 /** Cyrillic letters whose diacritic makes another letter: kept as they are. */
 const KEEP = new Set(['й', 'Й', 'ї', 'Ї', 'ё', 'Ё', 'ў', 'Ў']);
-/** Latin letters with diacritics and the Cyrillic ones outside the basic alphabet (ѐ, ѓ, ќ, ӑ, …). */
-const DIACRITIC_LETTERS = /[\u00c0-\u024f\u1e00-\u1eff\u0400-\u040f\u0450-\u045f\u04c0-\u04ff]/g;
+/**
+ * Latin letters with diacritics and the Cyrillic ones outside the Ukrainian and Russian alphabets
+ * (ѐ, ѓ, ќ, ӑ, …): exactly the characters of these blocks that decompose, so that the common letters
+ * (і, є, ї) never take the slow path.
+ */
+const DIACRITIC_LETTERS = (() => {
+  let cls = '';
+  for (const [a, b] of [[0xc0, 0x24f], [0x1e00, 0x1eff], [0x400, 0x4ff]]) {
+    for (let cp = a; cp <= b; cp++) {
+      const c = String.fromCodePoint(cp);
+      if (c.normalize('NFD') !== c && !KEEP.has(c)) cls += c;
+    }
+  }
+  return new RegExp(`[${cls}]`, 'g');
+})();
 const MARKS = /\p{M}/gu;
+const HAS_MARK = /\p{M}/u;
+const APOSTROPHES = /['’ʼ‘]/;
 const APOSTROPHE_IN_WORD = /(?<=[\p{L}\p{N}])['’ʼ‘](?=[\p{L}\p{N}])/gu;
 const NON_TOKEN = /[^\p{L}\p{N}]+/gu;
 export const APOSTROPHE = 'ʼ';
@@ -42,14 +57,16 @@ function foldLetter(c: string): string {
  * is not a letter or digit turned into single spaces; no leading or trailing space.
  */
 export function foldForSearch(text: string): string {
-  let s = text.normalize('NFC');
-  // marks left after composition (a stress accent on a Cyrillic vowel) carry no letter identity
-  s = s.replace(MARKS, '');
-  s = s.replace(DIACRITIC_LETTERS, foldLetter);
-  s = s.toLowerCase();
+  let s = text;
+  if (HAS_MARK.test(s)) {
+    s = s.normalize('NFC');
+    // marks left after composition (a stress accent on a Cyrillic vowel) carry no letter identity
+    s = s.replace(MARKS, '');
+  }
+  s = s.replace(DIACRITIC_LETTERS, foldLetter).toLowerCase();
   // toLowerCase may decompose (İ → i̇); drop what it added
-  s = s.replace(MARKS, '');
-  s = s.replace(APOSTROPHE_IN_WORD, APOSTROPHE);
+  if (HAS_MARK.test(s)) s = s.replace(MARKS, '');
+  if (APOSTROPHES.test(s)) s = s.replace(APOSTROPHE_IN_WORD, APOSTROPHE);
   return s.replace(NON_TOKEN, ' ').trim();
 }
 

@@ -11,6 +11,13 @@ import type { ParsedSearch, SearchTerm } from '../../wiki/search-query.js';
 /** BM25 column weights (ns, title, redirects, text): a title word counts ten text words, a redirect's six. */
 const RANK = 'bm25(search_index, 0.0, 10.0, 6.0, 1.0)';
 
+/**
+ * BM25 ranks at most this many matches, the first by page id: a word on most pages of a big wiki would
+ * otherwise be scored on every one of them per request. Below it (nearly every query) the ranking is
+ * exact; above it, the best of the first RANK_CANDIDATES matches are shown (totalhits stays exact).
+ */
+export const RANK_CANDIDATES = 10000;
+
 export function nsToken(ns: number): string {
   return `n${ns}`;
 }
@@ -46,14 +53,15 @@ export class SqliteSearchStore implements SearchStore {
   constructor(db: Db) {
     this.ranked = db.prepare(
       'SearchStore.fullText',
-      `SELECT rowid FROM search_index WHERE search_index MATCH @match ORDER BY ${RANK}, rowid LIMIT @limit OFFSET @offset`,
+      `SELECT id FROM (SELECT rowid AS id, ${RANK} AS score FROM search_index WHERE search_index MATCH @match LIMIT ${RANK_CANDIDATES})
+       ORDER BY score, id LIMIT @limit OFFSET @offset`,
       true,
     );
     // pages whose title (or a redirect's) is the whole query come first
     this.rankedWithTitle = db.prepare(
       'SearchStore.fullText',
-      `SELECT rowid FROM search_index WHERE search_index MATCH @match
-       ORDER BY rowid IN (SELECT st_page FROM search_title WHERE st_key = @key) DESC, ${RANK}, rowid LIMIT @limit OFFSET @offset`,
+      `SELECT id FROM (SELECT rowid AS id, ${RANK} AS score FROM search_index WHERE search_index MATCH @match LIMIT ${RANK_CANDIDATES})
+       ORDER BY id IN (SELECT st_page FROM search_title WHERE st_key = @key) DESC, score, id LIMIT @limit OFFSET @offset`,
       true,
     );
     this.count = db.prepare('SearchStore.fullText', 'SELECT count(*) FROM search_index WHERE search_index MATCH ?', true);
