@@ -135,8 +135,15 @@ describe('list=search', () => {
 
   it('works as a generator', async () => {
     const r = await s.get({ action: 'query', generator: 'search', gsrsearch: 'памʼятник', gsrlimit: 'max', continue: '' });
-    const gen = Object.values(r.json.query.pages).map((p: any) => p.title).sort();
-    assert.deepEqual(gen, [...(await titles('памʼятник'))].sort());
+    // each page carries its place in the results (1.25's generator data 'index'), after ns and title
+    const pages = Object.values(r.json.query.pages) as any[];
+    assert.deepEqual(Object.keys(pages[0]), ['pageid', 'ns', 'title', 'index']);
+    const byIndex = pages.sort((a, b) => a.index - b.index).map((p) => p.title);
+    assert.deepEqual(byIndex, await titles('памʼятник'));
+    const next = await s.get({ action: 'query', generator: 'search', gsrsearch: 'памʼятник', gsroffset: 3, gsrlimit: 2, continue: '' });
+    assert.deepEqual((Object.values(next.json.query.pages) as any[]).map((p) => p.index).sort(), [4, 5]);
+    const ps = await s.get({ action: 'query', generator: 'prefixsearch', gpssearch: 'Ки', gpslimit: 3, continue: '' });
+    assert.deepEqual((Object.values(ps.json.query.pages) as any[]).map((p) => p.index).sort(), [1, 2, 3]);
   });
 
   it('answers bad input as MediaWiki: an error for no search, never an SQL error for odd syntax', async () => {

@@ -19,7 +19,7 @@ export interface FullTextSearch {
 
 export interface FullTextResult {
   /** best first: pages whose title (or a redirect's) is the whole query, then by BM25 */
-  pageIds: number[];
+  hits: TitlePrefixRow[];
   totalHits?: number;
 }
 

@@ -83,7 +83,7 @@ export const prefixsearchModule: QueryModule = {
       titles.length = limit;
     }
     if (ctx.generator) {
-      for (const t of titles) ctx.generator.add({ ns: t.ns, dbkey: t.dbkey });
+      titles.forEach((t, i) => ctx.generator!.add({ ns: t.ns, dbkey: t.dbkey, data: { index: offset + i + 1 } }));
       return;
     }
     const out = ctx.result.queryList('prefixsearch');

@@ -105,16 +105,16 @@ export const searchModule: QueryModule = {
     const offset = Math.max(0, p.offset as number);
     const { query, namespaces } = replacePrefixes(ctx, p.search as string, namespaceList(p.namespace));
 
-    let ids: number[];
+    let hits: Array<{ pageid: number; ns: number; title: string }>;
     let totalHits: number | undefined;
     let parsed: ParsedSearch | null = null;
     if (p.what === 'nearmatch') {
       // SearchEngine::getNearMatchResultSet: one title or none, no total
-      ids = offset === 0 ? await nearMatch(ctx, p.search as string) : [];
+      hits = offset === 0 ? await nearMatch(ctx, p.search as string) : [];
     } else {
       parsed = parseSearch(query);
       if (parsed === null) {
-        ids = [];
+        hits = [];
         totalHits = 0;
       } else {
         const res = await ctx.store.search.fullText({
@@ -125,34 +125,37 @@ export const searchModule: QueryModule = {
           limit: limit + 1,
           countHits: info.has('totalhits') && !ctx.generator,
         });
-        ids = res.pageIds;
+        hits = res.hits;
         totalHits = res.totalHits;
       }
     }
     if (!ctx.generator && totalHits !== undefined) ctx.result.object('query').searchinfo = { totalhits: totalHits };
-    if (ids.length > limit) {
+    if (hits.length > limit) {
       ctx.setContinue('offset', offset + limit);
-      ids = ids.slice(0, limit);
+      hits = hits.slice(0, limit);
     }
     if (ctx.generator) {
-      for (const pageid of ids) ctx.generator.add({ pageid });
+      // 1.25 gives each page its place in the results (setGeneratorData 'index', counted from 1)
+      // (populateFromTitles: the page set lists them in title order)
+      hits.forEach((h, i) => ctx.generator!.add({ ns: h.ns, dbkey: h.title, data: { index: offset + i + 1 } }));
       return;
     }
     const out = ctx.result.queryList('search');
-    const docs = await ctx.store.search.documents(ids);
+    const docs = await ctx.store.search.documents(hits.map((h) => h.pageid));
     const match = termMatcher(parsed ? highlightTerms(parsed) : []);
     for (const d of docs) out.push(resultItem(ctx, d, prop, match));
   },
 };
 
 /** SearchEngine::getNearMatch: the page the query names, ignoring case (and diacritics, apostrophes). */
-async function nearMatch(ctx: QueryModuleContext, query: string): Promise<number[]> {
+async function nearMatch(ctx: QueryModuleContext, query: string): Promise<Array<{ pageid: number; ns: number; title: string }>> {
   const t = ctx.wiki.codec.parse(query.trim(), 0);
   if (!t) return [];
   const [exact] = await ctx.store.pages.byTitles([{ ns: t.ns, dbkey: t.dbkey }]);
-  if (exact) return [exact.pageid];
+  if (exact) return [{ pageid: exact.pageid, ns: exact.ns, title: exact.title }];
   const key = foldForSearch(t.dbkey.replace(/_/g, ' '));
-  return key === '' ? [] : ctx.store.search.titleKeyMatches(key, [t.ns], 1);
+  const ids = key === '' ? [] : await ctx.store.search.titleKeyMatches(key, [t.ns], 1);
+  return (await ctx.store.search.documents(ids)).map((d) => ({ pageid: d.pageid, ns: d.ns, title: d.title }));
 }
 
 function resultItem(ctx: QueryModuleContext, d: SearchDocument, prop: Set<string>, match: TermMatcher): Record<string, unknown> {

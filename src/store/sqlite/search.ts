@@ -53,16 +53,19 @@ export class SqliteSearchStore implements SearchStore {
   constructor(db: Db) {
     this.ranked = db.prepare(
       'SearchStore.fullText',
-      `SELECT id FROM (SELECT rowid AS id, ${RANK} AS score FROM search_index WHERE search_index MATCH @match LIMIT ${RANK_CANDIDATES})
-       ORDER BY score, id LIMIT @limit OFFSET @offset`,
-      true,
+      `SELECT h.id AS pageid, p.page_namespace AS ns, p.page_title AS title FROM (
+         SELECT id, score FROM (SELECT rowid AS id, ${RANK} AS score FROM search_index WHERE search_index MATCH @match LIMIT ${RANK_CANDIDATES})
+         ORDER BY score, id LIMIT @limit OFFSET @offset) h
+       JOIN page p ON p.page_id = h.id ORDER BY h.score, h.id`,
     );
     // pages whose title (or a redirect's) is the whole query come first
     this.rankedWithTitle = db.prepare(
       'SearchStore.fullText',
-      `SELECT id FROM (SELECT rowid AS id, ${RANK} AS score FROM search_index WHERE search_index MATCH @match LIMIT ${RANK_CANDIDATES})
-       ORDER BY id IN (SELECT st_page FROM search_title WHERE st_key = @key) DESC, score, id LIMIT @limit OFFSET @offset`,
-      true,
+      `SELECT h.id AS pageid, p.page_namespace AS ns, p.page_title AS title FROM (
+         SELECT id, score, id IN (SELECT st_page FROM search_title WHERE st_key = @key) AS exact
+         FROM (SELECT rowid AS id, ${RANK} AS score FROM search_index WHERE search_index MATCH @match LIMIT ${RANK_CANDIDATES})
+         ORDER BY exact DESC, score, id LIMIT @limit OFFSET @offset) h
+       JOIN page p ON p.page_id = h.id ORDER BY h.exact DESC, h.score, h.id`,
     );
     this.count = db.prepare('SearchStore.fullText', 'SELECT count(*) FROM search_index WHERE search_index MATCH ?', true);
     this.titleKey = db.prepare(
@@ -89,11 +92,11 @@ export class SqliteSearchStore implements SearchStore {
 
   async fullText(req: FullTextSearch): Promise<FullTextResult> {
     const match = compileMatch(req.query, req.fields, req.namespaces);
-    if (match === null) return { pageIds: [], totalHits: req.countHits ? 0 : undefined };
+    if (match === null) return { hits: [], totalHits: req.countHits ? 0 : undefined };
     const key = req.query.titleKey;
     const params = { match, limit: req.limit, offset: req.offset };
-    const pageIds = (key !== null && req.fields !== 'text' ? this.rankedWithTitle.all({ ...params, key }) : this.ranked.all(params)) as number[];
-    const out: FullTextResult = { pageIds };
+    const hits = (key !== null && req.fields !== 'text' ? this.rankedWithTitle.all({ ...params, key }) : this.ranked.all(params)) as TitlePrefixRow[];
+    const out: FullTextResult = { hits };
     if (req.countHits) out.totalHits = this.count.get(match) as number;
     return out;
   }
