@@ -230,3 +230,21 @@ describe('Latin words: what the reference MediaWiki finds', async () => {
     }
   });
 });
+
+describe('search text', () => {
+  it('folds case, diacritics and apostrophes, keeping й, ї, ё', () => {
+    assert.equal(foldForSearch("Пам'ять ПАМ’ЯТЬ памʼять пам‘ять zóó Ёлка мі́сто İstanbul 'цитата' Їжак й"), 'памʼять памʼять памʼять памʼять zoo ёлка місто istanbul цитата їжак й');
+  });
+
+  it('strips markup, keeping what a reader sees', () => {
+    const opts = stripOptions(TitleCodec.forSite('Демовікі'), LANGUAGE_CODES);
+    const text =
+      "== Історія ==\n'''Київ''' — [[столиця]] [[Україна|України]].<ref>Джерело [http://x.org Сайт]</ref>\n" +
+      '<gallery>\nФайл:Kyiv coat of arms.png|Герб\nFile:X.png\n</gallery>\n' +
+      "{| class=wikitable\n|-\n! Рік !! Населення\n|-\n| style='x' | 2001 || 2 611 327\n|}\n" +
+      '[[Файл:A.png|thumb|200px|Вид на [[Дніпро]]]]\n{{Infobox|a={{b}}}}&nbsp;текст<!-- c -->\n[[Категорія:Міста]]\n[[en:Kyiv]]';
+    assert.deepEqual(foldForSearch(stripMarkup(text, opts)).split(' '), [
+      'історія', 'київ', 'столиця', 'україни', 'джерело', 'сайт', 'герб', 'рік', 'населення', '2001', '2', '611', '327', 'вид', 'на', 'дніпро', 'текст',
+    ]);
+  });
+});

@@ -188,6 +188,13 @@ export function stripMarkup(text: string, opts: StripOptions): string {
   let s = text.replace(/<!--[\s\S]*?(?:-->|$)/g, ' ');
   s = s.replace(/<(script|style|math|templatedata|graph|timeline)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ');
   s = s.replace(/<ref\b[^>]*\/>/gi, ' ');
+  // a gallery line is `File:Name.png|caption`: its caption is the text, as for [[File:…|caption]]
+  s = s.replace(/<gallery\b[^>]*>([\s\S]*?)<\/gallery\s*>/gi, (_m, body: string) =>
+    body
+      .split('\n')
+      .map((line) => (line.includes('|') ? line.slice(line.lastIndexOf('|') + 1) : ''))
+      .join('\n'),
+  );
   s = removeTemplates(s);
   s = s.replace(/\{\{\{[^{}]*\}\}\}/g, ' ');
   s = replaceLinks(s, opts);
