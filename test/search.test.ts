@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
-import { foldForSearch, stripMarkup, stripOptions } from '../src/wiki/search-text.js';
+import { foldForSearch, highlightAll, stripMarkup, stripOptions, termMatcher, textSnippet } from '../src/wiki/search-text.js';
 import { TitleCodec } from '../src/wiki/titles.js';
 import { LANGUAGE_CODES } from '../src/wiki/language-codes.js';
 
@@ -246,5 +246,18 @@ describe('search text', () => {
     assert.deepEqual(foldForSearch(stripMarkup(text, opts)).split(' '), [
       'історія', 'київ', 'столиця', 'україни', 'джерело', 'сайт', 'герб', 'рік', 'населення', '2001', '2', '611', '327', 'вид', 'на', 'дніпро', 'текст',
     ]);
+  });
+});
+
+describe('snippets', () => {
+  it('wrap matches in searchmatch spans and escape the HTML around them', () => {
+    const match = termMatcher([{ token: 'памʼять', prefix: false }, { token: 'кот', prefix: true }]);
+    assert.equal(highlightAll('<b> & "Пам\'ять" котик', match), '&lt;b&gt; &amp; &quot;<span class="searchmatch">Пам\'ять</span>&quot; <span class="searchmatch">котик</span>');
+    const long = 'слово '.repeat(30) + 'пам’ять ' + 'слово '.repeat(30);
+    const snippet = textSnippet(`перший рядок\n${long}\nще пам'ять\nі пам'ять втретє`, match);
+    const lines = snippet.split('\n');
+    assert.equal(lines.length, 3, 'two lines with matches, each ending with a newline');
+    assert.match(lines[0], /^\.\.\.(слово ){10,}<span class="searchmatch">пам’ять<\/span>( слово){10,}\.\.\.$/);
+    assert.equal(lines[1], 'ще <span class="searchmatch">пам\'ять</span>');
   });
 });
