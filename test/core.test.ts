@@ -45,7 +45,7 @@ describe('action=tokens (spec endpoint 9)', () => {
 describe('errors', () => {
   const cases: Array<[Record<string, string>, string, string]> = [
     [{ action: 'nonexistent' }, 'unknown_action', "Unrecognized value for parameter 'action': nonexistent"],
-    [{ action: 'query|tokens' }, 'multival_action', "Only one of 'browsebysubject', "],
+    [{ action: 'query|tokens' }, 'multival_action', "Only one of 'ask', 'askargs', 'browsebysubject', "],
     [{ action: 'query', continue: 'abc' }, 'badcontinue', 'Invalid continue param. You should pass the original value returned by the previous query'],
     [{ action: 'query', generator: 'nothing' }, 'badgenerator', 'Unknown generator=nothing'],
     [{ action: 'query', generator: 'siteinfo' }, 'badgenerator', 'Module siteinfo cannot be used as a generator'],

@@ -31,11 +31,11 @@
  *
  * This module is pure: all page access goes through the context's callbacks.
  */
-import { lcfirst, ucfirst, ukPluralIndex } from './language.js';
-import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from './namespaces.js';
-import { phpLooseEquals } from './messages.js';
-import { rawUrlEncode, wellFormed, wfUrlencode } from './files.js';
-import { decodeCharReferences } from './titles.js';
+import { lcfirst, ucfirst, ukPluralIndex } from '../wiki/language.js';
+import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../wiki/namespaces.js';
+import { phpLooseEquals } from '../wiki/messages.js';
+import { rawUrlEncode, wellFormed, wfUrlencode } from '../wiki/files.js';
+import { decodeCharReferences } from '../wiki/titles.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
