@@ -32,6 +32,9 @@ import { fileusageModule } from './query/fileusage.js';
 import { imageusageModule } from './query/imageusage.js';
 import { querypageModule } from './query/querypage.js';
 import { allmessagesModule } from './query/allmessages.js';
+import { searchModule } from './query/search.js';
+import { prefixsearchModule } from './query/prefixsearch.js';
+import { opensearchModule } from './opensearch.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -51,6 +54,8 @@ export const queryModules: QueryModule[] = [
   allfileusagesModule,
   imageusageModule,
   querypageModule,
+  searchModule,
+  prefixsearchModule,
   // meta
   siteinfoModule,
   userinfoModule,
@@ -63,6 +68,7 @@ export const actionModules: ActionModule[] = [
   createParaminfoModule(queryModules.map((m) => m.name)),
   expandtemplatesModule,
   tokensModule,
+  opensearchModule,
   browseBySubjectModule,
   askModule,
   askArgsModule,
