@@ -11,6 +11,8 @@ import { databaseProblem } from '../store/sqlite/db.js';
 import { watchDatabase } from './db-watch.js';
 import { openStore, parseStoreLocation } from '../store/open.js';
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { isWorker, runPrimary, tellPrimary } from './cluster.js';
 import { InterwikiMap } from '../wiki/interwiki.js';
 
 export const SERVE_COMMAND: CommandSpec = {
@@ -28,6 +30,7 @@ export const SERVE_COMMAND: CommandSpec = {
     'trust-proxy': { type: 'string', value: 'PROXIES', help: 'believe X-Forwarded-For/-Proto/-Host from these peers: addresses or CIDR ranges (comma-separated), a hop count, or true for any' },
     'watch-interval': { type: 'string', value: 'S', default: '2', help: 'check the database file for a re-import every S seconds (0: only on SIGHUP)' },
     'shutdown-grace': { type: 'string', value: 'S', default: '10', help: 'on SIGTERM/SIGINT, let running requests finish for at most S seconds' },
+    workers: { type: 'string', value: 'N', default: String(availableParallelism()), help: 'processes answering requests, sharing the port (node:cluster); default: one per core; 1: this process alone' },
     interwiki: { type: 'string', value: 'FILE', help: "the interwiki map (JSON, as src/wiki/data/interwiki.json) instead of MediaWiki's default list" },
     'log-level': { type: 'string', value: 'LEVEL', default: 'warn', help: `${LOG_LEVELS.join(', ')}; info logs one line per request` },
     debug: { type: 'boolean', help: "add MediaWiki's debuginfo (SQL queries and timings) to every answer" },
@@ -52,6 +55,8 @@ export interface ServeOptions {
   watchSeconds?: number;
   graceSeconds?: number;
   interwiki?: InterwikiMap;
+  /** worker processes (1: serve in this process) */
+  workers?: number;
 }
 
 export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -79,6 +84,7 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       trustProxy: values['trust-proxy'] === undefined ? undefined : parseTrustProxy(values['trust-proxy'] as string),
       watchSeconds: parseNumber(values['watch-interval'] as string, '--watch-interval', 'seconds'),
       graceSeconds: parseNumber(values['shutdown-grace'] as string, '--shutdown-grace', 'seconds'),
+      workers: parseWorkers(values.workers as string),
     };
     if (values.interwiki !== undefined) {
       try {
@@ -100,13 +106,24 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       return 1;
     }
   }
+  if (!isWorker() && (o.workers ?? 1) > 1) return runPrimary(o.workers!, createLogger(o.logLevel ?? 'warn'));
   try {
     await serve(o);
     return 0;
   } catch (e) {
-    process.stderr.write(`wikiquery serve: ${listenError(e, o)}\n`);
+    const message = listenError(e, o);
+    if (isWorker()) {
+      tellPrimary({ kind: 'failed', message });
+      return 1;
+    }
+    process.stderr.write(`wikiquery serve: ${message}\n`);
     return 1;
   }
+}
+
+function parseWorkers(v: string): number {
+  if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || Number(v) > 256) throw new UsageError(`--workers ${v}: a number of processes from 1 to 256`);
+  return Number(v);
 }
 
 /** `true`/`false`, a hop count, or a list of addresses and CIDR ranges. */
@@ -163,7 +180,10 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     throw e;
   }
   const id = server.identity;
-  process.stdout.write(`wikiquery: ${id.sitename}, ${id.pages} pages, serving ${address}/api.php\n`);
+  const ready = `wikiquery: ${id.sitename}, ${id.pages} pages, serving ${address}/api.php`;
+  // a worker's primary prints the line once all its workers listen
+  if (isWorker()) tellPrimary({ kind: 'ready', line: ready });
+  else process.stdout.write(ready + '\n');
 
   const reopen = (why: string) => {
     server.reload().then(
