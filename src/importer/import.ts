@@ -42,6 +42,9 @@ export interface ImportOptions {
 export interface ImportSummary {
   db: string;
   pages: number;
+  revisions: number;
+  logItems: number;
+  users: number;
   redirects: number;
   files: number;
   /** rows of all link tables together */
@@ -110,7 +113,11 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     progress.stop();
     const { codec: titleCodec, lang } = site;
     createPageIndexes(db, () => build!.createIndexes(['page', 'redirect']), log);
-    log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects (${secondsSince(t0)} s)`);
+    log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`);
+    build.createIndexes(['revision', 'logging']);
+    const history = site.history.finish();
+    log(`history: ${history.users} users, ${history.recentChanges} recent changes (${secondsSince(t0)} s)`);
+    checkAbort();
 
     // ---- files and messages (pass 2 needs both: file existence, tracking-category names)
     let files = 0;
@@ -166,6 +173,9 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     return {
       db: opts.db,
       pages: stats.pages,
+      revisions: site.history.revisions,
+      logItems: site.history.logItems,
+      users: history.users,
       redirects,
       files,
       links,
