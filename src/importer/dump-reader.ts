@@ -54,6 +54,8 @@ export interface DumpRevision {
   text: string | null;
   /** the <text bytes="…"> attribute (-1 when absent) */
   bytes: number;
+  /** Revision::DELETED_* bits from deleted="deleted" attributes: 1 text, 2 comment, 4 user */
+  deleted: number;
 }
 
 export interface DumpUpload {
@@ -252,6 +254,8 @@ class DumpParser {
         this.nsCase = tag.attributes.case === 'case-sensitive' ? 'case-sensitive' : 'first-letter';
       } else if (name === 'comment' && parent === 'logitem' && this.logitem && tag.attributes.deleted !== undefined) {
         this.logitem.deleted |= 2;
+      } else if (name === 'comment' && parent === 'revision' && this.rev && tag.attributes.deleted !== undefined) {
+        this.rev.deleted |= 2;
       } else if (name === 'text' && parent === 'revision' && this.rev) {
         const bytes = tag.attributes.bytes;
         if (bytes !== undefined) this.rev.bytes = Number(bytes) || 0;
@@ -272,7 +276,7 @@ class DumpParser {
         break;
       case 'revision':
         if (!this.page || parent !== 'page') this.fail('<revision> outside <page>');
-        this.rev = { id: 0, parentId: 0, timestamp: '', user: '', userId: 0, comment: '', minor: false, sha1: '', text: null, bytes: -1 };
+        this.rev = { id: 0, parentId: 0, timestamp: '', user: '', userId: 0, comment: '', minor: false, sha1: '', text: null, bytes: -1, deleted: 0 };
         break;
       case 'upload':
         this.upload = { timestamp: '', user: '', userId: 0, comment: '', filename: '', size: 0, sha1base36: '' };
@@ -283,6 +287,7 @@ class DumpParser {
       case 'contributor':
         this.contributor = { user: '', userId: 0 };
         if (parent === 'logitem' && this.logitem && tag.attributes.deleted !== undefined) this.logitem.deleted |= 4;
+        if (parent === 'revision' && this.rev && tag.attributes.deleted !== undefined) this.rev.deleted |= 4;
         break;
       case 'minor':
         if (this.rev && parent === 'revision') this.rev.minor = true;
@@ -389,6 +394,7 @@ class DumpParser {
         else if (name === 'sha1') rev.sha1 = v.trim();
         else if (name === 'text') {
           rev.text = this.textDeleted ? null : v;
+          if (this.textDeleted) rev.deleted |= 1;
           this.textDeleted = false;
         }
         return;

@@ -181,6 +181,7 @@ export class PageWriter {
       userId: rev.userId,
       comment: rev.comment,
       minor: rev.minor,
+      deleted: rev.deleted,
       text: rev.text,
       len,
       sha1: rev.sha1 !== '' ? rev.sha1 : rev.text !== null ? sha1Base36(rev.text) : '',

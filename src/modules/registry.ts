@@ -28,6 +28,12 @@ import { fileusageModule } from './query/fileusage.js';
 import { imageusageModule } from './query/imageusage.js';
 import { querypageModule } from './query/querypage.js';
 import { allmessagesModule } from './query/allmessages.js';
+import { contributorsModule } from './query/contributors.js';
+import { usersModule } from './query/users.js';
+import { allusersModule } from './query/allusers.js';
+import { usercontribsModule } from './query/usercontribs.js';
+import { logeventsModule } from './query/logevents.js';
+import { recentchangesModule } from './query/recentchanges.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -38,6 +44,7 @@ export const queryModules: QueryModule[] = [
   imageinfoModule,
   imagesModule,
   fileusageModule,
+  contributorsModule,
   // list
   allpagesModule,
   categorymembersModule,
@@ -46,6 +53,11 @@ export const queryModules: QueryModule[] = [
   allfileusagesModule,
   imageusageModule,
   querypageModule,
+  usersModule,
+  allusersModule,
+  usercontribsModule,
+  logeventsModule,
+  recentchangesModule,
   // meta
   siteinfoModule,
   userinfoModule,

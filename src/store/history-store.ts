@@ -17,8 +17,11 @@ export interface RevisionRecord {
   sha1: string;
   contentModel: string;
   contentFormat: string;
-  /** the dump had no text for it */
+  /** the dump had no text for it (Revision::DELETED_TEXT) */
   textHidden: boolean;
+  /** Revision::DELETED_COMMENT, DELETED_USER */
+  commentHidden: boolean;
+  userHidden: boolean;
 }
 
 /** One page's history range (prop=revisions enumeration mode). */

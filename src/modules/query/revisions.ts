@@ -116,9 +116,12 @@ export const revisionsModule: QueryModule = {
       }
       if (props.has('flags') && rev.minor) v.minor = true;
       if (props.has('user') || props.has('userid')) {
-        if (props.has('user')) v.user = rev.user;
-        if (rev.userid === 0) v.anon = true;
-        if (props.has('userid')) v.userid = rev.userid;
+        if (rev.userHidden) v.userhidden = true;
+        else {
+          if (props.has('user')) v.user = rev.user;
+          if (rev.userid === 0) v.anon = true;
+          if (props.has('userid')) v.userid = rev.userid;
+        }
       }
       if (props.has('timestamp')) v.timestamp = mwToIso(rev.timestamp);
       if (props.has('size')) v.size = rev.size ?? 0;
@@ -127,8 +130,13 @@ export const revisionsModule: QueryModule = {
         else v.sha1 = rev.sha1 ? sha1Base36ToHex(rev.sha1) : '';
       }
       if (props.has('contentmodel')) v.contentmodel = rev.contentModel;
-      if (props.has('comment')) v.comment = rev.comment;
-      if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, rev.comment);
+      if (props.has('comment') || props.has('parsedcomment')) {
+        if (rev.commentHidden) v.commenthidden = true;
+        else {
+          if (props.has('comment')) v.comment = rev.comment;
+          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, rev.comment);
+        }
+      }
       if (props.has('tags')) v.tags = [];
       if (fetchContent) {
         const text = texts.get(rev.revid);

@@ -17,6 +17,8 @@ export interface RevisionInput {
   userId: number;
   comment: string;
   minor: boolean;
+  /** Revision::DELETED_* bits */
+  deleted: number;
   /** null when the dump has no text (deleted) */
   text: string | null;
   len: number | null;
@@ -65,7 +67,7 @@ export class HistoryWriter {
 
   writeRevision(r: RevisionInput): void {
     const res = this.insRev.run(
-      r.id, r.page, r.ns, r.parentId, r.timestamp, r.userId, r.user, r.comment, r.minor ? 1 : 0, r.text === null ? 1 : 0,
+      r.id, r.page, r.ns, r.parentId, r.timestamp, r.userId, r.user, r.comment, r.minor ? 1 : 0, r.deleted | (r.text === null ? 1 : 0),
       r.len, r.sha1, r.model, r.format,
     );
     if (res.changes === 0) return;

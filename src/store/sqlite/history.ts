@@ -22,7 +22,10 @@ const REV_COLUMNS = `rev_id AS revid, rev_parent_id AS parentid, rev_page AS pag
 
 function toRev<T extends RevisionRecord>(r: any): T {
   r.minor = r.minor === 1;
-  r.textHidden = (r.textHidden & 1) === 1;
+  const bits = r.textHidden as number;
+  r.textHidden = (bits & 1) !== 0;
+  r.commentHidden = (bits & 2) !== 0;
+  r.userHidden = (bits & 4) !== 0;
   return r as T;
 }
 

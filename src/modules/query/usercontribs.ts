@@ -1,0 +1,155 @@
+/**
+ * list=usercontribs (ApiQueryContributions of 1.25): the revisions of one or more users, or of every
+ * user whose name starts with a prefix, newest first by default. With several users or a prefix the
+ * order is (user, timestamp, revision id) and continuation names the user too.
+ *
+ * A namespace filter is answered one namespace at a time along the (user, namespace, timestamp) index
+ * and the lists merged, so each request reads at most limit + 1 rows per user and namespace.
+ */
+import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import type { ContributionOptions, ContributionRecord } from '../../store/history-store.js';
+import { compareBytes } from '../../api/pageset.js';
+import { mwToIso } from '../../wiki/timestamps.js';
+import { canonicalUserName, isIp } from '../../wiki/user-groups.js';
+import { formatComment } from './allimages.js';
+import { dieBadContinue } from './shared.js';
+
+const PROPS = ['ids', 'title', 'timestamp', 'comment', 'parsedcomment', 'size', 'sizediff', 'flags', 'patrolled', 'tags'];
+const SHOW = ['minor', '!minor', 'patrolled', '!patrolled', 'top', '!top', 'new', '!new'];
+
+type Key = [string, string, number];
+
+function compareKeys(a: Key, b: Key): number {
+  return compareBytes(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || a[2] - b[2];
+}
+
+export const usercontribsModule: QueryModule = {
+  kind: 'list',
+  name: 'usercontribs',
+  prefix: 'uc',
+  description: 'Get all edits by a user.',
+  params: {
+    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'The maximum number of contributions to return.' },
+    start: { type: 'timestamp', help: 'The start timestamp to return from.' },
+    end: { type: 'timestamp', help: 'The end timestamp to return to.' },
+    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    user: { type: 'user', multi: true, help: 'The users to retrieve contributions for.' },
+    userprefix: { type: 'string', help: 'Retrieve contributions for all users whose names begin with this value. Overrides ucuser.' },
+    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
+    namespace: { type: 'namespace', multi: true, help: 'Only list contributions in these namespaces.' },
+    prop: { type: PROPS, multi: true, default: 'ids|title|timestamp|comment|size|flags', help: 'Include additional pieces of information.' },
+    show: { type: SHOW, multi: true, help: 'Show only items that meet these criteria.' },
+    tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
+    toponly: { type: 'boolean', default: false, deprecated: true, help: 'Only list changes which are the latest revision.' },
+  },
+  examples: ['action=query&list=usercontribs&ucuser=Олена Коваль', 'action=query&list=usercontribs&ucuserprefix=192.0.2.'],
+  cacheMode: () => 'public',
+  async run(ctx) {
+    const p = ctx.params;
+    const props = new Set(p.prop as string[]);
+    let users: string[] = [];
+    let prefix: string | undefined;
+    if (p.userprefix !== undefined) {
+      const t = (p.userprefix as string).replace(/_/g, ' ');
+      prefix = t.charAt(0).toLocaleUpperCase('uk') + t.slice(1);
+    } else {
+      const given = (p.user as string[] | undefined) ?? [];
+      if (given.length === 0) ctx.die('param_user', 'User parameter may not be empty.');
+      for (const u of given) {
+        if (u === '') ctx.die('param_user', 'User parameter may not be empty');
+        const name = isIp(u) ? u : canonicalUserName(ctx.wiki.codec, u);
+        if (name === null) ctx.die('param_user', `User name ${u} is not valid`);
+        if (!users.includes(name!)) users.push(name!);
+      }
+    }
+    const multi = prefix !== undefined || users.length > 1;
+    const show = new Set((p.show as string[] | undefined) ?? []);
+    for (const f of ['minor', 'patrolled', 'top', 'new']) {
+      if (show.has(f) && show.has('!' + f)) ctx.die('show', 'Incorrect parameter - mutually exclusive values may not be supplied');
+    }
+    if (show.has('patrolled') || show.has('!patrolled') || props.has('patrolled')) {
+      ctx.die('permissiondenied', 'You need the patrol right to request the patrolled flag');
+    }
+    const descending = p.dir === 'older';
+    let from: ContributionOptions['from'];
+    if (p.continue !== undefined) {
+      const cont = (p.continue as string).split('|');
+      if (cont.length !== (multi ? 3 : 2)) dieBadContinue(ctx);
+      const user = multi ? cont.shift()! : undefined;
+      if (!/^\d+$/.test(cont[1]) || !/^\d{14}$/.test(cont[0])) dieBadContinue(ctx);
+      from = { user, timestamp: cont[0], revid: Number(cont[1]) };
+    }
+    const limit = p.limit as number;
+    const base = {
+      descending,
+      start: p.start as string | undefined,
+      end: p.end as string | undefined,
+      minor: show.has('minor') ? true : show.has('!minor') ? false : undefined,
+      top: show.has('top') || p.toponly ? true : show.has('!top') ? false : undefined,
+      isNew: show.has('new') ? true : show.has('!new') ? false : undefined,
+    };
+    const namespaces = p.namespace as number[] | undefined;
+    const rows: ContributionRecord[] = [];
+    if (p.tag === undefined) {
+      if (prefix !== undefined) rows.push(...(await merged(ctx, { ...base, prefix, from, limit: limit + 1 }, namespaces, multi)));
+      else {
+        const sorted = [...users].sort(compareBytes);
+        if (descending) sorted.reverse();
+        for (const user of sorted) {
+          if (from?.user !== undefined && (descending ? compareBytes(user, from.user) > 0 : compareBytes(user, from.user) < 0)) continue;
+          const f = from && (from.user === undefined || from.user === user) ? { timestamp: from.timestamp, revid: from.revid } : undefined;
+          rows.push(...(await merged(ctx, { ...base, user, from: f, limit: limit + 1 - rows.length }, namespaces, multi)));
+          if (rows.length > limit) break;
+        }
+      }
+    }
+    const parentLens = props.has('sizediff')
+      ? await ctx.store.history.revisionSizes(rows.slice(0, limit).filter((r) => r.parentid !== 0).map((r) => r.parentid))
+      : new Map<number, number | null>();
+    const out = ctx.result.queryList('usercontribs');
+    rows.forEach((r, i) => {
+      if (i > limit) return;
+      if (i === limit) {
+        ctx.setContinue('continue', multi ? `${r.user}|${r.timestamp}|${r.revid}` : `${r.timestamp}|${r.revid}`);
+        return;
+      }
+      const v: Record<string, unknown> = {};
+      if (r.textHidden) v.texthidden = true;
+      v.userid = r.userid;
+      v.user = r.user;
+      if (r.userHidden) v.userhidden = true;
+      if (props.has('ids')) {
+        v.pageid = r.pageid;
+        v.revid = r.revid;
+        v.parentid = r.parentid;
+      }
+      if (props.has('title')) {
+        v.ns = r.ns;
+        v.title = ctx.wiki.titleText(r.ns, r.title);
+      }
+      if (props.has('timestamp')) v.timestamp = mwToIso(r.timestamp);
+      if (props.has('flags')) {
+        v.new = r.parentid === 0;
+        v.minor = r.minor;
+        v.top = r.top;
+      }
+      if ((props.has('comment') || props.has('parsedcomment')) && !r.commentHidden) {
+        if (props.has('comment')) v.comment = r.comment;
+        if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment);
+      }
+      if (props.has('size') && r.size !== null) v.size = r.size;
+      if (props.has('sizediff') && r.size !== null) v.sizediff = r.size - ((r.parentid !== 0 ? parentLens.get(r.parentid) : 0) ?? 0);
+      if (props.has('tags')) v.tags = [];
+      out.push(v);
+    });
+  },
+};
+
+/** One user's (or a prefix's) contributions over the given namespaces, merged into one ordered list. */
+async function merged(ctx: QueryModuleContext, o: ContributionOptions, namespaces: number[] | undefined, multi: boolean): Promise<ContributionRecord[]> {
+  if (!namespaces) return ctx.store.history.contributions(o);
+  const lists = await Promise.all([...new Set(namespaces)].map((ns) => ctx.store.history.contributions({ ...o, ns })));
+  const key = (r: ContributionRecord): Key => [multi ? r.user : '', r.timestamp, r.revid];
+  const all = lists.flat().sort((a, b) => compareKeys(key(a), key(b)) * (o.descending ? -1 : 1));
+  return all.slice(0, o.limit);
+}
