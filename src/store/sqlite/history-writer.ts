@@ -100,6 +100,11 @@ export class HistoryWriter {
       GROUP BY log_user`);
     db.exec(`UPDATE user SET user_registration = (SELECT MIN(log_timestamp) FROM logging WHERE log_user = user_id)
       WHERE EXISTS (SELECT 1 FROM logging WHERE log_user = user_id AND log_timestamp < user_registration)`);
+    // an account creation in the log (newusers/*, titled with the user page) is the registration itself
+    db.exec(`UPDATE user SET user_registration = (SELECT MIN(log_timestamp) FROM logging WHERE log_type = 'newusers'
+        AND log_namespace = 2 AND log_title = REPLACE(user_name, ' ', '_'))
+      WHERE EXISTS (SELECT 1 FROM logging WHERE log_type = 'newusers' AND log_namespace = 2
+        AND log_title = REPLACE(user_name, ' ', '_') AND log_timestamp < user_registration)`);
     db.exec(`INSERT INTO page_contributor (pc_page, pc_user, pc_user_text)
       SELECT rev_page, rev_user, user_name FROM revision JOIN user ON user_id = rev_user WHERE rev_user > 0 GROUP BY rev_page, rev_user`);
     db.exec(`INSERT INTO page_anon_contributors (pac_page, pac_count)

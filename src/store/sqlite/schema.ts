@@ -41,7 +41,7 @@ CREATE INDEX rev_user_text_ns_timestamp ON revision (rev_user_text, rev_namespac
 CREATE TABLE revision_text (rt_rev_id INTEGER PRIMARY KEY, rt_data BLOB NOT NULL);
 
 -- the dump's registered contributors (and log performers): editcount = their revisions in the dump,
--- registration = their first revision or log entry (a dump has no account creation times)
+-- registration = their account creation in the log, else their first revision or log entry
 CREATE TABLE user (
   user_id INTEGER PRIMARY KEY,
   user_name TEXT NOT NULL,          -- with spaces
