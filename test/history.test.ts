@@ -12,6 +12,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { RAW_CONTINUE_WARNING, startDemoServer, type DemoServer } from './helpers/demo-server.js';
+import { Db, queryLog, type QueryLogEntry } from '../src/store/sqlite/db.js';
+import { SqliteHistoryStore } from '../src/store/sqlite/history.js';
 
 let s: DemoServer;
 
@@ -443,4 +445,55 @@ describe('continuation joins', () => {
       }
     });
   }
+});
+
+describe('history store: every query is an index seek or an ordered, LIMITed index range', () => {
+  it('no whole-table scan and no sort in any variant', async () => {
+    const db = new Db(path.join(s.dir, 'demo.sqlite'), { debug: true });
+    try {
+      const h = new SqliteHistoryStore(db);
+      const log: QueryLogEntry[] = [];
+      await queryLog.run(log, async () => {
+        await h.revisionsByIds([1, 2]);
+        await h.latestRevisions([1, 2]);
+        await h.texts([1]);
+        await h.contributors([1, 2], { pageid: 1, userid: 2 }, 3);
+        await h.anonContributors([1]);
+        await h.usersByName(['Тарас']);
+        await h.revisionSizes([1]);
+        for (const descending of [false, true]) {
+          const dir = descending ? 'older' : 'newer';
+          await h.pageHistory({ pageid: 1, dir, orderBy: 'timestamp', start: '2010', end: '2020', user: 'Тарас', limit: 3 });
+          await h.pageHistory({ pageid: 1, dir, orderBy: 'id', startId: 1, endId: 9, excludeUser: 'Тарас', limit: 3 });
+          await h.userRange({ descending, from: 'А', to: 'Я', prefix: 'Т', withEditsOnly: true, limit: 3 });
+          await h.userRange({ descending, withEditsOnly: false, limit: 3 });
+          await h.contributions({ descending, user: 'Тарас', limit: 3 });
+          await h.contributions({ descending, user: 'Тарас', ns: 0, start: '2010', end: '2020', from: { timestamp: '2015', revid: 9 }, minor: true, top: false, isNew: false, limit: 3 });
+          await h.contributions({ descending, prefix: '1', from: { user: '1', timestamp: '2015', revid: 9 }, limit: 3 });
+          await h.logEvents({ descending, limit: 3 });
+          await h.logEvents({ descending, type: 'move', action: 'move', user: 'Тарас', start: '2010', end: '2020', from: { timestamp: '2015', logid: 3 }, limit: 3 });
+          await h.logEvents({ descending, title: { ns: 0, dbkey: 'X' }, limit: 3 });
+          await h.logEvents({ descending, prefix: { ns: 2, dbkey: 'X' }, limit: 3 });
+          await h.recentChanges({ descending, limit: 3 });
+          await h.recentChanges({ descending, start: '2010', end: '2020', from: { timestamp: '2015', rcid: 3 }, namespaces: [0, 2], user: 'Тарас', types: [0, 1], minor: true, bot: false, anon: false, redirect: false, topOnly: true, limit: 3 });
+        }
+      });
+      const seen = new Set<string>();
+      for (const { sql } of log) {
+        if (seen.has(sql)) continue;
+        seen.add(sql);
+        const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]))];
+        const args = names.length ? [Object.fromEntries(names.map((n) => [n, n === 'limit' ? 3 : 'x']))] : (sql.match(/\?/g) ?? []).map(() => 1);
+        const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
+        for (const step of plan) {
+          const ok = /^SEARCH /.test(step) || /^CORRELATED SCALAR SUBQUERY \d+$/.test(step) || /^SCAN (user|logging|recentchanges) USING (COVERING )?INDEX \w+$/.test(step);
+          assert.ok(ok, `${step}\n  in ${sql}`);
+          if (/^SCAN /.test(step)) assert.match(sql, /ORDER BY .* LIMIT @?\w+$/, sql);
+        }
+      }
+      assert.ok(seen.size >= 20, String(seen.size));
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -166,14 +166,15 @@ export class SqliteHistoryStore implements HistoryStore {
       order = `rev_user_text ${d}, rev_timestamp ${d}, rev_id ${d}`;
       if (o.from) where.push(rowCmp(['rev_user_text', 'rev_timestamp', 'rev_id'], lo, ['@fromUser', '@fromTs', '@fromId']));
     }
-    // with a namespace the (user, namespace, timestamp) index gives the order directly
     if (o.ns !== undefined) where.push('rev_namespace = @ns');
     if (o.start !== undefined) where.push(`rev_timestamp ${lo} @start`);
     if (o.end !== undefined) where.push(`rev_timestamp ${hi} @end`);
     if (o.minor !== undefined) where.push(`rev_minor_edit = ${o.minor ? 1 : 0}`);
     if (o.isNew !== undefined) where.push(`rev_parent_id ${o.isNew ? '=' : '!='} 0`);
     if (o.top !== undefined) where.push(`${o.top ? '' : 'NOT '}EXISTS (SELECT 1 FROM page t WHERE t.page_id = rev_page AND t.page_latest = rev_id)`);
-    const sql = `SELECT ${REV_COLUMNS}, page_title AS title, page_latest = rev_id AS top FROM revision JOIN page ON page_id = rev_page
+    // one user in one namespace: the (user, namespace, timestamp) index gives exactly the rows, in order
+    const index = o.user !== undefined && o.ns !== undefined ? ' INDEXED BY rev_user_text_ns_timestamp' : '';
+    const sql = `SELECT ${REV_COLUMNS}, page_title AS title, page_latest = rev_id AS top FROM revision${index} JOIN page ON page_id = rev_page
       WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`;
     return this.cache
       .all(sql, {
@@ -215,12 +216,17 @@ export class SqliteHistoryStore implements HistoryStore {
     if (o.start !== undefined) where.push(`log_timestamp ${lo} @start`);
     if (o.end !== undefined) where.push(`log_timestamp ${hi} @end`);
     if (o.from) where.push(rowCmp(['log_timestamp', 'log_id'], lo, ['@fromTs', '@fromId']));
-    // a title prefix is checked along the timestamp index (1.25 orders by time whatever the filters)
+    // a title prefix is checked along a time-ordered index (1.25 orders by time whatever the filters), never
+    // read as a title range and sorted
     const order = `log_timestamp ${d}, log_id ${d}`;
+    let index = '';
+    if (o.prefix !== undefined && o.title === undefined) {
+      index = ` INDEXED BY ${o.action !== undefined ? 'log_type_action' : o.type !== undefined ? 'log_type_time' : o.user !== undefined ? 'log_user_text_time' : 'log_times'}`;
+    }
     const sql = `SELECT log_id AS logid, log_type AS type, log_action AS action, log_timestamp AS timestamp, log_user_text AS user,
         log_user AS userid, log_namespace AS ns, log_title AS title, log_page AS logpage, COALESCE(page_id, 0) AS pageid,
         log_comment AS comment, log_params AS params, log_deleted AS deleted
-      FROM logging LEFT JOIN page ON page_namespace = log_namespace AND page_title = log_title
+      FROM logging${index} LEFT JOIN page ON page_namespace = log_namespace AND page_title = log_title
       ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
     const ns = o.title?.ns ?? o.prefix?.ns;
     return this.cache.all<LogRecord>(sql, {
