@@ -12,7 +12,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { RAW_CONTINUE_WARNING, startDemoServer, type DemoServer } from './helpers/demo-server.js';
-import { Db, queryLog, type QueryLogEntry } from '../src/store/sqlite/db.js';
+import { Db } from '../src/store/sqlite/db.js';
+import { queryLog, type QueryLogEntry } from '../src/store/query-log.js';
 import { SqliteHistoryStore } from '../src/store/sqlite/history.js';
 
 let s: DemoServer;

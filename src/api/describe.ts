@@ -3,7 +3,7 @@
  * the same declarations that the core validates with, so the documentation cannot drift.
  */
 import type { AnyModule, ParamDecl, ParamDecls } from './types.js';
-import type { Registry } from './main.js';
+import type { ModuleDirectory } from './types.js';
 import { escapeHtml } from './format/printer.js';
 import { PAGESET_PARAMS } from './query.js';
 
@@ -20,7 +20,7 @@ export interface ModuleRef {
 }
 
 /** Resolve a module path as paraminfo's `modules` takes it; undefined when unknown. */
-export function findModule(path: string, registry: Registry, mainParams: ParamDecls): ModuleRef | undefined {
+export function findModule(path: string, registry: ModuleDirectory, mainParams: ParamDecls): ModuleRef | undefined {
   if (path === 'main') return { path, name: 'main', prefix: '', description: 'The main module of the API.', params: mainParams, examples: [] };
   if (path === 'pageset') return { path, name: 'pageset', prefix: '', description: 'The set of pages to work on.', params: PAGESET_PARAMS, examples: [] };
   const [head, sub] = path.split('+');
@@ -46,7 +46,7 @@ function ref(m: AnyModule, path: string): ModuleRef {
   };
 }
 
-export function allModuleRefs(registry: Registry, mainParams: ParamDecls): ModuleRef[] {
+export function allModuleRefs(registry: ModuleDirectory, mainParams: ParamDecls): ModuleRef[] {
   const out: ModuleRef[] = [findModule('main', registry, mainParams)!];
   for (const a of [...registry.actions].sort((x, y) => (x.name < y.name ? -1 : 1))) {
     out.push(ref(a, a.name));

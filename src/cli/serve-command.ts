@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { createServer } from '../http/server.js';
+import { openStore, parseStoreLocation } from '../store/open.js';
 
 export async function runServeCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -20,7 +21,8 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     console.error('wikiquery serve: --db FILE is required');
     return 1;
   }
-  if (!existsSync(values.db)) {
+  const where = parseStoreLocation(values.db);
+  if (where.backend === 'sqlite' && !existsSync(where.path)) {
     console.error(`wikiquery serve: no database at ${values.db} (run wikiquery import first)`);
     return 1;
   }
@@ -34,7 +36,8 @@ export async function runServeCommand(argv: string[]): Promise<number> {
 }
 
 export async function serve(o: { db: string; host: string; port: number; files?: string; debug?: boolean; cacheMb?: number }): Promise<void> {
-  const server = await createServer({ db: o.db, debug: o.debug, filesDir: o.files, cacheMb: o.cacheMb, logLevel: process.env.WIKIQUERY_LOG_LEVEL });
+  const store = await openStore(o.db, { debug: o.debug });
+  const server = await createServer({ store, debug: o.debug, filesDir: o.files, cacheMb: o.cacheMb, logLevel: process.env.WIKIQUERY_LOG_LEVEL });
   const address = await server.app.listen({ host: o.host, port: o.port });
   server.app.log.info(`wikiquery serving ${o.db} at ${address}/api.php`);
   const stop = () => {

@@ -8,7 +8,6 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { ApiMain } from '../api/main.js';
 import { createRegistry } from '../modules/registry.js';
-import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/store.js';
 import { Wiki } from '../wiki/wiki.js';
 import { decodeParams } from './params.js';
@@ -16,7 +15,8 @@ import { registerFileRoutes } from './files.js';
 import { ResponseCache } from './response-cache.js';
 
 export interface ServerOptions {
-  db: string;
+  /** the opened store to serve (the CLI opens it from --db); closed with the server */
+  store: Store;
   debug?: boolean;
   /** pino log level; 'silent' in tests */
   logLevel?: string;
@@ -33,8 +33,8 @@ export interface WikiServer {
 }
 
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
-  const store = openSqliteStore(opts.db, { debug: opts.debug });
-  const wiki = new Wiki(store.site);
+  const store = opts.store;
+  const wiki = await Wiki.load(store.site);
   const api = new ApiMain(store, wiki, createRegistry(), { debug: opts.debug });
   const app = Fastify({
     // request lines are logged at info level: shown with --debug only

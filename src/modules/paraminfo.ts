@@ -1,10 +1,10 @@
 /** action=paraminfo: the module declarations as data, for clients that build requests from them. */
-import type { ActionModule } from '../api/types.js';
-import type { CoreContext } from '../api/main.js';
+import type { CoreActionModule } from '../api/types.js';
 import { findModule, paramInfo } from '../api/describe.js';
 
-export const paraminfoModule: ActionModule = {
+export const paraminfoModule: CoreActionModule = {
   kind: 'action',
+  core: true,
   name: 'paraminfo',
   prefix: '',
   description: 'Obtain information about API modules.',
@@ -17,8 +17,7 @@ export const paraminfoModule: ActionModule = {
     formatmodules: { type: ['json', 'jsonfm'], multi: true, help: 'List of format module names (value of format parameter). Use modules instead.' },
   },
   examples: ['action=paraminfo&modules=query+allcategories|query+allimages'],
-  run(base) {
-    const ctx = base as CoreContext;
+  run(ctx) {
     const p = ctx.params;
     const paths: string[] = [...((p.modules as string[] | undefined) ?? [])];
     for (const q of (p.querymodules as string[] | undefined) ?? []) paths.push('query+' + q);
@@ -27,7 +26,7 @@ export const paraminfoModule: ActionModule = {
     const modules: unknown[] = [];
     const missing: unknown[] = [];
     for (const path of paths) {
-      const m = findModule(path, ctx.registry, ctx.main.mainParams);
+      const m = findModule(path, ctx.modules, ctx.modules.mainParams);
       if (!m) {
         missing.push({ name: path, missing: true });
         continue;

@@ -1,7 +1,7 @@
 /** Category data of the wiki, as the API modules need it. */
 export interface CategoryStore {
   /** list=allcategories: at most `limit` rows of the category table in title order */
-  list(opts: CategoryListOptions): CategoryRow[];
+  list(opts: CategoryListOptions): Promise<CategoryRow[]>;
 }
 
 /** One row of the category table. */

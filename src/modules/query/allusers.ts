@@ -2,6 +2,7 @@
  * list=allusers (ApiQueryAllUsers of 1.25): the registered users (the dump's contributors) in name
  * order. Only implicit groups exist, so a group filter leaves nobody and an exclusion keeps everybody.
  */
+import { dirParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { ALL_RIGHTS, EXPLICIT_GROUPS, IMPLICIT_USER_GROUPS, groupRights } from '../../wiki/user-groups.js';
@@ -21,12 +22,12 @@ export const allusersModule: QueryModule = {
     from: { type: 'string', help: 'The user name to start enumerating from.' },
     to: { type: 'string', help: 'The user name to stop enumerating at.' },
     prefix: { type: 'string', help: 'Search for all users that begin with this value.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'Direction to sort in.' },
+    dir: dirParam('Direction to sort in.'),
     group: { type: EXPLICIT_GROUPS, multi: true, help: 'Only include users in the given groups.' },
     excludegroup: { type: EXPLICIT_GROUPS, multi: true, help: 'Exclude users in the given groups.' },
     rights: { type: ALL_RIGHTS, multi: true, help: 'Only include users with the given rights.' },
     prop: { type: ['blockinfo', 'groups', 'implicitgroups', 'rights', 'editcount', 'registration'], multi: true, help: 'Which pieces of information to include.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many total user names to return.' },
+    limit: limitParam(10, 'How many total user names to return.'),
     witheditsonly: { type: 'boolean', default: false, help: 'Only list users who have made edits.' },
     activeusers: { type: 'boolean', default: false, help: 'Only list users active in the last 30 days.' },
   },

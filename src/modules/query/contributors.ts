@@ -3,6 +3,7 @@
  * contributors and the registered ones in user id order. The dump's users are in no explicit group, so
  * group and rights filters leave no registered contributor and their exclusions leave them all.
  */
+import { continueParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { intval } from '../../api/params.js';
 import { ALL_RIGHTS, EXPLICIT_GROUPS } from '../../wiki/user-groups.js';
@@ -18,8 +19,8 @@ export const contributorsModule: QueryModule = {
     excludegroup: { type: EXPLICIT_GROUPS, multi: true, help: 'Exclude users in the given groups.' },
     rights: { type: ALL_RIGHTS, multi: true, help: 'Only include users having the given rights.' },
     excluderights: { type: ALL_RIGHTS, multi: true, help: 'Exclude users having the given rights.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many contributors to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: limitParam(10, 'How many contributors to return.'),
+    continue: continueParam(),
   },
   examples: ['action=query&prop=contributors&titles=Київ'],
   cacheMode: () => 'public',

@@ -2,10 +2,11 @@
  * list=logevents (ApiQueryLogEvents of 1.25): the log entries of the dump's <logitem>s, newest first by
  * default, with type/action, user, title and prefix filters and "timestamp|logid" continuation.
  */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { addLogParams } from '../../wiki/log-params.js';
-import { formatComment } from './allimages.js';
+import { commentLinks, formatComment } from './allimages.js';
 import { dieBadContinue } from './shared.js';
 
 /** $wgLogTypes of 1.25. */
@@ -34,13 +35,13 @@ export const logeventsModule: QueryModule = {
     action: { type: LOG_ACTIONS, help: 'Filter log actions to only this action. Overrides letype.' },
     start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
     end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
-    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
+    dir: dirParam('In which direction to enumerate.', ['newer', 'older'], 'older'),
     user: { type: 'user', help: 'Filter entries to those made by the given user.' },
     title: { type: 'string', help: 'Filter entries to those related to a page.' },
     prefix: { type: 'string', help: 'Filter entries that start with this prefix.' },
     tag: { type: 'string', help: 'Only list event entries tagged with this tag.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many total event entries to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: limitParam(10, 'How many total event entries to return.'),
+    continue: continueParam(),
   },
   examples: ['action=query&list=logevents'],
   cacheMode: () => 'public',
@@ -79,6 +80,7 @@ export const logeventsModule: QueryModule = {
       from,
       limit: limit + 1,
     });
+    const links = props.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.comment)) : null;
     const out = ctx.result.queryList('logevents');
     const titleInfo = (text: string) => {
       const t = ctx.wiki.codec.parse(text, 0);
@@ -125,7 +127,7 @@ export const logeventsModule: QueryModule = {
         if (r.deleted & 2) v.commenthidden = true;
         else {
           if (props.has('comment')) v.comment = r.comment;
-          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment);
+          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment, links!);
         }
       }
       if (props.has('tags')) v.tags = [];

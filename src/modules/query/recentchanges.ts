@@ -3,11 +3,12 @@
  * revisions and log entries of the $wgRCMaxAge (90 days) before the newest edit of the dump, as
  * rebuildrecentchanges.php would fill it. Also a generator (of the changed pages).
  */
+import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { addLogParams } from '../../wiki/log-params.js';
-import { formatComment } from './allimages.js';
+import { commentLinks, formatComment } from './allimages.js';
 import { dieBadContinue } from './shared.js';
 
 const PROPS = ['user', 'userid', 'comment', 'parsedcomment', 'flags', 'timestamp', 'title', 'ids', 'sizes', 'redirect', 'patrolled', 'loginfo', 'tags', 'sha1'];
@@ -25,18 +26,18 @@ export const recentchangesModule: QueryModule = {
   params: {
     start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
     end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
-    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
-    namespace: { type: 'namespace', multi: true, help: 'Filter log entries to only this namespace(s).' },
+    dir: dirParam('In which direction to enumerate.', ['newer', 'older'], 'older'),
+    namespace: namespaceParam('Filter log entries to only this namespace(s).', { multi: true }),
     user: { type: 'user', help: 'Only list changes by this user.' },
     excludeuser: { type: 'user', help: "Don't list changes by this user." },
     tag: { type: 'string', help: 'Only list changes tagged with this tag.' },
     prop: { type: PROPS, multi: true, default: 'title|timestamp|ids', help: 'Include additional pieces of information.' },
     token: { type: ['patrol'], multi: true, deprecated: true, help: 'Use action=query&meta=tokens instead.' },
     show: { type: SHOW, multi: true, help: 'Show only items that meet this criteria.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many total changes to return.' },
+    limit: limitParam(10, 'How many total changes to return.'),
     type: { type: Object.keys(TYPES), multi: true, default: 'edit|new|log|external', help: 'Which types of changes to show.' },
     toponly: { type: 'boolean', default: false, help: 'Only list changes which are the latest revision.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
   },
   examples: ['action=query&list=recentchanges&rcprop=title|ids|sizes|flags|user', 'action=query&generator=recentchanges&rcshow=!patrolled&prop=info'],
   cacheMode: () => 'public',
@@ -77,6 +78,7 @@ export const recentchangesModule: QueryModule = {
       topOnly: p.toponly,
       limit: limit + 1,
     });
+    const links = !ctx.generator && props.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.comment)) : null;
     const out = ctx.generator ? null : ctx.result.queryList('recentchanges');
     const titleInfo = (text: string) => {
       const t = ctx.wiki.codec.parse(text, 0);
@@ -131,7 +133,7 @@ export const recentchangesModule: QueryModule = {
         if (r.deleted & 2) v.commenthidden = true;
         else {
           if (props.has('comment')) v.comment = r.comment;
-          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment);
+          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment, links!);
         }
       }
       if (props.has('redirect')) v.redirect = r.isRedirect;

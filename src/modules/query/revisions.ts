@@ -3,6 +3,7 @@
  * or (enumeration mode, one page) its history newest or oldest first. Content comes in the 1.25 form (`*` with contentformat and
  * contentmodel) or, when a client asks with rvslots (MediaWiki 1.32+ clients), under slots.main.
  */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import type { QueryModuleContext } from '../../api/types.js';
@@ -10,7 +11,7 @@ import type { RevisionRecord } from '../../store/history-store.js';
 import { texts } from '../../api/errors.js';
 import { intval } from '../../api/params.js';
 import { mwToIso } from '../../wiki/timestamps.js';
-import { formatComment } from './allimages.js';
+import { commentLinks, formatComment } from './allimages.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { dieBadContinue } from './shared.js';
 
@@ -24,19 +25,19 @@ export const revisionsModule: QueryModule = {
   params: {
     prop: { type: PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
     slots: { type: ['main', '*'], multi: true, help: 'Which revision slots to return data for (MediaWiki 1.32+ clients); only the main slot exists.' },
-    limit: { type: 'limit', min: 1, max: 500, highmax: 5000, help: 'Limit how many revisions will be returned (enumeration mode).' },
+    limit: limitParam(undefined, 'Limit how many revisions will be returned (enumeration mode).'),
     startid: { type: 'integer', help: 'From which revision ID to start enumeration.' },
     endid: { type: 'integer', help: 'Stop revision enumeration on this revision ID.' },
     start: { type: 'timestamp', help: 'From which revision timestamp to start enumeration.' },
     end: { type: 'timestamp', help: 'Enumerate up to this timestamp.' },
-    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
+    dir: dirParam('In which direction to enumerate.', ['newer', 'older'], 'older'),
     user: { type: 'user', help: 'Only include revisions made by user.' },
     excludeuser: { type: 'user', help: 'Exclude revisions made by user.' },
     tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
     expandtemplates: { type: 'boolean', default: false, help: 'Expand templates in revision content (not supported here: content is returned as stored).' },
     section: { type: 'string', help: 'Only retrieve the content of this section number.' },
     contentformat: { type: ['text/x-wiki'], help: 'Serialization format used for difftotext and expected for output of content.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
   },
   examples: ['action=query&prop=revisions&titles=Київ&rvprop=timestamp|user|comment|content', 'action=query&prop=revisions&titles=Київ&rvlimit=5&rvprop=timestamp|user|comment'],
   cacheMode: () => 'public',
@@ -107,6 +108,7 @@ export const revisionsModule: QueryModule = {
     }
     if (p.tag !== undefined) list = []; // the dump carries no change tags
     const texts = fetchContent ? await ctx.store.history.texts(list.filter((r) => !r.textHidden).map((r) => r.revid)) : new Map<number, string>();
+    const links = props.has('parsedcomment') ? await commentLinks(ctx, list.map((r) => r.comment)) : null;
     const byPage = new Map<number, Record<string, unknown>[]>();
     for (const rev of list) {
       const v: Record<string, unknown> = {};
@@ -134,7 +136,7 @@ export const revisionsModule: QueryModule = {
         if (rev.commentHidden) v.commenthidden = true;
         else {
           if (props.has('comment')) v.comment = rev.comment;
-          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, rev.comment);
+          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, rev.comment, links!);
         }
       }
       if (props.has('tags')) v.tags = [];

@@ -8,6 +8,7 @@ import { LEGAL_TITLE_CHARS } from '../../wiki/titles.js';
 import { MEDIAWIKI_VERSION, WIKIQUERY_VERSION } from '../../wiki/wiki.js';
 import { fallbackChain } from '../../wiki/language.js';
 import { ANON_RIGHTS } from '../../wiki/users.js';
+import { MessageLoader } from '../message-loader.js';
 import { ARTICLE_PATH, pageUrl, serverOf } from '../../wiki/files.js';
 
 const PROPS = ['general', 'namespaces', 'namespacealiases', 'statistics', 'usergroups', 'extensions', 'fileextensions', 'rightsinfo', 'languages', 'protocols'];
@@ -34,13 +35,13 @@ export const siteinfoModule: QueryModule = {
   },
   examples: ['action=query&meta=siteinfo&siprop=general|namespaces|namespacealiases|statistics'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const q = ctx.result.object('query');
     for (const prop of ctx.params.prop as string[]) {
       switch (prop) {
         case 'general':
           ctx.markVolatile('clock'); // general.time is the current time
-          q.general = general(ctx);
+          q.general = await general(ctx);
           break;
         case 'namespaces':
           q.namespaces = namespaces(ctx);
@@ -51,7 +52,7 @@ export const siteinfoModule: QueryModule = {
             .map((a) => withContent({ id: a.id }, 'alias', a.alias));
           break;
         case 'statistics':
-          q.statistics = { ...ctx.store.site.statistics() };
+          q.statistics = { ...(await ctx.store.site.statistics()) };
           break;
         case 'usergroups':
           q.usergroups = [{ name: '*', rights: ANON_RIGHTS, ...(ctx.params.numberingroup ? { number: 0 } : {}) }];
@@ -79,10 +80,11 @@ export const siteinfoModule: QueryModule = {
   },
 };
 
-function general(ctx: QueryModuleContext): Record<string, unknown> {
+async function general(ctx: QueryModuleContext): Promise<Record<string, unknown>> {
   const info = ctx.wiki.info;
   const server = serverOf(ctx.request.apiUrl);
-  const mainpage = ctx.store.messages.text('mainpage', ctx.wiki.lang) ?? 'Головна сторінка';
+  const [main, dbversion] = await Promise.all([new MessageLoader(ctx.store, ctx.wiki).get('mainpage', ctx.wiki.lang), ctx.store.site.dbVersion()]);
+  const mainpage = main === false ? 'Головна сторінка' : main;
 
   const fallback = fallbackChain(ctx.wiki.lang).slice(1).map((code) => ({ code }));
   return {
@@ -94,7 +96,7 @@ function general(ctx: QueryModuleContext): Record<string, unknown> {
     phpversion: process.version,
     phpsapi: 'node',
     dbtype: 'sqlite',
-    dbversion: ctx.store.site.dbVersion(),
+    dbversion,
     langconversion: true,
     titleconversion: true,
     linkprefixcharset: '',

@@ -6,12 +6,13 @@
  * A namespace filter is answered one namespace at a time along the (user, namespace, timestamp) index
  * and the lists merged, so each request reads at most limit + 1 rows per user and namespace.
  */
+import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { ContributionOptions, ContributionRecord } from '../../store/history-store.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { canonicalUserName, isIp } from '../../wiki/user-groups.js';
-import { formatComment } from './allimages.js';
+import { commentLinks, formatComment } from './allimages.js';
 import { dieBadContinue } from './shared.js';
 
 const PROPS = ['ids', 'title', 'timestamp', 'comment', 'parsedcomment', 'size', 'sizediff', 'flags', 'patrolled', 'tags'];
@@ -29,14 +30,14 @@ export const usercontribsModule: QueryModule = {
   prefix: 'uc',
   description: 'Get all edits by a user.',
   params: {
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'The maximum number of contributions to return.' },
+    limit: limitParam(10, 'The maximum number of contributions to return.'),
     start: { type: 'timestamp', help: 'The start timestamp to return from.' },
     end: { type: 'timestamp', help: 'The end timestamp to return to.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
     user: { type: 'user', multi: true, help: 'The users to retrieve contributions for.' },
     userprefix: { type: 'string', help: 'Retrieve contributions for all users whose names begin with this value. Overrides ucuser.' },
-    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
-    namespace: { type: 'namespace', multi: true, help: 'Only list contributions in these namespaces.' },
+    dir: dirParam('In which direction to enumerate.', ['newer', 'older'], 'older'),
+    namespace: namespaceParam('Only list contributions in these namespaces.', { multi: true }),
     prop: { type: PROPS, multi: true, default: 'ids|title|timestamp|comment|size|flags', help: 'Include additional pieces of information.' },
     show: { type: SHOW, multi: true, help: 'Show only items that meet these criteria.' },
     tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
@@ -106,6 +107,7 @@ export const usercontribsModule: QueryModule = {
     const parentLens = props.has('sizediff')
       ? await ctx.store.history.revisionSizes(rows.slice(0, limit).filter((r) => r.parentid !== 0).map((r) => r.parentid))
       : new Map<number, number | null>();
+    const links = props.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.comment)) : null;
     const out = ctx.result.queryList('usercontribs');
     rows.forEach((r, i) => {
       if (i > limit) return;
@@ -135,7 +137,7 @@ export const usercontribsModule: QueryModule = {
       }
       if ((props.has('comment') || props.has('parsedcomment')) && !r.commentHidden) {
         if (props.has('comment')) v.comment = r.comment;
-        if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment);
+        if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment, links!);
       }
       if (props.has('size') && r.size !== null) v.size = r.size;
       if (props.has('sizediff') && r.size !== null) v.sizediff = r.size - ((r.parentid !== 0 ? parentLens.get(r.parentid) : 0) ?? 0);

@@ -15,7 +15,7 @@ export class SqliteCategoryStore implements CategoryStore {
    * the category page's `hiddencat` page property, two seeks per row (page_name, page_props primary key),
    * as MediaWiki joins them.
    */
-  list(o: CategoryListOptions): CategoryRow[] {
+  async list(o: CategoryListOptions): Promise<CategoryRow[]> {
     const where: string[] = [];
     const v: Record<string, unknown> = { limit: o.limit };
     const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];

@@ -1,67 +1,46 @@
 import type { Db, Statement } from './db.js';
-import type { KeyRange, MessageStore } from '../message-store.js';
-import { fallbackChain } from '../../wiki/language.js';
+import type { KeyRange, MessageStore, StoredMessage } from '../message-store.js';
 
 export class SqliteMessageStore implements MessageStore {
-  private readonly catalog: Statement<[string, string]>;
-  private readonly override: Statement<[string, string]>;
+  private readonly textsStmt: Statement<[string, string, string, string]>;
+  private readonly ranges = new Map<string, Statement<unknown[]>>();
 
   constructor(private readonly db: Db) {
-    this.catalog = db.prepare('MessageStore.text', 'SELECT msg_text FROM message WHERE msg_lang = ? AND msg_key = ?', true);
-    this.override = db.prepare('MessageStore.override', 'SELECT mo_text FROM message_override WHERE mo_lang = ? AND mo_key = ?', true);
+    // every (language, key) pair is a primary-key seek in each table
+    this.textsStmt = db.prepare(
+      'MessageStore.texts',
+      `SELECT 'catalog' AS source, msg_lang AS lang, msg_key AS key, msg_text AS text
+         FROM json_each(?) l CROSS JOIN json_each(?) k CROSS JOIN message ON msg_lang = l.value AND msg_key = k.value
+       UNION ALL
+       SELECT 'override', mo_lang, mo_key, mo_text
+         FROM json_each(?) l CROSS JOIN json_each(?) k CROSS JOIN message_override ON mo_lang = l.value AND mo_key = k.value`,
+    );
   }
 
-  text(key: string, lang: string): string | undefined {
-    for (const l of fallbackChain(lang)) {
-      const o = this.override.get(l, key) as string | undefined;
-      if (o !== undefined) return o;
-      const c = this.catalog.get(l, key) as string | undefined;
-      if (c !== undefined) return c;
-    }
-    return undefined;
+  async texts(langs: readonly string[], keys: readonly string[]): Promise<StoredMessage[]> {
+    if (langs.length === 0 || keys.length === 0) return [];
+    const l = JSON.stringify(langs);
+    const k = JSON.stringify(keys);
+    return this.textsStmt.all(l, k, l, k) as StoredMessage[];
   }
 
-  catalogText(lang: string, key: string): string | undefined {
-    return this.catalog.get(lang, key) as string | undefined;
-  }
-
-  overrideText(lang: string, key: string): string | undefined {
-    return this.override.get(lang, key) as string | undefined;
-  }
-
-  catalogKeys(lang: string, range: KeyRange): string[] {
-    return this.rangeStatement('message', 'msg_lang', 'msg_key', range).all(lang, ...bounds(range)) as string[];
-  }
-
-  overrideKeys(lang: string, range: KeyRange): string[] {
-    return this.rangeStatement('message_override', 'mo_lang', 'mo_key', range).all(lang, ...bounds(range)) as string[];
-  }
-
-  mediaWikiPageExists(title: string): boolean {
-    this.pageExists ??= this.db.prepare('MessageStore.mediaWikiPageExists', 'SELECT 1 FROM page WHERE page_namespace = 8 AND page_title = ?', true);
-    return this.pageExists.get(title) !== undefined;
-  }
-
-  private pageExists?: Statement<[string]>;
-  private readonly ranges = new Map<string, Statement<string[]>>();
-
-  /** One prepared statement per table and combination of bounds, so that every bound is an index range. */
-  private rangeStatement(table: string, langCol: string, keyCol: string, range: KeyRange): Statement<string[]> {
-    const conds = [`${langCol} = ?`];
-    if (range.min !== undefined) conds.push(`${keyCol} >= ?`);
-    if (range.below !== undefined) conds.push(`${keyCol} < ?`);
-    if (range.max !== undefined) conds.push(`${keyCol} <= ?`);
-    const sql = `SELECT ${keyCol} FROM ${table} WHERE ${conds.join(' AND ')} ORDER BY ${keyCol}`;
+  async keys(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): Promise<string[]> {
+    const conds = (col: string) => {
+      const c: string[] = [];
+      if (range.min !== undefined) c.push(`${col} >= @min`);
+      if (range.below !== undefined) c.push(`${col} < @below`);
+      if (range.max !== undefined) c.push(`${col} <= @max`);
+      return c.map((x) => ' AND ' + x).join('');
+    };
+    const parts = [`SELECT msg_key FROM json_each(@langs) l CROSS JOIN message ON msg_lang = l.value${conds('msg_key')}`];
+    if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
+    // one prepared statement per combination of bounds, so that every bound is an index range
+    const sql = parts.join(' UNION ALL ');
     let st = this.ranges.get(sql);
-    if (!st) this.ranges.set(sql, (st = this.db.prepare<string[]>(`MessageStore.${table === 'message' ? 'catalogKeys' : 'overrideKeys'}`, sql, true)));
-    return st;
+    if (!st) this.ranges.set(sql, (st = this.db.prepare<unknown[]>('MessageStore.keys', sql, true)));
+    const values: Record<string, unknown> = { langs: JSON.stringify(catalogLangs) };
+    if (overrideLang !== null) values.olang = overrideLang;
+    for (const k of ['min', 'below', 'max'] as const) if (range[k] !== undefined) values[k] = range[k];
+    return st.all(values) as string[];
   }
-}
-
-function bounds(range: KeyRange): string[] {
-  const out: string[] = [];
-  if (range.min !== undefined) out.push(range.min);
-  if (range.below !== undefined) out.push(range.below);
-  if (range.max !== undefined) out.push(range.max);
-  return out;
 }
