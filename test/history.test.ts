@@ -461,16 +461,15 @@ describe('history store: every query is an index seek or an ordered, LIMITed ind
         await h.contributors([1, 2], { pageid: 1, userid: 2 }, 3);
         await h.anonContributors([1]);
         await h.usersByName(['Тарас']);
-        await h.revisionSizes([1]);
         for (const descending of [false, true]) {
           const dir = descending ? 'older' : 'newer';
           await h.pageHistory({ pageid: 1, dir, orderBy: 'timestamp', start: '2010', end: '2020', user: 'Тарас', limit: 3 });
           await h.pageHistory({ pageid: 1, dir, orderBy: 'id', startId: 1, endId: 9, excludeUser: 'Тарас', limit: 3 });
           await h.userRange({ descending, from: 'А', to: 'Я', prefix: 'Т', withEditsOnly: true, limit: 3 });
           await h.userRange({ descending, withEditsOnly: false, limit: 3 });
-          await h.contributions({ descending, user: 'Тарас', limit: 3 });
-          await h.contributions({ descending, user: 'Тарас', ns: 0, start: '2010', end: '2020', from: { timestamp: '2015', revid: 9 }, minor: true, top: false, isNew: false, limit: 3 });
-          await h.contributions({ descending, prefix: '1', from: { user: '1', timestamp: '2015', revid: 9 }, limit: 3 });
+          await h.contributions({ descending, users: ['Тарас'], limit: 3 });
+          await h.contributions({ descending, users: ['Тарас', 'Олена Коваль'], namespaces: [0, 2], start: '2010', end: '2020', from: { user: 'Тарас', timestamp: '2015', revid: 9 }, minor: true, top: false, isNew: false, limit: 3 });
+          await h.contributions({ descending, prefix: '1', namespaces: [0], from: { user: '1', timestamp: '2015', revid: 9 }, limit: 3 });
           await h.logEvents({ descending, limit: 3 });
           await h.logEvents({ descending, type: 'move', action: 'move', user: 'Тарас', start: '2010', end: '2020', from: { timestamp: '2015', logid: 3 }, limit: 3 });
           await h.logEvents({ descending, title: { ns: 0, dbkey: 'X' }, limit: 3 });

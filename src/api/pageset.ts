@@ -5,6 +5,7 @@
  * query.pages) that prop modules then add to.
  */
 import type { Store } from '../store/store.js';
+import type { RevisionRecord } from '../store/history-store.js';
 import type { PageRow, TitleKey } from '../store/page-store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
@@ -27,8 +28,8 @@ export class PageSet {
   /** Special: and Media: titles; `exists` tells whether a Media: title's file was uploaded */
   readonly special: Array<MissingTitle & { exists: boolean }> = [];
   readonly missingIds: number[] = [];
-  /** revids=: the existing revisions asked for (revision id → page id), and the ids of no revision */
-  readonly revisionIds = new Map<number, number>();
+  /** revids=: the existing revisions asked for (by revision id), and the ids of no revision */
+  readonly revisionIds = new Map<number, RevisionRecord>();
   readonly badRevIds: number[] = [];
   private fakeId = -1;
   private readonly seen = new Set<string>();
@@ -115,16 +116,16 @@ export class PageSet {
   async addRevIds(ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
     const revs = await this.store.history.revisionsByIds(unique);
-    const found = new Map(revs.map((r) => [r.revid, r.pageid]));
+    const found = new Map(revs.map((r) => [r.revid, r]));
     const pages: number[] = [];
     for (const id of unique) {
-      const page = found.get(id);
-      if (page === undefined) {
+      const rev = found.get(id);
+      if (rev === undefined) {
         this.badRevIds.push(id);
         continue;
       }
-      this.revisionIds.set(id, page);
-      pages.push(page);
+      this.revisionIds.set(id, rev);
+      pages.push(rev.pageid);
     }
     if (pages.length) this.addPageIds(pages);
   }

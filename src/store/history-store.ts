@@ -68,14 +68,18 @@ export interface ContributionRecord extends RevisionRecord {
   title: string;
   /** page_latest = this revision */
   top: boolean;
+  /** the parent revision's size (null when there is none or it is unknown) */
+  parentSize: number | null;
 }
 
-/** list=usercontribs: one user (exact name) or a name prefix; timestamps TS_MW. */
+/**
+ * list=usercontribs: users by exact name, or every user name with a prefix; timestamps TS_MW. With
+ * several users or a prefix the order is (user, timestamp, id), else (timestamp, id).
+ */
 export interface ContributionOptions {
-  user?: string;
+  users?: string[];
   prefix?: string;
-  /** one namespace (callers merge several) */
-  ns?: number;
+  namespaces?: number[];
   descending: boolean;
   start?: string;
   end?: string;
@@ -177,8 +181,6 @@ export interface HistoryStore {
   usersByName(names: readonly string[]): Promise<UserRecord[]>;
   userRange(opts: UserRangeOptions): Promise<UserRecord[]>;
   contributions(opts: ContributionOptions): Promise<ContributionRecord[]>;
-  /** sizes of these revisions (for sizediff) */
-  revisionSizes(revids: readonly number[]): Promise<Map<number, number | null>>;
   logEvents(opts: LogOptions): Promise<LogRecord[]>;
   recentChanges(opts: RecentChangeOptions): Promise<RecentChangeRecord[]>;
 }

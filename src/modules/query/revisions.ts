@@ -88,12 +88,9 @@ export const revisionsModule: QueryModule = {
         list = list.slice(0, limit);
       }
     } else if (revCount > 0) {
-      let ids = [...pageSet.revisionIds.keys()];
-      if (p.continue !== undefined) {
-        const from = intval(p.continue);
-        ids = ids.filter((id) => id >= from);
-      }
-      list = await ctx.store.history.revisionsByIds(ids);
+      // the page set read them already; 1.25 lists them by id
+      const from = p.continue !== undefined ? intval(p.continue) : -Infinity;
+      list = [...pageSet.revisionIds.values()].filter((r) => r.revid >= from).sort((a, b) => a.revid - b.revid);
     } else {
       let ids = pages.map((pg) => pg.pageid);
       let fromRev = 0;

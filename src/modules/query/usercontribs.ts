@@ -2,14 +2,11 @@
  * list=usercontribs (ApiQueryContributions of 1.25): the revisions of one or more users, or of every
  * user whose name starts with a prefix, newest first by default. With several users or a prefix the
  * order is (user, timestamp, revision id) and continuation names the user too.
- *
- * A namespace filter is answered one namespace at a time along the (user, namespace, timestamp) index
- * and the lists merged, so each request reads at most limit + 1 rows per user and namespace.
+ * The store reads each user and namespace along its own index range, at most limit + 1 rows each.
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
-import type { QueryModule, QueryModuleContext } from '../../api/types.js';
-import type { ContributionOptions, ContributionRecord } from '../../store/history-store.js';
-import { compareBytes } from '../../wiki/collation.js';
+import type { QueryModule } from '../../api/types.js';
+import type { ContributionOptions } from '../../store/history-store.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { canonicalUserName, isIp } from '../../wiki/user-groups.js';
 import { commentLinks, formatComment } from './allimages.js';
@@ -17,12 +14,6 @@ import { dieBadContinue } from './shared.js';
 
 const PROPS = ['ids', 'title', 'timestamp', 'comment', 'parsedcomment', 'size', 'sizediff', 'flags', 'patrolled', 'tags'];
 const SHOW = ['minor', '!minor', 'patrolled', '!patrolled', 'top', '!top', 'new', '!new'];
-
-type Key = [string, string, number];
-
-function compareKeys(a: Key, b: Key): number {
-  return compareBytes(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || a[2] - b[2];
-}
 
 export const usercontribsModule: QueryModule = {
   kind: 'list',
@@ -89,24 +80,15 @@ export const usercontribsModule: QueryModule = {
       top: show.has('top') || p.toponly ? true : show.has('!top') ? false : undefined,
       isNew: show.has('new') ? true : show.has('!new') ? false : undefined,
     };
-    const namespaces = p.namespace as number[] | undefined;
-    const rows: ContributionRecord[] = [];
-    if (p.tag === undefined) {
-      if (prefix !== undefined) rows.push(...(await merged(ctx, { ...base, prefix, from, limit: limit + 1 }, namespaces, multi)));
-      else {
-        const sorted = [...users].sort(compareBytes);
-        if (descending) sorted.reverse();
-        for (const user of sorted) {
-          if (from?.user !== undefined && (descending ? compareBytes(user, from.user) > 0 : compareBytes(user, from.user) < 0)) continue;
-          const f = from && (from.user === undefined || from.user === user) ? { timestamp: from.timestamp, revid: from.revid } : undefined;
-          rows.push(...(await merged(ctx, { ...base, user, from: f, limit: limit + 1 - rows.length }, namespaces, multi)));
-          if (rows.length > limit) break;
-        }
-      }
-    }
-    const parentLens = props.has('sizediff')
-      ? await ctx.store.history.revisionSizes(rows.slice(0, limit).filter((r) => r.parentid !== 0).map((r) => r.parentid))
-      : new Map<number, number | null>();
+    // the dump carries no change tags
+    const rows = p.tag !== undefined ? [] : await ctx.store.history.contributions({
+      ...base,
+      users: prefix === undefined ? users : undefined,
+      prefix,
+      namespaces: p.namespace as number[] | undefined,
+      from,
+      limit: limit + 1,
+    });
     const links = props.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.comment)) : null;
     const out = ctx.result.queryList('usercontribs');
     rows.forEach((r, i) => {
@@ -140,18 +122,10 @@ export const usercontribsModule: QueryModule = {
         if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment, links!);
       }
       if (props.has('size') && r.size !== null) v.size = r.size;
-      if (props.has('sizediff') && r.size !== null) v.sizediff = r.size - ((r.parentid !== 0 ? parentLens.get(r.parentid) : 0) ?? 0);
+      // Revision::getParentLengths: a parent that is not there counts as 0 bytes
+      if (props.has('sizediff') && r.size !== null) v.sizediff = r.size - (r.parentSize ?? 0);
       if (props.has('tags')) v.tags = [];
       out.push(v);
     });
   },
 };
-
-/** One user's (or a prefix's) contributions over the given namespaces, merged into one ordered list. */
-async function merged(ctx: QueryModuleContext, o: ContributionOptions, namespaces: number[] | undefined, multi: boolean): Promise<ContributionRecord[]> {
-  if (!namespaces) return ctx.store.history.contributions(o);
-  const lists = await Promise.all([...new Set(namespaces)].map((ns) => ctx.store.history.contributions({ ...o, ns })));
-  const key = (r: ContributionRecord): Key => [multi ? r.user : '', r.timestamp, r.revid];
-  const all = lists.flat().sort((a, b) => compareKeys(key(a), key(b)) * (o.descending ? -1 : 1));
-  return all.slice(0, o.limit);
-}

@@ -1,6 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
 import type { Db, Statement } from './db.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
+import { compareBytes } from '../../wiki/collation.js';
 import type {
   ContributionOptions,
   ContributionRecord,
@@ -42,7 +43,6 @@ export class SqliteHistoryStore implements HistoryStore {
   private readonly text: Statement<[number]>;
   private readonly anon: Statement<[number]>;
   private readonly userByName: Statement<[string]>;
-  private readonly size: Statement<[number]>;
   private readonly cache: StatementCache;
 
   constructor(db: Db) {
@@ -51,7 +51,6 @@ export class SqliteHistoryStore implements HistoryStore {
     this.text = db.prepare('HistoryStore.texts', 'SELECT rt_data FROM revision_text WHERE rt_rev_id = ?', true);
     this.anon = db.prepare('HistoryStore.anonContributors', 'SELECT pac_count FROM page_anon_contributors WHERE pac_page = ?', true);
     this.userByName = db.prepare('HistoryStore.usersByName', `SELECT ${USER_COLUMNS} FROM user WHERE user_name = ?`);
-    this.size = db.prepare('HistoryStore.revisionSizes', 'SELECT rev_len FROM revision WHERE rev_id = ?', true);
     this.cache = new StatementCache(db, 'HistoryStore');
   }
 
@@ -152,56 +151,80 @@ export class SqliteHistoryStore implements HistoryStore {
     });
   }
 
+  /**
+   * One statement per user and namespace, each along the (user, namespace, timestamp) index with at most
+   * `limit` rows, merged here: the work is bounded by users × namespaces × limit, whatever the history.
+   */
   async contributions(o: ContributionOptions): Promise<ContributionRecord[]> {
+    const multi = o.prefix !== undefined || (o.users?.length ?? 0) > 1;
+    const nss: Array<number | undefined> = o.namespaces ? [...new Set(o.namespaces)] : [undefined];
+    const sign = o.descending ? -1 : 1;
+    const key = (r: ContributionRecord): [string, string, number] => [multi ? r.user : '', r.timestamp, r.revid];
+    const cmp = (a: ContributionRecord, b: ContributionRecord) => {
+      const [x, y] = [key(a), key(b)];
+      return sign * (compareBytes(x[0], y[0]) || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0) || x[2] - y[2]);
+    };
+    const merged = (lists: ContributionRecord[][], limit: number) => lists.flat().sort(cmp).slice(0, limit);
+    if (o.prefix !== undefined) return merged(nss.map((ns) => this.contributionRange(o, { prefix: o.prefix, ns, from: o.from, limit: o.limit })), o.limit);
+    const users = [...new Set(o.users ?? [])].sort(compareBytes);
+    if (o.descending) users.reverse();
+    const out: ContributionRecord[] = [];
+    for (const user of users) {
+      if (o.from?.user !== undefined && sign * compareBytes(user, o.from.user) < 0) continue;
+      const from = o.from && (o.from.user === undefined || o.from.user === user) ? { timestamp: o.from.timestamp, revid: o.from.revid } : undefined;
+      const need = o.limit - out.length;
+      out.push(...merged(nss.map((ns) => this.contributionRange(o, { user, ns, from, limit: need })), need));
+      if (out.length >= o.limit) break;
+    }
+    return out;
+  }
+
+  private contributionRange(
+    o: ContributionOptions,
+    r: { user?: string; prefix?: string; ns: number | undefined; from: ContributionOptions['from']; limit: number },
+  ): ContributionRecord[] {
     const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
     const d = o.descending ? 'DESC' : 'ASC';
     const where: string[] = [];
     let order: string;
-    if (o.user !== undefined) {
+    if (r.user !== undefined) {
       where.push('rev_user_text = @user');
       order = `rev_timestamp ${d}, rev_id ${d}`;
-      if (o.from) where.push(rowCmp(['rev_timestamp', 'rev_id'], lo, ['@fromTs', '@fromId']));
+      if (r.from) where.push(rowCmp(['rev_timestamp', 'rev_id'], lo, ['@fromTs', '@fromId']));
     } else {
       where.push('rev_user_text >= @prefix AND rev_user_text < @prefixEnd');
       order = `rev_user_text ${d}, rev_timestamp ${d}, rev_id ${d}`;
-      if (o.from) where.push(rowCmp(['rev_user_text', 'rev_timestamp', 'rev_id'], lo, ['@fromUser', '@fromTs', '@fromId']));
+      if (r.from) where.push(rowCmp(['rev_user_text', 'rev_timestamp', 'rev_id'], lo, ['@fromUser', '@fromTs', '@fromId']));
     }
-    if (o.ns !== undefined) where.push('rev_namespace = @ns');
+    if (r.ns !== undefined) where.push('rev_namespace = @ns');
     if (o.start !== undefined) where.push(`rev_timestamp ${lo} @start`);
     if (o.end !== undefined) where.push(`rev_timestamp ${hi} @end`);
     if (o.minor !== undefined) where.push(`rev_minor_edit = ${o.minor ? 1 : 0}`);
     if (o.isNew !== undefined) where.push(`rev_parent_id ${o.isNew ? '=' : '!='} 0`);
     if (o.top !== undefined) where.push(`${o.top ? '' : 'NOT '}EXISTS (SELECT 1 FROM page t WHERE t.page_id = rev_page AND t.page_latest = rev_id)`);
     // one user in one namespace: the (user, namespace, timestamp) index gives exactly the rows, in order
-    const index = o.user !== undefined && o.ns !== undefined ? ' INDEXED BY rev_user_text_ns_timestamp' : '';
-    const sql = `SELECT ${REV_COLUMNS}, page_title AS title, page_latest = rev_id AS top FROM revision${index} JOIN page ON page_id = rev_page
+    const index = r.user !== undefined && r.ns !== undefined ? ' INDEXED BY rev_user_text_ns_timestamp' : '';
+    const sql = `SELECT ${REV_COLUMNS}, page_title AS title, page_latest = rev_id AS top,
+        (SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id) AS parentSize
+      FROM revision${index} JOIN page ON page_id = rev_page
       WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`;
     return this.cache
       .all(sql, {
-        user: o.user,
-        prefix: o.prefix,
-        prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix),
-        fromUser: o.from?.user,
-        fromTs: o.from?.timestamp,
-        fromId: o.from?.revid,
-        ns: o.ns,
+        user: r.user,
+        prefix: r.prefix,
+        prefixEnd: r.prefix === undefined ? undefined : prefixEnd(r.prefix),
+        fromUser: r.from?.user,
+        fromTs: r.from?.timestamp,
+        fromId: r.from?.revid,
+        ns: r.ns,
         start: o.start,
         end: o.end,
-        limit: o.limit,
+        limit: r.limit,
       })
-      .map((r: any) => {
-        r.top = r.top === 1;
-        return toRev<ContributionRecord>(r);
+      .map((x: any) => {
+        x.top = x.top === 1;
+        return toRev<ContributionRecord>(x);
       });
-  }
-
-  async revisionSizes(revids: readonly number[]): Promise<Map<number, number | null>> {
-    const out = new Map<number, number | null>();
-    for (const id of new Set(revids)) {
-      const v = this.size.get(id) as number | null | undefined;
-      if (v !== undefined) out.set(id, v);
-    }
-    return out;
   }
 
   async logEvents(o: LogOptions): Promise<LogRecord[]> {
