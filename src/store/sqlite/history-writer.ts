@@ -90,21 +90,28 @@ export class HistoryWriter {
     const db = this.db;
     db.exec('DELETE FROM revision WHERE rev_page NOT IN (SELECT page_id FROM page)');
     db.exec('DELETE FROM revision_text WHERE rt_rev_id NOT IN (SELECT rev_id FROM revision)');
-    // a user keeps the name of their newest edit (renamed accounts appear under one id)
-    db.exec(`INSERT INTO user (user_id, user_name, user_editcount, user_registration)
-      SELECT rev_user, rev_user_text, COUNT(*), MIN(rev_timestamp) FROM (
-        SELECT rev_user, rev_user_text, rev_timestamp FROM revision WHERE rev_user > 0 ORDER BY rev_user, rev_timestamp DESC
-      ) GROUP BY rev_user`);
-    db.exec(`INSERT OR IGNORE INTO user (user_id, user_name, user_editcount, user_registration)
-      SELECT log_user, log_user_text, 0, MIN(log_timestamp) FROM logging WHERE log_user > 0 AND log_user_text != ''
-      GROUP BY log_user`);
-    db.exec(`UPDATE user SET user_registration = (SELECT MIN(log_timestamp) FROM logging WHERE log_user = user_id)
-      WHERE EXISTS (SELECT 1 FROM logging WHERE log_user = user_id AND log_timestamp < user_registration)`);
+    // Users: one grouping pass per source into scratch tables, then joins (no per-user scan of a table
+    // without an index on its user id). A user keeps the name of their newest edit (the bare column of a
+    // MAX() aggregate is taken from the row of the maximum).
+    db.exec(`CREATE TEMP TABLE tmp_rev_user AS SELECT rev_user AS id, rev_user_text AS name, MAX(rev_timestamp) AS last,
+      COUNT(*) AS edits FROM revision WHERE rev_user > 0 GROUP BY rev_user`);
+    db.exec(`CREATE TEMP TABLE tmp_rev_first AS SELECT rev_user AS id, MIN(rev_timestamp) AS first FROM revision WHERE rev_user > 0 GROUP BY rev_user`);
+    db.exec(`CREATE TEMP TABLE tmp_log_user AS SELECT log_user AS id, log_user_text AS name, MAX(log_timestamp) AS last FROM logging
+      WHERE log_user > 0 AND log_user_text != '' GROUP BY log_user`);
+    db.exec(`CREATE TEMP TABLE tmp_log_first AS SELECT log_user AS id, MIN(log_timestamp) AS first FROM logging WHERE log_user > 0 GROUP BY log_user`);
     // an account creation in the log (newusers/*, titled with the user page) is the registration itself
-    db.exec(`UPDATE user SET user_registration = (SELECT MIN(log_timestamp) FROM logging WHERE log_type = 'newusers'
-        AND log_namespace = 2 AND log_title = REPLACE(user_name, ' ', '_'))
-      WHERE EXISTS (SELECT 1 FROM logging WHERE log_type = 'newusers' AND log_namespace = 2
-        AND log_title = REPLACE(user_name, ' ', '_') AND log_timestamp < user_registration)`);
+    db.exec(`CREATE TEMP TABLE tmp_created (title TEXT PRIMARY KEY, ts TEXT NOT NULL)`);
+    db.exec(`INSERT INTO tmp_created SELECT log_title, MIN(log_timestamp) FROM logging WHERE log_type = 'newusers' AND log_namespace = 2 GROUP BY log_title`);
+    for (const t of ['tmp_rev_user', 'tmp_rev_first', 'tmp_log_user', 'tmp_log_first']) db.exec(`CREATE UNIQUE INDEX ${t}_id ON ${t} (id)`);
+    db.exec(`INSERT INTO user (user_id, user_name, user_editcount) SELECT id, name, edits FROM tmp_rev_user`);
+    db.exec(`INSERT OR IGNORE INTO user (user_id, user_name, user_editcount) SELECT id, name, 0 FROM tmp_log_user`);
+    db.exec(`UPDATE user SET user_registration = (SELECT MIN(ts) FROM (
+        SELECT first AS ts FROM tmp_rev_first WHERE id = user_id
+        UNION ALL SELECT first FROM tmp_log_first WHERE id = user_id
+        UNION ALL SELECT ts FROM tmp_created WHERE title = REPLACE(user_name, ' ', '_')))`);
+    // two accounts under one name (a rename between dumps): the one with the lower id keeps it
+    db.exec('DELETE FROM user WHERE user_id NOT IN (SELECT MIN(user_id) FROM user GROUP BY user_name)');
+    for (const t of ['tmp_rev_user', 'tmp_rev_first', 'tmp_log_user', 'tmp_log_first', 'tmp_created']) db.exec(`DROP TABLE ${t}`);
     db.exec(`INSERT INTO page_contributor (pc_page, pc_user, pc_user_text)
       SELECT rev_page, rev_user, user_name FROM revision JOIN user ON user_id = rev_user WHERE rev_user > 0 GROUP BY rev_page, rev_user`);
     db.exec(`INSERT INTO page_anon_contributors (pac_page, pac_count)
