@@ -26,8 +26,9 @@ export function importHooks(): PageAnalysisHook[] {
 export function formatSummary(s: ImportSummary): string {
   const rate = Math.round(s.pagesPerSecond);
   return (
-    `Imported ${s.pages} pages, ${s.files} files, ${s.links} links in ${s.seconds.toFixed(1)} s ` +
-    `(${rate} pages/s), peak RSS ${Math.round(s.peakRssMB)} MB`
+    `Imported ${s.pages} pages, ${s.revisions} revisions, ${s.logItems} log items, ${s.files} files, ${s.links} links ` +
+    `in ${s.seconds.toFixed(1)} s (${rate} pages/s, ${Math.round(s.seconds > 0 ? s.revisions / s.seconds : s.revisions)} revisions/s), ` +
+    `peak RSS ${Math.round(s.peakRssMB)} MB`
   );
 }
 
