@@ -32,8 +32,8 @@ export interface Registry {
 }
 
 export const MAIN_PARAMS = (actions: string[]): ParamDecls => ({
-  action: { type: actions, default: 'help', help: 'Which action to perform.' },
-  format: { type: FORMATS, default: 'jsonfm', help: 'The format of the output.' },
+  action: { type: actions, default: 'help', help: 'Which action to perform.', submodules: Object.fromEntries(actions.map((a) => [a, a])) },
+  format: { type: FORMATS, default: 'jsonfm', help: 'The format of the output.', submodules: Object.fromEntries(FORMATS.map((f) => [f, f])) },
   maxlag: { type: 'integer', help: 'Maximum lag can be used when MediaWiki is installed on a database replicated cluster.' },
   smaxage: { type: 'integer', default: 0, help: 'Set the s-maxage header to this many seconds. Errors are never cached.' },
   maxage: { type: 'integer', default: 0, help: 'Set the max-age header to this many seconds. Errors are never cached.' },

@@ -9,8 +9,9 @@ import type { RevisionRecord } from '../store/history-store.js';
 import type { PageRow, TitleKey } from '../store/page-store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
-import { NS_MEDIA } from '../wiki/namespaces.js';
+import { NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
 import { bcArray, type Obj } from './result.js';
+import { fixSpecialName, specialPageExists } from '../wiki/special-pages.js';
 
 export type { TitleKey };
 
@@ -59,6 +60,8 @@ export class PageSet {
         this.invalid.push({ fakeId: this.fakeId--, title: text });
         continue;
       }
+      // ApiPageSet::processTitlesArray: special pages get their local canonical name before normalization is reported
+      if (t.ns === NS_SPECIAL) t.dbkey = fixSpecialName(t.dbkey);
       const pretty = this.wiki.titleText(t.ns, t.dbkey);
       if (pretty !== text && !this.normalized.some((n) => n.from === text)) this.normalized.push({ from: text, to: pretty });
       keys.push({ ns: t.ns, dbkey: t.dbkey });
@@ -82,7 +85,12 @@ export class PageSet {
       fresh.length ? this.store.pages.byTitles(fresh) : [],
       media.length ? this.store.files.existing(media) : new Set<string>(),
     ]);
-    for (const t of special) this.special.push({ ...t, fakeId: this.fakeId--, exists: t.ns === NS_MEDIA && uploaded.has(t.dbkey) });
+    for (const t of special) {
+      // Title::fixSpecialName; an existing special page is not missing (SpecialPageFactory::exists)
+      const dbkey = t.ns === NS_SPECIAL ? fixSpecialName(t.dbkey) : t.dbkey;
+      const exists = t.ns === NS_MEDIA ? uploaded.has(t.dbkey) : specialPageExists(dbkey);
+      this.special.push({ ns: t.ns, dbkey, fakeId: this.fakeId--, exists });
+    }
     const found = new Map(rows.map((r) => [r.ns + ':' + r.title, r]));
     const missingByNs = new Map<number, TitleKey[]>();
     for (const t of fresh) {

@@ -28,10 +28,11 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
   const byKind = (k: QueryModule['kind']) => modules.filter((m) => m.kind === k).map((m) => m.name).sort();
   const byName = new Map(modules.map((m) => [m.name, m]));
   const generators = modules.filter((m) => m.generator).map((m) => m.name).sort();
+  const paths = (names: string[]) => Object.fromEntries(names.map((n) => [n, 'query+' + n]));
   const params: ParamDecls = {
-    prop: { type: byKind('prop'), multi: true, help: 'Which properties to get for the queried pages.' },
-    list: { type: byKind('list'), multi: true, help: 'Which lists to get.' },
-    meta: { type: byKind('meta'), multi: true, help: 'Which metadata to get.' },
+    prop: { type: byKind('prop'), multi: true, help: 'Which properties to get for the queried pages.', submodules: paths(byKind('prop')) },
+    list: { type: byKind('list'), multi: true, help: 'Which lists to get.', submodules: paths(byKind('list')) },
+    meta: { type: byKind('meta'), multi: true, help: 'Which metadata to get.', submodules: paths(byKind('meta')) },
     indexpageids: { type: 'boolean', default: false, help: 'Include an additional pageids section listing all returned page IDs.' },
     export: { type: 'boolean', default: false, help: 'Export the current revisions of all given or generated pages (not supported: ignored).' },
     iwurl: { type: 'boolean', default: false, help: 'Whether to get the full URL if the title is an interwiki link.' },
@@ -39,7 +40,8 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
     rawcontinue: { type: 'boolean', default: false, help: 'Currently ignored. In the future, continue will become the default and this will be needed to receive the raw query-continue data.' },
     ...PAGESET_PARAMS,
   };
-  params.generator = { ...params.generator, help: `${params.generator.help} One of: ${generators.join(', ')}.` };
+  // validated as a string (unknown names get badgenerator), described as ApiPageSet's 'submodule' type
+  params.generator = { ...params.generator, help: `${params.generator.help} One of: ${generators.join(', ')}.`, submodules: paths(generators), submoduleParamPrefix: 'g' };
 
   return {
     kind: 'action',

@@ -26,6 +26,13 @@ export interface ParamDecl {
   highmax?: number;
   help: string;
   deprecated?: boolean;
+  /**
+   * For parameters whose values name modules (action, format, prop, list, meta, generator): value →
+   * module path, reported by paraminfo as 1.25's PARAM_TYPE 'submodule' (type = sorted names).
+   */
+  submodules?: Record<string, string>;
+  /** the prefix a submodule's parameters get (generator → 'g') */
+  submoduleParamPrefix?: string;
 }
 
 export type ParamDecls = Record<string, ParamDecl>;
@@ -42,6 +49,14 @@ export interface ModuleBase {
   params: ParamDecls;
   /** examples for the help page: query strings without 'api.php?' */
   examples?: string[];
+  /** 1.25's PHP class name, as paraminfo reports it (default: derived from the module name) */
+  className?: string;
+  /** documentation pages, as paraminfo's helpurls */
+  helpUrls?: string[];
+  /** false for modules that need no read right (1.25's isReadMode() === false) */
+  readRights?: boolean;
+  /** the whole module is deprecated */
+  deprecated?: boolean;
 }
 
 export interface RequestInfo {

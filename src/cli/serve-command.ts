@@ -1,8 +1,9 @@
-/** `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug] [--cache-mb N]` */
+/** `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug] [--cache-mb N] [--interwiki FILE]` */
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { createServer } from '../http/server.js';
 import { openStore, parseStoreLocation } from '../store/open.js';
+import { InterwikiMap } from '../wiki/interwiki.js';
 
 export async function runServeCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -14,6 +15,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
       files: { type: 'string' },
       debug: { type: 'boolean', default: false },
       'cache-mb': { type: 'string', default: '64' },
+      interwiki: { type: 'string' },
     },
     strict: true,
   });
@@ -31,13 +33,22 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     console.error('wikiquery serve: --cache-mb takes a number of megabytes (0 turns the cache off)');
     return 1;
   }
-  await serve({ db: values.db, host: values.host!, port: Number(values.port), files: values.files, debug: values.debug, cacheMb });
+  let interwiki: InterwikiMap | undefined;
+  if (values.interwiki) {
+    try {
+      interwiki = InterwikiMap.fromFile(values.interwiki);
+    } catch (e) {
+      console.error(`wikiquery serve: --interwiki: ${e instanceof Error ? e.message : String(e)}`);
+      return 1;
+    }
+  }
+  await serve({ db: values.db, host: values.host!, port: Number(values.port), files: values.files, debug: values.debug, cacheMb, interwiki });
   return 0;
 }
 
-export async function serve(o: { db: string; host: string; port: number; files?: string; debug?: boolean; cacheMb?: number }): Promise<void> {
+export async function serve(o: { db: string; host: string; port: number; files?: string; debug?: boolean; cacheMb?: number; interwiki?: InterwikiMap }): Promise<void> {
   const store = await openStore(o.db, { debug: o.debug });
-  const server = await createServer({ store, debug: o.debug, filesDir: o.files, cacheMb: o.cacheMb, logLevel: process.env.WIKIQUERY_LOG_LEVEL });
+  const server = await createServer({ store, debug: o.debug, filesDir: o.files, cacheMb: o.cacheMb, interwiki: o.interwiki, logLevel: process.env.WIKIQUERY_LOG_LEVEL });
   const address = await server.app.listen({ host: o.host, port: o.port });
   server.app.log.info(`wikiquery serving ${o.db} at ${address}/api.php`);
   const stop = () => {

@@ -10,6 +10,7 @@ import { ApiMain } from '../api/main.js';
 import { createRegistry } from '../modules/registry.js';
 import type { Store } from '../store/store.js';
 import { Wiki } from '../wiki/wiki.js';
+import type { InterwikiMap } from '../wiki/interwiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
 import { ResponseCache } from './response-cache.js';
@@ -24,6 +25,8 @@ export interface ServerOptions {
   filesDir?: string;
   /** size of the response cache in MB (0 = off); default 64 */
   cacheMb?: number;
+  /** the interwiki map, when the operator gives one (default: MediaWiki's list) */
+  interwiki?: InterwikiMap;
 }
 
 export interface WikiServer {
@@ -35,6 +38,7 @@ export interface WikiServer {
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const store = opts.store;
   const wiki = await Wiki.load(store.site);
+  if (opts.interwiki) wiki.interwiki = opts.interwiki;
   const api = new ApiMain(store, wiki, createRegistry(), { debug: opts.debug });
   const app = Fastify({
     // request lines are logged at info level: shown with --debug only

@@ -6,7 +6,7 @@
  */
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
-import { MessageSnapshot, Messages, lookupKeys, lookupLanguages, type ParserEnv } from '../wiki/messages.js';
+import { MessageSnapshot, Messages, lookupKeys, type ParserEnv } from '../wiki/messages.js';
 
 /** Rounds of fetching what a render asked for; each round follows one more level of nesting. */
 const MAX_ROUNDS = 8;
@@ -30,9 +30,13 @@ export class MessageLoader {
     };
   }
 
-  /** Fetch, in one store call, what looking up these message keys in language `code` reads first. */
+  /**
+   * Fetch, in one store call, what looking up these message keys in language `code` reads first: that
+   * language's overrides and catalog (and the content language's). A message found there is settled; the
+   * fallback languages are read only for the messages that turn out to need them (the next round).
+   */
   async prefetch(keys: readonly string[], code: string): Promise<void> {
-    const langs = lookupLanguages(code, this.wiki.lang);
+    const langs = code === this.wiki.lang ? [code] : [code, this.wiki.lang];
     const stored = [...new Set(keys.flatMap(lookupKeys))];
     await this.fetchTexts(langs, stored);
   }

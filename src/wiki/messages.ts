@@ -109,14 +109,6 @@ export class MessageSnapshot implements MessageSource {
   }
 }
 
-/**
- * The languages MessageCache may read for a message asked for in `code` on a wiki of content language
- * `content` (overrides and catalogs of both fallback chains): what a first batch fetches.
- */
-export function lookupLanguages(code: string, content: string): string[] {
-  return [...new Set([...catalogLanguages(code), code, ...languageFallbacks(code), ...catalogLanguages(content), content, ...languageFallbacks(content)])];
-}
-
 /** The stored keys MessageCache may read for a message key (its lcfirst form, as catalogs and overrides store them). */
 export function lookupKeys(key: string): string[] {
   let lckey = key.replace(/ /g, '_');

@@ -3,6 +3,7 @@
  * Built once when the server opens a database.
  */
 import { TitleCodec } from './titles.js';
+import { InterwikiMap } from './interwiki.js';
 import { DEFAULT_ALIASES, type NamespaceInfo } from './namespaces.js';
 
 /** The facts of an imported wiki that titles and output depend on. */
@@ -31,6 +32,8 @@ export const WIKIQUERY_VERSION = '0.1.0';
 
 export class Wiki {
   readonly codec: TitleCodec;
+  /** the interwiki map (MediaWiki's default list unless the operator gives one) */
+  interwiki: InterwikiMap = InterwikiMap.defaults();
 
   static async load(site: SiteFactsSource): Promise<Wiki> {
     const [info, namespaces] = await Promise.all([site.siteInfo(), site.namespaces()]);

@@ -5,7 +5,7 @@
 import { dirParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
-import { ALL_RIGHTS, EXPLICIT_GROUPS, IMPLICIT_USER_GROUPS, groupRights } from '../../wiki/user-groups.js';
+import { ALL_RIGHTS, EXPLICIT_GROUPS, IMPLICIT_GROUPS, groupRights } from '../../wiki/user-groups.js';
 
 /** User::getCanonicalName without validation, as ApiQueryAllUsers::getCanonicalUserName: spaces, first letter up. */
 function canonical(s: string): string {
@@ -60,9 +60,9 @@ export const allusersModule: QueryModule = {
       const v: Record<string, unknown> = { userid: u.userid, name: u.name };
       if (props.has('editcount')) v.editcount = u.editcount;
       if (props.has('registration')) v.registration = u.registration === null ? '' : mwToIso(u.registration);
-      if (props.has('groups')) v.groups = [...IMPLICIT_USER_GROUPS];
-      if (props.has('implicitgroups')) v.implicitgroups = [...IMPLICIT_USER_GROUPS];
-      if (props.has('rights')) v.rights = groupRights(IMPLICIT_USER_GROUPS);
+      if (props.has('groups')) v.groups = [...IMPLICIT_GROUPS];
+      if (props.has('implicitgroups')) v.implicitgroups = [...IMPLICIT_GROUPS];
+      if (props.has('rights')) v.rights = groupRights(IMPLICIT_GROUPS);
       out.push(v);
     });
   },

@@ -4,7 +4,7 @@
  */
 import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
-import { IMPLICIT_USER_GROUPS, canonicalUserName, groupRights } from '../../wiki/user-groups.js';
+import { IMPLICIT_GROUPS, canonicalUserName, groupRights } from '../../wiki/user-groups.js';
 
 const PROPS = ['blockinfo', 'groups', 'implicitgroups', 'rights', 'editcount', 'registration', 'emailable', 'gender'];
 
@@ -40,9 +40,9 @@ export const usersModule: QueryModule = {
       const v: Record<string, unknown> = { userid: u.userid, name: u.name };
       if (props.has('editcount')) v.editcount = u.editcount;
       if (props.has('registration')) v.registration = u.registration === null ? null : mwToIso(u.registration);
-      if (props.has('groups')) v.groups = [...IMPLICIT_USER_GROUPS];
-      if (props.has('implicitgroups')) v.implicitgroups = [...IMPLICIT_USER_GROUPS];
-      if (props.has('rights')) v.rights = groupRights(IMPLICIT_USER_GROUPS);
+      if (props.has('groups')) v.groups = [...IMPLICIT_GROUPS];
+      if (props.has('implicitgroups')) v.implicitgroups = [...IMPLICIT_GROUPS];
+      if (props.has('rights')) v.rights = groupRights(IMPLICIT_GROUPS);
       // blockinfo: nobody is blocked; emailable: a dump carries no e-mail addresses
       if (props.has('emailable')) v.emailable = false;
       if (props.has('gender')) v.gender = 'unknown';

@@ -2,26 +2,28 @@ import type { Db, Statement } from './db.js';
 import type { KeyRange, MessageStore, StoredMessage } from '../message-store.js';
 
 export class SqliteMessageStore implements MessageStore {
-  private readonly textsStmt: Statement<[string, string, string, string]>;
+  private readonly catalogStmt: Statement<[string, string]>;
+  private readonly overrideStmt: Statement<[string, string]>;
   private readonly ranges = new Map<string, Statement<unknown[]>>();
 
+  // In-process, a primary-key seek per (language, key) pair is cheaper than joining a JSON batch: the
+  // batch is one call for the caller, and on SQLite a call costs no round trip.
   constructor(private readonly db: Db) {
-    // every (language, key) pair is a primary-key seek in each table
-    this.textsStmt = db.prepare(
-      'MessageStore.texts',
-      `SELECT 'catalog' AS source, msg_lang AS lang, msg_key AS key, msg_text AS text
-         FROM json_each(?) l CROSS JOIN json_each(?) k CROSS JOIN message ON msg_lang = l.value AND msg_key = k.value
-       UNION ALL
-       SELECT 'override', mo_lang, mo_key, mo_text
-         FROM json_each(?) l CROSS JOIN json_each(?) k CROSS JOIN message_override ON mo_lang = l.value AND mo_key = k.value`,
-    );
+    this.catalogStmt = db.prepare('MessageStore.texts', 'SELECT msg_text FROM message WHERE msg_lang = ? AND msg_key = ?', true);
+    this.overrideStmt = db.prepare('MessageStore.texts', 'SELECT mo_text FROM message_override WHERE mo_lang = ? AND mo_key = ?', true);
   }
 
   async texts(langs: readonly string[], keys: readonly string[]): Promise<StoredMessage[]> {
-    if (langs.length === 0 || keys.length === 0) return [];
-    const l = JSON.stringify(langs);
-    const k = JSON.stringify(keys);
-    return this.textsStmt.all(l, k, l, k) as StoredMessage[];
+    const out: StoredMessage[] = [];
+    for (const lang of langs) {
+      for (const key of keys) {
+        const c = this.catalogStmt.get(lang, key) as string | undefined;
+        if (c !== undefined) out.push({ source: 'catalog', lang, key, text: c });
+        const o = this.overrideStmt.get(lang, key) as string | undefined;
+        if (o !== undefined) out.push({ source: 'override', lang, key, text: o });
+      }
+    }
+    return out;
   }
 
   async keys(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): Promise<string[]> {

@@ -18,6 +18,10 @@ export class SqlitePageStore implements PageStore {
   private readonly revs: Statement<[string]>;
   private readonly texts: Statement<[string]>;
   private readonly ranges: StatementCache;
+  // one-element batches (a page set of one title, a redirect hop) take a plain seek: json_each costs more than the query
+  private readonly byIdStmt: Statement<[number]>;
+  private readonly byTitleStmt: Statement<[number, string]>;
+  private readonly redirectStmt: Statement<[number]>;
 
   // A batch is bound as one JSON array and joined through json_each: one prepared statement whatever the
   // batch size, and an index seek per element.
@@ -40,22 +44,31 @@ export class SqlitePageStore implements PageStore {
     );
     this.texts = db.prepare('PageStore.latestTexts', 'SELECT page_id AS pageid, old_text AS text FROM page_text WHERE page_id IN (SELECT value FROM json_each(?))');
     this.ranges = new StatementCache(db, 'PageStore.range');
+    this.byIdStmt = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id = ?`);
+    this.byTitleStmt = db.prepare('PageStore.byTitles', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_namespace = ? AND page_title = ?`);
+    this.redirectStmt = db.prepare(
+      'PageStore.redirectTargets',
+      'SELECT rd_from AS pageid, rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment FROM redirect WHERE rd_from = ?',
+    );
   }
 
   async byIds(ids: readonly number[]): Promise<PageRow[]> {
     if (ids.length === 0) return [];
+    if (ids.length === 1) return this.byIdStmt.all(ids[0]).map(toPage);
     return this.byIdsStmt.all(JSON.stringify(ids)).map(toPage);
   }
 
   async byTitles(titles: readonly TitleKey[]): Promise<PageRow[]> {
     if (titles.length === 0) return [];
+    if (titles.length === 1) return this.byTitleStmt.all(titles[0].ns, titles[0].dbkey).map(toPage);
     return this.byTitlesStmt.all(JSON.stringify(titles.map((t) => [t.ns, t.dbkey]))).map(toPage);
   }
 
   async redirectTargets(pageids: readonly number[]): Promise<Map<number, RedirectTarget>> {
     const out = new Map<number, RedirectTarget>();
     if (pageids.length === 0) return out;
-    for (const r of this.redirectsStmt.all(JSON.stringify(pageids))) out.set(r.pageid, { ns: r.ns, dbkey: r.dbkey, fragment: r.fragment });
+    const rows = pageids.length === 1 ? this.redirectStmt.all(pageids[0]) : this.redirectsStmt.all(JSON.stringify(pageids));
+    for (const r of rows) out.set(r.pageid, { ns: r.ns, dbkey: r.dbkey, fragment: r.fragment });
     return out;
   }
 
