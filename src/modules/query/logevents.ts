@@ -5,7 +5,7 @@
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
-import { addLogParams } from '../../wiki/log-params.js';
+import { formatLogParams } from '../../wiki/log-params.js';
 import { commentLinks, formatComment } from './allimages.js';
 import { dieBadContinue } from './shared.js';
 
@@ -94,8 +94,7 @@ export const logeventsModule: QueryModule = {
       if (i > limit) return;
       const v: Record<string, unknown> = {};
       if (props.has('ids')) v.logid = r.logid;
-      const details = props.has('details') && r.params !== '';
-      if (props.has('title') || props.has('ids') || details) {
+      if (props.has('title') || props.has('ids') || (props.has('details') && r.params !== '')) {
         // LogPage::DELETED_ACTION hides the title and the details from readers
         if (r.deleted & 1) v.actionhidden = true;
         else {
@@ -107,7 +106,7 @@ export const logeventsModule: QueryModule = {
             v.pageid = r.pageid;
             v.logpage = r.logpage;
           }
-          if (details) addLogParams(v, r.params, r.type, r.timestamp, titleInfo);
+          if (props.has('details')) v.params = formatLogParams(r.params, r.type, r.timestamp, titleInfo);
         }
       }
       if (props.has('type')) {

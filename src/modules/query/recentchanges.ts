@@ -7,7 +7,7 @@ import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/p
 import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
-import { addLogParams } from '../../wiki/log-params.js';
+import { formatLogParams } from '../../wiki/log-params.js';
 import { commentLinks, formatComment } from './allimages.js';
 import { dieBadContinue } from './shared.js';
 
@@ -35,7 +35,8 @@ export const recentchangesModule: QueryModule = {
     token: { type: ['patrol'], multi: true, deprecated: true, help: 'Use action=query&meta=tokens instead.' },
     show: { type: SHOW, multi: true, help: 'Show only items that meet this criteria.' },
     limit: limitParam(10, 'How many total changes to return.'),
-    type: { type: Object.keys(TYPES), multi: true, default: 'edit|new|log|external', help: 'Which types of changes to show.' },
+    // 1.25's default leaves out external changes (there are none in a dump)
+    type: { type: Object.keys(TYPES), multi: true, default: 'edit|new|log', help: 'Which types of changes to show.' },
     toponly: { type: 'boolean', default: false, help: 'Only list changes which are the latest revision.' },
     continue: continueParam(),
   },
@@ -143,7 +144,7 @@ export const recentchangesModule: QueryModule = {
           v.logid = r.logid;
           v.logtype = r.logType;
           v.logaction = r.logAction;
-          addLogParams(v, r.params ?? '', r.logType ?? '', r.timestamp, titleInfo);
+          v.logparams = formatLogParams(r.params ?? '', r.logType ?? '', r.timestamp, titleInfo);
         }
       }
       if (props.has('tags')) v.tags = [];
