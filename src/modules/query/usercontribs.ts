@@ -25,7 +25,8 @@ export const usercontribsModule: QueryModule = {
     start: { type: 'timestamp', help: 'The start timestamp to return from.' },
     end: { type: 'timestamp', help: 'The end timestamp to return to.' },
     continue: continueParam(),
-    user: { type: 'user', multi: true, help: 'The users to retrieve contributions for.' },
+    // 1.25 declares ucuser untyped and canonicalises each name itself (addresses stay as given)
+    user: { type: 'string', multi: true, help: 'The users to retrieve contributions for.' },
     userprefix: { type: 'string', help: 'Retrieve contributions for all users whose names begin with this value. Overrides ucuser.' },
     dir: dirParam('In which direction to enumerate.', ['newer', 'older'], 'older'),
     namespace: namespaceParam('Only list contributions in these namespaces.', { multi: true }),
@@ -41,10 +42,9 @@ export const usercontribsModule: QueryModule = {
     const props = new Set(p.prop as string[]);
     let users: string[] = [];
     let prefix: string | undefined;
-    if (p.userprefix !== undefined) {
-      const t = (p.userprefix as string).replace(/_/g, ' ');
-      prefix = t.charAt(0).toLocaleUpperCase('uk') + t.slice(1);
-    } else {
+    // 1.25 matches the prefix exactly as given (rev_user_text LIKE 'prefix%')
+    if (p.userprefix !== undefined) prefix = p.userprefix as string;
+    else {
       const given = (p.user as string[] | undefined) ?? [];
       if (given.length === 0) ctx.die('param_user', 'User parameter may not be empty.');
       for (const u of given) {
@@ -99,7 +99,8 @@ export const usercontribsModule: QueryModule = {
       }
       const v: Record<string, unknown> = {};
       if (r.textHidden) v.texthidden = true;
-      v.userid = r.userid;
+      // 1.25 copies rev_user from the database row unconverted: a string
+      v.userid = String(r.userid);
       v.user = r.user;
       if (r.userHidden) v.userhidden = true;
       if (props.has('ids')) {

@@ -290,7 +290,7 @@ export class SqliteHistoryStore implements HistoryStore {
         rc_comment AS comment, rc_minor AS minor, rc_bot AS bot, rc_old_len AS oldLen, rc_new_len AS newLen,
         rc_deleted AS deleted, rc_logid AS logid, rc_log_type AS logType, rc_log_action AS logAction, rc_params AS params,
         COALESCE(page_is_redirect, 0) AS isRedirect, rev_sha1 AS sha1
-      FROM recentchanges LEFT JOIN page ON page_id = rc_cur_id LEFT JOIN revision ON rev_id = rc_this_oldid AND rc_this_oldid != 0
+      FROM recentchanges LEFT JOIN page ON page_namespace = rc_namespace AND page_title = rc_title LEFT JOIN revision ON rev_id = rc_this_oldid AND rc_this_oldid != 0
       ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY rc_timestamp ${d}, rc_id ${d} LIMIT @limit`;
     return this.cache
       .all(sql, {
