@@ -37,6 +37,8 @@ const SF_PROPERTY = 'Розташоване_в';
 const SF_SUBSTR = 'Київ';
 const MSG_PREFIX = 'a';
 const ANON_TOKEN = '+\\';
+// an SMW query of several pages of 3 (mwclient continues through query-continue-offset)
+const ASK_QUERY = '[[Категорія:Міста]][[Населення::>200000]]|?Населення|sort=Населення|order=desc|limit=3';
 
 
 const mwclientAvailable = spawnSync(PYTHON, ['-c', 'import mwclient'], { stdio: 'ignore' }).status === 0;
@@ -213,6 +215,20 @@ describe('mwn', () => {
     const r = await bot.request({ action: 'sfautocomplete', property: SF_PROPERTY, substr: SF_SUBSTR });
     assertAutocompleteShape(r);
     assert.deepEqual(r, await serverAnswer({ action: 'sfautocomplete', property: SF_PROPERTY, substr: SF_SUBSTR, formatversion: '2' }));
+  });
+
+  it('askQuery() pages through query-continue-offset to the one-shot answer', async () => {
+    const results: Array<[string, unknown]> = [];
+    let offset = 0;
+    for (let guard = 0; guard < 50; guard++) {
+      const r = await bot.askQuery(`${ASK_QUERY}|offset=${offset}`);
+      results.push(...Object.entries(r.query.results));
+      if (r['query-continue-offset'] === undefined) break;
+      offset = r['query-continue-offset'];
+    }
+    const all = await serverAnswer({ action: 'ask', query: ASK_QUERY.replace('limit=3', 'limit=500') });
+    assert.ok(results.length > 6);
+    assert.deepEqual(results, Object.entries(all.query.results));
   });
 });
 
@@ -456,12 +472,18 @@ describe('mwclient (python3-mwclient)', { skip: mwclientAvailable ? false : `mwc
     assertAutocompleteShape(out.sfautocomplete);
     assert.deepEqual(out.sfautocomplete, await serverAnswer({ action: 'sfautocomplete', property: SF_PROPERTY, substr: SF_SUBSTR }));
   });
+
+  it('ask() continues through query-continue-offset to the one-shot answer', async () => {
+    const all = await serverAnswer({ action: 'ask', query: ASK_QUERY.replace('limit=3', 'limit=500') });
+    assert.ok(out.ask.length > 6, JSON.stringify(out.ask).slice(0, 300));
+    assert.deepEqual(out.ask, Object.values(all.query.results));
+  });
 });
 
 /** Run the mwclient probe against the server, with a time limit; its stdout is one JSON object. */
 function runProbe(): Promise<any> {
   return new Promise((res, rej) => {
-    const child = spawn(PYTHON, [PROBE, port, CATEGORY, PAGE, IMAGE, SUBJECT, SF_PROPERTY, SF_SUBSTR, MSG_PREFIX], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(PYTHON, [PROBE, port, CATEGORY, PAGE, IMAGE, SUBJECT, SF_PROPERTY, SF_SUBSTR, MSG_PREFIX, ASK_QUERY], { stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => stdout.push(b));

@@ -11,6 +11,8 @@
  * interrupted import (SIGINT/SIGTERM) removes the temporary file and leaves FILE as it was.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { dateToMw } from '../wiki/timestamps.js';
 import { BuildDb, removeDbFiles } from './build-db.js';
@@ -24,6 +26,8 @@ import { buildReports } from './reports.js';
 import { createProgress } from './progress.js';
 import type { HookContext, PageAnalysisHook } from './hooks.js';
 import { LANGUAGE_CODES } from './wikitext/links.js';
+import { checkDumpPath, STDIN } from './dump-source.js';
+import { databaseProblem } from '../store/sqlite/db.js';
 
 export interface ImportOptions {
   dump: string;
@@ -41,6 +45,8 @@ export interface ImportOptions {
 
 export interface ImportSummary {
   db: string;
+  /** the import's id, as /health reports it */
+  importId: string;
   pages: number;
   revisions: number;
   logItems: number;
@@ -67,14 +73,51 @@ export class ImportInterrupted extends Error {
   }
 }
 
+/** The import cannot start: a missing dump, an unusable --db, --files or --messages. */
+export class ImportSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImportSetupError';
+  }
+}
+
+/**
+ * --db must be a file path whose directory exists and is writable; an existing file there is replaced
+ * only when it is a wikiquery database (never someone's other file).
+ */
+export function checkImportTarget(db: string): void {
+  const st = fs.statSync(db, { throwIfNoEntry: false });
+  if (st?.isDirectory()) throw new ImportSetupError(`--db ${db}: is a directory; give the database file's path (e.g. ${path.join(db, 'wiki.sqlite')})`);
+  if (st) {
+    const problem = databaseProblem(db);
+    if (problem !== null && !problem.startsWith('imported by another wikiquery version')) {
+      throw new ImportSetupError(`--db ${db}: ${problem}; refusing to replace it`);
+    }
+  }
+  const dir = path.dirname(path.resolve(db));
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--db ${db}: directory ${dir} does not exist`);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    throw new ImportSetupError(`--db ${db}: directory ${dir} is not writable`);
+  }
+}
+
 export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   const t0 = performance.now();
   const t0Wall = Date.now();
   const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
-  const dumpSize = fs.statSync(opts.dump).size; // fails early, with the OS's message, on a missing dump
+  // everything that can be checked is checked before the first byte is written
+  checkDumpPath(opts.dump);
+  checkImportTarget(opts.db);
   if (opts.filesDir !== undefined && !fs.statSync(opts.filesDir, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new Error(`--files ${opts.filesDir}: not a directory`);
+    throw new ImportSetupError(`--files ${opts.filesDir}: not a directory`);
   }
+  for (const dir of opts.messageDirs ?? []) {
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--messages ${dir}: not a directory`);
+  }
+  const dumpSize = opts.dump === STDIN ? 0 : fs.statSync(opts.dump).size;
+  const importId = `${dateToMw(new Date(t0Wall))}-${randomBytes(4).toString('hex')}`;
   const tmp = `${opts.db}.tmp-${process.pid}`;
   removeDbFiles(tmp);
 
@@ -106,6 +149,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const site = await importPages(db, opts.dump, {
       lang: opts.lang,
       importTime: dateToMw(new Date(t0Wall)),
+      importId,
       log,
       onBytes: (b) => progress.update(b),
       checkAbort,
@@ -172,6 +216,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const links = Object.entries(linkCounts).reduce((n, [k, v]) => (k === 'pageProps' ? n : n + v), 0);
     return {
       db: opts.db,
+      importId,
       pages: stats.pages,
       revisions: site.history.revisions,
       logItems: site.history.logItems,

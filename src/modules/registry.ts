@@ -10,6 +10,8 @@ import { createParaminfoModule } from './paraminfo.js';
 import { tokensModule } from './tokens.js';
 import { expandtemplatesModule } from './expandtemplates.js';
 import { browseBySubjectModule } from './smw/browsebysubject.js';
+import { askModule } from './smw/ask.js';
+import { askArgsModule } from './smw/askargs.js';
 import { sfAutocompleteModule } from './sf/sfautocomplete.js';
 import { metaTokensModule } from './query/tokens.js';
 import { siteinfoModule } from './query/siteinfo.js';
@@ -68,7 +70,16 @@ export const queryModules: QueryModule[] = [
   allmessagesModule,
 ];
 
-export const actionModules: ActionModule[] = [helpModule, createParaminfoModule(queryModules.map((m) => m.name)), expandtemplatesModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
+export const actionModules: ActionModule[] = [
+  helpModule,
+  createParaminfoModule(queryModules.map((m) => m.name)),
+  expandtemplatesModule,
+  tokensModule,
+  browseBySubjectModule,
+  askModule,
+  askArgsModule,
+  sfAutocompleteModule,
+];
 
 export function createRegistry(): Registry {
   return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };

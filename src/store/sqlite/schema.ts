@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: history (revisions, users, log, recent changes)
 
 /**
  * History: every revision of the dump (texts compressed apart from the metadata), the users the dump's
