@@ -43,6 +43,12 @@ function requests(big: boolean, ask: AskValues): BenchRequest[] {
     { name: 'querypage (Ancientpages)', query: q({ action: 'query', list: 'querypage', qppage: 'Ancientpages' }) },
     { name: 'browsebysubject', query: q({ action: 'browsebysubject', subject: big ? 'Сторінка_1' : 'Демонстраційна_сторінка' }) },
     { name: 'tokens', query: q({ action: 'tokens' }) },
+    // search: a rare word, a word on nearly every page (BM25 over every match), phrases of both kinds
+    { name: 'search (one word)', query: q({ action: 'query', list: 'search', srsearch: big ? 'бомка' : 'памʼятник' }) },
+    { name: 'search (word on every page)', query: q({ action: 'query', list: 'search', srsearch: big ? 'поселення' : 'місто' }) },
+    { name: 'search (phrase)', query: q({ action: 'query', list: 'search', srsearch: big ? '"бомка чосище"' : '"стоїть памʼятник"' }) },
+    { name: 'search (phrase on every page)', query: q({ action: 'query', list: 'search', srsearch: big ? '"поселення громади"' : '"у місті"' }) },
+    { name: 'opensearch (prefix)', query: q({ action: 'opensearch', search: big ? 'Бо' : 'Ки' }) },
     { name: 'siteinfo', query: q({ action: 'query', meta: 'siteinfo', siprop: 'general|namespaces|namespacealiases' }) },
   ];
 }

@@ -237,7 +237,7 @@ describe('import: dumps as they come', () => {
   it('plain, gzip, bzip2 (multistream) and stdin give the same wiki; the format is read from the content', () => {
     const plain = pagesOf(path.join(dir, 'plain.sqlite'));
     assert.equal(plain.status, 0, plain.stderr);
-    assert.match(plain.stdout, /^Imported 5 pages, 0 files, 0 messages, \d+ links in [\d.]+ s \(\d+ pages\/s\), peak RSS \d+ MB; import id \d{14}-[0-9a-f]{8}\n$/);
+    assert.match(plain.stdout, /^Imported 5 pages, 0 files, 0 messages, \d+ links in [\d.]+ s \(\d+ pages\/s\), peak RSS \d+ MB, search index [\d.]+ MB; import id \d{14}-[0-9a-f]{8}\n$/);
     // names that say nothing (or the wrong thing) about the content
     const gz = path.join(dir, 'dump.data');
     writeFileSync(gz, zlib.gzipSync(readFileSync(SMALL)));

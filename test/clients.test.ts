@@ -39,6 +39,8 @@ const MSG_PREFIX = 'a';
 const ANON_TOKEN = '+\\';
 // an SMW query of several pages of 3 (mwclient continues through query-continue-offset)
 const ASK_QUERY = '[[Категорія:Міста]][[Населення::>200000]]|?Населення|sort=Населення|order=desc|limit=3';
+// a Cyrillic word with an apostrophe (ʼ U+02BC); the pages spell it with ', ’ and ʼ
+const SEARCH = 'памʼятник';
 
 
 const mwclientAvailable = spawnSync(PYTHON, ['-c', 'import mwclient'], { stdio: 'ignore' }).status === 0;
@@ -59,6 +61,8 @@ interface Base {
   imagesOfPage: string[];
   messages: Array<{ name: string; '*': string }>;
   querypage: unknown[];
+  /** list=search for SEARCH, srlimit=max (fewer than 50 pages) */
+  search: string[];
 }
 let base: Base;
 
@@ -93,6 +97,7 @@ before(async () => {
     imagesOfPage: titles((Object.values(ofPage.query.pages)[0] as any).images),
     messages: messages.query.allmessages,
     querypage: qp.query.querypage.results,
+    search: titles((await get({ action: 'query', list: 'search', srsearch: SEARCH, srlimit: 'max', srprop: '' })).query.search),
   };
   assert.ok(base.categories.length > 20 && base.images.size > 20 && base.members.length > 50 && base.imageUsage.length > 10);
 });
@@ -205,6 +210,12 @@ describe('mwn', () => {
     assert.equal(await bot.getCsrfToken(), ANON_TOKEN);
   });
 
+  it('search() finds the pages of a Cyrillic word', async () => {
+    const results = await bot.search(SEARCH, 'max');
+    assert.ok(base.search.length > 10);
+    assert.deepEqual(results.map((r: any) => r.title), base.search);
+  });
+
   it('request() reaches browsebysubject', async () => {
     const r = await bot.request({ action: 'browsebysubject', subject: SUBJECT });
     assertBrowseShape(r);
@@ -307,6 +318,11 @@ describe('nodemw', () => {
   it('getToken() gives the anonymous token (meta=tokens, MediaWiki >= 1.24)', async () => {
     const [token] = await call((cb) => bot.getToken(PAGE, 'edit', cb));
     assert.equal(token, ANON_TOKEN);
+  });
+
+  it('search() finds the pages of a Cyrillic word (its srlimit=5000 clamped to 50)', async () => {
+    const [results] = await call((cb) => bot.search(SEARCH, cb));
+    assertSameSet(results.map((r: any) => r.title), base.search, 'search');
   });
 
   it('api.call() reaches browsebysubject', async () => {
@@ -442,6 +458,10 @@ describe('mwclient (python3-mwclient)', { skip: mwclientAvailable ? false : `mwc
     assertSameSet(out.imageusage, base.imageUsage, 'imageusage');
   });
 
+  it('search() finds the pages of a Cyrillic word, 7 per request', () => {
+    assert.deepEqual(out.search, base.search);
+  });
+
   it('categories[...] (generator=categorymembers) and members() list the members', () => {
     assert.deepEqual(out.members, base.members);
     assertSameSet(out.member_pages, base.members, 'member pages');
@@ -483,7 +503,7 @@ describe('mwclient (python3-mwclient)', { skip: mwclientAvailable ? false : `mwc
 /** Run the mwclient probe against the server, with a time limit; its stdout is one JSON object. */
 function runProbe(): Promise<any> {
   return new Promise((res, rej) => {
-    const child = spawn(PYTHON, [PROBE, port, CATEGORY, PAGE, IMAGE, SUBJECT, SF_PROPERTY, SF_SUBSTR, MSG_PREFIX, ASK_QUERY], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(PYTHON, [PROBE, port, CATEGORY, PAGE, IMAGE, SUBJECT, SF_PROPERTY, SF_SUBSTR, MSG_PREFIX, ASK_QUERY, SEARCH], { stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => stdout.push(b));

@@ -16,7 +16,7 @@ import { formatHelp, parseCommand, UsageError, type CommandSpec } from './args.j
 
 export const IMPORT_COMMAND: CommandSpec = {
   name: 'import',
-  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--lang CODE] [--quiet]',
+  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--lang CODE] [--no-search-index] [--quiet]',
   summary:
     'Loads a MediaWiki XML export dump (plain, .gz or .bz2, recognised by content; - reads standard input) into a\n' +
     'new SQLite database and then replaces FILE atomically: a running `wikiquery serve` switches to it without\n' +
@@ -27,6 +27,7 @@ export const IMPORT_COMMAND: CommandSpec = {
     messages: { type: 'string', multiple: true, value: 'DIR', help: "interface messages: MediaWiki's languages/i18n and each extension's i18n directory" },
     lang: { type: 'string', value: 'CODE', help: "content language (default: the dump's xml:lang, else uk)" },
     quiet: { type: 'boolean', short: 'q', help: 'only warnings and the summary' },
+    'no-search-index': { type: 'boolean', help: 'leave the full-text search index empty (list=search finds nothing; prefix search still works)' },
   },
   notes: ['Exit codes: 0 done, 1 the import failed (FILE unchanged), 2 usage, 130/143 interrupted.'],
 };
@@ -43,7 +44,7 @@ export function formatSummary(s: ImportSummary): string {
   const rate = Math.round(s.pagesPerSecond);
   return (
     `Imported ${s.pages} pages, ${s.files} files, ${s.messages} messages, ${s.links} links in ${s.seconds.toFixed(1)} s ` +
-    `(${rate} pages/s), peak RSS ${Math.round(s.peakRssMB)} MB; import id ${s.importId}`
+    `(${rate} pages/s), peak RSS ${Math.round(s.peakRssMB)} MB, search index ${(s.searchIndexBytes / 1048576).toFixed(1)} MB; import id ${s.importId}`
   );
 }
 
@@ -93,6 +94,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
       messageDirs: values.messages as string[] | undefined,
       lang: values.lang as string | undefined,
       hooks: importHooks(),
+      searchIndex: !values['no-search-index'],
       progress: !quiet && process.stdout.isTTY === true,
       log: (line) => {
         if (!quiet || line.startsWith('warning:')) process.stderr.write(line + '\n');

@@ -28,6 +28,7 @@ import type { HookContext, PageAnalysisHook } from './hooks.js';
 import { LANGUAGE_CODES } from './wikitext/links.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { databaseProblem } from '../store/sqlite/db.js';
+import { buildSearchIndex } from './search-index.js';
 
 export interface ImportOptions {
   dump: string;
@@ -41,6 +42,8 @@ export interface ImportOptions {
   progress?: boolean;
   /** informational lines and warnings (default: stderr) */
   log?: (line: string) => void;
+  /** build the full-text search index (default true; false leaves it empty: list=search finds nothing) */
+  searchIndex?: boolean;
 }
 
 export interface ImportSummary {
@@ -63,6 +66,8 @@ export interface ImportSummary {
   pagesPerSecond: number;
   /** peak resident set size of the process, MiB */
   peakRssMB: number;
+  /** bytes of the full-text search index (0 without it) */
+  searchIndexBytes: number;
 }
 
 /** Thrown (and reported by the CLI) when SIGINT/SIGTERM stopped the import. */
@@ -191,6 +196,19 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     progress.stop();
     log(`pass 2: links analysed (${secondsSince(t0)} s)`);
 
+    // ---- search index
+    let searchIndexBytes = 0;
+    if (opts.searchIndex ?? true) {
+      progress.phase('search index', pageCount, 'pages');
+      const search = await buildSearchIndex(db, titleCodec, { checkAbort, onProgress: (n) => progress.update(n) });
+      progress.stop();
+      searchIndexBytes = search.indexBytes;
+      log(
+        `search index: ${search.pages} pages, ${search.redirectTitles} redirect titles, ` +
+          `${mb(search.indexBytes)} MB of ${mb(search.databaseBytes)} MB so far (${secondsSince(t0)} s)`,
+      );
+    }
+
     // ---- derived tables, indexes
     build.createIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'page_props', 'image']);
     checkAbort();
@@ -231,6 +249,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       seconds,
       pagesPerSecond: seconds > 0 ? stats.pages / seconds : stats.pages,
       peakRssMB: process.resourceUsage().maxRSS / 1024,
+      searchIndexBytes,
     };
   } finally {
     progress.stop();
@@ -240,6 +259,10 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
   }
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1048576).toFixed(1);
 }
 
 function secondsSince(t0: number): string {

@@ -38,6 +38,9 @@ import { allusersModule } from './query/allusers.js';
 import { usercontribsModule } from './query/usercontribs.js';
 import { logeventsModule } from './query/logevents.js';
 import { recentchangesModule } from './query/recentchanges.js';
+import { searchModule } from './query/search.js';
+import { prefixsearchModule } from './query/prefixsearch.js';
+import { opensearchModule } from './opensearch.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -63,6 +66,8 @@ export const queryModules: QueryModule[] = [
   usercontribsModule,
   logeventsModule,
   recentchangesModule,
+  searchModule,
+  prefixsearchModule,
   // meta
   siteinfoModule,
   userinfoModule,
@@ -75,6 +80,7 @@ export const actionModules: ActionModule[] = [
   createParaminfoModule(queryModules.map((m) => m.name)),
   expandtemplatesModule,
   tokensModule,
+  opensearchModule,
   browseBySubjectModule,
   askModule,
   askArgsModule,
