@@ -350,7 +350,8 @@ describe('/health and /metrics', () => {
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('cache-control'), 'no-store');
     const h = await r.json();
-    assert.deepEqual(Object.keys(h), ['status', 'database', 'import', 'pages', 'generation', 'uptime']);
+    assert.deepEqual(Object.keys(h), ['status', 'database', 'import', 'pages', 'generation', 'uptime', 'pid']);
+    assert.equal(h.pid, process.pid); // the answering process (this test serves in-process)
     assert.equal(h.status, 'ok');
     assert.equal(h.database, 'open');
     assert.match(h.import.id, /^\d{14}-[0-9a-f]{8}$/);
