@@ -47,6 +47,19 @@ export function bcArray(): Map<string, unknown> & { [ARRAY_TYPE]?: 'BCarray' } {
  */
 export class ApiResult {
   private top = new Map<string, unknown>();
+  private customRoot: unknown[] | undefined;
+
+  /**
+   * Print this array as the whole response instead of the top-level object (ApiOpenSearch's JSON form);
+   * warnings and everything else set on the result are then not printed.
+   */
+  setRoot(value: unknown[]): void {
+    this.customRoot = value;
+  }
+
+  get root(): unknown[] | undefined {
+    return this.customRoot;
+  }
 
   get(key: string): unknown {
     return this.top.get(key);

@@ -10,6 +10,8 @@ import { createParaminfoModule } from './paraminfo.js';
 import { tokensModule } from './tokens.js';
 import { expandtemplatesModule } from './expandtemplates.js';
 import { browseBySubjectModule } from './smw/browsebysubject.js';
+import { askModule } from './smw/ask.js';
+import { askArgsModule } from './smw/askargs.js';
 import { sfAutocompleteModule } from './sf/sfautocomplete.js';
 import { metaTokensModule } from './query/tokens.js';
 import { siteinfoModule } from './query/siteinfo.js';
@@ -48,6 +50,15 @@ import { embeddedinModule } from './query/embeddedin.js';
 import { alllinksModule } from './query/alllinks.js';
 import { alltransclusionsModule } from './query/alltransclusions.js';
 import { allredirectsModule } from './query/allredirects.js';
+import { contributorsModule } from './query/contributors.js';
+import { usersModule } from './query/users.js';
+import { allusersModule } from './query/allusers.js';
+import { usercontribsModule } from './query/usercontribs.js';
+import { logeventsModule } from './query/logevents.js';
+import { recentchangesModule } from './query/recentchanges.js';
+import { searchModule } from './query/search.js';
+import { prefixsearchModule } from './query/prefixsearch.js';
+import { opensearchModule } from './opensearch.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -68,6 +79,7 @@ export const queryModules: QueryModule[] = [
   extlinksModule,
   langlinksModule,
   iwlinksModule,
+  contributorsModule,
   // list
   allpagesModule,
   categorymembersModule,
@@ -85,6 +97,13 @@ export const queryModules: QueryModule[] = [
   pagepropnamesModule,
   exturlusageModule,
   randomModule,
+  usersModule,
+  allusersModule,
+  usercontribsModule,
+  logeventsModule,
+  recentchangesModule,
+  searchModule,
+  prefixsearchModule,
   // meta
   siteinfoModule,
   userinfoModule,
@@ -92,7 +111,17 @@ export const queryModules: QueryModule[] = [
   allmessagesModule,
 ];
 
-export const actionModules: ActionModule[] = [helpModule, createParaminfoModule(queryModules.map((m) => m.name)), expandtemplatesModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
+export const actionModules: ActionModule[] = [
+  helpModule,
+  createParaminfoModule(queryModules.map((m) => m.name)),
+  expandtemplatesModule,
+  tokensModule,
+  opensearchModule,
+  browseBySubjectModule,
+  askModule,
+  askArgsModule,
+  sfAutocompleteModule,
+];
 
 export function createRegistry(): Registry {
   return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };

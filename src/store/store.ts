@@ -15,6 +15,8 @@ import type { RelationStore } from './relation-store.js';
 import type { MessageStore } from './message-store.js';
 import type { ReportStore } from './report-store.js';
 import type { SemanticStore } from './semantic-store.js';
+import type { HistoryStore } from './history-store.js';
+import type { SearchStore } from './search-store.js';
 
 export interface Store {
   site: SiteStore;
@@ -27,5 +29,7 @@ export interface Store {
   messages: MessageStore;
   reports: ReportStore;
   semantic: SemanticStore;
+  history: HistoryStore;
+  search: SearchStore;
   close(): void;
 }

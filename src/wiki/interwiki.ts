@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import defaultMap from './data/interwiki.json' with { type: 'json' };
 import { LANGUAGE_NAMES } from './site-facts.js';
+import { LANGUAGE_CODES as LANGUAGE_CODES_LIST } from './language-codes.js';
 
 export interface InterwikiEntry {
   /** lower-case prefix, as iw_prefix */
@@ -90,14 +91,8 @@ export function languageName(code: string): string {
 
 /**
  * The interlanguage prefixes a Ukrainian Wikipedia-family wiki has in its interwiki table besides
- * MediaWiki's default list: the languages it links to in practice.
+ * MediaWiki's default list: the languages it links to in practice (language-codes.ts).
  */
-const INTERLANGUAGE_PREFIXES = (
-  'en ru de fr pl be be-tarask es it pt nl sv fi no nn da cs sk sl hr sr bs mk bg ro hu el tr ka hy az kk uz ky tg ' +
-  'tk lt lv et he ar fa ur hi bn ja zh ko vi th id ms ca eu gl oc br cy ga is la eo simple crh rue yi sq lb ' +
-  'zh-min-nan zh-yue ta te ml mr gu kn pa ne si my km lo mn tt ba cv os ce ab sah udm koi kv mhr myv xmf'
-).split(' ');
-
 export function interlanguageEntries(): InterwikiEntry[] {
-  return INTERLANGUAGE_PREFIXES.map((code) => ({ prefix: code, url: `https://${code}.wikipedia.org/wiki/$1`, local: false, api: `https://${code}.wikipedia.org/w/api.php` }));
+  return [...LANGUAGE_CODES_LIST].map((code) => ({ prefix: code, url: `https://${code}.wikipedia.org/wiki/$1`, local: false, api: `https://${code}.wikipedia.org/w/api.php` }));
 }

@@ -21,6 +21,8 @@ import type { InterwikiMap } from '../../wiki/interwiki.js';
 import { defaultInterwikiMap } from '../interwiki-file.js';
 import { cleanUrl, replaceUnusualEscapes } from '../../wiki/external-urls.js';
 
+export { LANGUAGE_CODES } from '../../wiki/language-codes.js';
+
 // Title::legalChars() plus '#' and '%', as the link regexes of the parser use them.
 const TC = " %!\"$&'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#";
 const E1 = new RegExp(`^([${TC}]+)(?:\\|([\\s\\S]+?))?]]`);

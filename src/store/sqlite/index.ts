@@ -11,6 +11,8 @@ import { SqliteRelationStore } from './relations.js';
 import { SqliteMessageStore } from './messages.js';
 import { SqliteReportStore } from './reports.js';
 import { SqliteSemanticStore } from './semantic.js';
+import { SqliteHistoryStore } from './history.js';
+import { SqliteSearchStore } from './search.js';
 
 export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): Store {
   const db = new Db(file, { readonly: true, debug: opts.debug });
@@ -25,6 +27,8 @@ export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): S
     messages: new SqliteMessageStore(db),
     reports: new SqliteReportStore(db),
     semantic: new SqliteSemanticStore(db),
+    history: new SqliteHistoryStore(db),
+    search: new SqliteSearchStore(db),
     close: () => db.close(),
   };
 }
