@@ -5,6 +5,7 @@
  * (without a fragment); otherwise it is ignored.
  */
 import { decodeCharReferences, type TitleCodec } from '../../wiki/titles.js';
+import { htmlspecialchars } from '../../wiki/html.js';
 
 // Sanitizer's list minus the block tags DISPLAYTITLE refuses ($bad of displaytitle)
 const ALLOWED = new Set(
@@ -22,7 +23,7 @@ function doQuotes(text: string): string {
 function removeHtmlTags(text: string): string {
   return text.replace(/<(\/?)([A-Za-z][A-Za-z0-9]*)([^<>]*)>|</g, (all, close: string | undefined, name: string | undefined, attrs: string | undefined) => {
     if (name !== undefined && ALLOWED.has(name.toLowerCase())) return `<${close}${name.toLowerCase()}${close ? '' : attrs ?? ''}>`;
-    return all.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return htmlspecialchars(all);
   });
 }
 
