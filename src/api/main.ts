@@ -197,6 +197,7 @@ export class ApiMain {
 }
 
 function reuse(state: RequestState): ApiResponse['cacheable'] {
+  if (state.volatility.always) return false;
   return { untilSecondEnds: state.volatility.clock, perClient: state.volatility.client };
 }
 

@@ -18,7 +18,8 @@ export class RequestState {
   readonly used = new Set<string>(PRINTER_PARAMS);
   private warnings: Map<string, Obj> | null = null;
   cacheMode: CacheMode = 'private';
-  readonly volatility = { clock: false, client: false };
+  /** clock: valid until the second ends; client: per client; always: a new answer every time (list=random) */
+  readonly volatility = { clock: false, client: false, always: false };
   readonly log: Array<{ msg: string; type: string; caller: string }> = [];
   readonly debugLog: string[] = [];
 

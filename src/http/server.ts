@@ -16,7 +16,7 @@ import type { CorsPolicy } from '../api/cors.js';
 import { createRegistry } from '../modules/registry.js';
 import type { Store } from '../store/store.js';
 import { Wiki } from '../wiki/wiki.js';
-import type { InterwikiMap } from '../wiki/interwiki.js';
+import { InterwikiMap } from '../wiki/interwiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
 import { ResponseCache, type CachedAnswer } from './response-cache.js';
@@ -97,6 +97,11 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const build = async (store: Store): Promise<Built> => {
     const wiki = await Wiki.load(store.site);
     if (opts.interwiki) wiki.interwiki = opts.interwiki;
+    else {
+      // the map the import read the links with, when the database has one
+      const imported = await store.relations.interwikiMap();
+      if (imported.length) wiki.interwiki = new InterwikiMap(imported);
+    }
     return { api: new ApiMain(store, wiki, registry, { debug: opts.debug, cors: opts.cors }) };
   };
   const generations = await Generations.start(opts.store, build);

@@ -25,7 +25,7 @@ import { buildCategoryTable, siteStatistics } from './categories.js';
 import { buildReports } from './reports.js';
 import { createProgress } from './progress.js';
 import type { HookContext, PageAnalysisHook } from './hooks.js';
-import { LANGUAGE_CODES } from './wikitext/links.js';
+import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { databaseProblem } from '../store/sqlite/db.js';
 import { buildSearchIndex } from './search-index.js';
@@ -35,6 +35,8 @@ export interface ImportOptions {
   db: string;
   filesDir?: string;
   messageDirs?: string[];
+  /** the interwiki map in MediaWiki's interwiki.list format (default: data/interwiki.list) */
+  interwikiFile?: string;
   /** content language (default: the dump's xml:lang, else 'uk') */
   lang?: string;
   hooks?: PageAnalysisHook[];
@@ -118,6 +120,12 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   if (opts.filesDir !== undefined && !fs.statSync(opts.filesDir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new ImportSetupError(`--files ${opts.filesDir}: not a directory`);
   }
+  let interwiki;
+  try {
+    interwiki = loadInterwikiMap(opts.interwikiFile);
+  } catch (e) {
+    throw new ImportSetupError((e as Error).message);
+  }
   for (const dir of opts.messageDirs ?? []) {
     if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--messages ${dir}: not a directory`);
   }
@@ -158,6 +166,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       log,
       onBytes: (b) => progress.update(b),
       checkAbort,
+      interwiki,
     });
     progress.stop();
     const { codec: titleCodec, lang } = site;
@@ -176,7 +185,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     }
     dropUploadFacts(db);
     const messages = loadMessageDirs(db, opts.messageDirs ?? [], log);
-    const messageOverrides = writeMessageOverrides(db, lang, messageLanguages(db, [...LANGUAGE_CODES, 'en', lang]));
+    const messageOverrides = writeMessageOverrides(db, lang, messageLanguages(db, [...interwiki.entries.filter((e) => interwiki.isLanguage(e.prefix)).map((e) => e.prefix), 'en', lang]));
     checkAbort();
 
     // ---- pass 2: links
@@ -188,6 +197,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const linkCounts = await runLinkPass(db, {
       codec: titleCodec,
       lang,
+      interwiki,
       expander: createExpander(db, titleCodec, { siteName: site.siteName, now: new Date(t0Wall) }),
       hooks,
       checkAbort,
@@ -210,7 +220,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     }
 
     // ---- derived tables, indexes
-    build.createIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'page_props', 'image']);
+    build.createIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image']);
     checkAbort();
     const categories = buildCategoryTable(db);
     log(`link indexes, categories: ${categories} (${secondsSince(t0)} s)`);

@@ -100,6 +100,8 @@ export interface ExpandResult {
   links: Array<{ ns: number; dbkey: string }>;
   /** the last {{DEFAULTSORT:…}} (or a synonym) */
   defaultSort?: string;
+  /** the argument of the last {{DISPLAYTITLE:…}}, as written (the link pass decides whether it applies) */
+  displayTitle?: string;
   /** 'depth' | 'size' | 'nodes' | 'error' when a limit stopped (part of) the expansion */
   limitHit?: string;
 }
@@ -120,6 +122,7 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
   }
   const result: ExpandResult = { text: out, templates: [...ex.templates.values()], links: [...ex.links.values()] };
   if (ex.defaultSort !== undefined) result.defaultSort = ex.defaultSort;
+  if (ex.displayTitle !== undefined) result.displayTitle = ex.displayTitle;
   if (ex.limitHit !== undefined) result.limitHit = ex.limitHit;
   return result;
 }
@@ -789,6 +792,7 @@ class Expander {
   readonly templates = new Map<string, { ns: number; dbkey: string }>();
   readonly links = new Map<string, { ns: number; dbkey: string }>();
   defaultSort: string | undefined;
+  displayTitle: string | undefined;
   limitHit: string | undefined;
 
   private readonly maxDepth: number;
@@ -1773,7 +1777,10 @@ defineCS(
     return '';
   },
 );
-defineCS(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], () => '');
+defineCS(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], (ex, c) => {
+  ex.displayTitle = c.first;
+  return '';
+});
 
 // Functions that need the wiki's live state or its URLs: kept as written, and never taken for templates.
 defineCI(
