@@ -29,13 +29,14 @@ export interface SiteNamespaces {
   aliases: Array<{ id: number; alias: string }>;
 }
 
-const NAMED_ENTITIES: Record<string, string> = {
+// prototype-less: an entity name comes from the text (&constructor; is no entity)
+const NAMED_ENTITIES: Record<string, string> = Object.assign(Object.create(null), {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', shy: '\u00ad', ndash: '–', mdash: '—',
   minus: '−', laquo: '«', raquo: '»', bdquo: '„', ldquo: '“', rdquo: '”', lsquo: '‘', rsquo: '’', hellip: '…',
   times: '×', middot: '·', deg: '°', copy: '©', reg: '®', trade: '™', euro: '€', sect: '§', para: '¶',
   plusmn: '±', frac12: '½', frac14: '¼', frac34: '¾', sup2: '²', sup3: '³', thinsp: '\u2009', ensp: '\u2002',
   emsp: '\u2003', zwj: '\u200d', zwnj: '\u200c', lrm: '\u200e', rlm: '\u200f', bull: '•', larr: '←', rarr: '→',
-};
+});
 
 /** Sanitizer::decodeCharReferences: numeric references and the common named entities (case-sensitive, as HTML). */
 export function decodeCharReferences(s: string): string {
