@@ -1,4 +1,7 @@
-/** `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug] [--cache-mb N]` */
+/**
+ * `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug] [--cache-mb N]
+ *   [--max-concurrent N] [--max-connections N] [--max-result-size BYTES]`
+ */
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { createServer } from '../http/server.js';
@@ -13,6 +16,9 @@ export async function runServeCommand(argv: string[]): Promise<number> {
       files: { type: 'string' },
       debug: { type: 'boolean', default: false },
       'cache-mb': { type: 'string', default: '64' },
+      'max-concurrent': { type: 'string' },
+      'max-connections': { type: 'string' },
+      'max-result-size': { type: 'string' },
     },
     strict: true,
   });
@@ -29,12 +35,55 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     console.error('wikiquery serve: --cache-mb takes a number of megabytes (0 turns the cache off)');
     return 1;
   }
-  await serve({ db: values.db, host: values.host!, port: Number(values.port), files: values.files, debug: values.debug, cacheMb });
+  const counts: Record<'max-concurrent' | 'max-connections' | 'max-result-size', number | undefined> = {
+    'max-concurrent': undefined,
+    'max-connections': undefined,
+    'max-result-size': undefined,
+  };
+  for (const name of Object.keys(counts) as Array<keyof typeof counts>) {
+    const v = values[name];
+    if (v === undefined) continue;
+    if (!/^\d+$/.test(v)) {
+      console.error(`wikiquery serve: --${name} takes a whole number`);
+      return 1;
+    }
+    counts[name] = Number(v);
+  }
+  await serve({
+    db: values.db,
+    host: values.host!,
+    port: Number(values.port),
+    files: values.files,
+    debug: values.debug,
+    cacheMb,
+    maxConcurrent: counts['max-concurrent'],
+    maxConnections: counts['max-connections'],
+    maxResultSize: counts['max-result-size'],
+  });
   return 0;
 }
 
-export async function serve(o: { db: string; host: string; port: number; files?: string; debug?: boolean; cacheMb?: number }): Promise<void> {
-  const server = await createServer({ db: o.db, debug: o.debug, filesDir: o.files, cacheMb: o.cacheMb, logLevel: process.env.WIKIQUERY_LOG_LEVEL });
+export async function serve(o: {
+  db: string;
+  host: string;
+  port: number;
+  files?: string;
+  debug?: boolean;
+  cacheMb?: number;
+  maxConcurrent?: number;
+  maxConnections?: number;
+  maxResultSize?: number;
+}): Promise<void> {
+  const server = await createServer({
+    db: o.db,
+    debug: o.debug,
+    filesDir: o.files,
+    cacheMb: o.cacheMb,
+    logLevel: process.env.WIKIQUERY_LOG_LEVEL,
+    load: o.maxConcurrent === undefined ? undefined : { maxConcurrent: o.maxConcurrent },
+    limits: o.maxConnections === undefined ? undefined : { maxConnections: o.maxConnections },
+    maxResultSize: o.maxResultSize,
+  });
   const address = await server.app.listen({ host: o.host, port: o.port });
   server.app.log.info(`wikiquery serving ${o.db} at ${address}/api.php`);
   const stop = () => {

@@ -5,7 +5,6 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import { ApiMain } from '../api/main.js';
 import { createRegistry } from '../modules/registry.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
@@ -14,6 +13,9 @@ import { Wiki } from '../wiki/wiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
 import { ResponseCache } from './response-cache.js';
+import { DEFAULT_LIMITS, clientErrorHandler, parseMultipart, type HttpLimits } from './limits.js';
+import { DEFAULT_LOAD_LIMITS, registerLoadShedding, type LoadLimits, type LoadState } from './load-shedding.js';
+import { DEFAULT_MAX_RESULT_SIZE } from '../api/result-size.js';
 
 export interface ServerOptions {
   db: string;
@@ -24,30 +26,50 @@ export interface ServerOptions {
   filesDir?: string;
   /** size of the response cache in MB (0 = off); default 64 */
   cacheMb?: number;
+  /** body, connection and timeout limits (src/http/limits.ts) */
+  limits?: Partial<HttpLimits>;
+  /** load shedding (src/http/load-shedding.ts) */
+  load?: Partial<LoadLimits>;
+  /** $wgAPIMaxResultSize: bytes of values in one answer (default 8388608) */
+  maxResultSize?: number;
 }
 
 export interface WikiServer {
   app: FastifyInstance;
   store: Store;
+  load: LoadState;
   close(): Promise<void>;
 }
 
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const store = openSqliteStore(opts.db, { debug: opts.debug });
   const wiki = new Wiki(store.site);
-  const api = new ApiMain(store, wiki, createRegistry(), { debug: opts.debug });
+  const api = new ApiMain(store, wiki, createRegistry(), { debug: opts.debug, maxResultSize: opts.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE });
+  const limits: HttpLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const app = Fastify({
     // request lines are logged at info level: shown with --debug only
     logger: { level: opts.logLevel ?? (opts.debug ? 'info' : 'warn') },
     // parameters are decoded by decodeParams from the raw URL, PHP-style
     routerOptions: { querystringParser: () => ({}) },
-    bodyLimit: 8 * 1024 * 1024,
+    bodyLimit: limits.bodyBytes,
+    // Node checks header and request deadlines only every connectionsCheckingInterval (30 s by default):
+    // half-open connections were held a minute
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // a socket that neither sends nor takes bytes for this long (a client that stopped reading) is closed
+    connectionTimeout: 60_000,
+    clientErrorHandler,
   });
+  app.server.maxConnections = limits.maxConnections;
+  const load = registerLoadShedding(app, { ...DEFAULT_LOAD_LIMITS, ...opts.load });
   // PHP reads only urlencoded and multipart bodies; any other body is ignored, not an error.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
-  await app.register(formbody, { bodyLimit: 8 * 1024 * 1024 });
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 1024 * 1024, fields: 200 } });
+  await app.register(formbody, { bodyLimit: limits.bodyBytes });
+  app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
+    parseMultipart(request.headers, payload, limits).then((fields) => done(null, fields), (e: Error) => done(e, undefined));
+  });
 
   const cache = new ResponseCache((opts.cacheMb ?? 64) * 1024 * 1024);
 
@@ -87,6 +109,8 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
     request.log.warn({ err: error }, 'request body refused');
     const host = request.headers.host ?? '127.0.0.1';
+    // a body refused before its end was not read: the connection cannot carry another request
+    if (status === 413) reply.header('Connection', 'close');
     reply.code(status).header('X-Frame-Options', 'DENY').header('MediaWiki-API-Error', 'badrequest').type('application/json; charset=utf-8');
     return JSON.stringify({ error: { code: 'badrequest', info: `The request could not be read: ${error.message}`, '*': `See ${request.protocol}://${host}/api.php for API usage` } });
   });
@@ -94,6 +118,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   return {
     app,
     store,
+    load,
     close: async () => {
       await app.close();
       store.close();

@@ -78,7 +78,16 @@ export const revisionsModule: QueryModule = {
       }
       return v;
     };
-    for (const page of pages) {
+    // Non-enumeration mode walks the pages as 1.25's query does (ORDER BY rev_page, rev_id) and resumes
+    // at "pageid|revid", the continuation set when a revision did not fit in $wgAPIMaxResultSize.
+    let from: [number, number] | null = null;
+    if (!enumMode && p.continue !== undefined) {
+      const cont = (p.continue as string).split('|');
+      if (cont.length !== 2) dieBadContinue(ctx);
+      from = [intvalOf(cont[0]), intvalOf(cont[1])];
+    }
+    const ordered = enumMode ? pages : [...pages].sort((a, b) => a.pageid - b.pageid);
+    for (const page of ordered) {
       const revs = ctx.store.pages.revisions(page.pageid);
       if (!revs) continue;
       let list: RevisionRow[] = [revs.latest];
@@ -106,10 +115,31 @@ export const revisionsModule: QueryModule = {
           list = list.slice(0, limit);
         }
       } else if (p.tag !== undefined) list = [];
-      if (list.length) ctx.pageSet.entry(page.pageid)!.revisions = list.map((rev) => item(rev, page));
+      else if (from !== null && (page.pageid < from[0] || (page.pageid === from[0] && revs.latest.revid < from[1]))) list = [];
+      const items: Array<Record<string, unknown>> = [];
+      let truncated = false;
+      for (const rev of list) {
+        const v = item(rev, page);
+        // ApiQueryBase::addPageSubItem → ApiResult::addValue: a revision past $wgAPIMaxResultSize is not
+        // added; the module continues from it (enumeration: its id; otherwise page id|revision id)
+        if (!ctx.result.fits(v)) {
+          ctx.setContinue('continue', enumMode ? rev.revid : `${page.pageid}|${rev.revid}`);
+          truncated = true;
+          break;
+        }
+        items.push(v);
+      }
+      if (items.length) ctx.pageSet.entry(page.pageid)!.revisions = items;
+      if (truncated) break;
     }
   },
 };
+
+/** PHP intval of a continuation part */
+function intvalOf(s: string): number {
+  const m = /^\s*([+-]?\d+)/.exec(s);
+  return m ? Number(m[1]) : 0;
+}
 
 /** Section N of wikitext (0 = the lead), as ?section= selects it; null when there is no such section. */
 function sectionOf(text: string, section: string | undefined): string | null {
