@@ -221,6 +221,27 @@ describe('connections (defects 11 and 13)', () => {
 });
 
 describe('overload (defect 12): a bounded queue, shed as MediaWiki answers under lag', () => {
+  it('requests that arrive together past maxConcurrent are shed at once, the first ones served', { timeout: 15_000 }, async () => {
+    const { port } = await serverWith({ load: { maxConcurrent: 4 } });
+    // ten requests in one write: the server takes them in one turn of its event loop
+    const one = 'GET /api.php?action=query&meta=siteinfo&format=json HTTP/1.1\r\nHost: x\r\n\r\n';
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let got = '';
+      socket.on('error', reject);
+      socket.on('data', (d) => {
+        got += d.toString('latin1');
+        if ((got.match(/HTTP\/1\.1 \d{3} /g) ?? []).length === 10) {
+          socket.destroy();
+          resolve(got);
+        }
+      });
+      socket.on('connect', () => socket.write(one.repeat(10)));
+    });
+    const statuses = (answer.match(/HTTP\/1\.1 (\d{3}) /g) ?? []).map((l) => Number(l.slice(9, 12)));
+    assert.deepEqual(statuses, [200, 200, 200, 200, 503, 503, 503, 503, 503, 503]);
+  });
+
   it('past maxConcurrent requests in flight, a request gets 503, Retry-After and the maxlag error', { timeout: 15_000 }, async () => {
     const { port, url } = await serverWith({ load: { maxConcurrent: 1 } });
     // one request in flight: its headers are in, its body is not

@@ -67,7 +67,7 @@ describe('names of Object.prototype as parameter values', () => {
             const params = { ...base, [m.prefix + p.name]: value };
             check(await s.get(params), `${m.path} ${m.prefix}${p.name}=${value}`);
             requests++;
-            if (m.generator && sub) {
+            if (m.generator !== undefined && sub) {
               check(await s.get({ action: 'query', generator: sub, prop: 'info', ['g' + m.prefix + p.name]: value }), `generator=${sub} g${m.prefix}${p.name}=${value}`);
               requests++;
             }

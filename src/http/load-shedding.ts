@@ -1,8 +1,11 @@
 /**
  * Load shedding. Requests are served one after another on the event loop, so when more arrive than it
  * can serve, each waits behind all the others and latency grows without bound (at 256 connections the
- * worst request waited 16.8 s). Past `maxConcurrent` requests in flight — received and not yet fully
- * handed to the socket — a new request is answered at once as MediaWiki answers under replication lag:
+ * worst request waited 16.8 s). The queue is counted two ways: requests in flight (received, not yet fully
+ * handed to the socket: those waiting on asynchronous work or on a slow reader), and requests taken in
+ * the current turn of the event loop — the sockets that were ready together, which synchronous handlers
+ * serve one after the other, the last waiting for all the others. Past `maxConcurrent` by either count,
+ * a request is answered at once (a few microseconds) as MediaWiki answers under replication lag:
  * HTTP 503, `Retry-After`, `X-Database-Lag` and the `maxlag` error object, which bots already know to
  * wait on and retry (pywikibot, mwn, mwclient).
  *
@@ -42,10 +45,17 @@ export function registerLoadShedding(app: FastifyInstance, limits: LoadLimits): 
   // start times of the requests in flight, oldest first (a Map keeps insertion order)
   const started = new Map<object, number>();
   let seq = 0;
+  // requests taken since the event loop was last between turns (reset in the check phase)
+  let turn = 0;
+  const endTurn = () => {
+    turn = 0;
+  };
 
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+    if (turn === 0) setImmediate(endTurn);
+    turn++;
     const over =
-      (limits.maxConcurrent > 0 && state.inFlight >= limits.maxConcurrent) ||
+      (limits.maxConcurrent > 0 && Math.max(state.inFlight + 1, turn) > limits.maxConcurrent) ||
       (limits.maxPendingBytes > 0 && state.pendingBytes > limits.maxPendingBytes);
     if (over) {
       state.shed++;
