@@ -138,6 +138,17 @@ async function main(): Promise<void> {
     const connections = Number(values.connections);
     console.log(`wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? `wrk -t${Math.min(2, connections)}` : 'autocannon'} -c${connections}, ${duration}s per request, response cache ${values['cache-mb'] === '0' ? 'off' : values['cache-mb'] + ' MB'}`);
     console.log(`${'request'.padEnd(40)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`);
+    // the ceiling: a bare node:http server, measured the same way
+    const barePort = port - 1;
+    const bare = spawn(process.execPath, [join(root, 'dist', 'bench', 'bare-server.js'), String(barePort)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    try {
+      await waitForServer(`http://127.0.0.1:${barePort}/`, bare);
+      const url = `http://127.0.0.1:${barePort}/`;
+      const f = useWrk ? runWrk(url, duration, connections) : await runAutocannon(url, duration, connections);
+      console.log(`${'bare node:http (100-byte JSON)'.padEnd(40)} ${f.rps.toFixed(0).padStart(9)} ${f.p50.toFixed(2).padStart(8)} ${f.p99.toFixed(2).padStart(8)} ${String(f.errors).padStart(8)}`);
+    } finally {
+      bare.kill('SIGTERM');
+    }
     for (const r of requests(pages > 0)) {
       if (values.only && !r.name.includes(values.only)) continue;
       const url = `${base}?${r.query}`;

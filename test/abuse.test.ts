@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { createServer, type ServerOptions, type WikiServer } from '../src/http/server.js';
+import { openStore } from '../src/store/open.js';
 import { demoDatabase, startDemoServer, toQuery, type DemoServer } from './helpers/demo-server.js';
 
 let s: DemoServer;
@@ -25,7 +26,7 @@ after(async () => {
 /** A server on the demo database with some options of its own; its api.php URL and port. */
 async function serverWith(opts: Partial<ServerOptions>): Promise<{ url: string; port: number }> {
   const { db } = await demoDatabase();
-  const server = await createServer({ db, logLevel: 'silent', ...opts });
+  const server = await createServer({ store: await openStore(db), logLevel: 'silent', ...opts });
   extra.push(server);
   const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
   return { url: `${address}/api.php`, port: Number(new URL(address).port) };

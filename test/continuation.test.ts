@@ -72,6 +72,11 @@ const WALKS: Walk[] = [
   { name: 'generator=duplicatefiles titles=', params: { generator: 'duplicatefiles', titles: FILES_WITH_DUPLICATES }, limits: [['gdflimit', same]], kind: 'pageset' },
   { name: 'generator=allimages&prop=duplicatefiles', params: { generator: 'allimages', prop: 'duplicatefiles' }, limits: [['gailimit', same], ['dflimit', same]], kind: 'dups' },
   { name: 'generator=allimages&prop=duplicatefiles wider batches', params: { generator: 'allimages', prop: 'duplicatefiles' }, limits: [['gailimit', (n) => n + 4], ['dflimit', same]], kind: 'dups' },
+  // cmnamespace filters while reading: sparse matches must neither be lost nor end the walk early
+  { name: 'list=categorymembers cmnamespace=14 sort=timestamp', params: { list: 'categorymembers', cmtitle: 'Категорія:Міста', cmnamespace: 14, cmsort: 'timestamp', cmprop: 'ids|title|timestamp' }, limits: [['cmlimit', same]], kind: 'list', list: 'categorymembers' },
+  { name: 'list=categorymembers cmnamespace=6|14 sort=timestamp older', params: { list: 'categorymembers', cmtitle: 'Категорія:Українська кухня', cmnamespace: '6|14', cmsort: 'timestamp', cmdir: 'older', cmprop: 'ids|title|timestamp' }, limits: [['cmlimit', same]], kind: 'list', list: 'categorymembers' },
+  { name: 'list=categorymembers cmnamespace=14 sortkey', params: { list: 'categorymembers', cmtitle: 'Категорія:Міста', cmnamespace: 14, cmprop: 'ids|title|sortkey' }, limits: [['cmlimit', same]], kind: 'list', list: 'categorymembers' },
+  { name: 'generator=categorymembers gcmnamespace=0 sort=timestamp', params: { generator: 'categorymembers', gcmtitle: 'Категорія:Українська кухня', gcmnamespace: 0, gcmsort: 'timestamp' }, limits: [['gcmlimit', same]], kind: 'pages' },
   { name: 'generator=allimages older&prop=duplicatefiles descending', params: { generator: 'allimages', gaisort: 'timestamp', gaidir: 'older', prop: 'duplicatefiles', dfdir: 'descending' }, limits: [['gailimit', (n) => n + 1], ['dflimit', same]], kind: 'dups' },
 ];
 
@@ -250,5 +255,37 @@ describe('continuation envelopes', () => {
     const dry = await s.get({ action: 'query', generator: 'allimages', gailimit: 1, list: 'allcategories', aclimit: 1, accontinue: 'Історія', continue: '-||' });
     assert.equal(dry.json.query.pages, undefined);
     assert.deepEqual(dry.json.query.allcategories, [{ '*': 'Історія' }]);
+  });
+});
+
+describe('categorymembers with a namespace filter', () => {
+  // Before the filter was applied while reading, cmnamespace with cmsort=timestamp read a fixed window of
+  // rows and filtered it: a sparse namespace came back empty (or short) with no continuation.
+  for (const sort of ['timestamp', 'sortkey']) {
+    it(`cmsort=${sort}: the filtered listing is the unfiltered one restricted to the namespaces`, async () => {
+      const base = { action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Українська кухня', cmsort: sort, cmprop: 'ids|title', cmlimit: 'max', continue: '' };
+      const all = (await s.get(base)).json.query.categorymembers as Array<{ ns: number }>;
+      for (const ns of ['0', '6', '14', '6|14']) {
+        const wanted = ns.split('|').map(Number);
+        const r = await s.get({ ...base, cmnamespace: ns });
+        assert.deepEqual(r.json.query.categorymembers, all.filter((m) => wanted.includes(m.ns)), `cmnamespace=${ns}`);
+        assert.equal(r.json.continue, undefined);
+        // the first member of a sparse namespace comes with limit 1, and a continuation when there are more
+        const one = await s.get({ ...base, cmnamespace: ns, cmlimit: 1 });
+        assert.deepEqual(one.json.query.categorymembers, all.filter((m) => wanted.includes(m.ns)).slice(0, 1), `cmnamespace=${ns}, cmlimit=1`);
+        assert.equal(one.json.continue !== undefined, all.filter((m) => wanted.includes(m.ns)).length > 1);
+      }
+    });
+  }
+  it('a namespace the wiki does not have: 1.25 warns for a multi-value namespace parameter and drops the value', async () => {
+    const r = await s.get({ action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Міста', cmnamespace: '999|14', cmlimit: 2 });
+    assert.equal(r.json.warnings.categorymembers['*'], 'Unrecognized value for parameter \'cmnamespace\': 999');
+    assert.ok(r.json.query.categorymembers.every((m: { ns: number }) => m.ns === 14));
+  });
+  // ApiBase::parseMultiValue dies for a single value; dieUsage prefixes the code: apunknown_apnamespace
+  it('a single-value namespace parameter with an unknown namespace is an error (apunknown_apnamespace)', async () => {
+    const r = await s.get({ action: 'query', list: 'allpages', apnamespace: 999 });
+    assert.equal(r.headers.get('mediawiki-api-error'), 'apunknown_apnamespace');
+    assert.equal(r.json.error.info, "Unrecognized value for parameter 'apnamespace': 999");
   });
 });

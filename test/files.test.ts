@@ -13,9 +13,11 @@ import { join } from 'node:path';
 import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { importWiki } from '../src/importer/import.js';
 import { createServer } from '../src/http/server.js';
+import { openStore } from '../src/store/open.js';
 import { nameFromUrl } from '../src/http/files.js';
 import { fileUrlPath } from '../src/wiki/files.js';
-import { Db, queryLog, type QueryLogEntry } from '../src/store/sqlite/db.js';
+import { Db } from '../src/store/sqlite/db.js';
+import { queryLog, type QueryLogEntry } from '../src/store/query-log.js';
 import { SqliteLinkStore } from '../src/store/sqlite/links.js';
 import { SqliteFileStore } from '../src/store/sqlite/files.js';
 
@@ -352,7 +354,7 @@ describe('the files at imageinfo\'s url', () => {
     assert.equal(synth.imageinfo[0].size, 1234);
     assert.equal((await fetch(synth.imageinfo[0].url)).status, 404);
     assert.equal((await fetch(real.imageinfo[0].url)).status, 200);
-    const withoutFiles = await createServer({ db: w.db, logLevel: 'silent' });
+    const withoutFiles = await createServer({ store: await openStore(w.db), logLevel: 'silent' });
     try {
       const base2 = await withoutFiles.app.listen({ host: '127.0.0.1', port: 0 });
       assert.equal((await fetch(base2 + fileUrlPath('A.png'))).status, 404);
@@ -427,7 +429,7 @@ function miniWiki(): Promise<{ base: string; db: string }> {
     writeFileSync(join(tmp, 'dump.xml'), xml);
     const db = join(tmp, 'w.sqlite');
     await importWiki({ dump: join(tmp, 'dump.xml'), db, filesDir: files, messageDirs: [], lang: 'uk', progress: false, log: () => {} });
-    const server = await createServer({ db, filesDir: files, logLevel: 'silent' });
+    const server = await createServer({ store: await openStore(db), filesDir: files, logLevel: 'silent' });
     closeMini = () => server.close();
     return { base: await server.app.listen({ host: '127.0.0.1', port: 0 }), db };
   })();
@@ -435,21 +437,21 @@ function miniWiki(): Promise<{ base: string; db: string }> {
 }
 
 describe('store query plans (imageinfo, images, fileusage, imageusage)', () => {
-  it('each statement is an index seek or a range scan that stops at its LIMIT, without a sort', async () => {
+  it('each statement is an index seek or a range scan that stops at its LIMIT, sorting at most a batch of pages', async () => {
     const { db: file } = await demoDatabase();
     const db = new Db(file, { debug: true });
     try {
       const links = new SqliteLinkStore(db);
       const files = new SqliteFileStore(db);
       const log: QueryLogEntry[] = [];
-      queryLog.run(log, () => {
-        files.storedPath('Tux.png');
+      await queryLog.run(log, async () => {
+        await files.storedPath('Tux.png');
         for (const descending of [false, true]) {
-          links.imagesOf({ pageid: 1, descending, limit: 3 });
-          links.imagesOf({ pageid: 1, from: 'A', only: ['A', 'B'], descending, limit: 3 });
-          links.fileUsers({ target: 'A', descending, limit: 3 });
-          links.fileUsers({ target: 'A', fromId: 3, redirect: true, descending, limit: 3 });
-          links.fileUsers({ target: 'A', namespace: 0, fromId: 3, redirect: false, descending, limit: 3 });
+          await links.imagesOf({ pageids: [1, 2], descending, limit: 3 });
+          await links.imagesOf({ pageids: [1], start: { pageid: 1, name: 'A' }, only: ['A', 'B'], descending, limit: 3 });
+          await links.fileUsers({ target: 'A', descending, limit: 3 });
+          await links.fileUsers({ target: 'A', fromId: 3, redirect: true, descending, limit: 3 });
+          await links.fileUsers({ target: 'A', namespace: 0, fromId: 3, redirect: false, descending, limit: 3 });
         }
       });
       const seen = new Set<string>();
@@ -459,7 +461,12 @@ describe('store query plans (imageinfo, images, fileusage, imageusage)', () => {
         const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]))];
         const args = names.length ? [Object.fromEntries(names.map((n) => [n, n === 'limit' ? 3 : 'x']))] : (sql.match(/\?/g) ?? []).map(() => 'x');
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
-        for (const step of plan) assert.match(step, /^SEARCH /, `${step}\n  in ${sql}`);
+        for (const step of plan) {
+          // a batch of pages is read through json_each (a scan of the batch, a seek per page), and its rows
+          // -- bounded by the batch, not the wiki -- may be sorted
+          const batch = /json_each/.test(sql) && (/^SCAN j VIRTUAL TABLE/.test(step) || step === 'USE TEMP B-TREE FOR ORDER BY' || /^LIST SUBQUERY|^SCAN json_each/.test(step));
+          if (!batch) assert.match(step, /^SEARCH /, `${step}\n  in ${sql}`);
+        }
         if (/il_from_namespace = /.test(sql)) assert.ok(plan.some((p) => p.includes('il_to_from_namespace')), plan.join(' / '));
       }
       assert.ok(seen.size >= 8);

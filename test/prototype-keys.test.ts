@@ -95,6 +95,17 @@ describe('names of Object.prototype as parameter values', () => {
     }
   });
 
+  it('in wikitext given to expandtemplates: parser functions that look names up', async () => {
+    for (const v of NAMES) {
+      for (const text of [`{{#language:${v}}}`, `{{#expr: ${v}}}`, `{{#expr: 1 ${v} 2}}`, `{{#switch:${v}|${v}=a|b}}`, `{{${v}:x}}`, `[[${v}]] {{DISPLAYTITLE:${v}}}`]) {
+        const r = await s.get({ action: 'expandtemplates', text, prop: 'wikitext' });
+        check(r, `expandtemplates ${text}`);
+      }
+    }
+    const lang = await s.get({ action: 'expandtemplates', text: '{{#language:constructor}}', prop: 'wikitext' });
+    assert.equal(lang.json.expandtemplates.wikitext, 'constructor');
+  });
+
   it('amlang=constructor answers in the fallback language', async () => {
     const r = await s.get({ action: 'query', meta: 'allmessages', amlang: 'constructor', ammessages: 'mainpage' });
     check(r, 'amlang=constructor');

@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { RAW_CONTINUE_WARNING as RAW_WARNING, startDemoServer, type DemoServer } from './helpers/demo-server.js';
-import { Db, queryLog, type QueryLogEntry } from '../src/store/sqlite/db.js';
+import { Db } from '../src/store/sqlite/db.js';
+import { queryLog, type QueryLogEntry } from '../src/store/query-log.js';
 import { SqliteFileStore } from '../src/store/sqlite/files.js';
 import { SqliteCategoryStore } from '../src/store/sqlite/categories.js';
 import { SqliteLinkStore } from '../src/store/sqlite/links.js';
@@ -589,23 +590,23 @@ describe('store query plans', () => {
       const cats = new SqliteCategoryStore(db);
       const links = new SqliteLinkStore(db);
       const log: QueryLogEntry[] = [];
-      queryLog.run(log, () => {
-        files.byName('Tux.png');
-        files.sameContent('Tux.png');
+      await queryLog.run(log, async () => {
+        await files.byNames(['Tux.png']);
+        await files.sameContent(['Tux.png', 'Linux_logo.png']);
         for (const descending of [false, true]) {
-          files.list({ sort: 'name', descending, limit: 3 });
-          files.list({ sort: 'name', descending, from: 'A', to: 'Я', prefix: 'Б', continueName: 'Б', minSize: 1, maxSize: 999, mimes: [['image', 'png'], ['image', 'gif']], limit: 3 });
-          files.list({ sort: 'name', descending, sha1: 'x', limit: 3 });
-          files.list({ sort: 'timestamp', descending, limit: 3 });
-          files.list({ sort: 'timestamp', descending, start: '2010', end: '2020', continueAt: { timestamp: '2011', name: 'A' }, minSize: 1, mimes: [['image', 'png']], limit: 3 });
-          files.list({ sort: 'timestamp', descending, user: 'Тарас', continueAt: { timestamp: '2011', name: 'A' }, limit: 3 });
-          files.list({ sort: 'timestamp', descending, sha1: 'x', limit: 3 });
-          cats.list({ descending, hidden: true, min: 1, max: 5, from: 'A', to: 'Я', prefix: 'Б', continueFrom: 'Б', limit: 3 });
-          cats.list({ descending, hidden: false, limit: 3 });
-          links.fileUsages({ descending, limit: 3 });
-          links.fileUsages({ descending, from: 'A', to: 'Я', prefix: 'П', continueAt: { target: 'П', from: 3 }, limit: 3 });
-          links.fileUsageTargets({ descending, limit: 3 });
-          links.fileUsageTargets({ descending, from: 'A', to: 'Я', prefix: 'П', continueAt: 'П', limit: 3 });
+          await files.list({ sort: 'name', descending, limit: 3 });
+          await files.list({ sort: 'name', descending, from: 'A', to: 'Я', prefix: 'Б', continueName: 'Б', minSize: 1, maxSize: 999, mimes: [['image', 'png'], ['image', 'gif']], limit: 3 });
+          await files.list({ sort: 'name', descending, sha1: 'x', limit: 3 });
+          await files.list({ sort: 'timestamp', descending, limit: 3 });
+          await files.list({ sort: 'timestamp', descending, start: '2010', end: '2020', continueAt: { timestamp: '2011', name: 'A' }, minSize: 1, mimes: [['image', 'png']], limit: 3 });
+          await files.list({ sort: 'timestamp', descending, user: 'Тарас', continueAt: { timestamp: '2011', name: 'A' }, limit: 3 });
+          await files.list({ sort: 'timestamp', descending, sha1: 'x', limit: 3 });
+          await cats.list({ descending, hidden: true, min: 1, max: 5, from: 'A', to: 'Я', prefix: 'Б', continueFrom: 'Б', limit: 3 });
+          await cats.list({ descending, hidden: false, limit: 3 });
+          await links.fileUsages({ descending, limit: 3 });
+          await links.fileUsages({ descending, from: 'A', to: 'Я', prefix: 'П', continueAt: { target: 'П', from: 3 }, limit: 3 });
+          await links.fileUsageTargets({ descending, limit: 3 });
+          await links.fileUsageTargets({ descending, from: 'A', to: 'Я', prefix: 'П', continueAt: 'П', limit: 3 });
         }
       });
       const seen = new Set<string>();
@@ -617,9 +618,15 @@ describe('store query plans', () => {
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
         for (const step of plan) {
           // a whole-table scan would be 'SCAN <table>' with a sort, or a scan of a table that is not ordered by its key
-          const ok = /^SEARCH /.test(step) || /^SCAN (image|imagelinks|category)( USING (COVERING )?INDEX \w+)?$/.test(step) || step === 'USE TEMP B-TREE FOR ORDER BY';
+          // a batch is read through json_each: a scan of the batch itself, then a seek per element
+          const ok =
+            /^SEARCH /.test(step) ||
+            /^SCAN (image|imagelinks|category)( USING (COVERING )?INDEX \w+)?$/.test(step) ||
+            /^SCAN (j|json_each) VIRTUAL TABLE INDEX/.test(step) ||
+            /^(LIST|CORRELATED LIST) SUBQUERY \d+$/.test(step) ||
+            step === 'USE TEMP B-TREE FOR ORDER BY';
           assert.ok(ok, `${step}\n  in ${sql}`);
-          if (/^SCAN /.test(step)) assert.match(sql, /ORDER BY .* LIMIT @?\w+$/, sql);
+          if (/^SCAN /.test(step) && !/VIRTUAL TABLE/.test(step)) assert.match(sql, /ORDER BY .* LIMIT @?\w+$/, sql);
         }
         // a sort only where an equality seek bounds the rows (all files with one SHA-1)
         if (plan.includes('USE TEMP B-TREE FOR ORDER BY')) assert.ok(plan.some((p) => /USING INDEX img_sha1 \(img_sha1=\?\)/.test(p)), plan.join(' / '));

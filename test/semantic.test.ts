@@ -37,7 +37,7 @@ import { describeQuery, normalizedQueryString } from '../src/semantic/query.js';
 import { fold, matchesFolded, wordKeys } from '../src/semantic/fold.js';
 import { propertyKeyFromLabel, typeIdFromLabel } from '../src/semantic/types.js';
 import { TitleCodec } from '../src/wiki/titles.js';
-import { compareBytes } from '../src/api/pageset.js';
+import { compareBytes } from '../src/wiki/collation.js';
 
 const codec = TitleCodec.forSite('Демовікі');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-semantic-'));

@@ -6,9 +6,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { QueryLogEntry } from '../store/sqlite/db.js';
+import type { QueryLogEntry } from '../store/query-log.js';
 import type { RequestInfo } from './types.js';
-import type { RequestState } from './main.js';
+import type { RequestState } from './request-state.js';
 import { formatSize } from '../wiki/language.js';
 import { WIKIQUERY_VERSION } from '../wiki/wiki.js';
 

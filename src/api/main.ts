@@ -5,15 +5,15 @@
  * appends debuginfo when the server runs with --debug.
  */
 import { ApiError, texts } from './errors.js';
-import { ApiResult, CONTENT, type Obj } from './result.js';
-import { extractParams, type ValidationSink } from './params.js';
-import { DEFAULT_PRINTER, FORMATS, PRINTER_PARAMS, printerOptions, render, type FormatName, type PrinterOptions } from './format/printer.js';
-import type { ActionModule, CacheMode, ModuleContext, ParamDecls, QueryModule, RequestInfo } from './types.js';
+import { CONTENT, type Obj } from './result.js';
+import { extractParams } from './params.js';
+import { DEFAULT_PRINTER, FORMATS, printerOptions, render, type FormatName, type PrinterOptions } from './format/printer.js';
+import type { ActionModule, CacheMode, CustomPrinter, ModuleDirectory, ParamDecls, QueryModule, RequestInfo } from './types.js';
+import { RequestState } from './request-state.js';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
-import { queryLog, type QueryLogEntry } from '../store/sqlite/db.js';
+import { queryLog, type QueryLogEntry } from '../store/query-log.js';
 import { debugInfo } from './debuginfo.js';
-import { DEFAULT_MAX_RESULT_SIZE, ResultSizeBudget, valueSize } from './result-size.js';
 
 export interface ApiResponse {
   status: number;
@@ -32,8 +32,8 @@ export interface Registry {
 }
 
 export const MAIN_PARAMS = (actions: string[]): ParamDecls => ({
-  action: { type: actions, default: 'help', help: 'Which action to perform.' },
-  format: { type: FORMATS, default: 'jsonfm', help: 'The format of the output.' },
+  action: { type: actions, default: 'help', help: 'Which action to perform.', submodules: Object.fromEntries(actions.map((a) => [a, a])) },
+  format: { type: FORMATS, default: 'jsonfm', help: 'The format of the output.', submodules: Object.fromEntries(FORMATS.map((f) => [f, f])) },
   maxlag: { type: 'integer', help: 'Maximum lag can be used when MediaWiki is installed on a database replicated cluster.' },
   smaxage: { type: 'integer', default: 0, help: 'Set the s-maxage header to this many seconds. Errors are never cached.' },
   maxage: { type: 'integer', default: 0, help: 'Set the max-age header to this many seconds. Errors are never cached.' },
@@ -45,91 +45,10 @@ export const MAIN_PARAMS = (actions: string[]): ParamDecls => ({
   uselang: { type: 'string', default: 'user', help: 'Language to use for message translations.' },
 });
 
-/** The context of the framework's own action modules (query, help, paraminfo). */
-export type CoreContext = ModuleContext & { state: RequestState; registry: Registry; main: ApiMain };
-
-/** Per-request state shared by the core and the modules' contexts. */
-export class RequestState {
-  readonly result = new ApiResult();
-  readonly used = new Set<string>(PRINTER_PARAMS);
-  private warnings: Map<string, Obj> | null = null;
-  cacheMode: CacheMode = 'private';
-  readonly volatility = { clock: false, client: false };
-  readonly log: Array<{ msg: string; type: string; caller: string }> = [];
-  readonly debugLog: string[] = [];
-
-  constructor(
-    readonly request: RequestInfo,
-    readonly wiki: Wiki,
-    readonly store: Store,
-    readonly isJsonp: boolean,
-    maxResultSize = DEFAULT_MAX_RESULT_SIZE,
-  ) {
-    this.result.sizeBudget = new ResultSizeBudget(
-      maxResultSize,
-      () => valueSize(this.result.get('query') ?? null),
-      (text) => this.warn('result', text),
-    );
-  }
-
-  warn(module: string, text: string): void {
-    if (this.warnings === null) {
-      this.warnings = new Map();
-      this.result.prepend('warnings', this.warnings);
-    }
-    let w = this.warnings.get(module);
-    if (!w) {
-      w = { [CONTENT]: 'warnings', warnings: text };
-      this.warnings.set(module, w);
-      return;
-    }
-    const prev = (w.warnings as string).split('\n');
-    if (!prev.includes(text)) w.warnings = prev.concat(text).join('\n');
-  }
-
-  get hasWarnings(): boolean {
-    return this.warnings !== null;
-  }
-
-  getWarnings(): Map<string, Obj> | null {
-    return this.warnings;
-  }
-
-  sink(module: string): ValidationSink {
-    return {
-      warn: (t) => this.warn(module, t),
-      setLimit: (v) => {
-        const limits = this.result.object('limits');
-        limits[module] = v;
-      },
-    };
-  }
-
-  /** A module's context: its params are validated here. */
-  context(module: { name: string; prefix: string; params: ParamDecls }, encPrefix = module.prefix): ModuleContext {
-    const params = extractParams(module.params, encPrefix, { raw: this.request.raw, used: this.used }, this.sink(module.name));
-    return {
-      params,
-      result: this.result,
-      store: this.store,
-      wiki: this.wiki,
-      request: this.request,
-      isJsonp: this.isJsonp,
-      markVolatile: (on) => {
-        this.volatility[on] = true;
-      },
-      warn: (t) => this.warn(module.name, t),
-      die: (code, info, extra) => {
-        throw new ApiError(encPrefix + code, info, extra);
-      },
-      encodeParamName: (n) => encPrefix + n,
-    };
-  }
-}
-
 export class ApiMain {
   private readonly actions: Map<string, ActionModule>;
   readonly mainParams: ParamDecls;
+  private readonly directory: ModuleDirectory;
 
   constructor(
     readonly store: Store,
@@ -139,6 +58,7 @@ export class ApiMain {
   ) {
     this.actions = new Map(registry.actions.map((m) => [m.name, m]));
     this.mainParams = MAIN_PARAMS([...this.actions.keys()].sort());
+    this.directory = { actions: registry.actions, query: registry.query, mainParams: this.mainParams };
   }
 
   async handle(req: RequestInfo, phpArrayParams: string[] = []): Promise<ApiResponse> {
@@ -189,13 +109,21 @@ export class ApiMain {
       if (mainParams.assert === 'user') throw new ApiError('assertuserfailed', texts.assertUser());
       if (mainParams.assert === 'bot') throw new ApiError('assertbotfailed', texts.assertBot());
       state.debugLog.push(`API ${req.method} anonymous ${mainParams.action}`);
-      const ctx = state.context(module);
-      await module.run(Object.assign(ctx, { state, registry: this.registry, main: this }));
+      let custom: CustomPrinter | null = null;
+      if (module.core) {
+        const ctx = state.coreContext(module, this.directory);
+        custom = module.customPrinter?.(ctx) ?? null;
+        await module.run(ctx);
+      } else {
+        const ctx = state.context(module);
+        custom = module.customPrinter?.(ctx) ?? null;
+        await module.run(ctx);
+      }
       this.reportUnused(state, raw);
       if (mainParams.curtimestamp) state.result.set('curtimestamp', new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
-      if (module.name === 'help' && raw.format === undefined) {
-        const html = state.result.get('help-html') as string;
-        return { status: 200, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, must-revalidate, max-age=0' }, body: html, cacheable: reuse(state) };
+      if (custom) {
+        const body = custom.render(state.result);
+        return { status: 200, headers: { ...headers, ...custom.headers, 'Content-Type': custom.contentType }, body, cacheable: reuse(state) };
       }
     } catch (e) {
       const err = e instanceof ApiError ? e : this.internalError(e, state);

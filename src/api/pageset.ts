@@ -5,14 +5,14 @@
  * query.pages) that prop modules then add to.
  */
 import type { Store } from '../store/store.js';
-import type { PageRow } from '../store/page-store.js';
+import type { PageRow, TitleKey } from '../store/page-store.js';
 import type { Wiki } from '../wiki/wiki.js';
+import { compareBytes } from '../wiki/collation.js';
+import { NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
 import { bcArray, type Obj } from './result.js';
+import { fixSpecialName, specialPageExists } from '../wiki/special-pages.js';
 
-export interface TitleKey {
-  ns: number;
-  dbkey: string;
-}
+export type { TitleKey };
 
 export interface MissingTitle extends TitleKey {
   fakeId: number;
@@ -25,7 +25,8 @@ export class PageSet {
   readonly good: PageRow[] = [];
   readonly missing: MissingTitle[] = [];
   readonly invalid: Array<{ fakeId: number; title: string }> = [];
-  readonly special: MissingTitle[] = [];
+  /** Special: and Media: titles; `exists` tells whether a Media: title's file was uploaded */
+  readonly special: Array<MissingTitle & { exists: boolean }> = [];
   readonly missingIds: number[] = [];
   private fakeId = -1;
   private readonly seen = new Set<string>();
@@ -43,7 +44,7 @@ export class PageSet {
   }
 
   /** titles= as typed by the user: normalization entries for every changed title. */
-  addUserTitles(texts: string[]): void {
+  async addUserTitles(texts: string[]): Promise<void> {
     const keys: TitleKey[] = [];
     for (const text of texts) {
       const t = this.wiki.codec.parse(text);
@@ -51,53 +52,65 @@ export class PageSet {
         this.invalid.push({ fakeId: this.fakeId--, title: text });
         continue;
       }
+      // ApiPageSet::processTitlesArray: special pages get their local canonical name before normalization is reported
+      if (t.ns === NS_SPECIAL) t.dbkey = fixSpecialName(t.dbkey);
       const pretty = this.wiki.titleText(t.ns, t.dbkey);
       if (pretty !== text && !this.normalized.some((n) => n.from === text)) this.normalized.push({ from: text, to: pretty });
       keys.push({ ns: t.ns, dbkey: t.dbkey });
     }
-    this.addTitles(keys);
+    await this.addTitles(keys);
   }
 
-  /** Titles from a generator or from user input after parsing. */
-  addTitles(titles: TitleKey[]): void {
-    const found: PageRow[] = [];
-    const missingByNs = new Map<number, TitleKey[]>();
+  /** Titles from a generator or from user input after parsing: one store call for all of them. */
+  async addTitles(titles: TitleKey[]): Promise<void> {
+    const fresh: TitleKey[] = [];
+    const special: TitleKey[] = [];
     for (const t of titles) {
       const k = t.ns + ':' + t.dbkey;
       if (this.seen.has(k)) continue;
       this.seen.add(k);
-      if (t.ns < 0) {
-        this.special.push({ ...t, fakeId: this.fakeId-- });
-        continue;
-      }
-      const row = this.store.pages.byTitle(t.ns, t.dbkey);
-      if (row) found.push(row);
-      else {
-        let list = missingByNs.get(t.ns);
-        if (!list) missingByNs.set(t.ns, (list = []));
-        list.push(t);
-      }
+      if (t.ns < 0) special.push(t);
+      else fresh.push(t);
+    }
+    const media = special.filter((t) => t.ns === NS_MEDIA).map((t) => t.dbkey);
+    const [rows, uploaded] = await Promise.all([
+      fresh.length ? this.store.pages.byTitles(fresh) : [],
+      media.length ? this.store.files.existing(media) : new Set<string>(),
+    ]);
+    for (const t of special) {
+      // Title::fixSpecialName; an existing special page is not missing (SpecialPageFactory::exists)
+      const dbkey = t.ns === NS_SPECIAL ? fixSpecialName(t.dbkey) : t.dbkey;
+      const exists = t.ns === NS_MEDIA ? uploaded.has(t.dbkey) : specialPageExists(dbkey);
+      this.special.push({ ns: t.ns, dbkey, fakeId: this.fakeId--, exists });
+    }
+    const found = new Map(rows.map((r) => [r.ns + ':' + r.title, r]));
+    const missingByNs = new Map<number, TitleKey[]>();
+    for (const t of fresh) {
+      if (found.has(t.ns + ':' + t.dbkey)) continue;
+      let list = missingByNs.get(t.ns);
+      if (!list) missingByNs.set(t.ns, (list = []));
+      list.push(t);
     }
     // MediaWiki's LinkBatch reads the pages in (namespace, title) index order and then lists what is left
     // over, namespace by namespace.
-    found.sort((a, b) => a.ns - b.ns || compareBytes(a.title, b.title));
+    rows.sort((a, b) => a.ns - b.ns || compareBytes(a.title, b.title));
     for (const list of missingByNs.values()) for (const t of list) this.missing.push({ ...t, fakeId: this.fakeId-- });
-    this.addGood(found);
+    await this.addGood(rows);
   }
 
-  addPageIds(ids: number[]): void {
+  async addPageIds(ids: number[]): Promise<void> {
     const unique = [...new Set(ids)].filter((id) => !this.seen.has('#' + id));
     for (const id of unique) this.seen.add('#' + id);
-    const rows = this.store.pages.byIds(unique);
+    const rows = await this.store.pages.byIds(unique);
     const foundIds = new Set(rows.map((r) => r.pageid));
     for (const id of unique) if (!foundIds.has(id)) this.missingIds.push(id);
     rows.sort((a, b) => a.pageid - b.pageid);
     for (const r of rows) this.seen.add(r.ns + ':' + r.title);
-    this.addGood(rows);
+    await this.addGood(rows);
   }
 
   /** Existing pages in the order given (ApiPageSet::processDbRow). */
-  addRows(rows: PageRow[]): void {
+  async addRows(rows: PageRow[]): Promise<void> {
     const fresh = rows.filter((r) => {
       const k = r.ns + ':' + r.title;
       if (this.seen.has(k)) return false;
@@ -105,21 +118,19 @@ export class PageSet {
       this.seen.add('#' + r.pageid);
       return true;
     });
-    this.addGood(fresh);
+    await this.addGood(fresh);
   }
 
-  private addGood(rows: PageRow[]): void {
+  private async addGood(rows: PageRow[]): Promise<void> {
     if (!this.resolveRedirects) {
       this.good.push(...rows);
       return;
     }
+    const redirects = rows.filter((r) => r.isRedirect).map((r) => r.pageid);
+    const resolved = redirects.length ? await this.store.pages.redirectTargets(redirects) : new Map();
     const targets: TitleKey[] = [];
     for (const r of rows) {
-      if (!r.isRedirect) {
-        this.good.push(r);
-        continue;
-      }
-      const to = this.store.pages.redirectTarget(r.pageid);
+      const to = r.isRedirect ? resolved.get(r.pageid) : undefined;
       if (!to) {
         this.good.push(r);
         continue;
@@ -133,7 +144,7 @@ export class PageSet {
       targets.push({ ns: to.ns, dbkey: to.dbkey });
     }
     // Targets may be redirects themselves; `seen` stops loops.
-    if (targets.length) this.addTitles(targets);
+    if (targets.length) await this.addTitles(targets);
   }
 
   /** All titles of one namespace, existing or not (ApiPageSet::getAllTitlesByNamespace). */
@@ -155,8 +166,7 @@ export class PageSet {
     for (const id of this.missingIds) pages.set(String(id), { pageid: id, missing: true });
     for (const s of this.special) {
       const v: Obj = { ns: s.ns, title: this.wiki.titleText(s.ns, s.dbkey), special: true };
-      if (s.ns === -2 && !this.store.files.exists(s.dbkey)) v.missing = true;
-      else if (s.ns === -1) v.missing = true;
+      if (!s.exists) v.missing = true;
       pages.set(String(s.fakeId), v);
     }
     for (const p of this.good) pages.set(String(p.pageid), { pageid: p.pageid, ns: p.ns, title: this.wiki.titleText(p.ns, p.title) });
@@ -168,10 +178,4 @@ export class PageSet {
   entry(id: number): Obj | undefined {
     return this.pagesOut?.get(String(id)) as Obj | undefined;
   }
-}
-
-/** Compare two strings in UTF-8 byte order (SQLite BINARY, MediaWiki's binary collation). */
-export function compareBytes(a: string, b: string): number {
-  if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

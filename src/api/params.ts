@@ -15,6 +15,8 @@ export interface ParamSource {
   raw: Record<string, string>;
   /** names of the parameters some module has read (for the "Unrecognized parameter" warning) */
   used: Set<string>;
+  /** the values a 'namespace' parameter accepts: the wiki's namespace ids ≥ 0 (MWNamespace::getValidNamespaces) */
+  namespaces?: readonly string[];
 }
 
 export interface ValidationSink {
@@ -50,12 +52,20 @@ export function extractParams(
   for (const [name, decl] of Object.entries(decls)) {
     const enc = encPrefix + name;
     src.used.add(enc);
-    out[name] = extractOne(name, enc, encPrefix, decl, src.raw[enc], sink);
+    out[name] = extractOne(name, enc, encPrefix, decl, src.raw[enc], sink, src.namespaces ?? null);
   }
   return out;
 }
 
-function extractOne(name: string, enc: string, prefix: string, decl: ParamDecl, raw: string | undefined, sink: ValidationSink): unknown {
+function extractOne(
+  name: string,
+  enc: string,
+  prefix: string,
+  decl: ParamDecl,
+  raw: string | undefined,
+  sink: ValidationSink,
+  namespaces: readonly string[] | null,
+): unknown {
   const { type } = decl;
   if (type === 'boolean') return raw !== undefined;
   if (raw === undefined) {
@@ -67,7 +77,8 @@ function extractOne(name: string, enc: string, prefix: string, decl: ParamDecl, 
   if (decl.required && raw === '' && (type === 'string' || type === 'text')) {
     throw new ApiError(prefix + 'no' + name, texts.missingParam(name));
   }
-  const allowed = Array.isArray(type) ? (type as readonly string[]) : type === 'namespace' ? null : null;
+  // a 'namespace' parameter is an enum of the wiki's namespace ids, with the enum's errors and warnings
+  const allowed = Array.isArray(type) ? (type as readonly string[]) : type === 'namespace' ? namespaces : null;
   let values: string[];
   if (decl.multi || allowed) {
     values = parseMultiValue(enc, prefix, raw, !!decl.multi, allowed, !!decl.allowDuplicates, sink);

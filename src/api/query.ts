@@ -6,8 +6,7 @@
 import { ApiError } from './errors.js';
 import { ContinuationManager } from './continuation.js';
 import { PageSet, type TitleKey } from './pageset.js';
-import type { ActionModule, CacheMode, GeneratedPage, ModuleContext, ParamDecls, QueryModule, QueryModuleContext } from './types.js';
-import type { RequestState } from './main.js';
+import type { CacheMode, CoreActionModule, CoreContext, GeneratedPage, ParamDecls, QueryModule, QueryModuleContext } from './types.js';
 import type { PageRow } from '../store/page-store.js';
 
 export const PAGESET_PARAMS: ParamDecls = {
@@ -24,14 +23,15 @@ function mergeCacheMode(a: CacheMode, b: CacheMode): CacheMode {
   return 'public';
 }
 
-export function createQueryAction(modules: QueryModule[]): ActionModule {
+export function createQueryAction(modules: QueryModule[]): CoreActionModule {
   const byKind = (k: QueryModule['kind']) => modules.filter((m) => m.kind === k).map((m) => m.name).sort();
   const byName = new Map(modules.map((m) => [m.name, m]));
   const generators = modules.filter((m) => m.generator).map((m) => m.name).sort();
+  const paths = (names: string[]) => Object.fromEntries(names.map((n) => [n, 'query+' + n]));
   const params: ParamDecls = {
-    prop: { type: byKind('prop'), multi: true, help: 'Which properties to get for the queried pages.' },
-    list: { type: byKind('list'), multi: true, help: 'Which lists to get.' },
-    meta: { type: byKind('meta'), multi: true, help: 'Which metadata to get.' },
+    prop: { type: byKind('prop'), multi: true, help: 'Which properties to get for the queried pages.', submodules: paths(byKind('prop')) },
+    list: { type: byKind('list'), multi: true, help: 'Which lists to get.', submodules: paths(byKind('list')) },
+    meta: { type: byKind('meta'), multi: true, help: 'Which metadata to get.', submodules: paths(byKind('meta')) },
     indexpageids: { type: 'boolean', default: false, help: 'Include an additional pageids section listing all returned page IDs.' },
     export: { type: 'boolean', default: false, help: 'Export the current revisions of all given or generated pages (not supported: ignored).' },
     iwurl: { type: 'boolean', default: false, help: 'Whether to get the full URL if the title is an interwiki link.' },
@@ -39,18 +39,18 @@ export function createQueryAction(modules: QueryModule[]): ActionModule {
     rawcontinue: { type: 'boolean', default: false, help: 'Currently ignored. In the future, continue will become the default and this will be needed to receive the raw query-continue data.' },
     ...PAGESET_PARAMS,
   };
-  params.generator = { ...params.generator, help: `${params.generator.help} One of: ${generators.join(', ')}.` };
+  // validated as a string (unknown names get badgenerator), described as ApiPageSet's 'submodule' type
+  params.generator = { ...params.generator, help: `${params.generator.help} One of: ${generators.join(', ')}.`, submodules: paths(generators), submoduleParamPrefix: 'g' };
 
   return {
     kind: 'action',
+    core: true,
     name: 'query',
     prefix: '',
     description: 'Fetch data from and about MediaWiki. All data modifications will first have to use query to acquire a token to prevent abuse from malicious sites.',
     params,
     examples: ['action=query&prop=info|revisions&titles=Головна_сторінка', 'action=query&generator=allimages&prop=duplicatefiles&continue='],
-    async run(base: ModuleContext) {
-      const ctx = base as ModuleContext & { state: RequestState };
-      const state = ctx.state;
+    async run(ctx: CoreContext) {
       const p = ctx.params;
       const requested = [
         ...(p.prop as string[] | undefined ?? []),
@@ -77,26 +77,26 @@ export function createQueryAction(modules: QueryModule[]): ActionModule {
 
       let pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
       if (!cm.isGeneratorDone()) {
-        if (p.titles !== undefined) pageSet.addUserTitles(p.titles);
-        if (p.pageids !== undefined) pageSet.addPageIds(p.pageids);
+        if (p.titles !== undefined) await pageSet.addUserTitles(p.titles);
+        if (p.pageids !== undefined) await pageSet.addPageIds(p.pageids);
         if (generator) {
           const gen = generator;
           const titles: TitleKey[] = [];
           const ids: number[] = [];
           const rows: PageRow[] = [];
-          const gctx = subContext(state, gen, 'g' + gen.prefix, pageSet, {
+          const gctx = subContext(ctx, gen, 'g' + gen.prefix, pageSet, {
             add: (page: GeneratedPage) => ('row' in page ? rows.push(page.row) : 'pageid' in page ? ids.push(page.pageid) : titles.push(page)),
           }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value));
           await gen.run(gctx);
           cacheMode = mergeCacheMode(cacheMode, gen.cacheMode(gctx.params));
           pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
-          if (rows.length) pageSet.addRows(rows);
-          if (titles.length) pageSet.addTitles(titles);
-          if (ids.length) pageSet.addPageIds(ids);
+          if (rows.length) await pageSet.addRows(rows);
+          if (titles.length) await pageSet.addTitles(titles);
+          if (ids.length) await pageSet.addPageIds(ids);
         }
       } else if (generator) {
         // dry run: still read the generator's parameters so they are not reported as unrecognized
-        subContext(state, generator, 'g' + generator.prefix, pageSet, null, () => {});
+        subContext(ctx, generator, 'g' + generator.prefix, pageSet, null, () => {});
       }
       if (!pageSet.isEmpty) {
         const q = query();
@@ -105,29 +105,29 @@ export function createQueryAction(modules: QueryModule[]): ActionModule {
       }
       for (const m of requested) {
         if (cm.isSkipped(m.name)) {
-          subContext(state, m, m.prefix, pageSet, null, () => {});
+          subContext(ctx, m, m.prefix, pageSet, null, () => {});
           continue;
         }
-        const mctx = subContext(state, m, m.prefix, pageSet, null, (name, value) => cm.addContinue(m.name, m.prefix + name, value));
+        const mctx = subContext(ctx, m, m.prefix, pageSet, null, (name, value) => cm.addContinue(m.name, m.prefix + name, value));
         await m.run(mctx);
         cacheMode = mergeCacheMode(cacheMode, m.cacheMode(mctx.params));
       }
       // uselang=user (the default) makes a public answer public only for clients without a session
       if (cacheMode === 'public' && (ctx.request.raw.uselang ?? 'user') === 'user') cacheMode = 'anon-public-user-private';
-      state.cacheMode = cacheMode;
-      cm.writeInto(ctx.result, !!p.rawcontinue, (t) => state.warn('query', t));
+      ctx.setCacheMode(cacheMode);
+      cm.writeInto(ctx.result, !!p.rawcontinue, (t) => ctx.warnAs('query', t));
     },
   };
 }
 
 function subContext(
-  state: RequestState,
+  core: CoreContext,
   module: QueryModule,
   encPrefix: string,
   pageSet: PageSet,
   generator: QueryModuleContext['generator'],
   setContinue: (name: string, value: string | number) => void,
 ): QueryModuleContext {
-  const base = state.context(module, encPrefix);
+  const base = core.submoduleContext(module, encPrefix);
   return Object.assign(base, { pageSet, generator, setContinue });
 }

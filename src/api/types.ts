@@ -26,6 +26,13 @@ export interface ParamDecl {
   highmax?: number;
   help: string;
   deprecated?: boolean;
+  /**
+   * For parameters whose values name modules (action, format, prop, list, meta, generator): value →
+   * module path, reported by paraminfo as 1.25's PARAM_TYPE 'submodule' (type = sorted names).
+   */
+  submodules?: Record<string, string>;
+  /** the prefix a submodule's parameters get (generator → 'g') */
+  submoduleParamPrefix?: string;
 }
 
 export type ParamDecls = Record<string, ParamDecl>;
@@ -42,6 +49,14 @@ export interface ModuleBase {
   params: ParamDecls;
   /** examples for the help page: query strings without 'api.php?' */
   examples?: string[];
+  /** 1.25's PHP class name, as paraminfo reports it (default: derived from the module name) */
+  className?: string;
+  /** documentation pages, as paraminfo's helpurls */
+  helpUrls?: string[];
+  /** false for modules that need no read right (1.25's isReadMode() === false) */
+  readRights?: boolean;
+  /** the whole module is deprecated */
+  deprecated?: boolean;
 }
 
 export interface RequestInfo {
@@ -79,9 +94,52 @@ export interface ModuleContext {
   markVolatile(on: 'clock' | 'client'): void;
 }
 
-export interface ActionModule extends ModuleBase {
+/** What a custom printer makes of the finished result (ApiFormatRaw and friends). */
+export interface CustomPrinter {
+  contentType: string;
+  /** extra response headers */
+  headers?: Record<string, string>;
+  render(result: ApiResult): string;
+}
+
+interface ActionModuleBase extends ModuleBase {
   kind: 'action';
+  /**
+   * ApiBase::getCustomPrinter: called before `run`; a printer returned here replaces the format= printer
+   * for a successful answer (errors are still printed by the format= printer).
+   */
+  customPrinter?(ctx: ModuleContext): CustomPrinter | null;
+}
+
+/** An ordinary action module: sees its parameters, the result, the store and the wiki. */
+export interface PlainActionModule extends ActionModuleBase {
+  core?: false;
   run(ctx: ModuleContext): void | Promise<void>;
+}
+
+/** The framework's own modules (query, help, paraminfo) also see the other modules and run submodules. */
+export interface CoreActionModule extends ActionModuleBase {
+  core: true;
+  run(ctx: CoreContext): void | Promise<void>;
+}
+
+export type ActionModule = PlainActionModule | CoreActionModule;
+
+/** Every module the API offers, and the main module's parameters: what help and paraminfo describe. */
+export interface ModuleDirectory {
+  actions: readonly ActionModule[];
+  query: readonly QueryModule[];
+  mainParams: ParamDecls;
+}
+
+export interface CoreContext extends ModuleContext {
+  modules: ModuleDirectory;
+  /** the context of a submodule this module runs (query's prop/list/meta/generator), its params read with `encPrefix` */
+  submoduleContext(module: ModuleBase, encPrefix: string): ModuleContext;
+  /** add a warning under another module's name (query's continuation warning) */
+  warnAs(module: string, text: string): void;
+  /** how the answer may be cached (ApiMain::setCacheMode) */
+  setCacheMode(mode: CacheMode): void;
 }
 
 export type CacheMode = 'public' | 'private' | 'anon-public-user-private';

@@ -1,10 +1,12 @@
 /**
- * `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug] [--cache-mb N]
+ * `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug] [--cache-mb N] [--interwiki FILE]
  *   [--max-concurrent N] [--max-connections N] [--max-result-size BYTES]`
  */
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { createServer } from '../http/server.js';
+import { openStore, parseStoreLocation } from '../store/open.js';
+import { InterwikiMap } from '../wiki/interwiki.js';
 
 export async function runServeCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -19,6 +21,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
       'max-concurrent': { type: 'string' },
       'max-connections': { type: 'string' },
       'max-result-size': { type: 'string' },
+      interwiki: { type: 'string' },
     },
     strict: true,
   });
@@ -26,7 +29,8 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     console.error('wikiquery serve: --db FILE is required');
     return 1;
   }
-  if (!existsSync(values.db)) {
+  const where = parseStoreLocation(values.db);
+  if (where.backend === 'sqlite' && !existsSync(where.path)) {
     console.error(`wikiquery serve: no database at ${values.db} (run wikiquery import first)`);
     return 1;
   }
@@ -34,6 +38,15 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   if (!Number.isFinite(cacheMb) || cacheMb < 0) {
     console.error('wikiquery serve: --cache-mb takes a number of megabytes (0 turns the cache off)');
     return 1;
+  }
+  let interwiki: InterwikiMap | undefined;
+  if (values.interwiki) {
+    try {
+      interwiki = InterwikiMap.fromFile(values.interwiki);
+    } catch (e) {
+      console.error(`wikiquery serve: --interwiki: ${e instanceof Error ? e.message : String(e)}`);
+      return 1;
+    }
   }
   const counts: Record<'max-concurrent' | 'max-connections' | 'max-result-size', number | undefined> = {
     'max-concurrent': undefined,
@@ -56,6 +69,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     files: values.files,
     debug: values.debug,
     cacheMb,
+    interwiki,
     maxConcurrent: counts['max-concurrent'],
     maxConnections: counts['max-connections'],
     maxResultSize: counts['max-result-size'],
@@ -70,15 +84,18 @@ export async function serve(o: {
   files?: string;
   debug?: boolean;
   cacheMb?: number;
+  interwiki?: InterwikiMap;
   maxConcurrent?: number;
   maxConnections?: number;
   maxResultSize?: number;
 }): Promise<void> {
+  const store = await openStore(o.db, { debug: o.debug });
   const server = await createServer({
-    db: o.db,
+    store,
     debug: o.debug,
     filesDir: o.files,
     cacheMb: o.cacheMb,
+    interwiki: o.interwiki,
     logLevel: process.env.WIKIQUERY_LOG_LEVEL,
     load: o.maxConcurrent === undefined ? undefined : { maxConcurrent: o.maxConcurrent },
     limits: o.maxConnections === undefined ? undefined : { maxConnections: o.maxConnections },

@@ -32,8 +32,8 @@ export function registerFileRoutes(app: FastifyInstance, store: Store, filesDir?
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const name = nameFromUrl(request.raw.url ?? '');
     if (name === null || root === null) return notFound(reply);
-    const file = store.files.byName(name);
-    const rel = file ? store.files.storedPath(name) : undefined;
+    const [files, rel] = await Promise.all([store.files.byNames([name]), store.files.storedPath(name)]);
+    const file = files.get(name);
     if (!file || !rel) return notFound(reply);
     const full = path.resolve(root, rel);
     if (!full.startsWith(root + path.sep)) return notFound(reply);

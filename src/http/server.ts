@@ -7,9 +7,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import formbody from '@fastify/formbody';
 import { ApiMain } from '../api/main.js';
 import { createRegistry } from '../modules/registry.js';
-import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/store.js';
 import { Wiki } from '../wiki/wiki.js';
+import type { InterwikiMap } from '../wiki/interwiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
 import { ResponseCache } from './response-cache.js';
@@ -18,7 +18,8 @@ import { DEFAULT_LOAD_LIMITS, registerLoadShedding, type LoadLimits, type LoadSt
 import { DEFAULT_MAX_RESULT_SIZE } from '../api/result-size.js';
 
 export interface ServerOptions {
-  db: string;
+  /** the opened store to serve (the CLI opens it from --db); closed with the server */
+  store: Store;
   debug?: boolean;
   /** pino log level; 'silent' in tests */
   logLevel?: string;
@@ -26,6 +27,8 @@ export interface ServerOptions {
   filesDir?: string;
   /** size of the response cache in MB (0 = off); default 64 */
   cacheMb?: number;
+  /** the interwiki map, when the operator gives one (default: MediaWiki's list) */
+  interwiki?: InterwikiMap;
   /** body, connection and timeout limits (src/http/limits.ts) */
   limits?: Partial<HttpLimits>;
   /** load shedding (src/http/load-shedding.ts) */
@@ -42,8 +45,9 @@ export interface WikiServer {
 }
 
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
-  const store = openSqliteStore(opts.db, { debug: opts.debug });
-  const wiki = new Wiki(store.site);
+  const store = opts.store;
+  const wiki = await Wiki.load(store.site);
+  if (opts.interwiki) wiki.interwiki = opts.interwiki;
   const api = new ApiMain(store, wiki, createRegistry(), { debug: opts.debug, maxResultSize: opts.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE });
   const limits: HttpLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const app = Fastify({

@@ -1,10 +1,10 @@
 /** action=help, the default action: the HTML help generated from the module declarations. */
-import type { ActionModule } from '../api/types.js';
-import type { CoreContext } from '../api/main.js';
+import type { CoreActionModule } from '../api/types.js';
 import { allModuleRefs, findModule, helpHtml, type ModuleRef } from '../api/describe.js';
 
-export const helpModule: ActionModule = {
+export const helpModule: CoreActionModule = {
   kind: 'action',
+  core: true,
   name: 'help',
   prefix: '',
   description: 'Display help for the specified modules.',
@@ -15,25 +15,33 @@ export const helpModule: ActionModule = {
     toc: { type: 'boolean', default: false, help: 'Include a table of contents in the HTML output.' },
   },
   examples: ['action=help', 'action=help&modules=query+allcategories'],
-  run(base) {
-    const ctx = base as CoreContext;
+  // Without an explicit format the help page is the answer itself (ApiHelp::getCustomPrinter's raw printer).
+  customPrinter(ctx) {
+    if (ctx.request.raw.format !== undefined) return null;
+    return {
+      contentType: 'text/html; charset=utf-8',
+      headers: { 'Cache-Control': 'private, must-revalidate, max-age=0' },
+      render: (result) => result.get('help-html') as string,
+    };
+  },
+  run(ctx) {
     const names = ctx.params.modules as string[];
-    const mainParams = ctx.main.mainParams;
+    const mainParams = ctx.modules.mainParams;
     let refs: ModuleRef[];
     if (names.length === 1 && names[0] === 'main' && ctx.request.raw.modules === undefined) {
       // the default page documents everything: the main module and every module below it
-      refs = allModuleRefs(ctx.registry, mainParams);
+      refs = allModuleRefs(ctx.modules, mainParams);
     } else {
       refs = [];
       for (const n of names) {
-        const r = findModule(n, ctx.registry, mainParams);
+        const r = findModule(n, ctx.modules, mainParams);
         if (!r) {
           ctx.warn(`Unrecognized value for parameter 'modules': ${n}`);
           continue;
         }
         refs.push(r);
         if ((ctx.params.submodules || ctx.params.recursivesubmodules) && n === 'query')
-          refs.push(...allModuleRefs(ctx.registry, mainParams).filter((m) => m.path.startsWith('query+')));
+          refs.push(...allModuleRefs(ctx.modules, mainParams).filter((m) => m.path.startsWith('query+')));
       }
     }
     const html = helpHtml(refs, ctx.request.apiUrl);

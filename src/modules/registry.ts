@@ -6,8 +6,9 @@ import type { Registry } from '../api/main.js';
 import type { ActionModule, QueryModule } from '../api/types.js';
 import { createQueryAction } from '../api/query.js';
 import { helpModule } from './help.js';
-import { paraminfoModule } from './paraminfo.js';
+import { createParaminfoModule } from './paraminfo.js';
 import { tokensModule } from './tokens.js';
+import { expandtemplatesModule } from './expandtemplates.js';
 import { browseBySubjectModule } from './smw/browsebysubject.js';
 import { sfAutocompleteModule } from './sf/sfautocomplete.js';
 import { metaTokensModule } from './query/tokens.js';
@@ -16,6 +17,7 @@ import { userinfoModule } from './query/userinfo.js';
 import { allpagesModule } from './query/allpages.js';
 import { categorymembersModule } from './query/categorymembers.js';
 import { categoriesModule } from './query/categories.js';
+import { categoryinfoModule } from './query/categoryinfo.js';
 import { infoModule } from './query/info.js';
 import { revisionsModule } from './query/revisions.js';
 import { duplicatefilesModule } from './query/duplicatefiles.js';
@@ -34,6 +36,7 @@ export const queryModules: QueryModule[] = [
   infoModule,
   revisionsModule,
   categoriesModule,
+  categoryinfoModule,
   duplicatefilesModule,
   imageinfoModule,
   imagesModule,
@@ -53,7 +56,7 @@ export const queryModules: QueryModule[] = [
   allmessagesModule,
 ];
 
-export const actionModules: ActionModule[] = [helpModule, paraminfoModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
+export const actionModules: ActionModule[] = [helpModule, createParaminfoModule(queryModules.map((m) => m.name)), expandtemplatesModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
 
 export function createRegistry(): Registry {
   return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };

@@ -1,19 +1,26 @@
 /** Uploaded files (the image table). */
 
+/** A file that has the same bytes as another (prop=duplicatefiles shows only these columns). */
+export interface SameContentRow {
+  name: string;
+  userText: string;
+  timestamp: string;
+}
+
 export interface FileStore {
-  /** does an uploaded file of this name (DB key, no prefix) exist */
-  exists(name: string): boolean;
-  /** the uploaded file of this name (DB key), if any */
-  byName(name: string): FileRow | undefined;
+  /** which of these uploaded files (DB keys, no prefix) exist */
+  existing(names: readonly string[]): Promise<Set<string>>;
+  /** the uploaded files of these names (DB keys) that exist */
+  byNames(names: readonly string[]): Promise<Map<string, FileRow>>;
   /**
-   * The files with the same bytes as the named file, in name order (the file itself included; empty
-   * when there is no such file): only what prop=duplicatefiles shows.
+   * For each named file that exists, the files with the same bytes in name order (the file itself
+   * included): only what prop=duplicatefiles shows.
    */
-  sameContent(name: string): Array<{ name: string; userText: string; timestamp: string }>;
+  sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>>;
   /** list=allimages: at most `limit` files in the requested order, along an index of the image table */
-  list(opts: FileListOptions): FileRow[];
+  list(opts: FileListOptions): Promise<FileRow[]>;
   /** where the file's bytes were imported from: a path relative to the files directory (DB key lookup) */
-  storedPath(name: string): string | undefined;
+  storedPath(name: string): Promise<string | undefined>;
 }
 
 /** One row of the image table. */

@@ -4,21 +4,22 @@ export interface LinkStore {
    * list=allfileusages: at most `limit` rows of imagelinks in (target, from) order, red links included.
    * `from`/`to` bound the target regardless of direction (MediaWiki does not swap them).
    */
-  fileUsages(opts: FileUsageOptions & { continueAt?: { target: string; from: number } }): FileUsageRow[];
+  fileUsages(opts: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]>;
   /** list=allfileusages&afunique: at most `limit` distinct targets (file DB keys) in order */
-  fileUsageTargets(opts: FileUsageOptions & { continueAt?: string }): string[];
+  fileUsageTargets(opts: FileUsageOptions & { continueAt?: string }): Promise<string[]>;
   /**
-   * prop=images: the files (DB keys) page `pageid` uses, in name order from `from` (inclusive in the
-   * direction of the listing), at most `limit`; `only` keeps these names alone. An index seek on il_from.
+   * prop=images: the files (DB keys) a batch of pages uses, in (page id, name) order from `start`
+   * (inclusive in the direction of the listing), at most `limit`; `only` keeps these names alone.
+   * Index seeks on il_from per page.
    */
-  imagesOf(opts: { pageid: number; from?: string; only?: string[]; descending: boolean; limit: number }): string[];
+  imagesOf(opts: { pageids: readonly number[]; start?: { pageid: number; name: string }; only?: readonly string[]; descending: boolean; limit: number }): Promise<Array<{ pageid: number; name: string }>>;
   /**
    * list=imageusage, prop=fileusage: the pages that use the file `target`, in page id order from `fromId`
    * (inclusive in the direction of the listing), at most `limit`; only those of the using page's
    * namespace `namespace` when given; only redirects (true) or non-redirects (false) when `redirect` is
    * given. A range scan of the imagelinks primary key, or of il_to_from_namespace with a namespace.
    */
-  fileUsers(opts: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): FileUserRow[];
+  fileUsers(opts: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): Promise<FileUserRow[]>;
 }
 
 /** A page that uses a file (imageusage, fileusage). */

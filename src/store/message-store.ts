@@ -1,29 +1,28 @@
 /** Interface messages: the i18n catalogs of each language and the wiki's local overrides. */
 
+/** One stored message text: from a language's catalog or from the wiki's local override of it. */
+export interface StoredMessage {
+  source: 'catalog' | 'override';
+  lang: string;
+  key: string;
+  text: string;
+}
+
 export interface MessageStore {
   /**
-   * The text of a message in a language as the wiki shows it: the local override (MediaWiki: page) if
-   * any, else the catalog text, following the language's fallback chain. undefined if unknown.
+   * Every stored text of these keys in these languages, catalogs and overrides alike, in no particular
+   * order: one round trip for a whole page of messages. An override of language L is what MessageCache
+   * reads for L: for the content language the page MediaWiki:Key, for another the page MediaWiki:Key/L
+   * (`key` is the message key, first letter lowercased). Which text wins (fallback chains, overrides
+   * before catalogs) is the caller's decision (src/wiki/messages.ts).
    */
-  text(key: string, lang: string): string | undefined;
-
-  /** The catalog text of one language, without fallback; undefined when that catalog lacks the key. */
-  catalogText(lang: string, key: string): string | undefined;
+  texts(langs: readonly string[], keys: readonly string[]): Promise<StoredMessage[]>;
   /**
-   * The local override MessageCache reads for one language, without fallback: for the content language
-   * the page MediaWiki:Key, for another language L the page MediaWiki:Key/L (`key` is the message key,
-   * first letter lowercased).
+   * The keys of these languages' catalogs, plus those of one language's overrides when `overrideLang` is
+   * given, limited to a key range, in no particular order and possibly more than once: index range scans on
+   * message(msg_lang, msg_key) and message_override(mo_lang, mo_key).
    */
-  overrideText(lang: string, key: string): string | undefined;
-  /**
-   * Keys of one language's catalog in byte order, limited to a key range: an index range scan on
-   * message(msg_lang, msg_key), never the whole table unless the range is open.
-   */
-  catalogKeys(lang: string, range: KeyRange): string[];
-  /** Keys of one language's overrides (message_override) in byte order, limited to a key range. */
-  overrideKeys(lang: string, range: KeyRange): string[];
-  /** Whether a page MediaWiki:<title> exists (title as DB key, e.g. 'August' or 'August/ru'). */
-  mediaWikiPageExists(title: string): boolean;
+  keys(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): Promise<string[]>;
 }
 
 /** A range of message keys in byte order; every bound is optional. */

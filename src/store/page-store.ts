@@ -49,16 +49,31 @@ export interface PageRangeOptions {
   limit: number;
 }
 
+/** A title as the store takes it: namespace and DB key. */
+export interface TitleKey {
+  ns: number;
+  dbkey: string;
+}
+
+/**
+ * Every method answers a whole batch with one database round trip: the page set, generators and prop
+ * modules hand over all their titles or ids at once, so a server database costs one round trip per
+ * request part, not one per title.
+ */
 export interface PageStore {
-  byIds(ids: readonly number[]): PageRow[];
-  byTitle(ns: number, dbkey: string): PageRow | undefined;
-  redirectTarget(pageid: number): RedirectTarget | undefined;
-  /** the first and the latest revision of a page (the only ones an import keeps) */
-  revisions(pageid: number): { first: RevisionRow; latest: RevisionRow } | undefined;
-  latestText(pageid: number): string | undefined;
+  /** the pages with these ids, in no particular order; ids without a page are left out */
+  byIds(ids: readonly number[]): Promise<PageRow[]>;
+  /** the pages with these titles, in no particular order; titles without a page are left out */
+  byTitles(titles: readonly TitleKey[]): Promise<PageRow[]>;
+  /** the redirect targets of these pages (those that are redirects with a target) */
+  redirectTargets(pageids: readonly number[]): Promise<Map<number, RedirectTarget>>;
+  /** the first and the latest revision of each page (the only ones an import keeps) */
+  revisions(pageids: readonly number[]): Promise<Map<number, { first: RevisionRow; latest: RevisionRow }>>;
+  /** the wikitext of each page's latest revision */
+  latestTexts(pageids: readonly number[]): Promise<Map<number, string>>;
   /**
    * Pages of one namespace in title order from `from` (inclusive), for list=allpages:
    * at most `limit` rows; `dir` 'newer' = ascending.
    */
-  range(opts: PageRangeOptions): PageRow[];
+  range(opts: PageRangeOptions): Promise<PageRow[]>;
 }

@@ -16,7 +16,7 @@ export interface ReportStore {
    * Rows of one report from position `offset` (0-based), at most `limit` of them: a range scan of
    * querycache's primary key (qc_type, qc_seq).
    */
-  rows(type: string, offset: number, limit: number): ReportRow[];
+  rows(type: string, offset: number, limit: number): Promise<ReportRow[]>;
   /** when the report was computed (TS_MW), or undefined when it was not */
-  computedAt(type: string): string | undefined;
+  computedAt(type: string): Promise<string | undefined>;
 }

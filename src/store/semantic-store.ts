@@ -20,12 +20,19 @@ export interface SemanticSubjectData {
   properties: SemanticPropertyValues[];
 }
 
+/** A semantic subject: a page, or one of its subobjects (`subobject` '' for the page itself). */
+export interface SubjectKey {
+  ns: number;
+  dbkey: string;
+  subobject: string;
+}
+
 export interface SemanticStore {
   /**
-   * The stored data of a page (`subobject` '') or of one of its subobjects; undefined when SMW does not
-   * know the subject.
+   * The stored data of each subject, a page (`subobject` '') or one of its subobjects, in the order
+   * given; undefined where SMW does not know the subject.
    */
-  subjectData(ns: number, dbkey: string, subobject: string): SemanticSubjectData | undefined;
+  subjectData(subjects: readonly SubjectKey[]): Promise<Array<SemanticSubjectData | undefined>>;
 
   /**
    * Semantic Forms' property source: the distinct stored values of a property (page values' DB keys,
@@ -33,20 +40,20 @@ export interface SemanticStore {
    * at most `limit`. Only Page and text-like properties have values here; the property key is matched
    * exactly (no normalisation).
    */
-  autocompleteProperty(property: string, foldedSubstr: string, limit: number): string[];
+  autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]>;
 
   /**
    * The `baseprop`/`basevalue` form: the distinct values of `property` on the subjects whose `baseProperty`
    * has the value `baseValue` (a page value's DB key, or a text), in byte order, at most `limit`.
    */
-  autocompleteDependent(property: string, baseProperty: string, baseValue: string, limit: number): string[];
+  autocompleteDependent(property: string, baseProperty: string, baseValue: string, limit: number): Promise<string[]>;
 
   /** Semantic Forms' namespace source: DB keys of the pages of `ns` that match, in byte order, at most `limit`. */
-  autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): string[];
+  autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): Promise<string[]>;
 
   /**
    * Semantic Forms' category source: the pages (not subcategories) in `category` and its subcategories
    * down to `levels` levels whose title (without namespace) matches; each page once.
    */
-  autocompleteCategory(category: string, levels: number, foldedSubstr: string): Array<{ ns: number; dbkey: string }>;
+  autocompleteCategory(category: string, levels: number, foldedSubstr: string): Promise<Array<{ ns: number; dbkey: string }>>;
 }

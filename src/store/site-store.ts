@@ -1,18 +1,9 @@
 /** Facts about the imported wiki as a whole. */
 import type { NamespaceInfo } from '../wiki/namespaces.js';
+import type { SiteInfo } from '../wiki/wiki.js';
 
-export interface SiteInfoRow {
-  sitename: string;
-  dbname: string;
-  /** URL of the main page as the dump's <siteinfo><base> gives it */
-  base: string;
-  /** generator string of the dump (the exporting MediaWiki) */
-  generator: string;
-  case: string;
-  lang: string;
-  /** when the import ran, TS_MW */
-  importTime: string;
-}
+/** The wiki's site facts as stored (the shape src/wiki/ works with). */
+export type SiteInfoRow = SiteInfo;
 
 export interface SiteStatistics {
   pages: number;
@@ -26,9 +17,9 @@ export interface SiteStatistics {
 }
 
 export interface SiteStore {
-  siteInfo(): SiteInfoRow;
-  namespaces(): NamespaceInfo[];
-  statistics(): SiteStatistics;
+  siteInfo(): Promise<SiteInfoRow>;
+  namespaces(): Promise<NamespaceInfo[]>;
+  statistics(): Promise<SiteStatistics>;
   /** version of the database engine */
-  dbVersion(): string;
+  dbVersion(): Promise<string>;
 }

@@ -36,6 +36,87 @@ export interface ParserEnv {
   fetchTemplate(ns: number, dbkey: string): string | null;
 }
 
+/** One stored text: a catalog entry or a local override (the store's StoredMessage, by shape). */
+export interface StoredText {
+  source: 'catalog' | 'override';
+  lang: string;
+  key: string;
+  text: string;
+}
+
+/**
+ * The stored texts and template pages one request's rendering reads, held in memory so that rendering
+ * stays synchronous over an asynchronous store. The caller fills it in batches; whatever a render asks
+ * for that was never fetched is answered as absent and recorded in `wanted*`, so the caller can fetch
+ * exactly that and render again (a bounded number of rounds) — the answer is then the one MediaWiki gives.
+ */
+export class MessageSnapshot implements MessageSource {
+  private readonly catalog = new Map<string, string>();
+  private readonly override = new Map<string, string>();
+  /** language \0 key pairs fetched (present or known absent) */
+  private readonly fetchedPairs = new Set<string>();
+  private readonly templates = new Map<string, string | null>();
+  /** language → keys asked for but never fetched */
+  readonly wantedTexts = new Map<string, Set<string>>();
+  readonly wantedTemplates = new Map<string, { ns: number; dbkey: string }>();
+
+  /** Record a fetch of `keys` in `langs` and the rows it found. */
+  addTexts(langs: readonly string[], keys: readonly string[], rows: readonly StoredText[]): void {
+    for (const l of langs) for (const k of keys) this.fetchedPairs.add(l + '\0' + k);
+    for (const r of rows) (r.source === 'catalog' ? this.catalog : this.override).set(r.lang + '\0' + r.key, r.text);
+    for (const l of langs) {
+      const w = this.wantedTexts.get(l);
+      if (!w) continue;
+      for (const k of keys) w.delete(k);
+      if (w.size === 0) this.wantedTexts.delete(l);
+    }
+  }
+
+  /** Record the text of a page to transclude (null: no such page). */
+  addTemplate(ns: number, dbkey: string, text: string | null): void {
+    this.templates.set(ns + ':' + dbkey, text);
+    this.wantedTemplates.delete(ns + ':' + dbkey);
+  }
+
+  get complete(): boolean {
+    return this.wantedTexts.size === 0 && this.wantedTemplates.size === 0;
+  }
+
+  catalogText(lang: string, key: string): string | undefined {
+    return this.read(this.catalog, lang, key);
+  }
+
+  overrideText(lang: string, key: string): string | undefined {
+    return this.read(this.override, lang, key);
+  }
+
+  template(ns: number, dbkey: string): string | null {
+    const k = ns + ':' + dbkey;
+    const t = this.templates.get(k);
+    if (t !== undefined) return t;
+    this.wantedTemplates.set(k, { ns, dbkey });
+    return null;
+  }
+
+  private read(map: Map<string, string>, lang: string, key: string): string | undefined {
+    const k = lang + '\0' + key;
+    if (!this.fetchedPairs.has(k)) {
+      let w = this.wantedTexts.get(lang);
+      if (!w) this.wantedTexts.set(lang, (w = new Set()));
+      w.add(key);
+    }
+    return map.get(k);
+  }
+}
+
+/** The stored keys MessageCache may read for a message key (its lcfirst form, as catalogs and overrides store them). */
+export function lookupKeys(key: string): string[] {
+  let lckey = key.replace(/ /g, '_');
+  if (lckey === '') return [];
+  lckey = key.charCodeAt(0) < 128 ? lckey[0].toLowerCase() + lckey.slice(1) : lcfirst(lckey);
+  return lckey === key ? [key] : [key, lckey];
+}
+
 /** The title a message is rendered for ({{PAGENAME}} and friends); MediaWiki's default is "API". */
 export interface RenderTitle {
   ns: number;

@@ -3,8 +3,28 @@
  * Built once when the server opens a database.
  */
 import { TitleCodec } from './titles.js';
-import { DEFAULT_ALIASES } from './namespaces.js';
-import type { SiteStore, SiteInfoRow } from '../store/site-store.js';
+import { InterwikiMap } from './interwiki.js';
+import { DEFAULT_ALIASES, type NamespaceInfo } from './namespaces.js';
+
+/** The facts of an imported wiki that titles and output depend on. */
+export interface SiteInfo {
+  sitename: string;
+  dbname: string;
+  /** URL of the main page as the dump's <siteinfo><base> gives it */
+  base: string;
+  /** generator string of the dump (the exporting MediaWiki) */
+  generator: string;
+  case: string;
+  lang: string;
+  /** when the import ran, TS_MW */
+  importTime: string;
+}
+
+/** Where the site facts come from (the store's site area, in practice). */
+export interface SiteFactsSource {
+  siteInfo(): Promise<SiteInfo>;
+  namespaces(): Promise<NamespaceInfo[]>;
+}
 
 /** The MediaWiki version whose API we speak: clients read it from siteinfo's generator. */
 export const MEDIAWIKI_VERSION = '1.25.4';
@@ -12,15 +32,29 @@ export const WIKIQUERY_VERSION = '0.1.0';
 
 export class Wiki {
   readonly codec: TitleCodec;
-  readonly info: SiteInfoRow;
+  /** the interwiki map (MediaWiki's default list unless the operator gives one) */
+  interwiki: InterwikiMap = InterwikiMap.defaults();
 
-  constructor(site: SiteStore) {
-    this.info = site.siteInfo();
-    const ns = site.namespaces();
+  static async load(site: SiteFactsSource): Promise<Wiki> {
+    const [info, namespaces] = await Promise.all([site.siteInfo(), site.namespaces()]);
+    return new Wiki(info, namespaces);
+  }
+
+  constructor(
+    readonly info: SiteInfo,
+    ns: NamespaceInfo[],
+  ) {
     this.codec = ns.length
       ? new TitleCodec({ namespaces: ns, aliases: DEFAULT_ALIASES })
       : TitleCodec.forSite(this.info.sitename);
   }
+
+  /** The namespace ids a 'namespace' parameter accepts, as strings (MWNamespace::getValidNamespaces: ids ≥ 0). */
+  get namespaceIds(): readonly string[] {
+    return (this.nsIds ??= [...this.codec.namespaces.keys()].filter((id) => id >= 0).sort((a, b) => a - b).map(String));
+  }
+
+  private nsIds?: string[];
 
   get lang(): string {
     return this.info.lang;

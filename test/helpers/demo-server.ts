@@ -2,6 +2,7 @@
  * Test harness: the demo wiki generated, imported and served on a free loopback port, once per test
  * file (each file runs in its own process). Requests go over real HTTP.
  */
+import type { InterwikiMap } from '../../src/wiki/interwiki.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { generateDemo } from '../../scripts/generate-demo.js';
 import { importWiki } from '../../src/importer/import.js';
 import { importHooks } from '../../src/cli/import-command.js';
 import { createServer, type WikiServer } from '../../src/http/server.js';
+import { openStore } from '../../src/store/open.js';
 
 export interface ApiAnswer {
   status: number;
@@ -74,9 +76,9 @@ export async function demoDatabase(): Promise<{ dir: string; db: string }> {
 }
 
 /** @param opts.filesDir the files directory to serve (default: the demo's, when serving the demo database) */
-export async function startDemoServer(opts: { debug?: boolean; db?: string; filesDir?: string } = {}): Promise<DemoServer> {
+export async function startDemoServer(opts: { debug?: boolean; db?: string; filesDir?: string; interwiki?: InterwikiMap } = {}): Promise<DemoServer> {
   const { dir, db } = opts.db ? { dir: '', db: opts.db } : await demoDatabase();
-  const server = await createServer({ db, debug: opts.debug, logLevel: 'silent', filesDir: opts.filesDir ?? (dir ? join(dir, 'demo', 'files') : undefined) });
+  const server = await createServer({ store: await openStore(db, { debug: opts.debug }), debug: opts.debug, logLevel: 'silent', interwiki: opts.interwiki, filesDir: opts.filesDir ?? (dir ? join(dir, 'demo', 'files') : undefined) });
   const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
   const url = `${address}/api.php`;
   return {

@@ -8,6 +8,7 @@
  * carries the module prefix like every other module error: `acinvalidtitle` (`gacinvalidtitle` as a
  * generator), info `Bad title "<text as sent>"`.
  */
+import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
@@ -21,13 +22,13 @@ export const allcategoriesModule: QueryModule = {
   description: 'Enumerate all categories.',
   params: {
     from: { type: 'string', help: 'The category to start enumerating from.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
     to: { type: 'string', help: 'The category to stop enumerating at.' },
     prefix: { type: 'string', help: 'Search for all category titles that begin with this value.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'Direction to sort in.' },
+    dir: dirParam('Direction to sort in.'),
     min: { type: 'integer', help: 'Only return categories with at least this many members.' },
     max: { type: 'integer', help: 'Only return categories with at most this many members.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many categories to return.' },
+    limit: limitParam(10, 'How many categories to return.'),
     prop: {
       type: ['size', 'hidden'],
       multi: true,
@@ -37,7 +38,7 @@ export const allcategoriesModule: QueryModule = {
   },
   examples: ['action=query&list=allcategories&acprop=size', 'action=query&generator=allcategories&gacprefix=List&prop=info'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const descending = p.dir === 'descending';
     const continueFrom = continueParts(ctx, 1)?.[0];
@@ -46,7 +47,7 @@ export const allcategoriesModule: QueryModule = {
     const prefix = titlePartOrDie(ctx, p.prefix, NS_CATEGORY);
     const prop = new Set(p.prop as string[]);
     const limit = p.limit as number;
-    const rows = ctx.store.categories.list({
+    const rows = await ctx.store.categories.list({
       descending,
       from,
       to,

@@ -4,6 +4,7 @@
  * generator it yields the using pages (by page id; a page that uses several files of one batch appears
  * once, so a batch of 10 links may give fewer pages), or with `unique` the file pages.
  */
+import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { intval } from '../../api/params.js';
@@ -16,14 +17,14 @@ export const allfileusagesModule: QueryModule = {
   generator: true,
   description: 'List all file usages, including non-existing.',
   params: {
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
     from: { type: 'string', help: 'The title of the file to start enumerating from.' },
     to: { type: 'string', help: 'The title of the file to stop enumerating at.' },
     prefix: { type: 'string', help: 'Search for all file titles that begin with this value.' },
     unique: { type: 'boolean', default: false, help: 'Only show distinct file titles. Cannot be used with afprop=ids. When used as a generator, yields target pages instead of source pages.' },
     prop: { type: ['ids', 'title'], multi: true, default: 'title', help: 'Which pieces of information to include: ids (the page ID of the using page), title (the title of the file).' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many total items to return.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    limit: limitParam(10, 'How many total items to return.'),
+    dir: dirParam('The direction in which to list.'),
   },
   examples: [
     'action=query&list=allfileusages&affrom=B&afprop=ids|title',
@@ -32,7 +33,7 @@ export const allfileusagesModule: QueryModule = {
     'action=query&generator=allfileusages&gaffrom=B',
   ],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const prop = new Set(p.prop as string[]);
     const unique = p.unique as boolean;
@@ -55,7 +56,7 @@ export const allfileusagesModule: QueryModule = {
     const range = { from, to, prefix, descending, limit: limit + 1 };
     const list = ctx.generator ? null : ctx.result.queryList('allfileusages');
     if (unique) {
-      const targets = ctx.store.links.fileUsageTargets({ ...range, continueAt: contTarget });
+      const targets = await ctx.store.links.fileUsageTargets({ ...range, continueAt: contTarget });
       targets.forEach((target, i) => {
         if (i >= limit) return ctx.setContinue('continue', target);
         if (ctx.generator) ctx.generator.add({ ns: NS_FILE, dbkey: target });
@@ -63,7 +64,7 @@ export const allfileusagesModule: QueryModule = {
       });
       return;
     }
-    const rows = ctx.store.links.fileUsages({
+    const rows = await ctx.store.links.fileUsages({
       ...range,
       continueAt: contTarget !== undefined ? { target: contTarget, from: contFrom } : undefined,
     });

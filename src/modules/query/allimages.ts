@@ -3,6 +3,8 @@
  * file information of ApiQueryImageInfo::getInfo in list mode. Also a generator (the file pages, ns 6;
  * files without a description page come out as missing pages).
  */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
+import { MessageLoader } from '../message-loader.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { FileListOptions, FileRow } from '../../store/file-store.js';
 import { NS_FILE, NS_USER } from '../../wiki/namespaces.js';
@@ -24,14 +26,10 @@ export const allimagesModule: QueryModule = {
   description: 'Enumerate all images sequentially.',
   params: {
     sort: { type: ['name', 'timestamp'], default: 'name', help: 'Property to sort by.' },
-    dir: {
-      type: ['ascending', 'descending', 'newer', 'older'],
-      default: 'ascending',
-      help: 'The direction in which to list (ascending/descending for sort=name, newer/older for sort=timestamp; only descending and older reverse).',
-    },
+    dir: dirParam('The direction in which to list (ascending/descending for sort=name, newer/older for sort=timestamp; only descending and older reverse).', ['ascending', 'descending', 'newer', 'older']),
     from: { type: 'string', help: 'The image title to start enumerating from. Can only be used with sort=name.' },
     to: { type: 'string', help: 'The image title to stop enumerating at. Can only be used with sort=name.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
     start: { type: 'timestamp', help: 'The timestamp to start enumerating from. Can only be used with sort=timestamp.' },
     end: { type: 'timestamp', help: 'The timestamp to end enumerating. Can only be used with sort=timestamp.' },
     prop: { type: ALLIMAGES_PROPS, multi: true, default: 'timestamp|url', help: 'Which file information to get.' },
@@ -47,7 +45,7 @@ export const allimagesModule: QueryModule = {
       help: 'How to filter files uploaded by bots. Can only be used with sort=timestamp.',
     },
     mime: { type: 'string', multi: true, help: 'What MIME types to search for, e.g. image/jpeg.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many images in total to return.' },
+    limit: limitParam(10, 'How many images in total to return.'),
   },
   examples: [
     'action=query&list=allimages&aifrom=B',
@@ -56,7 +54,7 @@ export const allimagesModule: QueryModule = {
     'action=query&generator=allimages&gailimit=4&gaifrom=T&prop=imageinfo',
   ],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     if (ctx.generator && ctx.request.raw.redirects !== undefined) {
       ctx.die('params', 'Use "gaifilterredir=nonredirects" option instead of "redirects" when using allimages as a generator');
@@ -118,9 +116,10 @@ export const allimagesModule: QueryModule = {
     }
     const limit = p.limit as number;
     // Nobody has the bot right in an imported wiki (user groups are not part of a dump).
-    const rows = p.filterbots === 'bots' ? [] : ctx.store.files.list(opts);
+    const rows = p.filterbots === 'bots' ? [] : await ctx.store.files.list(opts);
     const list = ctx.generator ? null : ctx.result.queryList('allimages');
     const prop = new Set(p.prop as string[]);
+    const links = !ctx.generator && prop.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.description)) : null;
     let count = 0;
     for (const row of rows) {
       if (++count > limit) {
@@ -128,7 +127,7 @@ export const allimagesModule: QueryModule = {
         break;
       }
       if (ctx.generator) ctx.generator.add({ ns: NS_FILE, dbkey: row.name });
-      else list!.push({ name: row.name, ...fileInfo(ctx, row, prop), ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, row.name) });
+      else list!.push({ name: row.name, ...fileInfo(ctx, row, prop, links), ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, row.name) });
     }
   },
 };
@@ -142,7 +141,7 @@ function userName(ctx: QueryModuleContext, value: string): string {
 }
 
 /** ApiQueryImageInfo::getInfo of 1.25 for a current file version: the fields in its order. */
-export function fileInfo(ctx: QueryModuleContext, f: FileRow, prop: Set<string>): Record<string, unknown> {
+export function fileInfo(ctx: QueryModuleContext, f: FileRow, prop: Set<string>, links: CommentLinks | null): Record<string, unknown> {
   const vals: Record<string, unknown> = {};
   if (prop.has('timestamp')) vals.timestamp = mwToIso(f.timestamp);
   if (prop.has('user') || prop.has('userid')) {
@@ -155,7 +154,7 @@ export function fileInfo(ctx: QueryModuleContext, f: FileRow, prop: Set<string>)
     vals.width = f.width;
     vals.height = f.height;
   }
-  if (prop.has('parsedcomment')) vals.parsedcomment = formatComment(ctx, f.description);
+  if (prop.has('parsedcomment') && links) vals.parsedcomment = formatComment(ctx, f.description, links);
   if (prop.has('comment')) vals.comment = f.description;
   if (prop.has('canonicaltitle')) vals.canonicaltitle = ctx.wiki.titleText(NS_FILE, f.name);
   if (prop.has('url')) {
@@ -207,24 +206,52 @@ function extMetadata(f: FileRow): Record<string, unknown> {
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 
+/** [[target|label]]trail in a comment, as Linker::formatLinksInComment finds them. */
+const COMMENT_LINK = /\[\[:?([^\]|]+)(?:\|([^\]]*))?\]\]([a-zабвгґдеєжзиіїйклмнопрстуфхцчшщьюя']*)/gu;
+
+function unescapeTarget(target: string): string {
+  return target.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#039;/g, "'");
+}
+
+/** What formatting comments needs from the store: which linked pages exist, and the red-link tooltip. */
+export interface CommentLinks {
+  /** "ns:dbkey" of the linked pages that exist */
+  existing: Set<string>;
+  /** the red-link-title message ("$1 (page does not exist)") */
+  redLinkTitle: string;
+}
+
+/** Read, for a batch of comments, every linked page's existence (one store call) and the red-link message. */
+export async function commentLinks(ctx: QueryModuleContext, comments: string[]): Promise<CommentLinks> {
+  const targets = new Map<string, { ns: number; dbkey: string }>();
+  for (const c of comments) {
+    for (const m of escapeHtml(c).matchAll(COMMENT_LINK)) {
+      const t = ctx.wiki.codec.parse(unescapeTarget(m[1]), 0);
+      if (t !== null && t.ns >= 0) targets.set(t.ns + ':' + t.dbkey, { ns: t.ns, dbkey: t.dbkey });
+    }
+  }
+  if (targets.size === 0) return { existing: new Set(), redLinkTitle: '' };
+  const [rows, red] = await Promise.all([ctx.store.pages.byTitles([...targets.values()]), new MessageLoader(ctx.store, ctx.wiki).get('red-link-title', ctx.wiki.lang)]);
+  return { existing: new Set(rows.map((r) => r.ns + ':' + r.title)), redLinkTitle: red === false ? '$1 (page does not exist)' : red };
+}
+
 /**
  * Linker::formatComment for upload comments: HTML-escaped text with [[internal links]] turned into
- * anchors (red links to missing pages).
+ * anchors (red links to missing pages). `links` comes from commentLinks over the same comments.
  */
-export function formatComment(ctx: QueryModuleContext, comment: string): string {
+export function formatComment(ctx: QueryModuleContext, comment: string, links: CommentLinks): string {
   const escaped = escapeHtml(comment);
-  return escaped.replace(/\[\[:?([^\]|]+)(?:\|([^\]]*))?\]\]([a-zабвгґдеєжзиіїйклмнопрстуфхцчшщьюя']*)/gu, (all, target: string, label: string | undefined, trail: string) => {
-    const raw = target.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#039;/g, "'");
-    const t = ctx.wiki.codec.parse(raw, 0);
+  return escaped.replace(COMMENT_LINK, (all, target: string, label: string | undefined, trail: string) => {
+    const t = ctx.wiki.codec.parse(unescapeTarget(target), 0);
     if (t === null) return all;
     const text = (label !== undefined && label !== '' ? label : target) + trail;
     const full = ctx.wiki.codec.prefixedDbKey(t.ns, t.dbkey);
     const shown = escapeHtml(ctx.wiki.titleText(t.ns, t.dbkey));
     const frag = t.fragment ? '#' + wfUrlencode(t.fragment.replace(/ /g, '_')) : '';
-    if (t.ns < 0 || ctx.store.pages.byTitle(t.ns, t.dbkey)) {
+    if (t.ns < 0 || links.existing.has(t.ns + ':' + t.dbkey)) {
       return `<a href="/index.php/${wfUrlencode(full)}${frag}" title="${shown}">${text}</a>`;
     }
-    const redTitle = (ctx.store.messages.text('red-link-title', ctx.wiki.lang) ?? '$1 (page does not exist)').replace('$1', ctx.wiki.titleText(t.ns, t.dbkey));
+    const redTitle = links.redLinkTitle.replace('$1', ctx.wiki.titleText(t.ns, t.dbkey));
     return `<a href="/index.php?title=${wfUrlencode(full)}&amp;action=edit&amp;redlink=1" class="new" title="${escapeHtml(redTitle)}">${text}</a>`;
   });
 }

@@ -14,11 +14,12 @@
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { withContent, type Obj } from '../../api/result.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import { isValidCodeMw, ucfirst } from '../../wiki/language.js';
-import { catalogLanguages, Messages, phpLooseEquals, userLanguage, type ParserEnv, type RenderTitle } from '../../wiki/messages.js';
+import { catalogLanguages, phpLooseEquals, userLanguage, type RenderTitle } from '../../wiki/messages.js';
 import type { KeyRange } from '../../store/message-store.js';
-import type { Store } from '../../store/store.js';
+import { MessageLoader } from '../message-loader.js';
+import { NS_MEDIAWIKI } from '../../wiki/namespaces.js';
 
 /** $wgAPIMaxResultSize: a result that would grow beyond this is cut, with amfrom to continue. */
 const MAX_RESULT_SIZE = 8 * 1024 * 1024;
@@ -57,7 +58,7 @@ export const allmessagesModule: QueryModule = {
     if (params.enableparser) return 'anon-public-user-private';
     return 'public';
   },
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const content = ctx.wiki.lang;
     if (p.lang !== undefined && !isValidCodeMw(p.lang)) return ctx.die('invalidlang', 'Invalid language code for parameter lang');
@@ -74,23 +75,29 @@ export const allmessagesModule: QueryModule = {
     const filter = p.filter as string | undefined;
     const from = p.from as string | undefined;
     const to = p.to as string | undefined;
-    const messages = new Messages(ctx.store.messages, parserEnv(ctx));
+    const loader = new MessageLoader(ctx.store, ctx.wiki);
 
     // Which messages
     const requested = p.messages as string[];
     let names: string[];
     if (requested.includes('*')) {
-      names = prefix === '' ? [] : allKeys(ctx.store, lang, content, !!p.includelocal, keyRange(prefix, from, to));
+      names = prefix === '' ? [] : await allKeys(ctx, lang, content, !!p.includelocal, keyRange(prefix, from, to));
     } else {
       names = requested;
       if (prefix !== undefined) names = firstRunWithPrefix(names, prefix);
     }
     if (filter !== undefined) names = filter === '' ? [] : names.filter((n) => n.includes(filter));
 
-    const list: unknown[] = [];
-    ctx.result.object('query').allmessages = list;
     const customised = p.customised as 'all' | 'modified' | 'unmodified';
     const foreign = lang !== content;
+    // one store call for the texts of every listed message, one for the MediaWiki: pages when asked
+    const [, customisedPages] = await Promise.all([
+      loader.prefetch(names, lang),
+      customised === 'all' ? Promise.resolve(new Set<string>()) : existingMessagePages(ctx, names, lang, foreign),
+    ]);
+    const { list, cont } = await loader.render((messages) => {
+    const list: unknown[] = [];
+    let cont: string | undefined;
     let skip = from !== undefined;
     let size = 0;
     for (const name of names) {
@@ -99,7 +106,7 @@ export const allmessagesModule: QueryModule = {
       if (skip) continue;
       const entry: Obj = { name };
       if (customised !== 'all') {
-        const isCustomised = customisedPage(ctx, name, lang, foreign);
+        const isCustomised = customisedPages.has(name);
         if (isCustomised !== (customised === 'modified')) continue;
         if (isCustomised) entry.customised = true;
       }
@@ -127,44 +134,24 @@ export const allmessagesModule: QueryModule = {
         }
       }
       if (size + entrySize > MAX_RESULT_SIZE) {
-        ctx.setContinue('from', name);
+        cont = name;
         break;
       }
       size += entrySize;
       list.push(entry);
     }
+    return { list, cont };
+    });
+    if (cont !== undefined) ctx.setContinue('from', cont);
+    ctx.result.object('query').allmessages = list;
   },
 };
 
-/** What the {{…}} transformation reads from the wiki. */
-function parserEnv(ctx: QueryModuleContext): ParserEnv {
-  return {
-    codec: ctx.wiki.codec,
-    siteName: ctx.wiki.info.sitename,
-    contentLang: ctx.wiki.lang,
-    fetchTemplate(ns, dbkey) {
-      // Parser::statelessFetchTemplate follows up to two redirects
-      let row = ctx.store.pages.byTitle(ns, dbkey);
-      for (let hop = 0; row && row.isRedirect && hop < 2; hop++) {
-        const target = ctx.store.pages.redirectTarget(row.pageid);
-        if (!target) break;
-        const next = ctx.store.pages.byTitle(target.ns, target.dbkey);
-        if (!next) return null;
-        row = next;
-      }
-      if (!row) return null;
-      return ctx.store.pages.latestText(row.pageid) ?? null;
-    },
-  };
-}
-
 /** Language::getMessageKeysFor (+ the local keys), within a key range, in byte order. */
-function allKeys(store: Store, lang: string, content: string, includeLocal: boolean, range: KeyRange | null): string[] {
+async function allKeys(ctx: QueryModuleContext, lang: string, content: string, includeLocal: boolean, range: KeyRange | null): Promise<string[]> {
   if (range === null) return [];
-  const seen = new Set<string>();
-  for (const l of catalogLanguages(lang)) for (const k of store.messages.catalogKeys(l, range)) seen.add(k);
-  if (includeLocal) for (const k of store.messages.overrideKeys(content, range)) seen.add(k);
-  return [...seen]
+  const keys = await ctx.store.messages.keys(catalogLanguages(lang), includeLocal ? content : null, range);
+  return [...new Set(keys)]
     .map((k) => ({ k, b: Buffer.from(k, 'utf8') }))
     .sort((x, y) => Buffer.compare(x.b, y.b))
     .map((x) => x.k);
@@ -210,13 +197,21 @@ function firstRunWithPrefix(names: string[], prefix: string): string[] {
   return out;
 }
 
-/** AllMessagesTablePager::getCustomisedStatuses for one name: does its MediaWiki: page exist? */
-function customisedPage(ctx: QueryModuleContext, name: string, lang: string, foreign: boolean): boolean {
-  const page = ucfirst(name);
-  if (page === '') return false;
-  if (!foreign) return ctx.store.messages.mediaWikiPageExists(page);
-  if (page.includes('/')) return false;
-  return ctx.store.messages.mediaWikiPageExists(`${page}/${lang}`);
+/**
+ * AllMessagesTablePager::getCustomisedStatuses: the names whose MediaWiki: page exists (MediaWiki:Name for
+ * the content language, MediaWiki:Name/lang for another), read in one store call.
+ */
+async function existingMessagePages(ctx: QueryModuleContext, names: string[], lang: string, foreign: boolean): Promise<Set<string>> {
+  const pageOf = new Map<string, string>();
+  for (const name of names) {
+    const page = ucfirst(name);
+    if (page === '') continue;
+    if (!foreign) pageOf.set(name, page);
+    else if (!page.includes('/')) pageOf.set(name, `${page}/${lang}`);
+  }
+  const rows = await ctx.store.pages.byTitles([...new Set(pageOf.values())].map((dbkey) => ({ ns: NS_MEDIAWIKI, dbkey })));
+  const existing = new Set(rows.map((r) => r.title));
+  return new Set([...pageOf].filter(([, page]) => existing.has(page)).map(([name]) => name));
 }
 
 function isNumeric(s: string): boolean {

@@ -1,4 +1,5 @@
 /** list=allpages (ApiQueryAllPages of 1.25): pages of one namespace in title order; also a generator. */
+import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { titlePartOrDie } from './shared.js';
 
@@ -10,21 +11,21 @@ export const allpagesModule: QueryModule = {
   description: 'Enumerate all pages sequentially in a given namespace.',
   params: {
     from: { type: 'string', help: 'The page title to start enumerating from.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
     to: { type: 'string', help: 'The page title to stop enumerating at.' },
     prefix: { type: 'string', help: 'Search for all page titles that begin with this value.' },
-    namespace: { type: 'namespace', default: 0, help: 'The namespace to enumerate.' },
+    namespace: namespaceParam('The namespace to enumerate.', { default: 0 }),
     filterredir: { type: ['all', 'redirects', 'nonredirects'], default: 'all', help: 'Which pages to list.' },
     minsize: { type: 'integer', help: 'Limit to pages with at least this many bytes.' },
     maxsize: { type: 'integer', help: 'Limit to pages with at most this many bytes.' },
     prtype: { type: ['edit', 'move', 'upload'], multi: true, help: 'Limit to protected pages only (no page is protected here).' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many total pages to return.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    limit: limitParam(10, 'How many total pages to return.'),
+    dir: dirParam('The direction in which to list.'),
     filterlanglinks: { type: ['withlanglinks', 'withoutlanglinks', 'all'], default: 'all', help: 'Filter based on whether a page has langlinks.' },
   },
   examples: ['action=query&list=allpages&apfrom=К', 'action=query&generator=allpages&gaplimit=4&gapfrom=К&prop=info'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const ns = p.namespace as number;
     const descending = p.dir === 'descending';
@@ -34,7 +35,7 @@ export const allpagesModule: QueryModule = {
     // no page is protected on this wiki, so a protection filter leaves nothing
     if ((p.prtype as string[] | undefined)?.length) return;
     const limit = p.limit as number;
-    const rows = ctx.store.pages.range({
+    const rows = await ctx.store.pages.range({
       ns,
       from,
       to,

@@ -1,4 +1,5 @@
 /** prop=categories (ApiQueryCategories of 1.25): the categories of each page; continuation `<page id>|<category>`. */
+import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
@@ -13,58 +14,56 @@ export const categoriesModule: QueryModule = {
   params: {
     prop: { type: ['sortkey', 'timestamp', 'hidden'], multi: true, help: 'Which additional properties to get for each category.' },
     show: { type: ['hidden', '!hidden'], multi: true, help: 'Which kind of categories to show.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many categories to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: limitParam(10, 'How many categories to return.'),
+    continue: continueParam(),
     categories: { type: 'string', multi: true, help: 'Only list these categories. Useful for checking whether a certain page is in a certain category.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    dir: dirParam('The direction in which to list.'),
   },
   examples: ['action=query&prop=categories&titles=Київ'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const show = new Set((p.show as string[] | undefined) ?? []);
     if (show.has('hidden') && show.has('!hidden')) ctx.die('show', 'Incorrect parameter - mutually exclusive values may not be supplied');
     const props = new Set((p.prop as string[] | undefined) ?? []);
     const descending = p.dir === 'descending';
     const only = p.categories ? new Set((p.categories as string[]).map((c) => ctx.wiki.codec.parse(c, NS_CATEGORY)).filter((t) => t && t.ns === NS_CATEGORY).map((t) => t!.dbkey)) : null;
-    let pages = [...ctx.pageSet.good].sort((a, b) => (descending ? b.pageid - a.pageid : a.pageid - b.pageid));
-    // the continued page starts at its category startTo; the pages after it start at their first
-    let startTo: string | undefined;
-    let startPage = -1;
+    const pages = ctx.pageSet.good.map((pg) => pg.pageid);
+    let start: { pageid: number; to: string } | undefined;
     if (p.continue !== undefined) {
       const m = /^(\d+)\|(.*)$/s.exec(p.continue);
       if (!m) dieBadContinue(ctx);
-      const from = Number(m![1]);
-      pages = pages.filter((pg) => (descending ? pg.pageid <= from : pg.pageid >= from));
-      startTo = m![2];
-      startPage = from;
+      start = { pageid: Number(m![1]), to: m![2] };
     }
-    let left = p.limit as number;
-    for (const page of pages) {
-      const rows = ctx.store.categoryLinks.categoriesOf(page.pageid, page.pageid === startPage ? startTo : undefined, descending, 5000);
-      for (const r of rows) {
-        if (only && !only.has(r.to)) continue;
-        if (show.has('hidden') && !r.hidden) continue;
-        if (show.has('!hidden') && r.hidden) continue;
-        if (left === 0) {
-          ctx.setContinue('continue', `${page.pageid}|${r.to}`);
-          return;
-        }
-        left--;
-        if (ctx.generator) {
-          ctx.generator.add({ ns: NS_CATEGORY, dbkey: r.to });
-          continue;
-        }
-        const item: Record<string, unknown> = { ns: NS_CATEGORY, title: ctx.wiki.titleText(NS_CATEGORY, r.to) };
-        if (props.has('sortkey')) {
-          item.sortkey = sortkeyHex(r.sortkey);
-          item.sortkeyprefix = r.sortkeyPrefix;
-        }
-        if (props.has('timestamp')) item.timestamp = mwToIso(r.timestamp);
-        if (props.has('hidden') && r.hidden) item.hidden = true;
-        const entry = ctx.pageSet.entry(page.pageid)!;
-        ((entry.categories ??= []) as unknown[]).push(item);
+    const limit = p.limit as number;
+    // one store call for the whole page set (ApiQueryCategories: cl_from IN (…) ORDER BY cl_from, cl_to)
+    const rows = await ctx.store.categoryLinks.categoriesOf({
+      pageids: pages,
+      start,
+      only: only ? [...only] : undefined,
+      hidden: show.has('hidden') ? true : show.has('!hidden') ? false : undefined,
+      descending,
+      limit: limit + 1,
+    });
+    let count = 0;
+    for (const r of rows) {
+      if (++count > limit) {
+        ctx.setContinue('continue', `${r.from}|${r.to}`);
+        return;
       }
+      if (ctx.generator) {
+        ctx.generator.add({ ns: NS_CATEGORY, dbkey: r.to });
+        continue;
+      }
+      const item: Record<string, unknown> = { ns: NS_CATEGORY, title: ctx.wiki.titleText(NS_CATEGORY, r.to) };
+      if (props.has('sortkey')) {
+        item.sortkey = sortkeyHex(r.sortkey);
+        item.sortkeyprefix = r.sortkeyPrefix;
+      }
+      if (props.has('timestamp')) item.timestamp = mwToIso(r.timestamp);
+      if (props.has('hidden') && r.hidden) item.hidden = true;
+      const entry = ctx.pageSet.entry(r.from)!;
+      ((entry.categories ??= []) as unknown[]).push(item);
     }
   },
 };

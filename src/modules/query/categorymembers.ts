@@ -3,6 +3,7 @@
  * then subcategories, then files (MediaWiki's cl_type enum order), each by binary sort key and page id;
  * continuation `<type>|<hex sort key>|<page id>`, or `<timestamp>|<page id>` for timestamp order.
  */
+import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { CategoryMemberRow, MemberType } from '../../store/category-link-store.js';
 import { NS_CATEGORY, NS_FILE } from '../../wiki/namespaces.js';
@@ -24,12 +25,12 @@ export const categorymembersModule: QueryModule = {
     title: { type: 'string', help: 'Which category to enumerate (required). Must include the Категорія: (or Category:) prefix. Cannot be used together with pageid.' },
     pageid: { type: 'integer', help: 'Page ID of the category to enumerate. Cannot be used together with title.' },
     prop: { type: ['ids', 'title', 'sortkey', 'sortkeyprefix', 'type', 'timestamp'], multi: true, default: 'ids|title', help: 'Which pieces of information to include.' },
-    namespace: { type: 'namespace', multi: true, help: 'Only include pages in these namespaces.' },
+    namespace: namespaceParam('Only include pages in these namespaces.', { multi: true }),
     type: { type: TYPES, multi: true, default: 'page|subcat|file', help: 'Which type of category members to include. Ignored when sort=timestamp is set.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'The maximum number of pages to return.' },
+    continue: continueParam(),
+    limit: limitParam(10, 'The maximum number of pages to return.'),
     sort: { type: ['sortkey', 'timestamp'], default: 'sortkey', help: 'Property to sort by.' },
-    dir: { type: ['asc', 'desc', 'ascending', 'descending', 'newer', 'older'], default: 'ascending', help: 'In which direction to sort.' },
+    dir: dirParam('In which direction to sort.', ['asc', 'desc', 'ascending', 'descending', 'newer', 'older'], 'ascending'),
     start: { type: 'timestamp', help: 'Timestamp to start listing from. Can only be used with cmsort=timestamp.' },
     end: { type: 'timestamp', help: 'Timestamp to end listing at. Can only be used with cmsort=timestamp.' },
     starthexsortkey: { type: 'string', help: 'Sortkey to start listing from, as returned by cmprop=sortkey. Can only be used with cmsort=sortkey.' },
@@ -39,9 +40,9 @@ export const categorymembersModule: QueryModule = {
   },
   examples: ['action=query&list=categorymembers&cmtitle=Категорія:Міста_України', 'action=query&generator=categorymembers&gcmtitle=Category:Rivers&prop=info'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
-    const category = categoryKey(ctx);
+    const category = await categoryKey(ctx);
     const descending = p.dir === 'desc' || p.dir === 'descending' || p.dir === 'older';
     const limit = p.limit as number;
     const namespaces = p.namespace as number[] | undefined;
@@ -58,15 +59,15 @@ export const categorymembersModule: QueryModule = {
         if (!m) dieBadContinue(ctx);
         start = { timestamp: m![1], pageid: Number(m![2]) };
       }
-      // namespace filtering happens while reading, so read a few more rows than asked
-      for (const r of ctx.store.categoryLinks.membersByTimestamp(category, start, p.end, descending, (limit + 1) * (namespaces ? 4 : 1))) {
-        if (namespaces && !namespaces.includes(r.ns)) continue;
-        if (rows.length === limit) {
-          next = `${r.timestamp}|${r.pageid}`;
-          break;
-        }
-        rows.push(r);
-      }
+      const found = await scan(
+        namespaces,
+        limit,
+        start,
+        (from, n) => ctx.store.categoryLinks.membersByTimestamp(category, from, p.end, descending, n),
+        (r) => ({ timestamp: r.timestamp, pageid: r.pageid }),
+      );
+      rows.push(...found.rows);
+      if (found.next) next = `${found.next.timestamp}|${found.next.pageid}`;
     } else {
       if (p.start !== undefined || p.end !== undefined) ctx.die('badparams', 'Parameters start and end can only be used with cmsort=timestamp');
       let types = TYPES.filter((t) => (p.type as string[]).includes(t));
@@ -87,22 +88,23 @@ export const categorymembersModule: QueryModule = {
         start = { sortkey: unhex(p.starthexsortkey), pageid: descending ? Number.MAX_SAFE_INTEGER : 0 };
       }
       const end = p.endsortkeyprefix !== undefined ? ucfirstAll(p.endsortkeyprefix) : p.endhexsortkey !== undefined ? unhex(p.endhexsortkey) : undefined;
-      outer: for (let i = startType; i < types.length; i++) {
-        const batch = ctx.store.categoryLinks.membersBySortkey(category, types[i], i === startType ? start : undefined, descending, (limit + 1 - rows.length) * (namespaces ? 4 : 1));
-        for (const r of batch) {
-          if (end !== undefined && (descending ? r.sortkey < end : r.sortkey > end)) break;
-          if (namespaces && !namespaces.includes(r.ns)) continue;
-          if (rows.length === limit) {
-            next = `${r.type}|${sortkeyHex(r.sortkey)}|${r.pageid}`;
-            break outer;
-          }
-          rows.push(r);
-        }
+      for (let i = startType; i < types.length && next === undefined; i++) {
+        const type = types[i];
+        const found = await scan(
+          namespaces,
+          limit - rows.length,
+          i === startType ? start : undefined,
+          (from, n) => ctx.store.categoryLinks.membersBySortkey(category, type, from, descending, n),
+          (r) => ({ sortkey: r.sortkey, pageid: r.pageid }),
+          end === undefined ? undefined : (r) => (descending ? r.sortkey < end : r.sortkey > end),
+        );
+        rows.push(...found.rows);
+        if (found.next) next = `${type}|${sortkeyHex(found.next.sortkey)}|${found.next.pageid}`;
       }
     }
 
     // the page set lists the members in this (sort key) order
-    if (ctx.generator) generatePageRows(ctx, rows.map((r) => r.pageid));
+    if (ctx.generator) await generatePageRows(ctx, rows.map((r) => r.pageid));
     else {
       const out = ctx.result.queryList('categorymembers');
       for (const r of rows) {
@@ -124,11 +126,52 @@ export const categorymembersModule: QueryModule = {
 };
 
 /** The category's DB key from cmtitle (must be in the category namespace) or cmpageid. */
-function categoryKey(ctx: QueryModuleContext): string {
-  const given = titleOrPageId(ctx);
+async function categoryKey(ctx: QueryModuleContext): Promise<string> {
+  const given = await titleOrPageId(ctx);
   const t = 'title' in given ? ctx.wiki.codec.parse(given.title) : { ns: given.page.ns, dbkey: given.page.title };
   if (!t || t.ns !== NS_CATEGORY) ctx.die('invalidcategory', 'The category name you entered is not valid');
   return t!.dbkey;
+}
+
+/** Rows read per store call when a namespace filter may skip some; and the most read for one answer. */
+const FILTERED_BATCH = 200;
+const MAX_SCANNED = 10000;
+
+/**
+ * Read members along one index from `start` (inclusive) until `limit` of them pass the namespace filter,
+ * the index ends, or `pastEnd` says the range is over. The filter is applied while reading (MediaWiki
+ * puts page_namespace in the WHERE clause): batches follow one another from the row after the last one
+ * read, so no member is skipped. `next` is where to continue: the first member not returned. Bounded: after
+ * MAX_SCANNED rows the answer stops with fewer members and a continuation at the next unread row.
+ */
+async function scan<K>(
+  namespaces: number[] | undefined,
+  limit: number,
+  start: K | undefined,
+  read: (from: K | undefined, n: number) => Promise<CategoryMemberRow[]>,
+  keyOf: (r: CategoryMemberRow) => K,
+  pastEnd?: (r: CategoryMemberRow) => boolean,
+): Promise<{ rows: CategoryMemberRow[]; next?: K }> {
+  const rows: CategoryMemberRow[] = [];
+  const batch = namespaces ? Math.max(limit + 1, FILTERED_BATCH) : limit + 1;
+  let cursor = start;
+  for (let scanned = 0; ; scanned += batch) {
+    // one row more than the batch: the start of the next one
+    const got = await read(cursor, batch + 1);
+    for (let i = 0; i < got.length; i++) {
+      const r = got[i];
+      if (pastEnd?.(r)) return { rows };
+      if (i === batch) {
+        cursor = keyOf(r);
+        break;
+      }
+      if (namespaces && !namespaces.includes(r.ns)) continue;
+      if (rows.length === limit) return { rows, next: keyOf(r) };
+      rows.push(r);
+    }
+    if (got.length <= batch) return { rows };
+    if (scanned + batch >= MAX_SCANNED) return { rows, next: cursor };
+  }
 }
 
 /** MediaWiki's 'uppercase' collation of a sort key prefix. */

@@ -11,8 +11,9 @@
  * files and each duplicate list; its continuation is mirrored (MediaWiki's compares as if ascending and
  * would answer the same batch forever).
  */
+import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { continueParts } from './shared.js';
@@ -24,14 +25,14 @@ export const duplicatefilesModule: QueryModule = {
   generator: true,
   description: 'List all files that are duplicates of the given files based on hash values.',
   params: {
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many duplicate files to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    limit: limitParam(10, 'How many duplicate files to return.'),
+    continue: continueParam(),
+    dir: dirParam('The direction in which to list.'),
     localonly: { type: 'boolean', default: false, help: 'Look only for files in the local repository.' },
   },
   examples: ['action=query&titles=File:Albert_Einstein_Head.jpg&prop=duplicatefiles', 'action=query&generator=allimages&prop=duplicatefiles'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const titles = ctx.pageSet.titlesInNamespace(NS_FILE);
     if (titles.length === 0) return;
@@ -49,10 +50,11 @@ export const duplicatefilesModule: QueryModule = {
     }
     const limit = p.limit as number;
     let count = 0;
+    const sameContent = await ctx.store.files.sameContent(images.map((i) => i.dbkey));
     outer: for (const image of images) {
-      // empty when there is no such file
-      let dups = ctx.store.files.sameContent(image.dbkey);
-      if (descending) dups = dups.reverse();
+      // none when there is no such file
+      let dups = sameContent.get(image.dbkey) ?? [];
+      if (descending) dups = dups.slice().reverse();
       for (const dup of dups) {
         if (dup.name === image.dbkey) continue; // the file itself
         if (skipUntil !== null && before(dup.name, skipUntil)) continue;

@@ -6,8 +6,9 @@
  * continuation value lists exactly those fields, `|`-joined (`<page id>`, `<file>|<page id>`,
  * `<file>|<ns>|<page id>`). As a generator it yields the using pages.
  */
+import { continueParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { continueParts, dieBadContinue } from './shared.js';
 
@@ -19,14 +20,14 @@ export const fileusageModule: QueryModule = {
   description: 'Find all pages that use the given files.',
   params: {
     prop: { type: ['pageid', 'title', 'redirect'], multi: true, default: 'pageid|title|redirect', help: 'Which properties to get.' },
-    namespace: { type: 'namespace', multi: true, help: 'Only include pages in these namespaces.' },
+    namespace: namespaceParam('Only include pages in these namespaces.', { multi: true }),
     show: { type: ['redirect', '!redirect'], multi: true, help: 'Show only items that meet these criteria.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: limitParam(10, 'How many to return.'),
+    continue: continueParam(),
   },
   examples: ['action=query&prop=fileusage&titles=File:Linux_logo.png', 'action=query&generator=fileusage&titles=File:Linux_logo.png&prop=info'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
     // one entry per file name (a title given twice is one title)
@@ -71,7 +72,7 @@ export const fileusageModule: QueryModule = {
           if (contNs !== undefined && ns! < contNs) continue;
           if (contNs === undefined || ns === contNs) fromId = contFrom;
         }
-        const rows = ctx.store.links.fileUsers({ target: file, namespace: ns, fromId, redirect, descending: false, limit: limit - count + 1 });
+        const rows = await ctx.store.links.fileUsers({ target: file, namespace: ns, fromId, redirect, descending: false, limit: limit - count + 1 });
         for (const row of rows) {
           if (++count > limit) {
             const parts: Array<string | number> = [];

@@ -15,11 +15,12 @@
  * without pixel dimensions (PDF, text) get no thumb fields. iiurlparam is accepted and ignored, and so
  * is uploadwarning (no `html` is produced).
  */
+import { limitParam, continueParam } from '../../api/param-presets.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import type { FileRow } from '../../store/file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { fileInfo } from './allimages.js';
+import { commentLinks, fileInfo, type CommentLinks } from './allimages.js';
 import { continueParts } from './shared.js';
 
 /** ApiQueryImageInfo::getPropertyNames() of 1.25, in its order. */
@@ -35,7 +36,7 @@ export const imageinfoModule: QueryModule = {
   description: 'Returns file information and upload history.',
   params: {
     prop: { type: IMAGEINFO_PROPS, multi: true, default: 'timestamp|user', help: 'Which file information to get.' },
-    limit: { type: 'limit', default: 1, min: 1, max: 500, highmax: 5000, help: 'How many file revisions to return per file.' },
+    limit: limitParam(1, 'How many file revisions to return per file.'),
     start: { type: 'timestamp', help: 'Timestamp to start listing from.' },
     end: { type: 'timestamp', help: 'Timestamp to stop listing at.' },
     urlwidth: {
@@ -49,7 +50,7 @@ export const imageinfoModule: QueryModule = {
     extmetadatamultilang: { type: 'boolean', default: false, help: 'If translations for extmetadata property are available, fetch all of them.' },
     extmetadatafilter: { type: 'string', multi: true, help: 'If specified and non-empty, only these keys will be returned for iiprop=extmetadata.' },
     urlparam: { type: 'string', default: '', help: 'A handler specific parameter string (accepted, not used: no thumbnails are rendered).' },
-    continue: { type: 'string', help: 'If the query response includes a continue value, use it here to get another page of results.' },
+    continue: continueParam('If the query response includes a continue value, use it here to get another page of results.'),
     localonly: { type: 'boolean', default: false, help: 'Look only for files in the local repository.' },
   },
   examples: [
@@ -57,7 +58,7 @@ export const imageinfoModule: QueryModule = {
     'action=query&titles=File:Linux_logo.png&prop=imageinfo&iiprop=timestamp|user|url|size|sha1|mime',
   ],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const titles = ctx.pageSet.titlesInNamespace(NS_FILE).sort((a, b) => compareBytes(a.dbkey, b.dbkey));
     if (titles.length === 0) return;
@@ -74,10 +75,12 @@ export const imageinfoModule: QueryModule = {
     const scale = thumbBox(p.urlwidth as number, p.urlheight as number);
     const filter = (p.extmetadatafilter as string[] | undefined) ?? [];
     const end = p.end as string | undefined;
+    const files = await findFiles(ctx, list.map((t) => t.dbkey));
+    const links = prop.has('parsedcomment') ? await commentLinks(ctx, [...files.values()].map((f) => f.description)) : null;
     for (const t of list) {
       const entry = ctx.pageSet.entry(t.id);
       if (!entry) continue;
-      const file = findFile(ctx, t.dbkey, t.id > 0);
+      const file = files.get(t.dbkey);
       if (!file) {
         entry.imagerepository = '';
         continue;
@@ -86,20 +89,33 @@ export const imageinfoModule: QueryModule = {
       // timestamps are TS_MW strings: they compare as text
       const start = t.dbkey === fromTitle ? toTsMw(fromTimestamp) : (p.start as string | undefined);
       if ((start === undefined || file.timestamp <= start) && (end === undefined || file.timestamp >= end)) {
-        entry.imageinfo = [info(ctx, file, prop, scale, filter)];
+        entry.imageinfo = [info(ctx, file, prop, scale, filter, links)];
       }
     }
   },
 };
 
-/** The uploaded file of a file title, following a description page that redirects to another file. */
-function findFile(ctx: QueryModuleContext, name: string, hasPage: boolean): FileRow | undefined {
-  const file = ctx.store.files.byName(name);
-  if (file || !hasPage) return file;
-  const page = ctx.store.pages.byTitle(NS_FILE, name);
-  if (!page?.isRedirect) return undefined;
-  const target = ctx.store.pages.redirectTarget(page.pageid);
-  return target && target.ns === NS_FILE ? ctx.store.files.byName(target.dbkey) : undefined;
+/**
+ * The uploaded file of each file title, following a description page that redirects to another file:
+ * at most three store calls for the whole set (the files, the redirects of pages without one, their targets).
+ */
+async function findFiles(ctx: QueryModuleContext, names: string[]): Promise<Map<string, FileRow>> {
+  const files = await ctx.store.files.byNames(names);
+  const wanted = new Set(names.filter((n) => !files.has(n)));
+  const redirects = ctx.pageSet.good.filter((pg) => pg.ns === NS_FILE && pg.isRedirect && wanted.has(pg.title));
+  if (redirects.length === 0) return files;
+  const targets = await ctx.store.pages.redirectTargets(redirects.map((pg) => pg.pageid));
+  const targetOf = new Map<string, string>();
+  for (const pg of redirects) {
+    const to = targets.get(pg.pageid);
+    if (to && to.ns === NS_FILE) targetOf.set(pg.title, to.dbkey);
+  }
+  const found = await ctx.store.files.byNames([...new Set(targetOf.values())]);
+  for (const [name, target] of targetOf) {
+    const f = found.get(target);
+    if (f) files.set(name, f);
+  }
+  return files;
 }
 
 /** A continuation timestamp in any form wfTimestamp reads; unreadable ones count as no bound. */
@@ -121,8 +137,8 @@ function thumbBox(width: number, height: number): Box | null {
   return null;
 }
 
-function info(ctx: QueryModuleContext, file: FileRow, prop: Set<string>, scale: Box | null, filter: string[]): Record<string, unknown> {
-  const vals = fileInfo(ctx, file, prop);
+function info(ctx: QueryModuleContext, file: FileRow, prop: Set<string>, scale: Box | null, filter: string[], links: CommentLinks | null): Record<string, unknown> {
+  const vals = fileInfo(ctx, file, prop, links);
   if (prop.has('extmetadata') && filter.length && vals.extmetadata) {
     const keep = new Set(filter);
     vals.extmetadata = Object.fromEntries(Object.entries(vals.extmetadata as Record<string, unknown>).filter(([k]) => keep.has(k)));

@@ -4,6 +4,7 @@
  * `imimages` keeps only the listed files; values that are not file titles are warned about and, when
  * none is left, do not filter at all (ApiQueryBase::addWhereFld skips an empty list).
  */
+import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { continueParts } from './shared.js';
@@ -15,26 +16,21 @@ export const imagesModule: QueryModule = {
   generator: true,
   description: 'Returns all files contained on the given pages.',
   params: {
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'How many files to return.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    limit: limitParam(10, 'How many files to return.'),
+    continue: continueParam(),
     images: { type: 'string', multi: true, help: 'Only list these files. Useful for checking whether a certain page has a certain file.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    dir: dirParam('The direction in which to list.'),
   },
   examples: ['action=query&titles=Київ&prop=images', 'action=query&generator=images&titles=Київ&prop=info'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     if (ctx.pageSet.good.length === 0) return;
     const descending = p.dir === 'descending';
-    let pages = [...new Set(ctx.pageSet.good.map((g) => g.pageid))].sort((a, b) => (descending ? b - a : a - b));
-    let contTo: string | undefined;
-    let contFrom: number | undefined;
+    const pages = ctx.pageSet.good.map((g) => g.pageid);
+    let start: { pageid: number; name: string } | undefined;
     const cont = continueParts(ctx, 2);
-    if (cont) {
-      contFrom = Number.parseInt(cont[0], 10) || 0;
-      contTo = cont[1];
-      pages = pages.filter((id) => (descending ? id <= contFrom! : id >= contFrom!));
-    }
+    if (cont) start = { pageid: Number.parseInt(cont[0], 10) || 0, name: cont[1] };
     let only: string[] | undefined;
     if (p.images !== undefined) {
       only = [];
@@ -46,22 +42,21 @@ export const imagesModule: QueryModule = {
       if (only.length === 0) only = undefined;
     }
     const limit = p.limit as number;
+    // one store call for the whole page set (ApiQueryImages: il_from IN (…) ORDER BY il_from, il_to)
+    const rows = await ctx.store.links.imagesOf({ pageids: pages, start, only, descending, limit: limit + 1 });
     let count = 0;
-    for (const pageid of pages) {
-      const rows = ctx.store.links.imagesOf({ pageid, from: pageid === contFrom ? contTo : undefined, only, descending, limit: limit - count + 1 });
-      for (const name of rows) {
-        if (++count > limit) {
-          ctx.setContinue('continue', `${pageid}|${name}`);
-          return;
-        }
-        if (ctx.generator) {
-          ctx.generator.add({ ns: NS_FILE, dbkey: name });
-          continue;
-        }
-        const entry = ctx.pageSet.entry(pageid);
-        if (!entry) continue;
-        ((entry.images ??= []) as unknown[]).push({ ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, name) });
+    for (const { pageid, name } of rows) {
+      if (++count > limit) {
+        ctx.setContinue('continue', `${pageid}|${name}`);
+        return;
       }
+      if (ctx.generator) {
+        ctx.generator.add({ ns: NS_FILE, dbkey: name });
+        continue;
+      }
+      const entry = ctx.pageSet.entry(pageid);
+      if (!entry) continue;
+      ((entry.images ??= []) as unknown[]).push({ ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, name) });
     }
   },
 };

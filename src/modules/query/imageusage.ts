@@ -9,9 +9,10 @@
  * followed (their names are what imagelinks stores), and the redirect flag of a redirlinks entry belongs
  * to that entry alone.
  */
+import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import type { FileUserRow } from '../../store/link-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { dieBadContinue, generatePageRows, titleOrPageId } from './shared.js';
@@ -33,27 +34,20 @@ export const imageusageModule: QueryModule = {
   params: {
     title: { type: 'string', help: 'Title to search. Cannot be used together with iupageid.' },
     pageid: { type: 'integer', help: 'Page ID to search. Cannot be used together with iutitle.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
-    namespace: { type: 'namespace', multi: true, help: 'The namespace to enumerate.' },
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'The direction in which to list.' },
+    continue: continueParam(),
+    namespace: namespaceParam('The namespace to enumerate.', { multi: true }),
+    dir: dirParam('The direction in which to list.'),
     filterredir: { type: ['all', 'redirects', 'nonredirects'], default: 'all', help: 'How to filter for redirects.' },
-    limit: {
-      type: 'limit',
-      default: 10,
-      min: 1,
-      max: 500,
-      highmax: 5000,
-      help: 'How many total pages to return. If iuredirect is enabled, the limit applies to each level separately (which means up to 2 * iulimit results may be returned).',
-    },
+    limit: limitParam(10, 'How many total pages to return. If iuredirect is enabled, the limit applies to each level separately (which means up to 2 * iulimit results may be returned).'),
     redirect: { type: 'boolean', default: false, help: 'If linking page is a redirect, find all pages that link to that redirect as well. Maximum limit is halved.' },
   },
   examples: ['action=query&list=imageusage&iutitle=File:Linux_logo.png', 'action=query&generator=imageusage&giutitle=File:Linux_logo.png&prop=info'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const redirectMode = p.redirect === true;
     const limit = redirectMode ? halvedLimit(ctx) : (p.limit as number);
-    const root = rootFile(ctx);
+    const root = await rootFile(ctx);
     const descending = p.dir === 'descending';
     const cmp = (a: number, b: number) => (descending ? b - a : a - b);
 
@@ -104,7 +98,7 @@ export const imageusageModule: QueryModule = {
           if (cmp(ns!, cNs) < 0) continue;
         } else fromId = cont[1] as number;
       }
-      const rows = ctx.store.links.fileUsers({ target: root, namespace: ns, fromId, redirect: firstRedirect, descending, limit: limit - count + 1 });
+      const rows = await ctx.store.links.fileUsers({ target: root, namespace: ns, fromId, redirect: firstRedirect, descending, limit: limit - count + 1 });
       for (const row of rows) {
         if (++count > limit) {
           continueStr = `${row.ns}|${row.pageid}`;
@@ -140,7 +134,7 @@ export const imageusageModule: QueryModule = {
               if (cmp(ns!, cNs) < 0) continue;
             } else fromId = cont[5] as number;
           }
-          const rows = ctx.store.links.fileUsers({ target: title, namespace: ns, fromId, redirect: secondRedirect, descending, limit: limit - n + 1 });
+          const rows = await ctx.store.links.fileUsers({ target: title, namespace: ns, fromId, redirect: secondRedirect, descending, limit: limit - n + 1 });
           for (const row of rows) {
             if (++n > limit) {
               continueStr = `${cont[0]}|${cont[1]}|${NS_FILE}|${title}|${row.ns}|${row.pageid}`;
@@ -160,7 +154,7 @@ export const imageusageModule: QueryModule = {
       }
     }
 
-    if (ctx.generator) generatePageRows(ctx, generated);
+    if (ctx.generator) await generatePageRows(ctx, generated);
     else {
       const list = ctx.result.queryList('imageusage');
       for (const e of results.values()) list.push(e);
@@ -192,8 +186,8 @@ function halvedLimit(ctx: QueryModuleContext): number {
 }
 
 /** The file whose users are listed: iutitle or iupageid, in the file namespace (ApiBase::getTitleOrPageId). */
-function rootFile(ctx: QueryModuleContext): string {
-  const given = titleOrPageId(ctx);
+async function rootFile(ctx: QueryModuleContext): Promise<string> {
+  const given = await titleOrPageId(ctx);
   const t = 'title' in given ? ctx.wiki.codec.parse(given.title, 0) : { ns: given.page.ns, dbkey: given.page.title };
   if (!t) return ctx.die('invalidtitle', texts.invalidTitle(ctx.params.title));
   if (t.ns !== NS_FILE) ctx.die('bad_image_title', 'The title for imageusage query must be a file');

@@ -1,4 +1,5 @@
 /** prop=info (ApiQueryInfo of 1.25): basic page information, protection and URLs. */
+import { continueParam } from '../../api/param-presets.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { Obj } from '../../api/result.js';
 import { mwToIso } from '../../wiki/timestamps.js';
@@ -15,12 +16,13 @@ export const infoModule: QueryModule = {
   params: {
     prop: { type: PROPS, multi: true, help: 'Which additional properties to get.' },
     token: { type: ['edit', 'delete', 'protect', 'move', 'block', 'unblock', 'email', 'import', 'watch'], multi: true, deprecated: true, help: 'Use action=query&meta=tokens instead.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
   },
   examples: ['action=query&prop=info&titles=Київ', 'action=query&prop=info&inprop=protection|url&titles=Київ'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
+    const associated = await associatedPageIds(ctx, props);
     for (const page of ctx.pageSet.good) {
       const e = ctx.pageSet.entry(page.pageid)!;
       e.contentmodel = page.contentModel;
@@ -30,30 +32,45 @@ export const infoModule: QueryModule = {
       e.length = page.length;
       if (page.isRedirect) e.redirect = true;
       if (page.revCount === 1) e.new = true;
-      extras(ctx, e, page.ns, page.title, props, true);
+      extras(ctx, e, page.ns, page.title, props, true, associated);
     }
     for (const m of ctx.pageSet.missing) {
       const e = ctx.pageSet.entry(m.fakeId)!;
       e.contentmodel = 'wikitext';
       e.pagelanguage = ctx.wiki.lang;
-      extras(ctx, e, m.ns, m.dbkey, props, false);
+      extras(ctx, e, m.ns, m.dbkey, props, false, associated);
     }
   },
 };
 
-function extras(ctx: QueryModuleContext, e: Obj, ns: number, dbkey: string, props: Set<string>, exists: boolean): void {
+/**
+ * The talk pages (talkid) and subject pages (subjectid) of every page in the set that exist, as
+ * "ns:dbkey" → page id: one store call for the whole set.
+ */
+async function associatedPageIds(ctx: QueryModuleContext, props: Set<string>): Promise<Map<string, number>> {
+  const wanted: Array<{ ns: number; dbkey: string }> = [];
+  const all = [...ctx.pageSet.good.map((p) => ({ ns: p.ns, dbkey: p.title })), ...ctx.pageSet.missing];
+  for (const { ns, dbkey } of all) {
+    if (props.has('talkid') && ns >= 0 && ns % 2 === 0) wanted.push({ ns: ns + 1, dbkey });
+    if (props.has('subjectid') && ns > 0 && ns % 2 === 1) wanted.push({ ns: ns - 1, dbkey });
+  }
+  const rows = wanted.length ? await ctx.store.pages.byTitles(wanted) : [];
+  return new Map(rows.map((r) => [r.ns + ':' + r.title, r.pageid]));
+}
+
+function extras(ctx: QueryModuleContext, e: Obj, ns: number, dbkey: string, props: Set<string>, exists: boolean, associated: Map<string, number>): void {
   if (props.has('protection')) {
     // nothing is protected on this wiki; the restriction types are those MediaWiki offers
     e.protection = [];
     e.restrictiontypes = exists ? (ns === NS_FILE ? ['edit', 'move', 'upload'] : ['edit', 'move']) : ['create'];
   }
   if (props.has('talkid') && ns >= 0 && ns % 2 === 0) {
-    const talk = ctx.store.pages.byTitle(ns + 1, dbkey);
-    if (talk) e.talkid = talk.pageid;
+    const talk = associated.get(ns + 1 + ':' + dbkey);
+    if (talk !== undefined) e.talkid = talk;
   }
   if (props.has('subjectid') && ns > 0 && ns % 2 === 1) {
-    const subject = ctx.store.pages.byTitle(ns - 1, dbkey);
-    if (subject) e.subjectid = subject.pageid;
+    const subject = associated.get(ns - 1 + ':' + dbkey);
+    if (subject !== undefined) e.subjectid = subject;
   }
   if (props.has('url')) {
     const server = serverOf(ctx.request.apiUrl);

@@ -8,6 +8,7 @@
  * report's query, where it has any)}. In generator mode query.querypage holds only the name and the
  * result titles become the page set. Continuation: qpoffset = offset + limit, an integer.
  */
+import { limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 
@@ -61,13 +62,13 @@ export const querypageModule: QueryModule = {
   params: {
     page: { type: QUERY_PAGES, required: true, help: 'The name of the special page. Note, this is case sensitive.' },
     offset: { type: 'integer', default: 0, help: 'When more results are available, use this to continue.' },
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'Number of results to return.' },
+    limit: limitParam(10, 'Number of results to return.'),
   },
   examples: ['action=query&list=querypage&qppage=Ancientpages'],
   cacheMode(params) {
     return RESTRICTED_REPORTS.has(params.page) ? 'private' : 'public';
   },
-  run(ctx) {
+  async run(ctx) {
     const page = ctx.params.page as string;
     const offset = ctx.params.offset as number;
     const limit = ctx.params.limit as number;
@@ -77,7 +78,7 @@ export const querypageModule: QueryModule = {
     const report: Record<string, unknown> = { name: page };
     ctx.result.object('query').querypage = report;
     // A negative offset reads from the start (SQLite's OFFSET) but still counts in the continuation.
-    const rows = ctx.store.reports.rows(page, Math.max(0, offset), limit + 1);
+    const rows = await ctx.store.reports.rows(page, Math.max(0, offset), limit + 1);
     const more = rows.length > limit;
     if (more) rows.length = limit;
     if (ctx.generator) {

@@ -4,6 +4,7 @@
  * so those are the revisions there are. Content comes in the 1.25 form (`*` with contentformat and
  * contentmodel) or, when a client asks with rvslots (MediaWiki 1.32+ clients), under slots.main.
  */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import type { PageRow, RevisionRow } from '../../store/page-store.js';
@@ -21,23 +22,23 @@ export const revisionsModule: QueryModule = {
   params: {
     prop: { type: PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
     slots: { type: ['main', '*'], multi: true, help: 'Which revision slots to return data for (MediaWiki 1.32+ clients); only the main slot exists.' },
-    limit: { type: 'limit', min: 1, max: 500, highmax: 5000, help: 'Limit how many revisions will be returned (enumeration mode).' },
+    limit: limitParam(undefined, 'Limit how many revisions will be returned (enumeration mode).'),
     startid: { type: 'integer', help: 'From which revision ID to start enumeration.' },
     endid: { type: 'integer', help: 'Stop revision enumeration on this revision ID.' },
     start: { type: 'timestamp', help: 'From which revision timestamp to start enumeration.' },
     end: { type: 'timestamp', help: 'Enumerate up to this timestamp.' },
-    dir: { type: ['newer', 'older'], default: 'older', help: 'In which direction to enumerate.' },
+    dir: dirParam('In which direction to enumerate.', ['newer', 'older'], 'older'),
     user: { type: 'user', help: 'Only include revisions made by user.' },
     excludeuser: { type: 'user', help: 'Exclude revisions made by user.' },
     tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
     expandtemplates: { type: 'boolean', default: false, help: 'Expand templates in revision content (not supported here: content is returned as stored).' },
     section: { type: 'string', help: 'Only retrieve the content of this section number.' },
     contentformat: { type: ['text/x-wiki'], help: 'Serialization format used for difftotext and expected for output of content.' },
-    continue: { type: 'string', help: 'When more results are available, use this to continue.' },
+    continue: continueParam(),
   },
   examples: ['action=query&prop=revisions&titles=Київ&rvprop=timestamp|user|comment|content', 'action=query&prop=revisions&titles=Київ&rvlimit=5&rvprop=timestamp|user|comment'],
   cacheMode: () => 'public',
-  run(ctx) {
+  async run(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
     const enumMode = p.limit !== undefined || p.startid !== undefined || p.endid !== undefined || p.dir === 'newer' || p.start !== undefined || p.end !== undefined || p.user !== undefined || p.excludeuser !== undefined;
@@ -46,6 +47,21 @@ export const revisionsModule: QueryModule = {
       ctx.die('multpages', 'titles, pageids or a generator was used to supply multiple pages, but the limit, startid, endid, dirNewer, user, excludeuser, start and end parameters may only be used on a single page.');
     }
     const slots = p.slots as string[] | undefined;
+    // Non-enumeration mode walks the pages as 1.25's query does (ORDER BY rev_page, rev_id) and resumes
+    // at "pageid|revid", the continuation set when a revision did not fit in $wgAPIMaxResultSize.
+    let from: [number, number] | null = null;
+    if (!enumMode && p.continue !== undefined) {
+      const cont = (p.continue as string).split('|');
+      if (cont.length !== 2) dieBadContinue(ctx);
+      from = [intvalOf(cont[0]), intvalOf(cont[1])];
+    }
+    // pages before the continuation point get nothing: their texts are not read
+    const ids = pages.filter((pg) => from === null || pg.pageid >= from[0]).map((pg) => pg.pageid);
+    // the revisions of every page, and the texts of the latest ones when asked for: two store calls
+    const [revisions, texts] = await Promise.all([
+      ctx.store.pages.revisions(ids),
+      props.has('content') ? ctx.store.pages.latestTexts(ids) : Promise.resolve(new Map<number, string>()),
+    ]);
     const item = (rev: RevisionRow, page: PageRow): Record<string, unknown> => {
       const v: Record<string, unknown> = {};
       if (props.has('ids')) {
@@ -67,7 +83,7 @@ export const revisionsModule: QueryModule = {
       if (props.has('tags')) v.tags = [];
       if (props.has('content')) {
         // only the latest revision's text is kept
-        const text = rev.revid === page.latestRevId ? ctx.store.pages.latestText(rev.pageid) : undefined;
+        const text = rev.revid === page.latestRevId ? texts.get(rev.pageid) : undefined;
         if (text === undefined) v.texthidden = true;
         else {
           const content = sectionOf(text, p.section);
@@ -78,17 +94,9 @@ export const revisionsModule: QueryModule = {
       }
       return v;
     };
-    // Non-enumeration mode walks the pages as 1.25's query does (ORDER BY rev_page, rev_id) and resumes
-    // at "pageid|revid", the continuation set when a revision did not fit in $wgAPIMaxResultSize.
-    let from: [number, number] | null = null;
-    if (!enumMode && p.continue !== undefined) {
-      const cont = (p.continue as string).split('|');
-      if (cont.length !== 2) dieBadContinue(ctx);
-      from = [intvalOf(cont[0]), intvalOf(cont[1])];
-    }
     const ordered = enumMode ? pages : [...pages].sort((a, b) => a.pageid - b.pageid);
     for (const page of ordered) {
-      const revs = ctx.store.pages.revisions(page.pageid);
+      const revs = revisions.get(page.pageid);
       if (!revs) continue;
       let list: RevisionRow[] = [revs.latest];
       if (enumMode) {

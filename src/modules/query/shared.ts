@@ -36,8 +36,8 @@ export function continueParts(ctx: QueryModuleContext, count: number): string[] 
  * Hand pages to the generator as whole page rows (prop=info reads touched, lastrevid, length), in the
  * order of `ids`, which the page set keeps; ids without a page are left out.
  */
-export function generatePageRows(ctx: QueryModuleContext, ids: number[]): void {
-  const rows = new Map(ctx.store.pages.byIds(ids).map((r) => [r.pageid, r]));
+export async function generatePageRows(ctx: QueryModuleContext, ids: number[]): Promise<void> {
+  const rows = new Map((await ctx.store.pages.byIds(ids)).map((r) => [r.pageid, r]));
   for (const id of ids) {
     const row = rows.get(id);
     if (row) ctx.generator!.add({ row });
@@ -48,14 +48,14 @@ export function generatePageRows(ctx: QueryModuleContext, ids: number[]): void {
  * ApiBase::requireOnlyOneParameter and getTitleOrPageId for the module's `title` and `pageid`: the
  * title as the client sent it, or the page of the page id (`nosuchpageid` when there is none).
  */
-export function titleOrPageId(ctx: QueryModuleContext): { title: string } | { page: PageRow } {
+export async function titleOrPageId(ctx: QueryModuleContext): Promise<{ title: string } | { page: PageRow }> {
   const p = ctx.params;
   const t = ctx.encodeParamName('title');
   const id = ctx.encodeParamName('pageid');
   if (p.title !== undefined && p.pageid !== undefined) ctx.die('invalidparammix', `The parameters ${t}, ${id} can not be used together`);
   if (p.title === undefined && p.pageid === undefined) ctx.die('missingparam', `One of the parameters ${t}, ${id} is required`);
   if (p.title !== undefined) return { title: p.title as string };
-  const page = ctx.store.pages.byIds([p.pageid as number])[0];
+  const page = (await ctx.store.pages.byIds([p.pageid as number]))[0];
   if (!page) ctx.die('nosuchpageid', `There is no page with ID ${p.pageid}`);
   return { page };
 }

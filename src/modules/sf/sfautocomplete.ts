@@ -12,8 +12,9 @@
  * insensitively for all of Unicode with ' ’ ʼ as one character; backed by the word-prefix index.
  * Unlike SF's 72-byte o_hash, long texts are returned whole.
  */
+import { limitParam } from '../../api/param-presets.js';
 import type { ActionModule } from '../../api/types.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import { fold } from '../../semantic/fold.js';
 
 /** SMW's Concept namespace */
@@ -28,7 +29,7 @@ export const sfAutocompleteModule: ActionModule = {
   prefix: '',
   description: 'Autocompletion used by the Semantic Forms extension.',
   params: {
-    limit: { type: 'limit', default: 10, min: 1, max: 500, highmax: 5000, help: 'A limit on the number of results returned' },
+    limit: limitParam(10, 'A limit on the number of results returned'),
     substr: { type: 'string', help: 'Search substring' },
     property: { type: 'string', help: 'Semantic property for which to search values' },
     category: { type: 'string', help: 'Category for which to search values' },
@@ -64,7 +65,7 @@ export const sfAutocompleteModule: ActionModule = {
       data = [...titles].sort(compareBytes).slice(0, MAX_VALUES);
     } else if (p.concept !== undefined) {
       const t = ctx.wiki.codec.parse(p.concept, NS_CONCEPT_ID);
-      const exists = t !== null && t.ns === NS_CONCEPT_ID && (await ctx.store.pages.byTitle(t.ns, t.dbkey)) !== undefined;
+      const exists = t !== null && t.ns === NS_CONCEPT_ID && (await ctx.store.pages.byTitles([t])).length > 0;
       if (!exists) return ctx.die('', `Could not find concept: ${p.concept}`);
       // concepts are not evaluated by this server: an existing concept has no values here
       data = [];

@@ -19,10 +19,10 @@
  */
 import type { ActionModule, ModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import { NS_SPECIAL } from '../../wiki/namespaces.js';
 import { DI } from '../../semantic/types.js';
-import type { SemanticSubjectData } from '../../store/semantic-store.js';
+import type { SemanticSubjectData, SubjectKey } from '../../store/semantic-store.js';
 
 export const SERIALIZER = 'SMW\\Serializers\\SemanticDataSerializer';
 
@@ -55,9 +55,9 @@ async function resolveRedirects(ctx: ModuleContext, start: { ns: number; dbkey: 
     const prefixed = ctx.wiki.codec.prefixedDbKey(t.ns, t.dbkey);
     if (seen.has(prefixed)) ctx.die('redirect-target-unresolvable', `Circular redirect for ${prefixed} detected.`);
     seen.add(prefixed);
-    const page = t.ns >= 0 ? await ctx.store.pages.byTitle(t.ns, t.dbkey) : undefined;
+    const page = t.ns >= 0 ? (await ctx.store.pages.byTitles([t]))[0] : undefined;
     if (!page || !page.isRedirect) break;
-    const target = await ctx.store.pages.redirectTarget(page.pageid);
+    const target = (await ctx.store.pages.redirectTargets([page.pageid])).get(page.pageid);
     if (!target) break;
     t = { ns: target.ns, dbkey: target.dbkey };
   }
@@ -82,10 +82,11 @@ export const browseBySubjectModule: ActionModule = {
     if (title === null) return ctx.die('invalidtitle', texts.invalidTitle(subjectParam));
     const { ns, dbkey } = await resolveRedirects(ctx, { ns: title.ns, dbkey: title.dbkey });
     const semantic = ctx.store.semantic;
-    const own = await semantic.subjectData(ns, dbkey, subobject);
+    const [own] = await semantic.subjectData([{ ns, dbkey, subobject }]);
     const out: Serialized = { subject: subjectString(ns, dbkey, subobject), data: serializeData(own) };
-    // sobj: the subobjects named by the values of _ASK and _SOBJ (properties of type __sob), in that order
-    const sobj: Serialized[] = [];
+    // sobj: the subobjects named by the values of _ASK and _SOBJ (properties of type __sob), in that order,
+    // read in one batch
+    const wanted: Array<{ item: string; key: SubjectKey }> = [];
     const seen = new Set<string>();
     for (const p of out.data) {
       if (p.property !== '_ASK' && p.property !== '_SOBJ') continue;
@@ -96,10 +97,11 @@ export const browseBySubjectModule: ActionModule = {
         const name = rest.join('#');
         if (name === '' || seen.has(v.item)) continue;
         seen.add(v.item);
-        const data = await semantic.subjectData(Number(sns), sd, name);
-        sobj.push({ subject: v.item, data: serializeData(data) });
+        wanted.push({ item: v.item, key: { ns: Number(sns), dbkey: sd, subobject: name } });
       }
     }
+    const subData = wanted.length ? await semantic.subjectData(wanted.map((w) => w.key)) : [];
+    const sobj: Serialized[] = wanted.map((w, i) => ({ subject: w.item, data: serializeData(subData[i]) }));
     const query: Record<string, unknown> = { subject: out.subject, data: out.data };
     if (sobj.length) query.sobj = sobj;
     query.serializer = SERIALIZER;

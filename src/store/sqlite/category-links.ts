@@ -1,4 +1,5 @@
 import type { Db, Statement } from './db.js';
+import { StatementCache } from './statement-cache.js';
 import type { CategoryLinkStore, CategoryMemberRow, MemberType, PageCategoryRow } from '../category-link-store.js';
 
 const MEMBER_COLUMNS = `cl_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect,
@@ -12,7 +13,7 @@ function member(r: any): CategoryMemberRow {
 export class SqliteCategoryLinkStore implements CategoryLinkStore {
   private readonly bySortkey: Record<'asc' | 'desc', Record<'first' | 'from', Statement>>;
   private readonly byTimestamp: Record<'asc' | 'desc', Record<'first' | 'from', Statement>>;
-  private readonly ofPage: Record<'asc' | 'desc', Statement>;
+  private readonly ofPages: StatementCache;
 
   constructor(db: Db) {
     // Every statement is a range scan of one index: cl_sortkey (cl_to, cl_type, cl_sortkey, cl_from),
@@ -34,18 +35,11 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
          ORDER BY cl_timestamp ${dir}, cl_from ${dir} LIMIT @limit`,
       );
     this.byTimestamp = { asc: { first: ts('ASC', false), from: ts('ASC', true) }, desc: { first: ts('DESC', false), from: ts('DESC', true) } };
-    const of = (dir: 'ASC' | 'DESC') =>
-      db.prepare(
-        'CategoryLinkStore.categoriesOf',
-        `SELECT cl_from AS "from", cl_to AS "to", cl_sortkey AS sortkey, cl_sortkey_prefix AS sortkeyPrefix, cl_timestamp AS timestamp,
-           coalesce((SELECT cat_hidden FROM category WHERE cat_title = cl_to), 0) AS hidden
-         FROM categorylinks WHERE cl_from = @pageid AND (@start IS NULL OR cl_to ${dir === 'ASC' ? '>=' : '<='} @start)
-         ORDER BY cl_to ${dir} LIMIT @limit`,
-      );
-    this.ofPage = { asc: of('ASC'), desc: of('DESC') };
+    this.ofPages = new StatementCache(db, 'CategoryLinkStore.categoriesOf');
+
   }
 
-  membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): CategoryMemberRow[] {
+  async membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
     const set = this.bySortkey[descending ? 'desc' : 'asc'];
     const rows = start
       ? set.from.all({ cat: category, type, sortkey: start.sortkey, pageid: start.pageid, limit } as any)
@@ -53,7 +47,7 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
     return rows.map(member);
   }
 
-  membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): CategoryMemberRow[] {
+  async membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
     const set = this.byTimestamp[descending ? 'desc' : 'asc'];
     const rows = start
       ? set.from.all({ cat: category, timestamp: start.timestamp, pageid: start.pageid, end: end ?? null, limit } as any)
@@ -61,7 +55,38 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
     return rows.map(member);
   }
 
-  categoriesOf(pageid: number, startTo: string | undefined, descending: boolean, limit: number): PageCategoryRow[] {
-    return this.ofPage[descending ? 'desc' : 'asc'].all({ pageid, start: startTo ?? null, limit } as any).map((r: any) => ({ ...r, hidden: r.hidden === 1 }));
+  async categoriesOf(o: {
+    pageids: readonly number[];
+    start?: { pageid: number; to: string };
+    only?: readonly string[];
+    hidden?: boolean;
+    descending: boolean;
+    limit: number;
+  }): Promise<PageCategoryRow[]> {
+    if (o.pageids.length === 0 || (o.only && o.only.length === 0)) return [];
+    const dir = o.descending ? 'DESC' : 'ASC';
+    const v: Record<string, unknown> = { ids: JSON.stringify(o.pageids), limit: o.limit };
+    const where: string[] = [];
+    if (o.start) {
+      where.push(`(cl_from, cl_to) ${o.descending ? '<=' : '>='} (@startPage, @startTo)`);
+      v.startPage = o.start.pageid;
+      v.startTo = o.start.to;
+    }
+    if (o.only) {
+      where.push('cl_to IN (SELECT value FROM json_each(@only))');
+      v.only = JSON.stringify(o.only);
+    }
+    const hidden = 'coalesce((SELECT cat_hidden FROM category WHERE cat_title = cl_to), 0)';
+    if (o.hidden !== undefined) {
+      where.push(`${hidden} = @hidden`);
+      v.hidden = o.hidden ? 1 : 0;
+    }
+    // a primary-key range per page of the batch; the sort is over the batch's own rows (top-N by LIMIT)
+    const sql = `SELECT cl_from AS "from", cl_to AS "to", cl_sortkey AS sortkey, cl_sortkey_prefix AS sortkeyPrefix, cl_timestamp AS timestamp,
+        ${hidden} AS hidden
+      FROM json_each(@ids) j CROSS JOIN categorylinks ON cl_from = j.value${where.map((w) => ' AND ' + w).join('')}
+      ORDER BY cl_from ${dir}, cl_to ${dir} LIMIT @limit`;
+    return this.ofPages.all<any>(sql, v).map((r) => ({ ...r, hidden: r.hidden === 1 }));
   }
+
 }

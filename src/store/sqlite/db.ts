@@ -3,18 +3,9 @@
  * server runs with --debug, every query's SQL and duration recorded for the response's debuginfo.
  */
 import Database from 'better-sqlite3';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import { SCHEMA_VERSION } from './schema.js';
-
-export interface QueryLogEntry {
-  sql: string;
-  function: string;
-  time: number;
-}
-
-/** Per-request query log; only populated while a debug request runs inside `queryLog.run()`. */
-export const queryLog = new AsyncLocalStorage<QueryLogEntry[]>();
+import { queryLog } from '../query-log.js';
 
 export interface Statement<P extends unknown[] = unknown[], R = any> {
   get(...params: P): R | undefined;

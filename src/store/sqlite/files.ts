@@ -1,5 +1,5 @@
 import type { Db, Statement } from './db.js';
-import type { FileListOptions, FileRow, FileStore } from '../file-store.js';
+import type { FileListOptions, FileRow, FileStore, SameContentRow } from '../file-store.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 
 const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, img_height AS height, img_bits AS bits,
@@ -8,39 +8,51 @@ const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, im
   img_metadata AS metadata`;
 
 export class SqliteFileStore implements FileStore {
-  private readonly existsStmt: Statement<[string]>;
-  private readonly byNameStmt: Statement<[string]>;
+  private readonly existingStmt: Statement<[string]>;
+  private readonly byNamesStmt: Statement<[string]>;
   private readonly sameContentStmt: Statement<[string]>;
   private readonly lists: StatementCache;
   private readonly pathStmt: Statement<[string]>;
 
   constructor(private readonly db: Db) {
-    this.existsStmt = db.prepare('FileStore.exists', 'SELECT 1 FROM image WHERE img_name = ?', true);
-    this.byNameStmt = db.prepare('FileStore.byName', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name = ?`);
-    // a primary-key seek for the file, then index img_sha1 (img_sha1, img_name): a seek, already in name order
+    this.existingStmt = db.prepare('FileStore.existing', 'SELECT img_name FROM image WHERE img_name IN (SELECT value FROM json_each(?))', true);
+    this.byNamesStmt = db.prepare('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name IN (SELECT value FROM json_each(?))`);
+    // a primary-key seek per file, then index img_sha1 (img_sha1, img_name): a seek, already in name order
+    // (CROSS JOIN fixes the loop order, so no sort is needed)
     this.sameContentStmt = db.prepare(
       'FileStore.sameContent',
-      `SELECT d.img_name AS name, d.img_user_text AS userText, d.img_timestamp AS timestamp
-       FROM image f JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 WHERE f.img_name = ? ORDER BY d.img_name`,
+      `SELECT f.img_name AS file, d.img_name AS name, d.img_user_text AS userText, d.img_timestamp AS timestamp
+       FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1`,
     );
     this.lists = new StatementCache(db, 'FileStore.list');
     this.pathStmt = db.prepare('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = ?', true);
   }
 
-  storedPath(name: string): string | undefined {
+  async storedPath(name: string): Promise<string | undefined> {
     return this.pathStmt.get(name) as string | undefined;
   }
 
-  exists(name: string): boolean {
-    return this.existsStmt.get(name) !== undefined;
+  async existing(names: readonly string[]): Promise<Set<string>> {
+    if (names.length === 0) return new Set();
+    return new Set(this.existingStmt.all(JSON.stringify(names)) as string[]);
   }
 
-  byName(name: string): FileRow | undefined {
-    return this.byNameStmt.get(name) as FileRow | undefined;
+  async byNames(names: readonly string[]): Promise<Map<string, FileRow>> {
+    const out = new Map<string, FileRow>();
+    if (names.length === 0) return out;
+    for (const r of this.byNamesStmt.all(JSON.stringify(names)) as FileRow[]) out.set(r.name, r);
+    return out;
   }
 
-  sameContent(name: string): Array<{ name: string; userText: string; timestamp: string }> {
-    return this.sameContentStmt.all(name);
+  async sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>> {
+    const out = new Map<string, SameContentRow[]>();
+    if (names.length === 0) return out;
+    for (const r of this.sameContentStmt.all(JSON.stringify(names))) {
+      let list = out.get(r.file);
+      if (!list) out.set(r.file, (list = []));
+      list.push({ name: r.name, userText: r.userText, timestamp: r.timestamp });
+    }
+    return out;
   }
 
   /**
@@ -49,7 +61,7 @@ export class SqliteFileStore implements FileStore {
    * along it (their columns are written `+col` so the planner never trades the ordered scan for a sort);
    * a SHA-1 narrows to the img_sha1 index, which is as selective as it gets.
    */
-  list(o: FileListOptions): FileRow[] {
+  async list(o: FileListOptions): Promise<FileRow[]> {
     const where: string[] = [];
     const v: Record<string, unknown> = { limit: o.limit };
     const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];

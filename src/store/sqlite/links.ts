@@ -33,7 +33,7 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   /** A range scan of the imagelinks primary key (il_to, il_from). */
-  fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): FileUsageRow[] {
+  async fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]> {
     const where: string[] = [];
     const v: Record<string, unknown> = { limit: o.limit };
     if (o.continueAt !== undefined) {
@@ -53,7 +53,7 @@ export class SqliteLinkStore implements LinkStore {
    * Distinct targets by skipping through the primary key: one seek per target (`il_to > previous`),
    * so a file used a million times costs no more than one used once.
    */
-  fileUsageTargets(o: FileUsageOptions & { continueAt?: string }): string[] {
+  async fileUsageTargets(o: FileUsageOptions & { continueAt?: string }): Promise<string[]> {
     const where: string[] = [];
     const v: Record<string, unknown> = {};
     if (o.continueAt !== undefined) {
@@ -75,28 +75,31 @@ export class SqliteLinkStore implements LinkStore {
     return out;
   }
 
-  /** A range scan of the il_from index (il_from, il_to). */
-  imagesOf(o: { pageid: number; from?: string; only?: string[]; descending: boolean; limit: number }): string[] {
-    const where = ['il_from = @pageid'];
-    const v: Record<string, unknown> = { pageid: o.pageid, limit: o.limit };
-    if (o.from !== undefined) {
-      where.push(`il_to ${o.descending ? '<=' : '>='} @from`);
-      v.from = o.from;
+  /** A range scan of the il_from index (il_from, il_to) per page of the batch; the sort is over the batch's rows. */
+  async imagesOf(o: { pageids: readonly number[]; start?: { pageid: number; name: string }; only?: readonly string[]; descending: boolean; limit: number }): Promise<Array<{ pageid: number; name: string }>> {
+    if (o.pageids.length === 0 || (o.only && o.only.length === 0)) return [];
+    const dir = o.descending ? ' DESC' : '';
+    const v: Record<string, unknown> = { ids: JSON.stringify(o.pageids), limit: o.limit };
+    const where: string[] = [];
+    if (o.start !== undefined) {
+      where.push(`(il_from, il_to) ${o.descending ? '<=' : '>='} (@startPage, @startName)`);
+      v.startPage = o.start.pageid;
+      v.startName = o.start.name;
     }
     if (o.only !== undefined) {
-      if (o.only.length === 0) return [];
-      where.push(`il_to IN (${o.only.map((_n, i) => '@only' + i).join(', ')})`);
-      o.only.forEach((n, i) => (v['only' + i] = n));
+      where.push('il_to IN (SELECT value FROM json_each(@only))');
+      v.only = JSON.stringify(o.only);
     }
-    const sql = `SELECT il_to FROM imagelinks WHERE ${where.join(' AND ')} ORDER BY il_to${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    return this.images.all<{ il_to: string }>(sql, v).map((r) => r.il_to);
+    const sql = `SELECT il_from AS pageid, il_to AS name FROM json_each(@ids) j CROSS JOIN imagelinks ON il_from = j.value${where.map((w) => ' AND ' + w).join('')}
+      ORDER BY il_from${dir}, il_to${dir} LIMIT @limit`;
+    return this.images.all<{ pageid: number; name: string }>(sql, v);
   }
 
   /**
    * A range scan of the primary key (il_to, il_from), or of il_to_from_namespace (il_to, il_from_namespace,
    * il_from) for one namespace; each row joined to its page (by primary key) for title and redirect flag.
    */
-  fileUsers(o: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): FileUserRow[] {
+  async fileUsers(o: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): Promise<FileUserRow[]> {
     const where = ['il_to = @target'];
     const v: Record<string, unknown> = { target: o.target, limit: o.limit };
     if (o.namespace !== undefined) {

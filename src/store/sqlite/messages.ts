@@ -1,67 +1,48 @@
 import type { Db, Statement } from './db.js';
-import type { KeyRange, MessageStore } from '../message-store.js';
-import { fallbackChain } from '../../wiki/language.js';
+import type { KeyRange, MessageStore, StoredMessage } from '../message-store.js';
 
 export class SqliteMessageStore implements MessageStore {
-  private readonly catalog: Statement<[string, string]>;
-  private readonly override: Statement<[string, string]>;
+  private readonly catalogStmt: Statement<[string, string]>;
+  private readonly overrideStmt: Statement<[string, string]>;
+  private readonly ranges = new Map<string, Statement<unknown[]>>();
 
+  // In-process, a primary-key seek per (language, key) pair is cheaper than joining a JSON batch: the
+  // batch is one call for the caller, and on SQLite a call costs no round trip.
   constructor(private readonly db: Db) {
-    this.catalog = db.prepare('MessageStore.text', 'SELECT msg_text FROM message WHERE msg_lang = ? AND msg_key = ?', true);
-    this.override = db.prepare('MessageStore.override', 'SELECT mo_text FROM message_override WHERE mo_lang = ? AND mo_key = ?', true);
+    this.catalogStmt = db.prepare('MessageStore.texts', 'SELECT msg_text FROM message WHERE msg_lang = ? AND msg_key = ?', true);
+    this.overrideStmt = db.prepare('MessageStore.texts', 'SELECT mo_text FROM message_override WHERE mo_lang = ? AND mo_key = ?', true);
   }
 
-  text(key: string, lang: string): string | undefined {
-    for (const l of fallbackChain(lang)) {
-      const o = this.override.get(l, key) as string | undefined;
-      if (o !== undefined) return o;
-      const c = this.catalog.get(l, key) as string | undefined;
-      if (c !== undefined) return c;
+  async texts(langs: readonly string[], keys: readonly string[]): Promise<StoredMessage[]> {
+    const out: StoredMessage[] = [];
+    for (const lang of langs) {
+      for (const key of keys) {
+        const c = this.catalogStmt.get(lang, key) as string | undefined;
+        if (c !== undefined) out.push({ source: 'catalog', lang, key, text: c });
+        const o = this.overrideStmt.get(lang, key) as string | undefined;
+        if (o !== undefined) out.push({ source: 'override', lang, key, text: o });
+      }
     }
-    return undefined;
+    return out;
   }
 
-  catalogText(lang: string, key: string): string | undefined {
-    return this.catalog.get(lang, key) as string | undefined;
-  }
-
-  overrideText(lang: string, key: string): string | undefined {
-    return this.override.get(lang, key) as string | undefined;
-  }
-
-  catalogKeys(lang: string, range: KeyRange): string[] {
-    return this.rangeStatement('message', 'msg_lang', 'msg_key', range).all(lang, ...bounds(range)) as string[];
-  }
-
-  overrideKeys(lang: string, range: KeyRange): string[] {
-    return this.rangeStatement('message_override', 'mo_lang', 'mo_key', range).all(lang, ...bounds(range)) as string[];
-  }
-
-  mediaWikiPageExists(title: string): boolean {
-    this.pageExists ??= this.db.prepare('MessageStore.mediaWikiPageExists', 'SELECT 1 FROM page WHERE page_namespace = 8 AND page_title = ?', true);
-    return this.pageExists.get(title) !== undefined;
-  }
-
-  private pageExists?: Statement<[string]>;
-  private readonly ranges = new Map<string, Statement<string[]>>();
-
-  /** One prepared statement per table and combination of bounds, so that every bound is an index range. */
-  private rangeStatement(table: string, langCol: string, keyCol: string, range: KeyRange): Statement<string[]> {
-    const conds = [`${langCol} = ?`];
-    if (range.min !== undefined) conds.push(`${keyCol} >= ?`);
-    if (range.below !== undefined) conds.push(`${keyCol} < ?`);
-    if (range.max !== undefined) conds.push(`${keyCol} <= ?`);
-    const sql = `SELECT ${keyCol} FROM ${table} WHERE ${conds.join(' AND ')} ORDER BY ${keyCol}`;
+  async keys(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): Promise<string[]> {
+    const conds = (col: string) => {
+      const c: string[] = [];
+      if (range.min !== undefined) c.push(`${col} >= @min`);
+      if (range.below !== undefined) c.push(`${col} < @below`);
+      if (range.max !== undefined) c.push(`${col} <= @max`);
+      return c.map((x) => ' AND ' + x).join('');
+    };
+    const parts = [`SELECT msg_key FROM json_each(@langs) l CROSS JOIN message ON msg_lang = l.value${conds('msg_key')}`];
+    if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
+    // one prepared statement per combination of bounds, so that every bound is an index range
+    const sql = parts.join(' UNION ALL ');
     let st = this.ranges.get(sql);
-    if (!st) this.ranges.set(sql, (st = this.db.prepare<string[]>(`MessageStore.${table === 'message' ? 'catalogKeys' : 'overrideKeys'}`, sql, true)));
-    return st;
+    if (!st) this.ranges.set(sql, (st = this.db.prepare<unknown[]>('MessageStore.keys', sql, true)));
+    const values: Record<string, unknown> = { langs: JSON.stringify(catalogLangs) };
+    if (overrideLang !== null) values.olang = overrideLang;
+    for (const k of ['min', 'below', 'max'] as const) if (range[k] !== undefined) values[k] = range[k];
+    return st.all(values) as string[];
   }
-}
-
-function bounds(range: KeyRange): string[] {
-  const out: string[] = [];
-  if (range.min !== undefined) out.push(range.min);
-  if (range.below !== undefined) out.push(range.below);
-  if (range.max !== undefined) out.push(range.max);
-  return out;
 }

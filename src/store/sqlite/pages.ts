@@ -1,6 +1,6 @@
 import type { Db, Statement } from './db.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
-import type { PageRangeOptions, PageRow, PageStore, RedirectTarget, RevisionRow } from '../page-store.js';
+import type { PageRangeOptions, PageRow, PageStore, RedirectTarget, RevisionRow, TitleKey } from '../page-store.js';
 
 const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect,
   page_len AS length, page_latest AS latestRevId, page_touched AS touched, page_rev_count AS revCount,
@@ -12,84 +12,81 @@ function toPage(r: any): PageRow {
 }
 
 export class SqlitePageStore implements PageStore {
-  private readonly byId: Statement<[number]>;
-  private readonly byName: Statement<[number, string]>;
-  private readonly redirect: Statement<[number]>;
-  private readonly revs: Statement<[number]>;
-  private readonly text: Statement<[number]>;
+  private readonly byIdsStmt: Statement<[string]>;
+  private readonly byTitlesStmt: Statement<[string]>;
+  private readonly redirectsStmt: Statement<[string]>;
+  private readonly revs: Statement<[string]>;
+  private readonly texts: Statement<[string]>;
   private readonly ranges: StatementCache;
+  // one-element batches (a page set of one title, a redirect hop) take a plain seek: json_each costs more than the query
+  private readonly byIdStmt: Statement<[number]>;
+  private readonly byTitleStmt: Statement<[number, string]>;
+  private readonly redirectStmt: Statement<[number]>;
 
+  // A batch is bound as one JSON array and joined through json_each: one prepared statement whatever the
+  // batch size, and an index seek per element.
   constructor(private readonly db: Db) {
-    this.byId = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id = ?`);
-    this.byName = db.prepare('PageStore.byTitle', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_namespace = ? AND page_title = ?`);
-    this.redirect = db.prepare('PageStore.redirectTarget', 'SELECT rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment FROM redirect WHERE rd_from = ?');
+    this.byIdsStmt = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id IN (SELECT value FROM json_each(?))`);
+    this.byTitlesStmt = db.prepare(
+      'PageStore.byTitles',
+      `SELECT ${PAGE_COLUMNS} FROM json_each(?) j CROSS JOIN page ON page_namespace = j.value->>0 AND page_title = j.value->>1`,
+    );
+    this.redirectsStmt = db.prepare(
+      'PageStore.redirectTargets',
+      'SELECT rd_from AS pageid, rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment FROM redirect WHERE rd_from IN (SELECT value FROM json_each(?))',
+    );
     this.revs = db.prepare(
       'PageStore.revisions',
       `SELECT page_id, page_len, page_latest, first_rev_id, first_timestamp, first_user, first_user_id, first_len, first_sha1,
         first_comment, first_minor, latest_timestamp,
-        latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id FROM page WHERE page_id = ?`,
+        latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id FROM page
+       WHERE page_id IN (SELECT value FROM json_each(?))`,
     );
-    this.text = db.prepare('PageStore.latestText', 'SELECT old_text FROM page_text WHERE page_id = ?', true);
+    this.texts = db.prepare('PageStore.latestTexts', 'SELECT page_id AS pageid, old_text AS text FROM page_text WHERE page_id IN (SELECT value FROM json_each(?))');
     this.ranges = new StatementCache(db, 'PageStore.range');
+    this.byIdStmt = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id = ?`);
+    this.byTitleStmt = db.prepare('PageStore.byTitles', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_namespace = ? AND page_title = ?`);
+    this.redirectStmt = db.prepare(
+      'PageStore.redirectTargets',
+      'SELECT rd_from AS pageid, rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment FROM redirect WHERE rd_from = ?',
+    );
   }
 
-  byIds(ids: readonly number[]): PageRow[] {
-    const out: PageRow[] = [];
-    for (const id of ids) {
-      const r = this.byId.get(id);
-      if (r) out.push(toPage(r));
-    }
+  async byIds(ids: readonly number[]): Promise<PageRow[]> {
+    if (ids.length === 0) return [];
+    if (ids.length === 1) return this.byIdStmt.all(ids[0]).map(toPage);
+    return this.byIdsStmt.all(JSON.stringify(ids)).map(toPage);
+  }
+
+  async byTitles(titles: readonly TitleKey[]): Promise<PageRow[]> {
+    if (titles.length === 0) return [];
+    if (titles.length === 1) return this.byTitleStmt.all(titles[0].ns, titles[0].dbkey).map(toPage);
+    return this.byTitlesStmt.all(JSON.stringify(titles.map((t) => [t.ns, t.dbkey]))).map(toPage);
+  }
+
+  async redirectTargets(pageids: readonly number[]): Promise<Map<number, RedirectTarget>> {
+    const out = new Map<number, RedirectTarget>();
+    if (pageids.length === 0) return out;
+    const rows = pageids.length === 1 ? this.redirectStmt.all(pageids[0]) : this.redirectsStmt.all(JSON.stringify(pageids));
+    for (const r of rows) out.set(r.pageid, { ns: r.ns, dbkey: r.dbkey, fragment: r.fragment });
     return out;
   }
 
-  byTitle(ns: number, dbkey: string): PageRow | undefined {
-    const r = this.byName.get(ns, dbkey);
-    return r ? toPage(r) : undefined;
+  async revisions(pageids: readonly number[]): Promise<Map<number, { first: RevisionRow; latest: RevisionRow }>> {
+    const out = new Map<number, { first: RevisionRow; latest: RevisionRow }>();
+    if (pageids.length === 0) return out;
+    for (const r of this.revs.all(JSON.stringify(pageids))) out.set(r.page_id, toRevisions(r));
+    return out;
   }
 
-  redirectTarget(pageid: number): RedirectTarget | undefined {
-    return this.redirect.get(pageid) as RedirectTarget | undefined;
+  async latestTexts(pageids: readonly number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    if (pageids.length === 0) return out;
+    for (const r of this.texts.all(JSON.stringify(pageids))) out.set(r.pageid, r.text);
+    return out;
   }
 
-  revisions(pageid: number): { first: RevisionRow; latest: RevisionRow } | undefined {
-    const r = this.revs.get(pageid);
-    if (!r) return undefined;
-    const latest: RevisionRow = {
-      revid: r.page_latest,
-      parentid: r.latest_parent_id,
-      pageid,
-      timestamp: r.latest_timestamp,
-      user: r.latest_user,
-      userid: r.latest_user_id,
-      comment: r.latest_comment,
-      minor: r.latest_minor === 1,
-      size: r.page_len,
-      sha1: r.latest_sha1,
-    };
-    // The import keeps the first revision's metadata but not its text.
-    const first: RevisionRow =
-      r.first_rev_id === r.page_latest
-        ? latest
-        : {
-            revid: r.first_rev_id,
-            parentid: 0,
-            pageid,
-            timestamp: r.first_timestamp,
-            user: r.first_user,
-            userid: r.first_user_id,
-            comment: r.first_comment,
-            minor: r.first_minor === 1,
-            size: r.first_len ?? 0,
-            sha1: r.first_sha1,
-          };
-    return { first, latest };
-  }
-
-  latestText(pageid: number): string | undefined {
-    return this.text.get(pageid) as string | undefined;
-  }
-
-  range(opts: PageRangeOptions): PageRow[] {
+  async range(opts: PageRangeOptions): Promise<PageRow[]> {
     const where = ['page_namespace = @ns'];
     const cmp = opts.descending ? ['<=', '>='] : ['>=', '<='];
     if (opts.from !== undefined) where.push(`page_title ${cmp[0]} @from`);
@@ -116,4 +113,37 @@ export class SqlitePageStore implements PageStore {
     });
     return rows.map(toPage);
   }
+}
+
+function toRevisions(r: any): { first: RevisionRow; latest: RevisionRow } {
+  const pageid = r.page_id as number;
+  const latest: RevisionRow = {
+    revid: r.page_latest,
+    parentid: r.latest_parent_id,
+    pageid,
+    timestamp: r.latest_timestamp,
+    user: r.latest_user,
+    userid: r.latest_user_id,
+    comment: r.latest_comment,
+    minor: r.latest_minor === 1,
+    size: r.page_len,
+    sha1: r.latest_sha1,
+  };
+  // The import keeps the first revision's metadata but not its text.
+  const first: RevisionRow =
+    r.first_rev_id === r.page_latest
+      ? latest
+      : {
+          revid: r.first_rev_id,
+          parentid: 0,
+          pageid,
+          timestamp: r.first_timestamp,
+          user: r.first_user,
+          userid: r.first_user_id,
+          comment: r.first_comment,
+          minor: r.first_minor === 1,
+          size: r.first_len ?? 0,
+          sha1: r.first_sha1,
+        };
+  return { first, latest };
 }

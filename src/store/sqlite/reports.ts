@@ -20,7 +20,7 @@ export class SqliteReportStore implements ReportStore {
     this.info = db.prepare('ReportStore.computedAt', 'SELECT qci_timestamp FROM querycache_info WHERE qci_type = ?', true);
   }
 
-  rows(type: string, offset: number, limit: number): ReportRow[] {
+  async rows(type: string, offset: number, limit: number): Promise<ReportRow[]> {
     return this.page.all(type, offset, limit).map((r) => ({
       value: r.qc_value,
       ns: r.qc_namespace,
@@ -29,7 +29,7 @@ export class SqliteReportStore implements ReportStore {
     }));
   }
 
-  computedAt(type: string): string | undefined {
+  async computedAt(type: string): Promise<string | undefined> {
     return this.info.get(type);
   }
 }

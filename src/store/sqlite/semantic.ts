@@ -9,10 +9,10 @@
  * A database imported without the semantic hook has none of these tables: everything is empty then.
  */
 import type { Db, Statement } from './db.js';
-import type { SemanticPropertyValues, SemanticStore, SemanticSubjectData } from '../semantic-store.js';
+import type { SemanticPropertyValues, SemanticStore, SemanticSubjectData, SubjectKey } from '../semantic-store.js';
 import { KEY_CHARS, cutChars, matchesFolded } from '../../semantic/fold.js';
 import { BLOB_TYPES } from '../../semantic/types.js';
-import { compareBytes } from '../../api/pageset.js';
+import { compareBytes } from '../../wiki/collation.js';
 import { SEMANTIC_ITEM, namespaceSource } from './semantic-schema.js';
 
 /** Upper bound of a prefix range in byte order (U+10FFFF sorts after every character a key holds). */
@@ -70,7 +70,11 @@ export class SqliteSemanticStore implements SemanticStore {
     return this.st;
   }
 
-  subjectData(ns: number, dbkey: string, subobject: string): SemanticSubjectData | undefined {
+  async subjectData(subjects: readonly SubjectKey[]): Promise<Array<SemanticSubjectData | undefined>> {
+    return subjects.map((k) => this.oneSubject(k));
+  }
+
+  private oneSubject({ ns, dbkey, subobject }: SubjectKey): SemanticSubjectData | undefined {
     const s = this.s;
     if (!s) return undefined;
     const subject = s.subject.get(ns, dbkey, subobject);
@@ -84,7 +88,7 @@ export class SqliteSemanticStore implements SemanticStore {
     return { sortkey: subject.sortkey, properties };
   }
 
-  autocompleteProperty(property: string, foldedSubstr: string, limit: number): string[] {
+  async autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]> {
     const s = this.s;
     if (!s) return [];
     const p = s.property.get(property);
@@ -92,7 +96,7 @@ export class SqliteSemanticStore implements SemanticStore {
     return this.lookup(s, p.id, foldedSubstr, limit);
   }
 
-  autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): string[] {
+  async autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): Promise<string[]> {
     const s = this.s;
     if (!s) return [];
     return this.lookup(s, namespaceSource(ns), foldedSubstr, limit);
@@ -124,7 +128,7 @@ export class SqliteSemanticStore implements SemanticStore {
     return out;
   }
 
-  autocompleteDependent(property: string, baseProperty: string, baseValue: string, limit: number): string[] {
+  async autocompleteDependent(property: string, baseProperty: string, baseValue: string, limit: number): Promise<string[]> {
     const s = this.s;
     if (!s) return [];
     const p = s.property.get(property);
@@ -136,7 +140,7 @@ export class SqliteSemanticStore implements SemanticStore {
     return [...found].sort(compareBytes).slice(0, limit);
   }
 
-  autocompleteCategory(category: string, levels: number, foldedSubstr: string): Array<{ ns: number; dbkey: string }> {
+  async autocompleteCategory(category: string, levels: number, foldedSubstr: string): Promise<Array<{ ns: number; dbkey: string }>> {
     this.membersStmt ??= this.db.prepare<[string, number], { ns: number; dbkey: string }>(
       'SemanticStore.autocompleteCategory',
       'SELECT page_namespace AS ns, page_title AS dbkey FROM categorylinks JOIN page ON page_id = cl_from WHERE cl_to = ? LIMIT ?',

@@ -43,19 +43,19 @@ export class SqliteSiteStore implements SiteStore {
     this.stats = stored ? (JSON.parse(stored) as SiteStatistics) : computeStatistics(db);
   }
 
-  siteInfo(): SiteInfoRow {
+  async siteInfo(): Promise<SiteInfoRow> {
     return this.info;
   }
 
-  namespaces(): NamespaceInfo[] {
+  async namespaces(): Promise<NamespaceInfo[]> {
     return this.ns;
   }
 
-  statistics(): SiteStatistics {
+  async statistics(): Promise<SiteStatistics> {
     return this.stats;
   }
 
-  dbVersion(): string {
+  async dbVersion(): Promise<string> {
     return this.version;
   }
 }

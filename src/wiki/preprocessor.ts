@@ -31,11 +31,11 @@
  *
  * This module is pure: all page access goes through the context's callbacks.
  */
-import { lcfirst, ucfirst, ukPluralIndex } from '../../wiki/language.js';
-import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../../wiki/namespaces.js';
-import { phpLooseEquals } from '../../wiki/messages.js';
-import { rawUrlEncode, wellFormed, wfUrlencode } from '../../wiki/files.js';
-import { decodeCharReferences } from '../../wiki/titles.js';
+import { lcfirst, ucfirst, ukPluralIndex } from './language.js';
+import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from './namespaces.js';
+import { phpLooseEquals } from './messages.js';
+import { rawUrlEncode, wellFormed, wfUrlencode } from './files.js';
+import { decodeCharReferences } from './titles.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
@@ -78,6 +78,16 @@ export interface PreprocessContext {
   limits?: { maxDepth?: number; maxExpandedBytes?: number; maxNodes?: number };
   /** parse trees of template texts shared between calls (one cache per import run, say) */
   treeCache?: TemplateTreeCache;
+  /**
+   * keep <!-- comments --> in the output (ParserOptions::setRemoveComments(false), expandtemplates'
+   * includecomments); they are removed by default
+   */
+  keepComments?: boolean;
+  /**
+   * The value of a variable the preprocessor cannot compute by itself ({{SERVER}}, {{NUMBEROFPAGES}},
+   * {{REVISIONID}}, … as written, aliases included), or undefined to leave it as it is written.
+   */
+  variable?(word: string): string | undefined;
 }
 
 export interface ExpandResult {
@@ -210,7 +220,7 @@ function rawOf(nodes: readonly PNode[], from = 0): string {
 // Stage 1: tokenizer (Preprocessor_Hash::preprocessToObj)
 // ---------------------------------------------------------------------------------------------------
 
-const DEFAULT_EXTENSION_TAGS = [
+export const DEFAULT_EXTENSION_TAGS = [
   'nowiki', 'pre', 'gallery', 'ref', 'references', 'math', 'source', 'syntaxhighlight', 'poem', 'charinsert',
   'inputbox', 'categorytree', 'imagemap', 'timeline', 'hiero', 'score', 'templatedata', 'indicator', 'graph',
   'chem', 'ce',
@@ -383,7 +393,7 @@ const MAX_OPEN_PIECES = 20000;
  * Build the preprocessor tree of `text`. `forInclusion` selects the transclusion view (noinclude
  * dropped, includeonly kept, onlyinclude honoured) instead of the page view.
  */
-function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly string[]): ParseResult {
+function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly string[], keepComments = false): ParseResult {
   const len = text.length;
   let overflow = false;
 
@@ -488,6 +498,8 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
         }
         if (m[2] === '!--') {
           const next = skipComment(text, i, accum);
+          // a kept comment is literal text, with the blanks and the newline of a line it takes whole
+          if (keepComments) accum.addLiteral(text.slice(i - next.eaten, next.i));
           i = next.i;
           if (next.eatLine) fakeLineStart = true;
           continue;
@@ -669,9 +681,9 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
  * Skip the comment starting at `i` ("<!--"). Like MediaWiki, a run of comments alone on its line
  * (only blanks around) takes the whole line with it, so that removing it leaves no blank line.
  */
-function skipComment(text: string, i: number, accum: Accum): { i: number; eatLine: boolean } {
+function skipComment(text: string, i: number, accum: Accum): { i: number; eatLine: boolean; eaten: number } {
   const endPos = text.indexOf('-->', i + 4);
-  if (endPos < 0) return { i: text.length, eatLine: false }; // unclosed: runs to the end
+  if (endPos < 0) return { i: text.length, eatLine: false, eaten: 0 }; // unclosed: runs to the end
   let wsStart = i;
   while (wsStart > 0 && (text.charCodeAt(wsStart - 1) === CH_SPACE || text.charCodeAt(wsStart - 1) === CH_TAB)) wsStart--;
   // wsEnd: the last blank after the comment, or its ">"
@@ -683,9 +695,9 @@ function skipComment(text: string, i: number, accum: Accum): { i: number; eatLin
   }
   if (wsStart > 0 && text.charCodeAt(wsStart - 1) === CH_NL && text.charCodeAt(wsEnd + 1) === CH_NL) {
     accum.trimTrailingBlanks(i - wsStart);
-    return { i: wsEnd + 2, eatLine: true };
+    return { i: wsEnd + 2, eatLine: true, eaten: i - wsStart };
   }
-  return { i: endPos + 3, eatLine: false };
+  return { i: endPos + 3, eatLine: false, eaten: 0 };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -838,7 +850,7 @@ class Expander {
   // --- tree ---------------------------------------------------------------------------------------
 
   parse(text: string, forInclusion: boolean): PNode[] {
-    const r = preprocessToTree(text, forInclusion, this.site.extTags);
+    const r = preprocessToTree(text, forInclusion, this.site.extTags, this.ctx.keepComments);
     if (r.overflow) this.hit('nodes', false);
     return r.nodes;
   }
@@ -930,6 +942,8 @@ class Expander {
     if (hasColon) part1 = stripPrefixCI(part1, SUBST_WORDS) ?? part1;
 
     if (node.parts.length === 0) {
+      const known = this.ctx.variable?.(part1);
+      if (known !== undefined) return this.finishCall(node, known, frame, titleWithSpaces);
       const variable = VARIABLES.get(part1);
       if (variable) return this.finishCall(node, variable(this), frame, titleWithSpaces);
     }
@@ -1061,7 +1075,8 @@ class Expander {
     let tree = this.treeCache.get(key);
     if (!tree) {
       const shared = this.ctx.treeCache;
-      const tags = this.site.extTagsKey;
+      // trees with kept comments differ from the usual ones
+      const tags = this.ctx.keepComments ? this.site.extTagsKey + '\x00comments' : this.site.extTagsKey;
       tree = shared?.get(text, tags);
       if (!tree) {
         tree = this.parse(text, true);
@@ -1776,6 +1791,8 @@ const LANGUAGE_NAMES: Record<string, string> = {
   yi: 'ייִדיש', he: 'עברית', lt: 'lietuvių', lv: 'latviešu', et: 'eesti', fi: 'suomi', sv: 'svenska',
   nl: 'Nederlands', ja: '日本語', zh: '中文', eo: 'Esperanto',
 };
+// keys come from the wikitext ({{#language:constructor}}, {{#expr: constructor}}): no prototype to find them in
+Object.setPrototypeOf(LANGUAGE_NAMES, null);
 
 // ---------------------------------------------------------------------------------------------------
 // #expr (ParserFunctions' ExprParser: a shunting-yard evaluator with bounded stacks)
@@ -1813,6 +1830,8 @@ const WORDS: Record<string, Op> = {
   sin: Op.SINE, cos: Op.COSINE, tan: Op.TANGENS, asin: Op.ARCSINE, acos: Op.ARCCOS, atan: Op.ARCTAN, exp: Op.EXP,
   ln: Op.LN, abs: Op.ABS, trunc: Op.TRUNC, floor: Op.FLOOR, ceil: Op.CEIL, pi: Op.PI, sqrt: Op.SQRT,
 };
+// keys come from the wikitext ({{#language:constructor}}, {{#expr: constructor}}): no prototype to find them in
+Object.setPrototypeOf(WORDS, null);
 
 const SYMBOL_OPS: Record<string, Op> = { '*': Op.TIMES, '/': Op.DIVIDE, '^': Op.POW, '=': Op.EQUALITY, '<': Op.LESS, '>': Op.GREATER };
 

@@ -1,0 +1,103 @@
+/**
+ * Interface messages over the asynchronous store: the message code of src/wiki/messages.ts renders
+ * synchronously from a MessageSnapshot; this fills the snapshot in batches (one store call for all the
+ * messages of a request, more only for what rendering turns out to need: {{int:}} of other messages,
+ * transcluded templates) and renders again until nothing new is asked for.
+ */
+import type { Store } from '../store/store.js';
+import type { Wiki } from '../wiki/wiki.js';
+import { MessageSnapshot, Messages, lookupKeys, type ParserEnv } from '../wiki/messages.js';
+
+/** Rounds of fetching what a render asked for; each round follows one more level of nesting. */
+const MAX_ROUNDS = 8;
+/** Parser::statelessFetchTemplate follows this many redirects. */
+const TEMPLATE_REDIRECT_HOPS = 2;
+
+export class MessageLoader {
+  readonly snapshot = new MessageSnapshot();
+  readonly env: ParserEnv;
+
+  constructor(
+    private readonly store: Store,
+    private readonly wiki: Wiki,
+  ) {
+    const snapshot = this.snapshot;
+    this.env = {
+      codec: wiki.codec,
+      siteName: wiki.info.sitename,
+      contentLang: wiki.lang,
+      fetchTemplate: (ns, dbkey) => snapshot.template(ns, dbkey),
+    };
+  }
+
+  /**
+   * Fetch, in one store call, what looking up these message keys in language `code` reads first: that
+   * language's overrides and catalog (and the content language's). A message found there is settled; the
+   * fallback languages are read only for the messages that turn out to need them (the next round).
+   */
+  async prefetch(keys: readonly string[], code: string): Promise<void> {
+    const langs = code === this.wiki.lang ? [code] : [code, this.wiki.lang];
+    const stored = [...new Set(keys.flatMap(lookupKeys))];
+    await this.fetchTexts(langs, stored);
+  }
+
+  /** Run `render` until it reads nothing that was not fetched (at most MAX_ROUNDS fetches). */
+  async render<T>(render: (messages: Messages) => T): Promise<T> {
+    for (let round = 0; ; round++) {
+      const out = render(new Messages(this.snapshot, this.env));
+      if (this.snapshot.complete || round >= MAX_ROUNDS) return out;
+      await this.fetchWanted();
+    }
+  }
+
+  /** The text of one message in language `code` as MessageCache::get gives it, or false. */
+  async get(key: string, code: string): Promise<string | false> {
+    await this.prefetch([key], code);
+    return this.render((m) => m.get(key, true, code));
+  }
+
+  private async fetchTexts(langs: string[], keys: string[]): Promise<void> {
+    if (langs.length === 0 || keys.length === 0) return;
+    this.snapshot.addTexts(langs, keys, await this.store.messages.texts(langs, keys));
+  }
+
+  private async fetchWanted(): Promise<void> {
+    const langs = [...this.snapshot.wantedTexts.keys()];
+    const keys = [...new Set([...this.snapshot.wantedTexts.values()].flatMap((s) => [...s]))];
+    const templates = [...this.snapshot.wantedTemplates.values()];
+    await Promise.all([this.fetchTexts(langs, keys), this.fetchTemplates(templates)]);
+  }
+
+  private async fetchTemplates(titles: Array<{ ns: number; dbkey: string }>): Promise<void> {
+    if (titles.length === 0) return;
+    // each asked title → the page it finally names (after at most two redirects)
+    const finalPage = new Map<string, number | null>();
+    let pending = titles.map((t) => ({ asked: t, at: t }));
+    for (let hop = 0; pending.length; hop++) {
+      const rows = await this.store.pages.byTitles(pending.map((p) => p.at));
+      const byKey = new Map(rows.map((r) => [r.ns + ':' + r.title, r]));
+      const redirects = hop < TEMPLATE_REDIRECT_HOPS ? rows.filter((r) => r.isRedirect).map((r) => r.pageid) : [];
+      const targets = redirects.length ? await this.store.pages.redirectTargets(redirects) : new Map();
+      const next: typeof pending = [];
+      for (const p of pending) {
+        const row = byKey.get(p.at.ns + ':' + p.at.dbkey);
+        const key = p.asked.ns + ':' + p.asked.dbkey;
+        if (!row) {
+          // a redirect to a missing page transcludes nothing
+          finalPage.set(key, null);
+          continue;
+        }
+        const target = row.isRedirect ? targets.get(row.pageid) : undefined;
+        if (target) next.push({ asked: p.asked, at: { ns: target.ns, dbkey: target.dbkey } });
+        else finalPage.set(key, row.pageid);
+      }
+      pending = next;
+    }
+    const ids = [...finalPage.values()].filter((id): id is number => id !== null);
+    const texts = await this.store.pages.latestTexts(ids);
+    for (const t of titles) {
+      const id = finalPage.get(t.ns + ':' + t.dbkey);
+      this.snapshot.addTemplate(t.ns, t.dbkey, id === null || id === undefined ? null : (texts.get(id) ?? null));
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The shape of the code, checked so that it stays true: one request flows one way (http → api → modules →
+ * store), wiki knowledge and storage never reach back up, and no import circle exists anywhere in src/.
+ * Read from the TypeScript sources themselves (type-only imports count: they are dependencies too).
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const src = join(root, 'src');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
+
+/** file (relative to the repository, .ts) → the src/ files it imports */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sources(src)) {
+    const text = readFileSync(file, 'utf8');
+    const deps: string[] = [];
+    for (const m of text.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s+['"](\.[^'"]+)['"]/gm)) {
+      deps.push(relative(root, resolve(dirname(file), m[1])).replace(/\.js$/, '.ts'));
+    }
+    for (const m of text.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) deps.push(relative(root, resolve(dirname(file), m[1])).replace(/\.js$/, '.ts'));
+    graph.set(relative(root, file), deps);
+  }
+  return graph;
+}
+
+const graph = importGraph();
+const under = (dir: string) => (f: string) => f.startsWith(dir + '/');
+
+function violations(from: (f: string) => boolean, to: (f: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const [f, deps] of graph) if (from(f)) for (const d of deps) if (to(d)) out.push(`${f} → ${d}`);
+  return out;
+}
+
+describe('architecture: the import graph of src/', () => {
+  it('is read from the sources (the check sees the real files)', () => {
+    assert.ok(graph.size > 50, `${graph.size} files`);
+    assert.ok(graph.get('src/api/main.ts')?.includes('src/api/request-state.ts'));
+  });
+
+  it('the API core and the modules know no storage backend', () => {
+    assert.deepEqual(violations((f) => under('src/api')(f) || under('src/modules')(f), under('src/store/sqlite')), []);
+  });
+
+  it('the store knows nothing above it (no API core, modules, HTTP or CLI)', () => {
+    assert.deepEqual(violations(under('src/store'), (d) => ['src/api', 'src/modules', 'src/http', 'src/cli'].some((dir) => under(dir)(d))), []);
+  });
+
+  it('wiki knowledge reads no store and knows nothing above it', () => {
+    assert.deepEqual(violations(under('src/wiki'), (d) => ['src/store', 'src/api', 'src/modules', 'src/http', 'src/cli', 'src/importer'].some((dir) => under(dir)(d))), []);
+  });
+
+  it('the API core does not reach into the HTTP layer or the CLI, and modules not into HTTP', () => {
+    assert.deepEqual(violations(under('src/api'), (d) => under('src/http')(d) || under('src/cli')(d)), []);
+    assert.deepEqual(violations(under('src/modules'), (d) => under('src/http')(d) || under('src/cli')(d)), []);
+  });
+
+  it('serving does not depend on the importer', () => {
+    assert.deepEqual(violations((f) => ['src/api', 'src/modules', 'src/http', 'src/store'].some((dir) => under(dir)(f)), under('src/importer')), []);
+  });
+
+  it('has no import circle', () => {
+    const state = new Map<string, 'open' | 'done'>();
+    const circles: string[] = [];
+    const visit = (f: string, path: string[]) => {
+      if (state.get(f) === 'done') return;
+      if (state.get(f) === 'open') {
+        circles.push([...path.slice(path.indexOf(f)), f].join(' → '));
+        return;
+      }
+      state.set(f, 'open');
+      for (const d of graph.get(f) ?? []) visit(d, [...path, f]);
+      state.set(f, 'done');
+    };
+    for (const f of graph.keys()) visit(f, []);
+    assert.deepEqual(circles, []);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Round trips per request: every store method answers a batch in one call, so a seed request makes a
+ * small, fixed number of store calls whatever the number of titles, files or messages in it. On a
+ * server database each call is one round trip; this counts them through a proxy around the store.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type WikiServer } from '../src/http/server.js';
+import { openStore } from '../src/store/open.js';
+import type { Store } from '../src/store/store.js';
+import { demoDatabase, toQuery } from './helpers/demo-server.js';
+
+const calls: string[] = [];
+
+/** The store with every area method recording its name when called. */
+function counting(store: Store): Store {
+  const wrapped: Record<string, unknown> = {};
+  for (const [area, impl] of Object.entries(store)) {
+    if (typeof impl !== 'object' || impl === null) {
+      wrapped[area] = impl;
+      continue;
+    }
+    wrapped[area] = new Proxy(impl, {
+      get(target, name, receiver) {
+        const v = Reflect.get(target, name, receiver);
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          calls.push(`${area}.${String(name)}`);
+          return v.apply(target, args);
+        };
+      },
+    });
+  }
+  return wrapped as unknown as Store;
+}
+
+let server: WikiServer;
+let base: string;
+before(async () => {
+  const { db } = await demoDatabase();
+  server = await createServer({ store: counting(await openStore(db)), logLevel: 'silent', cacheMb: 0 });
+  base = `${await server.app.listen({ host: '127.0.0.1', port: 0 })}/api.php`;
+});
+after(async () => {
+  await server?.close();
+});
+
+async function storeCalls(params: Record<string, string>): Promise<string[]> {
+  calls.length = 0;
+  const r = await fetch(`${base}?${toQuery({ format: 'json', ...params })}`);
+  const json = (await r.json()) as Record<string, unknown>;
+  assert.equal(json.error, undefined, JSON.stringify(json.error));
+  return [...calls];
+}
+
+const MANY_FILES = ['File:Flag_of_Ukraine.png', 'Файл:Linux logo.png', 'File:Tux.png', 'Файл:Пінгвін.png', 'Файл:Прапор України.png', 'Файл:Ukraine flag copy.png', 'Файл:Зірка.svg', 'Файл:Немає.png', 'Файл:Zoo.png', 'Київ'].join('|');
+
+// The seed requests of the contract (those `npm run bench` measures), with batches as large as they come.
+const SEED: Array<[string, Record<string, string>]> = [
+  ['sfautocomplete (property)', { action: 'sfautocomplete', property: 'Регіон', substr: 'київ' }],
+  ['duplicatefiles, one title', { action: 'query', prop: 'duplicatefiles', titles: 'File:Flag_of_Ukraine.png' }],
+  ['duplicatefiles, ten titles', { action: 'query', prop: 'duplicatefiles', titles: MANY_FILES }],
+  ['allcategories acprop=size', { action: 'query', list: 'allcategories', acprop: 'size', aclimit: 'max' }],
+  ['generator=allimages + duplicatefiles, every file', { action: 'query', generator: 'allimages', gailimit: 'max', prop: 'duplicatefiles', dflimit: 'max' }],
+  ['generator=allfileusages', { action: 'query', generator: 'allfileusages', gaffrom: 'П', gaflimit: 'max' }],
+  ['allmessages amprefix', { action: 'query', meta: 'allmessages', amprefix: 'demo-' }],
+  ['allmessages, a list of messages', { action: 'query', meta: 'allmessages', ammessages: 'august|july|mainpage|demo-apostrophe|nosuchmessage' }],
+  ['querypage Ancientpages', { action: 'query', list: 'querypage', qppage: 'Ancientpages', qplimit: 'max' }],
+  ['browsebysubject', { action: 'browsebysubject', subject: 'Демонстраційна_сторінка' }],
+  ['tokens', { action: 'tokens' }],
+];
+
+describe('store calls per seed request', () => {
+  for (const [name, params] of SEED) {
+    it(`${name}: at most 3`, async () => {
+      const made = await storeCalls(params);
+      assert.ok(made.length <= 3, `${made.length} calls: ${made.join(', ')}`);
+    });
+  }
+  it('the count does not grow with the number of titles', async () => {
+    const one = await storeCalls({ action: 'query', prop: 'info', titles: 'Київ' });
+    const many = await storeCalls({ action: 'query', prop: 'info|categories|images|revisions|imageinfo', titles: 'Київ|Львів|Одеса|Харків|Дніпро|Неіснуюча|Файл:Tux.png', redirects: '' });
+    assert.equal(one.length, 1);
+    assert.ok(many.length <= 8, many.join(', '));
+  });
+});
