@@ -52,6 +52,12 @@ export function registerLoadShedding(app: FastifyInstance, limits: LoadLimits): 
   };
 
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+    // only the API is shed: file downloads are streamed, and health checks must see a live server
+    const url = request.raw.url ?? '';
+    if (!/^(?:\/w)?\/api\.php(?:\?|$)/.test(url)) {
+      done();
+      return;
+    }
     if (turn === 0) setImmediate(endTurn);
     turn++;
     const over =
