@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { htmlspecialchars } from '../src/wiki/html.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared helpers (also used by generate-big.ts)
@@ -66,8 +67,7 @@ export function hashString(s: string): number {
 
 /** XML-escape text and attribute values the way MediaWiki's dumper does (htmlspecialchars: & < > "). */
 export function xmlEscape(s: string): string {
-  if (!/[&<>"]/.test(s)) return s;
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return htmlspecialchars(s);
 }
 
 /** MediaWiki's base-36 SHA-1 (Wikimedia\base_convert(sha1, 16, 36, 31)). */

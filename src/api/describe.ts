@@ -4,7 +4,7 @@
  */
 import type { AnyModule, ParamDecl, ParamDecls } from './types.js';
 import type { ModuleDirectory } from './types.js';
-import { escapeHtml } from './format/printer.js';
+import { htmlspecialchars as escapeHtml } from '../wiki/html.js';
 import { PAGESET_PARAMS } from './query.js';
 import { FORMATS } from './format/printer.js';
 

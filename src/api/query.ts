@@ -76,6 +76,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       const query = () => ctx.result.object('query');
 
       let pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
+      const generatorData: GeneratedPage[] = [];
       if (!cm.isGeneratorDone()) {
         if (p.titles !== undefined) await pageSet.addUserTitles(p.titles);
         if (p.pageids !== undefined) await pageSet.addPageIds(p.pageids);
@@ -85,7 +86,12 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           const ids: number[] = [];
           const rows: PageRow[] = [];
           const gctx = subContext(ctx, gen, 'g' + gen.prefix, pageSet, {
-            add: (page: GeneratedPage) => ('row' in page ? rows.push(page.row) : 'pageid' in page ? ids.push(page.pageid) : titles.push(page)),
+            add: (page: GeneratedPage) => {
+              if (page.data) generatorData.push(page);
+              if ('row' in page) rows.push(page.row);
+              else if ('pageid' in page) ids.push(page.pageid);
+              else titles.push({ ns: page.ns, dbkey: page.dbkey });
+            },
           }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value));
           await gen.run(gctx);
           cacheMode = mergeCacheMode(cacheMode, gen.cacheMode(gctx.params));
@@ -101,6 +107,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       if (!pageSet.isEmpty) {
         const q = query();
         pageSet.output(q);
+        if (generatorData.length && q.pages instanceof Map) addGeneratorData(ctx, q.pages, generatorData);
         if (p.indexpageids && q.pages instanceof Map) q.pageids = [...q.pages.keys()];
       }
       for (const m of requested) {
@@ -118,6 +125,22 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       cm.writeInto(ctx.result, !!p.rawcontinue, (t) => ctx.warnAs('query', t));
     },
   };
+}
+
+/** ApiPageSet::populateGeneratorData: each generated page's data joins its entry, after ns and title. */
+function addGeneratorData(ctx: CoreContext, pages: Map<string, unknown>, generated: GeneratedPage[]): void {
+  const byId = new Map<number, Record<string, unknown>>();
+  const byTitle = new Map<string, Record<string, unknown>>();
+  for (const g of generated) {
+    if ('row' in g) byId.set(g.row.pageid, g.data!);
+    else if ('pageid' in g) byId.set(g.pageid, g.data!);
+    else byTitle.set(ctx.wiki.titleText(g.ns, g.dbkey), g.data!);
+  }
+  for (const entry of pages.values()) {
+    const e = entry as Record<string, unknown>;
+    const data = (typeof e.pageid === 'number' ? byId.get(e.pageid) : undefined) ?? byTitle.get(e.title as string);
+    if (data) Object.assign(e, data);
+  }
 }
 
 function subContext(

@@ -60,6 +60,20 @@ export class ApiResult {
     return this.sizeBudget === null || this.sizeBudget.fits(value);
   }
 
+  private customRoot: unknown[] | undefined;
+
+  /**
+   * Print this array as the whole response instead of the top-level object (ApiOpenSearch's JSON form);
+   * warnings and everything else set on the result are then not printed.
+   */
+  setRoot(value: unknown[]): void {
+    this.customRoot = value;
+  }
+
+  get root(): unknown[] | undefined {
+    return this.customRoot;
+  }
+
   get(key: string): unknown {
     return this.top.get(key);
   }

@@ -149,7 +149,10 @@ export type CacheMode = 'public' | 'private' | 'anon-public-user-private';
  * populateFromPageIDs), a title (listed in title order, missing ones under negative keys), or an
  * existing page row (listed in the order the generator gives, as processDbRow).
  */
-export type GeneratedPage = { pageid: number } | { ns: number; dbkey: string } | { row: PageRow };
+export type GeneratedPage = ({ pageid: number } | { ns: number; dbkey: string } | { row: PageRow }) & {
+  /** ApiPageSet::setGeneratorData: members added to the page's query.pages entry (search's `index`) */
+  data?: Record<string, unknown>;
+};
 
 export interface QueryModuleContext extends ModuleContext {
   /** the pages the query works on (titles=, pageids=, or the generator's output): for prop modules */

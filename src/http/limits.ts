@@ -1,15 +1,14 @@
 /**
  * What one client may cost the server: the size of a request body (urlencoded or multipart, the same
  * limit for both), the number of multipart parts, how long a connection may take to send its headers
- * and its request, how many connections are open at once, and the Connection: close that tells a client
- * its socket is gone after an error the HTTP parser answered itself.
+ * and its request, and how many connections are open at once.
+ * (Node's own 400/408/431 answers, with Connection: close, are src/http/client-error.ts.)
  *
  * Beyond a limit the request is refused with 413 and MediaWiki's error object as soon as the limit is
  * known to be passed (a Content-Length over it, or the byte that passes it): the rest of the body is not
  * read and the connection is closed, so a 990 MB multipart upload costs at most the limit in memory.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 
@@ -116,30 +115,4 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Readable, lim
     body.on('error', (e) => fail(new HttpLimitError(e.message, 400)));
     body.pipe(bb);
   });
-}
-
-/**
- * Node's own answers to requests its parser refuses (malformed, headers too large, too slow): the same
- * status Node would send, MediaWiki's error object, and Connection: close, because the socket is closed
- * right after (without it clients retried on the dead socket).
- */
-export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  let status = 400;
-  let reason = 'Bad Request';
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    status = 408;
-    reason = 'Request Timeout';
-  } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-    status = 431;
-    reason = 'Request Header Fields Too Large';
-  }
-  const body = JSON.stringify({ error: { code: 'badrequest', info: `The request could not be read: ${reason.toLowerCase()}`, '*': 'See /api.php for API usage' } });
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `MediaWiki-API-Error: badrequest\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
 }

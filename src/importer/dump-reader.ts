@@ -9,12 +9,10 @@
  * Elements are matched by name and parent, never by position, so 0.11's reordered and optional
  * elements (<origin>, <model>, <format>, <sha1>, <text bytes deleted/>) need nothing special.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { createGunzip } from 'node:zlib';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { isoToMw } from '../wiki/timestamps.js';
+import { dumpDisplayName, openDump } from './dump-source.js';
 
 export interface DumpNamespace {
   id: number;
@@ -383,27 +381,22 @@ class DumpParser {
 }
 
 export async function* readDump(file: string, opts: ReadDumpOptions = {}): AsyncGenerator<DumpItem> {
-  const parser = new DumpParser(opts.displayName ?? file);
-  const raw = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
-  let bytesRead = 0;
-  raw.on('data', (chunk) => {
-    bytesRead += chunk.length;
-  });
-  // .gz dumps are decompressed on the fly; progress still counts bytes of the file itself
-  const source: AsyncIterable<Buffer> = path.extname(file) === '.gz' ? raw.pipe(createGunzip()) : raw;
+  const parser = new DumpParser(opts.displayName ?? dumpDisplayName(file));
+  // plain, gzip or bzip2, from a file or stdin ('-'); progress counts bytes of the file itself
+  const source = await openDump(file);
   const decoder = new StringDecoder('utf8');
   try {
     // for-await pulls the next chunk only after the consumer took every item of this one
-    for await (const chunk of source) {
+    for await (const chunk of source.stream) {
       parser.write(decoder.write(chunk));
-      opts.onBytes?.(bytesRead);
+      opts.onBytes?.(source.bytesRead());
       if (parser.out.length > 0) yield* parser.out.splice(0, parser.out.length);
     }
     parser.write(decoder.end());
     parser.end();
     if (parser.out.length > 0) yield* parser.out.splice(0, parser.out.length);
   } finally {
-    raw.destroy();
+    source.close();
   }
   if (parser.skippedWithoutRevisions > 0) {
     opts.onWarning?.(`${parser.skippedWithoutRevisions} page(s) without any <revision> skipped`);

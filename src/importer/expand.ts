@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
-import { expandWikitext, TemplateTreeCache, type PreprocessContext } from '../wiki/preprocessor.js';
+import { expandWikitext, TemplateTreeCache, type PreprocessContext } from '../wikitext/preprocessor.js';
 
 export interface TitleRef {
   ns: number;

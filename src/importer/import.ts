@@ -16,6 +16,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { dateToMw } from '../wiki/timestamps.js';
 import { BuildDb, removeDbFiles } from './build-db.js';
@@ -29,6 +30,9 @@ import { buildReports } from './reports.js';
 import { createProgress } from './progress.js';
 import type { HookContext, PageAnalysisHook } from './hooks.js';
 import { LANGUAGE_CODES } from './wikitext/links.js';
+import { checkDumpPath, STDIN } from './dump-source.js';
+import { databaseProblem } from '../store/sqlite/db.js';
+import { buildSearchIndex } from './search-index.js';
 
 export interface ImportOptions {
   dump: string;
@@ -42,10 +46,14 @@ export interface ImportOptions {
   progress?: boolean;
   /** informational lines and warnings (default: stderr) */
   log?: (line: string) => void;
+  /** build the full-text search index (default true; false leaves it empty: list=search finds nothing) */
+  searchIndex?: boolean;
 }
 
 export interface ImportSummary {
   db: string;
+  /** the import's id, as /health reports it */
+  importId: string;
   pages: number;
   redirects: number;
   files: number;
@@ -59,6 +67,8 @@ export interface ImportSummary {
   pagesPerSecond: number;
   /** peak resident set size of the process, MiB */
   peakRssMB: number;
+  /** bytes of the full-text search index (0 without it) */
+  searchIndexBytes: number;
 }
 
 /** Thrown (and reported by the CLI) when SIGINT/SIGTERM stopped the import. */
@@ -69,14 +79,51 @@ export class ImportInterrupted extends Error {
   }
 }
 
+/** The import cannot start: a missing dump, an unusable --db, --files or --messages. */
+export class ImportSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImportSetupError';
+  }
+}
+
+/**
+ * --db must be a file path whose directory exists and is writable; an existing file there is replaced
+ * only when it is a wikiquery database (never someone's other file).
+ */
+export function checkImportTarget(db: string): void {
+  const st = fs.statSync(db, { throwIfNoEntry: false });
+  if (st?.isDirectory()) throw new ImportSetupError(`--db ${db}: is a directory; give the database file's path (e.g. ${path.join(db, 'wiki.sqlite')})`);
+  if (st) {
+    const problem = databaseProblem(db);
+    if (problem !== null && !problem.startsWith('imported by another wikiquery version')) {
+      throw new ImportSetupError(`--db ${db}: ${problem}; refusing to replace it`);
+    }
+  }
+  const dir = path.dirname(path.resolve(db));
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--db ${db}: directory ${dir} does not exist`);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    throw new ImportSetupError(`--db ${db}: directory ${dir} is not writable`);
+  }
+}
+
 export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   const t0 = performance.now();
   const t0Wall = Date.now();
   const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
-  const dumpSize = fs.statSync(opts.dump).size; // fails early, with the OS's message, on a missing dump
+  // everything that can be checked is checked before the first byte is written
+  checkDumpPath(opts.dump);
+  checkImportTarget(opts.db);
   if (opts.filesDir !== undefined && !fs.statSync(opts.filesDir, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new Error(`--files ${opts.filesDir}: not a directory`);
+    throw new ImportSetupError(`--files ${opts.filesDir}: not a directory`);
   }
+  for (const dir of opts.messageDirs ?? []) {
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--messages ${dir}: not a directory`);
+  }
+  const dumpSize = opts.dump === STDIN ? 0 : fs.statSync(opts.dump).size;
+  const importId = `${dateToMw(new Date(t0Wall))}-${randomBytes(4).toString('hex')}`;
   const tmp = `${opts.db}.tmp-${process.pid}`;
   removeDbFiles(tmp);
   sweepStaleTemporaryFiles(opts.db, log);
@@ -114,6 +161,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const site = await importPages(db, opts.dump, {
       lang: opts.lang,
       importTime: dateToMw(new Date(t0Wall)),
+      importId,
       log,
       onBytes: (b) => progress.update(b),
       checkAbort,
@@ -155,6 +203,21 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     log(`pass 2: links analysed (${secondsSince(t0)} s)`);
     await checkpoint();
 
+    // ---- search index
+    let searchIndexBytes = 0;
+    if (opts.searchIndex ?? true) {
+      progress.phase('search index', pageCount, 'pages');
+      const search = await buildSearchIndex(db, titleCodec, { checkAbort, onProgress: (n) => progress.update(n) });
+      progress.stop();
+      searchIndexBytes = search.indexBytes;
+      log(
+        `search index: ${search.pages} pages, ${search.redirectTitles} redirect titles, ` +
+          `${mb(search.indexBytes)} MB of ${mb(search.databaseBytes)} MB so far (${secondsSince(t0)} s)`,
+      );
+    }
+
+    await checkpoint();
+
     // ---- derived tables, indexes (one table's indexes at a time, a checkpoint after each)
     for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'page_props', 'image']) {
       build.createIndexes([table]);
@@ -190,6 +253,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const links = Object.entries(linkCounts).reduce((n, [k, v]) => (k === 'pageProps' ? n : n + v), 0);
     return {
       db: opts.db,
+      importId,
       pages: stats.pages,
       redirects,
       files,
@@ -201,6 +265,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       seconds,
       pagesPerSecond: seconds > 0 ? stats.pages / seconds : stats.pages,
       peakRssMB: process.resourceUsage().maxRSS / 1024,
+      searchIndexBytes,
     };
   } finally {
     progress.stop();
@@ -249,6 +314,10 @@ function processExists(pid: number): boolean {
     // EPERM: it exists, under another user
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1048576).toFixed(1);
 }
 
 function secondsSince(t0: number): string {

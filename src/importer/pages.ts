@@ -222,7 +222,7 @@ export interface SiteSetup {
 export async function importPages(
   db: Database.Database,
   dump: string,
-  opts: { lang?: string; importTime: string; log: (line: string) => void; onBytes: (bytes: number) => void; checkAbort: () => void },
+  opts: { lang?: string; importTime: string; importId: string; log: (line: string) => void; onBytes: (bytes: number) => void; checkAbort: () => void },
 ): Promise<SiteSetup> {
   let setup: (SiteSetup & { writer: PageWriter }) | null = null;
   const start = (site: DumpSiteInfo | null) => {
@@ -230,7 +230,7 @@ export async function importPages(
     const siteName = site?.sitename || DEFAULT_SITENAME;
     const codec = TitleCodec.forSite(siteName, site?.namespaces);
     if (!site) opts.log('warning: the dump has no <siteinfo>; default namespaces are used');
-    writeSiteMeta(db, site, { codec, lang, siteName, importTime: opts.importTime });
+    writeSiteMeta(db, site, { codec, lang, siteName, importTime: opts.importTime, importId: opts.importId });
     const writer = new PageWriter(db, codec, opts.log, dump);
     return { codec, lang, siteName, counts: writer.counts, writer };
   };
@@ -263,7 +263,7 @@ export async function importPages(
 function writeSiteMeta(
   db: Database.Database,
   site: DumpSiteInfo | null,
-  s: { codec: TitleCodec; lang: string; siteName: string; importTime: string },
+  s: { codec: TitleCodec; lang: string; siteName: string; importTime: string; importId: string },
 ): void {
   const meta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
   const siteinfo = {
@@ -280,6 +280,7 @@ function writeSiteMeta(
     meta.run('siteinfo', JSON.stringify(siteinfo));
     meta.run('lang', s.lang);
     meta.run('import_time', s.importTime);
+    meta.run('import_id', s.importId);
     for (const n of s.codec.namespaces.values()) nsRow.run(n.id, n.name, n.canonical ?? null, n.case);
   })();
 }

@@ -11,7 +11,7 @@ import type { ActionModule } from '../api/types.js';
 import { withContent, type Obj } from '../api/result.js';
 import { texts } from '../api/errors.js';
 import { MessageLoader } from './message-loader.js';
-import { expandWikitext, type PreprocessContext, type ExpandResult } from '../wiki/preprocessor.js';
+import { expandWikitext, type PreprocessContext, type ExpandResult } from '../wikitext/preprocessor.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import type { TitleKey } from '../store/page-store.js';
 import { MAGIC_WORDS } from '../wiki/site-facts.js';

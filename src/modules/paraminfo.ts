@@ -3,7 +3,7 @@
  * requests from them (pywikibot's ParamInfo, mwn). Unknown module paths are warnings, not entries.
  */
 import type { CoreActionModule } from '../api/types.js';
-import { escapeHtml } from '../api/format/printer.js';
+import { htmlspecialchars as escapeHtml } from '../wiki/html.js';
 import { BadModulePath, pageSetRef, paramInfo, resolveModule, type ModuleRef } from '../api/describe.js';
 import { pageUrl, serverOf } from '../wiki/files.js';
 import { fixSpecialName } from '../wiki/special-pages.js';

@@ -10,6 +10,8 @@ import { createParaminfoModule } from './paraminfo.js';
 import { tokensModule } from './tokens.js';
 import { expandtemplatesModule } from './expandtemplates.js';
 import { browseBySubjectModule } from './smw/browsebysubject.js';
+import { askModule } from './smw/ask.js';
+import { askArgsModule } from './smw/askargs.js';
 import { sfAutocompleteModule } from './sf/sfautocomplete.js';
 import { metaTokensModule } from './query/tokens.js';
 import { siteinfoModule } from './query/siteinfo.js';
@@ -30,6 +32,9 @@ import { fileusageModule } from './query/fileusage.js';
 import { imageusageModule } from './query/imageusage.js';
 import { querypageModule } from './query/querypage.js';
 import { allmessagesModule } from './query/allmessages.js';
+import { searchModule } from './query/search.js';
+import { prefixsearchModule } from './query/prefixsearch.js';
+import { opensearchModule } from './opensearch.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -49,6 +54,8 @@ export const queryModules: QueryModule[] = [
   allfileusagesModule,
   imageusageModule,
   querypageModule,
+  searchModule,
+  prefixsearchModule,
   // meta
   siteinfoModule,
   userinfoModule,
@@ -56,7 +63,17 @@ export const queryModules: QueryModule[] = [
   allmessagesModule,
 ];
 
-export const actionModules: ActionModule[] = [helpModule, createParaminfoModule(queryModules.map((m) => m.name)), expandtemplatesModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
+export const actionModules: ActionModule[] = [
+  helpModule,
+  createParaminfoModule(queryModules.map((m) => m.name)),
+  expandtemplatesModule,
+  tokensModule,
+  opensearchModule,
+  browseBySubjectModule,
+  askModule,
+  askArgsModule,
+  sfAutocompleteModule,
+];
 
 export function createRegistry(): Registry {
   return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };

@@ -18,6 +18,8 @@ export interface SiteInfo {
   lang: string;
   /** when the import ran, TS_MW */
   importTime: string;
+  /** unique per import run ('' for databases imported before it was recorded): tells a re-import from the file it replaced */
+  importId: string;
 }
 
 /** Where the site facts come from (the store's site area, in practice). */

@@ -10,6 +10,7 @@ import { SqliteLinkStore } from './links.js';
 import { SqliteMessageStore } from './messages.js';
 import { SqliteReportStore } from './reports.js';
 import { SqliteSemanticStore } from './semantic.js';
+import { SqliteSearchStore } from './search.js';
 
 export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): Store {
   const db = new Db(file, { readonly: true, debug: opts.debug });
@@ -23,6 +24,7 @@ export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): S
     messages: new SqliteMessageStore(db),
     reports: new SqliteReportStore(db),
     semantic: new SqliteSemanticStore(db),
+    search: new SqliteSearchStore(db),
     close: () => db.close(),
   };
 }

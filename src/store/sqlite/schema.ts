@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 4; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index
 
 export const SCHEMA = /* sql */ `
 -- key/value facts about the import: siteinfo (JSON), content language, statistics (JSON), import time
@@ -188,4 +188,16 @@ CREATE TABLE querycache (
   PRIMARY KEY (qc_type, qc_seq)
 ) WITHOUT ROWID;
 CREATE TABLE querycache_info (qci_type TEXT PRIMARY KEY, qci_timestamp TEXT NOT NULL) WITHOUT ROWID;
+
+-- full-text search: one row per page that is not a redirect, rowid = page_id. Columns hold folded text
+-- (src/wiki/search-text.ts: lowercase, diacritics and apostrophes folded, only letters, digits and
+-- spaces), so the ascii tokenizer (split on ASCII spaces) sees exactly the tokens the folding made.
+-- ns is the token 'n<namespace>' (filtered in MATCH, weight 0 in ranking); redirects holds the titles
+-- of the redirects to the page. Contentless: snippets are made from page_text at request time.
+CREATE VIRTUAL TABLE search_index USING fts5(ns, title, redirects, text, content='', tokenize='ascii');
+
+-- folded titles of pages and of redirects (then st_page is the redirect's target and st_ns the target's
+-- namespace): exact-title boost and near match ignoring case
+CREATE TABLE search_title (st_key TEXT NOT NULL, st_ns INTEGER NOT NULL, st_page INTEGER NOT NULL);
+CREATE INDEX search_title_key ON search_title (st_key, st_ns, st_page);
 `;

@@ -31,11 +31,12 @@
  *
  * This module is pure: all page access goes through the context's callbacks.
  */
-import { lcfirst, ucfirst, ukPluralIndex } from './language.js';
-import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from './namespaces.js';
-import { phpLooseEquals } from './messages.js';
-import { rawUrlEncode, wellFormed, wfUrlencode } from './files.js';
-import { decodeCharReferences } from './titles.js';
+import { lcfirst, ucfirst, ukPluralIndex } from '../wiki/language.js';
+import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../wiki/namespaces.js';
+import { phpLooseEquals } from '../wiki/messages.js';
+import { rawUrlEncode, wellFormed, wfUrlencode } from '../wiki/files.js';
+import { decodeCharReferences } from '../wiki/titles.js';
+import { htmlspecialchars } from '../wiki/html.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
@@ -1751,7 +1752,8 @@ defineCI(['#tag', '#тег', '#мітка', '#метка', '#тэг'], (ex, c) =
     let value = phpTrim(ex.expand(p.value, c.frame));
     const quoted = /^(?:["']([\s\S]+)["']|""|'')$/.exec(value);
     if (quoted) value = quoted[1] ?? '';
-    attrs += ` ${attrName}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
+    // CoreParserFunctions::tagObj escapes both the name and the value
+    attrs += ` ${htmlspecialchars(attrName)}="${htmlspecialchars(value)}"`;
   }
   return inner === null ? `<${name}${attrs}/>` : `<${name}${attrs}>${inner}</${name}>`;
 });
@@ -2150,9 +2152,6 @@ function isErrorText(s: string): boolean {
   return /<(?:strong|span|p|div)\s(?:[^\s>]*\s+)*?class="(?:[^"\s>]*\s+)*?error(?:\s[^">]*)?"/.test(s);
 }
 
-function htmlspecialchars(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 function stripComments(s: string): string {
   return s.replace(/<!--[\s\S]*?(?:-->|$)/g, '');
