@@ -130,6 +130,8 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       tool: { type: 'string' },
       'cache-mb': { type: 'string', default: '0' },
+      // serving processes: 1 measures one core's path; --workers 2 the cluster
+      workers: { type: 'string', default: '1' },
     },
   });
   const pages = values.pages ? Number(values.pages) : 0;
@@ -157,13 +159,13 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port);
   const base = `http://127.0.0.1:${port}/api.php`;
-  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', String(port), '--cache-mb', values['cache-mb']!], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, WIKIQUERY_LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', String(port), '--cache-mb', values['cache-mb']!, '--workers', values.workers!], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, WIKIQUERY_LOG_LEVEL: 'warn' } });
   try {
     await waitForServer(`${base}?action=query&meta=siteinfo&format=json`, child);
     const useWrk = values.tool ? values.tool === 'wrk' : hasWrk();
     const duration = Number(values.duration);
     const connections = Number(values.connections);
-    console.log(`wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? `wrk -t${Math.min(2, connections)}` : 'autocannon'} -c${connections}, ${duration}s per request, response cache ${values['cache-mb'] === '0' ? 'off' : values['cache-mb'] + ' MB'}`);
+    console.log(`wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? `wrk -t${Math.min(2, connections)}` : 'autocannon'} -c${connections}, ${duration}s per request, response cache ${values['cache-mb'] === '0' ? 'off' : values['cache-mb'] + ' MB'}, ${values.workers} worker(s)`);
     console.log(`${'request'.padEnd(40)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`);
     // the ceiling: a bare node:http server, measured the same way
     const barePort = port - 1;

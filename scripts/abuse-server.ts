@@ -62,7 +62,7 @@ export interface RunningServer {
 /** `wikiquery serve` on the demo database, cache off unless given. */
 export async function startServer(w: DemoWiki, extraArgs: string[] = [], port?: number): Promise<RunningServer> {
   const p = port ?? (await freePort());
-  const child = spawn(process.execPath, [CLI, 'serve', '--db', w.db, '--files', w.files, '--port', String(p), '--cache-mb', '0', ...extraArgs], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--db', w.db, '--files', w.files, '--port', String(p), '--cache-mb', '0', '--workers', '1', ...extraArgs], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';

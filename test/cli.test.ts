@@ -444,3 +444,82 @@ describe('CLI: help, version, environment, errors', () => {
     assert.deepEqual(readdirSync(dir).filter((n) => n.includes('.tmp-')), []);
   });
 });
+
+describe('serve --workers: every core', () => {
+  let db: string;
+  before(async () => {
+    db = (await demoDatabase()).db;
+  });
+
+  /** /health over a new connection of its own (no keep-alive pool), or null when the connection fails. */
+  function health(origin: string): Promise<{ pid: number; generation: number } | null> {
+    return new Promise((resolve) => {
+      const req = http.get(`${origin}/health`, { agent: false, timeout: 5000 }, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve(JSON.parse(body)));
+      });
+      req.on('timeout', () => req.destroy());
+      req.on('error', () => resolve(null));
+    });
+  }
+
+  /** The pids of the processes that answered `n` fresh connections to /health. */
+  async function answeringPids(origin: string, n: number): Promise<Set<number>> {
+    const pids = new Set<number>();
+    for (let i = 0; i < n; i++) {
+      const h = await health(origin);
+      if (h) pids.add(h.pid);
+    }
+    return pids;
+  }
+
+  it('N workers share the port, one ready line; a worker that dies is replaced; SIGTERM stops them all', async () => {
+    const s = await startServe(['--db', db, '--workers', '2']);
+    try {
+      // connections are dealt to the workers in turn (cluster's round-robin)
+      let pids = await answeringPids(s.origin, 8);
+      assert.equal(pids.size, 2, [...pids].join(','));
+      assert.ok(!pids.has(s.child.pid!), 'the primary answers no request');
+      const victim = [...pids][0];
+      process.kill(victim, 'SIGKILL');
+      // the primary forks a replacement; requests keep being answered meanwhile
+      const deadline = Date.now() + 20_000;
+      do {
+        pids = await answeringPids(s.origin, 6);
+      } while (!(pids.size === 2 && !pids.has(victim)) && Date.now() < deadline);
+      assert.equal(pids.size, 2, [...pids].join(','));
+      assert.ok(!pids.has(victim));
+      const r = await fetch(`${s.url}?action=query&meta=siteinfo&format=json`);
+      assert.equal(r.status, 200);
+    } finally {
+      s.child.kill('SIGTERM');
+    }
+    assert.equal(await s.exited, 0);
+  });
+
+  it('SIGHUP reaches every worker (each reopens the database and keeps serving)', async () => {
+    const s = await startServe(['--db', db, '--workers', '2']);
+    try {
+      assert.equal((await health(s.origin))?.generation, 1);
+      s.child.kill('SIGHUP');
+      const deadline = Date.now() + 10_000;
+      let gens = new Set<number>();
+      do {
+        await new Promise((res) => setTimeout(res, 100));
+        gens = new Set<number>();
+        for (let i = 0; i < 6; i++) gens.add((await health(s.origin))?.generation ?? -1);
+      } while (!(gens.size === 1 && gens.has(2)) && Date.now() < deadline);
+      assert.deepEqual([...gens], [2]);
+    } finally {
+      s.child.kill('SIGTERM');
+    }
+    assert.equal(await s.exited, 0);
+  });
+
+  it('--workers takes a number of processes', () => {
+    const bad = run(['serve', '--db', db, '--workers', '0']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /^wikiquery serve: --workers 0: a number of processes from 1 to 256$/m);
+  });
+});

@@ -101,7 +101,8 @@ describe('action=paraminfo', () => {
     assert.equal(pi.mainmodule.path, 'main');
     assert.equal(pi.pagesetmodule.classname, 'ApiPageSet');
     assert.equal(pi.pagesetmodule.name, undefined);
-    assert.deepEqual(pi.pagesetmodule.parameters.map((p: any) => p.name), ['titles', 'pageids', 'generator', 'redirects', 'converttitles']);
+    // 1.25's ApiPageSet: titles, pageids, revids, generator, redirects, converttitles
+    assert.deepEqual(pi.pagesetmodule.parameters.map((p: any) => p.name), ['titles', 'pageids', 'revids', 'generator', 'redirects', 'converttitles']);
   });
 
   it('gives descriptions and examples in the help formats', async () => {

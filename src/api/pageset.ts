@@ -5,6 +5,7 @@
  * query.pages) that prop modules then add to.
  */
 import type { Store } from '../store/store.js';
+import type { RevisionRecord } from '../store/history-store.js';
 import type { PageRow, TitleKey } from '../store/page-store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
@@ -28,6 +29,9 @@ export class PageSet {
   /** Special: and Media: titles; `exists` tells whether a Media: title's file was uploaded */
   readonly special: Array<MissingTitle & { exists: boolean }> = [];
   readonly missingIds: number[] = [];
+  /** revids=: the existing revisions asked for (by revision id), and the ids of no revision */
+  readonly revisionIds = new Map<number, RevisionRecord>();
+  readonly badRevIds: number[] = [];
   private fakeId = -1;
   private readonly seen = new Set<string>();
   /** the query.pages map once written, so prop modules can add to each entry */
@@ -40,7 +44,11 @@ export class PageSet {
   ) {}
 
   get isEmpty(): boolean {
-    return this.good.length + this.missing.length + this.invalid.length + this.special.length + this.missingIds.length === 0;
+    return this.pageCount + this.badRevIds.length === 0;
+  }
+
+  private get pageCount(): number {
+    return this.good.length + this.missing.length + this.invalid.length + this.special.length + this.missingIds.length;
   }
 
   /** titles= as typed by the user: normalization entries for every changed title. */
@@ -109,6 +117,27 @@ export class PageSet {
     await this.addGood(rows);
   }
 
+  /**
+   * revids= (ApiPageSet::initFromRevIDs): the pages of the revisions that exist, as if given by page id;
+   * the others are reported under badrevids.
+   */
+  async addRevIds(ids: number[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    const revs = await this.store.history.revisionsByIds(unique);
+    const found = new Map(revs.map((r) => [r.revid, r]));
+    const pages: number[] = [];
+    for (const id of unique) {
+      const rev = found.get(id);
+      if (rev === undefined) {
+        this.badRevIds.push(id);
+        continue;
+      }
+      this.revisionIds.set(id, rev);
+      pages.push(rev.pageid);
+    }
+    if (pages.length) this.addPageIds(pages);
+  }
+
   /** Existing pages in the order given (ApiPageSet::processDbRow). */
   async addRows(rows: PageRow[]): Promise<void> {
     const fresh = rows.filter((r) => {
@@ -159,7 +188,13 @@ export class PageSet {
   output(query: Obj): void {
     if (this.normalized.length) query.normalized = this.normalized.map((n) => ({ from: n.from, to: n.to }));
     if (this.redirects.length) query.redirects = this.redirects;
-    if (this.isEmpty) return;
+    if (this.badRevIds.length) {
+      // integer keys in an associative array: an object in both format versions
+      const bad = new Map<string, unknown>();
+      for (const id of this.badRevIds) bad.set(String(id), { revid: id });
+      query.badrevids = bad;
+    }
+    if (this.pageCount === 0) return;
     const pages = bcArray();
     for (const m of this.missing) pages.set(String(m.fakeId), { ns: m.ns, title: this.wiki.titleText(m.ns, m.dbkey), missing: true });
     for (const i of this.invalid) pages.set(String(i.fakeId), { title: i.title, invalid: true });

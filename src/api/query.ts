@@ -12,6 +12,7 @@ import type { PageRow } from '../store/page-store.js';
 export const PAGESET_PARAMS: ParamDecls = {
   titles: { type: 'string', multi: true, help: 'A list of titles to work on.' },
   pageids: { type: 'integer', multi: true, help: 'A list of page IDs to work on.' },
+  revids: { type: 'integer', multi: true, help: 'A list of revision IDs to work on.' },
   generator: { type: 'string', help: 'Get the list of pages to work on by executing the specified query module.' },
   redirects: { type: 'boolean', default: false, help: 'Automatically resolve redirects in titles, pageids and generated pages.' },
   converttitles: { type: 'boolean', default: false, help: 'Convert titles to other variants if necessary (no variants in uk: has no effect).' },
@@ -59,6 +60,9 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       ].map((n) => byName.get(n)!);
       const props = (p.prop as string[] | undefined) ?? [];
       if (p.titles !== undefined && p.pageids !== undefined) throw new ApiError('multisource', "Cannot use 'pageids' at the same time as 'titles'");
+      if (p.revids !== undefined && (p.titles !== undefined || p.pageids !== undefined)) {
+        throw new ApiError('multisource', `Cannot use 'revids' at the same time as '${p.pageids !== undefined ? 'pageids' : 'titles'}'`);
+      }
       let generator: QueryModule | undefined;
       if (p.generator !== undefined) {
         generator = byName.get(p.generator);
@@ -80,6 +84,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       if (!cm.isGeneratorDone()) {
         if (p.titles !== undefined) await pageSet.addUserTitles(p.titles);
         if (p.pageids !== undefined) await pageSet.addPageIds(p.pageids);
+        if (p.revids !== undefined) await pageSet.addRevIds(p.revids);
         if (generator) {
           const gen = generator;
           const titles: TitleKey[] = [];

@@ -11,6 +11,8 @@ import { databaseProblem } from '../store/sqlite/db.js';
 import { watchDatabase } from './db-watch.js';
 import { openStore, parseStoreLocation } from '../store/open.js';
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { isWorker, runPrimary, tellPrimary } from './cluster.js';
 import { InterwikiMap } from '../wiki/interwiki.js';
 
 export const SERVE_COMMAND: CommandSpec = {
@@ -31,6 +33,7 @@ export const SERVE_COMMAND: CommandSpec = {
     'max-concurrent': { type: 'string', value: 'N', default: '64', help: "API requests in flight (or taken together) past which a request is shed: HTTP 503, Retry-After and MediaWiki's maxlag error (0: never)" },
     'max-connections': { type: 'string', value: 'N', default: '4096', help: 'open connections; more are closed as they arrive (give the process more file descriptors: ulimit -n)' },
     'max-result-size': { type: 'string', value: 'BYTES', default: '8388608', help: "$wgAPIMaxResultSize: bytes of values in one answer; past it the module continues in the next request" },
+    workers: { type: 'string', value: 'N', default: String(availableParallelism()), help: 'processes answering requests, sharing the port (node:cluster); default: one per core; 1: this process alone' },
     interwiki: { type: 'string', value: 'FILE', help: "the interwiki map (JSON, as src/wiki/data/interwiki.json) instead of MediaWiki's default list" },
     'log-level': { type: 'string', value: 'LEVEL', default: 'warn', help: `${LOG_LEVELS.join(', ')}; info logs one line per request` },
     debug: { type: 'boolean', help: "add MediaWiki's debuginfo (SQL queries and timings) to every answer" },
@@ -58,6 +61,8 @@ export interface ServeOptions {
   maxConcurrent?: number;
   maxConnections?: number;
   maxResultSize?: number;
+  /** worker processes (1: serve in this process) */
+  workers?: number;
 }
 
 export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -88,6 +93,7 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       maxConcurrent: parseWhole(values['max-concurrent'] as string, '--max-concurrent', 'requests (0: never shed)'),
       maxConnections: parseWhole(values['max-connections'] as string, '--max-connections', 'connections'),
       maxResultSize: parseWhole(values['max-result-size'] as string, '--max-result-size', 'bytes'),
+      workers: parseWorkers(values.workers as string),
     };
     if (values.interwiki !== undefined) {
       try {
@@ -109,11 +115,17 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       return 1;
     }
   }
+  if (!isWorker() && (o.workers ?? 1) > 1) return runPrimary(o.workers!, createLogger(o.logLevel ?? 'warn'));
   try {
     await serve(o);
     return 0;
   } catch (e) {
-    process.stderr.write(`wikiquery serve: ${listenError(e, o)}\n`);
+    const message = listenError(e, o);
+    if (isWorker()) {
+      tellPrimary({ kind: 'failed', message });
+      return 1;
+    }
+    process.stderr.write(`wikiquery serve: ${message}\n`);
     return 1;
   }
 }
@@ -122,6 +134,11 @@ function parseWhole(value: string, what: string, unit: string): number {
   const n = parseNumber(value, what, unit);
   if (!Number.isInteger(n)) throw new UsageError(`${what} ${value}: expected a whole number of ${unit}`);
   return n;
+}
+
+function parseWorkers(v: string): number {
+  if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || Number(v) > 256) throw new UsageError(`--workers ${v}: a number of processes from 1 to 256`);
+  return Number(v);
 }
 
 /** `true`/`false`, a hop count, or a list of addresses and CIDR ranges. */
@@ -181,7 +198,10 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     throw e;
   }
   const id = server.identity;
-  process.stdout.write(`wikiquery: ${id.sitename}, ${id.pages} pages, serving ${address}/api.php\n`);
+  const ready = `wikiquery: ${id.sitename}, ${id.pages} pages, serving ${address}/api.php`;
+  // a worker's primary prints the line once all its workers listen
+  if (isWorker()) tellPrimary({ kind: 'ready', line: ready });
+  else process.stdout.write(ready + '\n');
 
   const reopen = (why: string) => {
     server.reload().then(

@@ -31,6 +31,8 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
         pages: id.pages,
         generation: source.generation(),
         uptime: Math.round((Date.now() - started) / 1000),
+        // which process answered: with --workers, each worker is one
+        pid: process.pid,
       };
       if (source.stopping()) return reply.code(503).send(JSON.stringify({ status: 'stopping', ...base }));
       try {

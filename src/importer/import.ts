@@ -55,6 +55,9 @@ export interface ImportSummary {
   /** the import's id, as /health reports it */
   importId: string;
   pages: number;
+  revisions: number;
+  logItems: number;
+  users: number;
   redirects: number;
   files: number;
   /** rows of all link tables together */
@@ -169,7 +172,12 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     progress.stop();
     const { codec: titleCodec, lang } = site;
     createPageIndexes(db, () => build!.createIndexes(['page', 'redirect']), log);
-    log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects (${secondsSince(t0)} s)`);
+    log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`);
+    await checkpoint();
+    build.createIndexes(['revision', 'logging']);
+    await checkpoint();
+    const history = site.history.finish();
+    log(`history: ${history.users} users, ${history.recentChanges} recent changes (${secondsSince(t0)} s)`);
     await checkpoint();
 
     // ---- files and messages (pass 2 needs both: file existence, tracking-category names)
@@ -255,6 +263,9 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       db: opts.db,
       importId,
       pages: stats.pages,
+      revisions: site.history.revisions,
+      logItems: site.history.logItems,
+      users: history.users,
       redirects,
       files,
       links,

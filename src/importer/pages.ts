@@ -11,7 +11,8 @@ import { TitleCodec } from '../wiki/titles.js';
 import { NS_FILE, NS_MEDIAWIKI, NS_USER } from '../wiki/namespaces.js';
 import { sha1HexToBase36 } from '../wiki/files.js';
 import { SCHEMA_VERSION } from '../store/sqlite/schema.js';
-import { readDump, type DumpPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
+import { HistoryWriter } from '../store/sqlite/history-writer.js';
+import { readDump, type DumpLogItem, type DumpPage, type DumpRevision, type DumpRevisionPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
 import { redirectTarget, redirectTargetFromTitle } from './wikitext/redirect.js';
 
 /**
@@ -72,6 +73,9 @@ export interface Pass1Counts {
 
 export class PageWriter {
   readonly counts: Pass1Counts = { pages: 0, redirects: 0, duplicates: 0, skipped: 0 };
+  readonly history: HistoryWriter;
+  /** the title of the page whose revisions are being read (revisions come page by page) */
+  private revPage: { id: number; title: { ns: number; dbkey: string } | null } | null = null;
   private readonly insPage: Database.Statement;
   private readonly insText: Database.Statement;
   private readonly insRedirect: Database.Statement;
@@ -89,6 +93,7 @@ export class PageWriter {
     private readonly dumpName = 'dump',
   ) {
     db.exec(UPLOAD_TABLE_SQL);
+    this.history = new HistoryWriter(db);
     this.insPage = db.prepare(
       `INSERT INTO page (page_id, page_namespace, page_title, page_is_redirect, page_len, page_latest, page_touched,
          page_rev_count, page_content_model, first_rev_id, first_timestamp, first_user, first_user_id,
@@ -165,6 +170,51 @@ export class PageWriter {
     for (const u of p.uploads) this.writeUpload(u, title.ns === NS_FILE ? title.dbkey : undefined);
   }
 
+  /** One revision of any page, as it is read (bounded memory whatever the history's length). */
+  writeRevision(page: DumpRevisionPage, rev: DumpRevision): void {
+    if (this.revPage?.id !== page.id) {
+      this.revPage = { id: page.id, title: dumpPageTitle({ ...page, redirectTitle: undefined } as DumpPage, this.codec) };
+    }
+    const title = this.revPage.title;
+    if (title === null || page.id <= 0) return; // the page itself is skipped (and reported) when it ends
+    const len = rev.text !== null ? Buffer.byteLength(rev.text, 'utf8') : rev.bytes >= 0 ? rev.bytes : null;
+    const model = rev.model ?? defaultModel(title.ns, title.dbkey);
+    this.history.writeRevision({
+      id: rev.id,
+      page: page.id,
+      ns: title.ns,
+      parentId: rev.parentId,
+      timestamp: rev.timestamp,
+      user: rev.user,
+      userId: rev.userId,
+      comment: rev.comment,
+      minor: rev.minor,
+      deleted: rev.deleted,
+      text: rev.text,
+      len,
+      sha1: rev.sha1 !== '' ? rev.sha1 : rev.text !== null ? sha1Base36(rev.text) : '',
+      model,
+      format: rev.format ?? (model === 'css' ? 'text/css' : model === 'javascript' ? 'text/javascript' : 'text/x-wiki'),
+    });
+  }
+
+  writeLogItem(l: DumpLogItem): void {
+    const t = l.logtitle !== '' ? this.codec.parse(l.logtitle, 0) : null;
+    this.history.writeLog({
+      id: l.id,
+      type: l.type,
+      action: l.action,
+      timestamp: l.timestamp,
+      user: l.user,
+      userId: l.userId,
+      ns: t ? t.ns : 0,
+      dbkey: t ? t.dbkey : '',
+      comment: l.comment,
+      params: l.params,
+      deleted: l.deleted,
+    });
+  }
+
   /** An <upload> (inside a file page, or on its own) as the uploader facts of a file name. */
   writeUpload(u: DumpUpload, pageDbKey?: string): void {
     const t = u.filename !== '' ? this.codec.parse(u.filename, NS_FILE) : null;
@@ -213,6 +263,7 @@ export interface SiteSetup {
   lang: string;
   siteName: string;
   counts: Pass1Counts;
+  history: HistoryWriter;
 }
 
 /**
@@ -232,7 +283,7 @@ export async function importPages(
     if (!site) opts.log('warning: the dump has no <siteinfo>; default namespaces are used');
     writeSiteMeta(db, site, { codec, lang, siteName, importTime: opts.importTime, importId: opts.importId });
     const writer = new PageWriter(db, codec, opts.log, dump);
-    return { codec, lang, siteName, counts: writer.counts, writer };
+    return { codec, lang, siteName, counts: writer.counts, history: writer.history, writer };
   };
   let inBatch = 0;
   try {
@@ -244,6 +295,8 @@ export async function importPages(
       setup ??= start(null);
       if (inBatch === 0) db.exec('BEGIN');
       if (item.type === 'page') setup.writer.write(item.page);
+      else if (item.type === 'revision') setup.writer.writeRevision(item.page, item.revision);
+      else if (item.type === 'logitem') setup.writer.writeLogItem(item.logitem);
       else setup.writer.writeUpload(item.upload);
       if (++inBatch >= PAGES_PER_TRANSACTION) {
         db.exec('COMMIT');
@@ -257,7 +310,7 @@ export async function importPages(
   }
   setup ??= start(null);
   opts.checkAbort();
-  return { codec: setup.codec, lang: setup.lang, siteName: setup.siteName, counts: setup.counts };
+  return { codec: setup.codec, lang: setup.lang, siteName: setup.siteName, counts: setup.counts, history: setup.writer.history };
 }
 
 function writeSiteMeta(

@@ -32,6 +32,12 @@ import { fileusageModule } from './query/fileusage.js';
 import { imageusageModule } from './query/imageusage.js';
 import { querypageModule } from './query/querypage.js';
 import { allmessagesModule } from './query/allmessages.js';
+import { contributorsModule } from './query/contributors.js';
+import { usersModule } from './query/users.js';
+import { allusersModule } from './query/allusers.js';
+import { usercontribsModule } from './query/usercontribs.js';
+import { logeventsModule } from './query/logevents.js';
+import { recentchangesModule } from './query/recentchanges.js';
 import { searchModule } from './query/search.js';
 import { prefixsearchModule } from './query/prefixsearch.js';
 import { opensearchModule } from './opensearch.js';
@@ -46,6 +52,7 @@ export const queryModules: QueryModule[] = [
   imageinfoModule,
   imagesModule,
   fileusageModule,
+  contributorsModule,
   // list
   allpagesModule,
   categorymembersModule,
@@ -54,6 +61,11 @@ export const queryModules: QueryModule[] = [
   allfileusagesModule,
   imageusageModule,
   querypageModule,
+  usersModule,
+  allusersModule,
+  usercontribsModule,
+  logeventsModule,
+  recentchangesModule,
   searchModule,
   prefixsearchModule,
   // meta
