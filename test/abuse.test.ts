@@ -172,6 +172,17 @@ describe('answer size (defect 2): $wgAPIMaxResultSize as ApiResult::addValue of 
   });
 });
 
+describe('bodies match their Content-Type (found by npm run fuzz)', () => {
+  it('opensearch with format=jsonfm and a callback is an HTML page, typed as one', async () => {
+    const r = await s.get({ action: 'opensearch', search: 'Ки', format: 'jsonfm', callback: 'cb' });
+    assert.equal(r.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.match(r.text, /^<!DOCTYPE html>/);
+    const j = await s.get({ action: 'opensearch', search: 'Ки', format: 'json', callback: 'cb' });
+    assert.equal(j.headers.get('content-type'), 'text/javascript; charset=utf-8');
+    assert.match(j.text, /^\/\*\*\/cb\(\[/);
+  });
+});
+
 describe('cache headers (defect 10)', () => {
   it('a max age past any HTTP date is clamped; a max age of 0 expires at the epoch, as MediaWiki sends', async () => {
     const r = await s.get({ action: 'query', meta: 'siteinfo', maxage: '99999999999999', smaxage: '99999999999999' });
