@@ -50,7 +50,8 @@ function runChild(pattern: string, signal: string): { status: number | null; std
 describe('an import stops on a signal in every phase (defects 3 and 4)', () => {
   // the log line after which the signal arrives, i.e. the phase it interrupts
   const phases: Array<[string, string]> = [
-    ['^pass 1:', 'files'],
+    ['^pass 1:', 'the history (revision indexes, users, recent changes)'],
+    ['^history:', 'files'],
     ['^files:', 'messages'],
     ['^pass 2:', 'the search index'],
     ['^search index', 'link indexes'],
