@@ -12,6 +12,7 @@ import type { Store } from '../store/store.js';
 import { Wiki } from '../wiki/wiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
+import { registerArticleRoutes } from './article.js';
 import { ResponseCache } from './response-cache.js';
 
 export interface ServerOptions {
@@ -80,6 +81,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/api.php', handler });
   app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/w/api.php', handler });
   registerFileRoutes(app, store, opts.filesDir);
+  registerArticleRoutes(app, store, wiki);
   // Only the HTTP layer's own failures land here (ApiMain turns every failure of a request into an API
   // error): a body that cannot be parsed (truncated multipart, bad encoding, too large) is the client's
   // fault, so it gets a 4xx with MediaWiki's error object, never a 500.

@@ -8,6 +8,7 @@ import { createQueryAction } from '../api/query.js';
 import { helpModule } from './help.js';
 import { paraminfoModule } from './paraminfo.js';
 import { tokensModule } from './tokens.js';
+import { parseModule } from './parse.js';
 import { browseBySubjectModule } from './smw/browsebysubject.js';
 import { sfAutocompleteModule } from './sf/sfautocomplete.js';
 import { metaTokensModule } from './query/tokens.js';
@@ -53,7 +54,7 @@ export const queryModules: QueryModule[] = [
   allmessagesModule,
 ];
 
-export const actionModules: ActionModule[] = [helpModule, paraminfoModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
+export const actionModules: ActionModule[] = [helpModule, paraminfoModule, parseModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
 
 export function createRegistry(): Registry {
   return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };
