@@ -27,7 +27,7 @@ export function normalise(html: string): string {
   // 1.39: HTML5 heading id with a legacy fallback span; 1.25: the legacy id only
   h = h.replace(/<span id="([^"]*)"><\/span><span class="mw-headline" id="[^"]*">/g, '<span class="mw-headline" id="$1">');
   // 1.39 TOC chrome (checkbox toggle, role/aria) → 1.25's
-  h = h.replace(/<div id="toc" class="toc"[^>]*>(?:<input[^>]*>)?<div class="toctitle"[^>]*><h2 id="mw-toc-heading">([^<]*)<\/h2>(?:<span class="toctogglespan">[\s\S]*?<\/span><\/span>)?<\/div>/g, '<div id="toc" class="toc"><div id="toctitle"><h2>$1</h2></div>');
+  h = h.replace(/<div id="toc" class="toc"[^>]*>(?:<input[^>]*>)?<div class="toctitle"[^>]*><h2 id="mw-toc-heading">([^<]*)<\/h2>(?:<span class="toctogglespan">[\s\S]*?<\/span>)?<\/div>/g, '<div id="toc" class="toc"><div id="toctitle"><h2>$1</h2></div>');
   // TOC hrefs follow the fallback ids the same way
   // article path: the oracle uses /index.php?title=X, wikiquery /index.php/X
   h = h.replace(/href="\/index\.php\?title=([^"&]*)"/g, 'href="/index.php/$1"');

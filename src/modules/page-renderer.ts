@@ -167,7 +167,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   ];
   const rows = targets.length ? await store.pages.byTitles(targets) : [];
   for (const r of rows) env.pages.set(`${r.ns}|${r.title}`, { redirect: r.isRedirect });
-  const html = finish(body);
+  const html = finish(body, o.toc);
   const out = body.out;
   const exists = (t: TitleRef) => env.pages.has(key(t));
   const byNs = (a: TitleRef[]) => [...a].sort((x, y) => x.ns - y.ns);

@@ -61,7 +61,6 @@ export const parseModule: ActionModule = {
     disablepp: { type: 'boolean', help: 'Disable the PP Report from the parser output.' },
     disablelimitreport: { type: 'boolean', help: 'Omit the limit report ("NewPP limit report") from the parser output.' },
     disableeditsection: { type: 'boolean', help: 'Disable edit section links from the parser output.' },
-    generatexml: { type: 'boolean', help: 'Generate XML parse tree (requires contentmodel=wikitext).' },
     preview: { type: 'boolean', help: 'Parse in preview mode.' },
     sectionpreview: { type: 'boolean', help: 'Parse in section preview mode (enables preview mode too).' },
     disabletoc: { type: 'boolean', help: 'Disable table of contents in output.' },

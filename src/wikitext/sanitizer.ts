@@ -190,7 +190,9 @@ export function removeHtmlTags(text: string): string {
             } else badtag = true;
           } else stack.pop();
         } else {
-          if (SINGLE_ONLY.has(t)) selfClose = true;
+          // <meta> and <link> only carry microdata (1.25: without itemprop they are no tags)
+          if ((t === 'meta' || t === 'link') && !decodeTagAttributes(params).has('itemprop')) badtag = true;
+          else if (SINGLE_ONLY.has(t)) selfClose = true;
           else if (TABLE_TAGS.has(t) && !stack.includes('table')) badtag = true;
           else if (stack.includes(t) && !NEST.has(t)) badtag = true;
           // a self-closed pair tag (<span/>) is no tag at all (bug 5487)
@@ -221,7 +223,10 @@ export function normalizeCharReferences(text: string): string {
       if (!valid) return '&amp;' + ref;
       return ref[1] === 'x' || ref[1] === 'X' ? `&#x${ref.slice(2)}` : `&#${cp};`;
     }
-    return decodeCharReferences(m) !== m || ['amp;', 'lt;', 'gt;', 'quot;'].includes(ref) ? m : '&amp;' + ref;
+    // Sanitizer::normalizeEntity: &lt; &gt; &amp; &quot; stay, other known names become numeric references
+    if (['amp;', 'lt;', 'gt;', 'quot;'].includes(ref)) return m;
+    const ch = decodeCharReferences(m);
+    return ch !== m ? `&#${ch.codePointAt(0)};` : '&amp;' + ref;
   });
 }
 

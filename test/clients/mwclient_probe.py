@@ -87,6 +87,7 @@ def main(port, category, page_title, image_name, subject, sf_property, sf_substr
                 return results
             cont = r['continue']
     attempt('querypage', querypage)
+    attempt('parse', lambda: site.parse(page=page_title))
     attempt('browsebysubject', lambda: site.get('browsebysubject', subject=subject))
     attempt('sfautocomplete', lambda: site.get('sfautocomplete', property=sf_property, substr=sf_substr))
     json.dump(out, sys.stdout, ensure_ascii=False)

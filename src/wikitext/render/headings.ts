@@ -29,12 +29,8 @@ export interface HeadingHooks {
 export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, hooks: HeadingHooks, forceTocPosition: boolean): string {
   const re = /<H([1-6])(.*?>)\s*([\s\S]*?)\s*<\/H[1-6] *>/gi;
   const matches = [...text.matchAll(re)];
-  let showToc = !out.switches.has('notoc') && env.toc;
-  let enoughToc = showToc && (matches.length >= 4 || forceTocPosition);
-  if (out.switches.has('forcetoc')) {
-    showToc = true;
-    enoughToc = env.toc;
-  }
+  let enoughToc = !out.switches.has('notoc') && (matches.length >= 4 || forceTocPosition);
+  if (out.switches.has('forcetoc')) enoughToc = true;
   const showEditLink = env.editSections && !out.switches.has('noeditsection');
   let toc = '';
   let prevLevel = 0;
@@ -116,7 +112,8 @@ export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, 
   let tocHtml = '';
   if (enoughToc) {
     if (prevTocLevel > 0 && prevTocLevel < MAX_TOC_LEVEL) toc += '</li>\n' + '</ul>\n</li>\n'.repeat(Math.max(0, prevTocLevel - 1));
-    tocHtml = `<div id="toc" class="toc"><div id="toctitle"><h2>${escapeHtml(env.messages.toc)}</h2></div>\n${toc}</ul>\n</div>\n`;
+    // wrapped as Parser::TOC_START/TOC_END: ParserOutput::getText drops the markers (or the whole TOC)
+    tocHtml = `<mw:toc><div id="toc" class="toc"><div id="toctitle"><h2>${escapeHtml(env.messages.toc)}</h2></div>\n${toc}</ul>\n</div>\n</mw:toc>`;
   }
   const blocks = text.split(/<H[1-6].*?>[\s\S]*?<\/H[1-6]>/i);
   let full = '';

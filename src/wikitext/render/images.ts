@@ -18,7 +18,7 @@ const HORIZ = new Map([['left', 'left'], ['ліворуч', 'left'], ['злів�
 const VERT = new Set(['baseline', 'sub', 'super', 'top', 'text-top', 'middle', 'bottom', 'text-bottom']);
 const FRAMES = new Map([['thumb', 'thumbnail'], ['thumbnail', 'thumbnail'], ['мініатюра', 'thumbnail'], ['міні', 'thumbnail'],
   ['frame', 'framed'], ['framed', 'framed'], ['enframed', 'framed'], ['обрамити', 'framed'], ['frameless', 'frameless'], ['безрамки', 'frameless'],
-  ['border', 'border'], ['межа', 'border'], ['рамка', 'border']]);
+  ['border', 'border'], ['межа', 'border']]);
 
 interface FrameParams {
   align: string;
@@ -204,9 +204,11 @@ export function renderGallery(env: RenderEnv, out: RenderOutput, body: string, a
     if (!file) {
       thumb = `<div style="height: ${H + 30}px; width: ${W + 30}px;">${escapeHtml(env.codec.prefixedText(6, t.dbkey))}</div>`;
     } else {
-      const box = fit(file, { align: '', caption: '', width: Math.min(W, file.width), height: H });
+      // the box is W×H whatever the file's size (no thumbnails here: the browser scales the original)
+      const box = fit(file, { align: '', caption: '', width: W, height: H });
       vpad = Math.floor((30 + H - box.height) / 2);
-      const img = `<a href="${articleUrl(env.codec.prefixedDbKey(6, t.dbkey))}" class="image"><img alt="" src="${fileUrlPath(t.dbkey)}" width="${box.width}" height="${box.height}" /></a>`;
+      const alt = escapeHtml(hooks.stripAlt(label));
+      const img = `<a href="${articleUrl(env.codec.prefixedDbKey(6, t.dbkey))}" class="image"${alt ? ` title="${alt}"` : ''}><img alt="${alt}" src="${fileUrlPath(t.dbkey)}" width="${box.width}" height="${box.height}" /></a>`;
       thumb = `<div class="thumb" style="width: ${W + 30}px;"><div style="margin:${vpad}px auto;">${img}</div></div>`;
     }
     const caption = label === '' ? '' : hooks.renderCaption(label);

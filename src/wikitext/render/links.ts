@@ -124,7 +124,10 @@ export class LinkPass {
         s += `${prefix}<a class="extiw" title="${escapeHtml(`${iwPrefix}:${rest}`)}">${shown}${inside}</a>${after}`;
         continue;
       }
-      const nt = this.env.codec.parse(link, 0);
+      // "[[#Section]]": a link to a section of this page
+      const nt = link.trim().startsWith('#') && link.trim().length > 1
+        ? { ns: this.env.title.ns, dbkey: '', fragment: decodeCharReferences(link.trim().slice(1)).replace(/_/g, ' ') }
+        : this.env.codec.parse(link, 0);
       if (!nt || (nt.dbkey === '' && nt.fragment === '')) {
         s += prefix + '[[' + line;
         continue;

@@ -58,7 +58,7 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
     }
     const hooks = {
       renderCaption: (c: string) => doAllQuotes(links.replaceInternalLinks(ext.replaceExternalLinks(removeHtmlTags(c)))),
-      stripAlt: (c: string) => c,
+      stripAlt: (c: string) => c.replace(/<[^>]*>/g, '').replace(/\[\[(?:[^|\]]*\|)?([^\]]*)\]\]/g, '$1'),
     };
     return strip.add('general', 'gallery', renderGallery(env, out, content, fixTagAttributes(attrs ?? '', 'ul'), hooks));
   });
@@ -89,8 +89,9 @@ export function linkTargets(body: RenderedBody): Array<{ ns: number; dbkey: stri
   return [...body.out.links.values()].filter((t) => t.ns >= 0);
 }
 
-export function finish(body: RenderedBody): string {
+export function finish(body: RenderedBody, toc = true): string {
   let text = body.links.replaceHolders(body.html);
+  text = toc ? text.replace(/<\/?mw:toc>/g, '') : text.replace(/<mw:toc>[\s\S]*?<\/mw:toc>/g, '');
   text = body.strip.unstripNoWiki(text);
   text = body.strip.unstripGeneral(text);
   return normalizeCharReferences(text);
