@@ -40,6 +40,7 @@ function requests(big: boolean): BenchRequest[] {
     { name: 'querypage (Ancientpages)', query: q({ action: 'query', list: 'querypage', qppage: 'Ancientpages' }) },
     { name: 'browsebysubject', query: q({ action: 'browsebysubject', subject: big ? 'Сторінка_1' : 'Демонстраційна_сторінка' }) },
     { name: 'tokens', query: q({ action: 'tokens' }) },
+    { name: 'parse (page, parser cache)', query: q({ action: 'parse', page: big ? 'Сторінка_1' : 'Київ' }) },
     { name: 'siteinfo', query: q({ action: 'query', meta: 'siteinfo', siprop: 'general|namespaces|namespacealiases' }) },
   ];
 }

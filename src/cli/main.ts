@@ -6,7 +6,7 @@ import { runServeCommand } from './serve-command.js';
 
 const USAGE = `usage:
   wikiquery import DUMP.xml --db FILE [--files DIR] [--messages DIR]... [--lang uk]
-  wikiquery serve --db FILE [--host 127.0.0.1] [--port 8080] [--files DIR] [--debug] [--cache-mb 64]`;
+  wikiquery serve --db FILE [--host 127.0.0.1] [--port 8080] [--files DIR] [--debug] [--cache-mb 64] [--parser-cache-mb 32]`;
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;

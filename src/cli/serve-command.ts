@@ -1,4 +1,5 @@
-/** `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug] [--cache-mb N]` */
+/** `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug] [--cache-mb N] [--parser-cache-mb N]` */
+import { configureParserCache } from '../modules/page-renderer.js';
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { createServer } from '../http/server.js';
@@ -14,6 +15,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
       files: { type: 'string' },
       debug: { type: 'boolean', default: false },
       'cache-mb': { type: 'string', default: '64' },
+      'parser-cache-mb': { type: 'string', default: '32' },
     },
     strict: true,
   });
@@ -31,11 +33,18 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     console.error('wikiquery serve: --cache-mb takes a number of megabytes (0 turns the cache off)');
     return 1;
   }
-  await serve({ db: values.db, host: values.host!, port: Number(values.port), files: values.files, debug: values.debug, cacheMb });
+  const parserCacheMb = Number(values['parser-cache-mb']);
+  if (!Number.isFinite(parserCacheMb) || parserCacheMb < 0) {
+    console.error('wikiquery serve: --parser-cache-mb takes a number of megabytes (0 turns the parser cache off)');
+    return 1;
+  }
+  await serve({ db: values.db, host: values.host!, port: Number(values.port), files: values.files, debug: values.debug, cacheMb, parserCacheMb });
   return 0;
 }
 
-export async function serve(o: { db: string; host: string; port: number; files?: string; debug?: boolean; cacheMb?: number }): Promise<void> {
+export async function serve(o: { db: string; host: string; port: number; files?: string; debug?: boolean; cacheMb?: number; parserCacheMb?: number }): Promise<void> {
+  // characters of rendered output held, ~2 bytes each
+  if (o.parserCacheMb !== undefined) configureParserCache((o.parserCacheMb * 1024 * 1024) / 2);
   const store = await openStore(o.db, { debug: o.debug });
   const server = await createServer({ store, debug: o.debug, filesDir: o.files, cacheMb: o.cacheMb, logLevel: process.env.WIKIQUERY_LOG_LEVEL });
   const address = await server.app.listen({ host: o.host, port: o.port });
