@@ -26,9 +26,12 @@ interface BenchRequest {
 }
 
 /** The spec's endpoints with the parameters its examples use, plus the other hot read paths. */
-function requests(big: boolean): BenchRequest[] {
+function requests(big: boolean, ask: AskValues): BenchRequest[] {
   const q = (o: Record<string, string>) => new URLSearchParams({ format: 'json', ...o }).toString();
   return [
+    // SMW's query engine: a selective property query sorted by a number, and a category query of 10 results
+    { name: 'ask (property, sorted)', query: q({ action: 'ask', query: `[[Розташоване в::${ask.location}]][[Населення::>100000]]|?Населення|sort=Населення` }) },
+    { name: 'ask (category, 10 results)', query: q({ action: 'ask', query: `[[Категорія:${ask.category}]]|limit=10` }) },
     { name: 'sfautocomplete (property)', query: q({ action: 'sfautocomplete', property: big ? 'Розташоване_в' : 'Регіон', substr: big ? 'малю' : 'київ' }) },
     // a one-letter prefix: the 1000-value cap is reached on any wiki size
     { name: 'sfautocomplete (1000 values)', query: q({ action: 'sfautocomplete', property: 'Розташоване_в', substr: 'м' }) },
@@ -41,8 +44,32 @@ function requests(big: boolean): BenchRequest[] {
     { name: 'browsebysubject', query: q({ action: 'browsebysubject', subject: big ? 'Сторінка_1' : 'Демонстраційна_сторінка' }) },
     { name: 'tokens', query: q({ action: 'tokens' }) },
     { name: 'parse (page, parser cache)', query: q({ action: 'parse', page: big ? 'Сторінка_1' : 'Київ' }) },
+    // search: a rare word, a word on nearly every page (BM25 over every match), phrases of both kinds
+    { name: 'search (one word)', query: q({ action: 'query', list: 'search', srsearch: big ? 'бомка' : 'памʼятник' }) },
+    { name: 'search (word on every page)', query: q({ action: 'query', list: 'search', srsearch: big ? 'поселення' : 'місто' }) },
+    { name: 'search (phrase)', query: q({ action: 'query', list: 'search', srsearch: big ? '"бомка чосище"' : '"стоїть памʼятник"' }) },
+    { name: 'search (phrase on every page)', query: q({ action: 'query', list: 'search', srsearch: big ? '"поселення громади"' : '"у місті"' }) },
+    { name: 'opensearch (prefix)', query: q({ action: 'opensearch', search: big ? 'Бо' : 'Ки' }) },
     { name: 'siteinfo', query: q({ action: 'query', meta: 'siteinfo', siprop: 'general|namespaces|namespacealiases' }) },
   ];
+}
+
+interface AskValues {
+  location: string;
+  category: string;
+}
+
+/** Values the ask requests use: fixed on the demo; on a synthetic wiki read from the wiki itself (its generator's names are random). */
+async function askValues(base: string, big: boolean): Promise<AskValues> {
+  if (!big) return { location: 'Київська область', category: 'Супи' };
+  const query = '[[Категорія:Поселення]][[Населення::>150000]]|?Розташоване в|?Категорія|limit=1';
+  const j = (await (await fetch(`${base}?${new URLSearchParams({ action: 'ask', format: 'json', query })}`)).json()) as {
+    query: { results: Record<string, { printouts: Record<string, Array<{ fulltext: string }>> }> };
+  };
+  const first = Object.values(j.query.results)[0];
+  const location = first.printouts['Розташоване в'][0].fulltext;
+  const category = first.printouts['Категорія'].map((c) => c.fulltext.replace(/^[^:]*:/, '')).find((c) => c.startsWith('Громада')) ?? 'Поселення';
+  return { location, category };
 }
 
 interface Figures {
@@ -104,6 +131,8 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       tool: { type: 'string' },
       'cache-mb': { type: 'string', default: '0' },
+      // serving processes: 1 measures one core's path; --workers 2 the cluster
+      workers: { type: 'string', default: '1' },
     },
   });
   const pages = values.pages ? Number(values.pages) : 0;
@@ -131,13 +160,13 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port);
   const base = `http://127.0.0.1:${port}/api.php`;
-  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', String(port), '--cache-mb', values['cache-mb']!], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, WIKIQUERY_LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', String(port), '--cache-mb', values['cache-mb']!, '--workers', values.workers!], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, WIKIQUERY_LOG_LEVEL: 'warn' } });
   try {
     await waitForServer(`${base}?action=query&meta=siteinfo&format=json`, child);
     const useWrk = values.tool ? values.tool === 'wrk' : hasWrk();
     const duration = Number(values.duration);
     const connections = Number(values.connections);
-    console.log(`wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? `wrk -t${Math.min(2, connections)}` : 'autocannon'} -c${connections}, ${duration}s per request, response cache ${values['cache-mb'] === '0' ? 'off' : values['cache-mb'] + ' MB'}`);
+    console.log(`wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? `wrk -t${Math.min(2, connections)}` : 'autocannon'} -c${connections}, ${duration}s per request, response cache ${values['cache-mb'] === '0' ? 'off' : values['cache-mb'] + ' MB'}, ${values.workers} worker(s)`);
     console.log(`${'request'.padEnd(40)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`);
     // the ceiling: a bare node:http server, measured the same way
     const barePort = port - 1;
@@ -150,7 +179,8 @@ async function main(): Promise<void> {
     } finally {
       bare.kill('SIGTERM');
     }
-    for (const r of requests(pages > 0)) {
+    const ask = await askValues(base, pages > 0);
+    for (const r of requests(pages > 0, ask)) {
       if (values.only && !r.name.includes(values.only)) continue;
       const url = `${base}?${r.query}`;
       const f = useWrk ? runWrk(url, duration, connections) : await runAutocannon(url, duration, connections);

@@ -18,7 +18,7 @@
  * the file of the community and adds [[Категорія:Поселення]]. Articles link to other articles, to pages
  * that do not exist, to files and to one or two categories.
  *
- * CLI: node dist/scripts/generate-big.js OUTDIR PAGES [SEED]
+ * CLI: node dist/scripts/generate-big.js OUTDIR PAGES [SEED] [--revisions R]
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -140,6 +140,12 @@ const MIMES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif
 
 export interface BigOptions {
   seed?: number;
+  /**
+   * Revisions per page (default 1, or as the page comes): the earlier ones are growing prefixes of the
+   * final text, by contributors and at times that are functions of the page, so a full-history dump of
+   * N pages × R revisions can be generated for import runs.
+   */
+  revisions?: number;
 }
 
 export async function generateBig(outDir: string, pages: number, opts: BigOptions = {}): Promise<void> {
@@ -265,8 +271,15 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
   );
   let pageId = 0;
   let revId = 0;
-  const emit = (title: string, ns: number, texts: string[], slot: number, redirect?: string, creator?: Contributor) => {
+  const R = Math.max(1, Math.floor(opts.revisions ?? 1));
+  const emit = (title: string, ns: number, finalTexts: string[], slot: number, redirect?: string, creator?: Contributor) => {
     pageId++;
+    let texts = finalTexts;
+    if (R > 1 && texts.length < R && redirect === undefined) {
+      const last = texts[texts.length - 1]!;
+      const early = Array.from({ length: R - texts.length }, (_, k) => last.slice(0, Math.max(1, Math.floor((last.length * (k + 1)) / (R - texts.length + 1)))));
+      texts = [...early, ...texts];
+    }
     const p: DumpPage = { title, ns, id: pageId, redirect, revisions: [] };
     let t = timeOf(slot, 1);
     texts.forEach((text, k) => {
@@ -375,14 +388,22 @@ function isMain(): boolean {
 }
 
 if (isMain()) {
-  const out = process.argv[2];
-  const n = Number(process.argv[3]);
-  const seed = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
-  if (!out || !Number.isFinite(n) || n < 0 || (seed !== undefined && !Number.isFinite(seed))) {
-    process.stderr.write('usage: node dist/scripts/generate-big.js OUTDIR PAGES [SEED]\n');
+  const args = process.argv.slice(2);
+  let revisions: number | undefined;
+  const r = args.indexOf('--revisions');
+  if (r >= 0) {
+    revisions = Number(args[r + 1]);
+    args.splice(r, 2);
+  }
+  const out = args[0];
+  const n = Number(args[1]);
+  const seed = args[2] === undefined ? undefined : Number(args[2]);
+  const bad = (v: number | undefined) => v !== undefined && (!Number.isFinite(v) || v < 1);
+  if (!out || !Number.isFinite(n) || n < 0 || (seed !== undefined && !Number.isFinite(seed)) || bad(revisions)) {
+    process.stderr.write('usage: node dist/scripts/generate-big.js OUTDIR PAGES [SEED] [--revisions R]\n');
     process.exit(2);
   }
-  generateBig(out, n, { seed }).catch((e: unknown) => {
+  generateBig(out, n, { seed, revisions }).catch((e: unknown) => {
     process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
     process.exit(1);
   });

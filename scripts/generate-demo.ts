@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { htmlspecialchars } from '../src/wiki/html.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared helpers (also used by generate-big.ts)
@@ -66,8 +67,7 @@ export function hashString(s: string): number {
 
 /** XML-escape text and attribute values the way MediaWiki's dumper does (htmlspecialchars: & < > "). */
 export function xmlEscape(s: string): string {
-  if (!/[&<>"]/.test(s)) return s;
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return htmlspecialchars(s);
 }
 
 /** MediaWiki's base-36 SHA-1 (Wikimedia\base_convert(sha1, 16, 36, 31)). */
@@ -221,6 +221,37 @@ export function xmlPage(p: DumpPage): string {
       `    </upload>\n`;
   }
   return s + `  </page>\n`;
+}
+
+/** One <logitem> (dumps made with --logs). */
+export interface DumpLogItem {
+  id: number;
+  timestamp: string;
+  contributor: Contributor;
+  comment: string;
+  type: string;
+  action: string;
+  logtitle: string;
+  params: string;
+}
+
+export function xmlLogItem(l: DumpLogItem): string {
+  return (
+    `  <logitem>\n    <id>${l.id}</id>\n    <timestamp>${l.timestamp}</timestamp>\n` +
+    xmlContributor(l.contributor, '    ') +
+    (l.comment ? `    <comment>${xmlEscape(l.comment)}</comment>\n` : '') +
+    `    <type>${l.type}</type>\n    <action>${l.action}</action>\n` +
+    `    <logtitle>${xmlEscape(l.logtitle)}</logtitle>\n` +
+    `    <params xml:space="preserve">${xmlEscape(l.params)}</params>\n  </logitem>\n`
+  );
+}
+
+/** PHP serialize() of strings, integers and (nested) arrays: new-style log parameters. */
+export function phpSerialize(v: string | number | Array<string | number> | Record<string, unknown>): string {
+  if (typeof v === 'number') return `i:${v};`;
+  if (typeof v === 'string') return `s:${Buffer.byteLength(v, 'utf8')}:"${v}";`;
+  const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+  return `a:${entries.length}:{` + entries.map(([k, x]) => phpSerialize(k) + phpSerialize(x as string)).join('') + '}';
 }
 
 /** MediaWiki's hashed upload path ("a/ab/") of a file DB key. */
@@ -1635,6 +1666,20 @@ function buildOtherNamespaces(): void {
   add(1, 'Борщ', '== Фото ==\nФото [[:Файл:Borscht.png]] дублює [[:Файл:Борщ.png]]. Видалимо одне?');
   add(4, 'Про Демовікі', 'Демовікі — навчальна вікі для тестування API.\n[[Медіа:Документ.pdf|Завантажити опис (PDF)]]\n[[Медіа:примітки.txt|Примітки]]\n[[Категорія:Демовікі]]');
   add(4, 'Правила', '# Пишіть українською.\n# Додавайте джерела ({{tl|Без джерел}} позначає статті без них).\n# Не копіюйте чужі тексти.\n[[Категорія:Демовікі]]');
+  // The sandbox: the longest history of the demo (registered users, addresses, minor edits, section
+  // comments), all of it later than every other edit, so the other pages' revision and page ids stay as
+  // they were; its last edit is the newest of the wiki (the start of the recent-changes window).
+  const SANDBOX = 'Ця сторінка — для випробувань. Її регулярно очищує бот.';
+  add(4, 'Пісочниця', [
+    { ts: '2016-10-01T08:00:00Z', user: U.admin, comment: 'Створено пісочницю', text: SANDBOX },
+    { ts: '2016-10-03T12:30:00Z', ip: '198.51.100.7', comment: 'тест', text: `${SANDBOX}\n\nпривіт!!!` },
+    { ts: '2016-10-05T09:15:00Z', user: U.taras, minor: true, comment: 'дрібне', text: `${SANDBOX}\n\nПривіт!` },
+    { ts: '2016-10-12T17:45:00Z', user: U.maryana, comment: 'спроба таблиці', text: `${SANDBOX}\n\nПривіт!\n{| class="wikitable"\n| А || Б\n|}` },
+    { ts: '2016-10-20T06:05:00Z', user: U.bot, minor: true, comment: 'Бот: очищення пісочниці', text: SANDBOX },
+    { ts: '2016-11-02T21:10:00Z', ip: '2001:DB8::42', comment: '', text: `${SANDBOX}\n\n'''жирний''' і ''курсив''` },
+    { ts: '2016-11-14T10:00:00Z', user: U.olena, comment: '/* Розділ */ новий розділ', text: `${SANDBOX}\n\n'''жирний''' і ''курсив''\n\n== Розділ ==\nТекст розділу.` },
+    { ts: '2016-11-20T15:30:00Z', user: U.bot, minor: true, comment: 'Бот: очищення пісочниці', text: SANDBOX },
+  ]);
   add(5, 'Правила', 'Пропоную додати правило про назви файлів. --[[Користувач:Ivan Petrenko|Ivan]]');
   add(12, 'Редагування', 'Щоб вставити картинку, пишіть <nowiki>[[Файл:Назва.png|thumb|Підпис]]</nowiki>.\n[[Файл:Small icon.png]]\n[[Категорія:Демовікі]]');
   add(12, 'Категорії', 'Категорію додають так: <nowiki>[[Категорія:Назва]]</nowiki>. Ключ сортування: <nowiki>[[Категорія:Міста|Київ]]</nowiki>.\n[[Категорія:Демовікі]]');
@@ -1987,6 +2032,7 @@ export function generateDemo(outDir: string): void {
       }),
     );
   }
+  for (const l of demoLogItems([...uploadFor.values()].find((u) => u.filename === 'Прапор_України.png')!)) chunks.push(xmlLogItem(l));
   chunks.push(XML_FOOTER);
   fs.writeFileSync(path.join(outDir, 'dump.xml'), chunks.join(''));
 
@@ -1999,6 +2045,36 @@ export function generateDemo(outDir: string): void {
     const obj = { '@metadata': { authors }, ...cats[lang] };
     fs.writeFileSync(path.join(msgDir, `${lang}.json`), JSON.stringify(obj, null, '\t') + '\n');
   }
+}
+
+/**
+ * The demo's log: an account creation, uploads, a move, a deletion, a protection, a block and a rights
+ * change, some older and some within the 90 days before the newest edit (so list=recentchanges shows
+ * log entries too). Ids follow the timestamps, as they would in a wiki's logging table.
+ */
+function demoLogItems(flag: DumpUpload): DumpLogItem[] {
+  const who = (u: User): Contributor => ({ name: u.name, id: u.id });
+  const items: Array<Omit<DumpLogItem, 'id'>> = [
+    { timestamp: '2009-01-05T08:00:00Z', contributor: who(U.olena), comment: '', type: 'newusers', action: 'create', logtitle: 'Користувач:Олена Коваль', params: phpSerialize({ '4::userid': 2 }) },
+    { timestamp: '2009-06-15T10:00:00Z', contributor: who(U.admin), comment: '', type: 'newusers', action: 'create2', logtitle: 'Користувач:Тарас', params: phpSerialize({ '4::userid': 3 }) },
+    // the upload of a file of the dump, as the file's <upload> element describes it
+    {
+      timestamp: flag.timestamp,
+      contributor: flag.contributor,
+      comment: flag.comment,
+      type: 'upload',
+      action: 'upload',
+      logtitle: 'Файл:' + flag.filename.replace(/_/g, ' '),
+      params: phpSerialize({ img_sha1: flag.sha1base36, img_timestamp: flag.timestamp.replace(/[-:TZ]/g, '') }),
+    },
+    { timestamp: '2014-02-01T09:15:00Z', contributor: who(U.admin), comment: 'захист головної сторінки', type: 'protect', action: 'protect', logtitle: 'Головна сторінка', params: '\u200e[edit=sysop] (безстроково) \u200e[move=sysop] (безстроково)\n' },
+    { timestamp: '2015-11-20T18:30:00Z', contributor: who(U.admin), comment: 'прапорець бота', type: 'rights', action: 'rights', logtitle: 'Користувач:ДемоБот', params: phpSerialize({ '4::oldgroups': [], '5::newgroups': ['bot'] }) },
+    { timestamp: '2016-08-25T14:00:00Z', contributor: who(U.admin), comment: 'вандалізм', type: 'block', action: 'block', logtitle: 'Користувач:203.0.113.200', params: '3 days\nanononly,nocreate' },
+    { timestamp: '2016-09-10T11:45:00Z', contributor: who(U.taras), comment: 'точніша назва', type: 'move', action: 'move', logtitle: 'Київ (місто)', params: phpSerialize({ '4::target': 'Київ', '5::noredir': '1' }) },
+    { timestamp: '2016-09-01T07:20:00Z', contributor: who(U.admin), comment: 'спам', type: 'delete', action: 'delete', logtitle: 'Рекламна сторінка', params: '' },
+  ];
+  items.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
+  return items.map((l, i) => ({ id: i + 1, ...l }));
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -37,6 +37,10 @@ const SF_PROPERTY = 'Розташоване_в';
 const SF_SUBSTR = 'Київ';
 const MSG_PREFIX = 'a';
 const ANON_TOKEN = '+\\';
+// an SMW query of several pages of 3 (mwclient continues through query-continue-offset)
+const ASK_QUERY = '[[Категорія:Міста]][[Населення::>200000]]|?Населення|sort=Населення|order=desc|limit=3';
+// a Cyrillic word with an apostrophe (ʼ U+02BC); the pages spell it with ', ’ and ʼ
+const SEARCH = 'памʼятник';
 
 
 const mwclientAvailable = spawnSync(PYTHON, ['-c', 'import mwclient'], { stdio: 'ignore' }).status === 0;
@@ -59,6 +63,8 @@ interface Base {
   querypage: unknown[];
   /** action=parse of PAGE (fv1) */
   parsed: any;
+  /** list=search for SEARCH, srlimit=max (fewer than 50 pages) */
+  search: string[];
 }
 let base: Base;
 
@@ -95,6 +101,7 @@ before(async () => {
     messages: messages.query.allmessages,
     querypage: qp.query.querypage.results,
     parsed: parsed.parse,
+    search: titles((await get({ action: 'query', list: 'search', srsearch: SEARCH, srlimit: 'max', srprop: '' })).query.search),
   };
   assert.match(base.parsed.text['*'], /<a href="\/index\.php\//);
   assert.ok(base.categories.length > 20 && base.images.size > 20 && base.members.length > 50 && base.imageUsage.length > 10);
@@ -213,6 +220,12 @@ describe('mwn', () => {
     assert.equal(await bot.getCsrfToken(), ANON_TOKEN);
   });
 
+  it('search() finds the pages of a Cyrillic word', async () => {
+    const results = await bot.search(SEARCH, 'max');
+    assert.ok(base.search.length > 10);
+    assert.deepEqual(results.map((r: any) => r.title), base.search);
+  });
+
   it('request() reaches browsebysubject', async () => {
     const r = await bot.request({ action: 'browsebysubject', subject: SUBJECT });
     assertBrowseShape(r);
@@ -223,6 +236,20 @@ describe('mwn', () => {
     const r = await bot.request({ action: 'sfautocomplete', property: SF_PROPERTY, substr: SF_SUBSTR });
     assertAutocompleteShape(r);
     assert.deepEqual(r, await serverAnswer({ action: 'sfautocomplete', property: SF_PROPERTY, substr: SF_SUBSTR, formatversion: '2' }));
+  });
+
+  it('askQuery() pages through query-continue-offset to the one-shot answer', async () => {
+    const results: Array<[string, unknown]> = [];
+    let offset = 0;
+    for (let guard = 0; guard < 50; guard++) {
+      const r = await bot.askQuery(`${ASK_QUERY}|offset=${offset}`);
+      results.push(...Object.entries(r.query.results));
+      if (r['query-continue-offset'] === undefined) break;
+      offset = r['query-continue-offset'];
+    }
+    const all = await serverAnswer({ action: 'ask', query: ASK_QUERY.replace('limit=3', 'limit=500') });
+    assert.ok(results.length > 6);
+    assert.deepEqual(results, Object.entries(all.query.results));
   });
 });
 
@@ -310,6 +337,11 @@ describe('nodemw', () => {
   it('getToken() gives the anonymous token (meta=tokens, MediaWiki >= 1.24)', async () => {
     const [token] = await call((cb) => bot.getToken(PAGE, 'edit', cb));
     assert.equal(token, ANON_TOKEN);
+  });
+
+  it('search() finds the pages of a Cyrillic word (its srlimit=5000 clamped to 50)', async () => {
+    const [results] = await call((cb) => bot.search(SEARCH, cb));
+    assertSameSet(results.map((r: any) => r.title), base.search, 'search');
   });
 
   it('api.call() reaches browsebysubject', async () => {
@@ -445,6 +477,10 @@ describe('mwclient (python3-mwclient)', { skip: mwclientAvailable ? false : `mwc
     assertSameSet(out.imageusage, base.imageUsage, 'imageusage');
   });
 
+  it('search() finds the pages of a Cyrillic word, 7 per request', () => {
+    assert.deepEqual(out.search, base.search);
+  });
+
   it('categories[...] (generator=categorymembers) and members() list the members', () => {
     assert.deepEqual(out.members, base.members);
     assertSameSet(out.member_pages, base.members, 'member pages');
@@ -482,12 +518,18 @@ describe('mwclient (python3-mwclient)', { skip: mwclientAvailable ? false : `mwc
     assertAutocompleteShape(out.sfautocomplete);
     assert.deepEqual(out.sfautocomplete, await serverAnswer({ action: 'sfautocomplete', property: SF_PROPERTY, substr: SF_SUBSTR }));
   });
+
+  it('ask() continues through query-continue-offset to the one-shot answer', async () => {
+    const all = await serverAnswer({ action: 'ask', query: ASK_QUERY.replace('limit=3', 'limit=500') });
+    assert.ok(out.ask.length > 6, JSON.stringify(out.ask).slice(0, 300));
+    assert.deepEqual(out.ask, Object.values(all.query.results));
+  });
 });
 
 /** Run the mwclient probe against the server, with a time limit; its stdout is one JSON object. */
 function runProbe(): Promise<any> {
   return new Promise((res, rej) => {
-    const child = spawn(PYTHON, [PROBE, port, CATEGORY, PAGE, IMAGE, SUBJECT, SF_PROPERTY, SF_SUBSTR, MSG_PREFIX], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(PYTHON, [PROBE, port, CATEGORY, PAGE, IMAGE, SUBJECT, SF_PROPERTY, SF_SUBSTR, MSG_PREFIX, ASK_QUERY, SEARCH], { stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => stdout.push(b));

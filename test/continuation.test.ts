@@ -38,6 +38,8 @@ interface Walk {
   kind: 'list' | 'pages' | 'pageset' | 'dups';
   list?: string;
   sameAs?: Walk;
+  /** what limit=max means for the module (500 unless declared otherwise: srlimit 50, pslimit 100) */
+  max?: number;
   /** known core deviations: forms this walk cannot yet complete */
   todo?: Partial<Record<Form, string>>;
 }
@@ -77,6 +79,11 @@ const WALKS: Walk[] = [
   { name: 'list=categorymembers cmnamespace=6|14 sort=timestamp older', params: { list: 'categorymembers', cmtitle: 'Категорія:Українська кухня', cmnamespace: '6|14', cmsort: 'timestamp', cmdir: 'older', cmprop: 'ids|title|timestamp' }, limits: [['cmlimit', same]], kind: 'list', list: 'categorymembers' },
   { name: 'list=categorymembers cmnamespace=14 sortkey', params: { list: 'categorymembers', cmtitle: 'Категорія:Міста', cmnamespace: 14, cmprop: 'ids|title|sortkey' }, limits: [['cmlimit', same]], kind: 'list', list: 'categorymembers' },
   { name: 'generator=categorymembers gcmnamespace=0 sort=timestamp', params: { generator: 'categorymembers', gcmtitle: 'Категорія:Українська кухня', gcmnamespace: 0, gcmsort: 'timestamp' }, limits: [['gcmlimit', same]], kind: 'pages' },
+  { name: 'list=search', params: { list: 'search', srsearch: 'памʼятник', srprop: 'size|snippet|titlesnippet' }, limits: [['srlimit', same]], kind: 'list', list: 'search', max: 50 },
+  { name: 'list=search srwhat=text OR', params: { list: 'search', srsearch: 'річка OR озеро', srwhat: 'text', srprop: '' }, limits: [['srlimit', same]], kind: 'list', list: 'search', max: 50 },
+  { name: 'generator=search', params: { generator: 'search', gsrsearch: 'памʼятник' }, limits: [['gsrlimit', same]], kind: 'pages', max: 50 },
+  { name: 'list=prefixsearch', params: { list: 'prefixsearch', pssearch: 'к' }, limits: [['pslimit', same]], kind: 'list', list: 'prefixsearch', max: 100 },
+  { name: 'generator=prefixsearch', params: { generator: 'prefixsearch', gpssearch: 'Категорія:' }, limits: [['gpslimit', same]], kind: 'pages', max: 100 },
   { name: 'generator=allimages older&prop=duplicatefiles descending', params: { generator: 'allimages', gaisort: 'timestamp', gaidir: 'older', prop: 'duplicatefiles', dfdir: 'descending' }, limits: [['gailimit', (n) => n + 1], ['dflimit', same]], kind: 'dups' },
 ];
 
@@ -173,7 +180,7 @@ describe('continuation join: batches of 1, 2, 3 join into the one-shot listing',
         assert.equal(r.json['query-continue'], undefined, 'the one-shot listing is complete');
         for (const [name] of walk.limits) {
           const module = name === 'dflimit' || name === 'gdflimit' ? 'duplicatefiles' : (walk.params.list ?? walk.params.generator) as string;
-          assert.equal(r.json.limits[module], 500, name);
+          assert.equal(r.json.limits[module], walk.max ?? 500, name);
         }
       });
       for (const form of FORMS) {

@@ -726,14 +726,14 @@ describe('buildReports (MediaWiki 1.25 definitions)', () => {
     assert.deepEqual(rows('Unusedcategories'), [['Empty', 14, 'Empty']]);
     assert.deepEqual(rows('Uncategorizedpages'), [['C', 0, 'C']]);
   });
-  it('Longpages / Shortpages order by length, ties by title', () => {
-    assert.deepEqual(rows('Longpages').map((r) => r[2]), ['C', 'A', 'B']);
+  it('Longpages / Shortpages order by length, ties by page id (descending for Longpages: the page_len index read backwards)', () => {
+    assert.deepEqual(rows('Longpages').map((r) => r[2]), ['C', 'B', 'A']);
     assert.deepEqual(rows('Shortpages').map((r) => r[2]), ['A', 'B', 'C']);
   });
   it('maxRows caps every report (top rows in final order) and replaces earlier rows', () => {
     buildReports(db, { codec: TitleCodec.forSite('Вікі'), lang: 'uk' }, { maxRows: 2 });
     assert.deepEqual(rows('Ancientpages').map((r) => r[2]), ['C', 'A']);
-    assert.deepEqual(rows('Longpages').map((r) => r[2]), ['C', 'A']);
+    assert.deepEqual(rows('Longpages').map((r) => r[2]), ['C', 'B']);
     assert.deepEqual(rows('Fewestrevisions').map((r) => r[2]), ['C', 'A']);
     buildReports(db, { codec: TitleCodec.forSite('Вікі'), lang: 'uk' });
     assert.equal(rows('Ancientpages').length, 3);

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { expandWikitext, TemplateTreeCache, type PreprocessContext, type ExpandResult } from '../src/importer/wikitext/preprocessor.js';
+import { expandWikitext, TemplateTreeCache, type PreprocessContext, type ExpandResult } from '../src/wikitext/preprocessor.js';
 
 // ---------------------------------------------------------------------------------------------------
 // A small in-memory wiki

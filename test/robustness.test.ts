@@ -81,6 +81,8 @@ describe('hostile parameter values', () => {
       // a page set so that prop modules have something to work on
       if (m.group === 'prop') base.titles = 'Київ|Файл:Tux.png|Немає';
       for (const p of m.parameters) {
+        // opensearch's own format= picks the printer: a bad value is answered as main's format= (tested below)
+        if (m.path === 'opensearch' && p.name === 'format') continue;
         for (const v of HOSTILE) {
           const params = { ...base, [m.prefix + p.name]: v };
           check(await s.get(params), `${m.path} ${m.prefix}${p.name}=${JSON.stringify(v).slice(0, 40)}`);

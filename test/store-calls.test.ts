@@ -77,6 +77,24 @@ describe('store calls per seed request', () => {
       assert.ok(made.length <= 3, `${made.length} calls: ${made.join(', ')}`);
     });
   }
+  // history, users and logs: one history call per request part (the revisions, then their texts; the
+  // contributors, then the anonymous counts), whatever the number of pages, users or namespaces (usercontribs
+  // reads each user and namespace inside one call); parsed comments add the shared comment-link lookups
+  for (const [name, params] of [
+    ['revisions, a page history with content and parsed comments', { action: 'query', prop: 'revisions', titles: 'Демовікі:Пісочниця', rvlimit: 'max', rvprop: 'ids|user|comment|parsedcomment|content' }],
+    ['revisions by revids', { action: 'query', prop: 'revisions', revids: '1|2|3|4|5|6|7|8|999999', rvprop: 'ids|content' }],
+    ['contributors of several pages', { action: 'query', prop: 'contributors', titles: 'Київ|Львів|Одеса|Харків|Демовікі:Пісочниця' }],
+    ['users', { action: 'query', list: 'users', ususers: 'Тарас|Олена Коваль|Нема|192.0.2.15', usprop: 'editcount|groups|rights' }],
+    ['allusers', { action: 'query', list: 'allusers', aulimit: 'max', auprop: 'editcount' }],
+    ['usercontribs, several users and namespaces', { action: 'query', list: 'usercontribs', ucuser: 'Тарас|Олена Коваль|Адміністратор', ucnamespace: '0|4|14', uclimit: 'max', ucprop: 'ids|title|sizediff|parsedcomment' }],
+    ['logevents', { action: 'query', list: 'logevents', lelimit: 'max', leprop: 'ids|title|type|details|parsedcomment' }],
+    ['recentchanges', { action: 'query', list: 'recentchanges', rclimit: 'max', rcprop: 'title|ids|sizes|flags|user|loginfo|parsedcomment' }],
+  ] as Array<[string, Record<string, string>]>) {
+    it(`${name}: at most 2 history calls, 4 in all`, async () => {
+      const made = await storeCalls(params);
+      assert.ok(made.filter((c) => c.startsWith('history.')).length <= 2 && made.length <= 4, `${made.length} calls: ${made.join(', ')}`);
+    });
+  }
   it('the count does not grow with the number of titles', async () => {
     const one = await storeCalls({ action: 'query', prop: 'info', titles: 'Київ' });
     const many = await storeCalls({ action: 'query', prop: 'info|categories|images|revisions|imageinfo', titles: 'Київ|Львів|Одеса|Харків|Дніпро|Неіснуюча|Файл:Tux.png', redirects: '' });

@@ -14,6 +14,9 @@ import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { queryLog, type QueryLogEntry } from '../store/query-log.js';
 import { debugInfo } from './debuginfo.js';
+import { handleCors, type CorsPolicy } from './cors.js';
+
+const NO_CORS: CorsPolicy = { allow: [], except: [] };
 
 export interface ApiResponse {
   status: number;
@@ -32,8 +35,8 @@ export interface Registry {
 }
 
 export const MAIN_PARAMS = (actions: string[]): ParamDecls => ({
-  action: { type: actions, default: 'help', help: 'Which action to perform.' },
-  format: { type: FORMATS, default: 'jsonfm', help: 'The format of the output.' },
+  action: { type: actions, default: 'help', help: 'Which action to perform.', submodules: Object.fromEntries(actions.map((a) => [a, a])) },
+  format: { type: FORMATS, default: 'jsonfm', help: 'The format of the output.', submodules: Object.fromEntries(FORMATS.map((f) => [f, f])) },
   maxlag: { type: 'integer', help: 'Maximum lag can be used when MediaWiki is installed on a database replicated cluster.' },
   smaxage: { type: 'integer', default: 0, help: 'Set the s-maxage header to this many seconds. Errors are never cached.' },
   maxage: { type: 'integer', default: 0, help: 'Set the max-age header to this many seconds. Errors are never cached.' },
@@ -54,7 +57,7 @@ export class ApiMain {
     readonly store: Store,
     readonly wiki: Wiki,
     readonly registry: Registry,
-    readonly opts: { debug?: boolean } = {},
+    readonly opts: { debug?: boolean; cors?: CorsPolicy } = {},
   ) {
     this.actions = new Map(registry.actions.map((m) => [m.name, m]));
     this.mainParams = MAIN_PARAMS([...this.actions.keys()].sort());
@@ -75,13 +78,11 @@ export class ApiMain {
     state.debugLog.push(`Start request ${req.method} ${req.url}`);
 
     // CORS: an origin that the Origin header does not vouch for ends the request at once.
-    if (raw.origin !== undefined) {
-      headers.Vary = 'Origin';
-      const allowed = (req.headers.origin ?? '').split(' ').filter(Boolean);
-      if (!allowed.includes(raw.origin)) {
-        return { status: 403, headers: { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }, body: texts.originMismatch(), cacheable: false };
-      }
+    const cors = handleCors(raw.origin, req.method, (name) => req.headers[name], this.opts.cors ?? NO_CORS);
+    if (cors.kind === 'mismatch') {
+      return { status: 403, headers: { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }, body: texts.originMismatch() + '\n', cacheable: false };
     }
+    if (cors.kind === 'ok') Object.assign(headers, cors.headers);
     if (req.method === 'OPTIONS') return { status: 200, headers, body: '', cacheable: false };
 
     const fmt = raw.format ?? 'jsonfm';
@@ -129,7 +130,10 @@ export class ApiMain {
       const err = e instanceof ApiError ? e : this.internalError(e, state);
       return this.errorResponse(err, state, printer, headers, mainParams, req);
     }
-    Object.assign(headers, cacheHeaders(state.cacheMode, mainParams.smaxage ?? 0, mainParams.maxage ?? 0));
+    const cache = cacheHeaders(state.cacheMode, mainParams.smaxage ?? 0, mainParams.maxage ?? 0);
+    // OutputPage keeps one Vary list: the cache mode's Accept-Encoding, Cookie, then CORS's Origin
+    if (cache.Vary && headers.Vary) cache.Vary = `${cache.Vary}, ${headers.Vary}`;
+    Object.assign(headers, cache);
     let tree: unknown = state.result.entries();
     if (this.opts.debug && queries) {
       state.result.set('debuginfo', debugInfo(state, req, queries, started));

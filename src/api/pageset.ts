@@ -5,11 +5,13 @@
  * query.pages) that prop modules then add to.
  */
 import type { Store } from '../store/store.js';
+import type { RevisionRecord } from '../store/history-store.js';
 import type { PageRow, TitleKey } from '../store/page-store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
-import { NS_MEDIA } from '../wiki/namespaces.js';
+import { NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
 import { bcArray, type Obj } from './result.js';
+import { fixSpecialName, specialPageExists } from '../wiki/special-pages.js';
 
 export type { TitleKey };
 
@@ -27,6 +29,9 @@ export class PageSet {
   /** Special: and Media: titles; `exists` tells whether a Media: title's file was uploaded */
   readonly special: Array<MissingTitle & { exists: boolean }> = [];
   readonly missingIds: number[] = [];
+  /** revids=: the existing revisions asked for (by revision id), and the ids of no revision */
+  readonly revisionIds = new Map<number, RevisionRecord>();
+  readonly badRevIds: number[] = [];
   private fakeId = -1;
   private readonly seen = new Set<string>();
   /** the query.pages map once written, so prop modules can add to each entry */
@@ -39,7 +44,11 @@ export class PageSet {
   ) {}
 
   get isEmpty(): boolean {
-    return this.good.length + this.missing.length + this.invalid.length + this.special.length + this.missingIds.length === 0;
+    return this.pageCount + this.badRevIds.length === 0;
+  }
+
+  private get pageCount(): number {
+    return this.good.length + this.missing.length + this.invalid.length + this.special.length + this.missingIds.length;
   }
 
   /** titles= as typed by the user: normalization entries for every changed title. */
@@ -51,6 +60,8 @@ export class PageSet {
         this.invalid.push({ fakeId: this.fakeId--, title: text });
         continue;
       }
+      // ApiPageSet::processTitlesArray: special pages get their local canonical name before normalization is reported
+      if (t.ns === NS_SPECIAL) t.dbkey = fixSpecialName(t.dbkey);
       const pretty = this.wiki.titleText(t.ns, t.dbkey);
       if (pretty !== text && !this.normalized.some((n) => n.from === text)) this.normalized.push({ from: text, to: pretty });
       keys.push({ ns: t.ns, dbkey: t.dbkey });
@@ -74,7 +85,12 @@ export class PageSet {
       fresh.length ? this.store.pages.byTitles(fresh) : [],
       media.length ? this.store.files.existing(media) : new Set<string>(),
     ]);
-    for (const t of special) this.special.push({ ...t, fakeId: this.fakeId--, exists: t.ns === NS_MEDIA && uploaded.has(t.dbkey) });
+    for (const t of special) {
+      // Title::fixSpecialName; an existing special page is not missing (SpecialPageFactory::exists)
+      const dbkey = t.ns === NS_SPECIAL ? fixSpecialName(t.dbkey) : t.dbkey;
+      const exists = t.ns === NS_MEDIA ? uploaded.has(t.dbkey) : specialPageExists(dbkey);
+      this.special.push({ ns: t.ns, dbkey, fakeId: this.fakeId--, exists });
+    }
     const found = new Map(rows.map((r) => [r.ns + ':' + r.title, r]));
     const missingByNs = new Map<number, TitleKey[]>();
     for (const t of fresh) {
@@ -99,6 +115,27 @@ export class PageSet {
     rows.sort((a, b) => a.pageid - b.pageid);
     for (const r of rows) this.seen.add(r.ns + ':' + r.title);
     await this.addGood(rows);
+  }
+
+  /**
+   * revids= (ApiPageSet::initFromRevIDs): the pages of the revisions that exist, as if given by page id;
+   * the others are reported under badrevids.
+   */
+  async addRevIds(ids: number[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    const revs = await this.store.history.revisionsByIds(unique);
+    const found = new Map(revs.map((r) => [r.revid, r]));
+    const pages: number[] = [];
+    for (const id of unique) {
+      const rev = found.get(id);
+      if (rev === undefined) {
+        this.badRevIds.push(id);
+        continue;
+      }
+      this.revisionIds.set(id, rev);
+      pages.push(rev.pageid);
+    }
+    if (pages.length) this.addPageIds(pages);
   }
 
   /** Existing pages in the order given (ApiPageSet::processDbRow). */
@@ -151,7 +188,13 @@ export class PageSet {
   output(query: Obj): void {
     if (this.normalized.length) query.normalized = this.normalized.map((n) => ({ from: n.from, to: n.to }));
     if (this.redirects.length) query.redirects = this.redirects;
-    if (this.isEmpty) return;
+    if (this.badRevIds.length) {
+      // integer keys in an associative array: an object in both format versions
+      const bad = new Map<string, unknown>();
+      for (const id of this.badRevIds) bad.set(String(id), { revid: id });
+      query.badrevids = bad;
+    }
+    if (this.pageCount === 0) return;
     const pages = bcArray();
     for (const m of this.missing) pages.set(String(m.fakeId), { ns: m.ns, title: this.wiki.titleText(m.ns, m.dbkey), missing: true });
     for (const i of this.invalid) pages.set(String(i.fakeId), { title: i.title, invalid: true });

@@ -97,8 +97,11 @@ function extractOne(
         if (ts === null) throw new ApiError(prefix + 'badtimestamp_' + enc, texts.badTimestamp(enc, v));
         return ts;
       }
-      case 'user':
-        return v.replace(/_/g, ' ').trim();
+      case 'user': {
+        // ApiBase::validateUser: the text of Title::makeTitleSafe(NS_USER, value), first letter up
+        const t = v.replace(/_/g, ' ').trim();
+        return t.charAt(0).toLocaleUpperCase('uk') + t.slice(1);
+      }
       default:
         return v;
     }

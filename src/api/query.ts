@@ -12,6 +12,7 @@ import type { PageRow } from '../store/page-store.js';
 export const PAGESET_PARAMS: ParamDecls = {
   titles: { type: 'string', multi: true, help: 'A list of titles to work on.' },
   pageids: { type: 'integer', multi: true, help: 'A list of page IDs to work on.' },
+  revids: { type: 'integer', multi: true, help: 'A list of revision IDs to work on.' },
   generator: { type: 'string', help: 'Get the list of pages to work on by executing the specified query module.' },
   redirects: { type: 'boolean', default: false, help: 'Automatically resolve redirects in titles, pageids and generated pages.' },
   converttitles: { type: 'boolean', default: false, help: 'Convert titles to other variants if necessary (no variants in uk: has no effect).' },
@@ -27,10 +28,11 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
   const byKind = (k: QueryModule['kind']) => modules.filter((m) => m.kind === k).map((m) => m.name).sort();
   const byName = new Map(modules.map((m) => [m.name, m]));
   const generators = modules.filter((m) => m.generator).map((m) => m.name).sort();
+  const paths = (names: string[]) => Object.fromEntries(names.map((n) => [n, 'query+' + n]));
   const params: ParamDecls = {
-    prop: { type: byKind('prop'), multi: true, help: 'Which properties to get for the queried pages.' },
-    list: { type: byKind('list'), multi: true, help: 'Which lists to get.' },
-    meta: { type: byKind('meta'), multi: true, help: 'Which metadata to get.' },
+    prop: { type: byKind('prop'), multi: true, help: 'Which properties to get for the queried pages.', submodules: paths(byKind('prop')) },
+    list: { type: byKind('list'), multi: true, help: 'Which lists to get.', submodules: paths(byKind('list')) },
+    meta: { type: byKind('meta'), multi: true, help: 'Which metadata to get.', submodules: paths(byKind('meta')) },
     indexpageids: { type: 'boolean', default: false, help: 'Include an additional pageids section listing all returned page IDs.' },
     export: { type: 'boolean', default: false, help: 'Export the current revisions of all given or generated pages (not supported: ignored).' },
     iwurl: { type: 'boolean', default: false, help: 'Whether to get the full URL if the title is an interwiki link.' },
@@ -38,7 +40,8 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
     rawcontinue: { type: 'boolean', default: false, help: 'Currently ignored. In the future, continue will become the default and this will be needed to receive the raw query-continue data.' },
     ...PAGESET_PARAMS,
   };
-  params.generator = { ...params.generator, help: `${params.generator.help} One of: ${generators.join(', ')}.` };
+  // validated as a string (unknown names get badgenerator), described as ApiPageSet's 'submodule' type
+  params.generator = { ...params.generator, help: `${params.generator.help} One of: ${generators.join(', ')}.`, submodules: paths(generators), submoduleParamPrefix: 'g' };
 
   return {
     kind: 'action',
@@ -57,6 +60,9 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       ].map((n) => byName.get(n)!);
       const props = (p.prop as string[] | undefined) ?? [];
       if (p.titles !== undefined && p.pageids !== undefined) throw new ApiError('multisource', "Cannot use 'pageids' at the same time as 'titles'");
+      if (p.revids !== undefined && (p.titles !== undefined || p.pageids !== undefined)) {
+        throw new ApiError('multisource', `Cannot use 'revids' at the same time as '${p.pageids !== undefined ? 'pageids' : 'titles'}'`);
+      }
       let generator: QueryModule | undefined;
       if (p.generator !== undefined) {
         generator = byName.get(p.generator);
@@ -74,16 +80,23 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       const query = () => ctx.result.object('query');
 
       let pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
+      const generatorData: GeneratedPage[] = [];
       if (!cm.isGeneratorDone()) {
         if (p.titles !== undefined) await pageSet.addUserTitles(p.titles);
         if (p.pageids !== undefined) await pageSet.addPageIds(p.pageids);
+        if (p.revids !== undefined) await pageSet.addRevIds(p.revids);
         if (generator) {
           const gen = generator;
           const titles: TitleKey[] = [];
           const ids: number[] = [];
           const rows: PageRow[] = [];
           const gctx = subContext(ctx, gen, 'g' + gen.prefix, pageSet, {
-            add: (page: GeneratedPage) => ('row' in page ? rows.push(page.row) : 'pageid' in page ? ids.push(page.pageid) : titles.push(page)),
+            add: (page: GeneratedPage) => {
+              if (page.data) generatorData.push(page);
+              if ('row' in page) rows.push(page.row);
+              else if ('pageid' in page) ids.push(page.pageid);
+              else titles.push({ ns: page.ns, dbkey: page.dbkey });
+            },
           }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value));
           await gen.run(gctx);
           cacheMode = mergeCacheMode(cacheMode, gen.cacheMode(gctx.params));
@@ -99,6 +112,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       if (!pageSet.isEmpty) {
         const q = query();
         pageSet.output(q);
+        if (generatorData.length && q.pages instanceof Map) addGeneratorData(ctx, q.pages, generatorData);
         if (p.indexpageids && q.pages instanceof Map) q.pageids = [...q.pages.keys()];
       }
       for (const m of requested) {
@@ -116,6 +130,22 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       cm.writeInto(ctx.result, !!p.rawcontinue, (t) => ctx.warnAs('query', t));
     },
   };
+}
+
+/** ApiPageSet::populateGeneratorData: each generated page's data joins its entry, after ns and title. */
+function addGeneratorData(ctx: CoreContext, pages: Map<string, unknown>, generated: GeneratedPage[]): void {
+  const byId = new Map<number, Record<string, unknown>>();
+  const byTitle = new Map<string, Record<string, unknown>>();
+  for (const g of generated) {
+    if ('row' in g) byId.set(g.row.pageid, g.data!);
+    else if ('pageid' in g) byId.set(g.pageid, g.data!);
+    else byTitle.set(ctx.wiki.titleText(g.ns, g.dbkey), g.data!);
+  }
+  for (const entry of pages.values()) {
+    const e = entry as Record<string, unknown>;
+    const data = (typeof e.pageid === 'number' ? byId.get(e.pageid) : undefined) ?? byTitle.get(e.title as string);
+    if (data) Object.assign(e, data);
+  }
 }
 
 function subContext(

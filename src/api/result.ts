@@ -12,8 +12,20 @@ export const CONTENT = Symbol('content');
 /** 'BCarray': an object in fv1, a list of its values in fv2 (query.pages). */
 export const ARRAY_TYPE = Symbol('arrayType');
 
+/**
+ * Keys whose boolean values formatversion 1 prints as JSON booleans instead of ""/absent
+ * (ApiResult::META_BC_BOOLS: siteinfo's defaultoptions, general.variantarticlepath).
+ */
+export const BC_BOOLS = Symbol('bcBools');
+
 export type Node = unknown;
-export type Obj = Record<string, unknown> & { [CONTENT]?: string; [ARRAY_TYPE]?: 'BCarray' };
+export type Obj = Record<string, unknown> & { [CONTENT]?: string; [ARRAY_TYPE]?: 'BCarray'; [BC_BOOLS]?: readonly string[] };
+
+/** A list that fv1 prints as an array and fv2 as an object keyed 0, 1, … (ApiResult's 'BCassoc'). */
+export function bcAssoc<T>(items: T[]): T[] {
+  (items as T[] & { [ARRAY_TYPE]?: string })[ARRAY_TYPE] = 'BCassoc';
+  return items;
+}
 
 /** Build an object whose `key` is its content value, e.g. {size: 3, category: 'Name'} in fv2, {size: 3, '*': 'Name'} in fv1. */
 export function withContent<T extends Record<string, unknown>>(obj: T, key: string, value: string): T {
@@ -35,6 +47,19 @@ export function bcArray(): Map<string, unknown> & { [ARRAY_TYPE]?: 'BCarray' } {
  */
 export class ApiResult {
   private top = new Map<string, unknown>();
+  private customRoot: unknown[] | undefined;
+
+  /**
+   * Print this array as the whole response instead of the top-level object (ApiOpenSearch's JSON form);
+   * warnings and everything else set on the result are then not printed.
+   */
+  setRoot(value: unknown[]): void {
+    this.customRoot = value;
+  }
+
+  get root(): unknown[] | undefined {
+    return this.customRoot;
+  }
 
   get(key: string): unknown {
     return this.top.get(key);

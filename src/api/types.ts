@@ -26,6 +26,13 @@ export interface ParamDecl {
   highmax?: number;
   help: string;
   deprecated?: boolean;
+  /**
+   * For parameters whose values name modules (action, format, prop, list, meta, generator): value →
+   * module path, reported by paraminfo as 1.25's PARAM_TYPE 'submodule' (type = sorted names).
+   */
+  submodules?: Record<string, string>;
+  /** the prefix a submodule's parameters get (generator → 'g') */
+  submoduleParamPrefix?: string;
 }
 
 export type ParamDecls = Record<string, ParamDecl>;
@@ -42,6 +49,14 @@ export interface ModuleBase {
   params: ParamDecls;
   /** examples for the help page: query strings without 'api.php?' */
   examples?: string[];
+  /** 1.25's PHP class name, as paraminfo reports it (default: derived from the module name) */
+  className?: string;
+  /** documentation pages, as paraminfo's helpurls */
+  helpUrls?: string[];
+  /** false for modules that need no read right (1.25's isReadMode() === false) */
+  readRights?: boolean;
+  /** the whole module is deprecated */
+  deprecated?: boolean;
 }
 
 export interface RequestInfo {
@@ -134,7 +149,10 @@ export type CacheMode = 'public' | 'private' | 'anon-public-user-private';
  * populateFromPageIDs), a title (listed in title order, missing ones under negative keys), or an
  * existing page row (listed in the order the generator gives, as processDbRow).
  */
-export type GeneratedPage = { pageid: number } | { ns: number; dbkey: string } | { row: PageRow };
+export type GeneratedPage = ({ pageid: number } | { ns: number; dbkey: string } | { row: PageRow }) & {
+  /** ApiPageSet::setGeneratorData: members added to the page's query.pages entry (search's `index`) */
+  data?: Record<string, unknown>;
+};
 
 export interface QueryModuleContext extends ModuleContext {
   /** the pages the query works on (titles=, pageids=, or the generator's output): for prop modules */

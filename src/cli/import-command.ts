@@ -1,19 +1,36 @@
 /**
- * `wikiquery import DUMP.xml --db FILE [--files DIR] [--messages DIR]... [--lang uk] [--quiet]`
+ * `wikiquery import DUMP --db FILE [--files DIR] [--messages DIR]... [--lang uk] [--quiet]`
  *
  * Prints a progress bar when stdout is a terminal, and always a one-line summary at the end. Errors
  * are one line on stderr (a malformed dump: `dump.xml:LINE:COLUMN: what`) with exit code 1; an
  * interrupted import exits 130 (SIGINT) or 143 (SIGTERM). In every failure FILE is left unchanged.
  */
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { importWiki, ImportInterrupted, type ImportSummary } from '../importer/import.js';
+import { importWiki, ImportInterrupted, ImportSetupError, type ImportSummary } from '../importer/import.js';
 import { DumpError } from '../importer/dump-reader.js';
+import { DumpSourceError } from '../importer/dump-source.js';
 import type { PageAnalysisHook } from '../importer/hooks.js';
 import { semanticImportHook } from '../importer/semantic-hook.js';
+import { formatHelp, parseCommand, UsageError, type CommandSpec } from './args.js';
 
-const USAGE = 'usage: wikiquery import DUMP.xml --db FILE [--files DIR] [--messages DIR]... [--lang uk] [--quiet]';
+export const IMPORT_COMMAND: CommandSpec = {
+  name: 'import',
+  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--lang CODE] [--no-search-index] [--quiet]',
+  summary:
+    'Loads a MediaWiki XML export dump (plain, .gz or .bz2, recognised by content; - reads standard input) into a\n' +
+    'new SQLite database and then replaces FILE atomically: a running `wikiquery serve` switches to it without\n' +
+    'dropping a request. A failed or interrupted import leaves FILE as it was.',
+  options: {
+    db: { type: 'string', value: 'FILE', help: 'the database file to create or replace' },
+    files: { type: 'string', value: 'DIR', help: "the uploaded files: MediaWiki's images/ directory (or a files-manifest.jsonl)" },
+    messages: { type: 'string', multiple: true, value: 'DIR', help: "interface messages: MediaWiki's languages/i18n and each extension's i18n directory" },
+    lang: { type: 'string', value: 'CODE', help: "content language (default: the dump's xml:lang, else uk)" },
+    quiet: { type: 'boolean', short: 'q', help: 'only warnings and the summary' },
+    'no-search-index': { type: 'boolean', help: 'leave the full-text search index empty (list=search finds nothing; prefix search still works)' },
+  },
+  notes: ['Exit codes: 0 done, 1 the import failed (FILE unchanged), 2 usage, 130/143 interrupted.'],
+};
 
 /**
  * The analysis hooks every CLI import runs. Register extension importers here, e.g. the Semantic
@@ -26,52 +43,58 @@ export function importHooks(): PageAnalysisHook[] {
 export function formatSummary(s: ImportSummary): string {
   const rate = Math.round(s.pagesPerSecond);
   return (
-    `Imported ${s.pages} pages, ${s.files} files, ${s.links} links in ${s.seconds.toFixed(1)} s ` +
-    `(${rate} pages/s), peak RSS ${Math.round(s.peakRssMB)} MB`
+    `Imported ${s.pages} pages, ${s.files} files, ${s.messages} messages, ${s.links} links in ${s.seconds.toFixed(1)} s ` +
+    `(${rate} pages/s), peak RSS ${Math.round(s.peakRssMB)} MB, search index ${(s.searchIndexBytes / 1048576).toFixed(1)} MB; import id ${s.importId}`
   );
 }
 
-export async function runImportCommand(argv: string[]): Promise<number> {
-  let values: { db?: string; files?: string; messages?: string[]; lang?: string; quiet?: boolean; help?: boolean };
+/** What a wiki imported without --files or --messages will lack, said before the import starts. */
+export function missingNotices(o: { files?: string; messages?: string[] }): string[] {
+  const out: string[] = [];
+  if (o.files === undefined) {
+    out.push(
+      'note: no --files: the wiki will have no files (allimages, imageinfo, duplicatefiles and the file URLs are empty; ' +
+        "File: description pages stay ordinary pages); give MediaWiki's images/ directory to load them",
+    );
+  }
+  if (!o.messages?.length) {
+    out.push("note: no --messages: meta=allmessages lists only the wiki's MediaWiki: pages and siteinfo has no mainpage");
+  }
+  return out;
+}
+
+export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let values: Record<string, unknown>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        db: { type: 'string' },
-        files: { type: 'string' },
-        messages: { type: 'string', multiple: true },
-        lang: { type: 'string' },
-        quiet: { type: 'boolean', short: 'q' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    ({ values, positionals } = parseCommand(IMPORT_COMMAND, argv, env));
+    if (values.help) {
+      process.stdout.write(formatHelp(IMPORT_COMMAND) + '\n');
+      return 0;
+    }
+    if (positionals.length === 0) throw new UsageError('no dump given (a file, or - for standard input)');
+    if (positionals.length > 1) throw new UsageError(`one dump at a time (got ${positionals.join(', ')})`);
+    if (!values.db) throw new UsageError('--db FILE is required');
+    if (values.lang !== undefined && !/^[a-z]{2,3}(-[a-z0-9]+)*$/.test(values.lang as string)) throw new UsageError(`--lang ${String(values.lang)}: not a language code`);
   } catch (e) {
-    process.stderr.write(`wikiquery import: ${(e as Error).message}\n${USAGE}\n`);
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`wikiquery import: ${e.message}\nusage: wikiquery ${IMPORT_COMMAND.synopsis}\n(wikiquery import --help for more)\n`);
     return 2;
   }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
-  if (positionals.length !== 1 || !values.db) {
-    process.stderr.write(`wikiquery import: ${positionals.length === 0 ? 'no dump given' : positionals.length > 1 ? 'one dump at a time' : '--db FILE is required'}\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.lang !== undefined && !/^[a-z]{2,3}(-[a-z0-9]+)*$/.test(values.lang)) {
-    process.stderr.write(`wikiquery import: --lang ${values.lang}: not a language code\n`);
-    return 2;
-  }
-  const quiet = values.quiet ?? false;
+  const db = values.db as string;
+  const quiet = values.quiet === true;
   try {
+    for (const line of missingNotices({ files: values.files as string | undefined, messages: values.messages as string[] | undefined })) {
+      if (!quiet) process.stderr.write(line + '\n');
+    }
     const summary = await importWiki({
       dump: positionals[0],
-      db: values.db,
-      filesDir: values.files,
-      messageDirs: values.messages,
-      lang: values.lang,
+      db,
+      filesDir: values.files as string | undefined,
+      messageDirs: values.messages as string[] | undefined,
+      lang: values.lang as string | undefined,
       hooks: importHooks(),
+      searchIndex: !values['no-search-index'],
       progress: !quiet && process.stdout.isTTY === true,
       log: (line) => {
         if (!quiet || line.startsWith('warning:')) process.stderr.write(line + '\n');
@@ -81,11 +104,12 @@ export async function runImportCommand(argv: string[]): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof ImportInterrupted) {
-      process.stderr.write(`wikiquery import: ${e.message}; ${values.db} left unchanged\n`);
+      process.stderr.write(`wikiquery import: ${e.message}; ${db} left unchanged\n`);
       return e.signal === 'SIGINT' ? 130 : 143;
     }
-    // one line, no stack: a dump error already says file:line:column
-    const msg = e instanceof DumpError ? e.message : `${values.db}: import failed: ${(e as Error).message ?? String(e)}`;
+    // one line, no stack: dump and setup errors already name the file (a dump error its line:column)
+    const known = e instanceof DumpError || e instanceof DumpSourceError || e instanceof ImportSetupError;
+    const msg = known ? (e as Error).message : `${db}: import failed: ${(e as Error).message ?? String(e)}`;
     process.stderr.write(`wikiquery import: ${msg}\n`);
     return 1;
   }

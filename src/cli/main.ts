@@ -1,31 +1,44 @@
 #!/usr/bin/env node
 /**
  * The `wikiquery` command: `import` loads a dump into a database file, `serve` answers api.php from it.
+ * Exit codes: 0 success, 1 the command failed, 2 the command line is wrong.
  */
-import { runServeCommand } from './serve-command.js';
+import { runServeCommand, SERVE_COMMAND } from './serve-command.js';
+import { IMPORT_COMMAND, runImportCommand } from './import-command.js';
+import { packageVersion } from './args.js';
 
-const USAGE = `usage:
-  wikiquery import DUMP.xml --db FILE [--files DIR] [--messages DIR]... [--lang uk]
-  wikiquery serve --db FILE [--host 127.0.0.1] [--port 8080] [--files DIR] [--debug] [--cache-mb 64] [--parser-cache-mb 32]`;
+const USAGE = `usage: wikiquery <command> [options]
+
+commands:
+  wikiquery ${IMPORT_COMMAND.synopsis}
+  wikiquery ${SERVE_COMMAND.synopsis}
+
+  wikiquery <command> --help   the command's options (each also settable as WIKIQUERY_<OPTION>)
+  wikiquery --version`;
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
-    case 'import': {
-      const { runImportCommand } = await import('./import-command.js');
+    case 'import':
       return runImportCommand(rest);
-    }
     case 'serve':
       return runServeCommand(rest);
-    case undefined:
+    case '-V':
+    case '--version':
+    case 'version':
+      console.log(`wikiquery ${packageVersion()}`);
+      return 0;
     case '-h':
     case '--help':
     case 'help':
       console.log(USAGE);
-      return cmd === undefined ? 1 : 0;
+      return 0;
+    case undefined:
+      console.error(USAGE);
+      return 2;
     default:
       console.error(`wikiquery: unknown command '${cmd}'\n${USAGE}`);
-      return 1;
+      return 2;
   }
 }
 

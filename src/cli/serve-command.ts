@@ -1,57 +1,219 @@
-/** `wikiquery serve --db FILE [--host H] [--port P] [--files DIR] [--debug] [--cache-mb N] [--parser-cache-mb N]` */
+/**
+ * `wikiquery serve --db FILE …`: checks its options and the database before anything listens, prints one
+ * ready line on stdout (`wikiquery: <sitename>, N pages, serving http://HOST:PORT/api.php`), and then runs
+ * as a service: SIGTERM/SIGINT stop it within the grace period, SIGHUP reopens the database, and a
+ * re-import that replaces the file is picked up by itself (see db-watch.ts).
+ */
+import { formatHelp, parseCommand, parseNumber, parsePort, UsageError, type CommandSpec } from './args.js';
+import { createServer, type WikiServer } from '../http/server.js';
 import { configureParserCache } from '../modules/page-renderer.js';
-import { parseArgs } from 'node:util';
-import { existsSync } from 'node:fs';
-import { createServer } from '../http/server.js';
+import { createLogger, LOG_LEVELS } from '../http/logger.js';
+import { databaseProblem } from '../store/sqlite/db.js';
+import { watchDatabase } from './db-watch.js';
 import { openStore, parseStoreLocation } from '../store/open.js';
+import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { isWorker, runPrimary, tellPrimary } from './cluster.js';
+import { InterwikiMap } from '../wiki/interwiki.js';
 
-export async function runServeCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      db: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '8080' },
-      files: { type: 'string' },
-      debug: { type: 'boolean', default: false },
-      'cache-mb': { type: 'string', default: '64' },
-      'parser-cache-mb': { type: 'string', default: '32' },
-    },
-    strict: true,
-  });
-  if (!values.db) {
-    console.error('wikiquery serve: --db FILE is required');
-    return 1;
-  }
-  const where = parseStoreLocation(values.db);
-  if (where.backend === 'sqlite' && !existsSync(where.path)) {
-    console.error(`wikiquery serve: no database at ${values.db} (run wikiquery import first)`);
-    return 1;
-  }
-  const cacheMb = Number(values['cache-mb']);
-  if (!Number.isFinite(cacheMb) || cacheMb < 0) {
-    console.error('wikiquery serve: --cache-mb takes a number of megabytes (0 turns the cache off)');
-    return 1;
-  }
-  const parserCacheMb = Number(values['parser-cache-mb']);
-  if (!Number.isFinite(parserCacheMb) || parserCacheMb < 0) {
-    console.error('wikiquery serve: --parser-cache-mb takes a number of megabytes (0 turns the parser cache off)');
-    return 1;
-  }
-  await serve({ db: values.db, host: values.host!, port: Number(values.port), files: values.files, debug: values.debug, cacheMb, parserCacheMb });
-  return 0;
+export const SERVE_COMMAND: CommandSpec = {
+  name: 'serve',
+  synopsis: 'serve --db FILE [--host ADDR] [--port N] [--files DIR] [options]',
+  summary: "Answers MediaWiki 1.25's api.php (GET and POST /api.php) from an imported database.",
+  options: {
+    db: { type: 'string', value: 'FILE', help: 'the database `wikiquery import` wrote (a path, or sqlite:PATH)' },
+    host: { type: 'string', value: 'ADDR', default: '127.0.0.1', help: 'address to listen on (0.0.0.0: every interface)' },
+    port: { type: 'string', value: 'N', default: '8080', help: 'TCP port (0: any free port)' },
+    files: { type: 'string', value: 'DIR', help: 'serve the uploaded files from the directory they were imported from' },
+    'cache-mb': { type: 'string', value: 'MB', default: '64', help: 'response cache size (0: off)' },
+    'parser-cache-mb': { type: 'string', value: 'MB', default: '32', help: 'parser cache size: rendered pages kept per revision for action=parse and the article path (0: off)' },
+    'cors-origin': { type: 'string', multiple: true, value: 'PATTERN', help: "origins allowed to make cross-site requests with origin=, as $wgCrossSiteAJAXdomains: host names, * and ? wildcards (*.example.org)" },
+    'cors-except': { type: 'string', multiple: true, value: 'PATTERN', help: 'exceptions to --cors-origin ($wgCrossSiteAJAXdomainExceptions)' },
+    'trust-proxy': { type: 'string', value: 'PROXIES', help: 'believe X-Forwarded-For/-Proto/-Host from these peers: addresses or CIDR ranges (comma-separated), a hop count, or true for any' },
+    'watch-interval': { type: 'string', value: 'S', default: '2', help: 'check the database file for a re-import every S seconds (0: only on SIGHUP)' },
+    'shutdown-grace': { type: 'string', value: 'S', default: '10', help: 'on SIGTERM/SIGINT, let running requests finish for at most S seconds' },
+    workers: { type: 'string', value: 'N', default: String(availableParallelism()), help: 'processes answering requests, sharing the port (node:cluster); default: one per core; 1: this process alone' },
+    interwiki: { type: 'string', value: 'FILE', help: "the interwiki map (JSON, as src/wiki/data/interwiki.json) instead of MediaWiki's default list" },
+    'log-level': { type: 'string', value: 'LEVEL', default: 'warn', help: `${LOG_LEVELS.join(', ')}; info logs one line per request` },
+    debug: { type: 'boolean', help: "add MediaWiki's debuginfo (SQL queries and timings) to every answer" },
+  },
+  notes: [
+    'Signals: SIGTERM/SIGINT stop (exit 0 after the running requests), SIGHUP reopens the database (systemctl reload).',
+    'Exit codes: 0 stopped, 1 cannot serve (database, address), 2 usage.',
+  ],
+};
+
+export interface ServeOptions {
+  db: string;
+  host: string;
+  port: number;
+  files?: string;
+  debug?: boolean;
+  cacheMb?: number;
+  parserCacheMb?: number;
+  logLevel?: string;
+  corsOrigins?: string[];
+  corsExcept?: string[];
+  trustProxy?: boolean | number | string[];
+  watchSeconds?: number;
+  graceSeconds?: number;
+  interwiki?: InterwikiMap;
+  /** worker processes (1: serve in this process) */
+  workers?: number;
 }
 
-export async function serve(o: { db: string; host: string; port: number; files?: string; debug?: boolean; cacheMb?: number; parserCacheMb?: number }): Promise<void> {
+export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let o: ServeOptions;
+  try {
+    const { values, positionals } = parseCommand(SERVE_COMMAND, argv, env);
+    if (values.help) {
+      process.stdout.write(formatHelp(SERVE_COMMAND) + '\n');
+      return 0;
+    }
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    if (!values.db) throw new UsageError('--db FILE is required');
+    const level = values['log-level'] as string;
+    if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level ${level}: one of ${LOG_LEVELS.join(', ')}`);
+    o = {
+      db: values.db as string,
+      host: values.host as string,
+      port: parsePort(values.port as string),
+      files: values.files as string | undefined,
+      debug: values.debug === true,
+      cacheMb: parseNumber(values['cache-mb'] as string, '--cache-mb', 'megabytes (0 turns the cache off)'),
+      parserCacheMb: parseNumber(values['parser-cache-mb'] as string, '--parser-cache-mb', 'megabytes (0 turns the parser cache off)'),
+      logLevel: level,
+      corsOrigins: values['cors-origin'] as string[] | undefined,
+      corsExcept: values['cors-except'] as string[] | undefined,
+      trustProxy: values['trust-proxy'] === undefined ? undefined : parseTrustProxy(values['trust-proxy'] as string),
+      watchSeconds: parseNumber(values['watch-interval'] as string, '--watch-interval', 'seconds'),
+      graceSeconds: parseNumber(values['shutdown-grace'] as string, '--shutdown-grace', 'seconds'),
+      workers: parseWorkers(values.workers as string),
+    };
+    if (values.interwiki !== undefined) {
+      try {
+        o.interwiki = InterwikiMap.fromFile(values.interwiki as string);
+      } catch (e) {
+        throw new UsageError(`--interwiki ${String(values.interwiki)}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`wikiquery serve: ${e.message}\nusage: wikiquery ${SERVE_COMMAND.synopsis}\n(wikiquery serve --help for more)\n`);
+    return 2;
+  }
+  const where = parseStoreLocation(o.db);
+  if (where.backend === 'sqlite') {
+    const problem = databaseProblem(where.path);
+    if (problem !== null) {
+      process.stderr.write(`wikiquery serve: --db ${o.db}: ${problem}${problem === 'no such file' ? ' (run wikiquery import first)' : ''}\n`);
+      return 1;
+    }
+  }
+  if (!isWorker() && (o.workers ?? 1) > 1) return runPrimary(o.workers!, createLogger(o.logLevel ?? 'warn'));
+  try {
+    await serve(o);
+    return 0;
+  } catch (e) {
+    const message = listenError(e, o);
+    if (isWorker()) {
+      tellPrimary({ kind: 'failed', message });
+      return 1;
+    }
+    process.stderr.write(`wikiquery serve: ${message}\n`);
+    return 1;
+  }
+}
+
+function parseWorkers(v: string): number {
+  if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || Number(v) > 256) throw new UsageError(`--workers ${v}: a number of processes from 1 to 256`);
+  return Number(v);
+}
+
+/** `true`/`false`, a hop count, or a list of addresses and CIDR ranges. */
+export function parseTrustProxy(v: string): boolean | number | string[] {
+  const s = v.trim();
+  if (s === 'true') return true;
+  if (s === 'false') return false;
+  if (/^\d+$/.test(s)) return Number(s);
+  const list = s.split(/[\s,]+/).filter(Boolean);
+  if (list.length === 0 || !list.every((a) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(a) || ['loopback', 'linklocal', 'uniquelocal'].includes(a))) {
+    throw new UsageError(`--trust-proxy ${v}: expected true, a hop count, or proxy addresses/CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8)`);
+  }
+  return list;
+}
+
+function listenError(e: unknown, o: ServeOptions): string {
+  const err = e as NodeJS.ErrnoException;
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return `${o.host}:${o.port}: address already in use (another server is listening there; choose another --port)`;
+    case 'EACCES':
+      return `${o.host}:${o.port}: permission denied (ports below 1024 need privileges; put nginx in front, see docs/deploy.md)`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return `--host ${o.host}: not an address of this machine`;
+    default:
+      return err.message ?? String(e);
+  }
+}
+
+/** Serve until a stop signal; resolves once listening. */
+export async function serve(o: ServeOptions): Promise<WikiServer> {
+  const log = createLogger(o.logLevel ?? 'warn');
   // characters of rendered output held, ~2 bytes each
   if (o.parserCacheMb !== undefined) configureParserCache((o.parserCacheMb * 1024 * 1024) / 2);
-  const store = await openStore(o.db, { debug: o.debug });
-  const server = await createServer({ store, debug: o.debug, filesDir: o.files, cacheMb: o.cacheMb, logLevel: process.env.WIKIQUERY_LOG_LEVEL });
-  const address = await server.app.listen({ host: o.host, port: o.port });
-  server.app.log.info(`wikiquery serving ${o.db} at ${address}/api.php`);
-  const stop = () => {
-    void server.close().then(() => process.exit(0));
+  const where = parseStoreLocation(o.db);
+  const sqliteFile = where.backend === 'sqlite' ? where.path : null;
+  const open = () => openStore(o.db, { debug: o.debug });
+  const server = await createServer({
+    store: await open(),
+    openStore: open,
+    databaseBytes: sqliteFile === null ? undefined : () => statSync(sqliteFile, { throwIfNoEntry: false })?.size,
+    debug: o.debug,
+    filesDir: o.files,
+    cacheMb: o.cacheMb,
+    logger: log,
+    cors: { allow: o.corsOrigins ?? [], except: o.corsExcept ?? [] },
+    trustProxy: o.trustProxy,
+    interwiki: o.interwiki,
+  });
+  let address: string;
+  try {
+    address = await server.app.listen({ host: o.host, port: o.port });
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
+  const id = server.identity;
+  const ready = `wikiquery: ${id.sitename}, ${id.pages} pages, serving ${address}/api.php`;
+  // a worker's primary prints the line once all its workers listen
+  if (isWorker()) tellPrimary({ kind: 'ready', line: ready });
+  else process.stdout.write(ready + '\n');
+
+  const reopen = (why: string) => {
+    server.reload().then(
+      (r) => log.warn({ why, import: r.current.id, previous: r.previous.id, generation: r.generation }, r.changed ? 'serving the new import' : 'database reopened'),
+      (e: Error) => log.error({ why, err: e.message }, 'database could not be reopened; still serving the previous one'),
+    );
+  };
+  // a file can be watched for a re-import; another backend reloads on SIGHUP
+  const watcher = sqliteFile !== null && (o.watchSeconds ?? 2) > 0 ? watchDatabase(sqliteFile, (o.watchSeconds ?? 2) * 1000, () => reopen('the database file was replaced')) : null;
+  const onHup = () => reopen('SIGHUP');
+  process.on('SIGHUP', onHup);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    watcher?.close();
+    process.off('SIGHUP', onHup);
+    log.warn({ signal }, 'stopping');
+    void server.shutdown((o.graceSeconds ?? 10) * 1000).then(() => {
+      log.flush?.();
+      process.exit(0);
+    });
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  return server;
 }

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateDemo } from '../../scripts/generate-demo.js';
 import { runImportCommand } from './import-command.js';
-import { serve } from './serve-command.js';
+import { runServeCommand } from './serve-command.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../../..');
 const dataDir = join(root, 'data');
@@ -22,7 +22,9 @@ async function main(): Promise<void> {
     const code = await runImportCommand([join(src, 'dump.xml'), '--db', db, '--files', join(src, 'files'), '--messages', join(src, 'messages'), '--lang', 'uk']);
     if (code !== 0) process.exit(code);
   }
-  await serve({ db, host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 8080), files: join(src, 'files') });
+  // as `wikiquery serve`: one worker per core (cluster workers run this script again and find the database ready)
+  const code = await runServeCommand(['--db', db, '--host', process.env.HOST ?? '127.0.0.1', '--port', process.env.PORT ?? '8080', '--files', join(src, 'files')]);
+  if (code !== 0) process.exitCode = code;
 }
 
 main().catch((e: unknown) => {

@@ -51,8 +51,15 @@ function categoryLinks(wiki: Wiki, out: RenderedPage): string {
   return `<div id="catlinks" class="catlinks">${out.categories.length === 1 ? 'Категорія' : 'Категорії'}: <ul>${items.join('')}</ul></div>`;
 }
 
-export function registerArticleRoutes(app: FastifyInstance, store: Store, wiki: Wiki): void {
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+/** `withWiki` runs a handler on the database being served (and its Wiki), which a re-import may replace */
+export function registerArticleRoutes(app: FastifyInstance, withWiki: <T>(use: (store: Store, wiki: Wiki) => Promise<T>) => Promise<T>): void {
+  const handler = (request: FastifyRequest, reply: FastifyReply) => withWiki((store, wiki) => answer(request, reply, store, wiki));
+  app.get('/index.php', handler);
+  app.get('/index.php/*', handler);
+}
+
+async function answer(request: FastifyRequest, reply: FastifyReply, store: Store, wiki: Wiki) {
+  {
     const url = request.raw.url ?? '/';
     const qi = url.indexOf('?');
     const query = new URLSearchParams(qi < 0 ? '' : url.slice(qi + 1));
@@ -109,9 +116,7 @@ ${categoryLinks(wiki, out)}
 </div>
 <footer>${escapeHtml(wiki.info.sitename)} · <a href="${api}">дані сторінки через API</a> · <a href="/index.php?title=${wfUrlencode(wiki.codec.prefixedDbKey(row.ns, row.title))}&amp;action=raw">вікітекст</a></footer>`;
     return reply.code(200).type('text/html; charset=utf-8').send(page(wiki, title, body));
-  };
-  app.get('/index.php', handler);
-  app.get('/index.php/*', handler);
+  }
 }
 
 async function mainPageTitle(store: Store, wiki: Wiki): Promise<string | null> {

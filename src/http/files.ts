@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../store/store.js';
 import { UPLOAD_PATH, hashPath, sha1Base36ToHex } from '../wiki/files.js';
 
-export function registerFileRoutes(app: FastifyInstance, store: Store, filesDir?: string): void {
+export function registerFileRoutes(app: FastifyInstance, withStore: <T>(use: (store: Store) => Promise<T>) => Promise<T>, filesDir?: string): void {
   const root = filesDir === undefined ? null : path.resolve(filesDir);
 
   const notFound = (reply: FastifyReply) =>
@@ -24,7 +24,8 @@ export function registerFileRoutes(app: FastifyInstance, store: Store, filesDir?
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const name = nameFromUrl(request.raw.url ?? '');
     if (name === null || root === null) return notFound(reply);
-    const [files, rel] = await Promise.all([store.files.byNames([name]), store.files.storedPath(name)]);
+    // the lookups run on one database generation: a re-import switching meanwhile closes it only after them
+    const [files, rel] = await withStore((store) => Promise.all([store.files.byNames([name]), store.files.storedPath(name)]));
     const file = files.get(name);
     if (!file || !rel) return notFound(reply);
     const full = path.resolve(root, rel);
@@ -50,7 +51,8 @@ export function registerFileRoutes(app: FastifyInstance, store: Store, filesDir?
     return reply.send(fs.createReadStream(full));
   };
 
-  app.route({ method: ['GET', 'HEAD'], url: `${UPLOAD_PATH}/*`, handler, exposeHeadRoute: false });
+  // files keep their Content-Length and ETag: images are compressed already, and a proxy may compress the rest
+  app.route({ method: ['GET', 'HEAD'], url: `${UPLOAD_PATH}/*`, handler, exposeHeadRoute: false, compress: false });
 }
 
 /**

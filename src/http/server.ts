@@ -1,104 +1,315 @@
 /**
  * The HTTP layer: Fastify routes for /api.php (GET, POST urlencoded or multipart, OPTIONS), decoding
- * into flat parameters, handing them to ApiMain, and writing its status, headers and body. Nothing here
- * knows about modules or SQL.
+ * into flat parameters, handing them to ApiMain, and writing its status, headers and body; plus the
+ * service around it: the response cache with its compressed forms, /health, /metrics, `GET /`, the
+ * request log, graceful close, and replacing the database while serving. Nothing here knows about
+ * modules or SQL.
  */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import type { Logger } from 'pino';
 import { ApiMain } from '../api/main.js';
+import type { CorsPolicy } from '../api/cors.js';
 import { createRegistry } from '../modules/registry.js';
 import type { Store } from '../store/store.js';
 import { Wiki } from '../wiki/wiki.js';
+import type { InterwikiMap } from '../wiki/interwiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
 import { registerArticleRoutes } from './article.js';
-import { ResponseCache } from './response-cache.js';
+import { ResponseCache, type CachedAnswer } from './response-cache.js';
+import { createLogger } from './logger.js';
+import { Generations, type Generation, type ImportIdentity } from './generations.js';
+import { chooseEncoding, encodeBody, registerCompression, varyWithEncoding } from './compression.js';
+import { Metrics, requestLabels, type RequestLabels } from './metrics.js';
+import { registerHealth } from './health.js';
+import { GracefulClose } from './shutdown.js';
+import { makeClientErrorHandler } from './client-error.js';
 
 export interface ServerOptions {
   /** the opened store to serve (the CLI opens it from --db); closed with the server */
   store: Store;
   debug?: boolean;
-  /** pino log level; 'silent' in tests */
+  /** pino log level (default warn; 'silent' in tests); one line per request at info */
   logLevel?: string;
+  /** a logger to use instead of creating one (the CLI shares its own) */
+  logger?: Logger;
   /** directory the files were imported from (to serve their bytes) */
   filesDir?: string;
   /** size of the response cache in MB (0 = off); default 64 */
   cacheMb?: number;
+  /** the interwiki map, when the operator gives one (default: MediaWiki's list) */
+  interwiki?: InterwikiMap;
+  /** origins allowed to make credentialed cross-site requests ($wgCrossSiteAJAXdomains) and exceptions */
+  cors?: CorsPolicy;
+  /**
+   * Believe X-Forwarded-For/-Proto/-Host from these peers (Fastify's trustProxy: true, a hop count,
+   * or addresses/CIDR ranges): the URLs the API reports then name the proxy's scheme and host.
+   */
+  trustProxy?: boolean | number | string[];
+  /** open the database again, for reload() (the CLI: the same --db); without it reload() fails */
+  openStore?: () => Promise<Store>;
+  /** bytes of the database for /metrics, when the backend has a size (an SQLite file) */
+  databaseBytes?: () => number | undefined;
+}
+
+/** What a database swap reports. */
+export interface ReloadResult {
+  changed: boolean;
+  previous: ImportIdentity;
+  current: ImportIdentity;
+  generation: number;
 }
 
 export interface WikiServer {
   app: FastifyInstance;
-  store: Store;
+  /** the store answering new requests */
+  readonly store: Store;
+  readonly identity: ImportIdentity;
+  readonly generation: number;
+  readonly log: Logger;
+  /**
+   * Open the database again and answer new requests from it; requests under way finish on the old one,
+   * which is closed after them; the response cache is emptied. A database that cannot be opened is
+   * reported (thrown) and the server goes on with the old one.
+   */
+  reload(): Promise<ReloadResult>;
+  /** stop accepting, finish what runs (with Connection: close), cut the rest after graceMs */
+  shutdown(graceMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
+interface Built {
+  api: ApiMain;
+}
+
+const HOST_RE = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
-  const store = opts.store;
-  const wiki = await Wiki.load(store.site);
-  const api = new ApiMain(store, wiki, createRegistry(), { debug: opts.debug });
-  const app = Fastify({
-    // request lines are logged at info level: shown with --debug only
-    logger: { level: opts.logLevel ?? (opts.debug ? 'info' : 'warn') },
+  const registry = createRegistry();
+  const open =
+    opts.openStore ??
+    (() => {
+      throw new Error('this server was given no way to reopen its database');
+    });
+  const build = async (store: Store): Promise<Built> => {
+    const wiki = await Wiki.load(store.site);
+    if (opts.interwiki) wiki.interwiki = opts.interwiki;
+    return { api: new ApiMain(store, wiki, registry, { debug: opts.debug, cors: opts.cors }) };
+  };
+  const generations = await Generations.start(opts.store, build);
+  const log = opts.logger ?? createLogger(opts.logLevel ?? 'warn');
+  const actionNames = new Set(registry.actions.map((m) => m.name));
+  const queryNames = new Set(registry.query.map((m) => m.name));
+
+  let httpServer: Server | null = null;
+  /** for requests too malformed to name a host: the address the server listens on */
+  const listenHost = () => {
+    const a = httpServer?.address();
+    return a && typeof a === 'object' ? (a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`) : '127.0.0.1';
+  };
+  const tp = opts.trustProxy;
+  const app: FastifyInstance = Fastify({
+    loggerInstance: log as unknown as FastifyBaseLogger,
+    // one line per request, written by the onResponse hook below with the API's own labels
+    logController: new LogController({ disableRequestLogging: true }),
     // parameters are decoded by decodeParams from the raw URL, PHP-style
     routerOptions: { querystringParser: () => ({}) },
     bodyLimit: 8 * 1024 * 1024,
+    // a hop count: trust the nearest N peers
+    trustProxy: typeof tp === 'number' ? (_addr: string, i: number) => i < tp : (tp ?? false),
+    clientErrorHandler: makeClientErrorHandler(() => httpServer!, () => `http://${listenHost()}/api.php`) as (e: Error, s: Socket) => void,
   });
+  httpServer = app.server;
   // PHP reads only urlencoded and multipart bodies; any other body is ignored, not an error.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
   await app.register(formbody, { bodyLimit: 8 * 1024 * 1024 });
   await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 1024 * 1024, fields: 200 } });
+  await registerCompression(app);
+  const graceful = new GracefulClose(app);
 
   const cache = new ResponseCache((opts.cacheMb ?? 64) * 1024 * 1024);
+  const metrics = new Metrics({
+    cacheSize: () => cache.size,
+    databaseBytes: () => opts.databaseBytes?.(),
+    pages: () => generations.current.identity.pages,
+    generation: () => generations.current.number,
+  });
+
+  /** Run `use` on the current database; a swap meanwhile closes it only after `use` has finished. */
+  const withStore = async <T>(use: (store: Store) => Promise<T>): Promise<T> => {
+    const gen = generations.acquire();
+    try {
+      return await use(gen.store);
+    } finally {
+      generations.release(gen);
+    }
+  };
+
+  /** scheme://host as the client addressed us (through a trusted proxy: as the proxy was addressed) */
+  const origin = (request: FastifyRequest): string => {
+    const proto = request.protocol === 'https' ? 'https' : 'http';
+    const host = HOST_RE.test(request.host) ? request.host : '127.0.0.1';
+    return `${proto}://${host}`;
+  };
+
+  const labelled = new WeakMap<FastifyRequest, { labels: RequestLabels; error: boolean }>();
+
+  /**
+   * An API answer, compressed here rather than by the plugin: synchronously (the plugin streams large
+   * bodies through zlib, 3-4x slower for a 100 KB answer), and for a cached answer only once per encoding.
+   */
+  const sendAnswer = (request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, cacheKey: string | null) => {
+    const encoding = chooseEncoding(request.headers['accept-encoding'], answer.body.length);
+    reply.code(answer.status).headers(answer.headers);
+    if (encoding === null) return reply.send(answer.body);
+    let body = answer.encoded?.[encoding];
+    if (!body) {
+      body = encodeBody(answer.body, encoding);
+      if (cacheKey !== null) cache.addEncoded(cacheKey, encoding, body);
+    }
+    return reply.header('Content-Encoding', encoding).header('Vary', varyWithEncoding(answer.headers.Vary)).send(body);
+  };
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.raw.url ?? '/';
-    // only a GET's answer is a function of its URL (and of the Host it names in links); an Origin header
-    // changes CORS handling, so such requests bypass the cache
-    const cacheKey = cache.enabled && request.method === 'GET' && request.headers.origin === undefined ? `${request.headers.host ?? ''} ${url}` : null;
+    const base = origin(request);
+    // only a GET's answer is a function of its URL (and of the scheme and host it names in links); an
+    // Origin header changes CORS handling, so such requests bypass the cache
+    const cacheKey = cache.enabled && request.method === 'GET' && request.headers.origin === undefined ? `${base} ${url}` : null;
     if (cacheKey !== null) {
       // an answer that names the client is stored under the client's address as well
-      const hit = cache.get(cacheKey) ?? cache.get(`${request.ip} ${cacheKey}`);
-      if (hit) return reply.code(hit.status).headers(hit.headers).send(hit.body);
+      let hitKey = cacheKey;
+      let hit = cache.get(cacheKey);
+      if (!hit) {
+        hitKey = `${request.ip} ${cacheKey}`;
+        hit = cache.get(hitKey);
+      }
+      metrics.cache(hit !== undefined);
+      if (hit) {
+        labelled.set(request, { labels: hit.labels ?? { action: 'help', modules: [] }, error: hit.headers['MediaWiki-API-Error'] !== undefined });
+        return sendAnswer(request, reply, hit, hitKey);
+      }
     }
     const qi = url.indexOf('?');
     const { raw, phpArrays } = decodeParams(qi < 0 ? '' : url.slice(qi + 1), request.body as Record<string, unknown> | undefined);
+    const labels = requestLabels(raw, actionNames, queryNames);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(request.headers)) if (typeof v === 'string') headers[k] = v;
-    const host = request.headers.host ?? '127.0.0.1';
-    const res = await api.handle(
-      { method: request.method, url, headers, raw, ip: request.ip, apiUrl: `${request.protocol}://${host}/api.php` },
-      phpArrays,
-    );
-    const body = Buffer.from(res.body, 'utf8');
-    if (cacheKey !== null && res.cacheable) {
-      cache.set(res.cacheable.perClient ? `${request.ip} ${cacheKey}` : cacheKey, { status: res.status, headers: res.headers, body }, res.cacheable.untilSecondEnds);
+    const gen: Generation<Built> = generations.acquire();
+    let res;
+    try {
+      res = await gen.app.api.handle({ method: request.method, url, headers, raw, ip: request.ip, apiUrl: `${base}/api.php` }, phpArrays);
+    } finally {
+      generations.release(gen);
     }
-    reply.code(res.status).headers(res.headers);
-    return reply.send(body);
+    labelled.set(request, { labels, error: res.headers['MediaWiki-API-Error'] !== undefined });
+    const body = Buffer.from(res.body, 'utf8');
+    // an answer computed on a database that has since been replaced is not kept
+    if (cacheKey !== null && res.cacheable && gen === generations.current) {
+      const key = res.cacheable.perClient ? `${request.ip} ${cacheKey}` : cacheKey;
+      const answer: CachedAnswer = { status: res.status, headers: res.headers, body, labels };
+      cache.set(key, answer, res.cacheable.untilSecondEnds);
+      return sendAnswer(request, reply, answer, key);
+    }
+    return sendAnswer(request, reply, { status: res.status, headers: res.headers, body }, null);
   };
   app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/api.php', handler });
   app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/w/api.php', handler });
-  registerFileRoutes(app, store, opts.filesDir);
-  registerArticleRoutes(app, store, wiki);
+  // the site root: where a person typing the server's address wants to go
+  app.route({ method: ['GET', 'HEAD'], url: '/', exposeHeadRoute: false, handler: async (_req, reply) => reply.code(301).header('Location', '/api.php').header('Cache-Control', 'max-age=3600').send() });
+  registerFileRoutes(app, withStore, opts.filesDir);
+  registerArticleRoutes(app, async (use) => {
+    const gen = generations.acquire();
+    try {
+      return await use(gen.store, gen.app.api.wiki);
+    } finally {
+      generations.release(gen);
+    }
+  });
+  registerHealth(app, {
+    stopping: () => graceful.stopping,
+    identity: () => generations.current.identity,
+    generation: () => generations.current.number,
+    probe: () => withStore((store) => store.pages.byIds([1])).then(() => undefined),
+  });
+  metrics.register(app);
+
+  // callback style: no promise per request
+  app.addHook('onResponse', (request, reply, done) => {
+    const ms = reply.elapsedTime;
+    const l = labelled.get(request);
+    if (l) metrics.request(l.labels, reply.statusCode, l.error, ms / 1000);
+    if (log.isLevelEnabled('info')) {
+      request.log.info(
+        { method: request.method, url: request.raw.url, action: l?.labels.action, modules: l?.labels.modules, status: reply.statusCode, error: l?.error || undefined, ms: Math.round(ms * 100) / 100 },
+        'request',
+      );
+    }
+    done();
+  });
+
   // Only the HTTP layer's own failures land here (ApiMain turns every failure of a request into an API
   // error): a body that cannot be parsed (truncated multipart, bad encoding, too large) is the client's
   // fault, so it gets a 4xx with MediaWiki's error object, never a 500.
   app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
     request.log.warn({ err: error }, 'request body refused');
-    const host = request.headers.host ?? '127.0.0.1';
     reply.code(status).header('X-Frame-Options', 'DENY').header('MediaWiki-API-Error', 'badrequest').type('application/json; charset=utf-8');
-    return JSON.stringify({ error: { code: 'badrequest', info: `The request could not be read: ${error.message}`, '*': `See ${request.protocol}://${host}/api.php for API usage` } });
+    return JSON.stringify({ error: { code: 'badrequest', info: `The request could not be read: ${error.message}`, '*': `See ${origin(request)}/api.php for API usage` } });
   });
+  // Unknown paths: MediaWiki's web server would answer 404 too; say where the API is.
+  app.setNotFoundHandler(async (request, reply) => {
+    reply.code(404).type('text/plain; charset=utf-8').header('X-Content-Type-Options', 'nosniff');
+    return `404 Not Found: ${request.method} ${(request.raw.url ?? '/').split('?')[0]}\nThe API is at ${origin(request)}/api.php\n`;
+  });
+
+  let reloadChain: Promise<unknown> = Promise.resolve();
+  const reload = async (): Promise<ReloadResult> => {
+    const previous = generations.current.identity;
+    let store: Store;
+    try {
+      store = await open();
+    } catch (e) {
+      metrics.reloads.inc({ result: 'failed' });
+      throw e;
+    }
+    const gen = await generations.replace(store);
+    cache.clear();
+    metrics.reloads.inc({ result: 'ok' });
+    const result = { changed: gen.identity.id !== previous.id, previous, current: gen.identity, generation: gen.number };
+    return result;
+  };
 
   return {
     app,
-    store,
+    get store() {
+      return generations.current.store;
+    },
+    get identity() {
+      return generations.current.identity;
+    },
+    get generation() {
+      return generations.current.number;
+    },
+    log,
+    // one reload at a time: a SIGHUP during a re-import's switch waits for it, then reopens again
+    reload: () => {
+      const next = reloadChain.then(reload, reload);
+      reloadChain = next.catch(() => undefined);
+      return next;
+    },
+    shutdown: async (graceMs: number) => {
+      await graceful.begin(graceMs, (n) => log.warn({ connections: n }, 'grace period over: closing the remaining connections'));
+      generations.close();
+    },
     close: async () => {
       await app.close();
-      store.close();
+      generations.close();
     },
   };
 }

@@ -3,18 +3,18 @@
  *
  * Memory stays bounded whatever the dump size: the file is read in chunks, each chunk is fed to saxes,
  * and the items the chunk completed are yielded before the next chunk is read (so a slow consumer
- * slows the reading -- that is the backpressure). Of a page only the first and the latest revision
- * are kept (the other revisions are counted), and only the latest revision's text.
+ * slows the reading -- that is the backpressure). Every revision is handed on as its own item as soon
+ * as it is read (so a page with a long history never sits in memory); the page item that follows it
+ * carries the first and the latest revision's metadata, and the latest revision's text. <logitem>s
+ * (dumps made with --logs) are items of their own.
  *
  * Elements are matched by name and parent, never by position, so 0.11's reordered and optional
  * elements (<origin>, <model>, <format>, <sha1>, <text bytes deleted/>) need nothing special.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { createGunzip } from 'node:zlib';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { isoToMw } from '../wiki/timestamps.js';
+import { dumpDisplayName, openDump } from './dump-source.js';
 
 export interface DumpNamespace {
   id: number;
@@ -52,6 +52,8 @@ export interface DumpRevision {
   text: string | null;
   /** the <text bytes="…"> attribute (-1 when absent) */
   bytes: number;
+  /** Revision::DELETED_* bits from deleted="deleted" attributes: 1 text, 2 comment, 4 user */
+  deleted: number;
 }
 
 export interface DumpUpload {
@@ -80,10 +82,36 @@ export interface DumpPage {
   uploads: DumpUpload[];
 }
 
+/** One <logitem>: a log entry as Special:Export writes it (log_params raw, as stored). */
+export interface DumpLogItem {
+  id: number;
+  /** TS_MW */
+  timestamp: string;
+  user: string;
+  userId: number;
+  comment: string;
+  type: string;
+  action: string;
+  /** prefixed title, as in <logtitle> ('' when absent) */
+  logtitle: string;
+  params: string;
+  /** LogPage::DELETED_* bits from the deleted="deleted" attributes */
+  deleted: number;
+}
+
+/** The page a revision belongs to, as far as the dump said before the revision. */
+export interface DumpRevisionPage {
+  id: number;
+  ns: number | undefined;
+  title: string;
+}
+
 export type DumpItem =
   | { type: 'siteinfo'; siteinfo: DumpSiteInfo }
+  | { type: 'revision'; page: DumpRevisionPage; revision: DumpRevision }
   | { type: 'page'; page: DumpPage }
-  | { type: 'upload'; upload: DumpUpload };
+  | { type: 'upload'; upload: DumpUpload }
+  | { type: 'logitem'; logitem: DumpLogItem };
 
 /** A malformed or unusable dump; the message is `file:line:column: what`. */
 export class DumpError extends Error {
@@ -115,6 +143,7 @@ const LEAVES: Record<string, Set<string>> = {
   revision: new Set(['id', 'parentid', 'timestamp', 'comment', 'model', 'format', 'text', 'sha1']),
   contributor: new Set(['username', 'id', 'ip']),
   upload: new Set(['timestamp', 'comment', 'filename', 'size', 'sha1base36']),
+  logitem: new Set(['id', 'timestamp', 'comment', 'type', 'action', 'logtitle', 'params', 'text']),
 };
 
 interface PageState {
@@ -152,6 +181,7 @@ class DumpParser {
   private page: PageState | null = null;
   private rev: DumpRevision | null = null;
   private upload: DumpUpload | null = null;
+  private logitem: DumpLogItem | null = null;
   private contributor: { user: string; userId: number } | null = null;
   private textDeleted = false;
   /** names of the close tag being read and of the element it should have closed (for error messages) */
@@ -220,6 +250,10 @@ class DumpParser {
       if (name === 'namespace') {
         this.nsKey = this.int(String(tag.attributes.key ?? ''), 'namespace key');
         this.nsCase = tag.attributes.case === 'case-sensitive' ? 'case-sensitive' : 'first-letter';
+      } else if (name === 'comment' && parent === 'logitem' && this.logitem && tag.attributes.deleted !== undefined) {
+        this.logitem.deleted |= 2;
+      } else if (name === 'comment' && parent === 'revision' && this.rev && tag.attributes.deleted !== undefined) {
+        this.rev.deleted |= 2;
       } else if (name === 'text' && parent === 'revision' && this.rev) {
         const bytes = tag.attributes.bytes;
         if (bytes !== undefined) this.rev.bytes = Number(bytes) || 0;
@@ -240,13 +274,18 @@ class DumpParser {
         break;
       case 'revision':
         if (!this.page || parent !== 'page') this.fail('<revision> outside <page>');
-        this.rev = { id: 0, parentId: 0, timestamp: '', user: '', userId: 0, comment: '', minor: false, sha1: '', text: null, bytes: -1 };
+        this.rev = { id: 0, parentId: 0, timestamp: '', user: '', userId: 0, comment: '', minor: false, sha1: '', text: null, bytes: -1, deleted: 0 };
         break;
       case 'upload':
         this.upload = { timestamp: '', user: '', userId: 0, comment: '', filename: '', size: 0, sha1base36: '' };
         break;
+      case 'logitem':
+        this.logitem = { id: 0, timestamp: '', user: '', userId: 0, comment: '', type: '', action: '', logtitle: '', params: '', deleted: 0 };
+        break;
       case 'contributor':
         this.contributor = { user: '', userId: 0 };
+        if (parent === 'logitem' && this.logitem && tag.attributes.deleted !== undefined) this.logitem.deleted |= 4;
+        if (parent === 'revision' && this.rev && tag.attributes.deleted !== undefined) this.rev.deleted |= 4;
         break;
       case 'minor':
         if (this.rev && parent === 'revision') this.rev.minor = true;
@@ -271,7 +310,7 @@ class DumpParser {
         break;
       case 'contributor': {
         const c = this.contributor;
-        const target = parent === 'revision' ? this.rev : parent === 'upload' ? this.upload : null;
+        const target = parent === 'revision' ? this.rev : parent === 'upload' ? this.upload : parent === 'logitem' ? this.logitem : null;
         if (c && target) {
           target.user = c.user;
           target.userId = c.userId;
@@ -294,12 +333,20 @@ class DumpParser {
         if (this.page) this.endPage(this.page);
         this.page = null;
         break;
+      case 'logitem':
+        if (this.logitem) {
+          if (this.logitem.timestamp === '') this.fail('<logitem> without <timestamp>');
+          this.out.push({ type: 'logitem', logitem: this.logitem });
+        }
+        this.logitem = null;
+        break;
     }
   }
 
   /** Keep the oldest revision's metadata and the newest revision with its text; count the rest. */
   private addRevision(page: PageState, rev: DumpRevision): void {
     if (rev.timestamp === '') this.fail('<revision> without <timestamp>');
+    this.out.push({ type: 'revision', page: { id: page.id, ns: page.ns, title: page.title }, revision: rev });
     page.count++;
     if (!page.first || isNewer(page.first, rev)) page.first = { ...rev, text: null };
     if (!page.latest || isNewer(rev, page.latest)) page.latest = rev;
@@ -345,6 +392,7 @@ class DumpParser {
         else if (name === 'sha1') rev.sha1 = v.trim();
         else if (name === 'text') {
           rev.text = this.textDeleted ? null : v;
+          if (this.textDeleted) rev.deleted |= 1;
           this.textDeleted = false;
         }
         return;
@@ -354,6 +402,19 @@ class DumpParser {
         if (name === 'username' || name === 'ip') this.contributor.user = v;
         else if (name === 'id') this.contributor.userId = this.int(v, 'id');
         return;
+      case 'logitem': {
+        const li = this.logitem;
+        if (!li) return;
+        if (name === 'id') li.id = this.int(v, 'id');
+        else if (name === 'timestamp') li.timestamp = isoToMw(v);
+        else if (name === 'comment') li.comment = v;
+        else if (name === 'type') li.type = v;
+        else if (name === 'action') li.action = v;
+        else if (name === 'logtitle') li.logtitle = v;
+        // <text> is where dumps before schema 0.6 put the log parameters
+        else if (name === 'params' || name === 'text') li.params = v;
+        return;
+      }
       case 'upload': {
         const up = this.upload;
         if (!up) return;
@@ -369,27 +430,22 @@ class DumpParser {
 }
 
 export async function* readDump(file: string, opts: ReadDumpOptions = {}): AsyncGenerator<DumpItem> {
-  const parser = new DumpParser(opts.displayName ?? file);
-  const raw = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
-  let bytesRead = 0;
-  raw.on('data', (chunk) => {
-    bytesRead += chunk.length;
-  });
-  // .gz dumps are decompressed on the fly; progress still counts bytes of the file itself
-  const source: AsyncIterable<Buffer> = path.extname(file) === '.gz' ? raw.pipe(createGunzip()) : raw;
+  const parser = new DumpParser(opts.displayName ?? dumpDisplayName(file));
+  // plain, gzip or bzip2, from a file or stdin ('-'); progress counts bytes of the file itself
+  const source = await openDump(file);
   const decoder = new StringDecoder('utf8');
   try {
     // for-await pulls the next chunk only after the consumer took every item of this one
-    for await (const chunk of source) {
+    for await (const chunk of source.stream) {
       parser.write(decoder.write(chunk));
-      opts.onBytes?.(bytesRead);
+      opts.onBytes?.(source.bytesRead());
       if (parser.out.length > 0) yield* parser.out.splice(0, parser.out.length);
     }
     parser.write(decoder.end());
     parser.end();
     if (parser.out.length > 0) yield* parser.out.splice(0, parser.out.length);
   } finally {
-    raw.destroy();
+    source.close();
   }
   if (parser.skippedWithoutRevisions > 0) {
     opts.onWarning?.(`${parser.skippedWithoutRevisions} page(s) without any <revision> skipped`);

@@ -1,6 +1,6 @@
 /**
  * Template expansion for pass 2: the one place where a page's text becomes the text its links are read
- * from. The expansion is the preprocessor's (wikitext/preprocessor.ts); templates come from the
+ * from. The expansion is the preprocessor's (src/wiki/preprocessor.ts); templates come from the
  * database being built (page_text after pass 1) through a small LRU cache, following one redirect as
  * MediaWiki's Parser::statelessFetchTemplate does (the preprocessor records both the redirect and its
  * target as transclusions).
@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
-import { expandWikitext, TemplateTreeCache, type PreprocessContext } from './wikitext/preprocessor.js';
+import { expandWikitext, TemplateTreeCache, type PreprocessContext } from '../wikitext/preprocessor.js';
 
 export interface TitleRef {
   ns: number;

@@ -236,6 +236,13 @@ export class FileImporter {
   }
 }
 
+/**
+ * Directories of MediaWiki's images/ that hold no current upload: old versions (archive), generated
+ * thumbnails and transcodes, deleted files, stash and temporary uploads, lock files. Skipped at the top
+ * level, so that `--files` can be given MediaWiki's images/ directory as it is.
+ */
+const NOT_UPLOADS = new Set(['archive', 'thumb', 'transcoded', 'deleted', 'temp', 'lockdir', 'math', 'timeline', 'tmp']);
+
 /** Files below dir (relative paths), skipping our own metadata files, dot files and description sidecars. */
 function* walk(dir: string, rel: string): Generator<string> {
   const entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -244,6 +251,7 @@ function* walk(dir: string, rel: string): Generator<string> {
     if (e.name.startsWith('.')) continue;
     const r = rel === '' ? e.name : path.join(rel, e.name);
     if (e.isDirectory()) {
+      if (rel === '' && NOT_UPLOADS.has(e.name)) continue;
       yield* walk(dir, r);
       continue;
     }

@@ -11,6 +11,8 @@
  * interrupted import (SIGINT/SIGTERM) removes the temporary file and leaves FILE as it was.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { dateToMw } from '../wiki/timestamps.js';
 import { BuildDb, removeDbFiles } from './build-db.js';
@@ -24,6 +26,9 @@ import { buildReports } from './reports.js';
 import { createProgress } from './progress.js';
 import type { HookContext, PageAnalysisHook } from './hooks.js';
 import { LANGUAGE_CODES } from './wikitext/links.js';
+import { checkDumpPath, STDIN } from './dump-source.js';
+import { databaseProblem } from '../store/sqlite/db.js';
+import { buildSearchIndex } from './search-index.js';
 
 export interface ImportOptions {
   dump: string;
@@ -37,11 +42,18 @@ export interface ImportOptions {
   progress?: boolean;
   /** informational lines and warnings (default: stderr) */
   log?: (line: string) => void;
+  /** build the full-text search index (default true; false leaves it empty: list=search finds nothing) */
+  searchIndex?: boolean;
 }
 
 export interface ImportSummary {
   db: string;
+  /** the import's id, as /health reports it */
+  importId: string;
   pages: number;
+  revisions: number;
+  logItems: number;
+  users: number;
   redirects: number;
   files: number;
   /** rows of all link tables together */
@@ -54,6 +66,8 @@ export interface ImportSummary {
   pagesPerSecond: number;
   /** peak resident set size of the process, MiB */
   peakRssMB: number;
+  /** bytes of the full-text search index (0 without it) */
+  searchIndexBytes: number;
 }
 
 /** Thrown (and reported by the CLI) when SIGINT/SIGTERM stopped the import. */
@@ -64,14 +78,51 @@ export class ImportInterrupted extends Error {
   }
 }
 
+/** The import cannot start: a missing dump, an unusable --db, --files or --messages. */
+export class ImportSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImportSetupError';
+  }
+}
+
+/**
+ * --db must be a file path whose directory exists and is writable; an existing file there is replaced
+ * only when it is a wikiquery database (never someone's other file).
+ */
+export function checkImportTarget(db: string): void {
+  const st = fs.statSync(db, { throwIfNoEntry: false });
+  if (st?.isDirectory()) throw new ImportSetupError(`--db ${db}: is a directory; give the database file's path (e.g. ${path.join(db, 'wiki.sqlite')})`);
+  if (st) {
+    const problem = databaseProblem(db);
+    if (problem !== null && !problem.startsWith('imported by another wikiquery version')) {
+      throw new ImportSetupError(`--db ${db}: ${problem}; refusing to replace it`);
+    }
+  }
+  const dir = path.dirname(path.resolve(db));
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--db ${db}: directory ${dir} does not exist`);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    throw new ImportSetupError(`--db ${db}: directory ${dir} is not writable`);
+  }
+}
+
 export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   const t0 = performance.now();
   const t0Wall = Date.now();
   const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
-  const dumpSize = fs.statSync(opts.dump).size; // fails early, with the OS's message, on a missing dump
+  // everything that can be checked is checked before the first byte is written
+  checkDumpPath(opts.dump);
+  checkImportTarget(opts.db);
   if (opts.filesDir !== undefined && !fs.statSync(opts.filesDir, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new Error(`--files ${opts.filesDir}: not a directory`);
+    throw new ImportSetupError(`--files ${opts.filesDir}: not a directory`);
   }
+  for (const dir of opts.messageDirs ?? []) {
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--messages ${dir}: not a directory`);
+  }
+  const dumpSize = opts.dump === STDIN ? 0 : fs.statSync(opts.dump).size;
+  const importId = `${dateToMw(new Date(t0Wall))}-${randomBytes(4).toString('hex')}`;
   const tmp = `${opts.db}.tmp-${process.pid}`;
   removeDbFiles(tmp);
 
@@ -103,6 +154,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const site = await importPages(db, opts.dump, {
       lang: opts.lang,
       importTime: dateToMw(new Date(t0Wall)),
+      importId,
       log,
       onBytes: (b) => progress.update(b),
       checkAbort,
@@ -110,7 +162,11 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     progress.stop();
     const { codec: titleCodec, lang } = site;
     createPageIndexes(db, () => build!.createIndexes(['page', 'redirect']), log);
-    log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects (${secondsSince(t0)} s)`);
+    log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`);
+    build.createIndexes(['revision', 'logging']);
+    const history = site.history.finish();
+    log(`history: ${history.users} users, ${history.recentChanges} recent changes (${secondsSince(t0)} s)`);
+    checkAbort();
 
     // ---- files and messages (pass 2 needs both: file existence, tracking-category names)
     let files = 0;
@@ -140,6 +196,19 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     progress.stop();
     log(`pass 2: links analysed (${secondsSince(t0)} s)`);
 
+    // ---- search index
+    let searchIndexBytes = 0;
+    if (opts.searchIndex ?? true) {
+      progress.phase('search index', pageCount, 'pages');
+      const search = await buildSearchIndex(db, titleCodec, { checkAbort, onProgress: (n) => progress.update(n) });
+      progress.stop();
+      searchIndexBytes = search.indexBytes;
+      log(
+        `search index: ${search.pages} pages, ${search.redirectTitles} redirect titles, ` +
+          `${mb(search.indexBytes)} MB of ${mb(search.databaseBytes)} MB so far (${secondsSince(t0)} s)`,
+      );
+    }
+
     // ---- derived tables, indexes
     build.createIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'page_props', 'image']);
     checkAbort();
@@ -165,7 +234,11 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const links = Object.entries(linkCounts).reduce((n, [k, v]) => (k === 'pageProps' ? n : n + v), 0);
     return {
       db: opts.db,
+      importId,
       pages: stats.pages,
+      revisions: site.history.revisions,
+      logItems: site.history.logItems,
+      users: history.users,
       redirects,
       files,
       links,
@@ -176,6 +249,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       seconds,
       pagesPerSecond: seconds > 0 ? stats.pages / seconds : stats.pages,
       peakRssMB: process.resourceUsage().maxRSS / 1024,
+      searchIndexBytes,
     };
   } finally {
     progress.stop();
@@ -185,6 +259,10 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
   }
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1048576).toFixed(1);
 }
 
 function secondsSince(t0: number): string {

@@ -11,7 +11,8 @@ import { TitleCodec } from '../wiki/titles.js';
 import { NS_FILE, NS_MEDIAWIKI, NS_USER } from '../wiki/namespaces.js';
 import { sha1HexToBase36 } from '../wiki/files.js';
 import { SCHEMA_VERSION } from '../store/sqlite/schema.js';
-import { readDump, type DumpPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
+import { HistoryWriter } from '../store/sqlite/history-writer.js';
+import { readDump, type DumpLogItem, type DumpPage, type DumpRevision, type DumpRevisionPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
 import { redirectTarget, redirectTargetFromTitle } from './wikitext/redirect.js';
 
 /**
@@ -72,6 +73,9 @@ export interface Pass1Counts {
 
 export class PageWriter {
   readonly counts: Pass1Counts = { pages: 0, redirects: 0, duplicates: 0, skipped: 0 };
+  readonly history: HistoryWriter;
+  /** the title of the page whose revisions are being read (revisions come page by page) */
+  private revPage: { id: number; title: { ns: number; dbkey: string } | null } | null = null;
   private readonly insPage: Database.Statement;
   private readonly insText: Database.Statement;
   private readonly insRedirect: Database.Statement;
@@ -87,6 +91,7 @@ export class PageWriter {
     private readonly log: (line: string) => void,
   ) {
     db.exec(UPLOAD_TABLE_SQL);
+    this.history = new HistoryWriter(db);
     this.insPage = db.prepare(
       `INSERT INTO page (page_id, page_namespace, page_title, page_is_redirect, page_len, page_latest, page_touched,
          page_rev_count, page_content_model, first_rev_id, first_timestamp, first_user, first_user_id,
@@ -157,6 +162,51 @@ export class PageWriter {
     for (const u of p.uploads) this.writeUpload(u, title.ns === NS_FILE ? title.dbkey : undefined);
   }
 
+  /** One revision of any page, as it is read (bounded memory whatever the history's length). */
+  writeRevision(page: DumpRevisionPage, rev: DumpRevision): void {
+    if (this.revPage?.id !== page.id) {
+      this.revPage = { id: page.id, title: dumpPageTitle({ ...page, redirectTitle: undefined } as DumpPage, this.codec) };
+    }
+    const title = this.revPage.title;
+    if (title === null || page.id <= 0) return; // the page itself is skipped (and reported) when it ends
+    const len = rev.text !== null ? Buffer.byteLength(rev.text, 'utf8') : rev.bytes >= 0 ? rev.bytes : null;
+    const model = rev.model ?? defaultModel(title.ns, title.dbkey);
+    this.history.writeRevision({
+      id: rev.id,
+      page: page.id,
+      ns: title.ns,
+      parentId: rev.parentId,
+      timestamp: rev.timestamp,
+      user: rev.user,
+      userId: rev.userId,
+      comment: rev.comment,
+      minor: rev.minor,
+      deleted: rev.deleted,
+      text: rev.text,
+      len,
+      sha1: rev.sha1 !== '' ? rev.sha1 : rev.text !== null ? sha1Base36(rev.text) : '',
+      model,
+      format: rev.format ?? (model === 'css' ? 'text/css' : model === 'javascript' ? 'text/javascript' : 'text/x-wiki'),
+    });
+  }
+
+  writeLogItem(l: DumpLogItem): void {
+    const t = l.logtitle !== '' ? this.codec.parse(l.logtitle, 0) : null;
+    this.history.writeLog({
+      id: l.id,
+      type: l.type,
+      action: l.action,
+      timestamp: l.timestamp,
+      user: l.user,
+      userId: l.userId,
+      ns: t ? t.ns : 0,
+      dbkey: t ? t.dbkey : '',
+      comment: l.comment,
+      params: l.params,
+      deleted: l.deleted,
+    });
+  }
+
   /** An <upload> (inside a file page, or on its own) as the uploader facts of a file name. */
   writeUpload(u: DumpUpload, pageDbKey?: string): void {
     const t = u.filename !== '' ? this.codec.parse(u.filename, NS_FILE) : null;
@@ -205,6 +255,7 @@ export interface SiteSetup {
   lang: string;
   siteName: string;
   counts: Pass1Counts;
+  history: HistoryWriter;
 }
 
 /**
@@ -214,7 +265,7 @@ export interface SiteSetup {
 export async function importPages(
   db: Database.Database,
   dump: string,
-  opts: { lang?: string; importTime: string; log: (line: string) => void; onBytes: (bytes: number) => void; checkAbort: () => void },
+  opts: { lang?: string; importTime: string; importId: string; log: (line: string) => void; onBytes: (bytes: number) => void; checkAbort: () => void },
 ): Promise<SiteSetup> {
   let setup: (SiteSetup & { writer: PageWriter }) | null = null;
   const start = (site: DumpSiteInfo | null) => {
@@ -222,9 +273,9 @@ export async function importPages(
     const siteName = site?.sitename || DEFAULT_SITENAME;
     const codec = TitleCodec.forSite(siteName, site?.namespaces);
     if (!site) opts.log('warning: the dump has no <siteinfo>; default namespaces are used');
-    writeSiteMeta(db, site, { codec, lang, siteName, importTime: opts.importTime });
+    writeSiteMeta(db, site, { codec, lang, siteName, importTime: opts.importTime, importId: opts.importId });
     const writer = new PageWriter(db, codec, opts.log);
-    return { codec, lang, siteName, counts: writer.counts, writer };
+    return { codec, lang, siteName, counts: writer.counts, history: writer.history, writer };
   };
   let inBatch = 0;
   try {
@@ -236,6 +287,8 @@ export async function importPages(
       setup ??= start(null);
       if (inBatch === 0) db.exec('BEGIN');
       if (item.type === 'page') setup.writer.write(item.page);
+      else if (item.type === 'revision') setup.writer.writeRevision(item.page, item.revision);
+      else if (item.type === 'logitem') setup.writer.writeLogItem(item.logitem);
       else setup.writer.writeUpload(item.upload);
       if (++inBatch >= PAGES_PER_TRANSACTION) {
         db.exec('COMMIT');
@@ -249,13 +302,13 @@ export async function importPages(
   }
   setup ??= start(null);
   opts.checkAbort();
-  return { codec: setup.codec, lang: setup.lang, siteName: setup.siteName, counts: setup.counts };
+  return { codec: setup.codec, lang: setup.lang, siteName: setup.siteName, counts: setup.counts, history: setup.writer.history };
 }
 
 function writeSiteMeta(
   db: Database.Database,
   site: DumpSiteInfo | null,
-  s: { codec: TitleCodec; lang: string; siteName: string; importTime: string },
+  s: { codec: TitleCodec; lang: string; siteName: string; importTime: string; importId: string },
 ): void {
   const meta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
   const siteinfo = {
@@ -272,6 +325,7 @@ function writeSiteMeta(
     meta.run('siteinfo', JSON.stringify(siteinfo));
     meta.run('lang', s.lang);
     meta.run('import_time', s.importTime);
+    meta.run('import_id', s.importId);
     for (const n of s.codec.namespaces.values()) nsRow.run(n.id, n.name, n.canonical ?? null, n.case);
   })();
 }

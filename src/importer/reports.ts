@@ -38,9 +38,10 @@
  *
  * Tie-breaker: where MediaWiki orders by the value alone (rows in database order), ties are broken by
  * namespace, then title, ascending (byte order) -- the order MediaWiki itself adopted for the Wanted*
- * reports in 1.29. Ancientpages, Unusedimages, Longpages, Shortpages, the Most*, Fewestrevisions,
- * ListDuplicatedFiles and Wanted* reports are affected; DoubleRedirects ties (several redirects to one
- * redirect) go by the redirect's page id, as the redirect index returns them.
+ * reports in 1.29. Ancientpages, Unusedimages, the Most*, Fewestrevisions and Wanted* reports are
+ * affected. Where the index MediaWiki reads fixes the order of ties, that order is kept: Shortpages by
+ * page id ascending, Longpages by page id descending, ListDuplicatedFiles by SHA-1; DoubleRedirects ties
+ * (several redirects to one redirect) go by the redirect's page id, as the redirect index returns them.
  *
  * Cap: none by default. With $wgMiserMode off (the reference wiki) MediaWiki runs every report live,
  * so clients can page through all rows with qpoffset; a 1000-row querycache ($wgQueryCacheLimit) would
@@ -84,11 +85,15 @@ function pagesWithout(name: string, nsList: string, notExists: string): ReportQu
   };
 }
 
-/** Content pages (no redirects) by length: Longpages and Shortpages differ only in the order. */
+/**
+ * Content pages (no redirects) by length: Longpages and Shortpages differ only in the order. MediaWiki
+ * reads the page_len index, whose ties are in primary key order: page id ascending for Shortpages, and
+ * descending for Longpages, which scans the index backwards.
+ */
 function byLength(name: string, order: string): ReportQuery {
   return {
     name,
-    select: `SELECT CAST(page_len AS TEXT) AS value, page_namespace AS ns, page_title AS title, NULL AS extra, page_len AS k1
+    select: `SELECT CAST(page_len AS TEXT) AS value, page_namespace AS ns, page_title AS title, NULL AS extra, page_len AS k1, page_id AS k2
       FROM page WHERE page_namespace IN ${CONTENT_NS} AND page_is_redirect = 0`,
     order,
   };
@@ -147,9 +152,10 @@ export const REPORT_QUERIES: ReportQuery[] = [
   },
   {
     name: 'ListDuplicatedFiles',
-    select: `SELECT CAST(COUNT(*) AS TEXT) AS value, 6 AS ns, MIN(img_name) AS title, NULL AS extra, COUNT(*) AS k1
+    // GROUP BY img_sha1 reads the img_sha1 index: equal counts stay in SHA-1 order
+    select: `SELECT CAST(COUNT(*) AS TEXT) AS value, 6 AS ns, MIN(img_name) AS title, NULL AS extra, COUNT(*) AS k1, img_sha1 AS k2
       FROM image GROUP BY img_sha1 HAVING COUNT(*) > 1`,
-    order: 'k1 DESC, ns, title',
+    order: 'k1 DESC, k2',
   },
   {
     name: 'Listredirects',
@@ -167,7 +173,7 @@ export const REPORT_QUERIES: ReportQuery[] = [
     `SELECT 1 FROM pagelinks WHERE pl_namespace = page_namespace AND pl_title = page_title
      UNION ALL SELECT 1 FROM templatelinks WHERE tl_namespace = page_namespace AND tl_title = page_title`,
   ),
-  byLength('Longpages', 'k1 DESC, ns, title'),
+  byLength('Longpages', 'k1 DESC, k2 DESC'),
   {
     name: 'MediaStatistics',
     select: `SELECT '1' AS value, -2 AS ns,
@@ -206,7 +212,7 @@ export const REPORT_QUERIES: ReportQuery[] = [
   },
   byRevisions('Mostrevisions', 'k1 DESC, ns, title'),
   byRevisions('Fewestrevisions', 'k1, ns, title'),
-  byLength('Shortpages', 'k1, ns, title'),
+  byLength('Shortpages', 'k1, k2'),
   pagesWithout('Uncategorizedcategories', '(14)', 'SELECT 1 FROM categorylinks WHERE cl_from = page_id'),
   pagesWithout('Uncategorizedpages', CONTENT_NS, 'SELECT 1 FROM categorylinks WHERE cl_from = page_id'),
   pagesWithout('Uncategorizedimages', '(6)', 'SELECT 1 FROM categorylinks WHERE cl_from = page_id'),

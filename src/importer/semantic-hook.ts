@@ -20,6 +20,7 @@ import { normalizedQueryString } from '../semantic/query.js';
 import { BLOB_TYPES, DI, PREDEFINED_BY_KEY, SEMANTIC_NAMESPACES, propertyKeyFromLabel, propertyPageKey, typeIdFromLabel, typeUri } from '../semantic/types.js';
 import { isError, mwTimestampItem, numberItem, parseValue, wikiPageItem } from '../semantic/values.js';
 import { wordKeys } from '../semantic/fold.js';
+import { itemSortKey } from '../semantic/ask.js';
 import { HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from '../store/sqlite/semantic-schema.js';
 
 /** How many values a precomputed list keeps: Semantic Forms' $sfgMaxAutocompleteValues. */
@@ -175,7 +176,7 @@ class SemanticImportHook implements PageAnalysisHook {
       'SELECT rowid AS r, st_subject AS s, st_property AS p, st_kind AS k, st_text AS t FROM smw_stage WHERE rowid > ? ORDER BY rowid LIMIT ?',
     );
     const insert = db.prepare(
-      'INSERT INTO smw_value (sv_subject, sv_property, sv_seq, sv_type, sv_item, sv_ns, sv_key) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO smw_value (sv_subject, sv_property, sv_seq, sv_type, sv_item, sv_ns, sv_key, sv_num) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const acStage = db.prepare('INSERT INTO smw_ac_stage (as_source, as_value) VALUES (?, ?)');
     const redirect = db.prepare(
@@ -207,7 +208,7 @@ class SemanticImportHook implements PageAnalysisHook {
       const sig = `${prop}\u0001${item}`;
       if (seen.has(sig)) return false;
       seen.add(sig);
-      insert.run(subject, prop, seq++, di, derived ? null : item, ns, key);
+      insert.run(subject, prop, seq++, di, derived ? null : item, ns, key, itemSortKey(di, item) ?? null);
       written++;
       return true;
     };

@@ -6,10 +6,13 @@ import type { Registry } from '../api/main.js';
 import type { ActionModule, QueryModule } from '../api/types.js';
 import { createQueryAction } from '../api/query.js';
 import { helpModule } from './help.js';
-import { paraminfoModule } from './paraminfo.js';
+import { createParaminfoModule } from './paraminfo.js';
 import { tokensModule } from './tokens.js';
+import { expandtemplatesModule } from './expandtemplates.js';
 import { parseModule } from './parse.js';
 import { browseBySubjectModule } from './smw/browsebysubject.js';
+import { askModule } from './smw/ask.js';
+import { askArgsModule } from './smw/askargs.js';
 import { sfAutocompleteModule } from './sf/sfautocomplete.js';
 import { metaTokensModule } from './query/tokens.js';
 import { siteinfoModule } from './query/siteinfo.js';
@@ -17,6 +20,7 @@ import { userinfoModule } from './query/userinfo.js';
 import { allpagesModule } from './query/allpages.js';
 import { categorymembersModule } from './query/categorymembers.js';
 import { categoriesModule } from './query/categories.js';
+import { categoryinfoModule } from './query/categoryinfo.js';
 import { infoModule } from './query/info.js';
 import { revisionsModule } from './query/revisions.js';
 import { duplicatefilesModule } from './query/duplicatefiles.js';
@@ -29,16 +33,27 @@ import { fileusageModule } from './query/fileusage.js';
 import { imageusageModule } from './query/imageusage.js';
 import { querypageModule } from './query/querypage.js';
 import { allmessagesModule } from './query/allmessages.js';
+import { contributorsModule } from './query/contributors.js';
+import { usersModule } from './query/users.js';
+import { allusersModule } from './query/allusers.js';
+import { usercontribsModule } from './query/usercontribs.js';
+import { logeventsModule } from './query/logevents.js';
+import { recentchangesModule } from './query/recentchanges.js';
+import { searchModule } from './query/search.js';
+import { prefixsearchModule } from './query/prefixsearch.js';
+import { opensearchModule } from './opensearch.js';
 
 export const queryModules: QueryModule[] = [
   // prop
   infoModule,
   revisionsModule,
   categoriesModule,
+  categoryinfoModule,
   duplicatefilesModule,
   imageinfoModule,
   imagesModule,
   fileusageModule,
+  contributorsModule,
   // list
   allpagesModule,
   categorymembersModule,
@@ -47,6 +62,13 @@ export const queryModules: QueryModule[] = [
   allfileusagesModule,
   imageusageModule,
   querypageModule,
+  usersModule,
+  allusersModule,
+  usercontribsModule,
+  logeventsModule,
+  recentchangesModule,
+  searchModule,
+  prefixsearchModule,
   // meta
   siteinfoModule,
   userinfoModule,
@@ -54,7 +76,18 @@ export const queryModules: QueryModule[] = [
   allmessagesModule,
 ];
 
-export const actionModules: ActionModule[] = [helpModule, paraminfoModule, parseModule, tokensModule, browseBySubjectModule, sfAutocompleteModule];
+export const actionModules: ActionModule[] = [
+  helpModule,
+  createParaminfoModule(queryModules.map((m) => m.name)),
+  expandtemplatesModule,
+  parseModule,
+  tokensModule,
+  opensearchModule,
+  browseBySubjectModule,
+  askModule,
+  askArgsModule,
+  sfAutocompleteModule,
+];
 
 export function createRegistry(): Registry {
   return { actions: [...actionModules, createQueryAction(queryModules)], query: queryModules };

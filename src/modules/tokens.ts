@@ -15,6 +15,7 @@ export const tokensModule: ActionModule = {
   params: {
     type: { type: TYPES, multi: true, default: 'edit', help: 'Type of token(s) to request.' },
   },
+  deprecated: true,
   examples: ['action=tokens', 'action=tokens&type=email|move'],
   run(ctx) {
     ctx.warn('action=tokens has been deprecated. Please use action=query&meta=tokens instead.');

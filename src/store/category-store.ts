@@ -2,6 +2,8 @@
 export interface CategoryStore {
   /** list=allcategories: at most `limit` rows of the category table in title order */
   list(opts: CategoryListOptions): Promise<CategoryRow[]>;
+  /** prop=categoryinfo: the category rows of these titles (DB keys), hidden flag included, in title order */
+  byTitles(titles: readonly string[]): Promise<CategoryRow[]>;
 }
 
 /** One row of the category table. */

@@ -1,4 +1,5 @@
-/** Semantic data of the wiki, as the API modules need it (SMW's browsebysubject, Semantic Forms' autocompletion). */
+/** Semantic data of the wiki, as the API modules need it (SMW's browsebysubject, ask and askargs, Semantic Forms' autocompletion). */
+import type { Description, SortOrder } from '../semantic/ask.js';
 
 /** One value: SMW's data item type code and serialization. */
 export interface SemanticValue {
@@ -56,4 +57,54 @@ export interface SemanticStore {
    * down to `levels` levels whose title (without namespace) matches; each page once.
    */
   autocompleteCategory(category: string, levels: number, foldedSubstr: string): Promise<Array<{ ns: number; dbkey: string }>>;
+
+  /** Type ids of these property keys (DB keys of user properties); properties SMW does not know are absent. */
+  propertyTypes(keys: readonly string[]): Promise<Map<string, string>>;
+
+  /**
+   * SMW's query engine: the subjects (pages and subobjects) satisfying a query description, in the
+   * requested order, `offset` skipped, at most `limit`, and whether more follow.
+   */
+  askQuery(req: AskRequest): Promise<AskAnswer>;
+
+  /** Printout values of a query's subjects: per printout, per subject (in the order given), the values. */
+  askPrintouts(subjects: readonly number[], printouts: readonly AskPrintoutSpec[]): Promise<AskPrintValue[][][]>;
+}
+
+export interface AskRequest {
+  description: Description;
+  /** [property key ('' = the page's sort key), order] */
+  sort: Array<[string, SortOrder]>;
+  /** type ids of the properties sorted by */
+  sortTypes: Record<string, string>;
+  limit: number;
+  offset: number;
+}
+
+export interface AskSubject {
+  id: number;
+  ns: number;
+  dbkey: string;
+  subobject: string;
+  /** the page exists (Title::isKnown) */
+  exists: boolean;
+}
+
+export interface AskAnswer {
+  subjects: AskSubject[];
+  further: boolean;
+}
+
+/** a property's values (`inverse`: the pages having the subject as value) or the subject's categories */
+export type AskPrintoutSpec = { kind: 'prop'; key: string; inverse: boolean } | { kind: 'cats' };
+
+export interface AskPrintValue {
+  /** data item type code and serialization */
+  di: number;
+  item: string;
+  /** page values */
+  ns?: number;
+  dbkey?: string;
+  subobject?: string;
+  exists?: boolean;
 }

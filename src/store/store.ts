@@ -14,6 +14,8 @@ import type { LinkStore } from './link-store.js';
 import type { MessageStore } from './message-store.js';
 import type { ReportStore } from './report-store.js';
 import type { SemanticStore } from './semantic-store.js';
+import type { HistoryStore } from './history-store.js';
+import type { SearchStore } from './search-store.js';
 
 export interface Store {
   site: SiteStore;
@@ -25,5 +27,7 @@ export interface Store {
   messages: MessageStore;
   reports: ReportStore;
   semantic: SemanticStore;
+  history: HistoryStore;
+  search: SearchStore;
   close(): void;
 }

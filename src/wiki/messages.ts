@@ -19,6 +19,7 @@ import { convertPlural, fallbackChain, isValidBuiltInCode, isValidCodeMw, lcfirs
 import { ukGenitive, NS_SPECIAL, NS_TEMPLATE } from './namespaces.js';
 import type { TitleCodec } from './titles.js';
 import { MEDIAWIKI_VERSION } from './wiki.js';
+import { htmlspecialchars } from './html.js';
 
 /** Where messages come from: one language's catalog and one language's override pages, no fallback. */
 export interface MessageSource {
@@ -146,11 +147,6 @@ export function languageFallbacks(code: string): string[] {
 /** The catalogs LocalisationCache merges for a code, most specific first (a code of no built-in form is English). */
 export function catalogLanguages(code: string): string[] {
   return isValidBuiltInCode(code) ? fallbackChain(code) : ['en'];
-}
-
-/** PHP htmlspecialchars with the default flags (&, <, >, "). */
-function htmlspecialchars(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** PHP strtr with the replacement array {'$1': args[0], '$2': args[1], …}: longest key first, one pass. */

@@ -3,6 +3,7 @@
  * Built once when the server opens a database.
  */
 import { TitleCodec } from './titles.js';
+import { InterwikiMap } from './interwiki.js';
 import { DEFAULT_ALIASES, type NamespaceInfo } from './namespaces.js';
 
 /** The facts of an imported wiki that titles and output depend on. */
@@ -17,6 +18,8 @@ export interface SiteInfo {
   lang: string;
   /** when the import ran, TS_MW */
   importTime: string;
+  /** unique per import run ('' for databases imported before it was recorded): tells a re-import from the file it replaced */
+  importId: string;
 }
 
 /** Where the site facts come from (the store's site area, in practice). */
@@ -31,6 +34,8 @@ export const WIKIQUERY_VERSION = '0.1.0';
 
 export class Wiki {
   readonly codec: TitleCodec;
+  /** the interwiki map (MediaWiki's default list unless the operator gives one) */
+  interwiki: InterwikiMap = InterwikiMap.defaults();
 
   static async load(site: SiteFactsSource): Promise<Wiki> {
     const [info, namespaces] = await Promise.all([site.siteInfo(), site.namespaces()]);

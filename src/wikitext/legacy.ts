@@ -3,6 +3,6 @@
  * (it is being edited by other work; the move of those files into src/wikitext/ is the next step, after
  * which this file disappears). Nothing else in src/wikitext/ reaches into the importer.
  */
-export { expandWikitext, TemplateTreeCache, type PreprocessContext, type ExpandResult } from '../importer/wikitext/preprocessor.js';
+export { expandWikitext, TemplateTreeCache, type PreprocessContext, type ExpandResult } from './preprocessor.js';
 export { LANGUAGE_CODES, INTERWIKI_PREFIXES } from '../importer/wikitext/links.js';
 export { DOUBLE_UNDERSCORES } from '../importer/wikitext/magic-words.js';

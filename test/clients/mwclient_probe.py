@@ -5,7 +5,7 @@ Prints one JSON object with what each mwclient call returned; test/clients.test.
 server's own listings. Exit code 3 when mwclient is not installed (the test then skips this client).
 Only mwclient's public API is used: Site(), allcategories(), allimages() (generator form),
 categories[...], images[...].duplicatefiles(), Image.imageinfo/imagerepository/download(),
-Image.imageusage(), Page.text(), get_token(), and the raw request methods get()/api().
+Image.imageusage(), Page.text(), get_token(), search(), ask(), and the raw request methods get()/api().
 """
 import hashlib
 import json
@@ -24,7 +24,7 @@ except ImportError:
 logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
 
 
-def main(port, category, page_title, image_name, subject, sf_property, sf_substr, msg_prefix):
+def main(port, category, page_title, image_name, subject, sf_property, sf_substr, msg_prefix, ask_query, search):
     out = {'version': mwclient.__version__}
     # 0.10.1 builds the URL as scheme://host + path + 'api' + '.php'
     site = mwclient.Site('127.0.0.1:%s' % port, path='/', scheme='http')
@@ -88,8 +88,12 @@ def main(port, category, page_title, image_name, subject, sf_property, sf_substr
             cont = r['continue']
     attempt('querypage', querypage)
     attempt('parse', lambda: site.parse(page=page_title))
+    # full-text search with sroffset continuation, 7 per request
+    attempt('search', lambda: [r['title'] for r in site.search(search, limit=7)])
     attempt('browsebysubject', lambda: site.get('browsebysubject', subject=subject))
     attempt('sfautocomplete', lambda: site.get('sfautocomplete', property=sf_property, substr=sf_substr))
+    # Site.ask() appends |offset=N and follows query-continue-offset; it yields each result object
+    attempt('ask', lambda: list(site.ask(ask_query)))
     json.dump(out, sys.stdout, ensure_ascii=False)
 
 

@@ -2,13 +2,14 @@
  * Test harness: the demo wiki generated, imported and served on a free loopback port, once per test
  * file (each file runs in its own process). Requests go over real HTTP.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import type { InterwikiMap } from '../../src/wiki/interwiki.js';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemo } from '../../scripts/generate-demo.js';
 import { importWiki } from '../../src/importer/import.js';
 import { importHooks } from '../../src/cli/import-command.js';
-import { createServer, type WikiServer } from '../../src/http/server.js';
+import { createServer, type ServerOptions, type WikiServer } from '../../src/http/server.js';
 import { openStore } from '../../src/store/open.js';
 
 export interface ApiAnswer {
@@ -74,10 +75,23 @@ export async function demoDatabase(): Promise<{ dir: string; db: string }> {
   return prepared;
 }
 
-/** @param opts.filesDir the files directory to serve (default: the demo's, when serving the demo database) */
-export async function startDemoServer(opts: { debug?: boolean; db?: string; filesDir?: string } = {}): Promise<DemoServer> {
+/**
+ * @param opts.filesDir the files directory to serve (default: the demo's, when serving the demo database)
+ * @param opts.server further server options (CORS, trusted proxies, cache size)
+ */
+export async function startDemoServer(opts: { debug?: boolean; db?: string; filesDir?: string; server?: Partial<ServerOptions>; interwiki?: InterwikiMap } = {}): Promise<DemoServer> {
   const { dir, db } = opts.db ? { dir: '', db: opts.db } : await demoDatabase();
-  const server = await createServer({ store: await openStore(db, { debug: opts.debug }), debug: opts.debug, logLevel: 'silent', filesDir: opts.filesDir ?? (dir ? join(dir, 'demo', 'files') : undefined) });
+  const server = await createServer({
+    store: await openStore(db, { debug: opts.debug }),
+    // as the CLI does: reload() opens the same file again, /metrics reports its size
+    openStore: () => openStore(db, { debug: opts.debug }),
+    databaseBytes: () => statSync(db, { throwIfNoEntry: false })?.size,
+    debug: opts.debug,
+    logLevel: 'silent',
+    filesDir: opts.filesDir ?? (dir ? join(dir, 'demo', 'files') : undefined),
+    interwiki: opts.interwiki,
+    ...opts.server,
+  });
   const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
   const url = `${address}/api.php`;
   return {

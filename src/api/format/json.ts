@@ -2,7 +2,7 @@
  * Serialization of the result tree to JSON, formatversion 1 (MediaWiki's BC transform) or 2, compact or
  * pretty (PHP's JSON_PRETTY_PRINT: 4 spaces, "key": value), with PHP json_encode's escaping choices.
  */
-import { ARRAY_TYPE, CONTENT } from '../result.js';
+import { ARRAY_TYPE, BC_BOOLS, CONTENT } from '../result.js';
 
 export interface JsonOptions {
   formatversion: 1 | 2;
@@ -61,6 +61,17 @@ function quoteKey(k: string): string {
 }
 
 /**
+ * ApiResult::transformForTypes of 1.25 ksorts a BCarray before taking its values: query.pages comes out
+ * in page id order (the negative keys of missing and special titles first), whatever order it was built in.
+ */
+function ksortedValues(m: Map<string, unknown>): unknown[] {
+  const keys = [...m.keys()];
+  const numeric = keys.every((k) => /^-?\d+$/.test(k));
+  keys.sort(numeric ? (a, b) => Number(a) - Number(b) : (a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return keys.map((k) => m.get(k));
+}
+
+/**
  * One node as JSON. Objects apply the fv1 transform on the way (false and undefined members dropped, the
  * content member renamed '*' and written last); BCarray maps are lists in fv2. Strings are built with `+=`
  * (V8 ropes), which costs less than collecting parts in an array.
@@ -82,10 +93,17 @@ function write(v: unknown, fv: 1 | 2, nl: string): string {
   }
   if (v === null) return 'null';
   const inner = nl === '' ? '' : nl + '    ';
-  if (Array.isArray(v) || (fv === 2 && (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE] === 'BCarray')) {
+  const arrayType = (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE];
+  if (fv === 2 && arrayType === 'BCassoc' && Array.isArray(v)) {
+    // fv2 prints a BCassoc list as an object keyed by index
+    const m = new Map<string, unknown>();
+    v.forEach((item, i) => m.set(String(i), item));
+    return write(m, fv, nl);
+  }
+  if (Array.isArray(v) || (fv === 2 && arrayType === 'BCarray')) {
     let out = '[';
     let empty = true;
-    for (const item of Array.isArray(v) ? v : (v as Map<string, unknown>).values()) {
+    for (const item of Array.isArray(v) ? v : ksortedValues(v as Map<string, unknown>)) {
       if (fv === 1 && (item === false || item === undefined)) continue;
       out += (empty ? '' : ',') + inner + write(item, fv, inner);
       empty = false;
@@ -94,11 +112,18 @@ function write(v: unknown, fv: 1 | 2, nl: string): string {
   }
   const colon = nl === '' ? ':' : ': ';
   const contentKey = fv === 1 ? (v as { [CONTENT]?: string })[CONTENT] : undefined;
+  const bcBools = fv === 1 ? (v as { [BC_BOOLS]?: readonly string[] })[BC_BOOLS] : undefined;
   let out = '{';
   let empty = true;
   let content: unknown;
   const member = (k: string, item: unknown) => {
-    if (item === undefined || (fv === 1 && item === false)) return;
+    if (item === undefined) return;
+    if (bcBools !== undefined && typeof item === 'boolean' && bcBools.includes(k)) {
+      out += (empty ? '' : ',') + inner + quoteKey(k) + colon + (item ? 'true' : 'false');
+      empty = false;
+      return;
+    }
+    if (fv === 1 && item === false) return;
     if (k === contentKey) {
       content = item;
       return;

@@ -4,6 +4,7 @@
  */
 import { ApiError, texts } from '../errors.js';
 import { toJson } from './json.js';
+import { htmlspecialchars } from '../../wiki/html.js';
 
 export const FORMATS = ['json', 'jsonfm'] as const;
 export type FormatName = (typeof FORMATS)[number];
@@ -57,9 +58,6 @@ export function render(tree: unknown, p: PrinterOptions, apiUrl: string, query: 
   return { contentType: 'application/json; charset=utf-8', body, extraHeaders: { 'Content-Disposition': 'inline; filename=api-result.json' } };
 }
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
-}
 
 /** The jsonfm page: our own Ukrainian explanation, then the pretty JSON, HTML-escaped. */
 function htmlPage(pretty: string, apiUrl: string, query: string): string {
@@ -80,10 +78,10 @@ function htmlPage(pretty: string, apiUrl: string, query: string): string {
 <div class="mw-body-content">
 <div class="api-pretty-header">
 <p>Ви бачите відповідь API у вигляді сторінки HTML: так її зручно читати людині й налагоджувати запити, але програмам вона не підходить.
-Щоб отримати саму відповідь у форматі JSON, додайте до запиту <code>format=json</code>: <a href="${escapeHtml(jsonLink)}">${escapeHtml(jsonLink)}</a>.
-Опис усіх модулів і параметрів — на <a href="${escapeHtml(apiUrl)}">сторінці довідки API</a>.</p>
+Щоб отримати саму відповідь у форматі JSON, додайте до запиту <code>format=json</code>: <a href="${htmlspecialchars(jsonLink)}">${htmlspecialchars(jsonLink)}</a>.
+Опис усіх модулів і параметрів — на <a href="${htmlspecialchars(apiUrl)}">сторінці довідки API</a>.</p>
 </div>
-<pre class="api-pretty-content">${escapeHtml(pretty)}</pre>
+<pre class="api-pretty-content">${htmlspecialchars(pretty)}</pre>
 </div>
 </div>
 </body>

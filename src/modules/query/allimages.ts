@@ -11,6 +11,7 @@ import { NS_FILE, NS_USER } from '../../wiki/namespaces.js';
 import { mwToIso, parseTimestamp } from '../../wiki/timestamps.js';
 import { fileUrl, pageUrl, serverOf, sha1Base36ToHex, sha1HexToBase36, splitMime, wfUrlencode } from '../../wiki/files.js';
 import { continueParts, dieBadContinue, titlePartOrDie } from './shared.js';
+import { htmlspecialchars } from '../../wiki/html.js';
 
 /** ApiQueryImageInfo::getPropertyNames() of 1.25 without archivename, thumbmime and uploadwarning. */
 export const ALLIMAGES_PROPS = [
@@ -203,8 +204,8 @@ function extMetadata(f: FileRow): Record<string, unknown> {
   };
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+/** Sanitizer::escapeHtmlAllowEntities: htmlspecialchars with ENT_QUOTES */
+const escapeHtml = (s: string) => htmlspecialchars(s, 'both');
 
 /** [[target|label]]trail in a comment, as Linker::formatLinksInComment finds them. */
 const COMMENT_LINK = /\[\[:?([^\]|]+)(?:\|([^\]]*))?\]\]([a-zабвгґдеєжзиіїйклмнопрстуфхцчшщьюя']*)/gu;

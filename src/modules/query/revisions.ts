@@ -1,14 +1,17 @@
 /**
- * prop=revisions (ApiQueryRevisions of 1.25): the latest revision of each page, or (enumeration mode,
- * one page) its revisions newest or oldest first. An import keeps each page's first and latest revision,
- * so those are the revisions there are. Content comes in the 1.25 form (`*` with contentformat and
+ * prop=revisions (ApiQueryRevisions of 1.25): the latest revision of each page, the revisions of revids=,
+ * or (enumeration mode, one page) its history newest or oldest first. Content comes in the 1.25 form (`*` with contentformat and
  * contentmodel) or, when a client asks with rvslots (MediaWiki 1.32+ clients), under slots.main.
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
-import type { PageRow, RevisionRow } from '../../store/page-store.js';
+import type { QueryModuleContext } from '../../api/types.js';
+import type { RevisionRecord } from '../../store/history-store.js';
+import { texts } from '../../api/errors.js';
+import { intval } from '../../api/params.js';
 import { mwToIso } from '../../wiki/timestamps.js';
+import { commentLinks, formatComment } from './allimages.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { dieBadContinue } from './shared.js';
 
@@ -42,81 +45,139 @@ export const revisionsModule: QueryModule = {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
     const enumMode = p.limit !== undefined || p.startid !== undefined || p.endid !== undefined || p.dir === 'newer' || p.start !== undefined || p.end !== undefined || p.user !== undefined || p.excludeuser !== undefined;
-    const pages = ctx.pageSet.good;
+    const pageSet = ctx.pageSet;
+    const pages = pageSet.good;
+    const revCount = pageSet.revisionIds.size;
+    if (revCount === 0 && pages.length === 0) return;
+    if (revCount > 0 && enumMode) {
+      ctx.die('revids', 'The revids= parameter may not be used with the list options (limit, startid, endid, dirNewer, start, end).');
+    }
     if (enumMode && pages.length > 1) {
       ctx.die('multpages', 'titles, pageids or a generator was used to supply multiple pages, but the limit, startid, endid, dirNewer, user, excludeuser, start and end parameters may only be used on a single page.');
     }
+    const fetchContent = props.has('content');
     const slots = p.slots as string[] | undefined;
-    const ids = pages.map((pg) => pg.pageid);
-    // the revisions of every page, and the texts of the latest ones when asked for: two store calls
-    const [revisions, texts] = await Promise.all([
-      ctx.store.pages.revisions(ids),
-      props.has('content') ? ctx.store.pages.latestTexts(ids) : Promise.resolve(new Map<number, string>()),
-    ]);
-    const item = (rev: RevisionRow, page: PageRow): Record<string, unknown> => {
+    let list: RevisionRecord[];
+    if (enumMode) {
+      if (p.startid !== undefined && p.start !== undefined) ctx.die('badparams', 'start and startid cannot be used together');
+      if (p.endid !== undefined && p.end !== undefined) ctx.die('badparams', 'end and endid cannot be used together');
+      if (p.user !== undefined && p.excludeuser !== undefined) ctx.die('badparams', 'user and excludeuser cannot be used together');
+      let startId = p.startid as number | undefined;
+      let start = p.start as string | undefined;
+      // 1.25 sends the next revision id as rvcontinue and reads it as rvstartid (rvstart is then ignored)
+      if (p.continue !== undefined) {
+        if (!/^-?\d+$/.test(p.continue)) dieBadContinue(ctx);
+        startId = Number(p.continue);
+        start = undefined;
+      }
+      const limit = enumLimit(ctx, fetchContent);
+      list = await ctx.store.history.pageHistory({
+        pageid: pages[0].pageid,
+        dir: p.dir,
+        orderBy: startId !== undefined || p.endid !== undefined ? 'id' : 'timestamp',
+        startId,
+        endId: p.endid,
+        start,
+        end: p.end,
+        user: p.user,
+        excludeUser: p.excludeuser,
+        limit: limit + 1,
+      });
+      if (list.length > limit) {
+        ctx.setContinue('continue', list[limit].revid);
+        list = list.slice(0, limit);
+      }
+    } else if (revCount > 0) {
+      // the page set read them already; 1.25 lists them by id
+      const from = p.continue !== undefined ? intval(p.continue) : -Infinity;
+      list = [...pageSet.revisionIds.values()].filter((r) => r.revid >= from).sort((a, b) => a.revid - b.revid);
+    } else {
+      let ids = pages.map((pg) => pg.pageid);
+      let fromRev = 0;
+      if (p.continue !== undefined) {
+        const cont = p.continue.split('|');
+        if (cont.length !== 2) dieBadContinue(ctx);
+        const fromPage = intval(cont[0]);
+        fromRev = intval(cont[1]);
+        ids = ids.filter((id) => id >= fromPage);
+        list = (await ctx.store.history.latestRevisions(ids)).filter((r) => r.pageid > fromPage || r.revid >= fromRev);
+      } else list = await ctx.store.history.latestRevisions(ids);
+    }
+    if (p.tag !== undefined) list = []; // the dump carries no change tags
+    const texts = fetchContent ? await ctx.store.history.texts(list.filter((r) => !r.textHidden).map((r) => r.revid)) : new Map<number, string>();
+    const links = props.has('parsedcomment') ? await commentLinks(ctx, list.map((r) => r.comment)) : null;
+    const byPage = new Map<number, Record<string, unknown>[]>();
+    for (const rev of list) {
       const v: Record<string, unknown> = {};
       if (props.has('ids')) {
         v.revid = rev.revid;
         v.parentid = rev.parentid;
       }
       if (props.has('flags') && rev.minor) v.minor = true;
-      if (props.has('user')) {
-        v.user = rev.user;
-        if (rev.userid === 0) v.anon = true;
+      if (props.has('user') || props.has('userid')) {
+        if (rev.userHidden) v.userhidden = true;
+        else {
+          if (props.has('user')) v.user = rev.user;
+          if (rev.userid === 0) v.anon = true;
+          if (props.has('userid')) v.userid = rev.userid;
+        }
       }
-      if (props.has('userid')) v.userid = rev.userid;
       if (props.has('timestamp')) v.timestamp = mwToIso(rev.timestamp);
-      if (props.has('size')) v.size = rev.size;
-      if (props.has('sha1')) v.sha1 = rev.sha1 ? sha1Base36ToHex(rev.sha1) : '';
-      if (props.has('contentmodel')) v.contentmodel = 'wikitext';
-      if (props.has('comment')) v.comment = rev.comment;
-      if (props.has('parsedcomment')) v.parsedcomment = rev.comment.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+      if (props.has('size')) v.size = rev.size ?? 0;
+      if (props.has('sha1')) {
+        if (rev.textHidden) v.sha1hidden = true;
+        else v.sha1 = rev.sha1 ? sha1Base36ToHex(rev.sha1) : '';
+      }
+      if (props.has('contentmodel')) v.contentmodel = rev.contentModel;
+      if (props.has('comment') || props.has('parsedcomment')) {
+        if (rev.commentHidden) v.commenthidden = true;
+        else {
+          if (props.has('comment')) v.comment = rev.comment;
+          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, rev.comment, links!);
+        }
+      }
       if (props.has('tags')) v.tags = [];
-      if (props.has('content')) {
-        // only the latest revision's text is kept
-        const text = rev.revid === page.latestRevId ? texts.get(rev.pageid) : undefined;
-        if (text === undefined) v.texthidden = true;
+      if (fetchContent) {
+        const text = texts.get(rev.revid);
+        if (rev.textHidden) v.texthidden = true;
+        else if (text === undefined) v.textmissing = true;
         else {
           const content = sectionOf(text, p.section);
           if (content === null) ctx.die('nosuchsection', `There is no section ${p.section} in r${rev.revid}`);
-          if (slots) v.slots = { main: withContent({ contentmodel: 'wikitext', contentformat: 'text/x-wiki' }, 'content', content!) };
-          else withContent(Object.assign(v, { contentformat: 'text/x-wiki', contentmodel: 'wikitext' }), 'content', content!);
+          if (slots) v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: rev.contentFormat }, 'content', content!) };
+          else withContent(Object.assign(v, { contentformat: rev.contentFormat, contentmodel: rev.contentModel }), 'content', content!);
         }
       }
-      return v;
-    };
-    for (const page of pages) {
-      const revs = revisions.get(page.pageid);
-      if (!revs) continue;
-      let list: RevisionRow[] = [revs.latest];
-      if (enumMode) {
-        list = revs.first.revid === revs.latest.revid ? [revs.latest] : [revs.latest, revs.first];
-        if (p.dir === 'newer') list.reverse();
-        const newer = p.dir === 'newer';
-        let startId = p.startid as number | undefined;
-        if (p.continue !== undefined) {
-          if (!/^\d+$/.test(p.continue)) dieBadContinue(ctx);
-          startId = Number(p.continue);
-        }
-        list = list.filter((r) => {
-          if (startId !== undefined && (newer ? r.revid < startId : r.revid > startId)) return false;
-          if (p.endid !== undefined && (newer ? r.revid > p.endid : r.revid < p.endid)) return false;
-          if (p.start !== undefined && (newer ? r.timestamp < p.start : r.timestamp > p.start)) return false;
-          if (p.end !== undefined && (newer ? r.timestamp > p.end : r.timestamp < p.end)) return false;
-          if (p.user !== undefined && r.user !== p.user) return false;
-          if (p.excludeuser !== undefined && r.user === p.excludeuser) return false;
-          return p.tag === undefined;
-        });
-        const limit = p.limit === undefined ? 10 : (p.limit as number);
-        if (list.length > limit) {
-          ctx.setContinue('continue', list[limit].revid);
-          list = list.slice(0, limit);
-        }
-      } else if (p.tag !== undefined) list = [];
-      if (list.length) ctx.pageSet.entry(page.pageid)!.revisions = list.map((rev) => item(rev, page));
+      let l = byPage.get(rev.pageid);
+      if (!l) byPage.set(rev.pageid, (l = []));
+      l.push(v);
+    }
+    for (const [pageid, revs] of byPage) {
+      const entry = pageSet.entry(pageid);
+      if (entry) entry.revisions = revs;
     }
   },
 };
+
+/**
+ * rvlimit in enumeration mode: 1.25 validates it again with smaller maxima when content is fetched
+ * (50 for users instead of 500), and 'max' means that maximum.
+ */
+function enumLimit(ctx: QueryModuleContext, fetchContent: boolean): number {
+  const max = fetchContent ? 50 : 500;
+  const enc = ctx.encodeParamName('limit');
+  if (ctx.request.raw[enc] === 'max') {
+    (ctx.result.object('limits') as Record<string, unknown>).revisions = max;
+    return max;
+  }
+  const v = ctx.params.limit as number | undefined;
+  if (v === undefined) return 10;
+  if (v > max) {
+    ctx.warn(texts.overForUsers(enc, max, v));
+    return max;
+  }
+  return v;
+}
 
 /** Section N of wikitext (0 = the lead), as ?section= selects it; null when there is no such section. */
 function sectionOf(text: string, section: string | undefined): string | null {

@@ -4,9 +4,24 @@ import { StatementCache, prefixEnd } from './statement-cache.js';
 
 export class SqliteCategoryStore implements CategoryStore {
   private readonly lists: StatementCache;
+  private readonly byTitlesStmt;
 
   constructor(private readonly db: Db) {
     this.lists = new StatementCache(db, 'CategoryStore.list');
+    // one seek of the cat_title index per title, the batch bound as one JSON array
+    this.byTitlesStmt = db.prepare<[string], Omit<CategoryRow, 'hidden'> & { hidden: number }>(
+      'CategoryStore.byTitles',
+      `SELECT cat_title AS title, cat_pages AS pages, cat_subcats AS subcats, cat_files AS files, pp_propname IS NOT NULL AS hidden
+        FROM json_each(?) j CROSS JOIN category ON cat_title = j.value
+        LEFT JOIN page ON page_namespace = 14 AND page_title = cat_title
+        LEFT JOIN page_props ON pp_page = page_id AND pp_propname = 'hiddencat'
+        ORDER BY cat_title`,
+    );
+  }
+
+  async byTitles(titles: readonly string[]): Promise<CategoryRow[]> {
+    if (titles.length === 0) return [];
+    return this.byTitlesStmt.all(JSON.stringify(titles)).map((r) => ({ ...r, hidden: r.hidden === 1 }));
   }
 
   /**

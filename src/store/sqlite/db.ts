@@ -3,7 +3,7 @@
  * server runs with --debug, every query's SQL and duration recorded for the response's debuginfo.
  */
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { SCHEMA_VERSION } from './schema.js';
 import { queryLog } from '../query-log.js';
 
@@ -21,6 +21,37 @@ export function isCurrentDatabase(file: string): boolean {
     return Number(conn.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()) === SCHEMA_VERSION;
   } catch {
     return false;
+  } finally {
+    conn.close();
+  }
+}
+
+/**
+ * Why this file cannot be served (or replaced by an import), in a few words, or null when it holds a
+ * wiki imported with the current schema. Missing files, directories, other SQLite databases and
+ * other files each get their own answer instead of SQLite's `no such table` / `disk I/O error`.
+ */
+export function databaseProblem(file: string): string | null {
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (!st) return 'no such file';
+  if (st.isDirectory()) return 'is a directory, not a database file';
+  if (!st.isFile()) return 'not a regular file';
+  let conn: Database.Database;
+  try {
+    conn = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (e) {
+    return (e as { code?: string }).code === 'SQLITE_CANTOPEN' ? 'cannot be opened (permission denied?)' : `cannot be opened: ${(e as Error).message}`;
+  }
+  try {
+    const hasMeta = conn.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").pluck().get();
+    if (!hasMeta) return 'not a wikiquery database (an SQLite file without wikiquery tables)';
+    const v = conn.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
+    if (v === undefined) return 'not a wikiquery database (no schema version)';
+    if (Number(v) !== SCHEMA_VERSION) return `imported by another wikiquery version (schema ${String(v)}, this one reads ${SCHEMA_VERSION}): import the dump again`;
+    return null;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    return code === 'SQLITE_NOTADB' ? 'not a wikiquery database (not an SQLite file)' : `unreadable: ${(e as Error).message}`;
   } finally {
     conn.close();
   }

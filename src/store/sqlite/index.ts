@@ -10,6 +10,8 @@ import { SqliteLinkStore } from './links.js';
 import { SqliteMessageStore } from './messages.js';
 import { SqliteReportStore } from './reports.js';
 import { SqliteSemanticStore } from './semantic.js';
+import { SqliteHistoryStore } from './history.js';
+import { SqliteSearchStore } from './search.js';
 
 export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): Store {
   const db = new Db(file, { readonly: true, debug: opts.debug });
@@ -23,6 +25,8 @@ export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): S
     messages: new SqliteMessageStore(db),
     reports: new SqliteReportStore(db),
     semantic: new SqliteSemanticStore(db),
+    history: new SqliteHistoryStore(db),
+    search: new SqliteSearchStore(db),
     close: () => db.close(),
   };
 }

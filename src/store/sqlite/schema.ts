@@ -9,7 +9,102 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 5; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes)
+
+/**
+ * History: every revision of the dump (texts compressed apart from the metadata), the users the dump's
+ * contributors are, per-page contributor lists, the log and the recent-changes window.
+ */
+const HISTORY_SCHEMA = /* sql */ `
+CREATE TABLE revision (
+  rev_id INTEGER PRIMARY KEY,
+  rev_page INTEGER NOT NULL,
+  rev_namespace INTEGER NOT NULL,   -- the page's namespace (usercontribs' namespace filter without a join)
+  rev_parent_id INTEGER NOT NULL DEFAULT 0,
+  rev_timestamp TEXT NOT NULL,
+  rev_user INTEGER NOT NULL DEFAULT 0,
+  rev_user_text TEXT NOT NULL,
+  rev_comment TEXT NOT NULL DEFAULT '',
+  rev_minor_edit INTEGER NOT NULL DEFAULT 0,
+  rev_deleted INTEGER NOT NULL DEFAULT 0,  -- Revision::DELETED_TEXT (1) when the dump has no text
+  rev_len INTEGER,
+  rev_sha1 TEXT NOT NULL DEFAULT '',      -- base-36
+  rev_content_model TEXT NOT NULL DEFAULT 'wikitext',
+  rev_content_format TEXT NOT NULL DEFAULT 'text/x-wiki'
+);
+CREATE INDEX rev_page_timestamp ON revision (rev_page, rev_timestamp, rev_id);
+CREATE INDEX rev_page_id ON revision (rev_page, rev_id);
+CREATE INDEX rev_user_text_timestamp ON revision (rev_user_text, rev_timestamp, rev_id);
+CREATE INDEX rev_user_text_ns_timestamp ON revision (rev_user_text, rev_namespace, rev_timestamp, rev_id);
+
+-- revision texts, deflated (zlib raw deflate of the UTF-8 text)
+CREATE TABLE revision_text (rt_rev_id INTEGER PRIMARY KEY, rt_data BLOB NOT NULL);
+
+-- the dump's registered contributors (and log performers): editcount = their revisions in the dump,
+-- registration = their account creation in the log, else their first revision or log entry
+CREATE TABLE user (
+  user_id INTEGER PRIMARY KEY,
+  user_name TEXT NOT NULL,          -- with spaces
+  user_editcount INTEGER NOT NULL DEFAULT 0,
+  user_registration TEXT
+);
+CREATE UNIQUE INDEX user_name ON user (user_name);
+
+-- prop=contributors: registered contributors per page, and the number of distinct anonymous ones
+CREATE TABLE page_contributor (
+  pc_page INTEGER NOT NULL,
+  pc_user INTEGER NOT NULL,
+  pc_user_text TEXT NOT NULL,
+  PRIMARY KEY (pc_page, pc_user)
+) WITHOUT ROWID;
+CREATE TABLE page_anon_contributors (pac_page INTEGER PRIMARY KEY, pac_count INTEGER NOT NULL);
+
+CREATE TABLE logging (
+  log_id INTEGER PRIMARY KEY,
+  log_type TEXT NOT NULL,
+  log_action TEXT NOT NULL,
+  log_timestamp TEXT NOT NULL,
+  log_user INTEGER NOT NULL DEFAULT 0,
+  log_user_text TEXT NOT NULL DEFAULT '',
+  log_namespace INTEGER NOT NULL DEFAULT 0,
+  log_title TEXT NOT NULL DEFAULT '',
+  log_page INTEGER NOT NULL DEFAULT 0,    -- the page of log_title when the dump was imported (0: none)
+  log_comment TEXT NOT NULL DEFAULT '',
+  log_params TEXT NOT NULL DEFAULT '',
+  log_deleted INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX log_times ON logging (log_timestamp, log_id);
+CREATE INDEX log_type_time ON logging (log_type, log_timestamp, log_id);
+CREATE INDEX log_type_action ON logging (log_type, log_action, log_timestamp, log_id);
+CREATE INDEX log_user_text_time ON logging (log_user_text, log_timestamp, log_id);
+CREATE INDEX log_page_time ON logging (log_namespace, log_title, log_timestamp, log_id);
+
+-- MediaWiki's recentchanges as rebuildrecentchanges.php fills it: revisions, then log entries of
+-- registered users, each newest first, within $wgRCMaxAge (90 days) of the newest edit of the dump
+CREATE TABLE recentchanges (
+  rc_id INTEGER PRIMARY KEY,
+  rc_timestamp TEXT NOT NULL,
+  rc_type INTEGER NOT NULL,         -- 0 edit, 1 new, 3 log
+  rc_namespace INTEGER NOT NULL,
+  rc_title TEXT NOT NULL,
+  rc_cur_id INTEGER NOT NULL,
+  rc_this_oldid INTEGER NOT NULL,
+  rc_last_oldid INTEGER NOT NULL,
+  rc_user INTEGER NOT NULL,
+  rc_user_text TEXT NOT NULL,
+  rc_comment TEXT NOT NULL,
+  rc_minor INTEGER NOT NULL,
+  rc_bot INTEGER NOT NULL,
+  rc_old_len INTEGER,
+  rc_new_len INTEGER,
+  rc_deleted INTEGER NOT NULL,
+  rc_logid INTEGER NOT NULL,
+  rc_log_type TEXT,
+  rc_log_action TEXT,
+  rc_params TEXT
+);
+CREATE INDEX rc_timestamp ON recentchanges (rc_timestamp, rc_id);
+`;
 
 export const SCHEMA = /* sql */ `
 -- key/value facts about the import: siteinfo (JSON), content language, statistics (JSON), import time
@@ -188,4 +283,16 @@ CREATE TABLE querycache (
   PRIMARY KEY (qc_type, qc_seq)
 ) WITHOUT ROWID;
 CREATE TABLE querycache_info (qci_type TEXT PRIMARY KEY, qci_timestamp TEXT NOT NULL) WITHOUT ROWID;
-`;
+
+-- full-text search: one row per page that is not a redirect, rowid = page_id. Columns hold folded text
+-- (src/wiki/search-text.ts: lowercase, diacritics and apostrophes folded, only letters, digits and
+-- spaces), so the ascii tokenizer (split on ASCII spaces) sees exactly the tokens the folding made.
+-- ns is the token 'n<namespace>' (filtered in MATCH, weight 0 in ranking); redirects holds the titles
+-- of the redirects to the page. Contentless: snippets are made from page_text at request time.
+CREATE VIRTUAL TABLE search_index USING fts5(ns, title, redirects, text, content='', tokenize='ascii');
+
+-- folded titles of pages and of redirects (then st_page is the redirect's target and st_ns the target's
+-- namespace): exact-title boost and near match ignoring case
+CREATE TABLE search_title (st_key TEXT NOT NULL, st_ns INTEGER NOT NULL, st_page INTEGER NOT NULL);
+CREATE INDEX search_title_key ON search_title (st_key, st_ns, st_page);
+${HISTORY_SCHEMA}`;

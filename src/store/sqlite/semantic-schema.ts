@@ -46,7 +46,8 @@ CREATE TABLE smw_subject (
 -- (SMWDataItem::TYPE_*), sv_item its serialization; sv_seq keeps the annotation order. Page and text
 -- values of user properties keep their title (sv_ns, sv_key) or text (sv_key) instead -- what baseprop/
 -- basevalue matches -- and sv_item is NULL: the serialization is sv_key || '#' || sv_ns || '#' for a
--- page (type 9), sv_key for a text (type 2) (SEMANTIC_ITEM)
+-- page (type 9), sv_key for a text (type 2) (SEMANTIC_ITEM). sv_num is SMW's numeric sort key of
+-- numbers, dates (the Julian day) and booleans (0/1): what query comparisons and sorts use
 CREATE TABLE smw_value (
   sv_subject INTEGER NOT NULL,
   sv_property INTEGER NOT NULL,
@@ -55,6 +56,7 @@ CREATE TABLE smw_value (
   sv_item TEXT,
   sv_ns INTEGER,
   sv_key TEXT,
+  sv_num REAL,
   PRIMARY KEY (sv_subject, sv_property, sv_seq)
 ) WITHOUT ROWID;
 
@@ -101,6 +103,9 @@ export const SEMANTIC_ITEM = "COALESCE(sv_item, CASE sv_type WHEN 9 THEN sv_key 
 export const SEMANTIC_INDEXES = /* sql */ `
 CREATE UNIQUE INDEX smw_subject_name ON smw_subject (ss_namespace, ss_title, ss_subobject);
 CREATE INDEX smw_value_key ON smw_value (sv_property, sv_key, sv_subject) WHERE sv_key IS NOT NULL;
+CREATE INDEX smw_value_item ON smw_value (sv_property, sv_item, sv_subject) WHERE sv_item IS NOT NULL;
+CREATE INDEX smw_value_num ON smw_value (sv_property, sv_num, sv_subject) WHERE sv_num IS NOT NULL;
+CREATE INDEX smw_subject_sort ON smw_subject (ss_sortkey, ss_namespace, ss_title, ss_subobject);
 CREATE UNIQUE INDEX smw_ac_node_key ON smw_ac_node (an_source, an_key);
 `;
 

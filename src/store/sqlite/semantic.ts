@@ -9,7 +9,8 @@
  * A database imported without the semantic hook has none of these tables: everything is empty then.
  */
 import type { Db, Statement } from './db.js';
-import type { SemanticPropertyValues, SemanticStore, SemanticSubjectData, SubjectKey } from '../semantic-store.js';
+import type { AskAnswer, AskPrintoutSpec, AskPrintValue, AskRequest, SemanticPropertyValues, SemanticStore, SemanticSubjectData, SubjectKey } from '../semantic-store.js';
+import { SemanticQueryEngine } from './semantic-query.js';
 import { KEY_CHARS, cutChars, matchesFolded } from '../../semantic/fold.js';
 import { BLOB_TYPES } from '../../semantic/types.js';
 import { compareBytes } from '../../wiki/collation.js';
@@ -40,7 +41,31 @@ export class SqliteSemanticStore implements SemanticStore {
   private st: Statements | null | undefined;
   private membersStmt: Statement<[string, number], { ns: number; dbkey: string }> | undefined;
 
+  private engine: SemanticQueryEngine | undefined;
+  private typesStmt: Statement<[string], { key: string; type: string }> | undefined;
+
   constructor(private readonly db: Db) {}
+
+  async propertyTypes(keys: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (!this.s || keys.length === 0) return out;
+    this.typesStmt ??= this.db.prepare('SemanticStore.propertyTypes', 'SELECT sp_key AS key, sp_type AS type FROM json_each(?) j JOIN smw_property ON sp_key = j.value');
+    const rows = this.typesStmt.all(JSON.stringify(keys)) as Array<{ key: string; type: string }>;
+    for (const r of rows) out.set(r.key, r.type);
+    return out;
+  }
+
+  async askQuery(req: AskRequest): Promise<AskAnswer> {
+    if (!this.s) return { subjects: [], further: false };
+    this.engine ??= new SemanticQueryEngine(this.db);
+    return this.engine.ask(req);
+  }
+
+  async askPrintouts(subjects: readonly number[], printouts: readonly AskPrintoutSpec[]): Promise<AskPrintValue[][][]> {
+    if (!this.s || subjects.length === 0) return printouts.map(() => subjects.map(() => []));
+    this.engine ??= new SemanticQueryEngine(this.db);
+    return this.engine.printouts([...subjects], [...printouts]);
+  }
 
   /** Prepared on first use; null when the database has no semantic tables. */
   private get s(): Statements | null {

@@ -22,6 +22,7 @@ export class SqliteSiteStore implements SiteStore {
       case: si.case ?? 'first-letter',
       lang: si.lang ?? meta.get('lang') ?? 'uk',
       importTime: meta.get('import_time') ?? '19700101000000',
+      importId: meta.get('import_id') ?? '',
     };
     this.ns = (
       db.raw.prepare('SELECT ns_id, ns_name, ns_canonical, ns_case FROM namespace ORDER BY ns_id').all() as Array<{

@@ -31,11 +31,12 @@
  *
  * This module is pure: all page access goes through the context's callbacks.
  */
-import { lcfirst, ucfirst, ukPluralIndex } from '../../wiki/language.js';
-import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../../wiki/namespaces.js';
-import { phpLooseEquals } from '../../wiki/messages.js';
-import { rawUrlEncode, wellFormed, wfUrlencode } from '../../wiki/files.js';
-import { decodeCharReferences } from '../../wiki/titles.js';
+import { lcfirst, ucfirst, ukPluralIndex } from '../wiki/language.js';
+import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../wiki/namespaces.js';
+import { phpLooseEquals } from '../wiki/messages.js';
+import { rawUrlEncode, wellFormed, wfUrlencode } from '../wiki/files.js';
+import { decodeCharReferences } from '../wiki/titles.js';
+import { htmlspecialchars } from '../wiki/html.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
@@ -78,6 +79,16 @@ export interface PreprocessContext {
   limits?: { maxDepth?: number; maxExpandedBytes?: number; maxNodes?: number };
   /** parse trees of template texts shared between calls (one cache per import run, say) */
   treeCache?: TemplateTreeCache;
+  /**
+   * keep <!-- comments --> in the output (ParserOptions::setRemoveComments(false), expandtemplates'
+   * includecomments); they are removed by default
+   */
+  keepComments?: boolean;
+  /**
+   * The value of a variable the preprocessor cannot compute by itself ({{SERVER}}, {{NUMBEROFPAGES}},
+   * {{REVISIONID}}, … as written, aliases included), or undefined to leave it as it is written.
+   */
+  variable?(word: string): string | undefined;
 }
 
 export interface ExpandResult {
@@ -210,7 +221,7 @@ function rawOf(nodes: readonly PNode[], from = 0): string {
 // Stage 1: tokenizer (Preprocessor_Hash::preprocessToObj)
 // ---------------------------------------------------------------------------------------------------
 
-const DEFAULT_EXTENSION_TAGS = [
+export const DEFAULT_EXTENSION_TAGS = [
   'nowiki', 'pre', 'gallery', 'ref', 'references', 'math', 'source', 'syntaxhighlight', 'poem', 'charinsert',
   'inputbox', 'categorytree', 'imagemap', 'timeline', 'hiero', 'score', 'templatedata', 'indicator', 'graph',
   'chem', 'ce',
@@ -383,7 +394,7 @@ const MAX_OPEN_PIECES = 20000;
  * Build the preprocessor tree of `text`. `forInclusion` selects the transclusion view (noinclude
  * dropped, includeonly kept, onlyinclude honoured) instead of the page view.
  */
-function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly string[]): ParseResult {
+function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly string[], keepComments = false): ParseResult {
   const len = text.length;
   let overflow = false;
 
@@ -488,6 +499,8 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
         }
         if (m[2] === '!--') {
           const next = skipComment(text, i, accum);
+          // a kept comment is literal text, with the blanks and the newline of a line it takes whole
+          if (keepComments) accum.addLiteral(text.slice(i - next.eaten, next.i));
           i = next.i;
           if (next.eatLine) fakeLineStart = true;
           continue;
@@ -669,9 +682,9 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
  * Skip the comment starting at `i` ("<!--"). Like MediaWiki, a run of comments alone on its line
  * (only blanks around) takes the whole line with it, so that removing it leaves no blank line.
  */
-function skipComment(text: string, i: number, accum: Accum): { i: number; eatLine: boolean } {
+function skipComment(text: string, i: number, accum: Accum): { i: number; eatLine: boolean; eaten: number } {
   const endPos = text.indexOf('-->', i + 4);
-  if (endPos < 0) return { i: text.length, eatLine: false }; // unclosed: runs to the end
+  if (endPos < 0) return { i: text.length, eatLine: false, eaten: 0 }; // unclosed: runs to the end
   let wsStart = i;
   while (wsStart > 0 && (text.charCodeAt(wsStart - 1) === CH_SPACE || text.charCodeAt(wsStart - 1) === CH_TAB)) wsStart--;
   // wsEnd: the last blank after the comment, or its ">"
@@ -683,9 +696,9 @@ function skipComment(text: string, i: number, accum: Accum): { i: number; eatLin
   }
   if (wsStart > 0 && text.charCodeAt(wsStart - 1) === CH_NL && text.charCodeAt(wsEnd + 1) === CH_NL) {
     accum.trimTrailingBlanks(i - wsStart);
-    return { i: wsEnd + 2, eatLine: true };
+    return { i: wsEnd + 2, eatLine: true, eaten: i - wsStart };
   }
-  return { i: endPos + 3, eatLine: false };
+  return { i: endPos + 3, eatLine: false, eaten: 0 };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -838,7 +851,7 @@ class Expander {
   // --- tree ---------------------------------------------------------------------------------------
 
   parse(text: string, forInclusion: boolean): PNode[] {
-    const r = preprocessToTree(text, forInclusion, this.site.extTags);
+    const r = preprocessToTree(text, forInclusion, this.site.extTags, this.ctx.keepComments);
     if (r.overflow) this.hit('nodes', false);
     return r.nodes;
   }
@@ -930,6 +943,8 @@ class Expander {
     if (hasColon) part1 = stripPrefixCI(part1, SUBST_WORDS) ?? part1;
 
     if (node.parts.length === 0) {
+      const known = this.ctx.variable?.(part1);
+      if (known !== undefined) return this.finishCall(node, known, frame, titleWithSpaces);
       const variable = VARIABLES.get(part1);
       if (variable) return this.finishCall(node, variable(this), frame, titleWithSpaces);
     }
@@ -1061,7 +1076,8 @@ class Expander {
     let tree = this.treeCache.get(key);
     if (!tree) {
       const shared = this.ctx.treeCache;
-      const tags = this.site.extTagsKey;
+      // trees with kept comments differ from the usual ones
+      const tags = this.ctx.keepComments ? this.site.extTagsKey + '\x00comments' : this.site.extTagsKey;
       tree = shared?.get(text, tags);
       if (!tree) {
         tree = this.parse(text, true);
@@ -1736,7 +1752,8 @@ defineCI(['#tag', '#тег', '#мітка', '#метка', '#тэг'], (ex, c) =
     let value = phpTrim(ex.expand(p.value, c.frame));
     const quoted = /^(?:["']([\s\S]+)["']|""|'')$/.exec(value);
     if (quoted) value = quoted[1] ?? '';
-    attrs += ` ${attrName}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
+    // CoreParserFunctions::tagObj escapes both the name and the value
+    attrs += ` ${htmlspecialchars(attrName)}="${htmlspecialchars(value)}"`;
   }
   return inner === null ? `<${name}${attrs}/>` : `<${name}${attrs}>${inner}</${name}>`;
 });
@@ -2131,9 +2148,6 @@ function isErrorText(s: string): boolean {
   return /<(?:strong|span|p|div)\s(?:[^\s>]*\s+)*?class="(?:[^"\s>]*\s+)*?error(?:\s[^">]*)?"/.test(s);
 }
 
-function htmlspecialchars(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 function stripComments(s: string): string {
   return s.replace(/<!--[\s\S]*?(?:-->|$)/g, '');

@@ -1,0 +1,88 @@
+/**
+ * `wikiquery serve --workers N`: one primary process and N workers (node:cluster) that share the listening
+ * socket and each open the read-only database, with their own response cache. The primary answers no
+ * request: it prints the ready line once every worker listens, forwards SIGHUP (reopen the database) and
+ * SIGTERM/SIGINT (stop gracefully, each worker within its grace period), and replaces a worker that dies
+ * while serving, so one crash costs the requests that worker held and nothing more.
+ */
+import cluster, { type Worker } from 'node:cluster';
+
+/** What a worker tells the primary. */
+export type WorkerMessage = { kind: 'ready'; line: string } | { kind: 'failed'; message: string };
+
+export function isWorker(): boolean {
+  return cluster.isWorker;
+}
+
+/** In a worker: tell the primary (instead of printing). */
+export function tellPrimary(msg: WorkerMessage): void {
+  process.send?.(msg);
+}
+
+/** Replacements of crashed workers allowed per minute before the primary gives up. */
+const MAX_RESTARTS_PER_MINUTE = 10;
+
+/**
+ * Run the primary: fork `count` workers (they run this same command line), print the ready line when all
+ * listen, and supervise them. Resolves with the exit code once every worker has stopped.
+ */
+export function runPrimary(count: number, log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void }): Promise<number> {
+  return new Promise((resolve) => {
+    let ready = 0;
+    let announced = false;
+    let stopping = false;
+    let exitCode = 0;
+    const restarts: number[] = [];
+    const live = new Set<Worker>();
+
+    const finishIfDone = () => {
+      if (stopping && live.size === 0) resolve(exitCode);
+    };
+    const stopAll = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      for (const w of live) w.process.kill(signal);
+      finishIfDone();
+    };
+
+    const fork = () => {
+      const w = cluster.fork();
+      live.add(w);
+      w.on('message', (msg: WorkerMessage) => {
+        if (msg?.kind === 'ready') {
+          ready++;
+          if (!announced && ready >= count) {
+            announced = true;
+            process.stdout.write(msg.line + '\n');
+          }
+        } else if (msg?.kind === 'failed') {
+          // a worker that cannot start (address in use, database unreadable) stops them all
+          if (!stopping) process.stderr.write(`wikiquery serve: ${msg.message}\n`);
+          exitCode = 1;
+          stopAll('SIGTERM');
+        }
+      });
+      w.on('exit', (code, signal) => {
+        live.delete(w);
+        if (stopping) return finishIfDone();
+        const now = Date.now();
+        while (restarts.length && now - restarts[0] > 60_000) restarts.shift();
+        if (restarts.length >= MAX_RESTARTS_PER_MINUTE) {
+          log.error({ restarts: restarts.length }, 'workers keep dying; stopping');
+          exitCode = 1;
+          return stopAll('SIGTERM');
+        }
+        restarts.push(now);
+        log.warn({ pid: w.process.pid, code, signal }, 'worker died; starting another');
+        fork();
+      });
+    };
+
+    for (let i = 0; i < count; i++) fork();
+    process.on('SIGHUP', () => {
+      for (const w of live) w.process.kill('SIGHUP');
+    });
+    process.once('SIGTERM', () => stopAll('SIGTERM'));
+    process.once('SIGINT', () => stopAll('SIGTERM'));
+  });
+}

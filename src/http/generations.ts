@@ -1,0 +1,84 @@
+/**
+ * The database a server answers from, replaceable while it serves. Each opened store is a generation:
+ * a request takes the current one when it starts and keeps it to its end, so a re-import (or SIGHUP)
+ * switches new requests to the new file at once while the old file stays open until the requests that
+ * use it have finished; then it is closed. Nothing is dropped and nothing waits.
+ */
+import type { Store } from '../store/store.js';
+
+export interface ImportIdentity {
+  /** the import's id (meta import_id; older databases: their import time) */
+  id: string;
+  /** when the import ran, ISO 8601 */
+  time: string;
+  sitename: string;
+  pages: number;
+}
+
+export interface Generation<T> {
+  readonly number: number;
+  readonly store: Store;
+  readonly identity: ImportIdentity;
+  /** what the server builds on the store (ApiMain, Wiki) */
+  readonly app: T;
+  inflight: number;
+  retired: boolean;
+}
+
+export class Generations<T> {
+  private constructor(
+    private gen: Generation<T>,
+    private readonly build: (store: Store) => T | Promise<T>,
+    private readonly onRetired: (g: Generation<T>) => void,
+  ) {}
+
+  static async start<T>(store: Store, build: (store: Store) => T | Promise<T>, onRetired: (g: Generation<T>) => void = () => {}): Promise<Generations<T>> {
+    return new Generations(await make(store, 1, build), build, onRetired);
+  }
+
+  get current(): Generation<T> {
+    return this.gen;
+  }
+
+  acquire(): Generation<T> {
+    const g = this.gen;
+    g.inflight++;
+    return g;
+  }
+
+  release(g: Generation<T>): void {
+    g.inflight--;
+    if (g.retired && g.inflight === 0) this.dispose(g);
+  }
+
+  /** Serve from `store` from now on; the previous store is closed once its last request ends. */
+  async replace(store: Store): Promise<Generation<T>> {
+    const next = await make(store, this.gen.number + 1, this.build);
+    const old = this.gen;
+    this.gen = next;
+    old.retired = true;
+    if (old.inflight === 0) this.dispose(old);
+    return this.gen;
+  }
+
+  close(): void {
+    this.gen.retired = true;
+    if (this.gen.inflight === 0) this.dispose(this.gen);
+  }
+
+  private dispose(g: Generation<T>): void {
+    g.store.close();
+    this.onRetired(g);
+  }
+}
+
+async function make<T>(store: Store, number: number, build: (store: Store) => T | Promise<T>): Promise<Generation<T>> {
+  return { number, store, identity: await importIdentity(store), app: await build(store), inflight: 0, retired: false };
+}
+
+export async function importIdentity(store: Store): Promise<ImportIdentity> {
+  const si = await store.site.siteInfo();
+  const t = si.importTime;
+  const iso = `${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(8, 10)}:${t.slice(10, 12)}:${t.slice(12, 14)}Z`;
+  return { id: si.importId || t, time: iso, sitename: si.sitename, pages: (await store.site.statistics()).pages };
+}

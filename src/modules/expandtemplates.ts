@@ -1,0 +1,210 @@
+/**
+ * action=expandtemplates (ApiExpandTemplates of 1.25): the wikitext with templates, parameters, parser
+ * functions and variables expanded by the importer's preprocessor, templates read from the wiki.
+ *
+ * The preprocessor asks for template texts synchronously; the store answers asynchronously and in
+ * batches. So the text is expanded in rounds: every template a round asks for and does not have yet
+ * is fetched in one store call, and the next round starts over with them known. Each round reaches at
+ * least one template level deeper, so rounds are bounded by the template depth limit.
+ */
+import type { ActionModule } from '../api/types.js';
+import { withContent, type Obj } from '../api/result.js';
+import { texts } from '../api/errors.js';
+import { MessageLoader } from './message-loader.js';
+import { expandWikitext, type PreprocessContext, type ExpandResult } from '../wikitext/preprocessor.js';
+import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
+import type { TitleKey } from '../store/page-store.js';
+import { MAGIC_WORDS } from '../wiki/site-facts.js';
+import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
+import { formatNum } from '../wiki/language.js';
+import { serverOf } from '../wiki/files.js';
+
+/** A transclusion source: its text and the title it comes from (after one redirect hop) */
+interface TemplateText {
+  text: string;
+  ns: number;
+  dbkey: string;
+}
+
+const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'];
+/** MediaWiki's $wgMaxTemplateDepth: deeper calls are not expanded anyway */
+const MAX_ROUNDS = 40;
+/** templates fetched for one request at most (the preprocessor's node limit stops far earlier in practice) */
+const MAX_TEMPLATES = 2000;
+
+/** The tracking category each expansion limit puts the page in (Parser::addTrackingCategory) */
+const LIMIT_CATEGORIES: Record<string, string> = {
+  depth: 'expansion-depth-exceeded-category',
+  size: 'post-expand-template-inclusion-category',
+  nodes: 'node-count-exceeded-category',
+};
+
+export const expandtemplatesModule: ActionModule = {
+  kind: 'action',
+  name: 'expandtemplates',
+  prefix: '',
+  description: 'Expands all templates within wikitext.',
+  params: {
+    title: { type: 'string', default: 'API', help: 'Title of page.' },
+    text: { type: 'text', required: true, help: 'Wikitext to convert.' },
+    revid: { type: 'integer', help: 'Revision ID, for {{REVISIONID}} and similar variables.' },
+    prop: { type: PROPS, multi: true, help: 'Which pieces of information to get. Without it the result is the deprecated format: the expanded text as content.' },
+    includecomments: { type: 'boolean', default: false, help: 'Whether to include HTML comments in the output.' },
+    generatexml: { type: 'boolean', default: false, deprecated: true, help: 'Generate XML parse tree (replaced by prop=parsetree).' },
+  },
+  examples: ['action=expandtemplates&text={{Project:Sandbox}}'],
+  async run(ctx) {
+    const p = ctx.params;
+    if (p.prop !== undefined && p.generatexml) ctx.die('invalidparammix', 'The parameters prop, generatexml can not be used together');
+    if (p.prop === undefined) {
+      ctx.warn(
+        'Because no values have been specified for the prop parameter, a legacy format has been used for the output. This format is deprecated, and in the future, a default value will be set for the prop parameter, causing the new format to always be used.',
+      );
+    }
+    if (p.prop?.includes('parsetree') || p.generatexml) ctx.die('parsetree-unsupported', 'The XML parse tree (prop=parsetree, generatexml) is not available on this wiki');
+    const title = ctx.wiki.codec.parse(p.title as string);
+    if (title === null) return ctx.die('invalidtitle', texts.invalidTitle(p.title as string));
+    const props = new Set((p.prop as string[] | undefined) ?? []);
+    const retval: Obj = {};
+    if (p.prop === undefined || props.size > 0) {
+      // {{CURRENTTIME}} and friends: the answer holds for this second only
+      ctx.markVolatile('clock');
+      const r = await expand(ctx, p.text as string, title, !!p.includecomments, p.revid as number | undefined);
+      if (p.prop === undefined) withContent(retval, 'wikitext', r.text);
+      else {
+        if (props.has('categories') && r.limitHit !== undefined && LIMIT_CATEGORIES[r.limitHit]) {
+          const name = await new MessageLoader(ctx.store, ctx.wiki).get(LIMIT_CATEGORIES[r.limitHit], ctx.wiki.lang);
+          if (name !== false && name !== '') retval.categories = [withContent({ sortkey: r.defaultSort ?? '' }, 'category', name.replace(/ /g, '_'))];
+        }
+        if (props.has('wikitext')) retval.wikitext = r.text;
+      }
+    }
+    ctx.result.set('expandtemplates', retval);
+  },
+};
+
+async function expand(
+  ctx: Parameters<ActionModule['run']>[0],
+  text: string,
+  title: { ns: number; dbkey: string },
+  keepComments: boolean,
+  revid: number | undefined,
+): Promise<ExpandResult> {
+  const codec = ctx.wiki.codec;
+  const known = new Map<string, TemplateText | null>();
+  const names: Record<number, string> = {};
+  const subpages: number[] = [];
+  for (const n of codec.namespaces.values()) {
+    names[n.id] = n.name;
+    if (n.subpages) subpages.push(n.id);
+  }
+  const now = new Date();
+  const variable = await variables(ctx, text, revid);
+  let result: ExpandResult | undefined;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const wanted = new Map<string, { ns: number; dbkey: string }>();
+    const lookup = (t: { ns: number; dbkey: string } | null): TemplateText | null => {
+      if (t === null || t.ns === NS_SPECIAL || t.ns < 0) return null;
+      const key = `${t.ns}|${t.dbkey}`;
+      const v = known.get(key);
+      if (v !== undefined) return v;
+      if (known.size + wanted.size < MAX_TEMPLATES) wanted.set(key, { ns: t.ns, dbkey: t.dbkey });
+      return null;
+    };
+    const pctx: PreprocessContext = {
+      title: { ns: title.ns, dbkey: title.dbkey, nsText: codec.nsName(title.ns) ?? '' },
+      getTemplate: (target) => lookup(codec.parse(target, NS_TEMPLATE)),
+      pageExists: (target) => lookup(codec.parse(target, 0)) !== null,
+      resolveTarget: (target, defaultNs) => {
+        const t = codec.parse(target, defaultNs);
+        return t && { ns: t.ns, dbkey: t.dbkey, nsText: codec.nsName(t.ns) ?? '' };
+      },
+      namespaceNames: names,
+      namespacesWithSubpages: subpages,
+      siteName: ctx.wiki.info.sitename,
+      now,
+      keepComments,
+      variable,
+    };
+    result = expandWikitext(text, pctx);
+    if (wanted.size === 0) break;
+    const found = await templateTexts(ctx, [...wanted.values()]);
+    for (const [key, t] of wanted) known.set(key, found.get(`${t.ns}|${t.dbkey}`) ?? null);
+  }
+  return result!;
+}
+
+/** Magic word id → its aliases as written, and whether they match in any case */
+const WORDS = new Map(MAGIC_WORDS.map((m) => [m.name, m]));
+
+/**
+ * The variables of Parser::getVariableValue that need the site, the request or the statistics, for the
+ * preprocessor's variable hook: {{SERVER}}, {{SCRIPTPATH}}, {{CURRENTVERSION}}, {{REVISIONID}} (revid, or
+ * empty), {{NUMBEROF…}} (Language::formatNum of SiteStats). The statistics are read only when the text
+ * names one of them.
+ */
+async function variables(ctx: Parameters<ActionModule['run']>[0], text: string, revid: number | undefined): Promise<(word: string) => string | undefined> {
+  const server = serverOf(ctx.request.apiUrl);
+  const values = new Map<string, string>([
+    ['server', server],
+    ['servername', new URL(server).hostname],
+    ['scriptpath', ''],
+    ['stylepath', '/skins'],
+    ['currentversion', MEDIAWIKI_VERSION],
+    ['revisionid', revid === undefined ? '' : String(revid)],
+  ]);
+  const statWords: Array<[string, keyof Awaited<ReturnType<typeof ctx.store.site.statistics>>]> = [
+    ['numberofpages', 'pages'],
+    ['numberofarticles', 'articles'],
+    ['numberoffiles', 'images'],
+    ['numberofusers', 'users'],
+    ['numberofactiveusers', 'activeusers'],
+    ['numberofedits', 'edits'],
+    ['numberofadmins', 'admins'],
+  ];
+  const upper = text.toUpperCase();
+  if (statWords.some(([id]) => WORDS.get(id)!.aliases.some((a) => upper.includes(a.toUpperCase())))) {
+    const stats = await ctx.store.site.statistics();
+    for (const [id, key] of statWords) values.set(id, formatNum(stats[key]));
+  }
+  const exact = new Map<string, string>();
+  const anyCase = new Map<string, string>();
+  for (const [id, value] of values) {
+    const w = WORDS.get(id);
+    if (!w) continue;
+    for (const alias of w.aliases) (w['case-sensitive'] ? exact : anyCase).set(w['case-sensitive'] ? alias : alias.toLowerCase(), value);
+  }
+  return (word) => exact.get(word) ?? anyCase.get(word.toLowerCase());
+}
+
+/**
+ * Texts of a batch of transclusion targets (Parser::statelessFetchTemplate): one redirect hop, then the
+ * latest text. Four batched store calls at most, whatever the number of titles.
+ */
+async function templateTexts(ctx: Parameters<ActionModule['run']>[0], titles: TitleKey[]): Promise<Map<string, TemplateText>> {
+  const pages = ctx.store.pages;
+  const rows = await pages.byTitles(titles);
+  const redirects = rows.filter((r) => r.isRedirect);
+  const targets = redirects.length ? await pages.redirectTargets(redirects.map((r) => r.pageid)) : new Map();
+  const targetKeys = [...targets.values()].map((t) => ({ ns: t.ns, dbkey: t.dbkey }));
+  const targetRows = targetKeys.length ? await pages.byTitles(targetKeys) : [];
+  const byKey = new Map([...rows, ...targetRows].map((r) => [`${r.ns}|${r.title}`, r]));
+  // asked-for key → the page whose text it uses
+  const source = new Map<string, { pageid: number; ns: number; dbkey: string }>();
+  for (const r of rows) {
+    const target = r.isRedirect ? targets.get(r.pageid) : undefined;
+    if (!target) {
+      source.set(`${r.ns}|${r.title}`, { pageid: r.pageid, ns: r.ns, dbkey: r.title });
+      continue;
+    }
+    const to = byKey.get(`${target.ns}|${target.dbkey}`);
+    if (to) source.set(`${r.ns}|${r.title}`, { pageid: to.pageid, ns: to.ns, dbkey: to.title });
+  }
+  const texts = source.size ? await pages.latestTexts([...new Set([...source.values()].map((v) => v.pageid))]) : new Map<number, string>();
+  const out = new Map<string, TemplateText>();
+  for (const [key, v] of source) {
+    const text = texts.get(v.pageid);
+    if (text !== undefined) out.set(key, { text, ns: v.ns, dbkey: v.dbkey });
+  }
+  return out;
+}

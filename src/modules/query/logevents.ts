@@ -1,0 +1,136 @@
+/**
+ * list=logevents (ApiQueryLogEvents of 1.25): the log entries of the dump's <logitem>s, newest first by
+ * default, with type/action, user, title and prefix filters and "timestamp|logid" continuation.
+ */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
+import type { QueryModule } from '../../api/types.js';
+import { mwToIso } from '../../wiki/timestamps.js';
+import { formatLogParams } from '../../wiki/log-params.js';
+import { commentLinks, formatComment } from './allimages.js';
+import { dieBadContinue } from './shared.js';
+
+/** $wgLogTypes of 1.25. */
+export const LOG_TYPES = ['', 'block', 'protect', 'rights', 'delete', 'upload', 'move', 'import', 'patrol', 'merge', 'suppress', 'managetags', 'newusers'];
+
+/** array_keys($wgLogActions + $wgLogActionsHandlers) of 1.25. */
+export const LOG_ACTIONS = [
+  'block/block', 'block/unblock', 'block/reblock', 'protect/protect', 'protect/modify', 'protect/unprotect', 'protect/move_prot',
+  'upload/upload', 'upload/overwrite', 'upload/revert', 'import/upload', 'import/interwiki', 'merge/merge', 'suppress/block',
+  'suppress/reblock', 'delete/delete', 'delete/restore', 'delete/event', 'delete/revision', 'move/move', 'move/move_redir',
+  'newusers/newusers', 'newusers/create', 'newusers/create2', 'newusers/byemail', 'newusers/autocreate', 'patrol/patrol',
+  'rights/rights', 'rights/autopromote', 'suppress/event', 'suppress/delete', 'suppress/revision', 'managetags/create',
+  'managetags/delete', 'managetags/activate', 'managetags/deactivate',
+];
+
+const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
+
+export const logeventsModule: QueryModule = {
+  kind: 'list',
+  name: 'logevents',
+  prefix: 'le',
+  description: 'Get events from logs.',
+  params: {
+    prop: { type: PROPS, multi: true, default: 'ids|title|type|user|timestamp|comment|details', help: 'Which properties to get.' },
+    type: { type: LOG_TYPES, help: 'Filter log entries to only this type.' },
+    action: { type: LOG_ACTIONS, help: 'Filter log actions to only this action. Overrides letype.' },
+    start: { type: 'timestamp', help: 'The timestamp to start enumerating from.' },
+    end: { type: 'timestamp', help: 'The timestamp to end enumerating.' },
+    dir: dirParam('In which direction to enumerate.', ['newer', 'older'], 'older'),
+    user: { type: 'user', help: 'Filter entries to those made by the given user.' },
+    title: { type: 'string', help: 'Filter entries to those related to a page.' },
+    prefix: { type: 'string', help: 'Filter entries that start with this prefix.' },
+    tag: { type: 'string', help: 'Only list event entries tagged with this tag.' },
+    limit: limitParam(10, 'How many total event entries to return.'),
+    continue: continueParam(),
+  },
+  examples: ['action=query&list=logevents'],
+  cacheMode: () => 'public',
+  async run(ctx) {
+    const p = ctx.params;
+    const props = new Set(p.prop as string[]);
+    let type: string | undefined;
+    let action: string | undefined;
+    if (p.action !== undefined) [type, action] = (p.action as string).split('/');
+    else if (p.type !== undefined) type = p.type as string;
+    const titleOf = (v: string | undefined, param: string) => {
+      if (v === undefined) return undefined;
+      const t = ctx.wiki.codec.parse(v, 0);
+      if (t === null) ctx.die(`param_${param}`, `Bad title value '${v}'`);
+      return { ns: t!.ns, dbkey: t!.dbkey };
+    };
+    const title = titleOf(p.title, 'title');
+    const prefix = titleOf(p.prefix, 'prefix');
+    let from: { timestamp: string; logid: number } | undefined;
+    if (p.continue !== undefined) {
+      const cont = (p.continue as string).split('|');
+      if (cont.length !== 2 || !/^\d{14}$/.test(cont[0]) || !/^\d+$/.test(cont[1])) dieBadContinue(ctx);
+      from = { timestamp: cont[0], logid: Number(cont[1]) };
+    }
+    const limit = p.limit as number;
+    // the dump carries no change tags
+    const rows = p.tag !== undefined ? [] : await ctx.store.history.logEvents({
+      type,
+      action,
+      user: p.user,
+      title,
+      prefix,
+      descending: p.dir === 'older',
+      start: p.start,
+      end: p.end,
+      from,
+      limit: limit + 1,
+    });
+    const links = props.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.comment)) : null;
+    const out = ctx.result.queryList('logevents');
+    const titleInfo = (text: string) => {
+      const t = ctx.wiki.codec.parse(text, 0);
+      return t && { ns: t.ns, title: ctx.wiki.titleText(t.ns, t.dbkey) };
+    };
+    rows.forEach((r, i) => {
+      if (i === limit) {
+        ctx.setContinue('continue', `${r.timestamp}|${r.logid}`);
+        return;
+      }
+      if (i > limit) return;
+      const v: Record<string, unknown> = {};
+      if (props.has('ids')) v.logid = r.logid;
+      if (props.has('title') || props.has('ids') || (props.has('details') && r.params !== '')) {
+        // LogPage::DELETED_ACTION hides the title and the details from readers
+        if (r.deleted & 1) v.actionhidden = true;
+        else {
+          if (props.has('title')) {
+            v.ns = r.ns;
+            v.title = ctx.wiki.titleText(r.ns, r.title);
+          }
+          if (props.has('ids')) {
+            v.pageid = r.pageid;
+            v.logpage = r.logpage;
+          }
+          if (props.has('details')) v.params = formatLogParams(r.params, r.type, r.timestamp, titleInfo);
+        }
+      }
+      if (props.has('type')) {
+        v.type = r.type;
+        v.action = r.action;
+      }
+      if (props.has('user') || props.has('userid')) {
+        if (r.deleted & 4) v.userhidden = true;
+        else {
+          if (props.has('user')) v.user = r.user;
+          if (props.has('userid')) v.userid = r.userid;
+          if (r.userid === 0) v.anon = true;
+        }
+      }
+      if (props.has('timestamp')) v.timestamp = mwToIso(r.timestamp);
+      if (props.has('comment') || props.has('parsedcomment')) {
+        if (r.deleted & 2) v.commenthidden = true;
+        else {
+          if (props.has('comment')) v.comment = r.comment;
+          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment, links!);
+        }
+      }
+      if (props.has('tags')) v.tags = [];
+      out.push(v);
+    });
+  },
+};

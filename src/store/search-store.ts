@@ -1,0 +1,64 @@
+/**
+ * Full-text and title-prefix search (list=search, list=prefixsearch, action=opensearch). The SQLite
+ * store answers from an FTS5 index built at import; another database implements the same methods with
+ * its own full-text search over the same folded text (src/wiki/search-text.ts).
+ */
+import type { ParsedSearch } from '../wiki/search-query.js';
+
+export interface FullTextSearch {
+  query: ParsedSearch;
+  /** namespaces to search (at least one) */
+  namespaces: number[];
+  /** 'all': titles, redirect titles and text together; 'title': titles and redirect titles; 'text': text */
+  fields: 'all' | 'title' | 'text';
+  offset: number;
+  limit: number;
+  /** also count every match (searchinfo.totalhits) */
+  countHits: boolean;
+}
+
+export interface FullTextResult {
+  /** best first: pages whose title (or a redirect's) is the whole query, then by BM25 */
+  hits: TitlePrefixRow[];
+  totalHits?: number;
+}
+
+/** What a result's snippets and sizes are made from. */
+export interface SearchDocument {
+  pageid: number;
+  ns: number;
+  /** DB key */
+  title: string;
+  /** bytes of the latest text */
+  length: number;
+  /** TS_MW of the latest revision */
+  touched: string;
+  contentModel: string;
+  text: string;
+  /** redirects to this page */
+  redirects: Array<{ ns: number; dbkey: string }>;
+}
+
+export interface TitlePrefixRow {
+  pageid: number;
+  ns: number;
+  /** DB key */
+  title: string;
+}
+
+export interface SearchStore {
+  /** Ranked matches of a parsed query: an FTS index lookup, `limit` rows from `offset`. */
+  fullText(req: FullTextSearch): Promise<FullTextResult>;
+  /**
+   * Pages (of these namespaces) whose title, or the title of a redirect to them, folds to `key`
+   * (near match ignoring case, diacritics and apostrophe variants); an index seek, at most `limit`.
+   */
+  titleKeyMatches(key: string, namespaces: number[], limit: number): Promise<number[]>;
+  /** The pages of these ids (missing ones left out), in the order given. */
+  documents(ids: readonly number[]): Promise<SearchDocument[]>;
+  /**
+   * Pages of one namespace whose DB key starts with `prefix` (binary), in title order: `limit` rows
+   * after skipping `offset` (TitlePrefixSearch's OFFSET, walked along the title index).
+   */
+  titlePrefix(ns: number, prefix: string, offset: number, limit: number): Promise<TitlePrefixRow[]>;
+}

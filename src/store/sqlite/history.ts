@@ -1,0 +1,312 @@
+import { inflateRawSync } from 'node:zlib';
+import type { Db, Statement } from './db.js';
+import { StatementCache, prefixEnd } from './statement-cache.js';
+import { compareBytes } from '../../wiki/collation.js';
+import type {
+  ContributionOptions,
+  ContributionRecord,
+  ContributorRecord,
+  HistoryStore,
+  LogOptions,
+  LogRecord,
+  PageHistoryOptions,
+  RecentChangeOptions,
+  RecentChangeRecord,
+  RevisionRecord,
+  UserRangeOptions,
+  UserRecord,
+} from '../history-store.js';
+
+const REV_COLUMNS = `rev_id AS revid, rev_parent_id AS parentid, rev_page AS pageid, rev_namespace AS ns, rev_timestamp AS timestamp,
+  rev_user_text AS user, rev_user AS userid, rev_comment AS comment, rev_minor_edit AS minor, rev_len AS size, rev_sha1 AS sha1,
+  rev_content_model AS contentModel, rev_content_format AS contentFormat, rev_deleted AS textHidden`;
+
+function toRev<T extends RevisionRecord>(r: any): T {
+  r.minor = r.minor === 1;
+  const bits = r.textHidden as number;
+  r.textHidden = (bits & 1) !== 0;
+  r.commentHidden = (bits & 2) !== 0;
+  r.userHidden = (bits & 4) !== 0;
+  return r as T;
+}
+
+const USER_COLUMNS = 'user_id AS userid, user_name AS name, user_editcount AS editcount, user_registration AS registration';
+
+/** `(a, b) op (x, y)` in SQL (SQLite row values), op one of > >= < <=. */
+function rowCmp(cols: string[], op: string, params: string[]): string {
+  return `(${cols.join(', ')}) ${op} (${params.join(', ')})`;
+}
+
+export class SqliteHistoryStore implements HistoryStore {
+  private readonly revById: Statement<[number]>;
+  private readonly latest: Statement<[number]>;
+  private readonly text: Statement<[number]>;
+  private readonly anon: Statement<[number]>;
+  private readonly userByName: Statement<[string]>;
+  private readonly cache: StatementCache;
+
+  constructor(db: Db) {
+    this.revById = db.prepare('HistoryStore.revisionsByIds', `SELECT ${REV_COLUMNS} FROM revision WHERE rev_id = ?`);
+    this.latest = db.prepare('HistoryStore.latestRevisions', `SELECT ${REV_COLUMNS} FROM page JOIN revision ON rev_id = page_latest WHERE page_id = ?`);
+    this.text = db.prepare('HistoryStore.texts', 'SELECT rt_data FROM revision_text WHERE rt_rev_id = ?', true);
+    this.anon = db.prepare('HistoryStore.anonContributors', 'SELECT pac_count FROM page_anon_contributors WHERE pac_page = ?', true);
+    this.userByName = db.prepare('HistoryStore.usersByName', `SELECT ${USER_COLUMNS} FROM user WHERE user_name = ?`);
+    this.cache = new StatementCache(db, 'HistoryStore');
+  }
+
+  async revisionsByIds(ids: readonly number[]): Promise<RevisionRecord[]> {
+    const out: RevisionRecord[] = [];
+    for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+      const r = this.revById.get(id);
+      if (r) out.push(toRev(r));
+    }
+    return out;
+  }
+
+  async latestRevisions(pageids: readonly number[]): Promise<RevisionRecord[]> {
+    const out: RevisionRecord[] = [];
+    for (const id of [...new Set(pageids)].sort((a, b) => a - b)) {
+      const r = this.latest.get(id);
+      if (r) out.push(toRev(r));
+    }
+    return out;
+  }
+
+  async pageHistory(o: PageHistoryOptions): Promise<RevisionRecord[]> {
+    const newer = o.dir === 'newer';
+    const [lo, hi] = newer ? ['>=', '<='] : ['<=', '>='];
+    const where = ['rev_page = @page'];
+    if (o.startId !== undefined) where.push(`rev_id ${lo} @startId`);
+    if (o.endId !== undefined) where.push(`rev_id ${hi} @endId`);
+    if (o.start !== undefined) where.push(`rev_timestamp ${lo} @start`);
+    if (o.end !== undefined) where.push(`rev_timestamp ${hi} @end`);
+    if (o.user !== undefined) where.push('rev_user_text = @user');
+    if (o.excludeUser !== undefined) where.push('rev_user_text != @excludeUser');
+    const d = newer ? 'ASC' : 'DESC';
+    const order = o.orderBy === 'id' ? `rev_id ${d}` : `rev_timestamp ${d}, rev_id ${d}`;
+    const sql = `SELECT ${REV_COLUMNS} FROM revision WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`;
+    return this.cache
+      .all(sql, { page: o.pageid, startId: o.startId, endId: o.endId, start: o.start, end: o.end, user: o.user, excludeUser: o.excludeUser, limit: o.limit })
+      .map((r) => toRev(r));
+  }
+
+  async texts(revids: readonly number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    for (const id of new Set(revids)) {
+      const data = this.text.get(id) as Buffer | undefined;
+      if (data) out.set(id, inflateRawSync(data).toString('utf8'));
+    }
+    return out;
+  }
+
+  async contributors(pageids: readonly number[], from: { pageid: number; userid: number } | undefined, limit: number): Promise<ContributorRecord[]> {
+    const out: ContributorRecord[] = [];
+    const sorted = [...new Set(pageids)].sort((a, b) => a - b).filter((id) => !from || id >= from.pageid);
+    for (const page of sorted) {
+      if (out.length >= limit) break;
+      const minUser = from && page === from.pageid ? from.userid : 0;
+      const rows = this.cache.all<ContributorRecord>(
+        `SELECT pc_page AS pageid, pc_user AS userid, pc_user_text AS name FROM page_contributor
+         WHERE pc_page = @page AND pc_user >= @minUser ORDER BY pc_user LIMIT @limit`,
+        { page, minUser, limit: limit - out.length },
+      );
+      out.push(...rows);
+    }
+    return out;
+  }
+
+  async anonContributors(pageids: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const id of new Set(pageids)) {
+      const n = this.anon.get(id) as number | undefined;
+      if (n !== undefined) out.set(id, n);
+    }
+    return out;
+  }
+
+  async usersByName(names: readonly string[]): Promise<UserRecord[]> {
+    const out: UserRecord[] = [];
+    for (const n of new Set(names)) {
+      const r = this.userByName.get(n);
+      if (r) out.push(r as UserRecord);
+    }
+    return out;
+  }
+
+  async userRange(o: UserRangeOptions): Promise<UserRecord[]> {
+    const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    const where: string[] = [];
+    if (o.from !== undefined) where.push(`user_name ${lo} @from`);
+    if (o.to !== undefined) where.push(`user_name ${hi} @to`);
+    if (o.prefix !== undefined) where.push('user_name >= @prefix AND user_name < @prefixEnd');
+    if (o.withEditsOnly) where.push('user_editcount > 0');
+    const sql = `SELECT ${USER_COLUMNS} FROM user ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+      ORDER BY user_name ${o.descending ? 'DESC' : 'ASC'} LIMIT @limit`;
+    return this.cache.all<UserRecord>(sql, {
+      from: o.from,
+      to: o.to,
+      prefix: o.prefix,
+      prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix),
+      limit: o.limit,
+    });
+  }
+
+  /**
+   * One statement per user and namespace, each along the (user, namespace, timestamp) index with at most
+   * `limit` rows, merged here: the work is bounded by users × namespaces × limit, whatever the history.
+   */
+  async contributions(o: ContributionOptions): Promise<ContributionRecord[]> {
+    const multi = o.prefix !== undefined || (o.users?.length ?? 0) > 1;
+    const nss: Array<number | undefined> = o.namespaces ? [...new Set(o.namespaces)] : [undefined];
+    const sign = o.descending ? -1 : 1;
+    const key = (r: ContributionRecord): [string, string, number] => [multi ? r.user : '', r.timestamp, r.revid];
+    const cmp = (a: ContributionRecord, b: ContributionRecord) => {
+      const [x, y] = [key(a), key(b)];
+      return sign * (compareBytes(x[0], y[0]) || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0) || x[2] - y[2]);
+    };
+    const merged = (lists: ContributionRecord[][], limit: number) => lists.flat().sort(cmp).slice(0, limit);
+    if (o.prefix !== undefined) return merged(nss.map((ns) => this.contributionRange(o, { prefix: o.prefix, ns, from: o.from, limit: o.limit })), o.limit);
+    const users = [...new Set(o.users ?? [])].sort(compareBytes);
+    if (o.descending) users.reverse();
+    const out: ContributionRecord[] = [];
+    for (const user of users) {
+      if (o.from?.user !== undefined && sign * compareBytes(user, o.from.user) < 0) continue;
+      const from = o.from && (o.from.user === undefined || o.from.user === user) ? { timestamp: o.from.timestamp, revid: o.from.revid } : undefined;
+      const need = o.limit - out.length;
+      out.push(...merged(nss.map((ns) => this.contributionRange(o, { user, ns, from, limit: need })), need));
+      if (out.length >= o.limit) break;
+    }
+    return out;
+  }
+
+  private contributionRange(
+    o: ContributionOptions,
+    r: { user?: string; prefix?: string; ns: number | undefined; from: ContributionOptions['from']; limit: number },
+  ): ContributionRecord[] {
+    const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    const d = o.descending ? 'DESC' : 'ASC';
+    const where: string[] = [];
+    let order: string;
+    if (r.user !== undefined) {
+      where.push('rev_user_text = @user');
+      order = `rev_timestamp ${d}, rev_id ${d}`;
+      if (r.from) where.push(rowCmp(['rev_timestamp', 'rev_id'], lo, ['@fromTs', '@fromId']));
+    } else {
+      where.push('rev_user_text >= @prefix AND rev_user_text < @prefixEnd');
+      order = `rev_user_text ${d}, rev_timestamp ${d}, rev_id ${d}`;
+      if (r.from) where.push(rowCmp(['rev_user_text', 'rev_timestamp', 'rev_id'], lo, ['@fromUser', '@fromTs', '@fromId']));
+    }
+    if (r.ns !== undefined) where.push('rev_namespace = @ns');
+    if (o.start !== undefined) where.push(`rev_timestamp ${lo} @start`);
+    if (o.end !== undefined) where.push(`rev_timestamp ${hi} @end`);
+    if (o.minor !== undefined) where.push(`rev_minor_edit = ${o.minor ? 1 : 0}`);
+    if (o.isNew !== undefined) where.push(`rev_parent_id ${o.isNew ? '=' : '!='} 0`);
+    if (o.top !== undefined) where.push(`${o.top ? '' : 'NOT '}EXISTS (SELECT 1 FROM page t WHERE t.page_id = rev_page AND t.page_latest = rev_id)`);
+    // one user in one namespace: the (user, namespace, timestamp) index gives exactly the rows, in order
+    const index = r.user !== undefined && r.ns !== undefined ? ' INDEXED BY rev_user_text_ns_timestamp' : '';
+    const sql = `SELECT ${REV_COLUMNS}, page_title AS title, page_latest = rev_id AS top,
+        (SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id) AS parentSize
+      FROM revision${index} JOIN page ON page_id = rev_page
+      WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`;
+    return this.cache
+      .all(sql, {
+        user: r.user,
+        prefix: r.prefix,
+        prefixEnd: r.prefix === undefined ? undefined : prefixEnd(r.prefix),
+        fromUser: r.from?.user,
+        fromTs: r.from?.timestamp,
+        fromId: r.from?.revid,
+        ns: r.ns,
+        start: o.start,
+        end: o.end,
+        limit: r.limit,
+      })
+      .map((x: any) => {
+        x.top = x.top === 1;
+        return toRev<ContributionRecord>(x);
+      });
+  }
+
+  async logEvents(o: LogOptions): Promise<LogRecord[]> {
+    const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    const d = o.descending ? 'DESC' : 'ASC';
+    const where: string[] = [];
+    if (o.type !== undefined) where.push('log_type = @type');
+    if (o.action !== undefined) where.push('log_action = @action');
+    if (o.user !== undefined) where.push('log_user_text = @user');
+    if (o.title !== undefined) where.push('log_namespace = @ns AND log_title = @title');
+    if (o.prefix !== undefined) where.push('log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd');
+    if (o.start !== undefined) where.push(`log_timestamp ${lo} @start`);
+    if (o.end !== undefined) where.push(`log_timestamp ${hi} @end`);
+    if (o.from) where.push(rowCmp(['log_timestamp', 'log_id'], lo, ['@fromTs', '@fromId']));
+    // a title prefix is checked along a time-ordered index (1.25 orders by time whatever the filters), never
+    // read as a title range and sorted
+    const order = `log_timestamp ${d}, log_id ${d}`;
+    let index = '';
+    if (o.prefix !== undefined && o.title === undefined) {
+      index = ` INDEXED BY ${o.action !== undefined ? 'log_type_action' : o.type !== undefined ? 'log_type_time' : o.user !== undefined ? 'log_user_text_time' : 'log_times'}`;
+    }
+    const sql = `SELECT log_id AS logid, log_type AS type, log_action AS action, log_timestamp AS timestamp, log_user_text AS user,
+        log_user AS userid, log_namespace AS ns, log_title AS title, log_page AS logpage, COALESCE(page_id, 0) AS pageid,
+        log_comment AS comment, log_params AS params, log_deleted AS deleted
+      FROM logging${index} LEFT JOIN page ON page_namespace = log_namespace AND page_title = log_title
+      ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
+    const ns = o.title?.ns ?? o.prefix?.ns;
+    return this.cache.all<LogRecord>(sql, {
+      type: o.type,
+      action: o.action,
+      user: o.user,
+      ns,
+      title: o.title?.dbkey,
+      prefix: o.prefix?.dbkey,
+      prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix.dbkey),
+      start: o.start,
+      end: o.end,
+      fromTs: o.from?.timestamp,
+      fromId: o.from?.logid,
+      limit: o.limit,
+    });
+  }
+
+  async recentChanges(o: RecentChangeOptions): Promise<RecentChangeRecord[]> {
+    const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    const d = o.descending ? 'DESC' : 'ASC';
+    // the window holds 90 days of changes; the filters are checked along the timestamp index, as MediaWiki does
+    const where: string[] = [];
+    if (o.start !== undefined) where.push(`rc_timestamp ${lo} @start`);
+    if (o.end !== undefined) where.push(`rc_timestamp ${hi} @end`);
+    if (o.from) where.push(rowCmp(['rc_timestamp', 'rc_id'], lo, ['@fromTs', '@fromId']));
+    if (o.namespaces) where.push(`rc_namespace IN (${o.namespaces.map((n) => Number(n)).join(', ')})`);
+    if (o.types) where.push(`rc_type IN (${o.types.map((n) => Number(n)).join(', ')})`);
+    if (o.user !== undefined) where.push('rc_user_text = @user');
+    if (o.excludeUser !== undefined) where.push('rc_user_text != @excludeUser');
+    if (o.minor !== undefined) where.push(`rc_minor ${o.minor ? '!=' : '='} 0`);
+    if (o.bot !== undefined) where.push(`rc_bot ${o.bot ? '!=' : '='} 0`);
+    if (o.anon !== undefined) where.push(`rc_user ${o.anon ? '=' : '!='} 0`);
+    if (o.redirect !== undefined) where.push(`COALESCE(page_is_redirect, 0) = ${o.redirect ? 1 : 0}`);
+    if (o.topOnly) where.push('page_latest = rc_this_oldid');
+    const sql = `SELECT rc_id AS rcid, rc_timestamp AS timestamp, rc_type AS type, rc_namespace AS ns, rc_title AS title,
+        rc_cur_id AS pageid, rc_this_oldid AS revid, rc_last_oldid AS oldRevid, rc_user AS userid, rc_user_text AS user,
+        rc_comment AS comment, rc_minor AS minor, rc_bot AS bot, rc_old_len AS oldLen, rc_new_len AS newLen,
+        rc_deleted AS deleted, rc_logid AS logid, rc_log_type AS logType, rc_log_action AS logAction, rc_params AS params,
+        COALESCE(page_is_redirect, 0) AS isRedirect, rev_sha1 AS sha1
+      FROM recentchanges LEFT JOIN page ON page_namespace = rc_namespace AND page_title = rc_title LEFT JOIN revision ON rev_id = rc_this_oldid AND rc_this_oldid != 0
+      ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY rc_timestamp ${d}, rc_id ${d} LIMIT @limit`;
+    return this.cache
+      .all(sql, {
+        start: o.start,
+        end: o.end,
+        fromTs: o.from?.timestamp,
+        fromId: o.from?.rcid,
+        user: o.user,
+        excludeUser: o.excludeUser,
+        limit: o.limit,
+      })
+      .map((r: any) => {
+        r.minor = r.minor !== 0;
+        r.bot = r.bot !== 0;
+        r.isRedirect = r.isRedirect === 1;
+        return r as RecentChangeRecord;
+      });
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Search on the FTS5 index `search_index` (see search-writer.ts for what it holds). User input never
+ * reaches FTS5's parser as syntax: every term is a quoted string of folded tokens (letters and digits
+ * only), joined here with FTS5's own operators, so no input can make MATCH fail.
+ */
+import type { Db, Statement } from './db.js';
+import { prefixEnd } from './statement-cache.js';
+import type { FullTextResult, FullTextSearch, SearchDocument, SearchStore, TitlePrefixRow } from '../search-store.js';
+import type { ParsedSearch, SearchTerm } from '../../wiki/search-query.js';
+
+/** BM25 column weights (ns, title, redirects, text): a title word counts ten text words, a redirect's six. */
+const RANK = 'bm25(search_index, 0.0, 10.0, 6.0, 1.0)';
+
+/**
+ * BM25 ranks at most this many matches, the first by page id: a word on most pages of a big wiki would
+ * otherwise be scored on every one of them per request. Below it (nearly every query) the ranking is
+ * exact; above it, the best of the first RANK_CANDIDATES matches are shown (totalhits stays exact).
+ */
+export const RANK_CANDIDATES = 10000;
+
+export function nsToken(ns: number): string {
+  return `n${ns}`;
+}
+
+function phrase(t: SearchTerm): string {
+  return `"${t.tokens.join(' ').replace(/"/g, '""')}"${t.prefix ? ' *' : ''}`;
+}
+
+/** The MATCH expression of a query, or null when nothing can match. */
+export function compileMatch(q: ParsedSearch, fields: FullTextSearch['fields'], namespaces: number[]): string | null {
+  const cols = fields === 'title' ? '{title redirects}' : fields === 'text' ? '{text}' : '{title redirects text}';
+  const term = (t: SearchTerm) => `${t.titleOnly ? '{title redirects}' : cols} : ${phrase(t)}`;
+  const groups = q.groups.map((g) => {
+    const must = g.must.map(term).join(' AND ');
+    // a page is excluded by an excluded word anywhere in it
+    const not = g.not.map((t) => `{title redirects text} : ${phrase(t)}`);
+    return not.length ? `((${must}) NOT (${not.join(' OR ')}))` : `(${must})`;
+  });
+  const ns = namespaces.filter((n) => n >= 0).map(nsToken);
+  if (groups.length === 0 || ns.length === 0) return null;
+  return `{ns} : (${ns.join(' OR ')}) AND (${groups.join(' OR ')})`;
+}
+
+export class SqliteSearchStore implements SearchStore {
+  private readonly ranked: Statement;
+  private readonly rankedWithTitle: Statement;
+  private readonly count: Statement;
+  private readonly titleKey: Statement;
+  private readonly doc: Statement<[number]>;
+  private readonly redirectsTo: Statement<[number, string]>;
+  private readonly prefix: Statement;
+
+  constructor(db: Db) {
+    this.ranked = db.prepare(
+      'SearchStore.fullText',
+      `SELECT h.id AS pageid, p.page_namespace AS ns, p.page_title AS title FROM (
+         SELECT id, score FROM (SELECT rowid AS id, ${RANK} AS score FROM search_index WHERE search_index MATCH @match LIMIT ${RANK_CANDIDATES})
+         ORDER BY score, id LIMIT @limit OFFSET @offset) h
+       JOIN page p ON p.page_id = h.id ORDER BY h.score, h.id`,
+    );
+    // pages whose title (or a redirect's) is the whole query come first
+    this.rankedWithTitle = db.prepare(
+      'SearchStore.fullText',
+      `SELECT h.id AS pageid, p.page_namespace AS ns, p.page_title AS title FROM (
+         SELECT id, score, id IN (SELECT st_page FROM search_title WHERE st_key = @key) AS exact
+         FROM (SELECT rowid AS id, ${RANK} AS score FROM search_index WHERE search_index MATCH @match LIMIT ${RANK_CANDIDATES})
+         ORDER BY exact DESC, score, id LIMIT @limit OFFSET @offset) h
+       JOIN page p ON p.page_id = h.id ORDER BY h.exact DESC, h.score, h.id`,
+    );
+    this.count = db.prepare('SearchStore.fullText', 'SELECT count(*) FROM search_index WHERE search_index MATCH ?', true);
+    this.titleKey = db.prepare(
+      'SearchStore.titleKeyMatches',
+      'SELECT st_ns AS ns, st_page AS page FROM search_title WHERE st_key = ? ORDER BY st_ns, st_page LIMIT ?',
+    );
+    this.doc = db.prepare(
+      'SearchStore.documents',
+      `SELECT p.page_id AS pageid, p.page_namespace AS ns, p.page_title AS title, p.page_len AS length,
+         p.page_touched AS touched, p.page_content_model AS contentModel, t.old_text AS text
+       FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_id = ?`,
+    );
+    this.redirectsTo = db.prepare(
+      'SearchStore.documents',
+      `SELECT p.page_namespace AS ns, p.page_title AS dbkey FROM redirect r JOIN page p ON p.page_id = r.rd_from
+       WHERE r.rd_namespace = ? AND r.rd_title = ? ORDER BY r.rd_from LIMIT 100`,
+    );
+    this.prefix = db.prepare(
+      'SearchStore.titlePrefix',
+      `SELECT page_id AS pageid, page_namespace AS ns, page_title AS title FROM page
+       WHERE page_namespace = @ns AND page_title >= @prefix AND page_title < @end ORDER BY page_title LIMIT @limit OFFSET @offset`,
+    );
+  }
+
+  async fullText(req: FullTextSearch): Promise<FullTextResult> {
+    const match = compileMatch(req.query, req.fields, req.namespaces);
+    if (match === null) return { hits: [], totalHits: req.countHits ? 0 : undefined };
+    const key = req.query.titleKey;
+    const params = { match, limit: req.limit, offset: req.offset };
+    const hits = (key !== null && req.fields !== 'text' ? this.rankedWithTitle.all({ ...params, key }) : this.ranked.all(params)) as TitlePrefixRow[];
+    const out: FullTextResult = { hits };
+    if (req.countHits) out.totalHits = this.count.get(match) as number;
+    return out;
+  }
+
+  async titleKeyMatches(key: string, namespaces: number[], limit: number): Promise<number[]> {
+    const want = new Set(namespaces);
+    // one title key has few pages (case variants, redirects): the namespace filter is applied to them
+    const rows = this.titleKey.all(key, 500) as Array<{ ns: number; page: number }>;
+    return rows.filter((r) => want.has(r.ns)).slice(0, limit).map((r) => r.page);
+  }
+
+  async documents(ids: readonly number[]): Promise<SearchDocument[]> {
+    const out: SearchDocument[] = [];
+    for (const id of ids) {
+      const d = this.doc.get(id) as Omit<SearchDocument, 'redirects'> | undefined;
+      if (!d) continue;
+      out.push({ ...d, redirects: this.redirectsTo.all(d.ns, d.title) as SearchDocument['redirects'] });
+    }
+    return out;
+  }
+
+  async titlePrefix(ns: number, prefix: string, offset: number, limit: number): Promise<TitlePrefixRow[]> {
+    return this.prefix.all({ ns, prefix, end: prefixEnd(prefix), limit, offset }) as TitlePrefixRow[];
+  }
+
+}

@@ -1,0 +1,15 @@
+/**
+ * HTML escaping, once: PHP's htmlspecialchars() as MediaWiki 1.25 calls it. The default flags of its
+ * PHP (ENT_COMPAT) escape & < > and the double quote; ENT_QUOTES (`quotes: 'both'`, used by
+ * Sanitizer::escapeHtmlAllowEntities for comments) escapes the single quote too, as `&#039;`.
+ */
+const COMPAT = /[&<>"]/g;
+const BOTH = /[&<>"']/g;
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
+const replace = (c: string) => ENTITY[c];
+
+export function htmlspecialchars(s: string, quotes: 'double' | 'both' = 'double'): string {
+  const re = quotes === 'both' ? BOTH : COMPAT;
+  re.lastIndex = 0;
+  return re.test(s) ? s.replace(re, replace) : s;
+}
