@@ -5,6 +5,7 @@
  * attribute and no URL attribute at all (wikitext may not write <a>, <img> or href= in HTML).
  */
 import { decodeCharReferences } from '../wiki/titles.js';
+import { htmlspecialchars } from '../wiki/html.js';
 
 const PAIRS_STATIC = 'b bdi del i ins u font big small sub sup h1 h2 h3 h4 h5 h6 cite code em s strike strong tt var div center blockquote ol ul dl table caption pre ruby rb rp rt rtc p span abbr dfn kbd samp data time mark'.split(' ');
 const SINGLE = 'br wbr hr li dt dd meta link'.split(' ');
@@ -111,7 +112,7 @@ const URL_PROTOCOLS_RE = /\b(bitcoin:|ftp:\/\/|ftps:\/\/|geo:|git:\/\/|gopher:\/
 
 /** Sanitizer::encodeAttribute */
 export function encodeAttribute(v: string): string {
-  return v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;')
+  return htmlspecialchars(v, 'both')
     .replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }
 
@@ -232,5 +233,5 @@ export function normalizeCharReferences(text: string): string {
 
 /** htmlspecialchars with ENT_NOQUOTES off: text and attribute values MediaWiki builds itself. */
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return htmlspecialchars(s);
 }

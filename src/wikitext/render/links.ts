@@ -5,6 +5,7 @@
  * target) which pages exist and which are redirects.
  */
 import { decodeCharReferences } from '../../wiki/titles.js';
+import { escapeTagsOnly } from '../../wiki/html.js';
 import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../../wiki/namespaces.js';
 import { fileUrlPath } from '../../wiki/files.js';
 import { escapeHtml, escapeId } from '../sanitizer.js';
@@ -92,7 +93,8 @@ export class LinkPass {
       }
       if (target.includes('%')) {
         try {
-          target = decodeURIComponent(target).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+          // 1.25 escapes < and > of a decoded target (a " is as illegal in a title either way)
+          target = escapeTagsOnly(decodeURIComponent(target));
         } catch {
           /* not valid percent-encoding: kept as written */
         }

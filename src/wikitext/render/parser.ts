@@ -8,6 +8,7 @@
  * holders and lists the targets; the caller looks all of them up in one call and `finish` puts the
  * links in.
  */
+import { escapeTagsOnly } from '../../wiki/html.js';
 import { fixTagAttributes, normalizeCharReferences, removeHtmlTags } from '../sanitizer.js';
 import { doBlockLevels } from './block-levels.js';
 import { linkKey, type RenderEnv, RenderOutput } from './env.js';
@@ -23,8 +24,6 @@ import { doTableStuff } from './tables.js';
 const EXT_TAG = /<(nowiki|pre|gallery)(\s[^>]*?)?(?:\/>|>([\s\S]*?)<\/\1\s*>)/gi;
 const NOPARSE = '\x7fNOPARSE';
 
-/** Xml::escapeTagsOnly */
-const escapeTagsOnly = (s: string) => s.replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export interface RenderedBody {
   html: string;
