@@ -116,6 +116,11 @@ describe('action=parse', () => {
     assert.deepEqual(p.links, [{ ns: 0, exists: '', '*': 'Київ' }, { ns: 0, '*': 'Нема такої' }]);
   });
 
+  it('iwlinks: prefix, the other wiki\'s URL from the interwiki map, the prefixed title', async () => {
+    const p = (await s.get({ action: 'parse', text: '[[wikipedia:Kyiv]]', title: 'Тест', prop: 'iwlinks', format: 'json' })).json.parse;
+    assert.deepEqual(p.iwlinks, [{ prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/Kyiv', '*': 'wikipedia:Kyiv' }]);
+  });
+
   it('section=N renders one section; a missing one is nosuchsection', async () => {
     const r = (await s.get({ action: 'parse', page: 'Київ', section: '1', prop: 'text|sections', format: 'json', formatversion: '2', disablelimitreport: '1' })).json;
     assert.match(r.parse.text, /^<h2><span class="mw-headline"/);

@@ -30,7 +30,7 @@ export interface RenderedPage {
   sections: Array<Record<string, unknown>>;
   categories: Array<{ name: string; sortkey: string; missing: boolean }>;
   langlinks: Array<{ lang: string; title: string }>;
-  iwlinks: Array<{ prefix: string; title: string }>;
+  iwlinks: Array<{ prefix: string; title: string; url?: string }>;
   properties: Array<[string, string]>;
   limitReport: Array<[string, string | number]>;
   limitHit?: string;
@@ -149,6 +149,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     files: new Map<string, RenderFile>(),
     editSections: o.editSections,
     toc: o.toc,
+    interwiki: wiki.interwiki,
   };
   let body = renderBody(expanded.text, o.text, env, expanded.defaultSort);
   if (body.out.filesWanted.size === 0) env.filesLoaded = true;

@@ -183,7 +183,8 @@ export const parseModule: ActionModule = {
     if (props.has('jsconfigvars')) r.jsconfigvars = {};
     if (props.has('encodedjsconfigvars')) r.encodedjsconfigvars = '[]';
     if (props.has('indicators')) r.indicators = {};
-    if (props.has('iwlinks')) r.iwlinks = out.iwlinks.map((l) => withContent({ prefix: l.prefix }, 'title', `${l.prefix}:${l.title.replace(/_/g, ' ')}`));
+    // ApiParse::formatIWLinks: prefix, url (the other wiki's), the prefixed title as content
+    if (props.has('iwlinks')) r.iwlinks = out.iwlinks.map((l) => withContent({ prefix: l.prefix, ...(l.url ? { url: l.url } : {}) }, 'title', `${l.prefix}:${l.title.replace(/_/g, ' ')}`));
     if (props.has('wikitext')) r.wikitext = bc(source);
     if (props.has('properties')) r.properties = out.properties.map(([name, v]) => withContent({ name }, 'value', v));
     if (props.has('limitreportdata')) r.limitreportdata = out.limitReport.map(([name, v]) => ({ name, 0: v }));

@@ -35,6 +35,8 @@ export interface RenderEnv {
   /** uploaded files by DB key; once filesLoaded, a name not in the map is missing */
   files: Map<string, RenderFile>;
   filesLoaded?: boolean;
+  /** the interwiki map: URLs of [[prefix:Title]] links */
+  interwiki?: { get(prefix: string): unknown; url(prefix: string, title: string): string | undefined };
   /** per-request options of action=parse */
   editSections: boolean;
   toc: boolean;
@@ -47,7 +49,7 @@ export class RenderOutput {
   readonly images = new Map<string, true>();
   readonly categories = new Map<string, string>();
   readonly langLinks: Array<{ lang: string; title: string }> = [];
-  readonly iwLinks: Array<{ prefix: string; title: string }> = [];
+  readonly iwLinks: Array<{ prefix: string; title: string; url?: string }> = [];
   readonly externalLinks: string[] = [];
   readonly properties = new Map<string, string>();
   sections: Array<{ toclevel: number; level: string; line: string; number: string; index: string; fromtitle: string | false; byteoffset: number | null; anchor: string }> = [];

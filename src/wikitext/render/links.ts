@@ -108,7 +108,7 @@ export class LinkPass {
       // interwiki and interlanguage prefixes: "en:Foo", "wikipedia:Foo"
       const iw = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*:(.*)$/s.exec(link);
       const iwPrefix = iw && this.env.codec.nsIdFromPrefix(iw[1]) === undefined ? iw[1].toLowerCase() : null;
-      if (iwPrefix && (LANGUAGE_CODES.has(iwPrefix) || INTERWIKI_PREFIXES.has(iwPrefix))) {
+      if (iwPrefix && (LANGUAGE_CODES.has(iwPrefix) || (this.env.interwiki ? this.env.interwiki.get(iwPrefix) !== undefined : INTERWIKI_PREFIXES.has(iwPrefix)))) {
         if (mightBeImg) {
           s += `${prefix}[[${link}|${text}`;
           continue;
@@ -120,10 +120,12 @@ export class LinkPass {
           s += trail.replace(/^\n+|\n+$/g, '') === '' ? '' : prefix + trail;
           continue;
         }
-        this.out.iwLinks.push({ prefix: iwPrefix, title: rest.replace(/ /g, '_') });
+        const url = this.env.interwiki?.url(iwPrefix, rest);
+        if (!this.out.iwLinks.some((l) => l.prefix === iwPrefix && l.title === rest.replace(/ /g, '_'))) this.out.iwLinks.push({ prefix: iwPrefix, title: rest.replace(/ /g, '_'), url });
         const shown = text === '' ? link : doQuotes(text);
         const [inside, after] = splitTrail(trail);
-        s += `${prefix}<a class="extiw" title="${escapeHtml(`${iwPrefix}:${rest}`)}">${shown}${inside}</a>${after}`;
+        // Linker::link of an interwiki title: the other wiki's URL, class extiw, the prefixed title
+        s += `${prefix}<a${url ? ` href="${escapeHtml(url)}"` : ''} class="extiw" title="${escapeHtml(`${iwPrefix}:${rest}`)}">${shown}${inside}</a>${after}`;
         continue;
       }
       // "[[#Section]]": a link to a section of this page
