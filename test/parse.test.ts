@@ -116,6 +116,12 @@ describe('action=parse', () => {
     assert.deepEqual(p.links, [{ ns: 0, exists: '', '*': 'Київ' }, { ns: 0, '*': 'Нема такої' }]);
   });
 
+  it('prop=revisions&rvparse gives the rendered content (the same renderer, no limit report)', async () => {
+    const r = (await s.get({ action: 'query', prop: 'revisions', rvprop: 'content', rvparse: '1', titles: 'Київ', format: 'json', formatversion: '2' })).json;
+    const p = (await s.get({ action: 'parse', page: 'Київ', prop: 'text', disablelimitreport: '1', format: 'json', formatversion: '2' })).json.parse;
+    assert.equal(r.query.pages[0].revisions[0].content, p.text);
+  });
+
   it('iwlinks: prefix, the other wiki\'s URL from the interwiki map, the prefixed title', async () => {
     const p = (await s.get({ action: 'parse', text: '[[wikipedia:Kyiv]]', title: 'Тест', prop: 'iwlinks', format: 'json' })).json.parse;
     assert.deepEqual(p.iwlinks, [{ prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/Kyiv', '*': 'wikipedia:Kyiv' }]);
