@@ -122,6 +122,18 @@ describe('action=parse', () => {
     assert.equal(r.query.pages[0].revisions[0].content, p.text);
   });
 
+  it('oldid= renders that revision as its page; an unknown one is missingrev', async () => {
+    const q = (await s.get({ action: 'query', prop: 'revisions', rvprop: 'ids|content', rvlimit: '2', rvdir: 'newer', titles: 'Київ', format: 'json', formatversion: '2' })).json;
+    const first = q.query.pages[0].revisions[0];
+    const p = (await s.get({ action: 'parse', oldid: String(first.revid), prop: 'text|revid|wikitext', disablelimitreport: '1', format: 'json', formatversion: '2' })).json.parse;
+    assert.equal(p.title, 'Київ');
+    assert.equal(p.revid, first.revid);
+    assert.equal(p.wikitext, first.content);
+    const t = (await s.post({ action: 'parse', title: 'Київ', text: first.content, prop: 'text', disablelimitreport: '1', format: 'json', formatversion: '2' })).json.parse;
+    assert.equal(p.text, t.text);
+    assert.equal((await s.get({ action: 'parse', oldid: '99999999', format: 'json' })).json.error.code, 'missingrev');
+  });
+
   it('iwlinks: prefix, the other wiki\'s URL from the interwiki map, the prefixed title', async () => {
     const p = (await s.get({ action: 'parse', text: '[[wikipedia:Kyiv]]', title: 'Тест', prop: 'iwlinks', format: 'json' })).json.parse;
     assert.deepEqual(p.iwlinks, [{ prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/Kyiv', '*': 'wikipedia:Kyiv' }]);

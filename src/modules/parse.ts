@@ -51,6 +51,7 @@ export const parseModule: ActionModule = {
     summary: { type: 'string', help: 'Summary to parse.' },
     page: { type: 'string', help: 'Parse the content of this page. Cannot be used together with text and title.' },
     pageid: { type: 'integer', help: 'Parse the content of this page. Overrides page.' },
+    oldid: { type: 'integer', help: 'Parse the content of this revision. Overrides page and pageid.' },
     redirects: { type: 'boolean', help: 'If page or pageid is set to a redirect, resolve it.' },
     prop: { type: PROPS, multi: true, default: DEFAULT_PROP, help: 'Which pieces of information to get.' },
     pst: { type: 'boolean', help: 'Do a pre-save transform on the input before parsing it. Only valid when used with text.' },
@@ -75,7 +76,7 @@ export const parseModule: ActionModule = {
     const props = new Set(p.prop as string[]);
     const text = p.text as string | undefined;
     const titleGiven = raw.title !== undefined;
-    if ((p.page !== undefined || p.pageid !== undefined) && (text !== undefined || titleGiven)) {
+    if ((p.page !== undefined || p.pageid !== undefined || p.oldid !== undefined) && (text !== undefined || titleGiven)) {
       ctx.die('params', 'The page parameter cannot be used together with the text and title parameters');
     }
     if (p.page !== undefined && p.pageid !== undefined) return ctx.die('invalidparammix', 'The page and pageid parameters can not be used together');
@@ -87,7 +88,18 @@ export const parseModule: ActionModule = {
     let pageid = 0;
     let revid: number | undefined;
     let redirects: Array<{ from: string; to: string }> | undefined;
-    if (p.page !== undefined || p.pageid !== undefined) {
+    if (p.oldid !== undefined) {
+      // ApiParse: oldid overrides page and pageid; a revision is rendered as its page
+      const [rev] = await ctx.store.history.revisionsByIds([p.oldid as number]);
+      if (!rev) return ctx.die('missingrev', `There is no revision ID ${p.oldid}`);
+      if (rev.textHidden) return ctx.die('permissiondenied', "You don't have permission to view deleted revisions");
+      const [[row], texts] = await Promise.all([ctx.store.pages.byIds([rev.pageid]), ctx.store.history.texts([rev.revid])]);
+      if (!row) return ctx.die('missingrev', `There is no revision ID ${p.oldid}`);
+      title = { ns: row.ns, dbkey: row.title };
+      pageid = row.pageid;
+      revid = rev.revid;
+      source = texts.get(rev.revid) ?? '';
+    } else if (p.page !== undefined || p.pageid !== undefined) {
       let row;
       if (p.pageid !== undefined) {
         [row] = await ctx.store.pages.byIds([p.pageid as number]);
