@@ -134,6 +134,16 @@ describe('action=parse', () => {
     assert.equal((await s.get({ action: 'parse', oldid: '99999999', format: 'json' })).json.error.code, 'missingrev');
   });
 
+  it('categories: hidden ones flagged, missing ones flagged, tracking categories (hidden-category-category, broken-file-category)', async () => {
+    const page = (await s.get({ action: 'parse', page: 'Petro Smith', prop: 'categories', format: 'json', formatversion: '2' })).json.parse;
+    assert.ok(page.categories.some((c: { category: string; hidden?: boolean }) => c.category === 'Статті_без_джерел' && c.hidden === true));
+    const cat = (await s.get({ action: 'parse', page: 'Категорія:Статті без джерел', prop: 'categories', format: 'json', formatversion: '2' })).json.parse;
+    assert.deepEqual(cat.categories, [{ sortkey: '', category: 'Приховані_категорії', missing: true }, { sortkey: '', category: 'Службові_категорії' }]);
+    const broken = (await s.post({ action: 'parse', title: 'API', text: '[[Файл:Нема такого.png]]', prop: 'categories|images', format: 'json', formatversion: '2' })).json.parse;
+    assert.deepEqual(broken.images, ['Нема_такого.png']);
+    assert.deepEqual(broken.categories.map((c: { category: string }) => c.category), ['Сторінки,_що_посилаються_на_неіснуючі_файли']);
+  });
+
   it('iwlinks: prefix, the other wiki\'s URL from the interwiki map, the prefixed title', async () => {
     const p = (await s.get({ action: 'parse', text: '[[wikipedia:Kyiv]]', title: 'Тест', prop: 'iwlinks', format: 'json' })).json.parse;
     assert.deepEqual(p.iwlinks, [{ prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/Kyiv', '*': 'wikipedia:Kyiv' }]);

@@ -28,7 +28,7 @@ export interface RenderedPage {
   images: string[];
   externallinks: string[];
   sections: Array<Record<string, unknown>>;
-  categories: Array<{ name: string; sortkey: string; missing: boolean }>;
+  categories: Array<{ name: string; sortkey: string; missing: boolean; hidden: boolean }>;
   langlinks: Array<{ lang: string; title: string }>;
   iwlinks: Array<{ prefix: string; title: string; url?: string }>;
   properties: Array<[string, string]>;
@@ -45,7 +45,7 @@ export interface RenderOptions {
   toc: boolean;
 }
 
-const MESSAGE_KEYS: Array<keyof RenderMessages> = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more', 'broken-file-category'];
+const MESSAGE_KEYS: Array<keyof RenderMessages> = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more', 'broken-file-category', 'hidden-category-category'];
 const messageCache = new WeakMap<Store, Promise<RenderMessages>>();
 
 async function loadMessages(store: Store, wiki: Wiki): Promise<RenderMessages> {
@@ -166,7 +166,13 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     ...expanded.templates,
     ...[...body.out.categories.keys()].map((dbkey) => ({ ns: 14, dbkey })),
   ];
-  const rows = targets.length ? await store.pages.byTitles(targets) : [];
+  // page existence of every target and the hidden flag of the categories, each in one batched call
+  const catNames = [...body.out.categories.keys()];
+  const [rows, cats] = await Promise.all([
+    targets.length ? store.pages.byTitles(targets) : Promise.resolve([]),
+    catNames.length ? store.categories.byTitles(catNames) : Promise.resolve([]),
+  ]);
+  const hiddenCats = new Set(cats.filter((c) => c.hidden).map((c) => c.title));
   for (const r of rows) env.pages.set(`${r.ns}|${r.title}`, { redirect: r.isRedirect });
   const html = finish(body, o.toc);
   const out = body.out;
@@ -181,7 +187,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     images: [...out.images.keys()],
     externallinks: [...new Set(out.externalLinks)],
     sections: out.sections,
-    categories: [...out.categories].map(([name, sortkey]) => ({ name, sortkey, missing: !env.pages.has(`14|${name}`) })),
+    categories: [...out.categories].map(([name, sortkey]) => ({ name, sortkey, missing: !env.pages.has(`14|${name}`), hidden: hiddenCats.has(name) })),
     langlinks: out.langLinks,
     iwlinks: out.iwLinks,
     properties: [...out.properties],

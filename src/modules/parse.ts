@@ -176,7 +176,7 @@ export const parseModule: ActionModule = {
     }
     if (p.summary !== undefined) r.parsedsummary = bc(escapeHtml(p.summary as string));
     if (props.has('langlinks')) r.langlinks = out.langlinks.map((l) => withContent({ lang: l.lang }, 'title', l.title));
-    if (props.has('categories')) r.categories = out.categories.map((c) => Object.assign(withContent({ sortkey: c.sortkey }, 'category', c.name), c.missing ? { missing: true } : {}));
+    if (props.has('categories')) r.categories = out.categories.map((c) => Object.assign(withContent({ sortkey: c.sortkey }, 'category', c.name), c.missing ? { missing: true } : c.hidden ? { hidden: true } : {}));
     if (props.has('categorieshtml')) r.categorieshtml = bc(categoriesHtml(ctx, out));
     if (props.has('links')) r.links = formatTitles(ctx, out.links);
     if (props.has('templates')) r.templates = formatTitles(ctx, out.templates);

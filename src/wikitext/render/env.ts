@@ -23,6 +23,8 @@ export interface RenderMessages {
   'thumbnail-more': string;
   /** tracking category of pages showing a missing file */
   'broken-file-category': string;
+  /** tracking category of category pages with __HIDDENCAT__ */
+  'hidden-category-category': string;
 }
 
 export interface RenderEnv {
@@ -72,4 +74,5 @@ export const UK_MESSAGES: RenderMessages = {
   'red-link-title': '$1 (такої сторінки не існує)',
   'thumbnail-more': 'Збільшити',
   'broken-file-category': 'Сторінки, що посилаються на неіснуючі файли',
+  'hidden-category-category': 'Приховані категорії',
 };

@@ -178,7 +178,12 @@ export function makeImage(env: RenderEnv, out: RenderOutput, dbkey: string, opti
 
 /** Parser::addTrackingCategory('broken-file-category'), sorted by the page's DEFAULTSORT */
 export function trackBrokenFile(env: RenderEnv, out: RenderOutput): void {
-  const t = env.codec.parse(env.messages['broken-file-category'], 14);
+  addTrackingCategory(env, out, 'broken-file-category');
+}
+
+/** Parser::addTrackingCategory: the category a message names, sorted by the page's DEFAULTSORT */
+export function addTrackingCategory(env: RenderEnv, out: RenderOutput, msg: 'broken-file-category' | 'hidden-category-category'): void {
+  const t = env.codec.parse(env.messages[msg], 14);
   if (t && t.ns === 14 && !out.categories.has(t.dbkey)) out.categories.set(t.dbkey, out.defaultSort ?? '');
 }
 

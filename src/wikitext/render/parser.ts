@@ -14,7 +14,7 @@ import { doBlockLevels } from './block-levels.js';
 import { linkKey, type RenderEnv, RenderOutput } from './env.js';
 import { ExternalLinkPass } from './external-links.js';
 import { doHeadings, formatHeadings } from './headings.js';
-import { renderGallery } from './images.js';
+import { addTrackingCategory, renderGallery } from './images.js';
 import { LinkPass } from './links.js';
 import { doDoubleUnderscore, renderSemantic } from './magic-words.js';
 import { doAllQuotes } from './quotes.js';
@@ -66,6 +66,7 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
   text = doTableStuff(text);
   text = text.replace(/(^|\n)-----*/g, '$1<hr />');
   const du = doDoubleUnderscore(text, out);
+  if (out.switches.has('hiddencat') && env.title.ns === 14) addTrackingCategory(env, out, 'hidden-category-category');
   text = doHeadings(du.text);
   text = links.replaceInternalLinks(text);
   text = doAllQuotes(text);
