@@ -188,6 +188,14 @@ describe('action=parse', () => {
     assert.equal(typeof r.parse.text, 'string');
   });
 
+  it('long pages of unclosed constructs are scanned once (no rescanning from every "[" or link)', async () => {
+    // each of these was quadratic in an earlier version: unclosed "[http://…", "[[" runs, many links after «
+    const r = (await s.post({ action: 'parse', title: 'API', text: '[http://x.org/'.repeat(20000) + '\n' + '[['.repeat(50000) + '\n' + '«[[Київ]]» '.repeat(5000), prop: 'links|externallinks', format: 'json', formatversion: '2' })).json;
+    assert.equal(r.error, undefined);
+    assert.deepEqual(r.parse.links, [{ ns: 0, title: 'Київ', exists: true }]);
+    assert.deepEqual(r.parse.externallinks, []);
+  });
+
   it('the parser cache answers a repeated page from the same render', async () => {
     const a = (await s.get({ action: 'parse', page: 'Львів', format: 'json', formatversion: '2', prop: 'text|limitreportdata' })).json.parse;
     const b = (await s.get({ action: 'parse', page: 'Львів', format: 'json', formatversion: '2', prop: 'text|limitreportdata', utf8: '1' })).json.parse;

@@ -20,9 +20,57 @@ const E1 = new RegExp(`^([${TC}]+)(?:\\|([\\s\\S]+?))?]]([\\s\\S]*)$`);
 const E1_IMG = new RegExp(`^([${TC}]+)\\|([\\s\\S]*)$`);
 const URL_PROTOCOL = /^(?:bitcoin:|ftp:\/\/|ftps:\/\/|geo:|git:\/\/|gopher:\/\/|http:\/\/|https:\/\/|irc:\/\/|ircs:\/\/|magnet:|mailto:|mms:\/\/|news:|nntp:\/\/|redis:\/\/|sftp:\/\/|sip:|sips:|sms:|ssh:\/\/|svn:\/\/|tel:|telnet:\/\/|urn:|worldwind:\/\/|xmpp:|\/\/)/i;
 /** MessagesUk.php $linkPrefixCharset (with $linkPrefixExtension): opening quotes join the link */
-const LINK_PREFIX = /^([\s\S]*?)([«„]+)$/u;
+const LINK_PREFIX_CHARS = '«„';
 /** MessagesUk.php $linkTrail */
 const LINK_TRAIL = /^([a-zабвгґдеєжзиіїйклмнопрстуфхцчшщьюяʼ’“»]+)([\s\S]*)$/u;
+
+/**
+ * The output of the link pass, kept as pieces: the text before each link is looked at from its end (link
+ * prefixes, whitespace before a category), and indexing one long concatenated string would copy it each
+ * time (quadratic on a page of many links).
+ */
+class Pieces {
+  private readonly parts: string[];
+  constructor(first: string) {
+    this.parts = [first];
+  }
+
+  push(x: string): void {
+    if (x !== '') this.parts.push(x);
+  }
+
+  /** remove and return the run of these characters at the end */
+  takeTrailing(chars: string): string {
+    let taken = '';
+    while (this.parts.length) {
+      const last = this.parts[this.parts.length - 1];
+      let cut = last.length;
+      while (cut > 0 && chars.includes(last[cut - 1])) cut--;
+      taken = last.slice(cut) + taken;
+      if (cut > 0) {
+        this.parts[this.parts.length - 1] = last.slice(0, cut);
+        break;
+      }
+      this.parts.pop();
+    }
+    return taken;
+  }
+
+  trimEnd(): void {
+    while (this.parts.length) {
+      const t = this.parts[this.parts.length - 1].trimEnd();
+      if (t !== '') {
+        this.parts[this.parts.length - 1] = t;
+        break;
+      }
+      this.parts.pop();
+    }
+  }
+
+  toString(): string {
+    return this.parts.join('');
+  }
+}
 
 export interface Holder {
   ns: number;
@@ -60,15 +108,10 @@ export class LinkPass {
 
   replaceInternalLinks(s0: string): string {
     const a = (' ' + s0).split('[[');
-    let s = a[0].slice(1);
+    const s = new Pieces(a[0].slice(1));
     for (let i = 1; i < a.length; i++) {
       const line = a[i];
-      let prefix = '';
-      const pm = LINK_PREFIX.exec(s);
-      if (pm) {
-        prefix = pm[2];
-        s = pm[1];
-      }
+      const prefix = s.takeTrailing(LINK_PREFIX_CHARS);
       let m = E1.exec(line);
       let text: string;
       let trail: string;
@@ -88,7 +131,7 @@ export class LinkPass {
         trail = '';
         target = m[1];
       } else {
-        s += prefix + '[[' + line;
+        s.push(prefix + '[[' + line);
         continue;
       }
       if (target.includes('%')) {
@@ -100,7 +143,7 @@ export class LinkPass {
         }
       }
       if (URL_PROTOCOL.test(target)) {
-        s += prefix + '[[' + line;
+        s.push(prefix + '[[' + line);
         continue;
       }
       const noforce = !target.startsWith(':');
@@ -110,14 +153,15 @@ export class LinkPass {
       const iwPrefix = iw && this.env.codec.nsIdFromPrefix(iw[1]) === undefined ? iw[1].toLowerCase() : null;
       if (iwPrefix && (LANGUAGE_CODES.has(iwPrefix) || (this.env.interwiki ? this.env.interwiki.get(iwPrefix) !== undefined : INTERWIKI_PREFIXES.has(iwPrefix)))) {
         if (mightBeImg) {
-          s += `${prefix}[[${link}|${text}`;
+          s.push(`${prefix}[[${link}|${text}`);
           continue;
         }
         const rest = decodeCharReferences(iw![2]).replace(/_/g, ' ').trim();
         if (noforce && LANGUAGE_CODES.has(iwPrefix)) {
           if (!this.out.langLinks.some((l) => l.lang === iwPrefix)) this.out.langLinks.push({ lang: iwPrefix, title: rest });
-          s = (s + prefix).trimEnd();
-          s += trail.replace(/^\n+|\n+$/g, '') === '' ? '' : prefix + trail;
+          s.push(prefix);
+          s.trimEnd();
+          s.push(trail.replace(/^\n+|\n+$/g, '') === '' ? '' : prefix + trail);
           continue;
         }
         const url = this.env.interwiki?.url(iwPrefix, rest);
@@ -125,7 +169,7 @@ export class LinkPass {
         const shown = text === '' ? link : doQuotes(text);
         const [inside, after] = splitTrail(trail);
         // Linker::link of an interwiki title: the other wiki's URL, class extiw, the prefixed title
-        s += `${prefix}<a${url ? ` href="${escapeHtml(url)}"` : ''} class="extiw" title="${escapeHtml(`${iwPrefix}:${rest}`)}">${shown}${inside}</a>${after}`;
+        s.push(`${prefix}<a${url ? ` href="${escapeHtml(url)}"` : ''} class="extiw" title="${escapeHtml(`${iwPrefix}:${rest}`)}">${shown}${inside}</a>${after}`);
         continue;
       }
       // "[[#Section]]": a link to a section of this page
@@ -133,7 +177,7 @@ export class LinkPass {
         ? { ns: this.env.title.ns, dbkey: '', fragment: decodeCharReferences(link.trim().slice(1)).replace(/_/g, ' ') }
         : this.env.codec.parse(link, 0);
       if (!nt || (nt.dbkey === '' && nt.fragment === '')) {
-        s += prefix + '[[' + line;
+        s.push(prefix + '[[' + line);
         continue;
       }
       if (mightBeImg) {
@@ -155,11 +199,11 @@ export class LinkPass {
             }
           }
           if (!found) {
-            s += `${prefix}[[${link}|${this.replaceInternalLinks(text)}`;
+            s.push(`${prefix}[[${link}|${this.replaceInternalLinks(text)}`);
             continue;
           }
         } else {
-          s += `${prefix}[[${link}|${text}`;
+          s.push(`${prefix}[[${link}|${text}`);
           continue;
         }
       }
@@ -173,22 +217,22 @@ export class LinkPass {
             renderCaption: (c) => this.replaceInternalLinks(this.externalLinks(c)),
             stripAlt: (c) => escapeHtml(decodeCharReferences(c.replace(/<[^>]*>/g, '').replace(/\[\[(?:[^|\]]*\|)?([^\]]*)\]\]/g, '$1'))).replace(/'/g, '&#039;'),
           };
-          s += prefix + this.armor(makeImage(this.env, this.out, nt.dbkey, caption === '' ? '' : caption, hooks)) + trail;
+          s.push(prefix + this.armor(makeImage(this.env, this.out, nt.dbkey, caption === '' ? '' : caption, hooks)) + trail);
           continue;
         }
         if (nt.ns === NS_CATEGORY) {
-          s = (s + '\n').replace(/\s+$/, '');
+          s.trimEnd();
           let sortKey = wasBlank ? this.defaultSort() : text;
           sortKey = decodeCharReferences(sortKey).replace(/\n/g, '');
           // ParserOutput::addCategory: a later link to the same category replaces the sort key, keeps the place
           this.out.categories.set(nt.dbkey, sortKey);
-          s += (prefix + trail).replace(/^\n+|\n+$/g, '') === '' ? '' : prefix + trail;
+          s.push((prefix + trail).replace(/^\n+|\n+$/g, '') === '' ? '' : prefix + trail);
           continue;
         }
       }
       if (nt.ns === this.env.title.ns && nt.dbkey === this.env.title.dbkey && nt.fragment === '') {
         const [inside, rest] = splitTrail(trail);
-        s += `<strong class="selflink">${prefix}${text}${inside}</strong>${rest}`;
+        s.push(`<strong class="selflink">${prefix}${text}${inside}</strong>${rest}`);
         continue;
       }
       if (nt.ns === NS_MEDIA) {
@@ -199,13 +243,13 @@ export class LinkPass {
         const html = this.env.files.has(nt.dbkey)
           ? `<a href="${fileUrlPath(nt.dbkey)}" class="internal" title="${escapeHtml(nt.dbkey.replace(/_/g, ' '))}">${label}${inside}</a>`
           : `<a href="${editUrl(this.env.codec.prefixedDbKey(NS_FILE, nt.dbkey), true)}" class="new" title="${escapeHtml(nt.dbkey.replace(/_/g, ' '))}">${label}${inside}</a>`;
-        s += prefix + this.armor(html) + rest;
+        s.push(prefix + this.armor(html) + rest);
         continue;
       }
       if (nt.dbkey !== '' && nt.ns >= 0) this.out.links.set(linkKey(nt.ns, nt.dbkey), { ns: nt.ns, dbkey: nt.dbkey });
-      s += this.holder({ ns: nt.ns, dbkey: nt.dbkey, fragment: nt.fragment, text: prefix + text, known: nt.ns === NS_SPECIAL }, trail);
+      s.push(this.holder({ ns: nt.ns, dbkey: nt.dbkey, fragment: nt.fragment, text: prefix + text, known: nt.ns === NS_SPECIAL }, trail));
     }
-    return s;
+    return s.toString();
   }
 
   /** Parser::replaceLinkHoldersText: holders → their text (for headlines in the TOC) */
