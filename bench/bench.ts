@@ -51,6 +51,15 @@ function requests(big: boolean, ask: AskValues): BenchRequest[] {
     { name: 'search (phrase on every page)', query: q({ action: 'query', list: 'search', srsearch: big ? '"поселення громади"' : '"у місті"' }) },
     { name: 'opensearch (prefix)', query: q({ action: 'opensearch', search: big ? 'Бо' : 'Ки' }) },
     { name: 'siteinfo', query: q({ action: 'query', meta: 'siteinfo', siprop: 'general|namespaces|namespacealiases' }) },
+    // page relations: every synthetic article transcludes Шаблон:Поселення (N backlinks): the first batch and
+    // one continued from the middle are each a seek into templatelinks, never a count or a sort of the set
+    ...(big
+      ? [
+          { name: 'embeddedin (first 500 of N)', query: q({ action: 'query', list: 'embeddedin', eititle: 'Шаблон:Поселення', eilimit: '500' }) },
+          { name: 'embeddedin (continued)', query: q({ action: 'query', list: 'embeddedin', eititle: 'Шаблон:Поселення', eilimit: '500', eicontinue: '0|5000' }) },
+        ]
+      : [{ name: 'backlinks (blredirect)', query: q({ action: 'query', list: 'backlinks', bltitle: 'Київ', blredirect: '', bllimit: 'max' }) }]),
+    { name: 'alllinks (continued)', query: q({ action: 'query', list: 'alllinks', alcontinue: 'П|1', allimit: '500' }) },
   ];
 }
 

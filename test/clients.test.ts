@@ -120,6 +120,14 @@ const withoutPrefix = (title: string) => title.slice(title.indexOf(':') + 1);
 const dbKey = (title: string) => withoutPrefix(title).replace(/ /g, '_');
 const sha1Of = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
 
+/** The server's one-shot listing of a page relation: the titles under query.pages[0][key] or query[key]. */
+async function relation(params: Record<string, string>, key: string): Promise<string[]> {
+  const r = (await s.get({ action: 'query', continue: '', ...params })).json;
+  assert.equal(r.continue, undefined, `one-shot ${JSON.stringify(params)}`);
+  const list = r.query[key] ?? (Object.values(r.query.pages)[0] as any)[key] ?? [];
+  return list.map((e: any) => e.title ?? e['*']);
+}
+
 /** The server's answer to the same raw request, for the two extension modules. */
 async function serverAnswer(params: Record<string, string>): Promise<any> {
   return (await s.get(params)).json;
@@ -203,6 +211,23 @@ describe('mwn', () => {
   it('Category(...).members() lists the members (English Category: prefix)', async () => {
     const members = await new bot.Category(`Category:${CATEGORY}`).members();
     assert.deepEqual(members.map((m: any) => m.title), base.members);
+  });
+
+  it('Page(...).links()/templates()/categories()/externallinks() list the page\'s relations', async () => {
+    const page = new bot.Page(PAGE);
+    assert.deepEqual(await page.links(), await relation({ prop: 'links', titles: PAGE, pllimit: 'max' }, 'links'));
+    assert.deepEqual(await page.templates(), await relation({ prop: 'templates', titles: PAGE, tllimit: 'max' }, 'templates'));
+    assert.deepEqual(await page.categories(), await relation({ prop: 'categories', titles: PAGE, cllimit: 'max' }, 'categories'));
+    assert.deepEqual(await page.externallinks(), await relation({ prop: 'extlinks', titles: PAGE, ellimit: 'max' }, 'extlinks'));
+  });
+
+  it('Page(...).backlinks()/transclusions() walk prop=linkshere/transcludedin', async () => {
+    const backlinks = await new bot.Page(PAGE).backlinks();
+    assert.ok(backlinks.length > 5);
+    assertSameSet(backlinks, await relation({ prop: 'linkshere', titles: PAGE, lhlimit: 'max' }, 'linkshere'), 'backlinks');
+    const transclusions = await new bot.Page('Шаблон:Прапор').transclusions();
+    assert.ok(transclusions.length > 10);
+    assertSameSet(transclusions, await relation({ prop: 'transcludedin', titles: 'Шаблон:Прапор', tilimit: 'max' }, 'transcludedin'), 'transclusions');
   });
 
   it('read() gives the page text (rvslots=main, formatversion=2)', async () => {
@@ -327,6 +352,14 @@ describe('nodemw', () => {
     const noReport = (h: string) => h.replace(/<!-- \nNewPP limit report[\s\S]*?-->\n/, '');
     assert.equal(noReport(html), noReport(server.parse.text['*']));
     assert.match(html, /<span class="mw-headline"/);
+  });
+
+  it('getBacklinks() (list=backlinks, bllimit=5000 clamped) and getPagesTranscluding() (prop=transcludedin through continuation)', async () => {
+    const [backlinks] = await call((cb) => bot.getBacklinks(PAGE, cb));
+    assertSameSet(backlinks.map((p: any) => p.title), await relation({ list: 'backlinks', bltitle: PAGE, blnamespace: '0', bllimit: 'max' }, 'backlinks'), 'backlinks');
+    const [pages] = await call((cb) => bot.getPagesTranscluding('Шаблон:Прапор', cb));
+    assert.ok(pages.length > 10, 'more than one batch of the default limit');
+    assertSameSet(pages.map((p: any) => p.title), await relation({ prop: 'transcludedin', titles: 'Шаблон:Прапор', tilimit: 'max' }, 'transcludedin'), 'transcluding');
   });
 
   it('getArticle() gives the page text', async () => {
@@ -495,6 +528,20 @@ describe('mwclient (python3-mwclient)', { skip: mwclientAvailable ? false : `mwc
     assert.equal(out.parse.text['*'], base.parsed.text['*']);
     assert.deepEqual(out.parse.sections, base.parsed.sections);
     assert.deepEqual(out.parse.links, base.parsed.links);
+  });
+
+  it('Page.links()/templates()/backlinks()/categories()/langlinks()/extlinks()/embeddedin() give the server\'s listings', async () => {
+    const r = out.relations;
+    const one = (params: Record<string, string>, key: string) => relation(params, key);
+    assertSameSet(r.links, await one({ prop: 'links', titles: PAGE, pllimit: 'max' }, 'links'), 'links');
+    assertSameSet(r.templates, await one({ prop: 'templates', titles: PAGE, tllimit: 'max' }, 'templates'), 'templates');
+    assertSameSet(r.backlinks, await one({ list: 'backlinks', bltitle: PAGE, bllimit: 'max' }, 'backlinks'), 'backlinks');
+    assertSameSet(r.categories, await one({ prop: 'categories', titles: PAGE, cllimit: 'max' }, 'categories'), 'categories');
+    assertSameSet(r.embeddedin, await one({ list: 'embeddedin', eititle: 'Шаблон:Прапор', eilimit: 'max' }, 'embeddedin'), 'embeddedin');
+    assertSameSet(r.extlinks, await one({ prop: 'extlinks', titles: PAGE, ellimit: 'max' }, 'extlinks'), 'extlinks');
+    const ll = (await s.get({ action: 'query', prop: 'langlinks', titles: PAGE, lllimit: 'max' })).json;
+    assert.deepEqual(r.langlinks, (Object.values(ll.query.pages)[0] as any).langlinks.map((l: any) => [l.lang, l['*']]));
+    assert.ok(r.links.length > 5 && r.templates.length > 3 && r.backlinks.length > 5 && r.langlinks.length > 3 && r.embeddedin.length > 10);
   });
 
   it('get_token() gives the anonymous token', () => {

@@ -35,8 +35,12 @@ interface Walk {
    *   against the list walk `sameAs` when there is one;
    * dups: duplicatefiles per page, joined per page across batches.
    */
-  kind: 'list' | 'pages' | 'pageset' | 'dups';
+  kind: 'list' | 'pages' | 'pageset' | 'dups' | 'redirlinks';
   list?: string;
+  /** dups kind: the page entry key joined per page (default duplicatefiles) */
+  propKey?: string;
+  /** the module whose limits.<module> the one-shot answer reports */
+  module?: string;
   sameAs?: Walk;
   /** what limit=max means for the module (500 unless declared otherwise: srlimit 50, pslimit 100) */
   max?: number;
@@ -85,7 +89,52 @@ const WALKS: Walk[] = [
   { name: 'list=prefixsearch', params: { list: 'prefixsearch', pssearch: 'к' }, limits: [['pslimit', same]], kind: 'list', list: 'prefixsearch', max: 100 },
   { name: 'generator=prefixsearch', params: { generator: 'prefixsearch', gpssearch: 'Категорія:' }, limits: [['gpslimit', same]], kind: 'pages', max: 100 },
   { name: 'generator=allimages older&prop=duplicatefiles descending', params: { generator: 'allimages', gaisort: 'timestamp', gaidir: 'older', prop: 'duplicatefiles', dfdir: 'descending' }, limits: [['gailimit', (n) => n + 1], ['dflimit', same]], kind: 'dups' },
+  // page relations (issue 9)
+  ...relationWalks(),
 ];
+
+function relationWalks(): Walk[] {
+  const prop = (name: string, module: string, params: Params, limit: string): Walk => ({ name, params, limits: [[limit, same]], kind: 'dups', propKey: module, module });
+  const CITIES = 'Київ|Львів|Одеса|Харків|Головна сторінка|Шаблон:Місто';
+  const listWalk = (name: string, params: Params, limit: string, list: string, max?: number): Walk => ({ name, params, limits: [[limit, same]], kind: 'list', list, max });
+  const allLinks = listWalk('list=alllinks ids|title', { list: 'alllinks', alprop: 'ids|title', alprefix: 'К' }, 'allimit', 'alllinks');
+  return [
+    prop('prop=links', 'links', { prop: 'links', titles: CITIES }, 'pllimit'),
+    prop('prop=links descending, namespaces', 'links', { prop: 'links', titles: CITIES, pldir: 'descending', plnamespace: '0|14|6' }, 'pllimit'),
+    prop('prop=templates', 'templates', { prop: 'templates', titles: CITIES }, 'tllimit'),
+    prop('prop=linkshere', 'linkshere', { prop: 'linkshere', titles: 'Київ|Україна|Дніпро (річка)|Немає такої' }, 'lhlimit'),
+    prop('prop=linkshere namespaces', 'linkshere', { prop: 'linkshere', titles: 'Київ|Україна|Користувач:Тарас', lhnamespace: '0|2|10' }, 'lhlimit'),
+    prop('prop=transcludedin', 'transcludedin', { prop: 'transcludedin', titles: 'Шаблон:Місто|Шаблон:Прапор|Шаблон:!!' }, 'tilimit'),
+    prop('prop=redirects', 'redirects', { prop: 'redirects', titles: 'Київ|Борщ|Львів|Одеса', rdprop: 'pageid|title|fragment' }, 'rdlimit'),
+    { name: 'generator=links', params: { generator: 'links', titles: CITIES }, limits: [['gpllimit', same]], kind: 'pageset', module: 'links' },
+    { name: 'generator=templates', params: { generator: 'templates', titles: CITIES }, limits: [['gtllimit', same]], kind: 'pageset', module: 'templates' },
+    { name: 'generator=linkshere', params: { generator: 'linkshere', titles: 'Київ|Україна' }, limits: [['glhlimit', same]], kind: 'pageset', module: 'linkshere' },
+    listWalk('list=backlinks', { list: 'backlinks', bltitle: 'Київ' }, 'bllimit', 'backlinks'),
+    listWalk('list=backlinks namespaces descending', { list: 'backlinks', bltitle: 'Київська область', blnamespace: '0|2|10|14', bldir: 'descending' }, 'bllimit', 'backlinks'),
+    { name: 'list=backlinks blredirect', params: { list: 'backlinks', bltitle: 'Київ', blredirect: '' }, limits: [['bllimit', same]], kind: 'redirlinks', list: 'backlinks', max: 250 },
+    { name: 'generator=backlinks', params: { generator: 'backlinks', gbltitle: 'Київ' }, limits: [['gbllimit', same]], kind: 'pages' },
+    listWalk('list=embeddedin', { list: 'embeddedin', eititle: 'Шаблон:Місто' }, 'eilimit', 'embeddedin'),
+    listWalk('list=embeddedin namespaces', { list: 'embeddedin', eititle: 'Шаблон:Прапор', einamespace: '0|10' }, 'eilimit', 'embeddedin'),
+    allLinks,
+    // not with alfrom: 1.25 drops the from bound once a continuation is given, which descending walks past
+    listWalk('list=alllinks unique descending', { list: 'alllinks', alunique: '', aldir: 'descending', alto: 'Я' }, 'allimit', 'alllinks'),
+    { name: 'generator=alllinks', params: { generator: 'alllinks', galprefix: 'К' }, limits: [['gallimit', same]], kind: 'pageset', sameAs: allLinks },
+    listWalk('list=alltransclusions', { list: 'alltransclusions', atprop: 'ids|title' }, 'atlimit', 'alltransclusions'),
+    listWalk('list=alltransclusions unique', { list: 'alltransclusions', atunique: '' }, 'atlimit', 'alltransclusions'),
+    listWalk('list=allredirects', { list: 'allredirects', arprop: 'ids|title|fragment|interwiki' }, 'arlimit', 'allredirects'),
+    listWalk('list=allredirects unique', { list: 'allredirects', arunique: '' }, 'arlimit', 'allredirects'),
+    prop('prop=extlinks', 'extlinks', { prop: 'extlinks', titles: 'Київ|Керч|Демонстраційна сторінка|Львів|Одеса' }, 'ellimit'),
+    prop('prop=extlinks protocol', 'extlinks', { prop: 'extlinks', titles: 'Київ|Керч|Львів|Одеса', elprotocol: 'https' }, 'ellimit'),
+    prop('prop=langlinks', 'langlinks', { prop: 'langlinks', titles: CITIES, llprop: 'url|autonym' }, 'lllimit'),
+    prop('prop=langlinks descending', 'langlinks', { prop: 'langlinks', titles: CITIES, lldir: 'descending' }, 'lllimit'),
+    listWalk('list=exturlusage', { list: 'exturlusage' }, 'eulimit', 'exturlusage'),
+    listWalk('list=exturlusage *.example.org', { list: 'exturlusage', euquery: '*.example.org', euprop: 'title|url' }, 'eulimit', 'exturlusage'),
+    { name: 'generator=exturlusage', params: { generator: 'exturlusage', geuquery: 'example.com', geuprotocol: 'https' }, limits: [['geulimit', same]], kind: 'pages' },
+    listWalk('list=pageswithprop', { list: 'pageswithprop', pwppropname: 'defaultsort', pwpprop: 'ids|title|value' }, 'pwplimit', 'pageswithprop'),
+    listWalk('list=pageswithprop descending', { list: 'pageswithprop', pwppropname: 'defaultsort', pwpdir: 'descending' }, 'pwplimit', 'pageswithprop'),
+    listWalk('list=pagepropnames', { list: 'pagepropnames' }, 'ppnlimit', 'pagepropnames'),
+  ];
+}
 
 interface Batch {
   json: any;
@@ -101,8 +150,9 @@ function read(walk: Walk, json: any): Batch {
   assert.equal(json.error, undefined, JSON.stringify(json.error));
   const pages = Object.values(json.query?.pages ?? {}) as any[];
   const dups = new Map<string, unknown[]>();
-  for (const p of pages) if (p.duplicatefiles) dups.set(p.title, p.duplicatefiles);
-  const items = walk.kind === 'list' ? (json.query?.[walk.list!] ?? []) : pages.map((p) => p.title);
+  const key = walk.propKey ?? 'duplicatefiles';
+  for (const p of pages) if (p[key]) dups.set(p.title, p[key]);
+  const items = walk.kind === 'list' || walk.kind === 'redirlinks' ? (json.query?.[walk.list!] ?? []) : pages.map((p) => p.title);
   return { json, items, dups, pageids: pages.filter((p) => p.pageid).map((p) => p.pageid) };
 }
 
@@ -179,7 +229,7 @@ describe('continuation join: batches of 1, 2, 3 join into the one-shot listing',
         oneShot = read(walk, r.json);
         assert.equal(r.json['query-continue'], undefined, 'the one-shot listing is complete');
         for (const [name] of walk.limits) {
-          const module = name === 'dflimit' || name === 'gdflimit' ? 'duplicatefiles' : (walk.params.list ?? walk.params.generator) as string;
+          const module = walk.module ?? (name === 'dflimit' || name === 'gdflimit' ? 'duplicatefiles' : (walk.params.list ?? walk.params.generator) as string);
           assert.equal(r.json.limits[module], walk.max ?? 500, name);
         }
       });
@@ -218,8 +268,23 @@ describe('continuation join: batches of 1, 2, 3 join into the one-shot listing',
                 });
                 break;
               }
+              case 'redirlinks': {
+                // blredirect: a batch continuing in the second level lists the first level again from its
+                // start (1.25 keeps the first level's continuation); a client merges by page id
+                const merged = new Map<number, any>();
+                for (const b of batches) {
+                  for (const e of b.items as any[]) {
+                    const old = merged.get(e.pageid);
+                    if (!old) merged.set(e.pageid, { ...e, redirlinks: e.redirlinks ? [...e.redirlinks] : undefined });
+                    else if (e.redirlinks) old.redirlinks = [...(old.redirlinks ?? []), ...e.redirlinks];
+                  }
+                }
+                const clean = (e: any) => (e.redirlinks ? e : (({ redirlinks: _r, ...rest }) => rest)(e));
+                assert.deepEqual([...merged.values()].map(clean), oneShot.items);
+                break;
+              }
               case 'dups': {
-                const dfl = limitOf('dflimit');
+                const dfl = walk.propKey ? limitOf(walk.limits[walk.limits.length - 1][0]) : limitOf('dflimit');
                 for (const b of batches) assert.ok([...b.dups.values()].reduce((sum, l) => sum + l.length, 0) <= dfl, 'dflimit counts over the batch');
                 assert.deepEqual(sortedTitles(joinDups(batches)), sortedTitles(oneShot.dups));
                 // every generated page came out

@@ -17,6 +17,11 @@ import { readDump, type DumpPage } from '../src/importer/dump-reader.js';
 import { SCHEMA, SCHEMA_VERSION } from '../src/store/sqlite/schema.js';
 import { extractLinks } from '../src/importer/wikitext/links.js';
 import { TitleCodec } from '../src/wiki/titles.js';
+import { InterwikiMap } from '../src/wiki/interwiki.js';
+import { redirectTarget } from '../src/importer/wikitext/redirect.js';
+import { displayTitleProp } from '../src/importer/wikitext/display-title.js';
+import { openStore } from '../src/store/open.js';
+import { createServer } from '../src/http/server.js';
 import type { PageAnalysis, PageAnalysisHook } from '../src/importer/hooks.js';
 
 // the import command runs on its own too (`wikiquery import` is the same function behind main.js)
@@ -73,7 +78,9 @@ const KYIV_TEXT = `'''Київ''' — столиця на [[Дніпро (річ
 Посилання на себе: [[Київ]], на розділ: [[Київ#Історія]], [[Київ (значення)]].
 {{Картка міста|назва=Київ}} {{:Головна}} {{PAGENAME}} {{#if:x|y}}
 [[Файл:Прапор.png|thumb|Прапор з [[Україна|України]]]] [[Image:Немає.jpg]] [[Медіа:Звук.ogg]]
-[[:Категорія:Міста]] [[:Файл:Герб.png]] [[Має населення::2900000]] [[en:Kyiv]] [[pl:Kijów]] [[w:Kyiv]]
+[[:Категорія:Міста]] [[:Файл:Герб.png]] [[Має населення::2900000]] [[en:Kyiv]] [[pl:Kijów]] [[wikipedia:Kyiv]]
+[[:en:Kyiv city#x]] [[w:Kyiv]] [http://Example.ORG/a%7Eb?x=1 сайт] (http://example.com/path). [//proto.example/x]
+[[Файл:Герб.png|посилання=Одеса]] [[Файл:Прапор.png|link=https://flag.example/]] [[Файл:Прапор.png|link=]]
 <!-- [[Закоментоване]] --> <nowiki>[[Не посилання]]</nowiki> [[Категорія:Міста|Київ]] [[Category:Столиці]]
 [[категорія:Міста України| ]]
 <gallery>
@@ -239,17 +246,20 @@ describe('import: links', () => {
   it('records page links once per target, without self-links, comments, nowiki, SMW annotations or interwikis', () => {
     const kyiv = idOf(0, 'Київ');
     assert.deepEqual(all('SELECT pl_namespace AS ns, pl_title AS t, pl_from_namespace AS fns FROM pagelinks WHERE pl_from = ? ORDER BY pl_namespace, pl_title', kyiv), [
+      { ns: 0, t: 'W:Kyiv', fns: 0 }, // 'w' is no prefix of MediaWiki's default interwiki map
       { ns: 0, t: 'Головна', fns: 0 }, // {{:Головна}} does not exist: MediaWiki shows (and records) a red link
       { ns: 0, t: 'Дніпро_(річка)', fns: 0 },
       { ns: 0, t: 'Київ', fns: 0 }, // [[Київ#Історія]]: a self-link with a fragment is recorded
       { ns: 0, t: 'Київ_(значення)', fns: 0 },
       { ns: 0, t: 'Львів', fns: 0 }, // from a gallery caption
+      { ns: 0, t: 'Одеса', fns: 0 }, // an image's посилання= (link=)
       { ns: 0, t: 'Україна', fns: 0 }, // from an image caption
       { ns: 6, t: 'Герб.png', fns: 0 },
       { ns: 14, t: 'Міста', fns: 0 },
     ]);
-    // redirects link to their target
+    // redirects link to their target, whatever its namespace: a page link, never a file or category use
     assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ?', idOf(0, 'Kyiv')), ['Київ']);
+    assert.deepEqual(all('SELECT pl_namespace AS ns, pl_title AS t FROM pagelinks WHERE pl_from = ?', idOf(10, 'Картка')), [{ ns: 10, t: 'Картка_міста' }]);
     // subpage links
     assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ? ORDER BY pl_title', idOf(2, 'Олена/Чернетка')), ['Олена', 'Олена/Чернетка/Друга']);
   });
@@ -262,6 +272,49 @@ describe('import: links', () => {
     assert.deepEqual(all('SELECT ll_lang AS l, ll_title AS t FROM langlinks ORDER BY ll_lang'), [
       { l: 'en', t: 'Kyiv' },
       { l: 'pl', t: 'Kijów' },
+    ]);
+  });
+
+  it('records interwiki links: other prefixes, and language prefixes escaped with ":" (title as written, no fragment)', () => {
+    assert.deepEqual(all('SELECT iwl_prefix AS p, iwl_title AS t FROM iwlinks WHERE iwl_from = ? ORDER BY iwl_prefix', idOf(0, 'Київ')), [
+      { p: 'en', t: 'Kyiv_city' },
+      { p: 'wikipedia', t: 'Kyiv' },
+    ]);
+    assert.equal(col("SELECT iw_url FROM interwiki WHERE iw_prefix = 'wikipedia'")[0], 'https://en.wikipedia.org/wiki/$1');
+  });
+
+  it('prop=iwlinks over the imported database: prefix, title as written, URL from the stored map', async () => {
+    const store = await openStore(dbFile);
+    const server = await createServer({ store, logLevel: 'silent' });
+    const base = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const r = await (await fetch(`${base}/api.php?action=query&format=json&prop=iwlinks&iwprop=url&titles=${encodeURIComponent('Київ')}`)).json();
+      assert.deepEqual((Object.values(r.query.pages)[0] as any).iwlinks, [
+        { prefix: 'en', url: 'https://en.wikipedia.org/wiki/Kyiv_city', '*': 'Kyiv_city' },
+        { prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/Kyiv', '*': 'Kyiv' },
+      ]);
+      const one = await (await fetch(`${base}/api.php?action=query&format=json&prop=iwlinks&iwlimit=1&continue=&titles=${encodeURIComponent('Київ')}`)).json();
+      assert.deepEqual(one.continue, { iwcontinue: `${idOf(0, 'Київ')}|wikipedia|Kyiv`, continue: '||' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads interwiki redirect targets: prefix apart, title as written, fragment apart', () => {
+    const codec = TitleCodec.forSite('Тестовікі');
+    assert.deepEqual(redirectTarget('#REDIRECT [[wikipedia:Kyiv city#Історія]]', codec, InterwikiMap.defaults()), { ns: 0, dbkey: 'Kyiv_city', fragment: 'Історія', interwiki: 'wikipedia' });
+    assert.deepEqual(redirectTarget('#REDIRECT [[w:Kyiv]]', codec, InterwikiMap.defaults())?.dbkey, 'W:Kyiv');
+  });
+
+  it('records external links with their reversed-host index: bracketed, free, protocol-relative, image link=', () => {
+    assert.deepEqual(all('SELECT el_to AS url, el_index AS idx FROM externallinks WHERE el_from = ? ORDER BY el_to, el_index', idOf(0, 'Київ')), [
+      { url: '//proto.example/x', idx: 'http://example.proto./x' },
+      { url: '//proto.example/x', idx: 'https://example.proto./x' },
+      // '%7E' is a harmless escape (Parser::replaceUnusualEscapes); the host is lowercased in the index only
+      { url: 'http://Example.ORG/a~b?x=1', idx: 'http://org.example./a~b?x=1' },
+      // the free link ends before trailing punctuation and a ')' without '('
+      { url: 'http://example.com/path', idx: 'http://com.example./path' },
+      { url: 'https://flag.example/', idx: 'https://example.flag./' },
     ]);
   });
 
@@ -429,6 +482,33 @@ describe('link extraction details', () => {
     assert.deepEqual([...links('[[http://example.org]] [[A<nowiki/>B]] [[#розділ]] [[Спеціальна:Пошук]]').pages.keys()], []);
     assert.deepEqual([...links('[[A%20B]] [[a&amp;b]]').pages.keys()], ['0|A_B', '0|A&b']);
     assert.deepEqual([...links('[[Категорія:X|1]] [[Категорія:X|2]]').categories], [['X', '2']]);
+  });
+  it('DISPLAYTITLE applies only when it names the page itself (quotes and inline tags kept, block tags escaped)', () => {
+    const codec = TitleCodec.forSite('Тестовікі');
+    const page = { ns: 0, dbkey: 'Київ' };
+    assert.equal(displayTitleProp("''Київ''", page, codec), '<i>Київ</i>');
+    assert.equal(displayTitleProp('<span style="color:red">к</span>иїв', page, codec), '<span style="color:red">к</span>иїв');
+    assert.equal(displayTitleProp('Львів', page, codec), null);
+    assert.equal(displayTitleProp('<div>Київ</div>', page, codec), null);
+    assert.equal(displayTitleProp('Київ#Історія', page, codec), null);
+  });
+  it('reads prefixes with the interwiki map it is given: unknown prefixes are page links, language codes language links', () => {
+    const map = new InterwikiMap([
+      { prefix: 'w', url: 'https://uk.wikipedia.org/wiki/$1', local: false },
+      { prefix: 'de', url: 'https://de.wikipedia.org/wiki/$1', local: false },
+    ]);
+    const l = extractLinks('[[w:Київ]] [[de:Kiew]] [[en:Kyiv]] [[Talk:x]]', { codec, ns: 0, dbkey: 'Тест', interwiki: map });
+    assert.deepEqual([...l.interwikis.values()], [{ prefix: 'w', title: 'Київ' }]);
+    assert.deepEqual([...l.langs], [['de', 'Kiew']]);
+    assert.deepEqual([...l.pages.keys()], ['0|En:Kyiv', '1|X']);
+    // on a talk page a language prefix makes an interwiki link
+    const talk = extractLinks('[[de:Kiew]]', { codec, ns: 1, dbkey: 'Тест', interwiki: map });
+    assert.deepEqual([...talk.interwikis.values()], [{ prefix: 'de', title: 'Kiew' }]);
+  });
+  it('decodes every HTML5 named entity in titles; unknown names and invalid code points as MediaWiki', () => {
+    assert.deepEqual([...links('[[Категорія:Caf&eacute;]] [[Категорія:&Uuml;ber&nbsp;alles]]').categories.keys()], ['Café', 'Über_alles']);
+    // &NotNestedGreaterGreater; is HTML5 only (two code points); &bogus; stays text; &#0; is U+FFFD, no title character
+    assert.deepEqual([...links('[[A&NotNestedGreaterGreater;]] [[B&bogus;]] [[C&#0;]] [[D&#x44;]]').pages.keys()], ['0|A⪢̸', '0|B&bogus;', '0|DD']);
   });
 });
 

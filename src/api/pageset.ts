@@ -21,7 +21,7 @@ export interface MissingTitle extends TitleKey {
 
 export class PageSet {
   readonly normalized: Array<{ from: string; to: string }> = [];
-  readonly redirects: Array<{ from: string; to: string; tofragment?: string }> = [];
+  readonly redirects: Array<{ from: string; to: string; tofragment?: string; tointerwiki?: string }> = [];
   /** existing pages, in output order */
   readonly good: PageRow[] = [];
   readonly missing: MissingTitle[] = [];
@@ -158,19 +158,24 @@ export class PageSet {
     const redirects = rows.filter((r) => r.isRedirect).map((r) => r.pageid);
     const resolved = redirects.length ? await this.store.pages.redirectTargets(redirects) : new Map();
     const targets: TitleKey[] = [];
-    for (const r of rows) {
-      const to = r.isRedirect ? resolved.get(r.pageid) : undefined;
+    for (const r of rows) if (!r.isRedirect) this.good.push(r);
+    // ApiPageSet::resolvePendingRedirects reads the redirect table by rd_from: its entries come in page id order
+    for (const r of rows.filter((x) => x.isRedirect).sort((a, b) => a.pageid - b.pageid)) {
+      const to = resolved.get(r.pageid);
       if (!to) {
         this.good.push(r);
         continue;
       }
-      const entry: { from: string; to: string; tofragment?: string } = {
+      const entry: { from: string; to: string; tofragment?: string; tointerwiki?: string } = {
         from: this.wiki.titleText(r.ns, r.title),
-        to: this.wiki.titleText(to.ns, to.dbkey),
+        // a target on another wiki is its prefix and title as written (Title::getPrefixedText)
+        to: to.interwiki ? `${to.interwiki}:${to.dbkey.replace(/_/g, ' ')}` : this.wiki.titleText(to.ns, to.dbkey),
       };
       if (to.fragment) entry.tofragment = to.fragment;
+      if (to.interwiki) entry.tointerwiki = to.interwiki;
       this.redirects.push(entry);
-      targets.push({ ns: to.ns, dbkey: to.dbkey });
+      // an interwiki target is not a page of this wiki: nothing to resolve further
+      if (!to.interwiki) targets.push({ ns: to.ns, dbkey: to.dbkey });
     }
     // Targets may be redirects themselves; `seen` stops loops.
     if (targets.length) await this.addTitles(targets);

@@ -91,7 +91,7 @@ export interface ModuleContext {
    * (it holds for the current second: the API's times have second resolution) or on the client's
    * address. The response cache then reuses it only within that second, or only for that client.
    */
-  markVolatile(on: 'clock' | 'client'): void;
+  markVolatile(on: 'clock' | 'client' | 'always'): void;
 }
 
 /** What a custom printer makes of the finished result (ApiFormatRaw and friends). */

@@ -1,5 +1,5 @@
 /**
- * `wikiquery import DUMP --db FILE [--files DIR] [--messages DIR]... [--lang uk] [--quiet]`
+ * `wikiquery import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang uk] [--quiet]`
  *
  * Prints a progress bar when stdout is a terminal, and always a one-line summary at the end. Errors
  * are one line on stderr (a malformed dump: `dump.xml:LINE:COLUMN: what`) with exit code 1; an
@@ -16,7 +16,7 @@ import { formatHelp, parseCommand, UsageError, type CommandSpec } from './args.j
 
 export const IMPORT_COMMAND: CommandSpec = {
   name: 'import',
-  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--lang CODE] [--no-search-index] [--quiet]',
+  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--quiet]',
   summary:
     'Loads a MediaWiki XML export dump (plain, .gz or .bz2, recognised by content; - reads standard input) into a\n' +
     'new SQLite database and then replaces FILE atomically: a running `wikiquery serve` switches to it without\n' +
@@ -25,6 +25,11 @@ export const IMPORT_COMMAND: CommandSpec = {
     db: { type: 'string', value: 'FILE', help: 'the database file to create or replace' },
     files: { type: 'string', value: 'DIR', help: "the uploaded files: MediaWiki's images/ directory (or a files-manifest.jsonl)" },
     messages: { type: 'string', multiple: true, value: 'DIR', help: "interface messages: MediaWiki's languages/i18n and each extension's i18n directory" },
+    interwiki: {
+      type: 'string',
+      value: 'FILE',
+      help: "the interwiki map the links are read with (JSON as src/wiki/data/interwiki.json; default: MediaWiki's list plus Wikipedia language prefixes)",
+    },
     lang: { type: 'string', value: 'CODE', help: "content language (default: the dump's xml:lang, else uk)" },
     quiet: { type: 'boolean', short: 'q', help: 'only warnings and the summary' },
     'no-search-index': { type: 'boolean', help: 'leave the full-text search index empty (list=search finds nothing; prefix search still works)' },
@@ -92,6 +97,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
       db,
       filesDir: values.files as string | undefined,
       messageDirs: values.messages as string[] | undefined,
+      interwikiFile: values.interwiki as string | undefined,
       lang: values.lang as string | undefined,
       hooks: importHooks(),
       searchIndex: !values['no-search-index'],

@@ -32,6 +32,9 @@ export const SERVE_COMMAND: CommandSpec = {
     'trust-proxy': { type: 'string', value: 'PROXIES', help: 'believe X-Forwarded-For/-Proto/-Host from these peers: addresses or CIDR ranges (comma-separated), a hop count, or true for any' },
     'watch-interval': { type: 'string', value: 'S', default: '2', help: 'check the database file for a re-import every S seconds (0: only on SIGHUP)' },
     'shutdown-grace': { type: 'string', value: 'S', default: '10', help: 'on SIGTERM/SIGINT, let running requests finish for at most S seconds' },
+    'max-concurrent': { type: 'string', value: 'N', default: '64', help: "API requests in flight (or taken together) past which a request is shed: HTTP 503, Retry-After and MediaWiki's maxlag error (0: never)" },
+    'max-connections': { type: 'string', value: 'N', default: '4096', help: 'open connections; more are closed as they arrive (give the process more file descriptors: ulimit -n)' },
+    'max-result-size': { type: 'string', value: 'BYTES', default: '8388608', help: "$wgAPIMaxResultSize: bytes of values in one answer; past it the module continues in the next request" },
     workers: { type: 'string', value: 'N', default: String(availableParallelism()), help: 'processes answering requests, sharing the port (node:cluster); default: one per core; 1: this process alone' },
     interwiki: { type: 'string', value: 'FILE', help: "the interwiki map (JSON, as src/wiki/data/interwiki.json) instead of MediaWiki's default list" },
     'log-level': { type: 'string', value: 'LEVEL', default: 'warn', help: `${LOG_LEVELS.join(', ')}; info logs one line per request` },
@@ -58,6 +61,9 @@ export interface ServeOptions {
   watchSeconds?: number;
   graceSeconds?: number;
   interwiki?: InterwikiMap;
+  maxConcurrent?: number;
+  maxConnections?: number;
+  maxResultSize?: number;
   /** worker processes (1: serve in this process) */
   workers?: number;
 }
@@ -88,6 +94,9 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       trustProxy: values['trust-proxy'] === undefined ? undefined : parseTrustProxy(values['trust-proxy'] as string),
       watchSeconds: parseNumber(values['watch-interval'] as string, '--watch-interval', 'seconds'),
       graceSeconds: parseNumber(values['shutdown-grace'] as string, '--shutdown-grace', 'seconds'),
+      maxConcurrent: parseWhole(values['max-concurrent'] as string, '--max-concurrent', 'requests (0: never shed)'),
+      maxConnections: parseWhole(values['max-connections'] as string, '--max-connections', 'connections'),
+      maxResultSize: parseWhole(values['max-result-size'] as string, '--max-result-size', 'bytes'),
       workers: parseWorkers(values.workers as string),
     };
     if (values.interwiki !== undefined) {
@@ -123,6 +132,12 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
     process.stderr.write(`wikiquery serve: ${message}\n`);
     return 1;
   }
+}
+
+function parseWhole(value: string, what: string, unit: string): number {
+  const n = parseNumber(value, what, unit);
+  if (!Number.isInteger(n)) throw new UsageError(`${what} ${value}: expected a whole number of ${unit}`);
+  return n;
 }
 
 function parseWorkers(v: string): number {
@@ -177,6 +192,9 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     cors: { allow: o.corsOrigins ?? [], except: o.corsExcept ?? [] },
     trustProxy: o.trustProxy,
     interwiki: o.interwiki,
+    load: o.maxConcurrent === undefined ? undefined : { maxConcurrent: o.maxConcurrent },
+    limits: o.maxConnections === undefined ? undefined : { maxConnections: o.maxConnections },
+    maxResultSize: o.maxResultSize,
   });
   let address: string;
   try {

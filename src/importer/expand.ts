@@ -22,6 +22,8 @@ export interface Expansion {
   /** pages the expansion itself links to ({{#ifexist:}} targets), besides the links of the text */
   links: TitleRef[];
   defaultSort?: string;
+  /** the argument of the last {{DISPLAYTITLE:…}} */
+  displayTitle?: string;
   /** which limit stopped (part of) the expansion: 'depth' | 'size' | 'nodes' | 'error' */
   limitHit?: string;
 }
@@ -163,7 +165,7 @@ export class PreprocessorExpander implements Expander {
   expand(page: PageToExpand): Expansion {
     const nsText = this.lookup.codec.nsName(page.ns) ?? '';
     const r = expandWikitext(page.text, { ...this.base, title: { ns: page.ns, dbkey: page.dbkey, nsText } });
-    return { text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, limitHit: r.limitHit };
+    return { text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, displayTitle: r.displayTitle, limitHit: r.limitHit };
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Pass 2: every page's text, in page_id order and in chunks (memory bounded by the chunk, not by the
  * wiki), is expanded and its links written to pagelinks, imagelinks, templatelinks, categorylinks,
- * langlinks and page_props -- what MediaWiki's LinksUpdate writes after parsing a page. The analysis
+ * langlinks, externallinks, iwlinks and page_props -- what MediaWiki's LinksUpdate writes after parsing a page. The analysis
  * hooks see each page here too.
  *
  * Links to missing pages and files are kept (they are what the Wanted* reports list); each table gets
@@ -9,11 +9,15 @@
  */
 import type Database from 'better-sqlite3';
 import type { TitleCodec } from '../wiki/titles.js';
-import { NS_CATEGORY, NS_FILE } from '../wiki/namespaces.js';
+import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
 import { fallbackChain } from '../wiki/language.js';
 import type { Expander } from './expand.js';
 import type { PageAnalysisHook } from './hooks.js';
 import { extractLinks, type PageLinks } from './wikitext/links.js';
+import type { InterwikiMap } from '../wiki/interwiki.js';
+import { LinksWriter } from '../store/sqlite/links-writer.js';
+import { displayTitleProp } from './wikitext/display-title.js';
+import { redirectTargetAndText } from './wikitext/redirect.js';
 
 const CHUNK = 500;
 /** cl_sortkey is varbinary(230) in MediaWiki: longer keys are cut there, so they are here. */
@@ -25,12 +29,15 @@ export interface LinkCounts {
   templatelinks: number;
   categorylinks: number;
   langlinks: number;
+  externallinks: number;
+  iwlinks: number;
   pageProps: number;
 }
 
 export interface LinkPassOptions {
   codec: TitleCodec;
   lang: string;
+  interwiki: InterwikiMap;
   expander: Expander;
   hooks: PageAnalysisHook[];
   /** throws when the import has been interrupted */
@@ -95,7 +102,9 @@ function trackingCategories(db: Database.Database, codec: TitleCodec, lang: stri
 }
 
 export async function runLinkPass(db: Database.Database, opts: LinkPassOptions): Promise<LinkCounts> {
-  const counts: LinkCounts = { pagelinks: 0, imagelinks: 0, templatelinks: 0, categorylinks: 0, langlinks: 0, pageProps: 0 };
+  const counts: LinkCounts = { pagelinks: 0, imagelinks: 0, templatelinks: 0, categorylinks: 0, langlinks: 0, externallinks: 0, iwlinks: 0, pageProps: 0 };
+  const writer = new LinksWriter(db);
+  writer.writeInterwikiMap(opts.interwiki);
   // pagelinks and imagelinks are keyed by target: rows arriving in page order would land all over
   // their B-trees. They are staged in append-only tables and moved over sorted at the end.
   db.exec(`CREATE TABLE tmp_pagelinks (pl_from INTEGER, pl_namespace INTEGER, pl_title TEXT, pl_from_namespace INTEGER);
@@ -131,9 +140,20 @@ export async function runLinkPass(db: Database.Database, opts: LinkPassOptions):
       for (const h of hooks) await h.page({ pageId: page.id, ns: page.ns, dbkey: page.dbkey, isRedirect: page.redirect === 1, latestTimestamp: page.ts, categories: [] }, page.text);
       return;
     }
-    const exp = expander.expand({ ns: page.ns, dbkey: page.dbkey, text: page.text });
+    // a redirect renders the text after its redirect link; the target is a page link of its own
+    let text = page.text;
+    let redirectLink: { ns: number; dbkey: string } | null = null;
+    const redirect = page.redirect === 1 ? redirectTargetAndText(page.text, codec, opts.interwiki) : null;
+    if (redirect) {
+      text = redirect.rest;
+      const t = redirect.target;
+      // ParserOutput::addLink: no interwiki titles, no special pages; Media: links the file page
+      if (!t.interwiki && t.ns !== NS_SPECIAL && t.dbkey !== '') redirectLink = { ns: t.ns === NS_MEDIA ? NS_FILE : t.ns, dbkey: t.dbkey };
+    }
+    const exp = expander.expand({ ns: page.ns, dbkey: page.dbkey, text });
     const defaultSort = exp.defaultSort;
-    const links = extractLinks(exp.text, { codec, ns: page.ns, dbkey: page.dbkey, defaultSort });
+    const links = extractLinks(exp.text, { codec, ns: page.ns, dbkey: page.dbkey, defaultSort, interwiki: opts.interwiki });
+    if (redirectLink) links.pages.set(`${redirectLink.ns}|${redirectLink.dbkey}`, redirectLink);
     if (links.props.has('hiddencat') && page.ns === NS_CATEGORY) addTracking(links, 'hidden-category-category', defaultSort ?? '');
     // $wgExemptFromUserRobotsControl defaults to the content namespaces: __INDEX__/__NOINDEX__ do nothing there
     if (page.ns !== 0 && links.props.has('noindex')) addTracking(links, 'noindex-category', defaultSort ?? '');
@@ -160,7 +180,13 @@ export async function runLinkPass(db: Database.Database, opts: LinkPassOptions):
       counts.categorylinks += ins.cl.run(from, cat, categorySortKey(prefix, titleText), prefix, page.ts, type).changes;
     }
     for (const [lang, title] of links.langs) counts.langlinks += ins.ll.run(from, lang, title).changes;
+    counts.externallinks += writer.externalLinks(from, links.external);
+    counts.iwlinks += writer.interwikiLinks(from, links.interwikis.values());
     if (defaultSort !== undefined) links.props.set('defaultsort', defaultSort);
+    if (exp.displayTitle !== undefined) {
+      const shown = displayTitleProp(exp.displayTitle, page, codec);
+      if (shown !== null) links.props.set('displaytitle', shown);
+    }
     for (const [name, value] of links.props) counts.pageProps += ins.pp.run(from, name, value).changes;
 
     const analysis = { pageId: from, ns: page.ns, dbkey: page.dbkey, isRedirect: page.redirect === 1, latestTimestamp: page.ts, defaultSort, categories: [...links.categories.keys()] };

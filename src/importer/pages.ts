@@ -14,6 +14,19 @@ import { SCHEMA_VERSION } from '../store/sqlite/schema.js';
 import { HistoryWriter } from '../store/sqlite/history-writer.js';
 import { readDump, type DumpLogItem, type DumpPage, type DumpRevision, type DumpRevisionPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
 import { redirectTarget, redirectTargetFromTitle } from './wikitext/redirect.js';
+import type { InterwikiMap } from '../wiki/interwiki.js';
+
+/**
+ * page_random: uniform in [0, 1) and fixed per page id (a 32-bit integer hash), so that list=random
+ * reaches every page and the same dump gives the same database.
+ */
+export function pageRandom(id: number): number {
+  let h = (id ^ 0x9e3779b9) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  h = (h ^ (h >>> 16)) >>> 0;
+  return h / 4294967296;
+}
 
 /**
  * Scratch table tmp_upload: upload facts (newest upload per file) from the dump, completed from
@@ -89,6 +102,9 @@ export class PageWriter {
     private readonly db: Database.Database,
     private readonly codec: TitleCodec,
     private readonly log: (line: string) => void,
+    private readonly interwiki?: InterwikiMap,
+    /** the dump's name in messages */
+    private readonly dumpName = 'dump',
   ) {
     db.exec(UPLOAD_TABLE_SQL);
     this.history = new HistoryWriter(db);
@@ -96,11 +112,11 @@ export class PageWriter {
       `INSERT INTO page (page_id, page_namespace, page_title, page_is_redirect, page_len, page_latest, page_touched,
          page_rev_count, page_content_model, first_rev_id, first_timestamp, first_user, first_user_id,
          first_len, first_sha1, first_comment, first_minor,
-         latest_timestamp, latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         latest_timestamp, latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id, page_random)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insText = db.prepare('INSERT INTO page_text (page_id, old_text) VALUES (?, ?)');
-    this.insRedirect = db.prepare('INSERT INTO redirect (rd_from, rd_namespace, rd_title, rd_fragment) VALUES (?, ?, ?, ?)');
+    this.insRedirect = db.prepare('INSERT INTO redirect (rd_from, rd_namespace, rd_title, rd_fragment, rd_interwiki) VALUES (?, ?, ?, ?, ?)');
     // the newest upload of a file wins: the image table describes the current version
     this.insUpload = db.prepare(
       `INSERT INTO tmp_upload (name, user, user_id, timestamp, comment) VALUES (?, ?, ?, ?, ?)
@@ -126,8 +142,8 @@ export class PageWriter {
     const len = latest.text !== null ? Buffer.byteLength(text, 'utf8') : Math.max(latest.bytes, 0);
     let target = null;
     if (model === 'wikitext') {
-      target = redirectTarget(text, this.codec);
-      if (target === null && p.redirectTitle) target = redirectTargetFromTitle(p.redirectTitle, this.codec);
+      target = redirectTarget(text, this.codec, this.interwiki);
+      if (target === null && p.redirectTitle) target = redirectTargetFromTitle(p.redirectTitle, this.codec, this.interwiki);
     }
     const latestSha1 = latest.sha1 !== '' ? latest.sha1 : latest.text !== null ? sha1Base36(text) : '';
     // the first revision's text is not kept, but its size and hash are, as the dump states them
@@ -137,16 +153,22 @@ export class PageWriter {
       first.id, first.timestamp, first.user, first.userId,
       isOnly ? len : first.bytes >= 0 ? first.bytes : null, isOnly ? latestSha1 : first.sha1, first.comment, first.minor ? 1 : 0,
       latest.timestamp, latest.user, latest.userId, latest.comment, latestSha1,
-      latest.minor ? 1 : 0, latest.parentId,
+      latest.minor ? 1 : 0, latest.parentId, pageRandom(p.id),
     ];
     try {
       this.insPage.run(row);
     } catch (e) {
       if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
-      // the same page id twice (concatenated dumps): the copy with the newer latest revision wins
+      // the same page id twice (concatenated dumps): the copy with the newer latest revision wins, and
+      // the operator is told which dump line repeated the id
       this.counts.duplicates++;
       const old = this.latestOf.get(p.id) as { ts: string; rev: number };
-      if (old.ts > latest.timestamp || (old.ts === latest.timestamp && old.rev >= latest.id)) return;
+      const keepOld = old.ts > latest.timestamp || (old.ts === latest.timestamp && old.rev >= latest.id);
+      this.log(
+        `warning: ${this.dumpName}:${p.line}: page id ${p.id} (${JSON.stringify(p.title)}) was already used by an ` +
+          `earlier page of the dump; the copy with the newer latest revision (${keepOld ? old.rev : latest.id}) is kept, the other dropped`,
+      );
+      if (keepOld) return;
       this.delPage.run(p.id);
       this.delText.run(p.id);
       if (this.delRedirect.run(p.id).changes > 0) this.counts.redirects--;
@@ -155,7 +177,7 @@ export class PageWriter {
     }
     this.insText.run(p.id, text);
     if (target) {
-      this.insRedirect.run(p.id, target.ns, target.dbkey, target.fragment);
+      this.insRedirect.run(p.id, target.ns, target.dbkey, target.fragment, target.interwiki ?? '');
       this.counts.redirects++;
     }
     this.counts.pages++;
@@ -265,7 +287,7 @@ export interface SiteSetup {
 export async function importPages(
   db: Database.Database,
   dump: string,
-  opts: { lang?: string; importTime: string; importId: string; log: (line: string) => void; onBytes: (bytes: number) => void; checkAbort: () => void },
+  opts: { lang?: string; importTime: string; importId: string; log: (line: string) => void; onBytes: (bytes: number) => void; checkAbort: () => void; interwiki?: InterwikiMap },
 ): Promise<SiteSetup> {
   let setup: (SiteSetup & { writer: PageWriter }) | null = null;
   const start = (site: DumpSiteInfo | null) => {
@@ -274,7 +296,7 @@ export async function importPages(
     const codec = TitleCodec.forSite(siteName, site?.namespaces);
     if (!site) opts.log('warning: the dump has no <siteinfo>; default namespaces are used');
     writeSiteMeta(db, site, { codec, lang, siteName, importTime: opts.importTime, importId: opts.importId });
-    const writer = new PageWriter(db, codec, opts.log);
+    const writer = new PageWriter(db, codec, opts.log, opts.interwiki, dump);
     return { codec, lang, siteName, counts: writer.counts, history: writer.history, writer };
   };
   let inBatch = 0;

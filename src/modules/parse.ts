@@ -7,6 +7,7 @@
 import type { ActionModule, ModuleContext } from '../api/types.js';
 import { withContent } from '../api/result.js';
 import { escapeHtml } from '../wikitext/sanitizer.js';
+import { languageName } from '../wiki/interwiki.js';
 import { articleUrl } from '../wikitext/render/urls.js';
 import { MAX_TEXT_BYTES, parserCache, renderPage, type RenderedPage } from './page-renderer.js';
 
@@ -175,7 +176,15 @@ export const parseModule: ActionModule = {
       r.text = content(html);
     }
     if (p.summary !== undefined) r.parsedsummary = bc(escapeHtml(p.summary as string));
-    if (props.has('langlinks')) r.langlinks = out.langlinks.map((l) => withContent({ lang: l.lang }, 'title', l.title));
+    // ApiParse::formatLangLinks: lang, url, langname (a stock 1.25 gives the autonym: no cldr), autonym, title
+    if (props.has('langlinks')) {
+      r.langlinks = out.langlinks.map((l) => {
+        const url = ctx.wiki.interwiki.url(l.lang, l.title);
+        const e: Record<string, unknown> = { lang: l.lang };
+        if (url !== undefined) Object.assign(e, { url, langname: languageName(l.lang), autonym: languageName(l.lang) });
+        return withContent(e, 'title', l.title);
+      });
+    }
     if (props.has('categories')) r.categories = out.categories.map((c) => Object.assign(withContent({ sortkey: c.sortkey }, 'category', c.name), c.missing ? { missing: true } : c.hidden ? { hidden: true } : {}));
     if (props.has('categorieshtml')) r.categorieshtml = bc(categoriesHtml(ctx, out));
     if (props.has('links')) r.links = formatTitles(ctx, out.links);

@@ -33,6 +33,24 @@ import { fileusageModule } from './query/fileusage.js';
 import { imageusageModule } from './query/imageusage.js';
 import { querypageModule } from './query/querypage.js';
 import { allmessagesModule } from './query/allmessages.js';
+import { pagepropsModule } from './query/pageprops.js';
+import { extlinksModule } from './query/extlinks.js';
+import { langlinksModule } from './query/langlinks.js';
+import { iwlinksModule } from './query/iwlinks.js';
+import { pageswithpropModule } from './query/pageswithprop.js';
+import { pagepropnamesModule } from './query/pagepropnames.js';
+import { exturlusageModule } from './query/exturlusage.js';
+import { randomModule } from './query/random.js';
+import { linksModule } from './query/links.js';
+import { templatesModule } from './query/templates.js';
+import { linkshereModule } from './query/linkshere.js';
+import { transcludedinModule } from './query/transcludedin.js';
+import { redirectsModule } from './query/redirects.js';
+import { backlinksModule } from './query/backlinks.js';
+import { embeddedinModule } from './query/embeddedin.js';
+import { alllinksModule } from './query/alllinks.js';
+import { alltransclusionsModule } from './query/alltransclusions.js';
+import { allredirectsModule } from './query/allredirects.js';
 import { contributorsModule } from './query/contributors.js';
 import { usersModule } from './query/users.js';
 import { allusersModule } from './query/allusers.js';
@@ -53,6 +71,15 @@ export const queryModules: QueryModule[] = [
   imageinfoModule,
   imagesModule,
   fileusageModule,
+  linksModule,
+  templatesModule,
+  linkshereModule,
+  transcludedinModule,
+  redirectsModule,
+  pagepropsModule,
+  extlinksModule,
+  langlinksModule,
+  iwlinksModule,
   contributorsModule,
   // list
   allpagesModule,
@@ -62,6 +89,15 @@ export const queryModules: QueryModule[] = [
   allfileusagesModule,
   imageusageModule,
   querypageModule,
+  backlinksModule,
+  embeddedinModule,
+  alllinksModule,
+  alltransclusionsModule,
+  allredirectsModule,
+  pageswithpropModule,
+  pagepropnamesModule,
+  exturlusageModule,
+  randomModule,
   usersModule,
   allusersModule,
   usercontribsModule,

@@ -11,6 +11,7 @@
  * has been seen, so typing happens later (semantic-hook.ts).
  */
 import type { TitleCodec } from '../wiki/titles.js';
+import { TagScanner } from '../wiki/tag-scan.js';
 import { md5, phpJsonEncode, PhpMap, type PhpValue } from './php.js';
 import { describeQuery, type QueryInfo } from './query.js';
 
@@ -40,13 +41,31 @@ export interface PageAnnotations {
 }
 
 /** Tags whose content MediaWiki does not parse: annotations inside them are text. */
-const STRIP_TAGS = ['nowiki', 'pre', 'source', 'syntaxhighlight', 'math', 'score', 'templatedata', 'graph', 'timeline', 'hiero', 'chem', 'ce'];
-const STRIP_RE = new RegExp(`<(${STRIP_TAGS.join('|')})(?:\\s[^>]*)?(?:/>|>[\\s\\S]*?(?:</\\1\\s*>|$))`, 'gi');
+const STRIP_TAG_NAMES = ['nowiki', 'pre', 'source', 'syntaxhighlight', 'math', 'score', 'templatedata', 'graph', 'timeline', 'hiero', 'chem', 'ce'];
+const STRIP_TAGS = new Set(STRIP_TAG_NAMES);
 
-/** Blank out the content of nowiki-like tags (keeping offsets stable is not needed). */
+/**
+ * Blank out the content of nowiki-like tags (keeping offsets stable is not needed); an unclosed one runs
+ * to the end. One linear pass (TagScanner), whatever the page holds.
+ */
 function stripUnparsed(text: string): string {
   if (!text.includes('<')) return text;
-  return text.replace(STRIP_RE, ' ');
+  const scan = new TagScanner(text);
+  let out = '';
+  let last = 0;
+  let pos = text.indexOf('<');
+  while (pos >= 0) {
+    const tag = scan.openingTag(pos, STRIP_TAGS);
+    if (tag === null) {
+      pos = text.indexOf('<', pos + 1);
+      continue;
+    }
+    const end = tag.selfClosing ? tag.end : scan.closingTag(tag.name, tag.end)?.end ?? text.length;
+    out += text.slice(last, pos) + ' ';
+    last = end;
+    pos = text.indexOf('<', end);
+  }
+  return out + text.slice(last);
 }
 
 interface ParserFunctionCall {
@@ -65,10 +84,14 @@ interface ParserFunctionCall {
 export function findParserFunctions(text: string, names: readonly string[]): ParserFunctionCall[] {
   const out: ParserFunctionCall[] = [];
   const head = new RegExp(`\\{\\{\\s*#(${names.join('|')})\\s*:`, 'giy');
+  // Where each inner "{{" closes (the position after its "}}"), or -1 when it never does: a brace's match
+  // does not depend on what encloses it, so it is worked out once, and nested unclosed calls cost one
+  // pass instead of one pass each.
+  const closeOf = new Map<number, number>();
   let i = text.indexOf('{{');
   while (i >= 0) {
     head.lastIndex = i;
-    const m = head.exec(text);
+    const m = closeOf.get(i) === -1 ? null : head.exec(text);
     if (!m) {
       i = text.indexOf('{{', i + 1);
       continue;
@@ -76,32 +99,34 @@ export function findParserFunctions(text: string, names: readonly string[]): Par
     let pos = head.lastIndex;
     const args: string[] = [];
     let argStart = pos;
-    const stack: string[] = [];
+    const stack: Array<{ two: string; at: number }> = [];
     let end = -1;
     while (pos < text.length) {
       const c = text[pos];
       const two = text.startsWith('{{', pos) ? '{{' : text.startsWith('}}', pos) ? '}}' : text.startsWith('[[', pos) ? '[[' : text.startsWith(']]', pos) ? ']]' : '';
-      if (two === '{{' || two === '[[') {
-        stack.push(two);
+      if (two === '{{') {
+        const known = closeOf.get(pos);
+        if (known === -1) break;
+        if (known !== undefined) {
+          pos = known;
+          continue;
+        }
+        stack.push({ two, at: pos });
+        pos += 2;
+      } else if (two === '[[') {
+        stack.push({ two, at: pos });
         pos += 2;
       } else if (two === '}}') {
+        // a stray '[[' inside: MediaWiki's preprocessor would not have closed it either
+        while (stack.length && stack[stack.length - 1].two === '[[') stack.pop();
         if (stack.length === 0) {
           end = pos;
           break;
         }
-        if (stack[stack.length - 1] === '{{') stack.pop();
-        else {
-          // a stray '[[' inside: MediaWiki's preprocessor would not have closed it either
-          while (stack.length && stack[stack.length - 1] === '[[') stack.pop();
-          if (stack.length === 0) {
-            end = pos;
-            break;
-          }
-          stack.pop();
-        }
+        closeOf.set(stack.pop()!.at, pos + 2);
         pos += 2;
       } else if (two === ']]') {
-        if (stack.length && stack[stack.length - 1] === '[[') stack.pop();
+        if (stack.length && stack[stack.length - 1].two === '[[') stack.pop();
         pos += 2;
       } else {
         if (c === '|' && stack.length === 0) {
@@ -112,7 +137,9 @@ export function findParserFunctions(text: string, names: readonly string[]): Par
       }
     }
     if (end < 0) {
-      // unclosed: MediaWiki leaves it as text
+      // unclosed: MediaWiki leaves it as text; so do the braces still open inside it
+      for (const f of stack) if (f.two === '{{') closeOf.set(f.at, -1);
+      closeOf.set(i, -1);
       i = text.indexOf('{{', i + 2);
       continue;
     }
@@ -193,29 +220,49 @@ export function inTextAnnotations(text: string, out: RawAnnotation[]): void {
   let enabled = true;
   let i = text.indexOf('[[');
   let close = -1; // first ']' at or after i + 2
+  // Facts about the stretch before `close` (no ']' in it), the same for every '[[' that ends there: the
+  // last ':'/'::'/':=' separator, whether the value after it holds a '[', the last '|' before it. Worked
+  // out once per ']', so "[[[[[[…]]" costs one pass, not one per '[['.
+  let sepAt = -1;
+  let valueHasBracket = false;
+  let lastBarBeforeSep = -1;
   while (i >= 0) {
-    if (close < i + 2) close = text.indexOf(']', i + 2);
-    if (close < 0) break;
+    if (close < i + 2) {
+      close = text.indexOf(']', i + 2);
+      if (close < 0) break;
+      sepAt = -1;
+      let k = close - 2;
+      for (; k >= i + 3; k--) {
+        if (text.charCodeAt(k) === 58 /* : */ && (text[k + 1] === ':' || text[k + 1] === '=')) {
+          sepAt = k;
+          break;
+        }
+      }
+      valueHasBracket = sepAt >= 0 && text.slice(sepAt + 2, close).includes('[');
+      lastBarBeforeSep = -1;
+      for (k = sepAt - 1; sepAt >= 0 && k >= i + 2; k--) {
+        if (text.charCodeAt(k) === 124 /* | */) {
+          lastBarBeforeSep = k;
+          break;
+        }
+      }
+    }
     if (text[close + 1] !== ']') {
       i = text.indexOf('[[', i + 1);
       continue;
     }
-    const inner = text.slice(i + 2, close);
-    let sep = -1;
-    for (let k = inner.length - 2; k >= 1; k--) {
-      if (inner.charCodeAt(k) === 58 /* : */ && (inner[k + 1] === ':' || inner[k + 1] === '=')) {
-        sep = k;
-        break;
-      }
-    }
-    if (sep < 1 || inner[0] === ':' || inner.slice(sep + 2).includes('[')) {
+    // the separator must leave a property of at least one character after this '[['
+    if (sepAt < i + 3 || text[i + 2] === ':' || valueHasBracket) {
       i = text.indexOf('[[', i + 1);
       continue;
     }
+    const i0 = i;
+    const sep = sepAt - (i + 2);
+    const inner = text.slice(i + 2, close);
     const propPart = inner.slice(0, sep);
     const valuePart = inner.slice(sep + 2);
     i = text.indexOf('[[', close + 2);
-    if (propPart.includes('|')) continue; // [[Foo|Bar::Baz]] is a link, not an annotation
+    if (lastBarBeforeSep >= i0 + 2) continue; // [[Foo|Bar::Baz]] is a link, not an annotation
     const bar = valuePart.indexOf('|');
     const value = bar < 0 ? valuePart : valuePart.slice(0, bar);
     if (value === '') continue;

@@ -33,6 +33,8 @@ export interface RedirectTarget {
   ns: number;
   dbkey: string;
   fragment: string;
+  /** the interwiki prefix of a target on another wiki ('' for this wiki) */
+  interwiki: string;
 }
 
 /** list=allpages: one namespace, a title range or prefix, optional redirect/size/langlink filters. */

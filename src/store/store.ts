@@ -11,6 +11,7 @@ import type { CategoryStore } from './category-store.js';
 import type { CategoryLinkStore } from './category-link-store.js';
 import type { FileStore } from './file-store.js';
 import type { LinkStore } from './link-store.js';
+import type { RelationStore } from './relation-store.js';
 import type { MessageStore } from './message-store.js';
 import type { ReportStore } from './report-store.js';
 import type { SemanticStore } from './semantic-store.js';
@@ -24,6 +25,7 @@ export interface Store {
   categoryLinks: CategoryLinkStore;
   files: FileStore;
   links: LinkStore;
+  relations: RelationStore;
   messages: MessageStore;
   reports: ReportStore;
   semantic: SemanticStore;

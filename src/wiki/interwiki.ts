@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import defaultMap from './data/interwiki.json' with { type: 'json' };
+import { LANGUAGE_NAMES } from './site-facts.js';
+import { LANGUAGE_CODES as LANGUAGE_CODES_LIST } from './language-codes.js';
 
 export interface InterwikiEntry {
   /** lower-case prefix, as iw_prefix */
@@ -47,6 +49,19 @@ export class InterwikiMap {
     return new InterwikiMap(defaultMap as InterwikiEntry[]);
   }
 
+  /**
+   * The map an import reads links with unless the operator gives one: MediaWiki's default list plus the
+   * interlanguage prefixes of a Wikipedia-family wiki (without them every [[en:X]] would be a page link).
+   */
+  static importDefaults(): InterwikiMap {
+    return new InterwikiMap([...(defaultMap as InterwikiEntry[]), ...interlanguageEntries()]);
+  }
+
+  /** an interlanguage prefix: in the map and a language code (Parser::replaceInternalLinks2) */
+  isLanguage(prefix: string): boolean {
+    return this.get(prefix) !== undefined && isLanguageCode(prefix);
+  }
+
   /** An operator's list: a JSON array of entries (prefix, url, local, optional trans/api/wikiid). */
   static fromFile(path: string): InterwikiMap {
     const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
@@ -57,4 +72,27 @@ export class InterwikiMap {
     });
     return new InterwikiMap(entries);
   }
+}
+
+const LANGUAGE_CODES = new Map(LANGUAGE_NAMES.map(([code, name]) => [code, name]));
+
+/** Language::fetchLanguageName($code, null, 'mw') !== '': a code of Names.php. */
+export function isLanguageCode(code: string): boolean {
+  return LANGUAGE_CODES.has(code.toLowerCase());
+}
+
+/**
+ * Language::fetchLanguageName of 1.25 core: the autonym of Names.php ('' when unknown). Names in another
+ * language come only from the cldr extension, which a stock 1.25 lacks: there, too, the autonym.
+ */
+export function languageName(code: string): string {
+  return LANGUAGE_CODES.get(code.toLowerCase()) ?? '';
+}
+
+/**
+ * The interlanguage prefixes a Ukrainian Wikipedia-family wiki has in its interwiki table besides
+ * MediaWiki's default list: the languages it links to in practice (language-codes.ts).
+ */
+export function interlanguageEntries(): InterwikiEntry[] {
+  return [...LANGUAGE_CODES_LIST].map((code) => ({ prefix: code, url: `https://${code}.wikipedia.org/wiki/$1`, local: false, api: `https://${code}.wikipedia.org/w/api.php` }));
 }

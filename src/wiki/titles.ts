@@ -5,6 +5,7 @@
  */
 import { DEFAULT_ALIASES, NS_FILE, NS_MEDIA, NS_MEDIAWIKI, NS_SPECIAL, NS_USER, defaultNamespaces, type NamespaceInfo } from './namespaces.js';
 import { ucfirst } from './language.js';
+import { decodeHTMLStrict } from 'entities';
 
 export interface Title {
   ns: number;
@@ -29,23 +30,24 @@ export interface SiteNamespaces {
   aliases: Array<{ id: number; alias: string }>;
 }
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', shy: '\u00ad', ndash: '–', mdash: '—',
-  minus: '−', laquo: '«', raquo: '»', bdquo: '„', ldquo: '“', rdquo: '”', lsquo: '‘', rsquo: '’', hellip: '…',
-  times: '×', middot: '·', deg: '°', copy: '©', reg: '®', trade: '™', euro: '€', sect: '§', para: '¶',
-  plusmn: '±', frac12: '½', frac14: '¼', frac34: '¾', sup2: '²', sup3: '³', thinsp: '\u2009', ensp: '\u2002',
-  emsp: '\u2003', zwj: '\u200d', zwnj: '\u200c', lrm: '\u200e', rlm: '\u200f', bull: '•', larr: '←', rarr: '→',
-};
-
-/** Sanitizer::decodeCharReferences: numeric references and the common named entities (case-sensitive, as HTML). */
+/**
+ * Sanitizer::decodeCharReferences: numeric references and named entities, case-sensitive as in HTML. Named
+ * ones come from the complete HTML5 table of `entities` (only the forms with a semicolon, as MediaWiki's
+ * regex requires one); an unknown name stays as written. A code point MediaWiki's validateCodepoint refuses
+ * (NUL, other C0 controls but tab/newline/CR, surrogates, U+FFFE/FFFF, beyond U+10FFFF) becomes U+FFFD, as
+ * Sanitizer::decodeChar does -- which makes such a title invalid.
+ */
 export function decodeCharReferences(s: string): string {
   if (!s.includes('&')) return s;
   return s.replace(/&(?:#(\d+)|#[xX]([0-9a-fA-F]+)|([A-Za-z][A-Za-z0-9]*));/g, (m, dec?: string, hex?: string, named?: string) => {
-    if (named !== undefined) return NAMED_ENTITIES[named] ?? m;
+    if (named !== undefined) return decodeHTMLStrict(m);
     const cp = dec !== undefined ? Number(dec) : parseInt(hex as string, 16);
-    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp === 0) return m;
-    return String.fromCodePoint(cp);
+    return validCodepoint(cp) ? String.fromCodePoint(cp) : '\ufffd';
   });
+}
+
+function validCodepoint(cp: number): boolean {
+  return cp === 0x09 || cp === 0x0a || cp === 0x0d || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
 }
 
 export class TitleCodec {

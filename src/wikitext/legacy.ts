@@ -4,5 +4,4 @@
  * which this file disappears). Nothing else in src/wikitext/ reaches into the importer.
  */
 export { expandWikitext, TemplateTreeCache, type PreprocessContext, type ExpandResult } from './preprocessor.js';
-export { LANGUAGE_CODES, INTERWIKI_PREFIXES } from '../importer/wikitext/links.js';
 export { DOUBLE_UNDERSCORES } from '../importer/wikitext/magic-words.js';

@@ -100,6 +100,8 @@ export interface ExpandResult {
   links: Array<{ ns: number; dbkey: string }>;
   /** the last {{DEFAULTSORT:…}} (or a synonym) */
   defaultSort?: string;
+  /** the argument of the last {{DISPLAYTITLE:…}}, as written (the link pass decides whether it applies) */
+  displayTitle?: string;
   /** 'depth' | 'size' | 'nodes' | 'error' when a limit stopped (part of) the expansion */
   limitHit?: string;
 }
@@ -120,6 +122,7 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
   }
   const result: ExpandResult = { text: out, templates: [...ex.templates.values()], links: [...ex.links.values()] };
   if (ex.defaultSort !== undefined) result.defaultSort = ex.defaultSort;
+  if (ex.displayTitle !== undefined) result.displayTitle = ex.displayTitle;
   if (ex.limitHit !== undefined) result.limitHit = ex.limitHit;
   return result;
 }
@@ -789,6 +792,7 @@ class Expander {
   readonly templates = new Map<string, { ns: number; dbkey: string }>();
   readonly links = new Map<string, { ns: number; dbkey: string }>();
   defaultSort: string | undefined;
+  displayTitle: string | undefined;
   limitHit: string | undefined;
 
   private readonly maxDepth: number;
@@ -1773,7 +1777,10 @@ defineCS(
     return '';
   },
 );
-defineCS(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], () => '');
+defineCS(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], (ex, c) => {
+  ex.displayTitle = c.first;
+  return '';
+});
 
 // Functions that need the wiki's live state or its URLs: kept as written, and never taken for templates.
 defineCI(
@@ -1793,6 +1800,8 @@ const LANGUAGE_NAMES: Record<string, string> = {
   yi: 'ייִדיש', he: 'עברית', lt: 'lietuvių', lv: 'latviešu', et: 'eesti', fi: 'suomi', sv: 'svenska',
   nl: 'Nederlands', ja: '日本語', zh: '中文', eo: 'Esperanto',
 };
+// keys come from the wikitext ({{#language:constructor}}, {{#expr: constructor}}): no prototype to find them in
+Object.setPrototypeOf(LANGUAGE_NAMES, null);
 
 // ---------------------------------------------------------------------------------------------------
 // #expr (ParserFunctions' ExprParser: a shunting-yard evaluator with bounded stacks)
@@ -1830,6 +1839,8 @@ const WORDS: Record<string, Op> = {
   sin: Op.SINE, cos: Op.COSINE, tan: Op.TANGENS, asin: Op.ARCSINE, acos: Op.ARCCOS, atan: Op.ARCTAN, exp: Op.EXP,
   ln: Op.LN, abs: Op.ABS, trunc: Op.TRUNC, floor: Op.FLOOR, ceil: Op.CEIL, pi: Op.PI, sqrt: Op.SQRT,
 };
+// keys come from the wikitext ({{#language:constructor}}, {{#expr: constructor}}): no prototype to find them in
+Object.setPrototypeOf(WORDS, null);
 
 const SYMBOL_OPS: Record<string, Op> = { '*': Op.TIMES, '/': Op.DIVIDE, '^': Op.POW, '=': Op.EQUALITY, '<': Op.LESS, '>': Op.GREATER };
 

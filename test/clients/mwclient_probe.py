@@ -5,7 +5,8 @@ Prints one JSON object with what each mwclient call returned; test/clients.test.
 server's own listings. Exit code 3 when mwclient is not installed (the test then skips this client).
 Only mwclient's public API is used: Site(), allcategories(), allimages() (generator form),
 categories[...], images[...].duplicatefiles(), Image.imageinfo/imagerepository/download(),
-Image.imageusage(), Page.text(), get_token(), search(), ask(), and the raw request methods get()/api().
+Image.imageusage(), Page.text(), Page.links()/templates()/backlinks()/categories()/langlinks()/extlinks()/
+embeddedin(), get_token(), search(), ask(), and the raw request methods get()/api().
 """
 import hashlib
 import json
@@ -65,6 +66,18 @@ def main(port, category, page_title, image_name, subject, sf_property, sf_substr
     out['member_pages'] = [p.name for p in cat]
 
     out['text'] = site.pages[page_title].text()
+
+    # the page's relations through mwclient's own Page methods (generator forms where mwclient has them)
+    page = site.pages[page_title]
+    out['relations'] = {
+        'links': [p.name for p in page.links()],
+        'templates': [p.name for p in page.templates()],
+        'backlinks': [p.name for p in page.backlinks(limit=3)],
+        'categories': [p.name for p in page.categories()],
+        'langlinks': [list(x) for x in page.langlinks()],
+        'extlinks': list(page.extlinks()),
+        'embeddedin': [p.name for p in site.pages['Шаблон:Прапор'].embeddedin(limit=4)],
+    }
     out['token'] = site.get_token('csrf')
 
     # modules that may still be missing from the server: an API error is recorded, not raised

@@ -8,23 +8,20 @@
  * links: the piece then only reads "target|caption…" and the following pieces must close it (the
  * lookahead of the original); the caption's own links are simply the following pieces.
  *
- * Not links here: [[P::V]] (Semantic MediaWiki annotations, handled by the semantic importer),
- * [[:en:X]] / [[wikipedia:X]] (interwiki), [[Спеціальна:X]], self-links without a fragment.
+ * Not page links: [[P::V]] (Semantic MediaWiki annotations, handled by the semantic importer),
+ * [[:en:X]] / [[wikipedia:X]] (interwiki links, recorded apart), [[Спеціальна:X]], self-links without a
+ * fragment. An image's `link=`/`посилання=` option links its target (a page, or a URL: an external link).
  */
 import { decodeCharReferences, type TitleCodec } from '../../wiki/titles.js';
 import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../../wiki/namespaces.js';
 import { stripForLinks } from './strip.js';
 import { DOUBLE_UNDERSCORES } from './magic-words.js';
+import { externalLinks } from './external-links.js';
+import type { InterwikiMap } from '../../wiki/interwiki.js';
+import { defaultInterwikiMap } from '../interwiki-file.js';
+import { cleanUrl, replaceUnusualEscapes } from '../../wiki/external-urls.js';
 
 export { LANGUAGE_CODES } from '../../wiki/language-codes.js';
-import { LANGUAGE_CODES } from '../../wiki/language-codes.js';
-
-/** Interwiki prefixes of MediaWiki's default interwiki table that wikis use most (not language links). */
-export const INTERWIKI_PREFIXES = new Set(
-  ('wikipedia w wikt wiktionary commons meta metawikimedia metawiki mw mediawikiwiki wikibooks b wikinews n ' +
-    'wikiquote q wikisource s wikispecies species wikiversity v wikivoyage voy wikidata d wikimedia foundation ' +
-    'google imdb rfc doi arxiv pmid oeis wikia sourceforge').split(' '),
-);
 
 // Title::legalChars() plus '#' and '%', as the link regexes of the parser use them.
 const TC = " %!\"$&'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#";
@@ -48,6 +45,8 @@ export interface LinkContext {
   dbkey: string;
   /** the page's DEFAULTSORT: the sort key prefix of category links without one */
   defaultSort?: string;
+  /** the interwiki map (default: data/interwiki.list) */
+  interwiki?: InterwikiMap;
 }
 
 export interface PageLinks {
@@ -63,6 +62,10 @@ export interface PageLinks {
   langs: Map<string, string>;
   /** page properties from double-underscore switches → value ('' as MediaWiki stores them) */
   props: Map<string, string>;
+  /** interwiki links: `${prefix}|${dbkey}` → prefix and title (DB key, as written: no capitalisation) */
+  interwikis: Map<string, { prefix: string; title: string }>;
+  /** external URLs, each once, as el_to stores them */
+  external: Set<string>;
 }
 
 /** PHP rawurldecode for link targets: %XX → bytes, read as UTF-8 (left as is when that is no UTF-8). */
@@ -75,9 +78,19 @@ export function rawUrlDecode(s: string): string {
 }
 
 export function extractLinks(text: string, ctx: LinkContext): PageLinks {
-  const result: PageLinks = { pages: new Map(), files: new Set(), embeddedFiles: new Set(), categories: new Map(), langs: new Map(), props: new Map() };
+  const result: PageLinks = {
+    pages: new Map(),
+    files: new Set(),
+    embeddedFiles: new Set(),
+    categories: new Map(),
+    langs: new Map(),
+    props: new Map(),
+    interwikis: new Map(),
+    external: new Set(),
+  };
   const stripped = stripForLinks(text);
   scanLinks(stripped.text, ctx, result);
+  for (const url of externalLinks(stripped.text)) result.external.add(url);
   for (const body of stripped.galleries) galleryLinks(body, ctx, result);
   doubleUnderscores(stripped.text, result);
   return result;
@@ -86,6 +99,7 @@ export function extractLinks(text: string, ctx: LinkContext): PageLinks {
 function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
   if (!text.includes('[[')) return;
   const pieces = text.split('[[');
+  let closes: boolean[] | undefined;
   for (let i = 1; i < pieces.length; i++) {
     const line = pieces[i];
     let m = E1.exec(line);
@@ -106,24 +120,28 @@ function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
 
     const pm = PREFIX.exec(link);
     if (pm && ctx.codec.nsIdFromPrefix(pm[1]) === undefined) {
+      const interwiki = ctx.interwiki ?? defaultInterwikiMap();
       const prefix = pm[1].toLowerCase();
-      if (LANGUAGE_CODES.has(prefix)) {
+      if (interwiki.get(prefix)) {
         // an interlanguage link, unless escaped with ':' or on a talk page (then it is an interwiki link)
-        if (!forced && !mightBeImage && ctx.ns % 2 === 0 && !out.langs.has(prefix)) {
-          out.langs.set(prefix, pm[2].replace(/[ _]+/g, ' ').trim());
+        if (!forced && !mightBeImage && ctx.ns % 2 === 0 && interwiki.isLanguage(prefix)) {
+          if (!out.langs.has(prefix)) out.langs.set(prefix, pm[2].replace(/[ _]+/g, ' ').trim());
+          continue;
         }
+        const title = interwikiTitle(pm[2]);
+        if (title !== null) out.interwikis.set(`${prefix}|${title}`, { prefix, title });
         continue;
       }
-      if (INTERWIKI_PREFIXES.has(prefix)) continue;
     }
 
     const t = ctx.codec.parse(link, 0);
     if (t === null) continue;
-    if (mightBeImage && !(t.ns === NS_FILE && !forced && imageCloses(pieces, i))) continue;
+    if (mightBeImage && !(t.ns === NS_FILE && !forced && (closes ??= imageCloses(pieces))[i])) continue;
 
     if (!forced && t.ns === NS_FILE) {
       out.files.add(t.dbkey);
       out.embeddedFiles.add(t.dbkey);
+      imageLinkOption(label, ctx, out);
       continue;
     }
     if (!forced && t.ns === NS_CATEGORY) {
@@ -142,16 +160,66 @@ function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
 }
 
 /**
- * The parser's lookahead for "[[File:X|caption with [[links]] …]]": following pieces with exactly one
- * "]]" belong to the caption; one with two closes the image; one with none means the image never closes.
+ * MediaWikiTitleCodec::splitTitle after an interwiki prefix: the rest is the title on the other wiki,
+ * whitespace folded to '_', a leading ':' dropped, the fragment cut off; no capitalisation. Null for
+ * text MediaWiki refuses as a title.
  */
-function imageCloses(pieces: string[], i: number): boolean {
-  for (let j = i + 1; j < pieces.length; j++) {
-    const first = pieces[j].indexOf(']]');
-    if (first < 0) return false;
-    if (pieces[j].indexOf(']]', first + 2) >= 0) return true;
+function interwikiTitle(rest: string): string | null {
+  let t = decodeCharReferences(rest).replace(/[ _\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g, '_').replace(/^_+|_+$/g, '');
+  if (t.startsWith(':')) t = t.slice(1).replace(/^_+/, '');
+  const hash = t.indexOf('#');
+  if (hash >= 0) t = t.slice(0, hash).replace(/_+$/, '');
+  if (/[\u0000-\u001f<>[\]|{}\u007f\ufffd]/.test(t)) return null;
+  return t;
+}
+
+// img_link of MessagesUk.php (case-sensitive, like every image option)
+const IMAGE_LINK = /^(?:посилання|link)=([\s\S]*)$/;
+const FREE_URL_START = new RegExp(`^(?:bitcoin:|ftp://|ftps://|geo:|git://|gopher://|http://|https://|irc://|ircs://|magnet:|mailto:|mms://|news:|nntp://|redis://|sftp://|sip:|sips:|sms:|ssh://|svn://|tel:|telnet://|urn:|worldwind://|xmpp:|//)`, 'i');
+const URL_ONLY = /^[^\][<>"\x00-\x20\x7F\p{Zs}]+$/u;
+
+/**
+ * Parser::makeImage's `link=` option: a page title becomes a page link (ParserOutput::addLink, which
+ * records self-links too), a URL an external link; an empty value only unlinks the image. The options
+ * are the '|'-separated parts of the image's text up to its caption's first nested link.
+ */
+function imageLinkOption(label: string, ctx: LinkContext, out: PageLinks): void {
+  if (!label.includes('=')) return;
+  for (const raw of label.split('|')) {
+    const m = IMAGE_LINK.exec(raw.trim());
+    if (!m) continue;
+    const value = m[1];
+    if (value === '') continue;
+    if (FREE_URL_START.test(value)) {
+      if (URL_ONLY.test(value)) out.external.add(replaceUnusualEscapes(cleanUrl(value)));
+      continue;
+    }
+    const pm = PREFIX.exec(value);
+    if (pm && ctx.codec.nsIdFromPrefix(pm[1]) === undefined && (ctx.interwiki ?? defaultInterwikiMap()).get(pm[1])) continue;
+    const t = ctx.codec.parse(value, 0);
+    if (t === null || t.ns === NS_SPECIAL || t.dbkey === '') continue;
+    const ns = t.ns === NS_MEDIA ? NS_FILE : t.ns;
+    out.pages.set(`${ns}|${t.dbkey}`, { ns, dbkey: t.dbkey });
   }
-  return false;
+}
+
+/**
+ * The parser's lookahead for "[[File:X|caption with [[links]] …]]", for every piece at once: following
+ * pieces with exactly one "]]" belong to the caption; one with two closes the image; one with none means
+ * the image never closes. Worked out backwards in one pass (a page of "[[Файл:A.png|[[B]]" repeated
+ * would otherwise look ahead to its end from every piece).
+ */
+function imageCloses(pieces: string[]): boolean[] {
+  const out = new Array<boolean>(pieces.length).fill(false);
+  // whether the pieces after j close an image opened before them
+  let after = false;
+  for (let j = pieces.length - 1; j >= 1; j--) {
+    out[j] = after;
+    const first = pieces[j].indexOf(']]');
+    if (first < 0) after = false;
+    else if (pieces[j].indexOf(']]', first + 2) >= 0) after = true;
+  }
+  return out;
 }
 
 /**

@@ -4,23 +4,15 @@
  * when the page is transcluded), and the <noinclude>/<onlyinclude> markers themselves. <gallery> bodies
  * are taken out and returned apart: their lines are file names, not links.
  *
- * One regex with alternatives, applied left to right, so that whichever construct opens first wins,
- * as in MediaWiki's preprocessor (a "<nowiki>" inside a comment is just comment text, and vice versa).
+ * Whichever construct opens first wins, as in MediaWiki's preprocessor (a "<nowiki>" inside a comment is
+ * just comment text, and vice versa).
  */
+import { TagScanner } from '../../wiki/tag-scan.js';
 
 // Extension tags whose body is not parsed as wikitext (core + the common extensions of uk wikis).
-const OPAQUE_TAGS = 'nowiki|pre|math|source|syntaxhighlight|timeline|hiero|score|templatedata|chem|ce|graph|inputbox|categorytree';
-
-const STRIP_RE = new RegExp(
-  [
-    '<!--[\\s\\S]*?(?:-->|$)', // comment (an unterminated one runs to the end, as in MediaWiki)
-    `<(${OPAQUE_TAGS})(?:\\s[^>]*)?(?:/>|>[\\s\\S]*?</\\1\\s*>)`, // opaque extension tag with its body
-    '<includeonly\\s*>[\\s\\S]*?(?:</includeonly\\s*>|$)', // transclusion-only text
-    '</?(?:noinclude|onlyinclude)\\s*/?>', // markers only; their content stays
-    '<gallery(?:\\s[^>]*)?(?:/>|>([\\s\\S]*?)</gallery\\s*>)', // gallery: body returned apart
-  ].join('|'),
-  'gi',
-);
+const OPAQUE_TAGS = new Set('nowiki pre math source syntaxhighlight timeline hiero score templatedata chem ce graph inputbox categorytree'.split(' '));
+const MARKERS = new Set(['noinclude', 'onlyinclude']);
+const OPENERS = new Set([...OPAQUE_TAGS, ...MARKERS, 'includeonly', 'gallery']);
 
 export interface StrippedText {
   /** the text with the constructs above removed */
@@ -60,16 +52,62 @@ function stripInlineQueries(text: string): string {
   return out + text.slice(last);
 }
 
+/**
+ * Left to right over the '<' of the text, whichever construct opens first wins (one pass, linear: see
+ * TagScanner). An opening tag that is never closed is plain text, except <includeonly> and comments, which
+ * run to the end of the text as in MediaWiki.
+ */
 export function stripForLinks(input: string): StrippedText {
   const galleries: string[] = [];
   const text = stripInlineQueries(input);
   if (!text.includes('<')) return { text, galleries };
-  const out = text.replace(STRIP_RE, (all: string, _tag: string | undefined, gallery: string | undefined) => {
-    if (gallery !== undefined) galleries.push(gallery);
+  const scan = new TagScanner(text);
+  let out = '';
+  let last = 0;
+  let pos = text.indexOf('<');
+  while (pos >= 0) {
+    let end = -1;
     // Comments and markers vanish; a removed body leaves a DEL character, like MediaWiki's strip marker
     // (\x7f is no title character, so "[[A<nowiki/>B]]" stays no link, as there).
-    if (all.startsWith('<!--') || /^<\/?(?:noinclude|onlyinclude)/i.test(all)) return '';
-    return '\u007f';
-  });
-  return { text: out, galleries };
+    let replacement = '\u007f';
+    if (text.startsWith('<!--', pos)) {
+      const close = text.indexOf('-->', pos + 4);
+      end = close < 0 ? text.length : close + 3;
+      replacement = '';
+    } else if (text[pos + 1] === '/') {
+      const tag = scan.openingTag(pos + 1, MARKERS);
+      if (tag && /^\s*$/.test(tag.attrs)) {
+        end = tag.end;
+        replacement = '';
+      }
+    } else {
+      const tag = scan.openingTag(pos, OPENERS);
+      if (tag === null) {
+        // not one of ours
+      } else if (MARKERS.has(tag.name)) {
+        if (/^\s*\/?$/.test(tag.attrs)) {
+          end = tag.end;
+          replacement = '';
+        }
+      } else if (tag.name === 'includeonly') {
+        if (/^\s*$/.test(tag.attrs)) end = scan.closingTag('includeonly', tag.end)?.end ?? text.length;
+      } else if (tag.selfClosing) {
+        end = tag.end;
+      } else {
+        const close = scan.closingTag(tag.name, tag.end);
+        if (close) {
+          end = close.end;
+          if (tag.name === 'gallery') galleries.push(text.slice(tag.end, close.start));
+        }
+      }
+    }
+    if (end < 0) {
+      pos = text.indexOf('<', pos + 1);
+      continue;
+    }
+    out += text.slice(last, pos) + replacement;
+    last = end;
+    pos = text.indexOf('<', end);
+  }
+  return { text: out + text.slice(last), galleries };
 }

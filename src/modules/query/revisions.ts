@@ -104,6 +104,8 @@ export const revisionsModule: QueryModule = {
         ids = ids.filter((id) => id >= fromPage);
         list = (await ctx.store.history.latestRevisions(ids)).filter((r) => r.pageid > fromPage || r.revid >= fromRev);
       } else list = await ctx.store.history.latestRevisions(ids);
+      // 1.25 reads them ORDER BY rev_page, rev_id: the order a truncated answer continues in
+      list.sort((a, b) => a.pageid - b.pageid || a.revid - b.revid);
     }
     if (p.tag !== undefined) list = []; // the dump carries no change tags
     const texts = fetchContent ? await ctx.store.history.texts(list.filter((r) => !r.textHidden).map((r) => r.revid)) : new Map<number, string>();
@@ -151,6 +153,12 @@ export const revisionsModule: QueryModule = {
           if (slots) v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: rev.contentFormat }, 'content', content!) };
           else withContent(Object.assign(v, { contentformat: rev.contentFormat, contentmodel: rev.contentModel }), 'content', content!);
         }
+      }
+      // ApiQueryBase::addPageSubItem → ApiResult::addValue: a revision that would take the answer past
+      // $wgAPIMaxResultSize is not added, and the module continues from it (src/api/result-size.ts)
+      if (!ctx.result.fits(v)) {
+        ctx.setContinue('continue', enumMode || revCount > 0 ? rev.revid : `${rev.pageid}|${rev.revid}`);
+        break;
       }
       let l = byPage.get(rev.pageid);
       if (!l) byPage.set(rev.pageid, (l = []));

@@ -3,6 +3,7 @@
  * the imported site (names, namespaces, statistics) and from the configuration a Ukrainian 1.25 wiki
  * with Semantic MediaWiki 2.2 and Semantic Forms 3.3 has (src/wiki/site-facts.ts and its data files).
  */
+import { languageName } from '../../wiki/interwiki.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import { BC_BOOLS, bcAssoc, withContent, type Obj } from '../../api/result.js';
 import { LEGAL_TITLE_CHARS } from '../../wiki/titles.js';
@@ -206,6 +207,9 @@ function interwikimap(ctx: QueryModuleContext): unknown[] {
       const v: Record<string, unknown> = { prefix: e.prefix };
       if (e.local) v.local = true;
       if (e.trans) v.trans = true;
+      // a prefix that is a language code of Names.php carries its name (an interlanguage prefix)
+      const language = languageName(e.prefix);
+      if (language) v.language = language;
       v.url = e.url.startsWith('//') ? serverOf(ctx.request.apiUrl).replace(/\/\/.*$/, '') + e.url : e.url;
       v.protorel = e.url.startsWith('//');
       if (e.wikiid) v.wikiid = e.wikiid;

@@ -7,6 +7,7 @@ import { SqliteCategoryStore } from './categories.js';
 import { SqliteCategoryLinkStore } from './category-links.js';
 import { SqliteFileStore } from './files.js';
 import { SqliteLinkStore } from './links.js';
+import { SqliteRelationStore } from './relations.js';
 import { SqliteMessageStore } from './messages.js';
 import { SqliteReportStore } from './reports.js';
 import { SqliteSemanticStore } from './semantic.js';
@@ -22,6 +23,7 @@ export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): S
     categoryLinks: new SqliteCategoryLinkStore(db),
     files: new SqliteFileStore(db),
     links: new SqliteLinkStore(db),
+    relations: new SqliteRelationStore(db),
     messages: new SqliteMessageStore(db),
     reports: new SqliteReportStore(db),
     semantic: new SqliteSemanticStore(db),

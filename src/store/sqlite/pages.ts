@@ -33,7 +33,7 @@ export class SqlitePageStore implements PageStore {
     );
     this.redirectsStmt = db.prepare(
       'PageStore.redirectTargets',
-      'SELECT rd_from AS pageid, rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment FROM redirect WHERE rd_from IN (SELECT value FROM json_each(?))',
+      'SELECT rd_from AS pageid, rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment, rd_interwiki AS interwiki FROM redirect WHERE rd_from IN (SELECT value FROM json_each(?))',
     );
     this.revs = db.prepare(
       'PageStore.revisions',
@@ -48,7 +48,7 @@ export class SqlitePageStore implements PageStore {
     this.byTitleStmt = db.prepare('PageStore.byTitles', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_namespace = ? AND page_title = ?`);
     this.redirectStmt = db.prepare(
       'PageStore.redirectTargets',
-      'SELECT rd_from AS pageid, rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment FROM redirect WHERE rd_from = ?',
+      'SELECT rd_from AS pageid, rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment, rd_interwiki AS interwiki FROM redirect WHERE rd_from = ?',
     );
   }
 
@@ -68,7 +68,7 @@ export class SqlitePageStore implements PageStore {
     const out = new Map<number, RedirectTarget>();
     if (pageids.length === 0) return out;
     const rows = pageids.length === 1 ? this.redirectStmt.all(pageids[0]) : this.redirectsStmt.all(JSON.stringify(pageids));
-    for (const r of rows) out.set(r.pageid, { ns: r.ns, dbkey: r.dbkey, fragment: r.fragment });
+    for (const r of rows) out.set(r.pageid, { ns: r.ns, dbkey: r.dbkey, fragment: r.fragment, interwiki: r.interwiki });
     return out;
   }
 

@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 5; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes)
+export const SCHEMA_VERSION = 6; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki)
 
 /**
  * History: every revision of the dump (texts compressed apart from the metadata), the users the dump's
@@ -142,9 +142,11 @@ CREATE TABLE page (
   latest_comment TEXT NOT NULL DEFAULT '',
   latest_sha1 TEXT NOT NULL DEFAULT '',   -- base-36 SHA-1 of the latest text, as the dump gives it
   latest_minor INTEGER NOT NULL DEFAULT 0,
-  latest_parent_id INTEGER NOT NULL DEFAULT 0
+  latest_parent_id INTEGER NOT NULL DEFAULT 0,
+  page_random REAL NOT NULL DEFAULT 0    -- uniform in [0, 1): list=random seeks here (MediaWiki's page_random)
 );
 CREATE UNIQUE INDEX page_name ON page (page_namespace, page_title);
+CREATE INDEX page_random_namespace ON page (page_is_redirect, page_namespace, page_random);
 CREATE INDEX page_redirect_namespace_title ON page (page_is_redirect, page_namespace, page_title);
 
 -- latest revision text of every page
@@ -154,7 +156,8 @@ CREATE TABLE redirect (
   rd_from INTEGER PRIMARY KEY,
   rd_namespace INTEGER NOT NULL,
   rd_title TEXT NOT NULL,
-  rd_fragment TEXT NOT NULL DEFAULT ''
+  rd_fragment TEXT NOT NULL DEFAULT '',
+  rd_interwiki TEXT NOT NULL DEFAULT ''  -- prefix of an interwiki target ('' for a page of this wiki)
 );
 CREATE INDEX redirect_target ON redirect (rd_namespace, rd_title, rd_from);
 
@@ -191,6 +194,8 @@ CREATE TABLE pagelinks (
   PRIMARY KEY (pl_namespace, pl_title, pl_from)
 ) WITHOUT ROWID;
 CREATE INDEX pl_from ON pagelinks (pl_from, pl_namespace, pl_title);
+-- the pages of one namespace that link to a title, in page id order (backlinks with a namespace)
+CREATE INDEX pl_backlinks_namespace ON pagelinks (pl_namespace, pl_title, pl_from_namespace, pl_from);
 
 CREATE TABLE templatelinks (
   tl_from INTEGER NOT NULL,
@@ -200,6 +205,7 @@ CREATE TABLE templatelinks (
   PRIMARY KEY (tl_namespace, tl_title, tl_from)
 ) WITHOUT ROWID;
 CREATE INDEX tl_from ON templatelinks (tl_from, tl_namespace, tl_title);
+CREATE INDEX tl_backlinks_namespace ON templatelinks (tl_namespace, tl_title, tl_from_namespace, tl_from);
 
 -- interlanguage links ([[en:Title]] with a known language code)
 CREATE TABLE langlinks (
@@ -209,6 +215,37 @@ CREATE TABLE langlinks (
   PRIMARY KEY (ll_from, ll_lang)
 ) WITHOUT ROWID;
 CREATE INDEX ll_lang ON langlinks (ll_lang, ll_title);
+
+-- external links: el_to the URL as linked, el_index its reversed-host form (wfMakeUrlIndexes; two rows,
+-- http: and https:, for a protocol-relative URL) for list=exturlusage by domain
+CREATE TABLE externallinks (
+  el_id INTEGER PRIMARY KEY,
+  el_from INTEGER NOT NULL,
+  el_to TEXT NOT NULL,
+  el_index TEXT NOT NULL
+);
+CREATE INDEX el_from ON externallinks (el_from, el_to, el_id);
+CREATE INDEX el_index ON externallinks (el_index, el_id);
+
+-- interwiki links ([[wikipedia:X]], [[:en:X]]): prefix and title as written (no capitalisation)
+CREATE TABLE iwlinks (
+  iwl_from INTEGER NOT NULL,
+  iwl_prefix TEXT NOT NULL,
+  iwl_title TEXT NOT NULL,
+  PRIMARY KEY (iwl_from, iwl_prefix, iwl_title)
+) WITHOUT ROWID;
+CREATE INDEX iwl_prefix_title_from ON iwlinks (iwl_prefix, iwl_title, iwl_from);
+
+-- the interwiki map the import used (--interwiki FILE, or MediaWiki's default list plus language prefixes)
+CREATE TABLE interwiki (
+  iw_prefix TEXT PRIMARY KEY,
+  iw_url TEXT NOT NULL,
+  iw_api TEXT NOT NULL DEFAULT '',
+  iw_local INTEGER NOT NULL DEFAULT 0,
+  iw_trans INTEGER NOT NULL DEFAULT 0,
+  iw_wikiid TEXT NOT NULL DEFAULT '',
+  iw_language INTEGER NOT NULL DEFAULT 0  -- 1: an interlanguage prefix
+) WITHOUT ROWID;
 
 -- page properties such as hiddencat (__HIDDENCAT__), defaultsort
 CREATE TABLE page_props (

@@ -38,7 +38,7 @@ export interface RenderEnv {
   files: Map<string, RenderFile>;
   filesLoaded?: boolean;
   /** the interwiki map: URLs of [[prefix:Title]] links */
-  interwiki?: { get(prefix: string): unknown; url(prefix: string, title: string): string | undefined };
+  interwiki?: { get(prefix: string): unknown; isLanguage(prefix: string): boolean; url(prefix: string, title: string): string | undefined };
   /** per-request options of action=parse */
   editSections: boolean;
   toc: boolean;

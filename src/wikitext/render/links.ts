@@ -9,7 +9,6 @@ import { escapeTagsOnly } from '../../wiki/html.js';
 import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../../wiki/namespaces.js';
 import { fileUrlPath } from '../../wiki/files.js';
 import { escapeHtml, escapeId } from '../sanitizer.js';
-import { INTERWIKI_PREFIXES, LANGUAGE_CODES } from '../legacy.js';
 import { linkKey, type RenderEnv, type RenderOutput } from './env.js';
 import { makeImage, type ImageHooks } from './images.js';
 import { doQuotes } from './quotes.js';
@@ -151,13 +150,14 @@ export class LinkPass {
       // interwiki and interlanguage prefixes: "en:Foo", "wikipedia:Foo"
       const iw = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*:(.*)$/s.exec(link);
       const iwPrefix = iw && this.env.codec.nsIdFromPrefix(iw[1]) === undefined ? iw[1].toLowerCase() : null;
-      if (iwPrefix && (LANGUAGE_CODES.has(iwPrefix) || (this.env.interwiki ? this.env.interwiki.get(iwPrefix) !== undefined : INTERWIKI_PREFIXES.has(iwPrefix)))) {
+      // a prefix of the interwiki map: a language link (not escaped with ":", not on a talk page) or an interwiki link
+      if (iwPrefix && this.env.interwiki?.get(iwPrefix) !== undefined) {
         if (mightBeImg) {
           s.push(`${prefix}[[${link}|${text}`);
           continue;
         }
         const rest = decodeCharReferences(iw![2]).replace(/_/g, ' ').trim();
-        if (noforce && LANGUAGE_CODES.has(iwPrefix)) {
+        if (noforce && this.env.title.ns % 2 === 0 && this.env.interwiki!.isLanguage(iwPrefix)) {
           if (!this.out.langLinks.some((l) => l.lang === iwPrefix)) this.out.langLinks.push({ lang: iwPrefix, title: rest });
           s.push(prefix);
           s.trimEnd();

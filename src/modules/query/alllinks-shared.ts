@@ -1,0 +1,92 @@
+/**
+ * ApiQueryAllLinks of 1.25 for list=alllinks (pagelinks), list=alltransclusions (templatelinks) and
+ * list=allredirects (the redirect table): every row in order of the target title (in one namespace), then
+ * of the linking page's id; red links included. Continuation `<title>|<page id>`, or `<title>` with
+ * `unique`. As a generator it yields the linking pages (by page id), or with `unique` the targets.
+ * (list=allfileusages is the same over imagelinks, in allfileusages.ts.)
+ */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
+import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
+import { intval } from '../../api/params.js';
+import type { TargetTable } from '../../store/relation-store.js';
+import { continueParts, titlePartOrDie } from './shared.js';
+
+export interface AllLinksSpec {
+  module: string;
+  prefix: string;
+  table: TargetTable;
+  /** the namespace parameter's default */
+  defaultNs: number;
+  /** what the things listed are called in the help texts */
+  what: string;
+  /** allredirects: fragment and interwiki */
+  extraProps: string[];
+}
+
+export function allLinksParams(s: AllLinksSpec): ParamDecls {
+  return {
+    continue: continueParam(),
+    from: { type: 'string', help: `The title of the ${s.what} to start enumerating from.` },
+    to: { type: 'string', help: `The title of the ${s.what} to stop enumerating at.` },
+    prefix: { type: 'string', help: `Search for all ${s.what} titles that begin with this value.` },
+    unique: {
+      type: 'boolean',
+      default: false,
+      help: `Only show distinct ${s.what} titles. Cannot be used with ${s.prefix}prop=ids${s.extraProps.map((p) => '|' + p).join('')}. When used as a generator, yields target pages instead of source pages.`,
+    },
+    prop: { type: ['ids', 'title', ...s.extraProps], multi: true, default: 'title', help: 'Which pieces of information to include.' },
+    namespace: { type: 'namespace', default: String(s.defaultNs), help: 'The namespace to enumerate.' },
+    limit: limitParam(10, 'How many total items to return.'),
+    dir: dirParam(),
+  };
+}
+
+export async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Promise<void> {
+  const p = ctx.params;
+  const prop = new Set(p.prop as string[]);
+  const unique = p.unique as boolean;
+  if (unique) {
+    const clash = ['ids', ...s.extraProps].filter((x) => prop.has(x));
+    // the text names the parameters with the module prefix itself (never the generator's g)
+    if (clash.length) ctx.die('params', `Cannot use ${s.prefix}prop=${clash.join('|')} with ${s.prefix}unique`);
+  }
+  const ns = Number(p.namespace);
+  const descending = p.dir === 'descending';
+  let contTitle: string | undefined;
+  let contFrom = 0;
+  const cont = continueParts(ctx, unique ? 1 : 2);
+  if (cont) {
+    contTitle = cont[0];
+    if (!unique) contFrom = intval(cont[1]);
+  }
+  // 'continue' always overrides 'from'
+  const from = contTitle !== undefined ? undefined : titlePartOrDie(ctx, p.from as string | undefined, ns);
+  const to = titlePartOrDie(ctx, p.to as string | undefined, ns);
+  const prefix = titlePartOrDie(ctx, p.prefix as string | undefined, ns);
+  const limit = p.limit as number;
+  const range = { table: s.table, ns, from, to, prefix, descending, limit: limit + 1 };
+  const list = ctx.generator ? null : ctx.result.queryList(s.module);
+  if (unique) {
+    const titles = await ctx.store.relations.allLinkTitles({ ...range, continueAt: contTitle });
+    titles.forEach((title, i) => {
+      if (i >= limit) return ctx.setContinue('continue', title);
+      if (ctx.generator) ctx.generator.add({ ns, dbkey: title });
+      else list!.push({ ns, title: ctx.wiki.titleText(ns, title) });
+    });
+    return;
+  }
+  const rows = await ctx.store.relations.allLinks({ ...range, continueAt: contTitle !== undefined ? { title: contTitle, from: contFrom } : undefined });
+  rows.forEach((row, i) => {
+    if (i >= limit) return ctx.setContinue('continue', `${row.title}|${row.from}`);
+    if (ctx.generator) return ctx.generator.add({ pageid: row.from });
+    const item: Record<string, unknown> = {};
+    if (prop.has('ids')) item.fromid = row.from;
+    if (prop.has('title')) {
+      item.ns = ns;
+      item.title = ctx.wiki.titleText(ns, row.title);
+    }
+    if (prop.has('fragment') && row.fragment !== '') item.fragment = row.fragment;
+    if (prop.has('interwiki') && row.interwiki !== '') item.interwiki = row.interwiki;
+    list!.push(item);
+  });
+}

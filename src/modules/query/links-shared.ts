@@ -1,0 +1,65 @@
+/**
+ * ApiQueryLinks of 1.25, shared by prop=links (pagelinks) and prop=templates (templatelinks): the
+ * targets each page of the set links to, in (page id, namespace, title) order; continuation
+ * `<page id>|<namespace>|<title>`. `pltitles`/`tltemplates` keep only the given targets (invalid ones are
+ * warned about). As a generator it yields the targets, missing ones included.
+ */
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
+import type { ParamDecl, QueryModuleContext } from '../../api/types.js';
+import type { LinkTable, TitleKey } from '../../store/relation-store.js';
+import { continueParts } from './shared.js';
+
+export function linksParams(titlesParam: 'titles' | 'templates', what: string): Record<string, ParamDecl> {
+  return {
+    namespace: { type: 'namespace', multi: true, help: `Show ${what} in these namespaces only.` },
+    limit: limitParam(10, `How many ${what} to return.`),
+    continue: continueParam(),
+    [titlesParam]: {
+      type: 'string',
+      multi: true,
+      help: `Only list ${what} to these titles. Useful for checking whether a certain page ${titlesParam === 'titles' ? 'links to' : 'uses'} a certain title.`,
+    },
+    dir: dirParam(),
+  };
+}
+
+export async function runLinks(ctx: QueryModuleContext, o: { table: LinkTable; key: 'links' | 'templates'; titlesParam: 'titles' | 'templates' }): Promise<void> {
+  const p = ctx.params;
+  const pageids = ctx.pageSet.good.map((g) => g.pageid);
+  if (pageids.length === 0) return;
+  const descending = p.dir === 'descending';
+  let continueAt: { from: number; ns: number; title: string } | undefined;
+  const cont = continueParts(ctx, 3);
+  // PHP intval: leading digits, else 0
+  if (cont) continueAt = { from: Number.parseInt(cont[0], 10) || 0, ns: Number.parseInt(cont[1], 10) || 0, title: cont[2] };
+  let only: TitleKey[] | undefined;
+  const asked = p[o.titlesParam] as string[] | undefined;
+  if (asked !== undefined && asked.length > 0) {
+    only = [];
+    for (const text of asked) {
+      const t = ctx.wiki.codec.parse(text, 0);
+      if (t === null) ctx.warn(`"${text}" is not a valid title`);
+      else only.push({ ns: t.ns, title: t.dbkey });
+    }
+    // LinkBatch::constructSet of nothing adds no condition
+    if (only.length === 0) only = undefined;
+  }
+  const namespaces = p.namespace as number[] | undefined;
+  const limit = p.limit as number;
+  const rows = await ctx.store.relations.linksOf({
+    table: o.table,
+    pageids,
+    namespaces: namespaces && namespaces.length > 0 ? namespaces : undefined,
+    only,
+    continueAt,
+    descending,
+    limit: limit + 1,
+  });
+  rows.forEach((row, i) => {
+    if (i >= limit) return ctx.setContinue('continue', `${row.from}|${row.ns}|${row.title}`);
+    if (ctx.generator) return ctx.generator.add({ ns: row.ns, dbkey: row.title });
+    const entry = ctx.pageSet.entry(row.from);
+    if (!entry) return;
+    ((entry[o.key] ??= []) as unknown[]).push({ ns: row.ns, title: ctx.wiki.titleText(row.ns, row.title) });
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * Relations between pages (pagelinks, templatelinks, redirects, category sizes), as prop=links/templates,
+ * list=backlinks/embeddedin/alllinks/alltransclusions/allredirects, prop=linkshere/transcludedin/redirects
+ * and prop=categoryinfo read them. Every method is an index seek or a LIMITed range scan.
+ */
+import type { InterwikiEntry } from '../wiki/interwiki.js';
+
+/** a link table keyed by (namespace, title) of the target */
+export type LinkTable = 'pagelinks' | 'templatelinks';
+/** the tables list=all* and the backlink readers walk: a link table or the redirect table */
+export type TargetTable = LinkTable | 'redirect';
+
+export interface TitleKey {
+  ns: number;
+  /** DB key */
+  title: string;
+}
+
+/** one link: page `from` links to (ns, title) */
+export interface LinkRow extends TitleKey {
+  from: number;
+}
+
+/** a page that links to (or transcludes, or redirects to) a target */
+export interface LinkerRow {
+  pageid: number;
+  ns: number;
+  /** DB key */
+  title: string;
+  isRedirect: boolean;
+  /** the namespace of the linking page (pl_from_namespace) */
+  fromNs: number;
+  /** redirect table only: rd_fragment ('' when none) */
+  fragment: string;
+}
+
+/** a row of list=all*: target title and the linking page; redirects also fragment and interwiki */
+export interface AllLinkRow {
+  title: string;
+  from: number;
+  fragment: string;
+  interwiki: string;
+}
+
+export interface AllLinksOptions {
+  table: TargetTable;
+  ns: number;
+  from?: string;
+  to?: string;
+  prefix?: string;
+  descending: boolean;
+  limit: number;
+}
+
+export interface RelationStore {
+  /**
+   * prop=links/templates: the links of the pages `pageids`, in (from, ns, title) order from `continueAt`
+   * (inclusive in the direction of the listing); only targets in `namespaces` / among `only` when given.
+   * One range scan of the (from, ns, title) index.
+   */
+  linksOf(o: {
+    table: LinkTable;
+    pageids: readonly number[];
+    namespaces?: readonly number[];
+    only?: readonly TitleKey[];
+    continueAt?: LinkRow;
+    descending: boolean;
+    limit: number;
+  }): Promise<LinkRow[]>;
+
+  /**
+   * The pages that link to / transclude / redirect to (ns, title), in (from namespace when `fromNs` is
+   * given, then) page id order from `fromId` (inclusive); `redirect` keeps only redirects (true) or
+   * non-redirects (false); `pageNamespaces` filters on the linking page's namespace; `fragment` (redirect
+   * table) keeps those with (true) or without (false) a fragment. Interwiki redirects are never listed.
+   */
+  linkers(o: {
+    table: TargetTable;
+    ns: number;
+    title: string;
+    fromNs?: number;
+    fromId?: number;
+    redirect?: boolean;
+    pageNamespaces?: readonly number[];
+    fragment?: boolean;
+    descending: boolean;
+    limit: number;
+  }): Promise<LinkerRow[]>;
+
+  /**
+   * The same for a batch of targets in one call, ascending: the rows of the first target (from its
+   * `fromId`, inclusive), then of the second, and so on, at most `limit` in all -- each target an index
+   * range, read only as far as the limit reaches. With `fromNs` on a target, only linking pages of that
+   * namespace (the (target, from namespace, from) index).
+   */
+  linkersOf(o: {
+    table: TargetTable;
+    targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
+    redirect?: boolean;
+    pageNamespaces?: readonly number[];
+    fragment?: boolean;
+    limit: number;
+  }): Promise<Array<LinkerRow & { target: number }>>;
+
+  /** list=all*: rows of the table in (title, from) order, from `continueAt` (inclusive) */
+  allLinks(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): Promise<AllLinkRow[]>;
+  /** list=all* with unique: distinct target titles, one seek each */
+  allLinkTitles(o: AllLinksOptions & { continueAt?: string }): Promise<string[]>;
+
+
+  /** prop=pageprops: the properties of these pages from page id `fromId` on, in (page, name) order */
+  propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>>;
+  /** list=pageswithprop: pages with property `name`, in page id order from `fromId` (inclusive) */
+  pagesWithProp(o: { name: string; fromId?: number; descending: boolean; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>>;
+  /** list=pagepropnames: distinct property names from `from` (inclusive), one seek each */
+  propNames(o: { from?: string; limit: number }): Promise<string[]>;
+
+  /**
+   * prop=extlinks: external links of these pages in (page, URL) order, each URL once per page; only those
+   * whose el_index starts with `indexPrefix` when given. `offset` rows are skipped (1.25's eloffset).
+   */
+  extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>>;
+  /** list=exturlusage: rows of the el_index index from `indexPrefix`, after `offset` rows (1.25's euoffset) */
+  extUrlUsage(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>>;
+
+  /** prop=langlinks: (page, language) order from `continueAt` (inclusive) */
+  langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>>;
+  /** prop=iwlinks: (page, prefix, title) order from `continueAt` (inclusive) */
+  iwLinksOf(o: {
+    pageids: readonly number[];
+    prefix?: string;
+    title?: string;
+    continueAt?: { from: number; prefix: string; title: string };
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ from: number; prefix: string; title: string }>>;
+  /** the interwiki table the import used (empty for a database without one) */
+  interwikiMap(): Promise<InterwikiEntry[]>;
+
+  /**
+   * list=random: up to `limit` pages of each of these namespaces with page_random >= `from`, redirects or
+   * not, lowest page_random first (the caller merges the namespaces).
+   */
+  randomPages(o: { namespaces: readonly number[]; redirect: boolean; from: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>>;
+}

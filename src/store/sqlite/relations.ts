@@ -1,0 +1,351 @@
+import type { Db } from './db.js';
+import type { AllLinkRow, AllLinksOptions, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
+import type { InterwikiEntry } from '../../wiki/interwiki.js';
+import { StatementCache, prefixEnd } from './statement-cache.js';
+
+const COLUMNS: Record<TargetTable, { from: string; ns: string; title: string; fromNs: string | null }> = {
+  pagelinks: { from: 'pl_from', ns: 'pl_namespace', title: 'pl_title', fromNs: 'pl_from_namespace' },
+  templatelinks: { from: 'tl_from', ns: 'tl_namespace', title: 'tl_title', fromNs: 'tl_from_namespace' },
+  redirect: { from: 'rd_from', ns: 'rd_namespace', title: 'rd_title', fromNs: null },
+};
+
+const placeholders = (prefix: string, values: readonly unknown[], v: Record<string, unknown>): string =>
+  values
+    .map((x, i) => {
+      v[prefix + i] = x;
+      return '@' + prefix + i;
+    })
+    .join(', ');
+
+export class SqliteRelationStore implements RelationStore {
+  private readonly links: StatementCache;
+  private readonly linkersCache: StatementCache;
+  private readonly all: StatementCache;
+  private readonly allTitles: StatementCache;
+
+  constructor(private readonly db: Db) {
+    this.links = new StatementCache(db, 'RelationStore.linksOf');
+    this.linkersCache = new StatementCache(db, 'RelationStore.linkers');
+    this.all = new StatementCache(db, 'RelationStore.allLinks');
+    this.allTitles = new StatementCache(db, 'RelationStore.allLinkTitles');
+  }
+
+  async linksOf(o: {
+    table: LinkTable;
+    pageids: readonly number[];
+    namespaces?: readonly number[];
+    only?: readonly TitleKey[];
+    continueAt?: LinkRow;
+    descending: boolean;
+    limit: number;
+  }): Promise<LinkRow[]> {
+    if (o.pageids.length === 0 || (o.namespaces && o.namespaces.length === 0) || (o.only && o.only.length === 0)) return [];
+    const c = COLUMNS[o.table];
+    const v: Record<string, unknown> = { limit: o.limit };
+    v.ids = JSON.stringify(o.pageids);
+    const where = [`${c.from} IN (SELECT value FROM json_each(@ids))`];
+    if (o.namespaces) where.push(`${c.ns} IN (${placeholders('n', o.namespaces, v)})`);
+    if (o.only) {
+      where.push(`(${c.ns}, ${c.title}) IN (VALUES ${o.only.map((t, i) => ((v['on' + i] = t.ns), (v['ot' + i] = t.title), `(@on${i}, @ot${i})`)).join(', ')})`);
+    }
+    if (o.continueAt) {
+      where.push(`(${c.from}, ${c.ns}, ${c.title}) ${o.descending ? '<=' : '>='} (@cf, @cn, @ct)`);
+      Object.assign(v, { cf: o.continueAt.from, cn: o.continueAt.ns, ct: o.continueAt.title });
+    }
+    const dir = o.descending ? ' DESC' : '';
+    const sql =
+      `SELECT ${c.from} AS "from", ${c.ns} AS ns, ${c.title} AS title FROM ${o.table} INDEXED BY ${c.from}` +
+      ` WHERE ${where.join(' AND ')} ORDER BY ${c.from}${dir}, ${c.ns}${dir}, ${c.title}${dir} LIMIT @limit`;
+    return this.links.all<LinkRow>(sql, v);
+  }
+
+  async linkers(o: {
+    table: TargetTable;
+    ns: number;
+    title: string;
+    fromNs?: number;
+    fromId?: number;
+    redirect?: boolean;
+    pageNamespaces?: readonly number[];
+    fragment?: boolean;
+    descending: boolean;
+    limit: number;
+  }): Promise<LinkerRow[]> {
+    const c = COLUMNS[o.table];
+    const v: Record<string, unknown> = { ns: o.ns, title: o.title, limit: o.limit };
+    const where = [`${c.ns} = @ns`, `${c.title} = @title`];
+    if (o.table === 'redirect') where.push("rd_interwiki = ''");
+    if (o.fromNs !== undefined) {
+      where.push(`${c.fromNs ?? 'page_namespace'} = @fromNs`);
+      v.fromNs = o.fromNs;
+    }
+    if (o.fromId !== undefined) {
+      where.push(`${c.from} ${o.descending ? '<=' : '>='} @fromId`);
+      v.fromId = o.fromId;
+    }
+    if (o.redirect !== undefined) {
+      where.push('+page_is_redirect = @redirect');
+      v.redirect = o.redirect ? 1 : 0;
+    }
+    if (o.pageNamespaces !== undefined) {
+      if (o.pageNamespaces.length === 0) return [];
+      where.push(`+page_namespace IN (${placeholders('pn', o.pageNamespaces, v)})`);
+    }
+    if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
+    const fromNsCol = c.fromNs ?? 'page_namespace';
+    const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
+    const sql =
+      `SELECT ${c.from} AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect, ${fromNsCol} AS fromNs, ${fragment} AS fragment` +
+      ` FROM ${o.table} CROSS JOIN page ON page_id = ${c.from} WHERE ${where.join(' AND ')} ORDER BY ${c.from}${o.descending ? ' DESC' : ''} LIMIT @limit`;
+    return this.linkersCache.all<LinkerRow & { isRedirect: number | boolean }>(sql, v).map((r) => ({ ...r, isRedirect: !!r.isRedirect }));
+  }
+
+  async linkersOf(o: {
+    table: TargetTable;
+    targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
+    redirect?: boolean;
+    pageNamespaces?: readonly number[];
+    fragment?: boolean;
+    limit: number;
+  }): Promise<Array<LinkerRow & { target: number }>> {
+    if (o.targets.length === 0 || (o.pageNamespaces && o.pageNamespaces.length === 0)) return [];
+    const c = COLUMNS[o.table];
+    const byFromNs = c.fromNs !== null && o.targets.some((t) => t.fromNs !== undefined);
+    if (byFromNs && o.targets.some((t) => t.fromNs === undefined)) throw new Error('linkersOf: fromNs on every target or on none');
+    const v: Record<string, unknown> = {
+      targets: JSON.stringify(o.targets.map((t) => [t.ns, t.title, t.fromNs ?? 0, t.fromId ?? 0])),
+      limit: o.limit,
+    };
+    const on = [`${c.ns} = j.value->>0`, `${c.title} = j.value->>1`, `${c.from} >= j.value->>3`];
+    if (byFromNs) on.push(`${c.fromNs} = j.value->>2`);
+    const where: string[] = [];
+    if (o.table === 'redirect') where.push("rd_interwiki = ''");
+    if (o.redirect !== undefined) {
+      where.push('+page_is_redirect = @redirect');
+      v.redirect = o.redirect ? 1 : 0;
+    }
+    if (o.pageNamespaces !== undefined) where.push(`+page_namespace IN (${placeholders('pn', o.pageNamespaces, v)})`);
+    if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
+    // The index that orders each target's rows by page id: the primary key (ns, title, from) of a link
+    // table, (ns, title, from namespace, from) with a namespace, redirect_target for redirects.
+    const index = o.table === 'redirect' ? 'INDEXED BY redirect_target' : byFromNs ? `INDEXED BY ${o.table === 'pagelinks' ? 'pl' : 'tl'}_backlinks_namespace` : 'NOT INDEXED';
+    const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
+    // No ORDER BY: the nested loop reads the targets in the batch's order and each one's index range in
+    // page id order, which is the order wanted; a sort would read every row of every target first.
+    const sql =
+      `SELECT j.key AS target, ${c.from} AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect, ${c.fromNs ?? 'page_namespace'} AS fromNs, ${fragment} AS fragment` +
+      ` FROM json_each(@targets) j CROSS JOIN ${o.table} ${index} ON ${on.join(' AND ')} CROSS JOIN page ON page_id = ${c.from}` +
+      `${where.length ? ' WHERE ' + where.join(' AND ') : ''} LIMIT @limit`;
+    return this.cache('linkersOf').all<LinkerRow & { target: number; isRedirect: number | boolean }>(sql, v).map((r) => ({ ...r, isRedirect: !!r.isRedirect }));
+  }
+
+  private bounds(o: AllLinksOptions, c: { ns: string; title: string }, where: string[], v: Record<string, unknown>): void {
+    where.push(`${c.ns} = @ns`);
+    v.ns = o.ns;
+    if (o.from !== undefined) {
+      where.push(`${c.title} >= @from`);
+      v.from = o.from;
+    }
+    if (o.to !== undefined) {
+      where.push(`${c.title} <= @to`);
+      v.to = o.to;
+    }
+    if (o.prefix !== undefined && o.prefix !== '') {
+      where.push(`${c.title} >= @prefix AND ${c.title} < @prefixEnd`);
+      v.prefix = o.prefix;
+      v.prefixEnd = prefixEnd(o.prefix);
+    }
+  }
+
+  /** A range scan of the (ns, title, from) key: pagelinks/templatelinks primary key, redirect_target. */
+  async allLinks(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): Promise<AllLinkRow[]> {
+    const c = COLUMNS[o.table];
+    const where: string[] = [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    this.bounds(o, c, where, v);
+    if (o.continueAt !== undefined) {
+      where.push(`(${c.title}, ${c.from}) ${o.descending ? '<=' : '>='} (@contTitle, @contFrom)`);
+      v.contTitle = o.continueAt.title;
+      v.contFrom = o.continueAt.from;
+    }
+    const extra = o.table === 'redirect' ? 'rd_fragment AS fragment, rd_interwiki AS interwiki' : "'' AS fragment, '' AS interwiki";
+    const dir = o.descending ? ' DESC' : '';
+    const sql =
+      `SELECT ${c.title} AS title, ${c.from} AS "from", ${extra} FROM ${o.table} WHERE ${where.join(' AND ')}` +
+      ` ORDER BY ${c.title}${dir}, ${c.from}${dir} LIMIT @limit`;
+    return this.all.all<AllLinkRow>(sql, v);
+  }
+
+  /** Distinct titles by skipping through the key: one seek per title, however many links it has. */
+  async allLinkTitles(o: AllLinksOptions & { continueAt?: string }): Promise<string[]> {
+    const c = COLUMNS[o.table];
+    const where: string[] = [];
+    const v: Record<string, unknown> = {};
+    this.bounds(o, c, where, v);
+    if (o.continueAt !== undefined) {
+      where.push(`${c.title} ${o.descending ? '<=' : '>='} @cont`);
+      v.cont = o.continueAt;
+    }
+    const dir = o.descending ? ' DESC' : '';
+    const base = `SELECT ${c.title} FROM ${o.table}`;
+    const first = `${base} WHERE ${where.join(' AND ')} ORDER BY ${c.title}${dir} LIMIT 1`;
+    const next = `${base} WHERE ${[...where, `${c.title} ${o.descending ? '<' : '>'} @after`].join(' AND ')} ORDER BY ${c.title}${dir} LIMIT 1`;
+    const out: string[] = [];
+    let t = this.allTitles.value<string>(first, v);
+    while (t !== undefined && out.length < o.limit) {
+      out.push(t);
+      if (out.length >= o.limit) break;
+      t = this.allTitles.value<string>(next, { ...v, after: t });
+    }
+    return out;
+  }
+
+  private readonly props = new Map<string, StatementCache>();
+  private cache(name: string): StatementCache {
+    let c = this.props.get(name);
+    if (!c) this.props.set(name, (c = new StatementCache(this.db, 'RelationStore.' + name)));
+    return c;
+  }
+
+  async propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>> {
+    if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
+    const v: Record<string, unknown> = {};
+    v.ids = JSON.stringify(o.pageids);
+    const where = [`pp_page IN (SELECT value FROM json_each(@ids))`];
+    if (o.names) where.push(`pp_propname IN (${placeholders('n', o.names, v)})`);
+    const sql = `SELECT pp_page AS page, pp_propname AS name, pp_value AS value FROM page_props WHERE ${where.join(' AND ')} ORDER BY pp_page, pp_propname`;
+    return this.cache('propsOf').all(sql, v);
+  }
+
+  async pagesWithProp(o: { name: string; fromId?: number; descending: boolean; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
+    const v: Record<string, unknown> = { name: o.name, limit: o.limit };
+    const where = ['pp_propname = @name'];
+    if (o.fromId !== undefined) {
+      where.push(`pp_page ${o.descending ? '<=' : '>='} @fromId`);
+      v.fromId = o.fromId;
+    }
+    const sql =
+      `SELECT pp_page AS pageid, page_namespace AS ns, page_title AS title, pp_value AS value FROM page_props CROSS JOIN page ON page_id = pp_page` +
+      ` WHERE ${where.join(' AND ')} ORDER BY pp_page${o.descending ? ' DESC' : ''} LIMIT @limit`;
+    return this.cache('pagesWithProp').all(sql, v);
+  }
+
+  async propNames(o: { from?: string; limit: number }): Promise<string[]> {
+    const c = this.cache('propNames');
+    const out: string[] = [];
+    let t = o.from === undefined
+      ? c.value<string>('SELECT pp_propname FROM page_props INDEXED BY pp_propname_page ORDER BY pp_propname LIMIT 1', {})
+      : c.value<string>('SELECT pp_propname FROM page_props INDEXED BY pp_propname_page WHERE pp_propname >= @from ORDER BY pp_propname LIMIT 1', { from: o.from });
+    while (t !== undefined && out.length < o.limit) {
+      out.push(t);
+      if (out.length >= o.limit) break;
+      t = c.value<string>('SELECT pp_propname FROM page_props INDEXED BY pp_propname_page WHERE pp_propname > @after ORDER BY pp_propname LIMIT 1', { after: t });
+    }
+    return out;
+  }
+
+  async extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>> {
+    if (o.pageids.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit, offset: o.offset };
+    v.ids = JSON.stringify(o.pageids);
+    const where = [`el_from IN (SELECT value FROM json_each(@ids))`];
+    if (o.indexPrefix !== undefined) {
+      where.push('el_index >= @prefix AND el_index < @prefixEnd');
+      v.prefix = o.indexPrefix;
+      v.prefixEnd = prefixEnd(o.indexPrefix);
+    }
+    // DISTINCT: a protocol-relative URL has two index rows
+    const sql = `SELECT DISTINCT el_from AS "from", el_to AS url FROM externallinks INDEXED BY el_from WHERE ${where.join(' AND ')} ORDER BY el_from, el_to LIMIT @limit OFFSET @offset`;
+    return this.cache('extLinksOf').all(sql, v);
+  }
+
+  async extUrlUsage(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
+    if (o.namespaces && o.namespaces.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit, offset: o.offset };
+    const where: string[] = [];
+    if (o.indexPrefix !== undefined) {
+      where.push('el_index >= @prefix AND el_index < @prefixEnd');
+      v.prefix = o.indexPrefix;
+      v.prefixEnd = prefixEnd(o.indexPrefix);
+    }
+    if (o.namespaces) where.push(`+page_namespace IN (${placeholders('n', o.namespaces, v)})`);
+    const sql =
+      `SELECT el_from AS pageid, page_namespace AS ns, page_title AS title, el_to AS url FROM externallinks INDEXED BY el_index CROSS JOIN page ON page_id = el_from` +
+      `${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY el_index, el_id LIMIT @limit OFFSET @offset`;
+    return this.cache('extUrlUsage').all(sql, v);
+  }
+
+  async langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>> {
+    if (o.pageids.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    v.ids = JSON.stringify(o.pageids);
+    const where = [`ll_from IN (SELECT value FROM json_each(@ids))`];
+    if (o.lang !== undefined) {
+      where.push('ll_lang = @lang');
+      v.lang = o.lang;
+    }
+    if (o.title !== undefined) {
+      where.push('ll_title = @title');
+      v.title = o.title;
+    }
+    if (o.continueAt) {
+      where.push(`(ll_from, ll_lang) ${o.descending ? '<=' : '>='} (@cf, @cl)`);
+      v.cf = o.continueAt.from;
+      v.cl = o.continueAt.lang;
+    }
+    const dir = o.descending ? ' DESC' : '';
+    const sql = `SELECT ll_from AS "from", ll_lang AS lang, ll_title AS title FROM langlinks WHERE ${where.join(' AND ')} ORDER BY ll_from${dir}, ll_lang${dir} LIMIT @limit`;
+    return this.cache('langLinksOf').all(sql, v);
+  }
+
+  async iwLinksOf(o: {
+    pageids: readonly number[];
+    prefix?: string;
+    title?: string;
+    continueAt?: { from: number; prefix: string; title: string };
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ from: number; prefix: string; title: string }>> {
+    if (o.pageids.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    v.ids = JSON.stringify(o.pageids);
+    const where = [`iwl_from IN (SELECT value FROM json_each(@ids))`];
+    if (o.prefix !== undefined) {
+      where.push('iwl_prefix = @prefix');
+      v.prefix = o.prefix;
+    }
+    if (o.title !== undefined) {
+      where.push('iwl_title = @title');
+      v.title = o.title;
+    }
+    if (o.continueAt) {
+      where.push(`(iwl_from, iwl_prefix, iwl_title) ${o.descending ? '<=' : '>='} (@cf, @cp, @ct)`);
+      Object.assign(v, { cf: o.continueAt.from, cp: o.continueAt.prefix, ct: o.continueAt.title });
+    }
+    const dir = o.descending ? ' DESC' : '';
+    const sql = `SELECT iwl_from AS "from", iwl_prefix AS prefix, iwl_title AS title FROM iwlinks WHERE ${where.join(' AND ')} ORDER BY iwl_from${dir}, iwl_prefix${dir}, iwl_title${dir} LIMIT @limit`;
+    return this.cache('iwLinksOf').all(sql, v);
+  }
+
+  private iwMap?: InterwikiEntry[];
+  async interwikiMap(): Promise<InterwikiEntry[]> {
+    // a few hundred rows at most, fixed for the life of the database
+    if (this.iwMap === undefined && !this.db.raw.prepare("SELECT 1 FROM sqlite_master WHERE name = 'interwiki'").get()) this.iwMap = [];
+    this.iwMap ??= this.cache('interwikiMap')
+      .all<{ prefix: string; url: string; api: string; local: number; trans: number; wikiid: string }>(
+        'SELECT iw_prefix AS prefix, iw_url AS url, iw_api AS api, iw_local AS local, iw_trans AS trans, iw_wikiid AS wikiid FROM interwiki ORDER BY iw_prefix',
+        {},
+      )
+      .map((r) => ({ prefix: r.prefix, url: r.url, local: !!r.local, trans: r.trans ? true : undefined, api: r.api || undefined, wikiid: r.wikiid || undefined }));
+    return this.iwMap;
+  }
+
+  async randomPages(o: { namespaces: readonly number[]; redirect: boolean; from: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
+    const out: Array<{ pageid: number; ns: number; title: string; random: number }> = [];
+    const sql =
+      'SELECT page_id AS pageid, page_namespace AS ns, page_title AS title, page_random AS random FROM page INDEXED BY page_random_namespace' +
+      ' WHERE page_is_redirect = @redirect AND page_namespace = @ns AND page_random >= @from ORDER BY page_random LIMIT @limit';
+    for (const ns of o.namespaces) out.push(...this.cache('randomPages').all<{ pageid: number; ns: number; title: string; random: number }>(sql, { redirect: o.redirect ? 1 : 0, ns, from: o.from, limit: o.limit }));
+    return out;
+  }
+}
