@@ -6,6 +6,7 @@
  */
 import { formatHelp, parseCommand, parseNumber, parsePort, UsageError, type CommandSpec } from './args.js';
 import { createServer, type WikiServer } from '../http/server.js';
+import { configureParserCache } from '../modules/page-renderer.js';
 import { createLogger, LOG_LEVELS } from '../http/logger.js';
 import { databaseProblem } from '../store/sqlite/db.js';
 import { watchDatabase } from './db-watch.js';
@@ -25,6 +26,7 @@ export const SERVE_COMMAND: CommandSpec = {
     port: { type: 'string', value: 'N', default: '8080', help: 'TCP port (0: any free port)' },
     files: { type: 'string', value: 'DIR', help: 'serve the uploaded files from the directory they were imported from' },
     'cache-mb': { type: 'string', value: 'MB', default: '64', help: 'response cache size (0: off)' },
+    'parser-cache-mb': { type: 'string', value: 'MB', default: '32', help: 'parser cache size: rendered pages kept per revision for action=parse and the article path (0: off)' },
     'cors-origin': { type: 'string', multiple: true, value: 'PATTERN', help: "origins allowed to make cross-site requests with origin=, as $wgCrossSiteAJAXdomains: host names, * and ? wildcards (*.example.org)" },
     'cors-except': { type: 'string', multiple: true, value: 'PATTERN', help: 'exceptions to --cors-origin ($wgCrossSiteAJAXdomainExceptions)' },
     'trust-proxy': { type: 'string', value: 'PROXIES', help: 'believe X-Forwarded-For/-Proto/-Host from these peers: addresses or CIDR ranges (comma-separated), a hop count, or true for any' },
@@ -51,6 +53,7 @@ export interface ServeOptions {
   files?: string;
   debug?: boolean;
   cacheMb?: number;
+  parserCacheMb?: number;
   logLevel?: string;
   corsOrigins?: string[];
   corsExcept?: string[];
@@ -84,6 +87,7 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       files: values.files as string | undefined,
       debug: values.debug === true,
       cacheMb: parseNumber(values['cache-mb'] as string, '--cache-mb', 'megabytes (0 turns the cache off)'),
+      parserCacheMb: parseNumber(values['parser-cache-mb'] as string, '--parser-cache-mb', 'megabytes (0 turns the parser cache off)'),
       logLevel: level,
       corsOrigins: values['cors-origin'] as string[] | undefined,
       corsExcept: values['cors-except'] as string[] | undefined,
@@ -172,6 +176,8 @@ function listenError(e: unknown, o: ServeOptions): string {
 /** Serve until a stop signal; resolves once listening. */
 export async function serve(o: ServeOptions): Promise<WikiServer> {
   const log = createLogger(o.logLevel ?? 'warn');
+  // characters of rendered output held, ~2 bytes each
+  if (o.parserCacheMb !== undefined) configureParserCache((o.parserCacheMb * 1024 * 1024) / 2);
   const where = parseStoreLocation(o.db);
   const sqliteFile = where.backend === 'sqlite' ? where.path : null;
   const open = () => openStore(o.db, { debug: o.debug });

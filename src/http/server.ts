@@ -18,6 +18,7 @@ import { Wiki } from '../wiki/wiki.js';
 import { InterwikiMap } from '../wiki/interwiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
+import { registerArticleRoutes } from './article.js';
 import { ResponseCache, type CachedAnswer } from './response-cache.js';
 import { createLogger } from './logger.js';
 import { Generations, type Generation, type ImportIdentity } from './generations.js';
@@ -250,6 +251,14 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   // the site root: where a person typing the server's address wants to go
   app.route({ method: ['GET', 'HEAD'], url: '/', exposeHeadRoute: false, handler: async (_req, reply) => reply.code(301).header('Location', '/api.php').header('Cache-Control', 'max-age=3600').send() });
   registerFileRoutes(app, withStore, opts.filesDir);
+  registerArticleRoutes(app, async (use) => {
+    const gen = generations.acquire();
+    try {
+      return await use(gen.store, gen.app.api.wiki);
+    } finally {
+      generations.release(gen);
+    }
+  });
   registerHealth(app, {
     stopping: () => graceful.stopping,
     identity: () => generations.current.identity,
