@@ -13,7 +13,7 @@ import { sha1HexToBase36 } from '../wiki/files.js';
 import { SCHEMA_VERSION } from '../store/sqlite/schema.js';
 import { HistoryWriter } from '../store/sqlite/history-writer.js';
 import { readDump, type DumpLogItem, type DumpPage, type DumpRevision, type DumpRevisionPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
-import { redirectTarget, redirectTargetFromTitle } from './wikitext/redirect.js';
+import { redirectTarget, redirectTargetFromTitle } from '../wikitext/redirect.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
-import { expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './legacy.js';
+import { expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
 
 export interface TitleRef {
   ns: number;

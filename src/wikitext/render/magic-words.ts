@@ -5,7 +5,7 @@
  * Also the Semantic MediaWiki 2.2 constructs the preprocessor leaves in the text: [[Property::value]]
  * shows its value, {{#set:}} / {{#subobject:}} show nothing.
  */
-import { DOUBLE_UNDERSCORES } from '../legacy.js';
+import { DOUBLE_UNDERSCORES } from '../magic-words.js';
 import type { RenderOutput } from './env.js';
 import { TOC_MARKER } from './headings.js';
 
