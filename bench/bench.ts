@@ -55,6 +55,7 @@ function requests(big: boolean, ask: AskValues, cont: ContinueValues): BenchRequ
     { name: 'querypage (Ancientpages)', query: q({ action: 'query', list: 'querypage', qppage: 'Ancientpages' }) },
     { name: 'browsebysubject', query: q({ action: 'browsebysubject', subject: big ? 'Сторінка_1' : 'Демонстраційна_сторінка' }) },
     { name: 'tokens', query: q({ action: 'tokens' }) },
+    { name: 'parse (page, parser cache)', query: q({ action: 'parse', page: big ? 'Сторінка_1' : 'Київ' }) },
     // search: a rare word, a word on nearly every page (BM25 over every match), phrases of both kinds
     { name: 'search (one word)', query: q({ action: 'query', list: 'search', srsearch: big ? 'бомка' : 'памʼятник' }) },
     { name: 'search (word on every page)', query: q({ action: 'query', list: 'search', srsearch: big ? 'поселення' : 'місто' }) },

@@ -67,6 +67,10 @@ describe('architecture: the import graph of src/', () => {
     assert.deepEqual(violations((f) => ['src/api', 'src/modules', 'src/http', 'src/store'].some((dir) => under(dir)(f)), under('src/importer')), []);
   });
 
+  it('the wikitext engine is one place the importer and the modules use, and uses neither', () => {
+    assert.deepEqual(violations(under('src/wikitext'), (d) => ['src/importer', 'src/modules', 'src/api', 'src/http', 'src/store', 'src/cli'].some((dir) => under(dir)(d))), []);
+  });
+
   it('has no import circle', () => {
     const state = new Map<string, 'open' | 'done'>();
     const circles: string[] = [];

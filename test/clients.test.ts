@@ -61,6 +61,8 @@ interface Base {
   imagesOfPage: string[];
   messages: Array<{ name: string; '*': string }>;
   querypage: unknown[];
+  /** action=parse of PAGE (fv1) */
+  parsed: any;
   /** list=search for SEARCH, srlimit=max (fewer than 50 pages) */
   search: string[];
 }
@@ -87,6 +89,7 @@ before(async () => {
   const ofPage = await get({ action: 'query', prop: 'images', titles: PAGE, imlimit: 'max' });
   const messages = await get({ action: 'query', meta: 'allmessages', amprefix: MSG_PREFIX });
   const qp = await get({ action: 'query', list: 'querypage', qppage: 'Ancientpages', qplimit: 'max' });
+  const parsed = await get({ action: 'parse', page: PAGE });
   base = {
     categories: cats.query.allcategories.map((c: any) => c['*']),
     images,
@@ -97,8 +100,10 @@ before(async () => {
     imagesOfPage: titles((Object.values(ofPage.query.pages)[0] as any).images),
     messages: messages.query.allmessages,
     querypage: qp.query.querypage.results,
+    parsed: parsed.parse,
     search: titles((await get({ action: 'query', list: 'search', srsearch: SEARCH, srlimit: 'max', srprop: '' })).query.search),
   };
+  assert.match(base.parsed.text['*'], /<a href="\/index\.php\//);
   assert.ok(base.categories.length > 20 && base.images.size > 20 && base.members.length > 50 && base.imageUsage.length > 10);
 });
 after(async () => {
@@ -230,6 +235,11 @@ describe('mwn', () => {
     assert.equal(page.revisions[0].content, base.text);
   });
 
+  it('parseTitle() gives the rendered page (action=parse&page=, formatversion=2)', async () => {
+    const html = await bot.parseTitle(PAGE);
+    assert.equal(html, base.parsed.text['*']);
+  });
+
   it('getCsrfToken() gives the anonymous token', async () => {
     // Quirk: mwn asks for type=csrf|createaccount|login|...; 1.25 has no createaccount/login tokens and warns
     assert.equal(await bot.getCsrfToken(), ANON_TOKEN);
@@ -333,6 +343,15 @@ describe('nodemw', () => {
   it('getPagesInCategory() lists the members (English Category: prefix, cmlimit=5000)', async () => {
     const [members] = await call((cb) => bot.getPagesInCategory(CATEGORY, cb));
     assertSameSet(members.map((m: any) => m.title), base.members, 'members');
+  });
+
+  it('parse() renders wikitext for a title (action=parse&text=&title=)', async () => {
+    const [html] = await call((cb) => bot.parse(base.text, PAGE, cb));
+    const server = (await s.post({ action: 'parse', text: base.text, title: PAGE, format: 'json' })).json;
+    // the limit report's times are the only part that differs between two renders
+    const noReport = (h: string) => h.replace(/<!-- \nNewPP limit report[\s\S]*?-->\n/, '');
+    assert.equal(noReport(html), noReport(server.parse.text['*']));
+    assert.match(html, /<span class="mw-headline"/);
   });
 
   it('getBacklinks() (list=backlinks, bllimit=5000 clamped) and getPagesTranscluding() (prop=transcludedin through continuation)', async () => {
@@ -502,6 +521,13 @@ describe('mwclient (python3-mwclient)', { skip: mwclientAvailable ? false : `mwc
 
   it('Page.text() gives the page text', () => {
     assert.equal(out.text, base.text);
+  });
+
+  it('parse(page=) gives the rendered page with its links and sections', () => {
+    assert.equal(out.parse.apierror, undefined, JSON.stringify(out.parse));
+    assert.equal(out.parse.text['*'], base.parsed.text['*']);
+    assert.deepEqual(out.parse.sections, base.parsed.sections);
+    assert.deepEqual(out.parse.links, base.parsed.links);
   });
 
   it('Page.links()/templates()/backlinks()/categories()/langlinks()/extlinks()/embeddedin() give the server\'s listings', async () => {

@@ -299,9 +299,10 @@ describe('request lines as clients send them', () => {
     const followed = await fetch(`${origin}/`);
     assert.equal(followed.url, `${origin}/api.php`);
     assert.match(await followed.text(), /<html/);
-    const nf = await fetch(`${origin}/index.php?title=X`);
+    // (/index.php is the article path since issue 17: test/parse.test.ts)
+    const nf = await fetch(`${origin}/wiki.php?title=X`);
     assert.equal(nf.status, 404);
-    assert.equal(await nf.text(), `404 Not Found: GET /index.php\nThe API is at ${origin}/api.php\n`);
+    assert.equal(await nf.text(), `404 Not Found: GET /wiki.php\nThe API is at ${origin}/api.php\n`);
   });
 });
 

@@ -57,7 +57,7 @@ export class ApiMain {
     readonly store: Store,
     readonly wiki: Wiki,
     readonly registry: Registry,
-    readonly opts: { debug?: boolean; cors?: CorsPolicy } = {},
+    readonly opts: { debug?: boolean; cors?: CorsPolicy; maxResultSize?: number } = {},
   ) {
     this.actions = new Map(registry.actions.map((m) => [m.name, m]));
     this.mainParams = MAIN_PARAMS([...this.actions.keys()].sort());
@@ -74,7 +74,7 @@ export class ApiMain {
     const started = process.hrtime.bigint();
     const raw = req.raw;
     const headers: Record<string, string> = { 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff' };
-    const state = new RequestState(req, this.wiki, this.store, raw.callback !== undefined);
+    const state = new RequestState(req, this.wiki, this.store, raw.callback !== undefined, this.opts.maxResultSize);
     state.debugLog.push(`Start request ${req.method} ${req.url}`);
 
     // CORS: an origin that the Origin header does not vouch for ends the request at once.
@@ -206,12 +206,25 @@ function cacheHeaders(mode: CacheMode, smaxage: number, maxage: number): Record<
   if (mode !== 'private' && (smaxage > 0 || maxage > 0)) {
     const h: Record<string, string> = {
       'Cache-Control': `s-maxage=${smaxage}, max-age=${maxage}, public`,
-      Expires: new Date(Date.now() + Math.min(smaxage, maxage) * 1000).toUTCString(),
+      Expires: expiresHeader(Math.min(smaxage, maxage)),
     };
     if (mode === 'anon-public-user-private') h.Vary = 'Accept-Encoding, Cookie';
     return h;
   }
   return { 'Cache-Control': `private, must-revalidate, max-age=${maxage}` };
+}
+
+/** The last instant an HTTP-date can name (RFC 7231 dates have four-digit years). */
+const LAST_HTTP_DATE_SECONDS = 253402300799; // 9999-12-31T23:59:59Z
+
+/**
+ * ApiMain::sendCacheHeaders' Expires: the epoch's first second for a max age of 0, else now + max age.
+ * A max age past what an HTTP-date can name (maxage=99999999999999 gave "Invalid Date") is clamped to
+ * the last such date, the same "never" for every cache.
+ */
+export function expiresHeader(maxAge: number, nowMs = Date.now()): string {
+  const seconds = maxAge <= 0 ? 1 : Math.min(Math.floor(nowMs / 1000) + maxAge, LAST_HTTP_DATE_SECONDS);
+  return new Date(seconds * 1000).toUTCString();
 }
 
 /** PHP prints an empty result array as [] */

@@ -11,6 +11,7 @@ import { PRINTER_PARAMS } from './format/printer.js';
 import type { CacheMode, CoreContext, ModuleBase, ModuleContext, ModuleDirectory, ParamDecls, RequestInfo } from './types.js';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
+import { DEFAULT_MAX_RESULT_SIZE, ResultSizeBudget, valueSize } from './result-size.js';
 
 /** Per-request state shared by the core and the modules' contexts. */
 export class RequestState {
@@ -23,7 +24,21 @@ export class RequestState {
   readonly log: Array<{ msg: string; type: string; caller: string }> = [];
   readonly debugLog: string[] = [];
 
-  constructor(readonly request: RequestInfo, readonly wiki: Wiki, readonly store: Store, readonly isJsonp: boolean) {}
+  constructor(
+    readonly request: RequestInfo,
+    readonly wiki: Wiki,
+    readonly store: Store,
+    readonly isJsonp: boolean,
+    maxResultSize = DEFAULT_MAX_RESULT_SIZE,
+  ) {
+    // $wgAPIMaxResultSize: what the answer held before the first checked value (page set entries,
+    // normalized titles) counts too, as in 1.25
+    this.result.sizeBudget = new ResultSizeBudget(
+      maxResultSize,
+      () => valueSize(this.result.get('query') ?? null),
+      (text) => this.warn('result', text),
+    );
+  }
 
   warn(module: string, text: string): void {
     if (this.warnings === null) {

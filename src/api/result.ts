@@ -41,12 +41,25 @@ export function bcArray(): Map<string, unknown> & { [ARRAY_TYPE]?: 'BCarray' } {
   return m;
 }
 
+import type { ResultSizeBudget } from './result-size.js';
+
 /**
  * The top level of a response. Keys keep insertion order, and some are added "on top" (warnings,
  * continuation, batchcomplete), exactly as MediaWiki's ADD_ON_TOP does.
  */
 export class ApiResult {
   private top = new Map<string, unknown>();
+  /** $wgAPIMaxResultSize accounting (set by the request) */
+  sizeBudget: ResultSizeBudget | null = null;
+
+  /**
+   * ApiResult::addValue's size check for a value a module is about to add: false (with the truncation
+   * warning) when it would take the answer past $wgAPIMaxResultSize; the module then continues from it.
+   */
+  fits(value: unknown): boolean {
+    return this.sizeBudget === null || this.sizeBudget.fits(value);
+  }
+
   private customRoot: unknown[] | undefined;
 
   /**

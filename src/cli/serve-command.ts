@@ -6,6 +6,7 @@
  */
 import { formatHelp, parseCommand, parseNumber, parsePort, UsageError, type CommandSpec } from './args.js';
 import { createServer, type WikiServer } from '../http/server.js';
+import { configureParserCache } from '../modules/page-renderer.js';
 import { createLogger, LOG_LEVELS } from '../http/logger.js';
 import { databaseProblem } from '../store/sqlite/db.js';
 import { watchDatabase } from './db-watch.js';
@@ -25,11 +26,15 @@ export const SERVE_COMMAND: CommandSpec = {
     port: { type: 'string', value: 'N', default: '8080', help: 'TCP port (0: any free port)' },
     files: { type: 'string', value: 'DIR', help: 'serve the uploaded files from the directory they were imported from' },
     'cache-mb': { type: 'string', value: 'MB', default: '64', help: 'response cache size (0: off)' },
+    'parser-cache-mb': { type: 'string', value: 'MB', default: '32', help: 'parser cache size: rendered pages kept per revision for action=parse and the article path (0: off)' },
     'cors-origin': { type: 'string', multiple: true, value: 'PATTERN', help: "origins allowed to make cross-site requests with origin=, as $wgCrossSiteAJAXdomains: host names, * and ? wildcards (*.example.org)" },
     'cors-except': { type: 'string', multiple: true, value: 'PATTERN', help: 'exceptions to --cors-origin ($wgCrossSiteAJAXdomainExceptions)' },
     'trust-proxy': { type: 'string', value: 'PROXIES', help: 'believe X-Forwarded-For/-Proto/-Host from these peers: addresses or CIDR ranges (comma-separated), a hop count, or true for any' },
     'watch-interval': { type: 'string', value: 'S', default: '2', help: 'check the database file for a re-import every S seconds (0: only on SIGHUP)' },
     'shutdown-grace': { type: 'string', value: 'S', default: '10', help: 'on SIGTERM/SIGINT, let running requests finish for at most S seconds' },
+    'max-concurrent': { type: 'string', value: 'N', default: '64', help: "API requests in flight (or taken together) past which a request is shed: HTTP 503, Retry-After and MediaWiki's maxlag error (0: never)" },
+    'max-connections': { type: 'string', value: 'N', default: '4096', help: 'open connections; more are closed as they arrive (give the process more file descriptors: ulimit -n)' },
+    'max-result-size': { type: 'string', value: 'BYTES', default: '8388608', help: "$wgAPIMaxResultSize: bytes of values in one answer; past it the module continues in the next request" },
     workers: { type: 'string', value: 'N', default: String(availableParallelism()), help: 'processes answering requests, sharing the port (node:cluster); default: one per core; 1: this process alone' },
     interwiki: { type: 'string', value: 'FILE', help: "the interwiki map (JSON, as src/wiki/data/interwiki.json) instead of MediaWiki's default list" },
     'log-level': { type: 'string', value: 'LEVEL', default: 'warn', help: `${LOG_LEVELS.join(', ')}; info logs one line per request` },
@@ -48,6 +53,7 @@ export interface ServeOptions {
   files?: string;
   debug?: boolean;
   cacheMb?: number;
+  parserCacheMb?: number;
   logLevel?: string;
   corsOrigins?: string[];
   corsExcept?: string[];
@@ -55,6 +61,9 @@ export interface ServeOptions {
   watchSeconds?: number;
   graceSeconds?: number;
   interwiki?: InterwikiMap;
+  maxConcurrent?: number;
+  maxConnections?: number;
+  maxResultSize?: number;
   /** worker processes (1: serve in this process) */
   workers?: number;
 }
@@ -78,12 +87,16 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       files: values.files as string | undefined,
       debug: values.debug === true,
       cacheMb: parseNumber(values['cache-mb'] as string, '--cache-mb', 'megabytes (0 turns the cache off)'),
+      parserCacheMb: parseNumber(values['parser-cache-mb'] as string, '--parser-cache-mb', 'megabytes (0 turns the parser cache off)'),
       logLevel: level,
       corsOrigins: values['cors-origin'] as string[] | undefined,
       corsExcept: values['cors-except'] as string[] | undefined,
       trustProxy: values['trust-proxy'] === undefined ? undefined : parseTrustProxy(values['trust-proxy'] as string),
       watchSeconds: parseNumber(values['watch-interval'] as string, '--watch-interval', 'seconds'),
       graceSeconds: parseNumber(values['shutdown-grace'] as string, '--shutdown-grace', 'seconds'),
+      maxConcurrent: parseWhole(values['max-concurrent'] as string, '--max-concurrent', 'requests (0: never shed)'),
+      maxConnections: parseWhole(values['max-connections'] as string, '--max-connections', 'connections'),
+      maxResultSize: parseWhole(values['max-result-size'] as string, '--max-result-size', 'bytes'),
       workers: parseWorkers(values.workers as string),
     };
     if (values.interwiki !== undefined) {
@@ -119,6 +132,12 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
     process.stderr.write(`wikiquery serve: ${message}\n`);
     return 1;
   }
+}
+
+function parseWhole(value: string, what: string, unit: string): number {
+  const n = parseNumber(value, what, unit);
+  if (!Number.isInteger(n)) throw new UsageError(`${what} ${value}: expected a whole number of ${unit}`);
+  return n;
 }
 
 function parseWorkers(v: string): number {
@@ -157,6 +176,8 @@ function listenError(e: unknown, o: ServeOptions): string {
 /** Serve until a stop signal; resolves once listening. */
 export async function serve(o: ServeOptions): Promise<WikiServer> {
   const log = createLogger(o.logLevel ?? 'warn');
+  // characters of rendered output held, ~2 bytes each
+  if (o.parserCacheMb !== undefined) configureParserCache((o.parserCacheMb * 1024 * 1024) / 2);
   const where = parseStoreLocation(o.db);
   const sqliteFile = where.backend === 'sqlite' ? where.path : null;
   const open = () => openStore(o.db, { debug: o.debug });
@@ -171,6 +192,9 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     cors: { allow: o.corsOrigins ?? [], except: o.corsExcept ?? [] },
     trustProxy: o.trustProxy,
     interwiki: o.interwiki,
+    load: o.maxConcurrent === undefined ? undefined : { maxConcurrent: o.maxConcurrent },
+    limits: o.maxConnections === undefined ? undefined : { maxConnections: o.maxConnections },
+    maxResultSize: o.maxResultSize,
   });
   let address: string;
   try {

@@ -8,6 +8,11 @@
  * answers 304) and Last-Modified; 404 for names that are no uploaded file, a hash directory that does
  * not belong to the name, files described by a manifest without their bytes, bytes that are gone or
  * changed size since the import, and whenever the server was started without a files directory.
+ *
+ * Symlinks are resolved before anything is read: a path whose real location is outside the files
+ * directory (a manifest entry naming a symlink, a file swapped for a symlink after the import) is a 404;
+ * the file is then opened without following a final symlink, and its bytes are streamed from that
+ * descriptor, so what was checked is what is sent.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +22,9 @@ import { UPLOAD_PATH, hashPath, sha1Base36ToHex } from '../wiki/files.js';
 
 export function registerFileRoutes(app: FastifyInstance, withStore: <T>(use: (store: Store) => Promise<T>) => Promise<T>, filesDir?: string): void {
   const root = filesDir === undefined ? null : path.resolve(filesDir);
+  // the directory's own real path (it may itself be reached through a symlink, which is fine)
+  let realRoot: Promise<string | null> | null = null;
+  const rootReal = () => (realRoot ??= fs.promises.realpath(root!).catch(() => null));
 
   const notFound = (reply: FastifyReply) =>
     reply.code(404).header('Content-Type', 'text/plain; charset=utf-8').header('X-Content-Type-Options', 'nosniff').send('404 Not Found\n');
@@ -30,14 +38,27 @@ export function registerFileRoutes(app: FastifyInstance, withStore: <T>(use: (st
     if (!file || !rel) return notFound(reply);
     const full = path.resolve(root, rel);
     if (!full.startsWith(root + path.sep)) return notFound(reply);
+    const realDir = await rootReal();
+    let handle: fs.promises.FileHandle;
     let st: fs.Stats;
     try {
-      st = await fs.promises.stat(full);
+      const real = await fs.promises.realpath(full);
+      if (realDir === null || !real.startsWith(realDir + path.sep)) return notFound(reply);
+      handle = await fs.promises.open(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
     } catch {
       return notFound(reply);
     }
+    try {
+      st = await handle.stat();
+    } catch {
+      await handle.close();
+      return notFound(reply);
+    }
     // a manifest entry whose name happens to exist on disk, or bytes changed since the import
-    if (!st.isFile() || st.size !== file.size) return notFound(reply);
+    if (!st.isFile() || st.size !== file.size) {
+      await handle.close();
+      return notFound(reply);
+    }
 
     const etag = `"${sha1Base36ToHex(file.sha1)}"`;
     const mime = file.majorMime === 'unknown' ? 'application/octet-stream' : `${file.majorMime}/${file.minorMime}`;
@@ -45,10 +66,16 @@ export function registerFileRoutes(app: FastifyInstance, withStore: <T>(use: (st
       .header('ETag', etag)
       .header('Last-Modified', st.mtime.toUTCString())
       .header('X-Content-Type-Options', 'nosniff');
-    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    if (matchesEtag(request.headers['if-none-match'], etag)) {
+      await handle.close();
+      return reply.code(304).send();
+    }
     reply.code(200).header('Content-Type', mime).header('Content-Length', String(st.size));
-    if (request.method === 'HEAD') return reply.send();
-    return reply.send(fs.createReadStream(full));
+    if (request.method === 'HEAD') {
+      await handle.close();
+      return reply.send();
+    }
+    return reply.send(handle.createReadStream());
   };
 
   // files keep their Content-Length and ETag: images are compressed already, and a proxy may compress the rest

@@ -9,7 +9,6 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import type { Logger } from 'pino';
 import { ApiMain } from '../api/main.js';
 import type { CorsPolicy } from '../api/cors.js';
@@ -19,6 +18,7 @@ import { Wiki } from '../wiki/wiki.js';
 import { InterwikiMap } from '../wiki/interwiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
+import { registerArticleRoutes } from './article.js';
 import { ResponseCache, type CachedAnswer } from './response-cache.js';
 import { createLogger } from './logger.js';
 import { Generations, type Generation, type ImportIdentity } from './generations.js';
@@ -27,6 +27,9 @@ import { Metrics, requestLabels, type RequestLabels } from './metrics.js';
 import { registerHealth } from './health.js';
 import { GracefulClose } from './shutdown.js';
 import { makeClientErrorHandler } from './client-error.js';
+import { DEFAULT_LIMITS, parseMultipart, type HttpLimits } from './limits.js';
+import { DEFAULT_LOAD_LIMITS, registerLoadShedding, type LoadLimits, type LoadState } from './load-shedding.js';
+import { DEFAULT_MAX_RESULT_SIZE } from '../api/result-size.js';
 
 export interface ServerOptions {
   /** the opened store to serve (the CLI opens it from --db); closed with the server */
@@ -53,6 +56,12 @@ export interface ServerOptions {
   openStore?: () => Promise<Store>;
   /** bytes of the database for /metrics, when the backend has a size (an SQLite file) */
   databaseBytes?: () => number | undefined;
+  /** body, connection and timeout limits (src/http/limits.ts) */
+  limits?: Partial<HttpLimits>;
+  /** load shedding (src/http/load-shedding.ts) */
+  load?: Partial<LoadLimits>;
+  /** $wgAPIMaxResultSize: bytes of values in one answer (default 8388608) */
+  maxResultSize?: number;
 }
 
 /** What a database swap reports. */
@@ -78,6 +87,8 @@ export interface WikiServer {
   reload(): Promise<ReloadResult>;
   /** stop accepting, finish what runs (with Connection: close), cut the rest after graceMs */
   shutdown(graceMs: number): Promise<void>;
+  /** requests in flight, unread answer bytes and requests shed (src/http/load-shedding.ts) */
+  load: LoadState;
   close(): Promise<void>;
 }
 
@@ -102,7 +113,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
       const imported = await store.relations.interwikiMap();
       if (imported.length) wiki.interwiki = new InterwikiMap(imported);
     }
-    return { api: new ApiMain(store, wiki, registry, { debug: opts.debug, cors: opts.cors }) };
+    return { api: new ApiMain(store, wiki, registry, { debug: opts.debug, cors: opts.cors, maxResultSize: opts.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE }) };
   };
   const generations = await Generations.start(opts.store, build);
   const log = opts.logger ?? createLogger(opts.logLevel ?? 'warn');
@@ -116,23 +127,36 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     return a && typeof a === 'object' ? (a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`) : '127.0.0.1';
   };
   const tp = opts.trustProxy;
+  const limits: HttpLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const app: FastifyInstance = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     // one line per request, written by the onResponse hook below with the API's own labels
     logController: new LogController({ disableRequestLogging: true }),
     // parameters are decoded by decodeParams from the raw URL, PHP-style
     routerOptions: { querystringParser: () => ({}) },
-    bodyLimit: 8 * 1024 * 1024,
+    bodyLimit: limits.bodyBytes,
+    // Node checks header and request deadlines only every connectionsCheckingInterval (30 s by default):
+    // half-open connections were held a minute
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // a socket that neither sends nor takes bytes for this long (a client that stopped reading) is closed
+    connectionTimeout: 60_000,
     // a hop count: trust the nearest N peers
     trustProxy: typeof tp === 'number' ? (_addr: string, i: number) => i < tp : (tp ?? false),
     clientErrorHandler: makeClientErrorHandler(() => httpServer!, () => `http://${listenHost()}/api.php`) as (e: Error, s: Socket) => void,
   });
   httpServer = app.server;
+  app.server.maxConnections = limits.maxConnections;
+  const load = registerLoadShedding(app, { ...DEFAULT_LOAD_LIMITS, ...opts.load });
   // PHP reads only urlencoded and multipart bodies; any other body is ignored, not an error.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
-  await app.register(formbody, { bodyLimit: 8 * 1024 * 1024 });
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 1024 * 1024, fields: 200 } });
+  await app.register(formbody, { bodyLimit: limits.bodyBytes });
+  // multipart under the same byte limit as urlencoded, streamed, refused (413) rather than truncated
+  app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
+    parseMultipart(request.headers, payload, limits).then((fields) => done(null, fields), (e: Error) => done(e, undefined));
+  });
   await registerCompression(app);
   const graceful = new GracefulClose(app);
 
@@ -227,6 +251,14 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   // the site root: where a person typing the server's address wants to go
   app.route({ method: ['GET', 'HEAD'], url: '/', exposeHeadRoute: false, handler: async (_req, reply) => reply.code(301).header('Location', '/api.php').header('Cache-Control', 'max-age=3600').send() });
   registerFileRoutes(app, withStore, opts.filesDir);
+  registerArticleRoutes(app, async (use) => {
+    const gen = generations.acquire();
+    try {
+      return await use(gen.store, gen.app.api.wiki);
+    } finally {
+      generations.release(gen);
+    }
+  });
   registerHealth(app, {
     stopping: () => graceful.stopping,
     identity: () => generations.current.identity,
@@ -255,6 +287,8 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
     request.log.warn({ err: error }, 'request body refused');
+    // a body refused before its end was not read: the connection cannot carry another request
+    if (status === 413) reply.header('Connection', 'close');
     reply.code(status).header('X-Frame-Options', 'DENY').header('MediaWiki-API-Error', 'badrequest').type('application/json; charset=utf-8');
     return JSON.stringify({ error: { code: 'badrequest', info: `The request could not be read: ${error.message}`, '*': `See ${origin(request)}/api.php for API usage` } });
   });
@@ -293,6 +327,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
       return generations.current.number;
     },
     log,
+    load,
     // one reload at a time: a SIGHUP during a re-import's switch waits for it, then reopens again
     reload: () => {
       const next = reloadChain.then(reload, reload);

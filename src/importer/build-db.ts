@@ -59,6 +59,11 @@ export class BuildDb {
     }
   }
 
+  /** Tables that still have indexes to create, in schema order. */
+  pendingTables(): string[] {
+    return [...new Set(this.pending.map((i) => i.table))];
+  }
+
   /** Indexes of SCHEMA not created yet (the import must end with none). */
   pendingIndexes(): string[] {
     return this.pending.map((i) => i.name);

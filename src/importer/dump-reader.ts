@@ -70,6 +70,8 @@ export interface DumpUpload {
 
 export interface DumpPage {
   id: number;
+  /** line of the dump where the page's <page> element opens (for messages about it) */
+  line: number;
   ns: number | undefined;
   /** full title with namespace prefix, as in the dump */
   title: string;
@@ -148,6 +150,7 @@ const LEAVES: Record<string, Set<string>> = {
 
 interface PageState {
   id: number;
+  line: number;
   ns: number | undefined;
   title: string;
   redirectTitle?: string;
@@ -230,7 +233,18 @@ class DumpParser {
   private int(s: string, what: string): number {
     const t = s.trim();
     if (!/^-?\d+$/.test(t)) this.fail(`<${what}> is not an integer: ${JSON.stringify(t.slice(0, 40))}`);
-    return Number(t);
+    const n = Number(t);
+    // past 2^53 two ids would become one number (and past 2^63 SQLite refuses them): refuse them here,
+    // where the dump line is known
+    if (!Number.isSafeInteger(n)) this.fail(`<${what}> ${t.slice(0, 40)} is out of range (ids go up to ${Number.MAX_SAFE_INTEGER})`);
+    return n;
+  }
+
+  /** A page or revision id: a positive integer (0 and negative ids name no row MediaWiki could have made). */
+  private positiveId(s: string, element: string): number {
+    const n = this.int(s, 'id');
+    if (n <= 0) this.fail(`<${element}> id ${n} is not a positive integer`);
+    return n;
   }
 
   private open(tag: SaxesTagPlain): void {
@@ -267,7 +281,7 @@ class DumpParser {
         break;
       case 'page':
         if (parent !== 'mediawiki') this.fail('<page> outside <mediawiki>');
-        this.page = { id: 0, ns: undefined, title: '', count: 0, uploads: [] };
+        this.page = { id: 0, line: this.sax.line, ns: undefined, title: '', count: 0, uploads: [] };
         break;
       case 'redirect':
         if (this.page && parent === 'page') this.page.redirectTitle = String(tag.attributes.title ?? '');
@@ -362,7 +376,7 @@ class DumpParser {
     }
     this.out.push({
       type: 'page',
-      page: { id: p.id, ns: p.ns, title: p.title, redirectTitle: p.redirectTitle, revisionCount: p.count, first: p.first, latest: p.latest, uploads: p.uploads },
+      page: { id: p.id, line: p.line, ns: p.ns, title: p.title, redirectTitle: p.redirectTitle, revisionCount: p.count, first: p.first, latest: p.latest, uploads: p.uploads },
     });
   }
 
@@ -378,12 +392,12 @@ class DumpParser {
         if (!this.page) return;
         if (name === 'title') this.page.title = v;
         else if (name === 'ns') this.page.ns = this.int(v, 'ns');
-        else if (name === 'id') this.page.id = this.int(v, 'id');
+        else if (name === 'id') this.page.id = this.positiveId(v, 'page');
         return;
       case 'revision': {
         const rev = this.rev;
         if (!rev) return;
-        if (name === 'id') rev.id = this.int(v, 'id');
+        if (name === 'id') rev.id = this.positiveId(v, 'revision');
         else if (name === 'parentid') rev.parentId = this.int(v, 'parentid');
         else if (name === 'timestamp') rev.timestamp = isoToMw(v);
         else if (name === 'comment') rev.comment = v;

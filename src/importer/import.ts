@@ -8,7 +8,11 @@
  *   derived  category, statistics, query-page reports; every index; ANALYZE
  *
  * Everything is built in FILE.tmp-<pid> and renamed onto FILE only when complete: a failed or
- * interrupted import (SIGINT/SIGTERM) removes the temporary file and leaves FILE as it was.
+ * interrupted import (SIGINT/SIGTERM) removes the temporary file and leaves FILE as it was. Most phases
+ * after pass 2 are synchronous SQLite work, during which no signal handler can run; the import yields to
+ * the event loop between every step (`checkpoint`), so a signal that arrived meanwhile stops it before the
+ * next step — and always before the rename. Temporary files of imports that were killed outright
+ * (SIGKILL, a crash) are removed by the next import into the same FILE.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -133,6 +137,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   const importId = `${dateToMw(new Date(t0Wall))}-${randomBytes(4).toString('hex')}`;
   const tmp = `${opts.db}.tmp-${process.pid}`;
   removeDbFiles(tmp);
+  sweepStaleTemporaryFiles(opts.db, log);
 
   // Signals: stop at the next safe point and clean up; a second signal stops at once.
   let interrupted: NodeJS.Signals | null = null;
@@ -149,6 +154,11 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   process.on('exit', onExit);
   const checkAbort = () => {
     if (interrupted) throw new ImportInterrupted(interrupted);
+  };
+  // let a signal received during the synchronous step just done reach onSignal, then act on it
+  const checkpoint = async () => {
+    await new Promise((r) => setImmediate(r));
+    checkAbort();
   };
 
   const progress = createProgress(opts.progress ?? false);
@@ -172,10 +182,12 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const { codec: titleCodec, lang } = site;
     createPageIndexes(db, () => build!.createIndexes(['page', 'redirect']), log);
     log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`);
+    await checkpoint();
     build.createIndexes(['revision', 'logging']);
+    await checkpoint();
     const history = site.history.finish();
     log(`history: ${history.users} users, ${history.recentChanges} recent changes (${secondsSince(t0)} s)`);
-    checkAbort();
+    await checkpoint();
 
     // ---- files and messages (pass 2 needs both: file existence, tracking-category names)
     let files = 0;
@@ -184,9 +196,11 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       log(`files: ${files} (${secondsSince(t0)} s)`);
     }
     dropUploadFacts(db);
+    await checkpoint();
     const messages = loadMessageDirs(db, opts.messageDirs ?? [], log);
+    await checkpoint();
     const messageOverrides = writeMessageOverrides(db, lang, messageLanguages(db, [...interwiki.entries.filter((e) => interwiki.isLanguage(e.prefix)).map((e) => e.prefix), 'en', lang]));
-    checkAbort();
+    await checkpoint();
 
     // ---- pass 2: links
     const hooks = opts.hooks ?? [];
@@ -205,6 +219,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     });
     progress.stop();
     log(`pass 2: links analysed (${secondsSince(t0)} s)`);
+    await checkpoint();
 
     // ---- search index
     let searchIndexBytes = 0;
@@ -219,25 +234,37 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       );
     }
 
-    // ---- derived tables, indexes
-    build.createIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image']);
-    checkAbort();
+    await checkpoint();
+
+    // ---- derived tables, indexes (one table's indexes at a time, a checkpoint after each)
+    for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image']) {
+      build.createIndexes([table]);
+      await checkpoint();
+    }
     const categories = buildCategoryTable(db);
     log(`link indexes, categories: ${categories} (${secondsSince(t0)} s)`);
+    await checkpoint();
     for (const h of hooks) {
       await h.finish?.(db, hookContext);
       log(`${h.name}: finished (${secondsSince(t0)} s)`);
+      await checkpoint();
     }
-    checkAbort();
     buildReports(db, { codec: titleCodec, lang });
     log(`reports (${secondsSince(t0)} s)`);
+    await checkpoint();
     const stats = siteStatistics(db);
     const redirects = db.prepare('SELECT COUNT(*) FROM redirect').pluck().get() as number;
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('statistics', ?)").run(JSON.stringify(stats));
-    checkAbort();
+    await checkpoint();
+    for (const table of build.pendingTables()) {
+      build.createIndexes([table]);
+      await checkpoint();
+    }
     build.finish();
     build = null;
-    checkAbort();
+    log(`indexes, statistics for the planner (${secondsSince(t0)} s)`);
+    // the last point at which a signal keeps the old database: nothing runs between it and the rename
+    await checkpoint();
     fs.renameSync(tmp, opts.db);
 
     const seconds = (performance.now() - t0) / 1000;
@@ -268,6 +295,45 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
+  }
+}
+
+/**
+ * Remove FILE.tmp-<pid> files (and SQLite's side files) left by imports into FILE whose process is gone:
+ * a killed import cannot clean up after itself, and each left its partial database behind (22–282 MB).
+ * A file whose process still runs is another import at work and is left alone.
+ */
+export function sweepStaleTemporaryFiles(db: string, log: (line: string) => void): void {
+  const dir = path.dirname(path.resolve(db));
+  const base = path.basename(db);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(base + '.tmp-')) continue;
+    const m = /^(\d+)(-journal|-wal|-shm)?$/.exec(name.slice(base.length + 5));
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || processExists(pid)) continue;
+    try {
+      fs.unlinkSync(path.join(dir, name));
+      if (!m[2]) log(`removed ${name}, left by an import (process ${pid}) that was killed`);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, under another user
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

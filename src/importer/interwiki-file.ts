@@ -4,13 +4,9 @@
  * interlanguage prefixes of a Wikipedia-family wiki. The import stores it in the interwiki table, and the
  * server answers with it unless told otherwise.
  */
-import { InterwikiMap } from '../wiki/interwiki.js';
+import { InterwikiMap, defaultInterwikiMap } from '../wiki/interwiki.js';
 
-let defaultMap: InterwikiMap | undefined;
-
-export function defaultInterwikiMap(): InterwikiMap {
-  return (defaultMap ??= InterwikiMap.importDefaults());
-}
+export { defaultInterwikiMap };
 
 export function loadInterwikiMap(file: string | undefined): InterwikiMap {
   if (file === undefined) return defaultInterwikiMap();

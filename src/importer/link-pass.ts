@@ -13,11 +13,11 @@ import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.j
 import { fallbackChain } from '../wiki/language.js';
 import type { Expander } from './expand.js';
 import type { PageAnalysisHook } from './hooks.js';
-import { extractLinks, type PageLinks } from './wikitext/links.js';
+import { extractLinks, type PageLinks } from '../wikitext/links.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import { LinksWriter } from '../store/sqlite/links-writer.js';
-import { displayTitleProp } from './wikitext/display-title.js';
-import { redirectTargetAndText } from './wikitext/redirect.js';
+import { displayTitleProp } from '../wikitext/display-title.js';
+import { redirectTargetAndText } from '../wikitext/redirect.js';
 
 const CHUNK = 500;
 /** cl_sortkey is varbinary(230) in MediaWiki: longer keys are cut there, so they are here. */

@@ -13,7 +13,7 @@ import { sha1HexToBase36 } from '../wiki/files.js';
 import { SCHEMA_VERSION } from '../store/sqlite/schema.js';
 import { HistoryWriter } from '../store/sqlite/history-writer.js';
 import { readDump, type DumpLogItem, type DumpPage, type DumpRevision, type DumpRevisionPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
-import { redirectTarget, redirectTargetFromTitle } from './wikitext/redirect.js';
+import { redirectTarget, redirectTargetFromTitle } from '../wikitext/redirect.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 
 /**
@@ -103,6 +103,8 @@ export class PageWriter {
     private readonly codec: TitleCodec,
     private readonly log: (line: string) => void,
     private readonly interwiki?: InterwikiMap,
+    /** the dump's name in messages */
+    private readonly dumpName = 'dump',
   ) {
     db.exec(UPLOAD_TABLE_SQL);
     this.history = new HistoryWriter(db);
@@ -157,10 +159,16 @@ export class PageWriter {
       this.insPage.run(row);
     } catch (e) {
       if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
-      // the same page id twice (concatenated dumps): the copy with the newer latest revision wins
+      // the same page id twice (concatenated dumps): the copy with the newer latest revision wins, and
+      // the operator is told which dump line repeated the id
       this.counts.duplicates++;
       const old = this.latestOf.get(p.id) as { ts: string; rev: number };
-      if (old.ts > latest.timestamp || (old.ts === latest.timestamp && old.rev >= latest.id)) return;
+      const keepOld = old.ts > latest.timestamp || (old.ts === latest.timestamp && old.rev >= latest.id);
+      this.log(
+        `warning: ${this.dumpName}:${p.line}: page id ${p.id} (${JSON.stringify(p.title)}) was already used by an ` +
+          `earlier page of the dump; the copy with the newer latest revision (${keepOld ? old.rev : latest.id}) is kept, the other dropped`,
+      );
+      if (keepOld) return;
       this.delPage.run(p.id);
       this.delText.run(p.id);
       if (this.delRedirect.run(p.id).changes > 0) this.counts.redirects--;
@@ -288,7 +296,7 @@ export async function importPages(
     const codec = TitleCodec.forSite(siteName, site?.namespaces);
     if (!site) opts.log('warning: the dump has no <siteinfo>; default namespaces are used');
     writeSiteMeta(db, site, { codec, lang, siteName, importTime: opts.importTime, importId: opts.importId });
-    const writer = new PageWriter(db, codec, opts.log, opts.interwiki);
+    const writer = new PageWriter(db, codec, opts.log, opts.interwiki, dump);
     return { codec, lang, siteName, counts: writer.counts, history: writer.history, writer };
   };
   let inBatch = 0;

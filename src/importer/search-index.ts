@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import type { TitleCodec } from '../wiki/titles.js';
 import { stripMarkup, stripOptions } from '../wiki/search-text.js';
 import { SearchIndexWriter, type SearchIndexCounts } from '../store/sqlite/search-writer.js';
-import { LANGUAGE_CODES } from './wikitext/links.js';
+import { LANGUAGE_CODES } from '../wikitext/links.js';
 
 export async function buildSearchIndex(
   db: Database.Database,

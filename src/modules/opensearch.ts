@@ -74,7 +74,8 @@ function openSearchPrinter(ctx: ModuleContext): CustomPrinter | null {
     return null;
   }
   const query = ctx.request.url.includes('?') ? ctx.request.url.slice(ctx.request.url.indexOf('?') + 1) : '';
-  const contentType = printer.callback !== undefined ? 'text/javascript; charset=utf-8' : format === 'jsonfm' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8';
+  // jsonfm is an HTML page even with a callback (render() wraps the JSONP in it): its type first
+  const contentType = format === 'jsonfm' ? 'text/html; charset=utf-8' : printer.callback !== undefined ? 'text/javascript; charset=utf-8' : 'application/json; charset=utf-8';
   return {
     contentType,
     render(result) {

@@ -9,6 +9,7 @@ import { helpModule } from './help.js';
 import { createParaminfoModule } from './paraminfo.js';
 import { tokensModule } from './tokens.js';
 import { expandtemplatesModule } from './expandtemplates.js';
+import { parseModule } from './parse.js';
 import { browseBySubjectModule } from './smw/browsebysubject.js';
 import { askModule } from './smw/ask.js';
 import { askArgsModule } from './smw/askargs.js';
@@ -115,6 +116,7 @@ export const actionModules: ActionModule[] = [
   helpModule,
   createParaminfoModule(queryModules.map((m) => m.name)),
   expandtemplatesModule,
+  parseModule,
   tokensModule,
   opensearchModule,
   browseBySubjectModule,

@@ -32,7 +32,7 @@ const FORMATS = new Set([
   'gallery', 'tagcloud', 'sum', 'average', 'max', 'min', 'product', 'median', 'graph', 'bibtex', 'vcard', 'icalendar',
   'excel', 'outline', 'datatables', 'filtered', 'tree', 'ultree', 'oltree', 'jqplotchart', 'jqplotseries', 'sparkline',
 ]);
-const FORMAT_ALIASES: Record<string, string> = { rss: 'feed', atom: 'feed' };
+const FORMAT_ALIASES: Record<string, string> = Object.assign(Object.create(null), { rss: 'feed', atom: 'feed' });
 
 const QMAX_LIMIT = 10000; // $smwgQMaxLimit
 const QMAX_INLINE_LIMIT = 500; // $smwgQMaxInlineLimit

@@ -170,7 +170,8 @@ export function parseBoolean(value: string): ParseResult {
 // Date
 // ---------------------------------------------------------------------------------------------------
 
-const MONTHS: Record<string, number> = {};
+// prototype-less: month names come from annotation values
+const MONTHS: Record<string, number> = Object.create(null);
 const monthNames: string[][] = [
   ['january', 'jan', 'січень', 'січня', 'січ'],
   ['february', 'feb', 'лютий', 'лютого', 'лют'],

@@ -13,3 +13,11 @@ export function htmlspecialchars(s: string, quotes: 'double' | 'both' = 'double'
   re.lastIndex = 0;
   return re.test(s) ? s.replace(re, replace) : s;
 }
+
+const TAGS_ONLY = /["<>]/g;
+
+/** Xml::escapeTagsOnly: < > and the double quote, entities left as written (<nowiki>, <pre> bodies) */
+export function escapeTagsOnly(s: string): string {
+  TAGS_ONLY.lastIndex = 0;
+  return TAGS_ONLY.test(s) ? s.replace(TAGS_ONLY, replace) : s;
+}

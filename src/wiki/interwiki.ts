@@ -96,3 +96,10 @@ export function languageName(code: string): string {
 export function interlanguageEntries(): InterwikiEntry[] {
   return [...LANGUAGE_CODES_LIST].map((code) => ({ prefix: code, url: `https://${code}.wikipedia.org/wiki/$1`, local: false, api: `https://${code}.wikipedia.org/w/api.php` }));
 }
+
+let importDefault: InterwikiMap | undefined;
+
+/** The map an import uses when the operator gives none (MediaWiki's list plus interlanguage prefixes), built once. */
+export function defaultInterwikiMap(): InterwikiMap {
+  return (importDefault ??= InterwikiMap.importDefaults());
+}

@@ -98,7 +98,7 @@ export function formatSize(bytes: number): string {
 }
 
 /** MediaWiki's language fallback chains for the languages we know; everything ends in en. */
-const FALLBACKS: Record<string, string[]> = {
+const FALLBACKS: ReadonlyMap<string, string[]> = new Map(Object.entries({
   uk: ['ru'],
   be: ['ru'],
   'be-tarask': ['be', 'ru'],
@@ -106,10 +106,11 @@ const FALLBACKS: Record<string, string[]> = {
   crh: ['crh-latn'],
   ru: [],
   en: [],
-};
+}));
 
 export function fallbackChain(lang: string): string[] {
-  const chain = [lang, ...(FALLBACKS[lang] ?? [])];
+  // a Map: the code comes from the request (amlang=constructor is a code, not Object.prototype's)
+  const chain = [lang, ...(FALLBACKS.get(lang) ?? [])];
   if (!chain.includes('en')) chain.push('en');
   return chain;
 }

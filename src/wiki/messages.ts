@@ -87,6 +87,11 @@ export class MessageSnapshot implements MessageSource {
     return this.read(this.catalog, lang, key);
   }
 
+  /** Whether a fetched catalog holds the key (a question of the loader, not of a render: nothing is recorded). */
+  catalogHas(lang: string, key: string): boolean {
+    return this.catalog.has(lang + '\0' + key);
+  }
+
   overrideText(lang: string, key: string): string | undefined {
     return this.read(this.override, lang, key);
   }
@@ -478,7 +483,8 @@ interface Frame {
 
 const MAX_EXPAND_DEPTH = 40;
 
-const FUNCTION_SYNONYMS: Record<string, string> = {};
+// prototype-less maps: keys come from the message text ({{constructor}} is no magic word)
+const FUNCTION_SYNONYMS: Record<string, string> = Object.create(null);
 for (const [id, names] of Object.entries({
   int: ['int', 'внутр'],
   plural: ['plural', 'множина', 'множественное_число'],
@@ -497,7 +503,7 @@ for (const [id, names] of Object.entries({
 }
 
 /** Case-sensitive variables (magic words with flag 1), with their uk and ru synonyms. */
-const VARIABLE_SYNONYMS: Record<string, string> = {};
+const VARIABLE_SYNONYMS: Record<string, string> = Object.create(null);
 for (const [id, names] of Object.entries({
   sitename: ['SITENAME', 'НАЗВА_САЙТУ', 'НАЗВАНИЕ_САЙТА'],
   contentlanguage: ['CONTENTLANGUAGE', 'CONTENTLANG', 'МОВА_ВМІСТУ', 'ЯЗЫК_СОДЕРЖАНИЯ'],

@@ -1800,6 +1800,8 @@ const LANGUAGE_NAMES: Record<string, string> = {
   yi: 'ייִדיש', he: 'עברית', lt: 'lietuvių', lv: 'latviešu', et: 'eesti', fi: 'suomi', sv: 'svenska',
   nl: 'Nederlands', ja: '日本語', zh: '中文', eo: 'Esperanto',
 };
+// keys come from the wikitext ({{#language:constructor}}, {{#expr: constructor}}): no prototype to find them in
+Object.setPrototypeOf(LANGUAGE_NAMES, null);
 
 // ---------------------------------------------------------------------------------------------------
 // #expr (ParserFunctions' ExprParser: a shunting-yard evaluator with bounded stacks)
@@ -1837,6 +1839,8 @@ const WORDS: Record<string, Op> = {
   sin: Op.SINE, cos: Op.COSINE, tan: Op.TANGENS, asin: Op.ARCSINE, acos: Op.ARCCOS, atan: Op.ARCTAN, exp: Op.EXP,
   ln: Op.LN, abs: Op.ABS, trunc: Op.TRUNC, floor: Op.FLOOR, ceil: Op.CEIL, pi: Op.PI, sqrt: Op.SQRT,
 };
+// keys come from the wikitext ({{#language:constructor}}, {{#expr: constructor}}): no prototype to find them in
+Object.setPrototypeOf(WORDS, null);
 
 const SYMBOL_OPS: Record<string, Op> = { '*': Op.TIMES, '/': Op.DIVIDE, '^': Op.POW, '=': Op.EQUALITY, '<': Op.LESS, '>': Op.GREATER };
 

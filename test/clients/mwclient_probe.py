@@ -100,6 +100,7 @@ def main(port, category, page_title, image_name, subject, sf_property, sf_substr
                 return results
             cont = r['continue']
     attempt('querypage', querypage)
+    attempt('parse', lambda: site.parse(page=page_title))
     # full-text search with sroffset continuation, 7 per request
     attempt('search', lambda: [r['title'] for r in site.search(search, limit=7)])
     attempt('browsebysubject', lambda: site.get('browsebysubject', subject=subject))

@@ -13,6 +13,7 @@ import { intval } from '../../api/params.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { commentLinks, formatComment } from './allimages.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
+import { parserCache, renderPage } from '../page-renderer.js';
 import { dieBadContinue } from './shared.js';
 
 const PROPS = ['ids', 'flags', 'timestamp', 'user', 'userid', 'size', 'sha1', 'contentmodel', 'comment', 'parsedcomment', 'content', 'tags'];
@@ -34,6 +35,7 @@ export const revisionsModule: QueryModule = {
     user: { type: 'user', help: 'Only include revisions made by user.' },
     excludeuser: { type: 'user', help: 'Exclude revisions made by user.' },
     tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
+    parse: { type: 'boolean', default: false, help: 'Parse revision content (requires prop=content). For performance reasons, if this option is used, rvlimit is enforced to 1.' },
     expandtemplates: { type: 'boolean', default: false, help: 'Expand templates in revision content (not supported here: content is returned as stored).' },
     section: { type: 'string', help: 'Only retrieve the content of this section number.' },
     contentformat: { type: ['text/x-wiki'], help: 'Serialization format used for difftotext and expected for output of content.' },
@@ -102,6 +104,8 @@ export const revisionsModule: QueryModule = {
         ids = ids.filter((id) => id >= fromPage);
         list = (await ctx.store.history.latestRevisions(ids)).filter((r) => r.pageid > fromPage || r.revid >= fromRev);
       } else list = await ctx.store.history.latestRevisions(ids);
+      // 1.25 reads them ORDER BY rev_page, rev_id: the order a truncated answer continues in
+      list.sort((a, b) => a.pageid - b.pageid || a.revid - b.revid);
     }
     if (p.tag !== undefined) list = []; // the dump carries no change tags
     const texts = fetchContent ? await ctx.store.history.texts(list.filter((r) => !r.textHidden).map((r) => r.revid)) : new Map<number, string>();
@@ -142,11 +146,19 @@ export const revisionsModule: QueryModule = {
         if (rev.textHidden) v.texthidden = true;
         else if (text === undefined) v.textmissing = true;
         else {
-          const content = sectionOf(text, p.section);
+          let content = sectionOf(text, p.section);
           if (content === null) ctx.die('nosuchsection', `There is no section ${p.section} in r${rev.revid}`);
+          // rvparse: the content as action=parse renders it (the same renderer and parser cache)
+          if (p.parse) content = await renderRevision(ctx, rev, pages.find((pg) => pg.pageid === rev.pageid)?.title ?? '', content!, p.section === undefined);
           if (slots) v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: rev.contentFormat }, 'content', content!) };
           else withContent(Object.assign(v, { contentformat: rev.contentFormat, contentmodel: rev.contentModel }), 'content', content!);
         }
+      }
+      // ApiQueryBase::addPageSubItem → ApiResult::addValue: a revision that would take the answer past
+      // $wgAPIMaxResultSize is not added, and the module continues from it (src/api/result-size.ts)
+      if (!ctx.result.fits(v)) {
+        ctx.setContinue('continue', enumMode || revCount > 0 ? rev.revid : `${rev.pageid}|${rev.revid}`);
+        break;
       }
       let l = byPage.get(rev.pageid);
       if (!l) byPage.set(rev.pageid, (l = []));
@@ -158,6 +170,16 @@ export const revisionsModule: QueryModule = {
     }
   },
 };
+
+async function renderRevision(ctx: QueryModuleContext, rev: RevisionRecord, dbkey: string, text: string, cacheable: boolean): Promise<string> {
+  const cache = parserCache(ctx.store);
+  const key = `${rev.revid}|1|1`;
+  const hit = cacheable ? cache.get(key) : undefined;
+  if (hit) return hit.html;
+  const out = await renderPage(ctx.store, ctx.wiki, { title: { ns: rev.ns, dbkey }, text, editSections: true, toc: true });
+  if (cacheable) cache.set(key, out);
+  return out.html;
+}
 
 /**
  * rvlimit in enumeration mode: 1.25 validates it again with smaller maxima when content is fetched

@@ -3,11 +3,11 @@
  * of the text (any case, after leading whitespace), then optionally ':' and the first [[link]] on the
  * same line. Invalid titles and the special pages MediaWiki refuses as targets give no redirect.
  */
-import type { Title, TitleCodec } from '../../wiki/titles.js';
-import { NS_SPECIAL } from '../../wiki/namespaces.js';
+import type { Title, TitleCodec } from '../wiki/titles.js';
+import { NS_SPECIAL } from '../wiki/namespaces.js';
 import { REDIRECT_WORDS } from './magic-words.js';
 import { rawUrlDecode } from './links.js';
-import type { InterwikiMap } from '../../wiki/interwiki.js';
+import type { InterwikiMap } from '../wiki/interwiki.js';
 
 const REDIRECT_RE = new RegExp(`^\\s*(?:${REDIRECT_WORDS.join('|')})\\s*:?\\s*\\[\\[(.*?)(?:\\|.*?)?\\]\\]`, 'i');
 // $wgInvalidRedirectTargets plus Userlogout (Title::isValidRedirectTarget)

@@ -4,8 +4,8 @@
  * `displaytitle` property only when, stripped of its tags, it is a title equal to the page's own
  * (without a fragment); otherwise it is ignored.
  */
-import { decodeCharReferences, type TitleCodec } from '../../wiki/titles.js';
-import { htmlspecialchars } from '../../wiki/html.js';
+import { decodeCharReferences, type TitleCodec } from '../wiki/titles.js';
+import { htmlspecialchars } from '../wiki/html.js';
 
 // Sanitizer's list minus the block tags DISPLAYTITLE refuses ($bad of displaytitle)
 const ALLOWED = new Set(

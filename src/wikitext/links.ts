@@ -12,16 +12,15 @@
  * [[:en:X]] / [[wikipedia:X]] (interwiki links, recorded apart), [[Спеціальна:X]], self-links without a
  * fragment. An image's `link=`/`посилання=` option links its target (a page, or a URL: an external link).
  */
-import { decodeCharReferences, type TitleCodec } from '../../wiki/titles.js';
-import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../../wiki/namespaces.js';
+import { decodeCharReferences, type TitleCodec } from '../wiki/titles.js';
+import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
 import { stripForLinks } from './strip.js';
 import { DOUBLE_UNDERSCORES } from './magic-words.js';
 import { externalLinks } from './external-links.js';
-import type { InterwikiMap } from '../../wiki/interwiki.js';
-import { defaultInterwikiMap } from '../interwiki-file.js';
-import { cleanUrl, replaceUnusualEscapes } from '../../wiki/external-urls.js';
+import { defaultInterwikiMap, type InterwikiMap } from '../wiki/interwiki.js';
+import { cleanUrl, replaceUnusualEscapes } from '../wiki/external-urls.js';
 
-export { LANGUAGE_CODES } from '../../wiki/language-codes.js';
+export { LANGUAGE_CODES } from '../wiki/language-codes.js';
 
 // Title::legalChars() plus '#' and '%', as the link regexes of the parser use them.
 const TC = " %!\"$&'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#";

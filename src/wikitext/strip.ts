@@ -7,7 +7,7 @@
  * Whichever construct opens first wins, as in MediaWiki's preprocessor (a "<nowiki>" inside a comment is
  * just comment text, and vice versa).
  */
-import { TagScanner } from '../../wiki/tag-scan.js';
+import { TagScanner } from '../wiki/tag-scan.js';
 
 // Extension tags whose body is not parsed as wikitext (core + the common extensions of uk wikis).
 const OPAQUE_TAGS = new Set('nowiki pre math source syntaxhighlight timeline hiero score templatedata chem ce graph inputbox categorytree'.split(' '));

@@ -8,7 +8,7 @@
  *
  * Every regex here is a single left-to-right pass without nested quantifiers: linear in the text.
  */
-import { PROTOCOL_ALTERNATION, PROTOCOL_ALTERNATION_NO_REL, cleanUrl, replaceUnusualEscapes } from '../../wiki/external-urls.js';
+import { PROTOCOL_ALTERNATION, PROTOCOL_ALTERNATION_NO_REL, cleanUrl, replaceUnusualEscapes } from '../wiki/external-urls.js';
 
 const URL_CHAR = '[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}]';
 const EXT_LINK_ADDR = '(?:[0-9.]+|\\[(?:[0-9a-fA-F:.]+)\\]|[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}])';

@@ -1,0 +1,125 @@
+/**
+ * The article path: /index.php/Title and /index.php?title=Title show a plain, readable HTML page of
+ * the rendered article (title, content, categories, a link to its API data), in Ukrainian; action=raw
+ * returns the wikitext as index.php does (text/x-wiki, 404 for a missing page). Every link of rendered
+ * HTML, imageinfo's descriptionurl and siteinfo's base point here.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Store } from '../store/store.js';
+import type { Wiki } from '../wiki/wiki.js';
+import { wfUrlencode } from '../wiki/files.js';
+import { MessageLoader } from '../modules/message-loader.js';
+import { parserCache, renderPage, type RenderedPage } from '../modules/page-renderer.js';
+import { escapeHtml } from '../wikitext/sanitizer.js';
+import { articleUrl } from '../wikitext/render/urls.js';
+
+const STYLE = `body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em;line-height:1.5;color:#202122}
+a{color:#0645ad}a.new{color:#ba0000}.mw-editsection{font-size:small;margin-left:1em}
+.toc{border:1px solid #a2a9b1;background:#f8f9fa;padding:.5em;display:inline-block}.toc ul{list-style:none;margin:.3em 0 0 1em;padding:0}
+.thumb.tright,.floatright{float:right;clear:right;margin:.5em 0 1em 1em}.thumb.tleft,.floatleft{float:left;clear:left;margin:.5em 1em 1em 0}
+.thumbinner{border:1px solid #c8ccd1;padding:3px;background:#f8f9fa;font-size:94%;text-align:center}.thumbcaption{text-align:left;padding:3px}
+.center{text-align:center}.center .thumb{margin:0 auto}table{border-collapse:collapse}
+.catlinks{border:1px solid #a2a9b1;background:#f8f9fa;padding:5px;margin-top:1em;clear:both}.catlinks ul{display:inline;margin:0;padding:0}
+.catlinks li{display:inline-block;padding:0 .5em;border-left:1px solid #aaa}.catlinks li:first-child{border-left:0}
+.gallery{list-style:none;padding:0}.gallerybox{display:inline-block;vertical-align:top;margin:2px}
+footer{margin-top:2em;font-size:small;color:#54595d}`;
+
+function page(wiki: Wiki, title: string, body: string): string {
+  return `<!DOCTYPE html>
+<html lang="${wiki.lang}" dir="ltr">
+<head>
+<meta charset="UTF-8">
+<title>${escapeHtml(title)} — ${escapeHtml(wiki.info.sitename)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+function categoryLinks(wiki: Wiki, out: RenderedPage): string {
+  if (out.categories.length === 0) return '';
+  const items = out.categories.map((c) => {
+    const t = escapeHtml(wiki.titleText(14, c.name));
+    const shown = escapeHtml(c.name.replace(/_/g, ' '));
+    return c.missing
+      ? `<li><a href="/index.php?title=${wfUrlencode(wiki.codec.prefixedDbKey(14, c.name))}&amp;action=edit&amp;redlink=1" class="new" title="${t} (такої сторінки не існує)">${shown}</a></li>`
+      : `<li><a href="${articleUrl(wiki.codec.prefixedDbKey(14, c.name))}" title="${t}">${shown}</a></li>`;
+  });
+  return `<div id="catlinks" class="catlinks">${out.categories.length === 1 ? 'Категорія' : 'Категорії'}: <ul>${items.join('')}</ul></div>`;
+}
+
+/** `withWiki` runs a handler on the database being served (and its Wiki), which a re-import may replace */
+export function registerArticleRoutes(app: FastifyInstance, withWiki: <T>(use: (store: Store, wiki: Wiki) => Promise<T>) => Promise<T>): void {
+  const handler = (request: FastifyRequest, reply: FastifyReply) => withWiki((store, wiki) => answer(request, reply, store, wiki));
+  app.get('/index.php', handler);
+  app.get('/index.php/*', handler);
+}
+
+async function answer(request: FastifyRequest, reply: FastifyReply, store: Store, wiki: Wiki) {
+  {
+    const url = request.raw.url ?? '/';
+    const qi = url.indexOf('?');
+    const query = new URLSearchParams(qi < 0 ? '' : url.slice(qi + 1));
+    const path = qi < 0 ? url : url.slice(0, qi);
+    let titleText = query.get('title');
+    if (path.startsWith('/index.php/')) {
+      try {
+        titleText = decodeURIComponent(path.slice('/index.php/'.length));
+      } catch {
+        titleText = null;
+      }
+    }
+    if (titleText === null || titleText === '') titleText = (await mainPageTitle(store, wiki)) ?? 'Головна сторінка';
+    const action = query.get('action') ?? 'view';
+    const t = wiki.codec.parse(titleText, 0);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    if (!t || t.ns < 0) {
+      return reply.code(400).type('text/html; charset=utf-8').send(page(wiki, 'Неправильна назва', `<h1>Неправильна назва</h1>\n<p>Запитана назва сторінки неправильна: «${escapeHtml(titleText)}».</p>`));
+    }
+    let [row] = await store.pages.byTitles([{ ns: t.ns, dbkey: t.dbkey }]);
+    const shown = wiki.titleText(t.ns, t.dbkey);
+    if (action === 'raw') {
+      if (!row) return reply.code(404).type('text/x-wiki; charset=UTF-8').send('');
+      const text = (await store.pages.latestTexts([row.pageid])).get(row.pageid) ?? '';
+      return reply.code(200).type('text/x-wiki; charset=UTF-8').header('Content-Disposition', 'inline').send(text);
+    }
+    if (!row) {
+      return reply.code(404).type('text/html; charset=utf-8').send(page(wiki, shown, `<h1 id="firstHeading">${escapeHtml(shown)}</h1>\n<p>Такої сторінки не існує. Повернутися на <a href="${articleUrl('')}">головну сторінку</a>.</p>`));
+    }
+    let redirectedFrom = '';
+    if (row.isRedirect && query.get('redirect') !== 'no') {
+      const target = (await store.pages.redirectTargets([row.pageid])).get(row.pageid);
+      const [to] = target ? await store.pages.byTitles([{ ns: target.ns, dbkey: target.dbkey }]) : [];
+      if (to) {
+        const from = wiki.codec.prefixedDbKey(row.ns, row.title);
+        redirectedFrom = `<p class="mw-redirectedfrom">(Перенаправлено з <a href="/index.php?title=${wfUrlencode(from)}&amp;redirect=no" class="mw-redirect" title="${escapeHtml(wiki.titleText(row.ns, row.title))}">${escapeHtml(wiki.titleText(row.ns, row.title))}</a>)</p>\n`;
+        row = to;
+      }
+    }
+    const cache = parserCache(store);
+    const key = `${row.latestRevId}|1|1`;
+    let out = cache.get(key);
+    if (!out) {
+      const text = (await store.pages.latestTexts([row.pageid])).get(row.pageid) ?? '';
+      out = await renderPage(store, wiki, { title: { ns: row.ns, dbkey: row.title }, text, editSections: true, toc: true });
+      cache.set(key, out);
+    }
+    const title = wiki.titleText(row.ns, row.title);
+    const api = `/api.php?action=parse&amp;page=${wfUrlencode(wiki.codec.prefixedDbKey(row.ns, row.title))}&amp;format=json`;
+    const body = `<h1 id="firstHeading">${escapeHtml(title)}</h1>
+<div id="bodyContent">
+${redirectedFrom}<div id="mw-content-text" lang="${wiki.lang}" dir="ltr">${out.html}</div>
+${categoryLinks(wiki, out)}
+</div>
+<footer>${escapeHtml(wiki.info.sitename)} · <a href="${api}">дані сторінки через API</a> · <a href="/index.php?title=${wfUrlencode(wiki.codec.prefixedDbKey(row.ns, row.title))}&amp;action=raw">вікітекст</a></footer>`;
+    return reply.code(200).type('text/html; charset=utf-8').send(page(wiki, title, body));
+  }
+}
+
+async function mainPageTitle(store: Store, wiki: Wiki): Promise<string | null> {
+  const v = await new MessageLoader(store, wiki).get('mainpage', wiki.lang);
+  return v === false ? null : v;
+}

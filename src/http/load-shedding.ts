@@ -1,0 +1,113 @@
+/**
+ * Load shedding. Requests are served one after another on the event loop, so when more arrive than it
+ * can serve, each waits behind all the others and latency grows without bound (at 256 connections the
+ * worst request waited 16.8 s). The queue is counted two ways: requests in flight (received, not yet fully
+ * handed to the socket: those waiting on asynchronous work or on a slow reader), and requests taken in
+ * the current turn of the event loop — the sockets that were ready together, which synchronous handlers
+ * serve one after the other, the last waiting for all the others. Past `maxConcurrent` by either count,
+ * a request is answered at once (a few microseconds) as MediaWiki answers under replication lag:
+ * HTTP 503, `Retry-After`, `X-Database-Lag` and the `maxlag` error object, which bots already know to
+ * wait on and retry (pywikibot, mwn, mwclient).
+ *
+ * The same answer protects memory from clients that do not read: answers not yet taken by their sockets
+ * are counted, and past `maxPendingBytes` new requests are shed until slow readers drain (or time out).
+ * An answer is at most $wgAPIMaxResultSize of values (see src/api/result-size.ts), so the memory held by
+ * answers is bounded by maxPendingBytes plus maxConcurrent answers.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { texts } from '../api/errors.js';
+
+export interface LoadLimits {
+  /** requests in flight at once; 0 = no limit */
+  maxConcurrent: number;
+  /** bytes of answers written and not yet taken by their clients; 0 = no limit */
+  maxPendingBytes: number;
+  /** Retry-After of a shed request (MediaWiki sends max(maxlag, 5)) */
+  retryAfterSeconds: number;
+}
+
+export const DEFAULT_LOAD_LIMITS: LoadLimits = {
+  maxConcurrent: 64,
+  maxPendingBytes: 256 * 1024 * 1024,
+  retryAfterSeconds: 5,
+};
+
+export interface LoadState {
+  inFlight: number;
+  pendingBytes: number;
+  shed: number;
+}
+
+const STARTED = Symbol('loadStarted');
+
+export function registerLoadShedding(app: FastifyInstance, limits: LoadLimits): LoadState {
+  const state: LoadState = { inFlight: 0, pendingBytes: 0, shed: 0 };
+  // start times of the requests in flight, oldest first (a Map keeps insertion order)
+  const started = new Map<object, number>();
+  let seq = 0;
+  // requests taken since the event loop was last between turns (reset in the check phase)
+  let turn = 0;
+  const endTurn = () => {
+    turn = 0;
+  };
+
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+    // only the API is shed: file downloads are streamed, and health checks must see a live server
+    const url = request.raw.url ?? '';
+    if (!/^(?:\/w)?\/api\.php(?:\?|$)/.test(url)) {
+      done();
+      return;
+    }
+    if (turn === 0) setImmediate(endTurn);
+    turn++;
+    const over =
+      (limits.maxConcurrent > 0 && Math.max(state.inFlight + 1, turn) > limits.maxConcurrent) ||
+      (limits.maxPendingBytes > 0 && state.pendingBytes > limits.maxPendingBytes);
+    if (over) {
+      state.shed++;
+      const oldest = started.values().next().value;
+      const lag = oldest === undefined ? 0 : Math.floor((Date.now() - oldest) / 1000);
+      const host = request.headers.host ?? '127.0.0.1';
+      const body = JSON.stringify({
+        error: { code: 'maxlag', info: texts.maxlag(lag), '*': `See ${request.protocol}://${host}/api.php for API usage` },
+      });
+      reply
+        .code(503)
+        .header('Retry-After', String(limits.retryAfterSeconds))
+        .header('X-Database-Lag', String(lag))
+        .header('MediaWiki-API-Error', 'maxlag')
+        .header('Cache-Control', 'no-cache')
+        .header('X-Frame-Options', 'DENY')
+        .type('application/json; charset=utf-8')
+        .send(body);
+      return;
+    }
+    const key = { id: seq++ };
+    (request as unknown as { [STARTED]: object })[STARTED] = key;
+    state.inFlight++;
+    started.set(key, Date.now());
+    let bytes = 0;
+    (reply as unknown as { [STARTED]: (n: number) => void })[STARTED] = (n) => {
+      bytes += n;
+      state.pendingBytes += n;
+    };
+    // 'close' comes once, after the last byte went to the socket or the client went away
+    reply.raw.once('close', () => {
+      state.inFlight--;
+      state.pendingBytes -= bytes;
+      started.delete(key);
+    });
+    done();
+  });
+
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    const count = (reply as unknown as { [STARTED]?: (n: number) => void })[STARTED];
+    if (count) {
+      if (typeof payload === 'string') count(Buffer.byteLength(payload));
+      else if (Buffer.isBuffer(payload)) count(payload.length);
+    }
+    done(null, payload);
+  });
+
+  return state;
+}

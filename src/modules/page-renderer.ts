@@ -1,0 +1,205 @@
+/**
+ * Rendering a page over the asynchronous store: template expansion in rounds (each round fetches, in
+ * one batch, every template and #ifexist target the previous one asked for), the HTML passes of
+ * src/wikitext/render/, the image sizes of every file shown (one files.byNames call) and the existence
+ * of every page linked, transcluded or categorised into (one pages.byTitles call). Results are kept in
+ * the parser cache by page revision and options.
+ */
+import type { Store } from '../store/store.js';
+import type { Wiki } from '../wiki/wiki.js';
+import { compareBytes } from '../wiki/collation.js';
+import { MessageLoader } from './message-loader.js';
+import { expandRound, PageSnapshot, type TitleRef } from '../wikitext/preprocess.js';
+import { finish, linkTargets, renderBody } from '../wikitext/render/parser.js';
+import { UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
+import { ParserCache } from '../wikitext/cache.js';
+
+/** expansion rounds: one per nesting level of templates (MediaWiki's default max depth is 40) */
+const MAX_ROUNDS = 40;
+/** Parser::statelessFetchTemplate follows one redirect */
+const TEMPLATE_REDIRECT_HOPS = 1;
+/** $wgMaxArticleSize (2048 KB): a longer text is not parsed */
+export const MAX_TEXT_BYTES = 2048 * 1024;
+
+export interface RenderedPage {
+  html: string;
+  links: Array<TitleRef & { exists: boolean }>;
+  templates: Array<TitleRef & { exists: boolean }>;
+  images: string[];
+  externallinks: string[];
+  sections: Array<Record<string, unknown>>;
+  categories: Array<{ name: string; sortkey: string; missing: boolean; hidden: boolean }>;
+  langlinks: Array<{ lang: string; title: string }>;
+  iwlinks: Array<{ prefix: string; title: string; url?: string }>;
+  properties: Array<[string, string]>;
+  limitReport: Array<[string, string | number]>;
+  limitHit?: string;
+  /** characters held, for the cache bound */
+  size: number;
+}
+
+export interface RenderOptions {
+  title: TitleRef;
+  text: string;
+  editSections: boolean;
+  toc: boolean;
+}
+
+const MESSAGE_KEYS: Array<keyof RenderMessages> = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more', 'broken-file-category', 'hidden-category-category'];
+const messageCache = new WeakMap<Store, Promise<RenderMessages>>();
+
+async function loadMessages(store: Store, wiki: Wiki): Promise<RenderMessages> {
+  let p = messageCache.get(store);
+  if (!p) {
+    p = (async () => {
+      const loader = new MessageLoader(store, wiki);
+      await loader.prefetch(MESSAGE_KEYS, wiki.lang);
+      const texts = await loader.render((m) => MESSAGE_KEYS.map((k) => m.get(k, true, wiki.lang)));
+      const out = {} as RenderMessages;
+      MESSAGE_KEYS.forEach((k, i) => (out[k] = texts[i] === false ? UK_MESSAGES[k] : (texts[i] as string)));
+      return out;
+    })();
+    messageCache.set(store, p);
+  }
+  return p;
+}
+
+const caches = new WeakMap<Store, ParserCache<RenderedPage>>();
+let cacheChars = 32 * 1024 * 1024;
+
+/** size of every parser cache (characters of rendered output); 0 turns caching off */
+export function configureParserCache(chars: number): void {
+  cacheChars = chars;
+}
+
+export function parserCache(store: Store): ParserCache<RenderedPage> {
+  let c = caches.get(store);
+  if (!c) {
+    c = new ParserCache<RenderedPage>(cacheChars);
+    caches.set(store, c);
+  }
+  return c;
+}
+
+const key = (t: TitleRef) => `${t.ns}|${t.dbkey}`;
+
+async function fetchTemplates(store: Store, snap: PageSnapshot, wanted: TitleRef[], exists: TitleRef[]): Promise<void> {
+  const rows = await store.pages.byTitles([...wanted, ...exists]);
+  const byKey = new Map(rows.map((r) => [`${r.ns}|${r.title}`, r]));
+  for (const t of exists) snap.exists.set(key(t), byKey.has(key(t)));
+  const redirects = rows.filter((r) => r.isRedirect && wanted.some((w) => w.ns === r.ns && w.dbkey === r.title));
+  const final = new Map<string, { pageid: number; ns: number; dbkey: string } | null>();
+  for (const w of wanted) {
+    const r = byKey.get(key(w));
+    final.set(key(w), r ? { pageid: r.pageid, ns: r.ns, dbkey: r.title } : null);
+  }
+  if (redirects.length && TEMPLATE_REDIRECT_HOPS > 0) {
+    const targets = await store.pages.redirectTargets(redirects.map((r) => r.pageid));
+    const targetRows = targets.size ? await store.pages.byTitles([...targets.values()].map((t) => ({ ns: t.ns, dbkey: t.dbkey }))) : [];
+    const tByKey = new Map(targetRows.map((r) => [`${r.ns}|${r.title}`, r]));
+    for (const r of redirects) {
+      const t = targets.get(r.pageid);
+      const tr = t && tByKey.get(`${t.ns}|${t.dbkey}`);
+      final.set(`${r.ns}|${r.title}`, tr ? { pageid: tr.pageid, ns: tr.ns, dbkey: tr.title } : null);
+    }
+  }
+  const ids = [...final.values()].filter((v): v is { pageid: number; ns: number; dbkey: string } => v !== null).map((v) => v.pageid);
+  const texts = ids.length ? await store.pages.latestTexts(ids) : new Map<number, string>();
+  for (const [k, v] of final) {
+    const text = v ? texts.get(v.pageid) : undefined;
+    snap.templates.set(k, v && text !== undefined ? { text, ns: v.ns, dbkey: v.dbkey } : null);
+  }
+}
+
+/**
+ * ParserOutput's link list as LinkHolderArray::replaceInternal fills it: the targets found in the page
+ * table first (in the table's (namespace, title) order), then the missing ones in the order written;
+ * grouped by namespace in the order the namespaces first appear.
+ */
+function linkOrder(all: TitleRef[], exists: (t: TitleRef) => boolean): Array<TitleRef & { exists: boolean }> {
+  const seen = new Map<string, TitleRef>();
+  for (const t of all) if (!seen.has(key(t))) seen.set(key(t), t);
+  const list = [...seen.values()];
+  const good = list.filter(exists).sort((a, b) => a.ns - b.ns || compareBytes(a.dbkey, b.dbkey));
+  const bad = list.filter((t) => !exists(t));
+  const byNs = new Map<number, Array<TitleRef & { exists: boolean }>>();
+  for (const t of good) (byNs.get(t.ns) ?? byNs.set(t.ns, []).get(t.ns)!).push({ ns: t.ns, dbkey: t.dbkey, exists: true });
+  for (const t of bad) (byNs.get(t.ns) ?? byNs.set(t.ns, []).get(t.ns)!).push({ ns: t.ns, dbkey: t.dbkey, exists: false });
+  return [...byNs.values()].flat();
+}
+
+/** Render wikitext as the page `o.title`. */
+export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Promise<RenderedPage> {
+  const started = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
+  const messages = await loadMessages(store, wiki);
+  const snap = new PageSnapshot();
+  const now = new Date();
+  let round = expandRound(o.text, snap, { codec: wiki.codec, title: o.title, siteName: wiki.info.sitename, now });
+  for (let n = 0; n < MAX_ROUNDS && (round.wantedTemplates.length || round.wantedExists.length); n++) {
+    await fetchTemplates(store, snap, round.wantedTemplates, round.wantedExists);
+    round = expandRound(o.text, snap, { codec: wiki.codec, title: o.title, siteName: wiki.info.sitename, now });
+  }
+  const expanded = round.result;
+  const env: RenderEnv = {
+    codec: wiki.codec,
+    title: o.title,
+    messages,
+    pages: new Map(),
+    files: new Map<string, RenderFile>(),
+    editSections: o.editSections,
+    toc: o.toc,
+    interwiki: wiki.interwiki,
+  };
+  let body = renderBody(expanded.text, o.text, env, expanded.defaultSort);
+  if (body.out.filesWanted.size === 0) env.filesLoaded = true;
+  else {
+    const files = await store.files.byNames([...body.out.filesWanted]);
+    for (const [name, f] of files) env.files.set(name, { width: f.width, height: f.height, mediaType: f.mediaType });
+    env.filesLoaded = true;
+    body = renderBody(expanded.text, o.text, env, expanded.defaultSort);
+  }
+  if (expanded.defaultSort !== undefined) body.out.properties.set('defaultsort', expanded.defaultSort);
+  const targets = [
+    ...expanded.links,
+    ...linkTargets(body),
+    ...expanded.templates,
+    ...[...body.out.categories.keys()].map((dbkey) => ({ ns: 14, dbkey })),
+  ];
+  // page existence of every target and the hidden flag of the categories, each in one batched call
+  const catNames = [...body.out.categories.keys()];
+  const [rows, cats] = await Promise.all([
+    targets.length ? store.pages.byTitles(targets) : Promise.resolve([]),
+    catNames.length ? store.categories.byTitles(catNames) : Promise.resolve([]),
+  ]);
+  const hiddenCats = new Set(cats.filter((c) => c.hidden).map((c) => c.title));
+  for (const r of rows) env.pages.set(`${r.ns}|${r.title}`, { redirect: r.isRedirect });
+  const html = finish(body, o.toc);
+  const out = body.out;
+  const exists = (t: TitleRef) => env.pages.has(key(t));
+  const byNs = (a: TitleRef[]) => [...a].sort((x, y) => x.ns - y.ns);
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpu = process.cpuUsage(cpuStart);
+  const page: RenderedPage = {
+    html,
+    links: linkOrder([...expanded.links, ...out.links.values()].filter((t) => t.ns >= 0), exists),
+    templates: byNs(expanded.templates).map((t) => ({ ns: t.ns, dbkey: t.dbkey, exists: exists(t) })),
+    images: [...out.images.keys()],
+    externallinks: [...new Set(out.externalLinks)],
+    sections: out.sections,
+    categories: [...out.categories].map(([name, sortkey]) => ({ name, sortkey, missing: !env.pages.has(`14|${name}`), hidden: hiddenCats.has(name) })),
+    langlinks: out.langLinks,
+    iwlinks: out.iwLinks,
+    properties: [...out.properties],
+    limitReport: [
+      ['limitreport-cputime', ((cpu.user + cpu.system) / 1e6).toFixed(3)],
+      ['limitreport-walltime', (wallMs / 1000).toFixed(3)],
+      ['limitreport-postexpandincludesize', Buffer.byteLength(expanded.text, 'utf8')],
+      ['limitreport-expansiondepth-limit', 40],
+    ],
+    size: 0,
+  };
+  if (expanded.limitHit) page.limitHit = expanded.limitHit;
+  page.size = html.length + 200 + JSON.stringify(page.sections).length + page.links.length * 40;
+  return page;
+}

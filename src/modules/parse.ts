@@ -1,0 +1,244 @@
+/**
+ * action=parse (ApiParse of MediaWiki 1.25): a page (page=, pageid=, oldid=) or given text (title= +
+ * text=) rendered to HTML, with what the parser found: links, templates, images, external links,
+ * sections, categories, language and interwiki links, page properties, the limit report. Output keys in
+ * ApiParse's order; fv1 wraps text/wikitext/categorieshtml in {"*": …}, fv2 gives plain strings.
+ */
+import type { ActionModule, ModuleContext } from '../api/types.js';
+import { withContent } from '../api/result.js';
+import { escapeHtml } from '../wikitext/sanitizer.js';
+import { languageName } from '../wiki/interwiki.js';
+import { articleUrl } from '../wikitext/render/urls.js';
+import { MAX_TEXT_BYTES, parserCache, renderPage, type RenderedPage } from './page-renderer.js';
+
+const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle',
+  'headitems', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml'];
+const DEFAULT_PROP = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties';
+
+/** Parser::getSection: section 0 is the text before the first heading; N runs to the next heading of its level or higher */
+export function extractSection(text: string, section: number): string | null {
+  const heads = [...text.matchAll(/^(={1,6})(.+)\1[ \t]*$/gm)].map((m) => ({ at: m.index!, level: Math.min(m[1].length, /^(=*)/.exec(m[2].split('').reverse().join(''))![1].length + m[1].length) }));
+  for (const h of heads) h.level = /^(=+)/.exec(text.slice(h.at))![1].length;
+  if (section === 0) return text.slice(0, heads.length ? heads[0].at : text.length).replace(/\s+$/, '');
+  const h = heads[section - 1];
+  if (!h) return null;
+  const next = heads.slice(section).find((x) => x.level <= h.level);
+  return text.slice(h.at, next ? next.at : text.length).replace(/\s+$/, '');
+}
+
+/** the parts of the pre-save transform that change what a page renders: the pipe trick and trailing whitespace */
+export function preSaveTransform(text: string): string {
+  return text
+    .replace(/\[\[([^\[\]|]+?)\|\]\]/g, (_m, t: string) => {
+      const shown = t.replace(/^:?[^:]*:/, (p) => (p.startsWith(':') || /^[^:]+:/.test(t) ? '' : p)).replace(/\s*\([^()]*\)\s*$/, '').replace(/,.*$/, '');
+      return `[[${t}|${shown.trim()}]]`;
+    })
+    .replace(/[ \t\r\n]+$/, '');
+}
+
+function formatTitles(ctx: ModuleContext, list: Array<{ ns: number; dbkey: string; exists: boolean }>): unknown[] {
+  // ApiParse::formatLinks: ns, the title (content: last in fv1), exists
+  return list.map((t) => Object.assign(withContent({ ns: t.ns }, 'title', ctx.wiki.titleText(t.ns, t.dbkey)), { exists: t.exists }));
+}
+
+export const parseModule: ActionModule = {
+  kind: 'action',
+  name: 'parse',
+  prefix: '',
+  description: 'Parses content and returns parser output.',
+  params: {
+    title: { type: 'string', default: 'API', help: 'Title of page the text belongs to. If omitted, contentmodel must be specified, and "API" will be used as the title.' },
+    text: { type: 'string', help: 'Text to parse. Use title or contentmodel to control the content model.' },
+    summary: { type: 'string', help: 'Summary to parse.' },
+    page: { type: 'string', help: 'Parse the content of this page. Cannot be used together with text and title.' },
+    pageid: { type: 'integer', help: 'Parse the content of this page. Overrides page.' },
+    oldid: { type: 'integer', help: 'Parse the content of this revision. Overrides page and pageid.' },
+    redirects: { type: 'boolean', help: 'If page or pageid is set to a redirect, resolve it.' },
+    prop: { type: PROPS, multi: true, default: DEFAULT_PROP, help: 'Which pieces of information to get.' },
+    pst: { type: 'boolean', help: 'Do a pre-save transform on the input before parsing it. Only valid when used with text.' },
+    onlypst: { type: 'boolean', help: 'Do a pre-save transform (PST) on the input, but don\'t parse it. Returns the same wikitext, after a PST has been applied. Only valid when used with text.' },
+    effectivelanglinks: { type: 'boolean', help: 'Includes language links supplied by extensions (for use with prop=langlinks).' },
+    section: { type: 'string', help: 'Only retrieve the content of this section number.' },
+    sectiontitle: { type: 'string', help: 'New section title when section is "new".' },
+    disablepp: { type: 'boolean', help: 'Disable the PP Report from the parser output.' },
+    disablelimitreport: { type: 'boolean', help: 'Omit the limit report ("NewPP limit report") from the parser output.' },
+    disableeditsection: { type: 'boolean', help: 'Disable edit section links from the parser output.' },
+    preview: { type: 'boolean', help: 'Parse in preview mode.' },
+    sectionpreview: { type: 'boolean', help: 'Parse in section preview mode (enables preview mode too).' },
+    disabletoc: { type: 'boolean', help: 'Disable table of contents in output.' },
+    contentformat: { type: ['text/x-wiki'], help: 'Content serialization format used for the input text. Only valid when used with text.' },
+    contentmodel: { type: ['wikitext'], help: 'Content model of the input text. If omitted, title must be specified, and default will be the model of the specified title. Only valid when used with text.' },
+  },
+  examples: ['action=parse&page=Project:Sandbox', 'action=parse&text={{Project:Sandbox}}&contentmodel=wikitext', 'action=parse&text={{PAGENAME}}&title=Test', 'action=parse&summary=Some+[[link]]&prop='],
+  async run(ctx) {
+    const p = ctx.params;
+    const raw = ctx.request.raw;
+    const fv2 = raw.formatversion === '2';
+    const props = new Set(p.prop as string[]);
+    const text = p.text as string | undefined;
+    const titleGiven = raw.title !== undefined;
+    if ((p.page !== undefined || p.pageid !== undefined || p.oldid !== undefined) && (text !== undefined || titleGiven)) {
+      ctx.die('params', 'The page parameter cannot be used together with the text and title parameters');
+    }
+    if (p.page !== undefined && p.pageid !== undefined) return ctx.die('invalidparammix', 'The page and pageid parameters can not be used together');
+    const content = (v: string) => (fv2 ? v : withContent({}, 'text', v));
+    const bc = (v: string) => (fv2 ? v : { '*': v });
+
+    let title: { ns: number; dbkey: string };
+    let source: string;
+    let pageid = 0;
+    let revid: number | undefined;
+    let redirects: Array<{ from: string; to: string }> | undefined;
+    if (p.oldid !== undefined) {
+      // ApiParse: oldid overrides page and pageid; a revision is rendered as its page
+      const [rev] = await ctx.store.history.revisionsByIds([p.oldid as number]);
+      if (!rev) return ctx.die('missingrev', `There is no revision ID ${p.oldid}`);
+      if (rev.textHidden) return ctx.die('permissiondenied', "You don't have permission to view deleted revisions");
+      const [[row], texts] = await Promise.all([ctx.store.pages.byIds([rev.pageid]), ctx.store.history.texts([rev.revid])]);
+      if (!row) return ctx.die('missingrev', `There is no revision ID ${p.oldid}`);
+      title = { ns: row.ns, dbkey: row.title };
+      pageid = row.pageid;
+      revid = rev.revid;
+      source = texts.get(rev.revid) ?? '';
+    } else if (p.page !== undefined || p.pageid !== undefined) {
+      let row;
+      if (p.pageid !== undefined) {
+        [row] = await ctx.store.pages.byIds([p.pageid as number]);
+        if (!row) return ctx.die('nosuchpageid', `There is no page with ID ${p.pageid}`);
+      } else {
+        const t = ctx.wiki.codec.parse(p.page as string, 0);
+        if (!t || t.ns < 0) return ctx.die('invalidtitle', `Bad title "${p.page}"`);
+        [row] = await ctx.store.pages.byTitles([{ ns: t.ns, dbkey: t.dbkey }]);
+        if (!row) return ctx.die('missingtitle', "The page you specified doesn't exist");
+      }
+      if (p.redirects && row.isRedirect) {
+        const targets = await ctx.store.pages.redirectTargets([row.pageid]);
+        const target = targets.get(row.pageid);
+        if (target) {
+          const [to] = await ctx.store.pages.byTitles([{ ns: target.ns, dbkey: target.dbkey }]);
+          redirects = [{ from: ctx.wiki.titleText(row.ns, row.title), to: ctx.wiki.titleText(target.ns, target.dbkey) }];
+          if (to) row = to;
+          else ctx.die('missingtitle', "The page you specified doesn't exist");
+        }
+      }
+      title = { ns: row.ns, dbkey: row.title };
+      pageid = row.pageid;
+      revid = row.latestRevId;
+      source = (await ctx.store.pages.latestTexts([row.pageid])).get(row.pageid) ?? '';
+    } else {
+      const t = ctx.wiki.codec.parse(p.title as string, 0);
+      if (!t || t.ns < 0) return ctx.die('invalidtitle', `Bad title "${p.title}"`);
+      title = { ns: t.ns, dbkey: t.dbkey };
+      if (text === undefined) {
+        if (titleGiven) return ctx.die('params', 'The text parameter should be passed with the title parameter. Should you be using the "page" parameter instead?');
+        source = '';
+      } else source = text;
+      if (p.pst || p.onlypst) source = preSaveTransform(source);
+      if (p.onlypst) {
+        ctx.result.set('parse', { text: bc(source), wikitext: bc(text ?? '') });
+        return;
+      }
+      const [row] = await ctx.store.pages.byTitles([title]);
+      pageid = row?.pageid ?? 0;
+    }
+    if (p.section !== undefined) {
+      const s = p.section as string;
+      if (s === 'new') {
+        if (text === undefined) return ctx.die('invalidsection', 'The section parameter must be set to an integer or \'new\'');
+      } else if (!/^\d+$/.test(s)) return ctx.die('invalidsection', "The section parameter must be a valid section id or 'new'");
+      else {
+        const sec = extractSection(source, Number(s));
+        if (sec === null) return ctx.die('nosuchsection', revid !== undefined ? `There is no section ${s} in r${revid}` : `There is no section ${s} in ${ctx.wiki.titleText(title.ns, title.dbkey)}`);
+        source = sec;
+      }
+    }
+    if (Buffer.byteLength(source, 'utf8') > MAX_TEXT_BYTES) return ctx.die('contenttoobig', `The content you supplied exceeds the article size limit of ${MAX_TEXT_BYTES / 1024} kilobytes`);
+
+    const editSections = !p.disableeditsection && !p.preview && !p.sectionpreview;
+    const options = { title, text: source, editSections, toc: !p.disabletoc };
+    let out: RenderedPage;
+    const cacheable = revid !== undefined && p.section === undefined;
+    const cacheKey = `${revid}|${editSections ? 1 : 0}|${p.disabletoc ? 0 : 1}`;
+    const cache = parserCache(ctx.store);
+    const hit = cacheable ? cache.get(cacheKey) : undefined;
+    if (hit) out = hit;
+    else {
+      out = await renderPage(ctx.store, ctx.wiki, options);
+      if (cacheable) cache.set(cacheKey, out);
+    }
+
+    const r: Record<string, unknown> = { title: ctx.wiki.titleText(title.ns, title.dbkey), pageid };
+    if (revid !== undefined && props.has('revid')) r.revid = revid;
+    if (redirects) r.redirects = redirects;
+    if (props.has('text')) {
+      let html = out.html;
+      if (!p.disablepp && !p.disablelimitreport) html += limitReportComment(out);
+      r.text = content(html);
+    }
+    if (p.summary !== undefined) r.parsedsummary = bc(escapeHtml(p.summary as string));
+    // ApiParse::formatLangLinks: lang, url, langname (a stock 1.25 gives the autonym: no cldr), autonym, title
+    if (props.has('langlinks')) {
+      r.langlinks = out.langlinks.map((l) => {
+        const url = ctx.wiki.interwiki.url(l.lang, l.title);
+        const e: Record<string, unknown> = { lang: l.lang };
+        if (url !== undefined) Object.assign(e, { url, langname: languageName(l.lang), autonym: languageName(l.lang) });
+        return withContent(e, 'title', l.title);
+      });
+    }
+    if (props.has('categories')) r.categories = out.categories.map((c) => Object.assign(withContent({ sortkey: c.sortkey }, 'category', c.name), c.missing ? { missing: true } : c.hidden ? { hidden: true } : {}));
+    if (props.has('categorieshtml')) r.categorieshtml = bc(categoriesHtml(ctx, out));
+    if (props.has('links')) r.links = formatTitles(ctx, out.links);
+    if (props.has('templates')) r.templates = formatTitles(ctx, out.templates);
+    if (props.has('images')) r.images = out.images;
+    if (props.has('externallinks')) r.externallinks = out.externallinks;
+    if (props.has('sections')) r.sections = out.sections;
+    if (props.has('displaytitle')) r.displaytitle = ctx.wiki.titleText(title.ns, title.dbkey);
+    if (props.has('headitems')) r.headitems = [];
+    if (props.has('headhtml')) r.headhtml = bc(headHtml(ctx, title));
+    if (props.has('modules')) {
+      r.modules = out.sections.length >= 4 ? ['mediawiki.toc'] : [];
+      r.modulescripts = [];
+      r.modulestyles = [];
+      r.modulemessages = [];
+    }
+    if (props.has('jsconfigvars')) r.jsconfigvars = {};
+    if (props.has('encodedjsconfigvars')) r.encodedjsconfigvars = '[]';
+    if (props.has('indicators')) r.indicators = {};
+    // ApiParse::formatIWLinks: prefix, url (the other wiki's), the prefixed title as content
+    if (props.has('iwlinks')) r.iwlinks = out.iwlinks.map((l) => withContent({ prefix: l.prefix, ...(l.url ? { url: l.url } : {}) }, 'title', `${l.prefix}:${l.title.replace(/_/g, ' ')}`));
+    if (props.has('wikitext')) r.wikitext = bc(source);
+    if (props.has('properties')) r.properties = out.properties.map(([name, v]) => withContent({ name }, 'value', v));
+    if (props.has('limitreportdata')) r.limitreportdata = out.limitReport.map(([name, v]) => ({ name, 0: v }));
+    if (props.has('limitreporthtml')) r.limitreporthtml = bc(limitReportHtml(out));
+    if (out.limitHit) ctx.warn(`The expansion of this page stopped at a limit (${out.limitHit}); the rest is shown as written.`);
+    ctx.result.set('parse', r);
+  },
+};
+
+function limitReportComment(out: RenderedPage): string {
+  const lines = out.limitReport.map(([k, v]) => `${k}: ${v}`).join('\n');
+  return `\n<!-- \nNewPP limit report\n${lines}\n-->\n`;
+}
+
+function limitReportHtml(out: RenderedPage): string {
+  return `<table class="wikitable limitreport">\n${out.limitReport.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`).join('\n')}\n</table>`;
+}
+
+/** Skin::getCategoryLinks of 1.25, the normal categories only */
+export function categoriesHtml(ctx: ModuleContext, out: RenderedPage): string {
+  if (out.categories.length === 0) return '';
+  const links = out.categories.map((c) => {
+    const t = ctx.wiki.titleText(14, c.name);
+    const shown = escapeHtml(c.name.replace(/_/g, ' '));
+    return c.missing
+      ? `<li><a href="/index.php?title=${encodeURIComponent(ctx.wiki.codec.prefixedDbKey(14, c.name))}&amp;action=edit&amp;redlink=1" class="new" title="${escapeHtml(t)} (такої сторінки не існує)">${shown}</a></li>`
+      : `<li><a href="${articleUrl(ctx.wiki.codec.prefixedDbKey(14, c.name))}" title="${escapeHtml(t)}">${shown}</a></li>`;
+  });
+  const label = out.categories.length === 1 ? 'Категорія' : 'Категорії';
+  return `<div id="catlinks" class="catlinks"><div id="mw-normal-catlinks" class="mw-normal-catlinks"><a href="${articleUrl('Спеціальна:Категорії')}" title="Спеціальна:Категорії">${label}</a>: <ul>${links.join('')}</ul></div></div>`;
+}
+
+function headHtml(ctx: ModuleContext, title: { ns: number; dbkey: string }): string {
+  const t = escapeHtml(ctx.wiki.titleText(title.ns, title.dbkey));
+  return `<!DOCTYPE html>\n<html lang="${ctx.wiki.lang}" dir="ltr" class="client-nojs">\n<head>\n<meta charset="UTF-8" />\n<title>${t} — ${escapeHtml(ctx.wiki.info.sitename)}</title>\n</head>\n<body class="mediawiki ltr sitedir-ltr">`;
+}

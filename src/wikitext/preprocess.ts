@@ -1,0 +1,96 @@
+/**
+ * Template expansion for rendering, over a snapshot of the pages it reads: the preprocessor is
+ * synchronous, the store is not, so an expansion runs against what has been fetched so far and says
+ * what else it asked for (templates, #ifexist targets); the caller fetches all of that in one batch
+ * and expands again, one nesting level further each round (as MessageLoader does for messages).
+ */
+import type { TitleCodec } from '../wiki/titles.js';
+import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
+import { expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
+
+export interface TitleRef {
+  ns: number;
+  dbkey: string;
+}
+
+/** what the expansion rounds have learnt about pages: text (after one redirect) or missing, existence */
+export class PageSnapshot {
+  /** `${ns}|${dbkey}` → the text with the title it comes from, or null when there is no such page */
+  readonly templates = new Map<string, { text: string; ns: number; dbkey: string } | null>();
+  readonly exists = new Map<string, boolean>();
+}
+
+export interface ExpandRound {
+  result: ExpandResult;
+  wantedTemplates: TitleRef[];
+  wantedExists: TitleRef[];
+}
+
+const treeCache = new TemplateTreeCache();
+const siteTables = new WeakMap<TitleCodec, { names: Record<number, string>; subpages: number[] }>();
+
+function tables(codec: TitleCodec) {
+  let t = siteTables.get(codec);
+  if (!t) {
+    const names: Record<number, string> = {};
+    const subpages: number[] = [];
+    for (const n of codec.namespaces.values()) {
+      names[n.id] = n.name;
+      if (n.subpages) subpages.push(n.id);
+    }
+    t = { names, subpages };
+    siteTables.set(codec, t);
+  }
+  return t;
+}
+
+export interface ExpandOptions {
+  codec: TitleCodec;
+  title: TitleRef;
+  siteName: string;
+  now: Date;
+  limits?: PreprocessContext['limits'];
+}
+
+export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions): ExpandRound {
+  const wantedTemplates = new Map<string, TitleRef>();
+  const wantedExists = new Map<string, TitleRef>();
+  const t = tables(o.codec);
+  const ctx: PreprocessContext = {
+    title: { ns: o.title.ns, dbkey: o.title.dbkey, nsText: o.codec.nsName(o.title.ns) ?? '' },
+    getTemplate: (target) => {
+      const tt = o.codec.parse(target, NS_TEMPLATE);
+      if (!tt || tt.ns === NS_SPECIAL || tt.ns < 0) return null;
+      const key = `${tt.ns}|${tt.dbkey}`;
+      const v = snap.templates.get(key);
+      if (v === undefined) {
+        wantedTemplates.set(key, { ns: tt.ns, dbkey: tt.dbkey });
+        return null;
+      }
+      return v;
+    },
+    pageExists: (target) => {
+      const tt = o.codec.parse(target, 0);
+      if (!tt || tt.ns < 0) return false;
+      const key = `${tt.ns}|${tt.dbkey}`;
+      const v = snap.exists.get(key);
+      if (v === undefined) {
+        wantedExists.set(key, { ns: tt.ns, dbkey: tt.dbkey });
+        return false;
+      }
+      return v;
+    },
+    resolveTarget: (target, defaultNs) => {
+      const tt = o.codec.parse(target, defaultNs);
+      return tt && { ns: tt.ns, dbkey: tt.dbkey, nsText: o.codec.nsName(tt.ns) ?? '' };
+    },
+    namespaceNames: t.names,
+    namespacesWithSubpages: t.subpages,
+    siteName: o.siteName,
+    now: o.now,
+    treeCache,
+    limits: o.limits,
+  };
+  const result = expandWikitext(text, ctx);
+  return { result, wantedTemplates: [...wantedTemplates.values()], wantedExists: [...wantedExists.values()] };
+}

@@ -1,0 +1,78 @@
+/** What one render needs from outside, and what it records (ParserOutput). */
+import type { TitleCodec } from '../../wiki/titles.js';
+
+export interface RenderFile {
+  width: number;
+  height: number;
+  mediaType: string;
+}
+
+export interface LinkTarget {
+  ns: number;
+  dbkey: string;
+}
+
+/** the interface messages the HTML uses, in the content language */
+export interface RenderMessages {
+  editsection: string;
+  /** "$1" = section title */
+  editsectionhint: string;
+  toc: string;
+  /** "$1" = page title */
+  'red-link-title': string;
+  'thumbnail-more': string;
+  /** tracking category of pages showing a missing file */
+  'broken-file-category': string;
+  /** tracking category of category pages with __HIDDENCAT__ */
+  'hidden-category-category': string;
+}
+
+export interface RenderEnv {
+  codec: TitleCodec;
+  /** the page rendered */
+  title: LinkTarget;
+  messages: RenderMessages;
+  /** existence of pages linked to: `${ns}|${dbkey}` → redirect?; absent = missing (filled after the link pass) */
+  pages: Map<string, { redirect: boolean }>;
+  /** uploaded files by DB key; once filesLoaded, a name not in the map is missing */
+  files: Map<string, RenderFile>;
+  filesLoaded?: boolean;
+  /** the interwiki map: URLs of [[prefix:Title]] links */
+  interwiki?: { get(prefix: string): unknown; isLanguage(prefix: string): boolean; url(prefix: string, title: string): string | undefined };
+  /** per-request options of action=parse */
+  editSections: boolean;
+  toc: boolean;
+}
+
+/** ParserOutput: what the render found besides the HTML. */
+export class RenderOutput {
+  /** page links `${ns}|${dbkey}`, in order of first use */
+  readonly links = new Map<string, LinkTarget>();
+  readonly images = new Map<string, true>();
+  readonly categories = new Map<string, string>();
+  readonly langLinks: Array<{ lang: string; title: string }> = [];
+  readonly iwLinks: Array<{ prefix: string; title: string; url?: string }> = [];
+  readonly externalLinks: string[] = [];
+  readonly properties = new Map<string, string>();
+  sections: Array<{ toclevel: number; level: string; line: string; number: string; index: string; fromtitle: string | false; byteoffset: number | null; anchor: string }> = [];
+  displayTitle?: string;
+  defaultSort?: string;
+  /** "__NOTOC__" etc. seen */
+  readonly switches = new Set<string>();
+  limitReport: Array<[string, unknown]> = [];
+  /** the files (DB keys) asked for that were not in env.files: the caller fetches and renders again */
+  readonly filesWanted = new Set<string>();
+}
+
+export const linkKey = (ns: number, dbkey: string) => `${ns}|${dbkey}`;
+
+/** the uk texts of these messages in MediaWiki 1.25's languages/i18n/uk.json, for a store without them */
+export const UK_MESSAGES: RenderMessages = {
+  editsection: 'ред.',
+  editsectionhint: 'Редагувати розділ: $1',
+  toc: 'Зміст',
+  'red-link-title': '$1 (такої сторінки не існує)',
+  'thumbnail-more': 'Збільшити',
+  'broken-file-category': 'Сторінки, що посилаються на неіснуючі файли',
+  'hidden-category-category': 'Приховані категорії',
+};

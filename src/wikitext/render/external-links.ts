@@ -1,0 +1,127 @@
+/**
+ * Parser::replaceExternalLinks and the free-URL part of doMagicLinks of MediaWiki 1.25: [url text],
+ * numbered [url], bare URLs; class "external text|autonumber|free", rel="nofollow".
+ */
+import { decodeCharReferences } from '../../wiki/titles.js';
+import { escapeHtml } from '../sanitizer.js';
+import type { RenderOutput } from './env.js';
+
+const PROTOCOLS = 'bitcoin:|ftp:\\/\\/|ftps:\\/\\/|geo:|git:\\/\\/|gopher:\\/\\/|http:\\/\\/|https:\\/\\/|irc:\\/\\/|ircs:\\/\\/|magnet:|mailto:|mms:\\/\\/|news:|nntp:\\/\\/|redis:\\/\\/|sftp:\\/\\/|sip:|sips:|sms:|ssh:\\/\\/|svn:\\/\\/|tel:|telnet:\\/\\/|urn:|worldwind:\\/\\/|xmpp:|\\/\\/';
+const URL_CHAR = '[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}]';
+const PROTOCOL_AT = new RegExp(`(?:${PROTOCOLS})`, 'iy');
+const URL_CHAR_RE = new RegExp(URL_CHAR, 'u');
+const ZS_RE = /\p{Zs}/u;
+const FREE = new RegExp(`(<a[ \\t\\r\\n>][\\s\\S]*?<\\/a>)|(<[\\s\\S]*?>)|(\\b(?:${PROTOCOLS.replace('|\\/\\/', '')})${URL_CHAR}+)`, 'giu');
+const LINK_TRAIL = /^([a-zабвгґдеєжзиіїйклмнопрстуфхцчшщьюяʼ’“»]+)([\s\S]*)$/u;
+
+/** Sanitizer::cleanUrl: references decoded, characters that may not stand in a URL percent-encoded */
+export function cleanUrl(url: string): string {
+  const u = decodeCharReferences(url);
+  return u.replace(/[\][<>"\x00-\x20\x7F|]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
+}
+
+function makeExternalLink(url: string, text: string, type: string): string {
+  return `<a rel="nofollow" class="external ${type}" href="${escapeHtml(url)}">${text}</a>`;
+}
+
+export class ExternalLinkPass {
+  private autonumber = 0;
+  constructor(private readonly out: RenderOutput) {}
+
+  /**
+   * The bracketed links: what mExtLinkBracketedRegex matches ("[" protocol URL-characters, spaces, a text
+   * without "]", newlines or control characters, "]"), found by a scan instead of the regex, whose lazy
+   * text part would rescan the rest of the line from every "[" that has no "]" (quadratic on long lines).
+   */
+  replaceExternalLinks(text: string): string {
+    if (!text.includes('[')) return text;
+    // for every position: where the text part of a link starting there would have to stop
+    const n = text.length;
+    const stop = new Int32Array(n + 1);
+    stop[n] = n;
+    for (let i = n - 1; i >= 0; i--) {
+      const c = text.charCodeAt(i);
+      stop[i] = c === 0x5d || (c <= 0x1f && c !== 0x09) ? i : stop[i + 1];
+    }
+    const out: string[] = [];
+    let last = 0;
+    let pending: { url: string; label: string; type: string; at: number; end: number } | null = null;
+    const flush = (upTo: number) => {
+      if (!pending) return;
+      let trail = text.slice(pending.end, upTo);
+      let dtrail = '';
+      if (pending.type !== 'autonumber') {
+        const t = LINK_TRAIL.exec(trail);
+        if (t) {
+          dtrail = t[1];
+          trail = t[2];
+        }
+      }
+      const clean = cleanUrl(pending.url);
+      out.push(makeExternalLink(clean, pending.label, pending.type) + dtrail + trail);
+      this.out.externalLinks.push(clean);
+      pending = null;
+    };
+    let i = text.indexOf('[');
+    while (i >= 0) {
+      PROTOCOL_AT.lastIndex = i + 1;
+      const pm = PROTOCOL_AT.exec(text);
+      if (pm) {
+        let j = i + 1 + pm[0].length;
+        while (j < n && URL_CHAR_RE.test(text[j])) j++;
+        if (j > i + 1 + pm[0].length) {
+          let k = j;
+          while (k < n && ZS_RE.test(text[k])) k++;
+          const close = stop[k];
+          if (close < n && text.charCodeAt(close) === 0x5d) {
+            if (pending) flush(i);
+            else out.push(text.slice(last, i));
+            let url = text.slice(i + 1, j);
+            let label = text.slice(k, close);
+            const lt = /&(lt|gt);/.exec(url);
+            if (lt) {
+              label = url.slice(lt.index) + ' ' + label;
+              url = url.slice(0, lt.index);
+            }
+            let type = label === url ? 'free' : 'text';
+            if (label === '') {
+              label = `[${++this.autonumber}]`;
+              type = 'autonumber';
+            }
+            pending = { url, label, type, at: i, end: close + 1 };
+            last = close + 1;
+            i = text.indexOf('[', close + 1);
+            continue;
+          }
+        }
+      }
+      i = text.indexOf('[', i + 1);
+    }
+    if (pending) flush(n);
+    else out.push(text.slice(last));
+    return out.join('');
+  }
+
+  doMagicLinks(text: string): string {
+    return text.replace(FREE, (m0, a?: string, tag?: string, url?: string) => {
+      if (a || tag || !url) return m0;
+      let trail = '';
+      let u = url;
+      const lt = /&(lt|gt);/.exec(u);
+      if (lt) {
+        trail = u.slice(lt.index) + trail;
+        u = u.slice(0, lt.index);
+      }
+      const sep = u.includes('(') ? ',;.:!?' : ',;.:!?)';
+      let n = 0;
+      while (n < u.length && sep.includes(u[u.length - 1 - n])) n++;
+      if (n) {
+        trail = u.slice(u.length - n) + trail;
+        u = u.slice(0, u.length - n);
+      }
+      const clean = cleanUrl(u);
+      this.out.externalLinks.push(clean);
+      return makeExternalLink(clean, u, 'free') + trail;
+    });
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Parser::doDoubleUnderscore of MediaWiki 1.25 (with the uk synonyms): __NOTOC__, __FORCETOC__,
+ * __NOEDITSECTION__, __NOGALLERY__, __HIDDENCAT__, __INDEX__/__NOINDEX__, … are removed from the text
+ * and recorded (the page properties of prop=properties); the first __TOC__ marks where the TOC goes.
+ * Also the Semantic MediaWiki 2.2 constructs the preprocessor leaves in the text: [[Property::value]]
+ * shows its value, {{#set:}} / {{#subobject:}} show nothing.
+ */
+import { DOUBLE_UNDERSCORES } from '../magic-words.js';
+import type { RenderOutput } from './env.js';
+import { TOC_MARKER } from './headings.js';
+
+const BY_WORD = new Map<string, { prop: string; caseSensitive: boolean; word: string }>();
+for (const d of DOUBLE_UNDERSCORES) for (const w of d.words) BY_WORD.set(w.toUpperCase(), { prop: d.prop, caseSensitive: d.caseSensitive, word: w });
+const RE = new RegExp(
+  [...BY_WORD.values()].map((d) => d.word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
+  'gi',
+);
+
+/** returns the text and whether __TOC__ placed the table of contents */
+export function doDoubleUnderscore(text: string, out: RenderOutput): { text: string; forceTocPosition: boolean } {
+  let forceTocPosition = false;
+  const t = text.replace(RE, (m) => {
+    const d = BY_WORD.get(m.toUpperCase());
+    if (!d || (d.caseSensitive && m !== d.word)) return m;
+    out.switches.add(d.prop);
+    if (d.prop === 'toc') {
+      if (forceTocPosition) return '';
+      forceTocPosition = true;
+      return TOC_MARKER;
+    }
+    if (['notoc', 'forcetoc', 'noeditsection', 'nogallery', 'hiddencat', 'index', 'noindex', 'newsectionlink', 'nonewsectionlink', 'staticredirect', 'disambiguation', 'notitleconvert', 'nocontentconvert'].includes(d.prop)) {
+      out.properties.set(d.prop, '');
+    }
+    return '';
+  });
+  if (out.switches.has('notoc')) forceTocPosition = false;
+  return { text: t, forceTocPosition };
+}
+
+/** {{#set:…}} and {{#subobject:…}} calls (matched by brace depth) removed; [[P::V|T]] → T, [[P::V]] → V */
+export function renderSemantic(text: string): string {
+  let out = text;
+  if (/\{\{\s*#(?:set|subobject|declare)\s*:/i.test(out)) {
+    const open = /\{\{\s*#(?:set|subobject|declare)\s*:/gi;
+    let s = '';
+    let last = 0;
+    for (let m = open.exec(out); m; m = open.exec(out)) {
+      if (m.index < last) continue;
+      let depth = 0;
+      let i = m.index;
+      for (; i < out.length; i++) {
+        if (out.startsWith('{{', i)) {
+          depth++;
+          i++;
+        } else if (out.startsWith('}}', i)) {
+          depth--;
+          i++;
+          if (depth === 0) break;
+        }
+      }
+      if (depth !== 0) break;
+      s += out.slice(last, m.index);
+      last = i + 1;
+      open.lastIndex = last;
+    }
+    out = s + out.slice(last);
+  }
+  return out.replace(/\[\[([^\[\]|:]+?)::([^\[\]|]*)(?:\|([^\[\]]*))?\]\]/g, (_m, _p: string, v: string, t?: string) => (t !== undefined ? t : v));
+}

@@ -1,0 +1,100 @@
+/**
+ * The HTML passes of MediaWiki 1.25's Parser::parse over expanded wikitext, in its order:
+ * internalParse (Sanitizer, tables, <hr>, double-underscores, headings, internal links, quotes,
+ * external links, free URLs, formatHeadings), then the general strip items, the French-spacing fix,
+ * doBlockLevels, the link holders, the nowiki items and the character-reference normalisation.
+ *
+ * Rendering is split where MediaWiki batches its database work: `renderBody` produces HTML with link
+ * holders and lists the targets; the caller looks all of them up in one call and `finish` puts the
+ * links in.
+ */
+import { escapeTagsOnly } from '../../wiki/html.js';
+import { fixTagAttributes, normalizeCharReferences, removeHtmlTags } from '../sanitizer.js';
+import { doBlockLevels } from './block-levels.js';
+import { linkKey, type RenderEnv, RenderOutput } from './env.js';
+import { ExternalLinkPass } from './external-links.js';
+import { doHeadings, formatHeadings } from './headings.js';
+import { addTrackingCategory, renderGallery } from './images.js';
+import { LinkPass } from './links.js';
+import { doDoubleUnderscore, renderSemantic } from './magic-words.js';
+import { doAllQuotes } from './quotes.js';
+import { StripState } from './strip.js';
+import { doTableStuff } from './tables.js';
+
+const EXT_TAG = /<(nowiki|pre|gallery)(\s[^>]*?)?(?:\/>|>([\s\S]*?)<\/\1\s*>)/gi;
+const NOPARSE = '\x7fNOPARSE';
+
+
+export interface RenderedBody {
+  html: string;
+  out: RenderOutput;
+  links: LinkPass;
+  strip: StripState;
+}
+
+/** byte offsets (UTF-8) of the heading lines of the source text, in order */
+export function headingOffsets(source: string): number[] {
+  const offsets: number[] = [];
+  const re = /^(={1,6}).+\1\s*$/gm;
+  for (const m of source.matchAll(re)) offsets.push(Buffer.byteLength(source.slice(0, m.index), 'utf8'));
+  return offsets;
+}
+
+export function renderBody(expanded: string, source: string, env: RenderEnv, defaultSort: string | undefined): RenderedBody {
+  const out = new RenderOutput();
+  if (defaultSort !== undefined) out.defaultSort = defaultSort;
+  const strip = new StripState();
+  const ext = new ExternalLinkPass(out);
+  const armor = (html: string) => html.replace(/\b(https?:|ftps?:|mailto:|\/\/)/gi, NOPARSE + '$1');
+  const links: LinkPass = new LinkPass(env, out, (t) => ext.replaceExternalLinks(t), () => defaultSort ?? '', armor);
+  let text = expanded.replace(EXT_TAG, (_m, name: string, attrs: string | undefined, body: string | undefined) => {
+    const tag = name.toLowerCase();
+    const content = body ?? '';
+    if (tag === 'nowiki') return strip.add('nowiki', 'nowiki', escapeTagsOnly(content));
+    if (tag === 'pre') {
+      const inner = content.replace(/<nowiki>([\s\S]*?)<\/nowiki>/gi, '$1');
+      return strip.add('general', 'pre', `<pre${fixTagAttributes(attrs ?? '', 'pre')}>${escapeTagsOnly(inner)}</pre>`);
+    }
+    const hooks = {
+      renderCaption: (c: string) => doAllQuotes(links.replaceInternalLinks(ext.replaceExternalLinks(removeHtmlTags(c)))),
+      stripAlt: (c: string) => c.replace(/<[^>]*>/g, '').replace(/\[\[(?:[^|\]]*\|)?([^\]]*)\]\]/g, '$1'),
+    };
+    return strip.add('general', 'gallery', renderGallery(env, out, content, fixTagAttributes(attrs ?? '', 'ul'), hooks));
+  });
+  text = renderSemantic(text);
+  text = removeHtmlTags(text);
+  text = doTableStuff(text);
+  text = text.replace(/(^|\n)-----*/g, '$1<hr />');
+  const du = doDoubleUnderscore(text, out);
+  if (out.switches.has('hiddencat') && env.title.ns === 14) addTrackingCategory(env, out, 'hidden-category-category');
+  text = doHeadings(du.text);
+  text = links.replaceInternalLinks(text);
+  text = doAllQuotes(text);
+  text = ext.replaceExternalLinks(text);
+  text = text.split(NOPARSE).join('');
+  text = ext.doMagicLinks(text);
+  text = formatHeadings(text, env, out, {
+    plainHeadline: (h) => strip.unstripBoth(links.holderText(h)),
+    byteOffsets: headingOffsets(source),
+  }, du.forceTocPosition);
+  text = strip.unstripGeneral(text);
+  // French spacing (1.25 fixtags): a no-break space before ? : ; ! % » and after «
+  text = text.replace(/(.) (?=\?|:|;|!|%|»)/g, '$1&#160;').replace(/(«) /g, '$1&#160;').replace(/&#160;(!\s*important)/g, ' $1');
+  text = doBlockLevels(text, true);
+  return { html: text, out, links, strip };
+}
+
+/** the page links of a render that need an existence lookup */
+export function linkTargets(body: RenderedBody): Array<{ ns: number; dbkey: string }> {
+  return [...body.out.links.values()].filter((t) => t.ns >= 0);
+}
+
+export function finish(body: RenderedBody, toc = true): string {
+  let text = body.links.replaceHolders(body.html);
+  text = toc ? text.replace(/<\/?mw:toc>/g, '') : text.replace(/<mw:toc>[\s\S]*?<\/mw:toc>/g, '');
+  text = body.strip.unstripNoWiki(text);
+  text = body.strip.unstripGeneral(text);
+  return normalizeCharReferences(text);
+}
+
+export { linkKey };
