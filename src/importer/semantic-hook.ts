@@ -174,38 +174,38 @@ class SemanticImportHook implements PageAnalysisHook {
     };
     let last = 0;
     for (;;) {
-      const rows = w.stagedRows(last, BATCH).map((x) => ({ s: x.subject, p: x.property, k: x.kind, t: x.text, r: x.row }));
+      const rows = w.stagedRows(last, BATCH);
       if (rows.length === 0) break;
-      last = rows[rows.length - 1].r;
+      last = rows[rows.length - 1].row;
       w.batch(() => {
         for (const row of rows) {
-          if (row.s !== subject) {
-            subject = row.s;
+          if (row.subject !== subject) {
+            subject = row.subject;
             seq = 0;
             seen = new Set();
           }
-          const prop = props.get(row.p)!;
-          if (row.k === KIND_QUERY) {
+          const prop = props.get(row.property)!;
+          if (row.kind === KIND_QUERY) {
             let text: string;
             try {
-              text = normalizedQueryString(row.t, { codec, typeOf });
+              text = normalizedQueryString(row.text, { codec, typeOf });
             } catch {
-              text = row.t;
+              text = row.text;
             }
-            emit(row.p, DI.BLOB, text, null, null);
+            emit(row.property, DI.BLOB, text, null, null);
             continue;
           }
-          if (row.k > 0) {
-            emit(row.p, row.k, row.t, null, null);
+          if (row.kind > 0) {
+            emit(row.property, row.kind, row.text, null, null);
             continue;
           }
           if (prop.type === '__typ') {
-            const type = typeIdFromLabel(row.t);
+            const type = typeIdFromLabel(row.text);
             if (type === undefined) emitImproper(prop);
-            else emit(row.p, DI.URI, typeUri(type), null, null);
+            else emit(row.property, DI.URI, typeUri(type), null, null);
             continue;
           }
-          const v = parseValue(prop.type, row.t, codec, prop.ns);
+          const v = parseValue(prop.type, row.text, codec, prop.ns);
           if (v === null) continue;
           if (isError(v)) {
             emitImproper(prop);
@@ -223,14 +223,14 @@ class SemanticImportHook implements PageAnalysisHook {
               dbkey = target.dbkey;
             }
             if (user) {
-              if (emit(row.p, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey, true) && prop.type === '_wpg') w.addCompletionValue(row.p, dbkey);
-            } else emit(row.p, DI.WIKIPAGE, wikiPageItem(ns, dbkey), null, null);
+              if (emit(row.property, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey, true) && prop.type === '_wpg') w.addCompletionValue(row.property, dbkey);
+            } else emit(row.property, DI.WIKIPAGE, wikiPageItem(ns, dbkey), null, null);
           } else if (v.di === DI.BLOB) {
             if (user) {
-              if (emit(row.p, DI.BLOB, v.item, null, v.item, true) && BLOB_TYPES.has(prop.type)) w.addCompletionValue(row.p, v.item);
-            } else emit(row.p, DI.BLOB, v.item, null, null);
+              if (emit(row.property, DI.BLOB, v.item, null, v.item, true) && BLOB_TYPES.has(prop.type)) w.addCompletionValue(row.property, v.item);
+            } else emit(row.property, DI.BLOB, v.item, null, null);
           } else {
-            emit(row.p, v.di, v.item, null, null);
+            emit(row.property, v.di, v.item, null, null);
           }
         }
       });
@@ -277,17 +277,17 @@ class SemanticImportHook implements PageAnalysisHook {
     const trie = new TopKTrie(this.heavyRows!, TOP_VALUES, (key, ids) => pendingNodes.push({ source: source!, key, ids }));
     let cursor: [number, string, number] | null = null;
     for (;;) {
-      const rows: Array<{ s: number; k: string; v: number }> = w.wordKeys(cursor, BATCH).map((x) => ({ s: x.source, k: x.key, v: x.value }));
+      const rows = w.wordKeys(cursor, BATCH);
       if (rows.length === 0) break;
       for (const r of rows) {
-        if (r.s !== source) {
+        if (r.source !== source) {
           if (source !== null) trie.end();
-          source = r.s;
+          source = r.source;
         }
-        trie.add(r.k, r.v);
+        trie.add(r.key, r.value);
       }
       const l = rows[rows.length - 1];
-      cursor = [l.s, l.k, l.v];
+      cursor = [l.source, l.key, l.value];
       if (pendingNodes.length > 1000) flush();
     }
     if (source !== null) trie.end();
