@@ -6,7 +6,7 @@
  */
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
-import { MessageSnapshot, Messages, lookupKeys, type ParserEnv } from '../wiki/messages.js';
+import { MessageSnapshot, Messages, catalogLanguages, languageFallbacks, lookupKeys, type ParserEnv } from '../wiki/messages.js';
 
 /** Rounds of fetching what a render asked for; each round follows one more level of nesting. */
 const MAX_ROUNDS = 8;
@@ -31,14 +31,22 @@ export class MessageLoader {
   }
 
   /**
-   * Fetch, in one store call, what looking up these message keys in language `code` reads first: that
-   * language's overrides and catalog (and the content language's). A message found there is settled; the
-   * fallback languages are read only for the messages that turn out to need them (the next round).
+   * Fetch what looking up these message keys in language `code` reads, before rendering: first that
+   * language's (and the content language's) overrides and catalog, one store call; then, in one more call
+   * and only for the keys those catalogs lack, the rest of both fallback chains. Rendering then reads
+   * nothing new in the common case, and runs once.
    */
   async prefetch(keys: readonly string[], code: string): Promise<void> {
-    const langs = code === this.wiki.lang ? [code] : [code, this.wiki.lang];
+    const content = this.wiki.lang;
+    const first = code === content ? [code] : [code, content];
     const stored = [...new Set(keys.flatMap(lookupKeys))];
-    await this.fetchTexts(langs, stored);
+    await this.fetchTexts(first, stored);
+    const lacking = stored.filter((k) => !first.some((l) => this.snapshot.catalogHas(l, k)));
+    if (lacking.length === 0) return;
+    const rest = [...new Set([...catalogLanguages(code), ...languageFallbacks(code), ...catalogLanguages(content), ...languageFallbacks(content)])].filter(
+      (l) => !first.includes(l),
+    );
+    await this.fetchTexts(rest, lacking);
   }
 
   /** Run `render` until it reads nothing that was not fetched (at most MAX_ROUNDS fetches). */

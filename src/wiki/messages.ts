@@ -87,6 +87,11 @@ export class MessageSnapshot implements MessageSource {
     return this.read(this.catalog, lang, key);
   }
 
+  /** Whether a fetched catalog holds the key (a question of the loader, not of a render: nothing is recorded). */
+  catalogHas(lang: string, key: string): boolean {
+    return this.catalog.has(lang + '\0' + key);
+  }
+
   overrideText(lang: string, key: string): string | undefined {
     return this.read(this.override, lang, key);
   }
