@@ -221,7 +221,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     await checkpoint();
 
     // ---- derived tables, indexes (one table's indexes at a time, a checkpoint after each)
-    for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image']) {
+    for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image'] as const) {
       w.createIndexes(table);
       await checkpoint();
     }

@@ -312,8 +312,8 @@ export interface ImportWriter {
   /** undo an open batch (no-op without one) */
   rollback(): void;
   /**
-   * Secondary indexes are built after the rows they index are in: those of some areas now
-   * ('page', 'history', 'links', 'files', …: see the backend), the import calls this between phases.
+   * Secondary indexes are built after the rows they index are in (a B-tree from sorted input is much
+   * faster than one kept up to date row by row): the import builds an area's between phases.
    */
   createIndexes(area: IndexArea): void;
   /** areas with indexes still to build */
@@ -327,4 +327,10 @@ export interface ImportWriter {
   abort(): void;
 }
 
-export type IndexArea = string;
+/**
+ * A group of secondary indexes, named by MediaWiki's table whose rows they index (what a backend of any
+ * kind has: the tables are MediaWiki's); `pendingIndexAreas()` may also name a backend's own.
+ */
+export type IndexArea =
+  | 'revision' | 'logging' | 'categorylinks' | 'pagelinks' | 'imagelinks' | 'templatelinks' | 'langlinks' | 'externallinks'
+  | 'iwlinks' | 'page_props' | 'image' | (string & {});

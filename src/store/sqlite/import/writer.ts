@@ -19,7 +19,7 @@ import { NS_CATEGORY } from '../../../wiki/namespaces.js';
 import type { InterwikiMap } from '../../../wiki/interwiki.js';
 import type { SiteStatistics } from '../../site-store.js';
 import type {
-  CategoryLinkRow, DerivedImportWriter, FileImportWriter, ImageRow, ImportWriter, LinkImportWriter, MessageImportWriter,
+  CategoryLinkRow, DerivedImportWriter, FileImportWriter, ImageRow, ImportWriter, IndexArea, LinkImportWriter, MessageImportWriter,
   PageImportWriter, PageRow, PageWithText, RedirectRow, ReportOptions, SearchIndexResult, SearchIndexSource, SiteMeta, TitleRef,
   UploadFactsWriter, Uploader,
 } from '../../import-writer.js';
@@ -554,11 +554,11 @@ export class SqliteImportWriter implements ImportWriter {
   }
 
   /** an area is a table of the schema here */
-  createIndexes(table: string): void {
+  createIndexes(table: IndexArea): void {
     this.live().createIndexes([table]);
   }
 
-  pendingIndexAreas(): string[] {
+  pendingIndexAreas(): IndexArea[] {
     return this.live().pendingTables();
   }
 
