@@ -1,5 +1,5 @@
 /**
- * `importWiki`: a dump (plus files and message catalogs) → a complete SQLite database, atomically.
+ * `importWiki`: a dump (plus files and message catalogs) → a complete database (SQLite today), atomically.
  *
  *   pass 1   stream the dump: siteinfo → meta/namespace; pages → page, page_text, redirect
  *   files    --files DIR → image
@@ -16,7 +16,6 @@
  * next import into the same FILE.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { dateToMw } from '../wiki/timestamps.js';
