@@ -71,6 +71,15 @@ describe('architecture: the import graph of src/', () => {
     assert.deepEqual(violations(under('src/wikitext'), (d) => ['src/importer', 'src/modules', 'src/api', 'src/http', 'src/store', 'src/cli'].some((dir) => under(dir)(d))), []);
   });
 
+  it('the importer writes only through the ImportWriter interface (no SQLite, no backend)', () => {
+    assert.deepEqual(violations(under('src/importer'), under('src/store/sqlite')), []);
+    const direct = [...graph.keys()].filter((f) => under('src/importer')(f) && /from\s+['"]better-sqlite3['"]/.test(readFileSync(join(root, f), 'utf8')));
+    assert.deepEqual(direct, []);
+    // of the store, the importer sees the writer interface and the function that opens one
+    const storeDeps = violations(under('src/importer'), under('src/store')).map((v) => v.split(' → ')[1]);
+    assert.deepEqual([...new Set(storeDeps)].sort(), ['src/store/import-writer.ts', 'src/store/open.ts']);
+  });
+
   it('has no import circle', () => {
     const state = new Map<string, 'open' | 'done'>();
     const circles: string[] = [];

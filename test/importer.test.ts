@@ -155,14 +155,14 @@ before(async () => {
   const hook: PageAnalysisHook = {
     name: 'test',
     begin: (d) => {
-      hookCalls.push('begin:' + (d.prepare('SELECT COUNT(*) FROM page').pluck().get() as number));
+      hookCalls.push('begin:' + d.pages.count());
     },
     page: (p, text) => {
       hookPages.push(p);
       if (p.dbkey === 'Київ') expandedKyiv = text;
     },
     finish: (d) => {
-      hookCalls.push('finish:' + (d.prepare('SELECT COUNT(*) FROM category').pluck().get() as number));
+      hookCalls.push('finish:' + d.derived.categoryCount());
     },
   };
   summary = await importWiki({

@@ -14,7 +14,7 @@ import { queryLog, type QueryLogEntry } from '../src/store/query-log.js';
 import { SqliteMessageStore } from '../src/store/sqlite/messages.js';
 import { SqliteReportStore } from '../src/store/sqlite/reports.js';
 import { SCHEMA } from '../src/store/sqlite/schema.js';
-import { buildReports, REPORT_QUERIES } from '../src/importer/reports.js';
+import { buildReports, REPORT_QUERIES } from '../src/store/sqlite/import/reports.js';
 import { Messages, preprocess, replaceParameters, userLanguage, type ParserEnv } from '../src/wiki/messages.js';
 import { convertPlural, isValidBuiltInCode, isValidCodeMw } from '../src/wiki/language.js';
 import { TitleCodec } from '../src/wiki/titles.js';
@@ -643,7 +643,7 @@ describe('buildReports (MediaWiki 1.25 definitions)', () => {
     cat(a, 'K2');
     cat(b, 'K1');
     db.prepare("INSERT INTO category (cat_title, cat_pages) VALUES ('K1', 2), ('K2', 1)").run();
-    buildReports(db, { codec: TitleCodec.forSite('Вікі'), lang: 'uk' });
+    buildReports(db);
   });
   after(() => db?.close());
 
@@ -731,11 +731,11 @@ describe('buildReports (MediaWiki 1.25 definitions)', () => {
     assert.deepEqual(rows('Shortpages').map((r) => r[2]), ['A', 'B', 'C']);
   });
   it('maxRows caps every report (top rows in final order) and replaces earlier rows', () => {
-    buildReports(db, { codec: TitleCodec.forSite('Вікі'), lang: 'uk' }, { maxRows: 2 });
+    buildReports(db, { maxRows: 2 });
     assert.deepEqual(rows('Ancientpages').map((r) => r[2]), ['C', 'A']);
     assert.deepEqual(rows('Longpages').map((r) => r[2]), ['C', 'B']);
     assert.deepEqual(rows('Fewestrevisions').map((r) => r[2]), ['C', 'A']);
-    buildReports(db, { codec: TitleCodec.forSite('Вікі'), lang: 'uk' });
+    buildReports(db);
     assert.equal(rows('Ancientpages').length, 3);
   });
 });

@@ -1,11 +1,11 @@
 /**
  * Template expansion for pass 2: the one place where a page's text becomes the text its links are read
  * from. The expansion is the preprocessor's (src/wiki/preprocessor.ts); templates come from the
- * database being built (page_text after pass 1) through a small LRU cache, following one redirect as
+ * database being built (the import writer's pages after pass 1) through a small LRU cache, following one redirect as
  * MediaWiki's Parser::statelessFetchTemplate does (the preprocessor records both the redirect and its
  * target as transclusions).
  */
-import type Database from 'better-sqlite3';
+import type { PageImportWriter } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { expandWikitext, TemplateTreeCache, type PreprocessContext } from '../wikitext/preprocessor.js';
@@ -68,24 +68,17 @@ class TextCache {
   }
 }
 
-/** Page lookups by title in the database under construction (needs the page_name index). */
+/** Page lookups by title in the database under construction (after the pages are indexed by title). */
 export class PageLookup {
-  private readonly byTitle: Database.Statement;
-  private readonly redirectOf: Database.Statement;
-  private readonly textOf: Database.Statement;
   private readonly cache = new TextCache(4000, 32 * 1024 * 1024);
 
   constructor(
-    db: Database.Database,
+    private readonly pages: PageImportWriter,
     readonly codec: TitleCodec,
-  ) {
-    this.byTitle = db.prepare('SELECT page_id AS id, page_is_redirect AS r FROM page WHERE page_namespace = ? AND page_title = ?');
-    this.redirectOf = db.prepare('SELECT rd_namespace AS ns, rd_title AS dbkey FROM redirect WHERE rd_from = ?');
-    this.textOf = db.prepare('SELECT old_text FROM page_text WHERE page_id = ?').pluck();
-  }
+  ) {}
 
   exists(t: TitleRef): boolean {
-    return this.byTitle.get(t.ns, t.dbkey) !== undefined;
+    return this.pages.byTitle(t) !== undefined;
   }
 
   /**
@@ -103,17 +96,16 @@ export class PageLookup {
   }
 
   private load(t: TitleRef): CachedPage {
-    type Row = { id: number; r: number };
-    let row = this.byTitle.get(t.ns, t.dbkey) as Row | undefined;
+    let row = this.pages.byTitle(t);
     let from = t;
-    if (row?.r) {
-      const target = this.redirectOf.get(row.id) as TitleRef | undefined;
+    if (row?.isRedirect) {
+      const target = this.pages.redirectOf(row.id);
       if (target) {
-        from = target;
-        row = this.byTitle.get(target.ns, target.dbkey) as Row | undefined;
+        from = { ns: target.ns, dbkey: target.dbkey };
+        row = this.pages.byTitle(target);
       }
     }
-    const text = row ? (this.textOf.get(row.id) as string | undefined) : undefined;
+    const text = row ? this.pages.textOf(row.id) : undefined;
     return text === undefined ? null : { text, ns: from.ns, dbkey: from.dbkey };
   }
 
@@ -169,6 +161,6 @@ export class PreprocessorExpander implements Expander {
   }
 }
 
-export function createExpander(db: Database.Database, codec: TitleCodec, opts: { siteName: string; now: Date }): Expander {
-  return new PreprocessorExpander(new PageLookup(db, codec), opts);
+export function createExpander(pages: PageImportWriter, codec: TitleCodec, opts: { siteName: string; now: Date }): Expander {
+  return new PreprocessorExpander(new PageLookup(pages, codec), opts);
 }

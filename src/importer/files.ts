@@ -13,13 +13,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import readline from 'node:readline';
-import type Database from 'better-sqlite3';
 import mime from 'mime-types';
 import { imageSize } from 'image-size';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_FILE } from '../wiki/namespaces.js';
 import { sha1HexToBase36 } from '../wiki/files.js';
 import { dateToMw, isoToMw } from '../wiki/timestamps.js';
+import type { ImportWriter, Uploader } from '../store/import-writer.js';
 
 export const MANIFEST_NAME = 'files-manifest.jsonl';
 export const UPLOAD_LOG_NAME = 'uploads.json';
@@ -59,13 +59,6 @@ function mimeOf(name: string): string {
   return mime.lookup(name) || 'unknown/unknown';
 }
 
-interface Uploader {
-  user: string;
-  userId: number;
-  timestamp: string;
-  comment: string;
-}
-
 interface ImageRow {
   name: string;
   size: number;
@@ -79,40 +72,24 @@ interface ImageRow {
 }
 
 export class FileImporter {
-  private readonly ins: Database.Statement;
-  private readonly fromUploads: Database.Statement;
-  private readonly fromPage: Database.Statement;
-  private readonly insUpload: Database.Statement;
   count = 0;
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly w: ImportWriter,
     private readonly codec: TitleCodec,
     private readonly log: (line: string) => void,
-  ) {
-    this.ins = db.prepare(
-      `INSERT OR REPLACE INTO image (img_name, img_size, img_width, img_height, img_bits, img_media_type, img_major_mime,
-         img_minor_mime, img_sha1, img_sha1_hex, img_user, img_user_text, img_timestamp, img_description, img_metadata, img_path)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?)`,
-    );
-    this.fromUploads = db.prepare('SELECT user, user_id AS userId, timestamp, comment FROM tmp_upload WHERE name = ?');
-    this.fromPage = db.prepare(
-      "SELECT first_user AS user, first_user_id AS userId, first_timestamp AS timestamp, '' AS comment FROM page WHERE page_namespace = 6 AND page_title = ?",
-    );
-    // uploads.json only fills in what the dump did not say
-    this.insUpload = db.prepare('INSERT OR IGNORE INTO tmp_upload (name, user, user_id, timestamp, comment) VALUES (?, ?, 0, ?, ?)');
-  }
+  ) {}
 
   async importDir(dir: string, checkAbort: () => void): Promise<number> {
     this.loadUploadLog(path.join(dir, UPLOAD_LOG_NAME));
-    this.db.exec('BEGIN');
+    this.w.begin();
     try {
       const manifest = path.join(dir, MANIFEST_NAME);
       if (fs.existsSync(manifest)) await this.importManifest(manifest, checkAbort);
       await this.importFiles(dir, checkAbort);
-      this.db.exec('COMMIT');
+      this.w.commit();
     } catch (e) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.w.rollback();
       throw e;
     }
     return this.count;
@@ -128,28 +105,34 @@ export class FileImporter {
     if (!fs.existsSync(file)) return;
     const list = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ name?: string; user?: string; timestamp?: string; comment?: string }>;
     if (!Array.isArray(list)) throw new Error(`${file}: expected a JSON array of {name, user, timestamp, comment}`);
-    this.db.transaction(() => {
+    // uploads.json only fills in what the dump did not say
+    this.w.begin();
+    try {
       for (const u of list) {
         const name = u.name ? this.dbKey(u.name) : null;
-        if (name && u.timestamp) this.insUpload.run(name, u.user ?? '', isoToMw(u.timestamp), u.comment ?? '');
+        if (name && u.timestamp) this.w.uploads.fillIn(name, { user: u.user ?? '', userId: 0, timestamp: isoToMw(u.timestamp), comment: u.comment ?? '' });
       }
-    })();
+      this.w.commit();
+    } catch (e) {
+      this.w.rollback();
+      throw e;
+    }
   }
 
   private uploader(name: string, fallback: () => Uploader): Uploader {
-    return (this.fromUploads.get(name) as Uploader | undefined) ?? (this.fromPage.get(name) as Uploader | undefined) ?? fallback();
+    return this.w.uploads.get(name) ?? this.w.pages.firstRevisionUploader({ ns: NS_FILE, dbkey: name }) ?? fallback();
   }
 
   private write(r: ImageRow): void {
     const [major, minor = ''] = r.mime.split('/');
-    this.ins.run(
-      r.name, r.size, r.width, r.height, r.bits, mediaType(r.mime), major, minor, sha1HexToBase36(r.sha1hex), r.sha1hex,
-      r.uploader.userId, r.uploader.user, r.uploader.timestamp, r.uploader.comment, r.path,
-    );
+    this.w.files.write({
+      name: r.name, size: r.size, width: r.width, height: r.height, bits: r.bits, mediaType: mediaType(r.mime), majorMime: major, minorMime: minor,
+      sha1Base36: sha1HexToBase36(r.sha1hex), sha1Hex: r.sha1hex, uploader: r.uploader, path: r.path,
+    });
     this.count++;
     if (this.count % 1000 === 0) {
-      this.db.exec('COMMIT');
-      this.db.exec('BEGIN');
+      this.w.commit();
+      this.w.begin();
     }
   }
 
@@ -177,7 +160,7 @@ export class FileImporter {
         : this.uploader(name, () => ({ user: 'Maintenance script', userId: 0, timestamp: dateToMw(new Date()), comment: '' }));
       if (given) {
         // the dump's upload record still wins for the comment and user id it knows
-        const dumped = this.fromUploads.get(name) as Uploader | undefined;
+        const dumped = this.w.uploads.get(name);
         if (dumped) {
           uploader.comment = dumped.comment;
           if (dumped.user === uploader.user) uploader.userId = dumped.userId;

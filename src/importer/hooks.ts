@@ -3,15 +3,15 @@
  * importer first) see every page once, with its template-expanded text, without a pass of their own
  * over the dump and without the importer knowing what they extract.
  *
- * Order of calls, all on the temporary database of this import (nothing is visible until the import
- * succeeds and the file is renamed into place):
- *   begin(db, ctx)  -- after pass 1 (page, page_text, redirect, image, message rows exist) and before
+ * Order of calls, all on the import's writer (nothing is visible until the import succeeds and the
+ * writer publishes the database); a hook writes through its area of the writer, never SQL:
+ *   begin(w, ctx)   -- after pass 1 (page, page_text, redirect, image, message rows exist) and before
  *                      the first page of pass 2; create your tables / prepare statements here
  *   page(p, text)   -- once per page in page_id order, inside the importer's batch transaction
- *   finish(db, ctx) -- after all link tables, their indexes and the category table are written,
+ *   finish(w, ctx) -- after all link tables, their indexes and the category table are written,
  *                      before the query-page reports and ANALYZE
  */
-import type Database from 'better-sqlite3';
+import type { ImportWriter } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';
 
 export interface PageAnalysis {
@@ -38,8 +38,8 @@ export interface HookContext {
 export interface PageAnalysisHook {
   /** shown in log lines and errors */
   name: string;
-  begin?(db: Database.Database, ctx: HookContext): void | Promise<void>;
+  begin?(writer: ImportWriter, ctx: HookContext): void | Promise<void>;
   /** `expandedText` is the page text after template expansion (the raw text when no expansion applies). */
   page(page: PageAnalysis, expandedText: string): void | Promise<void>;
-  finish?(db: Database.Database, ctx: HookContext): void | Promise<void>;
+  finish?(writer: ImportWriter, ctx: HookContext): void | Promise<void>;
 }

@@ -1,5 +1,5 @@
 /**
- * `importWiki`: a dump (plus files and message catalogs) → a complete SQLite database, atomically.
+ * `importWiki`: a dump (plus files and message catalogs) → a complete database (SQLite today), atomically.
  *
  *   pass 1   stream the dump: siteinfo → meta/namespace; pages → page, page_text, redirect
  *   files    --files DIR → image
@@ -7,31 +7,29 @@
  *   pass 2   page texts in page_id order → expansion → link tables, page_props (+ analysis hooks)
  *   derived  category, statistics, query-page reports; every index; ANALYZE
  *
- * Everything is built in FILE.tmp-<pid> and renamed onto FILE only when complete: a failed or
- * interrupted import (SIGINT/SIGTERM) removes the temporary file and leaves FILE as it was. Most phases
- * after pass 2 are synchronous SQLite work, during which no signal handler can run; the import yields to
- * the event loop between every step (`checkpoint`), so a signal that arrived meanwhile stops it before the
- * next step — and always before the rename. Temporary files of imports that were killed outright
- * (SIGKILL, a crash) are removed by the next import into the same FILE.
+ * Everything goes through the store's ImportWriter (src/store/import-writer.ts; SQLite: built in
+ * FILE.tmp-<pid> and renamed onto FILE only when complete): a failed or interrupted import (SIGINT/SIGTERM)
+ * aborts the writer and leaves FILE as it was. Most phases after pass 2 are synchronous work in the
+ * store, during which no signal handler can run; the import yields to the event loop between every step
+ * (`checkpoint`), so a signal that arrived meanwhile stops it before the next step — and always before the
+ * publication. Temporary files of imports that were killed outright (SIGKILL, a crash) are removed by the
+ * next import into the same FILE.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { dateToMw } from '../wiki/timestamps.js';
-import { BuildDb, removeDbFiles } from './build-db.js';
-import { createPageIndexes, dropUploadFacts, importPages } from './pages.js';
+import { importPages, indexPageTitles } from './pages.js';
 import { FileImporter } from './files.js';
 import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './messages.js';
 import { createExpander } from './expand.js';
 import { runLinkPass, type LinkCounts } from './link-pass.js';
-import { buildCategoryTable, siteStatistics } from './categories.js';
-import { buildReports } from './reports.js';
 import { createProgress } from './progress.js';
 import type { HookContext, PageAnalysisHook } from './hooks.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
-import { databaseProblem } from '../store/sqlite/db.js';
+import { importTargetProblem, openImportWriter } from '../store/open.js';
+import type { ImportWriter } from '../store/import-writer.js';
 import { buildSearchIndex } from './search-index.js';
 
 export interface ImportOptions {
@@ -93,25 +91,12 @@ export class ImportSetupError extends Error {
 }
 
 /**
- * --db must be a file path whose directory exists and is writable; an existing file there is replaced
- * only when it is a wikiquery database (never someone's other file).
+ * --db must be a location the store can write an import to (SQLite: a file path whose directory exists
+ * and is writable; an existing file there is replaced only when it is a wikiquery database).
  */
 export function checkImportTarget(db: string): void {
-  const st = fs.statSync(db, { throwIfNoEntry: false });
-  if (st?.isDirectory()) throw new ImportSetupError(`--db ${db}: is a directory; give the database file's path (e.g. ${path.join(db, 'wiki.sqlite')})`);
-  if (st) {
-    const problem = databaseProblem(db);
-    if (problem !== null && !problem.startsWith('imported by another wikiquery version')) {
-      throw new ImportSetupError(`--db ${db}: ${problem}; refusing to replace it`);
-    }
-  }
-  const dir = path.dirname(path.resolve(db));
-  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--db ${db}: directory ${dir} does not exist`);
-  try {
-    fs.accessSync(dir, fs.constants.W_OK);
-  } catch {
-    throw new ImportSetupError(`--db ${db}: directory ${dir} is not writable`);
-  }
+  const problem = importTargetProblem(db);
+  if (problem !== null) throw new ImportSetupError(`--db ${db}: ${problem}`);
 }
 
 export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
@@ -135,20 +120,18 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   }
   const dumpSize = opts.dump === STDIN ? 0 : fs.statSync(opts.dump).size;
   const importId = `${dateToMw(new Date(t0Wall))}-${randomBytes(4).toString('hex')}`;
-  const tmp = `${opts.db}.tmp-${process.pid}`;
-  removeDbFiles(tmp);
-  sweepStaleTemporaryFiles(opts.db, log);
+  let writer: ImportWriter | null = null;
 
   // Signals: stop at the next safe point and clean up; a second signal stops at once.
   let interrupted: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted) {
-      removeDbFiles(tmp);
+      writer?.abort();
       process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
     }
     interrupted = signal;
   };
-  const onExit = () => removeDbFiles(tmp);
+  const onExit = () => writer?.abort();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('exit', onExit);
@@ -162,14 +145,13 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   };
 
   const progress = createProgress(opts.progress ?? false);
-  let build: BuildDb | null = null;
   try {
-    build = new BuildDb(tmp);
-    const db = build.db;
+    writer = openImportWriter(opts.db, { log });
+    const w = writer;
 
     // ---- pass 1: siteinfo, pages
     progress.phase('pages (pass 1)', dumpSize, 'MB');
-    const site = await importPages(db, opts.dump, {
+    const site = await importPages(w, opts.dump, {
       lang: opts.lang,
       importTime: dateToMw(new Date(t0Wall)),
       importId,
@@ -180,10 +162,11 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     });
     progress.stop();
     const { codec: titleCodec, lang } = site;
-    createPageIndexes(db, () => build!.createIndexes(['page', 'redirect']), log);
+    indexPageTitles(w, log);
     log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`);
     await checkpoint();
-    build.createIndexes(['revision', 'logging']);
+    w.createIndexes('revision');
+    w.createIndexes('logging');
     await checkpoint();
     const history = site.history.finish();
     log(`history: ${history.users} users, ${history.recentChanges} recent changes (${secondsSince(t0)} s)`);
@@ -192,27 +175,27 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     // ---- files and messages (pass 2 needs both: file existence, tracking-category names)
     let files = 0;
     if (opts.filesDir !== undefined) {
-      files = await new FileImporter(db, titleCodec, log).importDir(opts.filesDir, checkAbort);
+      files = await new FileImporter(w, titleCodec, log).importDir(opts.filesDir, checkAbort);
       log(`files: ${files} (${secondsSince(t0)} s)`);
     }
-    dropUploadFacts(db);
+    w.uploads.drop();
     await checkpoint();
-    const messages = loadMessageDirs(db, opts.messageDirs ?? [], log);
+    const messages = loadMessageDirs(w, opts.messageDirs ?? [], log);
     await checkpoint();
-    const messageOverrides = writeMessageOverrides(db, lang, messageLanguages(db, [...interwiki.entries.filter((e) => interwiki.isLanguage(e.prefix)).map((e) => e.prefix), 'en', lang]));
+    const messageOverrides = writeMessageOverrides(w, lang, messageLanguages(w, [...interwiki.entries.filter((e) => interwiki.isLanguage(e.prefix)).map((e) => e.prefix), 'en', lang]));
     await checkpoint();
 
     // ---- pass 2: links
     const hooks = opts.hooks ?? [];
     const hookContext: HookContext = { codec: titleCodec, lang, log };
-    for (const h of hooks) await h.begin?.(db, hookContext);
-    const pageCount = db.prepare('SELECT COUNT(*) FROM page').pluck().get() as number;
+    for (const h of hooks) await h.begin?.(w, hookContext);
+    const pageCount = w.pages.count();
     progress.phase('links (pass 2)', pageCount, 'pages');
-    const linkCounts = await runLinkPass(db, {
+    const linkCounts = await runLinkPass(w, {
       codec: titleCodec,
       lang,
       interwiki,
-      expander: createExpander(db, titleCodec, { siteName: site.siteName, now: new Date(t0Wall) }),
+      expander: createExpander(w.pages, titleCodec, { siteName: site.siteName, now: new Date(t0Wall) }),
       hooks,
       checkAbort,
       onProgress: (n) => progress.update(n),
@@ -225,7 +208,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     let searchIndexBytes = 0;
     if (opts.searchIndex ?? true) {
       progress.phase('search index', pageCount, 'pages');
-      const search = await buildSearchIndex(db, titleCodec, { checkAbort, onProgress: (n) => progress.update(n) });
+      const search = await buildSearchIndex(w, titleCodec, { checkAbort, onProgress: (n) => progress.update(n) });
       progress.stop();
       searchIndexBytes = search.indexBytes;
       log(
@@ -237,35 +220,35 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     await checkpoint();
 
     // ---- derived tables, indexes (one table's indexes at a time, a checkpoint after each)
-    for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image']) {
-      build.createIndexes([table]);
+    for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image'] as const) {
+      w.createIndexes(table);
       await checkpoint();
     }
-    const categories = buildCategoryTable(db);
+    const categories = w.derived.categories();
     log(`link indexes, categories: ${categories} (${secondsSince(t0)} s)`);
     await checkpoint();
     for (const h of hooks) {
-      await h.finish?.(db, hookContext);
+      await h.finish?.(w, hookContext);
       log(`${h.name}: finished (${secondsSince(t0)} s)`);
       await checkpoint();
     }
-    buildReports(db, { codec: titleCodec, lang });
+    w.derived.reports();
     log(`reports (${secondsSince(t0)} s)`);
     await checkpoint();
-    const stats = siteStatistics(db);
-    const redirects = db.prepare('SELECT COUNT(*) FROM redirect').pluck().get() as number;
-    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('statistics', ?)").run(JSON.stringify(stats));
+    const stats = w.derived.statistics();
+    const redirects = w.pages.redirectCount();
+    w.derived.writeStatistics(stats);
     await checkpoint();
-    for (const table of build.pendingTables()) {
-      build.createIndexes([table]);
+    for (const area of w.pendingIndexAreas()) {
+      w.createIndexes(area);
       await checkpoint();
     }
-    build.finish();
-    build = null;
-    log(`indexes, statistics for the planner (${secondsSince(t0)} s)`);
-    // the last point at which a signal keeps the old database: nothing runs between it and the rename
-    await checkpoint();
-    fs.renameSync(tmp, opts.db);
+    await w.finish(async () => {
+      log(`indexes, statistics for the planner (${secondsSince(t0)} s)`);
+      // the last point at which a signal keeps the old database: nothing runs between it and the publication
+      await checkpoint();
+    });
+    writer = null;
 
     const seconds = (performance.now() - t0) / 1000;
     const links = Object.entries(linkCounts).reduce((n, [k, v]) => (k === 'pageProps' ? n : n + v), 0);
@@ -290,50 +273,10 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     };
   } finally {
     progress.stop();
-    build?.close();
-    removeDbFiles(tmp); // a no-op after the rename
+    writer?.abort(); // null after the publication
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
-  }
-}
-
-/**
- * Remove FILE.tmp-<pid> files (and SQLite's side files) left by imports into FILE whose process is gone:
- * a killed import cannot clean up after itself, and each left its partial database behind (22–282 MB).
- * A file whose process still runs is another import at work and is left alone.
- */
-export function sweepStaleTemporaryFiles(db: string, log: (line: string) => void): void {
-  const dir = path.dirname(path.resolve(db));
-  const base = path.basename(db);
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(base + '.tmp-')) continue;
-    const m = /^(\d+)(-journal|-wal|-shm)?$/.exec(name.slice(base.length + 5));
-    if (!m) continue;
-    const pid = Number(m[1]);
-    if (pid === process.pid || processExists(pid)) continue;
-    try {
-      fs.unlinkSync(path.join(dir, name));
-      if (!m[2]) log(`removed ${name}, left by an import (process ${pid}) that was killed`);
-    } catch {
-      // gone already, or not ours to remove
-    }
-  }
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists, under another user
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

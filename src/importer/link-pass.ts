@@ -7,7 +7,6 @@
  * Links to missing pages and files are kept (they are what the Wanted* reports list); each table gets
  * one row per (page, target), as MediaWiki's primary keys make it.
  */
-import type Database from 'better-sqlite3';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
 import { fallbackChain } from '../wiki/language.js';
@@ -15,7 +14,7 @@ import type { Expander } from './expand.js';
 import type { PageAnalysisHook } from './hooks.js';
 import { extractLinks, type PageLinks } from '../wikitext/links.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
-import { LinksWriter } from '../store/sqlite/links-writer.js';
+import type { ImportWriter, PageWithText } from '../store/import-writer.js';
 import { displayTitleProp } from '../wikitext/display-title.js';
 import { redirectTargetAndText } from '../wikitext/redirect.js';
 
@@ -70,30 +69,18 @@ const LIMIT_CATEGORIES: Record<string, string> = {
   nodes: 'node-count-exceeded-category',
 };
 
-interface PageRow {
-  id: number;
-  ns: number;
-  dbkey: string;
-  redirect: number;
-  ts: string;
-  model: string;
-  text: string;
-}
-
 /**
  * Tracking categories (Parser::addTrackingCategory): the category named by a message in the content
  * language, as the wiki overrides it or the message files give it; '-' or no message disables it.
  */
-function trackingCategories(db: Database.Database, codec: TitleCodec, lang: string): Map<string, string | null> {
-  const override = db.prepare('SELECT mo_text FROM message_override WHERE mo_lang = ? AND mo_key = ?').pluck();
-  const message = db.prepare('SELECT msg_text FROM message WHERE msg_lang = ? AND msg_key = ?').pluck();
+function trackingCategories(w: ImportWriter, codec: TitleCodec, lang: string): Map<string, string | null> {
   const out = new Map<string, string | null>();
   const catPrefix = codec.nsName(NS_CATEGORY) ?? 'Category';
   for (const key of ['hidden-category-category', 'broken-file-category', 'index-category', 'noindex-category', ...Object.values(LIMIT_CATEGORIES)]) {
-    let text = override.get(lang, key) as string | undefined;
+    let text = w.messages.override(lang, key);
     for (const l of fallbackChain(lang)) {
       if (text !== undefined) break;
-      text = message.get(l, key) as string | undefined;
+      text = w.messages.text(l, key);
     }
     const t = text === undefined || text.trim() === '-' ? null : codec.parse(`${catPrefix}:${text.trim()}`, 0);
     out.set(key, t && t.ns === NS_CATEGORY ? t.dbkey : null);
@@ -101,49 +88,29 @@ function trackingCategories(db: Database.Database, codec: TitleCodec, lang: stri
   return out;
 }
 
-export async function runLinkPass(db: Database.Database, opts: LinkPassOptions): Promise<LinkCounts> {
+export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promise<LinkCounts> {
   const counts: LinkCounts = { pagelinks: 0, imagelinks: 0, templatelinks: 0, categorylinks: 0, langlinks: 0, externallinks: 0, iwlinks: 0, pageProps: 0 };
-  const writer = new LinksWriter(db);
-  writer.writeInterwikiMap(opts.interwiki);
-  // pagelinks and imagelinks are keyed by target: rows arriving in page order would land all over
-  // their B-trees. They are staged in append-only tables and moved over sorted at the end.
-  db.exec(`CREATE TABLE tmp_pagelinks (pl_from INTEGER, pl_namespace INTEGER, pl_title TEXT, pl_from_namespace INTEGER);
-           CREATE TABLE tmp_imagelinks (il_from INTEGER, il_to TEXT, il_from_namespace INTEGER)`);
+  const out = w.links;
+  out.interwikiMap(opts.interwiki);
+  out.begin();
   const { codec, expander, hooks } = opts;
-  const tracking = trackingCategories(db, codec, opts.lang);
-  const select = db.prepare(
-    `SELECT p.page_id AS id, p.page_namespace AS ns, p.page_title AS dbkey, p.page_is_redirect AS redirect,
-       p.latest_timestamp AS ts, p.page_content_model AS model, t.old_text AS text
-     FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_id > ? ORDER BY p.page_id LIMIT ${CHUNK}`,
-  );
-  const fileExists = db.prepare('SELECT 1 FROM image WHERE img_name = ?').pluck();
-  const ins = {
-    pl: db.prepare('INSERT INTO tmp_pagelinks VALUES (?, ?, ?, ?)'),
-    il: db.prepare('INSERT INTO tmp_imagelinks VALUES (?, ?, ?)'),
-    tl: db.prepare('INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES (?, ?, ?, ?)'),
-    cl: db.prepare(
-      `INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    ),
-    ll: db.prepare('INSERT OR IGNORE INTO langlinks (ll_from, ll_lang, ll_title) VALUES (?, ?, ?)'),
-    pp: db.prepare('INSERT OR REPLACE INTO page_props (pp_page, pp_propname, pp_value) VALUES (?, ?, ?)'),
-  };
+  const tracking = trackingCategories(w, codec, opts.lang);
 
   const addTracking = (links: PageLinks, key: string, defaultSort: string) => {
     const cat = tracking.get(key);
     if (cat && !links.categories.has(cat)) links.categories.set(cat, defaultSort);
   };
 
-  const analyze = async (page: PageRow) => {
+  const analyze = async (page: PageWithText) => {
     if (page.model !== 'wikitext') {
       // CSS, JavaScript, JSON pages have no links; the hooks still see them
-      for (const h of hooks) await h.page({ pageId: page.id, ns: page.ns, dbkey: page.dbkey, isRedirect: page.redirect === 1, latestTimestamp: page.ts, categories: [] }, page.text);
+      for (const h of hooks) await h.page({ pageId: page.id, ns: page.ns, dbkey: page.dbkey, isRedirect: page.isRedirect, latestTimestamp: page.latestTimestamp, categories: [] }, page.text);
       return;
     }
     // a redirect renders the text after its redirect link; the target is a page link of its own
     let text = page.text;
     let redirectLink: { ns: number; dbkey: string } | null = null;
-    const redirect = page.redirect === 1 ? redirectTargetAndText(page.text, codec, opts.interwiki) : null;
+    const redirect = page.isRedirect ? redirectTargetAndText(page.text, codec, opts.interwiki) : null;
     if (redirect) {
       text = redirect.rest;
       const t = redirect.target;
@@ -159,7 +126,7 @@ export async function runLinkPass(db: Database.Database, opts: LinkPassOptions):
     if (page.ns !== 0 && links.props.has('noindex')) addTracking(links, 'noindex-category', defaultSort ?? '');
     else if (page.ns !== 0 && links.props.has('index')) addTracking(links, 'index-category', defaultSort ?? '');
     for (const f of links.embeddedFiles) {
-      if (fileExists.get(f) === undefined) {
+      if (!w.files.exists(f)) {
         addTracking(links, 'broken-file-category', defaultSort ?? '');
         break;
       }
@@ -171,39 +138,39 @@ export async function runLinkPass(db: Database.Database, opts: LinkPassOptions):
     for (const t of exp.links) if (!links.pages.has(`${t.ns}|${t.dbkey}`)) links.pages.set(`${t.ns}|${t.dbkey}`, t);
 
     const from = page.id;
-    for (const t of links.pages.values()) ins.pl.run(from, t.ns, t.dbkey, page.ns);
-    for (const f of links.files) ins.il.run(from, f, page.ns);
-    for (const t of exp.templates) counts.templatelinks += ins.tl.run(from, t.ns, t.dbkey, page.ns).changes;
+    for (const t of links.pages.values()) out.pageLink(from, page.ns, t);
+    for (const f of links.files) out.imageLink(from, page.ns, f);
+    for (const t of exp.templates) counts.templatelinks += out.templateLink(from, page.ns, t);
     const type = page.ns === NS_CATEGORY ? 'subcat' : page.ns === NS_FILE ? 'file' : 'page';
     const titleText = page.dbkey.replace(/_/g, ' ');
     for (const [cat, prefix] of links.categories) {
-      counts.categorylinks += ins.cl.run(from, cat, categorySortKey(prefix, titleText), prefix, page.ts, type).changes;
+      counts.categorylinks += out.categoryLink({ from, to: cat, sortkey: categorySortKey(prefix, titleText), sortkeyPrefix: prefix, timestamp: page.latestTimestamp, type });
     }
-    for (const [lang, title] of links.langs) counts.langlinks += ins.ll.run(from, lang, title).changes;
-    counts.externallinks += writer.externalLinks(from, links.external);
-    counts.iwlinks += writer.interwikiLinks(from, links.interwikis.values());
+    for (const [lang, title] of links.langs) counts.langlinks += out.langLink(from, lang, title);
+    counts.externallinks += out.externalLinks(from, links.external);
+    counts.iwlinks += out.interwikiLinks(from, links.interwikis.values());
     if (defaultSort !== undefined) links.props.set('defaultsort', defaultSort);
     if (exp.displayTitle !== undefined) {
       const shown = displayTitleProp(exp.displayTitle, page, codec);
       if (shown !== null) links.props.set('displaytitle', shown);
     }
-    for (const [name, value] of links.props) counts.pageProps += ins.pp.run(from, name, value).changes;
+    for (const [name, value] of links.props) counts.pageProps += out.pageProp(from, name, value);
 
-    const analysis = { pageId: from, ns: page.ns, dbkey: page.dbkey, isRedirect: page.redirect === 1, latestTimestamp: page.ts, defaultSort, categories: [...links.categories.keys()] };
+    const analysis = { pageId: from, ns: page.ns, dbkey: page.dbkey, isRedirect: page.isRedirect, latestTimestamp: page.latestTimestamp, defaultSort, categories: [...links.categories.keys()] };
     for (const h of hooks) await h.page(analysis, exp.text);
   };
 
   let last = 0;
   let done = 0;
   for (;;) {
-    const rows = select.all(last) as PageRow[];
+    const rows = w.pages.chunkWithText(last, CHUNK);
     if (rows.length === 0) break;
-    db.exec('BEGIN');
+    w.begin();
     try {
       for (const row of rows) await analyze(row);
-      db.exec('COMMIT');
+      w.commit();
     } catch (e) {
-      if (db.inTransaction) db.exec('ROLLBACK');
+      w.rollback();
       throw e;
     }
     last = rows[rows.length - 1].id;
@@ -214,10 +181,8 @@ export async function runLinkPass(db: Database.Database, opts: LinkPassOptions):
     opts.checkAbort();
   }
   // one row per (page, target) already: the maps of a page hold each target once
-  counts.pagelinks = db
-    .prepare('INSERT INTO pagelinks SELECT * FROM tmp_pagelinks ORDER BY pl_namespace, pl_title, pl_from')
-    .run().changes;
-  counts.imagelinks = db.prepare('INSERT INTO imagelinks SELECT * FROM tmp_imagelinks ORDER BY il_to, il_from').run().changes;
-  db.exec('DROP TABLE tmp_pagelinks; DROP TABLE tmp_imagelinks');
+  const moved = out.finish();
+  counts.pagelinks = moved.pagelinks;
+  counts.imagelinks = moved.imagelinks;
   return counts;
 }

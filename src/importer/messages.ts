@@ -6,12 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
+import type { ImportWriter } from '../store/import-writer.js';
 import { isValidLanguageCode, lcfirst } from '../wiki/language.js';
 import { NS_MEDIAWIKI } from '../wiki/namespaces.js';
 
-export function loadMessageDirs(db: Database.Database, dirs: string[], log: (line: string) => void): number {
-  const ins = db.prepare('INSERT OR REPLACE INTO message (msg_lang, msg_key, msg_text) VALUES (?, ?, ?)');
+export function loadMessageDirs(w: ImportWriter, dirs: string[], log: (line: string) => void): number {
   let files = 0;
   for (const dir of dirs) {
     if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--messages ${dir}: not a directory`);
@@ -30,16 +29,21 @@ export function loadMessageDirs(db: Database.Database, dirs: string[], log: (lin
         log(`warning: ${file}: not a JSON object of messages; skipped`);
         continue;
       }
-      db.transaction(() => {
+      w.begin();
+      try {
         for (const [key, text] of Object.entries(data as Record<string, unknown>)) {
           if (key === '@metadata' || typeof text !== 'string') continue;
-          ins.run(lang, key, text);
+          w.messages.write(lang, key, text);
         }
-      })();
+        w.commit();
+      } catch (e) {
+        w.rollback();
+        throw e;
+      }
       files++;
     }
   }
-  return db.prepare('SELECT COUNT(*) FROM message').pluck().get() as number;
+  return w.messages.count();
 }
 
 /**
@@ -47,14 +51,9 @@ export function loadMessageDirs(db: Database.Database, dirs: string[], log: (lin
  * (message keys are compared with underscores); a last "/code" segment names the language when it is
  * a language code, otherwise it is part of the key. Style sheets and scripts are no messages.
  */
-export function writeMessageOverrides(db: Database.Database, contentLang: string, knownLangs: Set<string>): number {
-  const ins = db.prepare('INSERT OR REPLACE INTO message_override (mo_lang, mo_key, mo_text) VALUES (?, ?, ?)');
-  const rows = db
-    .prepare(
-      `SELECT p.page_title AS title, t.old_text AS text, p.page_content_model AS model
-       FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_namespace = ? ORDER BY p.page_title`,
-    )
-    .iterate(NS_MEDIAWIKI) as IterableIterator<{ title: string; text: string; model: string }>;
+export function writeMessageOverrides(w: ImportWriter, contentLang: string, knownLangs: Set<string>): number {
+  // MediaWiki: pages are few, even on big wikis
+  const rows = w.pages.inNamespaceWithText(NS_MEDIAWIKI).map((r) => ({ title: r.dbkey, text: r.text, model: r.model }));
   const overrides: Array<[string, string, string]> = [];
   for (const r of rows) {
     if (r.model !== 'wikitext' || /\.(css|js|json)$/.test(r.title)) continue;
@@ -72,11 +71,14 @@ export function writeMessageOverrides(db: Database.Database, contentLang: string
     }
     overrides.push([lang, lcfirst(key), r.text]);
   }
-  // written after the read (better-sqlite3 forbids writes while a statement iterates); MediaWiki:
-  // pages are few, even on big wikis
-  db.transaction(() => {
-    for (const o of overrides) ins.run(...o);
-  })();
+  w.begin();
+  try {
+    for (const o of overrides) w.messages.writeOverride(...o);
+    w.commit();
+  } catch (e) {
+    w.rollback();
+    throw e;
+  }
   return overrides.length;
 }
 
@@ -84,8 +86,8 @@ export function writeMessageOverrides(db: Database.Database, contentLang: string
  * Language codes a "/code" suffix may name, for telling "August/ru" (a language) from "Foo/bar" (a
  * key): those with a message file, plus the common codes (a wiki without --messages still has them).
  */
-export function messageLanguages(db: Database.Database, extra: Iterable<string>): Set<string> {
-  const langs = new Set(db.prepare('SELECT DISTINCT msg_lang FROM message').pluck().all() as string[]);
+export function messageLanguages(w: ImportWriter, extra: Iterable<string>): Set<string> {
+  const langs = new Set(w.messages.languages());
   for (const l of extra) langs.add(l);
   return langs;
 }

@@ -3,15 +3,13 @@
  * `page_text`, and a `redirect` row for redirects, per dump page. Uploads of file pages go to a
  * scratch table the file import reads (and drops).
  *
- * Rows are written with prepared statements, PAGES_PER_TRANSACTION pages per transaction.
+ * Rows go to the import writer, PAGES_PER_TRANSACTION dump items per batch.
  */
 import crypto from 'node:crypto';
-import type Database from 'better-sqlite3';
 import { TitleCodec } from '../wiki/titles.js';
 import { NS_FILE, NS_MEDIAWIKI, NS_USER } from '../wiki/namespaces.js';
 import { sha1HexToBase36 } from '../wiki/files.js';
-import { SCHEMA_VERSION } from '../store/sqlite/schema.js';
-import { HistoryWriter } from '../store/sqlite/history-writer.js';
+import type { HistoryImportWriter, ImportWriter, PageRow } from '../store/import-writer.js';
 import { readDump, type DumpLogItem, type DumpPage, type DumpRevision, type DumpRevisionPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
 import { redirectTarget, redirectTargetFromTitle } from '../wikitext/redirect.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
@@ -26,17 +24,6 @@ export function pageRandom(id: number): number {
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
   h = (h ^ (h >>> 16)) >>> 0;
   return h / 4294967296;
-}
-
-/**
- * Scratch table tmp_upload: upload facts (newest upload per file) from the dump, completed from
- * uploads.json and read by the file import (files.ts); dropped before pass 2.
- */
-const UPLOAD_TABLE_SQL = `CREATE TABLE tmp_upload (name TEXT PRIMARY KEY, user TEXT NOT NULL, user_id INTEGER NOT NULL,
-  timestamp TEXT NOT NULL, comment TEXT NOT NULL) WITHOUT ROWID`;
-
-export function dropUploadFacts(db: Database.Database): void {
-  db.exec('DROP TABLE tmp_upload');
 }
 
 const PAGES_PER_TRANSACTION = 5000;
@@ -86,47 +73,19 @@ export interface Pass1Counts {
 
 export class PageWriter {
   readonly counts: Pass1Counts = { pages: 0, redirects: 0, duplicates: 0, skipped: 0 };
-  readonly history: HistoryWriter;
+  readonly history: HistoryImportWriter;
   /** the title of the page whose revisions are being read (revisions come page by page) */
   private revPage: { id: number; title: { ns: number; dbkey: string } | null } | null = null;
-  private readonly insPage: Database.Statement;
-  private readonly insText: Database.Statement;
-  private readonly insRedirect: Database.Statement;
-  private readonly insUpload: Database.Statement;
-  private readonly latestOf: Database.Statement;
-  private readonly delPage: Database.Statement;
-  private readonly delText: Database.Statement;
-  private readonly delRedirect: Database.Statement;
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly w: ImportWriter,
     private readonly codec: TitleCodec,
     private readonly log: (line: string) => void,
     private readonly interwiki?: InterwikiMap,
     /** the dump's name in messages */
     private readonly dumpName = 'dump',
   ) {
-    db.exec(UPLOAD_TABLE_SQL);
-    this.history = new HistoryWriter(db);
-    this.insPage = db.prepare(
-      `INSERT INTO page (page_id, page_namespace, page_title, page_is_redirect, page_len, page_latest, page_touched,
-         page_rev_count, page_content_model, first_rev_id, first_timestamp, first_user, first_user_id,
-         first_len, first_sha1, first_comment, first_minor,
-         latest_timestamp, latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id, page_random)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.insText = db.prepare('INSERT INTO page_text (page_id, old_text) VALUES (?, ?)');
-    this.insRedirect = db.prepare('INSERT INTO redirect (rd_from, rd_namespace, rd_title, rd_fragment, rd_interwiki) VALUES (?, ?, ?, ?, ?)');
-    // the newest upload of a file wins: the image table describes the current version
-    this.insUpload = db.prepare(
-      `INSERT INTO tmp_upload (name, user, user_id, timestamp, comment) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET user = excluded.user, user_id = excluded.user_id,
-         timestamp = excluded.timestamp, comment = excluded.comment WHERE excluded.timestamp > tmp_upload.timestamp`,
-    );
-    this.latestOf = db.prepare('SELECT latest_timestamp AS ts, page_latest AS rev FROM page WHERE page_id = ?');
-    this.delPage = db.prepare('DELETE FROM page WHERE page_id = ?');
-    this.delText = db.prepare('DELETE FROM page_text WHERE page_id = ?');
-    this.delRedirect = db.prepare('DELETE FROM redirect WHERE rd_from = ?');
+    this.history = w.history;
   }
 
   write(p: DumpPage): void {
@@ -148,36 +107,35 @@ export class PageWriter {
     const latestSha1 = latest.sha1 !== '' ? latest.sha1 : latest.text !== null ? sha1Base36(text) : '';
     // the first revision's text is not kept, but its size and hash are, as the dump states them
     const isOnly = first.id === latest.id;
-    const row = [
-      p.id, title.ns, title.dbkey, target ? 1 : 0, len, latest.id, latest.timestamp, p.revisionCount, model,
-      first.id, first.timestamp, first.user, first.userId,
-      isOnly ? len : first.bytes >= 0 ? first.bytes : null, isOnly ? latestSha1 : first.sha1, first.comment, first.minor ? 1 : 0,
-      latest.timestamp, latest.user, latest.userId, latest.comment, latestSha1,
-      latest.minor ? 1 : 0, latest.parentId, pageRandom(p.id),
-    ];
-    try {
-      this.insPage.run(row);
-    } catch (e) {
-      if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
+    const row: PageRow = {
+      id: p.id, ns: title.ns, dbkey: title.dbkey, isRedirect: target !== null, len, latestRevId: latest.id, touched: latest.timestamp,
+      revisionCount: p.revisionCount, model,
+      firstRevId: first.id, firstTimestamp: first.timestamp, firstUser: first.user, firstUserId: first.userId,
+      firstLen: isOnly ? len : first.bytes >= 0 ? first.bytes : null, firstSha1: isOnly ? latestSha1 : first.sha1, firstComment: first.comment,
+      firstMinor: first.minor,
+      latestTimestamp: latest.timestamp, latestUser: latest.user, latestUserId: latest.userId, latestComment: latest.comment, latestSha1,
+      latestMinor: latest.minor, latestParentId: latest.parentId, random: pageRandom(p.id),
+    };
+    const pages = this.w.pages;
+    if (!pages.insert(row)) {
       // the same page id twice (concatenated dumps): the copy with the newer latest revision wins, and
       // the operator is told which dump line repeated the id
       this.counts.duplicates++;
-      const old = this.latestOf.get(p.id) as { ts: string; rev: number };
+      const latestOld = pages.latestOf(p.id);
+      const old = { ts: latestOld.timestamp, rev: latestOld.revId };
       const keepOld = old.ts > latest.timestamp || (old.ts === latest.timestamp && old.rev >= latest.id);
       this.log(
         `warning: ${this.dumpName}:${p.line}: page id ${p.id} (${JSON.stringify(p.title)}) was already used by an ` +
           `earlier page of the dump; the copy with the newer latest revision (${keepOld ? old.rev : latest.id}) is kept, the other dropped`,
       );
       if (keepOld) return;
-      this.delPage.run(p.id);
-      this.delText.run(p.id);
-      if (this.delRedirect.run(p.id).changes > 0) this.counts.redirects--;
+      if (pages.remove(p.id)) this.counts.redirects--;
       this.counts.pages--;
-      this.insPage.run(row);
+      pages.insert(row);
     }
-    this.insText.run(p.id, text);
+    pages.insertText(p.id, text);
     if (target) {
-      this.insRedirect.run(p.id, target.ns, target.dbkey, target.fragment, target.interwiki ?? '');
+      pages.insertRedirect(p.id, { ns: target.ns, dbkey: target.dbkey, fragment: target.fragment, interwiki: target.interwiki ?? '' });
       this.counts.redirects++;
     }
     this.counts.pages++;
@@ -234,41 +192,18 @@ export class PageWriter {
     const t = u.filename !== '' ? this.codec.parse(u.filename, NS_FILE) : null;
     const name = t && t.ns === NS_FILE ? t.dbkey : pageDbKey;
     if (!name || u.timestamp === '') return;
-    this.insUpload.run(name, u.user, u.userId, u.timestamp, u.comment);
+    this.w.uploads.record(name, { user: u.user, userId: u.userId, timestamp: u.timestamp, comment: u.comment });
   }
 }
 
 /**
- * After pass 1: the unique (namespace, title) index. A dump can hold one title under two page ids
- * (a page deleted and re-created between two partial dumps); the copy with the newer latest revision
- * is kept, as an import into MediaWiki would end with that one current.
+ * After pass 1: pages indexed by title. A dump can hold one title under two page ids (a page deleted and
+ * re-created between two partial dumps); the copy with the newer latest revision is kept, as an import
+ * into MediaWiki would end with that one current.
  */
-export function createPageIndexes(db: Database.Database, create: () => void, log: (line: string) => void): void {
-  try {
-    create();
-    return;
-  } catch (e) {
-    if (!String((e as Error).message).includes('UNIQUE')) throw e;
-  }
-  db.exec('CREATE INDEX tmp_page_title ON page (page_namespace, page_title)');
-  const losers = db
-    .prepare(
-      `SELECT p.page_id FROM page p JOIN page q ON q.page_namespace = p.page_namespace AND q.page_title = p.page_title
-       WHERE q.latest_timestamp > p.latest_timestamp OR (q.latest_timestamp = p.latest_timestamp AND q.page_id > p.page_id)`,
-    )
-    .pluck()
-    .all() as number[];
-  db.exec('DROP INDEX tmp_page_title');
-  log(`warning: ${losers.length} page(s) share a title with a newer page; the older copies are dropped`);
-  const del = ['page', 'page_text'].map((t) => db.prepare(`DELETE FROM ${t} WHERE page_id = ?`));
-  const delRd = db.prepare('DELETE FROM redirect WHERE rd_from = ?');
-  db.transaction(() => {
-    for (const id of losers) {
-      for (const d of del) d.run(id);
-      delRd.run(id);
-    }
-  })();
-  create();
+export function indexPageTitles(w: ImportWriter, log: (line: string) => void): void {
+  const dropped = w.pages.indexTitles();
+  if (dropped > 0) log(`warning: ${dropped} page(s) share a title with a newer page; the older copies are dropped`);
 }
 
 export interface SiteSetup {
@@ -277,7 +212,7 @@ export interface SiteSetup {
   lang: string;
   siteName: string;
   counts: Pass1Counts;
-  history: HistoryWriter;
+  history: HistoryImportWriter;
 }
 
 /**
@@ -285,7 +220,7 @@ export interface SiteSetup {
  * <page> → page, page_text, redirect rows. A dump without <siteinfo> gets the default namespaces.
  */
 export async function importPages(
-  db: Database.Database,
+  w: ImportWriter,
   dump: string,
   opts: { lang?: string; importTime: string; importId: string; log: (line: string) => void; onBytes: (bytes: number) => void; checkAbort: () => void; interwiki?: InterwikiMap },
 ): Promise<SiteSetup> {
@@ -295,8 +230,8 @@ export async function importPages(
     const siteName = site?.sitename || DEFAULT_SITENAME;
     const codec = TitleCodec.forSite(siteName, site?.namespaces);
     if (!site) opts.log('warning: the dump has no <siteinfo>; default namespaces are used');
-    writeSiteMeta(db, site, { codec, lang, siteName, importTime: opts.importTime, importId: opts.importId });
-    const writer = new PageWriter(db, codec, opts.log, opts.interwiki, dump);
+    writeSiteMeta(w, site, { codec, lang, siteName, importTime: opts.importTime, importId: opts.importId });
+    const writer = new PageWriter(w, codec, opts.log, opts.interwiki, dump);
     return { codec, lang, siteName, counts: writer.counts, history: writer.history, writer };
   };
   let inBatch = 0;
@@ -307,20 +242,21 @@ export async function importPages(
         continue;
       }
       setup ??= start(null);
-      if (inBatch === 0) db.exec('BEGIN');
+      if (inBatch === 0) w.begin();
       if (item.type === 'page') setup.writer.write(item.page);
       else if (item.type === 'revision') setup.writer.writeRevision(item.page, item.revision);
       else if (item.type === 'logitem') setup.writer.writeLogItem(item.logitem);
       else setup.writer.writeUpload(item.upload);
       if (++inBatch >= PAGES_PER_TRANSACTION) {
-        db.exec('COMMIT');
+        w.commit();
         inBatch = 0;
         opts.checkAbort();
       }
     }
-    if (db.inTransaction) db.exec('COMMIT');
+    if (inBatch > 0) w.commit();
+    inBatch = 0;
   } finally {
-    if (db.inTransaction) db.exec('ROLLBACK');
+    if (inBatch > 0) w.rollback();
   }
   setup ??= start(null);
   opts.checkAbort();
@@ -328,26 +264,22 @@ export async function importPages(
 }
 
 function writeSiteMeta(
-  db: Database.Database,
+  w: ImportWriter,
   site: DumpSiteInfo | null,
   s: { codec: TitleCodec; lang: string; siteName: string; importTime: string; importId: string },
 ): void {
-  const meta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
-  const siteinfo = {
-    sitename: s.siteName,
-    dbname: site?.dbname ?? '',
-    base: site?.base ?? '',
-    generator: site?.generator ?? '',
-    case: site?.case || 'first-letter',
+  w.site.write({
+    siteinfo: {
+      sitename: s.siteName,
+      dbname: site?.dbname ?? '',
+      base: site?.base ?? '',
+      generator: site?.generator ?? '',
+      case: site?.case || 'first-letter',
+      lang: s.lang,
+    },
     lang: s.lang,
-  };
-  const nsRow = db.prepare('INSERT INTO namespace (ns_id, ns_name, ns_canonical, ns_case) VALUES (?, ?, ?, ?)');
-  db.transaction(() => {
-    meta.run('schema_version', String(SCHEMA_VERSION));
-    meta.run('siteinfo', JSON.stringify(siteinfo));
-    meta.run('lang', s.lang);
-    meta.run('import_time', s.importTime);
-    meta.run('import_id', s.importId);
-    for (const n of s.codec.namespaces.values()) nsRow.run(n.id, n.name, n.canonical ?? null, n.case);
-  })();
+    importTime: s.importTime,
+    importId: s.importId,
+    namespaces: [...s.codec.namespaces.values()].map((n) => ({ id: n.id, name: n.name, canonical: n.canonical ?? null, case: n.case })),
+  });
 }

@@ -12,7 +12,6 @@
  *            autocompletion values (numbered in byte order), their word keys (sorted insert), the heavy
  *            prefixes with their top-1000 lists (one ordered pass over the word keys), the indexes.
  */
-import type Database from 'better-sqlite3';
 import type { HookContext, PageAnalysis, PageAnalysisHook } from './hooks.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { extractAnnotations, type RawAnnotation } from '../semantic/annotations.js';
@@ -21,7 +20,7 @@ import { BLOB_TYPES, DI, PREDEFINED_BY_KEY, SEMANTIC_NAMESPACES, propertyKeyFrom
 import { isError, mwTimestampItem, numberItem, parseValue, wikiPageItem } from '../semantic/values.js';
 import { wordKeys } from '../semantic/fold.js';
 import { itemSortKey } from '../semantic/ask.js';
-import { HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from '../store/sqlite/semantic-schema.js';
+import type { ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
 
 /** How many values a precomputed list keeps: Semantic Forms' $sfgMaxAutocompleteValues. */
 export const TOP_VALUES = 1000;
@@ -34,7 +33,7 @@ export interface SemanticHookOptions {
 }
 
 export function semanticImportHook(opts: SemanticHookOptions = {}): PageAnalysisHook {
-  return new SemanticImportHook(opts.heavyRows ?? HEAVY_ROWS);
+  return new SemanticImportHook(opts.heavyRows);
 }
 
 interface PropInfo {
@@ -46,53 +45,39 @@ interface PropInfo {
 class SemanticImportHook implements PageAnalysisHook {
   readonly name = 'semantic';
   private codec!: TitleCodec;
-  private stmt!: {
-    subject: Database.Statement;
-    stage: Database.Statement;
-    propGet: Database.Statement;
-    propAdd: Database.Statement;
-    typeDecl: Database.Statement;
-  };
+  private w!: SemanticImportWriter;
   private propIds = new Map<string, number>();
   private subjects = 0;
   private staged = 0;
 
-  constructor(private readonly heavyRows: number) {}
+  constructor(private heavyRows: number | undefined) {}
 
-  begin(db: Database.Database, ctx: HookContext): void {
+  begin(writer: ImportWriter, ctx: HookContext): void {
     this.codec = ctx.codec;
-    db.exec(SEMANTIC_SCHEMA);
-    this.stmt = {
-      subject: db.prepare('INSERT INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey) VALUES (?, ?, ?, ?)'),
-      stage: db.prepare('INSERT INTO smw_stage (st_subject, st_property, st_kind, st_text) VALUES (?, ?, ?, ?)'),
-      propGet: db.prepare('SELECT sp_id FROM smw_property WHERE sp_key = ?').pluck(),
-      propAdd: db.prepare('INSERT INTO smw_property (sp_key, sp_type) VALUES (?, ?)'),
-      typeDecl: db.prepare('INSERT OR REPLACE INTO smw_type_decl (sd_property, sd_type) VALUES (?, ?)'),
-    };
+    this.w = writer.semantic;
+    this.heavyRows ??= this.w.heavyRows;
+    this.w.begin();
   }
 
   /** The id of a property key, created on first use (bounded cache in front of the table). */
   private propId(key: string): number {
     let id = this.propIds.get(key);
     if (id !== undefined) return id;
-    id = this.stmt.propGet.get(key) as number | undefined;
-    if (id === undefined) {
-      const type = PREDEFINED_BY_KEY.get(key)?.type ?? '_wpg';
-      id = Number(this.stmt.propAdd.run(key, type).lastInsertRowid);
-    }
+    id = this.w.propertyId(key);
+    if (id === undefined) id = this.w.addProperty(key, PREDEFINED_BY_KEY.get(key)?.type ?? '_wpg');
     if (this.propIds.size > 50000) this.propIds.clear();
     this.propIds.set(key, id);
     return id;
   }
 
   private stage(subject: number, key: string, kind: number, text: string): void {
-    this.stmt.stage.run(subject, this.propId(key), kind, text);
+    this.w.stage(subject, this.propId(key), kind, text);
     this.staged++;
   }
 
   private addSubject(ns: number, dbkey: string, subobject: string, sortkey: string): number {
     this.subjects++;
-    return Number(this.stmt.subject.run(ns, dbkey, subobject, sortkey).lastInsertRowid);
+    return this.w.addSubject(ns, dbkey, subobject, sortkey);
   }
 
   private stageAnnotations(subject: number, list: RawAnnotation[], page: PageAnalysis | null): void {
@@ -102,7 +87,7 @@ class SemanticImportHook implements PageAnalysisHook {
       if (PREDEFINED_BY_KEY.get(key)?.type === '__fixed') continue; // set by SMW only
       if (key === '_TYPE' && page && page.ns === 102) {
         const type = typeIdFromLabel(a.value);
-        if (type !== undefined) this.stmt.typeDecl.run(this.propId(page.dbkey), type);
+        if (type !== undefined) this.w.declareType(this.propId(page.dbkey), type);
       }
       this.stage(subject, key, 0, a.value);
     }
@@ -132,70 +117,40 @@ class SemanticImportHook implements PageAnalysisHook {
     }
   }
 
-  finish(db: Database.Database, ctx: HookContext): void {
+  finish(_writer: ImportWriter, ctx: HookContext): void {
     const t0 = Date.now();
     const secs = () => ((Date.now() - t0) / 1000).toFixed(1);
-    // ---- property types: the last [[Has type::…]] of the property's page; Page when none
-    db.exec(`UPDATE smw_property SET sp_type = (SELECT sd_type FROM smw_type_decl WHERE sd_property = sp_id)
-             WHERE sp_id IN (SELECT sd_property FROM smw_type_decl) AND substr(sp_key, 1, 1) <> '_'`);
+    // ---- property types: known now that every Property: page has been seen
     const props = new Map<number, PropInfo>();
-    for (const r of db.prepare('SELECT sp_id AS id, sp_key AS key, sp_type AS type FROM smw_property').all() as Array<{ id: number; key: string; type: string }>) {
-      props.set(r.id, { key: r.key, type: r.type, ns: PREDEFINED_BY_KEY.get(r.key)?.ns });
-    }
+    for (const r of this.w.resolveTypes()) props.set(r.id, { key: r.key, type: r.type, ns: PREDEFINED_BY_KEY.get(r.key)?.ns });
     const errp = this.propId('_ERRP');
-    const values = this.typeValues(db, props, errp);
+    const values = this.typeValues(props, errp);
     ctx.log(`semantic: ${this.subjects} subjects, ${values} values of ${props.size} properties (${secs()} s)`);
 
-    // ---- subjects that are only values (SMW has an id for every page it has seen)
-    db.exec(SEMANTIC_INDEXES.split(';')[0]);
-    db.exec(`INSERT OR IGNORE INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey)
-             SELECT DISTINCT sv_ns, sv_key, '', replace(sv_key, '_', ' ') FROM smw_value WHERE sv_ns IS NOT NULL`);
-    const cats = db.prepare("SELECT sp_id FROM smw_property WHERE sp_key IN ('_INST', '_SUBC')").pluck().all() as number[];
-    for (const c of cats) {
-      db.prepare(
-        `INSERT OR IGNORE INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey)
-         SELECT DISTINCT 14, t, '', replace(t, '_', ' ') FROM (SELECT substr(sv_item, 1, instr(sv_item, '#') - 1) AS t FROM smw_value WHERE sv_property = ?)`,
-      ).run(c);
-    }
-
-    // ---- autocompletion: distinct values per source in byte order, word keys, heavy prefixes
-    db.exec('INSERT INTO smw_ac_stage (as_source, as_value) SELECT -1 - page_namespace, page_title FROM page');
-    db.exec(`INSERT INTO smw_ac_value (av_source, av_value)
-             SELECT as_source, as_value FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
-    db.exec('DROP TABLE smw_ac_stage');
-    const words = this.buildWordKeys(db);
-    const heavy = this.buildHeavyPrefixes(db);
-    for (const sql of SEMANTIC_INDEXES.split(';').slice(1)) if (sql.trim()) db.exec(sql);
-    for (const t of SEMANTIC_STAGING) db.exec(`DROP TABLE IF EXISTS ${t}`);
+    // ---- subjects only used as values; autocompletion: distinct values, word keys, heavy prefixes
+    this.w.endStaging();
+    const words = this.buildWordKeys();
+    const heavy = this.buildHeavyPrefixes();
+    this.w.finish();
     ctx.log(`semantic: autocompletion index: ${words} word keys, ${heavy.nodes} precomputed prefixes (${heavy.rows} rows) (${secs()} s)`);
   }
 
   /** Staged rows → smw_value, in order, batch by batch. Returns the number of values written. */
-  private typeValues(db: Database.Database, props: Map<number, PropInfo>, errp: number): number {
-    const select = db.prepare(
-      'SELECT rowid AS r, st_subject AS s, st_property AS p, st_kind AS k, st_text AS t FROM smw_stage WHERE rowid > ? ORDER BY rowid LIMIT ?',
-    );
-    const insert = db.prepare(
-      'INSERT INTO smw_value (sv_subject, sv_property, sv_seq, sv_type, sv_item, sv_ns, sv_key, sv_num) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    const acStage = db.prepare('INSERT INTO smw_ac_stage (as_source, as_value) VALUES (?, ?)');
-    const redirect = db.prepare(
-      `SELECT r.rd_namespace AS ns, r.rd_title AS dbkey FROM page p JOIN redirect r ON r.rd_from = p.page_id
-       WHERE p.page_namespace = ? AND p.page_title = ? AND p.page_is_redirect = 1`,
-    );
+  private typeValues(props: Map<number, PropInfo>, errp: number): number {
+    const w = this.w;
     const redirectCache = new Map<string, { ns: number; dbkey: string } | null>();
     const resolve = (ns: number, dbkey: string) => {
       const k = `${ns}|${dbkey}`;
       let t = redirectCache.get(k);
       if (t === undefined) {
-        t = (redirect.get(ns, dbkey) as { ns: number; dbkey: string } | undefined) ?? null;
+        t = w.redirectTarget({ ns, dbkey }) ?? null;
         if (redirectCache.size > 20000) redirectCache.clear();
         redirectCache.set(k, t);
       }
       return t;
     };
     const typeOf = (key: string) => {
-      const id = this.propIds.get(key) ?? (this.stmt.propGet.get(key) as number | undefined);
+      const id = this.propIds.get(key) ?? w.propertyId(key);
       return (id !== undefined && props.get(id)?.type) || '_wpg';
     };
     const codec = this.codec;
@@ -208,7 +163,7 @@ class SemanticImportHook implements PageAnalysisHook {
       const sig = `${prop}\u0001${item}`;
       if (seen.has(sig)) return false;
       seen.add(sig);
-      insert.run(subject, prop, seq++, di, derived ? null : item, ns, key, itemSortKey(di, item) ?? null);
+      w.addValue(subject, prop, seq++, di, derived ? null : item, ns, key, itemSortKey(di, item) ?? null);
       written++;
       return true;
     };
@@ -219,38 +174,38 @@ class SemanticImportHook implements PageAnalysisHook {
     };
     let last = 0;
     for (;;) {
-      const rows = select.all(last, BATCH) as Array<{ r: number; s: number; p: number; k: number; t: string }>;
+      const rows = w.stagedRows(last, BATCH);
       if (rows.length === 0) break;
-      last = rows[rows.length - 1].r;
-      db.transaction(() => {
+      last = rows[rows.length - 1].row;
+      w.batch(() => {
         for (const row of rows) {
-          if (row.s !== subject) {
-            subject = row.s;
+          if (row.subject !== subject) {
+            subject = row.subject;
             seq = 0;
             seen = new Set();
           }
-          const prop = props.get(row.p)!;
-          if (row.k === KIND_QUERY) {
+          const prop = props.get(row.property)!;
+          if (row.kind === KIND_QUERY) {
             let text: string;
             try {
-              text = normalizedQueryString(row.t, { codec, typeOf });
+              text = normalizedQueryString(row.text, { codec, typeOf });
             } catch {
-              text = row.t;
+              text = row.text;
             }
-            emit(row.p, DI.BLOB, text, null, null);
+            emit(row.property, DI.BLOB, text, null, null);
             continue;
           }
-          if (row.k > 0) {
-            emit(row.p, row.k, row.t, null, null);
+          if (row.kind > 0) {
+            emit(row.property, row.kind, row.text, null, null);
             continue;
           }
           if (prop.type === '__typ') {
-            const type = typeIdFromLabel(row.t);
+            const type = typeIdFromLabel(row.text);
             if (type === undefined) emitImproper(prop);
-            else emit(row.p, DI.URI, typeUri(type), null, null);
+            else emit(row.property, DI.URI, typeUri(type), null, null);
             continue;
           }
-          const v = parseValue(prop.type, row.t, codec, prop.ns);
+          const v = parseValue(prop.type, row.text, codec, prop.ns);
           if (v === null) continue;
           if (isError(v)) {
             emitImproper(prop);
@@ -268,39 +223,33 @@ class SemanticImportHook implements PageAnalysisHook {
               dbkey = target.dbkey;
             }
             if (user) {
-              if (emit(row.p, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey, true) && prop.type === '_wpg') acStage.run(row.p, dbkey);
-            } else emit(row.p, DI.WIKIPAGE, wikiPageItem(ns, dbkey), null, null);
+              if (emit(row.property, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey, true) && prop.type === '_wpg') w.addCompletionValue(row.property, dbkey);
+            } else emit(row.property, DI.WIKIPAGE, wikiPageItem(ns, dbkey), null, null);
           } else if (v.di === DI.BLOB) {
             if (user) {
-              if (emit(row.p, DI.BLOB, v.item, null, v.item, true) && BLOB_TYPES.has(prop.type)) acStage.run(row.p, v.item);
-            } else emit(row.p, DI.BLOB, v.item, null, null);
+              if (emit(row.property, DI.BLOB, v.item, null, v.item, true) && BLOB_TYPES.has(prop.type)) w.addCompletionValue(row.property, v.item);
+            } else emit(row.property, DI.BLOB, v.item, null, null);
           } else {
-            emit(row.p, v.di, v.item, null, null);
+            emit(row.property, v.di, v.item, null, null);
           }
         }
-      })();
+      });
     }
-    db.exec('DROP TABLE smw_stage');
     return written;
   }
 
-  /** smw_ac_word from smw_ac_value: word keys staged unordered, then inserted in key order. */
-  private buildWordKeys(db: Database.Database): number {
-    db.exec('CREATE TABLE smw_ac_word_stage (s INTEGER, k TEXT, v INTEGER)');
-    const select = db.prepare('SELECT av_id AS id, av_source AS s, av_value AS v FROM smw_ac_value WHERE av_id > ? ORDER BY av_id LIMIT ?');
-    const insert = db.prepare('INSERT INTO smw_ac_word_stage (s, k, v) VALUES (?, ?, ?)');
+  /** smw_ac_word from smw_ac_value: word keys staged unordered, then put in key order by the writer. */
+  private buildWordKeys(): number {
     let last = 0;
     for (;;) {
-      const rows = select.all(last, BATCH) as Array<{ id: number; s: number; v: string }>;
+      const rows = this.w.completionValues(last, BATCH);
       if (rows.length === 0) break;
       last = rows[rows.length - 1].id;
-      db.transaction(() => {
-        for (const r of rows) for (const k of wordKeys(r.v)) insert.run(r.s, k, r.id);
-      })();
+      this.w.batch(() => {
+        for (const r of rows) for (const k of wordKeys(r.value)) this.w.addWordKey(r.source, k, r.id);
+      });
     }
-    const n = db.prepare('INSERT OR IGNORE INTO smw_ac_word (aw_source, aw_key, aw_value) SELECT s, k, v FROM smw_ac_word_stage ORDER BY s, k, v').run().changes;
-    db.exec('DROP TABLE smw_ac_word_stage');
-    return n;
+    return this.w.endWordKeys();
   }
 
   /**
@@ -308,44 +257,37 @@ class SemanticImportHook implements PageAnalysisHook {
    * nodes of their compressed trie; each keeps the smallest TOP_VALUES value ids of its rows (children
    * pass their lists up); a node with more than heavyRows rows is written with its list.
    */
-  private buildHeavyPrefixes(db: Database.Database): { nodes: number; rows: number } {
-    const select = db.prepare(
-      `SELECT aw_source AS s, aw_key AS k, aw_value AS v FROM smw_ac_word
-       WHERE (aw_source, aw_key, aw_value) > (?, ?, ?) ORDER BY aw_source, aw_key, aw_value LIMIT ?`,
-    );
-    const insNode = db.prepare('INSERT INTO smw_ac_node (an_source, an_key) VALUES (?, ?)');
-    const insTop = db.prepare('INSERT INTO smw_ac_top (at_node, at_value) VALUES (?, ?)');
+  private buildHeavyPrefixes(): { nodes: number; rows: number } {
+    const w = this.w;
     const pendingNodes: Array<{ source: number; key: string; ids: number[] }> = [];
     let nodes = 0;
     let topRows = 0;
     const flush = () => {
       if (pendingNodes.length === 0) return;
-      db.transaction(() => {
+      w.batch(() => {
         for (const n of pendingNodes) {
-          const id = Number(insNode.run(n.source, n.key).lastInsertRowid);
-          for (const v of n.ids) insTop.run(id, v);
+          w.addHeavyPrefix(n.source, n.key, n.ids);
           topRows += n.ids.length;
         }
-      })();
+      });
       nodes += pendingNodes.length;
       pendingNodes.length = 0;
     };
     let source: number | null = null;
-    const trie = new TopKTrie(this.heavyRows, TOP_VALUES, (key, ids) => pendingNodes.push({ source: source!, key, ids }));
-    const selectFirst = db.prepare('SELECT aw_source AS s, aw_key AS k, aw_value AS v FROM smw_ac_word ORDER BY aw_source, aw_key, aw_value LIMIT ?');
+    const trie = new TopKTrie(this.heavyRows!, TOP_VALUES, (key, ids) => pendingNodes.push({ source: source!, key, ids }));
     let cursor: [number, string, number] | null = null;
     for (;;) {
-      const rows = (cursor === null ? selectFirst.all(BATCH) : select.all(cursor[0], cursor[1], cursor[2], BATCH)) as Array<{ s: number; k: string; v: number }>;
+      const rows = w.wordKeys(cursor, BATCH);
       if (rows.length === 0) break;
       for (const r of rows) {
-        if (r.s !== source) {
+        if (r.source !== source) {
           if (source !== null) trie.end();
-          source = r.s;
+          source = r.source;
         }
-        trie.add(r.k, r.v);
+        trie.add(r.key, r.value);
       }
       const l = rows[rows.length - 1];
-      cursor = [l.s, l.k, l.v];
+      cursor = [l.source, l.key, l.value];
       if (pendingNodes.length > 1000) flush();
     }
     if (source !== null) trie.end();

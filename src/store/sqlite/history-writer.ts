@@ -6,45 +6,13 @@
 import { deflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 
-export interface RevisionInput {
-  id: number;
-  page: number;
-  ns: number;
-  parentId: number;
-  /** TS_MW */
-  timestamp: string;
-  user: string;
-  userId: number;
-  comment: string;
-  minor: boolean;
-  /** Revision::DELETED_* bits */
-  deleted: number;
-  /** null when the dump has no text (deleted) */
-  text: string | null;
-  len: number | null;
-  sha1: string;
-  model: string;
-  format: string;
-}
-
-export interface LogInput {
-  id: number;
-  type: string;
-  action: string;
-  timestamp: string;
-  user: string;
-  userId: number;
-  ns: number;
-  dbkey: string;
-  comment: string;
-  params: string;
-  deleted: number;
-}
+export type { RevisionInput, LogInput } from '../import-writer.js';
+import type { RevisionInput, LogInput, HistoryImportWriter } from '../import-writer.js';
 
 /** MediaWiki's $wgRCMaxAge default: 90 days. */
 export const RC_MAX_AGE_SECONDS = 90 * 86400;
 
-export class HistoryWriter {
+export class HistoryWriter implements HistoryImportWriter {
   private readonly insRev: Database.Statement;
   private readonly insText: Database.Statement;
   private readonly insLog: Database.Statement;

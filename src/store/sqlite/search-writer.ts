@@ -15,12 +15,7 @@ import { nsToken } from './search.js';
 
 const CHUNK = 500;
 
-export interface SearchIndexSource {
-  /** plain text of a page's source for the index (wikitext markup stripped) */
-  plainText(text: string, contentModel: string): string;
-  /** title text (spaces) of a DB key */
-  titleText(dbkey: string): string;
-}
+import type { SearchIndexSource } from '../import-writer.js';
 
 export interface SearchIndexCounts {
   pages: number;

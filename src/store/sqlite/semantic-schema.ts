@@ -1,8 +1,8 @@
 /**
  * The Semantic MediaWiki part of an imported wiki: SMW's data (SQLStore3's object ids and property
  * tables, folded into one value table) and the word-prefix index of Semantic Forms autocompletion.
- * Created by the import hook (importer/semantic-hook.ts) after the core SCHEMA; the secondary indexes
- * are created once the tables are filled (SEMANTIC_INDEXES).
+ * Created by the import writer (sqlite/import/semantic.ts, for importer/semantic-hook.ts) after the core
+ * SCHEMA; the secondary indexes are created once the tables are filled (SEMANTIC_INDEXES).
  *
  * Autocompletion index (sources: a property id > 0, or -1 - namespace for the namespace source):
  *

@@ -50,8 +50,8 @@
  * through its pager and temp files, no rows pass through JavaScript.
  */
 import type Database from 'better-sqlite3';
-import type { TitleCodec } from '../wiki/titles.js';
-import { dateToMw } from '../wiki/timestamps.js';
+import { dateToMw } from '../../../wiki/timestamps.js';
+import type { ReportOptions } from '../../import-writer.js';
 
 /** $wgContentNamespaces */
 const CONTENT_NS = '(0)';
@@ -271,18 +271,11 @@ export const REPORT_QUERIES: ReportQuery[] = [
   pagesWithout('Withoutinterwiki', CONTENT_NS, 'SELECT 1 FROM langlinks WHERE ll_from = page_id'),
 ];
 
-export interface ReportOptions {
-  /** keep at most this many rows per report (MediaWiki's $wgQueryCacheLimit is 1000); default: all */
-  maxRows?: number | null;
-  /** called after each report with its name, row count and seconds */
-  onReport?: (name: string, rows: number, seconds: number) => void;
-}
-
 /**
  * Compute every report into querycache (replacing earlier rows of the same report) and record the
  * time in querycache_info. Runs on the finished link tables, before ANALYZE.
  */
-export function buildReports(db: Database.Database, _ctx: { codec: TitleCodec; lang: string }, opts: ReportOptions = {}): void {
+export function buildReports(db: Database.Database, opts: ReportOptions = {}): void {
   const cap = opts.maxRows ?? null;
   if (cap !== null && (!Number.isInteger(cap) || cap < 0)) throw new Error(`buildReports: maxRows must be a non-negative integer, got ${cap}`);
   const now = dateToMw(new Date());

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { SCHEMA } from '../store/sqlite/schema.js';
+import { SCHEMA } from '../schema.js';
 
 interface SchemaIndex {
   name: string;

@@ -1,0 +1,336 @@
+/**
+ * The importer's side of the store: everything an import writes (and the little it reads back while it
+ * runs), in domain terms, with no SQL and no backend type. The importer (src/importer/) decides what is
+ * written and in which order; a backend (src/store/sqlite/import/) decides how. `openImportWriter`
+ * (src/store/open.ts) opens one for a `--db` location.
+ *
+ * Row writes and look-ups are synchronous: they run hundreds of thousands of times per import, inside
+ * the template expander's synchronous callbacks too, and a backend that talks over a network buffers
+ * them (and pre-loads what the look-ups need) rather than making a round trip per row. The long phases
+ * (search index, finish) return promises.
+ *
+ * Nothing written is visible to readers until `finish()` publishes the whole database at once; `abort()`
+ * throws everything away and leaves the location as it was.
+ */
+import type { InterwikiMap } from '../wiki/interwiki.js';
+import type { SiteStatistics } from './site-store.js';
+
+export interface TitleRef {
+  ns: number;
+  dbkey: string;
+}
+
+export interface SiteMeta {
+  siteinfo: { sitename: string; dbname: string; base: string; generator: string; case: string; lang: string };
+  lang: string;
+  importTime: string;
+  importId: string;
+  namespaces: Array<{ id: number; name: string; canonical?: string | null; case: string }>;
+}
+
+/** One page with its first and latest revision's metadata (the `page` row). */
+export interface PageRow {
+  id: number;
+  ns: number;
+  dbkey: string;
+  isRedirect: boolean;
+  len: number;
+  latestRevId: number;
+  touched: string;
+  revisionCount: number;
+  model: string;
+  firstRevId: number;
+  firstTimestamp: string;
+  firstUser: string;
+  firstUserId: number;
+  firstLen: number | null;
+  firstSha1: string;
+  firstComment: string;
+  firstMinor: boolean;
+  latestTimestamp: string;
+  latestUser: string;
+  latestUserId: number;
+  latestComment: string;
+  latestSha1: string;
+  latestMinor: boolean;
+  latestParentId: number;
+  random: number;
+}
+
+export interface RedirectRow {
+  ns: number;
+  dbkey: string;
+  fragment: string;
+  interwiki: string;
+}
+
+/** A page as pass 2 reads it, in page id order. */
+export interface PageWithText {
+  id: number;
+  ns: number;
+  dbkey: string;
+  isRedirect: boolean;
+  latestTimestamp: string;
+  model: string;
+  text: string;
+}
+
+export interface Uploader {
+  user: string;
+  userId: number;
+  timestamp: string;
+  comment: string;
+}
+
+export interface RevisionInput {
+  id: number;
+  page: number;
+  ns: number;
+  parentId: number;
+  /** TS_MW */
+  timestamp: string;
+  user: string;
+  userId: number;
+  comment: string;
+  minor: boolean;
+  /** Revision::DELETED_* bits */
+  deleted: number;
+  /** null when the dump has no text (deleted) */
+  text: string | null;
+  len: number | null;
+  sha1: string;
+  model: string;
+  format: string;
+}
+
+export interface LogInput {
+  id: number;
+  type: string;
+  action: string;
+  timestamp: string;
+  user: string;
+  userId: number;
+  ns: number;
+  dbkey: string;
+  comment: string;
+  params: string;
+  deleted: number;
+}
+
+export interface ImageRow {
+  name: string;
+  size: number;
+  width: number;
+  height: number;
+  bits: number;
+  mediaType: string;
+  majorMime: string;
+  minorMime: string;
+  sha1Base36: string;
+  sha1Hex: string;
+  uploader: Uploader;
+  /** the file's path below --files, '/'-separated */
+  path: string;
+}
+
+export interface CategoryLinkRow {
+  from: number;
+  to: string;
+  sortkey: string;
+  sortkeyPrefix: string;
+  timestamp: string;
+  type: 'page' | 'subcat' | 'file';
+}
+
+export interface SearchIndexSource {
+  /** plain text of a page's source for the index (wikitext markup stripped) */
+  plainText(text: string, contentModel: string): string;
+  /** title text (spaces) of a DB key */
+  titleText(dbkey: string): string;
+}
+
+export interface SearchIndexResult {
+  pages: number;
+  redirectTitles: number;
+  /** bytes the index takes, and the whole database so far */
+  indexBytes: number;
+  databaseBytes: number;
+}
+
+export interface ReportOptions {
+  /** keep at most this many rows per report (MediaWiki's $wgQueryCacheLimit is 1000); default: all */
+  maxRows?: number | null;
+  /** called after each report with its name, row count and seconds */
+  onReport?: (name: string, rows: number, seconds: number) => void;
+}
+
+/** pass 1: pages, their latest texts, redirects, and the scratch upload facts the file import reads */
+export interface PageImportWriter {
+  /** false when the page id is taken already (concatenated dumps) */
+  insert(row: PageRow): boolean;
+  /** the latest revision of an inserted page */
+  latestOf(id: number): { timestamp: string; revId: number };
+  /** remove a page with its text and redirect; true when it was a redirect */
+  remove(id: number): boolean;
+  insertText(id: number, text: string): void;
+  insertRedirect(id: number, target: RedirectRow): void;
+  /**
+   * After pass 1: index pages by title. A title held by two page ids keeps the page whose latest revision
+   * is newer (then the higher id); the others are removed. Returns how many were removed.
+   */
+  indexTitles(): number;
+  count(): number;
+  redirectCount(): number;
+  /** pass 2's reading: up to `limit` pages with id > `afterId`, in id order */
+  chunkWithText(afterId: number, limit: number): PageWithText[];
+  /** pages of one namespace with their texts, in title order (MediaWiki: pages for the message overrides) */
+  inNamespaceWithText(ns: number): Array<{ dbkey: string; text: string; model: string }>;
+  /** template look-ups of the expander (after indexTitles) */
+  byTitle(t: TitleRef): { id: number; isRedirect: boolean } | undefined;
+  redirectOf(id: number): TitleRef | undefined;
+  textOf(id: number): string | undefined;
+  /** the first revision's author of a page, as an uploader */
+  firstRevisionUploader(t: TitleRef): Uploader | undefined;
+}
+
+/** Who uploaded which file: the dump's <upload> records, completed from uploads.json; dropped before pass 2 */
+export interface UploadFactsWriter {
+  /** the newest upload of a file wins */
+  record(name: string, u: Uploader): void;
+  /** only when nothing is known of the file yet */
+  fillIn(name: string, u: Uploader): void;
+  get(name: string): Uploader | undefined;
+  drop(): void;
+}
+
+export interface HistoryImportWriter {
+  readonly revisions: number;
+  readonly logItems: number;
+  writeRevision(r: RevisionInput): void;
+  writeLog(l: LogInput): void;
+  /** after pass 1: drop revisions of skipped pages, derive users, contributors, recent changes */
+  finish(): { users: number; recentChanges: number };
+}
+
+export interface FileImportWriter {
+  write(r: ImageRow): void;
+  exists(name: string): boolean;
+}
+
+export interface MessageImportWriter {
+  write(lang: string, key: string, text: string): void;
+  writeOverride(lang: string, key: string, text: string): void;
+  count(): number;
+  /** languages with at least one message */
+  languages(): string[];
+  text(lang: string, key: string): string | undefined;
+  override(lang: string, key: string): string | undefined;
+}
+
+/** pass 2: what LinksUpdate writes for a page; each write returns the rows it added */
+export interface LinkImportWriter {
+  interwikiMap(map: InterwikiMap): void;
+  /** before the first page of pass 2 */
+  begin(): void;
+  pageLink(from: number, fromNs: number, to: TitleRef): void;
+  imageLink(from: number, fromNs: number, file: string): void;
+  templateLink(from: number, fromNs: number, to: TitleRef): number;
+  categoryLink(row: CategoryLinkRow): number;
+  langLink(from: number, lang: string, title: string): number;
+  externalLinks(from: number, urls: Iterable<string>): number;
+  interwikiLinks(from: number, links: Iterable<{ prefix: string; title: string }>): number;
+  pageProp(page: number, name: string, value: string): number;
+  /** after the last page: the page and image links, counted */
+  finish(): { pagelinks: number; imagelinks: number };
+}
+
+/** tables derived from the finished link tables */
+export interface DerivedImportWriter {
+  /** the category table (members counted by kind, hidden categories); returns its rows */
+  categories(): number;
+  /** rows of the category table so far */
+  categoryCount(): number;
+  /** initSiteStats.php's figures (content pages counted by the 'link' method) */
+  statistics(): SiteStatistics;
+  writeStatistics(stats: SiteStatistics): void;
+  /** the query-page reports (querycache) */
+  reports(opts?: ReportOptions): void;
+}
+
+/** The Semantic MediaWiki import: subjects and staged annotations in pass 2, typed values at the end. */
+export interface SemanticImportWriter {
+  /** a word-key prefix with more rows than this gets a precomputed top list (what the backend's reader expects) */
+  readonly heavyRows: number;
+  /** create the semantic tables (once, before pass 2) */
+  begin(): void;
+  propertyId(key: string): number | undefined;
+  addProperty(key: string, type: string): number;
+  declareType(property: number, type: string): void;
+  addSubject(ns: number, dbkey: string, subobject: string, sortkey: string): number;
+  /** an annotation as written, typed at the end (kind: 0 = parse by the property's type, > 0 a DI, -1 a query) */
+  stage(subject: number, property: number, kind: number, text: string): void;
+  /** apply the declared types to the user properties; every property with its type */
+  resolveTypes(): Array<{ id: number; key: string; type: string }>;
+  stagedRows(afterRow: number, limit: number): Array<{ row: number; subject: number; property: number; kind: number; text: string }>;
+  /** the target of a page when it is a redirect */
+  redirectTarget(t: TitleRef): TitleRef | undefined;
+  /** run writes as one unit (a transaction) */
+  batch(fn: () => void): void;
+  addValue(subject: number, property: number, seq: number, di: number, item: string | null, ns: number | null, key: string | null, sortNum: number | null): void;
+  /** a value offered by autocompletion of `source` (a property id, or -1 - namespace) */
+  addCompletionValue(source: number, value: string): void;
+  /** staging done: subjects only used as values, the distinct completion values (page titles included) */
+  endStaging(): void;
+  completionValues(afterId: number, limit: number): Array<{ id: number; source: number; value: string }>;
+  addWordKey(source: number, key: string, valueId: number): void;
+  /** word keys staged: sorted into place; returns their number */
+  endWordKeys(): number;
+  /** word keys in (source, key, value) order after a cursor (null: from the start) */
+  wordKeys(after: [number, string, number] | null, limit: number): Array<{ source: number; key: string; value: number }>;
+  addHeavyPrefix(source: number, key: string, topValues: number[]): void;
+  /** indexes, scratch tables dropped */
+  finish(): void;
+}
+
+export interface ImportWriter {
+  /** what the import is written to, as the operator named it */
+  readonly location: string;
+  site: { write(meta: SiteMeta): void };
+  pages: PageImportWriter;
+  uploads: UploadFactsWriter;
+  history: HistoryImportWriter;
+  files: FileImportWriter;
+  messages: MessageImportWriter;
+  links: LinkImportWriter;
+  derived: DerivedImportWriter;
+  semantic: SemanticImportWriter;
+  /** the full-text index over every page (after pass 2) */
+  buildSearchIndex(src: SearchIndexSource, opts: { checkAbort: () => void; onProgress?: (done: number) => void }): Promise<SearchIndexResult>;
+  /** group the writes that follow into one unit, until `commit()` (bulk loading goes in batches) */
+  begin(): void;
+  commit(): void;
+  /** undo an open batch (no-op without one) */
+  rollback(): void;
+  /**
+   * Secondary indexes are built after the rows they index are in (a B-tree from sorted input is much
+   * faster than one kept up to date row by row): the import builds an area's between phases.
+   */
+  createIndexes(area: IndexArea): void;
+  /** areas with indexes still to build */
+  pendingIndexAreas(): IndexArea[];
+  /**
+   * Every index, statistics for the planner, then publish the database atomically onto the location.
+   * `beforePublish` runs when all is durable, just before the publication (it may throw to stop it).
+   */
+  finish(beforePublish?: () => Promise<void>): Promise<void>;
+  /** throw away everything written; the location is left as it was (safe to call at any time, twice) */
+  abort(): void;
+}
+
+/**
+ * A group of secondary indexes, named by MediaWiki's table whose rows they index (what a backend of any
+ * kind has: the tables are MediaWiki's); `pendingIndexAreas()` may also name a backend's own.
+ */
+export type IndexArea =
+  | 'revision' | 'logging' | 'categorylinks' | 'pagelinks' | 'imagelinks' | 'templatelinks' | 'langlinks' | 'externallinks'
+  | 'iwlinks' | 'page_props' | 'image' | (string & {});

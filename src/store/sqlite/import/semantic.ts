@@ -1,0 +1,156 @@
+/**
+ * The SQL of the Semantic MediaWiki import (importer/semantic-hook.ts decides what is written): staged
+ * annotations, subjects and properties during pass 2, typed values and the autocompletion index at the
+ * end. Tables and indexes: semantic-schema.ts.
+ */
+import type Database from 'better-sqlite3';
+import { HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from '../semantic-schema.js';
+import type { SemanticImportWriter, TitleRef } from '../../import-writer.js';
+
+type Stmts = Record<
+  'subject' | 'stage' | 'propGet' | 'propAdd' | 'typeDecl' | 'value' | 'acStage' | 'redirect' | 'staged' | 'acValues' | 'wordStage' | 'node' | 'top' | 'words' | 'wordsFirst',
+  Database.Statement
+>;
+
+export class SqliteSemanticImportWriter implements SemanticImportWriter {
+  readonly heavyRows = HEAVY_ROWS;
+  private stmts: Partial<Stmts> = {};
+
+  constructor(private readonly db: Database.Database) {}
+
+  /** statements are prepared on first use: their tables exist only from begin() (and some later) */
+  private st(name: keyof Stmts, sql: string, pluck = false): Database.Statement {
+    let s = this.stmts[name];
+    if (s === undefined) {
+      s = this.db.prepare(sql);
+      if (pluck) s = s.pluck();
+      this.stmts[name] = s;
+    }
+    return s;
+  }
+
+  begin(): void {
+    this.db.exec(SEMANTIC_SCHEMA);
+  }
+
+  propertyId(key: string): number | undefined {
+    return this.st('propGet', 'SELECT sp_id FROM smw_property WHERE sp_key = ?', true).get(key) as number | undefined;
+  }
+
+  addProperty(key: string, type: string): number {
+    return Number(this.st('propAdd', 'INSERT INTO smw_property (sp_key, sp_type) VALUES (?, ?)').run(key, type).lastInsertRowid);
+  }
+
+  declareType(property: number, type: string): void {
+    this.st('typeDecl', 'INSERT OR REPLACE INTO smw_type_decl (sd_property, sd_type) VALUES (?, ?)').run(property, type);
+  }
+
+  addSubject(ns: number, dbkey: string, subobject: string, sortkey: string): number {
+    const s = this.st('subject', 'INSERT INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey) VALUES (?, ?, ?, ?)');
+    return Number(s.run(ns, dbkey, subobject, sortkey).lastInsertRowid);
+  }
+
+  stage(subject: number, property: number, kind: number, text: string): void {
+    this.st('stage', 'INSERT INTO smw_stage (st_subject, st_property, st_kind, st_text) VALUES (?, ?, ?, ?)').run(subject, property, kind, text);
+  }
+
+  resolveTypes(): Array<{ id: number; key: string; type: string }> {
+    // the last [[Has type::…]] of the property's page; Page when none
+    this.db.exec(`UPDATE smw_property SET sp_type = (SELECT sd_type FROM smw_type_decl WHERE sd_property = sp_id)
+             WHERE sp_id IN (SELECT sd_property FROM smw_type_decl) AND substr(sp_key, 1, 1) <> '_'`);
+    return this.db.prepare('SELECT sp_id AS id, sp_key AS key, sp_type AS type FROM smw_property').all() as Array<{ id: number; key: string; type: string }>;
+  }
+
+  stagedRows(afterRow: number, limit: number): Array<{ row: number; subject: number; property: number; kind: number; text: string }> {
+    const s = this.st(
+      'staged',
+      'SELECT rowid AS row, st_subject AS subject, st_property AS property, st_kind AS kind, st_text AS text FROM smw_stage WHERE rowid > ? ORDER BY rowid LIMIT ?',
+    );
+    return s.all(afterRow, limit) as Array<{ row: number; subject: number; property: number; kind: number; text: string }>;
+  }
+
+  redirectTarget(t: TitleRef): TitleRef | undefined {
+    const s = this.st(
+      'redirect',
+      `SELECT r.rd_namespace AS ns, r.rd_title AS dbkey FROM page p JOIN redirect r ON r.rd_from = p.page_id
+       WHERE p.page_namespace = ? AND p.page_title = ? AND p.page_is_redirect = 1`,
+    );
+    return s.get(t.ns, t.dbkey) as TitleRef | undefined;
+  }
+
+  batch(fn: () => void): void {
+    this.db.transaction(fn)();
+  }
+
+  addValue(subject: number, property: number, seq: number, di: number, item: string | null, ns: number | null, key: string | null, sortNum: number | null): void {
+    this.st('value', 'INSERT INTO smw_value (sv_subject, sv_property, sv_seq, sv_type, sv_item, sv_ns, sv_key, sv_num) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+      subject, property, seq, di, item, ns, key, sortNum,
+    );
+  }
+
+  addCompletionValue(source: number, value: string): void {
+    this.st('acStage', 'INSERT INTO smw_ac_stage (as_source, as_value) VALUES (?, ?)').run(source, value);
+  }
+
+  endStaging(): void {
+    const db = this.db;
+    db.exec('DROP TABLE smw_stage');
+    // subjects that are only values (SMW has an id for every page it has seen)
+    db.exec(SEMANTIC_INDEXES.split(';')[0]);
+    db.exec(`INSERT OR IGNORE INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey)
+             SELECT DISTINCT sv_ns, sv_key, '', replace(sv_key, '_', ' ') FROM smw_value WHERE sv_ns IS NOT NULL`);
+    const cats = db.prepare("SELECT sp_id FROM smw_property WHERE sp_key IN ('_INST', '_SUBC')").pluck().all() as number[];
+    for (const c of cats) {
+      db.prepare(
+        `INSERT OR IGNORE INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey)
+         SELECT DISTINCT 14, t, '', replace(t, '_', ' ') FROM (SELECT substr(sv_item, 1, instr(sv_item, '#') - 1) AS t FROM smw_value WHERE sv_property = ?)`,
+      ).run(c);
+    }
+    // autocompletion: distinct values per source in byte order (page titles are the namespace sources)
+    db.exec('INSERT INTO smw_ac_stage (as_source, as_value) SELECT -1 - page_namespace, page_title FROM page');
+    db.exec(`INSERT INTO smw_ac_value (av_source, av_value)
+             SELECT as_source, as_value FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
+    db.exec('DROP TABLE smw_ac_stage');
+    db.exec('CREATE TABLE smw_ac_word_stage (s INTEGER, k TEXT, v INTEGER)');
+  }
+
+  completionValues(afterId: number, limit: number): Array<{ id: number; source: number; value: string }> {
+    const s = this.st('acValues', 'SELECT av_id AS id, av_source AS source, av_value AS value FROM smw_ac_value WHERE av_id > ? ORDER BY av_id LIMIT ?');
+    return s.all(afterId, limit) as Array<{ id: number; source: number; value: string }>;
+  }
+
+  addWordKey(source: number, key: string, valueId: number): void {
+    this.st('wordStage', 'INSERT INTO smw_ac_word_stage (s, k, v) VALUES (?, ?, ?)').run(source, key, valueId);
+  }
+
+  endWordKeys(): number {
+    const n = this.db.prepare('INSERT OR IGNORE INTO smw_ac_word (aw_source, aw_key, aw_value) SELECT s, k, v FROM smw_ac_word_stage ORDER BY s, k, v').run().changes;
+    this.db.exec('DROP TABLE smw_ac_word_stage');
+    delete this.stmts.wordStage;
+    return n;
+  }
+
+  wordKeys(after: [number, string, number] | null, limit: number): Array<{ source: number; key: string; value: number }> {
+    if (after === null) {
+      const s = this.st('wordsFirst', 'SELECT aw_source AS source, aw_key AS key, aw_value AS value FROM smw_ac_word ORDER BY aw_source, aw_key, aw_value LIMIT ?');
+      return s.all(limit) as Array<{ source: number; key: string; value: number }>;
+    }
+    const s = this.st(
+      'words',
+      `SELECT aw_source AS source, aw_key AS key, aw_value AS value FROM smw_ac_word
+       WHERE (aw_source, aw_key, aw_value) > (?, ?, ?) ORDER BY aw_source, aw_key, aw_value LIMIT ?`,
+    );
+    return s.all(after[0], after[1], after[2], limit) as Array<{ source: number; key: string; value: number }>;
+  }
+
+  addHeavyPrefix(source: number, key: string, topValues: number[]): void {
+    const id = Number(this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key) VALUES (?, ?)').run(source, key).lastInsertRowid);
+    const top = this.st('top', 'INSERT INTO smw_ac_top (at_node, at_value) VALUES (?, ?)');
+    for (const v of topValues) top.run(id, v);
+  }
+
+  finish(): void {
+    for (const sql of SEMANTIC_INDEXES.split(';').slice(1)) if (sql.trim()) this.db.exec(sql);
+    for (const t of SEMANTIC_STAGING) this.db.exec(`DROP TABLE IF EXISTS ${t}`);
+  }
+}

@@ -1,0 +1,583 @@
+/**
+ * The SQLite ImportWriter: every statement an import runs, in one place. The database is built in a
+ * temporary file next to the target (FILE.tmp-<pid>, bulk-load settings: build-db.ts) and renamed onto
+ * FILE by `finish()`; `abort()` removes it. Temporary files of imports that were killed outright
+ * (SIGKILL, a crash) are removed when the next import into the same FILE opens its writer.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { BuildDb, removeDbFiles } from './build-db.js';
+import { HistoryWriter } from '../history-writer.js';
+import { LinksWriter } from '../links-writer.js';
+import { SearchIndexWriter } from '../search-writer.js';
+import { SCHEMA_VERSION } from '../schema.js';
+import { databaseProblem } from '../db.js';
+import { buildReports } from './reports.js';
+import { SqliteSemanticImportWriter } from './semantic.js';
+import { NS_CATEGORY } from '../../../wiki/namespaces.js';
+import type { InterwikiMap } from '../../../wiki/interwiki.js';
+import type { SiteStatistics } from '../../site-store.js';
+import type {
+  CategoryLinkRow, DerivedImportWriter, FileImportWriter, ImageRow, ImportWriter, IndexArea, LinkImportWriter, MessageImportWriter,
+  PageImportWriter, PageRow, PageWithText, RedirectRow, ReportOptions, SearchIndexResult, SearchIndexSource, SiteMeta, TitleRef,
+  UploadFactsWriter, Uploader,
+} from '../../import-writer.js';
+
+/**
+ * What stands at an import target: null when an import may replace it (nothing there, or a wikiquery
+ * database, of any schema version), else why not.
+ */
+export function sqliteImportTargetProblem(file: string): string | null {
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  if (st?.isDirectory()) return `is a directory; give the database file's path (e.g. ${path.join(file, 'wiki.sqlite')})`;
+  if (st) {
+    const problem = databaseProblem(file);
+    if (problem !== null && !problem.startsWith('imported by another wikiquery version')) return `${problem}; refusing to replace it`;
+  }
+  const dir = path.dirname(path.resolve(file));
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return `directory ${dir} does not exist`;
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    return `directory ${dir} is not writable`;
+  }
+  return null;
+}
+
+/**
+ * Remove FILE.tmp-<pid> files (and SQLite's side files) left by imports into FILE whose process is gone:
+ * a killed import cannot clean up after itself, and each left its partial database behind (22–282 MB).
+ * A file whose process still runs is another import at work and is left alone.
+ */
+export function sweepStaleTemporaryFiles(db: string, log: (line: string) => void): void {
+  const dir = path.dirname(path.resolve(db));
+  const base = path.basename(db);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(base + '.tmp-')) continue;
+    const m = /^(\d+)(-journal|-wal|-shm)?$/.exec(name.slice(base.length + 5));
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || processExists(pid)) continue;
+    try {
+      fs.unlinkSync(path.join(dir, name));
+      if (!m[2]) log(`removed ${name}, left by an import (process ${pid}) that was killed`);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, under another user
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function openSqliteImportWriter(file: string, opts: { log: (line: string) => void }): SqliteImportWriter {
+  const tmp = `${file}.tmp-${process.pid}`;
+  removeDbFiles(tmp);
+  sweepStaleTemporaryFiles(file, opts.log);
+  return new SqliteImportWriter(file, tmp);
+}
+
+/**
+ * Scratch table tmp_upload: upload facts (newest upload per file) from the dump, completed from
+ * uploads.json and read by the file import; dropped before pass 2.
+ */
+const UPLOAD_TABLE_SQL = `CREATE TABLE tmp_upload (name TEXT PRIMARY KEY, user TEXT NOT NULL, user_id INTEGER NOT NULL,
+  timestamp TEXT NOT NULL, comment TEXT NOT NULL) WITHOUT ROWID`;
+
+class SqlitePages implements PageImportWriter {
+  private readonly insPage: Database.Statement;
+  private readonly insText: Database.Statement;
+  private readonly insRedirect: Database.Statement;
+  private readonly latest: Database.Statement;
+  private readonly delPage: Database.Statement;
+  private readonly delText: Database.Statement;
+  private readonly delRedirect: Database.Statement;
+  private lookups: { byTitle: Database.Statement; redirectOf: Database.Statement; textOf: Database.Statement; firstRev: Database.Statement } | null = null;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly build: BuildDb,
+  ) {
+    this.insPage = db.prepare(
+      `INSERT INTO page (page_id, page_namespace, page_title, page_is_redirect, page_len, page_latest, page_touched,
+         page_rev_count, page_content_model, first_rev_id, first_timestamp, first_user, first_user_id,
+         first_len, first_sha1, first_comment, first_minor,
+         latest_timestamp, latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id, page_random)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insText = db.prepare('INSERT INTO page_text (page_id, old_text) VALUES (?, ?)');
+    this.insRedirect = db.prepare('INSERT INTO redirect (rd_from, rd_namespace, rd_title, rd_fragment, rd_interwiki) VALUES (?, ?, ?, ?, ?)');
+    this.latest = db.prepare('SELECT latest_timestamp AS timestamp, page_latest AS revId FROM page WHERE page_id = ?');
+    this.delPage = db.prepare('DELETE FROM page WHERE page_id = ?');
+    this.delText = db.prepare('DELETE FROM page_text WHERE page_id = ?');
+    this.delRedirect = db.prepare('DELETE FROM redirect WHERE rd_from = ?');
+  }
+
+  insert(r: PageRow): boolean {
+    try {
+      this.insPage.run(
+        r.id, r.ns, r.dbkey, r.isRedirect ? 1 : 0, r.len, r.latestRevId, r.touched, r.revisionCount, r.model,
+        r.firstRevId, r.firstTimestamp, r.firstUser, r.firstUserId, r.firstLen, r.firstSha1, r.firstComment, r.firstMinor ? 1 : 0,
+        r.latestTimestamp, r.latestUser, r.latestUserId, r.latestComment, r.latestSha1, r.latestMinor ? 1 : 0, r.latestParentId, r.random,
+      );
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw e;
+      return false;
+    }
+  }
+
+  latestOf(id: number): { timestamp: string; revId: number } {
+    return this.latest.get(id) as { timestamp: string; revId: number };
+  }
+
+  remove(id: number): boolean {
+    this.delPage.run(id);
+    this.delText.run(id);
+    return this.delRedirect.run(id).changes > 0;
+  }
+
+  insertText(id: number, text: string): void {
+    this.insText.run(id, text);
+  }
+
+  insertRedirect(id: number, t: RedirectRow): void {
+    this.insRedirect.run(id, t.ns, t.dbkey, t.fragment, t.interwiki);
+  }
+
+  indexTitles(): number {
+    const create = () => this.build.createIndexes(['page', 'redirect']);
+    try {
+      create();
+      return 0;
+    } catch (e) {
+      if (!String((e as Error).message).includes('UNIQUE')) throw e;
+    }
+    const db = this.db;
+    db.exec('CREATE INDEX tmp_page_title ON page (page_namespace, page_title)');
+    const losers = db
+      .prepare(
+        `SELECT p.page_id FROM page p JOIN page q ON q.page_namespace = p.page_namespace AND q.page_title = p.page_title
+         WHERE q.latest_timestamp > p.latest_timestamp OR (q.latest_timestamp = p.latest_timestamp AND q.page_id > p.page_id)`,
+      )
+      .pluck()
+      .all() as number[];
+    db.exec('DROP INDEX tmp_page_title');
+    db.transaction(() => {
+      for (const id of losers) this.remove(id);
+    })();
+    create();
+    return losers.length;
+  }
+
+  count(): number {
+    return this.db.prepare('SELECT COUNT(*) FROM page').pluck().get() as number;
+  }
+
+  redirectCount(): number {
+    return this.db.prepare('SELECT COUNT(*) FROM redirect').pluck().get() as number;
+  }
+
+  private chunk: Database.Statement | null = null;
+  private chunkLimit = 0;
+
+  chunkWithText(afterId: number, limit: number): PageWithText[] {
+    if (this.chunk === null || this.chunkLimit !== limit) {
+      this.chunkLimit = limit;
+      this.chunk = this.db.prepare(
+        `SELECT p.page_id AS id, p.page_namespace AS ns, p.page_title AS dbkey, p.page_is_redirect AS redirect,
+           p.latest_timestamp AS ts, p.page_content_model AS model, t.old_text AS text
+         FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_id > ? ORDER BY p.page_id LIMIT ${Math.trunc(limit)}`,
+      );
+    }
+    const rows = this.chunk.all(afterId) as Array<{ id: number; ns: number; dbkey: string; redirect: number; ts: string; model: string; text: string }>;
+    return rows.map((r) => ({ id: r.id, ns: r.ns, dbkey: r.dbkey, isRedirect: r.redirect === 1, latestTimestamp: r.ts, model: r.model, text: r.text }));
+  }
+
+  inNamespaceWithText(ns: number): Array<{ dbkey: string; text: string; model: string }> {
+    return this.db
+      .prepare(
+        `SELECT p.page_title AS dbkey, t.old_text AS text, p.page_content_model AS model
+         FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_namespace = ? ORDER BY p.page_title`,
+      )
+      .all(ns) as Array<{ dbkey: string; text: string; model: string }>;
+  }
+
+  private get q() {
+    this.lookups ??= {
+      byTitle: this.db.prepare('SELECT page_id AS id, page_is_redirect AS r FROM page WHERE page_namespace = ? AND page_title = ?'),
+      redirectOf: this.db.prepare('SELECT rd_namespace AS ns, rd_title AS dbkey FROM redirect WHERE rd_from = ?'),
+      textOf: this.db.prepare('SELECT old_text FROM page_text WHERE page_id = ?').pluck(),
+      firstRev: this.db.prepare(
+        "SELECT first_user AS user, first_user_id AS userId, first_timestamp AS timestamp, '' AS comment FROM page WHERE page_namespace = ? AND page_title = ?",
+      ),
+    };
+    return this.lookups;
+  }
+
+  byTitle(t: TitleRef): { id: number; isRedirect: boolean } | undefined {
+    const row = this.q.byTitle.get(t.ns, t.dbkey) as { id: number; r: number } | undefined;
+    return row && { id: row.id, isRedirect: row.r === 1 };
+  }
+
+  redirectOf(id: number): TitleRef | undefined {
+    return this.q.redirectOf.get(id) as TitleRef | undefined;
+  }
+
+  textOf(id: number): string | undefined {
+    return this.q.textOf.get(id) as string | undefined;
+  }
+
+  firstRevisionUploader(t: TitleRef): Uploader | undefined {
+    return this.q.firstRev.get(t.ns, t.dbkey) as Uploader | undefined;
+  }
+}
+
+class SqliteUploads implements UploadFactsWriter {
+  private readonly ins: Database.Statement;
+  private readonly insIgnore: Database.Statement;
+  private readonly sel: Database.Statement;
+
+  constructor(private readonly db: Database.Database) {
+    db.exec(UPLOAD_TABLE_SQL);
+    this.ins = db.prepare(
+      `INSERT INTO tmp_upload (name, user, user_id, timestamp, comment) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET user = excluded.user, user_id = excluded.user_id,
+         timestamp = excluded.timestamp, comment = excluded.comment WHERE excluded.timestamp > tmp_upload.timestamp`,
+    );
+    this.insIgnore = db.prepare('INSERT OR IGNORE INTO tmp_upload (name, user, user_id, timestamp, comment) VALUES (?, ?, ?, ?, ?)');
+    this.sel = db.prepare('SELECT user, user_id AS userId, timestamp, comment FROM tmp_upload WHERE name = ?');
+  }
+
+  record(name: string, u: Uploader): void {
+    this.ins.run(name, u.user, u.userId, u.timestamp, u.comment);
+  }
+
+  fillIn(name: string, u: Uploader): void {
+    this.insIgnore.run(name, u.user, u.userId, u.timestamp, u.comment);
+  }
+
+  get(name: string): Uploader | undefined {
+    return this.sel.get(name) as Uploader | undefined;
+  }
+
+  drop(): void {
+    this.db.exec('DROP TABLE tmp_upload');
+  }
+}
+
+class SqliteFiles implements FileImportWriter {
+  private readonly ins: Database.Statement;
+  private exist: Database.Statement | null = null;
+
+  constructor(private readonly db: Database.Database) {
+    this.ins = db.prepare(
+      `INSERT OR REPLACE INTO image (img_name, img_size, img_width, img_height, img_bits, img_media_type, img_major_mime,
+         img_minor_mime, img_sha1, img_sha1_hex, img_user, img_user_text, img_timestamp, img_description, img_metadata, img_path)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?)`,
+    );
+  }
+
+  write(r: ImageRow): void {
+    this.ins.run(
+      r.name, r.size, r.width, r.height, r.bits, r.mediaType, r.majorMime, r.minorMime, r.sha1Base36, r.sha1Hex,
+      r.uploader.userId, r.uploader.user, r.uploader.timestamp, r.uploader.comment, r.path,
+    );
+  }
+
+  exists(name: string): boolean {
+    this.exist ??= this.db.prepare('SELECT 1 FROM image WHERE img_name = ?').pluck();
+    return this.exist.get(name) !== undefined;
+  }
+}
+
+class SqliteMessages implements MessageImportWriter {
+  private readonly ins: Database.Statement;
+  private readonly insOverride: Database.Statement;
+  private sel: { text: Database.Statement; override: Database.Statement } | null = null;
+
+  constructor(private readonly db: Database.Database) {
+    this.ins = db.prepare('INSERT OR REPLACE INTO message (msg_lang, msg_key, msg_text) VALUES (?, ?, ?)');
+    this.insOverride = db.prepare('INSERT OR REPLACE INTO message_override (mo_lang, mo_key, mo_text) VALUES (?, ?, ?)');
+  }
+
+  write(lang: string, key: string, text: string): void {
+    this.ins.run(lang, key, text);
+  }
+
+  writeOverride(lang: string, key: string, text: string): void {
+    this.insOverride.run(lang, key, text);
+  }
+
+  count(): number {
+    return this.db.prepare('SELECT COUNT(*) FROM message').pluck().get() as number;
+  }
+
+  languages(): string[] {
+    return this.db.prepare('SELECT DISTINCT msg_lang FROM message').pluck().all() as string[];
+  }
+
+  private get s() {
+    this.sel ??= {
+      text: this.db.prepare('SELECT msg_text FROM message WHERE msg_lang = ? AND msg_key = ?').pluck(),
+      override: this.db.prepare('SELECT mo_text FROM message_override WHERE mo_lang = ? AND mo_key = ?').pluck(),
+    };
+    return this.sel;
+  }
+
+  text(lang: string, key: string): string | undefined {
+    return this.s.text.get(lang, key) as string | undefined;
+  }
+
+  override(lang: string, key: string): string | undefined {
+    return this.s.override.get(lang, key) as string | undefined;
+  }
+}
+
+class SqliteLinks implements LinkImportWriter {
+  private readonly writer: LinksWriter;
+  private ins: Record<'pl' | 'il' | 'tl' | 'cl' | 'll' | 'pp', Database.Statement> | null = null;
+
+  constructor(private readonly db: Database.Database) {
+    this.writer = new LinksWriter(db);
+  }
+
+  interwikiMap(map: InterwikiMap): void {
+    this.writer.writeInterwikiMap(map);
+  }
+
+  begin(): void {
+    const db = this.db;
+    // pagelinks and imagelinks are keyed by target: rows arriving in page order would land all over
+    // their B-trees. They are staged in append-only tables and moved over sorted at the end.
+    db.exec(`CREATE TABLE tmp_pagelinks (pl_from INTEGER, pl_namespace INTEGER, pl_title TEXT, pl_from_namespace INTEGER);
+             CREATE TABLE tmp_imagelinks (il_from INTEGER, il_to TEXT, il_from_namespace INTEGER)`);
+    this.ins = {
+      pl: db.prepare('INSERT INTO tmp_pagelinks VALUES (?, ?, ?, ?)'),
+      il: db.prepare('INSERT INTO tmp_imagelinks VALUES (?, ?, ?)'),
+      tl: db.prepare('INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES (?, ?, ?, ?)'),
+      cl: db.prepare(
+        `INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      ll: db.prepare('INSERT OR IGNORE INTO langlinks (ll_from, ll_lang, ll_title) VALUES (?, ?, ?)'),
+      pp: db.prepare('INSERT OR REPLACE INTO page_props (pp_page, pp_propname, pp_value) VALUES (?, ?, ?)'),
+    };
+  }
+
+  private get s() {
+    if (this.ins === null) throw new Error('links.begin() was not called');
+    return this.ins;
+  }
+
+  pageLink(from: number, fromNs: number, to: TitleRef): void {
+    this.s.pl.run(from, to.ns, to.dbkey, fromNs);
+  }
+
+  imageLink(from: number, fromNs: number, file: string): void {
+    this.s.il.run(from, file, fromNs);
+  }
+
+  templateLink(from: number, fromNs: number, to: TitleRef): number {
+    return this.s.tl.run(from, to.ns, to.dbkey, fromNs).changes;
+  }
+
+  categoryLink(r: CategoryLinkRow): number {
+    return this.s.cl.run(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type).changes;
+  }
+
+  langLink(from: number, lang: string, title: string): number {
+    return this.s.ll.run(from, lang, title).changes;
+  }
+
+  externalLinks(from: number, urls: Iterable<string>): number {
+    return this.writer.externalLinks(from, urls);
+  }
+
+  interwikiLinks(from: number, links: Iterable<{ prefix: string; title: string }>): number {
+    return this.writer.interwikiLinks(from, links);
+  }
+
+  pageProp(page: number, name: string, value: string): number {
+    return this.s.pp.run(page, name, value).changes;
+  }
+
+  finish(): { pagelinks: number; imagelinks: number } {
+    const db = this.db;
+    // one row per (page, target) already: the importer hands each target of a page once
+    const pagelinks = db.prepare('INSERT INTO pagelinks SELECT * FROM tmp_pagelinks ORDER BY pl_namespace, pl_title, pl_from').run().changes;
+    const imagelinks = db.prepare('INSERT INTO imagelinks SELECT * FROM tmp_imagelinks ORDER BY il_to, il_from').run().changes;
+    db.exec('DROP TABLE tmp_pagelinks; DROP TABLE tmp_imagelinks');
+    this.ins = null;
+    return { pagelinks, imagelinks };
+  }
+}
+
+/**
+ * Derived tables, computed by SQL over the finished link tables (set-based: nothing here grows with
+ * the wiki in JS memory).
+ */
+class SqliteDerived implements DerivedImportWriter {
+  constructor(private readonly db: Database.Database) {}
+
+  /**
+   * `category`: one row per category that has members or a description page, as recountCategories.php
+   * leaves it: cat_pages counts every member (pages, subcategories and files), cat_subcats and cat_files
+   * the two kinds, cat_hidden whether the category page carries __HIDDENCAT__.
+   */
+  categories(): number {
+    const db = this.db;
+    db.transaction(() => {
+      // cl_to order (the cl_to_sortkey index) gives cat_id in name order, like a fresh recount
+      db.exec(`
+        INSERT INTO category (cat_title, cat_pages, cat_subcats, cat_files)
+        SELECT cl_to, COUNT(*), SUM(cl_type = 'subcat'), SUM(cl_type = 'file')
+        FROM categorylinks GROUP BY cl_to ORDER BY cl_to`);
+      db.prepare('INSERT OR IGNORE INTO category (cat_title) SELECT page_title FROM page WHERE page_namespace = ? ORDER BY page_title').run(NS_CATEGORY);
+      db.prepare(
+        `UPDATE category SET cat_hidden = 1 WHERE cat_title IN (
+           SELECT p.page_title FROM page_props pp JOIN page p ON p.page_id = pp.pp_page
+           WHERE pp.pp_propname = 'hiddencat' AND p.page_namespace = ?)`,
+      ).run(NS_CATEGORY);
+    })();
+    return this.categoryCount();
+  }
+
+  categoryCount(): number {
+    return this.db.prepare('SELECT COUNT(*) FROM category').pluck().get() as number;
+  }
+
+  /**
+   * Site statistics as initSiteStats.php computes them ($wgArticleCountMethod = 'link': a content page
+   * that is no redirect and links somewhere). A dump has no user table, groups or job queue: those are 0.
+   */
+  statistics(): SiteStatistics {
+    const one = (sql: string) => this.db.prepare(sql).pluck().get() as number;
+    return {
+      pages: one('SELECT COUNT(*) FROM page'),
+      articles: one(
+        'SELECT COUNT(*) FROM page WHERE page_namespace = 0 AND page_is_redirect = 0 AND EXISTS (SELECT 1 FROM pagelinks WHERE pl_from = page_id)',
+      ),
+      edits: one('SELECT COALESCE(SUM(page_rev_count), 0) FROM page'),
+      images: one('SELECT COUNT(*) FROM image'),
+      users: 0,
+      activeusers: 0,
+      admins: 0,
+      jobs: 0,
+    };
+  }
+
+  /** stored as JSON in meta('statistics'), in the shape of SiteStatistics (src/store/site-store.ts) */
+  writeStatistics(stats: SiteStatistics): void {
+    this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('statistics', ?)").run(JSON.stringify(stats));
+  }
+
+  reports(opts?: ReportOptions): void {
+    buildReports(this.db, opts);
+  }
+}
+
+export class SqliteImportWriter implements ImportWriter {
+  private build: BuildDb | null;
+  private readonly db: Database.Database;
+  readonly site: { write(meta: SiteMeta): void };
+  readonly pages: SqlitePages;
+  readonly uploads: SqliteUploads;
+  readonly history: HistoryWriter;
+  readonly files: SqliteFiles;
+  readonly messages: SqliteMessages;
+  readonly links: SqliteLinks;
+  readonly derived: SqliteDerived;
+  readonly semantic: SqliteSemanticImportWriter;
+
+  constructor(
+    readonly location: string,
+    private readonly tmp: string,
+  ) {
+    this.build = new BuildDb(tmp);
+    const db = (this.db = this.build.db);
+    this.site = { write: (meta) => this.writeSite(meta) };
+    this.pages = new SqlitePages(db, this.build);
+    this.uploads = new SqliteUploads(db);
+    this.history = new HistoryWriter(db);
+    this.files = new SqliteFiles(db);
+    this.messages = new SqliteMessages(db);
+    this.links = new SqliteLinks(db);
+    this.derived = new SqliteDerived(db);
+    this.semantic = new SqliteSemanticImportWriter(db);
+  }
+
+  private writeSite(m: SiteMeta): void {
+    const meta = this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+    const nsRow = this.db.prepare('INSERT INTO namespace (ns_id, ns_name, ns_canonical, ns_case) VALUES (?, ?, ?, ?)');
+    this.db.transaction(() => {
+      meta.run('schema_version', String(SCHEMA_VERSION));
+      meta.run('siteinfo', JSON.stringify(m.siteinfo));
+      meta.run('lang', m.lang);
+      meta.run('import_time', m.importTime);
+      meta.run('import_id', m.importId);
+      for (const n of m.namespaces) nsRow.run(n.id, n.name, n.canonical ?? null, n.case);
+    })();
+  }
+
+  async buildSearchIndex(src: SearchIndexSource, opts: { checkAbort: () => void; onProgress?: (done: number) => void }): Promise<SearchIndexResult> {
+    const writer = new SearchIndexWriter(this.db);
+    const counts = await writer.build(src, opts);
+    const size = writer.sizeBytes();
+    return { ...counts, indexBytes: size.index, databaseBytes: size.database };
+  }
+
+  begin(): void {
+    this.db.exec('BEGIN');
+  }
+
+  commit(): void {
+    this.db.exec('COMMIT');
+  }
+
+  rollback(): void {
+    if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
+  }
+
+  /** an area is a table of the schema here */
+  createIndexes(table: IndexArea): void {
+    this.live().createIndexes([table]);
+  }
+
+  pendingIndexAreas(): IndexArea[] {
+    return this.live().pendingTables();
+  }
+
+  async finish(beforePublish?: () => Promise<void>): Promise<void> {
+    const build = this.live();
+    build.finish();
+    this.build = null;
+    await beforePublish?.();
+    fs.renameSync(this.tmp, this.location);
+  }
+
+  abort(): void {
+    this.build?.close();
+    this.build = null;
+    removeDbFiles(this.tmp);
+  }
+
+  private live(): BuildDb {
+    if (this.build === null) throw new Error(`${this.location}: the import writer is closed`);
+    return this.build;
+  }
+}
