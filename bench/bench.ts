@@ -26,9 +26,21 @@ interface BenchRequest {
 }
 
 /** The spec's endpoints with the parameters its examples use, plus the other hot read paths. */
-function requests(big: boolean, ask: AskValues): BenchRequest[] {
+function requests(big: boolean, ask: AskValues, cont: ContinueValues): BenchRequest[] {
   const q = (o: Record<string, string>) => new URLSearchParams({ format: 'json', ...o }).toString();
   return [
+    // page relations at scale: the hub every 9th article links to (≥100,000 backlinks at 1,000,000 pages) and
+    // the page of 5,000 links, each a first batch and the batch its continue value points at
+    ...(big
+      ? [
+          { name: 'backlinks (hub, first 500)', query: q(backlinksQuery({})) },
+          { name: 'backlinks (hub, continued)', query: q(backlinksQuery(cont.backlinks)) },
+          { name: 'links (5,000-link page, first 500)', query: q(linksQuery({})) },
+          { name: 'links (5,000-link page, continued)', query: q(linksQuery(cont.links)) },
+          // the issue's selective property query: Країна is Україна on ~90% of the articles, Населення > 100000 on 0.2%
+          { name: 'ask (Країна, Населення, sorted)', query: q({ action: 'ask', query: '[[Країна::Україна]][[Населення::>100000]]|?Населення|sort=Населення' }) },
+        ]
+      : []),
     // SMW's query engine: a selective property query sorted by a number, and a category query of 10 results
     { name: 'ask (property, sorted)', query: q({ action: 'ask', query: `[[Розташоване в::${ask.location}]][[Населення::>100000]]|?Населення|sort=Населення` }) },
     { name: 'ask (category, 10 results)', query: q({ action: 'ask', query: `[[Категорія:${ask.category}]]|limit=10` }) },
@@ -61,6 +73,25 @@ function requests(big: boolean, ask: AskValues): BenchRequest[] {
       : [{ name: 'backlinks (blredirect)', query: q({ action: 'query', list: 'backlinks', bltitle: 'Київ', blredirect: '', bllimit: 'max' }) }]),
     { name: 'alllinks (continued)', query: q({ action: 'query', list: 'alllinks', alcontinue: 'П|1', allimit: '500' }) },
   ];
+}
+
+const backlinksQuery = (o: Record<string, string>) => ({ action: 'query', list: 'backlinks', bltitle: 'Україна', bllimit: '500', continue: '', ...o });
+const linksQuery = (o: Record<string, string>) => ({ action: 'query', prop: 'links', titles: 'Список поселень', pllimit: '500', continue: '', ...o });
+
+interface ContinueValues {
+  backlinks: Record<string, string>;
+  links: Record<string, string>;
+}
+
+/** The continue values of the first batches (read from the server: they hold page ids). */
+async function continueValues(base: string, big: boolean): Promise<ContinueValues> {
+  if (!big) return { backlinks: {}, links: {} };
+  const get = async (o: Record<string, string>) =>
+    ((await (await fetch(`${base}?${new URLSearchParams({ format: 'json', ...o })}`)).json()) as { continue?: Record<string, string> }).continue ?? {};
+  const bl = await get(backlinksQuery({}));
+  const pl = await get(linksQuery({}));
+  if (!bl.blcontinue || !pl.plcontinue) throw new Error('the synthetic wiki has no hub or link-list page to continue through (regenerate .bench/)');
+  return { backlinks: bl, links: pl };
 }
 
 interface AskValues {
@@ -189,7 +220,8 @@ async function main(): Promise<void> {
       bare.kill('SIGTERM');
     }
     const ask = await askValues(base, pages > 0);
-    for (const r of requests(pages > 0, ask)) {
+    const cont = await continueValues(base, pages > 0);
+    for (const r of requests(pages > 0, ask, cont)) {
       if (values.only && !r.name.includes(values.only)) continue;
       const url = `${base}?${r.query}`;
       const f = useWrk ? runWrk(url, duration, connections) : await runAutocannon(url, duration, connections);

@@ -17,6 +17,13 @@
  * "Примітка" (~one distinct multi-word, mixed-case value per article each), "Населення" (Number), embeds
  * the file of the community and adds [[Категорія:Поселення]]. Articles link to other articles, to pages
  * that do not exist, to files and to one or two categories.
+ * For the benchmarks' big sets (added after the first figures; the shape above is unchanged):
+ *   - the template also sets the Page-type property "Країна" with #set (no link): "Україна" on all but
+ *     every 20th/20th+14 article ("Польща", "Молдова");
+ *   - "Населення" is over 100,000 on every 500th article only (else under 100,000), so
+ *     [[Країна::Україна]][[Населення::>100000]] selects ~0.2% of the articles;
+ *   - every 9th article links to the hub article "Україна" (≥100,000 backlinks at 1,000,000 pages);
+ *   - the header page "Список поселень" links to the first 5,000 articles.
  *
  * CLI: node dist/scripts/generate-big.js OUTDIR PAGES [SEED] [--revisions R]
  */
@@ -210,11 +217,13 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
         '| Розташування || [[Розташоване в::{{{розташування|}}}]]\n|-\n' +
         '| Примітка || [[Примітка::{{{примітка|}}}]]\n|-\n' +
         '| Населення || [[Населення::{{{населення|0}}}]]\n|}\n' +
+        '{{#set:Країна={{{країна|Україна}}}}}' +
         '[[Категорія:Поселення]]</includeonly>',
     },
     { title: 'Property:Розташоване в', ns: 102, text: 'Де розташоване поселення.\n\n[[Has type::Page]]' },
     { title: 'Property:Примітка', ns: 102, text: 'Примітка до поселення.\n\n[[Має тип::Текст]]' },
     { title: 'Property:Населення', ns: 102, text: 'Кількість жителів.\n\n[[Has type::Number]]' },
+    { title: 'Property:Країна', ns: 102, text: 'Країна поселення.\n\n[[Has type::Page]]' },
     { title: 'Категорія:Поселення', ns: 14, text: 'Усі поселення (додаються шаблоном).\n{{#default_form:Поселення}}' },
     { title: 'Категорія:Службова', ns: 14, text: '__HIDDENCAT__\nСлужбова прихована категорія.' },
     {
@@ -225,6 +234,9 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
         '{{{field|розташування|input type=combobox|values from property=Розташоване в}}}\n' +
         '{{{field|примітка}}}\n{{{end template}}}\n{{{standard input|save}}}</includeonly>',
     },
+    { title: 'Україна', ns: 0, text: "'''Україна''' — країна більшості поселень синтетичної вікі." },
+    // filled in below, once the article count is known
+    { title: 'Список поселень', ns: 0, text: '' },
   ];
 
   const H = Math.min(N, header.length);
@@ -243,6 +255,9 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
   const Aref = Math.max(A, 1);
   const Cref = Math.max(C, 1);
   const Fref = Math.max(F, 1);
+  const list = header.find((p) => p.title === 'Список поселень')!;
+  list.text =
+    'Перші поселення синтетичної вікі:\n' + Array.from({ length: Math.min(5000, A) }, (_, i) => `* [[${articleTitle(i)}]]`).join('\n');
 
   const dump = new ChunkWriter(path.join(outDir, 'dump.xml'));
   const manifest = new ChunkWriter(path.join(outDir, 'files', 'files-manifest.jsonl'));
@@ -344,11 +359,13 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
     const n2 = articleTitle(mix(a, 23, seed) % Aref);
     const red = articleTitle(Aref + (mix(a, 24, seed) % Aref));
     const loc = a % 50 === 7 && a > 0 ? locationValue(a - 1) : locationValue(a);
-    const pop = mix(a, 25, seed) % 200000;
+    const pop = a % 500 === 6 ? 100001 + (mix(a, 25, seed) % 900000) : mix(a, 25, seed) % 100000;
+    const country = a % 20 === 3 ? '|країна=Польща' : a % 20 === 17 ? '|країна=Молдова' : '';
     let text =
-      `{{${headerTemplate}|розташування=${h % 9 === 0 ? lcfirst(loc) : h % 9 === 1 ? loc.replace(/ /g, '_') : loc}|примітка=${noteValue(a)}|населення=${pop}}}\n` +
+      `{{${headerTemplate}|розташування=${h % 9 === 0 ? lcfirst(loc) : h % 9 === 1 ? loc.replace(/ /g, '_') : loc}|примітка=${noteValue(a)}|населення=${pop}${country}}}\n` +
       `'''${title}''' — поселення громади [[:Категорія:${cat}|${cat}]]. ` +
       `Сусідні поселення: [[${(h >>> 4) % 5 === 0 ? lcfirst(n1) : n1}]], [[${n2}]] та [[${red}]].`;
+    if (a % 9 === 4) text += ' Країна: [[Україна]].';
     if (a % 3 === 0) text += `\n[[Файл:${communityFile(mix(a, 26, seed) % Fref)}|thumb|Вигляд]]`;
     if (a % 50 === 11) text += `\n[[Файл:Неіснуюче фото ${a}.jpg]]`;
     if (a % 100 === 0) text += `\n[http://example.org/p/${a} Зовнішнє посилання]`;
