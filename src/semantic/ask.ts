@@ -14,7 +14,7 @@ import { htmlspecialchars } from '../wiki/html.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_CATEGORY } from '../wiki/namespaces.js';
 import { ucfirst } from '../wiki/language.js';
-import { DI, PREDEFINED_BY_KEY } from './types.js';
+import { DI, PREDEFINED_BY_KEY, PREDEFINED_LABELS } from './types.js';
 import { isError, numberItem, parseValue, wikiPageItem } from './values.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -330,19 +330,8 @@ function prune(d: Description, b: Budget, log: string[], codec: TitleCodec): Des
 
 /** Labels of predefined properties a query may name (English, as SMW 2.2 registers them, and this wiki's). */
 const QUERY_PREDEFINED = new Map<string, string>([
-  ['Has type', '_TYPE'],
-  ['Має тип', '_TYPE'],
-  ['Equivalent URI', '_URI'],
-  ['Subproperty of', '_SUBP'],
-  ['Є підвластивістю', '_SUBP'],
-  ['Display units', '_UNIT'],
-  ['Corresponds to', '_CONV'],
-  ['Allows value', '_PVAL'],
-  ['Допустиме значення', '_PVAL'],
-  ['Has fields', '_LIST'],
-  ['Has default form', '_SF_DF'],
-  ['Page has default form', '_SF_DF'],
-  ['Has alternate form', '_SF_AF'],
+  // every label an annotation may use, and the properties only SMW itself writes
+  ...PREDEFINED_LABELS,
   ['Modification date', '_MDAT'],
   ['Has improper value for', '_ERRP'],
   ['Has query', '_ASK'],

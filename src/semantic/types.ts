@@ -116,7 +116,7 @@ export const PREDEFINED: PredefinedProperty[] = [
 export const PREDEFINED_BY_KEY = new Map(PREDEFINED.map((p) => [p.key, p]));
 
 /** Labels an annotation may use for a predefined property (English, plus this wiki's Ukrainian ones). */
-const PREDEFINED_LABELS = new Map<string, string>([
+export const PREDEFINED_LABELS = new Map<string, string>([
   ['Has type', '_TYPE'],
   ['Має тип', '_TYPE'],
   ['Equivalent URI', '_URI'],
