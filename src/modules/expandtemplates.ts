@@ -7,24 +7,18 @@
  * is fetched in one store call, and the next round starts over with them known. Each round reaches at
  * least one template level deeper, so rounds are bounded by the template depth limit.
  */
+import { fetchTransclusions, type Transcluded } from './transclusion.js';
 import type { ActionModule } from '../api/types.js';
 import { withContent, type Obj } from '../api/result.js';
 import { texts } from '../api/errors.js';
 import { MessageLoader } from './message-loader.js';
 import { expandWikitext, type PreprocessContext, type ExpandResult } from '../wikitext/preprocessor.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
-import type { TitleKey } from '../store/page-store.js';
 import { MAGIC_WORDS } from '../wiki/site-facts.js';
 import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
 import { formatNum } from '../wiki/language.js';
 import { serverOf } from '../wiki/files.js';
 
-/** A transclusion source: its text and the title it comes from (after one redirect hop) */
-interface TemplateText {
-  text: string;
-  ns: number;
-  dbkey: string;
-}
 
 const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'];
 /** MediaWiki's $wgMaxTemplateDepth: deeper calls are not expanded anyway */
@@ -91,7 +85,7 @@ async function expand(
   revid: number | undefined,
 ): Promise<ExpandResult> {
   const codec = ctx.wiki.codec;
-  const known = new Map<string, TemplateText | null>();
+  const known = new Map<string, Transcluded | null>();
   const names: Record<number, string> = {};
   const subpages: number[] = [];
   for (const n of codec.namespaces.values()) {
@@ -103,7 +97,7 @@ async function expand(
   let result: ExpandResult | undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const wanted = new Map<string, { ns: number; dbkey: string }>();
-    const lookup = (t: { ns: number; dbkey: string } | null): TemplateText | null => {
+    const lookup = (t: { ns: number; dbkey: string } | null): Transcluded | null => {
       if (t === null || t.ns === NS_SPECIAL || t.ns < 0) return null;
       const key = `${t.ns}|${t.dbkey}`;
       const v = known.get(key);
@@ -128,8 +122,8 @@ async function expand(
     };
     result = expandWikitext(text, pctx);
     if (wanted.size === 0) break;
-    const found = await templateTexts(ctx, [...wanted.values()]);
-    for (const [key, t] of wanted) known.set(key, found.get(`${t.ns}|${t.dbkey}`) ?? null);
+    const { texts } = await fetchTransclusions(ctx.store.pages, [...wanted.values()]);
+    for (const [key, t] of texts) known.set(key, t);
   }
   return result!;
 }
@@ -175,36 +169,4 @@ async function variables(ctx: Parameters<ActionModule['run']>[0], text: string, 
     for (const alias of w.aliases) (w['case-sensitive'] ? exact : anyCase).set(w['case-sensitive'] ? alias : alias.toLowerCase(), value);
   }
   return (word) => exact.get(word) ?? anyCase.get(word.toLowerCase());
-}
-
-/**
- * Texts of a batch of transclusion targets (Parser::statelessFetchTemplate): one redirect hop, then the
- * latest text. Four batched store calls at most, whatever the number of titles.
- */
-async function templateTexts(ctx: Parameters<ActionModule['run']>[0], titles: TitleKey[]): Promise<Map<string, TemplateText>> {
-  const pages = ctx.store.pages;
-  const rows = await pages.byTitles(titles);
-  const redirects = rows.filter((r) => r.isRedirect);
-  const targets = redirects.length ? await pages.redirectTargets(redirects.map((r) => r.pageid)) : new Map();
-  const targetKeys = [...targets.values()].map((t) => ({ ns: t.ns, dbkey: t.dbkey }));
-  const targetRows = targetKeys.length ? await pages.byTitles(targetKeys) : [];
-  const byKey = new Map([...rows, ...targetRows].map((r) => [`${r.ns}|${r.title}`, r]));
-  // asked-for key → the page whose text it uses
-  const source = new Map<string, { pageid: number; ns: number; dbkey: string }>();
-  for (const r of rows) {
-    const target = r.isRedirect ? targets.get(r.pageid) : undefined;
-    if (!target) {
-      source.set(`${r.ns}|${r.title}`, { pageid: r.pageid, ns: r.ns, dbkey: r.title });
-      continue;
-    }
-    const to = byKey.get(`${target.ns}|${target.dbkey}`);
-    if (to) source.set(`${r.ns}|${r.title}`, { pageid: to.pageid, ns: to.ns, dbkey: to.title });
-  }
-  const texts = source.size ? await pages.latestTexts([...new Set([...source.values()].map((v) => v.pageid))]) : new Map<number, string>();
-  const out = new Map<string, TemplateText>();
-  for (const [key, v] of source) {
-    const text = texts.get(v.pageid);
-    if (text !== undefined) out.set(key, { text, ns: v.ns, dbkey: v.dbkey });
-  }
-  return out;
 }

@@ -4,14 +4,13 @@
  * messages of a request, more only for what rendering turns out to need: {{int:}} of other messages,
  * transcluded templates) and renders again until nothing new is asked for.
  */
+import { fetchTransclusions, transclusionKey } from './transclusion.js';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { MessageSnapshot, Messages, catalogLanguages, languageFallbacks, lookupKeys, type ParserEnv } from '../wiki/messages.js';
 
 /** Rounds of fetching what a render asked for; each round follows one more level of nesting. */
 const MAX_ROUNDS = 8;
-/** Parser::statelessFetchTemplate follows this many redirects. */
-const TEMPLATE_REDIRECT_HOPS = 2;
 
 export class MessageLoader {
   readonly snapshot = new MessageSnapshot();
@@ -78,34 +77,8 @@ export class MessageLoader {
 
   private async fetchTemplates(titles: Array<{ ns: number; dbkey: string }>): Promise<void> {
     if (titles.length === 0) return;
-    // each asked title → the page it finally names (after at most two redirects)
-    const finalPage = new Map<string, number | null>();
-    let pending = titles.map((t) => ({ asked: t, at: t }));
-    for (let hop = 0; pending.length; hop++) {
-      const rows = await this.store.pages.byTitles(pending.map((p) => p.at));
-      const byKey = new Map(rows.map((r) => [r.ns + ':' + r.title, r]));
-      const redirects = hop < TEMPLATE_REDIRECT_HOPS ? rows.filter((r) => r.isRedirect).map((r) => r.pageid) : [];
-      const targets = redirects.length ? await this.store.pages.redirectTargets(redirects) : new Map();
-      const next: typeof pending = [];
-      for (const p of pending) {
-        const row = byKey.get(p.at.ns + ':' + p.at.dbkey);
-        const key = p.asked.ns + ':' + p.asked.dbkey;
-        if (!row) {
-          // a redirect to a missing page transcludes nothing
-          finalPage.set(key, null);
-          continue;
-        }
-        const target = row.isRedirect ? targets.get(row.pageid) : undefined;
-        if (target) next.push({ asked: p.asked, at: { ns: target.ns, dbkey: target.dbkey } });
-        else finalPage.set(key, row.pageid);
-      }
-      pending = next;
-    }
-    const ids = [...finalPage.values()].filter((id): id is number => id !== null);
-    const texts = await this.store.pages.latestTexts(ids);
-    for (const t of titles) {
-      const id = finalPage.get(t.ns + ':' + t.dbkey);
-      this.snapshot.addTemplate(t.ns, t.dbkey, id === null || id === undefined ? null : (texts.get(id) ?? null));
-    }
+    const { texts } = await fetchTransclusions(this.store.pages, titles);
+    for (const t of titles) this.snapshot.addTemplate(t.ns, t.dbkey, texts.get(transclusionKey(t))?.text ?? null);
   }
+
 }

@@ -5,6 +5,7 @@
  * of every page linked, transcluded or categorised into (one pages.byTitles call). Results are kept in
  * the parser cache by page revision and options.
  */
+import { fetchTransclusions } from './transclusion.js';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
@@ -16,8 +17,6 @@ import { ParserCache } from '../wikitext/cache.js';
 
 /** expansion rounds: one per nesting level of templates (MediaWiki's default max depth is 40) */
 const MAX_ROUNDS = 40;
-/** Parser::statelessFetchTemplate follows one redirect */
-const TEMPLATE_REDIRECT_HOPS = 1;
 /** $wgMaxArticleSize (2048 KB): a longer text is not parsed */
 export const MAX_TEXT_BYTES = 2048 * 1024;
 
@@ -84,31 +83,9 @@ export function parserCache(store: Store): ParserCache<RenderedPage> {
 const key = (t: TitleRef) => `${t.ns}|${t.dbkey}`;
 
 async function fetchTemplates(store: Store, snap: PageSnapshot, wanted: TitleRef[], exists: TitleRef[]): Promise<void> {
-  const rows = await store.pages.byTitles([...wanted, ...exists]);
-  const byKey = new Map(rows.map((r) => [`${r.ns}|${r.title}`, r]));
-  for (const t of exists) snap.exists.set(key(t), byKey.has(key(t)));
-  const redirects = rows.filter((r) => r.isRedirect && wanted.some((w) => w.ns === r.ns && w.dbkey === r.title));
-  const final = new Map<string, { pageid: number; ns: number; dbkey: string } | null>();
-  for (const w of wanted) {
-    const r = byKey.get(key(w));
-    final.set(key(w), r ? { pageid: r.pageid, ns: r.ns, dbkey: r.title } : null);
-  }
-  if (redirects.length && TEMPLATE_REDIRECT_HOPS > 0) {
-    const targets = await store.pages.redirectTargets(redirects.map((r) => r.pageid));
-    const targetRows = targets.size ? await store.pages.byTitles([...targets.values()].map((t) => ({ ns: t.ns, dbkey: t.dbkey }))) : [];
-    const tByKey = new Map(targetRows.map((r) => [`${r.ns}|${r.title}`, r]));
-    for (const r of redirects) {
-      const t = targets.get(r.pageid);
-      const tr = t && tByKey.get(`${t.ns}|${t.dbkey}`);
-      final.set(`${r.ns}|${r.title}`, tr ? { pageid: tr.pageid, ns: tr.ns, dbkey: tr.title } : null);
-    }
-  }
-  const ids = [...final.values()].filter((v): v is { pageid: number; ns: number; dbkey: string } => v !== null).map((v) => v.pageid);
-  const texts = ids.length ? await store.pages.latestTexts(ids) : new Map<number, string>();
-  for (const [k, v] of final) {
-    const text = v ? texts.get(v.pageid) : undefined;
-    snap.templates.set(k, v && text !== undefined ? { text, ns: v.ns, dbkey: v.dbkey } : null);
-  }
+  const { texts, existing } = await fetchTransclusions(store.pages, wanted, exists);
+  for (const t of exists) snap.exists.set(key(t), existing.has(key(t)));
+  for (const [k, v] of texts) snap.templates.set(k, v);
 }
 
 /**
