@@ -14,6 +14,7 @@
  * The folded text holds only letters, digits and single spaces, so any tokenizer that splits on ASCII
  * spaces (FTS5's `ascii`, PostgreSQL's `simple`) sees exactly the tokens `searchTokens` sees in JS.
  */
+import { htmlspecialchars } from './html.js';
 import { decodeCharReferences, type TitleCodec } from './titles.js';
 import { NS_CATEGORY, NS_FILE, NS_MEDIA } from './namespaces.js';
 
@@ -223,10 +224,6 @@ export function sectionHeadings(text: string): string[] {
   return out;
 }
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
-}
-
 /** Does this word of a text match one of the query's terms (exact token, or a prefix for `word*`)? */
 export type TermMatcher = (folded: string) => boolean;
 
@@ -245,10 +242,10 @@ export function highlightAll(text: string, match: TermMatcher): string {
   let at = 0;
   for (const w of textWords(text)) {
     if (!match(w.folded)) continue;
-    out += escapeHtml(text.slice(at, w.start)) + MATCH_OPEN + escapeHtml(text.slice(w.start, w.end)) + MATCH_CLOSE;
+    out += htmlspecialchars(text.slice(at, w.start)) + MATCH_OPEN + htmlspecialchars(text.slice(w.start, w.end)) + MATCH_CLOSE;
     at = w.end;
   }
-  return out + escapeHtml(text.slice(at));
+  return out + htmlspecialchars(text.slice(at));
 }
 
 const CONTEXT_CHARS = 75;
