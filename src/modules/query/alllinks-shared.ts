@@ -5,7 +5,7 @@
  * `unique`. As a generator it yields the linking pages (by page id), or with `unique` the targets.
  * (list=allfileusages is the same over imagelinks, in allfileusages.ts.)
  */
-import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
+import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
 import { intval } from '../../api/params.js';
 import type { TargetTable } from '../../store/relation-store.js';
@@ -35,7 +35,7 @@ export function allLinksParams(s: AllLinksSpec): ParamDecls {
       help: `Only show distinct ${s.what} titles. Cannot be used with ${s.prefix}prop=ids${s.extraProps.map((p) => '|' + p).join('')}. When used as a generator, yields target pages instead of source pages.`,
     },
     prop: { type: ['ids', 'title', ...s.extraProps], multi: true, default: 'title', help: 'Which pieces of information to include.' },
-    namespace: { type: 'namespace', default: String(s.defaultNs), help: 'The namespace to enumerate.' },
+    namespace: namespaceParam('The namespace to enumerate.', { default: String(s.defaultNs) }),
     limit: limitParam(10, 'How many total items to return.'),
     dir: dirParam(),
   };

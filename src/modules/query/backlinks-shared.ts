@@ -7,7 +7,7 @@
  * `<first ns>|<first id>|<redirect ns>|<redirect title>|<ns>|<page id>`. (list=imageusage is the same
  * engine over imagelinks, in imageusage.ts.)
  */
-import { continueParam, dirParam } from '../../api/param-presets.js';
+import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../wiki/collation.js';
@@ -27,19 +27,15 @@ export function backlinksParams(code: string, withRedirect: boolean): ParamDecls
     title: { type: 'string', help: `Title to search. Cannot be used together with ${code}pageid.` },
     pageid: { type: 'integer', help: `Page ID to search. Cannot be used together with ${code}title.` },
     continue: continueParam(),
-    namespace: { type: 'namespace', multi: true, help: 'The namespace to enumerate.' },
+    namespace: namespaceParam('The namespace to enumerate.', { multi: true }),
     dir: dirParam(),
     filterredir: { type: ['all', 'redirects', 'nonredirects'], default: 'all', help: 'How to filter for redirects.' },
-    limit: {
-      type: 'limit',
-      default: 10,
-      min: 1,
-      max: 500,
-      highmax: 5000,
-      help: withRedirect
+    limit: limitParam(
+      10,
+      withRedirect
         ? `How many total pages to return. If ${code}redirect is enabled, the limit applies to each level separately (which means up to 2 * ${code}limit results may be returned).`
         : 'How many total pages to return.',
-    },
+    ),
   };
   if (withRedirect) p.redirect = { type: 'boolean', default: false, help: 'If linking page is a redirect, find all pages that link to that redirect as well. Maximum limit is halved.' };
   return p;

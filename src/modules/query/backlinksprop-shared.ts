@@ -7,7 +7,7 @@
  * (not for redirects). The continuation value lists exactly those fields, '|'-joined. As a generator it
  * yields the linking pages. (prop=fileusage is the same engine over imagelinks, in fileusage.ts.)
  */
-import { continueParam, limitParam } from '../../api/param-presets.js';
+import { continueParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type { TargetTable } from '../../store/relation-store.js';
@@ -18,7 +18,7 @@ export function backlinkspropParams(redirects: boolean): ParamDecls {
     prop: redirects
       ? { type: ['pageid', 'title', 'fragment'], multi: true, default: 'pageid|title', help: 'Which properties to get.' }
       : { type: ['pageid', 'title', 'redirect'], multi: true, default: 'pageid|title|redirect', help: 'Which properties to get.' },
-    namespace: { type: 'namespace', multi: true, help: 'Only include pages in these namespaces.' },
+    namespace: namespaceParam('Only include pages in these namespaces.', { multi: true }),
     show: redirects
       ? { type: ['fragment', '!fragment'], multi: true, help: 'Show only items that meet these criteria.' }
       : { type: ['redirect', '!redirect'], multi: true, help: 'Show only items that meet these criteria.' },

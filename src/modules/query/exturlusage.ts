@@ -4,7 +4,7 @@
  * links without euquery/euprotocol. Continuation is an offset (`euoffset`), as in 1.25. As a generator it
  * yields the linking pages.
  */
-import { limitParam } from '../../api/param-presets.js';
+import { limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { PROTOCOL_NAMES, expandUrl } from '../../wiki/external-urls.js';
 import { generatePageRows } from './shared.js';
@@ -21,7 +21,7 @@ export const exturlusageModule: QueryModule = {
     offset: { type: 'integer', help: 'When more results are available, use this to continue.' },
     protocol: { type: PROTOCOL_NAMES, default: '', help: 'Protocol of the URL. If empty and euquery set, the protocol is http. Leave both this and euquery empty to list all external links.' },
     query: { type: 'string', help: 'Search string without protocol. See Special:LinkSearch. Leave empty to list all external links.' },
-    namespace: { type: 'namespace', multi: true, help: 'The page namespaces to enumerate.' },
+    namespace: namespaceParam('The page namespaces to enumerate.', { multi: true }),
     limit: limitParam(10, 'How many pages to return.'),
     expandurl: { type: 'boolean', default: false, help: 'Expand protocol-relative URLs with the canonical protocol.' },
   },

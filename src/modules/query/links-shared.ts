@@ -4,14 +4,14 @@
  * `<page id>|<namespace>|<title>`. `pltitles`/`tltemplates` keep only the given targets (invalid ones are
  * warned about). As a generator it yields the targets, missing ones included.
  */
-import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
+import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { ParamDecl, QueryModuleContext } from '../../api/types.js';
 import type { LinkTable, TitleKey } from '../../store/relation-store.js';
 import { continueParts } from './shared.js';
 
 export function linksParams(titlesParam: 'titles' | 'templates', what: string): Record<string, ParamDecl> {
   return {
-    namespace: { type: 'namespace', multi: true, help: `Show ${what} in these namespaces only.` },
+    namespace: namespaceParam(`Show ${what} in these namespaces only.`, { multi: true }),
     limit: limitParam(10, `How many ${what} to return.`),
     continue: continueParam(),
     [titlesParam]: {

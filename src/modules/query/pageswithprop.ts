@@ -2,7 +2,7 @@
  * list=pageswithprop (ApiQueryPagesWithProp of 1.25): the pages that have one page property, in page id
  * order; continuation is the next page id. As a generator it yields those pages.
  */
-import { continueParam, limitParam } from '../../api/param-presets.js';
+import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { continueParts, generatePageRows } from './shared.js';
 
@@ -17,7 +17,7 @@ export const pageswithpropModule: QueryModule = {
     prop: { type: ['ids', 'title', 'value'], multi: true, default: 'ids|title', help: 'Which pieces of information to include.' },
     continue: continueParam(),
     limit: limitParam(10, 'The maximum number of pages to return.'),
-    dir: { type: ['ascending', 'descending'], default: 'ascending', help: 'In which direction to sort.' },
+    dir: dirParam('In which direction to sort.'),
   },
   examples: ['action=query&list=pageswithprop&pwppropname=hiddencat&pwpprop=title|value', 'action=query&generator=pageswithprop&gpwppropname=notoc&prop=info'],
   cacheMode: () => 'public',

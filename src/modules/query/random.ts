@@ -3,6 +3,7 @@
  * per page at import, indexed), from the lowest values again when too few lie above it; `rnredirect`
  * lists redirects instead of articles. No continuation. As a generator it yields those pages.
  */
+import { limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 
 export const randomModule: QueryModule = {
@@ -12,8 +13,8 @@ export const randomModule: QueryModule = {
   generator: true,
   description: 'Get a set of random pages.',
   params: {
-    namespace: { type: 'namespace', multi: true, help: 'Return pages in these namespaces only.' },
-    limit: { type: 'limit', default: 1, min: 1, max: 10, highmax: 20, help: 'Limit how many random pages will be returned.' },
+    namespace: namespaceParam('Return pages in these namespaces only.', { multi: true }),
+    limit: limitParam(1, 'Limit how many random pages will be returned.', 10, 20),
     redirect: { type: 'boolean', default: false, help: 'Load a random redirect instead of a random page.' },
   },
   examples: ['action=query&list=random&rnnamespace=0&rnlimit=2', 'action=query&generator=random&grnnamespace=0&grnlimit=2&prop=info'],
