@@ -96,4 +96,20 @@ describe('architecture: the import graph of src/', () => {
     for (const f of graph.keys()) visit(f, []);
     assert.deepEqual(circles, []);
   });
+
+  it('the asynchronous helpers modules share are awaited wherever they are called', () => {
+    // a forgotten await compiles, and on SQLite it even works by the order of microtasks: a server database
+    // would then add generated pages after the generator has finished
+    const helpers = ['generatePageRows', 'titleOrPageId', 'commentLinks', 'fetchTransclusions'];
+    const floating: string[] = [];
+    for (const f of graph.keys()) {
+      const lines = readFileSync(join(root, f), 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        for (const h of helpers) {
+          if (new RegExp(`\\b${h}\\(`).test(line) && !new RegExp(`(await|async function|function|return)\\s+${h}\\(|import`).test(line)) floating.push(`${f}:${i + 1}: ${line.trim()}`);
+        }
+      });
+    }
+    assert.deepEqual(floating, []);
+  });
 });

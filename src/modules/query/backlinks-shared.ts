@@ -161,7 +161,7 @@ export async function runBacklinks(ctx: QueryModuleContext, o: { table: LinkTabl
     }
   }
 
-  if (ctx.generator) generatePageRows(ctx, generated);
+  if (ctx.generator) await generatePageRows(ctx, generated);
   else {
     const list = ctx.result.queryList(o.module);
     for (const e of results.values()) list.push(e);

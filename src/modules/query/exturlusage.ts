@@ -49,6 +49,6 @@ export const exturlusageModule: QueryModule = {
       if (prop.has('url')) item.url = p.expandurl ? expandUrl(row.url) : row.url;
       list!.push(item);
     });
-    if (ctx.generator) generatePageRows(ctx, generated);
+    if (ctx.generator) await generatePageRows(ctx, generated);
   },
 };

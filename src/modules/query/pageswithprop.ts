@@ -43,6 +43,6 @@ export const pageswithpropModule: QueryModule = {
       if (prop.has('value')) item.value = row.value;
       list!.push(item);
     });
-    if (ctx.generator) generatePageRows(ctx, generated);
+    if (ctx.generator) await generatePageRows(ctx, generated);
   },
 };
