@@ -1,4 +1,4 @@
-/** Pages, their latest revisions and redirects. */
+/** Pages, their latest revision's text and redirects (the revisions themselves: history-store.ts). */
 
 export interface PageRow {
   pageid: number;
@@ -12,21 +12,6 @@ export interface PageRow {
   touched: string;
   revCount: number;
   contentModel: string;
-}
-
-export interface RevisionRow {
-  revid: number;
-  parentid: number;
-  pageid: number;
-  /** TS_MW */
-  timestamp: string;
-  user: string;
-  userid: number;
-  comment: string;
-  minor: boolean;
-  size: number;
-  /** base-36 SHA-1 as in the dump */
-  sha1: string;
 }
 
 export interface RedirectTarget {
@@ -69,8 +54,6 @@ export interface PageStore {
   byTitles(titles: readonly TitleKey[]): Promise<PageRow[]>;
   /** the redirect targets of these pages (those that are redirects with a target) */
   redirectTargets(pageids: readonly number[]): Promise<Map<number, RedirectTarget>>;
-  /** the first and the latest revision of each page (the only ones an import keeps) */
-  revisions(pageids: readonly number[]): Promise<Map<number, { first: RevisionRow; latest: RevisionRow }>>;
   /** the wikitext of each page's latest revision */
   latestTexts(pageids: readonly number[]): Promise<Map<number, string>>;
   /**

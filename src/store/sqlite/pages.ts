@@ -1,6 +1,6 @@
 import type { Db, Statement } from './db.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
-import type { PageRangeOptions, PageRow, PageStore, RedirectTarget, RevisionRow, TitleKey } from '../page-store.js';
+import type { PageRangeOptions, PageRow, PageStore, RedirectTarget, TitleKey } from '../page-store.js';
 
 const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect,
   page_len AS length, page_latest AS latestRevId, page_touched AS touched, page_rev_count AS revCount,
@@ -15,7 +15,6 @@ export class SqlitePageStore implements PageStore {
   private readonly byIdsStmt: Statement<[string]>;
   private readonly byTitlesStmt: Statement<[string]>;
   private readonly redirectsStmt: Statement<[string]>;
-  private readonly revs: Statement<[string]>;
   private readonly texts: Statement<[string]>;
   private readonly ranges: StatementCache;
   // one-element batches (a page set of one title, a redirect hop) take a plain seek: json_each costs more than the query
@@ -34,13 +33,6 @@ export class SqlitePageStore implements PageStore {
     this.redirectsStmt = db.prepare(
       'PageStore.redirectTargets',
       'SELECT rd_from AS pageid, rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment, rd_interwiki AS interwiki FROM redirect WHERE rd_from IN (SELECT value FROM json_each(?))',
-    );
-    this.revs = db.prepare(
-      'PageStore.revisions',
-      `SELECT page_id, page_len, page_latest, first_rev_id, first_timestamp, first_user, first_user_id, first_len, first_sha1,
-        first_comment, first_minor, latest_timestamp,
-        latest_user, latest_user_id, latest_comment, latest_sha1, latest_minor, latest_parent_id FROM page
-       WHERE page_id IN (SELECT value FROM json_each(?))`,
     );
     this.texts = db.prepare('PageStore.latestTexts', 'SELECT page_id AS pageid, old_text AS text FROM page_text WHERE page_id IN (SELECT value FROM json_each(?))');
     this.ranges = new StatementCache(db, 'PageStore.range');
@@ -69,13 +61,6 @@ export class SqlitePageStore implements PageStore {
     if (pageids.length === 0) return out;
     const rows = pageids.length === 1 ? this.redirectStmt.all(pageids[0]) : this.redirectsStmt.all(JSON.stringify(pageids));
     for (const r of rows) out.set(r.pageid, { ns: r.ns, dbkey: r.dbkey, fragment: r.fragment, interwiki: r.interwiki });
-    return out;
-  }
-
-  async revisions(pageids: readonly number[]): Promise<Map<number, { first: RevisionRow; latest: RevisionRow }>> {
-    const out = new Map<number, { first: RevisionRow; latest: RevisionRow }>();
-    if (pageids.length === 0) return out;
-    for (const r of this.revs.all(JSON.stringify(pageids))) out.set(r.page_id, toRevisions(r));
     return out;
   }
 
@@ -113,37 +98,4 @@ export class SqlitePageStore implements PageStore {
     });
     return rows.map(toPage);
   }
-}
-
-function toRevisions(r: any): { first: RevisionRow; latest: RevisionRow } {
-  const pageid = r.page_id as number;
-  const latest: RevisionRow = {
-    revid: r.page_latest,
-    parentid: r.latest_parent_id,
-    pageid,
-    timestamp: r.latest_timestamp,
-    user: r.latest_user,
-    userid: r.latest_user_id,
-    comment: r.latest_comment,
-    minor: r.latest_minor === 1,
-    size: r.page_len,
-    sha1: r.latest_sha1,
-  };
-  // The import keeps the first revision's metadata but not its text.
-  const first: RevisionRow =
-    r.first_rev_id === r.page_latest
-      ? latest
-      : {
-          revid: r.first_rev_id,
-          parentid: 0,
-          pageid,
-          timestamp: r.first_timestamp,
-          user: r.first_user,
-          userid: r.first_user_id,
-          comment: r.first_comment,
-          minor: r.first_minor === 1,
-          size: r.first_len ?? 0,
-          sha1: r.first_sha1,
-        };
-  return { first, latest };
 }
