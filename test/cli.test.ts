@@ -336,7 +336,7 @@ describe('CLI: help, version, environment, errors', () => {
         assert.equal(r.status, 0, r.stderr);
         assert.equal(r.stderr, '');
         assert.match(r.stdout, new RegExp(`^usage: wikiquery ${cmd} `));
-        assert.match(r.stdout, /--db FILE .*\(env WIKIQUERY_DB\)/);
+        assert.match(r.stdout, /--db FILE\|URL .*\(env WIKIQUERY_DB\)/);
       }
     }
     assert.match(run(['serve', '--help']).stdout, /--cache-mb MB +response cache size \(0: off\) \(default 64; env WIKIQUERY_CACHE_MB\)/);

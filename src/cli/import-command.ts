@@ -22,7 +22,7 @@ export const IMPORT_COMMAND: CommandSpec = {
     'new SQLite database and then replaces FILE atomically: a running `wikiquery serve` switches to it without\n' +
     'dropping a request. A failed or interrupted import leaves FILE as it was.',
   options: {
-    db: { type: 'string', value: 'FILE', help: 'the database file to create or replace' },
+    db: { type: 'string', value: 'FILE|URL', help: 'where to import: an SQLite file to create or replace, or a PostgreSQL database (postgres://USER@HOST/DB) to publish a new import into (built in a local staging file, then copied; readers switch when it is complete)' },
     files: { type: 'string', value: 'DIR', help: "the uploaded files: MediaWiki's images/ directory (or a files-manifest.jsonl)" },
     messages: { type: 'string', multiple: true, value: 'DIR', help: "interface messages: MediaWiki's languages/i18n and each extension's i18n directory" },
     interwiki: {

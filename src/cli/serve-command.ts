@@ -2,15 +2,15 @@
  * `wikiquery serve --db FILE …`: checks its options and the database before anything listens, prints one
  * ready line on stdout (`wikiquery: <sitename>, N pages, serving http://HOST:PORT/api.php`), and then runs
  * as a service: SIGTERM/SIGINT stop it within the grace period, SIGHUP reopens the database, and a
- * re-import that replaces the file is picked up by itself (see db-watch.ts).
+ * re-import (a replaced file, or a PostgreSQL database's new served import) is picked up by itself
+ * (watchStoreLocation in src/store/open.ts).
  */
 import { formatHelp, parseCommand, parseNumber, parsePort, UsageError, type CommandSpec } from './args.js';
 import { createServer, type WikiServer } from '../http/server.js';
 import { configureParserCache } from '../modules/page-renderer.js';
 import { createLogger, LOG_LEVELS } from '../http/logger.js';
 import { databaseProblem } from '../store/sqlite/db.js';
-import { watchDatabase } from './db-watch.js';
-import { openStore, parseStoreLocation } from '../store/open.js';
+import { openStore, parseStoreLocation, watchStoreLocation } from '../store/open.js';
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isWorker, runPrimary, tellPrimary } from './cluster.js';
@@ -21,7 +21,8 @@ export const SERVE_COMMAND: CommandSpec = {
   synopsis: 'serve --db FILE [--host ADDR] [--port N] [--files DIR] [options]',
   summary: "Answers MediaWiki 1.25's api.php (GET and POST /api.php) from an imported database.",
   options: {
-    db: { type: 'string', value: 'FILE', help: 'the database `wikiquery import` wrote (a path, or sqlite:PATH)' },
+    db: { type: 'string', value: 'FILE|URL', help: 'the database `wikiquery import` wrote: an SQLite file (a path, or sqlite:PATH) or a PostgreSQL database (postgres://USER@HOST/DB; ?host=/socket/dir for a Unix socket)' },
+    'db-replica': { type: 'string', value: 'URL', help: 'a streaming replica of the PostgreSQL --db: reads go there (the served import is read from --db)' },
     host: { type: 'string', value: 'ADDR', default: '127.0.0.1', help: 'address to listen on (0.0.0.0: every interface)' },
     port: { type: 'string', value: 'N', default: '8080', help: 'TCP port (0: any free port)' },
     files: { type: 'string', value: 'DIR', help: 'serve the uploaded files from the directory they were imported from' },
@@ -30,7 +31,7 @@ export const SERVE_COMMAND: CommandSpec = {
     'cors-origin': { type: 'string', multiple: true, value: 'PATTERN', help: "origins allowed to make cross-site requests with origin=, as $wgCrossSiteAJAXdomains: host names, * and ? wildcards (*.example.org)" },
     'cors-except': { type: 'string', multiple: true, value: 'PATTERN', help: 'exceptions to --cors-origin ($wgCrossSiteAJAXdomainExceptions)' },
     'trust-proxy': { type: 'string', value: 'PROXIES', help: 'believe X-Forwarded-For/-Proto/-Host from these peers: addresses or CIDR ranges (comma-separated), a hop count, or true for any' },
-    'watch-interval': { type: 'string', value: 'S', default: '2', help: 'check the database file for a re-import every S seconds (0: only on SIGHUP)' },
+    'watch-interval': { type: 'string', value: 'S', default: '2', help: 'check the database (file, or PostgreSQL served import) for a re-import every S seconds (0: only on SIGHUP)' },
     'shutdown-grace': { type: 'string', value: 'S', default: '10', help: 'on SIGTERM/SIGINT, let running requests finish for at most S seconds' },
     'max-concurrent': { type: 'string', value: 'N', default: '64', help: "API requests in flight (or taken together) past which a request is shed: HTTP 503, Retry-After and MediaWiki's maxlag error (0: never)" },
     'max-connections': { type: 'string', value: 'N', default: '4096', help: 'open connections; more are closed as they arrive (give the process more file descriptors: ulimit -n)' },
@@ -48,6 +49,7 @@ export const SERVE_COMMAND: CommandSpec = {
 
 export interface ServeOptions {
   db: string;
+  dbReplica?: string;
   host: string;
   port: number;
   files?: string;
@@ -82,6 +84,7 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
     if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level ${level}: one of ${LOG_LEVELS.join(', ')}`);
     o = {
       db: values.db as string,
+      dbReplica: values['db-replica'] as string | undefined,
       host: values.host as string,
       port: parsePort(values.port as string),
       files: values.files as string | undefined,
@@ -112,6 +115,10 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
     return 2;
   }
   const where = parseStoreLocation(o.db);
+  if (o.dbReplica !== undefined && (where.backend !== 'postgres' || parseStoreLocation(o.dbReplica).backend !== 'postgres')) {
+    process.stderr.write('wikiquery serve: --db-replica: a postgres:// replica of a postgres:// --db\n');
+    return 2;
+  }
   if (where.backend === 'sqlite') {
     const problem = databaseProblem(where.path);
     if (problem !== null) {
@@ -180,7 +187,7 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
   if (o.parserCacheMb !== undefined) configureParserCache((o.parserCacheMb * 1024 * 1024) / 2);
   const where = parseStoreLocation(o.db);
   const sqliteFile = where.backend === 'sqlite' ? where.path : null;
-  const open = () => openStore(o.db, { debug: o.debug });
+  const open = () => openStore(o.db, { debug: o.debug, replica: o.dbReplica });
   const server = await createServer({
     store: await open(),
     openStore: open,
@@ -209,15 +216,16 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
   if (isWorker()) tellPrimary({ kind: 'ready', line: ready });
   else process.stdout.write(ready + '\n');
 
-  const reopen = (why: string) => {
+  const reopen = (why: string) =>
     server.reload().then(
       (r) => log.warn({ why, import: r.current.id, previous: r.previous.id, generation: r.generation }, r.changed ? 'serving the new import' : 'database reopened'),
-      (e: Error) => log.error({ why, err: e.message }, 'database could not be reopened; still serving the previous one'),
+      (e: Error) => {
+        log.error({ why, err: e.message }, 'database could not be reopened; still serving the previous one');
+        throw e;
+      },
     );
-  };
-  // a file can be watched for a re-import; another backend reloads on SIGHUP
-  const watcher = sqliteFile !== null && (o.watchSeconds ?? 2) > 0 ? watchDatabase(sqliteFile, (o.watchSeconds ?? 2) * 1000, () => reopen('the database file was replaced')) : null;
-  const onHup = () => reopen('SIGHUP');
+  const watcher = (o.watchSeconds ?? 2) > 0 ? watchStoreLocation(o.db, (o.watchSeconds ?? 2) * 1000, () => reopen('a new import was published')) : null;
+  const onHup = () => void reopen('SIGHUP').catch(() => {});
   process.on('SIGHUP', onHup);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

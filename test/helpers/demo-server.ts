@@ -11,6 +11,7 @@ import { importWiki } from '../../src/importer/import.js';
 import { importHooks } from '../../src/cli/import-command.js';
 import { createServer, type ServerOptions, type WikiServer } from '../../src/http/server.js';
 import { openStore } from '../../src/store/open.js';
+import { TEST_DB, freshPostgresDatabase } from './test-db.js';
 
 export interface ApiAnswer {
   status: number;
@@ -52,26 +53,38 @@ async function answer(res: Response): Promise<ApiAnswer> {
   return { status: res.status, headers: res.headers, text, json };
 }
 
-let prepared: { dir: string; db: string } | null = null;
+let prepared: { dir: string; db: string; served: string } | null = null;
 
-/** Generate and import the demo wiki into a temporary directory (once per process), as `wikiquery import` does. */
-export async function demoDatabase(): Promise<{ dir: string; db: string }> {
+/**
+ * Generate and import the demo wiki into a temporary directory (once per process), as `wikiquery import`
+ * does. `db` is the SQLite file (tests of SQLite's own query plans read it); `served` is what the demo
+ * server answers from: that file, or in the PostgreSQL pass the same dump imported into a database of
+ * the test cluster.
+ */
+export async function demoDatabase(): Promise<{ dir: string; db: string; served: string }> {
   if (prepared) return prepared;
   const dir = mkdtempSync(join(tmpdir(), 'wikiquery-test-'));
   generateDemo(join(dir, 'demo'));
   const db = join(dir, 'demo.sqlite');
-  await importWiki({
-    dump: join(dir, 'demo', 'dump.xml'),
-    db,
-    filesDir: join(dir, 'demo', 'files'),
-    messageDirs: [join(dir, 'demo', 'messages')],
-    lang: 'uk',
-    hooks: importHooks(),
-    progress: false,
-    log: () => {},
-  });
+  const importInto = (location: string) =>
+    importWiki({
+      dump: join(dir, 'demo', 'dump.xml'),
+      db: location,
+      filesDir: join(dir, 'demo', 'files'),
+      messageDirs: [join(dir, 'demo', 'messages')],
+      lang: 'uk',
+      hooks: importHooks(),
+      progress: false,
+      log: () => {},
+    });
+  await importInto(db);
+  let served = db;
+  if (TEST_DB === 'postgres') {
+    served = await freshPostgresDatabase('demo');
+    await importInto(served);
+  }
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  prepared = { dir, db };
+  prepared = { dir, db, served };
   return prepared;
 }
 
@@ -80,12 +93,13 @@ export async function demoDatabase(): Promise<{ dir: string; db: string }> {
  * @param opts.server further server options (CORS, trusted proxies, cache size)
  */
 export async function startDemoServer(opts: { debug?: boolean; db?: string; filesDir?: string; server?: Partial<ServerOptions>; interwiki?: InterwikiMap } = {}): Promise<DemoServer> {
-  const { dir, db } = opts.db ? { dir: '', db: opts.db } : await demoDatabase();
+  const { dir, served: db } = opts.db ? { dir: '', served: opts.db } : await demoDatabase();
+  const isFile = !/^postgres(ql)?:/.test(db);
   const server = await createServer({
     store: await openStore(db, { debug: opts.debug }),
-    // as the CLI does: reload() opens the same file again, /metrics reports its size
+    // as the CLI does: reload() opens the same location again, /metrics reports a file's size
     openStore: () => openStore(db, { debug: opts.debug }),
-    databaseBytes: () => statSync(db, { throwIfNoEntry: false })?.size,
+    databaseBytes: isFile ? () => statSync(db, { throwIfNoEntry: false })?.size : undefined,
     debug: opts.debug,
     logLevel: 'silent',
     filesDir: opts.filesDir ?? (dir ? join(dir, 'demo', 'files') : undefined),

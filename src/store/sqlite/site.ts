@@ -1,6 +1,7 @@
 import type { Db } from './db.js';
 import type { SiteInfoRow, SiteStatistics, SiteStore } from '../site-store.js';
 import type { NamespaceInfo } from '../../wiki/namespaces.js';
+import { siteFacts, type NamespaceTableRow } from '../site-facts.js';
 
 export class SqliteSiteStore implements SiteStore {
   private readonly info: SiteInfoRow;
@@ -13,35 +14,11 @@ export class SqliteSiteStore implements SiteStore {
     const meta = new Map<string, string>(
       (db.raw.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]),
     );
-    const si = JSON.parse(meta.get('siteinfo') ?? '{}') as Partial<SiteInfoRow>;
-    this.info = {
-      sitename: si.sitename ?? 'Wiki',
-      dbname: si.dbname ?? 'wiki',
-      base: si.base ?? '',
-      generator: si.generator ?? '',
-      case: si.case ?? 'first-letter',
-      lang: si.lang ?? meta.get('lang') ?? 'uk',
-      importTime: meta.get('import_time') ?? '19700101000000',
-      importId: meta.get('import_id') ?? '',
-    };
-    this.ns = (
-      db.raw.prepare('SELECT ns_id, ns_name, ns_canonical, ns_case FROM namespace ORDER BY ns_id').all() as Array<{
-        ns_id: number;
-        ns_name: string;
-        ns_canonical: string | null;
-        ns_case: string;
-      }>
-    ).map((r) => ({
-      id: r.ns_id,
-      name: r.ns_name,
-      canonical: r.ns_canonical ?? undefined,
-      case: r.ns_case === 'case-sensitive' ? 'case-sensitive' : 'first-letter',
-      subpages: r.ns_id > 0 && (r.ns_id % 2 === 1 || [2, 4, 12, 102].includes(r.ns_id)) ? true : undefined,
-      content: r.ns_id === 0 ? true : undefined,
-    }));
+    const f = siteFacts(meta, db.raw.prepare('SELECT ns_id, ns_name, ns_canonical, ns_case FROM namespace ORDER BY ns_id').all() as NamespaceTableRow[]);
+    this.info = f.info;
+    this.ns = f.namespaces;
     this.version = String(db.raw.prepare('SELECT sqlite_version()').pluck().get());
-    const stored = meta.get('statistics');
-    this.stats = stored ? (JSON.parse(stored) as SiteStatistics) : computeStatistics(db);
+    this.stats = f.stats ?? computeStatistics(db);
   }
 
   async siteInfo(): Promise<SiteInfoRow> {

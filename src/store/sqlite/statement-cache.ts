@@ -46,7 +46,4 @@ export class StatementCache {
   }
 }
 
-/** Upper bound (exclusive) of the binary range of strings that start with `prefix`. */
-export function prefixEnd(prefix: string): string {
-  return prefix + '\u{10FFFF}';
-}
+export { prefixEnd } from '../prefix-range.js';

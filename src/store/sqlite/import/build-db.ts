@@ -83,6 +83,15 @@ export class BuildDb {
     }
   }
 
+  /**
+   * Close a staging file another store copies from: the remaining indexes exist (the copy reads some
+   * tables through them), but no statistics and no fsync -- the file is thrown away after the copy.
+   */
+  finishStaging(): void {
+    this.createIndexes();
+    this.db.close();
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
   }

@@ -92,6 +92,19 @@ export function openSqliteImportWriter(file: string, opts: { log: (line: string)
 }
 
 /**
+ * A writer whose SQLite file is the staging area of another store's import: `publish` copies the
+ * finished file there (see src/store/postgres/publish.ts); the file is removed afterwards.
+ */
+export function openSqliteStagingWriter(
+  location: string,
+  stagingFile: string,
+  publish: (file: string, beforePublish?: () => Promise<void>) => Promise<void>,
+): SqliteImportWriter {
+  removeDbFiles(stagingFile);
+  return new SqliteImportWriter(location, stagingFile, publish);
+}
+
+/**
  * Scratch table tmp_upload: upload facts (newest upload per file) from the dump, completed from
  * uploads.json and read by the file import; dropped before pass 2.
  */
@@ -504,9 +517,14 @@ export class SqliteImportWriter implements ImportWriter {
   readonly derived: SqliteDerived;
   readonly semantic: SqliteSemanticImportWriter;
 
+  /**
+   * @param publish when set, the finished file is a staging file handed to another store (PostgreSQL)
+   *   instead of being renamed onto `location`; it is removed afterwards
+   */
   constructor(
     readonly location: string,
     private readonly tmp: string,
+    private readonly publish?: (file: string, beforePublish?: () => Promise<void>) => Promise<void>,
   ) {
     this.build = new BuildDb(tmp);
     const db = (this.db = this.build.db);
@@ -564,6 +582,16 @@ export class SqliteImportWriter implements ImportWriter {
 
   async finish(beforePublish?: () => Promise<void>): Promise<void> {
     const build = this.live();
+    if (this.publish) {
+      build.finishStaging();
+      this.build = null;
+      try {
+        await this.publish(this.tmp, beforePublish);
+      } finally {
+        removeDbFiles(this.tmp);
+      }
+      return;
+    }
     build.finish();
     this.build = null;
     await beforePublish?.();

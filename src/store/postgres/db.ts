@@ -1,0 +1,109 @@
+/**
+ * The PostgreSQL connection pool of one served import (one schema), on the `postgres` client: every
+ * statement is prepared once per connection (named by its text), and with --debug every statement's SQL
+ * and duration goes to the backend-neutral query log, as the SQLite store does.
+ *
+ * Numbers: int8 (every INTEGER of the schema) and numeric (sum(), avg()) come back as JavaScript numbers,
+ * as better-sqlite3 gives them: wiki ids, sizes and counts are far below 2^53.
+ */
+import postgres from 'postgres';
+import { queryLog } from '../query-log.js';
+
+export type Sql = postgres.Sql<any>;
+
+/** Connection options of a `postgres://` location; libpq's `?host=/socket/dir` is understood too. */
+export function connectionOptions(url: string): { url: string; options: postgres.Options<any> } {
+  const u = new URL(url);
+  const options: postgres.Options<any> = {
+    onnotice: () => {},
+    types: {
+      // int8 and numeric as numbers (OIDs 20 and 1700); serialize lets a number be bound to them
+      int8: { to: 20, from: [20, 1700], serialize: (x: unknown) => String(x), parse: (x: string) => Number(x) },
+    } as never,
+  };
+  const socketDir = u.searchParams.get('host');
+  if (socketDir) {
+    u.searchParams.delete('host');
+    options.host = socketDir;
+  }
+  return { url: u.toString(), options };
+}
+
+/** Open a client on a location (import, pointer reads, tests); the caller ends it. */
+export function connect(url: string, extra: postgres.Options<any> = {}): Sql {
+  const c = connectionOptions(url);
+  return postgres(c.url, { ...c.options, ...extra }) as Sql;
+}
+
+/** A schema name is an identifier the importer made (`wq_…`): checked before it is spliced into SQL. */
+export function quoteSchema(schema: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`not a wikiquery schema name: ${schema}`);
+  return `"${schema}"`;
+}
+
+export class PgDb {
+  readonly sql: Sql;
+
+  constructor(
+    url: string,
+    readonly schema: string,
+    private readonly opts: { debug?: boolean; max?: number } = {},
+  ) {
+    quoteSchema(schema);
+    // search_path pins every connection of the pool to this import's schema: the statements name bare
+    // tables, and a re-import (a new schema) is served by a new pool
+    this.sql = connect(url, { max: opts.max ?? 8, connection: { search_path: schema, application_name: 'wikiquery' } as never, idle_timeout: 60 });
+  }
+
+  /** Every row; `name` is what debuginfo shows as the calling function. */
+  async all<R = any>(name: string, text: string, params: readonly unknown[] = []): Promise<R[]> {
+    if (!this.opts.debug) return (await this.sql.unsafe(text, params as never[], { prepare: true })) as unknown as R[];
+    const log = queryLog.getStore();
+    const t0 = process.hrtime.bigint();
+    const rows = (await this.sql.unsafe(text, params as never[], { prepare: true })) as unknown as R[];
+    log?.push({ sql: text.replace(/\s+/g, ' ').trim(), function: name, time: Number(process.hrtime.bigint() - t0) / 1e9 });
+    return rows;
+  }
+
+  async one<R = any>(name: string, text: string, params: readonly unknown[] = []): Promise<R | undefined> {
+    return (await this.all<R>(name, text, params))[0];
+  }
+
+  /** the first column of the first row */
+  async value<R = unknown>(name: string, text: string, params: readonly unknown[] = []): Promise<R | undefined> {
+    const row = await this.one<Record<string, unknown>>(name, text, params);
+    return row === undefined ? undefined : (Object.values(row)[0] as R);
+  }
+
+  /**
+   * Rows of a statement written with `@name` parameters (those whose WHERE clause depends on the
+   * filters a request uses): each name becomes `$n` once per distinct text.
+   */
+  async named<R = any>(name: string, text: string, values: Record<string, unknown>): Promise<R[]> {
+    let c = this.namedCache.get(text);
+    if (!c) {
+      const names: string[] = [];
+      const sqlText = text.replace(/@([A-Za-z_][A-Za-z0-9_]*)/g, (_m, n: string) => {
+        let i = names.indexOf(n);
+        if (i < 0) i = names.push(n) - 1;
+        return `$${i + 1}`;
+      });
+      c = { sqlText, names };
+      this.namedCache.set(text, c);
+    }
+    return this.all<R>(
+      name,
+      c.sqlText,
+      c.names.map((n) => {
+        if (!(n in values) || values[n] === undefined) throw new Error(`${name}: no value for @${n}`);
+        return values[n];
+      }),
+    );
+  }
+
+  private readonly namedCache = new Map<string, { sqlText: string; names: string[] }>();
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+}
