@@ -1,0 +1,58 @@
+/**
+ * One dump, two stores: the demo wiki imported into SQLite and into PostgreSQL (test/helpers/demo-server.ts
+ * demoDatabase does both in the PostgreSQL pass) answers the demo wiki's request set with the same bytes --
+ * status, content type and body, nothing stripped (no answer of the set carries a timing or host field:
+ * debuginfo, servedby and curtimestamp are not asked for). Runs in the PostgreSQL pass only.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
+import { DEMO_REQUESTS } from './helpers/request-set.js';
+import { TEST_DB } from './helpers/test-db.js';
+
+const skip = TEST_DB === 'postgres' ? false : 'compares SQLite with PostgreSQL: runs in the PostgreSQL pass of npm test (WIKIQUERY_TEST_DB=postgres)';
+
+let sqlite: DemoServer;
+let postgres: DemoServer;
+
+describe('SQLite and PostgreSQL answer the demo wiki alike', { skip }, () => {
+  before(async () => {
+    const { dir, db, served } = await demoDatabase();
+    assert.match(served, /^postgres:/);
+    const filesDir = join(dir, 'demo', 'files');
+    // no response cache: every request goes down to the store
+    sqlite = await startDemoServer({ db, filesDir, server: { cacheMb: 0 } });
+    postgres = await startDemoServer({ db: served, filesDir, server: { cacheMb: 0 } });
+  });
+  after(async () => {
+    await sqlite?.close();
+    await postgres?.close();
+  });
+
+  for (const [name, params] of DEMO_REQUESTS) {
+    it(name, async () => {
+      const [a, b] = await Promise.all([sqlite.get(params), postgres.get(params)]);
+      assert.equal(b.status, a.status, `status: SQLite ${a.status}, PostgreSQL ${b.status}: ${b.text.slice(0, 300)}`);
+      assert.equal(b.headers.get('content-type'), a.headers.get('content-type'));
+      assert.equal(b.headers.get('mediawiki-api-error'), a.headers.get('mediawiki-api-error'));
+      // the first differing stretch, not two whole bodies
+      if (b.text !== a.text) {
+        let i = 0;
+        while (i < a.text.length && a.text[i] === b.text[i]) i++;
+        assert.fail(`bodies differ at character ${i}:\n  SQLite:     …${a.text.slice(Math.max(0, i - 80), i + 120)}\n  PostgreSQL: …${b.text.slice(Math.max(0, i - 80), i + 120)}`);
+      }
+    });
+  }
+
+  it('the article and file routes too', async () => {
+    const info = await sqlite.get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Tux.png', iiprop: 'url' });
+    const fileUrl = new URL((Object.values(info.json.query.pages)[0] as { imageinfo: Array<{ url: string }> }).imageinfo[0].url);
+    for (const path of ['/index.php/Київ', '/index.php?title=Київ&action=raw', '/index.php/Файл:Tux.png', '/index.php/Немає_такої', fileUrl.pathname]) {
+      const get = (s: DemoServer) => fetch(new URL(path, s.url), { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+      const [a, b] = await Promise.all([get(sqlite), get(postgres)]);
+      assert.equal(b.status, a.status, path);
+      assert.deepEqual(Buffer.from(await b.arrayBuffer()), Buffer.from(await a.arrayBuffer()), path);
+    }
+  });
+});
