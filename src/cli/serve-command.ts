@@ -188,8 +188,10 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
   const where = parseStoreLocation(o.db);
   const sqliteFile = where.backend === 'sqlite' ? where.path : null;
   const open = () => openStore(o.db, { debug: o.debug, replica: o.dbReplica });
+  const store = await open();
+  // a server that cannot be built lets go of the store: a PostgreSQL pool would keep the process alive
   const server = await createServer({
-    store: await open(),
+    store,
     openStore: open,
     databaseBytes: sqliteFile === null ? undefined : () => statSync(sqliteFile, { throwIfNoEntry: false })?.size,
     debug: o.debug,
@@ -202,6 +204,9 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     load: o.maxConcurrent === undefined ? undefined : { maxConcurrent: o.maxConcurrent },
     limits: o.maxConnections === undefined ? undefined : { maxConnections: o.maxConnections },
     maxResultSize: o.maxResultSize,
+  }).catch((e: unknown) => {
+    store.close();
+    throw e;
   });
   let address: string;
   try {
