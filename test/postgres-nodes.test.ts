@@ -17,9 +17,8 @@ import path from 'node:path';
 import { generateDemo } from '../scripts/generate-demo.js';
 import { postgresBinDir, runPg, startCluster, stopCluster, urlFor, type Cluster } from '../scripts/pg-cluster.js';
 import { connect } from '../src/store/postgres/db.js';
-import { DEMO_REQUESTS } from './helpers/request-set.js';
+import { DEMO_REQUESTS, apiPath, getAs } from './helpers/request-set.js';
 import { TEST_DB, freshPostgresDatabase } from './helpers/test-db.js';
-import { toQuery } from './helpers/demo-server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = path.join(ROOT, 'dist/src/cli/main.js');
@@ -77,10 +76,8 @@ function startNode(name: string, args: string[]): Promise<Node> {
   });
 }
 
-async function api(node: Node, params: Record<string, string>): Promise<{ status: number; text: string }> {
-  const r = await fetch(`${node.base}/api.php?${toQuery({ format: 'json', ...params })}`, { signal: AbortSignal.timeout(10_000) });
-  return { status: r.status, text: await r.text() };
-}
+/** An api.php request, with the one Host header of every node (answers name the host in URLs). */
+const api = (node: Node, params: Record<string, string>) => getAs(node.base, apiPath(params));
 
 async function servedImport(node: Node): Promise<string> {
   const r = await fetch(`${node.base}/health`, { signal: AbortSignal.timeout(5_000) });

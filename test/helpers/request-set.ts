@@ -5,6 +5,8 @@
  * Nothing here is random (list=random and sort=random are left out: a new answer each time) and
  * nothing names the clock (curtimestamp): two correct servers answer each byte for byte alike.
  */
+import http from 'node:http';
+
 export type RequestParams = Record<string, string>;
 
 /** The contract's seed requests (../shared/spec/wiki-query-api.md), as bench/bench.ts sends them on the demo wiki. */
@@ -116,3 +118,41 @@ export const BROAD_REQUESTS: Array<[string, RequestParams]> = [
 
 /** The demo wiki's whole request set, in the order above. */
 export const DEMO_REQUESTS: Array<[string, RequestParams]> = [...SEED_REQUESTS, ...README_REQUESTS, ...BROAD_REQUESTS];
+
+/**
+ * Answers name the host they were asked on (file URLs, "See http://HOST/api.php"): servers on different
+ * ports are compared with one Host header for all (fetch cannot set Host; node:http can).
+ */
+export const COMPARED_HOST = 'wikiquery.test';
+
+export interface PlainAnswer {
+  status: number;
+  contentType: string | undefined;
+  apiError: string | undefined;
+  body: Buffer;
+  text: string;
+}
+
+/** GET `path` (with its query) from the server at `base` (http://127.0.0.1:PORT) with Host: COMPARED_HOST. */
+export function getAs(base: string, path: string, timeoutMs = 10_000): Promise<PlainAnswer> {
+  const u = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: u.hostname, port: u.port, path: u.pathname + u.search, headers: { host: COMPARED_HOST }, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const header = (name: string) => (typeof res.headers[name] === 'string' ? (res.headers[name] as string) : undefined);
+        resolve({ status: res.statusCode ?? 0, contentType: header('content-type'), apiError: header('mediawiki-api-error'), body, text: body.toString('utf8') });
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${path}: no answer in ${timeoutMs} ms`)));
+    req.on('error', reject);
+  });
+}
+
+/** The api.php path of a request of the set (format=json unless it names another). */
+export function apiPath(params: RequestParams): string {
+  return '/api.php?' + new URLSearchParams({ format: 'json', ...params }).toString();
+}
