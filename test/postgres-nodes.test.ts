@@ -2,11 +2,12 @@
  * Several stateless nodes over PostgreSQL, as real `wikiquery serve` processes (--workers 1): two on one
  * database, one on a streaming replica of it (pg_basebackup -R from the test cluster, a second cluster of
  * its own), one reading from the replica with `--db primary --db-replica replica`. They answer the demo
- * wiki's request set identically (the parser's limit-report timings masked); a re-import (`wikiquery import --db postgres://…`) while a driver sends
- * requests to every node switches them all to the new wiki with no failed request. Replay on the replica
- * is paused across the import: the primary's nodes switch at once, the replica's nodes keep serving the
- * previous import (the --db-replica node too: proof that its reads go to the replica), and switch once
- * replay resumes. Runs in the PostgreSQL pass only.
+ * wiki's request set identically (the parser's limit-report timings masked); a re-import
+ * (`wikiquery import --db postgres://…`) while a driver sends requests to every node switches them all to
+ * the new wiki with no failed request. Replay on the replica is paused across the import: the primary's
+ * nodes switch at once, the replica's two keep serving the previous import until replay resumes. Last, the
+ * replica is stopped: the --db-replica node's reads fail with it while the primary's nodes answer (its
+ * reads go to the replica). Runs in the PostgreSQL pass only.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -223,5 +224,15 @@ describe('serving nodes over PostgreSQL', { skip, timeout: 120_000 }, () => {
       const answers = await Promise.all(nodes.map((n) => api(n, params)));
       for (let i = 1; i < nodes.length; i++) assert.equal(masked(answers[i].text), masked(answers[0].text), `${name}: ${nodes[i].name} differs from ${nodes[0].name}`);
     }
+  });
+
+  it('the --db-replica node reads from the replica: it stops answering when the replica stops', async () => {
+    const read = { action: 'query', prop: 'info', titles: 'Київ|Львів' };
+    const ok = (r: { status: number; text: string }) => r.status === 200 && JSON.parse(r.text).error === undefined;
+    assert.ok(ok(await api(nodes[3], read)));
+    stopCluster(replica!.dir);
+    const [a, d] = [await api(nodes[0], read), await api(nodes[3], read)];
+    assert.ok(ok(a), `${nodes[0].name}: ${a.text.slice(0, 200)}`);
+    assert.ok(!ok(d), `${nodes[3].name} still answers without its replica: ${d.text.slice(0, 200)}`);
   });
 });
