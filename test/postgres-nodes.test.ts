@@ -81,8 +81,9 @@ function startNode(name: string, args: string[]): Promise<Node> {
 const api = (node: Node, params: Record<string, string>) => getAs(node.base, apiPath(params));
 
 async function servedImport(node: Node): Promise<string> {
-  const r = await fetch(`${node.base}/health`, { signal: AbortSignal.timeout(5_000) });
-  return ((await r.json()) as { import: { id: string } }).import.id;
+  const r = await getAs(node.base, '/health');
+  assert.equal(r.status, 200, `${node.name} /health: ${r.text}`);
+  return (JSON.parse(r.text) as { import: { id: string } }).import.id;
 }
 
 async function hasNewPage(node: Node): Promise<boolean> {

@@ -134,11 +134,13 @@ export interface PlainAnswer {
   text: string;
 }
 
-/** GET `path` (with its query) from the server at `base` (http://127.0.0.1:PORT) with Host: COMPARED_HOST. */
+/** GET `path` (with its query) from the server at `base` (http://127.0.0.1:PORT) with Host: COMPARED_HOST, on a new connection. */
 export function getAs(base: string, path: string, timeoutMs = 10_000): Promise<PlainAnswer> {
   const u = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: u.hostname, port: u.port, path: u.pathname + u.search, headers: { host: COMPARED_HOST }, timeout: timeoutMs }, (res) => {
+    // a connection per request (agent: false): a kept-alive socket the server closes after its keep-alive
+    // timeout, just as the client reuses it on a loaded machine, fails the request on the client's side
+    const req = http.get({ host: u.hostname, port: u.port, path: u.pathname + u.search, headers: { host: COMPARED_HOST }, timeout: timeoutMs, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
