@@ -221,7 +221,8 @@ export class PostgresHistoryStore implements HistoryStore {
       order = `rev_user_text ${d}, rev_timestamp ${d}, rev_id ${d}`;
       if (g.from) where.push(rowCmp(['rev_user_text', 'rev_timestamp', 'rev_id'], lo, ['@fromUser', '@fromTs', '@fromId']));
     }
-    if (g.from) Object.assign(v, { fromUser: g.from.user, fromTs: g.from.timestamp, fromId: g.from.revid });
+    // a prefix listing continued without a user compares with NULL and lists nothing, as SQLite does
+    if (g.from) Object.assign(v, { fromUser: g.from.user ?? null, fromTs: g.from.timestamp, fromId: g.from.revid });
     if (o.namespaces) {
       sources.push(`unnest(@nss::bigint[]) AS n${i}(ns)`);
       where.push(`rev_namespace = n${i}.ns`);

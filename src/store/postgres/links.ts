@@ -58,14 +58,15 @@ export class PostgresLinkStore implements LinkStore {
   }
 
   /**
-   * A range scan of the il_from index (il_from, il_to) per page of the batch; the sort is over the batch's
-   * rows. The batch is joined as a list, not a set, as the SQLite store joins it.
+   * A range scan of the il_from index (il_from, il_to) per page of the batch, each read only as far as the
+   * limit; the sort is over the batch's rows. The batch is joined as a list, not a set, as the SQLite store
+   * joins it (a page given twice has its rows twice).
    */
   async imagesOf(o: { pageids: readonly number[]; start?: { pageid: number; name: string }; only?: readonly string[]; descending: boolean; limit: number }): Promise<Array<{ pageid: number; name: string }>> {
     if (o.pageids.length === 0 || (o.only && o.only.length === 0)) return [];
     const dir = o.descending ? ' DESC' : '';
     const v: Record<string, unknown> = { ids: o.pageids, limit: o.limit };
-    const where: string[] = [];
+    const where = ['il_from = j.id'];
     if (o.start !== undefined) {
       where.push(`(il_from, il_to) ${o.descending ? '<=' : '>='} (@startPage, @startName)`);
       v.startPage = o.start.pageid;
@@ -75,8 +76,9 @@ export class PostgresLinkStore implements LinkStore {
       where.push('il_to = ANY(@only::text[])');
       v.only = o.only;
     }
-    const sql = `SELECT il_from AS pageid, il_to AS name FROM unnest(@ids::bigint[]) AS j(id) JOIN imagelinks ON il_from = j.id${where.map((w) => ' AND ' + w).join('')}
-      ORDER BY il_from${dir}, il_to${dir} LIMIT @limit`;
+    const sql = `SELECT x.* FROM unnest(@ids::bigint[]) AS j(id) CROSS JOIN LATERAL (
+        SELECT il_from AS pageid, il_to AS name FROM imagelinks WHERE ${where.join(' AND ')} ORDER BY il_to${dir} LIMIT @limit) x
+      ORDER BY x.pageid${dir}, x.name${dir} LIMIT @limit`;
     return this.db.named<{ pageid: number; name: string }>('LinkStore.imagesOf', sql, v);
   }
 
