@@ -1,0 +1,128 @@
+import type { PgDb } from './db.js';
+import type { FileListOptions, FileRow, FileStore, SameContentRow } from '../file-store.js';
+import { prefixEnd } from '../prefix-range.js';
+
+const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, img_height AS height, img_bits AS bits,
+  img_media_type AS "mediaType", img_major_mime AS "majorMime", img_minor_mime AS "minorMime", img_sha1 AS sha1,
+  img_user AS "userId", img_user_text AS "userText", img_timestamp AS timestamp, img_description AS description,
+  img_metadata AS metadata`;
+
+export class PostgresFileStore implements FileStore {
+  constructor(private readonly db: PgDb) {}
+
+  async storedPath(name: string): Promise<string | undefined> {
+    return this.db.value<string>('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = $1', [name]);
+  }
+
+  // Primary-key seeks; rows in name order, the order SQLite's `IN (json_each)` walks its sorted list in,
+  // so that the Set and Map iterate alike on both stores.
+  async existing(names: readonly string[]): Promise<Set<string>> {
+    if (names.length === 0) return new Set();
+    const rows = await this.db.all<{ img_name: string }>('FileStore.existing', 'SELECT img_name FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name', [names]);
+    return new Set(rows.map((r) => r.img_name));
+  }
+
+  async byNames(names: readonly string[]): Promise<Map<string, FileRow>> {
+    const out = new Map<string, FileRow>();
+    if (names.length === 0) return out;
+    const rows = await this.db.all<FileRow>('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name`, [names]);
+    for (const r of rows) out.set(r.name, r);
+    return out;
+  }
+
+  /**
+   * A primary-key seek per file of the batch, then a seek of img_sha1 (img_sha1, img_name) for its
+   * duplicates, in name order. Batch order (and a name given twice) as on SQLite, whose loop follows the
+   * JSON array.
+   */
+  async sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>> {
+    const out = new Map<string, SameContentRow[]>();
+    if (names.length === 0) return out;
+    const rows = await this.db.all(
+      'FileStore.sameContent',
+      `SELECT f.img_name AS file, d.img_name AS name, d.img_user_text AS "userText", d.img_timestamp AS timestamp
+       FROM unnest($1::text[]) WITH ORDINALITY AS t(name, i) JOIN image f ON f.img_name = t.name JOIN image d ON d.img_sha1 = f.img_sha1
+       ORDER BY t.i, d.img_name`,
+      [names],
+    );
+    for (const r of rows) {
+      let list = out.get(r.file);
+      if (!list) out.set(r.file, (list = []));
+      list.push({ name: r.name, userText: r.userText, timestamp: r.timestamp });
+    }
+    return out;
+  }
+
+  /**
+   * One range scan along the index of the sort order: the primary key for sort=name, img_timestamp
+   * (img_user_timestamp with a user) for sort=timestamp; size and MIME filters are checked row by row
+   * along it; a SHA-1 narrows to the img_sha1 index.
+   */
+  async list(o: FileListOptions): Promise<FileRow[]> {
+    const where: string[] = [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    const dir = o.descending ? ' DESC' : '';
+    let order: string;
+    if (o.sort === 'name') {
+      if (o.continueName !== undefined) {
+        where.push(`img_name ${ge} @cont`);
+        v.cont = o.continueName;
+      }
+      if (o.from !== undefined) {
+        where.push(`img_name ${ge} @from`);
+        v.from = o.from;
+      }
+      if (o.to !== undefined) {
+        where.push(`img_name ${le} @to`);
+        v.to = o.to;
+      }
+      if (o.prefix !== undefined && o.prefix !== '') {
+        where.push('img_name >= @prefix AND img_name < @prefixEnd');
+        v.prefix = o.prefix;
+        v.prefixEnd = prefixEnd(o.prefix);
+      }
+      order = `img_name${dir}`;
+    } else {
+      if (o.user !== undefined) {
+        where.push('img_user_text = @user');
+        v.user = o.user;
+      }
+      if (o.continueAt !== undefined) {
+        where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
+        v.contTs = o.continueAt.timestamp;
+        v.contName = o.continueAt.name;
+      }
+      if (o.start !== undefined) {
+        where.push(`img_timestamp ${ge} @start`);
+        v.start = o.start;
+      }
+      if (o.end !== undefined) {
+        where.push(`img_timestamp ${le} @end`);
+        v.end = o.end;
+      }
+      order = `img_timestamp${dir}, img_name${dir}`;
+    }
+    if (o.minSize !== undefined) {
+      where.push('img_size >= @minSize');
+      v.minSize = o.minSize;
+    }
+    if (o.maxSize !== undefined) {
+      where.push('img_size <= @maxSize');
+      v.maxSize = o.maxSize;
+    }
+    if (o.sha1 !== undefined) {
+      where.push('img_sha1 = @sha1');
+      v.sha1 = o.sha1;
+    }
+    if (o.mimes !== undefined) {
+      if (o.mimes.length === 0) return [];
+      // the MIME pairs as two arrays: one statement text whatever their number
+      where.push('EXISTS (SELECT 1 FROM unnest(@majors::text[], @minors::text[]) AS m(major, minor) WHERE m.major = img_major_mime AND m.minor = img_minor_mime)');
+      v.majors = o.mimes.map((m) => m[0]);
+      v.minors = o.mimes.map((m) => m[1]);
+    }
+    const sql = `SELECT ${FILE_COLUMNS} FROM image${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
+    return this.db.named<FileRow>('FileStore.list', sql, v);
+  }
+}
