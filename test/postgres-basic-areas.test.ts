@@ -12,6 +12,8 @@ import Database from 'better-sqlite3';
 import { demoDatabase } from './helpers/demo-server.js';
 import { TEST_DB } from './helpers/test-db.js';
 import { openStore } from '../src/store/open.js';
+import { connect } from '../src/store/postgres/db.js';
+import { servedImport } from '../src/store/postgres/catalog.js';
 import type { Store } from '../src/store/store.js';
 import type { CategoryListOptions } from '../src/store/category-store.js';
 import type { FileListOptions } from '../src/store/file-store.js';
@@ -31,6 +33,7 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
   let lite: Store;
   let pg: Store;
   let raw: Database.Database;
+  let served = '';
   let calls = 0;
 
   /** one method on both stores with the same arguments: the same answer */
@@ -48,14 +51,16 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
   }
 
   const col = <T>(sql: string, ...params: unknown[]) => raw.prepare(sql).pluck().all(...params) as T[];
-  // bounds around real values and across the byte order's surprises: ASCII < Cyrillic < U+FFFD < astral
-  const oddBounds = ['', ' ', 'A', 'Z', 'a', 'zzz', 'Ґ', 'Д', 'Мʼ', 'Р', 'Ї', 'я', '\uFFFD', '\u{1F600}', '\u{10FFFF}'];
+  // bounds around real values and across the byte order's surprises: ASCII < Cyrillic < U+FFFD < astral;
+  // NUL, which a request can carry and PostgreSQL's text cannot hold (src/store/postgres/nul.ts)
+  const oddBounds = ['', ' ', 'A', 'Z', 'a', 'zzz', 'Ґ', 'Д', 'Мʼ', 'Р', 'Ї', 'я', '\uFFFD', '\u{1F600}', '\u{10FFFF}', '\0', 'Р\0', 'Міста\0x', 'Б\0\0'];
 
   before(async () => {
     const d = await demoDatabase();
     lite = await openStore(d.db);
     pg = await openStore(d.served);
     raw = new Database(d.db, { readonly: true });
+    served = d.served;
   });
   after(() => {
     lite?.close();
@@ -69,11 +74,11 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
     const hiddenCount = (await same('byTitles all', (s) => s.categories.byTitles([...titles].reverse()))).filter((r) => r.hidden).length;
     assert.ok(hiddenCount > 0, 'the demo has a hidden category');
     await same('byTitles none', (s) => s.categories.byTitles([]));
-    await same('byTitles missing and repeated', (s) => s.categories.byTitles(['Немає_такої', titles[3], titles[3], 'rivers', titles[0], ...oddBounds]));
+    await same('byTitles missing and repeated', (s) => s.categories.byTitles(['Немає_такої', titles[3], titles[3], 'rivers', titles[0], ...oddBounds, titles[1] + '\0']));
     for (const t of titles) await same(`byTitles ${t}`, (s) => s.categories.byTitles([t]));
 
     const bounds = [...oddBounds, ...titles.filter((_t, i) => i % 7 === 3), titles[0], titles[titles.length - 1]];
-    const prefixes = ['', 'Р', 'Річ', 'Мʼ', 'Укр', 'Ї', 'R', 'x'];
+    const prefixes = ['', 'Р', 'Річ', 'Мʼ', 'Укр', 'Ї', 'R', 'x', '\0', 'Р\0'];
     for (const descending of [false, true]) {
       for (const hidden of [false, true]) {
         for (const limit of [1, 3, 500]) {
@@ -94,7 +99,7 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
 
   it('categoryLinks: members by sort key and by timestamp, categories of pages', async () => {
     const cats = col<string>('SELECT cl_to FROM categorylinks GROUP BY cl_to ORDER BY count(*) DESC, cl_to LIMIT 12');
-    cats.push('Немає_такої');
+    cats.push('Немає_такої', 'Міста\0');
     for (const cat of cats) {
       for (const descending of [false, true]) {
         for (const type of ['page', 'subcat', 'file'] as MemberType[]) {
@@ -102,6 +107,7 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
           for (const limit of [1, 2, 7]) await same('bySortkey limit', (s) => s.categoryLinks.membersBySortkey(cat, type, undefined, descending, limit));
           for (const r of all.filter((_r, i) => i % 5 === 1)) {
             await same('bySortkey from', (s) => s.categoryLinks.membersBySortkey(cat, type, { sortkey: r.sortkey, pageid: r.pageid }, descending, 4));
+            await same('bySortkey from NUL', (s) => s.categoryLinks.membersBySortkey(cat, type, { sortkey: r.sortkey + '\0', pageid: r.pageid }, descending, 4));
             await same('bySortkey from next id', (s) => s.categoryLinks.membersBySortkey(cat, type, { sortkey: r.sortkey, pageid: r.pageid + 1 }, descending, 4));
           }
           for (const b of oddBounds) await same(`bySortkey from ${b}`, (s) => s.categoryLinks.membersBySortkey(cat, type, { sortkey: b, pageid: 0 }, descending, 3));
@@ -113,6 +119,7 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
           for (const e of all.filter((_e, i) => i % 9 === 2))
             await same('byTimestamp from/end', (s) => s.categoryLinks.membersByTimestamp(cat, { timestamp: r.timestamp, pageid: r.pageid }, e.timestamp, descending, 50));
           await same('byTimestamp end', (s) => s.categoryLinks.membersByTimestamp(cat, undefined, r.timestamp, descending, 50));
+          await same('byTimestamp NUL', (s) => s.categoryLinks.membersByTimestamp(cat, { timestamp: r.timestamp + '\0', pageid: r.pageid }, r.timestamp.slice(0, 4) + '\0', descending, 50));
         }
       }
     }
@@ -120,7 +127,7 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
     const pageids = col<number>('SELECT DISTINCT cl_from FROM categorylinks ORDER BY cl_from');
     const batches = [pageids, pageids.slice(0, 7), [...pageids.slice(20, 40)].reverse(), [pageids[5], pageids[5], 999999, pageids[1]], [999999]];
     const allCats = col<string>('SELECT DISTINCT cl_to FROM categorylinks ORDER BY cl_to');
-    const onlies = [undefined, [], allCats.slice(0, 4), ['Статті_без_джерел', 'Міста', 'Немає_такої'], allCats];
+    const onlies = [undefined, [], allCats.slice(0, 4), ['Статті_без_джерел', 'Міста', 'Немає_такої', 'Міста\0'], ['\0'], allCats];
     for (const ids of batches) {
       for (const descending of [false, true]) {
         for (const only of onlies) {
@@ -130,6 +137,7 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
               if (limit !== 5000) continue;
               for (const r of rows.filter((_r, i) => i % 11 === 3)) {
                 await same('categoriesOf from', (s) => s.categoryLinks.categoriesOf({ pageids: ids, only, hidden, descending, limit: 6, start: { pageid: r.from, to: r.to } }));
+                await same('categoriesOf from NUL', (s) => s.categoryLinks.categoriesOf({ pageids: ids, only, hidden, descending, limit: 6, start: { pageid: r.from, to: r.to + '\0' } }));
                 await same('categoriesOf from (page, "")', (s) => s.categoryLinks.categoriesOf({ pageids: ids, only, hidden, descending, limit: 6, start: { pageid: r.from, to: '' } }));
               }
             }
@@ -143,22 +151,22 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
   it('files: existing, byNames, sameContent, storedPath, list', async () => {
     const names = col<string>('SELECT img_name FROM image ORDER BY img_name');
     assert.ok(names.length > 20);
-    const batches = [names, [...names].reverse(), names.filter((_n, i) => i % 3 === 0), ['Немає.png', names[4], names[4], 'blank.png', names[0]], ['Немає.png'], []];
+    const batches = [names, [...names].reverse(), names.filter((_n, i) => i % 3 === 0), ['Немає.png', names[4], names[4], 'blank.png', names[0], names[2] + '\0'], ['Немає.png'], ['\0'], []];
     for (const b of batches) {
       await same('existing', (s) => s.files.existing(b));
       await same('byNames', (s) => s.files.byNames(b));
       await same('sameContent', (s) => s.files.sameContent(b));
     }
-    for (const n of [...names, 'Немає.png']) {
+    for (const n of [...names, 'Немає.png', names[0] + '\0']) {
       await same(`storedPath ${n}`, (s) => s.files.storedPath(n));
       await same(`byNames ${n}`, (s) => s.files.byNames([n]));
       await same(`sameContent ${n}`, (s) => s.files.sameContent([n]));
     }
 
-    const users = [...col<string>('SELECT DISTINCT img_user_text FROM image ORDER BY 1'), 'Нікого'];
-    const sha1s = [...col<string>('SELECT img_sha1 FROM image GROUP BY img_sha1 ORDER BY count(*) DESC, img_sha1 LIMIT 4'), 'x'];
+    const users = [...col<string>('SELECT DISTINCT img_user_text FROM image ORDER BY 1'), 'Нікого', 'Тарас\0'];
+    const sha1s = [...col<string>('SELECT img_sha1 FROM image GROUP BY img_sha1 ORDER BY count(*) DESC, img_sha1 LIMIT 4'), 'x', '\0'];
     const stamps = col<string>('SELECT img_timestamp FROM image ORDER BY img_timestamp').filter((_t, i) => i % 6 === 2);
-    const mimes: Array<Array<[string, string]> | undefined> = [undefined, [], [['image', 'png']], [['image', 'gif'], ['image', 'svg+xml'], ['text', 'plain']], [['image', 'jpeg']]];
+    const mimes: Array<Array<[string, string]> | undefined> = [undefined, [], [['image', 'png']], [['image', 'gif'], ['image', 'svg+xml'], ['text', 'plain']], [['image', 'jpeg']], [['image', 'png\0'], ['image\0', 'gif']], [['image', 'png\0'], ['image', 'gif']]];
     const sizes: Array<[number | undefined, number | undefined]> = [[undefined, undefined], [200, undefined], [undefined, 150], [120, 400], [500, 100]];
     for (const descending of [false, true]) {
       for (const limit of [1, 4, 500]) {
@@ -180,10 +188,12 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
               const all = await same(`list ts user ${user}`, (s) => s.files.list({ ...ts, user, limit: 500 }));
               for (const r of all.filter((_r, i) => i % 5 === 1)) {
                 await same('list ts cont', (s) => s.files.list({ ...ts, user, continueAt: { timestamp: r.timestamp, name: r.name } }));
+                await same('list ts cont NUL', (s) => s.files.list({ ...ts, user, continueAt: { timestamp: r.timestamp, name: r.name + '\0' } }));
+                await same('list ts cont NUL ts', (s) => s.files.list({ ...ts, user, continueAt: { timestamp: r.timestamp + '\0', name: r.name } }));
                 await same('list ts cont end', (s) => s.files.list({ ...ts, user, continueAt: { timestamp: r.timestamp, name: r.name }, end: stamps[1] }));
               }
             }
-            for (const start of [undefined, ...stamps, '2015', '']) for (const end of [undefined, stamps[0], stamps[3], '2013'])
+            for (const start of [undefined, ...stamps, '2015', '', '2015\0']) for (const end of [undefined, stamps[0], stamps[3], '2013', '2013\0'])
               await same(`list ts ${start}..${end}`, (s) => s.files.list({ ...ts, start, end }));
             for (const sha1 of sha1s) await same('list ts sha1', (s) => s.files.list({ ...ts, sha1 }));
           }
@@ -197,16 +207,18 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
     const overrideKeys = col<string>('SELECT DISTINCT mo_key FROM message_override ORDER BY 1');
     const langs = col<string>('SELECT DISTINCT msg_lang FROM message UNION SELECT mo_lang FROM message_override ORDER BY 1');
     const keys = [...catalogKeys, ...overrideKeys, 'no-such-message', 'Mainpage', ''];
-    const langSets = [langs, [...langs].reverse(), ['uk'], ['ru', 'en'], ['de', 'uk', 'uk'], []];
+    const langSets = [langs, [...langs].reverse(), ['uk'], ['ru', 'en'], ['de', 'uk', 'uk'], ['uk\0', 'ru'], []];
     for (const ls of langSets) {
       await same('texts all', (s) => s.messages.texts(ls, keys));
       await same('texts some', (s) => s.messages.texts(ls, [...keys].reverse().filter((_k, i) => i % 4 === 0)));
       await same('texts one', (s) => s.messages.texts(ls, [overrideKeys[0]]));
       await same('texts none', (s) => s.messages.texts(ls, []));
     }
-    const points = [...oddBounds, ...catalogKeys.filter((_k, i) => i % 13 === 5), 'demo-', 'mainpage'];
+    // allmessages passes amfrom/amto/amprefix and message names through unchanged: NUL included
+    await same('texts NUL', (s) => s.messages.texts(['uk'], ['a\0b', 'mainpage']));
+    const points = [...oddBounds, 'a\0b', '\0', ...catalogKeys.filter((_k, i) => i % 13 === 5), 'demo-', 'mainpage'];
     for (const ls of langSets) {
-      for (const olang of [null, 'uk', 'ru', 'xx']) {
+      for (const olang of [null, 'uk', 'ru', 'xx', 'uk\0']) {
         await same('keys', (s) => s.messages.keys(ls, olang, {}), true);
         for (const p of points) {
           await same(`keys min ${p}`, (s) => s.messages.keys(ls, olang, { min: p }), true);
@@ -219,10 +231,22 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
   });
 
   it('reports: rows and computedAt', async () => {
-    const types = [...col<string>('SELECT qci_type FROM querycache_info ORDER BY 1'), 'Nosuchreport', ''];
+    const types = [...col<string>('SELECT qci_type FROM querycache_info ORDER BY 1'), 'Nosuchreport', '', 'Mostlinked\0'];
     assert.ok(types.length > 20);
+    // the two imports of the demo ran at different moments: each store answers its own import's time
+    const sql = connect(served, { max: 1 });
+    let pgTimes: Map<string, string>;
+    try {
+      const schema = (await servedImport(sql))!.schema;
+      pgTimes = new Map((await sql.unsafe(`SELECT qci_type, qci_timestamp FROM "${schema}".querycache_info`)).map((r) => [r.qci_type as string, r.qci_timestamp as string]));
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+    const liteTimes = new Map(raw.prepare('SELECT qci_type, qci_timestamp FROM querycache_info').raw().all() as Array<[string, string]>);
+    assert.deepStrictEqual([...pgTimes.keys()].sort(), [...liteTimes.keys()].sort());
     for (const type of types) {
-      await same(`computedAt ${type}`, (s) => s.reports.computedAt(type));
+      assert.equal(await lite.reports.computedAt(type), liteTimes.get(type), type);
+      assert.equal(await pg.reports.computedAt(type), pgTimes.get(type), type);
       for (const [offset, limit] of [[0, 500], [0, 1], [3, 10], [50, 50], [200, 10], [10000, 10]])
         await same(`rows ${type} ${offset}+${limit}`, (s) => s.reports.rows(type, offset, limit));
     }

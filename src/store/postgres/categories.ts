@@ -1,6 +1,7 @@
 import type { PgDb } from './db.js';
 import type { CategoryListOptions, CategoryRow, CategoryStore } from '../category-store.js';
 import { prefixEnd } from '../prefix-range.js';
+import { bound, equalityBatch } from './nul.js';
 
 // the category page's `hiddencat` property, as MediaWiki joins it: seeks of page (page_namespace,
 // page_title) and of page_props' primary key (pp_page, pp_propname) per category row
@@ -13,6 +14,7 @@ export class PostgresCategoryStore implements CategoryStore {
   constructor(private readonly db: PgDb) {}
 
   async byTitles(titles: readonly string[]): Promise<CategoryRow[]> {
+    titles = equalityBatch(titles);
     if (titles.length === 0) return [];
     // a join on the unnested batch (not = ANY) keeps SQLite's answer to a title given twice: two rows
     const rows = await this.db.all(
@@ -33,20 +35,20 @@ export class PostgresCategoryStore implements CategoryStore {
     const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
     if (o.continueFrom !== undefined) {
       where.push(`cat_title ${ge} @cont`);
-      v.cont = o.continueFrom;
+      v.cont = bound(ge, o.continueFrom);
     }
     if (o.from !== undefined) {
       where.push(`cat_title ${ge} @from`);
-      v.from = o.from;
+      v.from = bound(ge, o.from);
     }
     if (o.to !== undefined) {
       where.push(`cat_title ${le} @to`);
-      v.to = o.to;
+      v.to = bound(le, o.to);
     }
     if (o.prefix !== undefined && o.prefix !== '') {
       where.push('cat_title >= @prefix AND cat_title < @prefixEnd');
-      v.prefix = o.prefix;
-      v.prefixEnd = prefixEnd(o.prefix);
+      v.prefix = bound('>=', o.prefix);
+      v.prefixEnd = bound('<', prefixEnd(o.prefix));
     }
     if (o.min !== undefined) {
       where.push('cat_pages >= @min');

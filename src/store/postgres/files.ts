@@ -1,6 +1,7 @@
 import type { PgDb } from './db.js';
 import type { FileListOptions, FileRow, FileStore, SameContentRow } from '../file-store.js';
 import { prefixEnd } from '../prefix-range.js';
+import { bound, equalityBatch, matchesNothing } from './nul.js';
 
 const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, img_height AS height, img_bits AS bits,
   img_media_type AS "mediaType", img_major_mime AS "majorMime", img_minor_mime AS "minorMime", img_sha1 AS sha1,
@@ -11,12 +12,14 @@ export class PostgresFileStore implements FileStore {
   constructor(private readonly db: PgDb) {}
 
   async storedPath(name: string): Promise<string | undefined> {
+    if (matchesNothing(name)) return undefined;
     return this.db.value<string>('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = $1', [name]);
   }
 
   // Primary-key seeks; rows in name order, the order SQLite's `IN (json_each)` walks its sorted list in,
   // so that the Set and Map iterate alike on both stores.
   async existing(names: readonly string[]): Promise<Set<string>> {
+    names = equalityBatch(names);
     if (names.length === 0) return new Set();
     const rows = await this.db.all<{ img_name: string }>('FileStore.existing', 'SELECT img_name FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name', [names]);
     return new Set(rows.map((r) => r.img_name));
@@ -24,6 +27,7 @@ export class PostgresFileStore implements FileStore {
 
   async byNames(names: readonly string[]): Promise<Map<string, FileRow>> {
     const out = new Map<string, FileRow>();
+    names = equalityBatch(names);
     if (names.length === 0) return out;
     const rows = await this.db.all<FileRow>('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name`, [names]);
     for (const r of rows) out.set(r.name, r);
@@ -37,6 +41,7 @@ export class PostgresFileStore implements FileStore {
    */
   async sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>> {
     const out = new Map<string, SameContentRow[]>();
+    names = equalityBatch(names);
     if (names.length === 0) return out;
     const rows = await this.db.all(
       'FileStore.sameContent',
@@ -67,39 +72,42 @@ export class PostgresFileStore implements FileStore {
     if (o.sort === 'name') {
       if (o.continueName !== undefined) {
         where.push(`img_name ${ge} @cont`);
-        v.cont = o.continueName;
+        v.cont = bound(ge, o.continueName);
       }
       if (o.from !== undefined) {
         where.push(`img_name ${ge} @from`);
-        v.from = o.from;
+        v.from = bound(ge, o.from);
       }
       if (o.to !== undefined) {
         where.push(`img_name ${le} @to`);
-        v.to = o.to;
+        v.to = bound(le, o.to);
       }
       if (o.prefix !== undefined && o.prefix !== '') {
         where.push('img_name >= @prefix AND img_name < @prefixEnd');
-        v.prefix = o.prefix;
-        v.prefixEnd = prefixEnd(o.prefix);
+        v.prefix = bound('>=', o.prefix);
+        v.prefixEnd = bound('<', prefixEnd(o.prefix));
       }
       order = `img_name${dir}`;
     } else {
       if (o.user !== undefined) {
+        if (matchesNothing(o.user)) return [];
         where.push('img_user_text = @user');
         v.user = o.user;
       }
       if (o.continueAt !== undefined) {
-        where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
-        v.contTs = o.continueAt.timestamp;
-        v.contName = o.continueAt.name;
+        // a timestamp with a NUL equals no row's: the name no longer matters (nul.ts)
+        if (matchesNothing(o.continueAt.timestamp)) where.push(`img_timestamp ${ge} @contTs`);
+        else where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
+        v.contTs = bound(ge, o.continueAt.timestamp);
+        v.contName = bound(ge, o.continueAt.name);
       }
       if (o.start !== undefined) {
         where.push(`img_timestamp ${ge} @start`);
-        v.start = o.start;
+        v.start = bound(ge, o.start);
       }
       if (o.end !== undefined) {
         where.push(`img_timestamp ${le} @end`);
-        v.end = o.end;
+        v.end = bound(le, o.end);
       }
       order = `img_timestamp${dir}, img_name${dir}`;
     }
@@ -112,6 +120,7 @@ export class PostgresFileStore implements FileStore {
       v.maxSize = o.maxSize;
     }
     if (o.sha1 !== undefined) {
+      if (matchesNothing(o.sha1)) return [];
       where.push('img_sha1 = @sha1');
       v.sha1 = o.sha1;
     }
@@ -119,8 +128,10 @@ export class PostgresFileStore implements FileStore {
       if (o.mimes.length === 0) return [];
       // the MIME pairs as two arrays: one statement text whatever their number
       where.push('EXISTS (SELECT 1 FROM unnest(@majors::text[], @minors::text[]) AS m(major, minor) WHERE m.major = img_major_mime AND m.minor = img_minor_mime)');
-      v.majors = o.mimes.map((m) => m[0]);
-      v.minors = o.mimes.map((m) => m[1]);
+      const mimes = o.mimes.filter(([major, minor]) => !matchesNothing(major) && !matchesNothing(minor));
+      if (mimes.length === 0) return [];
+      v.majors = mimes.map((m) => m[0]);
+      v.minors = mimes.map((m) => m[1]);
     }
     const sql = `SELECT ${FILE_COLUMNS} FROM image${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
     return this.db.named<FileRow>('FileStore.list', sql, v);

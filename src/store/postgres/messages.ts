@@ -1,4 +1,5 @@
 import type { PgDb } from './db.js';
+import { bound, equalityBatch } from './nul.js';
 import type { KeyRange, MessageStore, StoredMessage } from '../message-store.js';
 
 export class PostgresMessageStore implements MessageStore {
@@ -10,6 +11,9 @@ export class PostgresMessageStore implements MessageStore {
    * rows come in SQLite's order (languages, then keys, as given; catalog before override).
    */
   async texts(langs: readonly string[], keys: readonly string[]): Promise<StoredMessage[]> {
+    // a language or key with a NUL has no stored text (nul.ts)
+    langs = equalityBatch(langs);
+    keys = equalityBatch(keys);
     if (langs.length === 0 || keys.length === 0) return [];
     return this.db.all<StoredMessage>(
       'MessageStore.texts',
@@ -34,10 +38,17 @@ export class PostgresMessageStore implements MessageStore {
       if (range.max !== undefined) c.push(`${col} <= @max`);
       return c.map((x) => ' AND ' + x).join('');
     };
+    if (overrideLang !== null && equalityBatch([overrideLang]).length === 0) overrideLang = null;
     // index range scans of message (msg_lang, msg_key) per language and of message_override (mo_lang, mo_key)
     const parts = [`SELECT msg_key AS key FROM unnest(@langs::text[]) AS l(lang) JOIN message ON msg_lang = l.lang${conds('msg_key')}`];
     if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
-    const values: Record<string, unknown> = { langs: catalogLangs, olang: overrideLang ?? undefined, ...range };
+    const values: Record<string, unknown> = {
+      langs: equalityBatch(catalogLangs),
+      olang: overrideLang ?? undefined,
+      min: bound('>=', range.min),
+      below: bound('<', range.below),
+      max: bound('<=', range.max),
+    };
     const rows = await this.db.named<{ key: string }>('MessageStore.keys', parts.join(' UNION ALL '), values);
     return rows.map((r) => r.key);
   }
