@@ -9,7 +9,8 @@
 import { htmlspecialchars } from '../wiki/html.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { DI } from './types.js';
-import { PRINT_CATS, PRINT_CCAT, PRINT_PROP, PRINT_THIS, type PrintRequest } from './ask.js';
+import { PRINT_CATS, PRINT_CCAT, PRINT_PROP, PRINT_THIS, itemSortKey, type PrintRequest } from './ask.js';
+import { phpFloatToString } from './php.js';
 
 /** $smwgQMaxInlineLimit */
 export const SMW_QMAX_INLINE_LIMIT = 500;
@@ -41,6 +42,8 @@ export interface PrintValue {
   ns?: number;
   dbkey?: string;
   subobject?: string;
+  /** a caption fixed by the print request's format (a category check's 'X') */
+  caption?: string;
 }
 
 /** One result row: the subject and, per print request, its values. */
@@ -111,6 +114,7 @@ export function formatNumber(value: number, decplaces = 3): string {
 
 /** SMWDataValue::getShortWikiText of a stored value, linked (a linker given) or not. */
 export function valueText(v: PrintValue, type: string, linked: boolean, codec: TitleCodec): string {
+  if (v.caption !== undefined) return v.caption;
   switch (v.di) {
     case DI.WIKIPAGE: {
       const prefixed = codec.prefixedText(v.ns!, v.dbkey!);
@@ -123,6 +127,8 @@ export function valueText(v: PrintValue, type: string, linked: boolean, codec: T
     }
     case DI.NUMBER:
       return formatNumber(Number(v.item));
+    case DI.TIME:
+      return timeCaption(v.item);
     case DI.BOOLEAN:
       // the first of smw_true_words / smw_false_words (uk)
       return v.item === 't' ? 'true' : 'false';
@@ -131,11 +137,37 @@ export function valueText(v: PrintValue, type: string, linked: boolean, codec: T
   }
 }
 
-/** SMWDataItem::getSortKey when numeric (a table cell's data-sort-value). */
+/** SMW 2.2 has no Ukrainian language class: month labels come from SMWLanguageEn. */
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * SMWTimeValue::getCaptionFromDataitem (the preferred caption of a stored date): "day Month year" to the
+ * item's precision, "BC" after a year before 1, the time as H:i:s. Items keep the calendar model SMW
+ * prefers for their date (Julian before 1582), so no conversion happens here.
+ */
+function timeCaption(item: string): string {
+  const [, y, mo, d, h, mi, sec] = item.split('/');
+  const year = Number(y);
+  let out = year > 0 ? String(Math.trunc(year)) : String(Math.trunc(-year)) + ' BC';
+  if (mo !== undefined) out = MONTHS[Number(mo) - 1] + ' ' + out;
+  if (d !== undefined) out = Number(d) + ' ' + out;
+  if (h !== undefined) {
+    const two = (x: string | undefined) => String(Math.trunc(Number(x ?? 0))).padStart(2, '0');
+    out += ' ' + two(h) + ':' + two(mi) + ':' + two(sec);
+  }
+  return out;
+}
+
+/** PHP's is_numeric on a string */
+const NUMERIC = /^[ \t\n\r\v\f]*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** SMWDataItem::getSortKey, when PHP's is_numeric takes it (a table cell's data-sort-value). */
 function numericSortKey(v: PrintValue): string | undefined {
-  if (v.di === DI.NUMBER) return String(Number(v.item));
-  if (v.di === DI.BOOLEAN) return v.item === 't' ? '1' : '0';
-  return undefined;
+  const n = itemSortKey(v.di, v.item);
+  if (n !== undefined) return phpFloatToString(n);
+  // a page's sort key is its DB key, a text's the text: numeric-looking ones count too
+  const text = v.di === DI.WIKIPAGE ? v.dbkey! : v.di === DI.BLOB ? v.item : undefined;
+  return text !== undefined && NUMERIC.test(text) ? text : undefined;
 }
 
 /** PrintRequest::getWikiText, linked or not. */
@@ -223,7 +255,7 @@ function fieldValues(o: PrintInput, row: ResultRow, i: number): PrintValue[] {
 
 function typeOf(o: PrintInput, i: number): string {
   const pr = o.printRequests[i];
-  return pr.mode === PRINT_PROP ? o.types[i] : '_wpg';
+  return pr.mode === PRINT_PROP ? o.types[i] : pr.mode === PRINT_CCAT ? '_boo' : '_wpg';
 }
 
 /** a category printout's values: the categories (pages); a category check: 'true'/'false'-like 'X' marks */
@@ -232,8 +264,9 @@ function displayValues(o: PrintInput, row: ResultRow, i: number): PrintValue[] {
   if (pr.mode === PRINT_CCAT) {
     const item = `${pr.category}#14#`;
     const has = row.fields[i].some((v) => v.item === item);
-    // the boolean printout of a category check, format 'x': X or nothing
-    return has ? [{ di: DI.BLOB, item: 'X' }] : [];
+    // a category check prints a boolean; its default format 'x' shows X or nothing
+    const caption = pr.format === 'x' ? (has ? 'X' : '') : undefined;
+    return [{ di: DI.BOOLEAN, item: has ? 't' : 'f', caption }];
   }
   return fieldValues(o, row, i);
 }
@@ -267,7 +300,7 @@ function printTable(o: PrintInput): string {
       if (vals.length > 0) {
         const sk = numericSortKey(vals[0]);
         if (sk !== undefined) attrs.push(['data-sort-value', sk]);
-        const t = pr.mode === PRINT_CCAT ? '' : typeOf(o, i);
+        const t = typeOf(o, i);
         attrs.push(['class', (columnClasses[i] ?? '') + (t !== '' ? ' smwtype' + t : '')]);
         const linked = pr.mode === PRINT_THIS ? linkFirst : linkOthers;
         content = vals.map((v) => valueText(v, typeOf(o, i), linked, o.codec)).join(cellSep);
