@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { MAX_INLINE_QUERIES } from '../src/wikitext/preprocess.js';
 import { formatNumber } from '../src/semantic/result-printers.js';
+import { inlineBounds } from '../src/modules/smw/inline-query.js';
 
 let s: DemoServer;
 before(async () => {
@@ -98,6 +99,21 @@ const CASES: Array<{ name: string; wikitext: string; html: string }> = [
     wikitext: "{{#ask:[[Категорія:Супи]]|?Категорія:Супи|limit=1|searchlabel=}}",
     html: "<table class=\"sortable wikitable smwtable\"><th>&#160;</th><th class=\"Супи\"><a href=\"/index.php/%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8\" title=\"Категорія:Супи\">Супи</a></th><tr class=\"row-odd\"><td class=\"smwtype_wpg\"><a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a></td><td data-sort-value=\"1\" class=\"Супи smwtype_boo\">X</td></tr></table>\n",
   },
+  {
+    name: "a condition past the depth limit (4): SMW's error text, with its '&#x005B;' escaped once more by smwfEncodeMessages",
+    wikitext: "{{#ask:[[Розташоване в.Розташоване в.Розташоване в.Розташоване в.Розташоване в::Україна]]}}",
+    html: "<span class=\"smw-highlighter\" data-type=\"4\" data-state=\"inline\" data-title=\"Помилка\"><span class=\"smwtticon warning\"></span><div class=\"smwttcontent\">Наступні умови запиту не можуть бути опрацьовані в зв’язку з обмеженнями цього вікі в розмірі та/або глибині запиту: &amp;#x005B;&amp;#x005B;Розташоване в::Україна]].</div></span>\n",
+  },
+  {
+    name: "URL values link as [url caption] (MediaWiki calls it free when the text is the URL)",
+    wikitext: "{{#show:Демонстраційна сторінка|?Сторінка в мережі}}",
+    html: "<p><a rel=\"nofollow\" class=\"external free\" href=\"http://example.net/demo\">http://example.net/demo</a>\n</p>",
+  },
+  {
+    name: "e-mail and telephone values show without their scheme",
+    wikitext: "{{#show:Демонстраційна сторінка|?Електронна пошта}} {{#show:Демонстраційна сторінка|?Телефон}}",
+    html: "<p><a rel=\"nofollow\" class=\"external text\" href=\"mailto:demo@example.org\">demo@example.org</a> <a rel=\"nofollow\" class=\"external text\" href=\"tel:+380-44-123-4567\">+380-44-123-4567</a>\n</p>",
+  },
 ];
 
 describe('inline queries: SMW 2.2 printers in a parsed page', () => {
@@ -138,6 +154,30 @@ describe('inline queries: bounds, templates, links', () => {
   it('an inline query inside a template parameter is evaluated with the expanded arguments', async () => {
     const r = await parse('{{#if:1|{{#ask:[[Категорія:{{#if:1|Супи}}]]|format=count}}}}');
     assert.equal(r.parse.text, '<p>5\n</p>');
+  });
+});
+
+describe('inline queries: parameters', () => {
+  it('an offset above $smwgQUpperbound (5000) is the default 0, and the link leaves it out', async () => {
+    const r = await parse('{{#ask:[[Категорія:Супи]]|limit=2|offset=9999}}');
+    assert.match(r.parse.text, /^<p><a [^>]*>Борщ<\/a>, <a [^>]*>Грибна юшка<\/a><span class="smw-list-furtherresults"><a [^>]* title="Спеціальна:Ask\/-5B-5BКатегорія:Супи-5D-5D\/limit=2\/offset=2">/);
+  });
+
+  it('limit is bounded by $smwgQMaxInlineLimit (500) less the offset; count ignores limit and offset', async () => {
+    assert.deepEqual(inlineBounds(0, 100000, 'table'), { offset: 0, limit: 500 });
+    assert.deepEqual(inlineBounds(497, 100000, 'ul'), { offset: 497, limit: 3 });
+    assert.deepEqual(inlineBounds(4000, 10, 'list'), { offset: 500, limit: 0 });
+    assert.deepEqual(inlineBounds(7, 2, 'count'), { offset: 0, limit: 10000 });
+    const all = await parse('{{#ask:[[Населення::+]]|format=count}}');
+    const n = Number(/^<p>(\d+)/.exec(all.parse.text)![1]);
+    assert.ok(n > 50, `${n} pages with a population`);
+    assert.equal((await parse('{{#ask:[[Населення::+]]|format=count|limit=1|offset=3}}')).parse.text, `<p>${n}\n</p>`);
+  });
+
+  it('an unsupported format (csv, json, …) shows the call as written, without links or categories from it', async () => {
+    const r = await parse('{{#ask:[[Категорія:Супи]]|format=csv}}', 'text|categories|links');
+    assert.equal(r.parse.text, '<p>&#123;&#123;&#35;ask&#58;&#91;&#91;Категорія&#58;Супи&#93;&#93;&#124;format&#61;csv&#125;&#125;\n</p>');
+    assert.deepEqual([r.parse.categories, r.parse.links], [[], []]);
   });
 });
 

@@ -9,7 +9,7 @@
 import { htmlspecialchars } from '../wiki/html.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { DI } from './types.js';
-import { PRINT_CATS, PRINT_CCAT, PRINT_PROP, PRINT_THIS, itemSortKey, type PrintRequest } from './ask.js';
+import { PRINT_CCAT, PRINT_PROP, PRINT_THIS, itemSortKey, type PrintRequest } from './ask.js';
 import { phpFloatToString } from './php.js';
 
 /** $smwgQMaxInlineLimit */
@@ -129,13 +129,24 @@ export function valueText(v: PrintValue, type: string, linked: boolean, codec: T
       return formatNumber(Number(v.item));
     case DI.TIME:
       return timeCaption(v.item);
+    case DI.URI: {
+      // SMWURIValue: an e-mail address or telephone number shows without its scheme
+      const caption = type === '_ema' && v.item.startsWith('mailto:') ? v.item.slice(7) : type === '_tel' && v.item.startsWith('tel:') ? v.item.slice(4) : v.item;
+      const scheme = /^([a-z][a-z0-9+.-]*):(\/\/)?/i.exec(v.item);
+      const url = scheme && URL_PROTOCOLS.has(scheme[1].toLowerCase() + ':' + (scheme[2] ?? '')) ? v.item : '';
+      return linked && url !== '' && caption !== '' ? `[${url} ${caption}]` : caption;
+    }
     case DI.BOOLEAN:
       // the first of smw_true_words / smw_false_words (uk)
       return v.item === 't' ? 'true' : 'false';
     default:
-      return type === '_wpg' ? v.item : v.item;
+      // texts, codes, URLs, e-mail addresses, telephone numbers: their stored string
+      return v.item;
   }
 }
+
+/** $wgUrlProtocols of MediaWiki 1.25: a URI value links only with one of these schemes */
+const URL_PROTOCOLS = new Set(['bitcoin:', 'ftp://', 'ftps://', 'geo:', 'git://', 'gopher://', 'http://', 'https://', 'irc://', 'ircs://', 'magnet:', 'mailto:', 'mms://', 'news:', 'nntp://', 'redis://', 'sftp://', 'sip:', 'sips:', 'sms:', 'ssh://', 'svn://', 'tel:', 'telnet://', 'urn:', 'worldwind://', 'xmpp:']);
 
 /** SMW 2.2 has no Ukrainian language class: month labels come from SMWLanguageEn. */
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -420,4 +431,3 @@ export function printResult(o: PrintInput): { text: string; templates: boolean }
   return { text, templates };
 }
 
-export { PRINT_CATS };

@@ -801,6 +801,8 @@ class Expander {
   defaultSort: string | undefined;
   displayTitle: string | undefined;
   limitHit: string | undefined;
+  /** template-format inline query outputs being expanded, one inside another */
+  inlineTemplateDepth = 0;
 
   private readonly maxDepth: number;
   private readonly maxBytes: number;
@@ -1557,7 +1559,16 @@ for (const fn of ['ask', 'show'] as const) {
     if (!ex.ctx.inlineQuery) return LITERAL;
     const r = ex.ctx.inlineQuery(fn, ex.allTrimmedArgs(c));
     if (r === undefined) return LITERAL;
-    return r.expand ? ex.expandGenerated(r.text, ex.rootFrame, false) : r.text;
+    if (!r.expand) return r.text;
+    // ResultPrinter::$maxRecursionDepth: a template printer's output inside another's nests at most 2 deep
+    if (ex.inlineTemplateDepth >= 2) return '';
+    ex.inlineTemplateDepth++;
+    try {
+      // in the calling frame, so that template depth accumulates through query output
+      return ex.expandGenerated(r.text, c.frame, false);
+    } finally {
+      ex.inlineTemplateDepth--;
+    }
   });
 }
 

@@ -15,6 +15,7 @@ import {
   PRINT_PROP,
   PRINT_THIS,
   SMW_QMAX_LIMIT,
+  SMW_QUPPERBOUND,
   componentsFromParams,
   parseConditions,
   printRequestFromString,
@@ -54,8 +55,26 @@ function serialisation(pr: PrintRequest, codec: Wiki['codec']): string {
   }
 }
 
+/** SMWQuery::setOffset/setLimit of an inline query: both bounded by $smwgQMaxInlineLimit; count asks for all. */
+export function inlineBounds(offset: number, limit: number, format: string): { offset: number; limit: number } {
+  if (format === 'count') return { offset: 0, limit: SMW_QMAX_LIMIT };
+  const o = Math.min(SMW_QMAX_INLINE_LIMIT, offset);
+  return { offset: o, limit: Math.min(SMW_QMAX_INLINE_LIMIT - o, limit) };
+}
+
+/** ParamProcessor's non-negative integer (trimmed), within its upper bound */
+function validCount(v: string, upper?: number): boolean {
+  const t = v.trim();
+  return /^\+?\d+$/.test(t) && (upper === undefined || Number(t) <= upper);
+}
+
+/**
+ * A format printed here is not: the call is shown as written, its characters as references so that its
+ * conditions do not turn into links or categories of the page (as the literal call would).
+ */
 function literal(call: InlineQueryCall): InlineQueryOutput {
-  return { text: '{{#' + call.fn + ':' + call.args.join('|') + '}}', expand: false };
+  const text = '{{#' + call.fn + ':' + call.args.join('|') + '}}';
+  return { text: text.replace(/[\[\]{}|<>&'_=*#:;~]/g, (c) => '&#' + c.charCodeAt(0) + ';'), expand: false };
 }
 
 async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall): Promise<InlineQueryOutput> {
@@ -91,13 +110,7 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall): Promis
   if (!PRINTED_FORMATS.has(format)) return literal(call);
 
   const options = queryOptions(parameters);
-  // SMWQuery::setOffset/setLimit of an inline query: both bounded by $smwgQMaxInlineLimit; count asks for all
-  let offset = Math.min(SMW_QMAX_INLINE_LIMIT, options.offset);
-  let limit = Math.min(SMW_QMAX_INLINE_LIMIT - offset, options.limit);
-  if (format === 'count') {
-    offset = 0;
-    limit = SMW_QMAX_LIMIT;
-  }
+  const { offset, limit } = inlineBounds(options.offset, options.limit, format);
   const parsed = parseConditions(queryString, lang);
   const errors = [...parsed.errors, ...options.errors];
 
@@ -142,7 +155,13 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall): Promis
 
   const printerParams = format === 'table' || format === 'broadtable' ? TABLE_PARAMS : LIST_PARAMS;
   const linkParams: Array<[string, string]> = [];
-  for (const name of [...COMMON_PARAMS, ...printerParams]) if (parameters.has(name)) linkParams.push([name, parameters.get(name)!]);
+  for (const name of [...COMMON_PARAMS, ...printerParams]) {
+    const v = parameters.get(name);
+    if (v === undefined) continue;
+    // ParamProcessor sets an invalid limit/offset to its default, and the link leaves defaults out
+    if ((name === 'limit' || name === 'offset') && !validCount(v, name === 'offset' ? SMW_QUPPERBOUND : undefined)) continue;
+    linkParams.push([name, v]);
+  }
 
   const printed = printResult({
     codec,
