@@ -17,14 +17,26 @@ export const SMW_QMAX_INLINE_LIMIT = 500;
 
 /** Formats of SMW 2.2's $smwgResultFormats (and $smwgResultAliases). */
 const KNOWN_FORMATS = new Set(['table', 'list', 'ol', 'ul', 'broadtable', 'category', 'embedded', 'template', 'count', 'debug', 'feed', 'csv', 'dsv', 'json', 'rdf']);
-const FORMAT_ALIASES: Record<string, string> = { rss: 'feed' };
+const FORMAT_ALIASES: Record<string, string> = Object.assign(Object.create(null), { rss: 'feed' });
+/**
+ * Formats of the usual Semantic Result Formats, which a wiki's pages may name: recorded as written
+ * (_ASKFO) and, not being printed here, shown inert like SMW's export formats.
+ */
+export const SRF_FORMATS: readonly string[] = [
+  'map', 'googlemaps', 'googlemaps3', 'openlayers', 'leaflet', 'timeline', 'eventline', 'calendar', 'gallery', 'tagcloud',
+  'sum', 'average', 'max', 'min', 'product', 'median', 'graph', 'bibtex', 'vcard', 'icalendar', 'excel', 'outline',
+  'datatables', 'filtered', 'tree', 'ultree', 'oltree', 'jqplotchart', 'jqplotseries', 'sparkline',
+];
 /** what is printed here; the other formats leave the call as written */
 export const PRINTED_FORMATS = new Set(['table', 'broadtable', 'list', 'ol', 'ul', 'template', 'count']);
 
-/** SMWParamFormat: an unknown format becomes the default (one printout: list, else table). */
-export function resolveFormat(raw: string | undefined, printRequests: number): string {
+/**
+ * SMWParamFormat: an alias becomes its format, an unknown format the default (one print request: list,
+ * else table). `extra`: formats of other extensions the wiki is taken to have.
+ */
+export function resolveFormat(raw: string | undefined, printRequests: number, extra: readonly string[] = []): string {
   const v = (raw ?? 'auto').trim().toLowerCase();
-  if (KNOWN_FORMATS.has(v)) return v;
+  if (KNOWN_FORMATS.has(v) || extra.includes(v)) return v;
   if (FORMAT_ALIASES[v]) return FORMAT_ALIASES[v];
   return printRequests === 1 ? 'list' : 'table';
 }

@@ -26,7 +26,7 @@ import {
   type LanguageContext,
   type PrintRequest,
 } from '../../semantic/ask.js';
-import { PRINTED_FORMATS, SMW_QMAX_INLINE_LIMIT, printResult, resolveFormat, type PrintValue, type ResultRow } from '../../semantic/result-printers.js';
+import { PRINTED_FORMATS, SMW_QMAX_INLINE_LIMIT, SRF_FORMATS, printResult, resolveFormat, type PrintValue, type ResultRow } from '../../semantic/result-printers.js';
 import type { AskPrintoutSpec } from '../../store/semantic-store.js';
 
 /** SMW's parameter definitions in their order (SMWQueryProcessor::getParameters, then the printer's): the further-results link lists the ones given in it */
@@ -106,7 +106,7 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall): Promis
   if (!showMode && (!parameters.has('mainlabel') || parameters.get('mainlabel')!.trim() !== '-')) {
     printRequests.unshift({ mode: PRINT_THIS, label: parameters.get('mainlabel') ?? '', format: false });
   }
-  const format = resolveFormat(parameters.get('format'), printRequests.length);
+  const format = resolveFormat(parameters.get('format'), printRequests.length, SRF_FORMATS);
   if (!PRINTED_FORMATS.has(format)) return literal(call);
 
   const options = queryOptions(parameters);
