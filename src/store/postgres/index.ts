@@ -9,6 +9,14 @@ import { PgDb, connect } from './db.js';
 import { hasSchema, servedImport } from './catalog.js';
 import { PostgresSiteStore } from './site.js';
 import { PostgresPageStore } from './pages.js';
+import { PostgresRelationStore } from './relations.js';
+import { PostgresLinkStore } from './links.js';
+import { PostgresHistoryStore } from './history.js';
+import { PostgresCategoryStore } from './categories.js';
+import { PostgresCategoryLinkStore } from './category-links.js';
+import { PostgresFileStore } from './files.js';
+import { PostgresMessageStore } from './messages.js';
+import { PostgresReportStore } from './reports.js';
 import { SCHEMA_VERSION } from '../sqlite/schema.js';
 
 export interface PostgresOpenOptions {
@@ -38,6 +46,14 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
     return {
       site,
       pages: new PostgresPageStore(db),
+      relations: new PostgresRelationStore(db),
+      links: new PostgresLinkStore(db),
+      history: new PostgresHistoryStore(db),
+      categories: new PostgresCategoryStore(db),
+      categoryLinks: new PostgresCategoryLinkStore(db),
+      files: new PostgresFileStore(db),
+      messages: new PostgresMessageStore(db),
+      reports: new PostgresReportStore(db),
       ...UNPORTED,
       close: () => void db.close(),
     } as unknown as Store;
@@ -67,5 +83,5 @@ export async function servedSchema(sql: ReturnType<typeof connect>): Promise<str
 const unported = (area: string) =>
   new Proxy({}, { get: (_t, m) => (typeof m === 'string' && m !== 'then' ? async () => { throw new Error(`PostgreSQL store: ${area}.${m} is not ported yet`); } : undefined) });
 const UNPORTED = Object.fromEntries(
-  ['categories', 'categoryLinks', 'files', 'links', 'relations', 'messages', 'reports', 'semantic', 'history', 'search'].map((a) => [a, unported(a)]),
+  ['semantic', 'search'].map((a) => [a, unported(a)]),
 );
