@@ -11,7 +11,7 @@
  * A database imported without the semantic hook has none of these tables: everything is empty then.
  */
 import type { AskAnswer, AskPrintoutSpec, AskPrintValue, AskRequest, SemanticPropertyValues, SemanticStore, SemanticSubjectData, SubjectKey } from './semantic-store.js';
-import { Params, SemanticQueryEngine, semanticItem, type ParamType, type SemanticDialect, type SemanticSqlRunner } from './semantic-query.js';
+import { Params, semanticItem, type ParamType, type SemanticDialect, type SemanticQueryEngine } from './semantic-query.js';
 import { KEY_CHARS, cutChars, matchesFolded } from '../semantic/fold.js';
 import { BLOB_TYPES } from '../semantic/types.js';
 import { compareBytes } from '../wiki/collation.js';
@@ -40,15 +40,13 @@ export interface SemanticSql {
 
 export class SqlSemanticStore implements SemanticStore {
   private present: Promise<boolean> | undefined;
-  private readonly engine: SemanticQueryEngine;
 
+  /** @param engine the query engine on the same database (each store decides how its statements are kept) */
   constructor(
     private readonly dialect: SemanticDialect,
     private readonly sql: SemanticSql,
-  ) {
-    const runner: SemanticSqlRunner = { all: (text, params) => sql.all('SemanticStore.ask', text, params) };
-    this.engine = new SemanticQueryEngine(dialect, runner);
-  }
+    private readonly engine: SemanticQueryEngine,
+  ) {}
 
   private has(): Promise<boolean> {
     return (this.present ??= this.sql.hasTables());

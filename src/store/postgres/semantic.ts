@@ -1,7 +1,7 @@
 /** SemanticStore on PostgreSQL: the shared statements (../semantic-sql-store.ts) in PostgreSQL's dialect. */
 import type { PgDb } from './db.js';
 import { SqlSemanticStore } from '../semantic-sql-store.js';
-import { POSTGRES_SEMANTIC } from './semantic-query.js';
+import { POSTGRES_SEMANTIC, postgresQueryEngine } from './semantic-query.js';
 
 export class PostgresSemanticStore extends SqlSemanticStore {
   constructor(db: PgDb) {
@@ -19,6 +19,6 @@ export class PostgresSemanticStore extends SqlSemanticStore {
            ORDER BY j.key, m.cl_sortkey, m.cl_from LIMIT $2::bigint`,
           [categories, limit],
         ),
-    });
+    }, postgresQueryEngine(db));
   }
 }

@@ -1,7 +1,7 @@
 /** SemanticStore on SQLite: the shared statements (../semantic-sql-store.ts) in SQLite's dialect. */
 import type { Db, Statement } from './db.js';
 import { SqlSemanticStore } from '../semantic-sql-store.js';
-import { SQLITE_SEMANTIC, SemanticStatements } from './semantic-query.js';
+import { SQLITE_SEMANTIC, SemanticStatements, sqliteQueryEngine } from './semantic-query.js';
 
 export class SqliteSemanticStore extends SqlSemanticStore {
   constructor(db: Db) {
@@ -24,6 +24,6 @@ export class SqliteSemanticStore extends SqlSemanticStore {
         }
         return out;
       },
-    });
+    }, sqliteQueryEngine(db));
   }
 }
