@@ -59,9 +59,10 @@ export interface SemanticDialect {
   readonly walkOuterOrder: boolean;
 }
 
-/** Runs a statement of the engine; `name` is what debuginfo shows. */
+/** Runs a statement of the engine. */
 export interface SemanticSqlRunner {
-  all(sql: string, params: unknown[]): Promise<any[]>;
+  /** `shaped`: the text follows the query's structure (unboundedly many texts), else one of a few fixed ones */
+  all(sql: string, params: unknown[], shaped?: boolean): Promise<any[]>;
 }
 
 /** Parameters of one statement, numbered in text order (SQLite's `?` are positional). */
@@ -502,7 +503,7 @@ export class SemanticQueryEngine {
       const pc = new Compiler(r, p);
       const set = pc.set(d);
       const sql = `SELECT count(*) AS n FROM (${set} LIMIT ${p.add(cap + 1, 'int')}) probe`;
-      const n = ((await this.run.all(sql, p.values)) as Array<{ n: number }>)[0].n;
+      const n = ((await this.run.all(sql, p.values, true)) as Array<{ n: number }>)[0].n;
       if (n < best) {
         best = n;
         driver = i;
@@ -526,7 +527,7 @@ export class SemanticQueryEngine {
           EXISTS (SELECT 1 FROM page WHERE page_namespace = s.ss_namespace AND page_title = s.ss_title) AS ex
         FROM ${from} ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
         ${order} LIMIT ${p.add(req.limit + 1, 'int')} OFFSET ${p.add(req.offset, 'int')}`;
-      return (await this.run.all(sql, p.values)) as Row[];
+      return (await this.run.all(sql, p.values, true)) as Row[];
     };
     // every condition large and the order the page's: walk the sort-key order; when the walk's budget does
     // not fill the page (rare matches, or fewer than asked), the smallest set drives after all

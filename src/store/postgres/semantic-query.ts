@@ -11,8 +11,8 @@
  *    but only through an implicit cast to text whose result is the same: said explicitly);
  *  - property sorts (MIN/MAX of a correlated subquery, NULL when a value page has no sort key) sort
  *    NULLs first ascending and last descending, as SQLite;
- *  - the engine's statements, whose texts follow the structure of each query, are not prepared (one
- *    kept per distinct text and connection would grow without bound; SQLite's store keeps an LRU);
+ *  - the engine's statements whose texts follow the structure of each query are not prepared (one kept
+ *    per distinct text and connection would grow without bound; SQLite's store keeps an LRU);
  *  - the sort-order walk reads smw_subject in its index order and, having no co-routine order to rely
  *    on (EXISTS checks may become hash semi-joins), sorts the budget's survivors again: a top-N sort.
  */
@@ -45,5 +45,5 @@ export const POSTGRES_SEMANTIC: SemanticDialect = {
 
 /** The query engine on a PostgreSQL import (tests give a lower probe cap to exercise the sort-order walk). */
 export function postgresQueryEngine(db: PgDb, probeCap?: number): SemanticQueryEngine {
-  return new SemanticQueryEngine(POSTGRES_SEMANTIC, { all: (sql, params) => db.all('SemanticStore.ask', sql, params, { prepare: false }) }, probeCap);
+  return new SemanticQueryEngine(POSTGRES_SEMANTIC, { all: (sql, params, shaped) => db.all('SemanticStore.ask', sql, params, { prepare: !shaped }) }, probeCap);
 }
