@@ -109,7 +109,7 @@ const NO_SUBJECT = 'SELECT 0 AS id WHERE FALSE';
 
 /**
  * The serialization of a smw_value row (alias prefix `p`, e.g. 'v.'): user properties' page and text
- * values keep only their title / text (semantic-schema.ts).
+ * values keep only their title / text (sqlite/semantic-schema.ts).
  */
 export function semanticItem(d: Pick<SemanticDialect, 'intText'>, p = ''): string {
   return `COALESCE(${p}sv_item, CASE ${p}sv_type WHEN 9 THEN ${p}sv_key || '#' || ${d.intText(`${p}sv_ns`)} || '#' ELSE ${p}sv_key END)`;

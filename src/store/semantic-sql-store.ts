@@ -1,10 +1,10 @@
 /**
- * SemanticStore over the semantic tables (sqlite/semantic-schema.ts), for both stores: the statements
+ * SemanticStore over the semantic tables (sqlite/semantic-schema.ts; PostgreSQL's are copies), for both stores: the statements
  * are written once and differ only through the SemanticDialect (placeholders, lists bound as one
  * parameter). Every method is index seeks plus bounded range scans, one statement per batch:
  *  - subjectData: a seek in smw_subject_name per subject, a range of smw_value's primary key each;
  *  - autocompletion: one seek in smw_ac_node_key, then either ≤1000 rows of smw_ac_top or ≤ HEAVY_ROWS
- *    rows of smw_ac_word, and ≤1000 seeks into smw_ac_value (see semantic-schema.ts);
+ *    rows of smw_ac_word, and ≤1000 seeks into smw_ac_value (see sqlite/semantic-schema.ts);
  *  - the dependent (baseprop) form: a range of smw_value_key, then a primary-key range per subject;
  *  - the category source: the members of the category tree, one statement per level, through
  *    categorylinks' (cl_to, cl_sortkey, cl_from) index.
@@ -23,7 +23,7 @@ const LONG_QUERY_SCAN = 10000;
 const DEPENDENT_SUBJECTS = 50000;
 /** Category members read for the category source. */
 const CATEGORY_SCAN = 200000;
-/** SQLite's namespace source ids: -1 - ns (semantic-schema.ts's namespaceSource) */
+/** The namespace source of autocompletion, stored next to the properties (ids > 0): see sqlite/semantic-schema.ts. */
 const namespaceSource = (ns: number) => -1 - ns;
 
 /** A statement runner of one store: `name` is what debuginfo shows as the calling function. */
@@ -146,7 +146,7 @@ export class SqlSemanticStore implements SemanticStore {
     return rows.map((r) => r.v);
   }
 
-  /** The word-prefix index lookup (see semantic-schema.ts). */
+  /** The word-prefix index lookup (see sqlite/semantic-schema.ts). */
   private async lookup(source: number, folded: string, limit: number): Promise<string[]> {
     if (folded === '') return [];
     const q = cutChars(folded, KEY_CHARS);
