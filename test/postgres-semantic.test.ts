@@ -31,8 +31,8 @@ const skip = TEST_DB !== 'postgres' ? 'the PostgreSQL pass only (WIKIQUERY_TEST_
 
 const CASES: Array<{ query: string; results?: string[] }> = JSON.parse(readFileSync(fileURLToPath(new URL('../../test/data/ask-queries.json', import.meta.url)), 'utf8'));
 
-/** Queries whose patterns hold LIKE's and GLOB's special characters, cases and ranges. */
-const PATTERN_QUERIES = [
+/** Queries whose patterns hold LIKE's and GLOB's special characters, cases, ranges, extreme numbers. */
+const MORE_QUERIES = [
   '[[Опис::~*%*]]',
   '[[Опис::~*_*]]',
   '[[Опис::~*\\*]]',
@@ -63,6 +63,26 @@ const PATTERN_QUERIES = [
   '[[Рік::>1900]] OR [[Дата заснування::<1500]]|limit=500',
   '[[-Розташоване в::+]]|limit=500',
   '[[Друг::+]]|limit=500|offset=2',
+  '[[Населення::>1e400]]',
+  '[[Населення::<-1e400]]',
+  '[[Населення::>NaN]]',
+  '[[Рік::>Infinity]]',
+  '[[Довжина::≥0.5]]',
+  '[[Опис::<ґ]]|limit=500',
+  '[[Опис::>Z]]|limit=500',
+  '[[Код::≤UA-5]]|limit=500',
+  '[[Опис::a\u0000b]]',
+  '[[Опис::~*\u0000*]]',
+  '[[~\u0000*]]',
+  '[[Розташоване в::Київ\u0000]]',
+  '[[Опис::<Смак\u0000]]|limit=500',
+  '[[Опис::≥Смак\u0000x]]|limit=500',
+  '[[Опис::!Смак\u0000]]|limit=500',
+  '[[Опис::~С\u0000*]]|limit=500',
+  '[[Категорія:Супи\u0000]]',
+  '[[Має столицю::Київ\u0000]] OR [[Розташоване в::Київ]]',
+  '[[Код::>UA\u0000]]|?Код\u0000|limit=500',
+  '[[Дата заснування::>1000]]|sort=Дата заснування|order=desc|limit=500',
 ];
 
 let sqlite: Store;
@@ -141,7 +161,7 @@ describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, (
   });
 
   it('ask: every query of the table and the pattern queries, with probes and with the sort-order walk', async () => {
-    const queries = [...CASES.filter((c) => c.results).map((c) => c.query), ...PATTERN_QUERIES];
+    const queries = [...CASES.filter((c) => c.results).map((c) => c.query), ...MORE_QUERIES];
     const walkSqlite = sqliteQueryEngine(sqliteDb, 1);
     const walkPg = postgresQueryEngine(pgDb, 1);
     let nonEmpty = 0;
@@ -160,7 +180,7 @@ describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, (
 
   it('printouts of every property (and its inverse) and the categories, for every answer of the table', async () => {
     const props = file.prepare("SELECT sp_key FROM smw_property WHERE sp_key NOT LIKE '\\_%' ESCAPE '\\'").pluck().all() as string[];
-    const specs: AskPrintoutSpec[] = [{ kind: 'cats' }, { kind: 'prop', key: '_MDAT', inverse: false }, { kind: 'prop', key: 'Немає', inverse: false }];
+    const specs: AskPrintoutSpec[] = [{ kind: 'cats' }, { kind: 'prop', key: '_MDAT', inverse: false }, { kind: 'prop', key: 'Немає', inverse: false }, { kind: 'prop', key: 'Опис\0', inverse: true }];
     for (const key of props) specs.push({ kind: 'prop', key, inverse: false }, { kind: 'prop', key, inverse: true });
     const all = file.prepare('SELECT ss_id FROM smw_subject ORDER BY ss_id DESC').pluck().all() as number[];
     const a = await sqlite.semantic.askPrintouts([...all, 999999], specs);
@@ -171,7 +191,7 @@ describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, (
 
   it('subject data of every subject, and of subjects SMW does not know, in the order asked', async () => {
     const subjects = file.prepare('SELECT ss_namespace AS ns, ss_title AS dbkey, ss_subobject AS subobject FROM smw_subject ORDER BY ss_sortkey DESC').all() as Array<{ ns: number; dbkey: string; subobject: string }>;
-    subjects.splice(7, 0, { ns: 0, dbkey: 'Немає_такої', subobject: '' }, { ns: 0, dbkey: subjects[0].dbkey, subobject: 'немає' });
+    subjects.splice(7, 0, { ns: 0, dbkey: 'Немає_такої', subobject: '' }, { ns: 0, dbkey: subjects[0].dbkey, subobject: 'немає' }, { ns: 0, dbkey: 'Київ\0', subobject: '' }, { ns: 0, dbkey: 'Київ', subobject: '\0' });
     const expected = await sqlite.semantic.subjectData(subjects);
     assert.deepEqual(await pg.semantic.subjectData(subjects), expected);
     assert.ok(expected.filter((x) => x && x.properties.length > 0).length > 100);
@@ -180,7 +200,7 @@ describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, (
 
   it('autocompletion: properties, namespaces, categories and the dependent form', async () => {
     const props = file.prepare('SELECT sp_key FROM smw_property').pluck().all() as string[];
-    const substrings = ['а', 'к', 'ки', 'київ', 'Київ', 'по', 'ри', '1', 'h', 'http', 'a'.repeat(80), 'р'.repeat(70), '%', '_', 'є', 'ї'];
+    const substrings = ['а', 'к', 'ки', 'київ', 'Київ', 'по', 'ри', '1', 'h', 'http', 'a'.repeat(80), 'р'.repeat(70), '%', '_', 'є', 'ї', 'к\0', 'р'.repeat(70) + '\0'];
     let found = 0;
     for (const p of [...props, 'Немає']) {
       for (const s of substrings) {
@@ -198,7 +218,7 @@ describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, (
       }
     }
     const cats = file.prepare('SELECT DISTINCT cl_to FROM categorylinks').pluck().all() as string[];
-    for (const c of [...cats, 'Немає']) {
+    for (const c of [...cats, 'Немає', 'Супи\0']) {
       for (const [levels, s] of [
         [3, ''],
         [1, ''],
@@ -216,8 +236,9 @@ describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, (
          WHERE v.sv_key IS NOT NULL ORDER BY 1, 2 LIMIT 60`,
       )
       .all() as Array<{ base: string; value: string }>;
+    pairs.push({ base: pairs[0].base, value: pairs[0].value + '\0' });
     for (const { base, value } of pairs) {
-      for (const p of props) {
+      for (const p of [...props, 'Опис\0']) {
         const e = await sqlite.semantic.autocompleteDependent(p, base, value.replace(/_/g, ' '), 1000);
         assert.deepEqual(await pg.semantic.autocompleteDependent(p, base, value.replace(/_/g, ' '), 1000), e, `${p} ${base}=${value}`);
         found += e.length;
@@ -227,8 +248,37 @@ describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, (
   });
 
   it('property types, known and unknown', async () => {
-    const keys = [...(file.prepare('SELECT sp_key FROM smw_property').pluck().all() as string[]), 'Немає', ''];
+    const keys = [...(file.prepare('SELECT sp_key FROM smw_property').pluck().all() as string[]), 'Немає', '', 'Опис\0'];
     assert.deepEqual([...(await pg.semantic.propertyTypes(keys))].sort(), [...(await sqlite.semantic.propertyTypes(keys))].sort());
-    assert.equal((await pg.semantic.propertyTypes(keys)).size, keys.length - 2);
+    assert.equal((await pg.semantic.propertyTypes(keys)).size, keys.length - 3);
+  });
+});
+
+describe('texts with U+0000 (decided without sending them to PostgreSQL)', () => {
+  it("follow SQLite's rules: byte-wise comparison, GLOB up to the NUL", () => {
+    const db = new Database(':memory:');
+    try {
+      const stored = ['', 'a', 'ab', 'a b', 'b', 'Київ', 'Київа', 'Киї', 'z'];
+      const values = ['a\0', 'a\0b', '\0', 'Київ\0x', 'b\0a'];
+      const rule: Record<string, (s: string, before: string) => boolean> = {
+        '=': () => false,
+        '!=': () => true,
+        '<': (s, b) => Buffer.compare(Buffer.from(s), Buffer.from(b)) <= 0,
+        '<=': (s, b) => Buffer.compare(Buffer.from(s), Buffer.from(b)) <= 0,
+        '>': (s, b) => Buffer.compare(Buffer.from(s), Buffer.from(b)) > 0,
+        '>=': (s, b) => Buffer.compare(Buffer.from(s), Buffer.from(b)) > 0,
+      };
+      for (const s of stored) {
+        for (const v of values) {
+          const before = v.slice(0, v.indexOf('\0'));
+          for (const [op, f] of Object.entries(rule)) assert.equal(db.prepare(`SELECT ? ${op} ?`).pluck().get(s, v) === 1, f(s, before), `${s} ${op} ${JSON.stringify(v)}`);
+          const glob = (p: string) => db.prepare('SELECT ? GLOB ?').pluck().get(s, p) === 1;
+          assert.equal(glob(v + '*'), glob(before), `${s} GLOB ${JSON.stringify(v)}*`);
+          assert.equal(glob(v), glob(before), `${s} GLOB ${JSON.stringify(v)}`);
+        }
+      }
+    } finally {
+      db.close();
+    }
   });
 });

@@ -104,6 +104,13 @@ function pageKey(item: QueryItem): string {
 
 const isPageType = (t: string) => t === '_wpg' || t === '__sob';
 
+/**
+ * No stored text holds U+0000 (an XML dump cannot carry it), but a request's can, and PostgreSQL's
+ * text cannot: such values are decided here, as SQLite decides them (compared byte-wise, GLOB on the
+ * C string up to the NUL), without sending them.
+ */
+export const hasNul = (s: string) => s.includes('\0');
+
 /** a set that holds no subject */
 const NO_SUBJECT = 'SELECT 0 AS id WHERE FALSE';
 
@@ -151,7 +158,7 @@ class Compiler {
 
   private classItems(d: { cats: string[] }): string[] {
     const items = new Set<string>();
-    for (const c of d.cats) for (const i of this.r.classes.get(c) ?? []) items.add(i);
+    for (const c of d.cats) for (const i of this.r.classes.get(c) ?? []) if (!hasNul(i)) items.add(i);
     return this.params.list([...items], 'text');
   }
 
@@ -201,8 +208,33 @@ class Compiler {
   /** a page comparison other than equality: on the sort key (SMW: smw_sortkey against the title) */
   private sortkeyCondition(col: string, d: { item: QueryItem; cmp: Comparator }): string {
     const text = (d.item.dbkey ?? '').replace(/_/g, ' ');
-    if (d.cmp === 'like' || d.cmp === 'nlike') return this.d.matches(col, d.cmp === 'nlike', (v) => this.p(v, 'text'), text);
-    return `${col} ${SQL_OP[d.cmp]} ${this.p(text, 'text')}`;
+    if (d.cmp === 'like' || d.cmp === 'nlike') return this.matches(col, d.cmp === 'nlike', text);
+    return this.compareText(col, d.cmp, text);
+  }
+
+  /** `col op value` on texts; a value with U+0000 sorts right after its part before the NUL (hasNul) */
+  private compareText(col: string, cmp: Exclude<Comparator, 'like' | 'nlike'>, value: string): string {
+    const nul = value.indexOf('\0');
+    if (nul < 0) return `${col} ${SQL_OP[cmp]} ${this.p(value, 'text')}`;
+    const before = () => this.p(value.slice(0, nul), 'text');
+    switch (cmp) {
+      case 'eq':
+        return 'FALSE';
+      case 'ne':
+        return `${col} IS NOT NULL`;
+      case 'lt':
+      case 'le':
+        return `${col} <= ${before()}`;
+      case 'gt':
+      case 'ge':
+        return `${col} > ${before()}`;
+    }
+  }
+
+  /** SMW's pattern: SQLite's GLOB reads it as a C string, up to a NUL */
+  private matches(col: string, negate: boolean, pattern: string): string {
+    const nul = pattern.indexOf('\0');
+    return this.d.matches(col, negate, (v) => this.p(v, 'text'), nul < 0 ? pattern : pattern.slice(0, nul));
   }
 
   private someCheck(prop: PropertyRef, inner: Description, x: string): string {
@@ -230,10 +262,10 @@ class Compiler {
         if (d.cmp === 'eq') {
           const it = this.target(d.item);
           if (info.user) {
-            if (d.item.subobject) return 'FALSE';
+            if (d.item.subobject || hasNul(it.dbkey)) return 'FALSE';
             return `${v}.sv_key = ${this.p(it.dbkey, 'text')} AND ${v}.sv_ns = ${this.p(it.ns, 'int')}`;
           }
-          return `${v}.sv_item = ${this.p(it.item, 'text')}`;
+          return this.compareText(`${v}.sv_item`, 'eq', it.item);
         }
         break;
       case 'or':
@@ -268,12 +300,11 @@ class Compiler {
       if (item.di === DI.BLOB) col = info.user ? `${v}.sv_key` : `${v}.sv_item`;
       else if (item.di === DI.URI) pattern = pattern.replace(/https?:\/\//g, '').replace(/%2A/g, '*');
       else col = semanticItem(this.d, `${v}.`);
-      return this.d.matches(col, cmp === 'nlike', (x) => this.p(x, 'text'), pattern);
+      return this.matches(col, cmp === 'nlike', pattern);
     }
-    const op = SQL_OP[cmp];
-    if (item.num !== undefined) return `${v}.sv_num ${op} ${this.p(item.num, 'real')}`;
-    if (item.di === DI.BLOB) return `${info.user ? `${v}.sv_key` : `${v}.sv_item`} ${op} ${this.p(item.text ?? item.item, 'text')}`;
-    return `${v}.sv_item ${op} ${this.p(item.item, 'text')}`;
+    if (item.num !== undefined) return `${v}.sv_num ${SQL_OP[cmp]} ${this.p(item.num, 'real')}`;
+    if (item.di === DI.BLOB) return this.compareText(info.user ? `${v}.sv_key` : `${v}.sv_item`, cmp, item.text ?? item.item);
+    return this.compareText(`${v}.sv_item`, cmp, item.item);
   }
 
   // ---- sets: a SELECT of the ids (column `id`) of the subjects satisfying d ----
@@ -386,10 +417,11 @@ export class SemanticQueryEngine {
   }
 
   private async resolve(d: Description, sortKeys: string[]): Promise<Resolved> {
-    const pages: QueryItem[] = [];
+    let pages: QueryItem[] = [];
     const cats = new Set<string>();
     const propKeys = new Set<string>(sortKeys.filter((k) => k !== ''));
     collect(d, pages, cats, propKeys);
+    for (const k of propKeys) if (hasNul(k)) propKeys.delete(k);
     const props = new Map<string, PropInfo>();
     const dl = this.dialect;
     if (propKeys.size > 0) {
@@ -398,6 +430,9 @@ export class SemanticQueryEngine {
       for (const r of (await this.run.all(sql, p.values)) as Array<{ id: number; key: string }>) props.set(r.key, { id: r.id, user: !r.key.startsWith('_') });
     }
     const resolvedPages = new Map<string, { id: number; ns: number; dbkey: string }>();
+    // no page or subject has U+0000 in its title: SMW has no id for such a page (the statement's 0)
+    for (const x of pages) if (hasNul(x.dbkey!) || hasNul(x.subobject ?? '')) resolvedPages.set(pageKey(x), { id: 0, ns: x.ns!, dbkey: x.dbkey! });
+    pages = pages.filter((x) => !resolvedPages.has(pageKey(x)));
     if (pages.length > 0) {
       // SMW's getSMWPageID answers a redirect's id with its target's (SMW_EQ_SOME)
       const p = this.params();
@@ -430,7 +465,7 @@ export class SemanticQueryEngine {
         for (let depth = 0; depth < SMW_QSUBCATEGORY_DEPTH && level.length > 0 && subc !== undefined && seen.size < MAX_CATEGORIES; depth++) {
           // one statement per level of the tree: the subcategories of all categories of the level
           const p = this.params();
-          const list = dl.listTable(p.list(level.map((c) => `${c}#14#`), 'text'), 'text', 'j');
+          const list = dl.listTable(p.list(level.filter((c) => !hasNul(c)).map((c) => `${c}#14#`), 'text'), 'text', 'j');
           const sql = `SELECT s.ss_title AS t FROM ${list} JOIN smw_value v ON v.sv_property = ${p.add(subc, 'int')} AND v.sv_item = j.value
              JOIN smw_subject s ON s.ss_id = v.sv_subject WHERE s.ss_subobject = '' LIMIT ${p.add(MAX_CATEGORIES, 'int')}`;
           const next: string[] = [];
@@ -545,7 +580,7 @@ export class SemanticQueryEngine {
     const index = new Map(subjects.map((id, i) => [id, i]));
     const out: AskPrintValue[][][] = specs.map(() => subjects.map(() => []));
     const pagesToCheck: AskPrintValue[] = [];
-    const keys = [...new Set(specs.map((spec) => (spec.kind === 'cats' ? '_INST' : spec.key)))];
+    const keys = [...new Set(specs.map((spec) => (spec.kind === 'cats' ? '_INST' : spec.key)))].filter((k) => !hasNul(k));
     const pids = new Map<string, number>();
     {
       const p = this.params();

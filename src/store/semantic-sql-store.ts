@@ -11,7 +11,7 @@
  * A database imported without the semantic hook has none of these tables: everything is empty then.
  */
 import type { AskAnswer, AskPrintoutSpec, AskPrintValue, AskRequest, SemanticPropertyValues, SemanticStore, SemanticSubjectData, SubjectKey } from './semantic-store.js';
-import { Params, semanticItem, type ParamType, type SemanticDialect, type SemanticQueryEngine } from './semantic-query.js';
+import { Params, hasNul, semanticItem, type ParamType, type SemanticDialect, type SemanticQueryEngine } from './semantic-query.js';
 import { KEY_CHARS, cutChars, matchesFolded } from '../semantic/fold.js';
 import { BLOB_TYPES } from '../semantic/types.js';
 import { compareBytes } from '../wiki/collation.js';
@@ -64,7 +64,7 @@ export class SqlSemanticStore implements SemanticStore {
     if (keys.length === 0 || !(await this.has())) return out;
     const rows = await this.q<{ key: string; type: string }>(
       'propertyTypes',
-      (p, d) => `SELECT sp_key AS key, sp_type AS type FROM ${d.listTable(p.list(keys, 'text'), 'text', 'j')} JOIN smw_property ON sp_key = j.value`,
+      (p, d) => `SELECT sp_key AS key, sp_type AS type FROM ${d.listTable(p.list(keys.filter((k) => !hasNul(k)), 'text'), 'text', 'j')} JOIN smw_property ON sp_key = j.value`,
     );
     for (const r of rows) out.set(r.key, r.type);
     return out;
@@ -89,17 +89,19 @@ export class SqlSemanticStore implements SemanticStore {
       ['sub', 'text'],
     ];
     // one row per subject without values (the LEFT JOIN's NULLs), else one per value in storage order
+    // (no subject has U+0000 in its name: hasNul)
+    const known = subjects.map((k, i) => ({ k, i })).filter(({ k }) => !hasNul(k.dbkey) && !hasNul(k.subobject));
     const rows = await this.q<{ i: number; sortkey: string; property: string | null; type: number; item: string }>(
       'subjectData',
       (p, d) => `SELECT j.key AS i, s.ss_sortkey AS sortkey, sp.sp_key AS property, v.sv_type AS type, ${semanticItem(d, 'v.')} AS item
-        FROM ${d.rowsTable(p.rows(subjects.map((k) => [k.ns, k.dbkey, k.subobject]), cols), cols, 'j')}
+        FROM ${d.rowsTable(p.rows(known.map(({ k }) => [k.ns, k.dbkey, k.subobject]), cols), cols, 'j')}
         JOIN smw_subject s ON s.ss_namespace = j.ns AND s.ss_title = j.dbkey AND s.ss_subobject = j.sub
         LEFT JOIN smw_value v ON v.sv_subject = s.ss_id
         LEFT JOIN smw_property sp ON sp.sp_id = v.sv_property
         ORDER BY j.key, v.sv_property, v.sv_seq`,
     );
     for (const r of rows) {
-      const at = r.i - this.dialect.keyBase;
+      const at = known[r.i - this.dialect.keyBase].i;
       const data = (out[at] ??= { sortkey: r.sortkey, properties: [] });
       if (r.property === null) continue;
       const props: SemanticPropertyValues[] = data.properties;
@@ -111,6 +113,7 @@ export class SqlSemanticStore implements SemanticStore {
   }
 
   private async property(key: string): Promise<{ id: number; type: string } | undefined> {
+    if (hasNul(key)) return undefined;
     return (await this.q('autocomplete', (p) => `SELECT sp_id AS id, sp_type AS type FROM smw_property WHERE sp_key = ${p.add(key, 'text')}`))[0];
   }
 
@@ -151,6 +154,8 @@ export class SqlSemanticStore implements SemanticStore {
     if (folded === '') return [];
     const q = cutChars(folded, KEY_CHARS);
     const exact = q === folded; // else the stored keys are shorter than the query: check each value
+    // no stored key holds U+0000: nothing lies in the range of a prefix with one (hasNul)
+    if (hasNul(q)) return [];
     const [node] = await this.q<{ id: number; key: string }>(
       'autocomplete',
       (p) => `SELECT an_id AS id, an_key AS key FROM smw_ac_node WHERE an_source = ${p.add(source, 'int')} AND an_key >= ${p.add(q, 'text')} ORDER BY an_key LIMIT 1`,
@@ -187,6 +192,7 @@ export class SqlSemanticStore implements SemanticStore {
     const b = await this.property(baseProperty);
     if (!p || !b || !(p.type === '_wpg' || BLOB_TYPES.has(p.type))) return [];
     const key = b.type === '_wpg' ? baseValue.replace(/ /g, '_') : baseValue;
+    if (hasNul(key)) return [];
     // the first DEPENDENT_SUBJECTS subjects (in id order, smw_value_key's) with the base value
     const rows = await this.q<{ v: string }>(
       'autocompleteDependent',
@@ -208,7 +214,10 @@ export class SqlSemanticStore implements SemanticStore {
     let check = [top];
     let budget = CATEGORY_SCAN;
     for (let level = levels; level > 0 && budget > 0; level--) {
-      const rows = await this.sql.members(check, budget);
+      const rows = await this.sql.members(
+        check.filter((c) => !hasNul(c)),
+        budget,
+      );
       budget -= rows.length;
       const next: string[] = [];
       for (const r of rows) {
