@@ -193,15 +193,18 @@ export class SqlSemanticStore implements SemanticStore {
     if (!p || !b || !(p.type === '_wpg' || BLOB_TYPES.has(p.type))) return [];
     const key = b.type === '_wpg' ? baseValue.replace(/ /g, '_') : baseValue;
     if (hasNul(key)) return [];
-    // the first DEPENDENT_SUBJECTS subjects (in id order, smw_value_key's) with the base value
-    const rows = await this.q<{ v: string }>(
+    // the first DEPENDENT_SUBJECTS subjects (in id order, smw_value_key's) with the base value, then a
+    // primary-key range per subject: the NULLs are dropped here, as `sv_key IS NOT NULL` would let SQLite
+    // read every value of the property through the partial index smw_value_key for each subject
+    const rows = await this.q<{ v: string | null }>(
       'autocompleteDependent',
       (q) =>
         `SELECT DISTINCT v.sv_key AS v FROM (SELECT sv_subject FROM smw_value WHERE sv_property = ${q.add(b.id, 'int')} AND sv_key = ${q.add(key, 'text')} ORDER BY sv_subject LIMIT ${q.add(DEPENDENT_SUBJECTS, 'int')}) b
-         JOIN smw_value v ON v.sv_subject = b.sv_subject AND v.sv_property = ${q.add(p.id, 'int')} WHERE v.sv_key IS NOT NULL`,
+         CROSS JOIN smw_value v WHERE v.sv_subject = b.sv_subject AND v.sv_property = ${q.add(p.id, 'int')}`,
     );
     return rows
       .map((r) => r.v)
+      .filter((v): v is string => v !== null)
       .sort(compareBytes)
       .slice(0, limit);
   }
