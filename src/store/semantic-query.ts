@@ -3,7 +3,8 @@
  * statement over smw_subject and smw_value, as SMW's SQLStore3 QueryEngine does over its property tables.
  * The plan (which condition drives, the sort-order walk, the statement's shape) is the same on SQLite and
  * PostgreSQL; the few places where their SQL differs (placeholders, lists bound as one parameter, pattern
- * matching, NULL ordering, numbers in text concatenation) go through a SemanticDialect.
+ * matching, NULL ordering, numbers in text concatenation) go through a SemanticDialect; texts with
+ * U+0000, which PostgreSQL cannot bind, are decided here (hasNul).
  *
  * Every condition has two SQL forms: a set (the subject ids it holds, read from an index: categories
  * and values through smw_value_item / smw_value_key / smw_value_num, namespaces and page ranges through
@@ -27,6 +28,7 @@ const PROBE_CAP = 2000;
 const WALK_BUDGET = 20000;
 /** Categories a class condition expands to at most (with subcategories). */
 const MAX_CATEGORIES = 5000;
+
 const SQL_OP: Record<Exclude<Comparator, 'like' | 'nlike'>, string> = { eq: '=', lt: '<', gt: '>', le: '<=', ge: '>=', ne: '!=' };
 
 export type ParamType = 'int' | 'real' | 'text';
