@@ -9,6 +9,9 @@ import { PgDb, connect } from './db.js';
 import { hasSchema, servedImport } from './catalog.js';
 import { PostgresSiteStore } from './site.js';
 import { PostgresPageStore } from './pages.js';
+import { PostgresRelationStore } from './relations.js';
+import { PostgresLinkStore } from './links.js';
+import { PostgresHistoryStore } from './history.js';
 import { PostgresSemanticStore } from './semantic.js';
 import { SCHEMA_VERSION } from '../sqlite/schema.js';
 
@@ -39,6 +42,9 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
     return {
       site,
       pages: new PostgresPageStore(db),
+      relations: new PostgresRelationStore(db),
+      links: new PostgresLinkStore(db),
+      history: new PostgresHistoryStore(db),
       semantic: new PostgresSemanticStore(db),
       ...UNPORTED,
       close: () => void db.close(),
@@ -69,5 +75,5 @@ export async function servedSchema(sql: ReturnType<typeof connect>): Promise<str
 const unported = (area: string) =>
   new Proxy({}, { get: (_t, m) => (typeof m === 'string' && m !== 'then' ? async () => { throw new Error(`PostgreSQL store: ${area}.${m} is not ported yet`); } : undefined) });
 const UNPORTED = Object.fromEntries(
-  ['categories', 'categoryLinks', 'files', 'links', 'relations', 'messages', 'reports', 'history', 'search'].map((a) => [a, unported(a)]),
+  ['categories', 'categoryLinks', 'files', 'messages', 'reports', 'search'].map((a) => [a, unported(a)]),
 );
