@@ -12,6 +12,11 @@ import { PostgresPageStore } from './pages.js';
 import { PostgresRelationStore } from './relations.js';
 import { PostgresLinkStore } from './links.js';
 import { PostgresHistoryStore } from './history.js';
+import { PostgresCategoryStore } from './categories.js';
+import { PostgresCategoryLinkStore } from './category-links.js';
+import { PostgresFileStore } from './files.js';
+import { PostgresMessageStore } from './messages.js';
+import { PostgresReportStore } from './reports.js';
 import { PostgresSemanticStore } from './semantic.js';
 import { SCHEMA_VERSION } from '../sqlite/schema.js';
 
@@ -45,6 +50,11 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
       relations: new PostgresRelationStore(db),
       links: new PostgresLinkStore(db),
       history: new PostgresHistoryStore(db),
+      categories: new PostgresCategoryStore(db),
+      categoryLinks: new PostgresCategoryLinkStore(db),
+      files: new PostgresFileStore(db),
+      messages: new PostgresMessageStore(db),
+      reports: new PostgresReportStore(db),
       semantic: new PostgresSemanticStore(db),
       ...UNPORTED,
       close: () => void db.close(),
@@ -75,5 +85,5 @@ export async function servedSchema(sql: ReturnType<typeof connect>): Promise<str
 const unported = (area: string) =>
   new Proxy({}, { get: (_t, m) => (typeof m === 'string' && m !== 'then' ? async () => { throw new Error(`PostgreSQL store: ${area}.${m} is not ported yet`); } : undefined) });
 const UNPORTED = Object.fromEntries(
-  ['categories', 'categoryLinks', 'files', 'messages', 'reports', 'search'].map((a) => [a, unported(a)]),
+  ['search'].map((a) => [a, unported(a)]),
 );
