@@ -17,6 +17,7 @@ import { PostgresCategoryLinkStore } from './category-links.js';
 import { PostgresFileStore } from './files.js';
 import { PostgresMessageStore } from './messages.js';
 import { PostgresReportStore } from './reports.js';
+import { PostgresSemanticStore } from './semantic.js';
 import { SCHEMA_VERSION } from '../sqlite/schema.js';
 
 export interface PostgresOpenOptions {
@@ -54,6 +55,7 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
       files: new PostgresFileStore(db),
       messages: new PostgresMessageStore(db),
       reports: new PostgresReportStore(db),
+      semantic: new PostgresSemanticStore(db),
       ...UNPORTED,
       close: () => void db.close(),
     } as unknown as Store;
@@ -83,5 +85,5 @@ export async function servedSchema(sql: ReturnType<typeof connect>): Promise<str
 const unported = (area: string) =>
   new Proxy({}, { get: (_t, m) => (typeof m === 'string' && m !== 'then' ? async () => { throw new Error(`PostgreSQL store: ${area}.${m} is not ported yet`); } : undefined) });
 const UNPORTED = Object.fromEntries(
-  ['semantic', 'search'].map((a) => [a, unported(a)]),
+  ['search'].map((a) => [a, unported(a)]),
 );
