@@ -57,6 +57,15 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
       reports: new PostgresReportStore(db),
       semantic: new PostgresSemanticStore(db),
       ...UNPORTED,
+      sizeBytes: async () =>
+        Number(
+          (await db.value(
+            'Store.sizeBytes',
+            `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`,
+            [db.schema],
+          )) ?? 0,
+        ),
       close: () => void db.close(),
     } as unknown as Store;
   } catch (e) {
