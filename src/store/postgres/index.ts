@@ -17,6 +17,7 @@ import { PostgresCategoryLinkStore } from './category-links.js';
 import { PostgresFileStore } from './files.js';
 import { PostgresMessageStore } from './messages.js';
 import { PostgresReportStore } from './reports.js';
+import { PostgresSemanticStore } from './semantic.js';
 import { SCHEMA_VERSION } from '../sqlite/schema.js';
 
 export interface PostgresOpenOptions {
@@ -56,7 +57,17 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
       files: new PostgresFileStore(db),
       messages: new PostgresMessageStore(db),
       reports: new PostgresReportStore(db),
+      semantic: new PostgresSemanticStore(db),
       ...UNPORTED,
+      sizeBytes: async () =>
+        Number(
+          (await db.value(
+            'Store.sizeBytes',
+            `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`,
+            [db.schema],
+          )) ?? 0,
+        ),
       close: () => void db.close(),
     } as unknown as Store;
   } catch (e) {
@@ -85,5 +96,5 @@ export async function servedSchema(sql: ReturnType<typeof connect>): Promise<str
 const unported = (area: string) =>
   new Proxy({}, { get: (_t, m) => (typeof m === 'string' && m !== 'then' ? async () => { throw new Error(`PostgreSQL store: ${area}.${m} is not ported yet`); } : undefined) });
 const UNPORTED = Object.fromEntries(
-  ['semantic', 'search'].map((a) => [a, unported(a)]),
+  ['search'].map((a) => [a, unported(a)]),
 );
