@@ -185,8 +185,10 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
   // characters of rendered output held, ~2 bytes each
   if (o.parserCacheMb !== undefined) configureParserCache((o.parserCacheMb * 1024 * 1024) / 2);
   const open = () => openStore(o.db, { debug: o.debug, replica: o.dbReplica });
+  const store = await open();
+  // a server that cannot be built lets go of the store: a PostgreSQL pool would keep the process alive
   const server = await createServer({
-    store: await open(),
+    store,
     openStore: open,
     debug: o.debug,
     filesDir: o.files,
@@ -198,6 +200,9 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     load: o.maxConcurrent === undefined ? undefined : { maxConcurrent: o.maxConcurrent },
     limits: o.maxConnections === undefined ? undefined : { maxConnections: o.maxConnections },
     maxResultSize: o.maxResultSize,
+  }).catch((e: unknown) => {
+    store.close();
+    throw e;
   });
   let address: string;
   try {

@@ -6,7 +6,7 @@
  */
 import type { Store } from '../store.js';
 import { PgDb, connect } from './db.js';
-import { hasSchema, servedImport } from './catalog.js';
+import { servedImport } from './catalog.js';
 import { PostgresSiteStore } from './site.js';
 import { PostgresPageStore } from './pages.js';
 import { PostgresRelationStore } from './relations.js';
@@ -34,7 +34,9 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
   if (opts.replica) {
     const r = connect(opts.replica, { max: 1 });
     try {
-      if (!(await hasSchema(r, served.schema))) throw new Error(`the replica has not received import ${served.importId} yet`);
+      // the pointer, not the schema: the schema exists on the replica from the import's first statements,
+      // complete only once the switch (the import's last transaction) has been replayed there too
+      if ((await servedImport(r))?.schema !== served.schema) throw new Error(`the replica has not received import ${served.importId} yet`);
     } finally {
       await r.end({ timeout: 5 });
     }
