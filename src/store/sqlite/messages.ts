@@ -27,13 +27,7 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   async keys(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): Promise<string[]> {
-    const conds = (col: string) => {
-      const c: string[] = [];
-      if (range.min !== undefined) c.push(`${col} >= @min`);
-      if (range.below !== undefined) c.push(`${col} < @below`);
-      if (range.max !== undefined) c.push(`${col} <= @max`);
-      return c.map((x) => ' AND ' + x).join('');
-    };
+    const conds = rangeConditions(range);
     const parts = [`SELECT msg_key FROM json_each(@langs) l CROSS JOIN message ON msg_lang = l.value${conds('msg_key')}`];
     if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
     // one prepared statement per combination of bounds, so that every bound is an index range
@@ -45,4 +39,34 @@ export class SqliteMessageStore implements MessageStore {
     for (const k of ['min', 'below', 'max'] as const) if (range[k] !== undefined) values[k] = range[k];
     return st.all(values) as string[];
   }
+
+  // In-process the parts cost no round trip: keys(), then the seeks texts() makes (a range scan returning
+  // the texts was slower: converting texts SQLite's seeks skip costs more than the seeks).
+  async rangeTexts(
+    catalogLangs: readonly string[],
+    overrideLang: string | null,
+    range: KeyRange,
+    langs: readonly string[],
+    fallbackLangs: readonly string[],
+  ): Promise<{ keys: string[]; texts: StoredMessage[] }> {
+    const keys = [...new Set(await this.keys(catalogLangs, overrideLang, range))];
+    const texts = await this.texts(langs, keys);
+    if (fallbackLangs.length === 0) return { keys, texts };
+    const inCatalog = new Set<string>();
+    for (const t of texts) if (t.source === 'catalog') inCatalog.add(t.key);
+    const lacking = keys.filter((k) => !inCatalog.has(k));
+    if (lacking.length) texts.push(...(await this.texts(fallbackLangs, lacking)));
+    return { keys, texts };
+  }
+}
+
+/** The conditions of a key range on a key column (only the bounds given: each is an index range bound). */
+function rangeConditions(range: KeyRange): (col: string) => string {
+  return (col) => {
+    const c: string[] = [];
+    if (range.min !== undefined) c.push(`${col} >= @min`);
+    if (range.below !== undefined) c.push(`${col} < @below`);
+    if (range.max !== undefined) c.push(`${col} <= @max`);
+    return c.map((x) => ' AND ' + x).join('');
+  };
 }
