@@ -69,6 +69,15 @@ export class MessageLoader {
    * catalogs), `rest` the remainder of both fallback chains, needed only for keys `first` lacks.
    */
   private lookupLanguages(code: string): { first: string[]; rest: string[] } {
+    let langs = this.languages.get(code);
+    if (!langs) this.languages.set(code, (langs = this.computeLookupLanguages(code)));
+    return langs;
+  }
+
+  /** per code: a request computes them for each prefetch */
+  private readonly languages = new Map<string, { first: string[]; rest: string[] }>();
+
+  private computeLookupLanguages(code: string): { first: string[]; rest: string[] } {
     const content = this.wiki.lang;
     const first = code === content ? [code] : [code, content];
     const rest = [...new Set([...catalogLanguages(code), ...languageFallbacks(code), ...catalogLanguages(content), ...languageFallbacks(content)])].filter(

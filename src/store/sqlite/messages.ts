@@ -41,7 +41,7 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   // In-process the parts cost no round trip: keys(), then the seeks texts() makes (a range scan returning
-  // the texts was slower: converting texts SQLite's seeks skip costs more than the seeks).
+  // the texts was slower: converting the texts the seeks skip costs more than the seeks).
   async rangeTexts(
     catalogLangs: readonly string[],
     overrideLang: string | null,
@@ -50,13 +50,24 @@ export class SqliteMessageStore implements MessageStore {
     fallbackLangs: readonly string[],
   ): Promise<{ keys: string[]; texts: StoredMessage[] }> {
     const keys = [...new Set(await this.keys(catalogLangs, overrideLang, range))];
-    const texts = await this.texts(langs, keys);
-    if (fallbackLangs.length === 0) return { keys, texts };
-    const inCatalog = new Set<string>();
-    for (const t of texts) if (t.source === 'catalog') inCatalog.add(t.key);
-    const lacking = keys.filter((k) => !inCatalog.has(k));
-    if (lacking.length) texts.push(...(await this.texts(fallbackLangs, lacking)));
+    const texts: StoredMessage[] = [];
+    const lacking: string[] = [];
+    for (const key of keys) {
+      let found = false;
+      for (const lang of langs) found = this.read(lang, key, texts) || found;
+      if (!found) lacking.push(key);
+    }
+    for (const key of lacking) for (const lang of fallbackLangs) this.read(lang, key, texts);
     return { keys, texts };
+  }
+
+  /** Both seeks for one language and key, into `out`; whether the catalog has the key. */
+  private read(lang: string, key: string, out: StoredMessage[]): boolean {
+    const c = this.catalogStmt.get(lang, key) as string | undefined;
+    if (c !== undefined) out.push({ source: 'catalog', lang, key, text: c });
+    const o = this.overrideStmt.get(lang, key) as string | undefined;
+    if (o !== undefined) out.push({ source: 'override', lang, key, text: o });
+    return c !== undefined;
   }
 }
 
