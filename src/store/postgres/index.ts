@@ -9,6 +9,7 @@ import { PgDb, connect } from './db.js';
 import { hasSchema, servedImport } from './catalog.js';
 import { PostgresSiteStore } from './site.js';
 import { PostgresPageStore } from './pages.js';
+import { PostgresSearchStore } from './search.js';
 import { SCHEMA_VERSION } from '../sqlite/schema.js';
 
 export interface PostgresOpenOptions {
@@ -38,6 +39,7 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
     return {
       site,
       pages: new PostgresPageStore(db),
+      search: new PostgresSearchStore(db),
       ...UNPORTED,
       close: () => void db.close(),
     } as unknown as Store;
@@ -67,5 +69,5 @@ export async function servedSchema(sql: ReturnType<typeof connect>): Promise<str
 const unported = (area: string) =>
   new Proxy({}, { get: (_t, m) => (typeof m === 'string' && m !== 'then' ? async () => { throw new Error(`PostgreSQL store: ${area}.${m} is not ported yet`); } : undefined) });
 const UNPORTED = Object.fromEntries(
-  ['categories', 'categoryLinks', 'files', 'links', 'relations', 'messages', 'reports', 'semantic', 'history', 'search'].map((a) => [a, unported(a)]),
+  ['categories', 'categoryLinks', 'files', 'links', 'relations', 'messages', 'reports', 'semantic', 'history'].map((a) => [a, unported(a)]),
 );
