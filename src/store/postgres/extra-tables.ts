@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Sql } from './db.js';
-import { SEARCH_TABLES } from './search-index.js';
+import { buildSearchTables } from './search-index.js';
 
 export interface ExtraTableContext {
   /** the finished staging file (read-only) */
@@ -21,4 +21,4 @@ export interface ExtraTables {
   build(ctx: ExtraTableContext): Promise<void>;
 }
 
-export const POSTGRES_TABLES: ExtraTables[] = [SEARCH_TABLES];
+export const POSTGRES_TABLES: ExtraTables[] = [{ name: 'search', build: buildSearchTables }];

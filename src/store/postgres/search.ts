@@ -19,11 +19,9 @@
 import type { PgDb } from './db.js';
 import { prefixEnd } from '../prefix-range.js';
 import { POS_COLUMN } from './search-index.js';
-import type { FullTextResult, FullTextSearch, SearchDocument, SearchStore, TitlePrefixRow } from '../search-store.js';
+import { RANK_CANDIDATES, type FullTextResult, type FullTextSearch, type SearchDocument, type SearchStore, type TitlePrefixRow } from '../search-store.js';
 import type { SearchTerm } from '../../wiki/search-query.js';
 
-/** The same cap as the SQLite store's (sqlite/search.ts). */
-const RANK_CANDIDATES = 10000;
 /** bm25(search_index, 0.0, 10.0, 6.0, 1.0): weights of the columns ns, title, redirects, text */
 const WEIGHT = [0, 10, 6, 1];
 const MASK_TITLES = (1 << 1) | (1 << 2);
