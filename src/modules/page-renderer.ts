@@ -12,6 +12,7 @@ import { compareBytes } from '../wiki/collation.js';
 import { MessageLoader } from './message-loader.js';
 import { expandRound, PageSnapshot, type TitleRef } from '../wikitext/preprocess.js';
 import { finish, linkTargets, renderBody } from '../wikitext/render/parser.js';
+import { addTrackingCategory } from '../wikitext/render/images.js';
 import { UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
 import { ParserCache } from '../wikitext/cache.js';
 
@@ -31,6 +32,8 @@ export interface RenderedPage {
   langlinks: Array<{ lang: string; title: string }>;
   iwlinks: Array<{ prefix: string; title: string; url?: string }>;
   properties: Array<[string, string]>;
+  /** the HTML of the {{DISPLAYTITLE:}} that applies (ParserOutput::getDisplayTitle) */
+  displayTitle?: string;
   limitReport: Array<[string, string | number]>;
   limitHit?: string;
   /** characters held, for the cache bound */
@@ -44,7 +47,8 @@ export interface RenderOptions {
   toc: boolean;
 }
 
-const MESSAGE_KEYS: Array<keyof RenderMessages> = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more', 'broken-file-category', 'hidden-category-category'];
+const MESSAGE_KEYS: Array<keyof RenderMessages> = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more', 'broken-file-category', 'hidden-category-category',
+  'restricted-displaytitle-ignored', 'duplicate-displaytitle'];
 const messageCache = new WeakMap<Store, Promise<RenderMessages>>();
 
 async function loadMessages(store: Store, wiki: Wiki): Promise<RenderMessages> {
@@ -111,11 +115,11 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   const cpuStart = process.cpuUsage();
   const messages = await loadMessages(store, wiki);
   const snap = new PageSnapshot();
-  const now = new Date();
-  let round = expandRound(o.text, snap, { codec: wiki.codec, title: o.title, siteName: wiki.info.sitename, now });
+  const expandOptions = { codec: wiki.codec, title: o.title, siteName: wiki.info.sitename, now: new Date(), message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined) };
+  let round = expandRound(o.text, snap, expandOptions);
   for (let n = 0; n < MAX_ROUNDS && (round.wantedTemplates.length || round.wantedExists.length); n++) {
     await fetchTemplates(store, snap, round.wantedTemplates, round.wantedExists);
-    round = expandRound(o.text, snap, { codec: wiki.codec, title: o.title, siteName: wiki.info.sitename, now });
+    round = expandRound(o.text, snap, expandOptions);
   }
   const expanded = round.result;
   const env: RenderEnv = {
@@ -136,7 +140,16 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     env.filesLoaded = true;
     body = renderBody(expanded.text, o.text, env, expanded.defaultSort);
   }
-  if (expanded.defaultSort !== undefined) body.out.properties.set('defaultsort', expanded.defaultSort);
+  // both are ParserOutput properties set while preprocessing, before the double underscores of internalParse
+  const early: Array<[string, string]> = [];
+  if (expanded.displayTitle !== undefined) early.push(['displaytitle', expanded.displayTitle]);
+  if (expanded.defaultSort !== undefined) early.push(['defaultsort', expanded.defaultSort]);
+  if (early.length) {
+    const rest = [...body.out.properties];
+    body.out.properties.clear();
+    for (const [k, v] of [...early, ...rest]) body.out.properties.set(k, v);
+  }
+  if (expanded.displayTitleIgnored) addTrackingCategory(env, body.out, 'restricted-displaytitle-ignored');
   const targets = [
     ...expanded.links,
     ...linkTargets(body),
@@ -177,6 +190,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     size: 0,
   };
   if (expanded.limitHit) page.limitHit = expanded.limitHit;
+  if (expanded.displayTitle !== undefined) page.displayTitle = expanded.displayTitle;
   page.size = html.length + 200 + JSON.stringify(page.sections).length + page.links.length * 40;
   return page;
 }

@@ -192,7 +192,8 @@ export const parseModule: ActionModule = {
     if (props.has('images')) r.images = out.images;
     if (props.has('externallinks')) r.externallinks = out.externallinks;
     if (props.has('sections')) r.sections = out.sections;
-    if (props.has('displaytitle')) r.displaytitle = ctx.wiki.titleText(title.ns, title.dbkey);
+    // ApiParse 1.25: the parser output's display title (HTML) when the page set one, else the prefixed title
+    if (props.has('displaytitle')) r.displaytitle = out.displayTitle ?? ctx.wiki.titleText(title.ns, title.dbkey);
     if (props.has('headitems')) r.headitems = [];
     if (props.has('headhtml')) r.headhtml = bc(headHtml(ctx, title));
     if (props.has('modules')) {

@@ -7,6 +7,7 @@
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
+import { displayTitleProp } from './display-title.js';
 
 export interface TitleRef {
   ns: number;
@@ -50,6 +51,8 @@ export interface ExpandOptions {
   siteName: string;
   now: Date;
   limits?: PreprocessContext['limits'];
+  /** messages in the content language the expansion shows (duplicate-displaytitle) */
+  message?: (key: string) => string | undefined;
 }
 
 export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions): ExpandRound {
@@ -90,6 +93,8 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
     now: o.now,
     treeCache,
     limits: o.limits,
+    displayTitle: (text) => displayTitleProp(text, o.title, o.codec),
+    message: o.message,
   };
   const result = expandWikitext(text, ctx);
   return { result, wantedTemplates: [...wantedTemplates.values()], wantedExists: [...wantedExists.values()] };

@@ -89,6 +89,14 @@ export interface PreprocessContext {
    * {{REVISIONID}}, … as written, aliases included), or undefined to leave it as it is written.
    */
   variable?(word: string): string | undefined;
+  /**
+   * {{DISPLAYTITLE:…}}: the HTML the page's title would show for this text, or null when
+   * $wgRestrictDisplayTitle refuses it (not the page's own title). Without it the last argument is
+   * recorded as written.
+   */
+  displayTitle?(text: string): string | null;
+  /** a message in the content language, as the wiki has it (duplicate-displaytitle); built-in uk text otherwise */
+  message?(key: string): string | undefined;
 }
 
 export interface ExpandResult {
@@ -100,8 +108,13 @@ export interface ExpandResult {
   links: Array<{ ns: number; dbkey: string }>;
   /** the last {{DEFAULTSORT:…}} (or a synonym) */
   defaultSort?: string;
-  /** the argument of the last {{DISPLAYTITLE:…}}, as written (the link pass decides whether it applies) */
+  /**
+   * the page's display title: with ctx.displayTitle the HTML of the {{DISPLAYTITLE:…}} that applies;
+   * without it the argument of the last one, as written
+   */
   displayTitle?: string;
+  /** a {{DISPLAYTITLE:…}} was refused (Parser::addTrackingCategory('restricted-displaytitle-ignored')) */
+  displayTitleIgnored?: boolean;
   /** 'depth' | 'size' | 'nodes' | 'error' when a limit stopped (part of) the expansion */
   limitHit?: string;
 }
@@ -123,6 +136,7 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
   const result: ExpandResult = { text: out, templates: [...ex.templates.values()], links: [...ex.links.values()] };
   if (ex.defaultSort !== undefined) result.defaultSort = ex.defaultSort;
   if (ex.displayTitle !== undefined) result.displayTitle = ex.displayTitle;
+  if (ex.displayTitleIgnored) result.displayTitleIgnored = true;
   if (ex.limitHit !== undefined) result.limitHit = ex.limitHit;
   return result;
 }
@@ -793,6 +807,7 @@ class Expander {
   readonly links = new Map<string, { ns: number; dbkey: string }>();
   defaultSort: string | undefined;
   displayTitle: string | undefined;
+  displayTitleIgnored = false;
   limitHit: string | undefined;
 
   private readonly maxDepth: number;
@@ -1202,6 +1217,35 @@ class Expander {
 
   setDefaultSort(key: string, noReplace: boolean): void {
     if (this.defaultSort === undefined || !noReplace) this.defaultSort = key;
+  }
+
+  /**
+   * CoreParserFunctions::displaytitle (1.24+ arguments): `noreplace` keeps an earlier display title,
+   * a later different one without `noerror` replaces it and shows the duplicate-displaytitle warning.
+   */
+  setDisplayTitle(raw: string, option: string): string {
+    const check = this.ctx.displayTitle;
+    if (!check) {
+      this.displayTitle = raw;
+      return '';
+    }
+    // strip markers of extension tags are removed: their output never reaches a title
+    const tags = [...this.extTagSet].map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    const text = tags ? raw.replace(new RegExp(`<(${tags})(?:\\s[^>]*)?(?:/>|>[\\s\\S]*?</\\1\\s*>)`, 'gi'), '') : raw;
+    const shown = check(text);
+    if (shown === null) {
+      this.displayTitleIgnored = true;
+      return '';
+    }
+    const arg = option.toLowerCase();
+    const old = this.displayTitle;
+    if (old === undefined || arg !== 'noreplace') this.displayTitle = shown;
+    if (old !== undefined && old !== shown && arg !== 'noreplace' && arg !== 'noerror') {
+      const msg = this.ctx.message?.('duplicate-displaytitle') ?? DUPLICATE_DISPLAYTITLE_UK;
+      const filled = msg.replace(/\$([12])/g, (_m, n: string) => escapeWikiText(n === '1' ? old : shown));
+      return `<span class="error">${filled}</span>`;
+    }
+    return '';
   }
 }
 
@@ -1777,10 +1821,10 @@ defineCS(
     return '';
   },
 );
-defineCS(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], (ex, c) => {
-  ex.displayTitle = c.first;
-  return '';
-});
+defineCS(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], (ex, c) => ex.setDisplayTitle(c.first, ex.trimmedArg(c, 1)));
+
+/** languages/i18n/uk.json of 1.25 */
+const DUPLICATE_DISPLAYTITLE_UK = '<strong>Увага:</strong> Відображений заголовок "$2" заміщує раніше відображений заголовок "$1".';
 
 // Functions that need the wiki's live state or its URLs: kept as written, and never taken for templates.
 defineCI(

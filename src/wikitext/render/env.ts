@@ -25,6 +25,10 @@ export interface RenderMessages {
   'broken-file-category': string;
   /** tracking category of category pages with __HIDDENCAT__ */
   'hidden-category-category': string;
+  /** tracking category of pages whose {{DISPLAYTITLE:}} was refused */
+  'restricted-displaytitle-ignored': string;
+  /** "$1" = the earlier display title, "$2" = the later one */
+  'duplicate-displaytitle': string;
 }
 
 export interface RenderEnv {
@@ -75,4 +79,6 @@ export const UK_MESSAGES: RenderMessages = {
   'thumbnail-more': 'Збільшити',
   'broken-file-category': 'Сторінки, що посилаються на неіснуючі файли',
   'hidden-category-category': 'Приховані категорії',
+  'restricted-displaytitle-ignored': 'Сторінки, де ігноруються відображувані назви',
+  'duplicate-displaytitle': '<strong>Увага:</strong> Відображений заголовок "$2" заміщує раніше відображений заголовок "$1".',
 };
