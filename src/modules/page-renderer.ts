@@ -48,7 +48,7 @@ export interface RenderOptions {
 }
 
 const MESSAGE_KEYS: Array<keyof RenderMessages> = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more', 'broken-file-category', 'hidden-category-category',
-  'restricted-displaytitle-ignored', 'duplicate-displaytitle'];
+  'restricted-displaytitle-ignored', 'duplicate-displaytitle', 'rfcurl', 'pubmedurl'];
 const messageCache = new WeakMap<Store, Promise<RenderMessages>>();
 
 async function loadMessages(store: Store, wiki: Wiki): Promise<RenderMessages> {

@@ -29,6 +29,9 @@ export interface RenderMessages {
   'restricted-displaytitle-ignored': string;
   /** "$1" = the earlier display title, "$2" = the later one */
   'duplicate-displaytitle': string;
+  /** where RFC n and PMID n link ("$1" = n) */
+  rfcurl: string;
+  pubmedurl: string;
 }
 
 export interface RenderEnv {
@@ -81,4 +84,7 @@ export const UK_MESSAGES: RenderMessages = {
   'hidden-category-category': 'Приховані категорії',
   'restricted-displaytitle-ignored': 'Сторінки, де ігноруються відображувані назви',
   'duplicate-displaytitle': '<strong>Увага:</strong> Відображений заголовок "$2" заміщує раніше відображений заголовок "$1".',
+  // en.json of 1.25 (not translated)
+  rfcurl: '//tools.ietf.org/html/rfc$1',
+  pubmedurl: '//www.ncbi.nlm.nih.gov/pubmed/$1?dopt=Abstract',
 };

@@ -20,6 +20,8 @@ import { doDoubleUnderscore, renderSemantic } from './magic-words.js';
 import { doAllQuotes } from './quotes.js';
 import { StripState } from './strip.js';
 import { doTableStuff } from './tables.js';
+import { articleUrl } from './urls.js';
+import { fixSpecialName } from '../../wiki/special-pages.js';
 
 const EXT_TAG = /<(nowiki|pre|gallery)(\s[^>]*?)?(?:\/>|>([\s\S]*?)<\/\1\s*>)/gi;
 const NOPARSE = '\x7fNOPARSE';
@@ -44,7 +46,11 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
   const out = new RenderOutput();
   if (defaultSort !== undefined) out.defaultSort = defaultSort;
   const strip = new StripState();
-  const ext = new ExternalLinkPass(out);
+  const ext = new ExternalLinkPass(out, {
+    rfcurl: env.messages.rfcurl,
+    pubmedurl: env.messages.pubmedurl,
+    bookSources: (isbn) => articleUrl(`${env.codec.nsName(-1) ?? 'Special'}:${fixSpecialName('Booksources')}/${isbn}`),
+  });
   const armor = (html: string) => html.replace(/\b(https?:|ftps?:|mailto:|\/\/)/gi, NOPARSE + '$1');
   const links: LinkPass = new LinkPass(env, out, (t) => ext.replaceExternalLinks(t), () => defaultSort ?? '', armor);
   let text = expanded.replace(EXT_TAG, (_m, name: string, attrs: string | undefined, body: string | undefined) => {
