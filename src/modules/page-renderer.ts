@@ -15,6 +15,7 @@ import { finish, linkTargets, renderBody } from '../wikitext/render/parser.js';
 import { addTrackingCategory } from '../wikitext/render/images.js';
 import { UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
 import { ParserCache } from '../wikitext/cache.js';
+import { pstPass2, sanitizeIp, signatureArgs, signatureDate } from '../wikitext/pre-save-transform.js';
 
 /** expansion rounds: one per nesting level of templates (MediaWiki's default max depth is 40) */
 const MAX_ROUNDS = 40;
@@ -107,6 +108,37 @@ function linkOrder(all: TitleRef[], exists: (t: TitleRef) => boolean): Array<Tit
   for (const t of good) (byNs.get(t.ns) ?? byNs.set(t.ns, []).get(t.ns)!).push({ ns: t.ns, dbkey: t.dbkey, exists: true });
   for (const t of bad) (byNs.get(t.ns) ?? byNs.set(t.ns, []).get(t.ns)!).push({ ns: t.ns, dbkey: t.dbkey, exists: false });
   return [...byNs.values()].flat();
+}
+
+/** 1.25's en.json text (uk.json has none), for a store without the message */
+const SIGNATURE_ANON = '[[{{#special:Contributions}}/$1|$2]]';
+
+/**
+ * Parser::preSaveTransform of `text` on page `title` by the anonymous user at `ip` (the API's user):
+ * {{subst:}} expanded in rounds over the store like a render, then signatures and pipe tricks.
+ */
+export async function preSaveTransform(store: Store, wiki: Wiki, title: TitleRef, text: string, ip: string): Promise<string> {
+  const snap = new PageSnapshot();
+  const now = new Date();
+  const held: string[] = [];
+  // strip markers: \x7f is no title character, so no pipe trick can reach across one
+  const stripItem = (raw: string) => `\x7fUNIQ-pst-${held.push(raw) - 1}-QINU\x7f`;
+  const source = text.replace(/\r\n?/g, '\n');
+  const options = { codec: wiki.codec, title, siteName: wiki.info.sitename, now, outputType: 'wiki' as const, stripItem };
+  let round = expandRound(source, snap, options);
+  for (let n = 0; n < MAX_ROUNDS && round.wantedTemplates.length; n++) {
+    await fetchTemplates(store, snap, round.wantedTemplates, []);
+    held.length = 0;
+    round = expandRound(source, snap, options);
+  }
+  const loader = new MessageLoader(store, wiki);
+  const [sigMsg, tzMsg] = await Promise.all([loader.get('signature-anon', wiki.lang), loader.get('timezone-utc', wiki.lang)]);
+  const [user, nick] = signatureArgs(sanitizeIp(ip));
+  // Message::text(): parameters in, then {{…}} transformed for the page
+  const sigSource = (sigMsg === false ? SIGNATURE_ANON : sigMsg).replace(/\$([12])/g, (_m, k: string) => (k === '1' ? user : nick));
+  const signature = expandRound(sigSource, new PageSnapshot(), { codec: wiki.codec, title, siteName: wiki.info.sitename, now }).result.text;
+  const out = pstPass2(round.result.text, { titleText: title.dbkey.replace(/_/g, ' '), signature, date: signatureDate(now, tzMsg === false ? 'UTC' : tzMsg) });
+  return out.replace(/\x7fUNIQ-pst-(\d+)-QINU\x7f/g, (_m, k: string) => held[Number(k)] ?? '');
 }
 
 /** Render wikitext as the page `o.title`. */

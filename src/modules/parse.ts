@@ -9,7 +9,7 @@ import { withContent } from '../api/result.js';
 import { escapeHtml } from '../wikitext/sanitizer.js';
 import { languageName } from '../wiki/interwiki.js';
 import { articleUrl } from '../wikitext/render/urls.js';
-import { MAX_TEXT_BYTES, parserCache, renderPage, type RenderedPage } from './page-renderer.js';
+import { MAX_TEXT_BYTES, parserCache, preSaveTransform, renderPage, type RenderedPage } from './page-renderer.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle',
   'headitems', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml'];
@@ -24,16 +24,6 @@ export function extractSection(text: string, section: number): string | null {
   if (!h) return null;
   const next = heads.slice(section).find((x) => x.level <= h.level);
   return text.slice(h.at, next ? next.at : text.length).replace(/\s+$/, '');
-}
-
-/** the parts of the pre-save transform that change what a page renders: the pipe trick and trailing whitespace */
-export function preSaveTransform(text: string): string {
-  return text
-    .replace(/\[\[([^\[\]|]+?)\|\]\]/g, (_m, t: string) => {
-      const shown = t.replace(/^:?[^:]*:/, (p) => (p.startsWith(':') || /^[^:]+:/.test(t) ? '' : p)).replace(/\s*\([^()]*\)\s*$/, '').replace(/,.*$/, '');
-      return `[[${t}|${shown.trim()}]]`;
-    })
-    .replace(/[ \t\r\n]+$/, '');
 }
 
 function formatTitles(ctx: ModuleContext, list: Array<{ ns: number; dbkey: string; exists: boolean }>): unknown[] {
@@ -133,11 +123,6 @@ export const parseModule: ActionModule = {
         if (titleGiven) return ctx.die('params', 'The text parameter should be passed with the title parameter. Should you be using the "page" parameter instead?');
         source = '';
       } else source = text;
-      if (p.pst || p.onlypst) source = preSaveTransform(source);
-      if (p.onlypst) {
-        ctx.result.set('parse', { text: bc(source), wikitext: bc(text ?? '') });
-        return;
-      }
       const [row] = await ctx.store.pages.byTitles([title]);
       pageid = row?.pageid ?? 0;
     }
@@ -152,6 +137,19 @@ export const parseModule: ActionModule = {
         source = sec;
       }
     }
+    // ApiParse: the section is cut out first, the pre-save transform applies to what is left
+    let pstText: string | undefined;
+    if (text !== undefined && (p.pst || p.onlypst)) {
+      pstText = await preSaveTransform(ctx.store, ctx.wiki, title, source, ctx.request.ip);
+      if (p.onlypst) {
+        const r: Record<string, unknown> = { text: bc(pstText) };
+        if (props.has('wikitext')) r.wikitext = bc(source);
+        ctx.result.set('parse', r);
+        return;
+      }
+    }
+    const original = source;
+    if (pstText !== undefined) source = pstText;
     if (Buffer.byteLength(source, 'utf8') > MAX_TEXT_BYTES) return ctx.die('contenttoobig', `The content you supplied exceeds the article size limit of ${MAX_TEXT_BYTES / 1024} kilobytes`);
 
     const editSections = !p.disableeditsection && !p.preview && !p.sectionpreview;
@@ -207,7 +205,10 @@ export const parseModule: ActionModule = {
     if (props.has('indicators')) r.indicators = {};
     // ApiParse::formatIWLinks: prefix, url (the other wiki's), the prefixed title as content
     if (props.has('iwlinks')) r.iwlinks = out.iwlinks.map((l) => withContent({ prefix: l.prefix, ...(l.url ? { url: l.url } : {}) }, 'title', `${l.prefix}:${l.title.replace(/_/g, ' ')}`));
-    if (props.has('wikitext')) r.wikitext = bc(source);
+    if (props.has('wikitext')) {
+      r.wikitext = bc(original);
+      if (pstText !== undefined) r.psttext = bc(pstText);
+    }
     if (props.has('properties')) r.properties = out.properties.map(([name, v]) => withContent({ name }, 'value', v));
     if (props.has('limitreportdata')) r.limitreportdata = out.limitReport.map(([name, v]) => ({ name, 0: v }));
     if (props.has('limitreporthtml')) r.limitreporthtml = bc(limitReportHtml(out));

@@ -53,6 +53,9 @@ export interface ExpandOptions {
   limits?: PreprocessContext['limits'];
   /** messages in the content language the expansion shows (duplicate-displaytitle) */
   message?: (key: string) => string | undefined;
+  /** the pre-save transform's expansion (see PreprocessContext.outputType) */
+  outputType?: 'html' | 'wiki';
+  stripItem?: (raw: string) => string;
 }
 
 export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions): ExpandRound {
@@ -95,6 +98,8 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
     limits: o.limits,
     displayTitle: (text) => displayTitleProp(text, o.title, o.codec),
     message: o.message,
+    outputType: o.outputType,
+    stripItem: o.stripItem,
   };
   const result = expandWikitext(text, ctx);
   return { result, wantedTemplates: [...wantedTemplates.values()], wantedExists: [...wantedExists.values()] };

@@ -24,10 +24,12 @@
  * HTML: extension tags (<ref>, <gallery>, <nowiki>, …) are kept verbatim, content unexpanded;
  * Semantic MediaWiki and Semantic Forms parser functions other than #arraymap/#arraymaptemplate, as
  * well as unknown `{{#name:…}}` functions and #time, are output as `{{#name:…|…}}` with their
- * arguments expanded (values untrimmed, as written); `subst:`/`safesubst:` transclude like a plain
- * call; `{{=}}` gives "=" when no such template exists; variables and functions needing the live
+ * arguments expanded (values untrimmed, as written); `{{=}}` gives "=" when no such template exists; variables and functions needing the live
  * wiki (NUMBEROFARTICLES, fullurl: …) stay as written; a limit leaves the source text of what it
  * stopped instead of an error message.
+ *
+ * As in 1.25, a plain `{{subst:…}}` outside the pre-save transform stays as written and `safesubst:`
+ * expands like a plain call; the pre-save transform (outputType 'wiki') expands only those two.
  *
  * This module is pure: all page access goes through the context's callbacks.
  */
@@ -37,6 +39,7 @@ import { phpLooseEquals } from '../wiki/messages.js';
 import { rawUrlEncode, wellFormed, wfUrlencode } from '../wiki/files.js';
 import { decodeCharReferences } from '../wiki/titles.js';
 import { htmlspecialchars } from '../wiki/html.js';
+import { fixSpecialName, resolveSpecialAlias } from '../wiki/special-pages.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
@@ -97,6 +100,15 @@ export interface PreprocessContext {
   displayTitle?(text: string): string | null;
   /** a message in the content language, as the wiki has it (duplicate-displaytitle); built-in uk text otherwise */
   message?(key: string): string | undefined;
+  /**
+   * 'wiki' is the pre-save transform's expansion (Parser::OT_WIKI): only {{subst:…}} calls are expanded,
+   * everything else stays as written; comments are kept, and they and extension tags go through
+   * `stripItem` (strip markers) so that the signature and pipe-trick passes do not see into them.
+   * Default 'html': everything but plain {{subst:…}} is expanded.
+   */
+  outputType?: 'html' | 'wiki';
+  /** OT_WIKI: the marker standing for a comment or an extension tag in the output */
+  stripItem?(raw: string): string;
 }
 
 export interface ExpandResult {
@@ -124,7 +136,7 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
   const ex = new Expander(ctx);
   let out: string;
   try {
-    const tree = ex.parse(text, false);
+    const tree = ex.parse(text, false, ctx.outputType === 'wiki');
     out = ex.expand(tree, ex.rootFrame);
   } catch (e) {
     // Defensive only: every limit is handled without exceptions, but a host stack overflow
@@ -411,7 +423,11 @@ const MAX_OPEN_PIECES = 20000;
  * Build the preprocessor tree of `text`. `forInclusion` selects the transclusion view (noinclude
  * dropped, includeonly kept, onlyinclude honoured) instead of the page view.
  */
-function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly string[], keepComments = false): ParseResult {
+/**
+ * keepComments: false drops comments, true keeps them as literal text, 'node' as verbatim nodes (OT_WIKI);
+ * keepIgnored: the tags the view ignores, and the element it drops, stay as literal text (OT_WIKI's root)
+ */
+function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly string[], keepComments: boolean | 'node' = false, keepIgnored = false): ParseResult {
   const len = text.length;
   let overflow = false;
 
@@ -517,7 +533,8 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
         if (m[2] === '!--') {
           const next = skipComment(text, i, accum);
           // a kept comment is literal text, with the blanks and the newline of a line it takes whole
-          if (keepComments) accum.addLiteral(text.slice(i - next.eaten, next.i));
+          if (keepComments === 'node') accum.addNode({ k: 'ext', raw: text.slice(i - next.eaten, next.i) });
+          else if (keepComments) accum.addLiteral(text.slice(i - next.eaten, next.i));
           i = next.i;
           if (next.eatLine) fakeLineStart = true;
           continue;
@@ -534,6 +551,7 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
           continue;
         }
         if (ignoredTags.includes(lower)) {
+          if (keepIgnored) accum.addLiteral(text.slice(i, tagEndPos + 1));
           i = tagEndPos + 1;
           continue;
         }
@@ -547,7 +565,10 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
           // MediaWiki 1.25: an unclosed tag runs to the end of the text.
           i = cm ? cm.index + cm[0].length : len;
         }
-        if (lower === ignoredElement) continue;
+        if (lower === ignoredElement) {
+          if (keepIgnored) accum.addLiteral(text.slice(tagStartPos, i));
+          continue;
+        }
         accum.addNode({ k: 'ext', raw: text.slice(tagStartPos, i) });
         continue;
       }
@@ -832,6 +853,7 @@ class Expander {
     this.maxDepth = lim.maxDepth ?? 40;
     this.maxBytes = lim.maxExpandedBytes ?? 2 * 1024 * 1024;
     this.maxNodes = lim.maxNodes ?? 1_000_000;
+    this.wikiMode = ctx.outputType === 'wiki';
     this.site = SiteTables.of(ctx).withNamespace(ctx.title.ns, ctx.title.nsText);
     this.current = { ns: ctx.title.ns, nsText: this.nsName(ctx.title.ns), text: ctx.title.dbkey.replace(/_/g, ' ') };
   }
@@ -869,8 +891,10 @@ class Expander {
 
   // --- tree ---------------------------------------------------------------------------------------
 
-  parse(text: string, forInclusion: boolean): PNode[] {
-    const r = preprocessToTree(text, forInclusion, this.site.extTags, this.ctx.keepComments);
+  readonly wikiMode: boolean;
+
+  parse(text: string, forInclusion: boolean, keepIgnored = false): PNode[] {
+    const r = preprocessToTree(text, forInclusion, this.site.extTags, this.wikiMode ? 'node' : this.ctx.keepComments, keepIgnored);
     if (r.overflow) this.hit('nodes', false);
     return r.nodes;
   }
@@ -907,7 +931,7 @@ class Expander {
         if (n.k === 'text') out += n.v;
         else if (n.k === 'tpl') out += this.expandTemplate(n, frame);
         else if (n.k === 'arg') out += this.expandArg(n, frame);
-        else out += n.raw;
+        else out += this.wikiMode && this.ctx.stripItem ? this.ctx.stripItem(n.raw) : n.raw;
       }
       this.countNodes(Math.floor(out.length / TEXT_UNIT));
       return out;
@@ -925,6 +949,8 @@ class Expander {
   private expandArg(node: ArgNode, frame: Frame): string {
     if (this.stopped || !this.countNodes(1)) return node.raw;
     const nameWithSpaces = this.expand(node.title, frame);
+    // OT_WIKI: the page's own {{{…}}} stay as written (argSubstitution uses a default only in a template)
+    if (this.wikiMode && !frame.parent) return this.bracketedImplode('{{{', nameWithSpaces, node.parts, '}}}', frame);
     const text = this.getArgument(frame, phpTrim(nameWithSpaces));
     if (text !== null) {
       this.argBytes += utf8Length(text);
@@ -957,9 +983,12 @@ class Expander {
     const titleWithSpaces = this.expand(node.title, frame);
     let part1 = phpTrim(titleWithSpaces);
 
-    // subst:/safesubst: — this is never a pre-save transform, so both just transclude.
+    // braceSubstitution's SUBST step: in the pre-save transform only subst:/safesubst: calls expand;
+    // otherwise a plain subst: stays as written and safesubst: expands like a plain call
     const hasColon = part1.includes(':');
-    if (hasColon) part1 = stripPrefixCI(part1, SUBST_WORDS) ?? part1;
+    const subst = hasColon ? substPrefix(part1) : null;
+    if (subst) part1 = part1.slice(subst.length);
+    if (this.wikiMode ? subst === null : subst !== null && !SAFESUBST_WORDS.includes(subst.toUpperCase())) return this.literalCall(node, titleWithSpaces, frame);
 
     if (node.parts.length === 0) {
       const known = this.ctx.variable?.(part1);
@@ -995,9 +1024,13 @@ class Expander {
 
   /** The call as written, with its title and arguments expanded (virtualBracketedImplode). */
   literalCall(node: TplNode, titleWithSpaces: string, frame: Frame): string {
-    let s = '{{' + titleWithSpaces;
-    for (const p of node.parts) s += '|' + this.expand(p.nodes, frame);
-    return s + '}}';
+    return this.bracketedImplode('{{', titleWithSpaces, node.parts, '}}', frame);
+  }
+
+  private bracketedImplode(open: string, title: string, parts: readonly Part[], close: string, frame: Frame): string {
+    let s = open + title;
+    for (const p of parts) s += '|' + this.expand(p.nodes, frame);
+    return s + close;
   }
 
   /**
@@ -1019,6 +1052,8 @@ class Expander {
   private transclude(node: TplNode, frame: Frame, part1: string, titleWithSpaces: string, nowiki: boolean): string {
     const target = this.lookupTarget(this.relativeSubpage(part1));
     if (!target) return this.literalCall(node, titleWithSpaces, frame);
+    // OT_WIKI: a missing template is no red link, the call stays as written
+    if (this.wikiMode && !target.page) return this.literalCall(node, titleWithSpaces, frame);
     if (frame.depth >= this.maxDepth) {
       this.hit('depth', false);
       return node.raw;
@@ -1096,7 +1131,7 @@ class Expander {
     if (!tree) {
       const shared = this.ctx.treeCache;
       // trees with kept comments differ from the usual ones
-      const tags = this.ctx.keepComments ? this.site.extTagsKey + '\x00comments' : this.site.extTagsKey;
+      const tags = this.wikiMode ? this.site.extTagsKey + '\x00wiki' : this.ctx.keepComments ? this.site.extTagsKey + '\x00comments' : this.site.extTagsKey;
       tree = shared?.get(text, tags);
       if (!tree) {
         tree = this.parse(text, true);
@@ -1403,6 +1438,15 @@ const MSG_WORDS = ['MSG:', 'ПОВІД:', 'ПОВІДОМЛЕННЯ:', 'СООБ
 const RAW_WORDS = ['RAW:', 'НЕОБРОБ:', 'НЕОБРАБ:'];
 
 /** Remove a case-insensitive prefix (MagicWord::matchStartAndRemove); null when none matches. */
+const SAFESUBST_WORDS = ['SAFESUBST:', 'БЕЗПЕЧНА_ПІДСТАНОВКА:', 'ЗАЩПОДСТ:'];
+
+/** the subst:/safesubst: prefix (one of SUBST_WORDS, as written) the text starts with, or null */
+function substPrefix(s: string): string | null {
+  const upper = s.slice(0, 32).toUpperCase();
+  for (const w of SUBST_WORDS) if (upper.startsWith(w)) return s.slice(0, w.length);
+  return null;
+}
+
 function stripPrefixCI(s: string, words: readonly string[]): string | null {
   const upper = s.slice(0, 32).toUpperCase();
   for (const w of words) if (upper.startsWith(w)) return s.slice(w.length);
@@ -1826,10 +1870,19 @@ defineCS(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТ
 /** languages/i18n/uk.json of 1.25 */
 const DUPLICATE_DISPLAYTITLE_UK = '<strong>Увага:</strong> Відображений заголовок "$2" заміщує раніше відображений заголовок "$1".';
 
+/** CoreParserFunctions::special: the local name of a special page (an unknown one as written) */
+function specialTitle(ex: Expander, text: string): string {
+  const r = resolveSpecialAlias(text.replace(/ /g, '_'));
+  const name = r ? fixSpecialName(text.replace(/ /g, '_')) : ucfirst(text.replace(/ /g, '_'));
+  return `${ex.nsName(-1)}:${name.replace(/_/g, ' ')}`;
+}
+defineCI(['#special'], (ex, c) => specialTitle(ex, c.first));
+defineCI(['#speciale'], (ex, c) => wfUrlencode(specialTitle(ex, c.first).replace(/ /g, '_')));
+
 // Functions that need the wiki's live state or its URLs: kept as written, and never taken for templates.
 defineCI(
   ['localurl', 'localurle', 'fullurl', 'fullurle', 'canonicalurl', 'canonicalurle', 'filepath', 'special', 'speciale',
-    '#special', '#speciale', 'bidi', '#formatdate', '#dateformat', 'numberofpages', 'numberofusers',
+    'bidi', '#formatdate', '#dateformat', 'numberofpages', 'numberofusers',
     'numberofactiveusers', 'numberofarticles', 'numberoffiles', 'numberofadmins', 'numberofedits', 'numberofviews',
     'pageid', 'cascadingsources', 'ЛОКАЛЬНА_АДРЕСА', 'ПОВНА_АДРЕСА', 'ШЛЯХ_ДО_ФАЙЛУ', 'спеціальна'],
   () => LITERAL,
@@ -2240,7 +2293,7 @@ const NON_SLASH_PROTOCOLS = /\b(bitcoin|geo|magnet|mailto|news|sip|sips|sms|tel|
  * wfEscapeWikiText: what MediaWiki does to page names it substitutes, so that they cannot form markup
  * ("Кам'янка" → "Кам&#39;янка"). Consumers decode character references in titles, as MediaWiki does.
  */
-function escapeWikiText(text: string): string {
+export function escapeWikiText(text: string): string {
   const out = ('\n' + text).replace(ESCAPE_RE, (m) => {
     if (m.length === 1) return `&#${m.charCodeAt(0)};`;
     if (m === '__') return '_&#95;';
