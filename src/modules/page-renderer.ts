@@ -147,7 +147,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   const cpuStart = process.cpuUsage();
   const messages = await loadMessages(store, wiki);
   const snap = new PageSnapshot();
-  const expandOptions = { codec: wiki.codec, title: o.title, siteName: wiki.info.sitename, now: new Date(), message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined) };
+  const expandOptions = { codec: wiki.codec, title: o.title, siteName: wiki.info.sitename, now: new Date(), headingMarkers: true, message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined) };
   let round = expandRound(o.text, snap, expandOptions);
   for (let n = 0; n < MAX_ROUNDS && (round.wantedTemplates.length || round.wantedExists.length); n++) {
     await fetchTemplates(store, snap, round.wantedTemplates, round.wantedExists);
@@ -163,6 +163,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     editSections: o.editSections,
     toc: o.toc,
     interwiki: wiki.interwiki,
+    headings: expanded.headings,
   };
   let body = renderBody(expanded.text, o.text, env, expanded.defaultSort);
   if (body.out.filesWanted.size === 0) env.filesLoaded = true;

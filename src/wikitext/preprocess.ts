@@ -56,6 +56,8 @@ export interface ExpandOptions {
   /** the pre-save transform's expansion (see PreprocessContext.outputType) */
   outputType?: 'html' | 'wiki';
   stripItem?: (raw: string) => string;
+  /** mark headings for the renderer (PreprocessContext.headingMarkers) */
+  headingMarkers?: boolean;
 }
 
 export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions): ExpandRound {
@@ -100,6 +102,7 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
     message: o.message,
     outputType: o.outputType,
     stripItem: o.stripItem,
+    headingMarkers: o.headingMarkers,
   };
   const result = expandWikitext(text, ctx);
   return { result, wantedTemplates: [...wantedTemplates.values()], wantedExists: [...wantedExists.values()] };

@@ -109,6 +109,8 @@ export interface PreprocessContext {
   outputType?: 'html' | 'wiki';
   /** OT_WIKI: the marker standing for a comment or an extension tag in the output */
   stripItem?(raw: string): string;
+  /** mark headings for the renderer's section numbering (ExpandResult.headings, HEADING_MARKER_RE) */
+  headingMarkers?: boolean;
 }
 
 export interface ExpandResult {
@@ -129,6 +131,24 @@ export interface ExpandResult {
   displayTitleIgnored?: boolean;
   /** 'depth' | 'size' | 'nodes' | 'error' when a limit stopped (part of) the expansion */
   limitHit?: string;
+  /** with ctx.headingMarkers: the headings behind the markers in the text, by serial */
+  headings?: HeadingMark[];
+}
+
+/** Parser::$mHeadings: where a heading of the expanded text was written */
+export interface HeadingMark {
+  /** the template it comes from, null for the page itself */
+  title: { ns: number; dbkey: string } | null;
+  /** its number among the headings of that text */
+  index: number;
+  /** the page's own headings: offset of the heading in the page's text (UTF-16 units) */
+  start: number | null;
+}
+
+/** the marker expandWikitext puts in a heading with ctx.headingMarkers; the renderer takes it out */
+export const HEADING_MARKER_RE = /\x7fUNIQ-h-(\d+)-QINU\x7f/g;
+function headingMarker(serial: number): string {
+  return `\x7fUNIQ-h-${serial}-QINU\x7f`;
 }
 
 /** Expand the templates, parameters, parser functions and variables of a page's wikitext. */
@@ -149,6 +169,7 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
   if (ex.defaultSort !== undefined) result.defaultSort = ex.defaultSort;
   if (ex.displayTitle !== undefined) result.displayTitle = ex.displayTitle;
   if (ex.displayTitleIgnored) result.displayTitleIgnored = true;
+  if (ctx.headingMarkers) result.headings = ex.headings;
   if (ex.limitHit !== undefined) result.limitHit = ex.limitHit;
   return result;
 }
@@ -219,7 +240,20 @@ interface ExtNode {
   k: 'ext';
   raw: string;
 }
-type PNode = TextNode | TplNode | ArgNode | ExtNode;
+/** a well-formed heading line at the top level of a text (Preprocessor_Hash's <h level= i=>) */
+interface HeadingNode {
+  k: 'h';
+  level: number;
+  /** its number among the headings of the text it was parsed from, from 1 */
+  index: number;
+  /** offset of its first "=" in that text */
+  start: number;
+  nodes: PNode[];
+  raw: string;
+  /** not (yet) at the top level: expanded as plain text (Preprocessor_Hash's possible-h) */
+  possible: boolean;
+}
+type PNode = TextNode | TplNode | ArgNode | ExtNode | HeadingNode;
 
 /** One "|"-separated argument. `nodes` is the whole argument; a named one also has name and value. */
 interface Part {
@@ -273,6 +307,9 @@ class Accum {
   /** source offsets of the part (for Part.raw) */
   start: number;
   end: number;
+  /** of a heading line: where its last comment ends and where the text before that comment ends */
+  commentEnd = -1;
+  visualEnd = -1;
 
   constructor(start = 0) {
     this.start = this.end = start;
@@ -400,6 +437,20 @@ function countRun(text: string, i: number, code: number, max = Infinity): number
   return n;
 }
 
+/** spaces and tabs just before offset i */
+function blanksBefore(text: string, i: number): number {
+  let n = 0;
+  while (i - n > 0 && (text.charCodeAt(i - n - 1) === CH_SPACE || text.charCodeAt(i - n - 1) === CH_TAB)) n++;
+  return n;
+}
+
+/** "=" signs just before offset i */
+function equalsBefore(text: string, i: number): number {
+  let n = 0;
+  while (i - n > 0 && text.charCodeAt(i - n - 1) === CH_EQ) n++;
+  return n;
+}
+
 function countBlanks(text: string, i: number): number {
   let n = 0;
   for (let c = text.charCodeAt(i + n); c === CH_SPACE || c === CH_TAB; c = text.charCodeAt(i + n)) n++;
@@ -453,6 +504,7 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
   let findPipe = false;
   let findEquals = false;
   let inHeading = false;
+  let headingIndex = 1;
 
   /** Recompute the current accumulator and search flags after the stack changed (getFlags). */
   const refresh = (): void => {
@@ -532,6 +584,12 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
         }
         if (m[2] === '!--') {
           const next = skipComment(text, i, accum);
+          if (top && next.closed) {
+            // where a heading's "=" run has to end when the line ends in comments
+            const part = accum;
+            if (part.commentEnd !== next.wsStart - 1) part.visualEnd = next.wsStart;
+            part.commentEnd = next.i - 1;
+          }
           // a kept comment is literal text, with the blanks and the newline of a line it takes whole
           if (keepComments === 'node') accum.addNode({ k: 'ext', raw: text.slice(i - next.eaten, next.i) });
           else if (keepComments) accum.addLiteral(text.slice(i - next.eaten, next.i));
@@ -598,8 +656,24 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
         // the content simply moves to the enclosing accumulator. The newline is not consumed: it may
         // start the next heading.
         const piece = stack.pop() as Piece;
+        const part = piece.parts[0];
+        // Is it a heading? The "=" run before the line's trailing blanks (or before its trailing
+        // comments) closes it; a line of "=" alone is a heading of (n-1)/2.
+        let searchStart = i - blanksBefore(text, i);
+        if (part.commentEnd >= 0 && searchStart - 1 === part.commentEnd) {
+          searchStart = part.visualEnd;
+          searchStart -= blanksBefore(text, searchStart);
+        }
+        const equalsLength = equalsBefore(text, searchStart);
+        let level = 0;
+        if (equalsLength > 0) {
+          if (searchStart - equalsLength === piece.start) level = equalsLength < 3 ? 0 : Math.min(6, Math.floor((equalsLength - 1) / 2));
+          else level = Math.min(equalsLength, piece.count);
+        }
         refresh();
-        accum.addAccum(piece.parts[0]);
+        // only headings that end up at the top level become <h> (one inside a template argument stays text)
+        if (level > 0) accum.addNode({ k: 'h', level, index: headingIndex++, start: piece.start, nodes: part.nodes, raw: text.slice(piece.start, i), possible: stack.length !== 0 });
+        else accum.addAccum(part);
         continue;
       }
 
@@ -713,6 +787,7 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
 
   // Whatever is still open was not markup after all.
   for (const piece of stack) breakSyntaxInto(root, piece, piece.parts, piece.count);
+  for (const n of root.nodes) if (n.k === 'h') n.possible = false;
   return { nodes: root.nodes, overflow };
 }
 
@@ -720,9 +795,9 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
  * Skip the comment starting at `i` ("<!--"). Like MediaWiki, a run of comments alone on its line
  * (only blanks around) takes the whole line with it, so that removing it leaves no blank line.
  */
-function skipComment(text: string, i: number, accum: Accum): { i: number; eatLine: boolean; eaten: number } {
+function skipComment(text: string, i: number, accum: Accum): { i: number; eatLine: boolean; eaten: number; closed: boolean; wsStart: number } {
   const endPos = text.indexOf('-->', i + 4);
-  if (endPos < 0) return { i: text.length, eatLine: false, eaten: 0 }; // unclosed: runs to the end
+  if (endPos < 0) return { i: text.length, eatLine: false, eaten: 0, closed: false, wsStart: i }; // unclosed: runs to the end
   let wsStart = i;
   while (wsStart > 0 && (text.charCodeAt(wsStart - 1) === CH_SPACE || text.charCodeAt(wsStart - 1) === CH_TAB)) wsStart--;
   // wsEnd: the last blank after the comment, or its ">"
@@ -734,9 +809,9 @@ function skipComment(text: string, i: number, accum: Accum): { i: number; eatLin
   }
   if (wsStart > 0 && text.charCodeAt(wsStart - 1) === CH_NL && text.charCodeAt(wsEnd + 1) === CH_NL) {
     accum.trimTrailingBlanks(i - wsStart);
-    return { i: wsEnd + 2, eatLine: true, eaten: i - wsStart };
+    return { i: wsEnd + 2, eatLine: true, eaten: i - wsStart, closed: true, wsStart };
   }
-  return { i: endPos + 3, eatLine: false, eaten: 0 };
+  return { i: endPos + 3, eatLine: false, eaten: 0, closed: true, wsStart };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -826,6 +901,7 @@ class Expander {
   readonly rootFrame = new Frame(null, null, null, 0);
   readonly templates = new Map<string, { ns: number; dbkey: string }>();
   readonly links = new Map<string, { ns: number; dbkey: string }>();
+  readonly headings: HeadingMark[] = [];
   defaultSort: string | undefined;
   displayTitle: string | undefined;
   displayTitleIgnored = false;
@@ -931,6 +1007,7 @@ class Expander {
         if (n.k === 'text') out += n.v;
         else if (n.k === 'tpl') out += this.expandTemplate(n, frame);
         else if (n.k === 'arg') out += this.expandArg(n, frame);
+        else if (n.k === 'h') out += this.expandHeading(n, frame);
         else out += this.wikiMode && this.ctx.stripItem ? this.ctx.stripItem(n.raw) : n.raw;
       }
       this.countNodes(Math.floor(out.length / TEXT_UNIT));
@@ -938,6 +1015,22 @@ class Expander {
     } finally {
       this.expandDepth--;
     }
+  }
+
+  /**
+   * A heading: with ctx.headingMarkers a marker goes right after its "=" run, naming the page the
+   * heading was written on and its number there (PPFrame_Hash::expand for <h> in OT_HTML).
+   */
+  private expandHeading(node: HeadingNode, frame: Frame): string {
+    const s = this.expand(node.nodes, frame);
+    if (node.possible || !this.ctx.headingMarkers || this.wikiMode) return s;
+    let title: { ns: number; dbkey: string } | null = null;
+    if (frame.key !== null) {
+      const colon = frame.key.indexOf(':');
+      title = { ns: Number(frame.key.slice(0, colon)), dbkey: frame.key.slice(colon + 1) };
+    }
+    const serial = this.headings.push({ title, index: node.index, start: frame.key === null ? node.start : null }) - 1;
+    return s.slice(0, node.level) + headingMarker(serial) + s.slice(node.level);
   }
 
   /** Expanded text of a whole argument ("name=value" for a named one), untrimmed. */

@@ -1,5 +1,6 @@
 /** What one render needs from outside, and what it records (ParserOutput). */
 import type { TitleCodec } from '../../wiki/titles.js';
+import type { HeadingMark } from '../preprocessor.js';
 
 export interface RenderFile {
   width: number;
@@ -46,6 +47,8 @@ export interface RenderEnv {
   filesLoaded?: boolean;
   /** the interwiki map: URLs of [[prefix:Title]] links */
   interwiki?: { get(prefix: string): unknown; isLanguage(prefix: string): boolean; url(prefix: string, title: string): string | undefined };
+  /** the headings behind the expansion's heading markers (Parser::$mHeadings) */
+  headings?: readonly HeadingMark[];
   /** per-request options of action=parse */
   editSections: boolean;
   toc: boolean;

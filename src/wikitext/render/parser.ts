@@ -20,6 +20,7 @@ import { doDoubleUnderscore, renderSemantic } from './magic-words.js';
 import { doAllQuotes } from './quotes.js';
 import { StripState } from './strip.js';
 import { doTableStuff } from './tables.js';
+import { HEADING_MARKER_RE } from '../preprocessor.js';
 import { articleUrl } from './urls.js';
 import { fixSpecialName } from '../../wiki/special-pages.js';
 
@@ -34,12 +35,17 @@ export interface RenderedBody {
   strip: StripState;
 }
 
-/** byte offsets (UTF-8) of the heading lines of the source text, in order */
-export function headingOffsets(source: string): number[] {
-  const offsets: number[] = [];
-  const re = /^(={1,6}).+\1\s*$/gm;
-  for (const m of source.matchAll(re)) offsets.push(Buffer.byteLength(source.slice(0, m.index), 'utf8'));
-  return offsets;
+/**
+ * formatHeadings' "byteoffset" of a heading of the page: as in 1.25, the length of the page's text
+ * before it in characters (mb_strlen), despite the name
+ */
+function characterOffset(source: string, at: number): number {
+  let n = 0;
+  for (let i = 0; i < at; i++) {
+    const c = source.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++;
+  }
+  return n;
 }
 
 export function renderBody(expanded: string, source: string, env: RenderEnv, defaultSort: string | undefined): RenderedBody {
@@ -81,7 +87,7 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
   text = ext.doMagicLinks(text);
   text = formatHeadings(text, env, out, {
     plainHeadline: (h) => strip.unstripBoth(links.holderText(h)),
-    byteOffsets: headingOffsets(source),
+    offsetOf: (at) => characterOffset(source, at),
   }, du.forceTocPosition);
   text = strip.unstripGeneral(text);
   // French spacing (1.25 fixtags): a no-break space before ? : ; ! % » and after «
@@ -100,6 +106,8 @@ export function finish(body: RenderedBody, toc = true): string {
   text = toc ? text.replace(/<\/?mw:toc>/g, '') : text.replace(/<mw:toc>[\s\S]*?<\/mw:toc>/g, '');
   text = body.strip.unstripNoWiki(text);
   text = body.strip.unstripGeneral(text);
+  // heading markers that ended up outside a heading stand for nothing (a general strip item of '')
+  text = text.replace(HEADING_MARKER_RE, '');
   return normalizeCharReferences(text);
 }
 
