@@ -33,6 +33,8 @@ export interface RenderedPage {
   langlinks: Array<{ lang: string; title: string }>;
   iwlinks: Array<{ prefix: string; title: string; url?: string }>;
   properties: Array<[string, string]>;
+  /** ParserOutput::getModules */
+  modules: string[];
   /** the HTML of the {{DISPLAYTITLE:}} that applies (ParserOutput::getDisplayTitle) */
   displayTitle?: string;
   limitReport: Array<[string, string | number]>;
@@ -214,6 +216,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     langlinks: out.langLinks,
     iwlinks: out.iwLinks,
     properties: [...out.properties],
+    modules: [...out.modules],
     limitReport: [
       ['limitreport-cputime', ((cpu.user + cpu.system) / 1e6).toFixed(3)],
       ['limitreport-walltime', (wallMs / 1000).toFixed(3)],

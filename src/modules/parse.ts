@@ -192,10 +192,11 @@ export const parseModule: ActionModule = {
     if (props.has('sections')) r.sections = out.sections;
     // ApiParse 1.25: the parser output's display title (HTML) when the page set one, else the prefixed title
     if (props.has('displaytitle')) r.displaytitle = out.displayTitle ?? ctx.wiki.titleText(title.ns, title.dbkey);
-    if (props.has('headitems')) r.headitems = [];
+    // ApiParse 1.25 gives the head items with headhtml too
+    if (props.has('headitems') || props.has('headhtml')) r.headitems = [];
     if (props.has('headhtml')) r.headhtml = bc(headHtml(ctx, title));
     if (props.has('modules')) {
-      r.modules = out.sections.length >= 4 ? ['mediawiki.toc'] : [];
+      r.modules = out.modules;
       r.modulescripts = [];
       r.modulestyles = [];
       r.modulemessages = [];

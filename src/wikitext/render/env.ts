@@ -70,6 +70,8 @@ export class RenderOutput {
   /** "__NOTOC__" etc. seen */
   readonly switches = new Set<string>();
   limitReport: Array<[string, unknown]> = [];
+  /** ResourceLoader modules the output needs (ParserOutput::addModules) */
+  readonly modules = new Set<string>();
   /** the files (DB keys) asked for that were not in env.files: the caller fetches and renders again */
   readonly filesWanted = new Set<string>();
 }

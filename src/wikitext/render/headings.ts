@@ -131,6 +131,8 @@ export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, 
   if (numVisible < 1) enoughToc = false;
   let tocHtml = '';
   if (enoughToc) {
+    // Parser::formatHeadings adds the TOC's module whenever it makes one (disabletoc only hides it)
+    out.modules.add('mediawiki.toc');
     if (prevTocLevel > 0 && prevTocLevel < MAX_TOC_LEVEL) toc += '</li>\n' + '</ul>\n</li>\n'.repeat(Math.max(0, prevTocLevel - 1));
     // wrapped as Parser::TOC_START/TOC_END: ParserOutput::getText drops the markers (or the whole TOC)
     tocHtml = `<mw:toc><div id="toc" class="toc"><div id="toctitle"><h2>${escapeHtml(env.messages.toc)}</h2></div>\n${toc}</ul>\n</div>\n</mw:toc>`;
