@@ -368,3 +368,39 @@ describe('sections as the preprocessor numbers them (Parser::formatHeadings of 1
     assert.deepEqual(r.parse.sections, [{ toclevel: 1, level: '2', line: 'Ц', number: '1', index: '', byteoffset: null, anchor: '.D0.A6' }]);
   });
 });
+
+describe('parse trees (prop=parsetree, generatexml: Parser::preprocessToDom as 1.25 prints it)', () => {
+  // checked against the oracle's expandtemplates prop=parsetree; where 1.39 (Preprocessor_Hash) differs
+  // from a stock 1.25 (Preprocessor_DOM, libxml's serialiser) the expected text follows 1.25: '"' stays,
+  // a heading inside an argument is <h> (1.39: <possible-h>), a named argument's "=" is bare (1.39: <equals>)
+  const text = 'a "q" <b>&amp; {{T|x|k = v|{{{1|d}}}}}\n== H == <!-- c -->\n<!-- eat -->\n<ref name="r">i</ref><br/><nowiki/> ' +
+    '<includeonly>io</includeonly><noinclude>ni</noinclude>\n{{X|\n== N ==\n}}\n[[L|{{Y}}]] {{{{b}}}} <ref>unclosed';
+  const xml =
+    '<root>a "q" &lt;b&gt;&amp;amp; <template><title>T</title><part><name index="1"/><value>x</value></part><part><name>k </name>=<value> v</value></part>' +
+    '<part><name index="2"/><value><tplarg><title>1</title><part><name index="1"/><value>d</value></part></tplarg></value></part></template>\n' +
+    '<h level="2" i="1">== H == <comment>&lt;!-- c --&gt;</comment></h>\n<comment>&lt;!-- eat --&gt;\n</comment>' +
+    '<ext><name>ref</name><attr> name="r"</attr><inner>i</inner><close>&lt;/ref&gt;</close></ext>&lt;br/&gt;<ext><name>nowiki</name><attr/></ext> ' +
+    '<ignore>&lt;includeonly&gt;io&lt;/includeonly&gt;</ignore><ignore>&lt;noinclude&gt;</ignore>ni<ignore>&lt;/noinclude&gt;</ignore>\n' +
+    '<template lineStart="1"><title>X</title><part><name index="1"/><value>\n<h level="2" i="2">== N ==</h>\n</value></part></template>\n' +
+    '[[L|<template><title>Y</title></template>]] {<tplarg><title>b</title></tplarg>} <ext><name>ref</name><attr/><inner>unclosed</inner></ext></root>';
+
+  it('action=parse prop=parsetree (fv2 string, fv1 {"*"}), of the text before the pre-save transform', async () => {
+    const r = await parse2({ action: 'parse', title: 'Тест', text, prop: 'parsetree' });
+    assert.deepEqual(r.parse, { title: 'Тест', pageid: 0, parsetree: xml });
+    const v1 = (await s.post({ action: 'parse', title: 'Тест', text: '~~~ {{subst:x}}', pst: '1', prop: 'parsetree', format: 'json' })).json;
+    assert.deepEqual(v1.parse.parsetree, { '*': '<root>~~~ <template><title>subst:x</title></template></root>' });
+  });
+
+  it('generatexml is deprecated and gives the same tree', async () => {
+    const r = (await s.post({ action: 'parse', title: 'Тест', text: 'a', prop: '', generatexml: '1', format: 'json' })).json;
+    assert.deepEqual(r, { warnings: { parse: { '*': 'The generatexml parameter has been deprecated.' } }, parse: { title: 'Тест', pageid: 0, parsetree: { '*': '<root>a</root>' } } });
+  });
+
+  it('expandtemplates: prop=parsetree alone expands nothing; generatexml puts the tree beside the module', async () => {
+    const r = (await s.post({ action: 'expandtemplates', title: 'Тест', text: '{{{{{a}}}}}\n==\n===\n\r', prop: 'parsetree', format: 'json', formatversion: '2' })).json;
+    assert.deepEqual(r, { expandtemplates: { parsetree: '<root><template><title><tplarg><title>a</title></tplarg></title></template>\n==\n<h level="1" i="1">===</h>\n\n</root>' } });
+    const old = (await s.post({ action: 'expandtemplates', title: 'Тест', text: 'a', generatexml: '1', format: 'json' })).json;
+    assert.deepEqual(Object.keys(old), ['warnings', 'parsetree', 'expandtemplates']);
+    assert.deepEqual(old.parsetree, { '*': '<root>a</root>' });
+  });
+});

@@ -7,12 +7,13 @@
 import type { ActionModule, ModuleContext } from '../api/types.js';
 import { withContent } from '../api/result.js';
 import { escapeHtml } from '../wikitext/sanitizer.js';
+import { preprocessToXml } from '../wikitext/preprocessor.js';
 import { languageName } from '../wiki/interwiki.js';
 import { articleUrl } from '../wikitext/render/urls.js';
 import { MAX_TEXT_BYTES, parserCache, preSaveTransform, renderPage, type RenderedPage } from './page-renderer.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle',
-  'headitems', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml'];
+  'headitems', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml', 'parsetree'];
 const DEFAULT_PROP = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties';
 
 /** Parser::getSection: section 0 is the text before the first heading; N runs to the next heading of its level or higher */
@@ -53,6 +54,7 @@ export const parseModule: ActionModule = {
     disablepp: { type: 'boolean', help: 'Disable the PP Report from the parser output.' },
     disablelimitreport: { type: 'boolean', help: 'Omit the limit report ("NewPP limit report") from the parser output.' },
     disableeditsection: { type: 'boolean', help: 'Disable edit section links from the parser output.' },
+    generatexml: { type: 'boolean', deprecated: true, help: 'Generate XML parse tree (requires content model wikitext; replaced by prop=parsetree).' },
     preview: { type: 'boolean', help: 'Parse in preview mode.' },
     sectionpreview: { type: 'boolean', help: 'Parse in section preview mode (enables preview mode too).' },
     disabletoc: { type: 'boolean', help: 'Disable table of contents in output.' },
@@ -65,6 +67,8 @@ export const parseModule: ActionModule = {
     const raw = ctx.request.raw;
     const fv2 = raw.formatversion === '2';
     const props = new Set(p.prop as string[]);
+    // ApiBase 1.25: a deprecated parameter that is used is warned about while the parameters are read
+    if (p.generatexml) ctx.warn('The generatexml parameter has been deprecated.');
     const text = p.text as string | undefined;
     const titleGiven = raw.title !== undefined;
     if ((p.page !== undefined || p.pageid !== undefined || p.oldid !== undefined) && (text !== undefined || titleGiven)) {
@@ -213,6 +217,8 @@ export const parseModule: ActionModule = {
     if (props.has('properties')) r.properties = out.properties.map(([name, v]) => withContent({ name }, 'value', v));
     if (props.has('limitreportdata')) r.limitreportdata = out.limitReport.map(([name, v]) => ({ name, 0: v }));
     if (props.has('limitreporthtml')) r.limitreporthtml = bc(limitReportHtml(out));
+    // Parser::preprocessToDom of the text itself (the section, before any pre-save transform)
+    if (props.has('parsetree') || p.generatexml) r.parsetree = bc(preprocessToXml(original));
     if (out.limitHit) ctx.warn(`The expansion of this page stopped at a limit (${out.limitHit}); the rest is shown as written.`);
     ctx.result.set('parse', r);
   },

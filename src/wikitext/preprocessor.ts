@@ -234,10 +234,21 @@ interface ArgNode {
   title: PNode[];
   parts: Part[];
   raw: string;
+  lineStart: boolean;
 }
 /** an extension tag (<nowiki>, <ref>, …), kept verbatim */
 interface ExtNode {
   k: 'ext';
+  raw: string;
+}
+/** a comment, kept (OT_WIKI, parse trees); with the blanks and newline of a line it takes whole */
+interface CommentNode {
+  k: 'comment';
+  raw: string;
+}
+/** what the view ignores, kept as written (OT_WIKI's page, parse trees): <noinclude> tags, an <includeonly> element */
+interface IgnoreNode {
+  k: 'ignore';
   raw: string;
 }
 /** a well-formed heading line at the top level of a text (Preprocessor_Hash's <h level= i=>) */
@@ -253,7 +264,7 @@ interface HeadingNode {
   /** not (yet) at the top level: expanded as plain text (Preprocessor_Hash's possible-h) */
   possible: boolean;
 }
-type PNode = TextNode | TplNode | ArgNode | ExtNode | HeadingNode;
+type PNode = TextNode | TplNode | ArgNode | ExtNode | CommentNode | IgnoreNode | HeadingNode;
 
 /** One "|"-separated argument. `nodes` is the whole argument; a named one also has name and value. */
 interface Part {
@@ -591,7 +602,7 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
             part.commentEnd = next.i - 1;
           }
           // a kept comment is literal text, with the blanks and the newline of a line it takes whole
-          if (keepComments === 'node') accum.addNode({ k: 'ext', raw: text.slice(i - next.eaten, next.i) });
+          if (keepComments === 'node') accum.addNode({ k: 'comment', raw: text.slice(i - next.eaten, next.i) });
           else if (keepComments) accum.addLiteral(text.slice(i - next.eaten, next.i));
           i = next.i;
           if (next.eatLine) fakeLineStart = true;
@@ -609,7 +620,7 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
           continue;
         }
         if (ignoredTags.includes(lower)) {
-          if (keepIgnored) accum.addLiteral(text.slice(i, tagEndPos + 1));
+          if (keepIgnored) accum.addNode({ k: 'ignore', raw: text.slice(i, tagEndPos + 1) });
           i = tagEndPos + 1;
           continue;
         }
@@ -624,7 +635,7 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
           i = cm ? cm.index + cm[0].length : len;
         }
         if (lower === ignoredElement) {
-          if (keepIgnored) accum.addLiteral(text.slice(tagStartPos, i));
+          if (keepIgnored) accum.addNode({ k: 'ignore', raw: text.slice(tagStartPos, i) });
           continue;
         }
         accum.addNode({ k: 'ext', raw: text.slice(tagStartPos, i) });
@@ -737,7 +748,7 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
           }
           element =
             matching === 3
-              ? { k: 'arg', title, parts: args, raw }
+              ? { k: 'arg', title, parts: args, raw, lineStart: maxCount === matching && piece.lineStart }
               : { k: 'tpl', title, parts: args, raw, lineStart: maxCount === matching && piece.lineStart };
         }
         i += matching;
@@ -812,6 +823,80 @@ function skipComment(text: string, i: number, accum: Accum): { i: number; eatLin
     return { i: wsEnd + 2, eatLine: true, eaten: i - wsStart, closed: true, wsStart };
   }
   return { i: endPos + 3, eatLine: false, eaten: 0, closed: true, wsStart };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The tree as XML (action=parse prop=parsetree, expandtemplates prop=parsetree)
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Parser::preprocessToDom(text) printed as a stock 1.25 prints it: PHP's dom extension makes the
+ * preprocessor Preprocessor_DOM, whose tree is serialised by libxml (DOMDocument::saveXML): text
+ * escapes only &, < and >, CR is a newline (the XML it was loaded from), empty elements are <x/>, every heading is <h level= i=> and a named
+ * argument is <name>…</name>=<value>…</value>. (1.39's Preprocessor_Hash also escapes '"', names
+ * headings inside arguments <possible-h> and wraps the "=" in <equals>.)
+ */
+export function preprocessToXml(text: string, extTags: readonly string[] = DEFAULT_EXTENSION_TAGS): string {
+  const { nodes } = preprocessToTree(text, false, extTags, 'node', true);
+  return element('root', '', xmlNodes(nodes));
+}
+
+/** a text node as libxml prints it; the XML the DOM was loaded from had its line ends normalised to \n */
+function xmlText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r\n?/g, '\n');
+}
+
+function element(name: string, attrs: string, inner: string): string {
+  return inner === '' ? `<${name}${attrs}/>` : `<${name}${attrs}>${inner}</${name}>`;
+}
+
+function xmlNodes(nodes: readonly PNode[]): string {
+  let out = '';
+  for (const n of nodes) {
+    switch (n.k) {
+      case 'text':
+        out += xmlText(n.v);
+        break;
+      case 'comment':
+      case 'ignore':
+        out += element(n.k, '', xmlText(n.raw));
+        break;
+      case 'ext':
+        out += xmlExt(n.raw);
+        break;
+      case 'h':
+        out += element('h', ` level="${n.level}" i="${n.index}"`, xmlNodes(n.nodes));
+        break;
+      case 'tpl':
+      case 'arg': {
+        let inner = element('title', '', xmlNodes(n.title));
+        for (const p of n.parts) {
+          inner +=
+            p.name === null
+              ? `<part><name index="${p.key}"/>${element('value', '', xmlNodes(p.value))}</part>`
+              : `<part>${element('name', '', xmlNodes(p.name))}=${element('value', '', xmlNodes(p.value))}</part>`;
+        }
+        out += element(n.k === 'tpl' ? 'template' : 'tplarg', n.lineStart ? ' lineStart="1"' : '', inner);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** <ext><name/><attr/><inner/><close/></ext> from the tag as the tokenizer took it */
+function xmlExt(raw: string): string {
+  const name = /^<([^\s/>]+)/.exec(raw)![1];
+  const tagEnd = raw.indexOf('>');
+  let out = `<ext>${element('name', '', xmlText(name))}`;
+  if (raw.charCodeAt(tagEnd - 1) === CH_SLASH) return `${out}${element('attr', '', xmlText(raw.slice(1 + name.length, tagEnd - 1)))}</ext>`;
+  out += element('attr', '', xmlText(raw.slice(1 + name.length, tagEnd)));
+  const rest = raw.slice(tagEnd + 1);
+  const close = new RegExp(`</${escapeRegExp(name)}[ \\t\\n\\r\\f\\v]*>$`, 'i').exec(rest);
+  const inner = close ? rest.slice(0, close.index) : rest;
+  out += element('inner', '', xmlText(inner));
+  if (close) out += element('close', '', xmlText(close[0]));
+  return out + '</ext>';
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1008,6 +1093,8 @@ class Expander {
         else if (n.k === 'tpl') out += this.expandTemplate(n, frame);
         else if (n.k === 'arg') out += this.expandArg(n, frame);
         else if (n.k === 'h') out += this.expandHeading(n, frame);
+        // OT_WIKI keeps what the page view ignores as plain text; comments and tags go behind markers
+        else if (n.k === 'ignore') out += n.raw;
         else out += this.wikiMode && this.ctx.stripItem ? this.ctx.stripItem(n.raw) : n.raw;
       }
       this.countNodes(Math.floor(out.length / TEXT_UNIT));
