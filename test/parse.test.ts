@@ -404,3 +404,28 @@ describe('parse trees (prop=parsetree, generatexml: Parser::preprocessToDom as 1
     assert.deepEqual(old.parsetree, { '*': '<root>a</root>' });
   });
 });
+
+describe('uselang (the user language of ApiMain / RequestContext::getLanguage of 1.25)', () => {
+  it('edit links, their hints, the TOC title and red-link titles follow uselang; the rest stays in the content language', async () => {
+    const text = '== А ==\n[[Нема такої]]\n== Б ==\n== В ==\n== Г ==\n{{DISPLAYTITLE:Інше}}';
+    const en = await parse2({ action: 'parse', title: 'Тест', text, prop: 'text|categories', uselang: 'EN' });
+    assert.match(en.parse.text, /<div id="toctitle"><h2>Contents<\/h2><\/div>/);
+    assert.match(en.parse.text, /title="Edit section: А">edit<\/a>/);
+    assert.match(en.parse.text, /title="Нема такої \(page does not exist\)"/);
+    // a tracking category is the wiki's, whoever reads the page
+    assert.deepEqual(en.parse.categories.map((c: { category: string }) => c.category), ['Сторінки,_де_ігноруються_відображувані_назви']);
+    for (const uselang of ['user', 'content', 'qqq', 'a|b']) {
+      const uk = await parse2({ action: 'parse', title: 'Тест', text, prop: 'text', uselang });
+      assert.match(uk.parse.text, /<h2>Зміст<\/h2>.*title="Редагувати розділ: А">ред.<\/a>/s, uselang);
+    }
+  });
+
+  it('the parser cache keeps one rendering per user language', async () => {
+    const uk = await parse2({ action: 'parse', page: 'Київ', prop: 'text' });
+    const en = await parse2({ action: 'parse', page: 'Київ', prop: 'text', uselang: 'en' });
+    const again = await parse2({ action: 'parse', page: 'Київ', prop: 'text' });
+    assert.match(uk.parse.text, />ред\.<\/a>/);
+    assert.match(en.parse.text, />edit<\/a>/);
+    assert.equal(again.parse.text, uk.parse.text);
+  });
+});

@@ -13,7 +13,8 @@ import { MessageLoader } from './message-loader.js';
 import { expandRound, PageSnapshot, type TitleRef } from '../wikitext/preprocess.js';
 import { finish, linkTargets, renderBody } from '../wikitext/render/parser.js';
 import { addTrackingCategory } from '../wikitext/render/images.js';
-import { UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
+import { fallbackChain } from '../wiki/language.js';
+import { EN_INTERFACE_MESSAGES, UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
 import { ParserCache } from '../wikitext/cache.js';
 import { pstPass2, sanitizeIp, signatureArgs, signatureDate } from '../wikitext/pre-save-transform.js';
 
@@ -48,24 +49,35 @@ export interface RenderOptions {
   text: string;
   editSections: boolean;
   toc: boolean;
+  /** the user language (uselang): the interface texts the HTML shows; default the content language */
+  userLang?: string;
 }
 
-const MESSAGE_KEYS: Array<keyof RenderMessages> = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more', 'broken-file-category', 'hidden-category-category',
-  'restricted-displaytitle-ignored', 'duplicate-displaytitle', 'rfcurl', 'pubmedurl'];
-const messageCache = new WeakMap<Store, Promise<RenderMessages>>();
+/** texts of the interface, in the user language (the skin's edit links, Linker's titles, the TOC's title) */
+const USER_KEYS = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more'] as const;
+/** what the page holds whoever reads it: tracking categories, messages put into the text, link targets */
+const CONTENT_KEYS: Array<keyof RenderMessages> = ['broken-file-category', 'hidden-category-category', 'restricted-displaytitle-ignored', 'duplicate-displaytitle', 'rfcurl', 'pubmedurl'];
+const messageCache = new WeakMap<Store, Map<string, Promise<RenderMessages>>>();
 
-async function loadMessages(store: Store, wiki: Wiki): Promise<RenderMessages> {
-  let p = messageCache.get(store);
+async function loadMessages(store: Store, wiki: Wiki, userLang: string): Promise<RenderMessages> {
+  let byLang = messageCache.get(store);
+  if (!byLang) messageCache.set(store, (byLang = new Map()));
+  let p = byLang.get(userLang);
   if (!p) {
     p = (async () => {
       const loader = new MessageLoader(store, wiki);
-      await loader.prefetch(MESSAGE_KEYS, wiki.lang);
-      const texts = await loader.render((m) => MESSAGE_KEYS.map((k) => m.get(k, true, wiki.lang)));
+      await Promise.all([loader.prefetch(USER_KEYS, userLang), loader.prefetch(CONTENT_KEYS, wiki.lang)]);
+      const [user, content] = await loader.render((m) => [USER_KEYS.map((k) => m.get(k, true, userLang)), CONTENT_KEYS.map((k) => m.get(k, true, wiki.lang))]);
       const out = {} as RenderMessages;
-      MESSAGE_KEYS.forEach((k, i) => (out[k] = texts[i] === false ? UK_MESSAGES[k] : (texts[i] as string)));
+      // without the store's text: the built-in uk text for Ukrainian, English (the last fallback) otherwise
+      const builtIn = fallbackChain(userLang).includes('uk') || userLang === 'uk' ? UK_MESSAGES : EN_INTERFACE_MESSAGES;
+      USER_KEYS.forEach((k, i) => (out[k] = user[i] === false ? builtIn[k] : (user[i] as string)));
+      CONTENT_KEYS.forEach((k, i) => (out[k] = content[i] === false ? UK_MESSAGES[k] : (content[i] as string)));
       return out;
     })();
-    messageCache.set(store, p);
+    // user languages are few in practice, but a client can name any valid code: keep the map bounded
+    if (byLang.size >= 64) byLang.clear();
+    byLang.set(userLang, p);
   }
   return p;
 }
@@ -147,7 +159,7 @@ export async function preSaveTransform(store: Store, wiki: Wiki, title: TitleRef
 export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Promise<RenderedPage> {
   const started = process.hrtime.bigint();
   const cpuStart = process.cpuUsage();
-  const messages = await loadMessages(store, wiki);
+  const messages = await loadMessages(store, wiki, o.userLang ?? wiki.lang);
   const snap = new PageSnapshot();
   const expandOptions = { codec: wiki.codec, title: o.title, siteName: wiki.info.sitename, now: new Date(), headingMarkers: true, message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined) };
   let round = expandRound(o.text, snap, expandOptions);

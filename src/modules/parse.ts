@@ -9,6 +9,7 @@ import { withContent } from '../api/result.js';
 import { escapeHtml } from '../wikitext/sanitizer.js';
 import { preprocessToXml } from '../wikitext/preprocessor.js';
 import { languageName } from '../wiki/interwiki.js';
+import { userLanguage } from '../wiki/language.js';
 import { articleUrl } from '../wikitext/render/urls.js';
 import { MAX_TEXT_BYTES, parserCache, preSaveTransform, renderPage, type RenderedPage } from './page-renderer.js';
 
@@ -157,10 +158,11 @@ export const parseModule: ActionModule = {
     if (Buffer.byteLength(source, 'utf8') > MAX_TEXT_BYTES) return ctx.die('contenttoobig', `The content you supplied exceeds the article size limit of ${MAX_TEXT_BYTES / 1024} kilobytes`);
 
     const editSections = !p.disableeditsection && !p.preview && !p.sectionpreview;
-    const options = { title, text: source, editSections, toc: !p.disabletoc };
+    const userLang = userLanguage(raw.uselang, ctx.wiki.lang);
+    const options = { title, text: source, editSections, toc: !p.disabletoc, userLang };
     let out: RenderedPage;
     const cacheable = revid !== undefined && p.section === undefined;
-    const cacheKey = `${revid}|${editSections ? 1 : 0}|${p.disabletoc ? 0 : 1}`;
+    const cacheKey = `${revid}|${editSections ? 1 : 0}|${p.disabletoc ? 0 : 1}${userLang === ctx.wiki.lang ? '' : `|${userLang}`}`;
     const cache = parserCache(ctx.store);
     const hit = cacheable ? cache.get(cacheKey) : undefined;
     if (hit) out = hit;

@@ -79,6 +79,15 @@ export class RenderOutput {
 export const linkKey = (ns: number, dbkey: string) => `${ns}|${dbkey}`;
 
 /** the uk texts of these messages in MediaWiki 1.25's languages/i18n/uk.json, for a store without them */
+/** the en.json texts of the interface ones, for a user language the store has no text for */
+export const EN_INTERFACE_MESSAGES: Pick<RenderMessages, 'editsection' | 'editsectionhint' | 'toc' | 'red-link-title' | 'thumbnail-more'> = {
+  editsection: 'edit',
+  editsectionhint: 'Edit section: $1',
+  toc: 'Contents',
+  'red-link-title': '$1 (page does not exist)',
+  'thumbnail-more': 'Enlarge',
+};
+
 export const UK_MESSAGES: RenderMessages = {
   editsection: 'ред.',
   editsectionhint: 'Редагувати розділ: $1',
