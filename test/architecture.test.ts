@@ -47,7 +47,16 @@ describe('architecture: the import graph of src/', () => {
   });
 
   it('the API core and the modules know no storage backend', () => {
-    assert.deepEqual(violations((f) => under('src/api')(f) || under('src/modules')(f), under('src/store/sqlite')), []);
+    const backend = (d: string) => under('src/store/sqlite')(d) || under('src/store/postgres')(d);
+    assert.deepEqual(violations((f) => ['src/api', 'src/modules', 'src/http'].some((dir) => under(dir)(f)), backend), []);
+    const drivers = [...graph.keys()].filter((f) => !under('src/store')(f) && /from\s+['"](better-sqlite3|postgres)['"]/.test(readFileSync(join(root, f), 'utf8')));
+    assert.deepEqual(drivers, [], 'database clients are used in src/store only');
+  });
+
+  it('the SQLite store does not lean on the PostgreSQL one; PostgreSQL uses of SQLite are its staging file and schema only', () => {
+    assert.deepEqual(violations(under('src/store/sqlite'), under('src/store/postgres')), []);
+    const uses = violations(under('src/store/postgres'), under('src/store/sqlite')).map((v) => v.split(' → ')[1]);
+    assert.deepEqual([...new Set(uses)].sort().filter((d) => !['src/store/sqlite/import/writer.ts', 'src/store/sqlite/schema.ts'].includes(d)), []);
   });
 
   it('the store knows nothing above it (no API core, modules, HTTP or CLI)', () => {

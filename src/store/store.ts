@@ -1,9 +1,8 @@
 /**
- * The storage boundary: domain methods grouped by area. Modules call these and never see SQL; the
- * SQLite implementation lives in sqlite/; another database would implement the same areas.
- * Methods are synchronous: better-sqlite3 answers in microseconds and a promise per call would cost more
- * than the query. Module `run` functions may already be async, so an asynchronous store (PostgreSQL)
- * would change these signatures to promises and the modules' calls to `await`.
+ * The storage boundary: domain methods grouped by area. Modules call these and never see SQL. Two
+ * backends implement every area: SQLite (sqlite/, the embedded default) and PostgreSQL (postgres/, for
+ * several serving nodes). Methods are asynchronous and batched -- a batch of titles or ids is one
+ * statement, one round trip on a server database.
  */
 import type { SiteStore } from './site-store.js';
 import type { PageStore } from './page-store.js';
