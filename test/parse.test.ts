@@ -156,6 +156,24 @@ describe('action=parse', () => {
     assert.equal(e.error.code, 'nosuchsection');
   });
 
+  it('sections are cut where the preprocessor numbers headings (Parser::extractSections); T-N in the transclusion view', async () => {
+    const text = 'вступ\n\n== A ==\na\n=== A1 ===\na1\n== B ==\n{{x|\n== in ==\n}}\nb\n<includeonly>\n== I ==\n</includeonly>\n== C ==\nc  \n';
+    const get = async (section: string) => {
+      const r = await parse2({ action: 'parse', title: 'Тест', text, section, prop: 'wikitext' });
+      return r.error ? r.error.code : r.parse.wikitext;
+    };
+    assert.equal(await get('0'), 'вступ');
+    assert.equal(await get('1'), '== A ==\na\n=== A1 ===\na1');
+    assert.equal(await get('3'), '== B ==\n{{x|\n== in ==\n}}\nb\n<includeonly>\n== I ==\n</includeonly>');
+    // 4 is the heading inside the template argument: counted, never a section of its own
+    assert.equal(await get('4'), 'nosuchsection');
+    assert.equal(await get('5'), '== C ==\nc');
+    // the transclusion view sees the <includeonly> heading (5 there) and C (6)
+    assert.equal(await get('T-5'), '== I ==\n</includeonly>');
+    assert.equal(await get('T-6'), '== C ==\nc');
+    assert.equal(await get('X-1'), 'invalidsection');
+  });
+
   it('disableeditsection, disabletoc, redirects', async () => {
     const text = '==a==\n==b==\n==c==\n==d==';
     const plain = (await parseText(text, { disableeditsection: '1', disabletoc: '1' })).parse.text;

@@ -8,25 +8,15 @@ import type { ActionModule, ModuleContext } from '../api/types.js';
 import { withContent } from '../api/result.js';
 import { escapeHtml } from '../wikitext/sanitizer.js';
 import { preprocessToXml } from '../wikitext/preprocessor.js';
+import { getSection } from '../wikitext/sections.js';
 import { languageName } from '../wiki/interwiki.js';
-import { userLanguage } from '../wiki/language.js';
+import { userLanguage } from '../wiki/messages.js';
 import { articleUrl } from '../wikitext/render/urls.js';
 import { MAX_TEXT_BYTES, parserCache, preSaveTransform, renderPage, type RenderedPage } from './page-renderer.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle',
   'headitems', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml', 'parsetree'];
 const DEFAULT_PROP = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties';
-
-/** Parser::getSection: section 0 is the text before the first heading; N runs to the next heading of its level or higher */
-export function extractSection(text: string, section: number): string | null {
-  const heads = [...text.matchAll(/^(={1,6})(.+)\1[ \t]*$/gm)].map((m) => ({ at: m.index!, level: Math.min(m[1].length, /^(=*)/.exec(m[2].split('').reverse().join(''))![1].length + m[1].length) }));
-  for (const h of heads) h.level = /^(=+)/.exec(text.slice(h.at))![1].length;
-  if (section === 0) return text.slice(0, heads.length ? heads[0].at : text.length).replace(/\s+$/, '');
-  const h = heads[section - 1];
-  if (!h) return null;
-  const next = heads.slice(section).find((x) => x.level <= h.level);
-  return text.slice(h.at, next ? next.at : text.length).replace(/\s+$/, '');
-}
 
 function formatTitles(ctx: ModuleContext, list: Array<{ ns: number; dbkey: string; exists: boolean }>): unknown[] {
   // ApiParse::formatLinks: ns, the title (content: last in fv1), exists
@@ -135,9 +125,9 @@ export const parseModule: ActionModule = {
       const s = p.section as string;
       if (s === 'new') {
         if (text === undefined) return ctx.die('invalidsection', 'The section parameter must be set to an integer or \'new\'');
-      } else if (!/^\d+$/.test(s)) return ctx.die('invalidsection', "The section parameter must be a valid section id or 'new'");
+      } else if (!/^(T-)?\d+$/.test(s)) return ctx.die('invalidsection', "The section parameter must be a valid section id or 'new'");
       else {
-        const sec = extractSection(source, Number(s));
+        const sec = getSection(source, s);
         if (sec === null) return ctx.die('nosuchsection', revid !== undefined ? `There is no section ${s} in r${revid}` : `There is no section ${s} in ${ctx.wiki.titleText(title.ns, title.dbkey)}`);
         source = sec;
       }

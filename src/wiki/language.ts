@@ -128,17 +128,6 @@ export function isValidCodeMw(code: string): boolean {
   return !/[:\/\\\x00&<>'"]/.test(code) && !/[\x00-\x1f#<>\[\]{|}\x7f]|%[0-9A-Fa-f]{2}/.test(code);
 }
 
-/**
- * The user language of a request (ApiMain + RequestContext::getLanguage/sanitizeLangCode of 1.25):
- * uselang=user, or none, is the anonymous user's preference, the content language; "content" is the
- * content language; any other code is lower-cased and used when Language::isValidCode accepts it.
- */
-export function userLanguage(uselang: string | undefined, contentLang: string): string {
-  if (uselang === undefined || uselang === 'user' || uselang === 'content') return contentLang;
-  const code = uselang.toLowerCase();
-  return code === '' || code === 'qqq' || !isValidCodeMw(code) ? contentLang : code;
-}
-
 /** Language::isValidBuiltInCode: the form of a code that can have its own message file (PHP's "$" allows a final newline). */
 export function isValidBuiltInCode(code: string): boolean {
   return /^[a-z0-9-]{2,}\n?$/.test(code);

@@ -38,7 +38,7 @@ import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { phpLooseEquals } from '../wiki/messages.js';
 import { rawUrlEncode, wellFormed, wfUrlencode } from '../wiki/files.js';
 import { decodeCharReferences } from '../wiki/titles.js';
-import { htmlspecialchars } from '../wiki/html.js';
+import { escapeXmlText, htmlspecialchars } from '../wiki/html.js';
 import { fixSpecialName, resolveSpecialAlias } from '../wiki/special-pages.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -841,9 +841,20 @@ export function preprocessToXml(text: string, extTags: readonly string[] = DEFAU
   return element('root', '', xmlNodes(nodes));
 }
 
+/**
+ * The headings at the top level of a text's tree (the page view, or the transclusion view of "T-"
+ * sections), in order: what Parser::extractSections walks.
+ */
+export function topLevelHeadings(text: string, forInclusion: boolean, extTags: readonly string[] = DEFAULT_EXTENSION_TAGS): Array<{ index: number; level: number; start: number }> {
+  const { nodes } = preprocessToTree(text, forInclusion, extTags);
+  const out: Array<{ index: number; level: number; start: number }> = [];
+  for (const n of nodes) if (n.k === 'h') out.push({ index: n.index, level: n.level, start: n.start });
+  return out;
+}
+
 /** a text node as libxml prints it; the XML the DOM was loaded from had its line ends normalised to \n */
 function xmlText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r\n?/g, '\n');
+  return escapeXmlText(s.replace(/\r\n?/g, '\n'));
 }
 
 function element(name: string, attrs: string, inner: string): string {

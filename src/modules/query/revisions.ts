@@ -14,7 +14,7 @@ import { mwToIso } from '../../wiki/timestamps.js';
 import { commentLinks, formatComment } from './allimages.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { parserCache, renderPage } from '../page-renderer.js';
-import { userLanguage } from '../../wiki/language.js';
+import { userLanguage } from '../../wiki/messages.js';
 import { dieBadContinue } from './shared.js';
 
 const PROPS = ['ids', 'flags', 'timestamp', 'user', 'userid', 'size', 'sha1', 'contentmodel', 'comment', 'parsedcomment', 'content', 'tags'];
