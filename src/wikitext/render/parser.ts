@@ -37,15 +37,23 @@ export interface RenderedBody {
 
 /**
  * formatHeadings' "byteoffset" of a heading of the page: as in 1.25, the length of the page's text
- * before it in characters (mb_strlen), despite the name
+ * before it in characters (mb_strlen), despite the name. Headings come in text order, so the count
+ * goes on from the previous one.
  */
-function characterOffset(source: string, at: number): number {
+function characterOffsets(source: string): (at: number) => number {
+  let pos = 0;
   let n = 0;
-  for (let i = 0; i < at; i++) {
-    const c = source.charCodeAt(i);
-    if (c < 0xdc00 || c > 0xdfff) n++;
-  }
-  return n;
+  return (at) => {
+    if (at < pos) {
+      pos = 0;
+      n = 0;
+    }
+    for (; pos < at; pos++) {
+      const c = source.charCodeAt(pos);
+      if (c < 0xdc00 || c > 0xdfff) n++;
+    }
+    return n;
+  };
 }
 
 export function renderBody(expanded: string, source: string, env: RenderEnv, defaultSort: string | undefined): RenderedBody {
@@ -87,7 +95,7 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
   text = ext.doMagicLinks(text);
   text = formatHeadings(text, env, out, {
     plainHeadline: (h) => strip.unstripBoth(links.holderText(h)),
-    offsetOf: (at) => characterOffset(source, at),
+    offsetOf: characterOffsets(source),
   }, du.forceTocPosition);
   text = strip.unstripGeneral(text);
   // French spacing (1.25 fixtags): a no-break space before ? : ; ! % » and after «
