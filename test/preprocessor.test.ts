@@ -502,6 +502,27 @@ describe('Semantic MediaWiki / Semantic Forms functions', () => {
     assert.equal(x('{{#time: Y | 2001-01-01 }}'), '{{#time: Y | 2001-01-01 }}');
   });
 
+  test('with an inline-query source, #ask/#show get their expanded, trimmed arguments and print its answer', () => {
+    const seen: string[] = [];
+    const inlineQuery: PreprocessContext['inlineQuery'] = (fn, args) => {
+      seen.push(fn + ':' + args.join('|'));
+      return args[0] === '[[Unknown]]' ? undefined : { text: `<${fn} ${args.length}>`, expand: false };
+    };
+    const r = expand('{{#ask: [[Категорія:{{PAGENAME}}]] |?Населення | format = ul }} {{#show: {{PAGENAME}} |?Код}} {{#ask:[[Unknown]]}}', {}, 'Київ', 0, { inlineQuery });
+    assert.deepEqual(seen, ['ask:[[Категорія:Київ]]|?Населення|format = ul', 'show:Київ|?Код', 'ask:[[Unknown]]']);
+    // noparse output is not expanded again; an unknown answer leaves the call as written
+    assert.equal(r.text, '<ask 3> <show 2> {{#ask:[[Unknown]]}}');
+  });
+
+  test('a template printer\'s output is expanded, nested at most two deep (ResultPrinter::$maxRecursionDepth)', () => {
+    // each row template runs a template query of its own (one template inside itself is a template loop)
+    const pages = { 'Шаблон:Row1': '[1:{{#ask:q|template=Row2}}]', 'Шаблон:Row2': '[2:{{#ask:q|template=Row3}}]', 'Шаблон:Row3': '[3:{{#ask:q|template=Row1}}]' };
+    const inlineQuery: PreprocessContext['inlineQuery'] = (_fn, args) => ({ text: `{{${args[1].slice('template='.length)}|1=a}}`, expand: true });
+    assert.equal(expand('{{#ask:q|template=Row1}}', pages, 'Київ', 0, { inlineQuery }).text, '[1:[2:]]');
+    // template output is expanded like any text: {{{1}}} of the caller's frame does not leak in
+    assert.equal(expand('{{#ask:x}}', { 'Шаблон:E': '<{{{1|}}}>' }, 'Київ', 0, { inlineQuery: () => ({ text: '{{E|b}}{{{1|-}}}', expand: true }) }).text, '<b>-');
+  });
+
   test('unknown functions never count as templates', () => {
     assert.deepEqual(expand('{{#set:A=1}}{{#unknown}}').templates, []);
   });

@@ -2,7 +2,9 @@
  * Rendering a page over the asynchronous store: template expansion in rounds (each round fetches, in
  * one batch, every template and #ifexist target the previous one asked for), the HTML passes of
  * src/wikitext/render/, the image sizes of every file shown (one files.byNames call) and the existence
- * of every page linked, transcluded or categorised into (one pages.byTitles call). Results are kept in
+ * of every page linked, transcluded or categorised into (one pages.byTitles call). Semantic
+ * MediaWiki's inline queries ({{#ask:}}, {{#show:}}) are answered between rounds too: their output may
+ * call templates, which the next round fetches. Results are kept in
  * the parser cache by page revision and options.
  */
 import { fetchTransclusions } from './transclusion.js';
@@ -10,13 +12,14 @@ import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
 import { MessageLoader } from './message-loader.js';
-import { expandRound, PageSnapshot, type TitleRef } from '../wikitext/preprocess.js';
+import { expandRound, PageSnapshot, queryKey, type TitleRef } from '../wikitext/preprocess.js';
 import { finish, linkTargets, renderBody } from '../wikitext/render/parser.js';
 import { addTrackingCategory } from '../wikitext/render/images.js';
 import { fallbackChain } from '../wiki/language.js';
 import { EN_INTERFACE_MESSAGES, UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
 import { ParserCache } from '../wikitext/cache.js';
 import { pstPass2, sanitizeIp, signatureArgs, signatureDate } from '../wikitext/pre-save-transform.js';
+import { evaluateInlineQueries } from './smw/inline-query.js';
 
 /** expansion rounds: one per nesting level of templates (MediaWiki's default max depth is 40) */
 const MAX_ROUNDS = 40;
@@ -161,10 +164,23 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   const cpuStart = process.cpuUsage();
   const messages = await loadMessages(store, wiki, o.userLang ?? wiki.lang);
   const snap = new PageSnapshot();
-  const expandOptions = { codec: wiki.codec, title: o.title, siteName: wiki.info.sitename, now: new Date(), headingMarkers: true, message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined) };
+  const expandOptions = {
+    codec: wiki.codec,
+    title: o.title,
+    siteName: wiki.info.sitename,
+    now: new Date(),
+    inlineQueries: true,
+    headingMarkers: true,
+    message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined),
+  };
   let round = expandRound(o.text, snap, expandOptions);
-  for (let n = 0; n < MAX_ROUNDS && (round.wantedTemplates.length || round.wantedExists.length); n++) {
-    await fetchTemplates(store, snap, round.wantedTemplates, round.wantedExists);
+  for (let n = 0; n < MAX_ROUNDS && (round.wantedTemplates.length || round.wantedExists.length || round.wantedQueries.length); n++) {
+    const queries = round.wantedQueries;
+    const [, answers] = await Promise.all([
+      round.wantedTemplates.length || round.wantedExists.length ? fetchTemplates(store, snap, round.wantedTemplates, round.wantedExists) : Promise.resolve(),
+      queries.length ? evaluateInlineQueries(store, wiki, queries) : Promise.resolve([]),
+    ]);
+    queries.forEach((q, i) => snap.queries.set(queryKey(q), answers[i]));
     round = expandRound(o.text, snap, expandOptions);
   }
   const expanded = round.result;

@@ -111,6 +111,13 @@ export interface PreprocessContext {
   stripItem?(raw: string): string;
   /** mark headings for the renderer's section numbering (ExpandResult.headings, HEADING_MARKER_RE) */
   headingMarkers?: boolean;
+  /**
+   * Semantic MediaWiki's inline queries: the output of `{{#ask:…}}` / `{{#show:…}}` for these
+   * (expanded, trimmed) arguments, or undefined to leave the call as written (no query engine, or its
+   * answer is not known yet). `expand`: the output holds template calls to expand (format=template),
+   * as SMW's printer runs Parser::replaceVariables on it; otherwise it is inserted as it is (noparse).
+   */
+  inlineQuery?(fn: 'ask' | 'show', args: string[]): { text: string; expand: boolean } | undefined;
 }
 
 export interface ExpandResult {
@@ -1002,6 +1009,8 @@ class Expander {
   displayTitle: string | undefined;
   displayTitleIgnored = false;
   limitHit: string | undefined;
+  /** template-format inline query outputs being expanded, one inside another */
+  inlineTemplateDepth = 0;
 
   private readonly maxDepth: number;
   private readonly maxBytes: number;
@@ -1820,6 +1829,26 @@ function defineCI(names: readonly string[], fn: ParserFunction): void {
 
 function defineCS(names: readonly string[], fn: ParserFunction): void {
   for (const n of names) FUNCTIONS_CS.set(n, fn);
+}
+
+// -- Semantic MediaWiki's inline queries (the answer comes from the caller, see inlineQuery) --
+
+for (const fn of ['ask', 'show'] as const) {
+  defineCI(['#' + fn], (ex, c) => {
+    if (!ex.ctx.inlineQuery) return LITERAL;
+    const r = ex.ctx.inlineQuery(fn, ex.allTrimmedArgs(c));
+    if (r === undefined) return LITERAL;
+    if (!r.expand) return r.text;
+    // ResultPrinter::$maxRecursionDepth: a template printer's output inside another's nests at most 2 deep
+    if (ex.inlineTemplateDepth >= 2) return '';
+    ex.inlineTemplateDepth++;
+    try {
+      // in the calling frame, so that template depth accumulates through query output
+      return ex.expandGenerated(r.text, c.frame, false);
+    } finally {
+      ex.inlineTemplateDepth--;
+    }
+  });
 }
 
 // -- ParserFunctions extension --

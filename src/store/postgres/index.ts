@@ -9,6 +9,15 @@ import { PgDb, connect } from './db.js';
 import { hasSchema, servedImport } from './catalog.js';
 import { PostgresSiteStore } from './site.js';
 import { PostgresPageStore } from './pages.js';
+import { PostgresRelationStore } from './relations.js';
+import { PostgresLinkStore } from './links.js';
+import { PostgresHistoryStore } from './history.js';
+import { PostgresCategoryStore } from './categories.js';
+import { PostgresCategoryLinkStore } from './category-links.js';
+import { PostgresFileStore } from './files.js';
+import { PostgresMessageStore } from './messages.js';
+import { PostgresReportStore } from './reports.js';
+import { PostgresSemanticStore } from './semantic.js';
 import { SCHEMA_VERSION } from '../sqlite/schema.js';
 
 export interface PostgresOpenOptions {
@@ -38,7 +47,25 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
     return {
       site,
       pages: new PostgresPageStore(db),
+      relations: new PostgresRelationStore(db),
+      links: new PostgresLinkStore(db),
+      history: new PostgresHistoryStore(db),
+      categories: new PostgresCategoryStore(db),
+      categoryLinks: new PostgresCategoryLinkStore(db),
+      files: new PostgresFileStore(db),
+      messages: new PostgresMessageStore(db),
+      reports: new PostgresReportStore(db),
+      semantic: new PostgresSemanticStore(db),
       ...UNPORTED,
+      sizeBytes: async () =>
+        Number(
+          (await db.value(
+            'Store.sizeBytes',
+            `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`,
+            [db.schema],
+          )) ?? 0,
+        ),
       close: () => void db.close(),
     } as unknown as Store;
   } catch (e) {
@@ -67,5 +94,5 @@ export async function servedSchema(sql: ReturnType<typeof connect>): Promise<str
 const unported = (area: string) =>
   new Proxy({}, { get: (_t, m) => (typeof m === 'string' && m !== 'then' ? async () => { throw new Error(`PostgreSQL store: ${area}.${m} is not ported yet`); } : undefined) });
 const UNPORTED = Object.fromEntries(
-  ['categories', 'categoryLinks', 'files', 'links', 'relations', 'messages', 'reports', 'semantic', 'history', 'search'].map((a) => [a, unported(a)]),
+  ['search'].map((a) => [a, unported(a)]),
 );
