@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --pages N] [--duration S] [--connections C] [--only NAME] [--cache-mb MB]`
+ * `npm run bench [-- --pages N] [--duration S] [--connections C] [--only NAME] [--cache-mb MB] [--db postgres|URL]`
  *
  * Generates a wiki (the demo wiki, or a synthetic one of N pages), imports it, starts `wikiquery serve`
  * as a separate process on loopback, drives it with a load generator for a fixed list of requests (the
@@ -7,6 +7,13 @@
  * when installed because it costs the server less CPU; otherwise autocannon (npm).
  * The server's response cache is off by default here (`--cache-mb 0`), so the figures are those of the
  * real request path: parameters, SQLite, JSON; `--cache-mb 64` measures the cached answers instead.
+ *
+ * `--db postgres` (a throwaway cluster in .bench/postgres, `--pg-port N`) or `--db postgres://…`: the wiki is
+ * imported into PostgreSQL too (`--reimport` does it again; `--import-only` stops there: the import's summary
+ * line gives pages/s and peak RSS), and the contract's nine requests (`--all`: every request) are measured on
+ * SQLite and on PostgreSQL with one and with two serving processes (`serve --workers 2`: two nodes on one
+ * database, the kernel spreading connections), then tabled side by side with the PostgreSQL statements each
+ * request runs (from a --debug server's debuginfo: the round trips per request).
  * Not part of `npm test`: figures depend on the machine.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -161,6 +168,96 @@ async function waitForServer(url: string, child: ChildProcess): Promise<void> {
   throw new Error('server did not start');
 }
 
+interface Config {
+  label: string;
+  db: string;
+  workers: number;
+}
+
+/** Start `wikiquery serve` on `port`; the caller kills it. */
+async function startServer(db: string, port: number, workers: number, cacheMb: string, extra: string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', String(port), '--cache-mb', cacheMb, '--workers', String(workers), ...extra], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, WIKIQUERY_LOG_LEVEL: 'warn' },
+  });
+  try {
+    await waitForServer(`http://127.0.0.1:${port}/api.php?action=query&meta=siteinfo&format=json`, child);
+  } catch (e) {
+    child.kill('SIGTERM');
+    throw e;
+  }
+  return child;
+}
+
+function stopServer(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+const fmt = (f: Figures) => `${f.rps.toFixed(0).padStart(7)} ${f.p50.toFixed(2).padStart(6)} ${f.p99.toFixed(2).padStart(6)}${f.errors ? ` (${f.errors} non-2xx)` : ''}`;
+
+/** the cluster --db postgres started (stopped at the end; its data stay for the next run) */
+let startedCluster: string | null = null;
+
+/**
+ * `--db postgres`: a throwaway cluster in .bench/postgres (`--db postgres://…`: that database), the
+ * wiki imported into it with `wikiquery import --db` unless it already serves one (`--reimport`: again).
+ */
+async function preparePostgres(db: string, label: string, dump: string, src: string, reimport: boolean, pgPort: number): Promise<string> {
+  const { connect } = await import('../src/store/postgres/db.js');
+  const { servedImport } = await import('../src/store/postgres/catalog.js');
+  let url = db;
+  if (db === 'postgres') {
+    const { startCluster } = await import('../scripts/pg-cluster.js');
+    const cluster = startCluster(join(root, '.bench', 'postgres'), { port: pgPort });
+    startedCluster = cluster.dir;
+    const name = `bench_${label.replace(/\W/g, '_')}`;
+    const admin = connect(cluster.url, { max: 1 });
+    try {
+      if ((await admin.unsafe('SELECT 1 FROM pg_database WHERE datname = $1', [name])).length === 0) await admin.unsafe(`CREATE DATABASE "${name}"`);
+    } finally {
+      await admin.end({ timeout: 5 });
+    }
+    const u = new URL(cluster.url);
+    u.pathname = '/' + name;
+    url = u.toString();
+  }
+  const sql = connect(url, { max: 1 });
+  let served;
+  try {
+    served = await servedImport(sql);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+  if (!served || reimport) {
+    const args = ['import', dump, '--db', url];
+    if (existsSync(join(src, 'messages'))) args.push('--messages', join(src, 'messages'));
+    if (existsSync(join(src, 'files'))) args.push('--files', join(src, 'files'));
+    const imp = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit' });
+    if (imp.status !== 0) throw new Error('import into PostgreSQL failed');
+  }
+  return url;
+}
+
+/** Statements each request runs on a server started with --debug (its debuginfo lists them). */
+async function statementCounts(db: string, port: number, list: BenchRequest[]): Promise<Map<string, number>> {
+  const child = await startServer(db, port, 1, '0', ['--debug']);
+  const counts = new Map<string, number>();
+  try {
+    for (const r of list) {
+      const get = async () => ((await (await fetch(`http://127.0.0.1:${port}/api.php?${r.query}`)).json()) as { debuginfo?: { queries?: unknown[] } }).debuginfo?.queries?.length ?? NaN;
+      await get(); // warm: what is read once per served import is not a cost of every request
+      counts.set(r.name, await get());
+    }
+  } finally {
+    await stopServer(child);
+  }
+  return counts;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -173,14 +270,23 @@ async function main(): Promise<void> {
       'cache-mb': { type: 'string', default: '0' },
       // serving processes: 1 measures one core's path; --workers 2 the cluster
       workers: { type: 'string', default: '1' },
+      // `postgres` (a throwaway cluster in .bench/postgres) or a postgres:// database: SQLite and PostgreSQL,
+      // one and two serving processes each, side by side
+      db: { type: 'string' },
+      'pg-port': { type: 'string', default: '55432' },
+      reimport: { type: 'boolean', default: false },
+      // with --db: import (printing pages/s and peak RSS) and stop
+      'import-only': { type: 'boolean', default: false },
+      // with --db: every request of the list, not only the contract's nine
+      all: { type: 'boolean', default: false },
     },
   });
   const pages = values.pages ? Number(values.pages) : 0;
   const dir = join(root, '.bench', pages ? `big-${pages}` : 'demo');
   const db = join(dir, 'wiki.sqlite');
-  if (!isCurrentDatabase(db)) {
+  const src = join(dir, 'src');
+  if (!isCurrentDatabase(db) || (values.db && !existsSync(join(src, 'dump.xml')))) {
     mkdirSync(dir, { recursive: true });
-    const src = join(dir, 'src');
     // the generators are deterministic: a dump already generated is imported again as it is
     if (existsSync(join(src, 'dump.xml'))) {
       /* reuse it */
@@ -191,6 +297,8 @@ async function main(): Promise<void> {
       const { generateDemo } = await import('../scripts/generate-demo.js');
       generateDemo(src);
     }
+  }
+  if (!isCurrentDatabase(db) && !(values.db && values['import-only'])) {
     const args = ['import', join(src, 'dump.xml'), '--db', db];
     if (existsSync(join(src, 'messages'))) args.push('--messages', join(src, 'messages'));
     // the demo ships real files; a synthetic wiki ships files/files-manifest.jsonl (metadata, no bytes)
@@ -198,41 +306,90 @@ async function main(): Promise<void> {
     const imp = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit' });
     if (imp.status !== 0) throw new Error('import failed');
   }
+  let pgUrl: string | null = null;
+  if (values.db !== undefined) {
+    if (values.db !== 'postgres' && !/^postgres(ql)?:\/\//.test(values.db)) throw new Error('--db: postgres (a throwaway cluster in .bench/postgres) or a postgres:// URL');
+    pgUrl = await preparePostgres(values.db, pages ? `big_${pages}` : 'demo', join(src, 'dump.xml'), src, values.reimport! || values['import-only']!, Number(values['pg-port']));
+    if (values['import-only']) return;
+  }
+
   const port = Number(values.port);
-  const base = `http://127.0.0.1:${port}/api.php`;
-  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', String(port), '--cache-mb', values['cache-mb']!, '--workers', values.workers!], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, WIKIQUERY_LOG_LEVEL: 'warn' } });
+  const useWrk = values.tool ? values.tool === 'wrk' : hasWrk();
+  const duration = Number(values.duration);
+  const connections = Number(values.connections);
+  const measure = async (url: string) => (useWrk ? runWrk(url, duration, connections) : await runAutocannon(url, duration, connections));
+  const configs: Config[] = pgUrl
+    ? [
+        { label: 'SQLite, 1 process', db, workers: 1 },
+        { label: 'SQLite, 2 processes', db, workers: 2 },
+        { label: 'PostgreSQL, 1 node', db: pgUrl, workers: 1 },
+        { label: 'PostgreSQL, 2 nodes', db: pgUrl, workers: 2 },
+      ]
+    : [{ label: `${values.workers} worker(s)`, db, workers: Number(values.workers) }];
+  console.log(
+    `wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? `wrk -t${Math.min(2, connections)}` : 'autocannon'} -c${connections}, ${duration}s per request, response cache ${values['cache-mb'] === '0' ? 'off' : values['cache-mb'] + ' MB'}, ${pgUrl ? configs.map((c) => c.label).join(' / ') : `${values.workers} worker(s)`}`,
+  );
+  console.log(`${'request'.padEnd(40)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`);
+  // the ceiling: a bare node:http server, measured the same way
+  const barePort = port - 1;
+  const bare = spawn(process.execPath, [join(root, 'dist', 'bench', 'bare-server.js'), String(barePort)], { stdio: ['ignore', 'ignore', 'inherit'] });
   try {
-    await waitForServer(`${base}?action=query&meta=siteinfo&format=json`, child);
-    const useWrk = values.tool ? values.tool === 'wrk' : hasWrk();
-    const duration = Number(values.duration);
-    const connections = Number(values.connections);
-    console.log(`wikiquery bench: ${pages ? `${pages}-page synthetic wiki` : 'demo wiki'}, ${useWrk ? `wrk -t${Math.min(2, connections)}` : 'autocannon'} -c${connections}, ${duration}s per request, response cache ${values['cache-mb'] === '0' ? 'off' : values['cache-mb'] + ' MB'}, ${values.workers} worker(s)`);
-    console.log(`${'request'.padEnd(40)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`);
-    // the ceiling: a bare node:http server, measured the same way
-    const barePort = port - 1;
-    const bare = spawn(process.execPath, [join(root, 'dist', 'bench', 'bare-server.js'), String(barePort)], { stdio: ['ignore', 'ignore', 'inherit'] });
-    try {
-      await waitForServer(`http://127.0.0.1:${barePort}/`, bare);
-      const url = `http://127.0.0.1:${barePort}/`;
-      const f = useWrk ? runWrk(url, duration, connections) : await runAutocannon(url, duration, connections);
-      console.log(`${'bare node:http (100-byte JSON)'.padEnd(40)} ${f.rps.toFixed(0).padStart(9)} ${f.p50.toFixed(2).padStart(8)} ${f.p99.toFixed(2).padStart(8)} ${String(f.errors).padStart(8)}`);
-    } finally {
-      bare.kill('SIGTERM');
-    }
-    const ask = await askValues(base, pages > 0);
-    const cont = await continueValues(base, pages > 0);
-    for (const r of requests(pages > 0, ask, cont)) {
-      if (values.only && !r.name.includes(values.only)) continue;
-      const url = `${base}?${r.query}`;
-      const f = useWrk ? runWrk(url, duration, connections) : await runAutocannon(url, duration, connections);
-      console.log(`${r.name.padEnd(40)} ${f.rps.toFixed(0).padStart(9)} ${f.p50.toFixed(2).padStart(8)} ${f.p99.toFixed(2).padStart(8)} ${String(f.errors).padStart(8)}`);
-    }
+    await waitForServer(`http://127.0.0.1:${barePort}/`, bare);
+    const f = await measure(`http://127.0.0.1:${barePort}/`);
+    console.log(`${'bare node:http (100-byte JSON)'.padEnd(40)} ${f.rps.toFixed(0).padStart(9)} ${f.p50.toFixed(2).padStart(8)} ${f.p99.toFixed(2).padStart(8)} ${String(f.errors).padStart(8)}`);
   } finally {
-    child.kill('SIGTERM');
+    bare.kill('SIGTERM');
+  }
+
+  const base = `http://127.0.0.1:${port}/api.php`;
+  let list: BenchRequest[] | null = null;
+  const results = new Map<string, Map<string, Figures>>();
+  for (const c of configs) {
+    const child = await startServer(c.db, port, c.workers, values['cache-mb']!);
+    try {
+      if (!list) {
+        const all = requests(pages > 0, await askValues(base, pages > 0), await continueValues(base, pages > 0));
+        list = all.filter((r) => (!values.only || r.name.includes(values.only)) && (!pgUrl || values.all || SEED.includes(r.name)));
+      }
+      if (pgUrl) console.log(`# ${c.label}`);
+      for (const r of list) {
+        const f = await measure(`${base}?${r.query}`);
+        console.log(`${r.name.padEnd(40)} ${f.rps.toFixed(0).padStart(9)} ${f.p50.toFixed(2).padStart(8)} ${f.p99.toFixed(2).padStart(8)} ${String(f.errors).padStart(8)}`);
+        if (!results.has(r.name)) results.set(r.name, new Map());
+        results.get(r.name)!.set(c.label, f);
+      }
+    } finally {
+      await stopServer(child);
+    }
+  }
+  if (!pgUrl || !list) return;
+  const statements = await statementCounts(pgUrl, port, list);
+  console.log(`\nreq/s, p50 and p99 (ms) per configuration; stmts: PostgreSQL statements (round trips) per request, warm`);
+  console.log(`${'request'.padEnd(40)} ${configs.map((c) => c.label.padEnd(21)).join(' ')} stmts`);
+  for (const r of list) {
+    const row = results.get(r.name)!;
+    console.log(`${r.name.padEnd(40)} ${configs.map((c) => fmt(row.get(c.label)!).padEnd(21)).join(' ')} ${String(statements.get(r.name) ?? '?').padStart(5)}`);
   }
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exitCode = 1;
-});
+/** The contract's nine requests (../shared/spec/wiki-query-api.md), by their names in requests(). */
+const SEED = [
+  'sfautocomplete (property)',
+  'duplicatefiles (titles)',
+  'allcategories (acprop=size)',
+  'generator=allimages + duplicatefiles',
+  'generator=allfileusages',
+  'allmessages (amprefix)',
+  'querypage (Ancientpages)',
+  'browsebysubject',
+  'tokens',
+];
+
+main()
+  .catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    if (startedCluster) (await import('../scripts/pg-cluster.js')).stopCluster(startedCluster);
+  });

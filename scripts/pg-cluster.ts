@@ -22,7 +22,9 @@ export function postgresBinDir(): string | null {
   if (fs.existsSync(debian)) {
     for (const v of fs.readdirSync(debian).sort((a, b) => Number(b) - Number(a))) candidates.push(path.join(debian, v, 'bin'));
   }
-  for (const dir of candidates) if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return fs.realpathSync(path.join(dir, 'initdb', '..'));
+  // initdb on PATH is often a symlink (Debian's /usr/bin wrappers, a hand-made /usr/local/bin link): the
+  // directory it points into is the one holding the other server programs (pg_basebackup of the same version)
+  for (const dir of candidates) if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return path.dirname(fs.realpathSync(path.join(dir, 'initdb')));
   return null;
 }
 
@@ -79,6 +81,8 @@ export function startCluster(dir: string, opts: { port?: number; initFrom?: (dat
   }
   const socketDir = socketDirFor(dir, port);
   fs.mkdirSync(socketDir, { recursive: true });
+  // stopCluster removes a socket directory made outside the cluster's own
+  fs.writeFileSync(path.join(dir, 'socket-dir'), socketDir);
   if (!fs.existsSync(path.join(data, 'PG_VERSION'))) {
     if (opts.initFrom) {
       fs.mkdirSync(data, { recursive: true, mode: 0o700 });
@@ -102,7 +106,13 @@ export function startCluster(dir: string, opts: { port?: number; initFrom?: (dat
     'max_connections = 200',
     ...(opts.extraConf ?? []),
   ];
-  fs.writeFileSync(path.join(data, 'postgresql.auto.conf'), conf.join('\n') + '\n');
+  // settings of ours replace their earlier values; any other line stays (pg_basebackup -R writes a
+  // replica's primary_conninfo here)
+  const autoConf = path.join(data, 'postgresql.auto.conf');
+  const key = (line: string) => /^\s*([A-Za-z_.]+)\s*=/.exec(line)?.[1]?.toLowerCase();
+  const ours = new Set(conf.map(key));
+  const kept = fs.existsSync(autoConf) ? fs.readFileSync(autoConf, 'utf8').split('\n').filter((l) => l.trim() !== '' && !ours.has(key(l))) : [];
+  fs.writeFileSync(autoConf, [...kept, ...conf].join('\n') + '\n');
   const hba = path.join(data, 'pg_hba.conf');
   if (!fs.readFileSync(hba, 'utf8').includes('local replication all trust')) fs.appendFileSync(hba, '\nlocal replication all trust\n');
   ownForServer(dir);
@@ -119,6 +129,9 @@ export function stopCluster(dir: string): void {
     stdio: 'ignore',
     cwd: os.tmpdir(),
   });
+  const record = path.join(path.resolve(dir), 'socket-dir');
+  const socketDir = fs.existsSync(record) ? fs.readFileSync(record, 'utf8') : '';
+  if (path.basename(socketDir).startsWith('wq-pg-sock-') && path.dirname(socketDir) === os.tmpdir()) fs.rmSync(socketDir, { recursive: true, force: true });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

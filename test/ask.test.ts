@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { Db } from '../src/store/sqlite/db.js';
-import { SemanticQueryEngine } from '../src/store/sqlite/semantic-query.js';
+import { sqliteQueryEngine } from '../src/store/sqlite/semantic-query.js';
 import { Wiki } from '../src/wiki/wiki.js';
 import { openStore } from '../src/store/open.js';
 import { parseConditions, queryOptions, componentsFromParams, splitAskQuery } from '../src/semantic/ask.js';
@@ -231,8 +231,8 @@ describe('the query engine', () => {
     const store = await openStore(file);
     const wiki = await Wiki.load(store.site);
     const db = new Db(file);
-    const walking = new SemanticQueryEngine(db, 1);
-    const probing = new SemanticQueryEngine(db);
+    const walking = sqliteQueryEngine(db, 1);
+    const probing = sqliteQueryEngine(db);
     try {
       const queries = CASES.filter((c) => c.results).map((c) => c.query);
       assert.ok(queries.length >= 60);
@@ -243,7 +243,7 @@ describe('the query engine', () => {
         const o = queryOptions(parts.parameters);
         const sortTypes = Object.fromEntries(o.sort.filter(([k]) => k !== '').map(([k]) => [k, types.get(k) ?? '_wpg']));
         const req = { description: parsed.description, sort: o.sort, sortTypes, limit: o.limit, offset: o.offset };
-        assert.deepEqual(walking.ask(req), probing.ask(req), q);
+        assert.deepEqual(await walking.ask(req), await probing.ask(req), q);
       }
     } finally {
       db.close();

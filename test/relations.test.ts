@@ -261,6 +261,9 @@ describe('relation store query plans', () => {
             void r.linkers({ table, ns: 0, title: 'A', fromId: 3, pageNamespaces: [0, 2], descending, limit: 3 });
             void r.linkersOf({ table, targets: [{ ns: 0, title: 'A', fromId: 3 }, { ns: 0, title: 'B' }], redirect: true, pageNamespaces: [0], limit: 3 });
             if (table !== 'redirect') void r.linkersOf({ table, targets: [{ ns: 0, title: 'A', fromNs: 0, fromId: 3 }, { ns: 0, title: 'A', fromNs: 2 }], limit: 3 });
+            // one target: its values bound instead of a JSON batch, the same index range
+            void r.linkersOf({ table, targets: [{ ns: 0, title: 'A', fromId: 3 }], redirect: true, pageNamespaces: [0], limit: 3 });
+            if (table !== 'redirect') void r.linkersOf({ table, targets: [{ ns: 0, title: 'A', fromNs: 2 }], limit: 3 });
             void r.allLinks({ table, ns: 0, from: 'A', to: 'B', prefix: 'A', continueAt: { title: 'A', from: 1 }, descending, limit: 3 });
             void r.allLinkTitles({ table, ns: 0, prefix: 'A', continueAt: 'A', descending, limit: 3 });
           }

@@ -211,6 +211,10 @@ describe('annotation extraction', () => {
     );
     assert.deepEqual([sorted.size, sorted.depth], [1, 0]);
     assert.equal(describeQuery(['[[A::+]] OR [[B.C::x||y]]'], codec)!.format, 'list');
+    // SMWParamFormat's default counts the subject column: one print request left is a list
+    assert.equal(describeQuery(['[[A::+]]', '?B', 'mainlabel=-'], codec)!.format, 'list');
+    assert.equal(describeQuery(['[[A::+]]', '?B', 'format=nosuch'], codec)!.format, 'table');
+    assert.deepEqual(['rss', 'datatables', 'atom'].map((f) => describeQuery(['[[A::+]]', 'format=' + f], codec)!.format), ['feed', 'datatables', 'list']);
   });
   it('word keys and folding', () => {
     assert.deepEqual(wordKeys('Київська_область'), ['київська область', 'область']);

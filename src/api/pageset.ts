@@ -135,7 +135,7 @@ export class PageSet {
       this.revisionIds.set(id, rev);
       pages.push(rev.pageid);
     }
-    if (pages.length) this.addPageIds(pages);
+    if (pages.length) await this.addPageIds(pages);
   }
 
   /** Existing pages in the order given (ApiPageSet::processDbRow). */

@@ -11,7 +11,6 @@ import { configureParserCache } from '../modules/page-renderer.js';
 import { createLogger, LOG_LEVELS } from '../http/logger.js';
 import { databaseProblem } from '../store/sqlite/db.js';
 import { openStore, parseStoreLocation, watchStoreLocation } from '../store/open.js';
-import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isWorker, runPrimary, tellPrimary } from './cluster.js';
 import { InterwikiMap } from '../wiki/interwiki.js';
@@ -185,13 +184,12 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
   const log = createLogger(o.logLevel ?? 'warn');
   // characters of rendered output held, ~2 bytes each
   if (o.parserCacheMb !== undefined) configureParserCache((o.parserCacheMb * 1024 * 1024) / 2);
-  const where = parseStoreLocation(o.db);
-  const sqliteFile = where.backend === 'sqlite' ? where.path : null;
   const open = () => openStore(o.db, { debug: o.debug, replica: o.dbReplica });
+  const store = await open();
+  // a server that cannot be built lets go of the store: a PostgreSQL pool would keep the process alive
   const server = await createServer({
-    store: await open(),
+    store,
     openStore: open,
-    databaseBytes: sqliteFile === null ? undefined : () => statSync(sqliteFile, { throwIfNoEntry: false })?.size,
     debug: o.debug,
     filesDir: o.files,
     cacheMb: o.cacheMb,
@@ -202,6 +200,9 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     load: o.maxConcurrent === undefined ? undefined : { maxConcurrent: o.maxConcurrent },
     limits: o.maxConnections === undefined ? undefined : { maxConnections: o.maxConnections },
     maxResultSize: o.maxResultSize,
+  }).catch((e: unknown) => {
+    store.close();
+    throw e;
   });
   let address: string;
   try {

@@ -16,7 +16,7 @@ export interface RequestLabels {
 export interface MetricsSource {
   cacheSize(): { entries: number; bytes: number };
   /** bytes of the database file(s) (undefined when the backend cannot say) */
-  databaseBytes(): number | undefined;
+  databaseBytes(): Promise<number | undefined>;
   pages(): number;
   generation(): number;
 }
@@ -51,8 +51,8 @@ export class Metrics {
       name: 'wikiquery_database_bytes',
       help: 'size of the database being served',
       registers,
-      collect() {
-        const b = source.databaseBytes();
+      async collect() {
+        const b = await source.databaseBytes().catch(() => undefined);
         if (b !== undefined) this.set(b);
       },
     });

@@ -54,8 +54,6 @@ export interface ServerOptions {
   trustProxy?: boolean | number | string[];
   /** open the database again, for reload() (the CLI: the same --db); without it reload() fails */
   openStore?: () => Promise<Store>;
-  /** bytes of the database for /metrics, when the backend has a size (an SQLite file) */
-  databaseBytes?: () => number | undefined;
   /** body, connection and timeout limits (src/http/limits.ts) */
   limits?: Partial<HttpLimits>;
   /** load shedding (src/http/load-shedding.ts) */
@@ -163,7 +161,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const cache = new ResponseCache((opts.cacheMb ?? 64) * 1024 * 1024);
   const metrics = new Metrics({
     cacheSize: () => cache.size,
-    databaseBytes: () => opts.databaseBytes?.(),
+    databaseBytes: () => generations.current.store.sizeBytes(),
     pages: () => generations.current.identity.pages,
     generation: () => generations.current.number,
   });

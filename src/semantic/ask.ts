@@ -852,8 +852,8 @@ export interface PrintRequest {
   category?: string;
 }
 
-/** getSMWPrintRequestFromString (not in show mode); null when SMW gives up on it. */
-export function printRequestFromString(raw: string, ctx: LanguageContext): PrintRequest | null {
+/** getSMWPrintRequestFromString; null when SMW gives up on it. In show mode (#show) the default labels are ''. */
+export function printRequestFromString(raw: string, ctx: LanguageContext, showMode = false): PrintRequest | null {
   const eq = raw.indexOf('=');
   const head = eq < 0 ? raw : raw.slice(0, eq);
   const hash = head.indexOf('#');
@@ -879,6 +879,7 @@ export function printRequestFromString(raw: string, ctx: LanguageContext): Print
     }
   }
   pr.format = pr.mode === PRINT_CCAT && format === '' ? 'x' : format;
+  if (showMode) pr.label = '';
   if (eq >= 0) pr.label = raw.slice(eq + 1).trim();
   return pr;
 }
@@ -908,8 +909,8 @@ export interface AskComponents {
   printouts: string[];
 }
 
-/** SMWQueryProcessor::getComponentsFromFunctionParams (not in show mode). */
-export function componentsFromParams(rawParams: string[]): AskComponents {
+/** SMWQueryProcessor::getComponentsFromFunctionParams; in show mode (#show) the conditions are one page. */
+export function componentsFromParams(rawParams: string[], showMode = false): AskComponents {
   let queryString = '';
   const parameters = new Map<string, string>();
   const printouts: string[] = [];
@@ -926,6 +927,7 @@ export function componentsFromParams(rawParams: string[]): AskComponents {
     }
   }
   queryString = queryString.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/-3D/g, '=');
+  if (showMode) queryString = `[[:${queryString}]]`;
   return { queryString, parameters, printouts };
 }
 

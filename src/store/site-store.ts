@@ -22,4 +22,6 @@ export interface SiteStore {
   statistics(): Promise<SiteStatistics>;
   /** version of the database engine */
   dbVersion(): Promise<string>;
+  /** the engine, as MediaWiki's siteinfo names it ($wgDBtype) */
+  readonly dbType: 'sqlite' | 'postgres';
 }

@@ -30,5 +30,7 @@ export interface Store {
   semantic: SemanticStore;
   history: HistoryStore;
   search: SearchStore;
+  /** bytes the served import takes (the SQLite file; the PostgreSQL schema's tables and indexes) */
+  sizeBytes(): Promise<number>;
   close(): void;
 }

@@ -7,6 +7,7 @@
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
+import { displayTitleProp } from './display-title.js';
 
 export interface TitleRef {
   ns: number;
@@ -18,12 +19,38 @@ export class PageSnapshot {
   /** `${ns}|${dbkey}` → the text with the title it comes from, or null when there is no such page */
   readonly templates = new Map<string, { text: string; ns: number; dbkey: string } | null>();
   readonly exists = new Map<string, boolean>();
+  /** inline query calls (queryKey) → their output */
+  readonly queries = new Map<string, InlineQueryOutput>();
+}
+
+export interface InlineQueryOutput {
+  text: string;
+  /** the output has template calls to expand (see PreprocessContext.inlineQuery) */
+  expand: boolean;
+}
+
+export interface InlineQueryCall {
+  fn: 'ask' | 'show';
+  /** the arguments, expanded and trimmed */
+  args: string[];
+}
+
+/**
+ * Distinct inline queries one page may run. SMW has no such bound, but every query costs store round
+ * trips and a page (or a template on it) could hold thousands; calls past it output nothing.
+ */
+export const MAX_INLINE_QUERIES = 100;
+
+export function queryKey(call: InlineQueryCall): string {
+  return call.fn + '\u0000' + call.args.join('\u0000');
 }
 
 export interface ExpandRound {
   result: ExpandResult;
   wantedTemplates: TitleRef[];
   wantedExists: TitleRef[];
+  /** inline queries met whose output is not in the snapshot yet */
+  wantedQueries: InlineQueryCall[];
 }
 
 const treeCache = new TemplateTreeCache();
@@ -50,11 +77,21 @@ export interface ExpandOptions {
   siteName: string;
   now: Date;
   limits?: PreprocessContext['limits'];
+  /** messages in the content language the expansion shows (duplicate-displaytitle) */
+  message?: (key: string) => string | undefined;
+  /** the pre-save transform's expansion (see PreprocessContext.outputType) */
+  outputType?: 'html' | 'wiki';
+  stripItem?: (raw: string) => string;
+  /** mark headings for the renderer (PreprocessContext.headingMarkers) */
+  headingMarkers?: boolean;
+  /** evaluate {{#ask:}} / {{#show:}} (their output comes from the snapshot; missing ones are wanted) */
+  inlineQueries?: boolean;
 }
 
 export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions): ExpandRound {
   const wantedTemplates = new Map<string, TitleRef>();
   const wantedExists = new Map<string, TitleRef>();
+  const wantedQueries = new Map<string, InlineQueryCall>();
   const t = tables(o.codec);
   const ctx: PreprocessContext = {
     title: { ns: o.title.ns, dbkey: o.title.dbkey, nsText: o.codec.nsName(o.title.ns) ?? '' },
@@ -90,7 +127,23 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
     now: o.now,
     treeCache,
     limits: o.limits,
+    displayTitle: (text) => displayTitleProp(text, o.title, o.codec),
+    message: o.message,
+    outputType: o.outputType,
+    stripItem: o.stripItem,
+    headingMarkers: o.headingMarkers,
   };
+  if (o.inlineQueries) {
+    ctx.inlineQuery = (fn, args) => {
+      const call = { fn, args };
+      const k = queryKey(call);
+      const known = snap.queries.get(k);
+      if (known !== undefined) return known;
+      if (snap.queries.size + wantedQueries.size >= MAX_INLINE_QUERIES && !wantedQueries.has(k)) return { text: '', expand: false };
+      wantedQueries.set(k, call);
+      return undefined;
+    };
+  }
   const result = expandWikitext(text, ctx);
-  return { result, wantedTemplates: [...wantedTemplates.values()], wantedExists: [...wantedExists.values()] };
+  return { result, wantedTemplates: [...wantedTemplates.values()], wantedExists: [...wantedExists.values()], wantedQueries: [...wantedQueries.values()] };
 }

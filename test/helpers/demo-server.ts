@@ -3,7 +3,7 @@
  * file (each file runs in its own process). Requests go over real HTTP.
  */
 import type { InterwikiMap } from '../../src/wiki/interwiki.js';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemo } from '../../scripts/generate-demo.js';
@@ -94,12 +94,10 @@ export async function demoDatabase(): Promise<{ dir: string; db: string; served:
  */
 export async function startDemoServer(opts: { debug?: boolean; db?: string; filesDir?: string; server?: Partial<ServerOptions>; interwiki?: InterwikiMap } = {}): Promise<DemoServer> {
   const { dir, served: db } = opts.db ? { dir: '', served: opts.db } : await demoDatabase();
-  const isFile = !/^postgres(ql)?:/.test(db);
   const server = await createServer({
     store: await openStore(db, { debug: opts.debug }),
     // as the CLI does: reload() opens the same location again, /metrics reports a file's size
     openStore: () => openStore(db, { debug: opts.debug }),
-    databaseBytes: isFile ? () => statSync(db, { throwIfNoEntry: false })?.size : undefined,
     debug: opts.debug,
     logLevel: 'silent',
     filesDir: opts.filesDir ?? (dir ? join(dir, 'demo', 'files') : undefined),

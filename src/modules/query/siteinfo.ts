@@ -139,7 +139,7 @@ async function general(ctx: QueryModuleContext): Promise<Record<string, unknown>
     generator: `MediaWiki ${MEDIAWIKI_VERSION} (wikiquery ${WIKIQUERY_VERSION})`,
     phpversion: process.version,
     phpsapi: 'node',
-    dbtype: 'sqlite',
+    dbtype: ctx.store.site.dbType,
     dbversion,
     // $wgAllowExternalImages is off and $wgEnableImageWhitelist on by default
     imagewhitelistenabled: true,

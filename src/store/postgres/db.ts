@@ -55,12 +55,16 @@ export class PgDb {
     this.sql = connect(url, { max: opts.max ?? 8, connection: { search_path: schema, application_name: 'wikiquery' } as never, idle_timeout: 60 });
   }
 
-  /** Every row; `name` is what debuginfo shows as the calling function. */
-  async all<R = any>(name: string, text: string, params: readonly unknown[] = []): Promise<R[]> {
-    if (!this.opts.debug) return (await this.sql.unsafe(text, params as never[], { prepare: true })) as unknown as R[];
+  /**
+   * Every row; `name` is what debuginfo shows as the calling function. `prepare: false` for texts built
+   * from a request's structure (SMW queries): a prepared statement per distinct text would stay in each
+   * connection's backend for the connection's life.
+   */
+  async all<R = any>(name: string, text: string, params: readonly unknown[] = [], { prepare = true }: { prepare?: boolean } = {}): Promise<R[]> {
+    if (!this.opts.debug) return (await this.sql.unsafe(text, params as never[], { prepare })) as unknown as R[];
     const log = queryLog.getStore();
     const t0 = process.hrtime.bigint();
-    const rows = (await this.sql.unsafe(text, params as never[], { prepare: true })) as unknown as R[];
+    const rows = (await this.sql.unsafe(text, params as never[], { prepare })) as unknown as R[];
     log?.push({ sql: text.replace(/\s+/g, ' ').trim(), function: name, time: Number(process.hrtime.bigint() - t0) / 1e9 });
     return rows;
   }

@@ -6,9 +6,18 @@
  */
 import type { Store } from '../store.js';
 import { PgDb, connect } from './db.js';
-import { hasSchema, servedImport } from './catalog.js';
+import { servedImport } from './catalog.js';
 import { PostgresSiteStore } from './site.js';
 import { PostgresPageStore } from './pages.js';
+import { PostgresRelationStore } from './relations.js';
+import { PostgresLinkStore } from './links.js';
+import { PostgresHistoryStore } from './history.js';
+import { PostgresCategoryStore } from './categories.js';
+import { PostgresCategoryLinkStore } from './category-links.js';
+import { PostgresFileStore } from './files.js';
+import { PostgresMessageStore } from './messages.js';
+import { PostgresReportStore } from './reports.js';
+import { PostgresSemanticStore } from './semantic.js';
 import { PostgresSearchStore } from './search.js';
 import { SCHEMA_VERSION } from '../sqlite/schema.js';
 
@@ -26,7 +35,9 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
   if (opts.replica) {
     const r = connect(opts.replica, { max: 1 });
     try {
-      if (!(await hasSchema(r, served.schema))) throw new Error(`the replica has not received import ${served.importId} yet`);
+      // the pointer, not the schema: the schema exists on the replica from the import's first statements,
+      // complete only once the switch (the import's last transaction) has been replayed there too
+      if ((await servedImport(r))?.schema !== served.schema) throw new Error(`the replica has not received import ${served.importId} yet`);
     } finally {
       await r.end({ timeout: 5 });
     }
@@ -39,10 +50,27 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
     return {
       site,
       pages: new PostgresPageStore(db),
+      relations: new PostgresRelationStore(db),
+      links: new PostgresLinkStore(db),
+      history: new PostgresHistoryStore(db),
+      categories: new PostgresCategoryStore(db),
+      categoryLinks: new PostgresCategoryLinkStore(db),
+      files: new PostgresFileStore(db),
+      messages: new PostgresMessageStore(db),
+      reports: new PostgresReportStore(db),
+      semantic: new PostgresSemanticStore(db),
       search: new PostgresSearchStore(db),
-      ...UNPORTED,
+      sizeBytes: async () =>
+        Number(
+          (await db.value(
+            'Store.sizeBytes',
+            `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`,
+            [db.schema],
+          )) ?? 0,
+        ),
       close: () => void db.close(),
-    } as unknown as Store;
+    };
   } catch (e) {
     await db.close();
     throw e;
@@ -64,10 +92,3 @@ async function readServed(url: string) {
 export async function servedSchema(sql: ReturnType<typeof connect>): Promise<string | null> {
   return (await servedImport(sql))?.schema ?? null;
 }
-
-// Areas not ported yet answer with an error; removed as each lands.
-const unported = (area: string) =>
-  new Proxy({}, { get: (_t, m) => (typeof m === 'string' && m !== 'then' ? async () => { throw new Error(`PostgreSQL store: ${area}.${m} is not ported yet`); } : undefined) });
-const UNPORTED = Object.fromEntries(
-  ['categories', 'categoryLinks', 'files', 'links', 'relations', 'messages', 'reports', 'semantic', 'history'].map((a) => [a, unported(a)]),
-);

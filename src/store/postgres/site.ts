@@ -35,6 +35,8 @@ export class PostgresSiteStore implements SiteStore {
     return this.stats;
   }
 
+  readonly dbType = 'postgres';
+
   async dbVersion(): Promise<string> {
     return this.version;
   }

@@ -78,10 +78,14 @@ export class Db {
     }
   }
 
-  /** Prepare once; `name` is what debuginfo shows as the query's calling function. */
-  prepare<P extends unknown[] = unknown[], R = any>(name: string, sql: string, pluck = false): Statement<P, R> {
+  /**
+   * Prepare once; `name` is what debuginfo shows as the query's calling function. `pluck`: the first
+   * column's value per row; 'raw': each row as an array of its columns (no object per row).
+   */
+  prepare<P extends unknown[] = unknown[], R = any>(name: string, sql: string, pluck: boolean | 'raw' = false): Statement<P, R> {
     const stmt = this.raw.prepare(sql);
-    if (pluck) stmt.pluck();
+    if (pluck === 'raw') stmt.raw();
+    else if (pluck) stmt.pluck();
     if (!this.debug) return stmt as unknown as Statement<P, R>;
     const record = <T>(fn: () => T): T => {
       const log = queryLog.getStore();

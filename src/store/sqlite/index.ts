@@ -1,4 +1,5 @@
 /** Opens an imported wiki database for serving (read-only) and assembles the Store. */
+import { statSync } from 'node:fs';
 import { Db } from './db.js';
 import type { Store } from '../store.js';
 import { SqliteSiteStore } from './site.js';
@@ -29,6 +30,7 @@ export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): S
     semantic: new SqliteSemanticStore(db),
     history: new SqliteHistoryStore(db),
     search: new SqliteSearchStore(db),
+    sizeBytes: async () => statSync(file, { throwIfNoEntry: false })?.size ?? 0,
     close: () => db.close(),
   };
 }

@@ -46,7 +46,7 @@ CREATE TABLE smw_subject (
 -- (SMWDataItem::TYPE_*), sv_item its serialization; sv_seq keeps the annotation order. Page and text
 -- values of user properties keep their title (sv_ns, sv_key) or text (sv_key) instead -- what baseprop/
 -- basevalue matches -- and sv_item is NULL: the serialization is sv_key || '#' || sv_ns || '#' for a
--- page (type 9), sv_key for a text (type 2) (SEMANTIC_ITEM). sv_num is SMW's numeric sort key of
+-- page (type 9), sv_key for a text (type 2) (semanticItem in ../semantic-query.ts). sv_num is SMW's numeric sort key of
 -- numbers, dates (the Julian day) and booleans (0/1): what query comparisons and sorts use
 CREATE TABLE smw_value (
   sv_subject INTEGER NOT NULL,
@@ -96,9 +96,6 @@ CREATE TABLE smw_ac_top (
 ) WITHOUT ROWID;
 `;
 
-/** The serialization of a smw_value row, as an SQL expression. */
-export const SEMANTIC_ITEM = "COALESCE(sv_item, CASE sv_type WHEN 9 THEN sv_key || '#' || sv_ns || '#' ELSE sv_key END)";
-
 /** Secondary indexes, created after the bulk load. */
 export const SEMANTIC_INDEXES = /* sql */ `
 CREATE UNIQUE INDEX smw_subject_name ON smw_subject (ss_namespace, ss_title, ss_subobject);
@@ -111,8 +108,3 @@ CREATE UNIQUE INDEX smw_ac_node_key ON smw_ac_node (an_source, an_key);
 
 /** Staging tables dropped once the import is done. */
 export const SEMANTIC_STAGING = ['smw_stage', 'smw_type_decl', 'smw_ac_stage'];
-
-/** The namespace source of autocompletion, stored next to the properties (ids > 0). */
-export function namespaceSource(ns: number): number {
-  return -1 - ns;
-}

@@ -33,6 +33,8 @@ export class SqliteSiteStore implements SiteStore {
     return this.stats;
   }
 
+  readonly dbType = 'sqlite';
+
   async dbVersion(): Promise<string> {
     return this.version;
   }

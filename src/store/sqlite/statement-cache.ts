@@ -14,8 +14,8 @@ export class StatementCache {
     private readonly name: string,
   ) {}
 
-  private get(sql: string, pluck: boolean): { stmt: Statement; names: string[] } {
-    const key = (pluck ? 'P:' : 'R:') + sql;
+  private get(sql: string, pluck: boolean | 'raw'): { stmt: Statement; names: string[] } {
+    const key = (pluck === 'raw' ? 'A:' : pluck ? 'P:' : 'R:') + sql;
     let s = this.statements.get(key);
     if (!s) {
       const names = [...new Set([...sql.matchAll(/@([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]))];
@@ -37,6 +37,12 @@ export class StatementCache {
   all<R>(sql: string, values: Record<string, unknown>): R[] {
     const s = this.get(sql, false);
     return s.stmt.all(this.bind(s.names, values)) as R[];
+  }
+
+  /** rows as arrays of their columns, in SELECT order: for long results, where an object per row costs */
+  rows(sql: string, values: Record<string, unknown>): unknown[][] {
+    const s = this.get(sql, 'raw');
+    return s.stmt.all(this.bind(s.names, values)) as unknown[][];
   }
 
   /** first column of the first row */

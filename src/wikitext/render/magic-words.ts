@@ -39,7 +39,8 @@ export function doDoubleUnderscore(text: string, out: RenderOutput): { text: str
 
 /** {{#set:…}} and {{#subobject:…}} calls (matched by brace depth) removed; [[P::V|T]] → T, [[P::V]] → V */
 export function renderSemantic(text: string): string {
-  let out = text;
+  // SMW's markers around a template printer's output (annotations off inside) show nothing
+  let out = text.includes('[[SMW::') ? text.replace(/\[\[SMW::(?:off|on)\]\]/g, '') : text;
   if (/\{\{\s*#(?:set|subobject|declare)\s*:/i.test(out)) {
     const open = /\{\{\s*#(?:set|subobject|declare)\s*:/gi;
     let s = '';

@@ -1,0 +1,80 @@
+import type { PgDb } from './db.js';
+import { bound, equalityBatch, matchesNothing, rowStart } from './nul.js';
+import type { CategoryLinkStore, CategoryMemberRow, MemberType, PageCategoryRow } from '../category-link-store.js';
+
+const MEMBER_COLUMNS = `cl_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect",
+  cl_sortkey AS sortkey, cl_sortkey_prefix AS "sortkeyPrefix", cl_type AS type, cl_timestamp AS timestamp`;
+
+function member(r: any): CategoryMemberRow {
+  r.isRedirect = r.isRedirect === 1;
+  return r as CategoryMemberRow;
+}
+
+// Every statement is a range scan of one index: cl_sortkey (cl_to, cl_type, cl_sortkey, cl_from),
+// cl_timestamp (cl_to, cl_timestamp, cl_from) or the primary key (cl_from, cl_to); the row comparisons
+// `(a, b) >= (x, y)` are index conditions in PostgreSQL, so a continuation starts with a seek.
+export class PostgresCategoryLinkStore implements CategoryLinkStore {
+  constructor(private readonly db: PgDb) {}
+
+  async membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
+    if (matchesNothing(category)) return [];
+    const dir = descending ? 'DESC' : 'ASC';
+    const [sortkey, pageid] = start ? rowStart(start.sortkey, start.pageid, descending) : [];
+    const sql = `SELECT ${MEMBER_COLUMNS} FROM categorylinks JOIN page ON page_id = cl_from
+      WHERE cl_to = @cat AND cl_type = @type${start ? ` AND (cl_sortkey, cl_from) ${descending ? '<=' : '>='} (@sortkey, @pageid)` : ''}
+      ORDER BY cl_sortkey ${dir}, cl_from ${dir} LIMIT @limit`;
+    const rows = await this.db.named('CategoryLinkStore.membersBySortkey', sql, { cat: category, type, sortkey, pageid, limit });
+    return rows.map(member);
+  }
+
+  async membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
+    if (matchesNothing(category)) return [];
+    const dir = descending ? 'DESC' : 'ASC';
+    const [timestamp, pageid] = start ? rowStart(start.timestamp, start.pageid, descending) : [];
+    const where = ['cl_to = @cat'];
+    if (start) where.push(`(cl_timestamp, cl_from) ${descending ? '<=' : '>='} (@timestamp, @pageid)`);
+    if (end !== undefined) where.push(`cl_timestamp ${descending ? '>=' : '<='} @end`);
+    const sql = `SELECT ${MEMBER_COLUMNS} FROM categorylinks JOIN page ON page_id = cl_from
+      WHERE ${where.join(' AND ')} ORDER BY cl_timestamp ${dir}, cl_from ${dir} LIMIT @limit`;
+    const rows = await this.db.named('CategoryLinkStore.membersByTimestamp', sql, { cat: category, timestamp, pageid, end: bound(descending ? '>=' : '<=', end), limit });
+    return rows.map(member);
+  }
+
+  async categoriesOf(o: {
+    pageids: readonly number[];
+    start?: { pageid: number; to: string };
+    only?: readonly string[];
+    hidden?: boolean;
+    descending: boolean;
+    limit: number;
+  }): Promise<PageCategoryRow[]> {
+    if (o.pageids.length === 0 || (o.only && o.only.length === 0)) return [];
+    const dir = o.descending ? 'DESC' : 'ASC';
+    const v: Record<string, unknown> = { ids: o.pageids, limit: o.limit };
+    const where: string[] = [];
+    if (o.start) {
+      where.push(`(cl_from, cl_to) ${o.descending ? '<=' : '>='} (@startPage, @startTo)`);
+      v.startPage = o.start.pageid;
+      v.startTo = bound(o.descending ? '<=' : '>=', o.start.to);
+    }
+    if (o.only) {
+      // a category name with a NUL is no category: left out, and an `only` of such names keeps nothing
+      const only = equalityBatch(o.only);
+      if (only.length === 0) return [];
+      where.push('cl_to = ANY(@only::text[])');
+      v.only = only;
+    }
+    const hidden = 'coalesce((SELECT cat_hidden FROM category WHERE cat_title = cl_to), 0)';
+    if (o.hidden !== undefined) {
+      where.push(`${hidden} = @hidden`);
+      v.hidden = o.hidden ? 1 : 0;
+    }
+    // a primary-key range per page of the batch (joined, not = ANY: a page id given twice answers twice,
+    // as on SQLite); the sort is over the batch's own rows (top-N by LIMIT)
+    const sql = `SELECT cl_from AS "from", cl_to AS "to", cl_sortkey AS sortkey, cl_sortkey_prefix AS "sortkeyPrefix", cl_timestamp AS timestamp,
+        ${hidden} AS hidden
+      FROM unnest(@ids::bigint[]) AS t(id) JOIN categorylinks ON cl_from = t.id${where.map((w) => ' AND ' + w).join('')}
+      ORDER BY cl_from ${dir}, cl_to ${dir} LIMIT @limit`;
+    return (await this.db.named('CategoryLinkStore.categoriesOf', sql, v)).map((r) => ({ ...r, hidden: r.hidden === 1 }));
+  }
+}

@@ -1,0 +1,139 @@
+import type { PgDb } from './db.js';
+import type { FileListOptions, FileRow, FileStore, SameContentRow } from '../file-store.js';
+import { prefixEnd } from '../prefix-range.js';
+import { bound, equalityBatch, matchesNothing } from './nul.js';
+
+const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, img_height AS height, img_bits AS bits,
+  img_media_type AS "mediaType", img_major_mime AS "majorMime", img_minor_mime AS "minorMime", img_sha1 AS sha1,
+  img_user AS "userId", img_user_text AS "userText", img_timestamp AS timestamp, img_description AS description,
+  img_metadata AS metadata`;
+
+export class PostgresFileStore implements FileStore {
+  constructor(private readonly db: PgDb) {}
+
+  async storedPath(name: string): Promise<string | undefined> {
+    if (matchesNothing(name)) return undefined;
+    return this.db.value<string>('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = $1', [name]);
+  }
+
+  // Primary-key seeks; rows in name order, the order SQLite's `IN (json_each)` walks its sorted list in,
+  // so that the Set and Map iterate alike on both stores.
+  async existing(names: readonly string[]): Promise<Set<string>> {
+    names = equalityBatch(names);
+    if (names.length === 0) return new Set();
+    const rows = await this.db.all<{ img_name: string }>('FileStore.existing', 'SELECT img_name FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name', [names]);
+    return new Set(rows.map((r) => r.img_name));
+  }
+
+  async byNames(names: readonly string[]): Promise<Map<string, FileRow>> {
+    const out = new Map<string, FileRow>();
+    names = equalityBatch(names);
+    if (names.length === 0) return out;
+    const rows = await this.db.all<FileRow>('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name`, [names]);
+    for (const r of rows) out.set(r.name, r);
+    return out;
+  }
+
+  /**
+   * A primary-key seek per file of the batch, then a seek of img_sha1 (img_sha1, img_name) for its
+   * duplicates, in name order. Batch order (and a name given twice) as on SQLite, whose loop follows the
+   * JSON array.
+   */
+  async sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>> {
+    const out = new Map<string, SameContentRow[]>();
+    names = equalityBatch(names);
+    if (names.length === 0) return out;
+    const rows = await this.db.all(
+      'FileStore.sameContent',
+      `SELECT f.img_name AS file, d.img_name AS name, d.img_user_text AS "userText", d.img_timestamp AS timestamp
+       FROM unnest($1::text[]) WITH ORDINALITY AS t(name, i) JOIN image f ON f.img_name = t.name JOIN image d ON d.img_sha1 = f.img_sha1
+       ORDER BY t.i, d.img_name`,
+      [names],
+    );
+    for (const r of rows) {
+      let list = out.get(r.file);
+      if (!list) out.set(r.file, (list = []));
+      list.push({ name: r.name, userText: r.userText, timestamp: r.timestamp });
+    }
+    return out;
+  }
+
+  /**
+   * One range scan along the index of the sort order: the primary key for sort=name, img_timestamp
+   * (img_user_timestamp with a user) for sort=timestamp; size and MIME filters are checked row by row
+   * along it; a SHA-1 narrows to the img_sha1 index.
+   */
+  async list(o: FileListOptions): Promise<FileRow[]> {
+    const where: string[] = [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    const dir = o.descending ? ' DESC' : '';
+    let order: string;
+    if (o.sort === 'name') {
+      if (o.continueName !== undefined) {
+        where.push(`img_name ${ge} @cont`);
+        v.cont = bound(ge, o.continueName);
+      }
+      if (o.from !== undefined) {
+        where.push(`img_name ${ge} @from`);
+        v.from = bound(ge, o.from);
+      }
+      if (o.to !== undefined) {
+        where.push(`img_name ${le} @to`);
+        v.to = bound(le, o.to);
+      }
+      if (o.prefix !== undefined && o.prefix !== '') {
+        where.push('img_name >= @prefix AND img_name < @prefixEnd');
+        v.prefix = bound('>=', o.prefix);
+        v.prefixEnd = bound('<', prefixEnd(o.prefix));
+      }
+      order = `img_name${dir}`;
+    } else {
+      if (o.user !== undefined) {
+        if (matchesNothing(o.user)) return [];
+        where.push('img_user_text = @user');
+        v.user = o.user;
+      }
+      if (o.continueAt !== undefined) {
+        // a timestamp with a NUL equals no row's: the name no longer matters (nul.ts)
+        if (matchesNothing(o.continueAt.timestamp)) where.push(`img_timestamp ${ge} @contTs`);
+        else where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
+        v.contTs = bound(ge, o.continueAt.timestamp);
+        v.contName = bound(ge, o.continueAt.name);
+      }
+      if (o.start !== undefined) {
+        where.push(`img_timestamp ${ge} @start`);
+        v.start = bound(ge, o.start);
+      }
+      if (o.end !== undefined) {
+        where.push(`img_timestamp ${le} @end`);
+        v.end = bound(le, o.end);
+      }
+      order = `img_timestamp${dir}, img_name${dir}`;
+    }
+    if (o.minSize !== undefined) {
+      where.push('img_size >= @minSize');
+      v.minSize = o.minSize;
+    }
+    if (o.maxSize !== undefined) {
+      where.push('img_size <= @maxSize');
+      v.maxSize = o.maxSize;
+    }
+    if (o.sha1 !== undefined) {
+      if (matchesNothing(o.sha1)) return [];
+      where.push('img_sha1 = @sha1');
+      v.sha1 = o.sha1;
+    }
+    if (o.mimes !== undefined) {
+      if (o.mimes.length === 0) return [];
+      // the MIME pairs as two arrays: one statement text whatever their number
+      where.push('EXISTS (SELECT 1 FROM unnest(@majors::text[], @minors::text[]) AS m(major, minor) WHERE m.major = img_major_mime AND m.minor = img_minor_mime)');
+      const mimes = o.mimes.filter(([major, minor]) => !matchesNothing(major) && !matchesNothing(minor));
+      if (mimes.length === 0) return [];
+      v.majors = mimes.map((m) => m[0]);
+      v.minors = mimes.map((m) => m[1]);
+    }
+    const sql = `SELECT ${FILE_COLUMNS} FROM image${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
+    return this.db.named<FileRow>('FileStore.list', sql, v);
+  }
+}

@@ -1,0 +1,326 @@
+import { inflateRawSync } from 'node:zlib';
+import type { PgDb } from './db.js';
+import { prefixEnd } from '../prefix-range.js';
+import { compareBytes } from '../../wiki/collation.js';
+import type {
+  ContributionOptions,
+  ContributionRecord,
+  ContributorRecord,
+  HistoryStore,
+  LogOptions,
+  LogRecord,
+  PageHistoryOptions,
+  RecentChangeOptions,
+  RecentChangeRecord,
+  RevisionRecord,
+  UserRangeOptions,
+  UserRecord,
+} from '../history-store.js';
+
+const REV_COLUMNS = `rev_id AS revid, rev_parent_id AS parentid, rev_page AS pageid, rev_namespace AS ns, rev_timestamp AS timestamp,
+  rev_user_text AS "user", rev_user AS userid, rev_comment AS comment, rev_minor_edit AS minor, rev_len AS size, rev_sha1 AS sha1,
+  rev_content_model AS "contentModel", rev_content_format AS "contentFormat", rev_deleted AS "textHidden"`;
+
+function toRev<T extends RevisionRecord>(r: any): T {
+  r.minor = r.minor === 1;
+  const bits = r.textHidden as number;
+  r.textHidden = (bits & 1) !== 0;
+  r.commentHidden = (bits & 2) !== 0;
+  r.userHidden = (bits & 4) !== 0;
+  return r as T;
+}
+
+// `user` is a reserved word in PostgreSQL: the table keeps SQLite's name, quoted
+const USER_COLUMNS = 'user_id AS userid, user_name AS name, user_editcount AS editcount, user_registration AS registration';
+
+/** `(a, b) op (x, y)`: a row comparison, op one of > >= < <=. */
+function rowCmp(cols: string[], op: string, params: string[]): string {
+  return `(${cols.join(', ')}) ${op} (${params.join(', ')})`;
+}
+
+export class PostgresHistoryStore implements HistoryStore {
+  constructor(private readonly db: PgDb) {}
+
+  async revisionsByIds(ids: readonly number[]): Promise<RevisionRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.all('HistoryStore.revisionsByIds', `SELECT ${REV_COLUMNS} FROM revision WHERE rev_id = ANY($1::bigint[]) ORDER BY rev_id`, [ids]);
+    return rows.map((r) => toRev(r));
+  }
+
+  async latestRevisions(pageids: readonly number[]): Promise<RevisionRecord[]> {
+    if (pageids.length === 0) return [];
+    const rows = await this.db.all(
+      'HistoryStore.latestRevisions',
+      `SELECT ${REV_COLUMNS} FROM page JOIN revision ON rev_id = page_latest WHERE page_id = ANY($1::bigint[]) ORDER BY page_id`,
+      [pageids],
+    );
+    return rows.map((r) => toRev(r));
+  }
+
+  async pageHistory(o: PageHistoryOptions): Promise<RevisionRecord[]> {
+    const newer = o.dir === 'newer';
+    const [lo, hi] = newer ? ['>=', '<='] : ['<=', '>='];
+    const where = ['rev_page = @page'];
+    if (o.startId !== undefined) where.push(`rev_id ${lo} @startId`);
+    if (o.endId !== undefined) where.push(`rev_id ${hi} @endId`);
+    if (o.start !== undefined) where.push(`rev_timestamp ${lo} @start`);
+    if (o.end !== undefined) where.push(`rev_timestamp ${hi} @end`);
+    if (o.user !== undefined) where.push('rev_user_text = @user');
+    if (o.excludeUser !== undefined) where.push('rev_user_text != @excludeUser');
+    const d = newer ? 'ASC' : 'DESC';
+    const order = o.orderBy === 'id' ? `rev_id ${d}` : `rev_timestamp ${d}, rev_id ${d}`;
+    const sql = `SELECT ${REV_COLUMNS} FROM revision WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`;
+    const rows = await this.db.named('HistoryStore.pageHistory', sql, {
+      page: o.pageid,
+      startId: o.startId,
+      endId: o.endId,
+      start: o.start,
+      end: o.end,
+      user: o.user,
+      excludeUser: o.excludeUser,
+      limit: o.limit,
+    });
+    return rows.map((r) => toRev(r));
+  }
+
+  async texts(revids: readonly number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    if (revids.length === 0) return out;
+    const rows = await this.db.all<{ id: number; data: Buffer }>('HistoryStore.texts', 'SELECT rt_rev_id AS id, rt_data AS data FROM revision_text WHERE rt_rev_id = ANY($1::bigint[])', [revids]);
+    const data = new Map(rows.map((r) => [r.id, r.data]));
+    // in the order asked for, as the SQLite store fills the map
+    for (const id of new Set(revids)) {
+      const d = data.get(id);
+      if (d) out.set(id, inflateRawSync(d).toString('utf8'));
+    }
+    return out;
+  }
+
+  /**
+   * Per page (ascending) a range of the (page, user) key from the continuation, each read only as far as
+   * the limit; pages come in order (the ordinality), so the outer sort orders one page's rows at a time.
+   */
+  async contributors(pageids: readonly number[], from: { pageid: number; userid: number } | undefined, limit: number): Promise<ContributorRecord[]> {
+    const sorted = [...new Set(pageids)].sort((a, b) => a - b).filter((id) => !from || id >= from.pageid);
+    if (sorted.length === 0 || limit <= 0) return [];
+    const minUsers = sorted.map((page) => (from && page === from.pageid ? from.userid : 0));
+    return this.db.all<ContributorRecord>(
+      'HistoryStore.contributors',
+      `SELECT x.* FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS p(page, minuser, ord) CROSS JOIN LATERAL (
+         SELECT pc_page AS pageid, pc_user AS userid, pc_user_text AS name FROM page_contributor
+         WHERE pc_page = p.page AND pc_user >= p.minuser ORDER BY pc_user LIMIT $3) x
+       ORDER BY p.ord, x.userid LIMIT $3`,
+      [sorted, minUsers, limit],
+    );
+  }
+
+  async anonContributors(pageids: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    if (pageids.length === 0) return out;
+    const rows = await this.db.all<{ page: number; n: number }>(
+      'HistoryStore.anonContributors',
+      'SELECT pac_page AS page, pac_count AS n FROM page_anon_contributors WHERE pac_page = ANY($1::bigint[])',
+      [pageids],
+    );
+    const counts = new Map(rows.map((r) => [r.page, r.n]));
+    for (const id of new Set(pageids)) {
+      const n = counts.get(id);
+      if (n !== undefined) out.set(id, n);
+    }
+    return out;
+  }
+
+  async usersByName(names: readonly string[]): Promise<UserRecord[]> {
+    const unique = [...new Set(names)];
+    if (unique.length === 0) return [];
+    return this.db.all<UserRecord>(
+      'HistoryStore.usersByName',
+      `SELECT ${USER_COLUMNS} FROM unnest($1::text[]) WITH ORDINALITY AS n(name, ord) JOIN "user" ON user_name = n.name ORDER BY n.ord`,
+      [unique],
+    );
+  }
+
+  async userRange(o: UserRangeOptions): Promise<UserRecord[]> {
+    const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    const where: string[] = [];
+    if (o.from !== undefined) where.push(`user_name ${lo} @from`);
+    if (o.to !== undefined) where.push(`user_name ${hi} @to`);
+    if (o.prefix !== undefined) where.push('user_name >= @prefix AND user_name < @prefixEnd');
+    if (o.withEditsOnly) where.push('user_editcount > 0');
+    const sql = `SELECT ${USER_COLUMNS} FROM "user" ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+      ORDER BY user_name ${o.descending ? 'DESC' : 'ASC'} LIMIT @limit`;
+    return this.db.named<UserRecord>('HistoryStore.userRange', sql, {
+      from: o.from,
+      to: o.to,
+      prefix: o.prefix,
+      prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix),
+      limit: o.limit,
+    });
+  }
+
+  /**
+   * One statement: per user (or the prefix) and namespace a range of the (user, namespace, timestamp) or
+   * (user, timestamp) index with at most `limit` rows (a lateral each), merged here: the work is bounded
+   * by users × namespaces × limit, whatever the history. The continuation point applies to the user it
+   * names (every user when it names none); users before it in the listing's order are skipped.
+   */
+  async contributions(o: ContributionOptions): Promise<ContributionRecord[]> {
+    if (o.limit <= 0) return [];
+    const multi = o.prefix !== undefined || (o.users?.length ?? 0) > 1;
+    const nss = o.namespaces ? [...new Set(o.namespaces)] : undefined;
+    if (nss && nss.length === 0) return [];
+    const sign = o.descending ? -1 : 1;
+    const key = (r: ContributionRecord): [string, string, number] => [multi ? r.user : '', r.timestamp, r.revid];
+    const cmp = (a: ContributionRecord, b: ContributionRecord) => {
+      const [x, y] = [key(a), key(b)];
+      return sign * (compareBytes(x[0], y[0]) || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0) || x[2] - y[2]);
+    };
+    let groups: Array<{ users?: string[]; from: ContributionOptions['from'] }>;
+    if (o.prefix !== undefined) groups = [{ from: o.from }];
+    else {
+      const users = [...new Set(o.users ?? [])].filter((u) => !(o.from?.user !== undefined && sign * compareBytes(u, o.from.user) < 0));
+      if (o.from === undefined) groups = [{ users, from: undefined }];
+      else if (o.from.user === undefined) groups = [{ users, from: o.from }];
+      else {
+        const at = o.from.user;
+        groups = [
+          { users: users.filter((u) => u === at), from: o.from },
+          { users: users.filter((u) => u !== at), from: undefined },
+        ];
+      }
+      groups = groups.filter((g) => g.users!.length > 0);
+      if (groups.length === 0) return [];
+    }
+    const v: Record<string, unknown> = { limit: o.limit, nss, start: o.start, end: o.end };
+    const parts = groups.map((g, i) => this.contributionRange(o, g, i, v));
+    const sql = parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(' UNION ALL ');
+    const rows = (await this.db.named('HistoryStore.contributions', sql, v)).map((x: any) => {
+      x.top = x.top === 1;
+      return toRev<ContributionRecord>(x);
+    });
+    return rows.sort(cmp).slice(0, o.limit);
+  }
+
+  /** The SELECT of one group of ranges: users (or the prefix) × namespaces, each a lateral range. */
+  private contributionRange(o: ContributionOptions, g: { users?: string[]; from: ContributionOptions['from'] }, i: number, v: Record<string, unknown>): string {
+    const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    const d = o.descending ? 'DESC' : 'ASC';
+    const where: string[] = [];
+    const sources: string[] = [];
+    let order: string;
+    if (g.users !== undefined) {
+      sources.push(`unnest(@users${i}::text[]) AS u${i}(name)`);
+      v['users' + i] = g.users;
+      where.push(`rev_user_text = u${i}.name`);
+      order = `rev_timestamp ${d}, rev_id ${d}`;
+      if (g.from) where.push(rowCmp(['rev_timestamp', 'rev_id'], lo, ['@fromTs', '@fromId']));
+    } else {
+      where.push('rev_user_text >= @prefix AND rev_user_text < @prefixEnd');
+      v.prefix = o.prefix;
+      v.prefixEnd = prefixEnd(o.prefix!);
+      order = `rev_user_text ${d}, rev_timestamp ${d}, rev_id ${d}`;
+      if (g.from) where.push(rowCmp(['rev_user_text', 'rev_timestamp', 'rev_id'], lo, ['@fromUser', '@fromTs', '@fromId']));
+    }
+    // a prefix listing continued without a user compares with NULL and lists nothing, as SQLite does
+    if (g.from) Object.assign(v, { fromUser: g.from.user ?? null, fromTs: g.from.timestamp, fromId: g.from.revid });
+    if (o.namespaces) {
+      sources.push(`unnest(@nss::bigint[]) AS n${i}(ns)`);
+      where.push(`rev_namespace = n${i}.ns`);
+    }
+    if (o.start !== undefined) where.push(`rev_timestamp ${lo} @start`);
+    if (o.end !== undefined) where.push(`rev_timestamp ${hi} @end`);
+    if (o.minor !== undefined) where.push(`rev_minor_edit = ${o.minor ? 1 : 0}`);
+    if (o.isNew !== undefined) where.push(`rev_parent_id ${o.isNew ? '=' : '!='} 0`);
+    if (o.top !== undefined) where.push(`${o.top ? '' : 'NOT '}EXISTS (SELECT 1 FROM page t WHERE t.page_id = rev_page AND t.page_latest = rev_id)`);
+    const range = `SELECT ${REV_COLUMNS}, page_title AS title, CASE WHEN page_latest = rev_id THEN 1 ELSE 0 END AS top,
+        (SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id) AS "parentSize"
+      FROM revision JOIN page ON page_id = rev_page
+      WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`;
+    if (sources.length === 0) return range;
+    return `SELECT x.* FROM ${sources.join(' CROSS JOIN ')} CROSS JOIN LATERAL (${range}) x`;
+  }
+
+  async logEvents(o: LogOptions): Promise<LogRecord[]> {
+    const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    const d = o.descending ? 'DESC' : 'ASC';
+    // A title prefix alone is checked along a time-ordered index (1.25 orders by time whatever the
+    // filters), never read as a title range and sorted: written so that no index can take it, as SQLite's
+    // INDEXED BY makes sure.
+    const prefixOnly = o.prefix !== undefined && o.title === undefined;
+    const where: string[] = [];
+    if (o.type !== undefined) where.push('log_type = @type');
+    if (o.action !== undefined) where.push('log_action = @action');
+    if (o.user !== undefined) where.push('log_user_text = @user');
+    if (o.title !== undefined) where.push('log_namespace = @ns AND log_title = @title');
+    if (o.prefix !== undefined) {
+      where.push(prefixOnly ? "log_namespace + 0 = @ns AND log_title || '' >= @prefix AND log_title || '' < @prefixEnd" : 'log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd');
+    }
+    if (o.start !== undefined) where.push(`log_timestamp ${lo} @start`);
+    if (o.end !== undefined) where.push(`log_timestamp ${hi} @end`);
+    if (o.from) where.push(rowCmp(['log_timestamp', 'log_id'], lo, ['@fromTs', '@fromId']));
+    const order = `log_timestamp ${d}, log_id ${d}`;
+    const sql = `SELECT log_id AS logid, log_type AS type, log_action AS action, log_timestamp AS timestamp, log_user_text AS "user",
+        log_user AS userid, log_namespace AS ns, log_title AS title, log_page AS logpage, COALESCE(page_id, 0) AS pageid,
+        log_comment AS comment, log_params AS params, log_deleted AS deleted
+      FROM logging LEFT JOIN page ON page_namespace = log_namespace AND page_title = log_title
+      ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
+    const ns = o.title?.ns ?? o.prefix?.ns;
+    return this.db.named<LogRecord>('HistoryStore.logEvents', sql, {
+      type: o.type,
+      action: o.action,
+      user: o.user,
+      ns,
+      title: o.title?.dbkey,
+      prefix: o.prefix?.dbkey,
+      prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix.dbkey),
+      start: o.start,
+      end: o.end,
+      fromTs: o.from?.timestamp,
+      fromId: o.from?.logid,
+      limit: o.limit,
+    });
+  }
+
+  async recentChanges(o: RecentChangeOptions): Promise<RecentChangeRecord[]> {
+    const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    const d = o.descending ? 'DESC' : 'ASC';
+    // the window holds 90 days of changes; the filters are checked along the timestamp index, as MediaWiki does
+    const where: string[] = [];
+    if (o.start !== undefined) where.push(`rc_timestamp ${lo} @start`);
+    if (o.end !== undefined) where.push(`rc_timestamp ${hi} @end`);
+    if (o.from) where.push(rowCmp(['rc_timestamp', 'rc_id'], lo, ['@fromTs', '@fromId']));
+    if (o.namespaces) where.push('rc_namespace = ANY(@namespaces::bigint[])');
+    if (o.types) where.push('rc_type = ANY(@types::bigint[])');
+    if (o.user !== undefined) where.push('rc_user_text = @user');
+    if (o.excludeUser !== undefined) where.push('rc_user_text != @excludeUser');
+    if (o.minor !== undefined) where.push(`rc_minor ${o.minor ? '!=' : '='} 0`);
+    if (o.bot !== undefined) where.push(`rc_bot ${o.bot ? '!=' : '='} 0`);
+    if (o.anon !== undefined) where.push(`rc_user ${o.anon ? '=' : '!='} 0`);
+    if (o.redirect !== undefined) where.push(`COALESCE(page_is_redirect, 0) = ${o.redirect ? 1 : 0}`);
+    if (o.topOnly) where.push('page_latest = rc_this_oldid');
+    const sql = `SELECT rc_id AS rcid, rc_timestamp AS timestamp, rc_type AS type, rc_namespace AS ns, rc_title AS title,
+        rc_cur_id AS pageid, rc_this_oldid AS revid, rc_last_oldid AS "oldRevid", rc_user AS userid, rc_user_text AS "user",
+        rc_comment AS comment, rc_minor AS minor, rc_bot AS bot, rc_old_len AS "oldLen", rc_new_len AS "newLen",
+        rc_deleted AS deleted, rc_logid AS logid, rc_log_type AS "logType", rc_log_action AS "logAction", rc_params AS params,
+        COALESCE(page_is_redirect, 0) AS "isRedirect", rev_sha1 AS sha1
+      FROM recentchanges LEFT JOIN page ON page_namespace = rc_namespace AND page_title = rc_title LEFT JOIN revision ON rev_id = rc_this_oldid AND rc_this_oldid != 0
+      ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY rc_timestamp ${d}, rc_id ${d} LIMIT @limit`;
+    const rows = await this.db.named('HistoryStore.recentChanges', sql, {
+      start: o.start,
+      end: o.end,
+      fromTs: o.from?.timestamp,
+      fromId: o.from?.rcid,
+      namespaces: o.namespaces?.map((n) => Number(n)),
+      types: o.types?.map((n) => Number(n)),
+      user: o.user,
+      excludeUser: o.excludeUser,
+      limit: o.limit,
+    });
+    return rows.map((r: any) => {
+      r.minor = r.minor !== 0;
+      r.bot = r.bot !== 0;
+      r.isRedirect = r.isRedirect === 1;
+      return r as RecentChangeRecord;
+    });
+  }
+}

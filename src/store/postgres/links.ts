@@ -1,0 +1,109 @@
+import type { PgDb } from './db.js';
+import type { FileUsageOptions, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
+import { prefixEnd } from '../prefix-range.js';
+import { distinctValuesSql } from './relations.js';
+
+export class PostgresLinkStore implements LinkStore {
+  constructor(private readonly db: PgDb) {}
+
+  /** Target bounds shared by both listings: from/to/prefix on il_to. */
+  private bounds(o: FileUsageOptions, where: string[], v: Record<string, unknown>): void {
+    if (o.from !== undefined) {
+      where.push('il_to >= @from');
+      v.from = o.from;
+    }
+    if (o.to !== undefined) {
+      where.push('il_to <= @to');
+      v.to = o.to;
+    }
+    if (o.prefix !== undefined && o.prefix !== '') {
+      where.push('il_to >= @prefix AND il_to < @prefixEnd');
+      v.prefix = o.prefix;
+      v.prefixEnd = prefixEnd(o.prefix);
+    }
+  }
+
+  /** A range scan of the imagelinks primary key (il_to, il_from). */
+  async fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]> {
+    const where: string[] = [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    if (o.continueAt !== undefined) {
+      where.push(`(il_to, il_from) ${o.descending ? '<=' : '>='} (@contTo, @contFrom)`);
+      v.contTo = o.continueAt.target;
+      v.contFrom = o.continueAt.from;
+    }
+    this.bounds(o, where, v);
+    const dir = o.descending ? ' DESC' : '';
+    const sql =
+      `SELECT il_to AS target, il_from AS "from" FROM imagelinks${where.length ? ' WHERE ' + where.join(' AND ') : ''}` +
+      ` ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
+    return this.db.named<FileUsageRow>('LinkStore.fileUsages', sql, v);
+  }
+
+  /**
+   * Distinct targets by skipping through the primary key: one seek per target (`il_to > previous`),
+   * so a file used a million times costs no more than one used once; all in one statement.
+   */
+  async fileUsageTargets(o: FileUsageOptions & { continueAt?: string }): Promise<string[]> {
+    if (o.limit <= 0) return [];
+    const where: string[] = [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    if (o.continueAt !== undefined) {
+      where.push(`il_to ${o.descending ? '<=' : '>='} @cont`);
+      v.cont = o.continueAt;
+    }
+    this.bounds(o, where, v);
+    const rows = await this.db.named<{ v: string }>('LinkStore.fileUsageTargets', distinctValuesSql('imagelinks', 'il_to', where, o.descending), v);
+    return rows.map((r) => r.v);
+  }
+
+  /**
+   * A range scan of the il_from index (il_from, il_to) per page of the batch, each read only as far as the
+   * limit; the sort is over the batch's rows. The batch is joined as a list, not a set, as the SQLite store
+   * joins it (a page given twice has its rows twice).
+   */
+  async imagesOf(o: { pageids: readonly number[]; start?: { pageid: number; name: string }; only?: readonly string[]; descending: boolean; limit: number }): Promise<Array<{ pageid: number; name: string }>> {
+    if (o.pageids.length === 0 || (o.only && o.only.length === 0)) return [];
+    const dir = o.descending ? ' DESC' : '';
+    const v: Record<string, unknown> = { ids: o.pageids, limit: o.limit };
+    const where = ['il_from = j.id'];
+    if (o.start !== undefined) {
+      where.push(`(il_from, il_to) ${o.descending ? '<=' : '>='} (@startPage, @startName)`);
+      v.startPage = o.start.pageid;
+      v.startName = o.start.name;
+    }
+    if (o.only !== undefined) {
+      where.push('il_to = ANY(@only::text[])');
+      v.only = o.only;
+    }
+    const sql = `SELECT x.* FROM unnest(@ids::bigint[]) AS j(id) CROSS JOIN LATERAL (
+        SELECT il_from AS pageid, il_to AS name FROM imagelinks WHERE ${where.join(' AND ')} ORDER BY il_to${dir} LIMIT @limit) x
+      ORDER BY x.pageid${dir}, x.name${dir} LIMIT @limit`;
+    return this.db.named<{ pageid: number; name: string }>('LinkStore.imagesOf', sql, v);
+  }
+
+  /**
+   * A range scan of the primary key (il_to, il_from), or of il_to_from_namespace (il_to, il_from_namespace,
+   * il_from) for one namespace; each row joined to its page (by primary key) for title and redirect flag.
+   */
+  async fileUsers(o: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): Promise<FileUserRow[]> {
+    const where = ['il_to = @target'];
+    const v: Record<string, unknown> = { target: o.target, limit: o.limit };
+    if (o.namespace !== undefined) {
+      where.push('il_from_namespace = @ns');
+      v.ns = o.namespace;
+    }
+    if (o.fromId !== undefined) {
+      where.push(`il_from ${o.descending ? '<=' : '>='} @fromId`);
+      v.fromId = o.fromId;
+    }
+    if (o.redirect !== undefined) {
+      where.push('page_is_redirect = @redirect');
+      v.redirect = o.redirect ? 1 : 0;
+    }
+    const sql =
+      `SELECT il_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect" FROM imagelinks` +
+      ` JOIN page ON page_id = il_from WHERE ${where.join(' AND ')} ORDER BY il_from${o.descending ? ' DESC' : ''} LIMIT @limit`;
+    return (await this.db.named<FileUserRow & { isRedirect: number | boolean }>('LinkStore.fileUsers', sql, v)).map((r) => ({ ...r, isRedirect: !!r.isRedirect }));
+  }
+}

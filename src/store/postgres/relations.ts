@@ -1,0 +1,360 @@
+import type { PgDb } from './db.js';
+import type { AllLinkRow, AllLinksOptions, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
+import type { InterwikiEntry } from '../../wiki/interwiki.js';
+import { prefixEnd } from '../prefix-range.js';
+
+const COLUMNS: Record<TargetTable, { from: string; ns: string; title: string; fromNs: string | null }> = {
+  pagelinks: { from: 'pl_from', ns: 'pl_namespace', title: 'pl_title', fromNs: 'pl_from_namespace' },
+  templatelinks: { from: 'tl_from', ns: 'tl_namespace', title: 'tl_title', fromNs: 'tl_from_namespace' },
+  redirect: { from: 'rd_from', ns: 'rd_namespace', title: 'rd_title', fromNs: null },
+};
+
+type LinkerDbRow = Omit<LinkerRow, 'isRedirect'> & { isRedirect: number };
+const toLinker = <R extends LinkerDbRow>(r: R) => ({ ...r, isRedirect: r.isRedirect === 1 });
+
+/**
+ * Distinct values of an index column in order, one seek per value, as one statement: a recursive CTE
+ * each step of which looks up the next value after the previous one (a loose index scan). The SQLite store
+ * does the same seeks as one statement each; here each would be a round trip.
+ *
+ * @param from the table expression; @param col the column; @param where the bounds (may be empty)
+ */
+export function distinctValuesSql(from: string, col: string, where: readonly string[], descending: boolean): string {
+  const dir = descending ? ' DESC' : '';
+  const cond = (extra: string[]) => {
+    const all = [...where, ...extra];
+    return all.length ? ' WHERE ' + all.join(' AND ') : '';
+  };
+  return `WITH RECURSIVE skip(v, n) AS (
+      (SELECT ${col}, 1 FROM ${from}${cond([])} ORDER BY ${col}${dir} LIMIT 1)
+      UNION ALL
+      SELECT (SELECT ${col} FROM ${from}${cond([`${col} ${descending ? '<' : '>'} skip.v`])} ORDER BY ${col}${dir} LIMIT 1), n + 1
+      FROM skip WHERE skip.v IS NOT NULL AND n < @limit
+    ) SELECT v FROM skip WHERE v IS NOT NULL ORDER BY n`;
+}
+
+// Batches are bound as arrays (= ANY, unnest): one prepared statement per shape of the filters, one round
+// trip per call, an index seek or range per element.
+export class PostgresRelationStore implements RelationStore {
+  constructor(private readonly db: PgDb) {}
+
+  async linksOf(o: {
+    table: LinkTable;
+    pageids: readonly number[];
+    namespaces?: readonly number[];
+    only?: readonly TitleKey[];
+    continueAt?: LinkRow;
+    descending: boolean;
+    limit: number;
+  }): Promise<LinkRow[]> {
+    if (o.pageids.length === 0 || (o.namespaces && o.namespaces.length === 0) || (o.only && o.only.length === 0)) return [];
+    const c = COLUMNS[o.table];
+    const v: Record<string, unknown> = { limit: o.limit, ids: o.pageids };
+    const where = [`${c.from} = ANY(@ids::bigint[])`];
+    if (o.namespaces) {
+      where.push(`${c.ns} = ANY(@nss::bigint[])`);
+      v.nss = o.namespaces;
+    }
+    if (o.only) {
+      where.push(`(${c.ns}, ${c.title}) IN (SELECT * FROM unnest(@onlyNs::bigint[], @onlyTitle::text[]))`);
+      v.onlyNs = o.only.map((t) => t.ns);
+      v.onlyTitle = o.only.map((t) => t.title);
+    }
+    if (o.continueAt) {
+      where.push(`(${c.from}, ${c.ns}, ${c.title}) ${o.descending ? '<=' : '>='} (@cf, @cn, @ct)`);
+      Object.assign(v, { cf: o.continueAt.from, cn: o.continueAt.ns, ct: o.continueAt.title });
+    }
+    const dir = o.descending ? ' DESC' : '';
+    const sql =
+      `SELECT ${c.from} AS "from", ${c.ns} AS ns, ${c.title} AS title FROM ${o.table}` +
+      ` WHERE ${where.join(' AND ')} ORDER BY ${c.from}${dir}, ${c.ns}${dir}, ${c.title}${dir} LIMIT @limit`;
+    return this.db.named<LinkRow>('RelationStore.linksOf', sql, v);
+  }
+
+  async linkers(o: {
+    table: TargetTable;
+    ns: number;
+    title: string;
+    fromNs?: number;
+    fromId?: number;
+    redirect?: boolean;
+    pageNamespaces?: readonly number[];
+    fragment?: boolean;
+    descending: boolean;
+    limit: number;
+  }): Promise<LinkerRow[]> {
+    const c = COLUMNS[o.table];
+    const v: Record<string, unknown> = { ns: o.ns, title: o.title, limit: o.limit };
+    const where = [`${c.ns} = @ns`, `${c.title} = @title`];
+    if (o.table === 'redirect') where.push("rd_interwiki = ''");
+    if (o.fromNs !== undefined) {
+      where.push(`${c.fromNs ?? 'page_namespace'} = @fromNs`);
+      v.fromNs = o.fromNs;
+    }
+    if (o.fromId !== undefined) {
+      where.push(`${c.from} ${o.descending ? '<=' : '>='} @fromId`);
+      v.fromId = o.fromId;
+    }
+    if (o.redirect !== undefined) {
+      where.push('page_is_redirect = @redirect');
+      v.redirect = o.redirect ? 1 : 0;
+    }
+    if (o.pageNamespaces !== undefined) {
+      if (o.pageNamespaces.length === 0) return [];
+      where.push('page_namespace = ANY(@pns::bigint[])');
+      v.pns = o.pageNamespaces;
+    }
+    if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
+    const fromNsCol = c.fromNs ?? 'page_namespace';
+    const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
+    const sql =
+      `SELECT ${c.from} AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect", ${fromNsCol} AS "fromNs", ${fragment} AS fragment` +
+      ` FROM ${o.table} JOIN page ON page_id = ${c.from} WHERE ${where.join(' AND ')} ORDER BY ${c.from}${o.descending ? ' DESC' : ''} LIMIT @limit`;
+    return (await this.db.named<LinkerDbRow>('RelationStore.linkers', sql, v)).map(toLinker);
+  }
+
+  async linkersOf(o: {
+    table: TargetTable;
+    targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
+    redirect?: boolean;
+    pageNamespaces?: readonly number[];
+    fragment?: boolean;
+    limit: number;
+  }): Promise<Array<LinkerRow & { target: number }>> {
+    if (o.targets.length === 0 || (o.pageNamespaces && o.pageNamespaces.length === 0)) return [];
+    const c = COLUMNS[o.table];
+    const byFromNs = c.fromNs !== null && o.targets.some((t) => t.fromNs !== undefined);
+    if (byFromNs && o.targets.some((t) => t.fromNs === undefined)) throw new Error('linkersOf: fromNs on every target or on none');
+    const v: Record<string, unknown> = {
+      tns: o.targets.map((t) => t.ns),
+      ttitle: o.targets.map((t) => t.title),
+      tfromns: o.targets.map((t) => t.fromNs ?? 0),
+      tfromid: o.targets.map((t) => t.fromId ?? 0),
+      limit: o.limit,
+    };
+    const where = [`${c.ns} = t.ns`, `${c.title} = t.title`, `${c.from} >= t.fromid`];
+    if (byFromNs) where.push(`${c.fromNs} = t.fromns`);
+    if (o.table === 'redirect') where.push("rd_interwiki = ''");
+    if (o.redirect !== undefined) {
+      where.push('page_is_redirect = @redirect');
+      v.redirect = o.redirect ? 1 : 0;
+    }
+    if (o.pageNamespaces !== undefined) {
+      where.push('page_namespace = ANY(@pns::bigint[])');
+      v.pns = o.pageNamespaces;
+    }
+    if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
+    const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
+    // Each target is a range of the index that orders its rows by page id (the primary key (ns, title,
+    // from) of a link table, (ns, title, from namespace, from) with a namespace, redirect_target for
+    // redirects), read in the lateral only as far as the limit; the targets come in the batch's order
+    // (the ordinality), so the outer sort only orders rows within one target and stops at the limit.
+    const sql =
+      `SELECT (t.ord - 1)::bigint AS target, x.* FROM unnest(@tns::bigint[], @ttitle::text[], @tfromns::bigint[], @tfromid::bigint[]) WITH ORDINALITY AS t(ns, title, fromns, fromid, ord)` +
+      ` CROSS JOIN LATERAL (SELECT ${c.from} AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect", ${c.fromNs ?? 'page_namespace'} AS "fromNs", ${fragment} AS fragment` +
+      ` FROM ${o.table} JOIN page ON page_id = ${c.from} WHERE ${where.join(' AND ')} ORDER BY ${c.from} LIMIT @limit) x` +
+      ` ORDER BY t.ord, x.pageid LIMIT @limit`;
+    return (await this.db.named<LinkerDbRow & { target: number }>('RelationStore.linkersOf', sql, v)).map(toLinker);
+  }
+
+  private bounds(o: AllLinksOptions, c: { ns: string; title: string }, where: string[], v: Record<string, unknown>): void {
+    where.push(`${c.ns} = @ns`);
+    v.ns = o.ns;
+    if (o.from !== undefined) {
+      where.push(`${c.title} >= @from`);
+      v.from = o.from;
+    }
+    if (o.to !== undefined) {
+      where.push(`${c.title} <= @to`);
+      v.to = o.to;
+    }
+    if (o.prefix !== undefined && o.prefix !== '') {
+      where.push(`${c.title} >= @prefix AND ${c.title} < @prefixEnd`);
+      v.prefix = o.prefix;
+      v.prefixEnd = prefixEnd(o.prefix);
+    }
+  }
+
+  /** A range scan of the (ns, title, from) key: pagelinks/templatelinks primary key, redirect_target. */
+  async allLinks(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): Promise<AllLinkRow[]> {
+    const c = COLUMNS[o.table];
+    const where: string[] = [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    this.bounds(o, c, where, v);
+    if (o.continueAt !== undefined) {
+      where.push(`(${c.title}, ${c.from}) ${o.descending ? '<=' : '>='} (@contTitle, @contFrom)`);
+      v.contTitle = o.continueAt.title;
+      v.contFrom = o.continueAt.from;
+    }
+    const extra = o.table === 'redirect' ? 'rd_fragment AS fragment, rd_interwiki AS interwiki' : "'' AS fragment, '' AS interwiki";
+    const dir = o.descending ? ' DESC' : '';
+    const sql =
+      `SELECT ${c.title} AS title, ${c.from} AS "from", ${extra} FROM ${o.table} WHERE ${where.join(' AND ')}` +
+      ` ORDER BY ${c.title}${dir}, ${c.from}${dir} LIMIT @limit`;
+    return this.db.named<AllLinkRow>('RelationStore.allLinks', sql, v);
+  }
+
+  /** Distinct titles by skipping through the key: one seek per title, however many links it has. */
+  async allLinkTitles(o: AllLinksOptions & { continueAt?: string }): Promise<string[]> {
+    if (o.limit <= 0) return [];
+    const c = COLUMNS[o.table];
+    const where: string[] = [];
+    const v: Record<string, unknown> = { limit: o.limit };
+    this.bounds(o, c, where, v);
+    if (o.continueAt !== undefined) {
+      where.push(`${c.title} ${o.descending ? '<=' : '>='} @cont`);
+      v.cont = o.continueAt;
+    }
+    const rows = await this.db.named<{ v: string }>('RelationStore.allLinkTitles', distinctValuesSql(o.table, c.title, where, o.descending), v);
+    return rows.map((r) => r.v);
+  }
+
+  async propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>> {
+    if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
+    const v: Record<string, unknown> = { ids: o.pageids };
+    const where = ['pp_page = ANY(@ids::bigint[])'];
+    if (o.names) {
+      where.push('pp_propname = ANY(@names::text[])');
+      v.names = o.names;
+    }
+    const sql = `SELECT pp_page AS page, pp_propname AS name, pp_value AS value FROM page_props WHERE ${where.join(' AND ')} ORDER BY pp_page, pp_propname`;
+    return this.db.named('RelationStore.propsOf', sql, v);
+  }
+
+  async pagesWithProp(o: { name: string; fromId?: number; descending: boolean; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
+    const v: Record<string, unknown> = { name: o.name, limit: o.limit };
+    const where = ['pp_propname = @name'];
+    if (o.fromId !== undefined) {
+      where.push(`pp_page ${o.descending ? '<=' : '>='} @fromId`);
+      v.fromId = o.fromId;
+    }
+    const sql =
+      `SELECT pp_page AS pageid, page_namespace AS ns, page_title AS title, pp_value AS value FROM page_props JOIN page ON page_id = pp_page` +
+      ` WHERE ${where.join(' AND ')} ORDER BY pp_page${o.descending ? ' DESC' : ''} LIMIT @limit`;
+    return this.db.named('RelationStore.pagesWithProp', sql, v);
+  }
+
+  async propNames(o: { from?: string; limit: number }): Promise<string[]> {
+    if (o.limit <= 0) return [];
+    const where = o.from === undefined ? [] : ['pp_propname >= @from'];
+    const rows = await this.db.named<{ v: string }>('RelationStore.propNames', distinctValuesSql('page_props', 'pp_propname', where, false), { from: o.from, limit: o.limit });
+    return rows.map((r) => r.v);
+  }
+
+  async extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>> {
+    if (o.pageids.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit, offset: o.offset, ids: o.pageids };
+    const where = ['el_from = ANY(@ids::bigint[])'];
+    if (o.indexPrefix !== undefined) {
+      where.push('el_index >= @prefix AND el_index < @prefixEnd');
+      v.prefix = o.indexPrefix;
+      v.prefixEnd = prefixEnd(o.indexPrefix);
+    }
+    // DISTINCT: a protocol-relative URL has two index rows
+    const sql = `SELECT DISTINCT el_from AS "from", el_to AS url FROM externallinks WHERE ${where.join(' AND ')} ORDER BY "from", url LIMIT @limit OFFSET @offset`;
+    return this.db.named('RelationStore.extLinksOf', sql, v);
+  }
+
+  async extUrlUsage(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
+    if (o.namespaces && o.namespaces.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit, offset: o.offset };
+    const where: string[] = [];
+    if (o.indexPrefix !== undefined) {
+      where.push('el_index >= @prefix AND el_index < @prefixEnd');
+      v.prefix = o.indexPrefix;
+      v.prefixEnd = prefixEnd(o.indexPrefix);
+    }
+    if (o.namespaces) {
+      where.push('page_namespace = ANY(@nss::bigint[])');
+      v.nss = o.namespaces;
+    }
+    const sql =
+      `SELECT el_from AS pageid, page_namespace AS ns, page_title AS title, el_to AS url FROM externallinks JOIN page ON page_id = el_from` +
+      `${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY el_index, el_id LIMIT @limit OFFSET @offset`;
+    return this.db.named('RelationStore.extUrlUsage', sql, v);
+  }
+
+  async langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>> {
+    if (o.pageids.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit, ids: o.pageids };
+    const where = ['ll_from = ANY(@ids::bigint[])'];
+    if (o.lang !== undefined) {
+      where.push('ll_lang = @lang');
+      v.lang = o.lang;
+    }
+    if (o.title !== undefined) {
+      where.push('ll_title = @title');
+      v.title = o.title;
+    }
+    if (o.continueAt) {
+      where.push(`(ll_from, ll_lang) ${o.descending ? '<=' : '>='} (@cf, @cl)`);
+      v.cf = o.continueAt.from;
+      v.cl = o.continueAt.lang;
+    }
+    const dir = o.descending ? ' DESC' : '';
+    const sql = `SELECT ll_from AS "from", ll_lang AS lang, ll_title AS title FROM langlinks WHERE ${where.join(' AND ')} ORDER BY ll_from${dir}, ll_lang${dir} LIMIT @limit`;
+    return this.db.named('RelationStore.langLinksOf', sql, v);
+  }
+
+  async iwLinksOf(o: {
+    pageids: readonly number[];
+    prefix?: string;
+    title?: string;
+    continueAt?: { from: number; prefix: string; title: string };
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ from: number; prefix: string; title: string }>> {
+    if (o.pageids.length === 0) return [];
+    const v: Record<string, unknown> = { limit: o.limit, ids: o.pageids };
+    const where = ['iwl_from = ANY(@ids::bigint[])'];
+    if (o.prefix !== undefined) {
+      where.push('iwl_prefix = @prefix');
+      v.prefix = o.prefix;
+    }
+    if (o.title !== undefined) {
+      where.push('iwl_title = @title');
+      v.title = o.title;
+    }
+    if (o.continueAt) {
+      where.push(`(iwl_from, iwl_prefix, iwl_title) ${o.descending ? '<=' : '>='} (@cf, @cp, @ct)`);
+      Object.assign(v, { cf: o.continueAt.from, cp: o.continueAt.prefix, ct: o.continueAt.title });
+    }
+    const dir = o.descending ? ' DESC' : '';
+    const sql = `SELECT iwl_from AS "from", iwl_prefix AS prefix, iwl_title AS title FROM iwlinks WHERE ${where.join(' AND ')} ORDER BY iwl_from${dir}, iwl_prefix${dir}, iwl_title${dir} LIMIT @limit`;
+    return this.db.named('RelationStore.iwLinksOf', sql, v);
+  }
+
+  private iwMap?: Promise<InterwikiEntry[]>;
+  interwikiMap(): Promise<InterwikiEntry[]> {
+    // a few hundred rows at most, fixed for the life of the import (a re-import opens a new store)
+    this.iwMap ??= this.readInterwikiMap();
+    return this.iwMap;
+  }
+
+  private async readInterwikiMap(): Promise<InterwikiEntry[]> {
+    try {
+      // an import made before the table existed has none (to_regclass looks in the pool's search_path)
+      if ((await this.db.value('RelationStore.interwikiMap', "SELECT to_regclass('interwiki') IS NOT NULL")) !== true) return [];
+      const rows = await this.db.all<{ prefix: string; url: string; api: string; local: number; trans: number; wikiid: string }>(
+        'RelationStore.interwikiMap',
+        'SELECT iw_prefix AS prefix, iw_url AS url, iw_api AS api, iw_local AS local, iw_trans AS trans, iw_wikiid AS wikiid FROM interwiki ORDER BY iw_prefix',
+      );
+      return rows.map((r) => ({ prefix: r.prefix, url: r.url, local: !!r.local, trans: r.trans ? true : undefined, api: r.api || undefined, wikiid: r.wikiid || undefined }));
+    } catch (e) {
+      // a failed read is not remembered: the next call asks again
+      this.iwMap = undefined;
+      throw e;
+    }
+  }
+
+  async randomPages(o: { namespaces: readonly number[]; redirect: boolean; from: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
+    if (o.namespaces.length === 0) return [];
+    // per namespace a range of page_random_namespace (redirect, ns, random), in the order the namespaces
+    // were given; page id breaks ties of page_random as SQLite's index (whose rows end with the rowid) does
+    const sql =
+      'SELECT x.* FROM unnest($1::bigint[]) WITH ORDINALITY AS n(ns, ord) CROSS JOIN LATERAL (' +
+      'SELECT page_id AS pageid, page_namespace AS ns, page_title AS title, page_random AS random FROM page' +
+      ' WHERE page_is_redirect = $2 AND page_namespace = n.ns AND page_random >= $3 ORDER BY page_random, page_id LIMIT $4) x ORDER BY n.ord, x.random, x.pageid';
+    return this.db.all('RelationStore.randomPages', sql, [o.namespaces, o.redirect ? 1 : 0, o.from, o.limit]);
+  }
+}
