@@ -167,8 +167,11 @@ export class SqlSemanticStore implements SemanticStore {
       const ids = exact
         ? `SELECT at_value AS v FROM smw_ac_top WHERE at_node = (SELECT id FROM heavy) UNION ${words('NOT')}`
         : `SELECT v FROM (${words('')} ORDER BY aw_key, aw_value LIMIT ${p.add(LONG_QUERY_SCAN, 'int')}) l UNION ${words('NOT')}`;
+      // a value seek per id, as a correlated subquery so that no plan (PostgreSQL's generic ones guess
+      // ranges' sizes) turns it into a scan of smw_ac_value
+      const chosen = exact ? `(SELECT v FROM ids ORDER BY v LIMIT ${p.add(limit, 'int')})` : 'ids';
       return `${head}, ids AS (${ids})
-        SELECT av_value AS v FROM ids JOIN smw_ac_value ON av_id = ids.v ORDER BY ids.v${exact ? ` LIMIT ${p.add(limit, 'int')}` : ''}`;
+        SELECT (SELECT av_value FROM smw_ac_value WHERE av_id = i.v) AS v FROM ${chosen} i ORDER BY i.v`;
     });
     const values = rows.map((r) => r.v);
     return exact ? values : values.filter((v) => matchesFolded(v, folded)).slice(0, limit);
