@@ -196,6 +196,10 @@ describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, (
     assert.deepEqual(await pg.semantic.subjectData(subjects), expected);
     assert.ok(expected.filter((x) => x && x.properties.length > 0).length > 100);
     assert.deepEqual(await pg.semantic.subjectData([]), []);
+    // with the pages' subobjects (browsebysubject's form)
+    const withSubs = await sqlite.semantic.subjectData(subjects, { subobjects: true });
+    assert.deepEqual(await pg.semantic.subjectData(subjects, { subobjects: true }), withSubs);
+    assert.ok(withSubs.filter((x) => x?.subobjects && x.subobjects.size > 0).length > 5);
   });
 
   it('autocompletion: properties, namespaces, categories and the dependent form', async () => {

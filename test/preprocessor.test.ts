@@ -256,8 +256,29 @@ describe('templates and parameters', () => {
     assert.deepEqual(r.templates, [{ ns: 10, dbkey: 'Echo' }, { ns: 0, dbkey: 'Головна' }, { ns: 2, dbkey: 'X/y' }]);
   });
 
-  test('subst: and safesubst: transclude like a plain call', () => {
-    assert.equal(x('{{subst:Echo|a}}{{safesubst:Echo|b}}{{SUBST:Echo|c}}', pages), 'abc');
+  test('outside the pre-save transform subst: stays as written and safesubst: transcludes (braceSubstitution of 1.25)', () => {
+    assert.equal(x('{{subst:Echo|a}}{{safesubst:Echo|b}}{{SUBST:Echo|c}}', pages), '{{subst:Echo|a}}b{{SUBST:Echo|c}}');
+  });
+
+  test('the pre-save transform (OT_WIKI) expands only subst:/safesubst:, one level, and holds comments and tags apart', () => {
+    const held: string[] = [];
+    const r = expand('{{subst:T|x}} {{Echo|a}} {{{1|d}}} <!-- c --><ref>{{subst:Echo|r}}</ref> {{subst:Немає|y}}<includeonly>{{subst:Echo|i}}</includeonly>', { ...pages, 'Шаблон:T': '{{{1}}}-{{{2|def}}}-{{Echo|{{{1}}}}}<!-- t --><noinclude>n</noinclude>' }, 'Київ', 0, {
+      outputType: 'wiki',
+      stripItem: (raw) => `<${held.push(raw) - 1}>`,
+    });
+    assert.equal(r.text, 'x-def-{{Echo|x}}<0> {{Echo|a}} {{{1|d}}} <1><2> {{subst:Немає|y}}<includeonly>{{subst:Echo|i}}</includeonly>');
+    assert.deepEqual(held, ['<!-- t -->', '<!-- c -->', '<ref>{{subst:Echo|r}}</ref>']);
+  });
+
+  test('headings carry markers naming the text and the heading number there (headingMarkers)', () => {
+    const r = expand('== A ==\n{{T}}\n{{Echo|\n== B ==\n}}\n=== C === <!-- x -->\n', { ...pages, 'Шаблон:T': 'x\n== T1 ==' }, 'Київ', 0, { headingMarkers: true });
+    assert.equal(r.text, '==\x7fUNIQ-h-0-QINU\x7f A ==\nx\n==\x7fUNIQ-h-1-QINU\x7f T1 ==\n\n== B ==\n\n===\x7fUNIQ-h-2-QINU\x7f C === \n');
+    // "== B ==" inside the argument is counted (2) but stays text; "C" is the page's third
+    assert.deepEqual(r.headings, [
+      { title: null, index: 1, start: 0 },
+      { title: { ns: 10, dbkey: 'T' }, index: 1, start: null },
+      { title: null, index: 3, start: 33 },
+    ]);
   });
 
   test('a missing template becomes a red link and is reported', () => {

@@ -20,6 +20,8 @@ import { importWiki } from '../src/importer/import.js';
 import { importHooks } from '../src/cli/import-command.js';
 import { semanticImportHook, TopKTrie } from '../src/importer/semantic-hook.js';
 import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
+import { openStore } from '../src/store/open.js';
+import Database from 'better-sqlite3';
 import { md5, phpFloatToString, phpJsonEncode, PhpMap } from '../src/semantic/php.js';
 import {
   parseBoolean,
@@ -240,13 +242,14 @@ describe('annotation extraction', () => {
 
 // ---------------------------------------------------------------------------------------------------
 let demo: DemoServer;
+let demoDb: string;
 let small: DemoServer;
 const SMALL_VALUES = 1300;
 
 before(async () => {
   const dir = path.join(tmp, 'demo');
   generateDemo(dir);
-  const db = path.join(tmp, 'demo.sqlite');
+  const db = (demoDb = path.join(tmp, 'demo.sqlite'));
   await importWiki({ dump: path.join(dir, 'dump.xml'), db, filesDir: path.join(dir, 'files'), messageDirs: [path.join(dir, 'messages')], lang: 'uk', hooks: importHooks(), log: () => {} });
   demo = await startDemoServer({ db });
   small = await startDemoServer({ db: await smallWiki() });
@@ -354,6 +357,30 @@ describe('action=browsebysubject (spec endpoint 8)', () => {
     const escaped = await demo.get({ action: 'browsebysubject', subject: 'Демонстраційна сторінка' });
     assert.match(escaped.text, /^\{"query":\{"subject":"\\u0414\\u0435/);
     assert.deepEqual(escaped.json, expected);
+  });
+
+  it("the store reads a subject with its page's subobjects in one call: the same data as asked one by one", async () => {
+    const store = await openStore(demoDb);
+    try {
+      const file = new Database(demoDb, { readonly: true });
+      const keys = file.prepare('SELECT ss_namespace AS ns, ss_title AS dbkey, ss_subobject AS subobject FROM smw_subject ORDER BY ss_id DESC').all() as Array<{ ns: number; dbkey: string; subobject: string }>;
+      file.close();
+      keys.push({ ns: 0, dbkey: 'Немає_такої', subobject: '' });
+      const [plain, withSubs] = [await store.semantic.subjectData(keys), await store.semantic.subjectData(keys, { subobjects: true })];
+      let seen = 0;
+      for (const [i, k] of keys.entries()) {
+        assert.deepEqual(withSubs[i] && { sortkey: withSubs[i]!.sortkey, properties: withSubs[i]!.properties }, plain[i]);
+        if (!withSubs[i]) continue;
+        const names = [...withSubs[i]!.subobjects!.keys()];
+        assert.ok(!names.includes(k.subobject) && !names.includes(''));
+        const own = await store.semantic.subjectData(names.map((subobject) => ({ ns: k.ns, dbkey: k.dbkey, subobject })));
+        assert.deepEqual([...withSubs[i]!.subobjects!.values()], own);
+        seen += names.length;
+      }
+      assert.ok(seen >= 3, `${seen} subobjects`);
+    } finally {
+      await store.close();
+    }
   });
 
   it('a subobject on its own; an unknown subobject has no data', async () => {

@@ -109,7 +109,8 @@ async function answer(request: FastifyRequest, reply: FastifyReply, store: Store
     }
     const title = wiki.titleText(row.ns, row.title);
     const api = `/api.php?action=parse&amp;page=${wfUrlencode(wiki.codec.prefixedDbKey(row.ns, row.title))}&amp;format=json`;
-    const body = `<h1 id="firstHeading">${escapeHtml(title)}</h1>
+    // OutputPage::setPageTitle: the heading shows the {{DISPLAYTITLE:}} HTML (sanitised when parsed)
+    const body = `<h1 id="firstHeading">${out.displayTitle ?? escapeHtml(title)}</h1>
 <div id="bodyContent">
 ${redirectedFrom}<div id="mw-content-text" lang="${wiki.lang}" dir="ltr">${out.html}</div>
 ${categoryLinks(wiki, out)}

@@ -9,6 +9,7 @@ import type { PageImportWriter } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { expandWikitext, TemplateTreeCache, type PreprocessContext } from '../wikitext/preprocessor.js';
+import { displayTitleProp } from '../wikitext/display-title.js';
 
 export interface TitleRef {
   ns: number;
@@ -22,8 +23,10 @@ export interface Expansion {
   /** pages the expansion itself links to ({{#ifexist:}} targets), besides the links of the text */
   links: TitleRef[];
   defaultSort?: string;
-  /** the argument of the last {{DISPLAYTITLE:…}} */
+  /** the HTML of the {{DISPLAYTITLE:…}} that applies */
   displayTitle?: string;
+  /** a {{DISPLAYTITLE:…}} was refused: the page is tracked in restricted-displaytitle-ignored */
+  displayTitleIgnored?: boolean;
   /** which limit stopped (part of) the expansion: 'depth' | 'size' | 'nodes' | 'error' */
   limitHit?: string;
 }
@@ -122,7 +125,7 @@ export class PreprocessorExpander implements Expander {
 
   constructor(
     private readonly lookup: PageLookup,
-    opts: { siteName: string; now: Date },
+    opts: ExpanderOptions,
   ) {
     const codec = lookup.codec;
     const names: Record<number, string> = {};
@@ -151,16 +154,25 @@ export class PreprocessorExpander implements Expander {
       now: opts.now,
       // a template used on thousands of pages is parsed once per import
       treeCache: new TemplateTreeCache(),
+      message: opts.message,
     };
   }
 
   expand(page: PageToExpand): Expansion {
     const nsText = this.lookup.codec.nsName(page.ns) ?? '';
-    const r = expandWikitext(page.text, { ...this.base, title: { ns: page.ns, dbkey: page.dbkey, nsText } });
-    return { text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, displayTitle: r.displayTitle, limitHit: r.limitHit };
+    const codec = this.lookup.codec;
+    const r = expandWikitext(page.text, { ...this.base, title: { ns: page.ns, dbkey: page.dbkey, nsText }, displayTitle: (t) => displayTitleProp(t, page, codec) });
+    return { text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, displayTitle: r.displayTitle, displayTitleIgnored: r.displayTitleIgnored, limitHit: r.limitHit };
   }
 }
 
-export function createExpander(pages: PageImportWriter, codec: TitleCodec, opts: { siteName: string; now: Date }): Expander {
+export interface ExpanderOptions {
+  siteName: string;
+  now: Date;
+  /** a message in the content language (the wiki's override, else the message files') */
+  message?: (key: string) => string | undefined;
+}
+
+export function createExpander(pages: PageImportWriter, codec: TitleCodec, opts: ExpanderOptions): Expander {
   return new PreprocessorExpander(new PageLookup(pages, codec), opts);
 }

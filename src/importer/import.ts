@@ -23,7 +23,7 @@ import { importPages, indexPageTitles } from './pages.js';
 import { FileImporter } from './files.js';
 import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './messages.js';
 import { createExpander } from './expand.js';
-import { runLinkPass, type LinkCounts } from './link-pass.js';
+import { contentMessage, runLinkPass, type LinkCounts } from './link-pass.js';
 import { createProgress } from './progress.js';
 import type { HookContext, PageAnalysisHook } from './hooks.js';
 import { loadInterwikiMap } from './interwiki-file.js';
@@ -195,7 +195,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       codec: titleCodec,
       lang,
       interwiki,
-      expander: createExpander(w.pages, titleCodec, { siteName: site.siteName, now: new Date(t0Wall) }),
+      expander: createExpander(w.pages, titleCodec, { siteName: site.siteName, now: new Date(t0Wall), message: (key) => contentMessage(w, lang, key) }),
       hooks,
       checkAbort,
       onProgress: (n) => progress.update(n),

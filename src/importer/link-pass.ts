@@ -15,7 +15,6 @@ import type { PageAnalysisHook } from './hooks.js';
 import { extractLinks, type PageLinks } from '../wikitext/links.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import type { ImportWriter, PageWithText } from '../store/import-writer.js';
-import { displayTitleProp } from '../wikitext/display-title.js';
 import { redirectTargetAndText } from '../wikitext/redirect.js';
 
 const CHUNK = 500;
@@ -76,16 +75,22 @@ const LIMIT_CATEGORIES: Record<string, string> = {
 function trackingCategories(w: ImportWriter, codec: TitleCodec, lang: string): Map<string, string | null> {
   const out = new Map<string, string | null>();
   const catPrefix = codec.nsName(NS_CATEGORY) ?? 'Category';
-  for (const key of ['hidden-category-category', 'broken-file-category', 'index-category', 'noindex-category', ...Object.values(LIMIT_CATEGORIES)]) {
-    let text = w.messages.override(lang, key);
-    for (const l of fallbackChain(lang)) {
-      if (text !== undefined) break;
-      text = w.messages.text(l, key);
-    }
+  for (const key of ['hidden-category-category', 'broken-file-category', 'index-category', 'noindex-category', 'restricted-displaytitle-ignored', ...Object.values(LIMIT_CATEGORIES)]) {
+    const text = contentMessage(w, lang, key);
     const t = text === undefined || text.trim() === '-' ? null : codec.parse(`${catPrefix}:${text.trim()}`, 0);
     out.set(key, t && t.ns === NS_CATEGORY ? t.dbkey : null);
   }
   return out;
+}
+
+/** a message in the content language: the wiki's MediaWiki: override, else the first along the fallback chain */
+export function contentMessage(w: ImportWriter, lang: string, key: string): string | undefined {
+  let text = w.messages.override(lang, key);
+  for (const l of fallbackChain(lang)) {
+    if (text !== undefined) break;
+    text = w.messages.text(l, key);
+  }
+  return text;
 }
 
 export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promise<LinkCounts> {
@@ -131,6 +136,7 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
         break;
       }
     }
+    if (exp.displayTitleIgnored) addTracking(links, 'restricted-displaytitle-ignored', defaultSort ?? '');
     const limitCategory = exp.limitHit && LIMIT_CATEGORIES[exp.limitHit];
     if (limitCategory) addTracking(links, limitCategory, defaultSort ?? '');
     // {{#ifexist:}} targets are links of the page (MediaWiki records them so that the page is
@@ -150,10 +156,7 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
     counts.externallinks += out.externalLinks(from, links.external);
     counts.iwlinks += out.interwikiLinks(from, links.interwikis.values());
     if (defaultSort !== undefined) links.props.set('defaultsort', defaultSort);
-    if (exp.displayTitle !== undefined) {
-      const shown = displayTitleProp(exp.displayTitle, page, codec);
-      if (shown !== null) links.props.set('displaytitle', shown);
-    }
+    if (exp.displayTitle !== undefined) links.props.set('displaytitle', exp.displayTitle);
     for (const [name, value] of links.props) counts.pageProps += out.pageProp(from, name, value);
 
     const analysis = { pageId: from, ns: page.ns, dbkey: page.dbkey, isRedirect: page.isRedirect, latestTimestamp: page.latestTimestamp, defaultSort, categories: [...links.categories.keys()] };

@@ -12,7 +12,7 @@ import type { ActionModule } from '../api/types.js';
 import { withContent, type Obj } from '../api/result.js';
 import { texts } from '../api/errors.js';
 import { MessageLoader } from './message-loader.js';
-import { expandWikitext, type PreprocessContext, type ExpandResult } from '../wikitext/preprocessor.js';
+import { expandWikitext, preprocessToXml, type PreprocessContext, type ExpandResult } from '../wikitext/preprocessor.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { MAGIC_WORDS } from '../wiki/site-facts.js';
 import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
@@ -49,17 +49,23 @@ export const expandtemplatesModule: ActionModule = {
   examples: ['action=expandtemplates&text={{Project:Sandbox}}'],
   async run(ctx) {
     const p = ctx.params;
+    if (p.generatexml) ctx.warn('The generatexml parameter has been deprecated.');
     if (p.prop !== undefined && p.generatexml) ctx.die('invalidparammix', 'The parameters prop, generatexml can not be used together');
     if (p.prop === undefined) {
       ctx.warn(
         'Because no values have been specified for the prop parameter, a legacy format has been used for the output. This format is deprecated, and in the future, a default value will be set for the prop parameter, causing the new format to always be used.',
       );
     }
-    if (p.prop?.includes('parsetree') || p.generatexml) ctx.die('parsetree-unsupported', 'The XML parse tree (prop=parsetree, generatexml) is not available on this wiki');
     const title = ctx.wiki.codec.parse(p.title as string);
     if (title === null) return ctx.die('invalidtitle', texts.invalidTitle(p.title as string));
     const props = new Set((p.prop as string[] | undefined) ?? []);
     const retval: Obj = {};
+    // ApiExpandTemplates 1.25: the tree of the text (not for inclusion) first; generatexml puts it beside the module
+    if (props.has('parsetree') || p.generatexml) {
+      const xml = preprocessToXml(p.text as string);
+      if (props.delete('parsetree')) retval.parsetree = xml;
+      else ctx.result.set('parsetree', ctx.request.raw.formatversion === '2' ? xml : { '*': xml });
+    }
     if (p.prop === undefined || props.size > 0) {
       // {{CURRENTTIME}} and friends: the answer holds for this second only
       ctx.markVolatile('clock');

@@ -14,8 +14,11 @@ import { compareBytes } from '../wiki/collation.js';
 import { MessageLoader } from './message-loader.js';
 import { expandRound, PageSnapshot, queryKey, type TitleRef } from '../wikitext/preprocess.js';
 import { finish, linkTargets, renderBody } from '../wikitext/render/parser.js';
-import { UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
+import { addTrackingCategory } from '../wikitext/render/images.js';
+import { fallbackChain } from '../wiki/language.js';
+import { EN_INTERFACE_MESSAGES, UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
 import { ParserCache } from '../wikitext/cache.js';
+import { pstPass2, sanitizeIp, signatureArgs, signatureDate } from '../wikitext/pre-save-transform.js';
 import { evaluateInlineQueries } from './smw/inline-query.js';
 
 /** expansion rounds: one per nesting level of templates (MediaWiki's default max depth is 40) */
@@ -34,6 +37,10 @@ export interface RenderedPage {
   langlinks: Array<{ lang: string; title: string }>;
   iwlinks: Array<{ prefix: string; title: string; url?: string }>;
   properties: Array<[string, string]>;
+  /** ParserOutput::getModules */
+  modules: string[];
+  /** the HTML of the {{DISPLAYTITLE:}} that applies (ParserOutput::getDisplayTitle) */
+  displayTitle?: string;
   limitReport: Array<[string, string | number]>;
   limitHit?: string;
   /** characters held, for the cache bound */
@@ -45,23 +52,35 @@ export interface RenderOptions {
   text: string;
   editSections: boolean;
   toc: boolean;
+  /** the user language (uselang): the interface texts the HTML shows; default the content language */
+  userLang?: string;
 }
 
-const MESSAGE_KEYS: Array<keyof RenderMessages> = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more', 'broken-file-category', 'hidden-category-category'];
-const messageCache = new WeakMap<Store, Promise<RenderMessages>>();
+/** texts of the interface, in the user language (the skin's edit links, Linker's titles, the TOC's title) */
+const USER_KEYS = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more'] as const;
+/** what the page holds whoever reads it: tracking categories, messages put into the text, link targets */
+const CONTENT_KEYS: Array<keyof RenderMessages> = ['broken-file-category', 'hidden-category-category', 'restricted-displaytitle-ignored', 'duplicate-displaytitle', 'rfcurl', 'pubmedurl'];
+const messageCache = new WeakMap<Store, Map<string, Promise<RenderMessages>>>();
 
-async function loadMessages(store: Store, wiki: Wiki): Promise<RenderMessages> {
-  let p = messageCache.get(store);
+async function loadMessages(store: Store, wiki: Wiki, userLang: string): Promise<RenderMessages> {
+  let byLang = messageCache.get(store);
+  if (!byLang) messageCache.set(store, (byLang = new Map()));
+  let p = byLang.get(userLang);
   if (!p) {
     p = (async () => {
       const loader = new MessageLoader(store, wiki);
-      await loader.prefetch(MESSAGE_KEYS, wiki.lang);
-      const texts = await loader.render((m) => MESSAGE_KEYS.map((k) => m.get(k, true, wiki.lang)));
+      await Promise.all([loader.prefetch(USER_KEYS, userLang), loader.prefetch(CONTENT_KEYS, wiki.lang)]);
+      const [user, content] = await loader.render((m) => [USER_KEYS.map((k) => m.get(k, true, userLang)), CONTENT_KEYS.map((k) => m.get(k, true, wiki.lang))]);
       const out = {} as RenderMessages;
-      MESSAGE_KEYS.forEach((k, i) => (out[k] = texts[i] === false ? UK_MESSAGES[k] : (texts[i] as string)));
+      // without the store's text: the built-in uk text for Ukrainian, English (the last fallback) otherwise
+      const builtIn = fallbackChain(userLang).includes('uk') || userLang === 'uk' ? UK_MESSAGES : EN_INTERFACE_MESSAGES;
+      USER_KEYS.forEach((k, i) => (out[k] = user[i] === false ? builtIn[k] : (user[i] as string)));
+      CONTENT_KEYS.forEach((k, i) => (out[k] = content[i] === false ? UK_MESSAGES[k] : (content[i] as string)));
       return out;
     })();
-    messageCache.set(store, p);
+    // user languages are few in practice, but a client can name any valid code: keep the map bounded
+    if (byLang.size >= 64) byLang.clear();
+    byLang.set(userLang, p);
   }
   return p;
 }
@@ -108,14 +127,52 @@ function linkOrder(all: TitleRef[], exists: (t: TitleRef) => boolean): Array<Tit
   return [...byNs.values()].flat();
 }
 
+/** 1.25's en.json text (uk.json has none), for a store without the message */
+const SIGNATURE_ANON = '[[{{#special:Contributions}}/$1|$2]]';
+
+/**
+ * Parser::preSaveTransform of `text` on page `title` by the anonymous user at `ip` (the API's user):
+ * {{subst:}} expanded in rounds over the store like a render, then signatures and pipe tricks.
+ */
+export async function preSaveTransform(store: Store, wiki: Wiki, title: TitleRef, text: string, ip: string): Promise<string> {
+  const snap = new PageSnapshot();
+  const now = new Date();
+  const held: string[] = [];
+  // strip markers: \x7f is no title character, so no pipe trick can reach across one
+  const stripItem = (raw: string) => `\x7fUNIQ-pst-${held.push(raw) - 1}-QINU\x7f`;
+  const source = text.replace(/\r\n?/g, '\n');
+  const options = { codec: wiki.codec, title, siteName: wiki.info.sitename, now, outputType: 'wiki' as const, stripItem };
+  let round = expandRound(source, snap, options);
+  for (let n = 0; n < MAX_ROUNDS && round.wantedTemplates.length; n++) {
+    await fetchTemplates(store, snap, round.wantedTemplates, []);
+    held.length = 0;
+    round = expandRound(source, snap, options);
+  }
+  const loader = new MessageLoader(store, wiki);
+  const [sigMsg, tzMsg] = await Promise.all([loader.get('signature-anon', wiki.lang), loader.get('timezone-utc', wiki.lang)]);
+  const [user, nick] = signatureArgs(sanitizeIp(ip));
+  // Message::text(): parameters in, then {{…}} transformed for the page
+  const sigSource = (sigMsg === false ? SIGNATURE_ANON : sigMsg).replace(/\$([12])/g, (_m, k: string) => (k === '1' ? user : nick));
+  const signature = expandRound(sigSource, new PageSnapshot(), { codec: wiki.codec, title, siteName: wiki.info.sitename, now }).result.text;
+  const out = pstPass2(round.result.text, { titleText: title.dbkey.replace(/_/g, ' '), signature, date: signatureDate(now, tzMsg === false ? 'UTC' : tzMsg) });
+  return out.replace(/\x7fUNIQ-pst-(\d+)-QINU\x7f/g, (_m, k: string) => held[Number(k)] ?? '');
+}
+
 /** Render wikitext as the page `o.title`. */
 export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Promise<RenderedPage> {
   const started = process.hrtime.bigint();
   const cpuStart = process.cpuUsage();
-  const messages = await loadMessages(store, wiki);
+  const messages = await loadMessages(store, wiki, o.userLang ?? wiki.lang);
   const snap = new PageSnapshot();
-  const now = new Date();
-  const expandOptions = { codec: wiki.codec, title: o.title, siteName: wiki.info.sitename, now, inlineQueries: true };
+  const expandOptions = {
+    codec: wiki.codec,
+    title: o.title,
+    siteName: wiki.info.sitename,
+    now: new Date(),
+    inlineQueries: true,
+    headingMarkers: true,
+    message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined),
+  };
   let round = expandRound(o.text, snap, expandOptions);
   for (let n = 0; n < MAX_ROUNDS && (round.wantedTemplates.length || round.wantedExists.length || round.wantedQueries.length); n++) {
     const queries = round.wantedQueries;
@@ -136,6 +193,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     editSections: o.editSections,
     toc: o.toc,
     interwiki: wiki.interwiki,
+    headings: expanded.headings,
   };
   let body = renderBody(expanded.text, o.text, env, expanded.defaultSort);
   if (body.out.filesWanted.size === 0) env.filesLoaded = true;
@@ -145,7 +203,16 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     env.filesLoaded = true;
     body = renderBody(expanded.text, o.text, env, expanded.defaultSort);
   }
-  if (expanded.defaultSort !== undefined) body.out.properties.set('defaultsort', expanded.defaultSort);
+  // both are ParserOutput properties set while preprocessing, before the double underscores of internalParse
+  const early: Array<[string, string]> = [];
+  if (expanded.displayTitle !== undefined) early.push(['displaytitle', expanded.displayTitle]);
+  if (expanded.defaultSort !== undefined) early.push(['defaultsort', expanded.defaultSort]);
+  if (early.length) {
+    const rest = [...body.out.properties];
+    body.out.properties.clear();
+    for (const [k, v] of [...early, ...rest]) body.out.properties.set(k, v);
+  }
+  if (expanded.displayTitleIgnored) addTrackingCategory(env, body.out, 'restricted-displaytitle-ignored');
   const targets = [
     ...expanded.links,
     ...linkTargets(body),
@@ -177,6 +244,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     langlinks: out.langLinks,
     iwlinks: out.iwLinks,
     properties: [...out.properties],
+    modules: [...out.modules],
     limitReport: [
       ['limitreport-cputime', ((cpu.user + cpu.system) / 1e6).toFixed(3)],
       ['limitreport-walltime', (wallMs / 1000).toFixed(3)],
@@ -186,6 +254,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     size: 0,
   };
   if (expanded.limitHit) page.limitHit = expanded.limitHit;
+  if (expanded.displayTitle !== undefined) page.displayTitle = expanded.displayTitle;
   page.size = html.length + 200 + JSON.stringify(page.sections).length + page.links.length * 40;
   return page;
 }

@@ -7,34 +7,16 @@
 import type { ActionModule, ModuleContext } from '../api/types.js';
 import { withContent } from '../api/result.js';
 import { escapeHtml } from '../wikitext/sanitizer.js';
+import { preprocessToXml } from '../wikitext/preprocessor.js';
+import { getSection } from '../wikitext/sections.js';
 import { languageName } from '../wiki/interwiki.js';
+import { userLanguage } from '../wiki/messages.js';
 import { articleUrl } from '../wikitext/render/urls.js';
-import { MAX_TEXT_BYTES, parserCache, renderPage, type RenderedPage } from './page-renderer.js';
+import { MAX_TEXT_BYTES, parserCache, preSaveTransform, renderPage, type RenderedPage } from './page-renderer.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle',
-  'headitems', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml'];
+  'headitems', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml', 'parsetree'];
 const DEFAULT_PROP = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties';
-
-/** Parser::getSection: section 0 is the text before the first heading; N runs to the next heading of its level or higher */
-export function extractSection(text: string, section: number): string | null {
-  const heads = [...text.matchAll(/^(={1,6})(.+)\1[ \t]*$/gm)].map((m) => ({ at: m.index!, level: Math.min(m[1].length, /^(=*)/.exec(m[2].split('').reverse().join(''))![1].length + m[1].length) }));
-  for (const h of heads) h.level = /^(=+)/.exec(text.slice(h.at))![1].length;
-  if (section === 0) return text.slice(0, heads.length ? heads[0].at : text.length).replace(/\s+$/, '');
-  const h = heads[section - 1];
-  if (!h) return null;
-  const next = heads.slice(section).find((x) => x.level <= h.level);
-  return text.slice(h.at, next ? next.at : text.length).replace(/\s+$/, '');
-}
-
-/** the parts of the pre-save transform that change what a page renders: the pipe trick and trailing whitespace */
-export function preSaveTransform(text: string): string {
-  return text
-    .replace(/\[\[([^\[\]|]+?)\|\]\]/g, (_m, t: string) => {
-      const shown = t.replace(/^:?[^:]*:/, (p) => (p.startsWith(':') || /^[^:]+:/.test(t) ? '' : p)).replace(/\s*\([^()]*\)\s*$/, '').replace(/,.*$/, '');
-      return `[[${t}|${shown.trim()}]]`;
-    })
-    .replace(/[ \t\r\n]+$/, '');
-}
 
 function formatTitles(ctx: ModuleContext, list: Array<{ ns: number; dbkey: string; exists: boolean }>): unknown[] {
   // ApiParse::formatLinks: ns, the title (content: last in fv1), exists
@@ -63,6 +45,7 @@ export const parseModule: ActionModule = {
     disablepp: { type: 'boolean', help: 'Disable the PP Report from the parser output.' },
     disablelimitreport: { type: 'boolean', help: 'Omit the limit report ("NewPP limit report") from the parser output.' },
     disableeditsection: { type: 'boolean', help: 'Disable edit section links from the parser output.' },
+    generatexml: { type: 'boolean', deprecated: true, help: 'Generate XML parse tree (requires content model wikitext; replaced by prop=parsetree).' },
     preview: { type: 'boolean', help: 'Parse in preview mode.' },
     sectionpreview: { type: 'boolean', help: 'Parse in section preview mode (enables preview mode too).' },
     disabletoc: { type: 'boolean', help: 'Disable table of contents in output.' },
@@ -75,6 +58,8 @@ export const parseModule: ActionModule = {
     const raw = ctx.request.raw;
     const fv2 = raw.formatversion === '2';
     const props = new Set(p.prop as string[]);
+    // ApiBase 1.25: a deprecated parameter that is used is warned about while the parameters are read
+    if (p.generatexml) ctx.warn('The generatexml parameter has been deprecated.');
     const text = p.text as string | undefined;
     const titleGiven = raw.title !== undefined;
     if ((p.page !== undefined || p.pageid !== undefined || p.oldid !== undefined) && (text !== undefined || titleGiven)) {
@@ -133,11 +118,6 @@ export const parseModule: ActionModule = {
         if (titleGiven) return ctx.die('params', 'The text parameter should be passed with the title parameter. Should you be using the "page" parameter instead?');
         source = '';
       } else source = text;
-      if (p.pst || p.onlypst) source = preSaveTransform(source);
-      if (p.onlypst) {
-        ctx.result.set('parse', { text: bc(source), wikitext: bc(text ?? '') });
-        return;
-      }
       const [row] = await ctx.store.pages.byTitles([title]);
       pageid = row?.pageid ?? 0;
     }
@@ -145,20 +125,34 @@ export const parseModule: ActionModule = {
       const s = p.section as string;
       if (s === 'new') {
         if (text === undefined) return ctx.die('invalidsection', 'The section parameter must be set to an integer or \'new\'');
-      } else if (!/^\d+$/.test(s)) return ctx.die('invalidsection', "The section parameter must be a valid section id or 'new'");
+      } else if (!/^(T-)?\d+$/.test(s)) return ctx.die('invalidsection', "The section parameter must be a valid section id or 'new'");
       else {
-        const sec = extractSection(source, Number(s));
+        const sec = getSection(source, s);
         if (sec === null) return ctx.die('nosuchsection', revid !== undefined ? `There is no section ${s} in r${revid}` : `There is no section ${s} in ${ctx.wiki.titleText(title.ns, title.dbkey)}`);
         source = sec;
       }
     }
+    // ApiParse: the section is cut out first, the pre-save transform applies to what is left
+    let pstText: string | undefined;
+    if (text !== undefined && (p.pst || p.onlypst)) {
+      pstText = await preSaveTransform(ctx.store, ctx.wiki, title, source, ctx.request.ip);
+      if (p.onlypst) {
+        const r: Record<string, unknown> = { text: bc(pstText) };
+        if (props.has('wikitext')) r.wikitext = bc(source);
+        ctx.result.set('parse', r);
+        return;
+      }
+    }
+    const original = source;
+    if (pstText !== undefined) source = pstText;
     if (Buffer.byteLength(source, 'utf8') > MAX_TEXT_BYTES) return ctx.die('contenttoobig', `The content you supplied exceeds the article size limit of ${MAX_TEXT_BYTES / 1024} kilobytes`);
 
     const editSections = !p.disableeditsection && !p.preview && !p.sectionpreview;
-    const options = { title, text: source, editSections, toc: !p.disabletoc };
+    const userLang = userLanguage(raw.uselang, ctx.wiki.lang);
+    const options = { title, text: source, editSections, toc: !p.disabletoc, userLang };
     let out: RenderedPage;
     const cacheable = revid !== undefined && p.section === undefined;
-    const cacheKey = `${revid}|${editSections ? 1 : 0}|${p.disabletoc ? 0 : 1}`;
+    const cacheKey = `${revid}|${editSections ? 1 : 0}|${p.disabletoc ? 0 : 1}${userLang === ctx.wiki.lang ? '' : `|${userLang}`}`;
     const cache = parserCache(ctx.store);
     const hit = cacheable ? cache.get(cacheKey) : undefined;
     if (hit) out = hit;
@@ -192,11 +186,13 @@ export const parseModule: ActionModule = {
     if (props.has('images')) r.images = out.images;
     if (props.has('externallinks')) r.externallinks = out.externallinks;
     if (props.has('sections')) r.sections = out.sections;
-    if (props.has('displaytitle')) r.displaytitle = ctx.wiki.titleText(title.ns, title.dbkey);
-    if (props.has('headitems')) r.headitems = [];
+    // ApiParse 1.25: the parser output's display title (HTML) when the page set one, else the prefixed title
+    if (props.has('displaytitle')) r.displaytitle = out.displayTitle ?? ctx.wiki.titleText(title.ns, title.dbkey);
+    // ApiParse 1.25 gives the head items with headhtml too
+    if (props.has('headitems') || props.has('headhtml')) r.headitems = [];
     if (props.has('headhtml')) r.headhtml = bc(headHtml(ctx, title));
     if (props.has('modules')) {
-      r.modules = out.sections.length >= 4 ? ['mediawiki.toc'] : [];
+      r.modules = out.modules;
       r.modulescripts = [];
       r.modulestyles = [];
       r.modulemessages = [];
@@ -206,10 +202,15 @@ export const parseModule: ActionModule = {
     if (props.has('indicators')) r.indicators = {};
     // ApiParse::formatIWLinks: prefix, url (the other wiki's), the prefixed title as content
     if (props.has('iwlinks')) r.iwlinks = out.iwlinks.map((l) => withContent({ prefix: l.prefix, ...(l.url ? { url: l.url } : {}) }, 'title', `${l.prefix}:${l.title.replace(/_/g, ' ')}`));
-    if (props.has('wikitext')) r.wikitext = bc(source);
+    if (props.has('wikitext')) {
+      r.wikitext = bc(original);
+      if (pstText !== undefined) r.psttext = bc(pstText);
+    }
     if (props.has('properties')) r.properties = out.properties.map(([name, v]) => withContent({ name }, 'value', v));
     if (props.has('limitreportdata')) r.limitreportdata = out.limitReport.map(([name, v]) => ({ name, 0: v }));
     if (props.has('limitreporthtml')) r.limitreporthtml = bc(limitReportHtml(out));
+    // Parser::preprocessToDom of the text itself (the section, before any pre-save transform)
+    if (props.has('parsetree') || p.generatexml) r.parsetree = bc(preprocessToXml(original));
     if (out.limitHit) ctx.warn(`The expansion of this page stopped at a limit (${out.limitHit}); the rest is shown as written.`);
     ctx.result.set('parse', r);
   },

@@ -2,9 +2,11 @@
  * SemanticStore over the semantic tables (sqlite/semantic-schema.ts; PostgreSQL's are copies), for both stores: the statements
  * are written once and differ only through the SemanticDialect (placeholders, lists bound as one
  * parameter). Every method is index seeks plus bounded range scans, one statement per batch:
- *  - subjectData: a seek in smw_subject_name per subject, a range of smw_value's primary key each;
- *  - autocompletion: one seek in smw_ac_node_key, then either ≤1000 rows of smw_ac_top or ≤ HEAVY_ROWS
- *    rows of smw_ac_word, and ≤1000 seeks into smw_ac_value (see sqlite/semantic-schema.ts);
+ *  - subjectData: a seek in smw_subject_name per subject (with its subobjects: the page's range there),
+ *    a range of smw_value's primary key each;
+ *  - autocompletion, one statement: a seek in smw_property (the property source), one in smw_ac_node_key,
+ *    then either ≤1000 rows of smw_ac_top or ≤ HEAVY_ROWS (LONG_QUERY_SCAN for a query longer than the
+ *    keys) rows of smw_ac_word, and a seek into smw_ac_value per value (see sqlite/semantic-schema.ts);
  *  - the dependent (baseprop) form: a range of smw_value_key, then a primary-key range per subject;
  *  - the category source: the members of the category tree, one statement per level, through
  *    categorylinks' (cl_to, cl_sortkey, cl_from) index.
@@ -25,6 +27,8 @@ const DEPENDENT_SUBJECTS = 50000;
 const CATEGORY_SCAN = 200000;
 /** The namespace source of autocompletion, stored next to the properties (ids > 0): see sqlite/semantic-schema.ts. */
 const namespaceSource = (ns: number) => -1 - ns;
+/** Property types whose values autocompletion indexes (Page and text-like ones). */
+const AC_TYPES = ['_wpg', ...BLOB_TYPES];
 
 /** A statement runner of one store: `name` is what debuginfo shows as the calling function. */
 export interface SemanticSql {
@@ -80,35 +84,48 @@ export class SqlSemanticStore implements SemanticStore {
     return this.engine.printouts([...subjects], [...printouts]);
   }
 
-  async subjectData(subjects: readonly SubjectKey[]): Promise<Array<SemanticSubjectData | undefined>> {
+  async subjectData(subjects: readonly SubjectKey[], options: { subobjects?: boolean } = {}): Promise<Array<SemanticSubjectData | undefined>> {
     const out: Array<SemanticSubjectData | undefined> = subjects.map(() => undefined);
     if (subjects.length === 0 || !(await this.has())) return out;
+    const withSubs = options.subobjects === true;
     const cols: Array<[string, ParamType]> = [
       ['ns', 'int'],
       ['dbkey', 'text'],
       ['sub', 'text'],
     ];
     // one row per subject without values (the LEFT JOIN's NULLs), else one per value in storage order
-    // (no subject has U+0000 in its name: hasNul)
+    // (no subject has U+0000 in its name: hasNul). The page's subobjects lie next to the subject in
+    // smw_subject_name (same namespace and title): the same range, grouped by subject id.
     const known = subjects.map((k, i) => ({ k, i })).filter(({ k }) => !hasNul(k.dbkey) && !hasNul(k.subobject));
-    const rows = await this.q<{ i: number; sortkey: string; property: string | null; type: number; item: string }>(
+    const rows = await this.q<{ i: number; so: string; sortkey: string; property: string | null; type: number; item: string }>(
       'subjectData',
-      (p, d) => `SELECT j.key AS i, s.ss_sortkey AS sortkey, sp.sp_key AS property, v.sv_type AS type, ${semanticItem(d, 'v.')} AS item
+      (p, d) => `SELECT j.key AS i, s.ss_subobject AS so, s.ss_sortkey AS sortkey, sp.sp_key AS property, v.sv_type AS type, ${semanticItem(d, 'v.')} AS item
         FROM ${d.rowsTable(p.rows(known.map(({ k }) => [k.ns, k.dbkey, k.subobject]), cols), cols, 'j')}
-        JOIN smw_subject s ON s.ss_namespace = j.ns AND s.ss_title = j.dbkey AND s.ss_subobject = j.sub
+        JOIN smw_subject s ON s.ss_namespace = j.ns AND s.ss_title = j.dbkey AND ${withSubs ? "(s.ss_subobject = j.sub OR s.ss_subobject <> '')" : 's.ss_subobject = j.sub'}
         LEFT JOIN smw_value v ON v.sv_subject = s.ss_id
         LEFT JOIN smw_property sp ON sp.sp_id = v.sv_property
-        ORDER BY j.key, v.sv_property, v.sv_seq`,
+        ORDER BY j.key, ${withSubs ? 's.ss_id, ' : ''}v.sv_property, v.sv_seq`,
     );
+    const subs: Array<Map<string, SemanticSubjectData> | undefined> = [];
+    let data: SemanticSubjectData | undefined;
+    let lastI = -1;
+    let lastSo = '';
     for (const r of rows) {
-      const at = known[r.i - this.dialect.keyBase].i;
-      const data = (out[at] ??= { sortkey: r.sortkey, properties: [] });
+      if (r.i !== lastI || r.so !== lastSo) {
+        const { k, i } = known[r.i - this.dialect.keyBase];
+        data = { sortkey: r.sortkey, properties: [] };
+        if (r.so === k.subobject) out[i] = data;
+        else (subs[i] ??= new Map()).set(r.so, data);
+        lastI = r.i;
+        lastSo = r.so;
+      }
       if (r.property === null) continue;
-      const props: SemanticPropertyValues[] = data.properties;
+      const props: SemanticPropertyValues[] = data!.properties;
       let last = props[props.length - 1];
       if (!last || last.property !== r.property) props.push((last = { property: r.property, values: [] }));
       last.values.push({ type: r.type, item: r.item });
     }
+    if (withSubs) for (const [i, d] of out.entries()) if (d) d.subobjects = subs[i] ?? new Map();
     return out;
   }
 
@@ -118,72 +135,46 @@ export class SqlSemanticStore implements SemanticStore {
   }
 
   async autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]> {
-    if (!(await this.has())) return [];
-    const p = await this.property(property);
-    if (!p || property.startsWith('_') || !(p.type === '_wpg' || BLOB_TYPES.has(p.type))) return [];
-    return this.lookup(p.id, foldedSubstr, limit);
+    if (!(await this.has()) || property.startsWith('_') || hasNul(property)) return [];
+    // only Page and text-like properties have values in the index
+    return this.lookup((p, d) => `SELECT sp_id AS id FROM smw_property WHERE sp_key = ${p.add(property, 'text')} AND ${d.inTextList('sp_type', p.list(AC_TYPES, 'text'))}`, foldedSubstr, limit);
   }
 
   async autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): Promise<string[]> {
     if (!(await this.has())) return [];
-    return this.lookup(namespaceSource(ns), foldedSubstr, limit);
+    return this.lookup((p) => `SELECT ${p.add(namespaceSource(ns), 'int')} AS id`, foldedSubstr, limit);
   }
 
-  /** word rows (value ids) of `source` whose key starts with q, at most `limit` */
-  private async words(source: number, q: string, limit: number): Promise<number[]> {
-    const rows = await this.q<{ v: number }>(
-      'autocomplete',
-      (p) =>
-        `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = ${p.add(source, 'int')} AND aw_key >= ${p.add(q, 'text')} AND aw_key < ${p.add(prefixEnd(q), 'text')} LIMIT ${p.add(limit, 'int')}`,
-    );
-    return rows.map((r) => r.v);
-  }
-
-  /** values of these ids, in id (= byte) order */
-  private async valuesById(ids: number[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.q<{ v: string }>(
-      'autocomplete',
-      (p, d) => `SELECT av_value AS v FROM ${d.listTable(p.list(ids, 'int'), 'int', 'j')} CROSS JOIN smw_ac_value WHERE av_id = j.value ORDER BY j.key`,
-    );
-    return rows.map((r) => r.v);
-  }
-
-  /** The word-prefix index lookup (see sqlite/semantic-schema.ts). */
-  private async lookup(source: number, folded: string, limit: number): Promise<string[]> {
+  /**
+   * The word-prefix index lookup (see sqlite/semantic-schema.ts), in one statement: `source` (a
+   * statement of the source id, no row when there is none) and the heavy-node seek are CTEs that decide,
+   * through the source id each branch seeks with (NULL: an empty seek), which of the bounded reads runs:
+   * the node's top list, the first LONG_QUERY_SCAN word rows under a heavy node (a query longer than the
+   * stored keys, checked here on the values), or the ≤ heavy-rows word rows of a prefix without one.
+   */
+  private async lookup(source: (p: Params, d: SemanticDialect) => string, folded: string, limit: number): Promise<string[]> {
     if (folded === '') return [];
     const q = cutChars(folded, KEY_CHARS);
     const exact = q === folded; // else the stored keys are shorter than the query: check each value
     // no stored key holds U+0000: nothing lies in the range of a prefix with one (hasNul)
     if (hasNul(q)) return [];
-    const [node] = await this.q<{ id: number; key: string }>(
-      'autocomplete',
-      (p) => `SELECT an_id AS id, an_key AS key FROM smw_ac_node WHERE an_source = ${p.add(source, 'int')} AND an_key >= ${p.add(q, 'text')} ORDER BY an_key LIMIT 1`,
-    );
-    if (node && node.key.startsWith(q)) {
-      if (exact) {
-        const rows = await this.q<{ v: string }>(
-          'autocomplete',
-          (p) => `SELECT av_value AS v FROM smw_ac_top JOIN smw_ac_value ON av_id = at_value WHERE at_node = ${p.add(node.id, 'int')} ORDER BY at_value LIMIT ${p.add(limit, 'int')}`,
-        );
-        return rows.map((r) => r.v);
-      }
-      return this.checked(await this.words(source, q, LONG_QUERY_SCAN), folded, limit);
-    }
-    const ids = await this.words(source, q, Number.MAX_SAFE_INTEGER);
-    if (!exact) return this.checked(ids, folded, limit);
-    return this.valuesById(sortedDistinct(ids).slice(0, limit));
-  }
-
-  private async checked(ids: number[], folded: string, limit: number): Promise<string[]> {
-    const values = await this.valuesById(sortedDistinct(ids));
-    const out: string[] = [];
-    for (const v of values) {
-      if (!matchesFolded(v, folded)) continue;
-      out.push(v);
-      if (out.length === limit) break;
-    }
-    return out;
+    const rows = await this.q<{ v: string }>('autocomplete', (p, d) => {
+      const words = (when: string) =>
+        `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = (SELECT id FROM src WHERE ${when} EXISTS (SELECT 1 FROM heavy)) AND aw_key >= ${p.add(q, 'text')} AND aw_key < ${p.add(prefixEnd(q), 'text')}`;
+      const head = `WITH src AS (${source(p, d)}),
+        node AS (SELECT an_id AS id, an_key AS k FROM smw_ac_node WHERE an_source = (SELECT id FROM src) AND an_key >= ${p.add(q, 'text')} ORDER BY an_key LIMIT 1),
+        heavy AS (SELECT id FROM node WHERE k < ${p.add(prefixEnd(q), 'text')})`;
+      const ids = exact
+        ? `SELECT at_value AS v FROM smw_ac_top WHERE at_node = (SELECT id FROM heavy) UNION ${words('NOT')}`
+        : `SELECT v FROM (${words('')} ORDER BY aw_key, aw_value LIMIT ${p.add(LONG_QUERY_SCAN, 'int')}) l UNION ${words('NOT')}`;
+      // a value seek per id, as a correlated subquery so that no plan (PostgreSQL's generic ones guess
+      // ranges' sizes) turns it into a scan of smw_ac_value
+      const chosen = exact ? `(SELECT v FROM ids ORDER BY v LIMIT ${p.add(limit, 'int')})` : 'ids';
+      return `${head}, ids AS (${ids})
+        SELECT (SELECT av_value FROM smw_ac_value WHERE av_id = i.v) AS v FROM ${chosen} i ORDER BY i.v`;
+    });
+    const values = rows.map((r) => r.v);
+    return exact ? values : values.filter((v) => matchesFolded(v, folded)).slice(0, limit);
   }
 
   async autocompleteDependent(property: string, baseProperty: string, baseValue: string, limit: number): Promise<string[]> {
@@ -242,11 +233,4 @@ export class SqlSemanticStore implements SemanticStore {
     }
     return pages;
   }
-}
-
-function sortedDistinct(ids: number[]): number[] {
-  ids.sort((a, b) => a - b);
-  const out: number[] = [];
-  for (const v of ids) if (out.length === 0 || out[out.length - 1] !== v) out.push(v);
-  return out;
 }

@@ -19,6 +19,11 @@ export interface SemanticSubjectData {
   sortkey: string;
   /** properties in storage order (the module sorts them) */
   properties: SemanticPropertyValues[];
+  /**
+   * With subjectData's `subobjects` option: the other subobjects of the subject's page (same namespace
+   * and title, a non-empty name), by name.
+   */
+  subobjects?: Map<string, SemanticSubjectData>;
 }
 
 /** A semantic subject: a page, or one of its subobjects (`subobject` '' for the page itself). */
@@ -31,9 +36,11 @@ export interface SubjectKey {
 export interface SemanticStore {
   /**
    * The stored data of each subject, a page (`subobject` '') or one of its subobjects, in the order
-   * given; undefined where SMW does not know the subject.
+   * given; undefined where SMW does not know the subject. With `subobjects`, each known subject's data
+   * also holds its page's other subobjects (read in the same statement: one range of the subject-name
+   * index per page, as large as the page's subobjects).
    */
-  subjectData(subjects: readonly SubjectKey[]): Promise<Array<SemanticSubjectData | undefined>>;
+  subjectData(subjects: readonly SubjectKey[], options?: { subobjects?: boolean }): Promise<Array<SemanticSubjectData | undefined>>;
 
   /**
    * Semantic Forms' property source: the distinct stored values of a property (page values' DB keys,

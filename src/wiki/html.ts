@@ -21,3 +21,11 @@ export function escapeTagsOnly(s: string): string {
   TAGS_ONLY.lastIndex = 0;
   return TAGS_ONLY.test(s) ? s.replace(TAGS_ONLY, replace) : s;
 }
+
+const XML_TEXT = /[&<>]/g;
+
+/** libxml's escaping of a text node (DOMDocument::saveXML): & < >, quotes as they are */
+export function escapeXmlText(s: string): string {
+  XML_TEXT.lastIndex = 0;
+  return XML_TEXT.test(s) ? s.replace(XML_TEXT, replace) : s;
+}

@@ -1,36 +1,40 @@
 /**
  * CoreParserFunctions::displaytitle of 1.25 with $wgRestrictDisplayTitle (the default): the text, with
- * '' and ''' made italic and bold and the tags a title may not hold escaped, becomes the page's
- * `displaytitle` property only when, stripped of its tags, it is a title equal to the page's own
- * (without a fragment); otherwise it is ignored.
+ * '' and ''' made italic and bold, extension-tag output dropped, the block tags a title may not hold
+ * escaped and styles that could hide or fake the title neutralised, becomes the page's `displaytitle`
+ * only when, stripped of its tags, it is a title equal to the page's own (without a fragment);
+ * otherwise it is ignored and the page joins the tracking category "restricted-displaytitle-ignored".
  */
-import { decodeCharReferences, type TitleCodec } from '../wiki/titles.js';
-import { htmlspecialchars } from '../wiki/html.js';
+import type { TitleCodec } from '../wiki/titles.js';
+import { decodeCharReferences } from '../wiki/titles.js';
+import { checkCss, normalizeCharReferences, removeHtmlTags } from './sanitizer.js';
+import { doQuotes } from './render/quotes.js';
 
-// Sanitizer's list minus the block tags DISPLAYTITLE refuses ($bad of displaytitle)
-const ALLOWED = new Set(
-  ('b bdi del i ins u font big small sub sup cite code em s strike strong tt var abbr dfn kbd samp data time mark span q wbr').split(' '),
-);
+// displaytitle's $bad: tags allowed in wikitext that a title may not hold
+const BAD = new Set('h1 h2 h3 h4 h5 h6 div blockquote ol ul li hr table tr th td dl dd caption p ruby rb rt rtc rp br'.split(' '));
 
-function doQuotes(text: string): string {
-  return text
-    .replace(/'''''(.+?)'''''/g, '<i><b>$1</b></i>')
-    .replace(/'''(.+?)'''/g, '<b>$1</b>')
-    .replace(/''(.+?)''/g, '<i>$1</i>');
+/** the callback of removeHTMLtags: a style that could hide the real title goes */
+function restrictStyle(attrs: Map<string, string>): void {
+  const style = attrs.get('style');
+  if (style === undefined) return;
+  const checked = checkCss(style);
+  attrs.set('style', /(display|user-select|visibility)\s*:/i.test(checked) ? '/* attempt to bypass $wgRestrictDisplayTitle */' : checked);
 }
 
-/** Sanitizer::removeHTMLtags for a title: allowed tags stay, every other '<' is escaped. */
-function removeHtmlTags(text: string): string {
-  return text.replace(/<(\/?)([A-Za-z][A-Za-z0-9]*)([^<>]*)>|</g, (all, close: string | undefined, name: string | undefined, attrs: string | undefined) => {
-    if (name !== undefined && ALLOWED.has(name.toLowerCase())) return `<${close}${name.toLowerCase()}${close ? '' : attrs ?? ''}>`;
-    return htmlspecialchars(all);
-  });
+/** the HTML {{DISPLAYTITLE:raw}} would show (before the title check) */
+export function filterDisplayTitle(raw: string): string {
+  return normalizeCharReferences(removeHtmlTags(doQuotes(raw), { removeTags: BAD, adjustAttributes: restrictStyle }));
 }
 
+/** Sanitizer::stripAllTags: the text a title is compared with */
+function stripAllTags(html: string): string {
+  return decodeCharReferences(html.replace(/<[^<>]*>/g, '')).replace(/\s+/g, ' ').trim();
+}
+
+/** The displaytitle property of {{DISPLAYTITLE:raw}} on `page`, or null when it is refused. */
 export function displayTitleProp(raw: string, page: { ns: number; dbkey: string }, codec: TitleCodec): string | null {
-  const text = removeHtmlTags(doQuotes(raw));
-  const plain = decodeCharReferences(text.replace(/<[^<>]*>/g, ''));
-  const t = codec.parse(plain, 0);
+  const text = filterDisplayTitle(raw);
+  const t = codec.parse(stripAllTags(text), 0);
   if (t === null || t.fragment !== '' || t.ns !== page.ns || t.dbkey !== page.dbkey) return null;
   return text;
 }

@@ -7,6 +7,7 @@
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
+import { displayTitleProp } from './display-title.js';
 
 export interface TitleRef {
   ns: number;
@@ -76,6 +77,13 @@ export interface ExpandOptions {
   siteName: string;
   now: Date;
   limits?: PreprocessContext['limits'];
+  /** messages in the content language the expansion shows (duplicate-displaytitle) */
+  message?: (key: string) => string | undefined;
+  /** the pre-save transform's expansion (see PreprocessContext.outputType) */
+  outputType?: 'html' | 'wiki';
+  stripItem?: (raw: string) => string;
+  /** mark headings for the renderer (PreprocessContext.headingMarkers) */
+  headingMarkers?: boolean;
   /** evaluate {{#ask:}} / {{#show:}} (their output comes from the snapshot; missing ones are wanted) */
   inlineQueries?: boolean;
 }
@@ -119,6 +127,11 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
     now: o.now,
     treeCache,
     limits: o.limits,
+    displayTitle: (text) => displayTitleProp(text, o.title, o.codec),
+    message: o.message,
+    outputType: o.outputType,
+    stripItem: o.stripItem,
+    headingMarkers: o.headingMarkers,
   };
   if (o.inlineQueries) {
     ctx.inlineQuery = (fn, args) => {

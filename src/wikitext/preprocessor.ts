@@ -24,10 +24,12 @@
  * HTML: extension tags (<ref>, <gallery>, <nowiki>, …) are kept verbatim, content unexpanded;
  * Semantic MediaWiki and Semantic Forms parser functions other than #arraymap/#arraymaptemplate, as
  * well as unknown `{{#name:…}}` functions and #time, are output as `{{#name:…|…}}` with their
- * arguments expanded (values untrimmed, as written); `subst:`/`safesubst:` transclude like a plain
- * call; `{{=}}` gives "=" when no such template exists; variables and functions needing the live
+ * arguments expanded (values untrimmed, as written); `{{=}}` gives "=" when no such template exists; variables and functions needing the live
  * wiki (NUMBEROFARTICLES, fullurl: …) stay as written; a limit leaves the source text of what it
  * stopped instead of an error message.
+ *
+ * As in 1.25, a plain `{{subst:…}}` outside the pre-save transform stays as written and `safesubst:`
+ * expands like a plain call; the pre-save transform (outputType 'wiki') expands only those two.
  *
  * This module is pure: all page access goes through the context's callbacks.
  */
@@ -36,7 +38,8 @@ import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { phpLooseEquals } from '../wiki/messages.js';
 import { rawUrlEncode, wellFormed, wfUrlencode } from '../wiki/files.js';
 import { decodeCharReferences } from '../wiki/titles.js';
-import { htmlspecialchars } from '../wiki/html.js';
+import { escapeXmlText, htmlspecialchars } from '../wiki/html.js';
+import { fixSpecialName, resolveSpecialAlias } from '../wiki/special-pages.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
@@ -90,6 +93,25 @@ export interface PreprocessContext {
    */
   variable?(word: string): string | undefined;
   /**
+   * {{DISPLAYTITLE:…}}: the HTML the page's title would show for this text, or null when
+   * $wgRestrictDisplayTitle refuses it (not the page's own title). Without it the last argument is
+   * recorded as written.
+   */
+  displayTitle?(text: string): string | null;
+  /** a message in the content language, as the wiki has it (duplicate-displaytitle); built-in uk text otherwise */
+  message?(key: string): string | undefined;
+  /**
+   * 'wiki' is the pre-save transform's expansion (Parser::OT_WIKI): only {{subst:…}} calls are expanded,
+   * everything else stays as written; comments are kept, and they and extension tags go through
+   * `stripItem` (strip markers) so that the signature and pipe-trick passes do not see into them.
+   * Default 'html': everything but plain {{subst:…}} is expanded.
+   */
+  outputType?: 'html' | 'wiki';
+  /** OT_WIKI: the marker standing for a comment or an extension tag in the output */
+  stripItem?(raw: string): string;
+  /** mark headings for the renderer's section numbering (ExpandResult.headings, HEADING_MARKER_RE) */
+  headingMarkers?: boolean;
+  /**
    * Semantic MediaWiki's inline queries: the output of `{{#ask:…}}` / `{{#show:…}}` for these
    * (expanded, trimmed) arguments, or undefined to leave the call as written (no query engine, or its
    * answer is not known yet). `expand`: the output holds template calls to expand (format=template),
@@ -107,10 +129,33 @@ export interface ExpandResult {
   links: Array<{ ns: number; dbkey: string }>;
   /** the last {{DEFAULTSORT:…}} (or a synonym) */
   defaultSort?: string;
-  /** the argument of the last {{DISPLAYTITLE:…}}, as written (the link pass decides whether it applies) */
+  /**
+   * the page's display title: with ctx.displayTitle the HTML of the {{DISPLAYTITLE:…}} that applies;
+   * without it the argument of the last one, as written
+   */
   displayTitle?: string;
+  /** a {{DISPLAYTITLE:…}} was refused (Parser::addTrackingCategory('restricted-displaytitle-ignored')) */
+  displayTitleIgnored?: boolean;
   /** 'depth' | 'size' | 'nodes' | 'error' when a limit stopped (part of) the expansion */
   limitHit?: string;
+  /** with ctx.headingMarkers: the headings behind the markers in the text, by serial */
+  headings?: HeadingMark[];
+}
+
+/** Parser::$mHeadings: where a heading of the expanded text was written */
+export interface HeadingMark {
+  /** the template it comes from, null for the page itself */
+  title: { ns: number; dbkey: string } | null;
+  /** its number among the headings of that text */
+  index: number;
+  /** the page's own headings: offset of the heading in the page's text (UTF-16 units) */
+  start: number | null;
+}
+
+/** the marker expandWikitext puts in a heading with ctx.headingMarkers; the renderer takes it out */
+export const HEADING_MARKER_RE = /\x7fUNIQ-h-(\d+)-QINU\x7f/g;
+function headingMarker(serial: number): string {
+  return `\x7fUNIQ-h-${serial}-QINU\x7f`;
 }
 
 /** Expand the templates, parameters, parser functions and variables of a page's wikitext. */
@@ -118,7 +163,7 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
   const ex = new Expander(ctx);
   let out: string;
   try {
-    const tree = ex.parse(text, false);
+    const tree = ex.parse(text, false, ctx.outputType === 'wiki');
     out = ex.expand(tree, ex.rootFrame);
   } catch (e) {
     // Defensive only: every limit is handled without exceptions, but a host stack overflow
@@ -130,6 +175,8 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
   const result: ExpandResult = { text: out, templates: [...ex.templates.values()], links: [...ex.links.values()] };
   if (ex.defaultSort !== undefined) result.defaultSort = ex.defaultSort;
   if (ex.displayTitle !== undefined) result.displayTitle = ex.displayTitle;
+  if (ex.displayTitleIgnored) result.displayTitleIgnored = true;
+  if (ctx.headingMarkers) result.headings = ex.headings;
   if (ex.limitHit !== undefined) result.limitHit = ex.limitHit;
   return result;
 }
@@ -194,13 +241,37 @@ interface ArgNode {
   title: PNode[];
   parts: Part[];
   raw: string;
+  lineStart: boolean;
 }
 /** an extension tag (<nowiki>, <ref>, …), kept verbatim */
 interface ExtNode {
   k: 'ext';
   raw: string;
 }
-type PNode = TextNode | TplNode | ArgNode | ExtNode;
+/** a comment, kept (OT_WIKI, parse trees); with the blanks and newline of a line it takes whole */
+interface CommentNode {
+  k: 'comment';
+  raw: string;
+}
+/** what the view ignores, kept as written (OT_WIKI's page, parse trees): <noinclude> tags, an <includeonly> element */
+interface IgnoreNode {
+  k: 'ignore';
+  raw: string;
+}
+/** a well-formed heading line at the top level of a text (Preprocessor_Hash's <h level= i=>) */
+interface HeadingNode {
+  k: 'h';
+  level: number;
+  /** its number among the headings of the text it was parsed from, from 1 */
+  index: number;
+  /** offset of its first "=" in that text */
+  start: number;
+  nodes: PNode[];
+  raw: string;
+  /** not (yet) at the top level: expanded as plain text (Preprocessor_Hash's possible-h) */
+  possible: boolean;
+}
+type PNode = TextNode | TplNode | ArgNode | ExtNode | CommentNode | IgnoreNode | HeadingNode;
 
 /** One "|"-separated argument. `nodes` is the whole argument; a named one also has name and value. */
 interface Part {
@@ -254,6 +325,9 @@ class Accum {
   /** source offsets of the part (for Part.raw) */
   start: number;
   end: number;
+  /** of a heading line: where its last comment ends and where the text before that comment ends */
+  commentEnd = -1;
+  visualEnd = -1;
 
   constructor(start = 0) {
     this.start = this.end = start;
@@ -381,6 +455,20 @@ function countRun(text: string, i: number, code: number, max = Infinity): number
   return n;
 }
 
+/** spaces and tabs just before offset i */
+function blanksBefore(text: string, i: number): number {
+  let n = 0;
+  while (i - n > 0 && (text.charCodeAt(i - n - 1) === CH_SPACE || text.charCodeAt(i - n - 1) === CH_TAB)) n++;
+  return n;
+}
+
+/** "=" signs just before offset i */
+function equalsBefore(text: string, i: number): number {
+  let n = 0;
+  while (i - n > 0 && text.charCodeAt(i - n - 1) === CH_EQ) n++;
+  return n;
+}
+
 function countBlanks(text: string, i: number): number {
   let n = 0;
   for (let c = text.charCodeAt(i + n); c === CH_SPACE || c === CH_TAB; c = text.charCodeAt(i + n)) n++;
@@ -404,7 +492,11 @@ const MAX_OPEN_PIECES = 20000;
  * Build the preprocessor tree of `text`. `forInclusion` selects the transclusion view (noinclude
  * dropped, includeonly kept, onlyinclude honoured) instead of the page view.
  */
-function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly string[], keepComments = false): ParseResult {
+/**
+ * keepComments: false drops comments, true keeps them as literal text, 'node' as verbatim nodes (OT_WIKI);
+ * keepIgnored: the tags the view ignores, and the element it drops, stay as literal text (OT_WIKI's root)
+ */
+function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly string[], keepComments: boolean | 'node' = false, keepIgnored = false): ParseResult {
   const len = text.length;
   let overflow = false;
 
@@ -430,6 +522,7 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
   let findPipe = false;
   let findEquals = false;
   let inHeading = false;
+  let headingIndex = 1;
 
   /** Recompute the current accumulator and search flags after the stack changed (getFlags). */
   const refresh = (): void => {
@@ -509,8 +602,15 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
         }
         if (m[2] === '!--') {
           const next = skipComment(text, i, accum);
+          if (top && next.closed) {
+            // where a heading's "=" run has to end when the line ends in comments
+            const part = accum;
+            if (part.commentEnd !== next.wsStart - 1) part.visualEnd = next.wsStart;
+            part.commentEnd = next.i - 1;
+          }
           // a kept comment is literal text, with the blanks and the newline of a line it takes whole
-          if (keepComments) accum.addLiteral(text.slice(i - next.eaten, next.i));
+          if (keepComments === 'node') accum.addNode({ k: 'comment', raw: text.slice(i - next.eaten, next.i) });
+          else if (keepComments) accum.addLiteral(text.slice(i - next.eaten, next.i));
           i = next.i;
           if (next.eatLine) fakeLineStart = true;
           continue;
@@ -527,6 +627,7 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
           continue;
         }
         if (ignoredTags.includes(lower)) {
+          if (keepIgnored) accum.addNode({ k: 'ignore', raw: text.slice(i, tagEndPos + 1) });
           i = tagEndPos + 1;
           continue;
         }
@@ -540,7 +641,10 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
           // MediaWiki 1.25: an unclosed tag runs to the end of the text.
           i = cm ? cm.index + cm[0].length : len;
         }
-        if (lower === ignoredElement) continue;
+        if (lower === ignoredElement) {
+          if (keepIgnored) accum.addNode({ k: 'ignore', raw: text.slice(tagStartPos, i) });
+          continue;
+        }
         accum.addNode({ k: 'ext', raw: text.slice(tagStartPos, i) });
         continue;
       }
@@ -570,8 +674,24 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
         // the content simply moves to the enclosing accumulator. The newline is not consumed: it may
         // start the next heading.
         const piece = stack.pop() as Piece;
+        const part = piece.parts[0];
+        // Is it a heading? The "=" run before the line's trailing blanks (or before its trailing
+        // comments) closes it; a line of "=" alone is a heading of (n-1)/2.
+        let searchStart = i - blanksBefore(text, i);
+        if (part.commentEnd >= 0 && searchStart - 1 === part.commentEnd) {
+          searchStart = part.visualEnd;
+          searchStart -= blanksBefore(text, searchStart);
+        }
+        const equalsLength = equalsBefore(text, searchStart);
+        let level = 0;
+        if (equalsLength > 0) {
+          if (searchStart - equalsLength === piece.start) level = equalsLength < 3 ? 0 : Math.min(6, Math.floor((equalsLength - 1) / 2));
+          else level = Math.min(equalsLength, piece.count);
+        }
         refresh();
-        accum.addAccum(piece.parts[0]);
+        // only headings that end up at the top level become <h> (one inside a template argument stays text)
+        if (level > 0) accum.addNode({ k: 'h', level, index: headingIndex++, start: piece.start, nodes: part.nodes, raw: text.slice(piece.start, i), possible: stack.length !== 0 });
+        else accum.addAccum(part);
         continue;
       }
 
@@ -635,7 +755,7 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
           }
           element =
             matching === 3
-              ? { k: 'arg', title, parts: args, raw }
+              ? { k: 'arg', title, parts: args, raw, lineStart: maxCount === matching && piece.lineStart }
               : { k: 'tpl', title, parts: args, raw, lineStart: maxCount === matching && piece.lineStart };
         }
         i += matching;
@@ -685,6 +805,7 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
 
   // Whatever is still open was not markup after all.
   for (const piece of stack) breakSyntaxInto(root, piece, piece.parts, piece.count);
+  for (const n of root.nodes) if (n.k === 'h') n.possible = false;
   return { nodes: root.nodes, overflow };
 }
 
@@ -692,9 +813,9 @@ function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly
  * Skip the comment starting at `i` ("<!--"). Like MediaWiki, a run of comments alone on its line
  * (only blanks around) takes the whole line with it, so that removing it leaves no blank line.
  */
-function skipComment(text: string, i: number, accum: Accum): { i: number; eatLine: boolean; eaten: number } {
+function skipComment(text: string, i: number, accum: Accum): { i: number; eatLine: boolean; eaten: number; closed: boolean; wsStart: number } {
   const endPos = text.indexOf('-->', i + 4);
-  if (endPos < 0) return { i: text.length, eatLine: false, eaten: 0 }; // unclosed: runs to the end
+  if (endPos < 0) return { i: text.length, eatLine: false, eaten: 0, closed: false, wsStart: i }; // unclosed: runs to the end
   let wsStart = i;
   while (wsStart > 0 && (text.charCodeAt(wsStart - 1) === CH_SPACE || text.charCodeAt(wsStart - 1) === CH_TAB)) wsStart--;
   // wsEnd: the last blank after the comment, or its ">"
@@ -706,9 +827,94 @@ function skipComment(text: string, i: number, accum: Accum): { i: number; eatLin
   }
   if (wsStart > 0 && text.charCodeAt(wsStart - 1) === CH_NL && text.charCodeAt(wsEnd + 1) === CH_NL) {
     accum.trimTrailingBlanks(i - wsStart);
-    return { i: wsEnd + 2, eatLine: true, eaten: i - wsStart };
+    return { i: wsEnd + 2, eatLine: true, eaten: i - wsStart, closed: true, wsStart };
   }
-  return { i: endPos + 3, eatLine: false, eaten: 0 };
+  return { i: endPos + 3, eatLine: false, eaten: 0, closed: true, wsStart };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The tree as XML (action=parse prop=parsetree, expandtemplates prop=parsetree)
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Parser::preprocessToDom(text) printed as a stock 1.25 prints it: PHP's dom extension makes the
+ * preprocessor Preprocessor_DOM, whose tree is serialised by libxml (DOMDocument::saveXML): text
+ * escapes only &, < and >, CR is a newline (the XML it was loaded from), empty elements are <x/>, every heading is <h level= i=> and a named
+ * argument is <name>…</name>=<value>…</value>. (1.39's Preprocessor_Hash also escapes '"', names
+ * headings inside arguments <possible-h> and wraps the "=" in <equals>.)
+ */
+export function preprocessToXml(text: string, extTags: readonly string[] = DEFAULT_EXTENSION_TAGS): string {
+  const { nodes } = preprocessToTree(text, false, extTags, 'node', true);
+  return element('root', '', xmlNodes(nodes));
+}
+
+/**
+ * The headings at the top level of a text's tree (the page view, or the transclusion view of "T-"
+ * sections), in order: what Parser::extractSections walks.
+ */
+export function topLevelHeadings(text: string, forInclusion: boolean, extTags: readonly string[] = DEFAULT_EXTENSION_TAGS): Array<{ index: number; level: number; start: number }> {
+  const { nodes } = preprocessToTree(text, forInclusion, extTags);
+  const out: Array<{ index: number; level: number; start: number }> = [];
+  for (const n of nodes) if (n.k === 'h') out.push({ index: n.index, level: n.level, start: n.start });
+  return out;
+}
+
+/** a text node as libxml prints it; the XML the DOM was loaded from had its line ends normalised to \n */
+function xmlText(s: string): string {
+  return escapeXmlText(s.replace(/\r\n?/g, '\n'));
+}
+
+function element(name: string, attrs: string, inner: string): string {
+  return inner === '' ? `<${name}${attrs}/>` : `<${name}${attrs}>${inner}</${name}>`;
+}
+
+function xmlNodes(nodes: readonly PNode[]): string {
+  let out = '';
+  for (const n of nodes) {
+    switch (n.k) {
+      case 'text':
+        out += xmlText(n.v);
+        break;
+      case 'comment':
+      case 'ignore':
+        out += element(n.k, '', xmlText(n.raw));
+        break;
+      case 'ext':
+        out += xmlExt(n.raw);
+        break;
+      case 'h':
+        out += element('h', ` level="${n.level}" i="${n.index}"`, xmlNodes(n.nodes));
+        break;
+      case 'tpl':
+      case 'arg': {
+        let inner = element('title', '', xmlNodes(n.title));
+        for (const p of n.parts) {
+          inner +=
+            p.name === null
+              ? `<part><name index="${p.key}"/>${element('value', '', xmlNodes(p.value))}</part>`
+              : `<part>${element('name', '', xmlNodes(p.name))}=${element('value', '', xmlNodes(p.value))}</part>`;
+        }
+        out += element(n.k === 'tpl' ? 'template' : 'tplarg', n.lineStart ? ' lineStart="1"' : '', inner);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** <ext><name/><attr/><inner/><close/></ext> from the tag as the tokenizer took it */
+function xmlExt(raw: string): string {
+  const name = /^<([^\s/>]+)/.exec(raw)![1];
+  const tagEnd = raw.indexOf('>');
+  let out = `<ext>${element('name', '', xmlText(name))}`;
+  if (raw.charCodeAt(tagEnd - 1) === CH_SLASH) return `${out}${element('attr', '', xmlText(raw.slice(1 + name.length, tagEnd - 1)))}</ext>`;
+  out += element('attr', '', xmlText(raw.slice(1 + name.length, tagEnd)));
+  const rest = raw.slice(tagEnd + 1);
+  const close = new RegExp(`</${escapeRegExp(name)}[ \\t\\n\\r\\f\\v]*>$`, 'i').exec(rest);
+  const inner = close ? rest.slice(0, close.index) : rest;
+  out += element('inner', '', xmlText(inner));
+  if (close) out += element('close', '', xmlText(close[0]));
+  return out + '</ext>';
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -798,8 +1004,10 @@ class Expander {
   readonly rootFrame = new Frame(null, null, null, 0);
   readonly templates = new Map<string, { ns: number; dbkey: string }>();
   readonly links = new Map<string, { ns: number; dbkey: string }>();
+  readonly headings: HeadingMark[] = [];
   defaultSort: string | undefined;
   displayTitle: string | undefined;
+  displayTitleIgnored = false;
   limitHit: string | undefined;
   /** template-format inline query outputs being expanded, one inside another */
   inlineTemplateDepth = 0;
@@ -826,6 +1034,7 @@ class Expander {
     this.maxDepth = lim.maxDepth ?? 40;
     this.maxBytes = lim.maxExpandedBytes ?? 2 * 1024 * 1024;
     this.maxNodes = lim.maxNodes ?? 1_000_000;
+    this.wikiMode = ctx.outputType === 'wiki';
     this.site = SiteTables.of(ctx).withNamespace(ctx.title.ns, ctx.title.nsText);
     this.current = { ns: ctx.title.ns, nsText: this.nsName(ctx.title.ns), text: ctx.title.dbkey.replace(/_/g, ' ') };
   }
@@ -863,8 +1072,10 @@ class Expander {
 
   // --- tree ---------------------------------------------------------------------------------------
 
-  parse(text: string, forInclusion: boolean): PNode[] {
-    const r = preprocessToTree(text, forInclusion, this.site.extTags, this.ctx.keepComments);
+  readonly wikiMode: boolean;
+
+  parse(text: string, forInclusion: boolean, keepIgnored = false): PNode[] {
+    const r = preprocessToTree(text, forInclusion, this.site.extTags, this.wikiMode ? 'node' : this.ctx.keepComments, keepIgnored);
     if (r.overflow) this.hit('nodes', false);
     return r.nodes;
   }
@@ -901,13 +1112,32 @@ class Expander {
         if (n.k === 'text') out += n.v;
         else if (n.k === 'tpl') out += this.expandTemplate(n, frame);
         else if (n.k === 'arg') out += this.expandArg(n, frame);
-        else out += n.raw;
+        else if (n.k === 'h') out += this.expandHeading(n, frame);
+        // OT_WIKI keeps what the page view ignores as plain text; comments and tags go behind markers
+        else if (n.k === 'ignore') out += n.raw;
+        else out += this.wikiMode && this.ctx.stripItem ? this.ctx.stripItem(n.raw) : n.raw;
       }
       this.countNodes(Math.floor(out.length / TEXT_UNIT));
       return out;
     } finally {
       this.expandDepth--;
     }
+  }
+
+  /**
+   * A heading: with ctx.headingMarkers a marker goes right after its "=" run, naming the page the
+   * heading was written on and its number there (PPFrame_Hash::expand for <h> in OT_HTML).
+   */
+  private expandHeading(node: HeadingNode, frame: Frame): string {
+    const s = this.expand(node.nodes, frame);
+    if (node.possible || !this.ctx.headingMarkers || this.wikiMode) return s;
+    let title: { ns: number; dbkey: string } | null = null;
+    if (frame.key !== null) {
+      const colon = frame.key.indexOf(':');
+      title = { ns: Number(frame.key.slice(0, colon)), dbkey: frame.key.slice(colon + 1) };
+    }
+    const serial = this.headings.push({ title, index: node.index, start: frame.key === null ? node.start : null }) - 1;
+    return s.slice(0, node.level) + headingMarker(serial) + s.slice(node.level);
   }
 
   /** Expanded text of a whole argument ("name=value" for a named one), untrimmed. */
@@ -919,6 +1149,8 @@ class Expander {
   private expandArg(node: ArgNode, frame: Frame): string {
     if (this.stopped || !this.countNodes(1)) return node.raw;
     const nameWithSpaces = this.expand(node.title, frame);
+    // OT_WIKI: the page's own {{{…}}} stay as written (argSubstitution uses a default only in a template)
+    if (this.wikiMode && !frame.parent) return this.bracketedImplode('{{{', nameWithSpaces, node.parts, '}}}', frame);
     const text = this.getArgument(frame, phpTrim(nameWithSpaces));
     if (text !== null) {
       this.argBytes += utf8Length(text);
@@ -951,9 +1183,12 @@ class Expander {
     const titleWithSpaces = this.expand(node.title, frame);
     let part1 = phpTrim(titleWithSpaces);
 
-    // subst:/safesubst: — this is never a pre-save transform, so both just transclude.
+    // braceSubstitution's SUBST step: in the pre-save transform only subst:/safesubst: calls expand;
+    // otherwise a plain subst: stays as written and safesubst: expands like a plain call
     const hasColon = part1.includes(':');
-    if (hasColon) part1 = stripPrefixCI(part1, SUBST_WORDS) ?? part1;
+    const subst = hasColon ? substPrefix(part1) : null;
+    if (subst) part1 = part1.slice(subst.length);
+    if (this.wikiMode ? subst === null : subst !== null && !SAFESUBST_WORDS.includes(subst.toUpperCase())) return this.literalCall(node, titleWithSpaces, frame);
 
     if (node.parts.length === 0) {
       const known = this.ctx.variable?.(part1);
@@ -989,9 +1224,13 @@ class Expander {
 
   /** The call as written, with its title and arguments expanded (virtualBracketedImplode). */
   literalCall(node: TplNode, titleWithSpaces: string, frame: Frame): string {
-    let s = '{{' + titleWithSpaces;
-    for (const p of node.parts) s += '|' + this.expand(p.nodes, frame);
-    return s + '}}';
+    return this.bracketedImplode('{{', titleWithSpaces, node.parts, '}}', frame);
+  }
+
+  private bracketedImplode(open: string, title: string, parts: readonly Part[], close: string, frame: Frame): string {
+    let s = open + title;
+    for (const p of parts) s += '|' + this.expand(p.nodes, frame);
+    return s + close;
   }
 
   /**
@@ -1013,6 +1252,8 @@ class Expander {
   private transclude(node: TplNode, frame: Frame, part1: string, titleWithSpaces: string, nowiki: boolean): string {
     const target = this.lookupTarget(this.relativeSubpage(part1));
     if (!target) return this.literalCall(node, titleWithSpaces, frame);
+    // OT_WIKI: a missing template is no red link, the call stays as written
+    if (this.wikiMode && !target.page) return this.literalCall(node, titleWithSpaces, frame);
     if (frame.depth >= this.maxDepth) {
       this.hit('depth', false);
       return node.raw;
@@ -1090,7 +1331,7 @@ class Expander {
     if (!tree) {
       const shared = this.ctx.treeCache;
       // trees with kept comments differ from the usual ones
-      const tags = this.ctx.keepComments ? this.site.extTagsKey + '\x00comments' : this.site.extTagsKey;
+      const tags = this.wikiMode ? this.site.extTagsKey + '\x00wiki' : this.ctx.keepComments ? this.site.extTagsKey + '\x00comments' : this.site.extTagsKey;
       tree = shared?.get(text, tags);
       if (!tree) {
         tree = this.parse(text, true);
@@ -1211,6 +1452,35 @@ class Expander {
 
   setDefaultSort(key: string, noReplace: boolean): void {
     if (this.defaultSort === undefined || !noReplace) this.defaultSort = key;
+  }
+
+  /**
+   * CoreParserFunctions::displaytitle (1.24+ arguments): `noreplace` keeps an earlier display title,
+   * a later different one without `noerror` replaces it and shows the duplicate-displaytitle warning.
+   */
+  setDisplayTitle(raw: string, option: string): string {
+    const check = this.ctx.displayTitle;
+    if (!check) {
+      this.displayTitle = raw;
+      return '';
+    }
+    // strip markers of extension tags are removed: their output never reaches a title
+    const tags = [...this.extTagSet].map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    const text = tags ? raw.replace(new RegExp(`<(${tags})(?:\\s[^>]*)?(?:/>|>[\\s\\S]*?</\\1\\s*>)`, 'gi'), '') : raw;
+    const shown = check(text);
+    if (shown === null) {
+      this.displayTitleIgnored = true;
+      return '';
+    }
+    const arg = option.toLowerCase();
+    const old = this.displayTitle;
+    if (old === undefined || arg !== 'noreplace') this.displayTitle = shown;
+    if (old !== undefined && old !== shown && arg !== 'noreplace' && arg !== 'noerror') {
+      const msg = this.ctx.message?.('duplicate-displaytitle') ?? DUPLICATE_DISPLAYTITLE_UK;
+      const filled = msg.replace(/\$([12])/g, (_m, n: string) => escapeWikiText(n === '1' ? old : shown));
+      return `<span class="error">${filled}</span>`;
+    }
+    return '';
   }
 }
 
@@ -1368,6 +1638,15 @@ const MSG_WORDS = ['MSG:', 'ПОВІД:', 'ПОВІДОМЛЕННЯ:', 'СООБ
 const RAW_WORDS = ['RAW:', 'НЕОБРОБ:', 'НЕОБРАБ:'];
 
 /** Remove a case-insensitive prefix (MagicWord::matchStartAndRemove); null when none matches. */
+const SAFESUBST_WORDS = ['SAFESUBST:', 'БЕЗПЕЧНА_ПІДСТАНОВКА:', 'ЗАЩПОДСТ:'];
+
+/** the subst:/safesubst: prefix (one of SUBST_WORDS, as written) the text starts with, or null */
+function substPrefix(s: string): string | null {
+  const upper = s.slice(0, 32).toUpperCase();
+  for (const w of SUBST_WORDS) if (upper.startsWith(w)) return s.slice(0, w.length);
+  return null;
+}
+
 function stripPrefixCI(s: string, words: readonly string[]): string | null {
   const upper = s.slice(0, 32).toUpperCase();
   for (const w of words) if (upper.startsWith(w)) return s.slice(w.length);
@@ -1806,15 +2085,24 @@ defineCS(
     return '';
   },
 );
-defineCS(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], (ex, c) => {
-  ex.displayTitle = c.first;
-  return '';
-});
+defineCS(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], (ex, c) => ex.setDisplayTitle(c.first, ex.trimmedArg(c, 1)));
+
+/** languages/i18n/uk.json of 1.25 */
+const DUPLICATE_DISPLAYTITLE_UK = '<strong>Увага:</strong> Відображений заголовок "$2" заміщує раніше відображений заголовок "$1".';
+
+/** CoreParserFunctions::special: the local name of a special page (an unknown one as written) */
+function specialTitle(ex: Expander, text: string): string {
+  const r = resolveSpecialAlias(text.replace(/ /g, '_'));
+  const name = r ? fixSpecialName(text.replace(/ /g, '_')) : ucfirst(text.replace(/ /g, '_'));
+  return `${ex.nsName(-1)}:${name.replace(/_/g, ' ')}`;
+}
+defineCI(['#special'], (ex, c) => specialTitle(ex, c.first));
+defineCI(['#speciale'], (ex, c) => wfUrlencode(specialTitle(ex, c.first).replace(/ /g, '_')));
 
 // Functions that need the wiki's live state or its URLs: kept as written, and never taken for templates.
 defineCI(
   ['localurl', 'localurle', 'fullurl', 'fullurle', 'canonicalurl', 'canonicalurle', 'filepath', 'special', 'speciale',
-    '#special', '#speciale', 'bidi', '#formatdate', '#dateformat', 'numberofpages', 'numberofusers',
+    'bidi', '#formatdate', '#dateformat', 'numberofpages', 'numberofusers',
     'numberofactiveusers', 'numberofarticles', 'numberoffiles', 'numberofadmins', 'numberofedits', 'numberofviews',
     'pageid', 'cascadingsources', 'ЛОКАЛЬНА_АДРЕСА', 'ПОВНА_АДРЕСА', 'ШЛЯХ_ДО_ФАЙЛУ', 'спеціальна'],
   () => LITERAL,
@@ -2225,7 +2513,7 @@ const NON_SLASH_PROTOCOLS = /\b(bitcoin|geo|magnet|mailto|news|sip|sips|sms|tel|
  * wfEscapeWikiText: what MediaWiki does to page names it substitutes, so that they cannot form markup
  * ("Кам'янка" → "Кам&#39;янка"). Consumers decode character references in titles, as MediaWiki does.
  */
-function escapeWikiText(text: string): string {
+export function escapeWikiText(text: string): string {
   const out = ('\n' + text).replace(ESCAPE_RE, (m) => {
     if (m.length === 1) return `&#${m.charCodeAt(0)};`;
     if (m === '__') return '_&#95;';

@@ -149,9 +149,11 @@ export function validateAttributes(attrs: Map<string, string>, element: string):
 }
 
 /** Sanitizer::fixTagAttributes: the attribute text of an allowed tag, " a=\"v\"…", or ''. */
-export function fixTagAttributes(text: string, element: string): string {
+export function fixTagAttributes(text: string, element: string, adjust?: (attrs: Map<string, string>) => void): string {
   if (text.trim() === '') return '';
-  const attrs = validateAttributes(decodeTagAttributes(text), element);
+  const decoded = decodeTagAttributes(text);
+  adjust?.(decoded);
+  const attrs = validateAttributes(decoded, element);
   let out = '';
   for (const [k, v] of attrs) out += ` ${k}="${safeEncodeAttribute(v)}"`;
   return out;
@@ -161,7 +163,14 @@ export function fixTagAttributes(text: string, element: string): string {
  * Sanitizer::removeHTMLtags: tags that are allowed keep their sanitised attributes and are balanced
  * (a stray close tag is escaped, unclosed ones are closed at the end); every other "<" is text.
  */
-export function removeHtmlTags(text: string): string {
+export interface RemoveHtmlOptions {
+  /** allowed tags this caller refuses too (DISPLAYTITLE's block tags: Sanitizer's $removetags) */
+  removeTags?: ReadonlySet<string>;
+  /** sees (and may change) the decoded attributes of each opening tag before they are validated */
+  adjustAttributes?: (attrs: Map<string, string>) => void;
+}
+
+export function removeHtmlTags(text: string, o: RemoveHtmlOptions = {}): string {
   const parts = text.split('<');
   let out = parts[0].replace(/>/g, '&gt;');
   const stack: string[] = [];
@@ -176,7 +185,7 @@ export function removeHtmlTags(text: string): string {
       const params = m[3];
       const brace = m[4];
       const rest = m[5];
-      if (ALLOWED_TAGS.has(t)) {
+      if (ALLOWED_TAGS.has(t) && !o.removeTags?.has(t)) {
         let badtag = false;
         const close = slash === '/';
         let selfClose = brace === '/>';
@@ -199,7 +208,7 @@ export function removeHtmlTags(text: string): string {
           // a self-closed pair tag (<span/>) is no tag at all (bug 5487)
           else if (selfClose && PAIRS.has(t)) badtag = true;
           else if (!selfClose) stack.push(t);
-          newparams = fixTagAttributes(params, t);
+          newparams = fixTagAttributes(params, t, o.adjustAttributes);
         }
         if (!badtag) {
           out += close ? `</${t}>` : `<${t}${newparams}${selfClose ? ' /' : ''}>`;

@@ -23,6 +23,11 @@ export const infoModule: QueryModule = {
   async run(ctx) {
     const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
     const associated = await associatedPageIds(ctx, props);
+    // ApiQueryInfo::getDisplayTitle: the displaytitle page property of the set's pages, in one call
+    const displayTitles = new Map<number, string>();
+    if (props.has('displaytitle') && ctx.pageSet.good.length) {
+      for (const row of await ctx.store.relations.propsOf({ pageids: ctx.pageSet.good.map((p) => p.pageid), names: ['displaytitle'] })) displayTitles.set(row.page, row.value);
+    }
     for (const page of ctx.pageSet.good) {
       const e = ctx.pageSet.entry(page.pageid)!;
       e.contentmodel = page.contentModel;
@@ -32,7 +37,7 @@ export const infoModule: QueryModule = {
       e.length = page.length;
       if (page.isRedirect) e.redirect = true;
       if (page.revCount === 1) e.new = true;
-      extras(ctx, e, page.ns, page.title, props, true, associated);
+      extras(ctx, e, page.ns, page.title, props, true, associated, displayTitles.get(page.pageid));
     }
     for (const m of ctx.pageSet.missing) {
       const e = ctx.pageSet.entry(m.fakeId)!;
@@ -58,7 +63,7 @@ async function associatedPageIds(ctx: QueryModuleContext, props: Set<string>): P
   return new Map(rows.map((r) => [r.ns + ':' + r.title, r.pageid]));
 }
 
-function extras(ctx: QueryModuleContext, e: Obj, ns: number, dbkey: string, props: Set<string>, exists: boolean, associated: Map<string, number>): void {
+function extras(ctx: QueryModuleContext, e: Obj, ns: number, dbkey: string, props: Set<string>, exists: boolean, associated: Map<string, number>, displayTitle?: string): void {
   if (props.has('protection')) {
     // nothing is protected on this wiki; the restriction types are those MediaWiki offers
     e.protection = [];
@@ -81,6 +86,6 @@ function extras(ctx: QueryModuleContext, e: Obj, ns: number, dbkey: string, prop
   }
   if (props.has('readable')) e.readable = true;
   if (props.has('preload')) e.preload = exists ? null : '';
-  if (props.has('displaytitle')) e.displaytitle = ctx.wiki.titleText(ns, dbkey);
+  if (props.has('displaytitle')) e.displaytitle = displayTitle ?? ctx.wiki.titleText(ns, dbkey);
   // watched, watchers, notificationtimestamp: anonymous users have no watchlist, MediaWiki adds nothing
 }

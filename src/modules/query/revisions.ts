@@ -14,6 +14,7 @@ import { mwToIso } from '../../wiki/timestamps.js';
 import { commentLinks, formatComment } from './allimages.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { parserCache, renderPage } from '../page-renderer.js';
+import { userLanguage } from '../../wiki/messages.js';
 import { dieBadContinue } from './shared.js';
 
 const PROPS = ['ids', 'flags', 'timestamp', 'user', 'userid', 'size', 'sha1', 'contentmodel', 'comment', 'parsedcomment', 'content', 'tags'];
@@ -173,10 +174,12 @@ export const revisionsModule: QueryModule = {
 
 async function renderRevision(ctx: QueryModuleContext, rev: RevisionRecord, dbkey: string, text: string, cacheable: boolean): Promise<string> {
   const cache = parserCache(ctx.store);
-  const key = `${rev.revid}|1|1`;
+  // rvparse renders with the request's user language, as ApiParse does
+  const userLang = userLanguage(ctx.request.raw.uselang, ctx.wiki.lang);
+  const key = `${rev.revid}|1|1${userLang === ctx.wiki.lang ? '' : `|${userLang}`}`;
   const hit = cacheable ? cache.get(key) : undefined;
   if (hit) return hit.html;
-  const out = await renderPage(ctx.store, ctx.wiki, { title: { ns: rev.ns, dbkey }, text, editSections: true, toc: true });
+  const out = await renderPage(ctx.store, ctx.wiki, { title: { ns: rev.ns, dbkey }, text, editSections: true, toc: true, userLang });
   if (cacheable) cache.set(key, out);
   return out.html;
 }

@@ -82,10 +82,11 @@ export const browseBySubjectModule: ActionModule = {
     if (title === null) return ctx.die('invalidtitle', texts.invalidTitle(subjectParam));
     const { ns, dbkey } = await resolveRedirects(ctx, { ns: title.ns, dbkey: title.dbkey });
     const semantic = ctx.store.semantic;
-    const [own] = await semantic.subjectData([{ ns, dbkey, subobject }]);
+    // the subject with its page's subobjects, which are what _ASK and _SOBJ name: one statement
+    const [own] = await semantic.subjectData([{ ns, dbkey, subobject }], { subobjects: true });
     const out: Serialized = { subject: subjectString(ns, dbkey, subobject), data: serializeData(own) };
-    // sobj: the subobjects named by the values of _ASK and _SOBJ (properties of type __sob), in that order,
-    // read in one batch
+    // sobj: the subobjects named by the values of _ASK and _SOBJ (properties of type __sob), in that order;
+    // any not of this page (SMW does not store such values, but nothing forbids them) read in one batch
     const wanted: Array<{ item: string; key: SubjectKey }> = [];
     const seen = new Set<string>();
     for (const p of out.data) {
@@ -100,8 +101,12 @@ export const browseBySubjectModule: ActionModule = {
         wanted.push({ item: v.item, key: { ns: Number(sns), dbkey: sd, subobject: name } });
       }
     }
-    const subData = wanted.length ? await semantic.subjectData(wanted.map((w) => w.key)) : [];
-    const sobj: Serialized[] = wanted.map((w, i) => ({ subject: w.item, data: serializeData(subData[i]) }));
+    const local = own?.subobjects ?? new Map<string, SemanticSubjectData>();
+    const isLocal = (k: SubjectKey) => k.ns === ns && k.dbkey === dbkey && k.subobject !== subobject;
+    const others = wanted.filter((w) => !isLocal(w.key));
+    const otherData = others.length ? await semantic.subjectData(others.map((w) => w.key)) : [];
+    const fromOthers = new Map(others.map((w, i) => [w.item, otherData[i]]));
+    const sobj: Serialized[] = wanted.map((w) => ({ subject: w.item, data: serializeData(isLocal(w.key) ? local.get(w.key.subobject) : fromOthers.get(w.item)) }));
     const query: Record<string, unknown> = { subject: out.subject, data: out.data };
     if (sobj.length) query.sobj = sobj;
     query.serializer = SERIALIZER;

@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Sql } from './db.js';
+import { buildSearchTables } from './search-index.js';
 
 export interface ExtraTableContext {
   /** the finished staging file (read-only) */
@@ -20,4 +21,4 @@ export interface ExtraTables {
   build(ctx: ExtraTableContext): Promise<void>;
 }
 
-export const POSTGRES_TABLES: ExtraTables[] = [];
+export const POSTGRES_TABLES: ExtraTables[] = [{ name: 'search', build: buildSearchTables }];

@@ -18,6 +18,7 @@ import { PostgresFileStore } from './files.js';
 import { PostgresMessageStore } from './messages.js';
 import { PostgresReportStore } from './reports.js';
 import { PostgresSemanticStore } from './semantic.js';
+import { PostgresSearchStore } from './search.js';
 import { SCHEMA_VERSION } from '../sqlite/schema.js';
 
 export interface PostgresOpenOptions {
@@ -58,7 +59,7 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
       messages: new PostgresMessageStore(db),
       reports: new PostgresReportStore(db),
       semantic: new PostgresSemanticStore(db),
-      ...UNPORTED,
+      search: new PostgresSearchStore(db),
       sizeBytes: async () =>
         Number(
           (await db.value(
@@ -69,7 +70,7 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
           )) ?? 0,
         ),
       close: () => void db.close(),
-    } as unknown as Store;
+    };
   } catch (e) {
     await db.close();
     throw e;
@@ -91,10 +92,3 @@ async function readServed(url: string) {
 export async function servedSchema(sql: ReturnType<typeof connect>): Promise<string | null> {
   return (await servedImport(sql))?.schema ?? null;
 }
-
-// Areas not ported yet answer with an error; removed as each lands.
-const unported = (area: string) =>
-  new Proxy({}, { get: (_t, m) => (typeof m === 'string' && m !== 'then' ? async () => { throw new Error(`PostgreSQL store: ${area}.${m} is not ported yet`); } : undefined) });
-const UNPORTED = Object.fromEntries(
-  ['search'].map((a) => [a, unported(a)]),
-);

@@ -5,18 +5,11 @@
  */
 import type { Db, Statement } from './db.js';
 import { prefixEnd } from './statement-cache.js';
-import type { FullTextResult, FullTextSearch, SearchDocument, SearchStore, TitlePrefixRow } from '../search-store.js';
+import { RANK_CANDIDATES, type FullTextResult, type FullTextSearch, type SearchDocument, type SearchStore, type TitlePrefixRow } from '../search-store.js';
 import type { ParsedSearch, SearchTerm } from '../../wiki/search-query.js';
 
 /** BM25 column weights (ns, title, redirects, text): a title word counts ten text words, a redirect's six. */
 const RANK = 'bm25(search_index, 0.0, 10.0, 6.0, 1.0)';
-
-/**
- * BM25 ranks at most this many matches, the first by page id: a word on most pages of a big wiki would
- * otherwise be scored on every one of them per request. Below it (nearly every query) the ranking is
- * exact; above it, the best of the first RANK_CANDIDATES matches are shown (totalhits stays exact).
- */
-export const RANK_CANDIDATES = 10000;
 
 export function nsToken(ns: number): string {
   return `n${ns}`;

@@ -1,5 +1,6 @@
 /** What one render needs from outside, and what it records (ParserOutput). */
 import type { TitleCodec } from '../../wiki/titles.js';
+import type { HeadingMark } from '../preprocessor.js';
 
 export interface RenderFile {
   width: number;
@@ -25,6 +26,13 @@ export interface RenderMessages {
   'broken-file-category': string;
   /** tracking category of category pages with __HIDDENCAT__ */
   'hidden-category-category': string;
+  /** tracking category of pages whose {{DISPLAYTITLE:}} was refused */
+  'restricted-displaytitle-ignored': string;
+  /** "$1" = the earlier display title, "$2" = the later one */
+  'duplicate-displaytitle': string;
+  /** where RFC n and PMID n link ("$1" = n) */
+  rfcurl: string;
+  pubmedurl: string;
 }
 
 export interface RenderEnv {
@@ -39,6 +47,8 @@ export interface RenderEnv {
   filesLoaded?: boolean;
   /** the interwiki map: URLs of [[prefix:Title]] links */
   interwiki?: { get(prefix: string): unknown; isLanguage(prefix: string): boolean; url(prefix: string, title: string): string | undefined };
+  /** the headings behind the expansion's heading markers (Parser::$mHeadings) */
+  headings?: readonly HeadingMark[];
   /** per-request options of action=parse */
   editSections: boolean;
   toc: boolean;
@@ -60,6 +70,8 @@ export class RenderOutput {
   /** "__NOTOC__" etc. seen */
   readonly switches = new Set<string>();
   limitReport: Array<[string, unknown]> = [];
+  /** ResourceLoader modules the output needs (ParserOutput::addModules) */
+  readonly modules = new Set<string>();
   /** the files (DB keys) asked for that were not in env.files: the caller fetches and renders again */
   readonly filesWanted = new Set<string>();
 }
@@ -67,6 +79,15 @@ export class RenderOutput {
 export const linkKey = (ns: number, dbkey: string) => `${ns}|${dbkey}`;
 
 /** the uk texts of these messages in MediaWiki 1.25's languages/i18n/uk.json, for a store without them */
+/** the en.json texts of the interface ones, for a user language the store has no text for */
+export const EN_INTERFACE_MESSAGES: Pick<RenderMessages, 'editsection' | 'editsectionhint' | 'toc' | 'red-link-title' | 'thumbnail-more'> = {
+  editsection: 'edit',
+  editsectionhint: 'Edit section: $1',
+  toc: 'Contents',
+  'red-link-title': '$1 (page does not exist)',
+  'thumbnail-more': 'Enlarge',
+};
+
 export const UK_MESSAGES: RenderMessages = {
   editsection: 'ред.',
   editsectionhint: 'Редагувати розділ: $1',
@@ -75,4 +96,9 @@ export const UK_MESSAGES: RenderMessages = {
   'thumbnail-more': 'Збільшити',
   'broken-file-category': 'Сторінки, що посилаються на неіснуючі файли',
   'hidden-category-category': 'Приховані категорії',
+  'restricted-displaytitle-ignored': 'Сторінки, де ігноруються відображувані назви',
+  'duplicate-displaytitle': '<strong>Увага:</strong> Відображений заголовок "$2" заміщує раніше відображений заголовок "$1".',
+  // en.json of 1.25 (not translated)
+  rfcurl: '//tools.ietf.org/html/rfc$1',
+  pubmedurl: '//www.ncbi.nlm.nih.gov/pubmed/$1?dopt=Abstract',
 };

@@ -1,6 +1,7 @@
 /**
- * Parser::replaceExternalLinks and the free-URL part of doMagicLinks of MediaWiki 1.25: [url text],
- * numbered [url], bare URLs; class "external text|autonumber|free", rel="nofollow".
+ * Parser::replaceExternalLinks and doMagicLinks of MediaWiki 1.25: [url text], numbered [url], bare
+ * URLs (class "external text|autonumber|free", rel="nofollow"), and the magic links RFC n, PMID n and
+ * ISBN n (1.25: a word boundary on both sides, no newline inside, &nbsp; and other spaces allowed).
  */
 import { decodeCharReferences } from '../../wiki/titles.js';
 import { escapeHtml } from '../sanitizer.js';
@@ -11,7 +12,25 @@ const URL_CHAR = '[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}]';
 const PROTOCOL_AT = new RegExp(`(?:${PROTOCOLS})`, 'iy');
 const URL_CHAR_RE = new RegExp(URL_CHAR, 'u');
 const ZS_RE = /\p{Zs}/u;
-const FREE = new RegExp(`(<a[ \\t\\r\\n>][\\s\\S]*?<\\/a>)|(<[\\s\\S]*?>)|(\\b(?:${PROTOCOLS.replace('|\\/\\/', '')})${URL_CHAR}+)`, 'giu');
+// Parser::SPACE_NOT_NL: a tab, a no-break space written as an entity, or any Unicode space separator
+const SPACE = '(?:\\t|&nbsp;|&#0*160;|&#[Xx]0*[Aa]0;|\\p{Zs})';
+const SPACE_RE = new RegExp(SPACE, 'gu');
+const SPDASH = `(?:-|${SPACE})`;
+// the protocols are case-insensitive, RFC, PMID and ISBN are not ((?i:…) in 1.25's pattern)
+const FREE = new RegExp(
+  `(<a[ \\t\\r\\n>][\\s\\S]*?<\\/a>)|(<[\\s\\S]*?>)|(\\b(?:${PROTOCOLS.replace('|\\/\\/', '').replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`)})${URL_CHAR}+)` +
+    `|\\b(?:RFC|PMID)${SPACE}+([0-9]+)\\b|\\bISBN${SPACE}+((?:97[89]${SPDASH}?)?(?:[0-9]${SPDASH}?){9}[0-9Xx])\\b`,
+  'gu',
+);
+
+/** what the magic links point at: the content language's rfcurl/pubmedurl messages, Special:BookSources */
+export interface MagicLinkTargets {
+  /** "$1" = the number */
+  rfcurl: string;
+  pubmedurl: string;
+  /** the local URL of Special:BookSources/<isbn> */
+  bookSources(isbn: string): string;
+}
 const LINK_TRAIL = /^([a-zабвгґдеєжзиіїйклмнопрстуфхцчшщьюяʼ’“»]+)([\s\S]*)$/u;
 
 /** Sanitizer::cleanUrl: references decoded, characters that may not stand in a URL percent-encoded */
@@ -26,7 +45,10 @@ function makeExternalLink(url: string, text: string, type: string): string {
 
 export class ExternalLinkPass {
   private autonumber = 0;
-  constructor(private readonly out: RenderOutput) {}
+  constructor(
+    private readonly out: RenderOutput,
+    private readonly magic?: MagicLinkTargets,
+  ) {}
 
   /**
    * The bracketed links: what mExtLinkBracketedRegex matches ("[" protocol URL-characters, spaces, a text
@@ -103,8 +125,22 @@ export class ExternalLinkPass {
   }
 
   doMagicLinks(text: string): string {
-    return text.replace(FREE, (m0, a?: string, tag?: string, url?: string) => {
-      if (a || tag || !url) return m0;
+    return text.replace(FREE, (m0, a?: string, tag?: string, url?: string, num?: string, isbn?: string) => {
+      if (a || tag) return m0;
+      if (num) {
+        if (!this.magic) return m0;
+        // Linker::makeExternalLink: no rel, not an external link of the page
+        const rfc = m0.startsWith('RFC');
+        const href = (rfc ? this.magic.rfcurl : this.magic.pubmedurl).replace(/\$1/g, num);
+        return `<a class="external mw-magiclink-${rfc ? 'rfc' : 'pmid'}" href="${escapeHtml(href)}">${rfc ? 'RFC' : 'PMID'} ${num}</a>`;
+      }
+      if (isbn) {
+        if (!this.magic) return m0;
+        const shown = isbn.replace(SPACE_RE, ' ');
+        const digits = shown.replace(/[- ]/g, '').replace(/x/g, 'X');
+        return `<a href="${escapeHtml(this.magic.bookSources(digits))}" class="internal mw-magiclink-isbn">ISBN ${shown}</a>`;
+      }
+      if (!url) return m0;
       let trail = '';
       let u = url;
       const lt = /&(lt|gt);/.exec(u);

@@ -22,8 +22,8 @@ const MAX_TOC_LEVEL = 999;
 export interface HeadingHooks {
   /** headline with link holders replaced by their text and strip markers by their content */
   plainHeadline(html: string): string;
-  /** byte offsets of the page's own headings in the source, in order */
-  byteOffsets: number[];
+  /** "byteoffset" of a heading at this offset of the page's text */
+  offsetOf(at: number): number;
 }
 
 export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, hooks: HeadingHooks, forceTocPosition: boolean): string {
@@ -44,7 +44,7 @@ export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, 
   let numVisible = 0;
   const pageText = env.codec.prefixedText(env.title.ns, env.title.dbkey);
   const pageKey = env.codec.prefixedDbKey(env.title.ns, env.title.dbkey);
-  matches.forEach((m, idx) => {
+  matches.forEach((m) => {
     if (tocLevel) prevLevel = level;
     level = Number(m[1]);
     if (level > prevLevel) {
@@ -83,7 +83,14 @@ export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, 
         numbering += String(sublevelCount[i]);
       }
     }
-    const headline = m[3];
+    // the preprocessor's marker says where the heading was written: which text, which heading there
+    let headline = m[3];
+    const marker = /^\x7fUNIQ-h-(\d+)-QINU\x7f\s*/.exec(headline);
+    const mark = marker ? env.headings?.[Number(marker[1])] : undefined;
+    if (marker) headline = headline.slice(marker[0].length);
+    const from = mark?.title ?? env.title;
+    const isTemplate = mark !== undefined && mark.title !== null && !(mark.title.ns === env.title.ns && mark.title.dbkey === env.title.dbkey);
+    const sectionIndex: number | false = mark ? mark.index : false;
     const safe0 = hooks.plainHeadline(headline);
     const tocline = safe0
       .replace(/<(?!\/?(span|sup|sub|bdi|i|b)(?: [^>]*)?>).*?>/g, '')
@@ -95,15 +102,28 @@ export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, 
     refers.set(key, (refers.get(key) ?? 0) + 1);
     let anchor = safe;
     if (refers.get(key)! > 1) anchor += '_' + refers.get(key);
-    const sectionIndex = idx + 1;
     if (enoughToc) {
-      toc += `\n<li class="toclevel-${tocLevel} tocsection-${sectionIndex}"><a href="#${anchor}"><span class="tocnumber">${numbering}</span> <span class="toctext">${tocline}</span></a>`;
+      const section = isTemplate || sectionIndex === false ? '' : ` tocsection-${sectionIndex}`;
+      toc += `\n<li class="toclevel-${tocLevel}${section}"><a href="#${anchor}"><span class="tocnumber">${numbering}</span> <span class="toctext">${tocline}</span></a>`;
     }
-    out.sections.push({ toclevel: tocLevel, level: String(level), line: tocline, number: numbering, index: String(sectionIndex), fromtitle: pageKey, byteoffset: hooks.byteOffsets[idx] ?? null, anchor });
+    out.sections.push({
+      toclevel: tocLevel,
+      level: String(level),
+      line: tocline,
+      number: numbering,
+      index: sectionIndex === false ? '' : (isTemplate ? 'T-' : '') + sectionIndex,
+      fromtitle: mark ? env.codec.prefixedDbKey(from.ns, from.dbkey) : false,
+      byteoffset: isTemplate || !mark || mark.start === null ? null : hooks.offsetOf(mark.start),
+      anchor,
+    });
     let editlink = '';
-    if (showEditLink) {
-      const hintText = escapeHtml(env.messages.editsectionhint.replace('$1', hint));
-      editlink = `<span class="mw-editsection"><span class="mw-editsection-bracket">[</span><a href="${editUrl(pageKey, false, String(sectionIndex))}" title="${hintText}">${escapeHtml(env.messages.editsection)}</a><span class="mw-editsection-bracket">]</span></span>`;
+    // a heading no text wrote (a parser function's output) has no section to edit
+    if (showEditLink && sectionIndex !== false) {
+      // a template's section is edited on the template, "T-n"; Linker::link's title is then the template's name
+      const link = isTemplate
+        ? `<a href="${editUrl(env.codec.prefixedDbKey(from.ns, from.dbkey), false, `T-${sectionIndex}`)}" title="${escapeHtml(env.codec.prefixedText(from.ns, from.dbkey))}">`
+        : `<a href="${editUrl(pageKey, false, String(sectionIndex))}" title="${escapeHtml(env.messages.editsectionhint.replace('$1', hint))}">`;
+      editlink = `<span class="mw-editsection"><span class="mw-editsection-bracket">[</span>${link}${escapeHtml(env.messages.editsection)}</a><span class="mw-editsection-bracket">]</span></span>`;
     }
     heads.push(`<h${level}${m[2]}<span class="mw-headline" id="${anchor}">${headline}</span>${editlink}</h${level}>`);
   });
@@ -111,6 +131,8 @@ export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, 
   if (numVisible < 1) enoughToc = false;
   let tocHtml = '';
   if (enoughToc) {
+    // Parser::formatHeadings adds the TOC's module whenever it makes one (disabletoc only hides it)
+    out.modules.add('mediawiki.toc');
     if (prevTocLevel > 0 && prevTocLevel < MAX_TOC_LEVEL) toc += '</li>\n' + '</ul>\n</li>\n'.repeat(Math.max(0, prevTocLevel - 1));
     // wrapped as Parser::TOC_START/TOC_END: ParserOutput::getText drops the markers (or the whole TOC)
     tocHtml = `<mw:toc><div id="toc" class="toc"><div id="toctitle"><h2>${escapeHtml(env.messages.toc)}</h2></div>\n${toc}</ul>\n</div>\n</mw:toc>`;

@@ -182,7 +182,7 @@ export function trackBrokenFile(env: RenderEnv, out: RenderOutput): void {
 }
 
 /** Parser::addTrackingCategory: the category a message names, sorted by the page's DEFAULTSORT */
-export function addTrackingCategory(env: RenderEnv, out: RenderOutput, msg: 'broken-file-category' | 'hidden-category-category'): void {
+export function addTrackingCategory(env: RenderEnv, out: RenderOutput, msg: 'broken-file-category' | 'hidden-category-category' | 'restricted-displaytitle-ignored'): void {
   const t = env.codec.parse(env.messages[msg], 14);
   if (t && t.ns === 14 && !out.categories.has(t.dbkey)) out.categories.set(t.dbkey, out.defaultSort ?? '');
 }

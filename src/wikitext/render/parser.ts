@@ -20,6 +20,9 @@ import { doDoubleUnderscore, renderSemantic } from './magic-words.js';
 import { doAllQuotes } from './quotes.js';
 import { StripState } from './strip.js';
 import { doTableStuff } from './tables.js';
+import { HEADING_MARKER_RE } from '../preprocessor.js';
+import { articleUrl } from './urls.js';
+import { fixSpecialName } from '../../wiki/special-pages.js';
 
 const EXT_TAG = /<(nowiki|pre|gallery)(\s[^>]*?)?(?:\/>|>([\s\S]*?)<\/\1\s*>)/gi;
 const NOPARSE = '\x7fNOPARSE';
@@ -32,19 +35,36 @@ export interface RenderedBody {
   strip: StripState;
 }
 
-/** byte offsets (UTF-8) of the heading lines of the source text, in order */
-export function headingOffsets(source: string): number[] {
-  const offsets: number[] = [];
-  const re = /^(={1,6}).+\1\s*$/gm;
-  for (const m of source.matchAll(re)) offsets.push(Buffer.byteLength(source.slice(0, m.index), 'utf8'));
-  return offsets;
+/**
+ * formatHeadings' "byteoffset" of a heading of the page: as in 1.25, the length of the page's text
+ * before it in characters (mb_strlen), despite the name. Headings come in text order, so the count
+ * goes on from the previous one.
+ */
+function characterOffsets(source: string): (at: number) => number {
+  let pos = 0;
+  let n = 0;
+  return (at) => {
+    if (at < pos) {
+      pos = 0;
+      n = 0;
+    }
+    for (; pos < at; pos++) {
+      const c = source.charCodeAt(pos);
+      if (c < 0xdc00 || c > 0xdfff) n++;
+    }
+    return n;
+  };
 }
 
 export function renderBody(expanded: string, source: string, env: RenderEnv, defaultSort: string | undefined): RenderedBody {
   const out = new RenderOutput();
   if (defaultSort !== undefined) out.defaultSort = defaultSort;
   const strip = new StripState();
-  const ext = new ExternalLinkPass(out);
+  const ext = new ExternalLinkPass(out, {
+    rfcurl: env.messages.rfcurl,
+    pubmedurl: env.messages.pubmedurl,
+    bookSources: (isbn) => articleUrl(`${env.codec.nsName(-1) ?? 'Special'}:${fixSpecialName('Booksources')}/${isbn}`),
+  });
   const armor = (html: string) => html.replace(/\b(https?:|ftps?:|mailto:|\/\/)/gi, NOPARSE + '$1');
   const links: LinkPass = new LinkPass(env, out, (t) => ext.replaceExternalLinks(t), () => defaultSort ?? '', armor);
   let text = expanded.replace(EXT_TAG, (_m, name: string, attrs: string | undefined, body: string | undefined) => {
@@ -75,7 +95,7 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
   text = ext.doMagicLinks(text);
   text = formatHeadings(text, env, out, {
     plainHeadline: (h) => strip.unstripBoth(links.holderText(h)),
-    byteOffsets: headingOffsets(source),
+    offsetOf: characterOffsets(source),
   }, du.forceTocPosition);
   text = strip.unstripGeneral(text);
   // French spacing (1.25 fixtags): a no-break space before ? : ; ! % » and after «
@@ -94,6 +114,8 @@ export function finish(body: RenderedBody, toc = true): string {
   text = toc ? text.replace(/<\/?mw:toc>/g, '') : text.replace(/<mw:toc>[\s\S]*?<\/mw:toc>/g, '');
   text = body.strip.unstripNoWiki(text);
   text = body.strip.unstripGeneral(text);
+  // heading markers that ended up outside a heading stand for nothing (a general strip item of '')
+  text = text.replace(HEADING_MARKER_RE, '');
   return normalizeCharReferences(text);
 }
 
