@@ -174,6 +174,7 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
           for (const [minSize, maxSize] of sizes) {
             const base: FileListOptions = { sort: 'name', descending, limit, mimes: mime, minSize, maxSize };
             await same('list name', (s) => s.files.list(base));
+            await same('list name with pages', (s) => s.files.list({ ...base, withPages: true }));
             for (const b of [...oddBounds, ...names.filter((_n, i) => i % 9 === 4)]) {
               await same(`list name from ${b}`, (s) => s.files.list({ ...base, from: b }));
               await same(`list name to ${b}`, (s) => s.files.list({ ...base, to: b }));
@@ -226,6 +227,13 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
           await same(`keys max ${p}`, (s) => s.messages.keys(ls, olang, { max: p }), true);
           await same(`keys prefix ${p}`, (s) => s.messages.keys(ls, olang, { min: p, below: p + '\u{10FFFF}', max: 'p' }), true);
         }
+        // keys with their texts, in no particular order: compared as sorted lists
+        const flat = async (s: Store, range: { min?: string; below?: string; max?: string }) => {
+          const r = await s.messages.rangeTexts(ls, olang, range, ls.slice(0, 1), ['ru', 'en', 'uk\0']);
+          return [...r.keys.map((k) => 'key ' + k), ...r.texts.map((t) => JSON.stringify(t))];
+        };
+        await same('rangeTexts', (s) => flat(s, {}), true);
+        for (const p of points.filter((_p, i) => i % 3 === 0)) await same(`rangeTexts prefix ${p}`, (s) => flat(s, { min: p, below: p + '\u{10FFFF}' }), true);
       }
     }
   });

@@ -69,8 +69,11 @@ export class PageSet {
     await this.addTitles(keys);
   }
 
-  /** Titles from a generator or from user input after parsing: one store call for all of them. */
-  async addTitles(titles: TitleKey[]): Promise<void> {
+  /**
+   * Titles from a generator or from user input after parsing: one store call for all of them but those
+   * `lookedUp` already answers ("ns:dbkey" → the page, or null for none).
+   */
+  async addTitles(titles: TitleKey[], lookedUp?: ReadonlyMap<string, PageRow | null>): Promise<void> {
     const fresh: TitleKey[] = [];
     const special: TitleKey[] = [];
     for (const t of titles) {
@@ -81,10 +84,18 @@ export class PageSet {
       else fresh.push(t);
     }
     const media = special.filter((t) => t.ns === NS_MEDIA).map((t) => t.dbkey);
-    const [rows, uploaded] = await Promise.all([
-      fresh.length ? this.store.pages.byTitles(fresh) : [],
+    const known: PageRow[] = [];
+    const unknown: TitleKey[] = [];
+    for (const t of fresh) {
+      const page = lookedUp?.get(t.ns + ':' + t.dbkey);
+      if (page === undefined) unknown.push(t);
+      else if (page !== null) known.push(page);
+    }
+    const [looked, uploaded] = await Promise.all([
+      unknown.length ? this.store.pages.byTitles(unknown) : [],
       media.length ? this.store.files.existing(media) : new Set<string>(),
     ]);
+    const rows = known.length ? [...known, ...looked] : looked;
     for (const t of special) {
       // Title::fixSpecialName; an existing special page is not missing (SpecialPageFactory::exists)
       const dbkey = t.ns === NS_SPECIAL ? fixSpecialName(t.dbkey) : t.dbkey;

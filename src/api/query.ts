@@ -90,19 +90,23 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           const titles: TitleKey[] = [];
           const ids: number[] = [];
           const rows: PageRow[] = [];
+          const lookedUp = new Map<string, PageRow | null>();
           const gctx = subContext(ctx, gen, 'g' + gen.prefix, pageSet, {
             add: (page: GeneratedPage) => {
               if (page.data) generatorData.push(page);
               if ('row' in page) rows.push(page.row);
               else if ('pageid' in page) ids.push(page.pageid);
-              else titles.push({ ns: page.ns, dbkey: page.dbkey });
+              else {
+                if ('page' in page) lookedUp.set(page.ns + ':' + page.dbkey, page.page);
+                titles.push({ ns: page.ns, dbkey: page.dbkey });
+              }
             },
           }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value));
           await gen.run(gctx);
           cacheMode = mergeCacheMode(cacheMode, gen.cacheMode(gctx.params));
           pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
           if (rows.length) await pageSet.addRows(rows);
-          if (titles.length) await pageSet.addTitles(titles);
+          if (titles.length) await pageSet.addTitles(titles, lookedUp);
           if (ids.length) await pageSet.addPageIds(ids);
         }
       } else if (generator) {

@@ -146,10 +146,12 @@ export type CacheMode = 'public' | 'private' | 'anon-public-user-private';
 
 /**
  * A page a generator yields: a page id (the page set lists ids in id order, as ApiPageSet's
- * populateFromPageIDs), a title (listed in title order, missing ones under negative keys), or an
- * existing page row (listed in the order the generator gives, as processDbRow).
+ * populateFromPageIDs), a title (listed in title order, missing ones under negative keys), a title the
+ * generator has already looked up (`page`: its row, or null when it does not exist; listed as a title,
+ * without the page set's own lookup), or an existing page row (listed in the order the generator gives,
+ * as processDbRow).
  */
-export type GeneratedPage = ({ pageid: number } | { ns: number; dbkey: string } | { row: PageRow }) & {
+export type GeneratedPage = ({ pageid: number } | { ns: number; dbkey: string } | { ns: number; dbkey: string; page: PageRow | null } | { row: PageRow }) & {
   /** ApiPageSet::setGeneratorData: members added to the page's query.pages entry (search's `index`) */
   data?: Record<string, unknown>;
 };

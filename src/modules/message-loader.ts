@@ -6,6 +6,7 @@
  */
 import { fetchTransclusions, transclusionKey } from './transclusion.js';
 import type { Store } from '../store/store.js';
+import type { KeyRange } from '../store/message-store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { MessageSnapshot, Messages, catalogLanguages, languageFallbacks, lookupKeys, type ParserEnv } from '../wiki/messages.js';
 
@@ -33,19 +34,56 @@ export class MessageLoader {
    * Fetch what looking up these message keys in language `code` reads, before rendering: first that
    * language's (and the content language's) overrides and catalog, one store call; then, in one more call
    * and only for the keys those catalogs lack, the rest of both fallback chains. Rendering then reads
-   * nothing new in the common case, and runs once.
+   * nothing new in the common case, and runs once. What was fetched before is not fetched again.
    */
   async prefetch(keys: readonly string[], code: string): Promise<void> {
-    const content = this.wiki.lang;
-    const first = code === content ? [code] : [code, content];
+    const { first, rest } = this.lookupLanguages(code);
     const stored = [...new Set(keys.flatMap(lookupKeys))];
-    await this.fetchTexts(first, stored);
+    await this.fetchTexts(first, stored.filter((k) => !first.every((l) => this.snapshot.isFetched(l, k))));
     const lacking = stored.filter((k) => !first.some((l) => this.snapshot.catalogHas(l, k)));
     if (lacking.length === 0) return;
+    await this.fetchTexts(rest, lacking.filter((k) => !rest.every((l) => this.snapshot.isFetched(l, k))));
+  }
+
+  /**
+   * The message keys of a key range (those of the catalogs of `catalogLangs`, plus the overrides of
+   * `overrideLang` when given; each once, in no particular order), with what prefetch(keys, code) would
+   * fetch for them, in one store call.
+   */
+  async listRange(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange, code: string): Promise<string[]> {
+    const { first, rest } = this.lookupLanguages(code);
+    const { keys, texts } = await this.store.messages.rangeTexts(catalogLangs, overrideLang, range, first, rest);
+    this.snapshot.addTexts(first, keys, texts);
+    if (rest.length) {
+      this.snapshot.addTexts(
+        rest,
+        keys.filter((k) => !first.some((l) => this.snapshot.catalogHas(l, k))),
+        [],
+      );
+    }
+    return keys;
+  }
+
+  /**
+   * The languages a lookup in `code` reads: `first` its own and the content language's (overrides and
+   * catalogs), `rest` the remainder of both fallback chains, needed only for keys `first` lacks.
+   */
+  private lookupLanguages(code: string): { first: string[]; rest: string[] } {
+    let langs = this.languages.get(code);
+    if (!langs) this.languages.set(code, (langs = this.computeLookupLanguages(code)));
+    return langs;
+  }
+
+  /** per code: a request computes them for each prefetch */
+  private readonly languages = new Map<string, { first: string[]; rest: string[] }>();
+
+  private computeLookupLanguages(code: string): { first: string[]; rest: string[] } {
+    const content = this.wiki.lang;
+    const first = code === content ? [code] : [code, content];
     const rest = [...new Set([...catalogLanguages(code), ...languageFallbacks(code), ...catalogLanguages(content), ...languageFallbacks(content)])].filter(
       (l) => !first.includes(l),
     );
-    await this.fetchTexts(rest, lacking);
+    return { first, rest };
   }
 
   /** Run `render` until it reads nothing that was not fetched (at most MAX_ROUNDS fetches). */

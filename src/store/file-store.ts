@@ -1,4 +1,5 @@
 /** Uploaded files (the image table). */
+import type { PageRow } from './page-store.js';
 
 /** A file that has the same bytes as another (prop=duplicatefiles shows only these columns). */
 export interface SameContentRow {
@@ -17,8 +18,12 @@ export interface FileStore {
    * included): only what prop=duplicatefiles shows.
    */
   sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>>;
-  /** list=allimages: at most `limit` files in the requested order, along an index of the image table */
-  list(opts: FileListOptions): Promise<FileRow[]>;
+  /**
+   * list=allimages: at most `limit` files in the requested order, along an index of the image table;
+   * with `withPages`, each with its description page (a seek per file), so that a generator hands the
+   * page set its pages without another round trip
+   */
+  list(opts: FileListOptions): Promise<FileListRow[]>;
   /** where the file's bytes were imported from: a path relative to the files directory (DB key lookup) */
   storedPath(name: string): Promise<string | undefined>;
 }
@@ -45,6 +50,11 @@ export interface FileRow {
   metadata: string;
 }
 
+/** A file of list(): with `withPages`, `page` is its description page (ns 6, the file's name), or null. */
+export interface FileListRow extends FileRow {
+  page?: PageRow | null;
+}
+
 export interface FileListOptions {
   sort: 'name' | 'timestamp';
   descending: boolean;
@@ -68,4 +78,6 @@ export interface FileListOptions {
   /** [major, minor] MIME pairs, any of which matches */
   mimes?: Array<[string, string]>;
   limit: number;
+  /** also read each file's description page */
+  withPages?: boolean;
 }

@@ -23,6 +23,19 @@ export interface MessageStore {
    * message(msg_lang, msg_key) and message_override(mo_lang, mo_key).
    */
   keys(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): Promise<string[]>;
+  /**
+   * keys() and texts() of those keys in one round trip, for a list of messages read from a key range:
+   * `keys` as keys() gives them (here each once), `texts` every stored text of them in `langs`, and in
+   * `fallbackLangs` those of only the keys that no catalog of `langs` holds (the keys a lookup goes on
+   * to the fallbacks for). Rows in no particular order.
+   */
+  rangeTexts(
+    catalogLangs: readonly string[],
+    overrideLang: string | null,
+    range: KeyRange,
+    langs: readonly string[],
+    fallbackLangs: readonly string[],
+  ): Promise<{ keys: string[]; texts: StoredMessage[] }>;
 }
 
 /** A range of message keys in byte order; every bound is optional. */

@@ -98,6 +98,11 @@ export class MessageSnapshot implements MessageSource {
     return this.read(this.catalog, lang, key);
   }
 
+  /** Whether the texts of the key in this language were fetched (a question of the loader: nothing is recorded). */
+  isFetched(lang: string, key: string): boolean {
+    return this.fetched.get(lang)?.has(key) ?? false;
+  }
+
   /** Whether a fetched catalog holds the key (a question of the loader, not of a render: nothing is recorded). */
   catalogHas(lang: string, key: string): boolean {
     return this.catalog.get(lang)?.has(key) ?? false;

@@ -117,6 +117,8 @@ export const allimagesModule: QueryModule = {
     }
     const limit = p.limit as number;
     // Nobody has the bot right in an imported wiki (user groups are not part of a dump).
+    // as a generator, the description pages come with the files: the page set need not look them up
+    if (ctx.generator) opts.withPages = true;
     const rows = p.filterbots === 'bots' ? [] : await ctx.store.files.list(opts);
     const list = ctx.generator ? null : ctx.result.queryList('allimages');
     const prop = new Set(p.prop as string[]);
@@ -127,7 +129,7 @@ export const allimagesModule: QueryModule = {
         ctx.setContinue('continue', p.sort === 'name' ? row.name : `${row.timestamp}|${row.name}`);
         break;
       }
-      if (ctx.generator) ctx.generator.add({ ns: NS_FILE, dbkey: row.name });
+      if (ctx.generator) ctx.generator.add({ ns: NS_FILE, dbkey: row.name, page: row.page ?? null });
       else list!.push({ name: row.name, ...fileInfo(ctx, row, prop, links), ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, row.name) });
     }
   },

@@ -81,7 +81,7 @@ export const allmessagesModule: QueryModule = {
     const requested = p.messages as string[];
     let names: string[];
     if (requested.includes('*')) {
-      names = prefix === '' ? [] : await allKeys(ctx, lang, content, !!p.includelocal, keyRange(prefix, from, to));
+      names = prefix === '' ? [] : await allKeys(loader, lang, content, !!p.includelocal, keyRange(prefix, from, to));
     } else {
       names = requested;
       if (prefix !== undefined) names = firstRunWithPrefix(names, prefix);
@@ -90,7 +90,8 @@ export const allmessagesModule: QueryModule = {
 
     const customised = p.customised as 'all' | 'modified' | 'unmodified';
     const foreign = lang !== content;
-    // one store call for the texts of every listed message, one for the MediaWiki: pages when asked
+    // one store call for the texts of every listed message (none when the key range brought them), one
+    // for the MediaWiki: pages when asked
     const [, customisedPages] = await Promise.all([
       loader.prefetch(names, lang),
       customised === 'all' ? Promise.resolve(new Set<string>()) : existingMessagePages(ctx, names, lang, foreign),
@@ -147,11 +148,14 @@ export const allmessagesModule: QueryModule = {
   },
 };
 
-/** Language::getMessageKeysFor (+ the local keys), within a key range, in byte order. */
-async function allKeys(ctx: QueryModuleContext, lang: string, content: string, includeLocal: boolean, range: KeyRange | null): Promise<string[]> {
+/**
+ * Language::getMessageKeysFor (+ the local keys), within a key range, in byte order; their texts come
+ * with them, in the same store call.
+ */
+async function allKeys(loader: MessageLoader, lang: string, content: string, includeLocal: boolean, range: KeyRange | null): Promise<string[]> {
   if (range === null) return [];
-  const keys = await ctx.store.messages.keys(catalogLanguages(lang), includeLocal ? content : null, range);
-  return [...new Set(keys)]
+  const keys = await loader.listRange(catalogLanguages(lang), includeLocal ? content : null, range, lang);
+  return keys
     .map((k) => ({ k, b: Buffer.from(k, 'utf8') }))
     .sort((x, y) => Buffer.compare(x.b, y.b))
     .map((x) => x.k);

@@ -31,25 +31,81 @@ export class PostgresMessageStore implements MessageStore {
   }
 
   async keys(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): Promise<string[]> {
-    const conds = (col: string) => {
-      const c: string[] = [];
-      if (range.min !== undefined) c.push(`${col} >= @min`);
-      if (range.below !== undefined) c.push(`${col} < @below`);
-      if (range.max !== undefined) c.push(`${col} <= @max`);
-      return c.map((x) => ' AND ' + x).join('');
-    };
-    if (overrideLang !== null && equalityBatch([overrideLang]).length === 0) overrideLang = null;
-    // index range scans of message (msg_lang, msg_key) per language and of message_override (mo_lang, mo_key)
-    const parts = [`SELECT msg_key AS key FROM unnest(@langs::text[]) AS l(lang) JOIN message ON msg_lang = l.lang${conds('msg_key')}`];
-    if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
-    const values: Record<string, unknown> = {
-      langs: equalityBatch(catalogLangs),
-      olang: overrideLang ?? undefined,
-      min: bound('>=', range.min),
-      below: bound('<', range.below),
-      max: bound('<=', range.max),
-    };
-    const rows = await this.db.named<{ key: string }>('MessageStore.keys', parts.join(' UNION ALL '), values);
+    const { sql, values } = keyRangeQuery(catalogLangs, overrideLang, range);
+    const rows = await this.db.named<{ key: string }>('MessageStore.keys', sql, values);
     return rows.map((r) => r.key);
   }
+
+  /**
+   * keys() and then, for each key, the seeks of texts() in `langs`, and in `fallbackLangs` after a seek
+   * per language of `langs` that finds no catalog entry: one statement. The keys come as rows without
+   * a source.
+   */
+  async rangeTexts(
+    catalogLangs: readonly string[],
+    overrideLang: string | null,
+    range: KeyRange,
+    langs: readonly string[],
+    fallbackLangs: readonly string[],
+  ): Promise<{ keys: string[]; texts: StoredMessage[] }> {
+    const { sql, values } = keyRangeQuery(catalogLangs, overrideLang, range);
+    const textsOf = (langsParam: string) => `SELECT s.source, l.lang, k.key, s.text
+       FROM k CROSS JOIN unnest(${langsParam}::text[]) AS l(lang)
+       CROSS JOIN LATERAL (
+         SELECT 'catalog'::text AS source, msg_text AS text FROM message WHERE msg_lang = l.lang AND msg_key = k.key
+         UNION ALL
+         SELECT 'override', mo_text FROM message_override WHERE mo_lang = l.lang AND mo_key = k.key
+       ) s`;
+    const rows = await this.db.named<{ source: 'catalog' | 'override' | null; lang: string; key: string; text: string }>(
+      'MessageStore.rangeTexts',
+      `WITH k AS (SELECT DISTINCT key FROM (${sql}) r)
+       SELECT NULL::text AS source, NULL::text AS lang, key, NULL::text AS text FROM k
+       UNION ALL
+       ${textsOf('@textLangs')}
+       UNION ALL
+       ${textsOf('@fallbackLangs')}
+       WHERE NOT EXISTS (SELECT 1 FROM message WHERE msg_lang = ANY(@textLangs::text[]) AND msg_key = k.key)`,
+      { ...values, textLangs: equalityBatch(langs), fallbackLangs: equalityBatch(fallbackLangs) },
+    );
+    const keys: string[] = [];
+    const texts: StoredMessage[] = [];
+    for (const r of rows) {
+      if (r.source === null) keys.push(r.key);
+      else texts.push({ source: r.source, lang: r.lang, key: r.key, text: r.text });
+    }
+    return { keys, texts };
+  }
+}
+
+/** The conditions of a key range on a key column (only the bounds given: each is an index range bound). */
+function rangeConditions(range: KeyRange): (col: string) => string {
+  return (col) => {
+    const c: string[] = [];
+    if (range.min !== undefined) c.push(`${col} >= @min`);
+    if (range.below !== undefined) c.push(`${col} < @below`);
+    if (range.max !== undefined) c.push(`${col} <= @max`);
+    return c.map((x) => ' AND ' + x).join('');
+  };
+}
+
+/** The bounds, NUL-free (nul.ts). */
+function rangeValues(range: KeyRange): Record<string, unknown> {
+  return { min: bound('>=', range.min), below: bound('<', range.below), max: bound('<=', range.max) };
+}
+
+/**
+ * The keys of a range: index range scans of message (msg_lang, msg_key) per language and of
+ * message_override (mo_lang, mo_key).
+ */
+function keyRangeQuery(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): { sql: string; values: Record<string, unknown> } {
+  const conds = rangeConditions(range);
+  if (overrideLang !== null && equalityBatch([overrideLang]).length === 0) overrideLang = null;
+  const parts = [`SELECT msg_key AS key FROM unnest(@langs::text[]) AS l(lang) JOIN message ON msg_lang = l.lang${conds('msg_key')}`];
+  if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
+  const values: Record<string, unknown> = {
+    langs: equalityBatch(catalogLangs),
+    olang: overrideLang ?? undefined,
+    ...rangeValues(range),
+  };
+  return { sql: parts.join(' UNION ALL '), values };
 }

@@ -27,13 +27,7 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   async keys(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): Promise<string[]> {
-    const conds = (col: string) => {
-      const c: string[] = [];
-      if (range.min !== undefined) c.push(`${col} >= @min`);
-      if (range.below !== undefined) c.push(`${col} < @below`);
-      if (range.max !== undefined) c.push(`${col} <= @max`);
-      return c.map((x) => ' AND ' + x).join('');
-    };
+    const conds = rangeConditions(range);
     const parts = [`SELECT msg_key FROM json_each(@langs) l CROSS JOIN message ON msg_lang = l.value${conds('msg_key')}`];
     if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
     // one prepared statement per combination of bounds, so that every bound is an index range
@@ -45,4 +39,45 @@ export class SqliteMessageStore implements MessageStore {
     for (const k of ['min', 'below', 'max'] as const) if (range[k] !== undefined) values[k] = range[k];
     return st.all(values) as string[];
   }
+
+  // In-process the parts cost no round trip: keys(), then the seeks texts() makes (a range scan returning
+  // the texts was slower: converting the texts the seeks skip costs more than the seeks).
+  async rangeTexts(
+    catalogLangs: readonly string[],
+    overrideLang: string | null,
+    range: KeyRange,
+    langs: readonly string[],
+    fallbackLangs: readonly string[],
+  ): Promise<{ keys: string[]; texts: StoredMessage[] }> {
+    const keys = [...new Set(await this.keys(catalogLangs, overrideLang, range))];
+    const texts: StoredMessage[] = [];
+    const lacking: string[] = [];
+    for (const key of keys) {
+      let found = false;
+      for (const lang of langs) found = this.read(lang, key, texts) || found;
+      if (!found) lacking.push(key);
+    }
+    for (const key of lacking) for (const lang of fallbackLangs) this.read(lang, key, texts);
+    return { keys, texts };
+  }
+
+  /** Both seeks for one language and key, into `out`; whether the catalog has the key. */
+  private read(lang: string, key: string, out: StoredMessage[]): boolean {
+    const c = this.catalogStmt.get(lang, key) as string | undefined;
+    if (c !== undefined) out.push({ source: 'catalog', lang, key, text: c });
+    const o = this.overrideStmt.get(lang, key) as string | undefined;
+    if (o !== undefined) out.push({ source: 'override', lang, key, text: o });
+    return c !== undefined;
+  }
+}
+
+/** The conditions of a key range on a key column (only the bounds given: each is an index range bound). */
+function rangeConditions(range: KeyRange): (col: string) => string {
+  return (col) => {
+    const c: string[] = [];
+    if (range.min !== undefined) c.push(`${col} >= @min`);
+    if (range.below !== undefined) c.push(`${col} < @below`);
+    if (range.max !== undefined) c.push(`${col} <= @max`);
+    return c.map((x) => ' AND ' + x).join('');
+  };
 }
