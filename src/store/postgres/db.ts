@@ -41,6 +41,23 @@ export function quoteSchema(schema: string): string {
   return `"${schema}"`;
 }
 
+/**
+ * A request value made bindable without changing which rows it selects. SQLite takes any string and any
+ * number; PostgreSQL refuses a NUL in text and an integer beyond int8. No stored text holds a NUL or a
+ * U+0001 (XML 1.0 excludes both, and so does every other source of the import), so for s = p + NUL + rest
+ * the value p + U+0001 stands in the same place among stored texts: =, <, <=, >, >=, prefix ranges and
+ * patterns select what s selects. (Numbers are bound as they are: whether one beyond int8 may be clamped
+ * depends on the column, which the area knows.)
+ */
+function storable(v: unknown): unknown {
+  if (typeof v === 'string') {
+    const i = v.indexOf('\0');
+    return i < 0 ? v : v.slice(0, i) + '\x01';
+  }
+  if (Array.isArray(v)) return v.some((x) => typeof x === 'string' && x.includes('\0')) ? v.map(storable) : v;
+  return v;
+}
+
 export class PgDb {
   readonly sql: Sql;
 
@@ -61,6 +78,7 @@ export class PgDb {
    * connection's backend for the connection's life.
    */
   async all<R = any>(name: string, text: string, params: readonly unknown[] = [], { prepare = true }: { prepare?: boolean } = {}): Promise<R[]> {
+    params = params.map(storable);
     if (!this.opts.debug) return (await this.sql.unsafe(text, params as never[], { prepare })) as unknown as R[];
     const log = queryLog.getStore();
     const t0 = process.hrtime.bigint();

@@ -1,4 +1,5 @@
 import type { PgDb } from './db.js';
+import { idBound } from './nul.js';
 import type { FileUsageOptions, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
 import { prefixEnd } from '../prefix-range.js';
 import { distinctValuesSql } from './relations.js';
@@ -95,7 +96,7 @@ export class PostgresLinkStore implements LinkStore {
     }
     if (o.fromId !== undefined) {
       where.push(`il_from ${o.descending ? '<=' : '>='} @fromId`);
-      v.fromId = o.fromId;
+      v.fromId = idBound(o.fromId, o.descending ? '<=' : '>=');
     }
     if (o.redirect !== undefined) {
       where.push('page_is_redirect = @redirect');

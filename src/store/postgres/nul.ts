@@ -53,3 +53,15 @@ export function bound(op: string, s: string | undefined): string | undefined;
 export function bound(op: string, s: string | undefined): string | undefined {
   return op === '>=' || op === '<' ? geLt(s) : leGt(s);
 }
+
+/**
+ * An id bound from a request (a continuation value) as int8 takes it: SQLite compares any number with
+ * an integer column; PostgreSQL refuses one beyond int8 or with a fraction. Stored ids are far below
+ * 2^53, so a larger bound selects what the largest safe integer does, and a fraction is rounded the way
+ * the comparison `op` would treat it.
+ */
+export function idBound(n: number, op: '>=' | '<='): number {
+  if (!Number.isFinite(n)) return n > 0 ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
+  const whole = op === '>=' ? Math.ceil(n) : Math.floor(n);
+  return Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, whole));
+}
