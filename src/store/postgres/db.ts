@@ -11,6 +11,17 @@ import { queryLog } from '../query-log.js';
 
 export type Sql = postgres.Sql<any>;
 
+/**
+ * A number bound where PostgreSQL expects an int8 (the server names each parameter's type when the
+ * statement is prepared). SQLite compares any number with an integer column; PostgreSQL refuses one beyond
+ * int8. Stored ids, sizes and counts are far below 2^53, so a larger request value (a crafted
+ * continuation) selects what the largest safe integer does.
+ */
+function int8Text(x: unknown): string {
+  if (typeof x === 'number' && Number.isFinite(x) && Math.abs(x) > Number.MAX_SAFE_INTEGER) return String(Math.sign(x) * Number.MAX_SAFE_INTEGER);
+  return String(x);
+}
+
 /** Connection options of a `postgres://` location; libpq's `?host=/socket/dir` is understood too. */
 export function connectionOptions(url: string): { url: string; options: postgres.Options<any> } {
   const u = new URL(url);
@@ -18,7 +29,7 @@ export function connectionOptions(url: string): { url: string; options: postgres
     onnotice: () => {},
     types: {
       // int8 and numeric as numbers (OIDs 20 and 1700); serialize lets a number be bound to them
-      int8: { to: 20, from: [20, 1700], serialize: (x: unknown) => String(x), parse: (x: string) => Number(x) },
+      int8: { to: 20, from: [20, 1700], serialize: int8Text, parse: (x: string) => Number(x) },
     } as never,
   };
   const socketDir = u.searchParams.get('host');
