@@ -59,6 +59,12 @@ export interface SemanticDialect {
   walkSource(order: string, limitPh: string): string;
   /** the walk's rows need an outer ORDER BY (SQLite's co-routine keeps the source's order without one) */
   readonly walkOuterOrder: boolean;
+  /**
+   * Statements run in this process (SQLite): a chain of simple seeks costs less than one composite
+   * statement doing the same. Otherwise (a server database) each statement waits a round trip, and the
+   * chain is one statement.
+   */
+  readonly inProcess: boolean;
 }
 
 /** Runs a statement of the engine. */

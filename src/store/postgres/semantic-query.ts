@@ -41,6 +41,7 @@ export const POSTGRES_SEMANTIC: SemanticDialect = {
   orderTerm: (expr, order) => `${expr} ${order === 'ASC' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST'}`,
   walkSource: (order, limit) => `(SELECT * FROM smw_subject ORDER BY ${order} LIMIT ${limit}) s`,
   walkOuterOrder: true,
+  inProcess: false,
 };
 
 /** The query engine on a PostgreSQL import (tests give a lower probe cap to exercise the sort-order walk). */

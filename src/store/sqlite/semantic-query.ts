@@ -24,6 +24,7 @@ export const SQLITE_SEMANTIC: SemanticDialect = {
   orderTerm: (expr, order) => `${expr} ${order}`,
   walkSource: (order, limit) => `(SELECT * FROM smw_subject INDEXED BY smw_subject_sort ORDER BY ${order} LIMIT ${limit}) s`,
   walkOuterOrder: false,
+  inProcess: true,
 };
 
 /** Distinct statement texts kept prepared. */
