@@ -137,11 +137,16 @@ export class SqlSemanticStore implements SemanticStore {
   async autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]> {
     if (!(await this.has()) || property.startsWith('_') || hasNul(property)) return [];
     // only Page and text-like properties have values in the index
+    if (this.dialect.inProcess) {
+      const p = await this.property(property);
+      return p && (p.type === '_wpg' || BLOB_TYPES.has(p.type)) ? this.lookupSteps(p.id, foldedSubstr, limit) : [];
+    }
     return this.lookup((p, d) => `SELECT sp_id AS id FROM smw_property WHERE sp_key = ${p.add(property, 'text')} AND ${d.inTextList('sp_type', p.list(AC_TYPES, 'text'))}`, foldedSubstr, limit);
   }
 
   async autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): Promise<string[]> {
     if (!(await this.has())) return [];
+    if (this.dialect.inProcess) return this.lookupSteps(namespaceSource(ns), foldedSubstr, limit);
     return this.lookup((p) => `SELECT ${p.add(namespaceSource(ns), 'int')} AS id`, foldedSubstr, limit);
   }
 
@@ -158,7 +163,6 @@ export class SqlSemanticStore implements SemanticStore {
     const exact = q === folded; // else the stored keys are shorter than the query: check each value
     // no stored key holds U+0000: nothing lies in the range of a prefix with one (hasNul)
     if (hasNul(q)) return [];
-    if (this.dialect.inProcess) return this.lookupSteps(source, q, exact, folded, limit);
     const rows = await this.q<{ v: string }>('autocomplete', (p, d) => {
       const words = (when: string) =>
         `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = (SELECT id FROM src WHERE ${when} EXISTS (SELECT 1 FROM heavy)) AND aw_key >= ${p.add(q, 'text')} AND aw_key < ${p.add(prefixEnd(q), 'text')}`;
@@ -180,12 +184,15 @@ export class SqlSemanticStore implements SemanticStore {
 
   /**
    * lookup() as a chain of seeks, for a store whose statements cost no round trip (SQLite runs the one
-   * composite statement three times slower than these): the source, the word-prefix node, then the
-   * node's top values or the words' values.
+   * composite statement three times slower than these): the word-prefix node of a source (a property
+   * id or a namespace's), then the node's top values or the words' values.
    */
-  private async lookupSteps(source: (p: Params, d: SemanticDialect) => string, q: string, exact: boolean, folded: string, limit: number): Promise<string[]> {
-    const [src] = await this.q<{ id: number }>('autocomplete', source);
-    if (!src) return [];
+  private async lookupSteps(source: number, folded: string, limit: number): Promise<string[]> {
+    if (folded === '') return [];
+    const q = cutChars(folded, KEY_CHARS);
+    const exact = q === folded;
+    if (hasNul(q)) return [];
+    const src = { id: source };
     const [node] = await this.q<{ id: number; key: string }>(
       'autocomplete',
       (p) => `SELECT an_id AS id, an_key AS key FROM smw_ac_node WHERE an_source = ${p.add(src.id, 'int')} AND an_key >= ${p.add(q, 'text')} ORDER BY an_key LIMIT 1`,

@@ -37,14 +37,14 @@ export class SemanticStatements {
   constructor(private readonly db: Db) {}
 
   all(name: string, sql: string, params: unknown[]): any[] {
-    const key = `${name}\n${sql}`;
-    let s = this.cache.get(key);
-    if (s) this.cache.delete(key);
-    else {
+    // keyed by the text alone (a text belongs to one caller); the oldest entry goes when the cache is
+    // full -- moving each hit to the end cost more than the statements the hits save
+    let s = this.cache.get(sql);
+    if (!s) {
       s = this.db.prepare(name, sql);
       if (this.cache.size >= STATEMENT_CACHE) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(sql, s);
     }
-    this.cache.set(key, s);
     return s.all(...params);
   }
 }
