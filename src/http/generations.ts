@@ -29,11 +29,10 @@ export class Generations<T> {
   private constructor(
     private gen: Generation<T>,
     private readonly build: (store: Store) => T | Promise<T>,
-    private readonly onRetired: (g: Generation<T>) => void,
   ) {}
 
-  static async start<T>(store: Store, build: (store: Store) => T | Promise<T>, onRetired: (g: Generation<T>) => void = () => {}): Promise<Generations<T>> {
-    return new Generations(await make(store, 1, build), build, onRetired);
+  static async start<T>(store: Store, build: (store: Store) => T | Promise<T>): Promise<Generations<T>> {
+    return new Generations(await make(store, 1, build), build);
   }
 
   get current(): Generation<T> {
@@ -68,7 +67,6 @@ export class Generations<T> {
 
   private dispose(g: Generation<T>): void {
     g.store.close();
-    this.onRetired(g);
   }
 }
 

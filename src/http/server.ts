@@ -166,15 +166,16 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     generation: () => generations.current.number,
   });
 
-  /** Run `use` on the current database; a swap meanwhile closes it only after `use` has finished. */
-  const withStore = async <T>(use: (store: Store) => Promise<T>): Promise<T> => {
+  /** Run `use` on the current generation; a swap meanwhile closes its database only after `use` has finished. */
+  const withGeneration = async <T>(use: (gen: Generation<Built>) => Promise<T>): Promise<T> => {
     const gen = generations.acquire();
     try {
-      return await use(gen.store);
+      return await use(gen);
     } finally {
       generations.release(gen);
     }
   };
+  const withStore = <T>(use: (store: Store) => Promise<T>): Promise<T> => withGeneration((gen) => use(gen.store));
 
   /** scheme://host as the client addressed us (through a trusted proxy: as the proxy was addressed) */
   const origin = (request: FastifyRequest): string => {
@@ -226,13 +227,10 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const labels = requestLabels(raw, actionNames, queryNames);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(request.headers)) if (typeof v === 'string') headers[k] = v;
-    const gen: Generation<Built> = generations.acquire();
-    let res;
-    try {
-      res = await gen.app.api.handle({ method: request.method, url, headers, raw, ip: request.ip, apiUrl: `${base}/api.php` }, phpArrays);
-    } finally {
-      generations.release(gen);
-    }
+    const { gen, res } = await withGeneration(async (gen) => ({
+      gen,
+      res: await gen.app.api.handle({ method: request.method, url, headers, raw, ip: request.ip, apiUrl: `${base}/api.php` }, phpArrays),
+    }));
     labelled.set(request, { labels, error: res.headers['MediaWiki-API-Error'] !== undefined });
     const body = Buffer.from(res.body, 'utf8');
     // an answer computed on a database that has since been replaced is not kept
@@ -249,14 +247,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   // the site root: where a person typing the server's address wants to go
   app.route({ method: ['GET', 'HEAD'], url: '/', exposeHeadRoute: false, handler: async (_req, reply) => reply.code(301).header('Location', '/api.php').header('Cache-Control', 'max-age=3600').send() });
   registerFileRoutes(app, withStore, opts.filesDir);
-  registerArticleRoutes(app, async (use) => {
-    const gen = generations.acquire();
-    try {
-      return await use(gen.store, gen.app.api.wiki);
-    } finally {
-      generations.release(gen);
-    }
-  });
+  registerArticleRoutes(app, (use) => withGeneration((gen) => use(gen.store, gen.app.api.wiki)));
   registerHealth(app, {
     stopping: () => graceful.stopping,
     identity: () => generations.current.identity,
@@ -309,8 +300,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const gen = await generations.replace(store);
     cache.clear();
     metrics.reloads.inc({ result: 'ok' });
-    const result = { changed: gen.identity.id !== previous.id, previous, current: gen.identity, generation: gen.number };
-    return result;
+    return { changed: gen.identity.id !== previous.id, previous, current: gen.identity, generation: gen.number };
   };
 
   return {

@@ -44,9 +44,10 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
   }
   const db = new PgDb(readUrl, served.schema, { debug: opts.debug, max: opts.max });
   try {
-    const version = await db.value<string>('Store.open', "SELECT value FROM meta WHERE key = 'schema_version'");
-    if (Number(version) !== SCHEMA_VERSION) throw new Error(`import ${served.importId}: schema version ${String(version)}, this wikiquery reads ${SCHEMA_VERSION}: import the dump again`);
-    const site = await PostgresSiteStore.load(db);
+    const site = await PostgresSiteStore.load(db, (meta) => {
+      const version = meta.get('schema_version');
+      if (Number(version) !== SCHEMA_VERSION) throw new Error(`import ${served.importId}: schema version ${String(version)}, this wikiquery reads ${SCHEMA_VERSION}: import the dump again`);
+    });
     return {
       site,
       pages: new PostgresPageStore(db),

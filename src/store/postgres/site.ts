@@ -12,13 +12,16 @@ export class PostgresSiteStore implements SiteStore {
   ) {}
 
   // Site facts never change while an import is served, so they are read once when the pool opens.
-  static async load(db: PgDb): Promise<PostgresSiteStore> {
+  /** `check` sees the import's meta table before anything is built from it (the schema version). */
+  static async load(db: PgDb, check: (meta: Map<string, string>) => void = () => {}): Promise<PostgresSiteStore> {
     const [meta, ns, version] = await Promise.all([
       db.all<{ key: string; value: string }>('SiteStore.load', 'SELECT key, value FROM meta'),
       db.all('SiteStore.load', 'SELECT ns_id, ns_name, ns_canonical, ns_case FROM namespace ORDER BY ns_id'),
       db.value<string>('SiteStore.load', 'SHOW server_version'),
     ]);
-    const f = siteFacts(new Map(meta.map((r) => [r.key, r.value])), ns);
+    const metaMap = new Map(meta.map((r) => [r.key, r.value]));
+    check(metaMap);
+    const f = siteFacts(metaMap, ns);
     if (!f.stats) throw new Error('this import has no statistics (imported by an older wikiquery): import the dump again');
     return new PostgresSiteStore(f.info, f.namespaces, f.stats, String(version));
   }
