@@ -10,6 +10,7 @@ import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { expandWikitext, TemplateTreeCache, type PreprocessContext } from '../wikitext/preprocessor.js';
 import { displayTitleProp } from '../wikitext/display-title.js';
+import { namespaceTables } from '../wikitext/preprocess.js';
 
 export interface TitleRef {
   ns: number;
@@ -128,12 +129,7 @@ export class PreprocessorExpander implements Expander {
     opts: ExpanderOptions,
   ) {
     const codec = lookup.codec;
-    const names: Record<number, string> = {};
-    const subpages: number[] = [];
-    for (const n of codec.namespaces.values()) {
-      names[n.id] = n.name;
-      if (n.subpages) subpages.push(n.id);
-    }
+    const { names, subpages } = namespaceTables(codec);
     this.base = {
       getTemplate: (target) => {
         const t = lookup.templateTitle(target);

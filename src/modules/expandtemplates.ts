@@ -13,6 +13,7 @@ import { withContent, type Obj } from '../api/result.js';
 import { texts } from '../api/errors.js';
 import { MessageLoader } from './message-loader.js';
 import { expandWikitext, preprocessToXml, type PreprocessContext, type ExpandResult } from '../wikitext/preprocessor.js';
+import { MAX_EXPANSION_DEPTH, namespaceTables } from '../wikitext/preprocess.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { MAGIC_WORDS } from '../wiki/site-facts.js';
 import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
@@ -21,8 +22,6 @@ import { serverOf } from '../wiki/files.js';
 
 
 const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'];
-/** MediaWiki's $wgMaxTemplateDepth: deeper calls are not expanded anyway */
-const MAX_ROUNDS = 40;
 /** templates fetched for one request at most (the preprocessor's node limit stops far earlier in practice) */
 const MAX_TEMPLATES = 2000;
 
@@ -92,16 +91,11 @@ async function expand(
 ): Promise<ExpandResult> {
   const codec = ctx.wiki.codec;
   const known = new Map<string, Transcluded | null>();
-  const names: Record<number, string> = {};
-  const subpages: number[] = [];
-  for (const n of codec.namespaces.values()) {
-    names[n.id] = n.name;
-    if (n.subpages) subpages.push(n.id);
-  }
+  const { names, subpages } = namespaceTables(codec);
   const now = new Date();
   const variable = await variables(ctx, text, revid);
   let result: ExpandResult | undefined;
-  for (let round = 0; round < MAX_ROUNDS; round++) {
+  for (let round = 0; round < MAX_EXPANSION_DEPTH; round++) {
     const wanted = new Map<string, { ns: number; dbkey: string }>();
     const lookup = (t: { ns: number; dbkey: string } | null): Transcluded | null => {
       if (t === null || t.ns === NS_SPECIAL || t.ns < 0) return null;

@@ -12,7 +12,7 @@ import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
 import { MessageLoader } from './message-loader.js';
-import { expandRound, PageSnapshot, queryKey, type TitleRef } from '../wikitext/preprocess.js';
+import { expandRound, MAX_EXPANSION_DEPTH, PageSnapshot, queryKey, type TitleRef } from '../wikitext/preprocess.js';
 import { finish, linkTargets, renderBody } from '../wikitext/render/parser.js';
 import { addTrackingCategory } from '../wikitext/render/images.js';
 import { fallbackChain } from '../wiki/language.js';
@@ -21,8 +21,6 @@ import { ParserCache } from '../wikitext/cache.js';
 import { pstPass2, sanitizeIp, signatureArgs, signatureDate } from '../wikitext/pre-save-transform.js';
 import { evaluateInlineQueries } from './smw/inline-query.js';
 
-/** expansion rounds: one per nesting level of templates (MediaWiki's default max depth is 40) */
-const MAX_ROUNDS = 40;
 /** $wgMaxArticleSize (2048 KB): a longer text is not parsed */
 export const MAX_TEXT_BYTES = 2048 * 1024;
 
@@ -143,7 +141,7 @@ export async function preSaveTransform(store: Store, wiki: Wiki, title: TitleRef
   const source = text.replace(/\r\n?/g, '\n');
   const options = { codec: wiki.codec, title, siteName: wiki.info.sitename, now, outputType: 'wiki' as const, stripItem };
   let round = expandRound(source, snap, options);
-  for (let n = 0; n < MAX_ROUNDS && round.wantedTemplates.length; n++) {
+  for (let n = 0; n < MAX_EXPANSION_DEPTH && round.wantedTemplates.length; n++) {
     await fetchTemplates(store, snap, round.wantedTemplates, []);
     held.length = 0;
     round = expandRound(source, snap, options);
@@ -174,7 +172,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined),
   };
   let round = expandRound(o.text, snap, expandOptions);
-  for (let n = 0; n < MAX_ROUNDS && (round.wantedTemplates.length || round.wantedExists.length || round.wantedQueries.length); n++) {
+  for (let n = 0; n < MAX_EXPANSION_DEPTH && (round.wantedTemplates.length || round.wantedExists.length || round.wantedQueries.length); n++) {
     const queries = round.wantedQueries;
     const [, answers] = await Promise.all([
       round.wantedTemplates.length || round.wantedExists.length ? fetchTemplates(store, snap, round.wantedTemplates, round.wantedExists) : Promise.resolve(),
@@ -249,7 +247,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
       ['limitreport-cputime', ((cpu.user + cpu.system) / 1e6).toFixed(3)],
       ['limitreport-walltime', (wallMs / 1000).toFixed(3)],
       ['limitreport-postexpandincludesize', Buffer.byteLength(expanded.text, 'utf8')],
-      ['limitreport-expansiondepth-limit', 40],
+      ['limitreport-expansiondepth-limit', MAX_EXPANSION_DEPTH],
     ],
     size: 0,
   };

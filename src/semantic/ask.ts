@@ -884,23 +884,6 @@ export function printRequestFromString(raw: string, ctx: LanguageContext, showMo
   return pr;
 }
 
-/** A printout of askargs: `new PrintRequest(PRINT_PROP, $printout, makeUserProperty($printout))`. */
-export function propertyPrintRequest(raw: string, ctx: LanguageContext): PrintRequest | null {
-  const p = userProperty(raw);
-  if ('error' in p) return null;
-  return { mode: PRINT_PROP, label: raw, format: false, prop: { key: p.key, inverse: p.inverse, type: p.inverse ? '_wpg' : typeOfKey(ctx, p.key) } };
-}
-
-/** Property keys the printouts and sort keys of a query name (their types are needed). */
-export function printoutPropertyKeys(raws: string[]): string[] {
-  const out: string[] = [];
-  for (const r of raws) {
-    const p = userProperty(r);
-    if (!('error' in p)) out.push(p.key);
-  }
-  return out;
-}
-
 export interface AskComponents {
   queryString: string;
   /** raw parameters, keys lowercased */

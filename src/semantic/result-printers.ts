@@ -245,9 +245,8 @@ function furtherResultsLink(o: PrintInput, count: number): string {
   }
   named.set('offset', String(o.offset + count));
   const parts = [...positional, ...[...named].map(([k, v]) => `${k}=${v}`)].map(encodeTitleParam);
-  const label = o.params.has('searchlabel') ? o.params.get('searchlabel')! : MESSAGES.moreresults;
   const style = `smw-${o.format}-furtherresults`;
-  return `<span class="${style}">[[:Special:Ask/${parts.join('/')}|${label}]]</span>`;
+  return `<span class="${style}">[[:Special:Ask/${parts.join('/')}|${searchLabel(o)}]]</span>`;
 }
 
 function searchLabel(o: PrintInput): string {
@@ -342,7 +341,7 @@ function printTable(o: PrintInput): string {
   return element('table', attrs, body);
 }
 
-function printList(o: PrintInput): string | null {
+function printList(o: PrintInput): string {
   const format = o.format;
   const template = (o.params.get('template') ?? '').trim();
   if (format === 'template' && template === '') {
@@ -435,7 +434,7 @@ export function printResult(o: PrintInput): { text: string; templates: boolean }
     return { text: furtherResultsLink(o, 0) + encodeMessages(o.errors), templates: false };
   }
   const isTable = o.format === 'table' || o.format === 'broadtable';
-  let text = isTable ? printTable(o) : (printList(o) ?? '');
+  let text = isTable ? printTable(o) : printList(o);
   const templates = !isTable && (o.params.get('template') ?? '').trim() !== '';
   text += encodeMessages(o.errors);
   if (intro !== '') text = intro + text;

@@ -41,6 +41,12 @@ export interface InlineQueryCall {
  */
 export const MAX_INLINE_QUERIES = 100;
 
+/**
+ * Expansion rounds at most: one per nesting level of templates, bounded by MediaWiki's
+ * $wgMaxTemplateDepth (40); deeper calls are not expanded anyway.
+ */
+export const MAX_EXPANSION_DEPTH = 40;
+
 export function queryKey(call: InlineQueryCall): string {
   return call.fn + '\u0000' + call.args.join('\u0000');
 }
@@ -56,7 +62,11 @@ export interface ExpandRound {
 const treeCache = new TemplateTreeCache();
 const siteTables = new WeakMap<TitleCodec, { names: Record<number, string>; subpages: number[] }>();
 
-function tables(codec: TitleCodec) {
+/**
+ * The namespace names and the namespaces with subpages of a wiki, as PreprocessContext takes them; one
+ * pair of objects per codec, so the preprocessor's tables built from them are reused.
+ */
+export function namespaceTables(codec: TitleCodec): { names: Record<number, string>; subpages: number[] } {
   let t = siteTables.get(codec);
   if (!t) {
     const names: Record<number, string> = {};
@@ -92,7 +102,7 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
   const wantedTemplates = new Map<string, TitleRef>();
   const wantedExists = new Map<string, TitleRef>();
   const wantedQueries = new Map<string, InlineQueryCall>();
-  const t = tables(o.codec);
+  const t = namespaceTables(o.codec);
   const ctx: PreprocessContext = {
     title: { ns: o.title.ns, dbkey: o.title.dbkey, nsText: o.codec.nsName(o.title.ns) ?? '' },
     getTemplate: (target) => {

@@ -52,27 +52,7 @@ export async function runBacklinks(ctx: QueryModuleContext, o: { table: LinkTabl
   const descending = p.dir === 'descending';
   const cmp = (a: number, b: number) => (descending ? b - a : a - b);
 
-  // continuation: [from_ns, from_id] for the first level, then [ns, title, from_ns, from_id] for the redirects
-  const cont: Array<number | string> = [];
-  if (p.continue !== undefined) {
-    const parts = (p.continue as string).split('|');
-    // each number must be written as PHP writes an int ("07" and "+7" are refused)
-    const int = (v: string): number => {
-      const n = Number.parseInt(v, 10);
-      if (String(n) !== v) dieBadContinue(ctx);
-      return n;
-    };
-    if (![2, 6, 7, 8].includes(parts.length)) dieBadContinue(ctx);
-    if (parts.length >= 6) {
-      cont[2] = int(parts[2]);
-      cont[3] = parts[3];
-      cont[4] = int(parts[4]);
-      cont[5] = int(parts[5]);
-    }
-    cont[0] = int(parts[0]);
-    cont[1] = int(parts[1]);
-    for (let i = 6; i < parts.length; i++) int(parts[i]);
-  }
+  const cont = parseBacklinksContinue(ctx);
 
   // an empty namespace list filters nothing (ApiQueryBase::addWhereFld skips empty lists)
   const asked = p.namespace as number[] | undefined;
@@ -199,8 +179,37 @@ function entryOf(ctx: QueryModuleContext, row: LinkerRow): Entry {
   return e;
 }
 
+/**
+ * The continuation: [from_ns, from_id] for the first level, then [ns, title, from_ns, from_id] for the
+ * redirects (empty without a continue parameter).
+ */
+export function parseBacklinksContinue(ctx: QueryModuleContext): Array<number | string> {
+  const p = ctx.params;
+  const cont: Array<number | string> = [];
+  if (p.continue !== undefined) {
+    const parts = (p.continue as string).split('|');
+    // each number must be written as PHP writes an int ("07" and "+7" are refused)
+    const int = (v: string): number => {
+      const n = Number.parseInt(v, 10);
+      if (String(n) !== v) dieBadContinue(ctx);
+      return n;
+    };
+    if (![2, 6, 7, 8].includes(parts.length)) dieBadContinue(ctx);
+    if (parts.length >= 6) {
+      cont[2] = int(parts[2]);
+      cont[3] = parts[3];
+      cont[4] = int(parts[4]);
+      cont[5] = int(parts[5]);
+    }
+    cont[0] = int(parts[0]);
+    cont[1] = int(parts[1]);
+    for (let i = 6; i < parts.length; i++) int(parts[i]);
+  }
+  return cont;
+}
+
 /** With the redirect option the limit is validated against half the usual maxima (250 for users). */
-function halvedLimit(ctx: QueryModuleContext, module: string): number {
+export function halvedLimit(ctx: QueryModuleContext, module: string): number {
   const enc = ctx.encodeParamName('limit');
   const max = 250;
   if (ctx.request.raw[enc] === 'max') {

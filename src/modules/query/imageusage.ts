@@ -15,7 +15,8 @@ import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type { FileUserRow } from '../../store/link-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { dieBadContinue, generatePageRows, titleOrPageId } from './shared.js';
+import { halvedLimit, parseBacklinksContinue } from './backlinks-shared.js';
+import { generatePageRows, titleOrPageId } from './shared.js';
 
 interface Entry {
   pageid: number;
@@ -46,32 +47,12 @@ export const imageusageModule: QueryModule = {
   async run(ctx) {
     const p = ctx.params;
     const redirectMode = p.redirect === true;
-    const limit = redirectMode ? halvedLimit(ctx) : (p.limit as number);
+    const limit = redirectMode ? halvedLimit(ctx, 'imageusage') : (p.limit as number);
     const root = await rootFile(ctx);
     const descending = p.dir === 'descending';
     const cmp = (a: number, b: number) => (descending ? b - a : a - b);
 
-    // continuation: [from_ns, from_id] for the first level, then [ns, title, from_ns, from_id] for the redirects
-    const cont: Array<number | string> = [];
-    if (p.continue !== undefined) {
-      const parts = (p.continue as string).split('|');
-      // each number must be written as PHP writes an int ("07" and "+7" are refused)
-      const int = (v: string): number => {
-        const n = Number.parseInt(v, 10);
-        if (String(n) !== v) dieBadContinue(ctx);
-        return n;
-      };
-      if (![2, 6, 7, 8].includes(parts.length)) dieBadContinue(ctx);
-      if (parts.length >= 6) {
-        cont[2] = int(parts[2]);
-        cont[3] = parts[3];
-        cont[4] = int(parts[4]);
-        cont[5] = int(parts[5]);
-      }
-      cont[0] = int(parts[0]);
-      cont[1] = int(parts[1]);
-      for (let i = 6; i < parts.length; i++) int(parts[i]);
-    }
+    const cont = parseBacklinksContinue(ctx);
 
     // an empty namespace list filters nothing (ApiQueryBase::addWhereFld skips empty lists)
     const asked = p.namespace as number[] | undefined;
@@ -167,22 +148,6 @@ function entryOf(ctx: QueryModuleContext, row: FileUserRow): Entry {
   const e: Entry = { pageid: row.pageid, ns: row.ns, title: ctx.wiki.titleText(row.ns, row.title) };
   if (row.isRedirect) e.redirect = true;
   return e;
-}
-
-/** With iuredirect the limit is validated against half the usual maxima (250 for users). */
-function halvedLimit(ctx: QueryModuleContext): number {
-  const enc = ctx.encodeParamName('limit');
-  const max = 250;
-  if (ctx.request.raw[enc] === 'max') {
-    (ctx.result.object('limits') as Record<string, unknown>).imageusage = max;
-    return max;
-  }
-  const v = ctx.params.limit as number;
-  if (v > max) {
-    ctx.warn(texts.overForUsers(enc, max, v));
-    return max;
-  }
-  return v;
 }
 
 /** The file whose users are listed: iutitle or iupageid, in the file namespace (ApiBase::getTitleOrPageId). */

@@ -4,6 +4,7 @@
  * (or the deprecated `iwurl`) gives the URL from the interwiki map.
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
+import { intval } from '../../api/params.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import { InterwikiMap } from '../../wiki/interwiki.js';
@@ -40,7 +41,7 @@ export const iwlinksModule: QueryModule = {
       pageids,
       prefix: p.prefix as string | undefined,
       title: p.title as string | undefined,
-      continueAt: cont ? { from: Number.parseInt(cont[0], 10) || 0, prefix: cont[1], title: cont[2] } : undefined,
+      continueAt: cont ? { from: intval(cont[0]), prefix: cont[1], title: cont[2] } : undefined,
       descending: p.dir === 'descending',
       limit: limit + 1,
     });

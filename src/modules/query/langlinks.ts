@@ -5,6 +5,7 @@
  * user language; a stock 1.25 without the cldr extension gives the autonym there too), `autonym` its name in itself. The deprecated `llurl` is `llprop=url`.
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
+import { intval } from '../../api/params.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import { InterwikiMap, languageName } from '../../wiki/interwiki.js';
@@ -43,7 +44,7 @@ export const langlinksModule: QueryModule = {
       pageids,
       lang: p.lang as string | undefined,
       title: p.title as string | undefined,
-      continueAt: cont ? { from: Number.parseInt(cont[0], 10) || 0, lang: cont[1] } : undefined,
+      continueAt: cont ? { from: intval(cont[0]), lang: cont[1] } : undefined,
       descending,
       limit: limit + 1,
     });

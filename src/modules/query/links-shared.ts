@@ -5,6 +5,7 @@
  * warned about). As a generator it yields the targets, missing ones included.
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
+import { intval } from '../../api/params.js';
 import type { ParamDecl, QueryModuleContext } from '../../api/types.js';
 import type { LinkTable, TitleKey } from '../../store/relation-store.js';
 import { continueParts } from './shared.js';
@@ -30,8 +31,7 @@ export async function runLinks(ctx: QueryModuleContext, o: { table: LinkTable; k
   const descending = p.dir === 'descending';
   let continueAt: { from: number; ns: number; title: string } | undefined;
   const cont = continueParts(ctx, 3);
-  // PHP intval: leading digits, else 0
-  if (cont) continueAt = { from: Number.parseInt(cont[0], 10) || 0, ns: Number.parseInt(cont[1], 10) || 0, title: cont[2] };
+  if (cont) continueAt = { from: intval(cont[0]), ns: intval(cont[1]), title: cont[2] };
   let only: TitleKey[] | undefined;
   const asked = p[o.titlesParam] as string[] | undefined;
   if (asked !== undefined && asked.length > 0) {

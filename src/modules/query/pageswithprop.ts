@@ -3,6 +3,7 @@
  * order; continuation is the next page id. As a generator it yields those pages.
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
+import { intval } from '../../api/params.js';
 import type { QueryModule } from '../../api/types.js';
 import { continueParts, generatePageRows } from './shared.js';
 
@@ -28,7 +29,7 @@ export const pageswithpropModule: QueryModule = {
     const descending = p.dir === 'descending';
     const limit = p.limit as number;
     // PHP (int) of the continuation
-    const rows = await ctx.store.relations.pagesWithProp({ name: p.propname as string, fromId: cont ? Number.parseInt(cont[0], 10) || 0 : undefined, descending, limit: limit + 1 });
+    const rows = await ctx.store.relations.pagesWithProp({ name: p.propname as string, fromId: cont ? intval(cont[0]) : undefined, descending, limit: limit + 1 });
     const generated: number[] = [];
     const list = ctx.generator ? null : ctx.result.queryList('pageswithprop');
     rows.forEach((row, i) => {
