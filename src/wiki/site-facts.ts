@@ -52,11 +52,8 @@ export function extensionTags(preprocessorTags: readonly string[]): string[] {
   return [...core, ...preprocessorTags.filter((t) => !core.includes(t))].map((t) => `<${t}>`);
 }
 
-/** $wgUrlProtocols of 1.25 */
-export const PROTOCOLS = [
-  'bitcoin:', 'ftp://', 'ftps://', 'geo:', 'git://', 'gopher://', 'http://', 'https://', 'irc://', 'ircs://', 'magnet:', 'mailto:', 'mms://', 'news:',
-  'nntp://', 'redis://', 'sftp://', 'sip:', 'sips:', 'sms:', 'ssh://', 'svn://', 'tel:', 'telnet://', 'urn:', 'worldwind://', 'xmpp:', '//',
-];
+/** $wgUrlProtocols of 1.25 (the one list, in external-urls.ts) */
+export { URL_PROTOCOLS as PROTOCOLS } from './external-urls.js';
 
 /** $wgDefaultUserOptions of 1.25 ('skin' filled from $wgDefaultSkin by User::getDefaultOptions) */
 export const DEFAULT_USER_OPTIONS: Record<string, string | number | boolean> = {

@@ -17,8 +17,9 @@ import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.j
 import { stripForLinks } from './strip.js';
 import { DOUBLE_UNDERSCORES } from './magic-words.js';
 import { externalLinks } from './external-links.js';
+import { escapeRegExp } from './regexp.js';
 import { defaultInterwikiMap, type InterwikiMap } from '../wiki/interwiki.js';
-import { cleanUrl, replaceUnusualEscapes } from '../wiki/external-urls.js';
+import { PROTOCOL_ALTERNATION, cleanUrl, replaceUnusualEscapes } from '../wiki/external-urls.js';
 
 export { LANGUAGE_CODES } from '../wiki/language-codes.js';
 
@@ -27,11 +28,11 @@ const TC = " %!\"$&'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#";
 const E1 = new RegExp(`^([${TC}]+)(?:\\|([\\s\\S]+?))?]]`);
 const E1_IMG = new RegExp(`^([${TC}]+)\\|([\\s\\S]*)$`);
 // wfUrlProtocols() of 1.25: a link target starting with one of these is no internal link
-const URL_PROTOCOL = /^(?:bitcoin:|ftp:\/\/|ftps:\/\/|geo:|git:\/\/|gopher:\/\/|http:\/\/|https:\/\/|irc:\/\/|ircs:\/\/|magnet:|mailto:|mms:\/\/|news:|nntp:\/\/|redis:\/\/|sftp:\/\/|sip:|sips:|sms:|ssh:\/\/|svn:\/\/|tel:|telnet:\/\/|urn:|worldwind:\/\/|xmpp:|\/\/)/i;
+const URL_PROTOCOL = new RegExp(`^(?:${PROTOCOL_ALTERNATION})`, 'i');
 const PREFIX = /^[ _]*([A-Za-z][A-Za-z0-9-]*)[ _]*:(.*)$/s;
 
 const DOUBLE_UNDERSCORE_RE = new RegExp(
-  DOUBLE_UNDERSCORES.flatMap((d) => d.words).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
+  DOUBLE_UNDERSCORES.flatMap((d) => d.words).map(escapeRegExp).join('|'),
   'gi',
 );
 const DOUBLE_UNDERSCORE_BY_WORD = new Map<string, { prop: string; caseSensitive: boolean; word: string }>();
@@ -174,7 +175,6 @@ function interwikiTitle(rest: string): string | null {
 
 // img_link of MessagesUk.php (case-sensitive, like every image option)
 const IMAGE_LINK = /^(?:посилання|link)=([\s\S]*)$/;
-const FREE_URL_START = new RegExp(`^(?:bitcoin:|ftp://|ftps://|geo:|git://|gopher://|http://|https://|irc://|ircs://|magnet:|mailto:|mms://|news:|nntp://|redis://|sftp://|sip:|sips:|sms:|ssh://|svn://|tel:|telnet://|urn:|worldwind://|xmpp:|//)`, 'i');
 const URL_ONLY = /^[^\][<>"\x00-\x20\x7F\p{Zs}]+$/u;
 
 /**
@@ -189,7 +189,7 @@ function imageLinkOption(label: string, ctx: LinkContext, out: PageLinks): void 
     if (!m) continue;
     const value = m[1];
     if (value === '') continue;
-    if (FREE_URL_START.test(value)) {
+    if (URL_PROTOCOL.test(value)) {
       if (URL_ONLY.test(value)) out.external.add(replaceUnusualEscapes(cleanUrl(value)));
       continue;
     }

@@ -40,6 +40,7 @@ import { rawUrlEncode, wellFormed, wfUrlencode } from '../wiki/files.js';
 import { decodeCharReferences } from '../wiki/titles.js';
 import { escapeXmlText, htmlspecialchars } from '../wiki/html.js';
 import { fixSpecialName, resolveSpecialAlias } from '../wiki/special-pages.js';
+import { escapeRegExp } from './regexp.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
@@ -422,10 +423,6 @@ const CH_PIPE = 124;
 /** "{", "[", "<" and newline: the characters the tokenizer always stops at */
 const ALWAYS_SPECIAL = new Uint8Array(128);
 for (const c of [CH_LBRACE, CH_LBRACKET, CH_LT, CH_NL]) ALWAYS_SPECIAL[c] = 1;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
 
 const elementRegexCache = new Map<string, RegExp>();
 /** Sticky regex recognizing, right after "<", a known tag name or "!--" (the $elementsRegex of MediaWiki). */
@@ -1465,7 +1462,7 @@ class Expander {
       return '';
     }
     // strip markers of extension tags are removed: their output never reaches a title
-    const tags = [...this.extTagSet].map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    const tags = [...this.extTagSet].map(escapeRegExp).join('|');
     const text = tags ? raw.replace(new RegExp(`<(${tags})(?:\\s[^>]*)?(?:/>|>[\\s\\S]*?</\\1\\s*>)`, 'gi'), '') : raw;
     const shown = check(text);
     if (shown === null) {
@@ -2088,7 +2085,7 @@ defineCS(
 defineCS(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], (ex, c) => ex.setDisplayTitle(c.first, ex.trimmedArg(c, 1)));
 
 /** languages/i18n/uk.json of 1.25 */
-const DUPLICATE_DISPLAYTITLE_UK = '<strong>Увага:</strong> Відображений заголовок "$2" заміщує раніше відображений заголовок "$1".';
+export const DUPLICATE_DISPLAYTITLE_UK = '<strong>Увага:</strong> Відображений заголовок "$2" заміщує раніше відображений заголовок "$1".';
 
 /** CoreParserFunctions::special: the local name of a special page (an unknown one as written) */
 function specialTitle(ex: Expander, text: string): string {

@@ -9,7 +9,7 @@ import { REDIRECT_WORDS } from './magic-words.js';
 import { rawUrlDecode } from './links.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 
-const REDIRECT_RE = new RegExp(`^\\s*(?:${REDIRECT_WORDS.join('|')})\\s*:?\\s*\\[\\[(.*?)(?:\\|.*?)?\\]\\]`, 'i');
+const REDIRECT_AND_TEXT_RE = new RegExp(`^\\s*(?:${REDIRECT_WORDS.join('|')})\\s*:?\\s*\\[\\[(.*?)(?:\\|.*?)?\\]\\]\\s*`, 'i');
 // $wgInvalidRedirectTargets plus Userlogout (Title::isValidRedirectTarget)
 const INVALID_SPECIAL_TARGETS = new Set(['Filepath', 'Mypage', 'Mytalk', 'Redirect', 'Userlogout']);
 
@@ -17,14 +17,8 @@ const INVALID_SPECIAL_TARGETS = new Set(['Filepath', 'Mypage', 'Mytalk', 'Redire
 export type RedirectTarget = Title & { interwiki?: string };
 
 export function redirectTarget(text: string, codec: TitleCodec, interwiki?: InterwikiMap): RedirectTarget | null {
-  const m = REDIRECT_RE.exec(text);
-  if (!m) return null;
-  let target = m[1];
-  if (target.includes('%')) target = rawUrlDecode(target.replace(/^:+/, ''));
-  return parseTarget(target, codec, interwiki);
+  return redirectTargetAndText(text, codec, interwiki)?.target ?? null;
 }
-
-const REDIRECT_AND_TEXT_RE = new RegExp(`^\\s*(?:${REDIRECT_WORDS.join('|')})\\s*:?\\s*\\[\\[(.*?)(?:\\|.*?)?\\]\\]\\s*`, 'i');
 
 /**
  * WikitextContent::getRedirectTargetAndText: the target and the text after the redirect link -- what the

@@ -6,6 +6,7 @@
  */
 import { decodeCharReferences } from '../wiki/titles.js';
 import { htmlspecialchars } from '../wiki/html.js';
+import { PROTOCOL_ALTERNATION_NO_REL } from '../wiki/external-urls.js';
 
 const PAIRS_STATIC = 'b bdi del i ins u font big small sub sup h1 h2 h3 h4 h5 h6 cite code em s strike strong tt var div center blockquote ol ul dl table caption pre ruby rb rp rt rtc p span abbr dfn kbd samp data time mark'.split(' ');
 const SINGLE = 'br wbr hr li dt dd meta link'.split(' ');
@@ -87,11 +88,6 @@ export function escapeId(id: string, noninitial = false): string {
   return s;
 }
 
-/** Sanitizer::escapeClass */
-export function escapeClass(c: string): string {
-  return c.replace(/(^[0-9\-])|[\x00-\x20!"#$%&'()*+,.\/:;<=>?@[\]^`{|}~]|\xA0/g, '_').replace(/_+/g, '_').replace(/^_|_$/g, '');
-}
-
 const ATTR_RE = /([^\s\/>=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([a-zA-Z0-9!#$%&()*,\-.\/:;<>?@[\]^_`{|}~]+)|(?=\s)))?/g;
 
 /** Sanitizer::decodeTagAttributes: name → value (names lower-cased, values' character references decoded). */
@@ -103,12 +99,12 @@ export function decodeTagAttributes(text: string): Map<string, string> {
     const name = m[1].toLowerCase();
     if (!/^[:A-Z_a-z0-9][:A-Z_a-z-.0-9]*$/.test(name)) continue;
     const raw = m[2] ?? m[3] ?? m[4] ?? '';
-    out.set(name, decodeCharReferences(raw.replace(/[\t\r\n]/g, ' ').replace(/ {2,}/g, ' ')).trim() === '' && raw === '' ? '' : decodeCharReferences(raw.replace(/[\t\r\n]/g, ' ')));
+    out.set(name, decodeCharReferences(raw.replace(/[\t\r\n]/g, ' ')));
   }
   return out;
 }
 
-const URL_PROTOCOLS_RE = /\b(bitcoin:|ftp:\/\/|ftps:\/\/|geo:|git:\/\/|gopher:\/\/|http:\/\/|https:\/\/|irc:\/\/|ircs:\/\/|magnet:|mailto:|mms:\/\/|news:|nntp:\/\/|redis:\/\/|sftp:\/\/|sip:|sips:|sms:|ssh:\/\/|svn:\/\/|tel:|telnet:\/\/|urn:|worldwind:\/\/|xmpp:)/gi;
+const URL_PROTOCOLS_RE = new RegExp(`\\b(${PROTOCOL_ALTERNATION_NO_REL})`, 'gi');
 
 /** Sanitizer::encodeAttribute */
 export function encodeAttribute(v: string): string {

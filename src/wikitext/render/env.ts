@@ -1,6 +1,6 @@
 /** What one render needs from outside, and what it records (ParserOutput). */
 import type { TitleCodec } from '../../wiki/titles.js';
-import type { HeadingMark } from '../preprocessor.js';
+import { DUPLICATE_DISPLAYTITLE_UK, type HeadingMark } from '../preprocessor.js';
 
 export interface RenderFile {
   width: number;
@@ -97,7 +97,7 @@ export const UK_MESSAGES: RenderMessages = {
   'broken-file-category': 'Сторінки, що посилаються на неіснуючі файли',
   'hidden-category-category': 'Приховані категорії',
   'restricted-displaytitle-ignored': 'Сторінки, де ігноруються відображувані назви',
-  'duplicate-displaytitle': '<strong>Увага:</strong> Відображений заголовок "$2" заміщує раніше відображений заголовок "$1".',
+  'duplicate-displaytitle': DUPLICATE_DISPLAYTITLE_UK,
   // en.json of 1.25 (not translated)
   rfcurl: '//tools.ietf.org/html/rfc$1',
   pubmedurl: '//www.ncbi.nlm.nih.gov/pubmed/$1?dopt=Abstract',

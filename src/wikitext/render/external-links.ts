@@ -4,12 +4,12 @@
  * ISBN n (1.25: a word boundary on both sides, no newline inside, &nbsp; and other spaces allowed).
  */
 import { decodeCharReferences } from '../../wiki/titles.js';
+import { PROTOCOL_ALTERNATION, PROTOCOL_ALTERNATION_NO_REL } from '../../wiki/external-urls.js';
 import { escapeHtml } from '../sanitizer.js';
 import type { RenderOutput } from './env.js';
 
-const PROTOCOLS = 'bitcoin:|ftp:\\/\\/|ftps:\\/\\/|geo:|git:\\/\\/|gopher:\\/\\/|http:\\/\\/|https:\\/\\/|irc:\\/\\/|ircs:\\/\\/|magnet:|mailto:|mms:\\/\\/|news:|nntp:\\/\\/|redis:\\/\\/|sftp:\\/\\/|sip:|sips:|sms:|ssh:\\/\\/|svn:\\/\\/|tel:|telnet:\\/\\/|urn:|worldwind:\\/\\/|xmpp:|\\/\\/';
 const URL_CHAR = '[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}]';
-const PROTOCOL_AT = new RegExp(`(?:${PROTOCOLS})`, 'iy');
+const PROTOCOL_AT = new RegExp(`(?:${PROTOCOL_ALTERNATION})`, 'iy');
 const URL_CHAR_RE = new RegExp(URL_CHAR, 'u');
 const ZS_RE = /\p{Zs}/u;
 // Parser::SPACE_NOT_NL: a tab, a no-break space written as an entity, or any Unicode space separator
@@ -18,7 +18,7 @@ const SPACE_RE = new RegExp(SPACE, 'gu');
 const SPDASH = `(?:-|${SPACE})`;
 // the protocols are case-insensitive, RFC, PMID and ISBN are not ((?i:…) in 1.25's pattern)
 const FREE = new RegExp(
-  `(<a[ \\t\\r\\n>][\\s\\S]*?<\\/a>)|(<[\\s\\S]*?>)|(\\b(?:${PROTOCOLS.replace('|\\/\\/', '').replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`)})${URL_CHAR}+)` +
+  `(<a[ \\t\\r\\n>][\\s\\S]*?<\\/a>)|(<[\\s\\S]*?>)|(\\b(?:${PROTOCOL_ALTERNATION_NO_REL.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`)})${URL_CHAR}+)` +
     `|\\b(?:RFC|PMID)${SPACE}+([0-9]+)\\b|\\bISBN${SPACE}+((?:97[89]${SPDASH}?)?(?:[0-9]${SPDASH}?){9}[0-9Xx])\\b`,
   'gu',
 );

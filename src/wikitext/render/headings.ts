@@ -42,7 +42,6 @@ export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, 
   const refers = new Map<string, number>();
   const heads: string[] = [];
   let numVisible = 0;
-  const pageText = env.codec.prefixedText(env.title.ns, env.title.dbkey);
   const pageKey = env.codec.prefixedDbKey(env.title.ns, env.title.dbkey);
   matches.forEach((m) => {
     if (tocLevel) prevLevel = level;
@@ -127,7 +126,6 @@ export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, 
     }
     heads.push(`<h${level}${m[2]}<span class="mw-headline" id="${anchor}">${headline}</span>${editlink}</h${level}>`);
   });
-  void pageText;
   if (numVisible < 1) enoughToc = false;
   let tocHtml = '';
   if (enoughToc) {

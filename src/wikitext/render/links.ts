@@ -8,6 +8,7 @@ import { decodeCharReferences } from '../../wiki/titles.js';
 import { escapeTagsOnly } from '../../wiki/html.js';
 import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../../wiki/namespaces.js';
 import { fileUrlPath } from '../../wiki/files.js';
+import { PROTOCOL_ALTERNATION } from '../../wiki/external-urls.js';
 import { escapeHtml, escapeId } from '../sanitizer.js';
 import { linkKey, type RenderEnv, type RenderOutput } from './env.js';
 import { makeImage, type ImageHooks } from './images.js';
@@ -17,7 +18,7 @@ import { articleUrl, editUrl } from './urls.js';
 const TC = " %!\"$&'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#";
 const E1 = new RegExp(`^([${TC}]+)(?:\\|([\\s\\S]+?))?]]([\\s\\S]*)$`);
 const E1_IMG = new RegExp(`^([${TC}]+)\\|([\\s\\S]*)$`);
-const URL_PROTOCOL = /^(?:bitcoin:|ftp:\/\/|ftps:\/\/|geo:|git:\/\/|gopher:\/\/|http:\/\/|https:\/\/|irc:\/\/|ircs:\/\/|magnet:|mailto:|mms:\/\/|news:|nntp:\/\/|redis:\/\/|sftp:\/\/|sip:|sips:|sms:|ssh:\/\/|svn:\/\/|tel:|telnet:\/\/|urn:|worldwind:\/\/|xmpp:|\/\/)/i;
+const URL_PROTOCOL = new RegExp(`^(?:${PROTOCOL_ALTERNATION})`, 'i');
 /** MessagesUk.php $linkPrefixCharset (with $linkPrefixExtension): opening quotes join the link */
 const LINK_PREFIX_CHARS = '«„';
 /** MessagesUk.php $linkTrail */

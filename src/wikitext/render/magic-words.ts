@@ -8,11 +8,12 @@
 import { DOUBLE_UNDERSCORES } from '../magic-words.js';
 import type { RenderOutput } from './env.js';
 import { TOC_MARKER } from './headings.js';
+import { escapeRegExp } from '../regexp.js';
 
 const BY_WORD = new Map<string, { prop: string; caseSensitive: boolean; word: string }>();
 for (const d of DOUBLE_UNDERSCORES) for (const w of d.words) BY_WORD.set(w.toUpperCase(), { prop: d.prop, caseSensitive: d.caseSensitive, word: w });
 const RE = new RegExp(
-  [...BY_WORD.values()].map((d) => d.word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
+  [...BY_WORD.values()].map((d) => escapeRegExp(d.word)).join('|'),
   'gi',
 );
 
@@ -28,9 +29,8 @@ export function doDoubleUnderscore(text: string, out: RenderOutput): { text: str
       forceTocPosition = true;
       return TOC_MARKER;
     }
-    if (['notoc', 'forcetoc', 'noeditsection', 'nogallery', 'hiddencat', 'index', 'noindex', 'newsectionlink', 'nonewsectionlink', 'staticredirect', 'disambiguation', 'notitleconvert', 'nocontentconvert'].includes(d.prop)) {
-      out.properties.set(d.prop, '');
-    }
+    // every double-underscore word but __TOC__ is a page property
+    out.properties.set(d.prop, '');
     return '';
   });
   if (out.switches.has('notoc')) forceTocPosition = false;

@@ -5,6 +5,8 @@
  */
 export const MARKER_PREFIX = '\x7fUNIQ';
 export const MARKER_SUFFIX = '-QINU\x7f';
+/** any marker StripState.add makes */
+const MARKER_RE = new RegExp(`${MARKER_PREFIX}-[a-z]+-[0-9a-f]{8}${MARKER_SUFFIX}`, 'g');
 
 export class StripState {
   private readonly items = new Map<string, string>();
@@ -21,7 +23,7 @@ export class StripState {
   private unstrip(text: string, which: 'nowiki' | 'general'): string {
     // items may hold markers of other items; bounded by the number of items
     for (let round = 0; round <= this.items.size && text.includes(MARKER_PREFIX); round++) {
-      const next = text.replace(/\x7fUNIQ-[a-z]+-[0-9a-f]{8}-QINU\x7f/g, (m) => {
+      const next = text.replace(MARKER_RE, (m) => {
         const v = this.items.get(m);
         if (v === undefined) return m;
         return this.nowiki.has(m) === (which === 'nowiki') ? v : m;
@@ -47,6 +49,6 @@ export class StripState {
 
   /** the text without any marker (Sanitizer::stripAllTags input for tooltips) */
   killMarkers(text: string): string {
-    return text.replace(/\x7fUNIQ-[a-z]+-[0-9a-f]{8}-QINU\x7f/g, '');
+    return text.replace(MARKER_RE, '');
   }
 }
