@@ -52,7 +52,7 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
 
   const col = <T>(sql: string, ...params: unknown[]) => raw.prepare(sql).pluck().all(...params) as T[];
   // bounds around real values and across the byte order's surprises: ASCII < Cyrillic < U+FFFD < astral;
-  // NUL, which a request can carry and PostgreSQL's text cannot hold (src/store/postgres/nul.ts)
+  // NUL, which a request can carry and PostgreSQL's text cannot hold (storable in src/store/postgres/db.ts)
   const oddBounds = ['', ' ', 'A', 'Z', 'a', 'zzz', 'Ґ', 'Д', 'Мʼ', 'Р', 'Ї', 'я', '\uFFFD', '\u{1F600}', '\u{10FFFF}', '\0', 'Р\0', 'Міста\0x', 'Б\0\0'];
 
   before(async () => {

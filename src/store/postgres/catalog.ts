@@ -24,16 +24,15 @@ export async function ensureCatalog(sql: Sql): Promise<void> {
 
 /** The served import, or null when nothing was imported into this database yet. */
 export async function servedImport(sql: Sql): Promise<ServedImport | null> {
-  const exists = await sql.unsafe(`SELECT to_regclass('wikiquery.served') IS NOT NULL AS ok`);
-  if (!exists[0].ok) return null;
-  const rows = await sql.unsafe(`SELECT schema_name, import_id FROM wikiquery.served`);
+  let rows;
+  try {
+    rows = await sql.unsafe(`SELECT schema_name, import_id FROM wikiquery.served`);
+  } catch (e) {
+    // undefined_table: no import has created the catalog yet
+    if ((e as { code?: string }).code === '42P01') return null;
+    throw e;
+  }
   return rows.length ? { schema: rows[0].schema_name as string, importId: rows[0].import_id as string } : null;
-}
-
-/** Does this database (a replica, perhaps lagging) have the schema yet? */
-export async function hasSchema(sql: Sql, schema: string): Promise<boolean> {
-  const rows = await sql.unsafe(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
-  return rows.length > 0;
 }
 
 /** Point readers at `schema` (one transaction); then drop the import schemas older than the previous one. */

@@ -1,7 +1,6 @@
 import type { PgDb } from './db.js';
 import type { CategoryListOptions, CategoryRow, CategoryStore } from '../category-store.js';
 import { prefixEnd } from '../prefix-range.js';
-import { bound, equalityBatch } from './nul.js';
 
 // the category page's `hiddencat` property, as MediaWiki joins it: seeks of page (page_namespace,
 // page_title) and of page_props' primary key (pp_page, pp_propname) per category row
@@ -14,7 +13,6 @@ export class PostgresCategoryStore implements CategoryStore {
   constructor(private readonly db: PgDb) {}
 
   async byTitles(titles: readonly string[]): Promise<CategoryRow[]> {
-    titles = equalityBatch(titles);
     if (titles.length === 0) return [];
     // a join on the unnested batch (not = ANY) keeps SQLite's answer to a title given twice: two rows
     const rows = await this.db.all(
@@ -35,20 +33,20 @@ export class PostgresCategoryStore implements CategoryStore {
     const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
     if (o.continueFrom !== undefined) {
       where.push(`cat_title ${ge} @cont`);
-      v.cont = bound(ge, o.continueFrom);
+      v.cont = o.continueFrom;
     }
     if (o.from !== undefined) {
       where.push(`cat_title ${ge} @from`);
-      v.from = bound(ge, o.from);
+      v.from = o.from;
     }
     if (o.to !== undefined) {
       where.push(`cat_title ${le} @to`);
-      v.to = bound(le, o.to);
+      v.to = o.to;
     }
     if (o.prefix !== undefined && o.prefix !== '') {
       where.push('cat_title >= @prefix AND cat_title < @prefixEnd');
-      v.prefix = bound('>=', o.prefix);
-      v.prefixEnd = bound('<', prefixEnd(o.prefix));
+      v.prefix = o.prefix;
+      v.prefixEnd = prefixEnd(o.prefix);
     }
     if (o.min !== undefined) {
       where.push('cat_pages >= @min');

@@ -1,5 +1,4 @@
 import type { PgDb } from './db.js';
-import { bound, equalityBatch, matchesNothing, rowStart } from './nul.js';
 import type { CategoryLinkStore, CategoryMemberRow, MemberType, PageCategoryRow } from '../category-link-store.js';
 
 const MEMBER_COLUMNS = `cl_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect",
@@ -17,26 +16,22 @@ export class PostgresCategoryLinkStore implements CategoryLinkStore {
   constructor(private readonly db: PgDb) {}
 
   async membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
-    if (matchesNothing(category)) return [];
     const dir = descending ? 'DESC' : 'ASC';
-    const [sortkey, pageid] = start ? rowStart(start.sortkey, start.pageid, descending) : [];
     const sql = `SELECT ${MEMBER_COLUMNS} FROM categorylinks JOIN page ON page_id = cl_from
       WHERE cl_to = @cat AND cl_type = @type${start ? ` AND (cl_sortkey, cl_from) ${descending ? '<=' : '>='} (@sortkey, @pageid)` : ''}
       ORDER BY cl_sortkey ${dir}, cl_from ${dir} LIMIT @limit`;
-    const rows = await this.db.named('CategoryLinkStore.membersBySortkey', sql, { cat: category, type, sortkey, pageid, limit });
+    const rows = await this.db.named('CategoryLinkStore.membersBySortkey', sql, { cat: category, type, sortkey: start?.sortkey, pageid: start?.pageid, limit });
     return rows.map(member);
   }
 
   async membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
-    if (matchesNothing(category)) return [];
     const dir = descending ? 'DESC' : 'ASC';
-    const [timestamp, pageid] = start ? rowStart(start.timestamp, start.pageid, descending) : [];
     const where = ['cl_to = @cat'];
     if (start) where.push(`(cl_timestamp, cl_from) ${descending ? '<=' : '>='} (@timestamp, @pageid)`);
     if (end !== undefined) where.push(`cl_timestamp ${descending ? '>=' : '<='} @end`);
     const sql = `SELECT ${MEMBER_COLUMNS} FROM categorylinks JOIN page ON page_id = cl_from
       WHERE ${where.join(' AND ')} ORDER BY cl_timestamp ${dir}, cl_from ${dir} LIMIT @limit`;
-    const rows = await this.db.named('CategoryLinkStore.membersByTimestamp', sql, { cat: category, timestamp, pageid, end: bound(descending ? '>=' : '<=', end), limit });
+    const rows = await this.db.named('CategoryLinkStore.membersByTimestamp', sql, { cat: category, timestamp: start?.timestamp, pageid: start?.pageid, end, limit });
     return rows.map(member);
   }
 
@@ -55,14 +50,11 @@ export class PostgresCategoryLinkStore implements CategoryLinkStore {
     if (o.start) {
       where.push(`(cl_from, cl_to) ${o.descending ? '<=' : '>='} (@startPage, @startTo)`);
       v.startPage = o.start.pageid;
-      v.startTo = bound(o.descending ? '<=' : '>=', o.start.to);
+      v.startTo = o.start.to;
     }
     if (o.only) {
-      // a category name with a NUL is no category: left out, and an `only` of such names keeps nothing
-      const only = equalityBatch(o.only);
-      if (only.length === 0) return [];
       where.push('cl_to = ANY(@only::text[])');
-      v.only = only;
+      v.only = o.only;
     }
     const hidden = 'coalesce((SELECT cat_hidden FROM category WHERE cat_title = cl_to), 0)';
     if (o.hidden !== undefined) {

@@ -57,8 +57,8 @@ export function quoteSchema(schema: string): string {
  * number; PostgreSQL refuses a NUL in text and an integer beyond int8. No stored text holds a NUL or a
  * U+0001 (XML 1.0 excludes both, and so does every other source of the import), so for s = p + NUL + rest
  * the value p + U+0001 stands in the same place among stored texts: =, <, <=, >, >=, prefix ranges and
- * patterns select what s selects. (Numbers are bound as they are: whether one beyond int8 may be clamped
- * depends on the column, which the area knows.)
+ * patterns select what s selects. This is the one place a NUL is handled: the areas bind request values
+ * as they are. (Numbers are bound as they are too; int8Text clamps an int8 parameter beyond 2^53.)
  */
 function storable(v: unknown): unknown {
   if (typeof v === 'string') {

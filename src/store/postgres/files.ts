@@ -2,7 +2,6 @@ import type { PgDb } from './db.js';
 import type { FileListOptions, FileListRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { prefixEnd } from '../prefix-range.js';
-import { bound, equalityBatch, matchesNothing } from './nul.js';
 
 const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, img_height AS height, img_bits AS bits,
   img_media_type AS "mediaType", img_major_mime AS "majorMime", img_minor_mime AS "minorMime", img_sha1 AS sha1,
@@ -28,14 +27,12 @@ export class PostgresFileStore implements FileStore {
   constructor(private readonly db: PgDb) {}
 
   async storedPath(name: string): Promise<string | undefined> {
-    if (matchesNothing(name)) return undefined;
     return this.db.value<string>('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = $1', [name]);
   }
 
   // Primary-key seeks; rows in name order, the order SQLite's `IN (json_each)` walks its sorted list in,
   // so that the Set and Map iterate alike on both stores.
   async existing(names: readonly string[]): Promise<Set<string>> {
-    names = equalityBatch(names);
     if (names.length === 0) return new Set();
     const rows = await this.db.all<{ img_name: string }>('FileStore.existing', 'SELECT img_name FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name', [names]);
     return new Set(rows.map((r) => r.img_name));
@@ -43,7 +40,6 @@ export class PostgresFileStore implements FileStore {
 
   async byNames(names: readonly string[]): Promise<Map<string, FileRow>> {
     const out = new Map<string, FileRow>();
-    names = equalityBatch(names);
     if (names.length === 0) return out;
     const rows = await this.db.all<FileRow>('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name`, [names]);
     for (const r of rows) out.set(r.name, r);
@@ -57,7 +53,6 @@ export class PostgresFileStore implements FileStore {
    */
   async sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>> {
     const out = new Map<string, SameContentRow[]>();
-    names = equalityBatch(names);
     if (names.length === 0) return out;
     const rows = await this.db.all(
       'FileStore.sameContent',
@@ -88,42 +83,39 @@ export class PostgresFileStore implements FileStore {
     if (o.sort === 'name') {
       if (o.continueName !== undefined) {
         where.push(`img_name ${ge} @cont`);
-        v.cont = bound(ge, o.continueName);
+        v.cont = o.continueName;
       }
       if (o.from !== undefined) {
         where.push(`img_name ${ge} @from`);
-        v.from = bound(ge, o.from);
+        v.from = o.from;
       }
       if (o.to !== undefined) {
         where.push(`img_name ${le} @to`);
-        v.to = bound(le, o.to);
+        v.to = o.to;
       }
       if (o.prefix !== undefined && o.prefix !== '') {
         where.push('img_name >= @prefix AND img_name < @prefixEnd');
-        v.prefix = bound('>=', o.prefix);
-        v.prefixEnd = bound('<', prefixEnd(o.prefix));
+        v.prefix = o.prefix;
+        v.prefixEnd = prefixEnd(o.prefix);
       }
       order = `img_name${dir}`;
     } else {
       if (o.user !== undefined) {
-        if (matchesNothing(o.user)) return [];
         where.push('img_user_text = @user');
         v.user = o.user;
       }
       if (o.continueAt !== undefined) {
-        // a timestamp with a NUL equals no row's: the name no longer matters (nul.ts)
-        if (matchesNothing(o.continueAt.timestamp)) where.push(`img_timestamp ${ge} @contTs`);
-        else where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
-        v.contTs = bound(ge, o.continueAt.timestamp);
-        v.contName = bound(ge, o.continueAt.name);
+        where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
+        v.contTs = o.continueAt.timestamp;
+        v.contName = o.continueAt.name;
       }
       if (o.start !== undefined) {
         where.push(`img_timestamp ${ge} @start`);
-        v.start = bound(ge, o.start);
+        v.start = o.start;
       }
       if (o.end !== undefined) {
         where.push(`img_timestamp ${le} @end`);
-        v.end = bound(le, o.end);
+        v.end = o.end;
       }
       order = `img_timestamp${dir}, img_name${dir}`;
     }
@@ -136,7 +128,6 @@ export class PostgresFileStore implements FileStore {
       v.maxSize = o.maxSize;
     }
     if (o.sha1 !== undefined) {
-      if (matchesNothing(o.sha1)) return [];
       where.push('img_sha1 = @sha1');
       v.sha1 = o.sha1;
     }
@@ -144,10 +135,8 @@ export class PostgresFileStore implements FileStore {
       if (o.mimes.length === 0) return [];
       // the MIME pairs as two arrays: one statement text whatever their number
       where.push('EXISTS (SELECT 1 FROM unnest(@majors::text[], @minors::text[]) AS m(major, minor) WHERE m.major = img_major_mime AND m.minor = img_minor_mime)');
-      const mimes = o.mimes.filter(([major, minor]) => !matchesNothing(major) && !matchesNothing(minor));
-      if (mimes.length === 0) return [];
-      v.majors = mimes.map((m) => m[0]);
-      v.minors = mimes.map((m) => m[1]);
+      v.majors = o.mimes.map((m) => m[0]);
+      v.minors = o.mimes.map((m) => m[1]);
     }
     // the description page: a primary-key seek per file listed, so the generator's page set needs no second round trip
     const from = o.withPages ? `image LEFT JOIN page ON page_namespace = ${NS_FILE} AND page_title = img_name` : 'image';

@@ -88,8 +88,3 @@ async function readServed(url: string) {
     await sql.end({ timeout: 5 });
   }
 }
-
-/** The served import's schema, or null (for watchers). */
-export async function servedSchema(sql: ReturnType<typeof connect>): Promise<string | null> {
-  return (await servedImport(sql))?.schema ?? null;
-}

@@ -1,8 +1,18 @@
 import type { PgDb } from './db.js';
-import { idBound } from './nul.js';
 import type { FileUsageOptions, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
 import { prefixEnd } from '../prefix-range.js';
 import { distinctValuesSql } from './relations.js';
+
+/**
+ * An id bound from a request (a continuation value) as int8 takes it: PostgreSQL refuses a fraction and
+ * an infinity where SQLite compares any number with an integer column. A fraction is rounded the way the
+ * comparison `op` treats it, an infinity becomes the largest safe integer (int8Text in db.ts clamps the
+ * rest).
+ */
+function idBound(n: number, op: '>=' | '<='): number {
+  if (!Number.isFinite(n)) return n > 0 ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
+  return op === '>=' ? Math.ceil(n) : Math.floor(n);
+}
 
 export class PostgresLinkStore implements LinkStore {
   constructor(private readonly db: PgDb) {}

@@ -1,5 +1,4 @@
 import type { PgDb } from './db.js';
-import { bound, equalityBatch } from './nul.js';
 import type { KeyRange, MessageStore, StoredMessage } from '../message-store.js';
 
 export class PostgresMessageStore implements MessageStore {
@@ -11,9 +10,6 @@ export class PostgresMessageStore implements MessageStore {
    * rows come in SQLite's order (languages, then keys, as given; catalog before override).
    */
   async texts(langs: readonly string[], keys: readonly string[]): Promise<StoredMessage[]> {
-    // a language or key with a NUL has no stored text (nul.ts)
-    langs = equalityBatch(langs);
-    keys = equalityBatch(keys);
     if (langs.length === 0 || keys.length === 0) return [];
     return this.db.all<StoredMessage>(
       'MessageStore.texts',
@@ -65,7 +61,7 @@ export class PostgresMessageStore implements MessageStore {
        UNION ALL
        ${textsOf('@fallbackLangs')}
        WHERE NOT EXISTS (SELECT 1 FROM message WHERE msg_lang = ANY(@textLangs::text[]) AND msg_key = k.key)`,
-      { ...values, textLangs: equalityBatch(langs), fallbackLangs: equalityBatch(fallbackLangs) },
+      { ...values, textLangs: langs, fallbackLangs },
     );
     const keys: string[] = [];
     const texts: StoredMessage[] = [];
@@ -88,24 +84,20 @@ function rangeConditions(range: KeyRange): (col: string) => string {
   };
 }
 
-/** The bounds, NUL-free (nul.ts). */
-function rangeValues(range: KeyRange): Record<string, unknown> {
-  return { min: bound('>=', range.min), below: bound('<', range.below), max: bound('<=', range.max) };
-}
-
 /**
  * The keys of a range: index range scans of message (msg_lang, msg_key) per language and of
  * message_override (mo_lang, mo_key).
  */
 function keyRangeQuery(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): { sql: string; values: Record<string, unknown> } {
   const conds = rangeConditions(range);
-  if (overrideLang !== null && equalityBatch([overrideLang]).length === 0) overrideLang = null;
   const parts = [`SELECT msg_key AS key FROM unnest(@langs::text[]) AS l(lang) JOIN message ON msg_lang = l.lang${conds('msg_key')}`];
   if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
   const values: Record<string, unknown> = {
-    langs: equalityBatch(catalogLangs),
+    langs: catalogLangs,
     olang: overrideLang ?? undefined,
-    ...rangeValues(range),
+    min: range.min,
+    below: range.below,
+    max: range.max,
   };
   return { sql: parts.join(' UNION ALL '), values };
 }

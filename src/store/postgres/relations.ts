@@ -1,7 +1,6 @@
 import type { PgDb } from './db.js';
 import type { AllLinkRow, AllLinksOptions, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
-import { matchesNothing } from './nul.js';
 import { prefixEnd } from '../prefix-range.js';
 
 const COLUMNS: Record<TargetTable, { from: string; ns: string; title: string; fromNs: string | null }> = {
@@ -243,8 +242,7 @@ export class PostgresRelationStore implements RelationStore {
   }
 
   async extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>> {
-    // no stored URL holds a NUL: a prefix with one starts none of them
-    if (o.pageids.length === 0 || matchesNothing(o.indexPrefix)) return [];
+    if (o.pageids.length === 0) return [];
     const v: Record<string, unknown> = { limit: o.limit, offset: o.offset, ids: o.pageids };
     const where = ['el_from = ANY(@ids::bigint[])'];
     if (o.indexPrefix !== undefined) {
@@ -258,7 +256,7 @@ export class PostgresRelationStore implements RelationStore {
   }
 
   async extUrlUsage(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
-    if ((o.namespaces && o.namespaces.length === 0) || matchesNothing(o.indexPrefix)) return [];
+    if (o.namespaces && o.namespaces.length === 0) return [];
     const v: Record<string, unknown> = { limit: o.limit, offset: o.offset };
     const where: string[] = [];
     if (o.indexPrefix !== undefined) {

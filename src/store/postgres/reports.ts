@@ -1,5 +1,4 @@
 import type { PgDb } from './db.js';
-import { matchesNothing } from './nul.js';
 import type { ReportRow, ReportStore } from '../report-store.js';
 
 export class PostgresReportStore implements ReportStore {
@@ -7,7 +6,6 @@ export class PostgresReportStore implements ReportStore {
 
   /** a range scan of querycache's primary key (qc_type, qc_seq) */
   async rows(type: string, offset: number, limit: number): Promise<ReportRow[]> {
-    if (matchesNothing(type)) return [];
     const rows = await this.db.all<{ qc_value: string; qc_namespace: number; qc_title: string; qc_extra: string | null }>(
       'ReportStore.rows',
       'SELECT qc_value, qc_namespace, qc_title, qc_extra FROM querycache WHERE qc_type = $1 AND qc_seq >= $2 ORDER BY qc_seq LIMIT $3',
@@ -22,7 +20,6 @@ export class PostgresReportStore implements ReportStore {
   }
 
   async computedAt(type: string): Promise<string | undefined> {
-    if (matchesNothing(type)) return undefined;
     return this.db.value<string>('ReportStore.computedAt', 'SELECT qci_timestamp FROM querycache_info WHERE qci_type = $1', [type]);
   }
 }
