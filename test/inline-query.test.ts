@@ -184,6 +184,11 @@ const CASES: Array<{ name: string; wikitext: string; html: string }> = [
     wikitext: "{{#ask:[[Населення::<q>]]|format=csv|default=Нічого}}",
     html: "<span class=\"smw-csv-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9D%D0%B0%D1%81%D0%B5%D0%BB%D0%B5%D0%BD%D0%BD%D1%8F::-3Cq-3E-5D-5D/format%3Dcsv/default%3D%D0%9D%D1%96%D1%87%D0%BE%D0%B3%D0%BE/offset%3D0\" title=\"Спеціальна:Ask/-5B-5BНаселення::-3Cq-3E-5D-5D/format=csv/default=Нічого/offset=0\">CSV</a></span><span class=\"smw-highlighter\" data-type=\"4\" data-state=\"inline\" data-title=\"Помилка\"><span class=\"smwtticon warning\"></span><div class=\"smwttcontent\">Підзапити не підтримуються для значень властивості «Населення».</div></span>\n",
   },
+  {
+    name: "category where no row has a first value: smw-qp-empty-data, intro still printed (there are results)",
+    wikitext: "{{#ask:[[Категорія:Супи]]|?Населення|mainlabel=-|format=category|intro=Вступ:_}}",
+    html: "Вступ: <span class=\"smw-highlighter\" data-type=\"4\" data-state=\"inline\" data-title=\"Помилка\"><span class=\"smwtticon warning\"></span><div class=\"smwttcontent\">Запитані дані не можуть відображатися через деякі недостатні критерії відбору.</div></span>\n",
+  },
 ];
 
 describe('inline queries: SMW 2.2 printers in a parsed page', () => {
