@@ -6,7 +6,7 @@
  * SMWInfolink in wiki mode), the error box (smwfEncodeMessages + Highlighter) and the values' short
  * wiki texts (SMWDataValue::getShortWikiText with or without a linker).
  */
-import { htmlspecialchars } from '../wiki/html.js';
+import { escapeElementText, htmlspecialchars } from '../wiki/html.js';
 import { ucfirst } from '../wiki/language.js';
 import { decodeCharReferences, type TitleCodec } from '../wiki/titles.js';
 import { DI } from './types.js';
@@ -710,7 +710,7 @@ function columnList(groups: Map<string, string[]>, columns: number): string {
   // PHP 5 divides by zero to false, which floor/ceil make 0
   const rowsPerColumn = columns === 0 ? 0 : Math.ceil(total / columns);
   const width = columns === 0 ? 0 : Math.floor(100 / columns);
-  const letterHeader = (text: string) => '<div class="smw-column-header">' + text.replace(/&/g, '&amp;').replace(/</g, '&lt;') + '</div>';
+  const letterHeader = (text: string) => '<div class="smw-column-header">' + escapeElementText(text) + '</div>';
   let result = '';
   let numRows = 0;
   let usedCloser = false;
