@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { wfUrlencode } from '../wiki/files.js';
 import { MessageLoader } from '../modules/message-loader.js';
-import { parserCache, renderPage, type RenderedPage } from '../modules/page-renderer.js';
+import { DEFAULT_RENDER_OPTIONS, renderRevision, type RenderedPage } from '../modules/page-renderer.js';
 import { escapeHtml } from '../wikitext/sanitizer.js';
 import { articleUrl } from '../wikitext/render/urls.js';
 
@@ -99,14 +99,14 @@ async function answer(request: FastifyRequest, reply: FastifyReply, store: Store
         row = to;
       }
     }
-    const cache = parserCache(store);
-    const key = `${row.latestRevId}|1|1`;
-    let out = cache.get(key);
-    if (!out) {
-      const text = (await store.pages.latestTexts([row.pageid])).get(row.pageid) ?? '';
-      out = await renderPage(store, wiki, { title: { ns: row.ns, dbkey: row.title }, text, editSections: true, toc: true });
-      cache.set(key, out);
-    }
+    const shownRow = row;
+    const out = await renderRevision(store, wiki, {
+      pageid: row.pageid,
+      revid: row.latestRevId,
+      title: { ns: row.ns, dbkey: row.title },
+      ...DEFAULT_RENDER_OPTIONS,
+      text: async () => (await store.pages.latestTexts([shownRow.pageid])).get(shownRow.pageid) ?? '',
+    });
     const title = wiki.titleText(row.ns, row.title);
     const api = `/api.php?action=parse&amp;page=${wfUrlencode(wiki.codec.prefixedDbKey(row.ns, row.title))}&amp;format=json`;
     // OutputPage::setPageTitle: the heading shows the {{DISPLAYTITLE:}} HTML (sanitised when parsed)

@@ -100,6 +100,63 @@ export function parserCache(store: Store): ParserCache<RenderedPage> {
   return c;
 }
 
+/**
+ * The renderer's version, stored with every output an import renders (--render): an output made by
+ * another version is ignored when served. Raise it whenever the HTML the renderer makes for some
+ * wikitext, or the shape of RenderedPage, changes.
+ */
+export const RENDERER_VERSION = 1;
+
+/** what the parser cache keys a render on besides the revision (ParserOptions' hash in MediaWiki) */
+export function renderOptionsKey(wiki: Wiki, o: { editSections: boolean; toc: boolean; userLang?: string }): string {
+  const lang = o.userLang ?? wiki.lang;
+  return `${o.editSections ? 1 : 0}|${o.toc ? 1 : 0}${lang === wiki.lang ? '' : `|${lang}`}`;
+}
+
+/** the options of a page view and a plain action=parse: the only ones an import renders */
+export const DEFAULT_RENDER_OPTIONS = { editSections: true, toc: true } as const;
+
+export interface RevisionRender {
+  pageid: number;
+  revid: number;
+  title: TitleRef;
+  editSections: boolean;
+  toc: boolean;
+  userLang?: string;
+  /** the revision's wikitext, asked for only when the page is rendered */
+  text: () => Promise<string>;
+}
+
+/**
+ * A revision of a page rendered with the parser cache: the memory cache, then the table an import
+ * filled with --render (one seek, only for the options it renders with), then the renderer. What is read
+ * from the table or rendered is kept in the memory cache.
+ */
+export async function renderRevision(store: Store, wiki: Wiki, r: RevisionRender): Promise<RenderedPage> {
+  const options = renderOptionsKey(wiki, r);
+  const memKey = `${r.revid}|${options}`;
+  const cache = parserCache(store);
+  const hit = cache.get(memKey);
+  if (hit) return hit;
+  if (options === renderOptionsKey(wiki, DEFAULT_RENDER_OPTIONS) && !wiki.interwikiReplaced) {
+    const stored = await store.parserCache.get(r.pageid, r.revid, options, RENDERER_VERSION);
+    if (stored !== null) {
+      const page = JSON.parse(stored) as RenderedPage;
+      cache.set(memKey, page);
+      return page;
+    }
+  }
+  const page = await renderPage(store, wiki, { title: r.title, text: await r.text(), editSections: r.editSections, toc: r.toc, userLang: r.userLang });
+  cache.set(memKey, page);
+  return page;
+}
+
+/** import --render: a page's latest revision rendered as a page view does, serialised for the table */
+export async function renderForStorage(store: Store, wiki: Wiki, title: TitleRef, text: string): Promise<{ optionsKey: string; output: string }> {
+  const page = await renderPage(store, wiki, { title, text, ...DEFAULT_RENDER_OPTIONS });
+  return { optionsKey: renderOptionsKey(wiki, DEFAULT_RENDER_OPTIONS), output: JSON.stringify(page) };
+}
+
 const key = (t: TitleRef) => `${t.ns}|${t.dbkey}`;
 
 async function fetchTemplates(store: Store, snap: PageSnapshot, wanted: TitleRef[], exists: TitleRef[]): Promise<void> {

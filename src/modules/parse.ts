@@ -12,7 +12,7 @@ import { getSection } from '../wikitext/sections.js';
 import { languageName } from '../wiki/interwiki.js';
 import { userLanguage } from '../wiki/messages.js';
 import { articleUrl } from '../wikitext/render/urls.js';
-import { MAX_TEXT_BYTES, parserCache, preSaveTransform, renderPage, type RenderedPage } from './page-renderer.js';
+import { MAX_TEXT_BYTES, preSaveTransform, renderPage, renderRevision, type RenderedPage } from './page-renderer.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle',
   'headitems', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml', 'parsetree'];
@@ -150,16 +150,11 @@ export const parseModule: ActionModule = {
     const editSections = !p.disableeditsection && !p.preview && !p.sectionpreview;
     const userLang = userLanguage(raw.uselang, ctx.wiki.lang);
     const options = { title, text: source, editSections, toc: !p.disabletoc, userLang };
-    let out: RenderedPage;
-    const cacheable = revid !== undefined && p.section === undefined;
-    const cacheKey = `${revid}|${editSections ? 1 : 0}|${p.disabletoc ? 0 : 1}${userLang === ctx.wiki.lang ? '' : `|${userLang}`}`;
-    const cache = parserCache(ctx.store);
-    const hit = cacheable ? cache.get(cacheKey) : undefined;
-    if (hit) out = hit;
-    else {
-      out = await renderPage(ctx.store, ctx.wiki, options);
-      if (cacheable) cache.set(cacheKey, out);
-    }
+    // a whole revision (page, pageid, oldid) goes through the parser cache; given text and sections do not
+    const out: RenderedPage =
+      revid !== undefined && p.section === undefined
+        ? await renderRevision(ctx.store, ctx.wiki, { pageid, revid, title, editSections, toc: !p.disabletoc, userLang, text: async () => source })
+        : await renderPage(ctx.store, ctx.wiki, options);
 
     const r: Record<string, unknown> = { title: ctx.wiki.titleText(title.ns, title.dbkey), pageid };
     if (revid !== undefined && props.has('revid')) r.revid = revid;
