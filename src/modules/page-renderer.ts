@@ -13,7 +13,7 @@ import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
 import { MessageLoader } from './message-loader.js';
 import { expandRound, MAX_EXPANSION_DEPTH, PageSnapshot, queryKey, type TitleRef } from '../wikitext/preprocess.js';
-import { finish, linkTargets, renderBody } from '../wikitext/render/parser.js';
+import { finish, finishIndicators, linkTargets, renderBody } from '../wikitext/render/parser.js';
 import { addTrackingCategory } from '../wikitext/render/images.js';
 import { fallbackChain } from '../wiki/language.js';
 import { EN_INTERFACE_MESSAGES, UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
@@ -37,6 +37,8 @@ export interface RenderedPage {
   properties: Array<[string, string]>;
   /** ParserOutput::getModules */
   modules: string[];
+  /** ParserOutput::getIndicators: [name, HTML] in the order set */
+  indicators: Array<[string, string]>;
   /** the HTML of the {{DISPLAYTITLE:}} that applies (ParserOutput::getDisplayTitle) */
   displayTitle?: string;
   limitReport: Array<[string, string | number]>;
@@ -57,7 +59,9 @@ export interface RenderOptions {
 /** texts of the interface, in the user language (the skin's edit links, Linker's titles, the TOC's title) */
 const USER_KEYS = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more'] as const;
 /** what the page holds whoever reads it: tracking categories, messages put into the text, link targets */
-const CONTENT_KEYS: Array<keyof RenderMessages> = ['broken-file-category', 'hidden-category-category', 'restricted-displaytitle-ignored', 'duplicate-displaytitle', 'rfcurl', 'pubmedurl'];
+const CONTENT_KEYS: Array<keyof RenderMessages> = [
+  'broken-file-category', 'hidden-category-category', 'restricted-displaytitle-ignored', 'duplicate-displaytitle', 'invalid-indicator-name', 'rfcurl', 'pubmedurl',
+];
 const messageCache = new WeakMap<Store, Map<string, Promise<RenderMessages>>>();
 
 async function loadMessages(store: Store, wiki: Wiki, userLang: string): Promise<RenderMessages> {
@@ -300,6 +304,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     iwlinks: out.iwLinks,
     properties: [...out.properties],
     modules: [...out.modules],
+    indicators: finishIndicators(body),
     limitReport: [
       ['limitreport-cputime', ((cpu.user + cpu.system) / 1e6).toFixed(3)],
       ['limitreport-walltime', (wallMs / 1000).toFixed(3)],
@@ -310,6 +315,6 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   };
   if (expanded.limitHit) page.limitHit = expanded.limitHit;
   if (expanded.displayTitle !== undefined) page.displayTitle = expanded.displayTitle;
-  page.size = html.length + 200 + JSON.stringify(page.sections).length + page.links.length * 40;
+  page.size = html.length + 200 + JSON.stringify(page.sections).length + page.links.length * 40 + page.indicators.reduce((n, [k, v]) => n + k.length + v.length, 0);
   return page;
 }
