@@ -237,7 +237,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     const queries = round.wantedQueries;
     const [, answers] = await Promise.all([
       round.wantedTemplates.length || round.wantedExists.length ? fetchTemplates(store, snap, round.wantedTemplates, round.wantedExists) : Promise.resolve(),
-      queries.length ? evaluateInlineQueries(store, wiki, queries) : Promise.resolve([]),
+      queries.length ? evaluateInlineQueries(store, wiki, queries, o.title) : Promise.resolve([]),
     ]);
     queries.forEach((q, i) => snap.queries.set(queryKey(q), answers[i]));
     round = expandRound(o.text, snap, expandOptions);
