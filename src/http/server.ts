@@ -28,7 +28,7 @@ import { registerHealth } from './health.js';
 import { GracefulClose } from './shutdown.js';
 import { makeClientErrorHandler } from './client-error.js';
 import { DEFAULT_LIMITS, parseMultipart, type HttpLimits } from './limits.js';
-import { DEFAULT_LOAD_LIMITS, registerLoadShedding, type LoadLimits, type LoadState } from './load-shedding.js';
+import { DEFAULT_LOAD_LIMITS, createLoadShedding, type LoadLimits, type LoadState } from './load-shedding.js';
 import { DEFAULT_MAX_RESULT_SIZE } from '../api/result-size.js';
 
 export interface ServerOptions {
@@ -94,6 +94,11 @@ interface Built {
   api: ApiMain;
 }
 
+/** on a request to the API: what the metrics and the request log say about it */
+const LABELS = Symbol('wikiquery.labels');
+type Labelled = FastifyRequest & { [LABELS]?: { labels: RequestLabels; error: boolean } };
+const HELP_LABELS: RequestLabels = { action: 'help', modules: [] };
+
 const HOST_RE = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
@@ -146,7 +151,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   });
   httpServer = app.server;
   app.server.maxConnections = limits.maxConnections;
-  const load = registerLoadShedding(app, { ...DEFAULT_LOAD_LIMITS, ...opts.load });
+  const { state: load, hooks: loadHooks } = createLoadShedding({ ...DEFAULT_LOAD_LIMITS, ...opts.load });
   // PHP reads only urlencoded and multipart bodies; any other body is ignored, not an error.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
@@ -184,7 +189,6 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     return `${proto}://${host}`;
   };
 
-  const labelled = new WeakMap<FastifyRequest, { labels: RequestLabels; error: boolean }>();
 
   /**
    * An API answer, compressed here rather than by the plugin: synchronously (the plugin streams large
@@ -218,7 +222,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
       }
       metrics.cache(hit !== undefined);
       if (hit) {
-        labelled.set(request, { labels: hit.labels ?? { action: 'help', modules: [] }, error: hit.headers['MediaWiki-API-Error'] !== undefined });
+        (request as Labelled)[LABELS] = { labels: hit.labels ?? HELP_LABELS, error: hit.headers['MediaWiki-API-Error'] !== undefined };
         return sendAnswer(request, reply, hit, hitKey);
       }
     }
@@ -227,11 +231,15 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const labels = requestLabels(raw, actionNames, queryNames);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(request.headers)) if (typeof v === 'string') headers[k] = v;
-    const { gen, res } = await withGeneration(async (gen) => ({
-      gen,
-      res: await gen.app.api.handle({ method: request.method, url, headers, raw, ip: request.ip, apiUrl: `${base}/api.php` }, phpArrays),
-    }));
-    labelled.set(request, { labels, error: res.headers['MediaWiki-API-Error'] !== undefined });
+    // withGeneration inlined: no closure per request
+    const gen = generations.acquire();
+    let res: Awaited<ReturnType<ApiMain['handle']>>;
+    try {
+      res = await gen.app.api.handle({ method: request.method, url, headers, raw, ip: request.ip, apiUrl: `${base}/api.php` }, phpArrays);
+    } finally {
+      generations.release(gen);
+    }
+    (request as Labelled)[LABELS] = { labels, error: res.headers['MediaWiki-API-Error'] !== undefined };
     const body = Buffer.from(res.body, 'utf8');
     // an answer computed on a database that has since been replaced is not kept
     if (cacheKey !== null && res.cacheable && gen === generations.current) {
@@ -242,8 +250,11 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     }
     return sendAnswer(request, reply, { status: res.status, headers: res.headers, body }, null);
   };
-  app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/api.php', handler });
-  app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/w/api.php', handler });
+  // API answers are compressed by sendAnswer (compress: false: no plugin hooks on these routes); only
+  // these routes are shed under load
+  const apiRoute = { method: ['GET', 'POST', 'OPTIONS'], handler, compress: false, onRequest: loadHooks.onRequest, onSend: loadHooks.onSend } as const;
+  app.route({ ...apiRoute, method: [...apiRoute.method], url: '/api.php' });
+  app.route({ ...apiRoute, method: [...apiRoute.method], url: '/w/api.php' });
   // the site root: where a person typing the server's address wants to go
   app.route({ method: ['GET', 'HEAD'], url: '/', exposeHeadRoute: false, handler: async (_req, reply) => reply.code(301).header('Location', '/api.php').header('Cache-Control', 'max-age=3600').send() });
   registerFileRoutes(app, withStore, opts.filesDir);
@@ -259,7 +270,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   // callback style: no promise per request
   app.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
-    const l = labelled.get(request);
+    const l = (request as Labelled)[LABELS];
     if (l) metrics.request(l.labels, reply.statusCode, l.error, ms / 1000);
     if (log.isLevelEnabled('info')) {
       request.log.info(
