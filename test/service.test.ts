@@ -389,6 +389,60 @@ describe('/health and /metrics', () => {
   });
 });
 
+describe('the direct API path (GET without Fastify) answers as the Fastify route', () => {
+  let s: DemoServer;
+  let nocache: DemoServer;
+  before(async () => {
+    s = await startDemoServer();
+    nocache = await startDemoServer({ server: { cacheMb: 0 } });
+  });
+  after(async () => {
+    await s.close();
+    await nocache.close();
+  });
+  const requests: Array<[string, Record<string, string>]> = [
+    ['/api.php?action=query&list=allcategories&acprop=size&format=json', {}],
+    ['/w/api.php?action=query&prop=info&titles=%D0%93%D0%BE%D0%BB%D0%BE%D0%B2%D0%BD%D0%B0_%D1%81%D1%82%D0%BE%D1%80%D1%96%D0%BD%D0%BA%D0%B0|Nope&format=json', {}],
+    ['/api.php?action=query&list=allpages&aplimit=max&format=json', { 'accept-encoding': 'gzip' }],
+    ['/api.php?action=query&list=allpages&aplimit=max&format=json', { 'accept-encoding': 'br, gzip' }],
+    ['/api.php?action=query&meta=tokens&format=json', { origin: 'https://www.example.org' }],
+    ['/api.php?action=nosuchaction&format=json', {}],
+    ['/api.php?action=help', { 'accept-encoding': 'gzip' }],
+    ['/api.php?action=query&meta=siteinfo&format=xml', {}],
+    ['/api.php?action=query&list=allpages&apfrom[]=x&format=json', {}],
+    ['/api.php', {}],
+  ];
+  /** the header lines in order, without those Node writes itself (Date, Connection, Keep-Alive) */
+  const lines = (pairs: Array<[string, string]>) => pairs.filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k.toLowerCase())).map(([k, v]) => `${k}: ${v}`);
+  for (const [name, server] of [['cache off', () => nocache], ['cache on', () => s]] as const) {
+    it(`same status, header lines in the same order and the same bytes (${name})`, async () => {
+      const srv = server();
+      const port = portOf(srv);
+      for (const [url, headers] of requests) {
+        const host = `127.0.0.1:${port}`;
+        const head = Object.entries({ host, ...headers, connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+        const direct = await new Promise<{ status: number; headers: Array<[string, string]>; body: Buffer }>((resolve, reject) => {
+          const chunks: Buffer[] = [];
+          const c = net.connect(port, '127.0.0.1', () => c.write(`GET ${url} HTTP/1.1\r\n${head}\r\n`));
+          c.on('data', (d: Buffer) => chunks.push(d));
+          c.on('error', reject);
+          c.on('close', () => {
+            const all = Buffer.concat(chunks);
+            const sep = all.indexOf('\r\n\r\n');
+            const [status, ...hl] = all.subarray(0, sep).toString('latin1').split('\r\n');
+            resolve({ status: Number(status!.slice(9, 12)), headers: hl.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]), body: all.subarray(sep + 4) });
+          });
+        });
+        const viaFastify = await srv.server.app.inject({ method: 'GET', url, headers: { host, ...headers } });
+        const fastifyHeaders = Object.entries(viaFastify.headers).map(([k, v]) => [k, String(v)] as [string, string]);
+        assert.equal(direct.status, viaFastify.statusCode, url);
+        assert.deepEqual(lines(direct.headers), lines(fastifyHeaders), url);
+        assert.ok(direct.body.equals(viaFastify.rawPayload), url);
+      }
+    });
+  }
+});
+
 describe('replacing the database while serving', () => {
   let dir: string;
   let db: string;

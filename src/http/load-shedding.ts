@@ -49,7 +49,17 @@ export interface LoadHooks {
   onSend: onSendHookHandler;
 }
 
-export function createLoadShedding(limits: LoadLimits): { state: LoadState; hooks: LoadHooks } {
+/** The same accounting for requests answered without Fastify (server.ts's direct API path). */
+export interface LoadGate {
+  /** would a request arriving now be shed (nothing is counted) */
+  wouldShed(): boolean;
+  /** count a request that is not shed as taken and in flight until its response closes */
+  enter(res: ServerResponse): void;
+  /** count bytes of an answer written for a request in flight */
+  sent(res: ServerResponse, bytes: number): void;
+}
+
+export function createLoadShedding(limits: LoadLimits): { state: LoadState; hooks: LoadHooks; gate: LoadGate } {
   const state: LoadState = { inFlight: 0, pendingBytes: 0, shed: 0 };
   // start times of the requests in flight by their raw response, oldest first (a Map keeps insertion order)
   const started = new Map<object, number>();
@@ -65,14 +75,30 @@ export function createLoadShedding(limits: LoadLimits): { state: LoadState; hook
     state.pendingBytes -= this[BYTES] ?? 0;
     started.delete(this);
   }
-
-  const onRequest: onRequestHookHandler = (request: FastifyRequest, reply: FastifyReply, done) => {
+  const takeTurn = () => {
     if (turn === 0) setImmediate(endTurn);
     turn++;
-    const over =
-      (limits.maxConcurrent > 0 && Math.max(state.inFlight + 1, turn) > limits.maxConcurrent) ||
-      (limits.maxPendingBytes > 0 && state.pendingBytes > limits.maxPendingBytes);
-    if (over) {
+  };
+  // with this request counted in the turn
+  const over = () =>
+    (limits.maxConcurrent > 0 && Math.max(state.inFlight + 1, turn) > limits.maxConcurrent) ||
+    (limits.maxPendingBytes > 0 && state.pendingBytes > limits.maxPendingBytes);
+  const admit = (res: ServerResponse & Counted) => {
+    res[BYTES] = 0;
+    state.inFlight++;
+    started.set(res, Date.now());
+    res.on('close', onClose);
+  };
+  const sent = (res: ServerResponse & Counted, n: number) => {
+    // a shed request's own answer is not counted (it was never in flight)
+    if (res[BYTES] === undefined) return;
+    res[BYTES] += n;
+    state.pendingBytes += n;
+  };
+
+  const onRequest: onRequestHookHandler = (request: FastifyRequest, reply: FastifyReply, done) => {
+    takeTurn();
+    if (over()) {
       state.shed++;
       const oldest = started.values().next().value;
       const lag = oldest === undefined ? 0 : Math.floor((Date.now() - oldest) / 1000);
@@ -91,24 +117,28 @@ export function createLoadShedding(limits: LoadLimits): { state: LoadState; hook
         .send(body);
       return;
     }
-    const res = reply.raw as ServerResponse & Counted;
-    res[BYTES] = 0;
-    state.inFlight++;
-    started.set(res, Date.now());
-    res.on('close', onClose);
+    admit(reply.raw);
     done();
   };
 
   const onSend: onSendHookHandler = (_request, reply, payload, done) => {
-    const res = reply.raw as ServerResponse & Counted;
-    // a shed request's own answer is not counted (it was never in flight)
-    if (res[BYTES] !== undefined) {
-      const n = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
-      res[BYTES] += n;
-      state.pendingBytes += n;
-    }
+    sent(reply.raw, typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0);
     done(null, payload);
   };
 
-  return { state, hooks: { onRequest, onSend } };
+  const gate: LoadGate = {
+    wouldShed: () => {
+      turn++;
+      const o = over();
+      turn--;
+      return o;
+    },
+    enter: (res) => {
+      takeTurn();
+      admit(res);
+    },
+    sent,
+  };
+
+  return { state, hooks: { onRequest, onSend }, gate };
 }
