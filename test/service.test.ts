@@ -16,6 +16,7 @@ import { importWiki } from '../src/importer/import.js';
 import { importHooks } from '../src/cli/import-command.js';
 import { fileUrlPath } from '../src/wiki/files.js';
 import { rescueRequest } from '../src/http/client-error.js';
+import { isNfc, queryPairs } from '../src/http/params.js';
 
 /** Bytes of one raw HTTP/1.1 exchange (the request sent as given, the connection closed by the server). */
 function rawRequest(port: number, request: Buffer): Promise<{ status: number; head: string; body: string }> {
@@ -386,6 +387,25 @@ describe('/health and /metrics', () => {
     assert.equal(m.get('wikiquery_database_generation'), 1);
     assert.ok(m.has('process_resident_memory_bytes'));
     assert.ok(m.has('nodejs_eventloop_lag_seconds'));
+  });
+});
+
+describe('query strings read as URLSearchParams reads them', () => {
+  it('queryPairs gives URLSearchParams\' pairs, for tricky and random query strings', () => {
+    const tricky = ['', '&', '&&a', 'a', 'a=', '=b', '=', 'a=b=c', 'a+b=c+d', '%', '%2', '%zz=1', 'a=%E2%80%99', 'a=%E2%80', 'a=%ED%A0%80', 'a=%C0%AF', 'x=%D0%BA%D0%B8%D1%97%D0%B2&y=%2B+%25', '__proto__=1&constructor=2', 'a[]=1&a[b]=2', 'k=%F0%9F%98%80', 'k=%f0%9f%98%80'];
+    const alphabet = ['a', 'b', '=', '&', '+', '%', '2', 'F', 'z', '%20', '%2B', '%25', '%D0%B9', '%D0', '%B9', '%E2%80%99', '%FF', '%C3%A9', 'é', 'й'];
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const random = Array.from({ length: 3000 }, () => Array.from({ length: 1 + rand(14) }, () => alphabet[rand(alphabet.length)]).join(''));
+    for (const q of [...tricky, ...random]) assert.deepEqual(queryPairs(q), [...new URLSearchParams(q)].flat(), q);
+  });
+
+  it('isNfc says "unchanged by NFC" only of texts NFC leaves unchanged: every pair of the characters it passes', () => {
+    const fast: string[] = [];
+    for (let c = 0; c < 0x500; c++) if (isNfc(String.fromCharCode(c))) fast.push(String.fromCharCode(c));
+    assert.ok(fast.includes('й') && fast.includes('ї') && fast.includes('a') && !fast.includes('\u0306') && !fast.includes('é'));
+    for (const a of fast) for (const b of fast) assert.equal((a + b).normalize('NFC'), a + b, `U+${a.charCodeAt(0).toString(16)} U+${b.charCodeAt(0).toString(16)}`);
+    assert.equal(isNfc('и\u0306'), false);
   });
 });
 
