@@ -17,6 +17,7 @@ import { importHooks } from '../src/cli/import-command.js';
 import { fileUrlPath } from '../src/wiki/files.js';
 import { rescueRequest } from '../src/http/client-error.js';
 import { isNfc, queryPairs } from '../src/http/params.js';
+import { compareBytes } from '../src/wiki/collation.js';
 
 /** Bytes of one raw HTTP/1.1 exchange (the request sent as given, the connection closed by the server). */
 function rawRequest(port: number, request: Buffer): Promise<{ status: number; head: string; body: string }> {
@@ -406,6 +407,21 @@ describe('query strings read as URLSearchParams reads them', () => {
     assert.ok(fast.includes('й') && fast.includes('ї') && fast.includes('a') && !fast.includes('\u0306') && !fast.includes('é'));
     for (const a of fast) for (const b of fast) assert.equal((a + b).normalize('NFC'), a + b, `U+${a.charCodeAt(0).toString(16)} U+${b.charCodeAt(0).toString(16)}`);
     assert.equal(isNfc('и\u0306'), false);
+  });
+});
+
+describe('compareBytes', () => {
+  it('orders as the UTF-8 bytes Buffer.from gives (surrogate pairs, lone surrogates, U+E000–U+FFFF, prefixes)', () => {
+    const bytes = (a: string, b: string) => (a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+    const alphabet = ['a', 'z', ' ', 'й', 'ї', '\ud800', '\udc00', '\udbff', '\udfff', '\ue000', '\uffff', '\ufffd', '\ud83d\ude00', ''];
+    let seed = 11;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const word = () => Array.from({ length: rand(5) }, () => alphabet[rand(alphabet.length)]).join('');
+    for (let i = 0; i < 100_000; i++) {
+      const a = word();
+      const b = word();
+      assert.equal(Math.sign(compareBytes(a, b)), Math.sign(bytes(a, b)), JSON.stringify([a, b]));
+    }
   });
 });
 

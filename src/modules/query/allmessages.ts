@@ -157,10 +157,7 @@ export const allmessagesModule: QueryModule = {
 async function allKeys(loader: MessageLoader, lang: string, content: string, includeLocal: boolean, range: KeyRange | null): Promise<string[]> {
   if (range === null) return [];
   const keys = await loader.listRange(catalogLanguages(lang), includeLocal ? content : null, range, lang);
-  return keys
-    .map((k) => ({ k, b: Buffer.from(k, 'utf8') }))
-    .sort((x, y) => Buffer.compare(x.b, y.b))
-    .map((x) => x.k);
+  return [...keys].sort(compareBytes);
 }
 
 /**
