@@ -6,6 +6,7 @@
 import { decodeCharReferences } from '../../wiki/titles.js';
 import { PROTOCOL_ALTERNATION, PROTOCOL_ALTERNATION_NO_REL } from '../../wiki/external-urls.js';
 import { escapeHtml } from '../sanitizer.js';
+import { splitFreeUrl } from '../external-links.js';
 import type { RenderOutput } from './env.js';
 
 const URL_CHAR = '[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}]';
@@ -141,20 +142,7 @@ export class ExternalLinkPass {
         return `<a href="${escapeHtml(this.magic.bookSources(digits))}" class="internal mw-magiclink-isbn">ISBN ${shown}</a>`;
       }
       if (!url) return m0;
-      let trail = '';
-      let u = url;
-      const lt = /&(lt|gt);/.exec(u);
-      if (lt) {
-        trail = u.slice(lt.index) + trail;
-        u = u.slice(0, lt.index);
-      }
-      const sep = u.includes('(') ? ',;.:!?' : ',;.:!?)';
-      let n = 0;
-      while (n < u.length && sep.includes(u[u.length - 1 - n])) n++;
-      if (n) {
-        trail = u.slice(u.length - n) + trail;
-        u = u.slice(0, u.length - n);
-      }
+      const { url: u, trail } = splitFreeUrl(url);
       const clean = cleanUrl(u);
       this.out.externalLinks.push(clean);
       return makeExternalLink(clean, u, 'free') + trail;
