@@ -13,8 +13,9 @@
  *    tokens over all columns. FTS5 reports a phrase's instances only when the phrase's node sits on the
  *    row: the terms of a group that matches the page; a group that does not match (an AND that failed,
  *    a NOT whose exclusion hit) and excluded terms contribute nothing, nor the weight-0 namespace tokens.
- *    The logarithm is PostgreSQL's ln() (the C library's log, as SQLite's), the rest is the same IEEE
- *    arithmetic in the same order in JS; ties order by page id as SQLite's ORDER BY score, id.
+ *    All of it is one statement: f is read from the candidates' postings only, and the score is float8
+ *    arithmetic in the same IEEE operations and order as the C code (ln() is the C library's log, as
+ *    SQLite's); ties order by page id as SQLite's ORDER BY score, id.
  */
 import type { PgDb } from './db.js';
 import { prefixEnd } from '../prefix-range.js';
