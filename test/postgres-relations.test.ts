@@ -145,6 +145,21 @@ describe('the PostgreSQL store answers as the SQLite store does: relations, link
     }
   });
 
+  it('RelationStore.linkersOf over imagelinks (prop=fileusage)', async () => {
+    const files = rows<{ title: string; n: number }>('SELECT il_to AS title, count(*) AS n FROM imagelinks GROUP BY 1 ORDER BY n DESC, 1');
+    const picked = [...files.slice(0, 3), ...spread(files, 3), { title: 'Немає_такого.png', n: 0 }];
+    const batch = picked.map((t, i) => ({ ns: 6, title: t.title, fromId: i % 3 === 0 ? undefined : i * 7 }));
+    const batchNs = [...picked, picked[0]].map((t, i) => ({ ns: 6, title: t.title, fromNs: i % 2 === 0 ? 0 : 6, fromId: i % 3 === 0 ? undefined : i * 5 }));
+    for (const targets of [batch, batchNs, [batch[0]], [batchNs[1]], [...batch].reverse()]) {
+      for (const redirect of [undefined, true, false]) {
+        for (const limit of [1, 4, 11, 500]) {
+          const args = { table: 'imagelinks' as const, targets, redirect, limit };
+          await same(label('linkersOf', args), (s) => s.relations.linkersOf(args));
+        }
+      }
+    }
+  });
+
   it('RelationStore.allLinks and allLinkTitles', async () => {
     for (const table of targetTables) {
       const [, ns, title] = col[table];

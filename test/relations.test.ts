@@ -270,6 +270,10 @@ describe('relation store query plans', () => {
             void r.allLinkTitles({ table, ns: 0, prefix: 'A', continueAt: 'A', descending, limit: 3 });
           }
         }
+        // prop=fileusage: imagelinks has no target namespace column
+        void r.linkersOf({ table: 'imagelinks', targets: [{ ns: 6, title: 'A', fromId: 3 }, { ns: 6, title: 'B' }], redirect: true, limit: 3 });
+        void r.linkersOf({ table: 'imagelinks', targets: [{ ns: 6, title: 'A', fromNs: 0, fromId: 3 }, { ns: 6, title: 'A', fromNs: 2 }], limit: 3 });
+        void r.linkersOf({ table: 'imagelinks', targets: [{ ns: 6, title: 'A', fromNs: 2 }], limit: 3 });
         void r.propsOf({ pageids: [1, 2], names: ['a'] });
         for (const descending of [false, true]) void r.pagesWithProp({ name: 'a', fromId: 2, descending, limit: 3 });
         void r.propNames({ from: 'a', limit: 3 });
@@ -292,6 +296,7 @@ describe('relation store query plans', () => {
         for (const step of plan) assert.match(step, /^(SEARCH |SCAN (j|json_each) VIRTUAL TABLE|SCAN \w+ USING (COVERING )?INDEX el_index$|CREATE BLOOM FILTER|SCAN CONSTANT ROW|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CO-ROUTINE|SCAN \d+-ROW VALUES|USING ROWID SEARCH)/, `${step}\n  in ${sql}\n  ${plan.join(' / ')}`);
         assert.ok(!plan.some((p) => p.includes('TEMP B-TREE')), `${plan.join(' / ')}\n  in ${sql}`);
         if (/pl_from_namespace = @fromNs/.test(sql)) assert.ok(plan.some((p) => p.includes('pl_backlinks_namespace')), plan.join(' / '));
+        if (/il_from_namespace = (@fromNs|j\.value)/.test(sql)) assert.ok(plan.some((p) => p.includes('il_to_from_namespace')), plan.join(' / '));
       }
       assert.ok(seen.size >= 20);
     } finally {

@@ -14,7 +14,7 @@ export interface LinkStore {
    */
   imagesOf(opts: { pageids: readonly number[]; start?: { pageid: number; name: string }; only?: readonly string[]; descending: boolean; limit: number }): Promise<Array<{ pageid: number; name: string }>>;
   /**
-   * list=imageusage, prop=fileusage: the pages that use the file `target`, in page id order from `fromId`
+   * list=imageusage: the pages that use the file `target`, in page id order from `fromId`
    * (inclusive in the direction of the listing), at most `limit`; only those of the using page's
    * namespace `namespace` when given; only redirects (true) or non-redirects (false) when `redirect` is
    * given. A range scan of the imagelinks primary key, or of il_to_from_namespace with a namespace.
@@ -22,7 +22,7 @@ export interface LinkStore {
   fileUsers(opts: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): Promise<FileUserRow[]>;
 }
 
-/** A page that uses a file (imageusage, fileusage). */
+/** A page that uses a file (imageusage). */
 export interface FileUserRow {
   pageid: number;
   ns: number;

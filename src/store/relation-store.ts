@@ -1,7 +1,7 @@
 /**
  * Relations between pages (pagelinks, templatelinks, redirects, category sizes), as prop=links/templates,
- * list=backlinks/embeddedin/alllinks/alltransclusions/allredirects, prop=linkshere/transcludedin/redirects
- * and prop=categoryinfo read them. Every method is an index seek or a LIMITed range scan.
+ * list=backlinks/embeddedin/alllinks/alltransclusions/allredirects, prop=linkshere/transcludedin/redirects/
+ * fileusage and prop=categoryinfo read them. Every method is an index seek or a LIMITed range scan.
  */
 import type { InterwikiEntry } from '../wiki/interwiki.js';
 
@@ -9,6 +9,8 @@ import type { InterwikiEntry } from '../wiki/interwiki.js';
 export type LinkTable = 'pagelinks' | 'templatelinks';
 /** the tables list=all* and the backlink readers walk: a link table or the redirect table */
 export type TargetTable = LinkTable | 'redirect';
+/** the tables the backlink readers of a page set walk: those, and imagelinks (targets in the File namespace only) */
+export type BacklinkTable = TargetTable | 'imagelinks';
 
 export interface TitleKey {
   ns: number;
@@ -91,10 +93,10 @@ export interface RelationStore {
    * The same for a batch of targets in one call, ascending: the rows of the first target (from its
    * `fromId`, inclusive), then of the second, and so on, at most `limit` in all -- each target an index
    * range, read only as far as the limit reaches. With `fromNs` on a target, only linking pages of that
-   * namespace (the (target, from namespace, from) index).
+   * namespace (the (target, from namespace, from) index). For imagelinks every target is a File: title.
    */
   linkersOf(o: {
-    table: TargetTable;
+    table: BacklinkTable;
     targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
     redirect?: boolean;
     pageNamespaces?: readonly number[];

@@ -23,8 +23,9 @@ export function cleanUrl(url: string): string {
   u = u.replace(/[\][<>"\x00-\x20\x7f|]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
   const m = /^([^:]+:)(\/\/[^/]+)?([\s\S]*)$/i.exec(u);
   if (!m) return u;
-  // characters IDNs ignore (soft hyphen, ZWJ, ZWNJ, …) are dropped from the host
-  let host = (m[2] ?? '').replace(/\u00ad|\u034f|\u1806|\u180b|\u180c|\u180d|\u200b|\u2060|\ufeff|\u200c|\u200d|[\ufe00-\ufe0f]/g, '');
+  // characters IDNs ignore (soft hyphen, ZWJ, ZWNJ, …) and whitespace (PCRE's \s with /u, which PHP
+  // compiles with PCRE_UCP: \p{Z}, \h, \v) are dropped from the host
+  let host = (m[2] ?? '').replace(/[\p{Z}\t\n\x0b\f\r\x85\u180e]|\u00ad|\u034f|\u1806|\u180b|\u180c|\u180d|\u200b|\u2060|\ufeff|\u200c|\u200d|[\ufe00-\ufe0f]/gu, '');
   const v6 = /^\/\/%5B([0-9A-Fa-f:.]+)%5D((:\d+)?)$/.exec(host);
   if (v6) host = `//[${v6[1]}]${v6[2]}`;
   return m[1] + host + m[3];

@@ -50,7 +50,7 @@ export function externalLinks(text: string): string[] {
   }
   rest += text.slice(last);
   for (const m of rest.replace(INTERNAL_OR_TAG, ' ').matchAll(FREE)) {
-    const url = freeUrl(m[0]);
+    const { url } = splitFreeUrl(m[0]);
     if (url !== '') out.add(registered(url));
   }
   return [...out];
@@ -66,12 +66,14 @@ function cutAtEscapedBrackets(url: string): string {
   return m ? url.slice(0, m.index) : url;
 }
 
-/** Parser::makeFreeExternalLink: trailing punctuation is not part of the URL; ')' only without a '('. */
-function freeUrl(raw: string): string {
-  let url = cutAtEscapedBrackets(raw);
+/**
+ * Parser::makeFreeExternalLink: where a free URL ends -- '&lt;'/'&gt;' end it, and trailing punctuation
+ * is not part of it (')' only when the URL has no '('). The URL and the text after it.
+ */
+export function splitFreeUrl(raw: string): { url: string; trail: string } {
+  const url = cutAtEscapedBrackets(raw);
   const sep = url.includes('(') ? ',;.:!?' : ',;.:!?)';
   let n = url.length;
   while (n > 0 && sep.includes(url[n - 1])) n--;
-  url = url.slice(0, n);
-  return url;
+  return { url: url.slice(0, n), trail: raw.slice(n) };
 }

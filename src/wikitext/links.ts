@@ -15,9 +15,8 @@
 import { decodeCharReferences, type TitleCodec } from '../wiki/titles.js';
 import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
 import { stripForLinks } from './strip.js';
-import { DOUBLE_UNDERSCORES } from './magic-words.js';
+import { DOUBLE_UNDERSCORE_RE, doubleUnderscoreProp } from './magic-words.js';
 import { externalLinks } from './external-links.js';
-import { escapeRegExp } from './regexp.js';
 import { defaultInterwikiMap, type InterwikiMap } from '../wiki/interwiki.js';
 import { PROTOCOL_ALTERNATION, cleanUrl, replaceUnusualEscapes } from '../wiki/external-urls.js';
 
@@ -30,13 +29,6 @@ const E1_IMG = new RegExp(`^([${TC}]+)\\|([\\s\\S]*)$`);
 // wfUrlProtocols() of 1.25: a link target starting with one of these is no internal link
 const URL_PROTOCOL = new RegExp(`^(?:${PROTOCOL_ALTERNATION})`, 'i');
 const PREFIX = /^[ _]*([A-Za-z][A-Za-z0-9-]*)[ _]*:(.*)$/s;
-
-const DOUBLE_UNDERSCORE_RE = new RegExp(
-  DOUBLE_UNDERSCORES.flatMap((d) => d.words).map(escapeRegExp).join('|'),
-  'gi',
-);
-const DOUBLE_UNDERSCORE_BY_WORD = new Map<string, { prop: string; caseSensitive: boolean; word: string }>();
-for (const d of DOUBLE_UNDERSCORES) for (const w of d.words) DOUBLE_UNDERSCORE_BY_WORD.set(w.toUpperCase(), { prop: d.prop, caseSensitive: d.caseSensitive, word: w });
 
 export interface LinkContext {
   codec: TitleCodec;
@@ -254,8 +246,7 @@ function galleryLinks(body: string, ctx: LinkContext, out: PageLinks): void {
 function doubleUnderscores(text: string, out: PageLinks): void {
   if (!text.includes('__')) return;
   for (const m of text.matchAll(DOUBLE_UNDERSCORE_RE)) {
-    const d = DOUBLE_UNDERSCORE_BY_WORD.get(m[0].toUpperCase());
-    if (!d || (d.caseSensitive && m[0] !== d.word)) continue;
-    out.props.set(d.prop, '');
+    const prop = doubleUnderscoreProp(m[0]);
+    if (prop !== undefined) out.props.set(prop, '');
   }
 }

@@ -1,8 +1,9 @@
 /**
- * The magic words the importer's link analysis needs, with their uk synonyms (MessagesUk.php, which
+ * The magic words the importer's link analysis and the renderer share, with their uk synonyms (MessagesUk.php, which
  * also accepts the ru and English spellings): the redirect marker and the double-underscore switches
  * that become page properties. (DEFAULTSORT and the other brace magic words are the preprocessor's.)
  */
+import { escapeRegExp } from './regexp.js';
 
 /** #REDIRECT and its synonyms; matched case-insensitively at the start of the text. */
 export const REDIRECT_WORDS = ['#REDIRECT', '#ПЕРЕНАПРАВЛЕННЯ', '#ПЕРЕНАПР', '#ПЕРЕАДРЕСАЦІЯ', '#ПЕРЕНАПРАВЛЕНИЕ'];
@@ -28,3 +29,15 @@ export const DOUBLE_UNDERSCORES: Array<{ prop: string; caseSensitive: boolean; w
   { prop: 'nocontentconvert', caseSensitive: false, words: ['__NOCONTENTCONVERT__', '__NOCC__'] },
   { prop: 'disambiguation', caseSensitive: false, words: ['__DISAMBIG__', '__НЕОДНОЗНАЧНІСТЬ__'] },
 ];
+
+const BY_WORD = new Map<string, { prop: string; caseSensitive: boolean; word: string }>();
+for (const d of DOUBLE_UNDERSCORES) for (const w of d.words) BY_WORD.set(w.toUpperCase(), { prop: d.prop, caseSensitive: d.caseSensitive, word: w });
+
+/** Every double-underscore word, case-insensitively (global: for replace/matchAll); see doubleUnderscoreProp. */
+export const DOUBLE_UNDERSCORE_RE = new RegExp(DOUBLE_UNDERSCORES.flatMap((d) => d.words).map(escapeRegExp).join('|'), 'gi');
+
+/** The property a match of DOUBLE_UNDERSCORE_RE switches on; undefined for a case-sensitive word in another case. */
+export function doubleUnderscoreProp(match: string): string | undefined {
+  const d = BY_WORD.get(match.toUpperCase());
+  return d && (!d.caseSensitive || match === d.word) ? d.prop : undefined;
+}

@@ -1,16 +1,17 @@
 /**
- * ApiQueryBacklinksprop of 1.25 for prop=linkshere (pagelinks), prop=transcludedin (templatelinks) and
- * prop=redirects (the redirect table): for every title of the page set (existing or missing), the pages
- * linking to it. Rows come in ([namespace], [title], [namespace of the linking page], page id) order,
+ * ApiQueryBacklinksprop of 1.25 for prop=linkshere (pagelinks), prop=transcludedin (templatelinks),
+ * prop=fileusage (imagelinks, File: titles only) and prop=redirects (the redirect table): for every title
+ * of the page set (existing or missing), the pages linking to it. Rows come in ([namespace], [title], [namespace of the linking page], page id) order,
  * where a field is part of the order only when it varies: the namespace when the set's titles span
  * several, the title when there are several, the linking page's namespace when several were asked for
  * (not for redirects). The continuation value lists exactly those fields, '|'-joined. As a generator it
- * yields the linking pages. (prop=fileusage is the same engine over imagelinks, in fileusage.ts.)
+ * yields the linking pages. The whole page set is one store call.
  */
 import { continueParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
 import { compareBytes } from '../../wiki/collation.js';
-import type { TargetTable } from '../../store/relation-store.js';
+import type { BacklinkTable } from '../../store/relation-store.js';
+import { NS_FILE } from '../../wiki/namespaces.js';
 import { dieBadContinue } from './shared.js';
 
 export function backlinkspropParams(redirects: boolean): ParamDecls {
@@ -27,14 +28,16 @@ export function backlinkspropParams(redirects: boolean): ParamDecls {
   };
 }
 
-export async function runBacklinksprop(ctx: QueryModuleContext, o: { table: TargetTable; key: string }): Promise<void> {
+export async function runBacklinksprop(ctx: QueryModuleContext, o: { table: BacklinkTable; key: string }): Promise<void> {
   const p = ctx.params;
   const props = new Set(p.prop as string[]);
   const isRedirects = o.table === 'redirect';
-  // the page set's titles, existing and missing, each once (special and invalid ones have no links)
+  // the page set's titles, existing and missing, each once (special and invalid ones have no links;
+  // imagelinks only has File: targets)
+  const wanted = (ns: number): boolean => (o.table === 'imagelinks' ? ns === NS_FILE : ns >= 0);
   const byKey = new Map<string, { ns: number; title: string; id: number }>();
-  for (const g of ctx.pageSet.good) if (!byKey.has(`${g.ns}|${g.title}`)) byKey.set(`${g.ns}|${g.title}`, { ns: g.ns, title: g.title, id: g.pageid });
-  for (const m of ctx.pageSet.missing) if (m.ns >= 0 && !byKey.has(`${m.ns}|${m.dbkey}`)) byKey.set(`${m.ns}|${m.dbkey}`, { ns: m.ns, title: m.dbkey, id: m.fakeId });
+  for (const g of ctx.pageSet.good) if (wanted(g.ns) && !byKey.has(`${g.ns}|${g.title}`)) byKey.set(`${g.ns}|${g.title}`, { ns: g.ns, title: g.title, id: g.pageid });
+  for (const m of ctx.pageSet.missing) if (wanted(m.ns) && !byKey.has(`${m.ns}|${m.dbkey}`)) byKey.set(`${m.ns}|${m.dbkey}`, { ns: m.ns, title: m.dbkey, id: m.fakeId });
   if (byKey.size === 0) return;
   const targets = [...byKey.values()].sort((a, b) => a.ns - b.ns || compareBytes(a.title, b.title));
   const byNsField = new Set(targets.map((t) => t.ns)).size > 1;
@@ -120,7 +123,8 @@ export async function runBacklinksprop(ctx: QueryModuleContext, o: { table: Targ
       item.title = ctx.wiki.titleText(row.ns, row.title);
     }
     if (props.has('fragment') && row.fragment !== '') item.fragment = row.fragment;
-    if (props.has('redirect') && row.isRedirect) item.redirect = true;
+    // a boolean either way: formatversion=1 leaves false out, 2 shows it
+    if (props.has('redirect')) item.redirect = row.isRedirect;
     ((entry[o.key] ??= []) as unknown[]).push(item);
   });
 }

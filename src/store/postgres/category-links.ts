@@ -1,13 +1,6 @@
 import type { PgDb } from './db.js';
 import type { CategoryLinkStore, CategoryMemberRow, MemberType, PageCategoryRow } from '../category-link-store.js';
-
-const MEMBER_COLUMNS = `cl_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect",
-  cl_sortkey AS sortkey, cl_sortkey_prefix AS "sortkeyPrefix", cl_type AS type, cl_timestamp AS timestamp`;
-
-function member(r: any): CategoryMemberRow {
-  r.isRedirect = r.isRedirect === 1;
-  return r as CategoryMemberRow;
-}
+import { MEMBER_COLUMNS, toMember } from '../row-columns.js';
 
 // Every statement is a range scan of one index: cl_sortkey (cl_to, cl_type, cl_sortkey, cl_from),
 // cl_timestamp (cl_to, cl_timestamp, cl_from) or the primary key (cl_from, cl_to); the row comparisons
@@ -21,7 +14,7 @@ export class PostgresCategoryLinkStore implements CategoryLinkStore {
       WHERE cl_to = @cat AND cl_type = @type${start ? ` AND (cl_sortkey, cl_from) ${descending ? '<=' : '>='} (@sortkey, @pageid)` : ''}
       ORDER BY cl_sortkey ${dir}, cl_from ${dir} LIMIT @limit`;
     const rows = await this.db.named('CategoryLinkStore.membersBySortkey', sql, { cat: category, type, sortkey: start?.sortkey, pageid: start?.pageid, limit });
-    return rows.map(member);
+    return rows.map(toMember);
   }
 
   async membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
@@ -32,7 +25,7 @@ export class PostgresCategoryLinkStore implements CategoryLinkStore {
     const sql = `SELECT ${MEMBER_COLUMNS} FROM categorylinks JOIN page ON page_id = cl_from
       WHERE ${where.join(' AND ')} ORDER BY cl_timestamp ${dir}, cl_from ${dir} LIMIT @limit`;
     const rows = await this.db.named('CategoryLinkStore.membersByTimestamp', sql, { cat: category, timestamp: start?.timestamp, pageid: start?.pageid, end, limit });
-    return rows.map(member);
+    return rows.map(toMember);
   }
 
   async categoriesOf(o: {

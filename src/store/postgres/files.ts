@@ -1,27 +1,8 @@
 import type { PgDb } from './db.js';
 import type { FileListOptions, FileListRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
+import { DESCRIPTION_PAGE_COLUMNS, FILE_COLUMNS, fileWithPage } from '../row-columns.js';
 import { prefixEnd } from '../prefix-range.js';
-
-const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, img_height AS height, img_bits AS bits,
-  img_media_type AS "mediaType", img_major_mime AS "majorMime", img_minor_mime AS "minorMime", img_sha1 AS sha1,
-  img_user AS "userId", img_user_text AS "userText", img_timestamp AS timestamp, img_description AS description,
-  img_metadata AS metadata`;
-
-/** the description page's columns next to the file's (NULL when there is none) */
-const DESCRIPTION_PAGE_COLUMNS = `page_id AS p_pageid, page_namespace AS p_ns, page_title AS p_title, page_is_redirect AS "p_isRedirect",
-  page_len AS p_length, page_latest AS "p_latestRevId", page_touched AS p_touched, page_rev_count AS "p_revCount",
-  page_content_model AS "p_contentModel"`;
-
-/** A row of list() with DESCRIPTION_PAGE_COLUMNS: the file with its page. */
-function withPage(r: any): FileListRow {
-  const { p_pageid, p_ns, p_title, p_isRedirect, p_length, p_latestRevId, p_touched, p_revCount, p_contentModel, ...file } = r;
-  file.page =
-    p_pageid === null
-      ? null
-      : { pageid: p_pageid, ns: p_ns, title: p_title, isRedirect: p_isRedirect === 1, length: p_length, latestRevId: p_latestRevId, touched: p_touched, revCount: p_revCount, contentModel: p_contentModel };
-  return file as FileListRow;
-}
 
 export class PostgresFileStore implements FileStore {
   constructor(private readonly db: PgDb) {}
@@ -142,6 +123,6 @@ export class PostgresFileStore implements FileStore {
     const from = o.withPages ? `image LEFT JOIN page ON page_namespace = ${NS_FILE} AND page_title = img_name` : 'image';
     const sql = `SELECT ${FILE_COLUMNS}${o.withPages ? ', ' + DESCRIPTION_PAGE_COLUMNS : ''} FROM ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
     const rows = await this.db.named<FileRow>('FileStore.list', sql, v);
-    return o.withPages ? rows.map(withPage) : rows;
+    return o.withPages ? rows.map(fileWithPage) : rows;
   }
 }

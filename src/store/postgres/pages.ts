@@ -1,15 +1,7 @@
 import type { PgDb } from './db.js';
 import { prefixEnd } from '../prefix-range.js';
 import type { PageRangeOptions, PageRow, PageStore, RedirectTarget, TitleKey } from '../page-store.js';
-
-export const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect",
-  page_len AS length, page_latest AS "latestRevId", page_touched AS touched, page_rev_count AS "revCount",
-  page_content_model AS "contentModel"`;
-
-export function toPage(r: any): PageRow {
-  r.isRedirect = r.isRedirect === 1;
-  return r as PageRow;
-}
+import { PAGE_COLUMNS, toPage } from '../row-columns.js';
 
 // A batch is bound as arrays and joined through unnest / = ANY: one prepared statement whatever the
 // batch size, one round trip, an index seek per element.

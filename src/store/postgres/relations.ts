@@ -1,5 +1,5 @@
 import type { PgDb } from './db.js';
-import type { AllLinkRow, AllLinksOptions, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
+import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { prefixEnd } from '../prefix-range.js';
 
@@ -7,6 +7,11 @@ const COLUMNS: Record<TargetTable, { from: string; ns: string; title: string; fr
   pagelinks: { from: 'pl_from', ns: 'pl_namespace', title: 'pl_title', fromNs: 'pl_from_namespace' },
   templatelinks: { from: 'tl_from', ns: 'tl_namespace', title: 'tl_title', fromNs: 'tl_from_namespace' },
   redirect: { from: 'rd_from', ns: 'rd_namespace', title: 'rd_title', fromNs: null },
+};
+// the backlink readers also walk imagelinks, which has no target namespace column: its targets are File: titles
+const BACKLINK_COLUMNS: Record<BacklinkTable, { from: string; ns: string | null; title: string; fromNs: string | null }> = {
+  ...COLUMNS,
+  imagelinks: { from: 'il_from', ns: null, title: 'il_to', fromNs: 'il_from_namespace' },
 };
 
 type LinkerDbRow = Omit<LinkerRow, 'isRedirect'> & { isRedirect: number };
@@ -114,7 +119,7 @@ export class PostgresRelationStore implements RelationStore {
   }
 
   async linkersOf(o: {
-    table: TargetTable;
+    table: BacklinkTable;
     targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
     redirect?: boolean;
     pageNamespaces?: readonly number[];
@@ -122,7 +127,7 @@ export class PostgresRelationStore implements RelationStore {
     limit: number;
   }): Promise<Array<LinkerRow & { target: number }>> {
     if (o.targets.length === 0 || (o.pageNamespaces && o.pageNamespaces.length === 0)) return [];
-    const c = COLUMNS[o.table];
+    const c = BACKLINK_COLUMNS[o.table];
     const byFromNs = c.fromNs !== null && o.targets.some((t) => t.fromNs !== undefined);
     if (byFromNs && o.targets.some((t) => t.fromNs === undefined)) throw new Error('linkersOf: fromNs on every target or on none');
     const v: Record<string, unknown> = {
@@ -132,7 +137,8 @@ export class PostgresRelationStore implements RelationStore {
       tfromid: o.targets.map((t) => t.fromId ?? 0),
       limit: o.limit,
     };
-    const where = [`${c.ns} = t.ns`, `${c.title} = t.title`, `${c.from} >= t.fromid`];
+    const where = [`${c.title} = t.title`, `${c.from} >= t.fromid`];
+    if (c.ns !== null) where.unshift(`${c.ns} = t.ns`);
     if (byFromNs) where.push(`${c.fromNs} = t.fromns`);
     if (o.table === 'redirect') where.push("rd_interwiki = ''");
     if (o.redirect !== undefined) {

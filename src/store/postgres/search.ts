@@ -13,12 +13,16 @@
  *    tokens over all columns. FTS5 reports a phrase's instances only when the phrase's node sits on the
  *    row: the terms of a group that matches the page; a group that does not match (an AND that failed,
  *    a NOT whose exclusion hit) and excluded terms contribute nothing, nor the weight-0 namespace tokens.
- *    The logarithm is PostgreSQL's ln() (the C library's log, as SQLite's), the rest is the same IEEE
- *    arithmetic in the same order in JS; ties order by page id as SQLite's ORDER BY score, id.
+ *    All of it is one statement: f is read from the candidates' postings only, and the score is float8
+ *    arithmetic in the same IEEE operations and order as the C code (ln() is the C library's log, as
+ *    SQLite's); ties order by page id as SQLite's ORDER BY score, id.
  */
 import type { PgDb } from './db.js';
 import { prefixEnd } from '../prefix-range.js';
 import { POS_COLUMN } from './search-index.js';
+
+/** a position's column: position >> COLUMN_SHIFT (search-index.ts) */
+const COLUMN_SHIFT = Math.log2(POS_COLUMN);
 import { RANK_CANDIDATES, type FullTextResult, type FullTextSearch, type SearchDocument, type SearchStore, type TitlePrefixRow } from '../search-store.js';
 import type { SearchTerm } from '../../wiki/search-query.js';
 
@@ -82,15 +86,38 @@ function phrasePages(p: Phrase, params: Params): string {
   }
   return `SELECT DISTINCT a0.sp_page AS page FROM search_posting a0 ${joins.join(' ')}
     WHERE ${termCond('a0', 0)} AND (${cols.join(' & ')} & ${m}) <> 0
-      AND EXISTS (SELECT 1 FROM unnest(a0.sp_pos) AS p WHERE ((${m} >> (p >> 28)) & 1) = 1 AND ${adjacent.join(' AND ')})`;
+      AND EXISTS (SELECT 1 FROM unnest(a0.sp_pos) AS p WHERE ((${m} >> (p >> ${COLUMN_SHIFT})) & 1) = 1 AND ${adjacent.join(' AND ')})`;
 }
 
-/** The positions where a phrase starts within its column filter, from one page's postings. */
-function instances(p: Phrase, positionsOf: (token: string, prefix: boolean) => number[]): number[] {
-  const first = positionsOf(p.tokens[0], p.prefix && p.tokens.length === 1).filter((x) => (p.mask >> Math.floor(x / POS_COLUMN)) & 1);
-  if (p.tokens.length === 1) return first;
-  const next = p.tokens.slice(1).map((t, i) => new Set(positionsOf(t, p.prefix && i === p.tokens.length - 2)));
-  return first.filter((x) => next.every((s, i) => s.has(x + i + 1)));
+/** The weight of a position's column (WEIGHT), as SQL over an integer position `x`. */
+const WEIGHT_SQL = `CASE x >> ${COLUMN_SHIFT} ${WEIGHT.map((w, col) => `WHEN ${col} THEN ${w}`).join(' ')} END`;
+
+/**
+ * SQL yielding, for each candidate page (`c`) holding the phrase within its column filter, the phrase's
+ * column-weighted instance count `f`: the positions of its first token in the filter's columns that the
+ * other tokens follow, each counted with its column's weight (exact integers: the order of the sum does
+ * not matter). Positions of different terms never coincide, so a prefix's several terms count once each.
+ */
+function phraseFreq(p: Phrase, params: Params): string {
+  const m = params.add(p.mask, 'integer');
+  const last = p.tokens.length - 1;
+  const termCond = (alias: string, i: number) => {
+    if (i === last && p.prefix) {
+      const tok = p.tokens[i];
+      return `${alias}.sp_term >= ${params.add(tok, 'text')} AND ${alias}.sp_term < ${params.add(prefixEnd(tok), 'text')}`;
+    }
+    return `${alias}.sp_term = ${params.add(p.tokens[i], 'text')}`;
+  };
+  const joins: string[] = [];
+  const adjacent: string[] = [];
+  for (let i = 1; i <= last; i++) {
+    joins.push(` JOIN search_posting a${i} ON a${i}.sp_page = a0.sp_page AND ${termCond(`a${i}`, i)}`);
+    adjacent.push(` AND x + ${i} = ANY(a${i}.sp_pos)`);
+  }
+  return `SELECT a0.sp_page AS page, sum(${WEIGHT_SQL}) AS f
+    FROM c JOIN search_posting a0 ON a0.sp_page = c.page AND ${termCond('a0', 0)}${joins.join('')} CROSS JOIN unnest(a0.sp_pos) AS x
+    WHERE ((${m} >> (x >> ${COLUMN_SHIFT})) & 1) = 1${adjacent.join('')}
+    GROUP BY a0.sp_page`;
 }
 
 export class PostgresSearchStore implements SearchStore {
@@ -106,94 +133,61 @@ export class PostgresSearchStore implements SearchStore {
     if (groups.length === 0 || namespaces.length === 0) return { hits: [], totalHits: req.countHits ? 0 : undefined };
     const key = req.query.titleKey !== null && req.fields !== 'text' ? req.query.titleKey : null;
 
-    // 1. the matches: their count, the first RANK_CANDIDATES by page id, and each phrase's idf
+    // One statement: the matches (m), their count, the first RANK_CANDIDATES by page id (c), each must
+    // phrase's weighted instance count in each candidate (f<i>, read from the candidates' postings only),
+    // BM25 over them in SQL, and the requested slice of the order with its page rows.
     const params = new Params();
     const must = groups.flatMap((g) => g.must);
     const ctes = must.map((p, i) => `s${i} AS MATERIALIZED (${phrasePages(p, params)})`);
+    /** a phrase's absence from page `page` (of alias g) */
+    const absent = (p: Phrase, alias: string) => `NOT EXISTS (SELECT 1 FROM (${phrasePages(p, params)}) x WHERE x.page = ${alias}.page)`;
     let k = 0;
     const groupSql = groups.map((g) => {
       const own = g.must.map(() => k++);
       const conds = own.slice(1).map((i) => `g.page IN (SELECT page FROM s${i})`);
-      for (const p of g.not) conds.push(`NOT EXISTS (SELECT 1 FROM (${phrasePages(p, params)}) x WHERE x.page = g.page)`);
+      for (const p of g.not) conds.push(absent(p, 'g'));
       return `SELECT g.page FROM s${own[0]} g${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''}`;
     });
     const ns = params.add(namespaces, 'bigint[]');
-    const idf = must.map(
-      (_p, i) => `(SELECT ln((((SELECT ss_rows FROM search_size) - count(*))::float8 + 0.5) / (count(*)::float8 + 0.5)) FROM s${i})`,
-    );
-    const text = `WITH ${ctes.join(', ')},
-      m AS MATERIALIZED (SELECT u.page FROM (${groupSql.join(' UNION ')}) u JOIN search_doc d ON d.sd_page = u.page WHERE d.sd_ns = ANY(${ns}))
-      SELECT ${req.countHits ? '(SELECT count(*) FROM m)' : 'NULL'} AS total,
-        ARRAY(SELECT page FROM m ORDER BY page LIMIT ${RANK_CANDIDATES})::text[] AS candidates,
-        ${key !== null ? `ARRAY(SELECT st_page FROM search_title WHERE st_key = ${params.add(key, 'text')})::text[]` : 'NULL'} AS exact,
-        ARRAY[${idf.join(', ')}]::float8[] AS idf,
-        (SELECT ss_tokens::float8 / ss_rows::float8 FROM search_size) AS avgdl`;
-    const head = (await this.db.all('SearchStore.fullText', text, params.values))[0];
-    const candidates = (head.candidates as string[]).map(Number);
-    const out: FullTextResult = { hits: [] };
-    if (req.countHits) out.totalHits = Number(head.total);
-    if (candidates.length === 0 || req.limit <= 0) return out;
-    const idfs = (head.idf as number[]).map((x) => (x <= 0.0 ? 1e-6 : x));
-    const exact = new Set(((head.exact as string[] | null) ?? []).map(Number));
-
-    // 2. the postings of the query's tokens in the candidates, and their lengths: BM25 in JS
-    const exactTerms = new Set<string>();
-    const prefixes: string[] = [];
-    for (const g of groups) {
-      for (const p of [...g.must, ...g.not]) {
-        p.tokens.forEach((t, i) => (p.prefix && i === p.tokens.length - 1 ? prefixes.includes(t) || prefixes.push(t) : exactTerms.add(t)));
-      }
-    }
-    const pp = new Params();
-    const pages = pp.add(candidates, 'bigint[]');
-    const parts = [`SELECT sp_term AS term, -1 AS r, sp_page AS page, sp_pos AS pos FROM search_posting WHERE sp_term = ANY(${pp.add([...exactTerms], 'text[]')}) AND sp_page = ANY(${pages})`];
-    prefixes.forEach((t, i) =>
-      parts.push(`SELECT NULL, ${i}, sp_page, sp_pos FROM search_posting WHERE sp_term >= ${pp.add(t, 'text')} AND sp_term < ${pp.add(prefixEnd(t), 'text')} AND sp_page = ANY(${pages})`),
-    );
-    const [postings, lengths] = await Promise.all([
-      this.db.all<{ term: string | null; r: number; page: number; pos: number[] }>('SearchStore.fullText', parts.join(' UNION ALL '), pp.values),
-      this.db.all<{ page: number; len: number }>('SearchStore.fullText', 'SELECT sd_page AS page, sd_len AS len FROM search_doc WHERE sd_page = ANY($1::bigint[])', [candidates]),
-    ]);
-    const byPage = new Map<number, { exact: Map<string, number[]>; prefix: Map<number, number[]> }>();
-    for (const r of postings) {
-      let e = byPage.get(r.page);
-      if (!e) byPage.set(r.page, (e = { exact: new Map(), prefix: new Map() }));
-      if (r.r < 0) e.exact.set(r.term!, r.pos);
-      else e.prefix.set(r.r, [...(e.prefix.get(r.r) ?? []), ...r.pos].sort((a, b) => a - b));
-    }
-    const lengthOf = new Map(lengths.map((l) => [l.page, l.len]));
-    const avgdl = head.avgdl as number;
-    const k1 = 1.2;
-    const b = 0.75;
-    const scored = candidates.map((id) => {
-      const e = byPage.get(id);
-      const positionsOf = (t: string, prefix: boolean) => (prefix ? e?.prefix.get(prefixes.indexOf(t)) : e?.exact.get(t)) ?? [];
-      const D = lengthOf.get(id) ?? 0;
-      let score = 0.0;
-      let i = 0;
-      for (const g of groups) {
-        const found = g.must.map((p) => instances(p, positionsOf));
-        const matches = found.every((f) => f.length > 0) && !g.not.some((p) => instances(p, positionsOf).length > 0);
-        for (const f of found) {
-          const idf = idfs[i++];
-          if (!matches) continue;
-          let freq = 0.0;
-          for (const x of f) freq += WEIGHT[Math.floor(x / POS_COLUMN)];
-          score += idf * ((freq * (k1 + 1.0)) / (freq + k1 * (1 - b + (b * D) / avgdl)));
-        }
-      }
-      return { id, score: -1.0 * score, exact: exact.has(id) };
+    // FTS5's idf: ln((N - n + 0.5) / (n + 0.5)), n the pages holding the phrase within its filter, at least 1e-6
+    const idf = must.map((_p, i) => {
+      const v = `(SELECT ln((((SELECT ss_rows FROM search_size) - count(*))::float8 + 0.5) / (count(*)::float8 + 0.5)) FROM s${i})`;
+      return `(SELECT CASE WHEN v <= 0.0 THEN 1e-6::float8 ELSE v END FROM (SELECT ${v} AS v) y) AS idf${i}`;
     });
-    scored.sort((x, y) => (x.exact !== y.exact ? (x.exact ? -1 : 1) : x.score < y.score ? -1 : x.score > y.score ? 1 : x.id - y.id));
-    const slice = scored.slice(req.offset, req.offset + req.limit).map((s) => s.id);
-    if (slice.length === 0) return out;
-    const rows = await this.db.all<TitlePrefixRow>(
-      'SearchStore.fullText',
-      'SELECT page_id AS pageid, page_namespace AS ns, page_title AS title FROM page WHERE page_id = ANY($1::bigint[])',
-      [slice],
+    // per candidate: the weighted instance counts, and whether each group matches it (FTS5 reports the
+    // instances of a phrase only when its group matches the row)
+    k = 0;
+    const matchCols = groups.map((g, gi) => {
+      const own = g.must.map(() => k++);
+      const found = own.map((i) => `COALESCE(f${i}.f, 0) > 0`).join(' AND ');
+      return g.not.length ? `CASE WHEN ${found} THEN ${g.not.map((p) => absent(p, 'c')).join(' AND ')} ELSE false END AS g${gi}` : `${found} AS g${gi}`;
+    });
+    const groupOf = groups.flatMap((g, gi) => g.must.map(() => gi));
+    // score = -sum(idf * f * (k1 + 1) / (f + k1 * (1 - b + b * D / avgdl))) in phrase order, in the
+    // same IEEE operations as fts5_aux.c (k1 = 1.2, b = 0.75); a phrase of a group that does not match adds 0
+    const K1 = '1.2::float8';
+    const B = '0.75::float8';
+    const terms = must.map(
+      (_p, i) => `CASE WHEN g${groupOf[i]} THEN idf${i} * ((f${i} * (${K1} + 1.0::float8)) / (f${i} + ${K1} * (1.0::float8 - ${B} + ${B} * d / avgdl))) ELSE 0.0::float8 END`,
     );
-    const byId = new Map(rows.map((r) => [r.pageid, r]));
-    out.hits = slice.map((id) => byId.get(id)).filter((r): r is TitlePrefixRow => r !== undefined);
+    const score = terms.reduce((acc, t) => `(${acc} + ${t})`, '0.0::float8');
+    const exact = key !== null ? `c.page IN (SELECT st_page FROM search_title WHERE st_key = ${params.add(key, 'text')})` : 'false';
+    const text = `WITH ${ctes.join(', ')},
+      m AS MATERIALIZED (SELECT u.page, d.sd_len AS len FROM (${groupSql.join(' UNION ')}) u JOIN search_doc d ON d.sd_page = u.page WHERE d.sd_ns = ANY(${ns})),
+      c AS MATERIALIZED (SELECT page, len FROM m ORDER BY page LIMIT ${RANK_CANDIDATES}),
+      ${must.map((p, i) => `f${i} AS MATERIALIZED (${phraseFreq(p, params)})`).join(',\n      ')},
+      kk AS MATERIALIZED (SELECT ${idf.join(', ')}, (SELECT ss_tokens::float8 / ss_rows::float8 FROM search_size) AS avgdl),
+      r AS (SELECT c.page, c.len::float8 AS d, ${exact} AS exact, ${must.map((_p, i) => `COALESCE(f${i}.f, 0)::float8 AS f${i}`).join(', ')}, ${matchCols.join(', ')}
+        FROM c ${must.map((_p, i) => `LEFT JOIN f${i} ON f${i}.page = c.page`).join(' ')}),
+      h AS (SELECT r.page, r.exact, -1.0::float8 * ${score} AS score FROM r CROSS JOIN kk)
+      SELECT ${req.countHits ? '(SELECT count(*) FROM m)' : 'NULL::bigint'} AS total, p.page_id AS pageid, p.page_namespace AS ns, p.page_title AS title
+      FROM (SELECT 1) one
+        LEFT JOIN LATERAL (SELECT page, exact, score FROM h ORDER BY exact DESC, score, page LIMIT ${params.add(Math.max(0, req.limit), 'bigint')} OFFSET ${params.add(Math.max(0, req.offset), 'bigint')}) x ON true
+        LEFT JOIN page p ON p.page_id = x.page
+      ORDER BY x.exact DESC, x.score, x.page`;
+    const rows = await this.db.all<{ total: number | null; pageid: number | null; ns: number; title: string }>('SearchStore.fullText', text, params.values);
+    const out: FullTextResult = { hits: rows.filter((r) => r.pageid !== null).map((r) => ({ pageid: r.pageid!, ns: r.ns, title: r.title })) };
+    if (req.countHits) out.totalHits = Number(rows[0].total);
     return out;
   }
 

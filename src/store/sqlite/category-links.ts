@@ -1,14 +1,7 @@
 import type { Db, Statement } from './db.js';
 import { StatementCache } from './statement-cache.js';
 import type { CategoryLinkStore, CategoryMemberRow, MemberType, PageCategoryRow } from '../category-link-store.js';
-
-const MEMBER_COLUMNS = `cl_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect,
-  cl_sortkey AS sortkey, cl_sortkey_prefix AS sortkeyPrefix, cl_type AS type, cl_timestamp AS timestamp`;
-
-function member(r: any): CategoryMemberRow {
-  r.isRedirect = r.isRedirect === 1;
-  return r as CategoryMemberRow;
-}
+import { MEMBER_COLUMNS, toMember } from '../row-columns.js';
 
 export class SqliteCategoryLinkStore implements CategoryLinkStore {
   private readonly bySortkey: Record<'asc' | 'desc', Record<'first' | 'from', Statement>>;
@@ -44,7 +37,7 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
     const rows = start
       ? set.from.all({ cat: category, type, sortkey: start.sortkey, pageid: start.pageid, limit } as any)
       : set.first.all({ cat: category, type, limit } as any);
-    return rows.map(member);
+    return rows.map(toMember);
   }
 
   async membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
@@ -52,7 +45,7 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
     const rows = start
       ? set.from.all({ cat: category, timestamp: start.timestamp, pageid: start.pageid, end: end ?? null, limit } as any)
       : set.first.all({ cat: category, end: end ?? null, limit } as any);
-    return rows.map(member);
+    return rows.map(toMember);
   }
 
   async categoriesOf(o: {

@@ -2,53 +2,7 @@ import type { Db, Statement } from './db.js';
 import type { FileListOptions, FileListRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-
-const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, img_height AS height, img_bits AS bits,
-  img_media_type AS mediaType, img_major_mime AS majorMime, img_minor_mime AS minorMime, img_sha1 AS sha1,
-  img_user AS userId, img_user_text AS userText, img_timestamp AS timestamp, img_description AS description,
-  img_metadata AS metadata`;
-
-/** the description page's columns next to the file's (NULL when there is none) */
-const DESCRIPTION_PAGE_COLUMNS = `page_id AS p_pageid, page_namespace AS p_ns, page_title AS p_title, page_is_redirect AS p_isRedirect,
-  page_len AS p_length, page_latest AS p_latestRevId, page_touched AS p_touched, page_rev_count AS p_revCount,
-  page_content_model AS p_contentModel`;
-
-/**
- * A row of list() with DESCRIPTION_PAGE_COLUMNS: the file with its page. Written out field by field
- * (the file's in FILE_COLUMNS' order): a rest pattern over the row cost several µs per row.
- */
-function withPage(r: any): FileListRow {
-  return {
-    name: r.name,
-    size: r.size,
-    width: r.width,
-    height: r.height,
-    bits: r.bits,
-    mediaType: r.mediaType,
-    majorMime: r.majorMime,
-    minorMime: r.minorMime,
-    sha1: r.sha1,
-    userId: r.userId,
-    userText: r.userText,
-    timestamp: r.timestamp,
-    description: r.description,
-    metadata: r.metadata,
-    page:
-      r.p_pageid === null
-        ? null
-        : {
-            pageid: r.p_pageid,
-            ns: r.p_ns,
-            title: r.p_title,
-            isRedirect: r.p_isRedirect === 1,
-            length: r.p_length,
-            latestRevId: r.p_latestRevId,
-            touched: r.p_touched,
-            revCount: r.p_revCount,
-            contentModel: r.p_contentModel,
-          },
-  };
-}
+import { DESCRIPTION_PAGE_COLUMNS, FILE_COLUMNS, fileWithPage } from '../row-columns.js';
 
 export class SqliteFileStore implements FileStore {
   private readonly existingStmt: Statement<[string]>;
@@ -173,6 +127,6 @@ export class SqliteFileStore implements FileStore {
     const from = o.withPages ? `image LEFT JOIN page ON page_namespace = ${NS_FILE} AND page_title = img_name` : 'image';
     const sql = `SELECT ${FILE_COLUMNS}${o.withPages ? ', ' + DESCRIPTION_PAGE_COLUMNS : ''} FROM ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
     const rows = this.lists.all<FileRow>(sql, v);
-    return o.withPages ? rows.map(withPage) : rows;
+    return o.withPages ? rows.map(fileWithPage) : rows;
   }
 }

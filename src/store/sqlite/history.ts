@@ -16,21 +16,7 @@ import type {
   UserRangeOptions,
   UserRecord,
 } from '../history-store.js';
-
-const REV_COLUMNS = `rev_id AS revid, rev_parent_id AS parentid, rev_page AS pageid, rev_namespace AS ns, rev_timestamp AS timestamp,
-  rev_user_text AS user, rev_user AS userid, rev_comment AS comment, rev_minor_edit AS minor, rev_len AS size, rev_sha1 AS sha1,
-  rev_content_model AS contentModel, rev_content_format AS contentFormat, rev_deleted AS textHidden`;
-
-function toRev<T extends RevisionRecord>(r: any): T {
-  r.minor = r.minor === 1;
-  const bits = r.textHidden as number;
-  r.textHidden = (bits & 1) !== 0;
-  r.commentHidden = (bits & 2) !== 0;
-  r.userHidden = (bits & 4) !== 0;
-  return r as T;
-}
-
-const USER_COLUMNS = 'user_id AS userid, user_name AS name, user_editcount AS editcount, user_registration AS registration';
+import { REV_COLUMNS, USER_COLUMNS, toRev } from '../row-columns.js';
 
 /** `(a, b) op (x, y)` in SQL (SQLite row values), op one of > >= < <=. */
 function rowCmp(cols: string[], op: string, params: string[]): string {

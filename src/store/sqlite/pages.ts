@@ -1,15 +1,7 @@
 import type { Db, Statement } from './db.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 import type { PageRangeOptions, PageRow, PageStore, RedirectTarget, TitleKey } from '../page-store.js';
-
-const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect,
-  page_len AS length, page_latest AS latestRevId, page_touched AS touched, page_rev_count AS revCount,
-  page_content_model AS contentModel`;
-
-function toPage(r: any): PageRow {
-  r.isRedirect = r.isRedirect === 1;
-  return r as PageRow;
-}
+import { PAGE_COLUMNS, toPage } from '../row-columns.js';
 
 export class SqlitePageStore implements PageStore {
   private readonly byIdsStmt: Statement<[string]>;

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import type { AllLinkRow, AllLinksOptions, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
+import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 
@@ -7,6 +7,17 @@ const COLUMNS: Record<TargetTable, { from: string; ns: string; title: string; fr
   pagelinks: { from: 'pl_from', ns: 'pl_namespace', title: 'pl_title', fromNs: 'pl_from_namespace' },
   templatelinks: { from: 'tl_from', ns: 'tl_namespace', title: 'tl_title', fromNs: 'tl_from_namespace' },
   redirect: { from: 'rd_from', ns: 'rd_namespace', title: 'rd_title', fromNs: null },
+};
+// the backlink readers also walk imagelinks, which has no target namespace column: its targets are File: titles
+const BACKLINK_COLUMNS: Record<BacklinkTable, { from: string; ns: string | null; title: string; fromNs: string | null }> = {
+  ...COLUMNS,
+  imagelinks: { from: 'il_from', ns: null, title: 'il_to', fromNs: 'il_from_namespace' },
+};
+
+const FROM_NS_INDEX: Record<Exclude<BacklinkTable, 'redirect'>, string> = {
+  pagelinks: 'pl_backlinks_namespace',
+  templatelinks: 'tl_backlinks_namespace',
+  imagelinks: 'il_to_from_namespace',
 };
 
 const placeholders = (prefix: string, values: readonly unknown[], v: Record<string, unknown>): string =>
@@ -111,7 +122,7 @@ export class SqliteRelationStore implements RelationStore {
   }
 
   async linkersOf(o: {
-    table: TargetTable;
+    table: BacklinkTable;
     targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
     redirect?: boolean;
     pageNamespaces?: readonly number[];
@@ -119,7 +130,7 @@ export class SqliteRelationStore implements RelationStore {
     limit: number;
   }): Promise<Array<LinkerRow & { target: number }>> {
     if (o.targets.length === 0 || (o.pageNamespaces && o.pageNamespaces.length === 0)) return [];
-    const c = COLUMNS[o.table];
+    const c = BACKLINK_COLUMNS[o.table];
     const byFromNs = c.fromNs !== null && o.targets.some((t) => t.fromNs !== undefined);
     if (byFromNs && o.targets.some((t) => t.fromNs === undefined)) throw new Error('linkersOf: fromNs on every target or on none');
     // One target (a list's first level, nearly every request) binds its values; a batch joins them as
@@ -130,11 +141,13 @@ export class SqliteRelationStore implements RelationStore {
     if (single) {
       const t = o.targets[0];
       Object.assign(v, { ns: t.ns, title: t.title, fromNs: t.fromNs ?? 0, fromId: t.fromId ?? 0 });
-      on = [`${c.ns} = @ns`, `${c.title} = @title`, `${c.from} >= @fromId`];
+      on = [`${c.title} = @title`, `${c.from} >= @fromId`];
+      if (c.ns !== null) on.unshift(`${c.ns} = @ns`);
       if (byFromNs) on.push(`${c.fromNs} = @fromNs`);
     } else {
       v.targets = JSON.stringify(o.targets.map((t) => [t.ns, t.title, t.fromNs ?? 0, t.fromId ?? 0]));
-      on = [`${c.ns} = j.value->>0`, `${c.title} = j.value->>1`, `${c.from} >= j.value->>3`];
+      on = [`${c.title} = j.value->>1`, `${c.from} >= j.value->>3`];
+      if (c.ns !== null) on.unshift(`${c.ns} = j.value->>0`);
       if (byFromNs) on.push(`${c.fromNs} = j.value->>2`);
     }
     const where: string[] = [];
@@ -145,9 +158,9 @@ export class SqliteRelationStore implements RelationStore {
     }
     if (o.pageNamespaces !== undefined) where.push(`+page_namespace IN (${placeholders('pn', o.pageNamespaces, v)})`);
     if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
-    // The index that orders each target's rows by page id: the primary key (ns, title, from) of a link
-    // table, (ns, title, from namespace, from) with a namespace, redirect_target for redirects.
-    const index = o.table === 'redirect' ? 'INDEXED BY redirect_target' : byFromNs ? `INDEXED BY ${o.table === 'pagelinks' ? 'pl' : 'tl'}_backlinks_namespace` : 'NOT INDEXED';
+    // The index that orders each target's rows by page id: the primary key ([ns,] title, from) of a link
+    // table, ([ns,] title, from namespace, from) with a namespace, redirect_target for redirects.
+    const index = o.table === 'redirect' ? 'INDEXED BY redirect_target' : byFromNs ? `INDEXED BY ${FROM_NS_INDEX[o.table]}` : 'NOT INDEXED';
     const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
     // No ORDER BY: the nested loop reads the targets in the batch's order and each one's index range in
     // page id order, which is the order wanted; a sort would read every row of every target first.

@@ -3,14 +3,16 @@
  * URLs (class "external text|autonumber|free", rel="nofollow"), and the magic links RFC n, PMID n and
  * ISBN n (1.25: a word boundary on both sides, no newline inside, &nbsp; and other spaces allowed).
  */
-import { decodeCharReferences } from '../../wiki/titles.js';
-import { PROTOCOL_ALTERNATION, PROTOCOL_ALTERNATION_NO_REL } from '../../wiki/external-urls.js';
+import { PROTOCOL_ALTERNATION, PROTOCOL_ALTERNATION_NO_REL, cleanUrl } from '../../wiki/external-urls.js';
 import { escapeHtml } from '../sanitizer.js';
+import { splitFreeUrl } from '../external-links.js';
 import type { RenderOutput } from './env.js';
 
 const URL_CHAR = '[^\\][<>"\\x00-\\x20\\x7F\\p{Zs}]';
 const PROTOCOL_AT = new RegExp(`(?:${PROTOCOL_ALTERNATION})`, 'iy');
 const URL_CHAR_RE = new RegExp(URL_CHAR, 'u');
+// Parser::EXT_LINK_ADDR's bracketed IPv6 host, which may open the address of a bracketed link
+const IPV6_HOST_AT = /\[[0-9a-fA-F:.]+\]/y;
 const ZS_RE = /\p{Zs}/u;
 // Parser::SPACE_NOT_NL: a tab, a no-break space written as an entity, or any Unicode space separator
 const SPACE = '(?:\\t|&nbsp;|&#0*160;|&#[Xx]0*[Aa]0;|\\p{Zs})';
@@ -32,12 +34,6 @@ export interface MagicLinkTargets {
   bookSources(isbn: string): string;
 }
 const LINK_TRAIL = /^([a-zабвгґдеєжзиіїйклмнопрстуфхцчшщьюяʼ’“»]+)([\s\S]*)$/u;
-
-/** Sanitizer::cleanUrl: references decoded, characters that may not stand in a URL percent-encoded */
-export function cleanUrl(url: string): string {
-  const u = decodeCharReferences(url);
-  return u.replace(/[\][<>"\x00-\x20\x7F|]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
-}
 
 function makeExternalLink(url: string, text: string, type: string): string {
   return `<a rel="nofollow" class="external ${type}" href="${escapeHtml(url)}">${text}</a>`;
@@ -90,6 +86,8 @@ export class ExternalLinkPass {
       const pm = PROTOCOL_AT.exec(text);
       if (pm) {
         let j = i + 1 + pm[0].length;
+        IPV6_HOST_AT.lastIndex = j;
+        if (IPV6_HOST_AT.test(text)) j = IPV6_HOST_AT.lastIndex;
         while (j < n && URL_CHAR_RE.test(text[j])) j++;
         if (j > i + 1 + pm[0].length) {
           let k = j;
@@ -141,23 +139,11 @@ export class ExternalLinkPass {
         return `<a href="${escapeHtml(this.magic.bookSources(digits))}" class="internal mw-magiclink-isbn">ISBN ${shown}</a>`;
       }
       if (!url) return m0;
-      let trail = '';
-      let u = url;
-      const lt = /&(lt|gt);/.exec(u);
-      if (lt) {
-        trail = u.slice(lt.index) + trail;
-        u = u.slice(0, lt.index);
-      }
-      const sep = u.includes('(') ? ',;.:!?' : ',;.:!?)';
-      let n = 0;
-      while (n < u.length && sep.includes(u[u.length - 1 - n])) n++;
-      if (n) {
-        trail = u.slice(u.length - n) + trail;
-        u = u.slice(0, u.length - n);
-      }
+      const { url: u, trail } = splitFreeUrl(url);
+      // Parser::makeFreeExternalLink: the text shown is the cleaned URL too, escaped
       const clean = cleanUrl(u);
       this.out.externalLinks.push(clean);
-      return makeExternalLink(clean, u, 'free') + trail;
+      return makeExternalLink(clean, escapeHtml(clean), 'free') + trail;
     });
   }
 }

@@ -5,32 +5,24 @@
  * Also the Semantic MediaWiki 2.2 constructs the preprocessor leaves in the text: [[Property::value]]
  * shows its value, {{#set:}} / {{#subobject:}} show nothing.
  */
-import { DOUBLE_UNDERSCORES } from '../magic-words.js';
+import { DOUBLE_UNDERSCORE_RE, doubleUnderscoreProp } from '../magic-words.js';
 import type { RenderOutput } from './env.js';
 import { TOC_MARKER } from './headings.js';
-import { escapeRegExp } from '../regexp.js';
-
-const BY_WORD = new Map<string, { prop: string; caseSensitive: boolean; word: string }>();
-for (const d of DOUBLE_UNDERSCORES) for (const w of d.words) BY_WORD.set(w.toUpperCase(), { prop: d.prop, caseSensitive: d.caseSensitive, word: w });
-const RE = new RegExp(
-  [...BY_WORD.values()].map((d) => escapeRegExp(d.word)).join('|'),
-  'gi',
-);
 
 /** returns the text and whether __TOC__ placed the table of contents */
 export function doDoubleUnderscore(text: string, out: RenderOutput): { text: string; forceTocPosition: boolean } {
   let forceTocPosition = false;
-  const t = text.replace(RE, (m) => {
-    const d = BY_WORD.get(m.toUpperCase());
-    if (!d || (d.caseSensitive && m !== d.word)) return m;
-    out.switches.add(d.prop);
-    if (d.prop === 'toc') {
+  const t = text.replace(DOUBLE_UNDERSCORE_RE, (m) => {
+    const prop = doubleUnderscoreProp(m);
+    if (prop === undefined) return m;
+    out.switches.add(prop);
+    if (prop === 'toc') {
       if (forceTocPosition) return '';
       forceTocPosition = true;
       return TOC_MARKER;
     }
     // every double-underscore word but __TOC__ is a page property
-    out.properties.set(d.prop, '');
+    out.properties.set(prop, '');
     return '';
   });
   if (out.switches.has('notoc')) forceTocPosition = false;
