@@ -50,6 +50,16 @@ export class BuildDb {
     for (const sql of tables) this.db.exec(sql);
   }
 
+  /**
+   * From now on other connections (the importer's analysis workers) may read the file: the exclusive
+   * lock goes at the end of the next transaction, and commits wait for their reads (busy timeout).
+   */
+  shareForReading(): void {
+    this.db.pragma('locking_mode = NORMAL');
+    // NORMAL takes effect when the lock is next released: a read transaction does that
+    this.db.prepare('SELECT COUNT(*) FROM meta').get();
+  }
+
   /** Create the schema's deferred indexes, all of them or those of some tables. */
   createIndexes(tables?: string[]): void {
     for (const idx of [...this.pending]) {
