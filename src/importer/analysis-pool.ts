@@ -25,9 +25,10 @@ class WorkerPool implements ChunkAnalyzer {
   private next = 0;
   private failure: Error | null = null;
 
-  constructor(n: number, data: WorkerData) {
+  constructor(n: number, data: WorkerData, private readonly onClosed: () => void) {
     for (let i = 0; i < n; i++) {
-      const worker = new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData: data });
+      // a bigger young generation: a chunk's garbage dies young instead of being promoted and swept
+      const worker = new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 96 } });
       const entry = { worker, pending: [] as Pending[] };
       worker.on('message', (m: { ok: true; results: PageResult[] } | { ok: false; error: string }) => {
         const p = entry.pending.shift();
@@ -58,6 +59,7 @@ class WorkerPool implements ChunkAnalyzer {
 
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.worker.terminate()));
+    this.onClosed();
   }
 }
 
@@ -79,8 +81,8 @@ class InlineAnalyzer implements ChunkAnalyzer {
 export async function createChunkAnalyzer(
   workers: number,
   setup: AnalysisSetup,
-  local: { source: ImportSource; interwiki: InterwikiMap; location: () => string },
+  local: { source: ImportSource; interwiki: InterwikiMap; share: () => string; stopSharing: () => void },
 ): Promise<ChunkAnalyzer> {
   if (workers <= 0) return new InlineAnalyzer(await PageAnalyzer.create(local.source, setup, local.interwiki));
-  return new WorkerPool(workers, { location: local.location(), setup });
+  return new WorkerPool(workers, { location: local.share(), setup }, local.stopSharing);
 }

@@ -20,7 +20,7 @@ const analyzer = await PageAnalyzer.create(reader, data.setup);
 const port = parentPort!;
 port.on('message', (req: WorkerRequest) => {
   try {
-    port.postMessage({ ok: true, results: analyzer.chunk(req.afterId, req.limit) });
+    port.postMessage({ ok: true, results: reader.snapshot(() => analyzer.chunk(req.afterId, req.limit)) });
   } catch (e) {
     port.postMessage({ ok: false, error: (e as Error).stack ?? String(e) });
   }

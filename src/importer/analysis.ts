@@ -34,12 +34,28 @@ export interface AnalysisSetup {
   searchIndex: boolean;
 }
 
+/** A page's link rows as flat lists (cheap to pass between threads), each target once. */
+export interface LinkRows {
+  /** namespace, DB key, namespace, DB key, … */
+  pages: Array<number | string>;
+  files: string[];
+  /** transcluded pages: namespace, DB key, … */
+  templates: Array<number | string>;
+  /** category, sort key, sort key prefix, … */
+  categories: string[];
+  /** language code, title, … */
+  langs: string[];
+  external: string[];
+  /** prefix, title, … */
+  interwikis: string[];
+  /** name, value, … */
+  props: string[];
+}
+
 export interface PageResult {
   page: { id: number; ns: number; dbkey: string; latestTimestamp: string };
   /** null for pages whose content model has no links (CSS, JavaScript, JSON) */
-  links: PageLinks | null;
-  /** transcluded pages, each once */
-  templates: TitleRef[];
+  links: LinkRows | null;
   analysis: PageAnalysis;
   /** the expanded text (the raw one without links), when a hook has no analyzer of its own */
   text?: string;
@@ -47,6 +63,27 @@ export interface PageResult {
   hooks: unknown[];
   /** the page's row of the full-text index (pages that are no redirects) */
   search?: SearchRow;
+}
+
+/** cl_sortkey is varbinary(230) in MediaWiki: longer keys are cut there, so they are here. */
+const SORTKEY_BYTES = 230;
+
+/**
+ * The 'uppercase' category collation of 1.25: the sort key is the uppercased prefix, a newline and the
+ * title text (Title::getCategorySortkey), or just the uppercased title text when there is no prefix.
+ * Binary (memcmp) order of this key is the member order of a category.
+ */
+export function categorySortKey(prefix: string, titleText: string): string {
+  const key = (prefix === '' ? titleText : prefix.replace(/[\n\t]/g, ' ') + '\n' + titleText).toUpperCase();
+  return truncateUtf8(key, SORTKEY_BYTES);
+}
+
+function truncateUtf8(s: string, maxBytes: number): string {
+  if (s.length * 3 <= maxBytes || Buffer.byteLength(s, 'utf8') <= maxBytes) return s;
+  const buf = Buffer.from(s, 'utf8');
+  let end = maxBytes;
+  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--; // never cut inside a character
+  return buf.subarray(0, end).toString('utf8');
 }
 
 /** Tracking category messages of the preprocessor's limits (Parser::limitationWarn). */
@@ -121,7 +158,7 @@ export class PageAnalyzer {
   /** CSS, JavaScript, JSON pages have no links; the hooks still see them */
   private unlinked(page: PageWithText): PageResult {
     const analysis: PageAnalysis = { pageId: page.id, ns: page.ns, dbkey: page.dbkey, isRedirect: page.isRedirect, latestTimestamp: page.latestTimestamp, categories: [] };
-    return this.withHooks({ page: head(page), links: null, templates: [], analysis, hooks: [] }, page.text);
+    return this.withHooks({ page: head(page), links: null, analysis, hooks: [] }, page.text);
   }
 
   private withHooks(r: PageResult, text: string): PageResult {
@@ -168,13 +205,11 @@ export class PageAnalyzer {
     for (const t of exp.links) if (!links.pages.has(`${t.ns}|${t.dbkey}`)) links.pages.set(`${t.ns}|${t.dbkey}`, t);
     if (defaultSort !== undefined) links.props.set('defaultsort', defaultSort);
     if (exp.displayTitle !== undefined) links.props.set('displaytitle', exp.displayTitle);
-    // only the writes need these: not sent across
-    links.embeddedFiles.clear();
     const analysis: PageAnalysis = {
       pageId: page.id, ns: page.ns, dbkey: page.dbkey, isRedirect: page.isRedirect, latestTimestamp: page.latestTimestamp, defaultSort,
       categories: [...links.categories.keys()],
     };
-    return this.withHooks({ page: head(page), links, templates: exp.templates, analysis, hooks: [] }, exp.text);
+    return this.withHooks({ page: head(page), links: linkRows(links, exp.templates, page.dbkey.replace(/_/g, ' ')), analysis, hooks: [] }, exp.text);
   }
 
   /** Title, redirect titles and the source text with markup stripped, folded for search. */
@@ -188,4 +223,20 @@ export class PageAnalyzer {
 
 function head(p: PageWithText): PageResult['page'] {
   return { id: p.id, ns: p.ns, dbkey: p.dbkey, latestTimestamp: p.latestTimestamp };
+}
+
+function linkRows(links: PageLinks, templates: TitleRef[], titleText: string): LinkRows {
+  const pages: Array<number | string> = [];
+  for (const t of links.pages.values()) pages.push(t.ns, t.dbkey);
+  const tl: Array<number | string> = [];
+  for (const t of templates) tl.push(t.ns, t.dbkey);
+  const categories: string[] = [];
+  for (const [cat, prefix] of links.categories) categories.push(cat, categorySortKey(prefix, titleText), prefix);
+  const langs: string[] = [];
+  for (const [lang, title] of links.langs) langs.push(lang, title);
+  const interwikis: string[] = [];
+  for (const l of links.interwikis.values()) interwikis.push(l.prefix, l.title);
+  const props: string[] = [];
+  for (const [name, value] of links.props) props.push(name, value);
+  return { pages, files: [...links.files], templates: tl, categories, langs, external: [...links.external], interwikis, props };
 }

@@ -9,6 +9,7 @@
  * one row per (page, target), as MediaWiki's primary keys make it.
  */
 import { NS_CATEGORY, NS_FILE } from '../wiki/namespaces.js';
+export { categorySortKey } from './analysis.js';
 import type { PageAnalysisHook } from './hooks.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import type { ImportWriter } from '../store/import-writer.js';
@@ -17,9 +18,6 @@ import { createChunkAnalyzer } from './analysis-pool.js';
 import { inBatch } from './batch.js';
 
 const CHUNK = 500;
-/** cl_sortkey is varbinary(230) in MediaWiki: longer keys are cut there, so they are here. */
-const SORTKEY_BYTES = 230;
-
 export interface LinkCounts {
   pagelinks: number;
   imagelinks: number;
@@ -42,24 +40,6 @@ export interface LinkPassOptions {
   onProgress?: (pagesDone: number) => void;
 }
 
-/**
- * The 'uppercase' category collation of 1.25: the sort key is the uppercased prefix, a newline and the
- * title text (Title::getCategorySortkey), or just the uppercased title text when there is no prefix.
- * Binary (memcmp) order of this key is the member order of a category.
- */
-export function categorySortKey(prefix: string, titleText: string): string {
-  const key = (prefix === '' ? titleText : prefix.replace(/[\n\t]/g, ' ') + '\n' + titleText).toUpperCase();
-  return truncateUtf8(key, SORTKEY_BYTES);
-}
-
-function truncateUtf8(s: string, maxBytes: number): string {
-  if (s.length * 3 <= maxBytes || Buffer.byteLength(s, 'utf8') <= maxBytes) return s;
-  const buf = Buffer.from(s, 'utf8');
-  let end = maxBytes;
-  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--; // never cut inside a character
-  return buf.subarray(0, end).toString('utf8');
-}
-
 export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promise<LinkCounts> {
   const counts: LinkCounts = { pagelinks: 0, imagelinks: 0, templatelinks: 0, categorylinks: 0, langlinks: 0, externallinks: 0, iwlinks: 0, pageProps: 0 };
   const out = w.links;
@@ -72,24 +52,34 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
     const { page, links } = r;
     if (links !== null) {
       const from = page.id;
-      for (const t of links.pages.values()) out.pageLink(from, page.ns, t);
-      for (const f of links.files) out.imageLink(from, page.ns, f);
-      for (const t of r.templates) counts.templatelinks += out.templateLink(from, page.ns, t);
-      const type = page.ns === NS_CATEGORY ? 'subcat' : page.ns === NS_FILE ? 'file' : 'page';
-      const titleText = page.dbkey.replace(/_/g, ' ');
-      for (const [cat, prefix] of links.categories) {
-        counts.categorylinks += out.categoryLink({ from, to: cat, sortkey: categorySortKey(prefix, titleText), sortkeyPrefix: prefix, timestamp: page.latestTimestamp, type });
+      const fromNs = page.ns;
+      const pl = links.pages;
+      for (let i = 0; i < pl.length; i += 2) out.pageLink(from, fromNs, { ns: pl[i] as number, dbkey: pl[i + 1] as string });
+      for (const f of links.files) out.imageLink(from, fromNs, f);
+      const tl = links.templates;
+      for (let i = 0; i < tl.length; i += 2) counts.templatelinks += out.templateLink(from, fromNs, { ns: tl[i] as number, dbkey: tl[i + 1] as string });
+      const type = fromNs === NS_CATEGORY ? 'subcat' : fromNs === NS_FILE ? 'file' : 'page';
+      const cl = links.categories;
+      for (let i = 0; i < cl.length; i += 3) {
+        counts.categorylinks += out.categoryLink({ from, to: cl[i], sortkey: cl[i + 1], sortkeyPrefix: cl[i + 2], timestamp: page.latestTimestamp, type });
       }
-      for (const [lang, title] of links.langs) counts.langlinks += out.langLink(from, lang, title);
+      const ll = links.langs;
+      for (let i = 0; i < ll.length; i += 2) counts.langlinks += out.langLink(from, ll[i], ll[i + 1]);
       counts.externallinks += out.externalLinks(from, links.external);
-      counts.iwlinks += out.interwikiLinks(from, links.interwikis.values());
-      for (const [name, value] of links.props) counts.pageProps += out.pageProp(from, name, value);
+      const iw = links.interwikis;
+      if (iw.length > 0) {
+        const pairs: Array<{ prefix: string; title: string }> = [];
+        for (let i = 0; i < iw.length; i += 2) pairs.push({ prefix: iw[i], title: iw[i + 1] });
+        counts.iwlinks += out.interwikiLinks(from, pairs);
+      }
+      const pp = links.props;
+      for (let i = 0; i < pp.length; i += 2) counts.pageProps += out.pageProp(from, pp[i], pp[i + 1]);
     }
     for (let i = 0; i < hooks.length; i++) await hooks[i].page(r.analysis, r.text ?? '', r.hooks[i]);
     if (r.search) w.search.page(r.search);
   };
 
-  const analyzer = await createChunkAnalyzer(opts.workers, opts.setup, { source: w, interwiki: opts.interwiki, location: () => w.shareForReading() });
+  const analyzer = await createChunkAnalyzer(opts.workers, opts.setup, { source: w, interwiki: opts.interwiki, share: () => w.shareForReading(), stopSharing: () => w.stopSharing() });
   try {
     // chunks asked for ahead: every worker busy while the main thread writes, memory bounded
     const ahead: Array<Promise<PageResult[]>> = [];

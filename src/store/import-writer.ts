@@ -321,6 +321,8 @@ export interface ImportSource {
 
 /** An ImportSource on a connection of its own (another thread), opened by store/open.ts's openImportReader. */
 export interface ImportReader extends ImportSource {
+  /** `fn`'s reads see one state of the database (and cost less than each on its own) */
+  snapshot<T>(fn: () => T): T;
   close(): void;
 }
 
@@ -342,6 +344,8 @@ export interface ImportWriter extends ImportSource {
    * location to give openImportReader(). The writer keeps writing meanwhile.
    */
   shareForReading(): string;
+  /** the readers are closed: back to writing alone */
+  stopSharing(): void;
   /** group the writes that follow into one unit, until `commit()` (bulk loading goes in batches) */
   begin(): void;
   commit(): void;

@@ -51,13 +51,26 @@ export class BuildDb {
   }
 
   /**
-   * From now on other connections (the importer's analysis workers) may read the file: the exclusive
-   * lock goes at the end of the next transaction, and commits wait for their reads (busy timeout).
+   * Let other connections (the importer's analysis workers) read the file while this one writes: WAL
+   * mode, in which a reader's snapshot never blocks a commit and a commit never blocks a read (the
+   * rollback-journal modes would make each wait for the other, and throw away every reader's cache
+   * at every commit). Until stopSharing().
    */
   shareForReading(): void {
     this.db.pragma('locking_mode = NORMAL');
     // NORMAL takes effect when the lock is next released: a read transaction does that
     this.db.prepare('SELECT COUNT(*) FROM meta').get();
+    this.db.pragma('journal_mode = WAL');
+    // checkpoints copy the log into the file: fewer, bigger ones copy a page rewritten often once
+    this.db.pragma('wal_autocheckpoint = 16384');
+  }
+
+  /** Back to the bulk-load settings, the readers gone (the log is checkpointed and removed). */
+  stopSharing(): void {
+    this.db.unsafeMode(true);
+    this.db.pragma('journal_mode = OFF');
+    this.db.unsafeMode(false);
+    this.db.pragma('locking_mode = EXCLUSIVE');
   }
 
   /** Create the schema's deferred indexes, all of them or those of some tables. */

@@ -1,9 +1,9 @@
 /**
  * A read-only connection to an SQLite import under construction, for the importer's analysis workers
  * (src/importer/analysis-worker.ts): they read the pages, files and messages that pass 1 wrote (final
- * by then) while the writer's connection, on the main thread, writes the link tables. The writer has
- * given up its exclusive lock for this (SqliteImportWriter.shareForReading); SQLite's file locks keep
- * a read from seeing a half-written commit, and the busy timeout rides out the writer's commits.
+ * by then) while the writer's connection, on the main thread, writes the link tables. The writer is in
+ * WAL mode meanwhile (BuildDb.shareForReading): a reader's snapshot and the writer's commits never wait
+ * for each other.
  */
 import Database from 'better-sqlite3';
 import type { ImportReader, PageWithText, TitleRef } from '../../import-writer.js';
@@ -27,8 +27,9 @@ class SqliteImportReader implements ImportReader {
 
   constructor(file: string) {
     this.db = new Database(file, { readonly: true, fileMustExist: true, timeout: 60000 });
-    // the writer keeps the hot pages in its own cache; this one only needs templates and lookups
-    this.db.pragma('cache_size = -32768');
+    this.db.pragma('cache_size = -65536');
+    // pages read through the mapping survive the cache resets a new snapshot brings
+    this.db.pragma('mmap_size = 4294967296');
     const db = this.db;
     this.chunk = db.prepare(PAGE_CHUNK_SQL);
     this.redirects = db.prepare(REDIRECTS_TO_SQL).pluck();
@@ -51,6 +52,15 @@ class SqliteImportReader implements ImportReader {
       text: (lang: string, key: string) => this.message.get(lang, key) as string | undefined,
       override: (lang: string, key: string) => this.messageOverride.get(lang, key) as string | undefined,
     };
+  }
+
+  snapshot<T>(fn: () => T): T {
+    this.db.exec('BEGIN');
+    try {
+      return fn();
+    } finally {
+      this.db.exec('COMMIT');
+    }
   }
 
   redirectsTo(t: TitleRef): string[] {

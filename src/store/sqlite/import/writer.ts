@@ -578,6 +578,10 @@ export class SqliteImportWriter implements ImportWriter {
     return this.tmp;
   }
 
+  stopSharing(): void {
+    this.live().stopSharing();
+  }
+
   private redirectsToStmt: Database.Statement | null = null;
 
   redirectsTo(t: TitleRef): string[] {
