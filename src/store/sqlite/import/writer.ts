@@ -15,6 +15,7 @@ import { SCHEMA_VERSION } from '../schema.js';
 import { databaseProblem } from '../db.js';
 import { buildReports } from './reports.js';
 import { SqliteSemanticImportWriter } from './semantic.js';
+import { RowBuffer } from './row-buffer.js';
 import { NS_CATEGORY } from '../../../wiki/namespaces.js';
 import type { InterwikiMap } from '../../../wiki/interwiki.js';
 import type { SiteStatistics } from '../../site-store.js';
@@ -382,7 +383,8 @@ class SqliteMessages implements MessageImportWriter {
 
 class SqliteLinks implements LinkImportWriter {
   private readonly writer: LinksWriter;
-  private ins: Record<'pl' | 'il' | 'tl' | 'cl' | 'll' | 'pp', Database.Statement> | null = null;
+  private ins: Record<'tl' | 'cl' | 'll' | 'pp', Database.Statement> | null = null;
+  private staged: { pl: RowBuffer; il: RowBuffer } | null = null;
 
   constructor(private readonly db: Database.Database) {
     this.writer = new LinksWriter(db);
@@ -398,9 +400,8 @@ class SqliteLinks implements LinkImportWriter {
     // their B-trees. They are staged in append-only tables and moved over sorted at the end.
     db.exec(`CREATE TABLE tmp_pagelinks (pl_from INTEGER, pl_namespace INTEGER, pl_title TEXT, pl_from_namespace INTEGER);
              CREATE TABLE tmp_imagelinks (il_from INTEGER, il_to TEXT, il_from_namespace INTEGER)`);
+    this.staged = { pl: new RowBuffer(db, 'INSERT INTO tmp_pagelinks VALUES', 4), il: new RowBuffer(db, 'INSERT INTO tmp_imagelinks VALUES', 3) };
     this.ins = {
-      pl: db.prepare('INSERT INTO tmp_pagelinks VALUES (?, ?, ?, ?)'),
-      il: db.prepare('INSERT INTO tmp_imagelinks VALUES (?, ?, ?)'),
       tl: db.prepare('INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES (?, ?, ?, ?)'),
       cl: db.prepare(
         `INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type)
@@ -417,11 +418,11 @@ class SqliteLinks implements LinkImportWriter {
   }
 
   pageLink(from: number, fromNs: number, to: TitleRef): void {
-    this.s.pl.run(from, to.ns, to.dbkey, fromNs);
+    this.staged!.pl.add(from, to.ns, to.dbkey, fromNs);
   }
 
   imageLink(from: number, fromNs: number, file: string): void {
-    this.s.il.run(from, file, fromNs);
+    this.staged!.il.add(from, file, fromNs);
   }
 
   templateLink(from: number, fromNs: number, to: TitleRef): number {
@@ -450,6 +451,9 @@ class SqliteLinks implements LinkImportWriter {
 
   finish(): { pagelinks: number; imagelinks: number } {
     const db = this.db;
+    this.staged?.pl.flush();
+    this.staged?.il.flush();
+    this.staged = null;
     // one row per (page, target) already: the importer hands each target of a page once
     const pagelinks = db.prepare('INSERT INTO pagelinks SELECT * FROM tmp_pagelinks ORDER BY pl_namespace, pl_title, pl_from').run().changes;
     const imagelinks = db.prepare('INSERT INTO imagelinks SELECT * FROM tmp_imagelinks ORDER BY il_to, il_from').run().changes;
