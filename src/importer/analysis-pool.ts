@@ -33,7 +33,11 @@ class WorkerPool implements ChunkAnalyzer {
       worker.on('message', (m: { ok: true; results: PageResult[] } | { ok: false; error: string }) => {
         const p = entry.pending.shift();
         if (m.ok) p?.resolve(m.results);
-        else this.fail(new Error(`page analysis failed: ${m.error}`));
+        else {
+          const e = new Error(`page analysis failed: ${m.error}`);
+          p?.reject(e);
+          this.fail(e);
+        }
       });
       worker.on('error', (e: unknown) => this.fail(e instanceof Error ? e : new Error(String(e))));
       worker.on('exit', (code) => {
