@@ -14,6 +14,10 @@
  */
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import type { SiteStatistics } from './site-store.js';
+import type { Store } from './store.js';
+
+/** the read side, as serving sees it: what `ImportWriter.readStore()` returns */
+export type { Store };
 
 export interface TitleRef {
   ns: number;
@@ -307,6 +311,13 @@ export interface SemanticImportWriter {
   finish(): void;
 }
 
+/** --render: the parser cache table (src/store/parser-cache-store.ts), written after every other pass */
+export interface ParserCacheImportWriter {
+  write(pageId: number, revId: number, optionsKey: string, version: number, output: string): void;
+  count(): number;
+}
+
+
 /**
  * What page analysis reads of the database under construction: pass 1's pages, files and messages,
  * final by pass 2. Implemented by the writer itself and by readers of their own (analysis workers).
@@ -338,6 +349,12 @@ export interface ImportWriter extends ImportSource {
   links: LinkImportWriter;
   derived: DerivedImportWriter;
   semantic: SemanticImportWriter;
+  parserCache: ParserCacheImportWriter;
+  /**
+   * The database as written so far, read through the serving Store (for passes that run serving code over
+   * the finished tables: --render). Valid until `finish()` or `abort()`; reads see the writes made before.
+   */
+  readStore(): Store;
   search: SearchImportWriter;
   /**
    * Let other threads read what has been written (pass 1's tables are final from pass 2 on): the
