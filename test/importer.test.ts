@@ -23,6 +23,7 @@ import { displayTitleProp } from '../src/wikitext/display-title.js';
 import { openStore } from '../src/store/open.js';
 import { createServer } from '../src/http/server.js';
 import type { PageAnalysis, PageAnalysisHook } from '../src/importer/hooks.js';
+import { semanticImportHook } from '../src/importer/semantic-hook.js';
 
 // the import command runs on its own too (`wikiquery import` is the same function behind main.js)
 const CLI = path.resolve(import.meta.dirname, '../src/cli/import-command.js');
@@ -430,6 +431,65 @@ describe('import: analysis hooks', () => {
     const dnipro = hookPages.find((p) => p.dbkey === 'Дніпро_(річка)')!;
     assert.deepEqual(dnipro, { pageId: idOf(0, 'Дніпро_(річка)'), ns: 0, dbkey: 'Дніпро_(річка)', isRedirect: false, latestTimestamp: '20150101000000', defaultSort: 'Дніпро', categories: ['Річки', 'Річки_України'] });
     assert.equal(hookPages.find((p) => p.dbkey === 'Kyiv')!.isRedirect, true);
+  });
+});
+
+describe('import: analysis threads', () => {
+  const importWith = async (workers: number, hooks: PageAnalysisHook[], db: string, dump = path.join(dir, 'dump.xml')) =>
+    importWiki({
+      dump, db, filesDir: path.join(dir, 'files'), messageDirs: [path.join(dir, 'messages1'), path.join(dir, 'messages2')],
+      lang: 'uk', hooks, workers, log: () => {},
+    });
+
+  it('writes the same rows with no worker thread, one or three', async () => {
+    const tables = ['pagelinks', 'imagelinks', 'templatelinks', 'categorylinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'category', 'search_title', 'smw_subject', 'smw_value', 'smw_property', 'querycache'];
+    const rows = (file: string) => {
+      const d = new Database(file, { readonly: true });
+      try {
+        const out: Record<string, unknown[]> = {};
+        for (const t of tables) out[t] = d.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3`).raw().all();
+        out.search = d.prepare("SELECT rowid FROM search_index WHERE search_index MATCH 'київ OR дніпро' ORDER BY rank, rowid").pluck().all();
+        return out;
+      } finally {
+        d.close();
+      }
+    };
+    const seen: Record<number, Array<[string, unknown]>> = {};
+    const renamed = path.join(dir, 'dump-renamed.xml');
+    const results = [];
+    for (const workers of [0, 1, 3]) {
+      const file = path.join(dir, `workers-${workers}.sqlite`);
+      seen[workers] = [];
+      const hook: PageAnalysisHook = {
+        name: 'order',
+        analyzer: new URL('./helpers/failing-analyzer.js', import.meta.url).href,
+        page: (p, text, analyzed) => {
+          seen[workers].push([p.dbkey + text, analyzed]);
+        },
+      };
+      // the analyzer refuses Київ: that page is renamed in a copy of the dump
+      fs.writeFileSync(renamed, fs.readFileSync(path.join(dir, 'dump.xml'), 'utf8').replaceAll('<title>Київ</title>', '<title>Київ2</title>'));
+      await importWith(workers, [semanticImportHook(), hook], file, renamed);
+      results.push(rows(file));
+    }
+    assert.ok((results[0].pagelinks as unknown[]).length > 0 && (results[0].smw_value as unknown[]).length > 0);
+    assert.deepEqual(results[1], results[0]);
+    assert.deepEqual(results[2], results[0]);
+    // the hook saw every page in id order, with its analyzer's result and no text
+    assert.equal(seen[0].length, 19);
+    assert.deepEqual(seen[1], seen[0]);
+    assert.deepEqual(seen[3], seen[0]);
+    assert.ok(seen[3].every(([k, v]) => typeof v === 'number' && !k.includes('[[')));
+  });
+
+  it('fails the import when a worker fails, keeping the database', async () => {
+    const file = path.join(dir, 'workers-fail.sqlite');
+    await importWith(0, [], file);
+    const before = crypto.createHash('sha1').update(fs.readFileSync(file)).digest('hex');
+    const hook: PageAnalysisHook = { name: 'failing', analyzer: new URL('./helpers/failing-analyzer.js', import.meta.url).href, page: () => {} };
+    await assert.rejects(importWith(1, [hook], file), /page analysis failed: .*the test analyzer refuses Київ/s);
+    assert.equal(crypto.createHash('sha1').update(fs.readFileSync(file)).digest('hex'), before);
+    assert.deepEqual(fs.readdirSync(dir).filter((n) => n.startsWith('workers-fail.sqlite.tmp-')), []);
   });
 });
 

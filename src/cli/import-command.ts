@@ -19,7 +19,7 @@ import { formatHelp, parseCommand, UsageError, type CommandSpec } from './args.j
 
 export const IMPORT_COMMAND: CommandSpec = {
   name: 'import',
-  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--quiet]',
+  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--workers N] [--quiet]',
   summary:
     'Loads a MediaWiki XML export dump (plain, .gz or .bz2, recognised by content; - reads standard input) into a\n' +
     'new SQLite database and then replaces FILE atomically: a running `wikiquery serve` switches to it without\n' +
@@ -35,6 +35,7 @@ export const IMPORT_COMMAND: CommandSpec = {
     },
     lang: { type: 'string', value: 'CODE', help: "content language (default: the dump's xml:lang, else uk)" },
     quiet: { type: 'boolean', short: 'q', help: 'only warnings and the summary' },
+    workers: { type: 'string', value: 'N', help: 'threads analysing pages (expansion, links, search text) while the main thread writes (default: the cores but one, at least 1; 0: none)' },
     'no-search-index': { type: 'boolean', help: 'leave the full-text search index empty (list=search finds nothing; prefix search still works)' },
     render: { type: 'boolean', help: 'render every content page into the parser cache table: action=parse and the article path serve them without rendering' },
   },
@@ -100,6 +101,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
     if (positionals.length === 0) throw new UsageError('no dump given (a file, or - for standard input)');
     if (positionals.length > 1) throw new UsageError(`one dump at a time (got ${positionals.join(', ')})`);
     if (!values.db) throw new UsageError('--db FILE is required');
+    if (values.workers !== undefined && !/^\d{1,3}$/.test(values.workers as string)) throw new UsageError(`--workers ${String(values.workers)}: not a number of threads`);
     if (values.lang !== undefined && !/^[a-z]{2,3}(-[a-z0-9]+)*$/.test(values.lang as string)) throw new UsageError(`--lang ${String(values.lang)}: not a language code`);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
@@ -121,6 +123,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
       lang: values.lang as string | undefined,
       hooks: importHooks(),
       searchIndex: !values['no-search-index'],
+      workers: values.workers === undefined ? undefined : Number(values.workers),
       render: values.render ? importRenderer() : undefined,
       progress: !quiet && process.stdout.isTTY === true,
       log: (line) => {

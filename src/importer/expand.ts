@@ -5,7 +5,10 @@
  * MediaWiki's Parser::statelessFetchTemplate does (the preprocessor records both the redirect and its
  * target as transclusions).
  */
-import type { PageImportWriter } from '../store/import-writer.js';
+import type { ImportSource } from '../store/import-writer.js';
+
+/** the page lookups expansion needs */
+type PageSource = Pick<ImportSource['pages'], 'byTitle' | 'redirectOf' | 'textOf'>;
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { expandWikitext, TemplateTreeCache, type PreprocessContext } from '../wikitext/preprocessor.js';
@@ -77,7 +80,7 @@ export class PageLookup {
   private readonly cache = new TextCache(4000, 32 * 1024 * 1024);
 
   constructor(
-    private readonly pages: PageImportWriter,
+    private readonly pages: PageSource,
     readonly codec: TitleCodec,
   ) {}
 
@@ -169,6 +172,6 @@ export interface ExpanderOptions {
   message?: (key: string) => string | undefined;
 }
 
-export function createExpander(pages: PageImportWriter, codec: TitleCodec, opts: ExpanderOptions): Expander {
+export function createExpander(pages: PageSource, codec: TitleCodec, opts: ExpanderOptions): Expander {
   return new PreprocessorExpander(new PageLookup(pages, codec), opts);
 }

@@ -20,6 +20,7 @@ import { NS_FILE } from '../wiki/namespaces.js';
 import { sha1HexToBase36 } from '../wiki/files.js';
 import { dateToMw, isoToMw } from '../wiki/timestamps.js';
 import type { ImportWriter, Uploader } from '../store/import-writer.js';
+import { inBatch } from './batch.js';
 
 export const MANIFEST_NAME = 'files-manifest.jsonl';
 export const UPLOAD_LOG_NAME = 'uploads.json';
@@ -82,16 +83,11 @@ export class FileImporter {
 
   async importDir(dir: string, checkAbort: () => void): Promise<number> {
     this.loadUploadLog(path.join(dir, UPLOAD_LOG_NAME));
-    this.w.begin();
-    try {
+    await inBatch(this.w, async () => {
       const manifest = path.join(dir, MANIFEST_NAME);
       if (fs.existsSync(manifest)) await this.importManifest(manifest, checkAbort);
       await this.importFiles(dir, checkAbort);
-      this.w.commit();
-    } catch (e) {
-      this.w.rollback();
-      throw e;
-    }
+    });
     return this.count;
   }
 
@@ -106,17 +102,12 @@ export class FileImporter {
     const list = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ name?: string; user?: string; timestamp?: string; comment?: string }>;
     if (!Array.isArray(list)) throw new Error(`${file}: expected a JSON array of {name, user, timestamp, comment}`);
     // uploads.json only fills in what the dump did not say
-    this.w.begin();
-    try {
+    inBatch(this.w, () => {
       for (const u of list) {
         const name = u.name ? this.dbKey(u.name) : null;
         if (name && u.timestamp) this.w.uploads.fillIn(name, { user: u.user ?? '', userId: 0, timestamp: isoToMw(u.timestamp), comment: u.comment ?? '' });
       }
-      this.w.commit();
-    } catch (e) {
-      this.w.rollback();
-      throw e;
-    }
+    });
   }
 
   private uploader(name: string, fallback: () => Uploader): Uploader {

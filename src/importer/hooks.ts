@@ -8,6 +8,9 @@
  *   begin(w, ctx)   -- after pass 1 (page, page_text, redirect, image, message rows exist) and before
  *                      the first page of pass 2; create your tables / prepare statements here
  *   page(p, text)   -- once per page in page_id order, inside the importer's batch transaction
+ *
+ * Pages are analysed on worker threads. A hook whose work on a page's text is pure can name an
+ * `analyzer` module: it runs there, and page() gets its result (and no text) on the main thread.
  *   finish(w, ctx) -- after all link tables, their indexes and the category table are written,
  *                      before the query-page reports and ANALYZE
  */
@@ -35,12 +38,23 @@ export interface HookContext {
   log: (line: string) => void;
 }
 
+/**
+ * The part of a hook that reads a page's expanded text, run on the analysis workers: a module exporting
+ * it as `analyzer`. Its result must survive structuredClone (plain objects, arrays, Maps, Sets).
+ */
+export type HookAnalyzer = (page: PageAnalysis, expandedText: string, ctx: { codec: TitleCodec; lang: string }) => unknown;
+
 export interface PageAnalysisHook {
   /** shown in log lines and errors */
   name: string;
+  /** URL of a module exporting a HookAnalyzer as `analyzer` (see above) */
+  analyzer?: string;
   begin?(writer: ImportWriter, ctx: HookContext): void | Promise<void>;
-  /** `expandedText` is the page text after template expansion (the raw text when no expansion applies). */
-  page(page: PageAnalysis, expandedText: string): void | Promise<void>;
+  /**
+   * `expandedText` is the page text after template expansion (the raw text when no expansion applies);
+   * for a hook with an `analyzer`, it is '' and `analyzed` is what the analyzer returned for the page.
+   */
+  page(page: PageAnalysis, expandedText: string, analyzed?: unknown): void | Promise<void>;
   finish?(writer: ImportWriter, ctx: HookContext): void | Promise<void>;
 }
 

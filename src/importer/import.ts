@@ -4,7 +4,8 @@
  *   pass 1   stream the dump: siteinfo → meta/namespace; pages → page, page_text, redirect
  *   files    --files DIR → image
  *   messages --messages DIR… → message; MediaWiki: pages → message_override
- *   pass 2   page texts in page_id order → expansion → link tables, page_props (+ analysis hooks)
+ *   pass 2   page texts in page_id order → analysis on worker threads (expansion, links, search text) →
+ *            link tables, page_props, search index (+ analysis hooks), written on this thread
  *   derived  category, statistics, query-page reports; every index
  *   render   (--render) every content page rendered into the parser cache table; ANALYZE
  *
@@ -17,21 +18,21 @@
  * next import into the same FILE.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { dateToMw } from '../wiki/timestamps.js';
 import { importPages, indexPageTitles } from './pages.js';
 import { FileImporter } from './files.js';
 import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './messages.js';
-import { createExpander } from './expand.js';
-import { contentMessage, runLinkPass, type LinkCounts } from './link-pass.js';
+import { runLinkPass, type LinkCounts } from './link-pass.js';
+import { inBatch } from './batch.js';
 import { createProgress } from './progress.js';
 import type { HookContext, PageAnalysisHook, PageRenderer } from './hooks.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { importTargetProblem, openImportWriter } from '../store/open.js';
 import type { ImportWriter } from '../store/import-writer.js';
-import { buildSearchIndex } from './search-index.js';
 
 export interface ImportOptions {
   dump: string;
@@ -49,6 +50,8 @@ export interface ImportOptions {
   log?: (line: string) => void;
   /** build the full-text search index (default true; false leaves it empty: list=search finds nothing) */
   searchIndex?: boolean;
+  /** threads analysing pages in pass 2 (default: one per core but one, at least one; 0: none, all on this thread) */
+  workers?: number;
   /** --render: render every content page into the parser cache table after the other passes */
   render?: PageRenderer;
 }
@@ -197,32 +200,26 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     for (const h of hooks) await h.begin?.(w, hookContext);
     const pageCount = w.pages.count();
     progress.phase('links (pass 2)', pageCount, 'pages');
+    const searchIndex = opts.searchIndex ?? true;
     const linkCounts = await runLinkPass(w, {
-      codec: titleCodec,
-      lang,
+      setup: { siteName: site.siteName, namespaces: site.namespaces, lang, interwikiFile: opts.interwikiFile, now: t0Wall, hookAnalyzers: hooks.map((h) => h.analyzer ?? null), searchIndex },
       interwiki,
-      expander: createExpander(w.pages, titleCodec, { siteName: site.siteName, now: new Date(t0Wall), message: (key) => contentMessage(w, lang, key) }),
+      workers: opts.workers ?? Math.max(1, os.availableParallelism() - 1),
       hooks,
       checkAbort,
       onProgress: (n) => progress.update(n),
     });
     progress.stop();
     log(`pass 2: links analysed (${secondsSince(t0)} s)`);
-    await checkpoint();
-
-    // ---- search index
     let searchIndexBytes = 0;
-    if (opts.searchIndex ?? true) {
-      progress.phase('search index', pageCount, 'pages');
-      const search = await buildSearchIndex(w, titleCodec, { checkAbort, onProgress: (n) => progress.update(n) });
-      progress.stop();
+    if (searchIndex) {
+      const search = w.search.finish();
       searchIndexBytes = search.indexBytes;
       log(
         `search index: ${search.pages} pages, ${search.redirectTitles} redirect titles, ` +
           `${mb(search.indexBytes)} MB of ${mb(search.databaseBytes)} MB so far (${secondsSince(t0)} s)`,
       );
     }
-
     await checkpoint();
 
     // ---- derived tables, indexes (one table's indexes at a time, a checkpoint after each)
@@ -323,14 +320,9 @@ async function renderContentPages(w: ImportWriter, renderer: PageRenderer, o: { 
       const r = await render({ pageId: p.id, revId, ns: p.ns, dbkey: p.dbkey, text: p.text });
       outputs.push({ pageId: p.id, revId, ...r });
     }
-    w.begin();
-    try {
+    inBatch(w, () => {
       for (const r of outputs) w.parserCache.write(r.pageId, r.revId, r.optionsKey, renderer.version, r.output);
-      w.commit();
-    } catch (e) {
-      w.rollback();
-      throw e;
-    }
+    });
     seen += chunk.length;
     o.onProgress(seen);
     o.checkAbort();

@@ -1,26 +1,23 @@
 /**
- * Pass 2: every page's text, in page_id order and in chunks (memory bounded by the chunk, not by the
- * wiki), is expanded and its links written to pagelinks, imagelinks, templatelinks, categorylinks,
+ * Pass 2: every page's text, in page_id order and in chunks (memory bounded by the chunks under way, not
+ * by the wiki), is analysed on worker threads (analysis.ts: expansion, links, the hooks' analyzers, the
+ * search text) and, on this thread, in page id order, its links written to pagelinks, imagelinks, templatelinks, categorylinks,
  * langlinks, externallinks, iwlinks and page_props -- what MediaWiki's LinksUpdate writes after parsing a page. The analysis
  * hooks see each page here too.
  *
  * Links to missing pages and files are kept (they are what the Wanted* reports list); each table gets
  * one row per (page, target), as MediaWiki's primary keys make it.
  */
-import type { TitleCodec } from '../wiki/titles.js';
-import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
-import { fallbackChain } from '../wiki/language.js';
-import type { Expander } from './expand.js';
+import { NS_CATEGORY, NS_FILE } from '../wiki/namespaces.js';
+export { categorySortKey } from './analysis.js';
 import type { PageAnalysisHook } from './hooks.js';
-import { extractLinks, type PageLinks } from '../wikitext/links.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
-import type { ImportWriter, PageWithText } from '../store/import-writer.js';
-import { redirectTargetAndText } from '../wikitext/redirect.js';
+import type { ImportWriter } from '../store/import-writer.js';
+import type { AnalysisSetup, PageResult } from './analysis.js';
+import { createChunkAnalyzer } from './analysis-pool.js';
+import { inBatch } from './batch.js';
 
 const CHUNK = 500;
-/** cl_sortkey is varbinary(230) in MediaWiki: longer keys are cut there, so they are here. */
-const SORTKEY_BYTES = 230;
-
 export interface LinkCounts {
   pagelinks: number;
   imagelinks: number;
@@ -33,64 +30,14 @@ export interface LinkCounts {
 }
 
 export interface LinkPassOptions {
-  codec: TitleCodec;
-  lang: string;
+  setup: AnalysisSetup;
   interwiki: InterwikiMap;
-  expander: Expander;
+  /** analysis worker threads (0: analyse on this thread) */
+  workers: number;
   hooks: PageAnalysisHook[];
   /** throws when the import has been interrupted */
   checkAbort: () => void;
   onProgress?: (pagesDone: number) => void;
-}
-
-/**
- * The 'uppercase' category collation of 1.25: the sort key is the uppercased prefix, a newline and the
- * title text (Title::getCategorySortkey), or just the uppercased title text when there is no prefix.
- * Binary (memcmp) order of this key is the member order of a category.
- */
-export function categorySortKey(prefix: string, titleText: string): string {
-  const key = (prefix === '' ? titleText : prefix.replace(/[\n\t]/g, ' ') + '\n' + titleText).toUpperCase();
-  return truncateUtf8(key, SORTKEY_BYTES);
-}
-
-function truncateUtf8(s: string, maxBytes: number): string {
-  if (s.length * 3 <= maxBytes || Buffer.byteLength(s, 'utf8') <= maxBytes) return s;
-  const buf = Buffer.from(s, 'utf8');
-  let end = maxBytes;
-  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--; // never cut inside a character
-  return buf.subarray(0, end).toString('utf8');
-}
-
-/** Tracking category messages of the preprocessor's limits (Parser::limitationWarn). */
-const LIMIT_CATEGORIES: Record<string, string> = {
-  size: 'post-expand-template-inclusion-category',
-  depth: 'expansion-depth-exceeded-category',
-  nodes: 'node-count-exceeded-category',
-};
-
-/**
- * Tracking categories (Parser::addTrackingCategory): the category named by a message in the content
- * language, as the wiki overrides it or the message files give it; '-' or no message disables it.
- */
-function trackingCategories(w: ImportWriter, codec: TitleCodec, lang: string): Map<string, string | null> {
-  const out = new Map<string, string | null>();
-  const catPrefix = codec.nsName(NS_CATEGORY) ?? 'Category';
-  for (const key of ['hidden-category-category', 'broken-file-category', 'index-category', 'noindex-category', 'restricted-displaytitle-ignored', ...Object.values(LIMIT_CATEGORIES)]) {
-    const text = contentMessage(w, lang, key);
-    const t = text === undefined || text.trim() === '-' ? null : codec.parse(`${catPrefix}:${text.trim()}`, 0);
-    out.set(key, t && t.ns === NS_CATEGORY ? t.dbkey : null);
-  }
-  return out;
-}
-
-/** a message in the content language: the wiki's MediaWiki: override, else the first along the fallback chain */
-export function contentMessage(w: ImportWriter, lang: string, key: string): string | undefined {
-  let text = w.messages.override(lang, key);
-  for (const l of fallbackChain(lang)) {
-    if (text !== undefined) break;
-    text = w.messages.text(l, key);
-  }
-  return text;
 }
 
 export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promise<LinkCounts> {
@@ -98,90 +45,73 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
   const out = w.links;
   out.interwikiMap(opts.interwiki);
   out.begin();
-  const { codec, expander, hooks } = opts;
-  const tracking = trackingCategories(w, codec, opts.lang);
+  if (opts.setup.searchIndex) w.search.begin();
+  const { hooks } = opts;
 
-  const addTracking = (links: PageLinks, key: string, defaultSort: string) => {
-    const cat = tracking.get(key);
-    if (cat && !links.categories.has(cat)) links.categories.set(cat, defaultSort);
-  };
-
-  const analyze = async (page: PageWithText) => {
-    if (page.model !== 'wikitext') {
-      // CSS, JavaScript, JSON pages have no links; the hooks still see them
-      for (const h of hooks) await h.page({ pageId: page.id, ns: page.ns, dbkey: page.dbkey, isRedirect: page.isRedirect, latestTimestamp: page.latestTimestamp, categories: [] }, page.text);
-      return;
-    }
-    // a redirect renders the text after its redirect link; the target is a page link of its own
-    let text = page.text;
-    let redirectLink: { ns: number; dbkey: string } | null = null;
-    const redirect = page.isRedirect ? redirectTargetAndText(page.text, codec, opts.interwiki) : null;
-    if (redirect) {
-      text = redirect.rest;
-      const t = redirect.target;
-      // ParserOutput::addLink: no interwiki titles, no special pages; Media: links the file page
-      if (!t.interwiki && t.ns !== NS_SPECIAL && t.dbkey !== '') redirectLink = { ns: t.ns === NS_MEDIA ? NS_FILE : t.ns, dbkey: t.dbkey };
-    }
-    const exp = expander.expand({ ns: page.ns, dbkey: page.dbkey, text });
-    const defaultSort = exp.defaultSort;
-    const links = extractLinks(exp.text, { codec, ns: page.ns, dbkey: page.dbkey, defaultSort, interwiki: opts.interwiki });
-    if (redirectLink) links.pages.set(`${redirectLink.ns}|${redirectLink.dbkey}`, redirectLink);
-    if (links.props.has('hiddencat') && page.ns === NS_CATEGORY) addTracking(links, 'hidden-category-category', defaultSort ?? '');
-    // $wgExemptFromUserRobotsControl defaults to the content namespaces: __INDEX__/__NOINDEX__ do nothing there
-    if (page.ns !== 0 && links.props.has('noindex')) addTracking(links, 'noindex-category', defaultSort ?? '');
-    else if (page.ns !== 0 && links.props.has('index')) addTracking(links, 'index-category', defaultSort ?? '');
-    for (const f of links.embeddedFiles) {
-      if (!w.files.exists(f)) {
-        addTracking(links, 'broken-file-category', defaultSort ?? '');
-        break;
+  const write = async (r: PageResult) => {
+    const { page, links } = r;
+    if (links !== null) {
+      const from = page.id;
+      const fromNs = page.ns;
+      const pl = links.pages;
+      for (let i = 0; i < pl.length; i += 2) out.pageLink(from, fromNs, { ns: pl[i] as number, dbkey: pl[i + 1] as string });
+      for (const f of links.files) out.imageLink(from, fromNs, f);
+      const tl = links.templates;
+      for (let i = 0; i < tl.length; i += 2) counts.templatelinks += out.templateLink(from, fromNs, { ns: tl[i] as number, dbkey: tl[i + 1] as string });
+      const type = fromNs === NS_CATEGORY ? 'subcat' : fromNs === NS_FILE ? 'file' : 'page';
+      const cl = links.categories;
+      for (let i = 0; i < cl.length; i += 3) {
+        counts.categorylinks += out.categoryLink({ from, to: cl[i], sortkey: cl[i + 1], sortkeyPrefix: cl[i + 2], timestamp: page.latestTimestamp, type });
       }
+      const ll = links.langs;
+      for (let i = 0; i < ll.length; i += 2) counts.langlinks += out.langLink(from, ll[i], ll[i + 1]);
+      counts.externallinks += out.externalLinks(from, links.external);
+      const iw = links.interwikis;
+      if (iw.length > 0) {
+        const pairs: Array<{ prefix: string; title: string }> = [];
+        for (let i = 0; i < iw.length; i += 2) pairs.push({ prefix: iw[i], title: iw[i + 1] });
+        counts.iwlinks += out.interwikiLinks(from, pairs);
+      }
+      const pp = links.props;
+      for (let i = 0; i < pp.length; i += 2) counts.pageProps += out.pageProp(from, pp[i], pp[i + 1]);
     }
-    if (exp.displayTitleIgnored) addTracking(links, 'restricted-displaytitle-ignored', defaultSort ?? '');
-    const limitCategory = exp.limitHit && LIMIT_CATEGORIES[exp.limitHit];
-    if (limitCategory) addTracking(links, limitCategory, defaultSort ?? '');
-    // {{#ifexist:}} targets are links of the page (MediaWiki records them so that the page is
-    // re-parsed when they are created)
-    for (const t of exp.links) if (!links.pages.has(`${t.ns}|${t.dbkey}`)) links.pages.set(`${t.ns}|${t.dbkey}`, t);
-
-    const from = page.id;
-    for (const t of links.pages.values()) out.pageLink(from, page.ns, t);
-    for (const f of links.files) out.imageLink(from, page.ns, f);
-    for (const t of exp.templates) counts.templatelinks += out.templateLink(from, page.ns, t);
-    const type = page.ns === NS_CATEGORY ? 'subcat' : page.ns === NS_FILE ? 'file' : 'page';
-    const titleText = page.dbkey.replace(/_/g, ' ');
-    for (const [cat, prefix] of links.categories) {
-      counts.categorylinks += out.categoryLink({ from, to: cat, sortkey: categorySortKey(prefix, titleText), sortkeyPrefix: prefix, timestamp: page.latestTimestamp, type });
-    }
-    for (const [lang, title] of links.langs) counts.langlinks += out.langLink(from, lang, title);
-    counts.externallinks += out.externalLinks(from, links.external);
-    counts.iwlinks += out.interwikiLinks(from, links.interwikis.values());
-    if (defaultSort !== undefined) links.props.set('defaultsort', defaultSort);
-    if (exp.displayTitle !== undefined) links.props.set('displaytitle', exp.displayTitle);
-    for (const [name, value] of links.props) counts.pageProps += out.pageProp(from, name, value);
-
-    const analysis = { pageId: from, ns: page.ns, dbkey: page.dbkey, isRedirect: page.isRedirect, latestTimestamp: page.latestTimestamp, defaultSort, categories: [...links.categories.keys()] };
-    for (const h of hooks) await h.page(analysis, exp.text);
+    for (let i = 0; i < hooks.length; i++) await hooks[i].page(r.analysis, r.text ?? '', r.hooks[i]);
+    if (r.search) w.search.page(r.search);
   };
 
-  let last = 0;
-  let done = 0;
-  for (;;) {
-    const rows = w.pages.chunkWithText(last, CHUNK);
-    if (rows.length === 0) break;
-    w.begin();
-    try {
-      for (const row of rows) await analyze(row);
-      w.commit();
-    } catch (e) {
-      w.rollback();
-      throw e;
+  const analyzer = await createChunkAnalyzer(opts.workers, opts.setup, { source: w, interwiki: opts.interwiki, share: () => w.shareForReading(), stopSharing: () => w.stopSharing() });
+  try {
+    // chunks asked for ahead: every worker busy while the main thread writes, memory bounded
+    const ahead: Array<Promise<PageResult[]>> = [];
+    const depth = Math.max(2, 2 * opts.workers);
+    let asked = 0;
+    const askMore = () => {
+      while (ahead.length < depth) {
+        const end = w.pages.chunkEnd(asked, CHUNK);
+        if (end === null) break;
+        const results = analyzer.chunk(asked, CHUNK);
+        results.catch(() => {}); // a failure is thrown where the chunk is awaited, in order
+        ahead.push(results);
+        asked = end;
+      }
+    };
+    askMore();
+    let done = 0;
+    while (ahead.length > 0) {
+      const results = await ahead.shift()!;
+      askMore();
+      await inBatch(w, async () => {
+        for (const r of results) await write(r);
+      });
+      done += results.length;
+      opts.onProgress?.(done);
+      // let signal handlers and the progress bar run between chunks
+      await new Promise((r) => setImmediate(r));
+      opts.checkAbort();
     }
-    last = rows[rows.length - 1].id;
-    done += rows.length;
-    opts.onProgress?.(done);
-    // let signal handlers and the progress bar run between chunks
-    await new Promise((r) => setImmediate(r));
-    opts.checkAbort();
+  } finally {
+    // a failed chunk may leave others under way: their results are not wanted
+    await analyzer.close();
   }
   // one row per (page, target) already: the maps of a page hold each target once
   const moved = out.finish();

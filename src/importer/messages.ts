@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { ImportWriter } from '../store/import-writer.js';
 import { isValidLanguageCode, lcfirst } from '../wiki/language.js';
 import { NS_MEDIAWIKI } from '../wiki/namespaces.js';
+import { inBatch } from './batch.js';
 
 export function loadMessageDirs(w: ImportWriter, dirs: string[], log: (line: string) => void): number {
   let files = 0;
@@ -29,17 +30,12 @@ export function loadMessageDirs(w: ImportWriter, dirs: string[], log: (line: str
         log(`warning: ${file}: not a JSON object of messages; skipped`);
         continue;
       }
-      w.begin();
-      try {
+      inBatch(w, () => {
         for (const [key, text] of Object.entries(data as Record<string, unknown>)) {
           if (key === '@metadata' || typeof text !== 'string') continue;
           w.messages.write(lang, key, text);
         }
-        w.commit();
-      } catch (e) {
-        w.rollback();
-        throw e;
-      }
+      });
       files++;
     }
   }
@@ -71,14 +67,9 @@ export function writeMessageOverrides(w: ImportWriter, contentLang: string, know
     }
     overrides.push([lang, lcfirst(key), r.text]);
   }
-  w.begin();
-  try {
+  inBatch(w, () => {
     for (const o of overrides) w.messages.writeOverride(...o);
-    w.commit();
-  } catch (e) {
-    w.rollback();
-    throw e;
-  }
+  });
   return overrides.length;
 }
 

@@ -13,6 +13,7 @@ import type { HistoryImportWriter, ImportWriter, PageRow } from '../store/import
 import { readDump, type DumpLogItem, type DumpPage, type DumpRevision, type DumpRevisionPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
 import { redirectTarget, redirectTargetFromTitle } from '../wikitext/redirect.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
+import { inBatch } from './batch.js';
 
 /**
  * page_random: uniform in [0, 1) and fixed per page id (a 32-bit integer hash), so that list=random
@@ -208,6 +209,8 @@ export function indexPageTitles(w: ImportWriter, log: (line: string) => void): v
 
 export interface SiteSetup {
   codec: TitleCodec;
+  /** the dump's namespaces, which the codec was built from (TitleCodec.forSite) */
+  namespaces?: DumpSiteInfo['namespaces'];
   /** content language */
   lang: string;
   siteName: string;
@@ -232,35 +235,35 @@ export async function importPages(
     if (!site) opts.log('warning: the dump has no <siteinfo>; default namespaces are used');
     writeSiteMeta(w, site, { codec, lang, siteName, importTime: opts.importTime, importId: opts.importId });
     const writer = new PageWriter(w, codec, opts.log, opts.interwiki, dump);
-    return { codec, lang, siteName, counts: writer.counts, history: writer.history, writer };
+    return { codec, namespaces: site?.namespaces, lang, siteName, counts: writer.counts, history: writer.history, writer };
   };
-  let inBatch = 0;
-  try {
-    for await (const item of readDump(dump, { onBytes: opts.onBytes, onWarning: (w) => opts.log(`warning: ${w}`) })) {
+  const items = readDump(dump, { onBytes: opts.onBytes, onWarning: (w) => opts.log(`warning: ${w}`) })[Symbol.asyncIterator]();
+  // one batch per PAGES_PER_TRANSACTION dump items; false when the dump is done
+  const batch = async (): Promise<boolean> => {
+    for (let n = 0; n < PAGES_PER_TRANSACTION; n++) {
+      const next = await items.next();
+      if (next.done) return false;
+      const item = next.value;
       if (item.type === 'siteinfo') {
         setup ??= start(item.siteinfo); // siteinfo comes before the first page
         continue;
       }
       setup ??= start(null);
-      if (inBatch === 0) w.begin();
       if (item.type === 'page') setup.writer.write(item.page);
       else if (item.type === 'revision') setup.writer.writeRevision(item.page, item.revision);
       else if (item.type === 'logitem') setup.writer.writeLogItem(item.logitem);
       else setup.writer.writeUpload(item.upload);
-      if (++inBatch >= PAGES_PER_TRANSACTION) {
-        w.commit();
-        inBatch = 0;
-        opts.checkAbort();
-      }
     }
-    if (inBatch > 0) w.commit();
-    inBatch = 0;
+    return true;
+  };
+  try {
+    while (await inBatch(w, batch)) opts.checkAbort();
   } finally {
-    if (inBatch > 0) w.rollback();
+    await items.return?.(undefined);
   }
   setup ??= start(null);
   opts.checkAbort();
-  return { codec: setup.codec, lang: setup.lang, siteName: setup.siteName, counts: setup.counts, history: setup.writer.history };
+  return { codec: setup.codec, namespaces: setup.namespaces, lang: setup.lang, siteName: setup.siteName, counts: setup.counts, history: setup.writer.history };
 }
 
 function writeSiteMeta(

@@ -14,9 +14,10 @@
  */
 import type { HookContext, PageAnalysis, PageAnalysisHook } from './hooks.js';
 import type { TitleCodec } from '../wiki/titles.js';
-import { extractAnnotations, type RawAnnotation } from '../semantic/annotations.js';
+import type { PageAnnotations, RawAnnotation } from '../semantic/annotations.js';
+import { analyzer } from './semantic-analysis.js';
 import { normalizedQueryString } from '../semantic/query.js';
-import { BLOB_TYPES, DI, PREDEFINED_BY_KEY, SEMANTIC_NAMESPACES, propertyKeyFromLabel, propertyPageKey, typeIdFromLabel, typeUri } from '../semantic/types.js';
+import { BLOB_TYPES, DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, propertyPageKey, typeIdFromLabel, typeUri } from '../semantic/types.js';
 import { isError, mwTimestampItem, numberItem, parseValue, wikiPageItem } from '../semantic/values.js';
 import { wordKeys } from '../semantic/fold.js';
 import { itemSortKey } from '../semantic/ask.js';
@@ -44,6 +45,7 @@ interface PropInfo {
 
 class SemanticImportHook implements PageAnalysisHook {
   readonly name = 'semantic';
+  readonly analyzer = new URL('./semantic-analysis.js', import.meta.url).href;
   private codec!: TitleCodec;
   private w!: SemanticImportWriter;
   private propIds = new Map<string, number>();
@@ -93,9 +95,9 @@ class SemanticImportHook implements PageAnalysisHook {
     }
   }
 
-  page(p: PageAnalysis, text: string): void {
-    if (!SEMANTIC_NAMESPACES.has(p.ns) || p.isRedirect) return;
-    const ann = extractAnnotations(text, this.codec);
+  page(p: PageAnalysis, text: string, analyzed?: unknown): void {
+    const ann = analyzed !== undefined ? (analyzed as PageAnnotations | null) : (analyzer(p, text, { codec: this.codec, lang: '' }) as PageAnnotations | null);
+    if (ann === null) return;
     const titleText = p.dbkey.replace(/_/g, ' ');
     const subject = this.addSubject(p.ns, p.dbkey, '', p.defaultSort ?? titleText);
     this.stageAnnotations(subject, ann.annotations, p);

@@ -146,11 +146,24 @@ export interface CategoryLinkRow {
   type: 'page' | 'subcat' | 'file';
 }
 
-export interface SearchIndexSource {
-  /** plain text of a page's source for the index (wikitext markup stripped) */
-  plainText(text: string, contentModel: string): string;
-  /** title text (spaces) of a DB key */
-  titleText(dbkey: string): string;
+/** One page of the full-text index, its texts folded for search (src/wiki/search-text.ts) already. */
+export interface SearchRow {
+  id: number;
+  ns: number;
+  /** the title text (without namespace prefix) */
+  title: string;
+  /** the titles of the pages that redirect to it, in page id order */
+  redirects: string[];
+  /** the text with markup stripped */
+  text: string;
+}
+
+/** The full-text index, filled during pass 2 (pages that are no redirects, in page id order). */
+export interface SearchImportWriter {
+  begin(): void;
+  page(row: SearchRow): void;
+  /** the index made compact; its size */
+  finish(): SearchIndexResult;
 }
 
 export interface SearchIndexResult {
@@ -187,6 +200,8 @@ export interface PageImportWriter {
   redirectCount(): number;
   /** pass 2's reading: up to `limit` pages with id > `afterId`, in id order */
   chunkWithText(afterId: number, limit: number): PageWithText[];
+  /** the id of the last page of the chunk that chunkWithText(afterId, limit) reads; null: none after afterId */
+  chunkEnd(afterId: number, limit: number): number | null;
   /** pages of one namespace with their texts, in title order (MediaWiki: pages for the message overrides) */
   inNamespaceWithText(ns: number): Array<{ dbkey: string; text: string; model: string }>;
   /** template look-ups of the expander (after indexTitles) */
@@ -302,7 +317,27 @@ export interface ParserCacheImportWriter {
   count(): number;
 }
 
-export interface ImportWriter {
+
+/**
+ * What page analysis reads of the database under construction: pass 1's pages, files and messages,
+ * final by pass 2. Implemented by the writer itself and by readers of their own (analysis workers).
+ */
+export interface ImportSource {
+  pages: Pick<PageImportWriter, 'chunkWithText' | 'byTitle' | 'redirectOf' | 'textOf'>;
+  files: Pick<FileImportWriter, 'exists'>;
+  messages: Pick<MessageImportWriter, 'text' | 'override'>;
+  /** the DB keys of the pages that redirect to a title, in page id order */
+  redirectsTo(t: TitleRef): string[];
+}
+
+/** An ImportSource on a connection of its own (another thread), opened by store/open.ts's openImportReader. */
+export interface ImportReader extends ImportSource {
+  /** `fn`'s reads see one state of the database (and cost less than each on its own) */
+  snapshot<T>(fn: () => T): T;
+  close(): void;
+}
+
+export interface ImportWriter extends ImportSource {
   /** what the import is written to, as the operator named it */
   readonly location: string;
   site: { write(meta: SiteMeta): void };
@@ -320,8 +355,14 @@ export interface ImportWriter {
    * the finished tables: --render). Valid until `finish()` or `abort()`; reads see the writes made before.
    */
   readStore(): Store;
-  /** the full-text index over every page (after pass 2) */
-  buildSearchIndex(src: SearchIndexSource, opts: { checkAbort: () => void; onProgress?: (done: number) => void }): Promise<SearchIndexResult>;
+  search: SearchImportWriter;
+  /**
+   * Let other threads read what has been written (pass 1's tables are final from pass 2 on): the
+   * location to give openImportReader(). The writer keeps writing meanwhile.
+   */
+  shareForReading(): string;
+  /** the readers are closed: back to writing alone */
+  stopSharing(): void;
   /** group the writes that follow into one unit, until `commit()` (bulk loading goes in batches) */
   begin(): void;
   commit(): void;

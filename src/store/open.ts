@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import type { Store } from './store.js';
 import { openSqliteStore } from './sqlite/index.js';
-import type { ImportWriter } from './import-writer.js';
+import type { ImportReader, ImportWriter } from './import-writer.js';
+import { openSqliteImportReader } from './sqlite/import/reader.js';
 import { openSqliteImportWriter, sqliteImportTargetProblem } from './sqlite/import/writer.js';
 import { openPostgresStore } from './postgres/index.js';
 import { openPostgresImportWriter } from './postgres/import-writer.js';
@@ -60,6 +61,15 @@ export function openImportWriter(location: string, opts: { log: (line: string) =
   const where = parseStoreLocation(location);
   if (where.backend === 'postgres') return openPostgresImportWriter(where.url, opts);
   return openSqliteImportWriter(where.path, opts);
+}
+
+/**
+ * A read-only view of an import under construction, from another thread: `location` is what the
+ * writer's shareForReading() returned (an SQLite file for every backend: PostgreSQL imports are staged
+ * in one).
+ */
+export function openImportReader(location: string): ImportReader {
+  return openSqliteImportReader(location);
 }
 
 /**

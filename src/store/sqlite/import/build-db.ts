@@ -50,6 +50,29 @@ export class BuildDb {
     for (const sql of tables) this.db.exec(sql);
   }
 
+  /**
+   * Let other connections (the importer's analysis workers) read the file while this one writes: WAL
+   * mode, in which a reader's snapshot never blocks a commit and a commit never blocks a read (the
+   * rollback-journal modes would make each wait for the other, and throw away every reader's cache
+   * at every commit). Until stopSharing().
+   */
+  shareForReading(): void {
+    this.db.pragma('locking_mode = NORMAL');
+    // NORMAL takes effect when the lock is next released: a read transaction does that
+    this.db.prepare('SELECT COUNT(*) FROM meta').get();
+    this.db.pragma('journal_mode = WAL');
+    // checkpoints copy the log into the file: fewer, bigger ones copy a page rewritten often once
+    this.db.pragma('wal_autocheckpoint = 16384');
+  }
+
+  /** Back to the bulk-load settings, the readers gone (the log is checkpointed and removed). */
+  stopSharing(): void {
+    this.db.unsafeMode(true);
+    this.db.pragma('journal_mode = OFF');
+    this.db.unsafeMode(false);
+    this.db.pragma('locking_mode = EXCLUSIVE');
+  }
+
   /** Create the schema's deferred indexes, all of them or those of some tables. */
   createIndexes(tables?: string[]): void {
     for (const idx of [...this.pending]) {

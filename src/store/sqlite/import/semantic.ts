@@ -6,15 +6,17 @@
 import type Database from 'better-sqlite3';
 import { HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from '../semantic-schema.js';
 import type { SemanticImportWriter, TitleRef } from '../../import-writer.js';
+import { RowBuffer } from './row-buffer.js';
 
 type Stmts = Record<
-  'subject' | 'stage' | 'propGet' | 'propAdd' | 'typeDecl' | 'value' | 'acStage' | 'redirect' | 'staged' | 'acValues' | 'wordStage' | 'node' | 'top' | 'words' | 'wordsFirst',
+  'subject' | 'propGet' | 'propAdd' | 'typeDecl' | 'redirect' | 'staged' | 'acValues' | 'node' | 'top' | 'words' | 'wordsFirst',
   Database.Statement
 >;
 
 export class SqliteSemanticImportWriter implements SemanticImportWriter {
   readonly heavyRows = HEAVY_ROWS;
   private stmts: Partial<Stmts> = {};
+  private buffers: { stage?: RowBuffer; value?: RowBuffer; acStage?: RowBuffer; wordStage?: RowBuffer } = {};
 
   constructor(private readonly db: Database.Database) {}
 
@@ -51,10 +53,11 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   }
 
   stage(subject: number, property: number, kind: number, text: string): void {
-    this.st('stage', 'INSERT INTO smw_stage (st_subject, st_property, st_kind, st_text) VALUES (?, ?, ?, ?)').run(subject, property, kind, text);
+    (this.buffers.stage ??= new RowBuffer(this.db, 'INSERT INTO smw_stage (st_subject, st_property, st_kind, st_text) VALUES', 4)).add(subject, property, kind, text);
   }
 
   resolveTypes(): Array<{ id: number; key: string; type: string }> {
+    this.buffers.stage?.flush();
     // the last [[Has type::…]] of the property's page; Page when none
     this.db.exec(`UPDATE smw_property SET sp_type = (SELECT sd_type FROM smw_type_decl WHERE sd_property = sp_id)
              WHERE sp_id IN (SELECT sd_property FROM smw_type_decl) AND substr(sp_key, 1, 1) <> '_'`);
@@ -83,17 +86,20 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   }
 
   addValue(subject: number, property: number, seq: number, di: number, item: string | null, ns: number | null, key: string | null, sortNum: number | null): void {
-    this.st('value', 'INSERT INTO smw_value (sv_subject, sv_property, sv_seq, sv_type, sv_item, sv_ns, sv_key, sv_num) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+    (this.buffers.value ??= new RowBuffer(this.db, 'INSERT INTO smw_value (sv_subject, sv_property, sv_seq, sv_type, sv_item, sv_ns, sv_key, sv_num) VALUES', 8)).add(
       subject, property, seq, di, item, ns, key, sortNum,
     );
   }
 
   addCompletionValue(source: number, value: string): void {
-    this.st('acStage', 'INSERT INTO smw_ac_stage (as_source, as_value) VALUES (?, ?)').run(source, value);
+    (this.buffers.acStage ??= new RowBuffer(this.db, 'INSERT INTO smw_ac_stage (as_source, as_value) VALUES', 2)).add(source, value);
   }
 
   endStaging(): void {
     const db = this.db;
+    this.buffers.value?.flush();
+    this.buffers.acStage?.flush();
+    this.buffers.stage = this.buffers.value = this.buffers.acStage = undefined;
     db.exec('DROP TABLE smw_stage');
     // subjects that are only values (SMW has an id for every page it has seen)
     db.exec(SEMANTIC_INDEXES.split(';')[0]);
@@ -120,13 +126,14 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   }
 
   addWordKey(source: number, key: string, valueId: number): void {
-    this.st('wordStage', 'INSERT INTO smw_ac_word_stage (s, k, v) VALUES (?, ?, ?)').run(source, key, valueId);
+    (this.buffers.wordStage ??= new RowBuffer(this.db, 'INSERT INTO smw_ac_word_stage (s, k, v) VALUES', 3)).add(source, key, valueId);
   }
 
   endWordKeys(): number {
+    this.buffers.wordStage?.flush();
+    this.buffers.wordStage = undefined;
     const n = this.db.prepare('INSERT OR IGNORE INTO smw_ac_word (aw_source, aw_key, aw_value) SELECT s, k, v FROM smw_ac_word_stage ORDER BY s, k, v').run().changes;
     this.db.exec('DROP TABLE smw_ac_word_stage');
-    delete this.stmts.wordStage;
     return n;
   }
 

@@ -16,12 +16,13 @@ import { databaseProblem, Db } from '../db.js';
 import { storeOn } from '../index.js';
 import { buildReports } from './reports.js';
 import { SqliteSemanticImportWriter } from './semantic.js';
+import { RowBuffer } from './row-buffer.js';
 import { NS_CATEGORY } from '../../../wiki/namespaces.js';
 import type { InterwikiMap } from '../../../wiki/interwiki.js';
 import type { SiteStatistics } from '../../site-store.js';
 import type {
   CategoryLinkRow, DerivedImportWriter, FileImportWriter, ImageRow, ImportWriter, IndexArea, LinkImportWriter, MessageImportWriter,
-  PageImportWriter, PageRow, ParserCacheImportWriter, Store, PageWithText, RedirectRow, ReportOptions, SearchIndexResult, SearchIndexSource, SiteMeta, TitleRef,
+  PageImportWriter, PageRow, ParserCacheImportWriter, Store, PageWithText, RedirectRow, ReportOptions, SiteMeta, TitleRef,
   UploadFactsWriter, Uploader,
 } from '../../import-writer.js';
 
@@ -111,6 +112,30 @@ export function openSqliteStagingWriter(
  */
 const UPLOAD_TABLE_SQL = `CREATE TABLE tmp_upload (name TEXT PRIMARY KEY, user TEXT NOT NULL, user_id INTEGER NOT NULL,
   timestamp TEXT NOT NULL, comment TEXT NOT NULL) WITHOUT ROWID`;
+
+/** Pass 2's pages: a chunk in page id order, after a page id (shared with the analysis workers' reader). */
+export const PAGE_CHUNK_SQL = `SELECT p.page_id AS id, p.page_namespace AS ns, p.page_title AS dbkey, p.page_is_redirect AS redirect,
+    p.latest_timestamp AS ts, p.page_content_model AS model, t.old_text AS text
+  FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?`;
+
+export type PageChunkRow = { id: number; ns: number; dbkey: string; redirect: number; ts: string; model: string; text: string };
+
+export function toPageWithText(r: PageChunkRow): PageWithText {
+  return { id: r.id, ns: r.ns, dbkey: r.dbkey, isRedirect: r.redirect === 1, latestTimestamp: r.ts, model: r.model, text: r.text };
+}
+
+/** The DB keys of the pages that redirect to a title, in page id order. */
+export const REDIRECTS_TO_SQL = `SELECT p.page_title FROM redirect r JOIN page p ON p.page_id = r.rd_from
+  WHERE r.rd_namespace = ? AND r.rd_title = ? ORDER BY r.rd_from`;
+
+/** Template and existence lookups by title (pass 2's expansion). */
+export function pageLookupStatements(db: Database.Database) {
+  return {
+    byTitle: db.prepare('SELECT page_id AS id, page_is_redirect AS r FROM page WHERE page_namespace = ? AND page_title = ?'),
+    redirectOf: db.prepare('SELECT rd_namespace AS ns, rd_title AS dbkey FROM redirect WHERE rd_from = ?'),
+    textOf: db.prepare('SELECT old_text FROM page_text WHERE page_id = ?').pluck(),
+  };
+}
 
 class SqlitePages implements PageImportWriter {
   private readonly insPage: Database.Statement;
@@ -207,19 +232,16 @@ class SqlitePages implements PageImportWriter {
   }
 
   private chunk: Database.Statement | null = null;
-  private chunkLimit = 0;
+  private chunkLast: Database.Statement | null = null;
 
   chunkWithText(afterId: number, limit: number): PageWithText[] {
-    if (this.chunk === null || this.chunkLimit !== limit) {
-      this.chunkLimit = limit;
-      this.chunk = this.db.prepare(
-        `SELECT p.page_id AS id, p.page_namespace AS ns, p.page_title AS dbkey, p.page_is_redirect AS redirect,
-           p.latest_timestamp AS ts, p.page_content_model AS model, t.old_text AS text
-         FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_id > ? ORDER BY p.page_id LIMIT ${Math.trunc(limit)}`,
-      );
-    }
-    const rows = this.chunk.all(afterId) as Array<{ id: number; ns: number; dbkey: string; redirect: number; ts: string; model: string; text: string }>;
-    return rows.map((r) => ({ id: r.id, ns: r.ns, dbkey: r.dbkey, isRedirect: r.redirect === 1, latestTimestamp: r.ts, model: r.model, text: r.text }));
+    this.chunk ??= this.db.prepare(PAGE_CHUNK_SQL);
+    return (this.chunk.all(afterId, limit) as PageChunkRow[]).map(toPageWithText);
+  }
+
+  chunkEnd(afterId: number, limit: number): number | null {
+    this.chunkLast ??= this.db.prepare('SELECT MAX(page_id) FROM (SELECT page_id FROM page WHERE page_id > ? ORDER BY page_id LIMIT ?)').pluck();
+    return (this.chunkLast.get(afterId, limit) as number | null) ?? null;
   }
 
   inNamespaceWithText(ns: number): Array<{ dbkey: string; text: string; model: string }> {
@@ -233,9 +255,7 @@ class SqlitePages implements PageImportWriter {
 
   private get q() {
     this.lookups ??= {
-      byTitle: this.db.prepare('SELECT page_id AS id, page_is_redirect AS r FROM page WHERE page_namespace = ? AND page_title = ?'),
-      redirectOf: this.db.prepare('SELECT rd_namespace AS ns, rd_title AS dbkey FROM redirect WHERE rd_from = ?'),
-      textOf: this.db.prepare('SELECT old_text FROM page_text WHERE page_id = ?').pluck(),
+      ...pageLookupStatements(this.db),
       firstRev: this.db.prepare(
         "SELECT first_user AS user, first_user_id AS userId, first_timestamp AS timestamp, '' AS comment FROM page WHERE page_namespace = ? AND page_title = ?",
       ),
@@ -364,7 +384,8 @@ class SqliteMessages implements MessageImportWriter {
 
 class SqliteLinks implements LinkImportWriter {
   private readonly writer: LinksWriter;
-  private ins: Record<'pl' | 'il' | 'tl' | 'cl' | 'll' | 'pp', Database.Statement> | null = null;
+  private ins: Record<'tl' | 'cl' | 'll' | 'pp', Database.Statement> | null = null;
+  private staged: { pl: RowBuffer; il: RowBuffer } | null = null;
 
   constructor(private readonly db: Database.Database) {
     this.writer = new LinksWriter(db);
@@ -380,9 +401,8 @@ class SqliteLinks implements LinkImportWriter {
     // their B-trees. They are staged in append-only tables and moved over sorted at the end.
     db.exec(`CREATE TABLE tmp_pagelinks (pl_from INTEGER, pl_namespace INTEGER, pl_title TEXT, pl_from_namespace INTEGER);
              CREATE TABLE tmp_imagelinks (il_from INTEGER, il_to TEXT, il_from_namespace INTEGER)`);
+    this.staged = { pl: new RowBuffer(db, 'INSERT INTO tmp_pagelinks VALUES', 4), il: new RowBuffer(db, 'INSERT INTO tmp_imagelinks VALUES', 3) };
     this.ins = {
-      pl: db.prepare('INSERT INTO tmp_pagelinks VALUES (?, ?, ?, ?)'),
-      il: db.prepare('INSERT INTO tmp_imagelinks VALUES (?, ?, ?)'),
       tl: db.prepare('INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES (?, ?, ?, ?)'),
       cl: db.prepare(
         `INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type)
@@ -399,11 +419,11 @@ class SqliteLinks implements LinkImportWriter {
   }
 
   pageLink(from: number, fromNs: number, to: TitleRef): void {
-    this.s.pl.run(from, to.ns, to.dbkey, fromNs);
+    this.staged!.pl.add(from, to.ns, to.dbkey, fromNs);
   }
 
   imageLink(from: number, fromNs: number, file: string): void {
-    this.s.il.run(from, file, fromNs);
+    this.staged!.il.add(from, file, fromNs);
   }
 
   templateLink(from: number, fromNs: number, to: TitleRef): number {
@@ -432,6 +452,9 @@ class SqliteLinks implements LinkImportWriter {
 
   finish(): { pagelinks: number; imagelinks: number } {
     const db = this.db;
+    this.staged?.pl.flush();
+    this.staged?.il.flush();
+    this.staged = null;
     // one row per (page, target) already: the importer hands each target of a page once
     const pagelinks = db.prepare('INSERT INTO pagelinks SELECT * FROM tmp_pagelinks ORDER BY pl_namespace, pl_title, pl_from').run().changes;
     const imagelinks = db.prepare('INSERT INTO imagelinks SELECT * FROM tmp_imagelinks ORDER BY il_to, il_from').run().changes;
@@ -533,6 +556,7 @@ export class SqliteImportWriter implements ImportWriter {
   readonly links: SqliteLinks;
   readonly derived: SqliteDerived;
   readonly semantic: SqliteSemanticImportWriter;
+  readonly search: SearchIndexWriter;
   readonly parserCache: SqliteParserCache;
   private reader: Store | null = null;
 
@@ -556,6 +580,7 @@ export class SqliteImportWriter implements ImportWriter {
     this.links = new SqliteLinks(db);
     this.derived = new SqliteDerived(db);
     this.semantic = new SqliteSemanticImportWriter(db);
+    this.search = new SearchIndexWriter(db);
     this.parserCache = new SqliteParserCache(db);
   }
 
@@ -582,11 +607,20 @@ export class SqliteImportWriter implements ImportWriter {
     })();
   }
 
-  async buildSearchIndex(src: SearchIndexSource, opts: { checkAbort: () => void; onProgress?: (done: number) => void }): Promise<SearchIndexResult> {
-    const writer = new SearchIndexWriter(this.db);
-    const counts = await writer.build(src, opts);
-    const size = writer.sizeBytes();
-    return { ...counts, indexBytes: size.index, databaseBytes: size.database };
+  shareForReading(): string {
+    this.live().shareForReading();
+    return this.tmp;
+  }
+
+  stopSharing(): void {
+    this.live().stopSharing();
+  }
+
+  private redirectsToStmt: Database.Statement | null = null;
+
+  redirectsTo(t: TitleRef): string[] {
+    this.redirectsToStmt ??= this.db.prepare(REDIRECTS_TO_SQL).pluck();
+    return this.redirectsToStmt.all(t.ns, t.dbkey) as string[];
   }
 
   begin(): void {
