@@ -7,7 +7,9 @@
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { importWiki, ImportInterrupted, ImportSetupError, type ImportSummary } from '../importer/import.js';
+import { importWiki, ImportInterrupted, ImportSetupError, type ImportOptions, type ImportSummary } from '../importer/import.js';
+import { Wiki } from '../wiki/wiki.js';
+import { evaluateInlineQueries } from '../modules/smw/inline-query.js';
 import { DumpError } from '../importer/dump-reader.js';
 import { DumpSourceError } from '../importer/dump-source.js';
 import type { PageAnalysisHook } from '../importer/hooks.js';
@@ -43,6 +45,18 @@ export const IMPORT_COMMAND: CommandSpec = {
  */
 export function importHooks(): PageAnalysisHook[] {
   return [semanticImportHook()];
+}
+
+/**
+ * Inline queries at import: the evaluator that answers {{#ask:}}/{{#show:}} when a page is rendered,
+ * over the wiki being imported, so that the links of their results are recorded (importWiki's
+ * `inlineQueries`).
+ */
+export function importInlineQueries(): NonNullable<ImportOptions['inlineQueries']> {
+  return async (reader) => {
+    const wiki = await Wiki.load(reader.site);
+    return (calls) => evaluateInlineQueries(reader, wiki, calls);
+  };
 }
 
 export function formatSummary(s: ImportSummary): string {
@@ -100,6 +114,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
       interwikiFile: values.interwiki as string | undefined,
       lang: values.lang as string | undefined,
       hooks: importHooks(),
+      inlineQueries: importInlineQueries(),
       searchIndex: !values['no-search-index'],
       progress: !quiet && process.stdout.isTTY === true,
       log: (line) => {

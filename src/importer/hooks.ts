@@ -8,8 +8,8 @@
  *   begin(w, ctx)   -- after pass 1 (page, page_text, redirect, image, message rows exist) and before
  *                      the first page of pass 2; create your tables / prepare statements here
  *   page(p, text)   -- once per page in page_id order, inside the importer's batch transaction
- *   finish(w, ctx) -- after all link tables, their indexes and the category table are written,
- *                      before the query-page reports and ANALYZE
+ *   finish(w, ctx) -- after all link tables of pass 2 and their indexes are written, before the links
+ *                      of inline query results, the category table, the query-page reports and ANALYZE
  */
 import type { ImportWriter } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';

@@ -5,6 +5,8 @@
  *   files    --files DIR → image
  *   messages --messages DIR… → message; MediaWiki: pages → message_override
  *   pass 2   page texts in page_id order → expansion → link tables, page_props (+ analysis hooks)
+ *   hooks    the analysis hooks finish (the semantic data is complete)
+ *   queries  the links of inline query results ({{#ask:}}, over the finished semantic data)
  *   derived  category, statistics, query-page reports; every index; ANALYZE
  *
  * Everything goes through the store's ImportWriter (src/store/import-writer.ts; SQLite: built in
@@ -23,13 +25,13 @@ import { importPages, indexPageTitles } from './pages.js';
 import { FileImporter } from './files.js';
 import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './messages.js';
 import { createExpander } from './expand.js';
-import { contentMessage, runLinkPass, type LinkCounts } from './link-pass.js';
+import { contentMessage, runInlineQueryLinkPass, runLinkPass, type InlineQueryEvaluator, type LinkCounts } from './link-pass.js';
 import { createProgress } from './progress.js';
 import type { HookContext, PageAnalysisHook } from './hooks.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { importTargetProblem, openImportWriter } from '../store/open.js';
-import type { ImportWriter } from '../store/import-writer.js';
+import type { ImportReader, ImportWriter } from '../store/import-writer.js';
 import { buildSearchIndex } from './search-index.js';
 
 export interface ImportOptions {
@@ -48,6 +50,12 @@ export interface ImportOptions {
   log?: (line: string) => void;
   /** build the full-text search index (default true; false leaves it empty: list=search finds nothing) */
   searchIndex?: boolean;
+  /**
+   * The inline query evaluator over the wiki being imported (src/cli/import-command.ts makes it from the
+   * serving code's); with it, the links of {{#ask:}}/{{#show:}} results are recorded as SMW's parse
+   * records them. Without it the calls add no links.
+   */
+  inlineQueries?: (reader: ImportReader) => Promise<InlineQueryEvaluator>;
 }
 
 export interface ImportSummary {
@@ -191,11 +199,12 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     for (const h of hooks) await h.begin?.(w, hookContext);
     const pageCount = w.pages.count();
     progress.phase('links (pass 2)', pageCount, 'pages');
-    const linkCounts = await runLinkPass(w, {
+    const expander = createExpander(w.pages, titleCodec, { siteName: site.siteName, now: new Date(t0Wall), message: (key) => contentMessage(w, lang, key) });
+    const { counts: linkCounts, withInlineQueries } = await runLinkPass(w, {
       codec: titleCodec,
       lang,
       interwiki,
-      expander: createExpander(w.pages, titleCodec, { siteName: site.siteName, now: new Date(t0Wall), message: (key) => contentMessage(w, lang, key) }),
+      expander,
       hooks,
       checkAbort,
       onProgress: (n) => progress.update(n),
@@ -224,14 +233,30 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       w.createIndexes(table);
       await checkpoint();
     }
-    const categories = w.derived.categories();
-    log(`link indexes, categories: ${categories} (${secondsSince(t0)} s)`);
-    await checkpoint();
     for (const h of hooks) {
       await h.finish?.(w, hookContext);
       log(`${h.name}: finished (${secondsSince(t0)} s)`);
       await checkpoint();
     }
+    // the results of inline queries need the finished semantic data; their categories count in `category`
+    if (opts.inlineQueries && withInlineQueries.length > 0) {
+      const reader = w.reader();
+      try {
+        const evaluate = await opts.inlineQueries(reader);
+        const added = await runInlineQueryLinkPass(w, { codec: titleCodec, lang, interwiki, expander, checkAbort, pages: withInlineQueries, evaluate });
+        linkCounts.pagelinks += added.pagelinks;
+        linkCounts.imagelinks += added.imagelinks;
+        linkCounts.templatelinks += added.templatelinks;
+        linkCounts.categorylinks += added.categorylinks;
+        log(`inline queries: ${withInlineQueries.length} pages, ${added.pagelinks + added.imagelinks + added.templatelinks + added.categorylinks} links of their results (${secondsSince(t0)} s)`);
+      } finally {
+        reader.close();
+      }
+      await checkpoint();
+    }
+    const categories = w.derived.categories();
+    log(`link indexes, categories: ${categories} (${secondsSince(t0)} s)`);
+    await checkpoint();
     w.derived.reports();
     log(`reports (${secondsSince(t0)} s)`);
     await checkpoint();

@@ -14,6 +14,10 @@
  */
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import type { SiteStatistics } from './site-store.js';
+import type { Store } from './store.js';
+
+/** The read side of the database an import is writing (see ImportWriter.reader). */
+export type ImportReader = Store;
 
 export interface TitleRef {
   ns: number;
@@ -242,6 +246,25 @@ export interface LinkImportWriter {
   pageProp(page: number, name: string, value: string): number;
   /** after the last page: the page and image links, counted */
   finish(): { pagelinks: number; imagelinks: number };
+  /**
+   * After finish(): links a page gains once the whole wiki is known (its inline queries' results, as a
+   * refresh of the page records them); the rows it has already are kept. Returns the rows added.
+   */
+  supplement(from: number, fromNs: number, links: LateLinks): LateLinkCounts;
+}
+
+export interface LateLinks {
+  pages: Iterable<TitleRef>;
+  files: Iterable<string>;
+  templates: Iterable<TitleRef>;
+  categories: Iterable<CategoryLinkRow>;
+}
+
+export interface LateLinkCounts {
+  pagelinks: number;
+  imagelinks: number;
+  templatelinks: number;
+  categorylinks: number;
 }
 
 /** tables derived from the finished link tables */
@@ -304,6 +327,12 @@ export interface ImportWriter {
   links: LinkImportWriter;
   derived: DerivedImportWriter;
   semantic: SemanticImportWriter;
+  /**
+   * The read side (the serving Store) over what has been written so far, for the passes that query the
+   * wiki being imported (inline queries over the finished semantic data). Writes that follow are
+   * visible to it; close it before finish().
+   */
+  reader(): ImportReader;
   /** the full-text index over every page (after pass 2) */
   buildSearchIndex(src: SearchIndexSource, opts: { checkAbort: () => void; onProgress?: (done: number) => void }): Promise<SearchIndexResult>;
   /** group the writes that follow into one unit, until `commit()` (bulk loading goes in batches) */

@@ -61,9 +61,17 @@ export class Db {
   readonly raw: Database.Database;
   private debug: boolean;
 
-  constructor(file: string, opts: { readonly?: boolean; debug?: boolean } = {}) {
-    this.raw = new Database(file, { readonly: opts.readonly ?? true, fileMustExist: true });
+  /**
+   * `file`: opened read-only for serving. A connection: an import's, still being written, read through
+   * the same connection (the import holds its file exclusively) and left as the import set it up.
+   */
+  constructor(file: string | Database.Database, opts: { readonly?: boolean; debug?: boolean } = {}) {
     this.debug = opts.debug ?? false;
+    if (typeof file !== 'string') {
+      this.raw = file;
+      return;
+    }
+    this.raw = new Database(file, { readonly: opts.readonly ?? true, fileMustExist: true });
     // Read-only serving: no journal writes, a generous page cache, memory-mapped reads.
     this.raw.pragma('query_only = ON');
     // Hold the shared lock for the connection's life: without this every statement takes and drops a

@@ -1,5 +1,6 @@
 /** Opens an imported wiki database for serving (read-only) and assembles the Store. */
 import { statSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import { Db } from './db.js';
 import type { Store } from '../store.js';
 import { SqliteSiteStore } from './site.js';
@@ -17,6 +18,18 @@ import { SqliteSearchStore } from './search.js';
 
 export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): Store {
   const db = new Db(file, { readonly: true, debug: opts.debug });
+  return assemble(db, file, () => db.close());
+}
+
+/**
+ * The read side over an import's connection, before its database is published (the import's late
+ * passes query what it has written); closing it leaves the connection to the import.
+ */
+export function sqliteStoreOverImport(conn: Database.Database, file: string): Store {
+  return assemble(new Db(conn), file, () => {});
+}
+
+function assemble(db: Db, file: string, close: () => void): Store {
   return {
     site: new SqliteSiteStore(db),
     pages: new SqlitePageStore(db),
@@ -31,6 +44,6 @@ export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): S
     history: new SqliteHistoryStore(db),
     search: new SqliteSearchStore(db),
     sizeBytes: async () => statSync(file, { throwIfNoEntry: false })?.size ?? 0,
-    close: () => db.close(),
+    close,
   };
 }
