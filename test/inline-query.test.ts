@@ -215,6 +215,10 @@ describe('inline queries: their results are links of the page in the imported li
     add(102, 'Річка', '[[Has type::Page]]');
     add(102, 'Довжина', '[[Has type::Number]]');
     add(102, 'Герб', '[[Has type::Page]]');
+    // a chain of subproperties: Ліва притока ⊂ Притока ⊂ Річка
+    add(102, 'Притока', '[[Has type::Page]] [[Subproperty of::Річка]]');
+    add(102, 'Ліва притока', '[[Has type::Page]] [[Subproperty of::Property:Притока]]');
+    add(0, 'Гірки', '[[Ліва притока::Дніпро]]');
     add(0, 'Альта', '[[Річка::Дніпро]] [[Довжина::12]] [[Герб::Файл:Альта.png]] [[Категорія:Села]]');
     add(0, 'Бірки', '[[Річка::Десна]] [[Довжина::30]] [[Категорія:Села]]');
     add(0, 'Вишні', '[[Річка::Дніпро]] [[Довжина::7]] [[Категорія:Села]]');
@@ -274,8 +278,18 @@ describe('inline queries: their results are links of the page in the imported li
     assert.deepEqual(info.json.query.pages[0].categoryinfo, { size: 1, pages: 1, files: 0, subcats: 0, hidden: false });
   });
 
-  it('a query in a template: the page calling the template links its results', async () => {
-    assert.deepEqual((await stored('Через шаблон')).links, ['Альта', 'Вишні']);
+  it('a query in a template: the page calling the template links its results (subproperties included)', async () => {
+    assert.deepEqual((await stored('Через шаблон')).links, ['Альта', 'Вишні', 'Гірки']);
+  });
+
+  it('a condition on a property holds for the values of its subproperties, to any depth; not the other way', async () => {
+    const ask = async (query: string) => Object.keys((await w.get({ action: 'ask', query })).json.query.results);
+    assert.deepEqual(await ask('[[Річка::Дніпро]]'), ['Альта', 'Вишні', 'Гірки']);
+    assert.deepEqual(await ask('[[Притока::Дніпро]]'), ['Гірки']);
+    assert.deepEqual(await ask('[[Ліва притока::+]]'), ['Гірки']);
+    assert.deepEqual(await ask('[[Річка::Десна]] OR [[Притока::+]]'), ['Бірки', 'Гірки']);
+    assert.deepEqual(await ask('[[-Річка::Гірки]]'), ['Дніпро']);
+    assert.deepEqual(await ask('[[-Притока::Альта]]'), []);
   });
 
   it('no results: only the links written in the page', async () => {
@@ -292,6 +306,7 @@ describe('inline queries: their results are links of the page in the imported li
   it('backlinks and the pages a file is used on include the pages whose queries show them', async () => {
     const bl = await w.get({ action: 'query', list: 'backlinks', bltitle: 'Вишні', formatversion: '2' });
     assert.deepEqual(titles(bl.json.query.backlinks).sort(), ['Через шаблон', 'Шаблонний список']);
+    assert.deepEqual(titles((await w.get({ action: 'query', list: 'backlinks', bltitle: 'Гірки', formatversion: '2' })).json.query.backlinks), ['Через шаблон']);
     const iu = await w.get({ action: 'query', list: 'imageusage', iutitle: 'Файл:Альта.png', formatversion: '2' });
     assert.deepEqual(titles(iu.json.query.imageusage), ['Таблиця']);
   });
