@@ -7,7 +7,8 @@
  *   pass 2   page texts in page_id order → expansion → link tables, page_props (+ analysis hooks)
  *   hooks    the analysis hooks finish (the semantic data is complete)
  *   queries  the links of inline query results ({{#ask:}}, over the finished semantic data)
- *   derived  category, statistics, query-page reports; every index; ANALYZE
+ *   derived  category, statistics, query-page reports; every index
+ *   render   (--render) every content page rendered into the parser cache table; ANALYZE
  *
  * Everything goes through the store's ImportWriter (src/store/import-writer.ts; SQLite: built in
  * FILE.tmp-<pid> and renamed onto FILE only when complete): a failed or interrupted import (SIGINT/SIGTERM)
@@ -27,11 +28,11 @@ import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './mess
 import { createExpander } from './expand.js';
 import { contentMessage, runInlineQueryLinkPass, runLinkPass, type InlineQueryEvaluator, type LinkCounts } from './link-pass.js';
 import { createProgress } from './progress.js';
-import type { HookContext, PageAnalysisHook } from './hooks.js';
+import type { HookContext, PageAnalysisHook, PageRenderer } from './hooks.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { importTargetProblem, openImportWriter } from '../store/open.js';
-import type { ImportReader, ImportWriter } from '../store/import-writer.js';
+import type { ImportWriter, Store } from '../store/import-writer.js';
 import { buildSearchIndex } from './search-index.js';
 
 export interface ImportOptions {
@@ -55,7 +56,9 @@ export interface ImportOptions {
    * serving code's); with it, the links of {{#ask:}}/{{#show:}} results are recorded as SMW's parse
    * records them. Without it the calls add no links.
    */
-  inlineQueries?: (reader: ImportReader) => Promise<InlineQueryEvaluator>;
+  inlineQueries?: (reader: Store) => Promise<InlineQueryEvaluator>;
+  /** --render: render every content page into the parser cache table after the other passes */
+  render?: PageRenderer;
 }
 
 export interface ImportSummary {
@@ -80,6 +83,9 @@ export interface ImportSummary {
   peakRssMB: number;
   /** bytes of the full-text search index (0 without it) */
   searchIndexBytes: number;
+  /** pages rendered into the parser cache table (--render), and the seconds that took */
+  rendered: number;
+  renderSeconds: number;
 }
 
 /** Thrown (and reported by the CLI) when SIGINT/SIGTERM stopped the import. */
@@ -240,18 +246,13 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     }
     // the results of inline queries need the finished semantic data; their categories count in `category`
     if (opts.inlineQueries && withInlineQueries.length > 0) {
-      const reader = w.reader();
-      try {
-        const evaluate = await opts.inlineQueries(reader);
-        const added = await runInlineQueryLinkPass(w, { codec: titleCodec, lang, interwiki, expander, checkAbort, pages: withInlineQueries, evaluate });
-        linkCounts.pagelinks += added.pagelinks;
-        linkCounts.imagelinks += added.imagelinks;
-        linkCounts.templatelinks += added.templatelinks;
-        linkCounts.categorylinks += added.categorylinks;
-        log(`inline queries: ${withInlineQueries.length} pages, ${added.pagelinks + added.imagelinks + added.templatelinks + added.categorylinks} links of their results (${secondsSince(t0)} s)`);
-      } finally {
-        reader.close();
-      }
+      const evaluate = await opts.inlineQueries(w.readStore());
+      const added = await runInlineQueryLinkPass(w, { codec: titleCodec, lang, interwiki, expander, checkAbort, pages: withInlineQueries, evaluate });
+      linkCounts.pagelinks += added.pagelinks;
+      linkCounts.imagelinks += added.imagelinks;
+      linkCounts.templatelinks += added.templatelinks;
+      linkCounts.categorylinks += added.categorylinks;
+      log(`inline queries: ${withInlineQueries.length} pages, ${added.pagelinks + added.imagelinks + added.templatelinks + added.categorylinks} links of their results (${secondsSince(t0)} s)`);
       await checkpoint();
     }
     const categories = w.derived.categories();
@@ -266,6 +267,18 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     await checkpoint();
     for (const area of w.pendingIndexAreas()) {
       w.createIndexes(area);
+      await checkpoint();
+    }
+    // ---- --render: last, over the finished tables (a render reads templates, files, categories, messages)
+    let rendered = 0;
+    let renderSeconds = 0;
+    if (opts.render) {
+      const t1 = performance.now();
+      progress.phase('render', pageCount, 'pages');
+      rendered = await renderContentPages(w, opts.render, { checkAbort, onProgress: (n) => progress.update(n) });
+      progress.stop();
+      renderSeconds = (performance.now() - t1) / 1000;
+      log(`render: ${rendered} content pages into the parser cache in ${renderSeconds.toFixed(1)} s (${secondsSince(t0)} s)`);
       await checkpoint();
     }
     await w.finish(async () => {
@@ -295,6 +308,8 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       pagesPerSecond: seconds > 0 ? stats.pages / seconds : stats.pages,
       peakRssMB: process.resourceUsage().maxRSS / 1024,
       searchIndexBytes,
+      rendered,
+      renderSeconds,
     };
   } finally {
     progress.stop();
@@ -303,6 +318,44 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
   }
+}
+
+/** the content namespaces ($wgContentNamespaces: the main namespace) */
+const CONTENT_NAMESPACES = new Set([0]);
+const RENDER_CHUNK = 200;
+
+/**
+ * Every content page that is no redirect, its latest revision rendered with the options of a page view,
+ * into the parser cache table; in page id order, one transaction per chunk.
+ */
+async function renderContentPages(w: ImportWriter, renderer: PageRenderer, o: { checkAbort: () => void; onProgress: (done: number) => void }): Promise<number> {
+  const render = await renderer.open(w.readStore());
+  let after = 0;
+  let seen = 0;
+  for (;;) {
+    const chunk = w.pages.chunkWithText(after, RENDER_CHUNK);
+    if (chunk.length === 0) break;
+    after = chunk[chunk.length - 1].id;
+    const outputs: Array<{ pageId: number; revId: number; optionsKey: string; output: string }> = [];
+    for (const p of chunk) {
+      if (!CONTENT_NAMESPACES.has(p.ns) || p.isRedirect || p.model !== 'wikitext') continue;
+      const revId = w.pages.latestOf(p.id).revId;
+      const r = await render({ pageId: p.id, revId, ns: p.ns, dbkey: p.dbkey, text: p.text });
+      outputs.push({ pageId: p.id, revId, ...r });
+    }
+    w.begin();
+    try {
+      for (const r of outputs) w.parserCache.write(r.pageId, r.revId, r.optionsKey, renderer.version, r.output);
+      w.commit();
+    } catch (e) {
+      w.rollback();
+      throw e;
+    }
+    seen += chunk.length;
+    o.onProgress(seen);
+    o.checkAbort();
+  }
+  return w.parserCache.count();
 }
 
 function mb(bytes: number): string {

@@ -225,7 +225,7 @@ class PageAnalyzer {
 
 
 /** Answers inline query calls over the wiki being imported (the modules' evaluator, handed in by the CLI). */
-export type InlineQueryEvaluator = (calls: InlineQueryCall[]) => Promise<InlineQueryOutput[]>;
+export type InlineQueryEvaluator = (calls: InlineQueryCall[], page: { ns: number; dbkey: string }) => Promise<InlineQueryOutput[]>;
 
 /**
  * The links of inline query results. SMW's results are wikitext the parser reads like the rest of the
@@ -257,7 +257,7 @@ export async function runInlineQueryLinkPass(
           // calls still unanswered after the last round stay as written (inert), as in a render
           if (wanted.size === 0 || round === MAX_EXPANSION_DEPTH) break;
           const calls = [...wanted.values()];
-          const answers = await opts.evaluate(calls);
+          const answers = await opts.evaluate(calls, { ns: page.ns, dbkey: page.dbkey });
           calls.forEach((c, k) => known.set(queryKey(c), answers[k]));
         }
         const { exp, links } = result;

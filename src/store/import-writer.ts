@@ -16,8 +16,8 @@ import type { InterwikiMap } from '../wiki/interwiki.js';
 import type { SiteStatistics } from './site-store.js';
 import type { Store } from './store.js';
 
-/** The read side of the database an import is writing (see ImportWriter.reader). */
-export type ImportReader = Store;
+/** the read side, as serving sees it: what `ImportWriter.readStore()` returns */
+export type { Store };
 
 export interface TitleRef {
   ns: number;
@@ -315,6 +315,12 @@ export interface SemanticImportWriter {
   finish(): void;
 }
 
+/** --render: the parser cache table (src/store/parser-cache-store.ts), written after every other pass */
+export interface ParserCacheImportWriter {
+  write(pageId: number, revId: number, optionsKey: string, version: number, output: string): void;
+  count(): number;
+}
+
 export interface ImportWriter {
   /** what the import is written to, as the operator named it */
   readonly location: string;
@@ -327,12 +333,12 @@ export interface ImportWriter {
   links: LinkImportWriter;
   derived: DerivedImportWriter;
   semantic: SemanticImportWriter;
+  parserCache: ParserCacheImportWriter;
   /**
-   * The read side (the serving Store) over what has been written so far, for the passes that query the
-   * wiki being imported (inline queries over the finished semantic data). Writes that follow are
-   * visible to it; close it before finish().
+   * The database as written so far, read through the serving Store (for passes that run serving code over
+   * the finished tables: --render). Valid until `finish()` or `abort()`; reads see the writes made before.
    */
-  reader(): ImportReader;
+  readStore(): Store;
   /** the full-text index over every page (after pass 2) */
   buildSearchIndex(src: SearchIndexSource, opts: { checkAbort: () => void; onProgress?: (done: number) => void }): Promise<SearchIndexResult>;
   /** group the writes that follow into one unit, until `commit()` (bulk loading goes in batches) */

@@ -1,6 +1,5 @@
 /** Opens an imported wiki database for serving (read-only) and assembles the Store. */
 import { statSync } from 'node:fs';
-import type Database from 'better-sqlite3';
 import { Db } from './db.js';
 import type { Store } from '../store.js';
 import { SqliteSiteStore } from './site.js';
@@ -15,21 +14,15 @@ import { SqliteReportStore } from './reports.js';
 import { SqliteSemanticStore } from './semantic.js';
 import { SqliteHistoryStore } from './history.js';
 import { SqliteSearchStore } from './search.js';
+import { SqliteParserCacheStore } from './parser-cache.js';
 
 export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): Store {
   const db = new Db(file, { readonly: true, debug: opts.debug });
-  return assemble(db, file, () => db.close());
+  return storeOn(db, async () => statSync(file, { throwIfNoEntry: false })?.size ?? 0, () => db.close());
 }
 
-/**
- * The read side over an import's connection, before its database is published (the import's late
- * passes query what it has written); closing it leaves the connection to the import.
- */
-export function sqliteStoreOverImport(conn: Database.Database, file: string): Store {
-  return assemble(new Db(conn), file, () => {});
-}
-
-function assemble(db: Db, file: string, close: () => void): Store {
+/** The Store over an open connection (the served file, or an import's own database while it runs). */
+export function storeOn(db: Db, sizeBytes: () => Promise<number>, close: () => void): Store {
   return {
     site: new SqliteSiteStore(db),
     pages: new SqlitePageStore(db),
@@ -43,7 +36,8 @@ function assemble(db: Db, file: string, close: () => void): Store {
     semantic: new SqliteSemanticStore(db),
     history: new SqliteHistoryStore(db),
     search: new SqliteSearchStore(db),
-    sizeBytes: async () => statSync(file, { throwIfNoEntry: false })?.size ?? 0,
+    parserCache: new SqliteParserCacheStore(db),
+    sizeBytes,
     close,
   };
 }
