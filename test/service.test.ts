@@ -16,6 +16,8 @@ import { importWiki } from '../src/importer/import.js';
 import { importHooks, importInlineQueries } from '../src/cli/import-command.js';
 import { fileUrlPath } from '../src/wiki/files.js';
 import { rescueRequest } from '../src/http/client-error.js';
+import { isNfc, queryPairs } from '../src/http/params.js';
+import { compareBytes } from '../src/wiki/collation.js';
 
 /** Bytes of one raw HTTP/1.1 exchange (the request sent as given, the connection closed by the server). */
 function rawRequest(port: number, request: Buffer): Promise<{ status: number; head: string; body: string }> {
@@ -387,6 +389,94 @@ describe('/health and /metrics', () => {
     assert.ok(m.has('process_resident_memory_bytes'));
     assert.ok(m.has('nodejs_eventloop_lag_seconds'));
   });
+});
+
+describe('query strings read as URLSearchParams reads them', () => {
+  it('queryPairs gives URLSearchParams\' pairs, for tricky and random query strings', () => {
+    const tricky = ['', '&', '&&a', 'a', 'a=', '=b', '=', 'a=b=c', 'a+b=c+d', '%', '%2', '%zz=1', 'a=%E2%80%99', 'a=%E2%80', 'a=%ED%A0%80', 'a=%C0%AF', 'x=%D0%BA%D0%B8%D1%97%D0%B2&y=%2B+%25', '__proto__=1&constructor=2', 'a[]=1&a[b]=2', 'k=%F0%9F%98%80', 'k=%f0%9f%98%80'];
+    const alphabet = ['a', 'b', '=', '&', '+', '%', '2', 'F', 'z', '%20', '%2B', '%25', '%D0%B9', '%D0', '%B9', '%E2%80%99', '%FF', '%C3%A9', 'é', 'й'];
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const random = Array.from({ length: 3000 }, () => Array.from({ length: 1 + rand(14) }, () => alphabet[rand(alphabet.length)]).join(''));
+    for (const q of [...tricky, ...random]) assert.deepEqual(queryPairs(q), [...new URLSearchParams(q)].flat(), q);
+  });
+
+  it('isNfc says "unchanged by NFC" only of texts NFC leaves unchanged: every pair of the characters it passes', () => {
+    const fast: string[] = [];
+    for (let c = 0; c < 0x500; c++) if (isNfc(String.fromCharCode(c))) fast.push(String.fromCharCode(c));
+    assert.ok(fast.includes('й') && fast.includes('ї') && fast.includes('a') && !fast.includes('\u0306') && !fast.includes('é'));
+    for (const a of fast) for (const b of fast) assert.equal((a + b).normalize('NFC'), a + b, `U+${a.charCodeAt(0).toString(16)} U+${b.charCodeAt(0).toString(16)}`);
+    assert.equal(isNfc('и\u0306'), false);
+  });
+});
+
+describe('compareBytes', () => {
+  it('orders as the UTF-8 bytes Buffer.from gives (surrogate pairs, lone surrogates, U+E000–U+FFFF, prefixes)', () => {
+    const bytes = (a: string, b: string) => (a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+    const alphabet = ['a', 'z', ' ', 'й', 'ї', '\ud800', '\udc00', '\udbff', '\udfff', '\ue000', '\uffff', '\ufffd', '\ud83d\ude00', ''];
+    let seed = 11;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const word = () => Array.from({ length: rand(5) }, () => alphabet[rand(alphabet.length)]).join('');
+    for (let i = 0; i < 100_000; i++) {
+      const a = word();
+      const b = word();
+      assert.equal(Math.sign(compareBytes(a, b)), Math.sign(bytes(a, b)), JSON.stringify([a, b]));
+    }
+  });
+});
+
+describe('the direct API path (GET without Fastify) answers as the Fastify route', () => {
+  let s: DemoServer;
+  let nocache: DemoServer;
+  before(async () => {
+    s = await startDemoServer();
+    nocache = await startDemoServer({ server: { cacheMb: 0 } });
+  });
+  after(async () => {
+    await s.close();
+    await nocache.close();
+  });
+  const requests: Array<[string, Record<string, string>]> = [
+    ['/api.php?action=query&list=allcategories&acprop=size&format=json', {}],
+    ['/w/api.php?action=query&prop=info&titles=%D0%93%D0%BE%D0%BB%D0%BE%D0%B2%D0%BD%D0%B0_%D1%81%D1%82%D0%BE%D1%80%D1%96%D0%BD%D0%BA%D0%B0|Nope&format=json', {}],
+    ['/api.php?action=query&list=allpages&aplimit=max&format=json', { 'accept-encoding': 'gzip' }],
+    ['/api.php?action=query&list=allpages&aplimit=max&format=json', { 'accept-encoding': 'br, gzip' }],
+    ['/api.php?action=query&meta=tokens&format=json', { origin: 'https://www.example.org' }],
+    ['/api.php?action=nosuchaction&format=json', {}],
+    ['/api.php?action=help', { 'accept-encoding': 'gzip' }],
+    ['/api.php?action=query&meta=siteinfo&format=xml', {}],
+    ['/api.php?action=query&list=allpages&apfrom[]=x&format=json', {}],
+    ['/api.php', {}],
+  ];
+  /** the header lines in order, without those Node writes itself (Date, Connection, Keep-Alive) */
+  const lines = (pairs: Array<[string, string]>) => pairs.filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k.toLowerCase())).map(([k, v]) => `${k}: ${v}`);
+  for (const [name, server] of [['cache off', () => nocache], ['cache on', () => s]] as const) {
+    it(`same status, header lines in the same order and the same bytes (${name})`, async () => {
+      const srv = server();
+      const port = portOf(srv);
+      for (const [url, headers] of requests) {
+        const host = `127.0.0.1:${port}`;
+        const head = Object.entries({ host, ...headers, connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+        const direct = await new Promise<{ status: number; headers: Array<[string, string]>; body: Buffer }>((resolve, reject) => {
+          const chunks: Buffer[] = [];
+          const c = net.connect(port, '127.0.0.1', () => c.write(`GET ${url} HTTP/1.1\r\n${head}\r\n`));
+          c.on('data', (d: Buffer) => chunks.push(d));
+          c.on('error', reject);
+          c.on('close', () => {
+            const all = Buffer.concat(chunks);
+            const sep = all.indexOf('\r\n\r\n');
+            const [status, ...hl] = all.subarray(0, sep).toString('latin1').split('\r\n');
+            resolve({ status: Number(status!.slice(9, 12)), headers: hl.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]), body: all.subarray(sep + 4) });
+          });
+        });
+        const viaFastify = await srv.server.app.inject({ method: 'GET', url, headers: { host, ...headers } });
+        const fastifyHeaders = Object.entries(viaFastify.headers).map(([k, v]) => [k, String(v)] as [string, string]);
+        assert.equal(direct.status, viaFastify.statusCode, url);
+        assert.deepEqual(lines(direct.headers), lines(fastifyHeaders), url);
+        assert.ok(direct.body.equals(viaFastify.rawPayload), url);
+      }
+    });
+  }
 });
 
 describe('replacing the database while serving', () => {

@@ -49,12 +49,30 @@ export function extractParams(
   sink: ValidationSink,
 ): Params {
   const out: Params = {};
-  for (const [name, decl] of Object.entries(decls)) {
-    const enc = encPrefix + name;
+  const namespaces = src.namespaces ?? null;
+  for (const { name, enc, decl } of declared(decls, encPrefix)) {
     src.used.add(enc);
-    out[name] = extractOne(name, enc, encPrefix, decl, src.raw[enc], sink, src.namespaces ?? null);
+    out[name] = extractOne(name, enc, encPrefix, decl, src.raw[enc], sink, namespaces);
   }
   return out;
+}
+
+interface Declared {
+  name: string;
+  /** the name as the client sends it (with the prefix) */
+  enc: string;
+  decl: ParamDecl;
+}
+
+/** per declarations and prefix: its parameters with their prefixed names, built once rather than per request */
+const declaredCache = new WeakMap<ParamDecls, Map<string, Declared[]>>();
+
+function declared(decls: ParamDecls, prefix: string): Declared[] {
+  let byPrefix = declaredCache.get(decls);
+  if (!byPrefix) declaredCache.set(decls, (byPrefix = new Map()));
+  let list = byPrefix.get(prefix);
+  if (!list) byPrefix.set(prefix, (list = Object.entries(decls).map(([name, decl]) => ({ name, enc: prefix + name, decl }))));
+  return list;
 }
 
 function extractOne(
@@ -85,29 +103,30 @@ function extractOne(
   } else {
     values = [raw];
   }
-  const convert = (v: string): unknown => {
-    switch (type) {
-      case 'integer':
-      case 'limit':
-        return validateInteger(enc, v, decl, sink);
-      case 'namespace':
-        return intval(v);
-      case 'timestamp': {
-        const ts = parseTimestamp(v);
-        if (ts === null) throw new ApiError(prefix + 'badtimestamp_' + enc, texts.badTimestamp(enc, v));
-        return ts;
-      }
-      case 'user': {
-        // ApiBase::validateUser: the text of Title::makeTitleSafe(NS_USER, value), first letter up
-        const t = v.replace(/_/g, ' ').trim();
-        return t.charAt(0).toLocaleUpperCase('uk') + t.slice(1);
-      }
-      default:
-        return v;
+  if (decl.multi) return values.map((v) => convertValue(v, enc, prefix, decl, sink));
+  return convertValue(values[0]!, enc, prefix, decl, sink);
+}
+
+function convertValue(v: string, enc: string, prefix: string, decl: ParamDecl, sink: ValidationSink): unknown {
+  switch (decl.type) {
+    case 'integer':
+    case 'limit':
+      return validateInteger(enc, v, decl, sink);
+    case 'namespace':
+      return intval(v);
+    case 'timestamp': {
+      const ts = parseTimestamp(v);
+      if (ts === null) throw new ApiError(prefix + 'badtimestamp_' + enc, texts.badTimestamp(enc, v));
+      return ts;
     }
-  };
-  if (decl.multi) return values.map(convert);
-  return convert(values[0]);
+    case 'user': {
+      // ApiBase::validateUser: the text of Title::makeTitleSafe(NS_USER, value), first letter up
+      const t = v.replace(/_/g, ' ').trim();
+      return t.charAt(0).toLocaleUpperCase('uk') + t.slice(1);
+    }
+    default:
+      return v;
+  }
 }
 
 function validateInteger(enc: string, v: string, decl: ParamDecl, sink: ValidationSink): number {

@@ -14,7 +14,8 @@
  * An answer is at most $wgAPIMaxResultSize of values (see src/api/result-size.ts), so the memory held by
  * answers is bounded by maxPendingBytes plus maxConcurrent answers.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import { texts } from '../api/errors.js';
 
 export interface LoadLimits {
@@ -38,32 +39,66 @@ export interface LoadState {
   shed: number;
 }
 
-const STARTED = Symbol('loadStarted');
+/** on the raw response of a request in flight: its answer bytes counted so far */
+const BYTES = Symbol('loadBytes');
+type Counted = { [BYTES]?: number };
 
-export function registerLoadShedding(app: FastifyInstance, limits: LoadLimits): LoadState {
+/** The hooks of the routes that are shed (the API's): attached to those routes only, so other routes pay nothing. */
+export interface LoadHooks {
+  onRequest: onRequestHookHandler;
+  onSend: onSendHookHandler;
+}
+
+/** The same accounting for requests answered without Fastify (server.ts's direct API path). */
+export interface LoadGate {
+  /** would a request arriving now be shed (nothing is counted) */
+  wouldShed(): boolean;
+  /** count a request that is not shed as taken and in flight until its response closes */
+  enter(res: ServerResponse): void;
+  /** count bytes of an answer written for a request in flight */
+  sent(res: ServerResponse, bytes: number): void;
+}
+
+export function createLoadShedding(limits: LoadLimits): { state: LoadState; hooks: LoadHooks; gate: LoadGate } {
   const state: LoadState = { inFlight: 0, pendingBytes: 0, shed: 0 };
-  // start times of the requests in flight, oldest first (a Map keeps insertion order)
+  // start times of the requests in flight by their raw response, oldest first (a Map keeps insertion order)
   const started = new Map<object, number>();
-  let seq = 0;
   // requests taken since the event loop was last between turns (reset in the check phase)
   let turn = 0;
   const endTurn = () => {
     turn = 0;
   };
-
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
-    // only the API is shed: file downloads are streamed, and health checks must see a live server
-    const url = request.raw.url ?? '';
-    if (!/^(?:\/w)?\/api\.php(?:\?|$)/.test(url)) {
-      done();
-      return;
-    }
+  // one listener for every response ('close' comes once, after the last byte went to the socket or the
+  // client went away), no closure per request
+  function onClose(this: ServerResponse & Counted) {
+    state.inFlight--;
+    state.pendingBytes -= this[BYTES] ?? 0;
+    started.delete(this);
+  }
+  const takeTurn = () => {
     if (turn === 0) setImmediate(endTurn);
     turn++;
-    const over =
-      (limits.maxConcurrent > 0 && Math.max(state.inFlight + 1, turn) > limits.maxConcurrent) ||
-      (limits.maxPendingBytes > 0 && state.pendingBytes > limits.maxPendingBytes);
-    if (over) {
+  };
+  // with this request counted in the turn
+  const over = () =>
+    (limits.maxConcurrent > 0 && Math.max(state.inFlight + 1, turn) > limits.maxConcurrent) ||
+    (limits.maxPendingBytes > 0 && state.pendingBytes > limits.maxPendingBytes);
+  const admit = (res: ServerResponse & Counted) => {
+    res[BYTES] = 0;
+    state.inFlight++;
+    started.set(res, Date.now());
+    res.on('close', onClose);
+  };
+  const sent = (res: ServerResponse & Counted, n: number) => {
+    // a shed request's own answer is not counted (it was never in flight)
+    if (res[BYTES] === undefined) return;
+    res[BYTES] += n;
+    state.pendingBytes += n;
+  };
+
+  const onRequest: onRequestHookHandler = (request: FastifyRequest, reply: FastifyReply, done) => {
+    takeTurn();
+    if (over()) {
       state.shed++;
       const oldest = started.values().next().value;
       const lag = oldest === undefined ? 0 : Math.floor((Date.now() - oldest) / 1000);
@@ -82,32 +117,28 @@ export function registerLoadShedding(app: FastifyInstance, limits: LoadLimits): 
         .send(body);
       return;
     }
-    const key = { id: seq++ };
-    (request as unknown as { [STARTED]: object })[STARTED] = key;
-    state.inFlight++;
-    started.set(key, Date.now());
-    let bytes = 0;
-    (reply as unknown as { [STARTED]: (n: number) => void })[STARTED] = (n) => {
-      bytes += n;
-      state.pendingBytes += n;
-    };
-    // 'close' comes once, after the last byte went to the socket or the client went away
-    reply.raw.once('close', () => {
-      state.inFlight--;
-      state.pendingBytes -= bytes;
-      started.delete(key);
-    });
+    admit(reply.raw);
     done();
-  });
+  };
 
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    const count = (reply as unknown as { [STARTED]?: (n: number) => void })[STARTED];
-    if (count) {
-      if (typeof payload === 'string') count(Buffer.byteLength(payload));
-      else if (Buffer.isBuffer(payload)) count(payload.length);
-    }
+  const onSend: onSendHookHandler = (_request, reply, payload, done) => {
+    sent(reply.raw, typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0);
     done(null, payload);
-  });
+  };
 
-  return state;
+  const gate: LoadGate = {
+    wouldShed: () => {
+      turn++;
+      const o = over();
+      turn--;
+      return o;
+    },
+    enter: (res) => {
+      takeTurn();
+      admit(res);
+    },
+    sent,
+  };
+
+  return { state, hooks: { onRequest, onSend }, gate };
 }

@@ -11,7 +11,7 @@ export interface DecodedParams {
 }
 
 export function decodeParams(query: string, body: Record<string, unknown> | undefined): DecodedParams {
-  const raw: Record<string, string> = Object.create(null);
+  const raw = new (ParamMap as unknown as new () => Record<string, string>)();
   const phpArrays: string[] = [];
   const put = (name: string, value: string) => {
     const bracket = name.indexOf('[');
@@ -21,9 +21,12 @@ export function decodeParams(query: string, body: Record<string, unknown> | unde
       delete raw[base];
       return;
     }
-    raw[name] = /[^\x00-\x7f]/.test(value) ? value.normalize('NFC') : value;
+    raw[name] = isNfc(value) ? value : value.normalize('NFC');
   };
-  if (query) for (const [k, v] of new URLSearchParams(query)) put(k, v);
+  if (query) {
+    const pairs = queryPairs(query);
+    for (let i = 0; i < pairs.length; i += 2) put(pairs[i]!, pairs[i + 1]!);
+  }
   if (body && typeof body === 'object') {
     for (const [k, v] of Object.entries(body)) {
       if (Array.isArray(v)) put(k, String(v[v.length - 1]));
@@ -32,6 +35,63 @@ export function decodeParams(query: string, body: Record<string, unknown> | unde
       else if (v !== undefined && v !== null) put(k, String(v));
     }
   }
-  // a prototype-less object: a parameter named __proto__ or constructor is just a parameter
   return { raw, phpArrays };
+}
+
+/**
+ * The map of parameters: an object whose prototype has neither properties nor a prototype, so that a
+ * parameter named __proto__ or constructor is just a parameter (as with Object.create(null)), but that
+ * V8 keeps in its fast shape (an object made by Object.create(null) is a hash table, 10x slower to fill).
+ */
+function ParamMap(this: object): void {}
+ParamMap.prototype = Object.create(null);
+
+/**
+ * The name/value pairs of a query string as URLSearchParams reads it (application/x-www-form-urlencoded:
+ * `+` is a space, percent-decoding, UTF-8), flat [name, value, name, value, …]. decodeURIComponent does
+ * it several times faster and gives the same text whenever it accepts the input (valid %XX sequences of
+ * valid UTF-8); anything it refuses (a stray `%`, bytes that are not UTF-8, which URLSearchParams keeps
+ * or replaces by U+FFFD) is read by URLSearchParams.
+ */
+export function queryPairs(query: string): string[] {
+  const out: string[] = [];
+  try {
+    // most queries need no decoding at all
+    const decode = query.includes('%') || query.includes('+') ? component : (s: string) => s;
+    let start = 0;
+    while (start <= query.length) {
+      let end = query.indexOf('&', start);
+      if (end < 0) end = query.length;
+      if (end > start) {
+        const eq = query.indexOf('=', start);
+        if (eq >= 0 && eq < end) out.push(decode(query.slice(start, eq)), decode(query.slice(eq + 1, end)));
+        else out.push(decode(query.slice(start, end)), '');
+      }
+      start = end + 1;
+    }
+    return out;
+  } catch {
+    out.length = 0;
+    for (const [k, v] of new URLSearchParams(query)) out.push(k, v);
+    return out;
+  }
+}
+
+function component(s: string): string {
+  if (s.includes('+')) s = s.replace(/\+/g, ' ');
+  return s.includes('%') ? decodeURIComponent(s) : s;
+}
+
+/**
+ * Whether NFC leaves the text as it is, decided without normalizing for the common case: ASCII and
+ * Cyrillic letters (U+0400–U+0482, U+048A–U+04FF: no combining marks among them, and none composes
+ * with the other) are their own NFC, alone and in any sequence. Anything else is normalized.
+ */
+export function isNfc(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80 || (c >= 0x400 && c <= 0x482) || (c >= 0x48a && c <= 0x4ff)) continue;
+    return false;
+  }
+  return true;
 }

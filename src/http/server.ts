@@ -5,7 +5,7 @@
  * request log, graceful close, and replacing the database while serving. Nothing here knows about
  * modules or SQL.
  */
-import type { Server } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
@@ -22,13 +22,13 @@ import { registerArticleRoutes } from './article.js';
 import { ResponseCache, type CachedAnswer } from './response-cache.js';
 import { createLogger } from './logger.js';
 import { Generations, type Generation, type ImportIdentity } from './generations.js';
-import { chooseEncoding, encodeBody, registerCompression, varyWithEncoding } from './compression.js';
+import { chooseEncoding, encodeBody, registerCompression, varyWithEncoding, type Encoding } from './compression.js';
 import { Metrics, requestLabels, type RequestLabels } from './metrics.js';
 import { registerHealth } from './health.js';
 import { GracefulClose } from './shutdown.js';
 import { makeClientErrorHandler } from './client-error.js';
 import { DEFAULT_LIMITS, parseMultipart, type HttpLimits } from './limits.js';
-import { DEFAULT_LOAD_LIMITS, registerLoadShedding, type LoadLimits, type LoadState } from './load-shedding.js';
+import { DEFAULT_LOAD_LIMITS, createLoadShedding, type LoadLimits, type LoadState } from './load-shedding.js';
 import { DEFAULT_MAX_RESULT_SIZE } from '../api/result-size.js';
 
 export interface ServerOptions {
@@ -94,6 +94,44 @@ interface Built {
   api: ApiMain;
 }
 
+/** on a request to the API: what the metrics and the request log say about it */
+const LABELS = Symbol('wikiquery.labels');
+type Labelled = FastifyRequest & { [LABELS]?: { labels: RequestLabels; error: boolean } };
+const HELP_LABELS: RequestLabels = { action: 'help', modules: [] };
+
+/** An API request as both paths (the Fastify route and the direct one) hand it to answerApi. */
+interface ApiCall {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  ip: string;
+  /** scheme://host as the client addressed us */
+  base: string;
+  body: Record<string, unknown> | undefined;
+}
+
+/** An answer with what the metrics say about it and its cache key (null: not cached). */
+interface ApiReply {
+  answer: CachedAnswer;
+  key: string | null;
+  labels: RequestLabels;
+  error: boolean;
+}
+
+const DIRECT = Symbol('wikiquery.direct');
+interface DirectDone {
+  labels: RequestLabels;
+  error: boolean;
+  start: number;
+  /** not an API answer (the metrics skip it, as the onResponse hook skips a request it has no labels for) */
+  unlabelled?: boolean;
+}
+type DirectResponse = ServerResponse & { [DIRECT]?: DirectDone };
+
+/** The error object of a request the HTTP layer refuses (its body could not be read). */
+const refusal = (error: Error, base: string) =>
+  JSON.stringify({ error: { code: 'badrequest', info: `The request could not be read: ${error.message}`, '*': `See ${base}/api.php for API usage` } });
+
 const HOST_RE = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
@@ -148,7 +186,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   });
   httpServer = app.server;
   app.server.maxConnections = limits.maxConnections;
-  const load = registerLoadShedding(app, { ...DEFAULT_LOAD_LIMITS, ...opts.load });
+  const { state: load, hooks: loadHooks, gate: loadGate } = createLoadShedding({ ...DEFAULT_LOAD_LIMITS, ...opts.load });
   // PHP reads only urlencoded and multipart bodies; any other body is ignored, not an error.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
@@ -186,66 +224,169 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     return `${proto}://${host}`;
   };
 
-  const labelled = new WeakMap<FastifyRequest, { labels: RequestLabels; error: boolean }>();
 
   /**
-   * An API answer, compressed here rather than by the plugin: synchronously (the plugin streams large
-   * bodies through zlib, 3-4x slower for a 100 KB answer), and for a cached answer only once per encoding.
+   * An API answer's body for the client's Accept-Encoding, compressed here rather than by the plugin:
+   * synchronously (the plugin streams large bodies through zlib, 3-4x slower for a 100 KB answer), and
+   * for a cached answer only once per encoding.
    */
-  const sendAnswer = (request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, cacheKey: string | null) => {
-    const encoding = chooseEncoding(request.headers['accept-encoding'], answer.body.length);
-    reply.code(answer.status).headers(answer.headers);
-    if (encoding === null) return reply.send(answer.body);
+  const encodeFor = (acceptEncoding: string | undefined, answer: CachedAnswer, cacheKey: string | null): { body: Buffer; encoding: Encoding | null } => {
+    const encoding = chooseEncoding(acceptEncoding, answer.body.length);
+    if (encoding === null) return { body: answer.body, encoding };
     let body = answer.encoded?.[encoding];
     if (!body) {
       body = encodeBody(answer.body, encoding);
       if (cacheKey !== null) cache.addEncoded(cacheKey, encoding, body);
     }
-    return reply.header('Content-Encoding', encoding).header('Vary', varyWithEncoding(answer.headers.Vary)).send(body);
+    return { body, encoding };
   };
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const url = request.raw.url ?? '/';
-    const base = origin(request);
+  const sendAnswer = (request: FastifyRequest, reply: FastifyReply, r: ApiReply) => {
+    const { body, encoding } = encodeFor(request.headers['accept-encoding'], r.answer, r.key);
+    reply.code(r.answer.status).headers(r.answer.headers);
+    if (encoding === null) return reply.send(body);
+    return reply.header('Content-Encoding', encoding).header('Vary', varyWithEncoding(r.answer.headers.Vary)).send(body);
+  };
+
+  /** The answer to an API request, from the response cache or computed (synchronously for a cache hit). */
+  const answerApi = (call: ApiCall): ApiReply | Promise<ApiReply> => {
     // only a GET's answer is a function of its URL (and of the scheme and host it names in links); an
     // Origin header changes CORS handling, so such requests bypass the cache
-    const cacheKey = cache.enabled && request.method === 'GET' && request.headers.origin === undefined ? `${base} ${url}` : null;
+    const cacheKey = cache.enabled && call.method === 'GET' && call.headers.origin === undefined ? `${call.base} ${call.url}` : null;
     if (cacheKey !== null) {
       // an answer that names the client is stored under the client's address as well
       let hitKey = cacheKey;
       let hit = cache.get(cacheKey);
       if (!hit) {
-        hitKey = `${request.ip} ${cacheKey}`;
+        hitKey = `${call.ip} ${cacheKey}`;
         hit = cache.get(hitKey);
       }
       metrics.cache(hit !== undefined);
-      if (hit) {
-        labelled.set(request, { labels: hit.labels ?? { action: 'help', modules: [] }, error: hit.headers['MediaWiki-API-Error'] !== undefined });
-        return sendAnswer(request, reply, hit, hitKey);
-      }
+      if (hit) return { answer: hit, key: hitKey, labels: hit.labels ?? HELP_LABELS, error: hit.headers['MediaWiki-API-Error'] !== undefined };
     }
+    return computeApi(call, cacheKey);
+  };
+
+  const computeApi = async (call: ApiCall, cacheKey: string | null): Promise<ApiReply> => {
+    const url = call.url;
     const qi = url.indexOf('?');
-    const { raw, phpArrays } = decodeParams(qi < 0 ? '' : url.slice(qi + 1), request.body as Record<string, unknown> | undefined);
+    const { raw, phpArrays } = decodeParams(qi < 0 ? '' : url.slice(qi + 1), call.body);
     const labels = requestLabels(raw, actionNames, queryNames);
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(request.headers)) if (typeof v === 'string') headers[k] = v;
-    const { gen, res } = await withGeneration(async (gen) => ({
-      gen,
-      res: await gen.app.api.handle({ method: request.method, url, headers, raw, ip: request.ip, apiUrl: `${base}/api.php` }, phpArrays),
-    }));
-    labelled.set(request, { labels, error: res.headers['MediaWiki-API-Error'] !== undefined });
+    const given = call.headers;
+    for (const k in given) {
+      const v = given[k];
+      if (typeof v === 'string') headers[k] = v;
+    }
+    // withGeneration inlined: no closure per request
+    const gen = generations.acquire();
+    let res: Awaited<ReturnType<ApiMain['handle']>>;
+    try {
+      res = await gen.app.api.handle({ method: call.method, url, headers, raw, ip: call.ip, apiUrl: `${call.base}/api.php` }, phpArrays);
+    } finally {
+      generations.release(gen);
+    }
+    const error = res.headers['MediaWiki-API-Error'] !== undefined;
     const body = Buffer.from(res.body, 'utf8');
     // an answer computed on a database that has since been replaced is not kept
     if (cacheKey !== null && res.cacheable && gen === generations.current) {
-      const key = res.cacheable.perClient ? `${request.ip} ${cacheKey}` : cacheKey;
+      const key = res.cacheable.perClient ? `${call.ip} ${cacheKey}` : cacheKey;
       const answer: CachedAnswer = { status: res.status, headers: res.headers, body, labels };
       cache.set(key, answer, res.cacheable.untilSecondEnds);
-      return sendAnswer(request, reply, answer, key);
+      return { answer, key, labels, error };
     }
-    return sendAnswer(request, reply, { status: res.status, headers: res.headers, body }, null);
+    return { answer: { status: res.status, headers: res.headers, body }, key: null, labels, error };
   };
-  app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/api.php', handler });
-  app.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/w/api.php', handler });
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const r = await answerApi({
+      method: request.method,
+      url: request.raw.url ?? '/',
+      headers: request.headers,
+      ip: request.ip,
+      base: origin(request),
+      body: request.body as Record<string, unknown> | undefined,
+    });
+    (request as Labelled)[LABELS] = { labels: r.labels, error: r.error };
+    return sendAnswer(request, reply, r);
+  };
+
+  /**
+   * The API's GET requests without a body, answered straight from node:http: Fastify's routing, request
+   * and reply objects, hooks and logger child cost more per request than a small answer. The answer,
+   * its headers (names in lower case and in the order Fastify writes them), the load accounting, the
+   * metrics and graceful closing are the same as on the Fastify route, which takes every other request:
+   * other methods, bodies, a trusted proxy (its addresses), info-level request logging, and a server
+   * that is closing.
+   */
+  const direct = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'GET' || closing || graceful.stopping || tp) return false;
+    const url = req.url ?? '/';
+    const qi = url.indexOf('?');
+    const path = qi < 0 ? url : url.slice(0, qi);
+    if (path !== '/api.php' && path !== '/w/api.php') return false;
+    const h = req.headers;
+    if (h['content-length'] !== undefined || h['transfer-encoding'] !== undefined) return false;
+    if (log.isLevelEnabled('info') || loadGate.wouldShed()) return false;
+    const start = performance.now();
+    loadGate.enter(res);
+    const socket = req.socket as IncomingMessage['socket'] & { encrypted?: boolean };
+    const host = h.host ?? '';
+    const base = `${socket.encrypted ? 'https' : 'http'}://${HOST_RE.test(host) ? host : '127.0.0.1'}`;
+    let r: ApiReply | Promise<ApiReply>;
+    try {
+      r = answerApi({ method: 'GET', url, headers: h, ip: socket.remoteAddress!, base, body: undefined });
+    } catch (e) {
+      r = Promise.reject(e);
+    }
+    if (r instanceof Promise) r.then((x) => writeDirect(req, res, x, start), (e: Error) => refuseDirect(res, e, base, start));
+    else writeDirect(req, res, r, start);
+    return true;
+  };
+
+  const writeDirect = (req: IncomingMessage, res: ServerResponse, r: ApiReply, start: number) => {
+    const { body, encoding } = encodeFor(req.headers['accept-encoding'], r.answer, r.key);
+    const out: Record<string, string> = {};
+    const given = r.answer.headers;
+    for (const k in given) out[k.toLowerCase()] = given[k]!;
+    if (encoding !== null) {
+      out['content-encoding'] = encoding;
+      out.vary = varyWithEncoding(given.Vary);
+    }
+    // as Fastify's reply.send of a Buffer, then the onSend hooks, then the length
+    if (out['content-type'] === undefined) out['content-type'] = 'application/octet-stream';
+    finishDirect(res, r.answer.status, out, body, { labels: r.labels, error: r.error, start });
+  };
+
+  /** as the error handler answers on the Fastify route (ApiMain answers every failure itself: not expected) */
+  const refuseDirect = (res: ServerResponse, error: Error, base: string, start: number) => {
+    log.warn({ err: error }, 'request body refused');
+    const body = Buffer.from(refusal(error, base), 'utf8');
+    const out: Record<string, string> = { 'x-frame-options': 'DENY', 'mediawiki-api-error': 'badrequest', 'content-type': 'application/json; charset=utf-8' };
+    finishDirect(res, 400, out, body, { labels: HELP_LABELS, error: false, start, unlabelled: true });
+  };
+
+  const finishDirect = (res: ServerResponse, status: number, out: Record<string, string>, body: Buffer, done: DirectDone) => {
+    if (graceful.stopping) out.connection = 'close';
+    out['content-length'] = String(body.length);
+    loadGate.sent(res, body.length);
+    (res as DirectResponse)[DIRECT] = done;
+    res.on('finish', onDirectFinish);
+    res.writeHead(status, out);
+    res.end(body);
+  };
+
+  // one listener for every direct response: the metrics of the request, as the onResponse hook records them
+  function onDirectFinish(this: DirectResponse) {
+    const d = this[DIRECT]!;
+    if (!d.unlabelled) metrics.request(d.labels, this.statusCode, d.error, (performance.now() - d.start) / 1000);
+  }
+
+  // API answers are compressed by sendAnswer (compress: false: no plugin hooks on these routes); only
+  // these routes are shed under load
+  const apiRoute = { method: ['GET', 'POST', 'OPTIONS'], handler, compress: false, onRequest: loadHooks.onRequest, onSend: loadHooks.onSend } as const;
+  app.route({ ...apiRoute, method: [...apiRoute.method], url: '/api.php' });
+  app.route({ ...apiRoute, method: [...apiRoute.method], url: '/w/api.php' });
   // the site root: where a person typing the server's address wants to go
   app.route({ method: ['GET', 'HEAD'], url: '/', exposeHeadRoute: false, handler: async (_req, reply) => reply.code(301).header('Location', '/api.php').header('Cache-Control', 'max-age=3600').send() });
   registerFileRoutes(app, withStore, opts.filesDir);
@@ -258,10 +399,22 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   });
   metrics.register(app);
 
+  // the direct path in front of Fastify's request listener (which stays the server's for everything else)
+  let closing = false;
+  app.addHook('onClose', (_instance, done) => {
+    closing = true;
+    done();
+  });
+  const [fastifyListener] = app.server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  app.server.removeAllListeners('request');
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!direct(req, res)) fastifyListener!(req, res);
+  });
+
   // callback style: no promise per request
   app.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
-    const l = labelled.get(request);
+    const l = (request as Labelled)[LABELS];
     if (l) metrics.request(l.labels, reply.statusCode, l.error, ms / 1000);
     if (log.isLevelEnabled('info')) {
       request.log.info(
@@ -281,7 +434,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     // a body refused before its end was not read: the connection cannot carry another request
     if (status === 413) reply.header('Connection', 'close');
     reply.code(status).header('X-Frame-Options', 'DENY').header('MediaWiki-API-Error', 'badrequest').type('application/json; charset=utf-8');
-    return JSON.stringify({ error: { code: 'badrequest', info: `The request could not be read: ${error.message}`, '*': `See ${origin(request)}/api.php for API usage` } });
+    return refusal(error, origin(request));
   });
   // Unknown paths: MediaWiki's web server would answer 404 too; say where the API is.
   app.setNotFoundHandler(async (request, reply) => {

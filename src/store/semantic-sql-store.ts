@@ -40,6 +40,24 @@ export interface SemanticSql {
    * cl_from) order, at most `limit` in all (where the stores' SQL differs most: SQLite has no LATERAL).
    */
   members(categories: string[], limit: number): Promise<Array<{ ns: number; dbkey: string }>>;
+  /**
+   * A statement whose text never changes, prepared once (a store that keeps statements; without this,
+   * `all` runs the text each time): the runner takes the parameters in text order; `pluck`: each row's
+   * first column instead of the row.
+   */
+  prepare?(name: string, sql: string, pluck: boolean): (params: unknown[]) => unknown[] | Promise<unknown[]>;
+}
+
+type Runner<R> = (params: unknown[]) => R[] | Promise<R[]>;
+
+/** The statements of the chain of seeks (lookupSteps) and of the property seek: fixed texts. */
+interface FixedStatements {
+  property: Runner<{ id: number; type: string }>;
+  node: Runner<{ id: number; key: string }>;
+  top: Runner<string>;
+  words: Runner<number>;
+  heavyWords: Runner<number>;
+  values: Runner<string>;
 }
 
 export class SqlSemanticStore implements SemanticStore {
@@ -51,6 +69,35 @@ export class SqlSemanticStore implements SemanticStore {
     private readonly sql: SemanticSql,
     private readonly engine: SemanticQueryEngine,
   ) {}
+
+  private fixedStatements: FixedStatements | undefined;
+
+  /**
+   * The fixed statements, their texts built once through the dialect (with stand-in values: only the
+   * placeholders matter) and prepared once where the store can.
+   */
+  private get fixed(): FixedStatements {
+    if (this.fixedStatements) return this.fixedStatements;
+    const d = this.dialect;
+    const make = <R>(name: string, pluck: boolean, build: (p: Params) => string): Runner<R> => {
+      const text = build(new Params(d));
+      const label = `SemanticStore.${name}`;
+      if (this.sql.prepare) return this.sql.prepare(label, text, pluck) as Runner<R>;
+      return pluck ? async (values) => (await this.sql.all(label, text, values)).map((r) => Object.values(r)[0] as R) : (values) => this.sql.all(label, text, values);
+    };
+    return (this.fixedStatements = {
+      property: make('autocomplete', false, (p) => `SELECT sp_id AS id, sp_type AS type FROM smw_property WHERE sp_key = ${p.add('', 'text')}`),
+      node: make('autocomplete', false, (p) => `SELECT an_id AS id, an_key AS key FROM smw_ac_node WHERE an_source = ${p.add(0, 'int')} AND an_key >= ${p.add('', 'text')} ORDER BY an_key LIMIT 1`),
+      top: make('autocomplete', true, (p) => `SELECT av_value AS v FROM smw_ac_top JOIN smw_ac_value ON av_id = at_value WHERE at_node = ${p.add(0, 'int')} ORDER BY at_value LIMIT ${p.add(0, 'int')}`),
+      words: make('autocomplete', true, (p) => `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = ${p.add(0, 'int')} AND aw_key >= ${p.add('', 'text')} AND aw_key < ${p.add('', 'text')}`),
+      heavyWords: make(
+        'autocomplete',
+        true,
+        (p) => `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = ${p.add(0, 'int')} AND aw_key >= ${p.add('', 'text')} AND aw_key < ${p.add('', 'text')} ORDER BY aw_key, aw_value LIMIT ${p.add(0, 'int')}`,
+      ),
+      values: make('autocomplete', true, (p) => `SELECT av_value AS v FROM ${d.listTable(p.list([], 'int'), 'int', 'j')} CROSS JOIN smw_ac_value WHERE av_id = j.value ORDER BY j.key`),
+    });
+  }
 
   private has(): Promise<boolean> {
     return (this.present ??= this.sql.hasTables());
@@ -131,7 +178,7 @@ export class SqlSemanticStore implements SemanticStore {
 
   private async property(key: string): Promise<{ id: number; type: string } | undefined> {
     if (hasNul(key)) return undefined;
-    return (await this.q('autocomplete', (p) => `SELECT sp_id AS id, sp_type AS type FROM smw_property WHERE sp_key = ${p.add(key, 'text')}`))[0];
+    return (await this.fixed.property([key]))[0];
   }
 
   async autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]> {
@@ -192,33 +239,15 @@ export class SqlSemanticStore implements SemanticStore {
     const q = cutChars(folded, KEY_CHARS);
     const exact = q === folded;
     if (hasNul(q)) return [];
-    const src = { id: source };
-    const [node] = await this.q<{ id: number; key: string }>(
-      'autocomplete',
-      (p) => `SELECT an_id AS id, an_key AS key FROM smw_ac_node WHERE an_source = ${p.add(src.id, 'int')} AND an_key >= ${p.add(q, 'text')} ORDER BY an_key LIMIT 1`,
-    );
+    const st = this.fixed;
+    const [node] = await st.node([source, q]);
     const heavy = node !== undefined && node.key.startsWith(q);
-    if (heavy && exact) {
-      const rows = await this.q<{ v: string }>(
-        'autocomplete',
-        (p) => `SELECT av_value AS v FROM smw_ac_top JOIN smw_ac_value ON av_id = at_value WHERE at_node = ${p.add(node.id, 'int')} ORDER BY at_value LIMIT ${p.add(limit, 'int')}`,
-      );
-      return rows.map((r) => r.v);
-    }
-    const words = await this.q<{ v: number }>(
-      'autocomplete',
-      (p) =>
-        `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = ${p.add(src.id, 'int')} AND aw_key >= ${p.add(q, 'text')} AND aw_key < ${p.add(prefixEnd(q), 'text')}` +
-        (heavy ? ` ORDER BY aw_key, aw_value LIMIT ${p.add(LONG_QUERY_SCAN, 'int')}` : ''),
-    );
-    const ids = [...new Set(words.map((r) => r.v))].sort((a, b) => a - b);
+    if (heavy && exact) return await st.top([node.id, limit]);
+    const words = heavy ? await st.heavyWords([source, q, prefixEnd(q), LONG_QUERY_SCAN]) : await st.words([source, q, prefixEnd(q)]);
+    const ids = [...new Set(words)].sort((a, b) => a - b);
     const chosen = exact ? ids.slice(0, limit) : ids;
     if (chosen.length === 0) return [];
-    const rows = await this.q<{ v: string }>(
-      'autocomplete',
-      (p, d) => `SELECT av_value AS v FROM ${d.listTable(p.list(chosen, 'int'), 'int', 'j')} CROSS JOIN smw_ac_value WHERE av_id = j.value ORDER BY j.key`,
-    );
-    const values = rows.map((r) => r.v);
+    const values = await st.values(this.dialect.bindList(chosen, 'int'));
     return exact ? values : values.filter((v) => matchesFolded(v, folded)).slice(0, limit);
   }
 

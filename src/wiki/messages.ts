@@ -130,6 +130,13 @@ export class MessageSnapshot implements MessageSource {
   }
 }
 
+/** Whether lookupKeys(key) is just [key]: the key is in the stored form already (no space, lcfirst). */
+export function isStoredKeyForm(key: string): boolean {
+  if (key === '' || key.includes(' ')) return false;
+  const c = key.charCodeAt(0);
+  return c < 128 ? !(c >= 65 && c <= 90) : lcfirst(key) === key;
+}
+
 /** The stored keys MessageCache may read for a message key (its lcfirst form, as catalogs and overrides store them). */
 export function lookupKeys(key: string): string[] {
   let lckey = key.replace(/ /g, '_');

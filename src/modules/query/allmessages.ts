@@ -16,7 +16,7 @@ import { texts } from '../../api/errors.js';
 import { withContent, type Obj } from '../../api/result.js';
 import { compareBytes } from '../../wiki/collation.js';
 import { isValidCodeMw, ucfirst } from '../../wiki/language.js';
-import { catalogLanguages, phpLooseEquals, userLanguage, type RenderTitle } from '../../wiki/messages.js';
+import { catalogLanguages, isStoredKeyForm, phpLooseEquals, userLanguage, type RenderTitle } from '../../wiki/messages.js';
 import type { KeyRange } from '../../store/message-store.js';
 import { MessageLoader } from '../message-loader.js';
 import { NS_MEDIAWIKI } from '../../wiki/namespaces.js';
@@ -92,8 +92,10 @@ export const allmessagesModule: QueryModule = {
     const foreign = lang !== content;
     // one store call for the texts of every listed message (none when the key range brought them), one
     // for the MediaWiki: pages when asked
+    // (the names of a key range are stored keys, read with their texts: only another form needs more)
+    const fromRange = requested.includes('*');
     const [, customisedPages] = await Promise.all([
-      loader.prefetch(names, lang),
+      loader.prefetch(fromRange ? names.filter((n) => !isStoredKeyForm(n)) : names, lang),
       customised === 'all' ? Promise.resolve(new Set<string>()) : existingMessagePages(ctx, names, lang, foreign),
     ]);
     const { list, cont } = await loader.render((messages) => {
@@ -155,10 +157,7 @@ export const allmessagesModule: QueryModule = {
 async function allKeys(loader: MessageLoader, lang: string, content: string, includeLocal: boolean, range: KeyRange | null): Promise<string[]> {
   if (range === null) return [];
   const keys = await loader.listRange(catalogLanguages(lang), includeLocal ? content : null, range, lang);
-  return keys
-    .map((k) => ({ k, b: Buffer.from(k, 'utf8') }))
-    .sort((x, y) => Buffer.compare(x.b, y.b))
-    .map((x) => x.k);
+  return [...keys].sort(compareBytes);
 }
 
 /**

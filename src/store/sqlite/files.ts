@@ -13,14 +13,41 @@ const DESCRIPTION_PAGE_COLUMNS = `page_id AS p_pageid, page_namespace AS p_ns, p
   page_len AS p_length, page_latest AS p_latestRevId, page_touched AS p_touched, page_rev_count AS p_revCount,
   page_content_model AS p_contentModel`;
 
-/** A row of list() with DESCRIPTION_PAGE_COLUMNS: the file with its page. */
+/**
+ * A row of list() with DESCRIPTION_PAGE_COLUMNS: the file with its page. Written out field by field
+ * (the file's in FILE_COLUMNS' order): a rest pattern over the row cost several µs per row.
+ */
 function withPage(r: any): FileListRow {
-  const { p_pageid, p_ns, p_title, p_isRedirect, p_length, p_latestRevId, p_touched, p_revCount, p_contentModel, ...file } = r;
-  file.page =
-    p_pageid === null
-      ? null
-      : { pageid: p_pageid, ns: p_ns, title: p_title, isRedirect: p_isRedirect === 1, length: p_length, latestRevId: p_latestRevId, touched: p_touched, revCount: p_revCount, contentModel: p_contentModel };
-  return file as FileListRow;
+  return {
+    name: r.name,
+    size: r.size,
+    width: r.width,
+    height: r.height,
+    bits: r.bits,
+    mediaType: r.mediaType,
+    majorMime: r.majorMime,
+    minorMime: r.minorMime,
+    sha1: r.sha1,
+    userId: r.userId,
+    userText: r.userText,
+    timestamp: r.timestamp,
+    description: r.description,
+    metadata: r.metadata,
+    page:
+      r.p_pageid === null
+        ? null
+        : {
+            pageid: r.p_pageid,
+            ns: r.p_ns,
+            title: r.p_title,
+            isRedirect: r.p_isRedirect === 1,
+            length: r.p_length,
+            latestRevId: r.p_latestRevId,
+            touched: r.p_touched,
+            revCount: r.p_revCount,
+            contentModel: r.p_contentModel,
+          },
+  };
 }
 
 export class SqliteFileStore implements FileStore {

@@ -9,6 +9,10 @@ export class SqliteSemanticStore extends SqlSemanticStore {
     let members: Statement<[string, number], { ns: number; dbkey: string }> | undefined;
     super(SQLITE_SEMANTIC, {
       all: async (name, sql, params) => st.all(name, sql, params),
+      prepare: (name, sql, pluck) => {
+        const stmt = db.prepare(name, sql, pluck);
+        return (params) => stmt.all(...params);
+      },
       hasTables: async () => db.raw.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'smw_ac_top'").get() !== undefined,
       // a seek per category (in-process, no round trip): SQLite has no LATERAL to batch them with a
       // limit per category
