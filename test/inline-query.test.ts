@@ -11,6 +11,12 @@ import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { MAX_INLINE_QUERIES } from '../src/wikitext/preprocess.js';
 import { formatNumber, strnatcmp } from '../src/semantic/result-printers.js';
 import { inlineBounds } from '../src/modules/smw/inline-query.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { xmlHeader, xmlPage, XML_FOOTER, type DumpPage } from '../scripts/generate-demo.js';
+import { importWiki } from '../src/importer/import.js';
+import { importHooks, importInlineQueries } from '../src/cli/import-command.js';
 
 let s: DemoServer;
 before(async () => {
@@ -315,5 +321,119 @@ describe('SMW NumberFormatter', () => {
     assert.equal(formatNumber(0.00123), '0.00123');
     assert.equal(formatNumber(1e13), '1.0e+13'); // preg_replace('/(\.\d+?)0*e/') keeps one digit
     assert.equal(formatNumber(0), '0');
+  });
+});
+
+/**
+ * The links of inline query results at import: a small wiki whose queries' results link pages, property
+ * pages and files, call a template (format=template) that adds a category, and one page whose query sits
+ * in a template. The link tables must hold what action=parse reports for the same page.
+ */
+describe('inline queries: their results are links of the page in the imported link tables', () => {
+  let w: DemoServer;
+  let tmp: string;
+  before(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-asklinks-'));
+    const pages: DumpPage[] = [];
+    let id = 1;
+    const add = (ns: number, title: string, text: string) =>
+      pages.push({ title, ns, id: id++, revisions: [{ id: 1000 + id, timestamp: '2015-06-01T12:30:45Z', contributor: { name: 'Адмін', id: 1 }, text }] });
+    add(102, 'Річка', '[[Has type::Page]]');
+    add(102, 'Довжина', '[[Has type::Number]]');
+    add(102, 'Герб', '[[Has type::Page]]');
+    // a chain of subproperties: Ліва притока ⊂ Притока ⊂ Річка
+    add(102, 'Притока', '[[Has type::Page]] [[Subproperty of::Річка]]');
+    add(102, 'Ліва притока', '[[Has type::Page]] [[Subproperty of::Property:Притока]]');
+    add(0, 'Гірки', '[[Ліва притока::Дніпро]]');
+    add(0, 'Альта', '[[Річка::Дніпро]] [[Довжина::12]] [[Герб::Файл:Альта.png]] [[Категорія:Села]]');
+    add(0, 'Бірки', '[[Річка::Десна]] [[Довжина::30]] [[Категорія:Села]]');
+    add(0, 'Вишні', '[[Річка::Дніпро]] [[Довжина::7]] [[Категорія:Села]]');
+    add(10, 'Рядок села', '<includeonly>* {{{1}}} ({{{2}}})[[Категорія:Сторінки зі списками сіл]]</includeonly>');
+    add(10, 'Села на Дніпрі', '<includeonly>{{#ask:[[Річка::Дніпро]]|format=ul|searchlabel=}}</includeonly>');
+    add(0, 'Таблиця', '{{#ask:[[Категорія:Села]]|?Річка|?Герб|limit=2}}');
+    add(0, 'Шаблонний список', '{{#ask:[[Категорія:Села]]|?Довжина|format=template|template=Рядок села|searchlabel=}}');
+    add(0, 'Через шаблон', '{{Села на Дніпрі}}');
+    add(0, 'Порожній запит', '{{#ask:[[Річка::Дунай]]}} [[Альта]]');
+    fs.writeFileSync(path.join(tmp, 'dump.xml'), xmlHeader() + pages.map(xmlPage).join('') + XML_FOOTER);
+    const db = path.join(tmp, 'wiki.sqlite');
+    await importWiki({ dump: path.join(tmp, 'dump.xml'), db, lang: 'uk', hooks: importHooks(), inlineQueries: importInlineQueries(), log: () => {} });
+    w = await startDemoServer({ db });
+  });
+  after(async () => {
+    await w?.close();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const titles = (list: Array<{ title: string }> | undefined) => (list ?? []).map((x) => x.title);
+  const stored = async (title: string) => {
+    const r = await w.get({ action: 'query', titles: title, prop: 'links|templates|categories|images', pllimit: 'max', tllimit: 'max', cllimit: 'max', imlimit: 'max', formatversion: '2' });
+    const p = r.json.query.pages[0];
+    return { links: titles(p.links), templates: titles(p.templates), categories: titles(p.categories), images: titles(p.images) };
+  };
+  const parsed = async (title: string) => {
+    const p = (await w.get({ action: 'parse', page: title, prop: 'links|templates|categories|images', formatversion: '2' })).json.parse;
+    const sortByTitle = (a: string[]) => [...a].sort();
+    return {
+      links: sortByTitle(titles(p.links)),
+      templates: sortByTitle(titles(p.templates)),
+      // the import names tracking categories by the --messages it was given (none here); parse has built-in texts
+      categories: sortByTitle((p.categories as Array<{ category: string; hidden?: boolean }>).filter((c) => !c.category.startsWith('Сторінки,_що_посилаються')).map((c) => 'Категорія:' + c.category.replace(/_/g, ' '))),
+      images: sortByTitle((p.images as string[]).map((f) => 'Файл:' + f.replace(/_/g, ' '))),
+    };
+  };
+
+  it('a table: result pages, page values, the property pages of its headers and a file value', async () => {
+    assert.deepEqual(await stored('Таблиця'), {
+      links: ['Альта', 'Бірки', 'Десна', 'Дніпро', 'Property:Герб', 'Property:Річка'],
+      templates: [],
+      categories: [],
+      images: ['Файл:Альта.png'],
+    });
+  });
+
+  it('format=template: the template, the categories and links its expansion adds', async () => {
+    assert.deepEqual(await stored('Шаблонний список'), {
+      links: ['Альта', 'Бірки', 'Вишні'],
+      templates: ['Шаблон:Рядок села'],
+      categories: ['Категорія:Сторінки зі списками сіл'],
+      images: [],
+    });
+    const members = await w.get({ action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Сторінки зі списками сіл', formatversion: '2' });
+    assert.deepEqual(titles(members.json.query.categorymembers), ['Шаблонний список']);
+    const info = await w.get({ action: 'query', prop: 'categoryinfo', titles: 'Категорія:Сторінки зі списками сіл', formatversion: '2' });
+    assert.deepEqual(info.json.query.pages[0].categoryinfo, { size: 1, pages: 1, files: 0, subcats: 0, hidden: false });
+  });
+
+  it('a query in a template: the page calling the template links its results (subproperties included)', async () => {
+    assert.deepEqual((await stored('Через шаблон')).links, ['Альта', 'Вишні', 'Гірки']);
+  });
+
+  it('a condition on a property holds for the values of its subproperties, to any depth; not the other way', async () => {
+    const ask = async (query: string) => Object.keys((await w.get({ action: 'ask', query })).json.query.results);
+    assert.deepEqual(await ask('[[Річка::Дніпро]]'), ['Альта', 'Вишні', 'Гірки']);
+    assert.deepEqual(await ask('[[Притока::Дніпро]]'), ['Гірки']);
+    assert.deepEqual(await ask('[[Ліва притока::+]]'), ['Гірки']);
+    assert.deepEqual(await ask('[[Річка::Десна]] OR [[Притока::+]]'), ['Бірки', 'Гірки']);
+    assert.deepEqual(await ask('[[-Річка::Гірки]]'), ['Дніпро']);
+    assert.deepEqual(await ask('[[-Притока::Альта]]'), []);
+  });
+
+  it('no results: only the links written in the page', async () => {
+    assert.deepEqual((await stored('Порожній запит')).links, ['Альта']);
+  });
+
+  it('the link tables hold what action=parse finds in each page', async () => {
+    for (const t of ['Таблиця', 'Шаблонний список', 'Через шаблон', 'Порожній запит']) {
+      const s = await stored(t);
+      assert.deepEqual({ ...s, links: [...s.links].sort(), templates: [...s.templates].sort(), categories: [...s.categories].sort(), images: [...s.images].sort() }, await parsed(t), t);
+    }
+  });
+
+  it('backlinks and the pages a file is used on include the pages whose queries show them', async () => {
+    const bl = await w.get({ action: 'query', list: 'backlinks', bltitle: 'Вишні', formatversion: '2' });
+    assert.deepEqual(titles(bl.json.query.backlinks).sort(), ['Через шаблон', 'Шаблонний список']);
+    assert.deepEqual(titles((await w.get({ action: 'query', list: 'backlinks', bltitle: 'Гірки', formatversion: '2' })).json.query.backlinks), ['Через шаблон']);
+    const iu = await w.get({ action: 'query', list: 'imageusage', iutitle: 'Файл:Альта.png', formatversion: '2' });
+    assert.deepEqual(titles(iu.json.query.imageusage), ['Таблиця']);
   });
 });

@@ -17,7 +17,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { generateDemo, xmlHeader, xmlPage, XML_FOOTER, type DumpPage } from '../scripts/generate-demo.js';
 import { importWiki } from '../src/importer/import.js';
-import { importHooks } from '../src/cli/import-command.js';
+import { importHooks, importInlineQueries } from '../src/cli/import-command.js';
 import { semanticImportHook, TopKTrie } from '../src/importer/semantic-hook.js';
 import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { openStore } from '../src/store/open.js';
@@ -250,7 +250,7 @@ before(async () => {
   const dir = path.join(tmp, 'demo');
   generateDemo(dir);
   const db = (demoDb = path.join(tmp, 'demo.sqlite'));
-  await importWiki({ dump: path.join(dir, 'dump.xml'), db, filesDir: path.join(dir, 'files'), messageDirs: [path.join(dir, 'messages')], lang: 'uk', hooks: importHooks(), log: () => {} });
+  await importWiki({ dump: path.join(dir, 'dump.xml'), db, filesDir: path.join(dir, 'files'), messageDirs: [path.join(dir, 'messages')], lang: 'uk', hooks: importHooks(), inlineQueries: importInlineQueries(), log: () => {} });
   demo = await startDemoServer({ db });
   small = await startDemoServer({ db: await smallWiki() });
 });

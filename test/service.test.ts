@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { importWiki } from '../src/importer/import.js';
-import { importHooks } from '../src/cli/import-command.js';
+import { importHooks, importInlineQueries } from '../src/cli/import-command.js';
 import { fileUrlPath } from '../src/wiki/files.js';
 import { rescueRequest } from '../src/http/client-error.js';
 import { isNfc, queryPairs } from '../src/http/params.js';
@@ -505,7 +505,7 @@ describe('replacing the database while serving', () => {
     const newDump = join(dir, 'dump.xml');
     writeFileSync(newDump, dump.replace('</mediawiki>', page + '</mediawiki>'));
     const oldId = s.server.identity.id;
-    const summary = await importWiki({ dump: newDump, db, lang: 'uk', hooks: importHooks(), log: () => {} });
+    const summary = await importWiki({ dump: newDump, db, lang: 'uk', hooks: importHooks(), inlineQueries: importInlineQueries(), log: () => {} });
     // still the old file until told
     assert.deepEqual((await s.get(q)).json.query.allpages, []);
     const inflight = s.get({ action: 'query', list: 'allpages', aplimit: 'max' });

@@ -7,7 +7,8 @@
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { importWiki, ImportInterrupted, ImportSetupError, type ImportSummary } from '../importer/import.js';
+import { importWiki, ImportInterrupted, ImportSetupError, type ImportOptions, type ImportSummary } from '../importer/import.js';
+import { evaluateInlineQueries } from '../modules/smw/inline-query.js';
 import { DumpError } from '../importer/dump-reader.js';
 import { DumpSourceError } from '../importer/dump-source.js';
 import type { PageAnalysisHook, PageRenderer } from '../importer/hooks.js';
@@ -48,6 +49,18 @@ export const IMPORT_COMMAND: CommandSpec = {
  */
 export function importHooks(): PageAnalysisHook[] {
   return [semanticImportHook()];
+}
+
+/**
+ * Inline queries at import: the evaluator that answers {{#ask:}}/{{#show:}} when a page is rendered,
+ * over the wiki being imported, so that the links of their results are recorded (importWiki's
+ * `inlineQueries`).
+ */
+export function importInlineQueries(): NonNullable<ImportOptions['inlineQueries']> {
+  return async (reader) => {
+    const wiki = await Wiki.load(reader.site);
+    return (calls, page) => evaluateInlineQueries(reader, wiki, calls, page);
+  };
 }
 
 /** --render: the serving renderer (action=parse, the article path), over the import's own database */
@@ -122,6 +135,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
       interwikiFile: values.interwiki as string | undefined,
       lang: values.lang as string | undefined,
       hooks: importHooks(),
+      inlineQueries: importInlineQueries(),
       searchIndex: !values['no-search-index'],
       workers: values.workers === undefined ? undefined : Number(values.workers),
       render: values.render ? importRenderer() : undefined,

@@ -14,7 +14,7 @@ import { extractLinks, LANGUAGE_CODES, type PageLinks } from '../wikitext/links.
 import { redirectTargetAndText } from '../wikitext/redirect.js';
 import { foldForSearch, stripMarkup, stripOptions, type StripOptions } from '../wiki/search-text.js';
 import type { ImportSource, PageWithText, SearchRow, TitleRef } from '../store/import-writer.js';
-import { createExpander, type Expander } from './expand.js';
+import { createExpander, type Expander, type Expansion, type InlineQueryHook } from './expand.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import type { HookAnalyzer, PageAnalysis } from './hooks.js';
 
@@ -63,6 +63,8 @@ export interface PageResult {
   hooks: unknown[];
   /** the page's row of the full-text index (pages that are no redirects) */
   search?: SearchRow;
+  /** the text calls {{#ask:}} / {{#show:}} (their links are added once the semantic data is complete) */
+  inlineQueries?: boolean;
 }
 
 /** cl_sortkey is varbinary(230) in MediaWiki: longer keys are cut there, so they are here. */
@@ -168,6 +170,22 @@ export class PageAnalyzer {
   }
 
   private wikitext(page: PageWithText): PageResult {
+    const { exp, links } = this.expandAndLink(page);
+    const analysis: PageAnalysis = {
+      pageId: page.id, ns: page.ns, dbkey: page.dbkey, isRedirect: page.isRedirect, latestTimestamp: page.latestTimestamp, defaultSort: exp.defaultSort,
+      categories: [...links.categories.keys()],
+    };
+    const r = this.withHooks({ page: head(page), links: linkRows(links, exp.templates, page.dbkey.replace(/_/g, ' ')), analysis, hooks: [] }, exp.text);
+    if (exp.inlineQueries) r.inlineQueries = true;
+    return r;
+  }
+
+  /**
+   * What LinksUpdate records of one page: its expansion's links, the redirect target, #ifexist targets and
+   * the tracking categories the parse adds. `inlineQuery` answers the page's {{#ask:}} calls (the late
+   * pass of link-pass.ts); without it they stay as written.
+   */
+  expandAndLink(page: PageWithText, inlineQuery?: InlineQueryHook): { exp: Expansion; links: PageLinks } {
     const { codec, interwiki, tracking } = this;
     // a redirect renders the text after its redirect link; the target is a page link of its own
     let text = page.text;
@@ -179,7 +197,7 @@ export class PageAnalyzer {
       // ParserOutput::addLink: no interwiki titles, no special pages; Media: links the file page
       if (!t.interwiki && t.ns !== NS_SPECIAL && t.dbkey !== '') redirectLink = { ns: t.ns === NS_MEDIA ? NS_FILE : t.ns, dbkey: t.dbkey };
     }
-    const exp = this.expander.expand({ ns: page.ns, dbkey: page.dbkey, text });
+    const exp = this.expander.expand({ ns: page.ns, dbkey: page.dbkey, text }, inlineQuery);
     const defaultSort = exp.defaultSort;
     const links = extractLinks(exp.text, { codec, ns: page.ns, dbkey: page.dbkey, defaultSort, interwiki });
     const addTracking = (key: string) => {
@@ -205,11 +223,7 @@ export class PageAnalyzer {
     for (const t of exp.links) if (!links.pages.has(`${t.ns}|${t.dbkey}`)) links.pages.set(`${t.ns}|${t.dbkey}`, t);
     if (defaultSort !== undefined) links.props.set('defaultsort', defaultSort);
     if (exp.displayTitle !== undefined) links.props.set('displaytitle', exp.displayTitle);
-    const analysis: PageAnalysis = {
-      pageId: page.id, ns: page.ns, dbkey: page.dbkey, isRedirect: page.isRedirect, latestTimestamp: page.latestTimestamp, defaultSort,
-      categories: [...links.categories.keys()],
-    };
-    return this.withHooks({ page: head(page), links: linkRows(links, exp.templates, page.dbkey.replace(/_/g, ' ')), analysis, hooks: [] }, exp.text);
+    return { exp, links };
   }
 
   /** Title, redirect titles and the source text with markup stripped, folded for search. */

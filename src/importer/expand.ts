@@ -33,6 +33,8 @@ export interface Expansion {
   displayTitleIgnored?: boolean;
   /** which limit stopped (part of) the expansion: 'depth' | 'size' | 'nodes' | 'error' */
   limitHit?: string;
+  /** the text calls {{#ask:}} / {{#show:}} (their links are added once the semantic data is complete) */
+  inlineQueries: boolean;
 }
 
 export interface PageToExpand {
@@ -41,8 +43,11 @@ export interface PageToExpand {
   text: string;
 }
 
+/** the answers of a page's inline queries (PreprocessContext.inlineQuery); none: calls stay as written */
+export type InlineQueryHook = NonNullable<PreprocessContext['inlineQuery']>;
+
 export interface Expander {
-  expand(page: PageToExpand): Expansion;
+  expand(page: PageToExpand, inlineQuery?: InlineQueryHook): Expansion;
 }
 
 type CachedPage = { text: string; ns: number; dbkey: string } | null;
@@ -157,11 +162,20 @@ export class PreprocessorExpander implements Expander {
     };
   }
 
-  expand(page: PageToExpand): Expansion {
+  expand(page: PageToExpand, inlineQuery?: InlineQueryHook): Expansion {
     const nsText = this.lookup.codec.nsName(page.ns) ?? '';
     const codec = this.lookup.codec;
-    const r = expandWikitext(page.text, { ...this.base, title: { ns: page.ns, dbkey: page.dbkey, nsText }, displayTitle: (t) => displayTitleProp(t, page, codec) });
-    return { text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, displayTitle: r.displayTitle, displayTitleIgnored: r.displayTitleIgnored, limitHit: r.limitHit };
+    let inlineQueries = false;
+    const r = expandWikitext(page.text, {
+      ...this.base,
+      title: { ns: page.ns, dbkey: page.dbkey, nsText },
+      displayTitle: (t) => displayTitleProp(t, page, codec),
+      inlineQuery: (fn, args) => {
+        inlineQueries = true;
+        return inlineQuery?.(fn, args);
+      },
+    });
+    return { text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, displayTitle: r.displayTitle, displayTitleIgnored: r.displayTitleIgnored, limitHit: r.limitHit, inlineQueries };
   }
 }
 

@@ -11,8 +11,8 @@
  *
  * Pages are analysed on worker threads. A hook whose work on a page's text is pure can name an
  * `analyzer` module: it runs there, and page() gets its result (and no text) on the main thread.
- *   finish(w, ctx) -- after all link tables, their indexes and the category table are written,
- *                      before the query-page reports and ANALYZE
+ *   finish(w, ctx) -- after all link tables of pass 2 and their indexes are written, before the links
+ *                      of inline query results, the category table, the query-page reports and ANALYZE
  */
 import type { ImportWriter, Store } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';

@@ -6,6 +6,8 @@
  *   messages --messages DIR… → message; MediaWiki: pages → message_override
  *   pass 2   page texts in page_id order → analysis on worker threads (expansion, links, search text) →
  *            link tables, page_props, search index (+ analysis hooks), written on this thread
+ *   hooks    the analysis hooks finish (the semantic data is complete)
+ *   queries  the links of inline query results ({{#ask:}}, over the finished semantic data)
  *   derived  category, statistics, query-page reports; every index
  *   render   (--render) every content page rendered into the parser cache table; ANALYZE
  *
@@ -25,14 +27,14 @@ import { dateToMw } from '../wiki/timestamps.js';
 import { importPages, indexPageTitles } from './pages.js';
 import { FileImporter } from './files.js';
 import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './messages.js';
-import { runLinkPass, type LinkCounts } from './link-pass.js';
+import { runInlineQueryLinkPass, runLinkPass, type InlineQueryEvaluator, type LinkCounts } from './link-pass.js';
 import { inBatch } from './batch.js';
 import { createProgress } from './progress.js';
 import type { HookContext, PageAnalysisHook, PageRenderer } from './hooks.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { importTargetProblem, openImportWriter } from '../store/open.js';
-import type { ImportWriter } from '../store/import-writer.js';
+import type { ImportWriter, Store } from '../store/import-writer.js';
 
 export interface ImportOptions {
   dump: string;
@@ -52,6 +54,12 @@ export interface ImportOptions {
   searchIndex?: boolean;
   /** threads analysing pages in pass 2 (default: one per core but one, at least one; 0: none, all on this thread) */
   workers?: number;
+  /**
+   * The inline query evaluator over the wiki being imported (src/cli/import-command.ts makes it from the
+   * serving code's); with it, the links of {{#ask:}}/{{#show:}} results are recorded as SMW's parse
+   * records them. Without it the calls add no links.
+   */
+  inlineQueries?: (reader: Store) => Promise<InlineQueryEvaluator>;
   /** --render: render every content page into the parser cache table after the other passes */
   render?: PageRenderer;
 }
@@ -201,8 +209,9 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const pageCount = w.pages.count();
     progress.phase('links (pass 2)', pageCount, 'pages');
     const searchIndex = opts.searchIndex ?? true;
-    const linkCounts = await runLinkPass(w, {
-      setup: { siteName: site.siteName, namespaces: site.namespaces, lang, interwikiFile: opts.interwikiFile, now: t0Wall, hookAnalyzers: hooks.map((h) => h.analyzer ?? null), searchIndex },
+    const setup = { siteName: site.siteName, namespaces: site.namespaces, lang, interwikiFile: opts.interwikiFile, now: t0Wall, hookAnalyzers: hooks.map((h) => h.analyzer ?? null), searchIndex };
+    const { counts: linkCounts, withInlineQueries } = await runLinkPass(w, {
+      setup,
       interwiki,
       workers: opts.workers ?? Math.max(1, os.availableParallelism() - 1),
       hooks,
@@ -227,14 +236,25 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       w.createIndexes(table);
       await checkpoint();
     }
-    const categories = w.derived.categories();
-    log(`link indexes, categories: ${categories} (${secondsSince(t0)} s)`);
-    await checkpoint();
     for (const h of hooks) {
       await h.finish?.(w, hookContext);
       log(`${h.name}: finished (${secondsSince(t0)} s)`);
       await checkpoint();
     }
+    // the results of inline queries need the finished semantic data; their categories count in `category`
+    if (opts.inlineQueries && withInlineQueries.length > 0) {
+      const evaluate = await opts.inlineQueries(w.readStore());
+      const added = await runInlineQueryLinkPass(w, { setup, interwiki, checkAbort, pages: withInlineQueries, evaluate });
+      linkCounts.pagelinks += added.pagelinks;
+      linkCounts.imagelinks += added.imagelinks;
+      linkCounts.templatelinks += added.templatelinks;
+      linkCounts.categorylinks += added.categorylinks;
+      log(`inline queries: ${withInlineQueries.length} pages, ${added.pagelinks + added.imagelinks + added.templatelinks + added.categorylinks} links of their results (${secondsSince(t0)} s)`);
+      await checkpoint();
+    }
+    const categories = w.derived.categories();
+    log(`link indexes, categories: ${categories} (${secondsSince(t0)} s)`);
+    await checkpoint();
     w.derived.reports();
     log(`reports (${secondsSince(t0)} s)`);
     await checkpoint();

@@ -12,8 +12,11 @@ import { NS_CATEGORY, NS_FILE } from '../wiki/namespaces.js';
 export { categorySortKey } from './analysis.js';
 import type { PageAnalysisHook } from './hooks.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
-import type { ImportWriter } from '../store/import-writer.js';
-import type { AnalysisSetup, PageResult } from './analysis.js';
+import type { CategoryLinkRow, ImportWriter, LateLinkCounts } from '../store/import-writer.js';
+import { categorySortKey, PageAnalyzer, type AnalysisSetup, type PageResult } from './analysis.js';
+import type { PageLinks } from '../wikitext/links.js';
+import type { Expansion } from './expand.js';
+import { inlineQueryAnswers, MAX_EXPANSION_DEPTH, queryKey, type InlineQueryCall, type InlineQueryOutput } from '../wikitext/preprocess.js';
 import { createChunkAnalyzer } from './analysis-pool.js';
 import { inBatch } from './batch.js';
 
@@ -40,16 +43,24 @@ export interface LinkPassOptions {
   onProgress?: (pagesDone: number) => void;
 }
 
-export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promise<LinkCounts> {
+export interface LinkPassResult {
+  counts: LinkCounts;
+  /** ids of the pages whose text calls {{#ask:}} / {{#show:}}, ascending */
+  withInlineQueries: number[];
+}
+
+export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promise<LinkPassResult> {
   const counts: LinkCounts = { pagelinks: 0, imagelinks: 0, templatelinks: 0, categorylinks: 0, langlinks: 0, externallinks: 0, iwlinks: 0, pageProps: 0 };
   const out = w.links;
   out.interwikiMap(opts.interwiki);
   out.begin();
   if (opts.setup.searchIndex) w.search.begin();
   const { hooks } = opts;
+  const withInlineQueries: number[] = [];
 
   const write = async (r: PageResult) => {
     const { page, links } = r;
+    if (r.inlineQueries) withInlineQueries.push(page.id);
     if (links !== null) {
       const from = page.id;
       const fromNs = page.ns;
@@ -117,5 +128,61 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
   const moved = out.finish();
   counts.pagelinks = moved.pagelinks;
   counts.imagelinks = moved.imagelinks;
-  return counts;
+  return { counts, withInlineQueries };
+}
+
+/** Answers inline query calls over the wiki being imported (the modules' evaluator, handed in by the CLI). */
+export type InlineQueryEvaluator = (calls: InlineQueryCall[], page: { ns: number; dbkey: string }) => Promise<InlineQueryOutput[]>;
+
+/**
+ * The links of inline query results. SMW's results are wikitext the parser reads like the rest of the
+ * page: the pages, files and property pages they link, the templates a template format calls and the
+ * categories its output adds are links of the page that runs the query. They need the complete semantic
+ * data, so they are added after pass 2 and the semantic importer's finish: each page that calls
+ * {{#ask:}}/{{#show:}} is expanded again on this thread with its queries answered (in rounds, as a render
+ * does: an answer's templates may hold further queries), and the links this finds that pass 2 had not are
+ * written -- what a refresh of every page leaves in MediaWiki+SMW. The queries run with the limits of
+ * rendering (the same evaluator, MAX_INLINE_QUERIES calls per page).
+ */
+export async function runInlineQueryLinkPass(
+  w: ImportWriter,
+  opts: Pick<LinkPassOptions, 'setup' | 'interwiki' | 'checkAbort'> & { pages: readonly number[]; evaluate: InlineQueryEvaluator },
+): Promise<LateLinkCounts> {
+  const analyzer = await PageAnalyzer.create(w, opts.setup, opts.interwiki);
+  const added: LateLinkCounts = { pagelinks: 0, imagelinks: 0, templatelinks: 0, categorylinks: 0 };
+  for (let i = 0; i < opts.pages.length; i += CHUNK) {
+    await inBatch(w, async () => {
+      for (const id of opts.pages.slice(i, i + CHUNK)) {
+        const [page] = w.pages.chunkWithText(id - 1, 1);
+        if (!page || page.id !== id) continue;
+        const known = new Map<string, InlineQueryOutput>();
+        let result: { exp: Expansion; links: PageLinks };
+        for (let round = 0; ; round++) {
+          const wanted = new Map<string, InlineQueryCall>();
+          result = analyzer.expandAndLink(page, inlineQueryAnswers(known, wanted));
+          // calls still unanswered after the last round stay as written (inert), as in a render
+          if (wanted.size === 0 || round === MAX_EXPANSION_DEPTH) break;
+          const calls = [...wanted.values()];
+          const answers = await opts.evaluate(calls, { ns: page.ns, dbkey: page.dbkey });
+          calls.forEach((c, k) => known.set(queryKey(c), answers[k]));
+        }
+        const { exp, links } = result;
+        const n = w.links.supplement(page.id, page.ns, { pages: links.pages.values(), files: links.files, templates: exp.templates, categories: categoryRows(page, links) });
+        added.pagelinks += n.pagelinks;
+        added.imagelinks += n.imagelinks;
+        added.templatelinks += n.templatelinks;
+        added.categorylinks += n.categorylinks;
+      }
+    });
+    await new Promise((r) => setImmediate(r));
+    opts.checkAbort();
+  }
+  return added;
+}
+
+/** categorylinks rows of a page's categories */
+function categoryRows(page: { id: number; ns: number; dbkey: string; latestTimestamp: string }, links: PageLinks): CategoryLinkRow[] {
+  const type = page.ns === NS_CATEGORY ? 'subcat' : page.ns === NS_FILE ? 'file' : 'page';
+  const titleText = page.dbkey.replace(/_/g, ' ');
+  return [...links.categories].map(([cat, prefix]) => ({ from: page.id, to: cat, sortkey: categorySortKey(prefix, titleText), sortkeyPrefix: prefix, timestamp: page.latestTimestamp, type }));
 }

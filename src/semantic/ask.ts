@@ -27,6 +27,7 @@ export const SMW_QUPPERBOUND = 5000; // $smwgQUpperbound (the offset parameter's
 export const SMW_QMAX_SIZE = 12; // $smwgQMaxSize
 export const SMW_QMAX_DEPTH = 4; // $smwgQMaxDepth
 export const SMW_QSUBCATEGORY_DEPTH = 10; // $smwgQSubcategoryDepth
+export const SMW_QSUBPROPERTY_DEPTH = 10; // $smwgQSubpropertyDepth
 
 // ---------------------------------------------------------------------------------------------------
 // Messages (i18n/uk.json of SMW 2.2)

@@ -261,6 +261,25 @@ export interface LinkImportWriter {
   pageProp(page: number, name: string, value: string): number;
   /** after the last page: the page and image links, counted */
   finish(): { pagelinks: number; imagelinks: number };
+  /**
+   * After finish(): links a page gains once the whole wiki is known (its inline queries' results, as a
+   * refresh of the page records them); the rows it has already are kept. Returns the rows added.
+   */
+  supplement(from: number, fromNs: number, links: LateLinks): LateLinkCounts;
+}
+
+export interface LateLinks {
+  pages: Iterable<TitleRef>;
+  files: Iterable<string>;
+  templates: Iterable<TitleRef>;
+  categories: Iterable<CategoryLinkRow>;
+}
+
+export interface LateLinkCounts {
+  pagelinks: number;
+  imagelinks: number;
+  templatelinks: number;
+  categorylinks: number;
 }
 
 /** tables derived from the finished link tables */

@@ -17,15 +17,17 @@
  *
  * Offsets are bounded by SMW itself ($smwgQMaxLimit, $smwgQUpperbound).
  */
-import { DI } from '../semantic/types.js';
+import { BLOB_TYPES, DI } from '../semantic/types.js';
 import type { Comparator, Description, PropertyRef, QueryItem } from '../semantic/ask.js';
-import { SMW_QSUBCATEGORY_DEPTH } from '../semantic/ask.js';
+import { SMW_QSUBCATEGORY_DEPTH, SMW_QSUBPROPERTY_DEPTH } from '../semantic/ask.js';
 import type { AskAnswer, AskPrintValue, AskRequest, AskSubject, AskPrintoutSpec } from './semantic-store.js';
 
 /** Rows a condition's set is counted to when choosing the one that drives. */
 const PROBE_CAP = 2000;
 /** Subjects a sort-order walk reads (beyond the offset) before the smallest condition drives instead. */
 const WALK_BUDGET = 20000;
+/** Properties a property condition expands to at most (with subproperties). */
+const MAX_SUBPROPERTIES = 1000;
 /** Categories a class condition expands to at most (with subcategories). */
 const MAX_CATEGORIES = 5000;
 
@@ -49,6 +51,8 @@ export interface SemanticDialect {
   readonly keyBase: number;
   /** `expr` is in a bound list of texts */
   inTextList(expr: string, ph: string[]): string;
+  /** `expr` is in a bound list of integers */
+  inIntList(expr: string, ph: string[]): string;
   /** SMW's `~` pattern (* any characters, ? one character, everything else literal; case-sensitive) */
   matches(expr: string, negate: boolean, pattern: (v: string) => string, smwPattern: string): string;
   /** an integer expression as text, for concatenation */
@@ -94,6 +98,11 @@ export class Params {
 
 interface PropInfo {
   id: number;
+  /**
+   * the property and its subproperties ([[Subproperty of::…]], to $smwgQSubpropertyDepth levels): a
+   * condition on the property holds for values of any of them, as SMW's Q_PROP_HIERARCHY segments make it
+   */
+  ids: number[];
   /** user properties keep page titles and texts in sv_ns/sv_key */
   user: boolean;
 }
@@ -151,6 +160,11 @@ class Compiler {
 
   private prop(p: PropertyRef): PropInfo | undefined {
     return this.r.props.get(p.key);
+  }
+
+  /** `col` names the property or one of its subproperties (`=` when it has none: the statement as before) */
+  private propIs(col: string, info: PropInfo): string {
+    return propIs(this.params, col, info);
   }
 
   /** SQL of one page's item serialization from a smw_subject alias (for predefined page properties). */
@@ -252,13 +266,13 @@ class Compiler {
     if (prop.inverse) {
       if (!info.user) return 'FALSE';
       const xs = this.alias('xs');
-      return `EXISTS (SELECT 1 FROM smw_subject ${xs} JOIN smw_value ${v} ON ${v}.sv_property = ${this.p(info.id, 'int')} AND ${v}.sv_key = ${xs}.ss_title AND ${v}.sv_ns = ${xs}.ss_namespace
+      return `EXISTS (SELECT 1 FROM smw_subject ${xs} JOIN smw_value ${v} ON ${this.propIs(`${v}.sv_property`, info)} AND ${v}.sv_key = ${xs}.ss_title AND ${v}.sv_ns = ${xs}.ss_namespace
         WHERE ${xs}.ss_id = ${x} AND ${xs}.ss_subobject = '' AND ${this.check(inner, `${v}.sv_subject`)})`;
     }
     // parameters are collected in text order: the property's before the value condition's
-    const pid = this.p(info.id, 'int');
+    const pid = this.propIs(`${v}.sv_property`, info);
     const cond = isPageType(prop.type) ? this.pageValueCondition(inner, v, info) : this.valueCondition(inner, v, info);
-    return `EXISTS (SELECT 1 FROM smw_value ${v} WHERE ${v}.sv_subject = ${x} AND ${v}.sv_property = ${pid} AND ${cond})`;
+    return `EXISTS (SELECT 1 FROM smw_value ${v} WHERE ${v}.sv_subject = ${x} AND ${pid} AND ${cond})`;
   }
 
   /** the page value in row v satisfies d */
@@ -353,20 +367,25 @@ class Compiler {
     if (prop.inverse) {
       if (!info.user) return NO_SUBJECT;
       const xs = this.alias('xs');
-      const pid = this.p(info.id, 'int');
+      const pid = this.propIs(`${v}.sv_property`, info);
       const innerCond = inner.k === 'thing' ? '' : ` AND ${v}.sv_subject IN (${this.set(inner)})`;
       return `SELECT DISTINCT ${xs}.ss_id AS id FROM smw_value ${v} JOIN smw_subject ${xs} ON ${xs}.ss_namespace = ${v}.sv_ns AND ${xs}.ss_title = ${v}.sv_key AND ${xs}.ss_subobject = ''
-        WHERE ${v}.sv_property = ${pid} AND ${v}.sv_key IS NOT NULL${innerCond}`;
+        WHERE ${pid} AND ${v}.sv_key IS NOT NULL${innerCond}`;
     }
-    const pid = this.p(info.id, 'int');
+    const pid = this.propIs(`${v}.sv_property`, info);
     if (isPageType(prop.type) && !simplePageCondition(inner)) {
       const o = this.alias('o');
-      return `SELECT ${v}.sv_subject AS id FROM smw_subject ${o} JOIN smw_value ${v} ON ${v}.sv_property = ${pid} AND ${this.valueIsSubject(v, o, info)}
+      return `SELECT ${v}.sv_subject AS id FROM smw_subject ${o} JOIN smw_value ${v} ON ${pid} AND ${this.valueIsSubject(v, o, info)}
         WHERE ${o}.ss_id IN (${this.set(inner)})`;
     }
     const cond = isPageType(prop.type) ? this.pageValueCondition(inner, v, info) : this.valueCondition(inner, v, info);
-    return `SELECT ${v}.sv_subject AS id FROM smw_value ${v} WHERE ${v}.sv_property = ${pid} AND ${cond}`;
+    return `SELECT ${v}.sv_subject AS id FROM smw_value ${v} WHERE ${pid} AND ${cond}`;
   }
+}
+
+function propIs(params: Params, col: string, info: PropInfo): string {
+  if (info.ids.length === 1) return `${col} = ${params.add(info.id, 'int')}`;
+  return params.dialect.inIntList(col, params.list(info.ids, 'int'));
 }
 
 /** conditions on a page value that are read from the value row itself */
@@ -435,7 +454,8 @@ export class SemanticQueryEngine {
     if (propKeys.size > 0) {
       const p = this.params();
       const sql = `SELECT sp_id AS id, sp_key AS key FROM ${dl.listTable(p.list([...propKeys], 'text'), 'text', 'j')} JOIN smw_property ON sp_key = j.value`;
-      for (const r of (await this.run.all(sql, p.values)) as Array<{ id: number; key: string }>) props.set(r.key, { id: r.id, user: !r.key.startsWith('_') });
+      for (const r of (await this.run.all(sql, p.values)) as Array<{ id: number; key: string }>) props.set(r.key, { id: r.id, ids: [r.id], user: !r.key.startsWith('_') });
+      await this.subproperties(props);
     }
     const resolvedPages = new Map<string, { id: number; ns: number; dbkey: string }>();
     // no page or subject has U+0000 in its title: SMW has no id for such a page (the statement's 0)
@@ -491,6 +511,36 @@ export class SemanticQueryEngine {
     return { props, pages: resolvedPages, classes };
   }
 
+  /**
+   * The lower closure of each user property under _SUBP, one statement per level for all of them:
+   * the property pages whose [[Subproperty of::…]] names a property of the level (smw_value_item).
+   */
+  private async subproperties(props: Map<string, PropInfo>): Promise<void> {
+    const user = [...props.entries()].filter(([key, info]) => info.user && !hasNul(key));
+    if (user.length === 0) return;
+    const subp = ((await this.run.all("SELECT sp_id AS id FROM smw_property WHERE sp_key = '_SUBP'", [])) as Array<{ id: number }>)[0]?.id;
+    if (subp === undefined) return;
+    for (const [key, info] of user) {
+      const seen = new Set([key]);
+      let level = [key];
+      for (let depth = 0; depth < SMW_QSUBPROPERTY_DEPTH && level.length > 0 && seen.size < MAX_SUBPROPERTIES; depth++) {
+        const p = this.params();
+        const list = this.dialect.listTable(p.list(level.map((k) => `${k}#102#`), 'text'), 'text', 'j');
+        const sql = `SELECT s.ss_title AS t, sp.sp_id AS id FROM ${list} JOIN smw_value v ON v.sv_property = ${p.add(subp, 'int')} AND v.sv_item = j.value
+           JOIN smw_subject s ON s.ss_id = v.sv_subject JOIN smw_property sp ON sp.sp_key = s.ss_title
+           WHERE s.ss_namespace = 102 AND s.ss_subobject = '' ORDER BY sp.sp_id LIMIT ${p.add(MAX_SUBPROPERTIES, 'int')}`;
+        const next: string[] = [];
+        for (const r of (await this.run.all(sql, p.values)) as Array<{ t: string; id: number }>) {
+          if (seen.has(r.t) || seen.size >= MAX_SUBPROPERTIES) continue;
+          seen.add(r.t);
+          next.push(r.t);
+          info.ids.push(r.id);
+        }
+        level = next;
+      }
+    }
+  }
+
   async ask(req: AskRequest): Promise<AskAnswer> {
     const dl = this.dialect;
     const sortKeys = req.sort.map(([k]) => k);
@@ -520,10 +570,11 @@ export class SemanticQueryEngine {
         const agg = order === 'DESC' ? 'MAX' : 'MIN';
         let expr: string;
         if (isPageType(type) && info.user) {
-          expr = `(SELECT ${agg}(o.ss_sortkey) FROM smw_value v JOIN smw_subject o ON o.ss_namespace = v.sv_ns AND o.ss_title = v.sv_key AND o.ss_subobject = '' WHERE v.sv_subject = s.ss_id AND v.sv_property = ${p.add(info.id, 'int')})`;
+          expr = `(SELECT ${agg}(o.ss_sortkey) FROM smw_value v JOIN smw_subject o ON o.ss_namespace = v.sv_ns AND o.ss_title = v.sv_key AND o.ss_subobject = '' WHERE v.sv_subject = s.ss_id AND ${propIs(p, 'v.sv_property', info)})`;
         } else {
-          const col = ['_num', '_qty', '_tem', '_dat', '_boo'].includes(type) ? 'v.sv_num' : info.user ? 'v.sv_key' : 'v.sv_item';
-          expr = `(SELECT ${agg}(${col}) FROM smw_value v WHERE v.sv_subject = s.ss_id AND v.sv_property = ${p.add(info.id, 'int')})`;
+          // user properties keep texts in sv_key; URIs, codes and the like of every property in sv_item
+          const col = ['_num', '_qty', '_tem', '_dat', '_boo'].includes(type) ? 'v.sv_num' : info.user && BLOB_TYPES.has(type) ? 'v.sv_key' : 'v.sv_item';
+          expr = `(SELECT ${agg}(${col}) FROM smw_value v WHERE v.sv_subject = s.ss_id AND ${propIs(p, 'v.sv_property', info)})`;
         }
         // a value page SMW has no subject for has no sort key: NULL, sorted as SQLite sorts it
         sortExprs.push(dl.orderTerm(expr, order));

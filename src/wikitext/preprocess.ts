@@ -51,6 +51,22 @@ export function queryKey(call: InlineQueryCall): string {
   return call.fn + '\u0000' + call.args.join('\u0000');
 }
 
+/**
+ * PreprocessContext.inlineQuery over the answers known so far: a call not answered yet is added to
+ * `wanted` (and left as written this round); calls beyond MAX_INLINE_QUERIES output nothing.
+ */
+export function inlineQueryAnswers(known: ReadonlyMap<string, InlineQueryOutput>, wanted: Map<string, InlineQueryCall>): NonNullable<PreprocessContext['inlineQuery']> {
+  return (fn, args) => {
+    const call = { fn, args };
+    const k = queryKey(call);
+    const answer = known.get(k);
+    if (answer !== undefined) return answer;
+    if (known.size + wanted.size >= MAX_INLINE_QUERIES && !wanted.has(k)) return { text: '', expand: false };
+    wanted.set(k, call);
+    return undefined;
+  };
+}
+
 export interface ExpandRound {
   result: ExpandResult;
   wantedTemplates: TitleRef[];
@@ -143,17 +159,7 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
     stripItem: o.stripItem,
     headingMarkers: o.headingMarkers,
   };
-  if (o.inlineQueries) {
-    ctx.inlineQuery = (fn, args) => {
-      const call = { fn, args };
-      const k = queryKey(call);
-      const known = snap.queries.get(k);
-      if (known !== undefined) return known;
-      if (snap.queries.size + wantedQueries.size >= MAX_INLINE_QUERIES && !wantedQueries.has(k)) return { text: '', expand: false };
-      wantedQueries.set(k, call);
-      return undefined;
-    };
-  }
+  if (o.inlineQueries) ctx.inlineQuery = inlineQueryAnswers(snap.queries, wantedQueries);
   const result = expandWikitext(text, ctx);
   return { result, wantedTemplates: [...wantedTemplates.values()], wantedExists: [...wantedExists.values()], wantedQueries: [...wantedQueries.values()] };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemo } from '../../scripts/generate-demo.js';
 import { importWiki } from '../../src/importer/import.js';
-import { importHooks } from '../../src/cli/import-command.js';
+import { importHooks, importInlineQueries } from '../../src/cli/import-command.js';
 import { createServer, type ServerOptions, type WikiServer } from '../../src/http/server.js';
 import { openStore } from '../../src/store/open.js';
 import { TEST_DB, freshPostgresDatabase } from './test-db.js';
@@ -73,7 +73,7 @@ export async function demoDatabase(): Promise<{ dir: string; db: string; served:
       filesDir: join(dir, 'demo', 'files'),
       messageDirs: [join(dir, 'demo', 'messages')],
       lang: 'uk',
-      hooks: importHooks(),
+      hooks: importHooks(), inlineQueries: importInlineQueries(),
       progress: false,
       log: () => {},
     });

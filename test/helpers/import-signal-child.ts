@@ -7,7 +7,7 @@
  *   node import-signal-child.js DUMP DB FILES_DIR MESSAGES_DIR PATTERN SIGNAL
  */
 import { importWiki, ImportInterrupted } from '../../src/importer/import.js';
-import { importHooks } from '../../src/cli/import-command.js';
+import { importHooks, importInlineQueries } from '../../src/cli/import-command.js';
 
 const [dump, db, filesDir, messagesDir, pattern, signal] = process.argv.slice(2);
 const re = new RegExp(pattern ?? '$^');
@@ -21,7 +21,7 @@ try {
     filesDir,
     messageDirs: [messagesDir],
     lang: 'uk',
-    hooks: importHooks(),
+    hooks: importHooks(), inlineQueries: importInlineQueries(),
     progress: false,
     log: (line) => {
       process.stderr.write(line + '\n');

@@ -36,6 +36,7 @@ export const POSTGRES_SEMANTIC: SemanticDialect = {
     `unnest(${phs.map((ph, i) => `${ph}::${PG_TYPE[columns[i][1]]}[]`).join(', ')}) WITH ORDINALITY AS ${alias}(${columns.map(([n]) => n).join(', ')}, key)`,
   keyBase: 1,
   inTextList: (expr, [ph]) => `${expr} = ANY(${ph}::text[])`,
+  inIntList: (expr, [ph]) => `${expr} = ANY(${ph}::bigint[])`,
   matches: (expr, negate, param, pattern) => `(${expr}) COLLATE "C" ${negate ? 'NOT ' : ''}LIKE ${param(likePattern(pattern))}`,
   intText: (expr) => `(${expr})::text`,
   orderTerm: (expr, order) => `${expr} ${order === 'ASC' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST'}`,

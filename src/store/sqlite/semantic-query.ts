@@ -19,6 +19,7 @@ export const SQLITE_SEMANTIC: SemanticDialect = {
   rowsTable: ([ph], columns, alias) => `(SELECT key, ${columns.map(([n], i) => `json_extract(value, '$[${i}]') AS ${n}`).join(', ')} FROM json_each(${ph})) ${alias}`,
   keyBase: 0,
   inTextList: (expr, [ph]) => `${expr} IN (SELECT value FROM json_each(${ph}))`,
+  inIntList: (expr, [ph]) => `${expr} IN (SELECT value FROM json_each(${ph}))`,
   matches: (expr, negate, param, pattern) => `${expr} ${negate ? 'NOT ' : ''}GLOB ${param(globPattern(pattern))}`,
   intText: (expr) => expr,
   orderTerm: (expr, order) => `${expr} ${order}`,

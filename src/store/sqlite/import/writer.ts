@@ -23,7 +23,7 @@ import type { SiteStatistics } from '../../site-store.js';
 import type {
   CategoryLinkRow, DerivedImportWriter, FileImportWriter, ImageRow, ImportWriter, IndexArea, LinkImportWriter, MessageImportWriter,
   PageImportWriter, PageRow, ParserCacheImportWriter, Store, PageWithText, RedirectRow, ReportOptions, SiteMeta, TitleRef,
-  UploadFactsWriter, Uploader,
+  UploadFactsWriter, Uploader, LateLinks, LateLinkCounts,
 } from '../../import-writer.js';
 
 /**
@@ -386,6 +386,7 @@ class SqliteLinks implements LinkImportWriter {
   private readonly writer: LinksWriter;
   private ins: Record<'tl' | 'cl' | 'll' | 'pp', Database.Statement> | null = null;
   private staged: { pl: RowBuffer; il: RowBuffer } | null = null;
+  private late: Record<'pl' | 'il' | 'tl' | 'cl', Database.Statement> | null = null;
 
   constructor(private readonly db: Database.Database) {
     this.writer = new LinksWriter(db);
@@ -448,6 +449,24 @@ class SqliteLinks implements LinkImportWriter {
 
   pageProp(page: number, name: string, value: string): number {
     return this.s.pp.run(page, name, value).changes;
+  }
+
+  supplement(from: number, fromNs: number, links: LateLinks): LateLinkCounts {
+    const st = (this.late ??= {
+      pl: this.db.prepare('INSERT OR IGNORE INTO pagelinks (pl_from, pl_namespace, pl_title, pl_from_namespace) VALUES (?, ?, ?, ?)'),
+      il: this.db.prepare('INSERT OR IGNORE INTO imagelinks (il_from, il_to, il_from_namespace) VALUES (?, ?, ?)'),
+      tl: this.db.prepare('INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES (?, ?, ?, ?)'),
+      cl: this.db.prepare(
+        `INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+    });
+    const out: LateLinkCounts = { pagelinks: 0, imagelinks: 0, templatelinks: 0, categorylinks: 0 };
+    for (const t of links.pages) out.pagelinks += st.pl.run(from, t.ns, t.dbkey, fromNs).changes;
+    for (const f of links.files) out.imagelinks += st.il.run(from, f, fromNs).changes;
+    for (const t of links.templates) out.templatelinks += st.tl.run(from, t.ns, t.dbkey, fromNs).changes;
+    for (const r of links.categories) out.categorylinks += st.cl.run(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type).changes;
+    return out;
   }
 
   finish(): { pagelinks: number; imagelinks: number } {
