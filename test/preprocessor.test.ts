@@ -569,7 +569,9 @@ describe('core parser functions', () => {
   test('#language, ns, formatnum, plural', () => {
     assert.equal(x('{{#language: uk }} {{#language: en }}'), 'українська English');
     assert.equal(x('{{ns:10}}|{{ns:Template}}|{{ns:14}}|{{ns:0}}'), 'Шаблон|Шаблон|Категорія|');
-    assert.equal(x('{{formatnum: 1234567.5 }}|{{formatnum: 1234 }}|{{formatnum: 1 234 567,5 | R }}'), '1\u00a0234\u00a0567,5|1234|1234567.5');
+    assert.equal(x('{{formatnum: 1234567.5 }}|{{formatnum: 1234 }}|{{formatnum: 1\u00a0234\u00a0567,5 | R }}'), '1\u00a0234\u00a0567,5|1234|1234567.5');
+    // Language::parseFormattedNumber maps the separators of the table only: plain spaces stay, "r" is no rawsuffix
+    assert.equal(x('{{formatnum: 1 234,5 | R }}|{{formatnum:1234567|r}}|{{formatnum:1234.5|NOSEP}}'), '1 234.5|1\u00a0234\u00a0567|1234.5');
     const pl = (n: number): string => x(`{{PLURAL: ${n} | місто | міста | міст }}`);
     assert.deepEqual([1, 2, 5, 11, 21, 22, 25, 102, 112].map(pl), ['місто', 'міста', 'міст', 'міст', 'місто', 'міста', 'міст', 'міста', 'міст']);
   });

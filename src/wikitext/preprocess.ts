@@ -59,7 +59,8 @@ export interface ExpandRound {
   wantedQueries: InlineQueryCall[];
 }
 
-const treeCache = new TemplateTreeCache();
+/** parse trees of template texts, shared by every expansion of the serving process (pages, messages) */
+export const sharedTreeCache = new TemplateTreeCache();
 const siteTables = new WeakMap<TitleCodec, { names: Record<number, string>; subpages: number[] }>();
 
 /**
@@ -135,7 +136,7 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
     namespacesWithSubpages: t.subpages,
     siteName: o.siteName,
     now: o.now,
-    treeCache,
+    treeCache: sharedTreeCache,
     limits: o.limits,
     displayTitle: (text) => displayTitleProp(text, o.title, o.codec),
     message: o.message,

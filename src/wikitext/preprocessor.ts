@@ -33,9 +33,9 @@
  *
  * This module is pure: all page access goes through the context's callbacks.
  */
-import { lcfirst, ucfirst, ukPluralIndex } from '../wiki/language.js';
+import { convertGrammar, convertPlural, formatNumText, lcfirst, parseFormattedNumber, ucfirst } from '../wiki/language.js';
 import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../wiki/namespaces.js';
-import { phpLooseEquals } from '../wiki/messages.js';
+import { phpLooseEquals, replaceParameters } from '../wiki/messages.js';
 import { rawUrlEncode, wellFormed, wfUrlencode } from '../wiki/files.js';
 import { decodeCharReferences } from '../wiki/titles.js';
 import { escapeXmlText, htmlspecialchars } from '../wiki/html.js';
@@ -119,6 +119,26 @@ export interface PreprocessContext {
    * as SMW's printer runs Parser::replaceVariables on it; otherwise it is inserted as it is (noparse).
    */
   inlineQuery?(fn: 'ask' | 'show', args: string[]): { text: string; expand: boolean } | undefined;
+  /**
+   * The language of {{PLURAL}}, {{GRAMMAR}} and {{formatnum}} (Parser::getTargetLanguage): the content
+   * language for a page, the user language for an interface message. Default 'uk'.
+   */
+  language?: string;
+  /** {{CONTENTLANGUAGE}}; default 'uk' */
+  contentLanguage?: string;
+  /**
+   * {{int:key|…}}: Message::plain of the key in the target language with the call's arguments as $1…,
+   * parsed again in a frame holding them (CoreParserFunctions::intFunction). Without it the MediaWiki:
+   * page of the key is read through getTemplate, "⧼key⧽" when there is none.
+   */
+  interfaceMessage?(key: string, args: string[]): string;
+  /** the content language's parser-template-loop-warning ($1: the template); default 1.25's English text */
+  templateLoopWarning?: string;
+  /**
+   * Past the expansion depth limit output PPFrame::expand's "Expansion depth limit exceeded" error, as
+   * MediaWiki does; by default the source text stays (the importer reads links from it).
+   */
+  depthLimitError?: boolean;
 }
 
 export interface ExpandResult {
@@ -971,7 +991,9 @@ interface TemplateTarget {
 
 /** A parser-function or variable result meaning "output the call itself, arguments expanded". */
 const LITERAL = Symbol('literal');
-type FnResult = string | typeof LITERAL;
+/** A parser function's "found => false": the call is taken for a transclusion ({{ns:Nothing}}, {{int:}}). */
+const NOT_FOUND = Symbol('not found');
+type FnResult = string | typeof LITERAL | typeof NOT_FOUND;
 
 interface Call {
   frame: Frame;
@@ -1036,6 +1058,11 @@ class Expander {
     this.current = { ns: ctx.title.ns, nsText: this.nsName(ctx.title.ns), text: ctx.title.dbkey.replace(/_/g, ' ') };
   }
 
+  /** the target language (PreprocessContext.language) */
+  get lang(): string {
+    return this.ctx.language ?? 'uk';
+  }
+
   get extTagSet(): ReadonlySet<string> {
     return this.site.extTagSet;
   }
@@ -1094,7 +1121,7 @@ class Expander {
     if (this.stopped) return rawOf(nodes);
     if (this.expandDepth >= this.maxDepth) {
       this.hit('depth', false);
-      return rawOf(nodes);
+      return this.ctx.depthLimitError ? '<span class="error">Expansion depth limit exceeded</span>' : rawOf(nodes);
     }
     this.expandDepth++;
     try {
@@ -1211,7 +1238,8 @@ class Expander {
       const fn = lookupFunction(part1.slice(0, colon));
       if (fn) {
         const call: Call = { frame, node, first: phpTrim(part1.slice(colon + 1)), titleWithSpaces };
-        return this.finishCall(node, fn(this, call), frame, titleWithSpaces);
+        const r = fn(this, call);
+        if (r !== NOT_FOUND) return this.finishCall(node, r, frame, titleWithSpaces);
       }
     }
     // "#…" can never be a template title: unknown parser functions (SMW's #set, #ask …) stay as they are.
@@ -1235,7 +1263,7 @@ class Expander {
    * total size of template and function output is limited.
    */
   private finishCall(node: TplNode, result: FnResult, frame: Frame, titleWithSpaces: string): string {
-    if (result === LITERAL) return this.literalCall(node, titleWithSpaces, frame);
+    if (result === LITERAL || result === NOT_FOUND) return this.literalCall(node, titleWithSpaces, frame);
     let text = result;
     if (!node.lineStart && startsBlock(text)) text = '\n' + text;
     this.postExpandBytes += utf8Length(text);
@@ -1269,7 +1297,7 @@ class Expander {
       // A red link, as MediaWiki renders a missing template.
       text = `[[:${this.targetText(target)}]]`;
     } else if (!frame.loopCheck(target.pageKey)) {
-      text = `<span class="error">Template loop detected: [[${this.targetText(target)}]]</span>`;
+      text = `<span class="error">${replaceParameters(this.ctx.templateLoopWarning ?? 'Template loop detected: [[$1]]', [this.targetText(target)])}</span>`;
     } else if (nowiki) {
       text = escapeWikiText(page.text);
     } else {
@@ -1384,6 +1412,11 @@ class Expander {
   }
 
   // --- titles -------------------------------------------------------------------------------------
+
+  /** the name of a namespace the wiki has, undefined for another number */
+  knownNsName(ns: number): string | undefined {
+    return this.site.nsNames.get(ns);
+  }
 
   nsName(ns: number): string {
     return this.site.nsNames.get(ns) ?? (ns === NS_MAIN ? '' : `Namespace ${ns}`);
@@ -1802,7 +1835,7 @@ for (const [names, fmt] of TIME_WORDS) {
   }
 }
 for (const n of ['SITENAME', 'НАЗВА_САЙТУ', 'НАЗВАНИЕ_САЙТА']) VARIABLES.set(n, (ex) => ex.ctx.siteName ?? LITERAL);
-for (const n of ['CONTENTLANGUAGE', 'CONTENTLANG', 'МОВА_ВМІСТУ']) VARIABLES.set(n, () => 'uk');
+for (const n of ['CONTENTLANGUAGE', 'CONTENTLANG', 'МОВА_ВМІСТУ', 'ЯЗЫК_СОДЕРЖАНИЯ']) VARIABLES.set(n, (ex) => ex.ctx.contentLanguage ?? 'uk');
 for (const n of ['DIRECTIONMARK', 'DIRMARK', 'НАПРЯМОК_ПИСЬМА']) VARIABLES.set(n, () => '\u200e');
 for (const n of UNSUPPORTED_VARIABLES) VARIABLES.set(n, () => LITERAL);
 VARIABLES.set('!', () => '|');
@@ -2006,31 +2039,39 @@ function pad(ex: Expander, c: Call, left: boolean): string {
 defineCI(['padleft', 'ЗАПОВНИТИ_ЛІВОРУЧ', 'ЗАПОЛНИТЬ_СЛЕВА'], (ex, c) => pad(ex, c, true));
 defineCI(['padright', 'ЗАПОВНИТИ_ПРАВОРУЧ', 'ЗАПОЛНИТЬ_СПРАВА'], (ex, c) => pad(ex, c, false));
 
+/** CoreParserFunctions::ns's index: intval of a number (or "0"), else a namespace name or alias */
 function namespaceOf(ex: Expander, arg: string): number | undefined {
-  if (/^-?\d+$/.test(arg)) return Number(arg);
+  const n = phpIntval(arg);
+  if (n !== 0 || phpLooseEquals(arg, '0')) return n;
   return ex.nsIndex(arg);
+}
+/** Language::getFormattedNsText: '' for a number no namespace has */
+function formattedNsText(ex: Expander, ns: number): string {
+  return ns === NS_MAIN ? '' : ex.knownNsName(ns) ?? '';
 }
 defineCI(['ns', 'ПН', 'ПИ'], (ex, c) => {
   const ns = namespaceOf(ex, c.first);
-  return ns === undefined ? LITERAL : ex.nsName(ns);
+  return ns === undefined ? NOT_FOUND : formattedNsText(ex, ns);
 });
 defineCI(['nse', 'ПН_2', 'ПИК'], (ex, c) => {
   const ns = namespaceOf(ex, c.first);
-  return ns === undefined ? LITERAL : wfUrlencode(ex.nsName(ns).replace(/ /g, '_'));
+  return ns === undefined ? NOT_FOUND : wfUrlencode(formattedNsText(ex, ns).replace(/ /g, '_'));
 });
 
+// the rawsuffix magic word ("R", uk "Н") is case-sensitive
 defineCI(['formatnum', 'ФОРМАТУВАТИ_ЧИСЛО', 'ФОРМАТИРОВАТЬ_ЧИСЛО'], (ex, c) => {
-  const arg = ex.trimmedArg(c, 1).toUpperCase();
-  if (arg === 'R') return c.first.replace(/[\u00a0 ]/g, '').replace(',', '.');
-  if (arg === 'NOSEP') return c.first.replace('.', ',');
-  return formatNumUk(c.first);
+  const arg = ex.trimmedArg(c, 1);
+  if (arg === 'R' || arg === 'Н') return parseFormattedNumber(c.first, ex.lang);
+  if (arg === 'NOSEP') return c.first;
+  return formatNumText(c.first, ex.lang);
 });
 
 defineCI(['plural', 'МНОЖИНА', 'МНОЖЕСТВЕННОЕ_ЧИСЛО'], (ex, c) => {
   const args = ex.allTrimmedArgs(c);
-  return pluralUk(args[0], args.slice(1));
+  const num = parseFormattedNumber(args[0], ex.lang);
+  return convertPlural(/^\d+$/.test(num) ? Number(num) : phpFloatCast(num), args.slice(1), ex.lang);
 });
-defineCI(['grammar', 'ВІДМІНОК', 'ПАДЕЖ'], (ex, c) => ex.trimmedArg(c, 1));
+defineCI(['grammar', 'ВІДМІНОК', 'ПАДЕЖ'], (ex, c) => convertGrammar(ex.trimmedArg(c, 1), c.first, ex.lang));
 defineCI(['gender', 'СТАТЬ', 'ПОЛ'], (ex, c) => {
   const forms = ex.allTrimmedArgs(c).slice(1);
   if (forms.length === 0) return '';
@@ -2038,8 +2079,15 @@ defineCI(['gender', 'СТАТЬ', 'ПОЛ'], (ex, c) => {
 });
 
 defineCI(['int', 'ВНУТР'], (ex, c) => {
-  // An interface message: a MediaWiki: page when the wiki has one, else MediaWiki's "⧼key⧽".
   const key = c.first;
+  const message = ex.ctx.interfaceMessage;
+  if (message) {
+    if (key === '') return NOT_FOUND;
+    // parsed again in a frame holding the call's arguments, as braceSubstitution does with a non-noparse result
+    const text = message(key, ex.allTrimmedArgs(c).slice(1));
+    return ex.expandGenerated(text, ex.newChild(c.frame, c.node.parts, ''), false);
+  }
+  // An interface message: a MediaWiki: page when the wiki has one, else MediaWiki's "⧼key⧽".
   const page = key === '' ? null : ex.fetch(`${ex.nsName(NS_MEDIAWIKI)}:${ucfirst(key)}`);
   if (!page) return `⧼${key}⧽`;
   const args = ex.allTrimmedArgs(c).slice(1);
@@ -2441,6 +2489,12 @@ function phpFloatval(s: string): number {
   return Number.isNaN(v) ? 0 : v;
 }
 
+/** PHP's (float) cast of a string: its leading number, 0 when there is none. */
+function phpFloatCast(s: string): number {
+  const m = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(s);
+  return m ? Number(m[0].trim()) : 0;
+}
+
 /** PHP intval of a string: the leading integer, 0 when none. */
 function phpIntval(s: string): number {
   const m = /^[ \t\n\r\v\f]*([+-]?\d+)/.exec(s);
@@ -2540,32 +2594,6 @@ function anchorEncode(text: string): string {
   t = t.replace(/\[\[:?([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, target: string, label?: string) => label ?? target);
   t = decodeCharReferences(t).replace(/[ _]+/g, ' ').trim();
   return phpUrlencode(t.replace(/ /g, '_')).replace(/%3A/g, ':').replace(/%/g, '.');
-}
-
-/**
- * Language::formatNum for uk: integer parts of more than four digits grouped by non-breaking spaces,
- * the decimal separator a comma. Anything that is not a plain number is returned unchanged.
- */
-function formatNumUk(s: string): string {
-  const m = /^(-?)(\d+)(\.\d+)?$/.exec(s);
-  if (!m) return s;
-  let int = m[2];
-  if (int.length > 4) int = int.replace(/\B(?=(\d{3})+$)/g, '\u00a0');
-  return m[1] + int + (m[3] ? ',' + m[3].slice(1) : '');
-}
-
-/** {{PLURAL:n|one|few|many}} with Ukrainian plural rules and explicit "n=form" forms. */
-function pluralUk(numberText: string, forms: string[]): string {
-  const n = Number(numberText.replace(/[\u00a0 ]/g, '').replace(',', '.'));
-  const plain: string[] = [];
-  for (const f of forms) {
-    const explicit = /^(\d+)=([\s\S]*)$/.exec(f);
-    if (explicit) {
-      if (Number(explicit[1]) === n) return explicit[2];
-    } else plain.push(f);
-  }
-  if (plain.length === 0) return '';
-  return plain[Math.min(ukPluralIndex(n), plain.length - 1)];
 }
 
 /** PHP explode() with a positive limit. */
