@@ -752,12 +752,13 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
     uk: { a: 'A uk', t: 'T uk' },
   };
   const overrides: Record<string, Record<string, string>> = {
-    uk: { a: 'A local', d: 'D local', tpl: 'x {{Шаблон|x|1=v|y}} {{Шаблон|3= z }} {{Нема}} {{{1|def}}} {{{2}}}' },
+    uk: { a: 'A local', d: 'D local', 'parser-template-loop-warning': 'Петля: [[$1]]', tpl: 'x {{Шаблон|x|1=v|y}} {{Шаблон|3= z }} {{Нема}} {{{1|def}}} {{{2}}}' },
     ru: { c: 'C local ru', t: 'T local ru' },
     en: { b: 'B local en' },
   };
   const templates: Record<string, string> = {
     '10:Шаблон': '<noinclude>doc </noinclude>[{{{1}}}|{{{2}}}|{{{3|d3}}}]<includeonly>!</includeonly>',
+    '10:Петля': 'x{{Петля}}',
   };
   const env: ParserEnv = {
     codec: TitleCodec.forSite('Вікі'),
@@ -800,6 +801,9 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
   });
   it('{{int:key|…}}: $N from its arguments, and its text expanded in a frame holding them', () => {
     assert.equal(transform('{{int:arg|x|k=y}} {{int:pl|2}} {{int:nothing}}', 'en', title), '[x|x|y] other <nothing>');
+  });
+  it('a template loop shows the content language\'s parser-template-loop-warning', () => {
+    assert.equal(transform('{{Петля}}', 'en', title), 'x<span class="error">Петля: [[Шаблон:Петля]]</span>');
   });
   it('text(): the expansion depth limit stops a message that includes itself', () => {
     assert.match(text('loop', [], 'en', title), /Expansion depth limit exceeded/);

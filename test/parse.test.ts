@@ -351,6 +351,12 @@ describe('pre-save transform (Parser::preSaveTransform / pstPass2 of 1.25)', () 
     assert.match(r.parse.text, /\[\[Населення::\]\] осіб/);
   });
 
+  it('{{subst:msgnw:…}} substitutes the template\'s source as written; {{msgnw:…}} stays for the view to escape', async () => {
+    const r = await parse2({ action: 'parse', title: 'API', text: '{{subst:msgnw:Прапор}} {{msgnw:Прапор}}', onlypst: '1' });
+    const source = (await parse2({ action: 'query', titles: 'Шаблон:Прапор', prop: 'revisions', rvprop: 'content' })).query.pages[0].revisions[0].content as string;
+    assert.equal(r.parse.text, `${source} {{msgnw:Прапор}}`.trimEnd());
+  });
+
   it('pst=1 renders the transformed text; prop=wikitext gives the original and psttext', async () => {
     const r = await parse2({ action: 'parse', title: 'API', text: 'a {{subst:PAGENAME}} b', pst: '1', prop: 'text|wikitext' });
     assert.deepEqual([r.parse.text, r.parse.wikitext, r.parse.psttext], ['<p>a API b\n</p>', 'a {{subst:PAGENAME}} b', 'a API b']);

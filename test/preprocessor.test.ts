@@ -270,6 +270,16 @@ describe('templates and parameters', () => {
     assert.deepEqual(held, ['<!-- t -->', '<!-- c -->', '<ref>{{subst:Echo|r}}</ref>']);
   });
 
+  test('the pre-save transform: {{subst:msgnw:…}} puts the source in as written, {{msgnw:…}} stays (braceSubstitution with RECOVER_ORIG)', () => {
+    const held: string[] = [];
+    const r = expand('{{subst:msgnw:T}} {{msgnw:T}} {{subst:msgnw:Немає}} x {{subst:msgnw:L}}', { ...pages, 'Шаблон:T': '{{{1}}}<!-- t --><noinclude>n</noinclude>', 'Шаблон:L': '* a' }, 'Київ', 0, {
+      outputType: 'wiki',
+      stripItem: (raw) => `<${held.push(raw) - 1}>`,
+    });
+    assert.equal(r.text, '{{{1}}}<!-- t --><noinclude>n</noinclude> {{msgnw:T}} {{subst:msgnw:Немає}} x \n* a');
+    assert.deepEqual(held, []);
+  });
+
   test('headings carry markers naming the text and the heading number there (headingMarkers)', () => {
     const r = expand('== A ==\n{{T}}\n{{Echo|\n== B ==\n}}\n=== C === <!-- x -->\n', { ...pages, 'Шаблон:T': 'x\n== T1 ==' }, 'Київ', 0, { headingMarkers: true });
     assert.equal(r.text, '==\x7fUNIQ-h-0-QINU\x7f A ==\nx\n==\x7fUNIQ-h-1-QINU\x7f T1 ==\n\n== B ==\n\n===\x7fUNIQ-h-2-QINU\x7f C === \n');

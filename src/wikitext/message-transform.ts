@@ -30,7 +30,6 @@ export function transformMessage(messages: Messages, text: string, code: string,
   const env = messages.env;
   const codec = env.codec;
   const { names, subpages } = namespaceTables(codec);
-  const loop = messages.get('parser-template-loop-warning', true, env.contentLang);
   const ctx: PreprocessContext = {
     title: { ns: title.ns, dbkey: title.dbkey, nsText: codec.nsName(title.ns) ?? '' },
     getTemplate: (target) => {
@@ -58,7 +57,11 @@ export function transformMessage(messages: Messages, text: string, code: string,
     contentLanguage: env.contentLang,
     interfaceMessage: (key, args) => messages.plain(key, args, code),
     depthLimitError: true,
+    // read only when a loop is met: a message read is a store fetch for the loader when it was not prefetched
+    templateLoopWarning: () => {
+      const loop = messages.get('parser-template-loop-warning', true, env.contentLang);
+      return loop === false ? undefined : loop;
+    },
   };
-  if (loop !== false) ctx.templateLoopWarning = loop;
   return expandWikitext(text, ctx).text;
 }

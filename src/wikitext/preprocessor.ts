@@ -132,8 +132,11 @@ export interface PreprocessContext {
    * page of the key is read through getTemplate, "⧼key⧽" when there is none.
    */
   interfaceMessage?(key: string, args: string[]): string;
-  /** the content language's parser-template-loop-warning ($1: the template); default 1.25's English text */
-  templateLoopWarning?: string;
+  /**
+   * the content language's parser-template-loop-warning ($1: the template), read when a loop is met;
+   * 1.25's English text when absent or undefined
+   */
+  templateLoopWarning?(): string | undefined;
   /**
    * Past the expansion depth limit output PPFrame::expand's "Expansion depth limit exceeded" error, as
    * MediaWiki does; by default the source text stays (the importer reads links from it).
@@ -1297,9 +1300,11 @@ class Expander {
       // A red link, as MediaWiki renders a missing template.
       text = `[[:${this.targetText(target)}]]`;
     } else if (!frame.loopCheck(target.pageKey)) {
-      text = `<span class="error">${replaceParameters(this.ctx.templateLoopWarning ?? 'Template loop detected: [[$1]]', [this.targetText(target)])}</span>`;
+      text = `<span class="error">${replaceParameters(this.ctx.templateLoopWarning?.() ?? 'Template loop detected: [[$1]]', [this.targetText(target)])}</span>`;
     } else if (nowiki) {
-      text = escapeWikiText(page.text);
+      // the source as written (PPFrame::RECOVER_ORIG): the pre-save transform's {{subst:msgnw:…}} puts it in
+      // as it is, a page view shows it escaped
+      text = this.wikiMode ? page.text : escapeWikiText(page.text);
     } else {
       const key = target.pageKey;
       target.tree ??= this.templateTree(key, page.text);
