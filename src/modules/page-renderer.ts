@@ -18,6 +18,7 @@ import { addTrackingCategory } from '../wikitext/render/images.js';
 import { fallbackChain } from '../wiki/language.js';
 import { EN_INTERFACE_MESSAGES, UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
 import { ParserCache } from '../wikitext/cache.js';
+import { limitReportData, timingProfile, type LimitReportValue } from '../wikitext/render/limit-report.js';
 import { pstPass2, sanitizeIp, signatureArgs, signatureDate } from '../wikitext/pre-save-transform.js';
 import { evaluateInlineQueries } from './smw/inline-query.js';
 
@@ -39,7 +40,10 @@ export interface RenderedPage {
   modules: string[];
   /** the HTML of the {{DISPLAYTITLE:}} that applies (ParserOutput::getDisplayTitle) */
   displayTitle?: string;
-  limitReport: Array<[string, string | number]>;
+  /** ParserOutput's limit report data (Parser::parse) */
+  limitReport: Array<[string, LimitReportValue]>;
+  /** the rows of the transclusion expansion time report */
+  timingProfile: string[];
   limitHit?: string;
   /** characters held, for the cache bound */
   size: number;
@@ -169,6 +173,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     now: new Date(),
     inlineQueries: true,
     headingMarkers: true,
+    profile: true,
     message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined),
   };
   let round = expandRound(o.text, snap, expandOptions);
@@ -243,12 +248,8 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     iwlinks: out.iwLinks,
     properties: [...out.properties],
     modules: [...out.modules],
-    limitReport: [
-      ['limitreport-cputime', ((cpu.user + cpu.system) / 1e6).toFixed(3)],
-      ['limitreport-walltime', (wallMs / 1000).toFixed(3)],
-      ['limitreport-postexpandincludesize', Buffer.byteLength(expanded.text, 'utf8')],
-      ['limitreport-expansiondepth-limit', MAX_EXPANSION_DEPTH],
-    ],
+    limitReport: limitReportData((cpu.user + cpu.system) / 1e6, wallMs / 1000, expanded.report),
+    timingProfile: timingProfile(expanded.report),
     size: 0,
   };
   if (expanded.limitHit) page.limitHit = expanded.limitHit;

@@ -97,6 +97,8 @@ export interface ExpandOptions {
   headingMarkers?: boolean;
   /** evaluate {{#ask:}} / {{#show:}} (their output comes from the snapshot; missing ones are wanted) */
   inlineQueries?: boolean;
+  /** time the transclusions for the limit report (PreprocessContext.profile) */
+  profile?: boolean;
 }
 
 export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions): ExpandRound {
@@ -143,6 +145,7 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
     outputType: o.outputType,
     stripItem: o.stripItem,
     headingMarkers: o.headingMarkers,
+    profile: o.profile,
   };
   if (o.inlineQueries) {
     ctx.inlineQuery = (fn, args) => {

@@ -142,6 +142,28 @@ export interface PreprocessContext {
    * MediaWiki does; by default the source text stays (the importer reads links from it).
    */
   depthLimitError?: boolean;
+  /** time each template's expansion for the limit report's transclusion expansion time report (ExpandResult.report.profile) */
+  profile?: boolean;
+}
+
+/** What Parser::parse puts in its limit report about the preprocessor (ParserOutput::setLimitReportData) */
+export interface ExpansionReport {
+  /** nodes the expansion visited (mPPNodeCount) */
+  visitedNodes: number;
+  /** nodes the parse trees used hold (mGeneratedPPNodeCount), each tree counted once per expansion */
+  generatedNodes: number;
+  /** bytes of template and function output included (mIncludeSizes['post-expand']) */
+  postExpandBytes: number;
+  /** bytes of template arguments substituted (mIncludeSizes['arg']) */
+  argBytes: number;
+  /** the deepest nesting of expansion reached (mHighestExpansionDepth) */
+  highestDepth: number;
+  /** expensive parser function calls: {{#ifexist:}} of a title not checked before (mExpensiveFunctionCount) */
+  expensiveCount: number;
+  /** with ctx.profile: per transcluded page (prefixed DB key) its calls and the milliseconds spent expanding it */
+  profile?: Array<{ name: string; calls: number; ms: number }>;
+  /** with ctx.profile: from the start of the first transclusion to the end of the last, in milliseconds */
+  profileTotalMs?: number;
 }
 
 export interface ExpandResult {
@@ -164,6 +186,7 @@ export interface ExpandResult {
   limitHit?: string;
   /** with ctx.headingMarkers: the headings behind the markers in the text, by serial */
   headings?: HeadingMark[];
+  report: ExpansionReport;
 }
 
 /** Parser::$mHeadings: where a heading of the expanded text was written */
@@ -196,7 +219,7 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
     out = text;
     ex.limitHit = 'error';
   }
-  const result: ExpandResult = { text: out, templates: [...ex.templates.values()], links: [...ex.links.values()] };
+  const result: ExpandResult = { text: out, templates: [...ex.templates.values()], links: [...ex.links.values()], report: ex.report() };
   if (ex.defaultSort !== undefined) result.defaultSort = ex.defaultSort;
   if (ex.displayTitle !== undefined) result.displayTitle = ex.displayTitle;
   if (ex.displayTitleIgnored) result.displayTitleIgnored = true;
@@ -320,6 +343,22 @@ function rawOf(nodes: readonly PNode[], from = 0): string {
     s += n.k === 'text' ? n.v : n.raw;
   }
   return s;
+}
+
+/** nodes a tree holds (arguments and their names and values included), computed once per tree */
+const treeSizes = new WeakMap<readonly PNode[], number>();
+function treeSize(nodes: readonly PNode[]): number {
+  let n = treeSizes.get(nodes);
+  if (n !== undefined) return n;
+  n = nodes.length;
+  for (const node of nodes) {
+    if (node.k === 'tpl' || node.k === 'arg') {
+      n += treeSize(node.title);
+      for (const p of node.parts) n += 1 + treeSize(p.nodes);
+    } else if (node.k === 'h') n += treeSize(node.nodes);
+  }
+  treeSizes.set(nodes, n);
+  return n;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1044,6 +1083,16 @@ class Expander {
   private postExpandBytes = 0;
   private argBytes = 0;
   private expandDepth = 0;
+  private visitedNodes = 0;
+  private generatedNodes = 0;
+  private highestDepth = 0;
+  private expensiveCount = 0;
+  /** #ifexist targets checked (a second check of one costs nothing, as LinkCache answers it) */
+  private readonly existChecked = new Set<string>();
+  /** ctx.profile: page key → calls and nanoseconds; the first start and last end of a transclusion */
+  private readonly profile = new Map<string, { calls: number; ns: bigint }>();
+  private profileStart: bigint | null = null;
+  private profileEnd: bigint | null = null;
   /** set by the size and node limits: from then on nothing more is expanded */
   private stopped = false;
 
@@ -1104,7 +1153,49 @@ class Expander {
   parse(text: string, forInclusion: boolean, keepIgnored = false): PNode[] {
     const r = preprocessToTree(text, forInclusion, this.site.extTags, this.wikiMode ? 'node' : this.ctx.keepComments, keepIgnored);
     if (r.overflow) this.hit('nodes', false);
+    this.generatedNodes += treeSize(r.nodes);
     return r.nodes;
+  }
+
+  /** one timed transclusion of the page `key` (SectionProfiler's section, inclusive of what it includes) */
+  private profiled(key: string, started: bigint): void {
+    const ended = process.hrtime.bigint();
+    const p = this.profile.get(key);
+    if (p) {
+      p.calls++;
+      p.ns += ended - started;
+    } else this.profile.set(key, { calls: 1, ns: ended - started });
+    // an inner transclusion ends first but starts after the one holding it
+    if (this.profileStart === null || started < this.profileStart) this.profileStart = started;
+    this.profileEnd = ended;
+  }
+
+  /** An expensive parser function call (Parser::incrementExpensiveFunctionCount); `key` once per expansion */
+  countExpensive(key: string): void {
+    if (this.existChecked.has(key)) return;
+    this.existChecked.add(key);
+    this.expensiveCount++;
+  }
+
+  report(): ExpansionReport {
+    const r: ExpansionReport = {
+      visitedNodes: this.visitedNodes,
+      generatedNodes: this.generatedNodes,
+      postExpandBytes: this.postExpandBytes,
+      argBytes: this.argBytes,
+      highestDepth: this.highestDepth,
+      expensiveCount: this.expensiveCount,
+    };
+    if (this.ctx.profile) {
+      r.profile = [...this.profile].map(([key, v]) => {
+        const colon = key.indexOf(':');
+        const ns = Number(key.slice(0, colon));
+        const name = (ns === NS_MAIN ? '' : this.nsName(ns).replace(/ /g, '_') + ':') + key.slice(colon + 1);
+        return { name, calls: v.calls, ms: Number(v.ns) / 1e6 };
+      });
+      r.profileTotalMs = this.profileStart === null || this.profileEnd === null ? 0 : Number(this.profileEnd - this.profileStart) / 1e6;
+    }
+    return r;
   }
 
   // --- expansion ----------------------------------------------------------------------------------
@@ -1118,6 +1209,7 @@ class Expander {
     if (nodes.length === 0) return '';
     if (nodes.length === 1 && nodes[0].k === 'text') {
       const v = nodes[0].v;
+      this.visitedNodes++;
       this.countNodes(1 + Math.floor(v.length / TEXT_UNIT));
       return v;
     }
@@ -1126,7 +1218,8 @@ class Expander {
       this.hit('depth', false);
       return this.ctx.depthLimitError ? '<span class="error">Expansion depth limit exceeded</span>' : rawOf(nodes);
     }
-    this.expandDepth++;
+    if (++this.expandDepth > this.highestDepth) this.highestDepth = this.expandDepth;
+    this.visitedNodes += nodes.length;
     try {
       let out = '';
       for (let i = 0; i < nodes.length; i++) {
@@ -1307,6 +1400,7 @@ class Expander {
       text = this.wikiMode ? page.text : escapeWikiText(page.text);
     } else {
       const key = target.pageKey;
+      const started = this.ctx.profile ? process.hrtime.bigint() : null;
       target.tree ??= this.templateTree(key, page.text);
       const child = this.newChild(frame, node.parts, key);
       if (child.isEmpty) {
@@ -1320,6 +1414,7 @@ class Expander {
       } else {
         text = this.expand(target.tree, child);
       }
+      if (started !== null) this.profiled(key, started);
     }
     return this.finishCall(node, text, frame, titleWithSpaces);
   }
@@ -1363,7 +1458,8 @@ class Expander {
       // trees with kept comments differ from the usual ones
       const tags = this.wikiMode ? this.site.extTagsKey + '\x00wiki' : this.ctx.keepComments ? this.site.extTagsKey + '\x00comments' : this.site.extTagsKey;
       tree = shared?.get(text, tags);
-      if (!tree) {
+      if (tree) this.generatedNodes += treeSize(tree);
+      else {
         tree = this.parse(text, true);
         shared?.set(text, tags, tree);
       }
@@ -1906,6 +2002,7 @@ defineCI(['#ifexist'], (ex, c) => {
   const t = target === '' ? null : ex.resolve(target, NS_MAIN);
   if (!t) return ex.trimmedArg(c, 2);
   ex.recordLink(t.ns, t.dbkey);
+  ex.countExpensive(`${t.ns}:${t.dbkey}`);
   return ex.trimmedArg(c, ex.ctx.pageExists(target) ? 1 : 2);
 });
 

@@ -162,11 +162,14 @@ export function apiPath(params: RequestParams): string {
 
 /**
  * The one per-request timing of the set: the parser's limit report (action=parse) states the CPU and wall
- * time of that parse (`limitreport-cputime: 0.011`, as MediaWiki 1.25). With `backend`, also siteinfo's
+ * time of that parse (`CPU time usage: 0.011 seconds`, as MediaWiki 1.25) and the transclusion expansion time report. With `backend`, also siteinfo's
  * dbtype and dbversion (they name the database engine, and must differ between SQLite and PostgreSQL).
  */
 export function masked(text: string, opts: { backend?: boolean } = {}): string {
-  let t = text.replace(/limitreport-(cputime|walltime): [0-9.]+/g, 'limitreport-$1: (time)');
+  // the comment's CPU and real time lines, and the transclusion time report (times, and the order they give)
+  let t = text
+    .replace(/(CPU|Real) time usage: [0-9.]+/g, '$1 time usage: (time)')
+    .replace(/(Transclusion expansion time report \(%,ms,calls,template\)\\n)[\s\S]*?(\\n-->)/g, '$1(times)$2');
   if (opts.backend) t = t.replace(/"dbtype":"[^"]*","dbversion":"[^"]*"/g, '"dbtype":(engine),"dbversion":(version)');
   return t;
 }
