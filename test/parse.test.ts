@@ -392,6 +392,11 @@ describe('pre-save transform (Parser::preSaveTransform / pstPass2 of 1.25)', () 
     assert.equal(r.parse.text, `${source} {{msgnw:Прапор}}`.trimEnd());
   });
 
+  it('the pre-save transform reads what {{subst:#ifexist:}} checks in the same expansion rounds as a render', async () => {
+    const r = await parse2({ action: 'parse', title: 'API', text: '{{subst:#ifexist:Київ|так|ні}} {{subst:#ifexist:Немає такої|так|ні}}', onlypst: '1' });
+    assert.equal(r.parse.text, 'так ні');
+  });
+
   it('pst=1 renders the transformed text; prop=wikitext gives the original and psttext', async () => {
     const r = await parse2({ action: 'parse', title: 'API', text: 'a {{subst:PAGENAME}} b', pst: '1', prop: 'text|wikitext' });
     assert.deepEqual([r.parse.text, r.parse.wikitext, r.parse.psttext], ['<p>a API b\n</p>', 'a {{subst:PAGENAME}} b', 'a API b']);

@@ -1,16 +1,14 @@
 /**
  * Template expansion for pass 2: the one place where a page's text becomes the text its links are read
- * from. The expansion is the preprocessor's (src/wiki/preprocessor.ts); templates come from the
- * database being built (the import writer's pages after pass 1) through a small LRU cache, following one redirect as
- * MediaWiki's Parser::statelessFetchTemplate does (the preprocessor records both the redirect and its
- * target as transclusions).
+ * from. The expansion is the engine's round (src/wikitext/preprocess.ts expandRound), as for action=parse
+ * and expandtemplates; templates come synchronously from the database being built (the import writer's
+ * pages after pass 1) through a small LRU cache, following one redirect as MediaWiki's
+ * Parser::statelessFetchTemplate does, so one round answers everything.
  */
 import type { PageImportWriter } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';
-import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
-import { expandWikitext, TemplateTreeCache, type PreprocessContext } from '../wikitext/preprocessor.js';
-import { displayTitleProp } from '../wikitext/display-title.js';
-import { namespaceTables } from '../wikitext/preprocess.js';
+import { TemplateTreeCache } from '../wikitext/preprocessor.js';
+import { expandRound, PageSnapshot, type ExpandOptions, type PageSource } from '../wikitext/preprocess.js';
 
 export interface TitleRef {
   ns: number;
@@ -73,7 +71,7 @@ class TextCache {
 }
 
 /** Page lookups by title in the database under construction (after the pages are indexed by title). */
-export class PageLookup {
+export class PageLookup implements PageSource {
   private readonly cache = new TextCache(4000, 32 * 1024 * 1024);
 
   constructor(
@@ -89,7 +87,7 @@ export class PageLookup {
    * Text of a page, after one redirect hop (Parser::statelessFetchTemplate), with the title of the page
    * it comes from; null when there is no such page. Cached by the title asked for.
    */
-  text(t: TitleRef): { text: string; ns: number; dbkey: string } | null {
+  template(t: TitleRef): { text: string; ns: number; dbkey: string } | null {
     const key = `${t.ns}|${t.dbkey}`;
     let page = this.cache.get(key);
     if (page === undefined) {
@@ -112,39 +110,18 @@ export class PageLookup {
     const text = row ? this.pages.textOf(row.id) : undefined;
     return text === undefined ? null : { text, ns: from.ns, dbkey: from.dbkey };
   }
-
-  /** A transclusion target as written ("Name", "Шаблон:Name", ":Main page") → title, or null. */
-  templateTitle(target: string): TitleRef | null {
-    const t = this.codec.parse(target, NS_TEMPLATE);
-    return t === null || t.ns === NS_SPECIAL ? null : { ns: t.ns, dbkey: t.dbkey };
-  }
 }
 
-/** Full template expansion with the preprocessor, templates read through the lookup. */
+/** Full template expansion with the engine, templates read through the lookup. */
 export class PreprocessorExpander implements Expander {
-  private readonly base: Omit<PreprocessContext, 'title'>;
+  private readonly base: Omit<ExpandOptions, 'title'>;
 
   constructor(
     private readonly lookup: PageLookup,
     opts: ExpanderOptions,
   ) {
-    const codec = lookup.codec;
-    const { names, subpages } = namespaceTables(codec);
     this.base = {
-      getTemplate: (target) => {
-        const t = lookup.templateTitle(target);
-        return t && lookup.text(t);
-      },
-      pageExists: (target) => {
-        const t = codec.parse(target, 0);
-        return t !== null && t.ns >= 0 && lookup.exists(t);
-      },
-      resolveTarget: (target, defaultNs) => {
-        const t = codec.parse(target, defaultNs);
-        return t && { ns: t.ns, dbkey: t.dbkey, nsText: codec.nsName(t.ns) ?? '' };
-      },
-      namespaceNames: names,
-      namespacesWithSubpages: subpages,
+      codec: lookup.codec,
       siteName: opts.siteName,
       // one clock for the whole import: {{CURRENTYEAR}} and friends are the same on every page
       now: opts.now,
@@ -155,9 +132,7 @@ export class PreprocessorExpander implements Expander {
   }
 
   expand(page: PageToExpand): Expansion {
-    const nsText = this.lookup.codec.nsName(page.ns) ?? '';
-    const codec = this.lookup.codec;
-    const r = expandWikitext(page.text, { ...this.base, title: { ns: page.ns, dbkey: page.dbkey, nsText }, displayTitle: (t) => displayTitleProp(t, page, codec) });
+    const r = expandRound(page.text, new PageSnapshot(this.lookup), { ...this.base, title: { ns: page.ns, dbkey: page.dbkey } }).result;
     return { text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, displayTitle: r.displayTitle, displayTitleIgnored: r.displayTitleIgnored, limitHit: r.limitHit };
   }
 }

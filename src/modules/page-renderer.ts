@@ -7,12 +7,12 @@
  * call templates, which the next round fetches. Results are kept in
  * the parser cache by page revision and options.
  */
-import { fetchTransclusions } from './transclusion.js';
+import { roundFetcher } from './transclusion.js';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
 import { MessageLoader } from './message-loader.js';
-import { expandRound, MAX_EXPANSION_DEPTH, PageSnapshot, queryKey, type TitleRef } from '../wikitext/preprocess.js';
+import { expandInRounds, expandRound, PageSnapshot, type TitleRef } from '../wikitext/preprocess.js';
 import { finish, linkTargets, renderBody } from '../wikitext/render/parser.js';
 import { addTrackingCategory } from '../wikitext/render/images.js';
 import { fallbackChain } from '../wiki/language.js';
@@ -106,12 +106,6 @@ export function parserCache(store: Store): ParserCache<RenderedPage> {
 
 const key = (t: TitleRef) => `${t.ns}|${t.dbkey}`;
 
-async function fetchTemplates(store: Store, snap: PageSnapshot, wanted: TitleRef[], exists: TitleRef[]): Promise<void> {
-  const { texts, existing } = await fetchTransclusions(store.pages, wanted, exists);
-  for (const t of exists) snap.exists.set(key(t), existing.has(key(t)));
-  for (const [k, v] of texts) snap.templates.set(k, v);
-}
-
 /**
  * ParserOutput's link list as LinkHolderArray::replaceInternal fills it: the targets found in the page
  * table first (in the table's (namespace, title) order), then the missing ones in the order written;
@@ -144,12 +138,8 @@ export async function preSaveTransform(store: Store, wiki: Wiki, title: TitleRef
   const stripItem = (raw: string) => `\x7fUNIQ-pst-${held.push(raw) - 1}-QINU\x7f`;
   const source = text.replace(/\r\n?/g, '\n');
   const options = { codec: wiki.codec, title, siteName: wiki.info.sitename, now, outputType: 'wiki' as const, stripItem };
-  let round = expandRound(source, snap, options);
-  for (let n = 0; n < MAX_EXPANSION_DEPTH && round.wantedTemplates.length; n++) {
-    await fetchTemplates(store, snap, round.wantedTemplates, []);
-    held.length = 0;
-    round = expandRound(source, snap, options);
-  }
+  // each round puts its comments and tags behind markers afresh
+  const round = await expandInRounds(source, snap, options, roundFetcher(store.pages), () => (held.length = 0));
   const loader = new MessageLoader(store, wiki);
   const [sigMsg, tzMsg] = await Promise.all([loader.get('signature-anon', wiki.lang), loader.get('timezone-utc', wiki.lang)]);
   const [user, nick] = signatureArgs(sanitizeIp(ip));
@@ -176,16 +166,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     profile: true,
     message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined),
   };
-  let round = expandRound(o.text, snap, expandOptions);
-  for (let n = 0; n < MAX_EXPANSION_DEPTH && (round.wantedTemplates.length || round.wantedExists.length || round.wantedQueries.length); n++) {
-    const queries = round.wantedQueries;
-    const [, answers] = await Promise.all([
-      round.wantedTemplates.length || round.wantedExists.length ? fetchTemplates(store, snap, round.wantedTemplates, round.wantedExists) : Promise.resolve(),
-      queries.length ? evaluateInlineQueries(store, wiki, queries) : Promise.resolve([]),
-    ]);
-    queries.forEach((q, i) => snap.queries.set(queryKey(q), answers[i]));
-    round = expandRound(o.text, snap, expandOptions);
-  }
+  const round = await expandInRounds(o.text, snap, expandOptions, roundFetcher(store.pages, (calls) => evaluateInlineQueries(store, wiki, calls)));
   const expanded = round.result;
   const env: RenderEnv = {
     codec: wiki.codec,
