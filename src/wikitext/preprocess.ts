@@ -9,7 +9,7 @@
  */
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
-import { expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
+import { DEFAULT_LIMITS, expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
 import { displayTitleProp } from './display-title.js';
 
 export interface TitleRef {
@@ -83,7 +83,7 @@ export const MAX_INLINE_QUERIES = 100;
  * Expansion rounds at most: one per nesting level of templates, bounded by MediaWiki's
  * $wgMaxTemplateDepth (40); deeper calls are not expanded anyway.
  */
-export const MAX_EXPANSION_DEPTH = 40;
+export const MAX_EXPANSION_DEPTH = DEFAULT_LIMITS.maxDepth;
 
 /**
  * Templates one expansion over the store fetches at most (the node limit stops far earlier in practice);

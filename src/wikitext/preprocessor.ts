@@ -205,6 +205,12 @@ function headingMarker(serial: number): string {
   return `\x7fUNIQ-h-${serial}-QINU\x7f`;
 }
 
+/**
+ * The limits of a default 1.25 ParserOptions: $wgMaxPPExpandDepth and $wgMaxTemplateDepth (40),
+ * $wgMaxArticleSize as the include size (2 MB), $wgMaxPPNodeCount (1,000,000).
+ */
+export const DEFAULT_LIMITS = { maxDepth: 40, maxExpandedBytes: 2 * 1024 * 1024, maxNodes: 1_000_000 } as const;
+
 /** Expand the templates, parameters, parser functions and variables of a page's wikitext. */
 export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResult {
   const ex = new Expander(ctx);
@@ -1102,9 +1108,9 @@ class Expander {
 
   constructor(readonly ctx: PreprocessContext) {
     const lim = ctx.limits ?? {};
-    this.maxDepth = lim.maxDepth ?? 40;
-    this.maxBytes = lim.maxExpandedBytes ?? 2 * 1024 * 1024;
-    this.maxNodes = lim.maxNodes ?? 1_000_000;
+    this.maxDepth = lim.maxDepth ?? DEFAULT_LIMITS.maxDepth;
+    this.maxBytes = lim.maxExpandedBytes ?? DEFAULT_LIMITS.maxExpandedBytes;
+    this.maxNodes = lim.maxNodes ?? DEFAULT_LIMITS.maxNodes;
     this.wikiMode = ctx.outputType === 'wiki';
     this.site = SiteTables.of(ctx).withNamespace(ctx.title.ns, ctx.title.nsText);
     this.current = { ns: ctx.title.ns, nsText: this.nsName(ctx.title.ns), text: ctx.title.dbkey.replace(/_/g, ' ') };

@@ -9,7 +9,7 @@ import { htmlspecialchars } from '../../wiki/html.js';
 import { Messages, type ParserEnv } from '../../wiki/messages.js';
 import type { TitleCodec } from '../../wiki/titles.js';
 import { messageText } from '../message-transform.js';
-import type { ExpansionReport } from '../preprocessor.js';
+import { DEFAULT_LIMITS, type ExpansionReport } from '../preprocessor.js';
 
 /** A value of the report: a preformatted string (the times) or a count with its limit. */
 export type LimitReportValue = string | [number, number];
@@ -35,12 +35,12 @@ export const LIMIT_REPORT_EN: Readonly<Record<string, string>> = {
   'limitreport-expensivefunctioncount-value': '$1/$2',
 };
 
-/** The limits of a default 1.25 ParserOptions, which the engine applies. */
-export const LIMITS = {
-  maxPPNodeCount: 1_000_000,
+/** The limits of a default 1.25 ParserOptions the report states: the engine's, and the two it does not enforce */
+const LIMITS = {
+  maxPPNodeCount: DEFAULT_LIMITS.maxNodes,
   maxGeneratedPPNodeCount: 1_000_000,
-  maxIncludeSize: 2 * 1024 * 1024,
-  maxPPExpandDepth: 40,
+  maxIncludeSize: DEFAULT_LIMITS.maxExpandedBytes,
+  maxPPExpandDepth: DEFAULT_LIMITS.maxDepth,
   expensiveParserFunctionLimit: 100,
 };
 
