@@ -163,7 +163,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     now: new Date(),
     inlineQueries: true,
     headingMarkers: true,
-    profile: true,
+    limitReport: true,
     message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined),
   };
   const round = await expandInRounds(o.text, snap, expandOptions, roundFetcher(store.pages, (calls) => evaluateInlineQueries(store, wiki, calls)));
@@ -229,8 +229,9 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     iwlinks: out.iwLinks,
     properties: [...out.properties],
     modules: [...out.modules],
-    limitReport: limitReportData((cpu.user + cpu.system) / 1e6, wallMs / 1000, expanded.report),
-    timingProfile: timingProfile(expanded.report),
+    // expandOptions.limitReport: the report is there
+    limitReport: limitReportData((cpu.user + cpu.system) / 1e6, wallMs / 1000, expanded.report!),
+    timingProfile: timingProfile(expanded.report!),
     size: 0,
   };
   if (expanded.limitHit) page.limitHit = expanded.limitHit;

@@ -171,7 +171,12 @@ export const parseModule: ActionModule = {
     if (redirects) r.redirects = redirects;
     if (props.has('text')) {
       let html = out.html;
-      if (limitReport) html += limitReportComment(out.limitReport, out.timingProfile, ctx.wiki.codec);
+      if (limitReport) {
+        // a page from the parser cache repeats its report: written once per render
+        let comment = reportComments.get(out);
+        if (comment === undefined) reportComments.set(out, (comment = limitReportComment(out.limitReport, out.timingProfile, ctx.wiki.codec)));
+        html += comment;
+      }
       r.text = content(html);
     }
     if (p.summary !== undefined) r.parsedsummary = bc(escapeHtml(p.summary as string));
@@ -221,6 +226,8 @@ export const parseModule: ActionModule = {
     ctx.result.set('parse', r);
   },
 };
+
+const reportComments = new WeakMap<RenderedPage, string>();
 
 /** EditPage::getPreviewLimitReport with the wiki's messages in the user language (one store call for all of them) */
 async function limitReportTable(ctx: ModuleContext, out: RenderedPage, userLang: string): Promise<string> {

@@ -141,8 +141,8 @@ export interface ExpandOptions {
   headingMarkers?: boolean;
   /** evaluate {{#ask:}} / {{#show:}} (their output comes from the snapshot; missing ones are wanted) */
   inlineQueries?: boolean;
-  /** time the transclusions for the limit report (PreprocessContext.profile) */
-  profile?: boolean;
+  /** collect the limit report's node count and transclusion times (PreprocessContext.limitReport) */
+  limitReport?: boolean;
   /** keep comments (expandtemplates' includecomments) */
   keepComments?: boolean;
   /** the variables of the live wiki the caller computes (PreprocessContext.variable) */
@@ -223,7 +223,7 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
     outputType: o.outputType,
     stripItem: o.stripItem,
     headingMarkers: o.headingMarkers,
-    profile: o.profile,
+    limitReport: o.limitReport,
   };
   if (o.checkDisplayTitle !== false) ctx.displayTitle = (text) => displayTitleProp(text, o.title, o.codec);
   if (o.inlineQueries) {

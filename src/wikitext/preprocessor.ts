@@ -142,8 +142,11 @@ export interface PreprocessContext {
    * MediaWiki does; by default the source text stays (the importer reads links from it).
    */
   depthLimitError?: boolean;
-  /** time each template's expansion for the limit report's transclusion expansion time report (ExpandResult.report.profile) */
-  profile?: boolean;
+  /**
+   * Collect what only the limit report uses: the generated node count and the time spent on each
+   * transcluded page (ExpandResult.report.generatedNodes, .profile)
+   */
+  limitReport?: boolean;
 }
 
 /** What Parser::parse puts in its limit report about the preprocessor (ParserOutput::setLimitReportData) */
@@ -160,9 +163,9 @@ export interface ExpansionReport {
   highestDepth: number;
   /** expensive parser function calls: {{#ifexist:}} of a title not checked before (mExpensiveFunctionCount) */
   expensiveCount: number;
-  /** with ctx.profile: per transcluded page (prefixed DB key) its calls and the milliseconds spent expanding it */
+  /** with ctx.limitReport: per transcluded page (prefixed DB key) its calls and the milliseconds spent expanding it */
   profile?: Array<{ name: string; calls: number; ms: number }>;
-  /** with ctx.profile: from the start of the first transclusion to the end of the last, in milliseconds */
+  /** with ctx.limitReport: from the start of the first transclusion to the end of the last, in milliseconds */
   profileTotalMs?: number;
 }
 
@@ -186,7 +189,8 @@ export interface ExpandResult {
   limitHit?: string;
   /** with ctx.headingMarkers: the headings behind the markers in the text, by serial */
   headings?: HeadingMark[];
-  report: ExpansionReport;
+  /** with ctx.limitReport: what the limit report states */
+  report?: ExpansionReport;
 }
 
 /** Parser::$mHeadings: where a heading of the expanded text was written */
@@ -225,7 +229,8 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
     out = text;
     ex.limitHit = 'error';
   }
-  const result: ExpandResult = { text: out, templates: [...ex.templates.values()], links: [...ex.links.values()], report: ex.report() };
+  const result: ExpandResult = { text: out, templates: [...ex.templates.values()], links: [...ex.links.values()] };
+  if (ctx.limitReport) result.report = ex.report();
   if (ex.defaultSort !== undefined) result.defaultSort = ex.defaultSort;
   if (ex.displayTitle !== undefined) result.displayTitle = ex.displayTitle;
   if (ex.displayTitleIgnored) result.displayTitleIgnored = true;
@@ -351,19 +356,23 @@ function rawOf(nodes: readonly PNode[], from = 0): string {
   return s;
 }
 
-/** nodes a tree holds (arguments and their names and values included), computed once per tree */
-const treeSizes = new WeakMap<readonly PNode[], number>();
+/** nodes a tree holds (arguments included) */
 function treeSize(nodes: readonly PNode[]): number {
-  let n = treeSizes.get(nodes);
-  if (n !== undefined) return n;
-  n = nodes.length;
+  let n = nodes.length;
   for (const node of nodes) {
     if (node.k === 'tpl' || node.k === 'arg') {
       n += treeSize(node.title);
       for (const p of node.parts) n += 1 + treeSize(p.nodes);
     } else if (node.k === 'h') n += treeSize(node.nodes);
   }
-  treeSizes.set(nodes, n);
+  return n;
+}
+
+/** the sizes of shared template trees, counted once per tree */
+const templateTreeSizes = new WeakMap<readonly PNode[], number>();
+function templateTreeSize(tree: readonly PNode[]): number {
+  let n = templateTreeSizes.get(tree);
+  if (n === undefined) templateTreeSizes.set(tree, (n = treeSize(tree)));
   return n;
 }
 
@@ -1094,17 +1103,18 @@ class Expander {
   private highestDepth = 0;
   private expensiveCount = 0;
   /** #ifexist targets checked (a second check of one costs nothing, as LinkCache answers it) */
-  private readonly existChecked = new Set<string>();
-  /** ctx.profile: page key → calls and nanoseconds; the first start and last end of a transclusion */
-  private readonly profile = new Map<string, { calls: number; ns: bigint }>();
+  private existChecked: Set<string> | null = null;
+  /** ctx.limitReport: page key → calls and nanoseconds; the first start and last end of a transclusion */
+  private profile: Map<string, { calls: number; ns: bigint }> | null = null;
   private profileStart: bigint | null = null;
   private profileEnd: bigint | null = null;
   /** set by the size and node limits: from then on nothing more is expanded */
   private stopped = false;
 
-  private readonly fetchCache = new Map<string, { text: string; ns: number; dbkey: string } | null>();
-  private readonly treeCache = new Map<string, PNode[]>();
-  private readonly targetCache = new Map<string, TemplateTarget | null>();
+  // made on first use: most message expansions transclude nothing
+  private fetchCache: Map<string, { text: string; ns: number; dbkey: string } | null> | null = null;
+  private treeCache: Map<string, PNode[]> | null = null;
+  private targetCache: Map<string, TemplateTarget | null> | null = null;
 
   constructor(readonly ctx: PreprocessContext) {
     const lim = ctx.limits ?? {};
@@ -1159,14 +1169,14 @@ class Expander {
   parse(text: string, forInclusion: boolean, keepIgnored = false): PNode[] {
     const r = preprocessToTree(text, forInclusion, this.site.extTags, this.wikiMode ? 'node' : this.ctx.keepComments, keepIgnored);
     if (r.overflow) this.hit('nodes', false);
-    this.generatedNodes += treeSize(r.nodes);
+    if (this.ctx.limitReport) this.generatedNodes += treeSize(r.nodes);
     return r.nodes;
   }
 
   /** one timed transclusion of the page `key` (SectionProfiler's section, inclusive of what it includes) */
   private profiled(key: string, started: bigint): void {
     const ended = process.hrtime.bigint();
-    const p = this.profile.get(key);
+    const p = (this.profile ??= new Map()).get(key);
     if (p) {
       p.calls++;
       p.ns += ended - started;
@@ -1178,6 +1188,7 @@ class Expander {
 
   /** An expensive parser function call (Parser::incrementExpensiveFunctionCount); `key` once per expansion */
   countExpensive(key: string): void {
+    this.existChecked ??= new Set();
     if (this.existChecked.has(key)) return;
     this.existChecked.add(key);
     this.expensiveCount++;
@@ -1192,8 +1203,8 @@ class Expander {
       highestDepth: this.highestDepth,
       expensiveCount: this.expensiveCount,
     };
-    if (this.ctx.profile) {
-      r.profile = [...this.profile].map(([key, v]) => {
+    if (this.ctx.limitReport) {
+      r.profile = [...(this.profile ?? [])].map(([key, v]) => {
         const colon = key.indexOf(':');
         const ns = Number(key.slice(0, colon));
         const name = (ns === NS_MAIN ? '' : this.nsName(ns).replace(/ /g, '_') + ':') + key.slice(colon + 1);
@@ -1406,7 +1417,7 @@ class Expander {
       text = this.wikiMode ? page.text : escapeWikiText(page.text);
     } else {
       const key = target.pageKey;
-      const started = this.ctx.profile ? process.hrtime.bigint() : null;
+      const started = this.ctx.limitReport ? process.hrtime.bigint() : null;
       target.tree ??= this.templateTree(key, page.text);
       const child = this.newChild(frame, node.parts, key);
       if (child.isEmpty) {
@@ -1431,7 +1442,7 @@ class Expander {
    * the same few templates are called over and over.
    */
   private lookupTarget(target: string): TemplateTarget | null {
-    let t = this.targetCache.get(target);
+    let t = (this.targetCache ??= new Map()).get(target);
     if (t === undefined) {
       const title = this.resolve(target, NS_TEMPLATE);
       if (title) {
@@ -1458,14 +1469,15 @@ class Expander {
   }
 
   private templateTree(key: string, text: string): PNode[] {
-    let tree = this.treeCache.get(key);
+    let tree = (this.treeCache ??= new Map()).get(key);
     if (!tree) {
       const shared = this.ctx.treeCache;
       // trees with kept comments differ from the usual ones
       const tags = this.wikiMode ? this.site.extTagsKey + '\x00wiki' : this.ctx.keepComments ? this.site.extTagsKey + '\x00comments' : this.site.extTagsKey;
       tree = shared?.get(text, tags);
-      if (tree) this.generatedNodes += treeSize(tree);
-      else {
+      if (tree) {
+        if (this.ctx.limitReport) this.generatedNodes += templateTreeSize(tree);
+      } else {
         tree = this.parse(text, true);
         shared?.set(text, tags, tree);
       }
@@ -1475,7 +1487,7 @@ class Expander {
   }
 
   fetch(target: string): { text: string; ns: number; dbkey: string } | null {
-    let page = this.fetchCache.get(target);
+    let page = (this.fetchCache ??= new Map()).get(target);
     if (page === undefined) {
       page = this.ctx.getTemplate(target);
       this.fetchCache.set(target, page);

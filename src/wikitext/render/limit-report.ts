@@ -69,10 +69,17 @@ export function timingProfile(r: ExpansionReport): string[] {
   return rows.slice(0, 10).map((p) => `${p.pct.toFixed(2).padStart(6)}% ${p.ms.toFixed(3).padStart(8)} ${String(p.calls).padStart(6)} - ${htmlspecialchars(p.name)}`);
 }
 
-/** the message files' English texts, with no wiki behind them (useDatabase(false)) */
+const english = new WeakMap<TitleCodec, Messages>();
+
+/** the message files' English texts, with no wiki behind them (useDatabase(false)); one set per wiki */
 function englishMessages(codec: TitleCodec): Messages {
-  const env: ParserEnv = { codec, siteName: '', contentLang: 'en', fetchTemplate: () => null };
-  return new Messages({ catalogText: (lang, key) => (lang === 'en' ? LIMIT_REPORT_EN[key] : undefined), overrideText: () => undefined }, env);
+  let m = english.get(codec);
+  if (!m) {
+    const env: ParserEnv = { codec, siteName: '', contentLang: 'en', fetchTemplate: () => null };
+    m = new Messages({ catalogText: (lang, key) => (lang === 'en' ? LIMIT_REPORT_EN[key] : undefined), overrideText: () => undefined }, env);
+    english.set(codec, m);
+  }
+  return m;
 }
 
 const API_TITLE = { ns: 0, dbkey: 'API' };
@@ -82,16 +89,30 @@ function htmlDecode(s: string): string {
   return s.replace(/&(amp|lt|gt|quot);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"' })[e]!);
 }
 
-/** The comments Parser::parse appends to the HTML when the limit report is enabled. */
-export function limitReportComment(data: ReadonlyArray<[string, LimitReportValue]>, profile: readonly string[], codec: TitleCodec): string {
-  const en = englishMessages(codec);
-  let report = 'NewPP limit report\n';
-  for (const [key, value] of data) {
-    const params = Array.isArray(value) ? value.map(String) : [value];
+/**
+ * A line of the English report, remembered: the texts are fixed and the values repeat (the limits, the
+ * times in milliseconds), so most lines were transformed before. Bounded, cleared when full.
+ */
+const englishLines = new Map<string, string>();
+
+function englishLine(codec: TitleCodec, key: string, params: string[]): string {
+  const memo = key + '\u0000' + params.join('\u0000');
+  let line = englishLines.get(memo);
+  if (line === undefined) {
+    const en = englishMessages(codec);
     const valueKey = en.exists(`${key}-value-text`, 'en', false) ? `${key}-value-text` : `${key}-value`;
     const valueText = en.exists(valueKey, 'en', false) ? messageText(en, valueKey, params, 'en', API_TITLE) : params[0];
-    report += `${messageText(en, key, [], 'en', API_TITLE)}: ${valueText}\n`;
+    line = `${messageText(en, key, [], 'en', API_TITLE)}: ${valueText}\n`;
+    if (englishLines.size >= 4096) englishLines.clear();
+    englishLines.set(memo, line);
   }
+  return line;
+}
+
+/** The comments Parser::parse appends to the HTML when the limit report is enabled. */
+export function limitReportComment(data: ReadonlyArray<[string, LimitReportValue]>, profile: readonly string[], codec: TitleCodec): string {
+  let report = 'NewPP limit report\n';
+  for (const [key, value] of data) report += englishLine(codec, key, Array.isArray(value) ? value.map(String) : [value]);
   // not HTML inside a comment: entities decoded, then what could end or confuse the comment hidden ("‐" is U+2010)
   report = htmlDecode(report).replace(/-/g, '‐').replace(/&/g, '&amp;');
   return `\n<!-- \n${report}-->\n\n<!-- \nTransclusion expansion time report (%,ms,calls,template)\n${profile.join('\n')}\n-->\n`;
