@@ -20,10 +20,13 @@ const { values } = parseArgs({
     // cpu: this process's user+system time (process.cpuUsage), steadier than wall time when other
     // processes share the cores
     clock: { type: 'string', default: 'wall' },
+    // 0: no memory parser cache, so action=parse of a page reads the import's parser_cache table (import
+    // --render) or renders, every call
+    'parser-cache-mb': { type: 'string' },
   },
 });
 if (!values.db || !values.query) {
-  console.error('usage: node dist/bench/inprocess.js [--dist DIR] --db FILE --query QUERY [--n N] [--clock wall|cpu]');
+  console.error('usage: node dist/bench/inprocess.js [--dist DIR] --db FILE --query QUERY [--n N] [--clock wall|cpu] [--parser-cache-mb MB]');
   process.exit(2);
 }
 const mod = (p: string) => import(pathToFileURL(resolve(values.dist!, p)).href);
@@ -39,6 +42,9 @@ try {
 } catch {
   store = (await mod('src/store/sqlite/index.js')).openSqliteStore(values.db);
   wiki = new Wiki(store.site);
+}
+if (values['parser-cache-mb'] !== undefined) {
+  (await mod('src/modules/page-renderer.js')).configureParserCache((Number(values['parser-cache-mb']) * 1024 * 1024) / 2);
 }
 const api = new ApiMain(store, wiki, createRegistry());
 const raw = Object.fromEntries(new URLSearchParams(values.query));

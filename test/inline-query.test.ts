@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { MAX_INLINE_QUERIES } from '../src/wikitext/preprocess.js';
-import { formatNumber } from '../src/semantic/result-printers.js';
+import { formatNumber, strnatcmp } from '../src/semantic/result-printers.js';
 import { inlineBounds } from '../src/modules/smw/inline-query.js';
 
 let s: DemoServer;
@@ -20,8 +20,8 @@ after(async () => {
   await s?.close();
 });
 
-const parse = async (text: string, prop = 'text') =>
-  (await s.post({ action: 'parse', text, title: 'API', prop, disablelimitreport: '1', format: 'json', formatversion: '2' })).json;
+const parse = async (text: string, prop = 'text', title = 'API') =>
+  (await s.post({ action: 'parse', text, title, prop, disablelimitreport: '1', format: 'json', formatversion: '2' })).json;
 
 const CASES: Array<{ name: string; wikitext: string; html: string }> = [
   {
@@ -95,9 +95,9 @@ const CASES: Array<{ name: string; wikitext: string; html: string }> = [
     html: "<p><span class=\"smw-list-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8-5D-5D/offset%3D0\" title=\"Спеціальна:Ask/-5B-5BКатегорія:Супи-5D-5D/offset=0\">... подальші результати</a></span>\n</p>",
   },
   {
-    name: "a category check printout: X, sort value 1, type _boo",
+    name: "a category check printout: SMWBoolValue's 'x' caption, sort value 1, type _boo",
     wikitext: "{{#ask:[[Категорія:Супи]]|?Категорія:Супи|limit=1|searchlabel=}}",
-    html: "<table class=\"sortable wikitable smwtable\"><th>&#160;</th><th class=\"Супи\"><a href=\"/index.php/%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8\" title=\"Категорія:Супи\">Супи</a></th><tr class=\"row-odd\"><td class=\"smwtype_wpg\"><a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a></td><td data-sort-value=\"1\" class=\"Супи smwtype_boo\">X</td></tr></table>\n",
+    html: "<table class=\"sortable wikitable smwtable\"><th>&#160;</th><th class=\"Супи\"><a href=\"/index.php/%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8\" title=\"Категорія:Супи\">Супи</a></th><tr class=\"row-odd\"><td class=\"smwtype_wpg\"><a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a></td><td data-sort-value=\"1\" class=\"Супи smwtype_boo\"><span style=\"font-family: sans-serif; \">X</span></td></tr></table>\n",
   },
   {
     name: "a condition past the depth limit (4): SMW's error text, with its '&#x005B;' escaped once more by smwfEncodeMessages",
@@ -113,6 +113,81 @@ const CASES: Array<{ name: string; wikitext: string; html: string }> = [
     name: "e-mail and telephone values show without their scheme",
     wikitext: "{{#show:Демонстраційна сторінка|?Електронна пошта}} {{#show:Демонстраційна сторінка|?Телефон}}",
     html: "<p><a rel=\"nofollow\" class=\"external text\" href=\"mailto:demo@example.org\">demo@example.org</a> <a rel=\"nofollow\" class=\"external text\" href=\"tel:+380-44-123-4567\">+380-44-123-4567</a>\n</p>",
+  },
+  {
+    name: "category: the rows under the first letters of their sort keys, in 3 columns of ceil(n/3) items; the comment after each column is removed by the parse",
+    wikitext: "{{#ask:[[Категорія:Супи]]|format=category}}",
+    html: "<div class=\"smw-columnlist-container\"><div class=\"smw-column\" style=\"width:33%;\"><div class=\"smw-column-header\">Б</div><ul><li><a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a> </li></ul><div class=\"smw-column-header\">Г</div><ul><li><a href=\"/index.php/%D0%93%D1%80%D0%B8%D0%B1%D0%BD%D0%B0_%D1%8E%D1%88%D0%BA%D0%B0\" title=\"Грибна юшка\">Грибна юшка</a> </li></ul></div> <div class=\"smw-column\" style=\"width:33%;\"><div class=\"smw-column-header\">К</div><ul><li><a href=\"/index.php/%D0%9A%D0%B0%D0%BF%D1%83%D1%81%D0%BD%D1%8F%D0%BA\" title=\"Капусняк\">Капусняк</a> </li><li><a href=\"/index.php/%D0%9A%D1%83%D0%BB%D1%96%D1%88\" title=\"Куліш\">Куліш</a> </li></ul></div> <div class=\"smw-column\" style=\"width:33%;\"><div class=\"smw-column-header\">Ю</div><ul><li><a href=\"/index.php/%D0%AE%D1%88%D0%BA%D0%B0\" title=\"Юшка\">Юшка</a> </li></ul></div> \n<br style=\"clear: both;\" /></div>\n",
+  },
+  {
+    name: "category with a printout, delim and columns=2: values natsorted and joined by delim, '(прод.)' where a column starts inside a letter (MediaWiki drops <ul start>), the further-results link in the last letter's list",
+    wikitext: "{{#ask:[[Категорія:Супи]]|?Інгредієнт|format=category|columns=2|limit=4|delim=;}}",
+    html: "<div class=\"smw-columnlist-container\"><div class=\"smw-column\" style=\"width:50%;\"><div class=\"smw-column-header\">Б</div><ul><li><a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a> (<a href=\"/index.php/Property:%D0%86%D0%BD%D0%B3%D1%80%D0%B5%D0%B4%D1%96%D1%94%D0%BD%D1%82\" title=\"Property:Інгредієнт\">Інгредієнт</a> <a href=\"/index.php?title=%D0%91%D1%83%D1%80%D1%8F%D0%BA&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Буряк (такої сторінки не існує)\">Буряк</a>; <a href=\"/index.php?title=%D0%9A%D0%B0%D0%BF%D1%83%D1%81%D1%82%D0%B0&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Капуста (такої сторінки не існує)\">Капуста</a>; <a href=\"/index.php?title=%D0%9A%D0%B0%D1%80%D1%82%D0%BE%D0%BF%D0%BB%D1%8F&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Картопля (такої сторінки не існує)\">Картопля</a>)</li></ul><div class=\"smw-column-header\">Г</div><ul><li><a href=\"/index.php/%D0%93%D1%80%D0%B8%D0%B1%D0%BD%D0%B0_%D1%8E%D1%88%D0%BA%D0%B0\" title=\"Грибна юшка\">Грибна юшка</a> (<a href=\"/index.php/Property:%D0%86%D0%BD%D0%B3%D1%80%D0%B5%D0%B4%D1%96%D1%94%D0%BD%D1%82\" title=\"Property:Інгредієнт\">Інгредієнт</a> <a href=\"/index.php?title=%D0%91%D1%96%D0%BB%D1%96_%D0%B3%D1%80%D0%B8%D0%B1%D0%B8&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Білі гриби (такої сторінки не існує)\">Білі гриби</a>; <a href=\"/index.php?title=%D0%9A%D0%B0%D1%80%D1%82%D0%BE%D0%BF%D0%BB%D1%8F&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Картопля (такої сторінки не існує)\">Картопля</a>)</li></ul><div class=\"smw-column-header\">К</div><ul><li><a href=\"/index.php/%D0%9A%D0%B0%D0%BF%D1%83%D1%81%D0%BD%D1%8F%D0%BA\" title=\"Капусняк\">Капусняк</a> (<a href=\"/index.php/Property:%D0%86%D0%BD%D0%B3%D1%80%D0%B5%D0%B4%D1%96%D1%94%D0%BD%D1%82\" title=\"Property:Інгредієнт\">Інгредієнт</a> <a href=\"/index.php?title=%D0%9A%D0%B2%D0%B0%D1%88%D0%B5%D0%BD%D0%B0_%D0%BA%D0%B0%D0%BF%D1%83%D1%81%D1%82%D0%B0&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Квашена капуста (такої сторінки не існує)\">Квашена капуста</a>; <a href=\"/index.php?title=%D0%9F%D1%88%D0%BE%D0%BD%D0%BE&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Пшоно (такої сторінки не існує)\">Пшоно</a>)</li></ul></div> <div class=\"smw-column\" style=\"width:50%;\"><div class=\"smw-column-header\">К (прод.)</div><ul><li><a href=\"/index.php/%D0%9A%D1%83%D0%BB%D1%96%D1%88\" title=\"Куліш\">Куліш</a> (<a href=\"/index.php/Property:%D0%86%D0%BD%D0%B3%D1%80%D0%B5%D0%B4%D1%96%D1%94%D0%BD%D1%82\" title=\"Property:Інгредієнт\">Інгредієнт</a> <a href=\"/index.php?title=%D0%9F%D1%88%D0%BE%D0%BD%D0%BE&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Пшоно (такої сторінки не існує)\">Пшоно</a>; <a href=\"/index.php/%D0%A1%D0%B0%D0%BB%D0%BE\" title=\"Сало\">Сало</a>; <a href=\"/index.php?title=%D0%A6%D0%B8%D0%B1%D1%83%D0%BB%D1%8F&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Цибуля (такої сторінки не існує)\">Цибуля</a>)</li><li><span class=\"smw-category-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8-5D-5D/-3F%D0%86%D0%BD%D0%B3%D1%80%D0%B5%D0%B4%D1%96%D1%94%D0%BD%D1%82/format%3Dcategory/limit%3D4/columns%3D2/delim%3D-3B/offset%3D4\" title=\"Спеціальна:Ask/-5B-5BКатегорія:Супи-5D-5D/-3FІнгредієнт/format=category/limit=4/columns=2/delim=-3B/offset=4\">... подальші результати</a></span></li></ul></div> \n<br style=\"clear: both;\" /></div>\n",
+  },
+  {
+    name: "category with mainlabel=-: grouped by the first value's letter, listed under the subject's letter (a new letter goes last)",
+    wikitext: "{{#ask:[[Категорія:Супи]]|?Інгредієнт|mainlabel=-|format=category|limit=3|searchlabel=}}",
+    html: "<div class=\"smw-columnlist-container\"><div class=\"smw-column\" style=\"width:33%;\"><div class=\"smw-column-header\">Б</div><ul><li><a href=\"/index.php/Property:%D0%86%D0%BD%D0%B3%D1%80%D0%B5%D0%B4%D1%96%D1%94%D0%BD%D1%82\" title=\"Property:Інгредієнт\">Інгредієнт</a> <a href=\"/index.php?title=%D0%91%D1%83%D1%80%D1%8F%D0%BA&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Буряк (такої сторінки не існує)\">Буряк</a>, <a href=\"/index.php?title=%D0%9A%D0%B0%D0%BF%D1%83%D1%81%D1%82%D0%B0&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Капуста (такої сторінки не існує)\">Капуста</a>, <a href=\"/index.php?title=%D0%9A%D0%B0%D1%80%D1%82%D0%BE%D0%BF%D0%BB%D1%8F&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Картопля (такої сторінки не існує)\">Картопля</a> </li></ul></div> <div class=\"smw-column\" style=\"width:33%;\"><div class=\"smw-column-header\">Г</div><ul><li><a href=\"/index.php/Property:%D0%86%D0%BD%D0%B3%D1%80%D0%B5%D0%B4%D1%96%D1%94%D0%BD%D1%82\" title=\"Property:Інгредієнт\">Інгредієнт</a> <a href=\"/index.php?title=%D0%91%D1%96%D0%BB%D1%96_%D0%B3%D1%80%D0%B8%D0%B1%D0%B8&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Білі гриби (такої сторінки не існує)\">Білі гриби</a>, <a href=\"/index.php?title=%D0%9A%D0%B0%D1%80%D1%82%D0%BE%D0%BF%D0%BB%D1%8F&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Картопля (такої сторінки не існує)\">Картопля</a> </li></ul></div> <div class=\"smw-column\" style=\"width:33%;\"><div class=\"smw-column-header\">К</div><ul><li><a href=\"/index.php/Property:%D0%86%D0%BD%D0%B3%D1%80%D0%B5%D0%B4%D1%96%D1%94%D0%BD%D1%82\" title=\"Property:Інгредієнт\">Інгредієнт</a> <a href=\"/index.php?title=%D0%9A%D0%B2%D0%B0%D1%88%D0%B5%D0%BD%D0%B0_%D0%BA%D0%B0%D0%BF%D1%83%D1%81%D1%82%D0%B0&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Квашена капуста (такої сторінки не існує)\">Квашена капуста</a>, <a href=\"/index.php?title=%D0%9F%D1%88%D0%BE%D0%BD%D0%BE&amp;action=edit&amp;redlink=1\" class=\"new\" title=\"Пшоно (такої сторінки не існує)\">Пшоно</a> </li></ul></div> \n<br style=\"clear: both;\" /></div>\n",
+  },
+  {
+    name: "category with a template: userparam first, then 1…n and #, expanded",
+    wikitext: "{{#ask:[[Категорія:Супи]]|format=category|template=Заглушка|userparam=u|columns=1|limit=2|searchlabel=}}",
+    html: "<div class=\"smw-columnlist-container\"><div class=\"smw-column\" style=\"width:100%;\"><div class=\"smw-column-header\">Б</div><ul><li><i>Це незавершена стаття&#32;про <a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a>. Ви можете допомогти, доповнивши її.</i></li></ul><div class=\"smw-column-header\">Г</div><ul><li><i>Це незавершена стаття&#32;про <a href=\"/index.php/%D0%93%D1%80%D0%B8%D0%B1%D0%BD%D0%B0_%D1%8E%D1%88%D0%BA%D0%B0\" title=\"Грибна юшка\">Грибна юшка</a>. Ви можете допомогти, доповнивши її.</i></li></ul></div> \n<br style=\"clear: both;\" /></div>\n",
+  },
+  {
+    name: "ol in columns: floating divs of ceil(n/columns) rows, the next column's list starts at the next number",
+    wikitext: "{{#ask:[[Категорія:Супи]]|format=ol|columns=2|limit=3}}",
+    html: "<div style=\"float: left; width: 50%\">\n<ol>\n\t<li data-sortkey=\"Б\"><a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a></li>\n\t<li data-sortkey=\"Г\"><a href=\"/index.php/%D0%93%D1%80%D0%B8%D0%B1%D0%BD%D0%B0_%D1%8E%D1%88%D0%BA%D0%B0\" title=\"Грибна юшка\">Грибна юшка</a></li>\n</ol>\n</div><div style=\"float: left; width: 50%\"><ol start=\"3\">\t<li data-sortkey=\"К\"><a href=\"/index.php/%D0%9A%D0%B0%D0%BF%D1%83%D1%81%D0%BD%D1%8F%D0%BA\" title=\"Капусняк\">Капусняк</a></li>\n<li> <span class=\"smw-ol-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8-5D-5D/format%3Dol/limit%3D3/columns%3D2/offset%3D3\" title=\"Спеціальна:Ask/-5B-5BКатегорія:Супи-5D-5D/format=ol/limit=3/columns=2/offset=3\">... подальші результати</a></span></li></ol>\n</div>\n<p><br style=\"clear: both\" />\n</p>",
+  },
+  {
+    name: "ul with template, introtemplate and outrotemplate: all expanded (the intro after <ul>, the outro before the link)",
+    wikitext: "{{#ask:[[Категорія:Супи]]|format=ul|template=Заглушка|introtemplate=Заглушка|outrotemplate=Заглушка|limit=1|searchlabel=}}",
+    html: "<ul>\n<i>Це незавершена стаття. Ви можете допомогти, доповнивши її.</i>\t<li><i>Це незавершена стаття&#32;про <a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a>. Ви можете допомогти, доповнивши її.</i></li>\n<i>Це незавершена стаття. Ви можете допомогти, доповнивши її.</i></ul>\n",
+  },
+  {
+    name: "introtemplate without template: SMW 2.2 does not expand it, so the call stays text and the condition in it is a category link",
+    wikitext: "{{#ask:[[Категорія:Супи]]|format=ul|limit=2|introtemplate=Вступ|userparam=0|searchlabel=}}",
+    html: "<ul>\n{{Вступ|smw-resultquerycondition=|smw-resultquerylimit=2|smw-resultqueryoffset=0}}\t<li data-sortkey=\"Б\"><a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a></li>\n\t<li data-sortkey=\"Г\"><a href=\"/index.php/%D0%93%D1%80%D0%B8%D0%B1%D0%BD%D0%B0_%D1%8E%D1%88%D0%BA%D0%B0\" title=\"Грибна юшка\">Грибна юшка</a></li>\n</ul>\n",
+  },
+  {
+    name: "template with named args: the unlabelled main column is named 1 (PHP reads `'?' . 0 + 1` as 1)",
+    wikitext: "{{#ask:[[Категорія:Супи]]|format=template|template=Заглушка|named args=yes|limit=1|searchlabel=}}",
+    html: "<p><i>Це незавершена стаття&#32;про <a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a>. Ви можете допомогти, доповнивши її.</i>\n</p>",
+  },
+  {
+    name: "table with transpose: a row per print request, its header first, the footer cell in the first row",
+    wikitext: "{{#ask:[[Категорія:Міста]]|?Населення|limit=2|transpose=yes}}",
+    html: "<table class=\"sortable wikitable smwtable\"><tr class=\"row-odd\"><th>&#160;</th><td class=\"smwtype_wpg\"><a href=\"/index.php/%D0%84%D0%B2%D0%BF%D0%B0%D1%82%D0%BE%D1%80%D1%96%D1%8F\" title=\"Євпаторія\">Євпаторія</a></td><td class=\"smwtype_wpg\"><a href=\"/index.php/%D0%86%D0%B2%D0%B0%D0%BD%D0%BE-%D0%A4%D1%80%D0%B0%D0%BD%D0%BA%D1%96%D0%B2%D1%81%D1%8C%D0%BA\" title=\"Івано-Франківськ\">Івано-Франківськ</a></td><td class=\"sortbottom\" colspan=\"2\"><span class=\"smw-table-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%9C%D1%96%D1%81%D1%82%D0%B0-5D-5D/-3F%D0%9D%D0%B0%D1%81%D0%B5%D0%BB%D0%B5%D0%BD%D0%BD%D1%8F/limit%3D2/transpose%3Dyes/offset%3D2\" title=\"Спеціальна:Ask/-5B-5BКатегорія:Міста-5D-5D/-3FНаселення/limit=2/transpose=yes/offset=2\">... подальші результати</a></span></td></tr><tr class=\"row-even\"><th class=\"Населення\"><a href=\"/index.php/Property:%D0%9D%D0%B0%D1%81%D0%B5%D0%BB%D0%B5%D0%BD%D0%BD%D1%8F\" title=\"Property:Населення\">Населення</a></th><td data-sort-value=\"105000\" class=\"Населення smwtype_num\">105,000</td><td data-sort-value=\"235000\" class=\"Населення smwtype_num\">235,000</td><td></td></tr></table>\n",
+  },
+  {
+    name: "list with columns (not its parameter) and ul with columns out of range (1..10): ignored, and left out of the link",
+    wikitext: "{{#ask:[[Категорія:Супи]]|columns=2|limit=1|transpose=yes}}\n{{#ask:[[Категорія:Супи]]|format=ul|columns=20|limit=1}}",
+    html: "<p><a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a><span class=\"smw-list-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8-5D-5D/limit%3D1/offset%3D1\" title=\"Спеціальна:Ask/-5B-5BКатегорія:Супи-5D-5D/limit=1/offset=1\">... подальші результати</a></span>\n</p>\n<ul>\n\t<li data-sortkey=\"Б\"><a href=\"/index.php/%D0%91%D0%BE%D1%80%D1%89\" title=\"Борщ\">Борщ</a></li>\n<li> <span class=\"smw-ul-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8-5D-5D/format%3Dul/limit%3D1/offset%3D1\" title=\"Спеціальна:Ask/-5B-5BКатегорія:Супи-5D-5D/format=ul/limit=1/offset=1\">... подальші результати</a></span></li></ul>\n",
+  },
+  {
+    name: "csv inline: no query, only the link to Special:Ask with the format, captioned CSV, offset=0",
+    wikitext: "{{#ask:[[Категорія:Супи]]|?Населення|format=csv|sep=;|showsep=yes|filename=супи.csv}}",
+    html: "<p><span class=\"smw-csv-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8-5D-5D/-3F%D0%9D%D0%B0%D1%81%D0%B5%D0%BB%D0%B5%D0%BD%D0%BD%D1%8F/format%3Dcsv/sep%3D-3B/showsep%3Dyes/filename%3D%D1%81%D1%83%D0%BF%D0%B8.csv/offset%3D0\" title=\"Спеціальна:Ask/-5B-5BКатегорія:Супи-5D-5D/-3FНаселення/format=csv/sep=-3B/showsep=yes/filename=супи.csv/offset=0\">CSV</a></span>\n</p>",
+  },
+  {
+    name: "json, rss (the feed format) and rdf: their links, printer parameters given (an invalid one left out), searchlabel as the caption",
+    wikitext: "{{#ask:[[Категорія:Супи]]|format=json|limit=7|prettyprint=yes}} {{#ask:[[Категорія:Супи]]|format=rss|rsstitle=Т|type=atom|page=abc}} {{#ask:[[Категорія:Супи]]|format=rdf|syntax=turtle|searchlabel=Дані}}",
+    html: "<p><span class=\"smw-json-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8-5D-5D/format%3Djson/limit%3D7/prettyprint%3Dyes/offset%3D0\" title=\"Спеціальна:Ask/-5B-5BКатегорія:Супи-5D-5D/format=json/limit=7/prettyprint=yes/offset=0\">JSON</a></span> <span class=\"smw-feed-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8-5D-5D/format%3Drss/type%3Datom/title%3D%D0%A2/offset%3D0\" title=\"Спеціальна:Ask/-5B-5BКатегорія:Супи-5D-5D/format=rss/type=atom/title=Т/offset=0\">RSS</a></span> <span class=\"smw-rdf-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8-5D-5D/format%3Drdf/searchlabel%3D%D0%94%D0%B0%D0%BD%D1%96/syntax%3Dturtle/offset%3D0\" title=\"Спеціальна:Ask/-5B-5BКатегорія:Супи-5D-5D/format=rdf/searchlabel=Дані/syntax=turtle/offset=0\">Дані</a></span>\n</p>",
+  },
+  {
+    name: "dsv: sep is an alias of separator; an empty searchlabel prints nothing",
+    wikitext: "{{#ask:[[Категорія:Супи]]|format=dsv|sep=;}}|{{#ask:[[Категорія:Супи]]|format=dsv|searchlabel=}}|",
+    html: "<p><span class=\"smw-dsv-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%A1%D1%83%D0%BF%D0%B8-5D-5D/format%3Ddsv/separator%3D-3B/offset%3D0\" title=\"Спеціальна:Ask/-5B-5BКатегорія:Супи-5D-5D/format=dsv/separator=-3B/offset=0\">DSV</a></span>||\n</p>",
+  },
+  {
+    name: "an export format with a query error: the link, then the error box",
+    wikitext: "{{#ask:[[Населення::<q>]]|format=csv|default=Нічого}}",
+    html: "<span class=\"smw-csv-furtherresults\"><a href=\"/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9D%D0%B0%D1%81%D0%B5%D0%BB%D0%B5%D0%BD%D0%BD%D1%8F::-3Cq-3E-5D-5D/format%3Dcsv/default%3D%D0%9D%D1%96%D1%87%D0%BE%D0%B3%D0%BE/offset%3D0\" title=\"Спеціальна:Ask/-5B-5BНаселення::-3Cq-3E-5D-5D/format=csv/default=Нічого/offset=0\">CSV</a></span><span class=\"smw-highlighter\" data-type=\"4\" data-state=\"inline\" data-title=\"Помилка\"><span class=\"smwtticon warning\"></span><div class=\"smwttcontent\">Підзапити не підтримуються для значень властивості «Населення».</div></span>\n",
+  },
+  {
+    name: "category where no row has a first value: smw-qp-empty-data, intro still printed (there are results)",
+    wikitext: "{{#ask:[[Категорія:Супи]]|?Населення|mainlabel=-|format=category|intro=Вступ:_}}",
+    html: "Вступ: <span class=\"smw-highlighter\" data-type=\"4\" data-state=\"inline\" data-title=\"Помилка\"><span class=\"smwtticon warning\"></span><div class=\"smwttcontent\">Запитані дані не можуть відображатися через деякі недостатні критерії відбору.</div></span>\n",
   },
 ];
 
@@ -157,6 +232,57 @@ describe('inline queries: bounds, templates, links', () => {
   });
 });
 
+describe('inline queries: format=embedded', () => {
+  it('each result page transcluded under a linked heading (embedformat=h3); the page being parsed shows in bold instead', async () => {
+    const r = await parse('{{#ask:[[Борщ]] OR [[Куліш]]|format=embedded|embedformat=h3|searchlabel=}}', 'text|templates|categories', 'Борщ');
+    const text = r.parse.text as string;
+    const head =
+      '<h3><span class="mw-headline" id=".D0.91.D0.BE.D1.80.D1.89"><strong class="selflink">Борщ</strong></span></h3>\n<b>Борщ</b>' +
+      '<h3><span class="mw-headline" id=".D0.9A.D1.83.D0.BB.D1.96.D1.88"><a href="/index.php/%D0%9A%D1%83%D0%BB%D1%96%D1%88" title="Куліш">Куліш</a></span></h3>\n';
+    assert.equal(text.slice(0, head.length), head);
+    // Куліш's text, its infobox template expanded for the page being parsed ({{PAGENAME}} is Борщ)
+    assert.match(text.slice(head.length), /^<table class="infobox">\n<tr>\n<th> Борщ\n<\/th><\/tr>[\s\S]*<b>Куліш<\/b> — /);
+    assert.deepEqual(
+      (r.parse.templates as Array<{ title: string }>).map((t) => t.title),
+      ['Куліш', 'Шаблон:Страва', 'Шаблон:Без джерел'],
+    );
+    assert.ok((r.parse.categories as Array<{ category: string }>).some((c) => c.category === 'Супи'));
+  });
+
+  it('embedonly: no headings', async () => {
+    const r = await parse('{{#ask:[[Борщ]]|format=embedded|embedonly=yes}}', 'text', 'Борщ');
+    assert.equal(r.parse.text, '<p><b>Борщ</b>\n</p>');
+  });
+
+  it('embedformat=ul: one item per page (title, <br />, text), the further-results link as the last item', async () => {
+    const r = await parse('{{#ask:[[Категорія:Персонажі]]|format=embedded|embedformat=ul|limit=1}}');
+    const text = r.parse.text as string;
+    const head = '<ul><li><a href="/index.php/Amelia_Kovalenko" title="Amelia Kovalenko">Amelia Kovalenko</a><br />\n<b>Amelia Kovalenko</b> — ';
+    const tail =
+      '</li>\n<li><span class="smw-embedded-furtherresults"><a href="/index.php/%D0%A1%D0%BF%D0%B5%D1%86%D1%96%D0%B0%D0%BB%D1%8C%D0%BD%D0%B0:Ask/-5B-5B%D0%9A%D0%B0%D1%82%D0%B5%D0%B3%D0%BE%D1%80%D1%96%D1%8F:%D0%9F%D0%B5%D1%80%D1%81%D0%BE%D0%BD%D0%B0%D0%B6%D1%96-5D-5D/format%3Dembedded/limit%3D1/embedformat%3Dul/offset%3D1" title="Спеціальна:Ask/-5B-5BКатегорія:Персонажі-5D-5D/format=embedded/limit=1/embedformat=ul/offset=1">... подальші результати</a></span></li>\n</ul>\n';
+    assert.equal(text.slice(0, head.length), head);
+    assert.equal(text.slice(-tail.length), tail);
+  });
+
+  it('on another page the same query transcludes the page ({{:Борщ}}), recorded as a template', async () => {
+    const r = await parse('{{#ask:[[Борщ]]|format=embedded|embedonly=yes}}', 'text|templates', 'API');
+    assert.equal(((r.parse.text as string).match(/<b>Борщ<\/b> — /g) ?? []).length, 1);
+    assert.ok((r.parse.templates as Array<{ ns: number; title: string }>).some((t) => t.ns === 0 && t.title === 'Борщ'));
+  });
+});
+
+describe('PHP natsort order (CategoryResultPrinter sorts each field\'s values)', () => {
+  it('digit runs by value, leading zeros and whitespace skipped, bytes otherwise', () => {
+    assert.deepEqual(['img12.png', 'img10.png', 'img2.png', 'img1.png', 'IMG3.png'].sort(strnatcmp), ['IMG3.png', 'img1.png', 'img2.png', 'img10.png', 'img12.png']);
+    assert.deepEqual(['8', '10', '011', '0'].sort(strnatcmp), ['0', '8', '10', '011']);
+    assert.equal(strnatcmp('x 0.05', 'x 0.5'), -1); // a run starting with 0 compares left-aligned…
+    assert.equal(strnatcmp('x 0.25', 'x 0.5'), 1); // …others by length first
+    assert.equal(strnatcmp('а  10', 'а2'), 1);
+    assert.equal(strnatcmp('Картопля', 'Капуста'), 1);
+    assert.equal(strnatcmp('', 'a'), -1);
+  });
+});
+
 describe('inline queries: parameters', () => {
   it('an offset above $smwgQUpperbound (5000) is the default 0, and the link leaves it out', async () => {
     const r = await parse('{{#ask:[[Категорія:Супи]]|limit=2|offset=9999}}');
@@ -174,9 +300,9 @@ describe('inline queries: parameters', () => {
     assert.equal((await parse('{{#ask:[[Населення::+]]|format=count|limit=1|offset=3}}')).parse.text, `<p>${n}\n</p>`);
   });
 
-  it('an unsupported format (csv, json, …) shows the call as written, without links or categories from it', async () => {
-    const r = await parse('{{#ask:[[Категорія:Супи]]|format=csv}}', 'text|categories|links');
-    assert.equal(r.parse.text, '<p>&#123;&#123;&#35;ask&#58;&#91;&#91;Категорія&#58;Супи&#93;&#93;&#124;format&#61;csv&#125;&#125;\n</p>');
+  it('a format not printed here (Semantic Result Formats) shows the call as written, without links or categories from it', async () => {
+    const r = await parse('{{#ask:[[Категорія:Супи]]|format=googlemaps3}}', 'text|categories|links');
+    assert.equal(r.parse.text, '<p>&#123;&#123;&#35;ask&#58;&#91;&#91;Категорія&#58;Супи&#93;&#93;&#124;format&#61;googlemaps3&#125;&#125;\n</p>');
     assert.deepEqual([r.parse.categories, r.parse.links], [[], []]);
   });
 });

@@ -344,6 +344,98 @@ describe('DISPLAYTITLE (CoreParserFunctions::displaytitle of 1.25, $wgRestrictDi
   });
 });
 
+describe('DISPLAYTITLE of a demo page (IPhone: {{DISPLAYTITLE:iPhone}})', () => {
+  it('action=parse prop=displaytitle and the displaytitle property', async () => {
+    const r = (await s.get({ action: 'parse', page: 'IPhone', prop: 'displaytitle|properties', formatversion: 2 })).json;
+    assert.equal(r.parse.displaytitle, 'iPhone');
+    assert.deepEqual(r.parse.properties, [{ name: 'displaytitle', value: 'iPhone' }]);
+    // fv1 too; a page without one gives its prefixed title
+    assert.equal((await s.get({ action: 'parse', page: 'IPhone', prop: 'displaytitle' })).json.parse.displaytitle, 'iPhone');
+    assert.equal((await s.get({ action: 'parse', page: 'Linux', prop: 'displaytitle' })).json.parse.displaytitle, 'Linux');
+  });
+
+  it('prop=info inprop=displaytitle reads the page property the import stored', async () => {
+    const r = (await s.get({ action: 'query', titles: 'IPhone|Linux', prop: 'info', inprop: 'displaytitle', formatversion: 2 })).json;
+    assert.deepEqual(Object.fromEntries(r.query.pages.map((p: { title: string; displaytitle: string }) => [p.title, p.displaytitle])), { IPhone: 'iPhone', Linux: 'Linux' });
+  });
+
+  it('the article path shows it as the heading, and headhtml as the <title>', async () => {
+    const html = await (await fetch(`${s.url.replace('/api.php', '')}/index.php/IPhone`)).text();
+    assert.match(html, /<h1 id="firstHeading">iPhone<\/h1>/);
+    const head = (await s.get({ action: 'parse', page: 'IPhone', prop: 'headhtml', formatversion: 2 })).json.parse.headhtml;
+    assert.match(head, /<title>iPhone — Демовікі<\/title>/);
+  });
+});
+
+describe('page status indicators (CoreTagHooks::indicator, ParserOutput::setIndicator of 1.25)', () => {
+  const text = [
+    'Текст.',
+    '<indicator name="zeta">[[Київ]] і {{PAGENAME}}</indicator>',
+    "<indicator name=\"alpha\">''один''</indicator>",
+    '<indicator name="zeta">друге</indicator>',
+  ].join('\n');
+
+  it('fv2: an object by name in the order set (a name set again keeps its place); the tags leave nothing in the text', async () => {
+    const r = await parse2({ action: 'parse', title: 'Тест', text, prop: 'indicators|text|links' });
+    assert.deepEqual(Object.entries(r.parse.indicators), [['zeta', 'друге'], ['alpha', '<i>один</i>']]);
+    assert.doesNotMatch(r.parse.text, /indicator|один|друге/);
+    // the links of every indicator parsed count as the page's (ParserOutput is shared), the replaced one's too
+    assert.deepEqual(r.parse.links, [{ ns: 0, title: 'Київ', exists: true }]);
+  });
+
+  it('fv1: a list of {name, *}; content is parsed with templates in the frame, one paragraph unwrapped, several kept', async () => {
+    const one = (await s.post({ action: 'parse', title: 'Тест', text: '<indicator name="x">[[Київ]] і {{PAGENAME}}</indicator>', prop: 'indicators', format: 'json' })).json;
+    assert.deepEqual(one.parse.indicators, [{ name: 'x', '*': '<a href="/index.php/%D0%9A%D0%B8%D1%97%D0%B2" title="Київ">Київ</a> і Тест' }]);
+    const two = await parse2({ action: 'parse', title: 'Тест', text: '<indicator name="x">один\n\nдва</indicator>', prop: 'indicators' });
+    assert.deepEqual(two.parse.indicators, { x: '<p>один\n</p><p>два\n</p>' });
+    const none = await parse2({ action: 'parse', title: 'Тест', text: 'Нема.', prop: 'indicators' });
+    assert.deepEqual(none.parse.indicators, {});
+    assert.deepEqual((await s.post({ action: 'parse', title: 'Тест', text: 'Нема.', prop: 'indicators', format: 'json' })).json.parse.indicators, []);
+  });
+
+  it('an indicator inside a parser function: its content expanded in that frame', async () => {
+    const r = await parse2({ action: 'parse', title: 'Тест', text: '{{#if:1|<indicator name="i">{{uc:так}}</indicator>}}', prop: 'indicators' });
+    assert.deepEqual(r.parse.indicators, { i: 'ТАК' });
+  });
+
+  it('without a name: the invalid-indicator-name error in place of the tag', async () => {
+    for (const t of ['<indicator>x</indicator>', '<indicator name=" ">x</indicator>']) {
+      const r = await parse2({ action: 'parse', title: 'Тест', text: t, prop: 'indicators|text' });
+      assert.deepEqual(r.parse.indicators, {});
+      assert.match(r.parse.text, /^<p><span class="error">.*<code>name<\/code>.*<\/span>\n<\/p>$/);
+    }
+  });
+
+  it('hostile content comes out sanitised', async () => {
+    const r = await parse2({ action: 'parse', title: 'Тест', text: '<indicator name="x"><script>alert(1)</script><span onclick="x()">a</span>[javascript:alert(1) b]</indicator>', prop: 'indicators' });
+    assert.doesNotMatch(r.parse.indicators.x, /<script|onclick|href="javascript/);
+  });
+
+  it('the demo page IPhone: in the API in the order set, on the article page sorted by name before the heading', async () => {
+    const r = (await s.get({ action: 'parse', page: 'IPhone', prop: 'indicators|text', formatversion: 2 })).json;
+    assert.deepEqual(Object.keys(r.parse.indicators), ['logo', 'a-mark']);
+    assert.equal(r.parse.indicators['a-mark'], '★');
+    assert.match(r.parse.indicators.logo, /^<img alt="IPhone.png" src="\/images\/[^"]+IPhone.png" width="20" height="\d+" \/>$/);
+    assert.doesNotMatch(r.parse.text, /★/);
+    const html = await (await fetch(`${s.url.replace('/api.php', '')}/index.php/IPhone`)).text();
+    assert.match(html, /<div class="mw-indicators">\n<div id="mw-indicator-a-mark" class="mw-indicator">★<\/div>\n<div id="mw-indicator-logo" class="mw-indicator"><img [^>]+><\/div>\n<\/div>\n<h1 id="firstHeading">iPhone<\/h1>/);
+  });
+});
+
+describe('prop=headhtml (OutputPage::headElement of 1.25, without ResourceLoader)', () => {
+  it('doctype, html with the content language, head with charset, title and generator, the body with the skin classes', async () => {
+    const r = (await s.get({ action: 'parse', page: 'Київ', prop: 'headhtml', formatversion: 2 })).json;
+    assert.equal(
+      r.parse.headhtml,
+      '<!DOCTYPE html>\n<html lang="uk" dir="ltr" class="client-nojs">\n<head>\n<meta charset="UTF-8" />\n<title>Київ — Демовікі</title>\n' +
+        '<meta name="generator" content="MediaWiki 1.25.4" />\n</head>\n<body class="mediawiki ltr sitedir-ltr ns-0 ns-subject page-Київ skin-vector action-nosuchaction">\n',
+    );
+    assert.deepEqual(r.parse.headitems, []);
+    const fv1 = (await s.get({ action: 'parse', title: 'Обговорення:Тест (1)', text: 'x', prop: 'headhtml' })).json;
+    assert.match(fv1.parse.headhtml['*'], /<body class="mediawiki ltr sitedir-ltr ns-1 ns-talk page-Обговорення_Тест_1 skin-vector action-nosuchaction">/);
+  });
+});
+
 describe('magic links RFC / PMID / ISBN (Parser::doMagicLinks of 1.25)', () => {
   // MediaWiki 1.39 turns magic links off by default ($wgEnableMagicLinks); 1.25 always makes them
   it('numbers become links; word boundaries, no newline inside, &nbsp; allowed', async () => {

@@ -146,7 +146,9 @@ describe('prop=pageprops, extlinks, langlinks; list=pageswithprop, pagepropnames
   it('pageswithprop and pagepropnames (the oracle gives the same defaultsort pages)', async () => {
     assert.deepEqual((await q({ list: 'pageswithprop', pwppropname: 'hiddencat', pwpprop: 'title|value' })).query.pageswithprop, [{ ns: 14, title: 'Категорія:Статті без джерел', value: '' }]);
     assert.equal((await q({ list: 'pageswithprop' })).error.code, 'pwpnopropname');
-    assert.deepEqual((await q({ list: 'pagepropnames', ppnlimit: 2 })).continue, { ppncontinue: 'hiddencat', continue: '-||' });
+    // names in byte order: defaultsort, displaytitle (IPhone's {{DISPLAYTITLE:iPhone}}), hiddencat, …
+    assert.deepEqual((await q({ list: 'pagepropnames', ppnlimit: 2 })).continue, { ppncontinue: 'displaytitle', continue: '-||' });
+    assert.deepEqual((await q({ list: 'pageswithprop', pwppropname: 'displaytitle', pwpprop: 'title|value' })).query.pageswithprop, [{ ns: 0, title: 'IPhone', value: 'iPhone' }]);
   });
   it('extlinks: URLs as 1.25 stores them ("|" escaped, no further %-encoding; 1.39 encodes the Cyrillic), offset continuation', async () => {
     const r = await q({ prop: 'extlinks', titles: 'Демонстраційна сторінка|Київ', ellimit: 2 });

@@ -10,13 +10,16 @@ import { fileURLToPath } from 'node:url';
 import { importWiki, ImportInterrupted, ImportSetupError, type ImportSummary } from '../importer/import.js';
 import { DumpError } from '../importer/dump-reader.js';
 import { DumpSourceError } from '../importer/dump-source.js';
-import type { PageAnalysisHook } from '../importer/hooks.js';
+import type { PageAnalysisHook, PageRenderer } from '../importer/hooks.js';
+import { RENDERER_VERSION, renderForStorage } from '../modules/page-renderer.js';
+import { Wiki } from '../wiki/wiki.js';
+import { InterwikiMap } from '../wiki/interwiki.js';
 import { semanticImportHook } from '../importer/semantic-hook.js';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from './args.js';
 
 export const IMPORT_COMMAND: CommandSpec = {
   name: 'import',
-  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--quiet]',
+  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--quiet]',
   summary:
     'Loads a MediaWiki XML export dump (plain, .gz or .bz2, recognised by content; - reads standard input) into a\n' +
     'new SQLite database and then replaces FILE atomically: a running `wikiquery serve` switches to it without\n' +
@@ -33,6 +36,7 @@ export const IMPORT_COMMAND: CommandSpec = {
     lang: { type: 'string', value: 'CODE', help: "content language (default: the dump's xml:lang, else uk)" },
     quiet: { type: 'boolean', short: 'q', help: 'only warnings and the summary' },
     'no-search-index': { type: 'boolean', help: 'leave the full-text search index empty (list=search finds nothing; prefix search still works)' },
+    render: { type: 'boolean', help: 'render every content page into the parser cache table: action=parse and the article path serve them without rendering' },
   },
   notes: ['Exit codes: 0 done, 1 the import failed (FILE unchanged), 2 usage, 130/143 interrupted.'],
 };
@@ -45,11 +49,27 @@ export function importHooks(): PageAnalysisHook[] {
   return [semanticImportHook()];
 }
 
+/** --render: the serving renderer (action=parse, the article path), over the import's own database */
+export function importRenderer(): PageRenderer {
+  return {
+    version: RENDERER_VERSION,
+    async open(store) {
+      const wiki = await Wiki.load(store.site);
+      // as serving sets it up (src/http/server.ts): the links read with the map the import stored
+      const imported = await store.relations.interwikiMap();
+      if (imported.length) wiki.interwiki = new InterwikiMap(imported);
+      return (p) => renderForStorage(store, wiki, { ns: p.ns, dbkey: p.dbkey }, p.text);
+    },
+  };
+}
+
 export function formatSummary(s: ImportSummary): string {
   const rate = Math.round(s.pagesPerSecond);
   return (
     `Imported ${s.pages} pages, ${s.files} files, ${s.messages} messages, ${s.links} links in ${s.seconds.toFixed(1)} s ` +
-    `(${rate} pages/s), peak RSS ${Math.round(s.peakRssMB)} MB, search index ${(s.searchIndexBytes / 1048576).toFixed(1)} MB; import id ${s.importId}`
+    `(${rate} pages/s), peak RSS ${Math.round(s.peakRssMB)} MB, search index ${(s.searchIndexBytes / 1048576).toFixed(1)} MB` +
+    (s.rendered ? `, ${s.rendered} pages rendered in ${s.renderSeconds.toFixed(1)} s` : '') +
+    `; import id ${s.importId}`
   );
 }
 
@@ -101,6 +121,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
       lang: values.lang as string | undefined,
       hooks: importHooks(),
       searchIndex: !values['no-search-index'],
+      render: values.render ? importRenderer() : undefined,
       progress: !quiet && process.stdout.isTTY === true,
       log: (line) => {
         if (!quiet || line.startsWith('warning:')) process.stderr.write(line + '\n');

@@ -9,12 +9,14 @@ import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { wfUrlencode } from '../wiki/files.js';
 import { MessageLoader } from '../modules/message-loader.js';
-import { parserCache, renderPage, type RenderedPage } from '../modules/page-renderer.js';
-import { escapeHtml } from '../wikitext/sanitizer.js';
+import { DEFAULT_RENDER_OPTIONS, renderRevision, type RenderedPage } from '../modules/page-renderer.js';
+import { escapeHtml, escapeId } from '../wikitext/sanitizer.js';
+import { compareBytes } from '../wiki/collation.js';
 import { articleUrl } from '../wikitext/render/urls.js';
 
 const STYLE = `body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em;line-height:1.5;color:#202122}
 a{color:#0645ad}a.new{color:#ba0000}.mw-editsection{font-size:small;margin-left:1em}
+.mw-indicators{float:right}.mw-indicator{display:inline-block;margin-left:.5em}
 .toc{border:1px solid #a2a9b1;background:#f8f9fa;padding:.5em;display:inline-block}.toc ul{list-style:none;margin:.3em 0 0 1em;padding:0}
 .thumb.tright,.floatright{float:right;clear:right;margin:.5em 0 1em 1em}.thumb.tleft,.floatleft{float:left;clear:left;margin:.5em 1em 1em 0}
 .thumbinner{border:1px solid #c8ccd1;padding:3px;background:#f8f9fa;font-size:94%;text-align:center}.thumbcaption{text-align:left;padding:3px}
@@ -49,6 +51,16 @@ function categoryLinks(wiki: Wiki, out: RenderedPage): string {
       : `<li><a href="${articleUrl(wiki.codec.prefixedDbKey(14, c.name))}" title="${t}">${shown}</a></li>`;
   });
   return `<div id="catlinks" class="catlinks">${out.categories.length === 1 ? 'Категорія' : 'Категорії'}: <ul>${items.join('')}</ul></div>`;
+}
+
+/**
+ * The page status indicators as 1.25's skins show them (SkinTemplate: div.mw-indicators before the
+ * heading), ordered by name as OutputPage::setIndicators keeps them.
+ */
+function indicators(out: RenderedPage): string {
+  if (out.indicators.length === 0) return '';
+  const sorted = [...out.indicators].sort(([a], [b]) => compareBytes(a, b));
+  return `<div class="mw-indicators">\n${sorted.map(([name, html]) => `<div id="${escapeId(`mw-indicator-${name}`)}" class="mw-indicator">${html}</div>\n`).join('')}</div>\n`;
 }
 
 /** `withWiki` runs a handler on the database being served (and its Wiki), which a re-import may replace */
@@ -99,18 +111,18 @@ async function answer(request: FastifyRequest, reply: FastifyReply, store: Store
         row = to;
       }
     }
-    const cache = parserCache(store);
-    const key = `${row.latestRevId}|1|1`;
-    let out = cache.get(key);
-    if (!out) {
-      const text = (await store.pages.latestTexts([row.pageid])).get(row.pageid) ?? '';
-      out = await renderPage(store, wiki, { title: { ns: row.ns, dbkey: row.title }, text, editSections: true, toc: true });
-      cache.set(key, out);
-    }
+    const shownRow = row;
+    const out = await renderRevision(store, wiki, {
+      pageid: row.pageid,
+      revid: row.latestRevId,
+      title: { ns: row.ns, dbkey: row.title },
+      ...DEFAULT_RENDER_OPTIONS,
+      text: async () => (await store.pages.latestTexts([shownRow.pageid])).get(shownRow.pageid) ?? '',
+    });
     const title = wiki.titleText(row.ns, row.title);
     const api = `/api.php?action=parse&amp;page=${wfUrlencode(wiki.codec.prefixedDbKey(row.ns, row.title))}&amp;format=json`;
     // OutputPage::setPageTitle: the heading shows the {{DISPLAYTITLE:}} HTML (sanitised when parsed)
-    const body = `<h1 id="firstHeading">${out.displayTitle ?? escapeHtml(title)}</h1>
+    const body = `${indicators(out)}<h1 id="firstHeading">${out.displayTitle ?? escapeHtml(title)}</h1>
 <div id="bodyContent">
 ${redirectedFrom}<div id="mw-content-text" lang="${wiki.lang}" dir="ltr">${out.html}</div>
 ${categoryLinks(wiki, out)}

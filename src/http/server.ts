@@ -105,8 +105,10 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     });
   const build = async (store: Store): Promise<Built> => {
     const wiki = await Wiki.load(store.site);
-    if (opts.interwiki) wiki.interwiki = opts.interwiki;
-    else {
+    if (opts.interwiki) {
+      wiki.interwiki = opts.interwiki;
+      wiki.interwikiReplaced = true;
+    } else {
       // the map the import read the links with, when the database has one
       const imported = await store.relations.interwikiMap();
       if (imported.length) wiki.interwiki = new InterwikiMap(imported);

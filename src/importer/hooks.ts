@@ -11,7 +11,7 @@
  *   finish(w, ctx) -- after all link tables, their indexes and the category table are written,
  *                      before the query-page reports and ANALYZE
  */
-import type { ImportWriter } from '../store/import-writer.js';
+import type { ImportWriter, Store } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';
 
 export interface PageAnalysis {
@@ -42,4 +42,24 @@ export interface PageAnalysisHook {
   /** `expandedText` is the page text after template expansion (the raw text when no expansion applies). */
   page(page: PageAnalysis, expandedText: string): void | Promise<void>;
   finish?(writer: ImportWriter, ctx: HookContext): void | Promise<void>;
+}
+
+/** A page as the --render pass gives it to the renderer: the latest revision of a content page. */
+export interface PageToRender {
+  pageId: number;
+  revId: number;
+  ns: number;
+  dbkey: string;
+  text: string;
+}
+
+/**
+ * `import --render`: fills the parser cache table with the serving renderer's output. The importer has no
+ * renderer of its own (it is serving code, src/modules/page-renderer.ts); the CLI supplies this.
+ */
+export interface PageRenderer {
+  /** the renderer version stored with each output */
+  version: number;
+  /** set up over the import's finished database (read through the serving Store); returns the page renderer */
+  open(store: Store): Promise<(page: PageToRender) => Promise<{ optionsKey: string; output: string }>>;
 }

@@ -5,7 +5,8 @@
  *   files    --files DIR → image
  *   messages --messages DIR… → message; MediaWiki: pages → message_override
  *   pass 2   page texts in page_id order → expansion → link tables, page_props (+ analysis hooks)
- *   derived  category, statistics, query-page reports; every index; ANALYZE
+ *   derived  category, statistics, query-page reports; every index
+ *   render   (--render) every content page rendered into the parser cache table; ANALYZE
  *
  * Everything goes through the store's ImportWriter (src/store/import-writer.ts; SQLite: built in
  * FILE.tmp-<pid> and renamed onto FILE only when complete): a failed or interrupted import (SIGINT/SIGTERM)
@@ -25,7 +26,7 @@ import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './mess
 import { createExpander } from './expand.js';
 import { contentMessage, runLinkPass, type LinkCounts } from './link-pass.js';
 import { createProgress } from './progress.js';
-import type { HookContext, PageAnalysisHook } from './hooks.js';
+import type { HookContext, PageAnalysisHook, PageRenderer } from './hooks.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { importTargetProblem, openImportWriter } from '../store/open.js';
@@ -48,6 +49,8 @@ export interface ImportOptions {
   log?: (line: string) => void;
   /** build the full-text search index (default true; false leaves it empty: list=search finds nothing) */
   searchIndex?: boolean;
+  /** --render: render every content page into the parser cache table after the other passes */
+  render?: PageRenderer;
 }
 
 export interface ImportSummary {
@@ -72,6 +75,9 @@ export interface ImportSummary {
   peakRssMB: number;
   /** bytes of the full-text search index (0 without it) */
   searchIndexBytes: number;
+  /** pages rendered into the parser cache table (--render), and the seconds that took */
+  rendered: number;
+  renderSeconds: number;
 }
 
 /** Thrown (and reported by the CLI) when SIGINT/SIGTERM stopped the import. */
@@ -243,6 +249,18 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       w.createIndexes(area);
       await checkpoint();
     }
+    // ---- --render: last, over the finished tables (a render reads templates, files, categories, messages)
+    let rendered = 0;
+    let renderSeconds = 0;
+    if (opts.render) {
+      const t1 = performance.now();
+      progress.phase('render', pageCount, 'pages');
+      rendered = await renderContentPages(w, opts.render, { checkAbort, onProgress: (n) => progress.update(n) });
+      progress.stop();
+      renderSeconds = (performance.now() - t1) / 1000;
+      log(`render: ${rendered} content pages into the parser cache in ${renderSeconds.toFixed(1)} s (${secondsSince(t0)} s)`);
+      await checkpoint();
+    }
     await w.finish(async () => {
       log(`indexes, statistics for the planner (${secondsSince(t0)} s)`);
       // the last point at which a signal keeps the old database: nothing runs between it and the publication
@@ -270,6 +288,8 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       pagesPerSecond: seconds > 0 ? stats.pages / seconds : stats.pages,
       peakRssMB: process.resourceUsage().maxRSS / 1024,
       searchIndexBytes,
+      rendered,
+      renderSeconds,
     };
   } finally {
     progress.stop();
@@ -278,6 +298,44 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
   }
+}
+
+/** the content namespaces ($wgContentNamespaces: the main namespace) */
+const CONTENT_NAMESPACES = new Set([0]);
+const RENDER_CHUNK = 200;
+
+/**
+ * Every content page that is no redirect, its latest revision rendered with the options of a page view,
+ * into the parser cache table; in page id order, one transaction per chunk.
+ */
+async function renderContentPages(w: ImportWriter, renderer: PageRenderer, o: { checkAbort: () => void; onProgress: (done: number) => void }): Promise<number> {
+  const render = await renderer.open(w.readStore());
+  let after = 0;
+  let seen = 0;
+  for (;;) {
+    const chunk = w.pages.chunkWithText(after, RENDER_CHUNK);
+    if (chunk.length === 0) break;
+    after = chunk[chunk.length - 1].id;
+    const outputs: Array<{ pageId: number; revId: number; optionsKey: string; output: string }> = [];
+    for (const p of chunk) {
+      if (!CONTENT_NAMESPACES.has(p.ns) || p.isRedirect || p.model !== 'wikitext') continue;
+      const revId = w.pages.latestOf(p.id).revId;
+      const r = await render({ pageId: p.id, revId, ns: p.ns, dbkey: p.dbkey, text: p.text });
+      outputs.push({ pageId: p.id, revId, ...r });
+    }
+    w.begin();
+    try {
+      for (const r of outputs) w.parserCache.write(r.pageId, r.revId, r.optionsKey, renderer.version, r.output);
+      w.commit();
+    } catch (e) {
+      w.rollback();
+      throw e;
+    }
+    seen += chunk.length;
+    o.onProgress(seen);
+    o.checkAbort();
+  }
+  return w.parserCache.count();
 }
 
 function mb(bytes: number): string {

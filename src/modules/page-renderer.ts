@@ -13,7 +13,7 @@ import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
 import { MessageLoader } from './message-loader.js';
 import { expandInRounds, expandRound, PageSnapshot, type TitleRef } from '../wikitext/preprocess.js';
-import { finish, linkTargets, renderBody } from '../wikitext/render/parser.js';
+import { finish, finishIndicators, linkTargets, renderBody } from '../wikitext/render/parser.js';
 import { addTrackingCategory } from '../wikitext/render/images.js';
 import { fallbackChain } from '../wiki/language.js';
 import { EN_INTERFACE_MESSAGES, UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
@@ -38,6 +38,8 @@ export interface RenderedPage {
   properties: Array<[string, string]>;
   /** ParserOutput::getModules */
   modules: string[];
+  /** ParserOutput::getIndicators: [name, HTML] in the order set */
+  indicators: Array<[string, string]>;
   /** the HTML of the {{DISPLAYTITLE:}} that applies (ParserOutput::getDisplayTitle) */
   displayTitle?: string;
   /** ParserOutput's limit report data (Parser::parse) */
@@ -61,7 +63,9 @@ export interface RenderOptions {
 /** texts of the interface, in the user language (the skin's edit links, Linker's titles, the TOC's title) */
 const USER_KEYS = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more'] as const;
 /** what the page holds whoever reads it: tracking categories, messages put into the text, link targets */
-const CONTENT_KEYS: Array<keyof RenderMessages> = ['broken-file-category', 'hidden-category-category', 'restricted-displaytitle-ignored', 'duplicate-displaytitle', 'rfcurl', 'pubmedurl'];
+const CONTENT_KEYS: Array<keyof RenderMessages> = [
+  'broken-file-category', 'hidden-category-category', 'restricted-displaytitle-ignored', 'duplicate-displaytitle', 'invalid-indicator-name', 'rfcurl', 'pubmedurl',
+];
 const messageCache = new WeakMap<Store, Map<string, Promise<RenderMessages>>>();
 
 async function loadMessages(store: Store, wiki: Wiki, userLang: string): Promise<RenderMessages> {
@@ -102,6 +106,63 @@ export function parserCache(store: Store): ParserCache<RenderedPage> {
     caches.set(store, c);
   }
   return c;
+}
+
+/**
+ * The renderer's version, stored with every output an import renders (--render): an output made by
+ * another version is ignored when served. Raise it whenever the HTML the renderer makes for some
+ * wikitext, or the shape of RenderedPage, changes.
+ */
+export const RENDERER_VERSION = 2;
+
+/** what the parser cache keys a render on besides the revision (ParserOptions' hash in MediaWiki) */
+export function renderOptionsKey(wiki: Wiki, o: { editSections: boolean; toc: boolean; userLang?: string }): string {
+  const lang = o.userLang ?? wiki.lang;
+  return `${o.editSections ? 1 : 0}|${o.toc ? 1 : 0}${lang === wiki.lang ? '' : `|${lang}`}`;
+}
+
+/** the options of a page view and a plain action=parse: the only ones an import renders */
+export const DEFAULT_RENDER_OPTIONS = { editSections: true, toc: true } as const;
+
+export interface RevisionRender {
+  pageid: number;
+  revid: number;
+  title: TitleRef;
+  editSections: boolean;
+  toc: boolean;
+  userLang?: string;
+  /** the revision's wikitext, asked for only when the page is rendered */
+  text: () => Promise<string>;
+}
+
+/**
+ * A revision of a page rendered with the parser cache: the memory cache, then the table an import
+ * filled with --render (one seek, only for the options it renders with), then the renderer. What is read
+ * from the table or rendered is kept in the memory cache.
+ */
+export async function renderRevision(store: Store, wiki: Wiki, r: RevisionRender): Promise<RenderedPage> {
+  const options = renderOptionsKey(wiki, r);
+  const memKey = `${r.revid}|${options}`;
+  const cache = parserCache(store);
+  const hit = cache.get(memKey);
+  if (hit) return hit;
+  if (options === renderOptionsKey(wiki, DEFAULT_RENDER_OPTIONS) && !wiki.interwikiReplaced) {
+    const stored = await store.parserCache.get(r.pageid, r.revid, options, RENDERER_VERSION);
+    if (stored !== null) {
+      const page = JSON.parse(stored) as RenderedPage;
+      cache.set(memKey, page);
+      return page;
+    }
+  }
+  const page = await renderPage(store, wiki, { title: r.title, text: await r.text(), editSections: r.editSections, toc: r.toc, userLang: r.userLang });
+  cache.set(memKey, page);
+  return page;
+}
+
+/** import --render: a page's latest revision rendered as a page view does, serialised for the table */
+export async function renderForStorage(store: Store, wiki: Wiki, title: TitleRef, text: string): Promise<{ optionsKey: string; output: string }> {
+  const page = await renderPage(store, wiki, { title, text, ...DEFAULT_RENDER_OPTIONS });
+  return { optionsKey: renderOptionsKey(wiki, DEFAULT_RENDER_OPTIONS), output: JSON.stringify(page) };
 }
 
 const key = (t: TitleRef) => `${t.ns}|${t.dbkey}`;
@@ -166,7 +227,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     limitReport: true,
     message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined),
   };
-  const round = await expandInRounds(o.text, snap, expandOptions, roundFetcher(store.pages, (calls) => evaluateInlineQueries(store, wiki, calls)));
+  const round = await expandInRounds(o.text, snap, expandOptions, roundFetcher(store.pages, (calls) => evaluateInlineQueries(store, wiki, calls, o.title)));
   const expanded = round.result;
   const env: RenderEnv = {
     codec: wiki.codec,
@@ -229,6 +290,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     iwlinks: out.iwLinks,
     properties: [...out.properties],
     modules: [...out.modules],
+    indicators: finishIndicators(body),
     // expandOptions.limitReport: the report is there
     limitReport: limitReportData((cpu.user + cpu.system) / 1e6, wallMs / 1000, expanded.report!),
     timingProfile: timingProfile(expanded.report!),
@@ -236,6 +298,6 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   };
   if (expanded.limitHit) page.limitHit = expanded.limitHit;
   if (expanded.displayTitle !== undefined) page.displayTitle = expanded.displayTitle;
-  page.size = html.length + 200 + JSON.stringify(page.sections).length + page.links.length * 40;
+  page.size = html.length + 200 + JSON.stringify(page.sections).length + page.links.length * 40 + page.indicators.reduce((n, [k, v]) => n + k.length + v.length, 0);
   return page;
 }

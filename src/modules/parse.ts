@@ -15,7 +15,9 @@ import { articleUrl } from '../wikitext/render/urls.js';
 import { limitReportComment, limitReportHtml } from '../wikitext/render/limit-report.js';
 import { messageText } from '../wikitext/message-transform.js';
 import { MessageLoader } from './message-loader.js';
-import { MAX_TEXT_BYTES, parserCache, preSaveTransform, renderPage, type RenderedPage } from './page-renderer.js';
+import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
+import { decodeCharReferences } from '../wiki/titles.js';
+import { MAX_TEXT_BYTES, preSaveTransform, renderPage, renderRevision, type RenderedPage } from './page-renderer.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle',
   'headitems', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml', 'parsetree'];
@@ -153,16 +155,11 @@ export const parseModule: ActionModule = {
     const editSections = !p.disableeditsection && !p.preview && !p.sectionpreview;
     const userLang = userLanguage(raw.uselang, ctx.wiki.lang);
     const options = { title, text: source, editSections, toc: !p.disabletoc, userLang };
-    let out: RenderedPage;
-    const cacheable = revid !== undefined && p.section === undefined;
-    const cacheKey = `${revid}|${editSections ? 1 : 0}|${p.disabletoc ? 0 : 1}${userLang === ctx.wiki.lang ? '' : `|${userLang}`}`;
-    const cache = parserCache(ctx.store);
-    const hit = cacheable ? cache.get(cacheKey) : undefined;
-    if (hit) out = hit;
-    else {
-      out = await renderPage(ctx.store, ctx.wiki, options);
-      if (cacheable) cache.set(cacheKey, out);
-    }
+    // a whole revision (page, pageid, oldid) goes through the parser cache; given text and sections do not
+    const out: RenderedPage =
+      revid !== undefined && p.section === undefined
+        ? await renderRevision(ctx.store, ctx.wiki, { pageid, revid, title, editSections, toc: !p.disabletoc, userLang, text: async () => source })
+        : await renderPage(ctx.store, ctx.wiki, options);
 
     // disablepp turns the limit report off (ParserOptions::setEnableLimitReport): no comment, no data
     const limitReport = !p.disablepp && !p.disablelimitreport;
@@ -200,7 +197,7 @@ export const parseModule: ActionModule = {
     if (props.has('displaytitle')) r.displaytitle = out.displayTitle ?? ctx.wiki.titleText(title.ns, title.dbkey);
     // ApiParse 1.25 gives the head items with headhtml too
     if (props.has('headitems') || props.has('headhtml')) r.headitems = [];
-    if (props.has('headhtml')) r.headhtml = bc(headHtml(ctx, title));
+    if (props.has('headhtml')) r.headhtml = bc(headHtml(ctx, title, out));
     if (props.has('modules')) {
       r.modules = out.modules;
       r.modulescripts = [];
@@ -209,7 +206,9 @@ export const parseModule: ActionModule = {
     }
     if (props.has('jsconfigvars')) r.jsconfigvars = {};
     if (props.has('encodedjsconfigvars')) r.encodedjsconfigvars = '[]';
-    if (props.has('indicators')) r.indicators = {};
+    // ApiParse: ParserOutput::getIndicators as a 'BCkvp' array keyed by name: {name: html} in fv2, a list
+    // of {name, *} in fv1; in the order the page set them (only OutputPage sorts them, for the skin)
+    if (props.has('indicators')) r.indicators = fv2 ? Object.fromEntries(out.indicators) : out.indicators.map(([name, html]) => ({ name, '*': html }));
     // ApiParse::formatIWLinks: prefix, url (the other wiki's), the prefixed title as content
     if (props.has('iwlinks')) r.iwlinks = out.iwlinks.map((l) => withContent({ prefix: l.prefix, ...(l.url ? { url: l.url } : {}) }, 'title', `${l.prefix}:${l.title.replace(/_/g, ' ')}`));
     if (props.has('wikitext')) {
@@ -252,7 +251,31 @@ export function categoriesHtml(ctx: ModuleContext, out: RenderedPage): string {
   return `<div id="catlinks" class="catlinks"><div id="mw-normal-catlinks" class="mw-normal-catlinks"><a href="${articleUrl('Спеціальна:Категорії')}" title="Спеціальна:Категорії">${label}</a>: <ul>${links.join('')}</ul></div></div>`;
 }
 
-function headHtml(ctx: ModuleContext, title: { ns: number; dbkey: string }): string {
-  const t = escapeHtml(ctx.wiki.titleText(title.ns, title.dbkey));
-  return `<!DOCTYPE html>\n<html lang="${ctx.wiki.lang}" dir="ltr" class="client-nojs">\n<head>\n<meta charset="UTF-8" />\n<title>${t} — ${escapeHtml(ctx.wiki.info.sitename)}</title>\n</head>\n<body class="mediawiki ltr sitedir-ltr">`;
+/**
+ * OutputPage::headElement of 1.25, which ApiParse returns for prop=headhtml: the doctype, <html> with the
+ * content language, <head> and the opening <body> with the skin's classes (Skin::getPageClasses).
+ * What differs, and why: wikiquery has no ResourceLoader (load.php), so the head has none of its output
+ * (the startup script, module CSS links, mw.config variables, mw.loader calls) and no links to endpoints
+ * it does not serve (favicon, OpenSearch description, RSD, feeds). The <title> is the `pagetitle` text of
+ * the page's title (its display title without tags, as OutputPage::setPageTitle makes it for a page view):
+ * 1.25's API never sets the page title and gives " — Site" there. The body's action class is that of an
+ * index.php request with action=parse, which is no page action ('nosuchaction'); the skin is Vector,
+ * 1.25's default.
+ */
+function headHtml(ctx: ModuleContext, title: { ns: number; dbkey: string }, out: RenderedPage): string {
+  const prefixed = ctx.wiki.titleText(title.ns, title.dbkey);
+  const shown = out.displayTitle !== undefined ? decodeCharReferences(out.displayTitle.replace(/<[^>]*>/g, '')) : prefixed;
+  // uk.json's pagetitle: "$1 — {{SITENAME}}"
+  const htmlTitle = `${shown} — ${ctx.wiki.info.sitename}`;
+  const kind = title.ns === -1 ? 'ns-special' : title.ns % 2 === 1 ? 'ns-talk' : 'ns-subject';
+  const bodyClass = ['mediawiki', 'ltr', 'sitedir-ltr', `ns-${title.ns}`, kind, escapeClass(`page-${prefixed}`), 'skin-vector', 'action-nosuchaction'].join(' ');
+  return (
+    `<!DOCTYPE html>\n<html lang="${ctx.wiki.lang}" dir="ltr" class="client-nojs">\n<head>\n<meta charset="UTF-8" />\n` +
+    `<title>${escapeHtml(htmlTitle)}</title>\n<meta name="generator" content="MediaWiki ${MEDIAWIKI_VERSION}" />\n</head>\n<body class="${escapeHtml(bodyClass)}">\n`
+  );
+}
+
+/** Sanitizer::escapeClass: what cannot be in a class name becomes "_" */
+function escapeClass(s: string): string {
+  return s.replace(/^[0-9-]|[\x00-\x20!"#$%&'()*+,./:;<=>?@[\]^`{|}~\u00a0]/g, '_').replace(/_+/g, '_').replace(/_+$/, '');
 }

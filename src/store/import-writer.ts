@@ -14,6 +14,10 @@
  */
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import type { SiteStatistics } from './site-store.js';
+import type { Store } from './store.js';
+
+/** the read side, as serving sees it: what `ImportWriter.readStore()` returns */
+export type { Store };
 
 export interface TitleRef {
   ns: number;
@@ -292,6 +296,12 @@ export interface SemanticImportWriter {
   finish(): void;
 }
 
+/** --render: the parser cache table (src/store/parser-cache-store.ts), written after every other pass */
+export interface ParserCacheImportWriter {
+  write(pageId: number, revId: number, optionsKey: string, version: number, output: string): void;
+  count(): number;
+}
+
 export interface ImportWriter {
   /** what the import is written to, as the operator named it */
   readonly location: string;
@@ -304,6 +314,12 @@ export interface ImportWriter {
   links: LinkImportWriter;
   derived: DerivedImportWriter;
   semantic: SemanticImportWriter;
+  parserCache: ParserCacheImportWriter;
+  /**
+   * The database as written so far, read through the serving Store (for passes that run serving code over
+   * the finished tables: --render). Valid until `finish()` or `abort()`; reads see the writes made before.
+   */
+  readStore(): Store;
   /** the full-text index over every page (after pass 2) */
   buildSearchIndex(src: SearchIndexSource, opts: { checkAbort: () => void; onProgress?: (done: number) => void }): Promise<SearchIndexResult>;
   /** group the writes that follow into one unit, until `commit()` (bulk loading goes in batches) */

@@ -16,6 +16,7 @@ import type { ReportStore } from './report-store.js';
 import type { SemanticStore } from './semantic-store.js';
 import type { HistoryStore } from './history-store.js';
 import type { SearchStore } from './search-store.js';
+import type { ParserCacheStore } from './parser-cache-store.js';
 
 export interface Store {
   site: SiteStore;
@@ -30,6 +31,7 @@ export interface Store {
   semantic: SemanticStore;
   history: HistoryStore;
   search: SearchStore;
+  parserCache: ParserCacheStore;
   /** bytes the served import takes (the SQLite file; the PostgreSQL schema's tables and indexes) */
   sizeBytes(): Promise<number>;
   close(): void;

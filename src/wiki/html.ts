@@ -29,3 +29,11 @@ export function escapeXmlText(s: string): string {
   XML_TEXT.lastIndex = 0;
   return XML_TEXT.test(s) ? s.replace(XML_TEXT, replace) : s;
 }
+
+const ELEMENT_TEXT = /[&<]/g;
+
+/** Html::element's escaping of an element's text in MediaWiki 1.25: & and < only */
+export function escapeElementText(s: string): string {
+  ELEMENT_TEXT.lastIndex = 0;
+  return ELEMENT_TEXT.test(s) ? s.replace(ELEMENT_TEXT, replace) : s;
+}

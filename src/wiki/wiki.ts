@@ -36,6 +36,11 @@ export class Wiki {
   readonly codec: TitleCodec;
   /** the interwiki map (MediaWiki's default list unless the operator gives one) */
   interwiki: InterwikiMap = InterwikiMap.defaults();
+  /**
+   * The map is not the one the import read the links with (serve --interwiki): pages rendered at import
+   * (--render) show the import's language and interwiki links, so they are not served.
+   */
+  interwikiReplaced = false;
 
   static async load(site: SiteFactsSource): Promise<Wiki> {
     const [info, namespaces] = await Promise.all([site.siteInfo(), site.namespaces()]);

@@ -386,6 +386,8 @@ export const DEFAULT_EXTENSION_TAGS = [
   'chem', 'ce',
 ];
 
+const INDICATOR_OPEN = /^<indicator[\s>\/]/i;
+
 /** Shared empty node list: accumulators allocate their own array only when a node arrives. */
 const NO_NODES: PNode[] = [];
 
@@ -1252,6 +1254,7 @@ class Expander {
         else if (n.k === 'h') out += this.expandHeading(n, frame);
         // OT_WIKI keeps what the page view ignores as plain text; comments and tags go behind markers
         else if (n.k === 'ignore') out += n.raw;
+        else if (!this.wikiMode && INDICATOR_OPEN.test(n.raw)) out += this.expandIndicator(n.raw, frame);
         else out += this.wikiMode && this.ctx.stripItem ? this.ctx.stripItem(n.raw) : n.raw;
       }
       this.countNodes(Math.floor(out.length / TEXT_UNIT));
@@ -1588,6 +1591,19 @@ class Expander {
     const args = [c.first];
     for (const p of c.node.parts) args.push(phpTrim(this.expand(p.nodes, c.frame)));
     return args;
+  }
+
+  /**
+   * <indicator>: CoreTagHooks::indicator parses its content with recursiveTagParseFully in the frame
+   * the tag is in, so the templates, arguments and parser functions of the content are expanded here
+   * (and recorded like the page's own); the renderer takes the tag out of the text
+   * (src/wikitext/render/parser.ts).
+   */
+  expandIndicator(raw: string, frame: Frame): string {
+    const tagEnd = raw.indexOf('>');
+    const close = /<\/indicator[ \t\n\r\f\v]*>$/i.exec(raw);
+    if (raw.charCodeAt(tagEnd - 1) === CH_SLASH || !close || close.index <= tagEnd) return raw;
+    return raw.slice(0, tagEnd + 1) + this.expandGenerated(raw.slice(tagEnd + 1, close.index), frame, false) + close[0];
   }
 
   /**
@@ -2626,7 +2642,7 @@ function phpIntval(s: string): number {
 // ---------------------------------------------------------------------------------------------------
 
 /** PHP trim(): only " \t\n\r\0\x0B", not Unicode spaces. */
-function phpTrim(s: string): string {
+export function phpTrim(s: string): string {
   let a = 0;
   let b = s.length;
   while (a < b && isPhpBlank(s.charCodeAt(a))) a++;

@@ -167,7 +167,8 @@ export interface RemoveHtmlOptions {
 }
 
 export function removeHtmlTags(text: string, o: RemoveHtmlOptions = {}): string {
-  const parts = text.split('<');
+  // comments left after preprocessing come from parser functions' output (SMW's printers write some)
+  const parts = removeHtmlComments(text).split('<');
   let out = parts[0].replace(/>/g, '&gt;');
   const stack: string[] = [];
   const tagRe = /^(\/?)([\w-]+)([^<>]*?)(\/?>)([\s\S]*)$/;
@@ -216,6 +217,31 @@ export function removeHtmlTags(text: string, o: RemoveHtmlOptions = {}): string 
     if (!ok) out += '&lt;' + x.replace(/>/g, '&gt;');
   }
   while (stack.length) out += `</${stack.pop()}>`;
+  return out;
+}
+
+/**
+ * Sanitizer::removeHTMLcomments: each terminated comment goes; when it stands between two newlines
+ * (spaces aside), its line goes with it.
+ */
+export function removeHtmlComments(text: string): string {
+  let out = text;
+  let start: number;
+  while ((start = out.indexOf('<!--')) !== -1) {
+    let end = out.indexOf('-->', start + 4);
+    if (end === -1) break;
+    end += 3;
+    let spaceStart = Math.max(start - 1, 0);
+    let spaceLen = end - spaceStart;
+    while (out[spaceStart] === ' ' && spaceStart > 0) {
+      spaceStart--;
+      spaceLen++;
+    }
+    while (out[spaceStart + spaceLen] === ' ') spaceLen++;
+    if (out[spaceStart] === '\n' && out[spaceStart + spaceLen] === '\n') {
+      out = out.slice(0, spaceStart) + '\n' + out.slice(spaceStart + spaceLen + 1);
+    } else out = out.slice(0, start) + out.slice(end);
+  }
   return out;
 }
 

@@ -13,7 +13,7 @@ import { intval } from '../../api/params.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { commentLinks, formatComment } from './allimages.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
-import { parserCache, renderPage } from '../page-renderer.js';
+import { DEFAULT_RENDER_OPTIONS, renderPage, renderRevision } from '../page-renderer.js';
 import { userLanguage } from '../../wiki/messages.js';
 import { dieBadContinue } from './shared.js';
 
@@ -150,7 +150,7 @@ export const revisionsModule: QueryModule = {
           let content = sectionOf(text, p.section);
           if (content === null) ctx.die('nosuchsection', `There is no section ${p.section} in r${rev.revid}`);
           // rvparse: the content as action=parse renders it (the same renderer and parser cache)
-          if (p.parse) content = await renderRevision(ctx, rev, pages.find((pg) => pg.pageid === rev.pageid)?.title ?? '', content!, p.section === undefined);
+          if (p.parse) content = await renderRevisionText(ctx, rev, pages.find((pg) => pg.pageid === rev.pageid)?.title ?? '', content!, p.section === undefined);
           if (slots) v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: rev.contentFormat }, 'content', content!) };
           else withContent(Object.assign(v, { contentformat: rev.contentFormat, contentmodel: rev.contentModel }), 'content', content!);
         }
@@ -172,16 +172,12 @@ export const revisionsModule: QueryModule = {
   },
 };
 
-async function renderRevision(ctx: QueryModuleContext, rev: RevisionRecord, dbkey: string, text: string, cacheable: boolean): Promise<string> {
-  const cache = parserCache(ctx.store);
-  // rvparse renders with the request's user language, as ApiParse does
+async function renderRevisionText(ctx: QueryModuleContext, rev: RevisionRecord, dbkey: string, text: string, wholeRevision: boolean): Promise<string> {
+  // rvparse renders with the request's user language, as ApiParse does; a section is rendered on its own
   const userLang = userLanguage(ctx.request.raw.uselang, ctx.wiki.lang);
-  const key = `${rev.revid}|1|1${userLang === ctx.wiki.lang ? '' : `|${userLang}`}`;
-  const hit = cacheable ? cache.get(key) : undefined;
-  if (hit) return hit.html;
-  const out = await renderPage(ctx.store, ctx.wiki, { title: { ns: rev.ns, dbkey }, text, editSections: true, toc: true, userLang });
-  if (cacheable) cache.set(key, out);
-  return out.html;
+  const o = { title: { ns: rev.ns, dbkey }, ...DEFAULT_RENDER_OPTIONS, userLang };
+  if (!wholeRevision) return (await renderPage(ctx.store, ctx.wiki, { ...o, text })).html;
+  return (await renderRevision(ctx.store, ctx.wiki, { ...o, pageid: rev.pageid, revid: rev.revid, text: async () => text })).html;
 }
 
 /**

@@ -26,13 +26,21 @@ import {
   type LanguageContext,
   type PrintRequest,
 } from '../../semantic/ask.js';
-import { PRINTED_FORMATS, SMW_QMAX_INLINE_LIMIT, SRF_FORMATS, printResult, resolveFormat, type PrintValue, type ResultRow } from '../../semantic/result-printers.js';
-import type { AskPrintoutSpec } from '../../store/semantic-store.js';
-
-/** SMW's parameter definitions in their order (SMWQueryProcessor::getParameters, then the printer's): the further-results link lists the ones given in it */
-const COMMON_PARAMS = ['format', 'source', 'limit', 'offset', 'link', 'sort', 'order', 'headers', 'mainlabel', 'intro', 'outro', 'searchlabel', 'default'];
-const TABLE_PARAMS = ['class', 'transpose', 'sep'];
-const LIST_PARAMS = ['sep', 'template', 'named args', 'columns', 'userparam', 'introtemplate', 'outrotemplate'];
+import {
+  EXPORT_FORMATS,
+  PRINTED_FORMATS,
+  SMW_QMAX_INLINE_LIMIT,
+  SRF_FORMATS,
+  paramSpecs,
+  printResult,
+  resolveFormat,
+  validParam,
+  type PrintValue,
+  type ResultRow,
+} from '../../semantic/result-printers.js';
+import type { AskPrintoutSpec, SubjectKey } from '../../store/semantic-store.js';
+import type { TitleRef } from '../../wikitext/preprocess.js';
+import { DI } from '../../semantic/types.js';
 
 /** PrintRequest::getSerialisation (the further-results link repeats the printouts). */
 function serialisation(pr: PrintRequest, codec: Wiki['codec']): string {
@@ -77,7 +85,7 @@ function literal(call: InlineQueryCall): InlineQueryOutput {
   return { text: text.replace(/[\[\]{}|<>&'_=*#:;~]/g, (c) => '&#' + c.charCodeAt(0) + ';'), expand: false };
 }
 
-async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall): Promise<InlineQueryOutput> {
+async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall, page: TitleRef): Promise<InlineQueryOutput> {
   const codec = wiki.codec;
   const showMode = call.fn === 'show';
   const { queryString, parameters, printouts } = componentsFromParams(call.args, showMode);
@@ -117,7 +125,12 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall): Promis
   // with errors SMW runs what is left of the query ($smwgIgnoreQueryErrors), unless nothing is
   let subjects: Array<{ id: number; ns: number; dbkey: string; subobject: string }> = [];
   let further = false;
-  if (!(errors.length > 0 && parsed.description.k === 'thing')) {
+  if (errors.length > 0 && parsed.description.k === 'thing') {
+    // SMW answers an empty result without further results
+  } else if (EXPORT_FORMATS.has(format)) {
+    // MODE_NONE: nothing is queried, the printer is told there are further results
+    further = true;
+  } else {
     const sortTypes: Record<string, string> = {};
     for (const [k] of options.sort) if (k !== '') sortTypes[k] = typeOfKey(lang, k);
     const answer = await store.semantic.askQuery({ description: parsed.description, sort: options.sort, sortTypes, limit, offset });
@@ -137,36 +150,51 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall): Promis
     } else specIndex.push(-1);
   }
   const ids = subjects.map((s) => s.id);
-  const needValues = format !== 'count' && ids.length > 0;
+  // the embedded format prints the pages only
+  const needValues = format !== 'count' && format !== 'embedded' && ids.length > 0;
+  // ul/ol mark each item with the first letter of its sort key, the category format groups by it
+  const needSortKeys = ids.length > 0 && (format === 'ul' || format === 'ol' || format === 'category');
   const [values, sortData] = await Promise.all([
     needValues && specs.length > 0 ? store.semantic.askPrintouts(ids, specs) : Promise.resolve([]),
-    // ul/ol mark each item with the first letter of its sort key
-    needValues && (format === 'ul' || format === 'ol') ? store.semantic.subjectData(subjects) : Promise.resolve([]),
+    needSortKeys ? store.semantic.subjectData(subjects) : Promise.resolve([]),
   ]);
   const rows: ResultRow[] = subjects.map((s, i) => {
-    const subject: PrintValue = { di: 9, item: '', ns: s.ns, dbkey: s.dbkey, subobject: s.subobject };
-    const sortkey = sortData[i]?.sortkey ?? s.dbkey.replace(/_/g, ' ');
+    const subject: PrintValue = { di: DI.WIKIPAGE, item: '', ns: s.ns, dbkey: s.dbkey, subobject: s.subobject };
     return {
       subject,
-      sortKeyInitial: [...sortkey][0] ?? '',
+      sortKey: sortData[i]?.sortkey ?? s.dbkey.replace(/_/g, ' '),
       fields: printRequests.map((_pr, p) => (specIndex[p] < 0 || !needValues ? [] : values[specIndex[p]][i])),
     };
   });
-
-  const printerParams = format === 'table' || format === 'broadtable' ? TABLE_PARAMS : LIST_PARAMS;
-  const linkParams: Array<[string, string]> = [];
-  for (const name of [...COMMON_PARAMS, ...printerParams]) {
-    const v = parameters.get(name);
-    if (v === undefined) continue;
-    // ParamProcessor sets an invalid limit/offset to its default, and the link leaves defaults out
-    if ((name === 'limit' || name === 'offset') && !validCount(v, name === 'offset' ? SMW_QUPPERBOUND : undefined)) continue;
-    linkParams.push([name, v]);
+  if (format === 'category' && rows.length > 0 && printRequests[0].mode !== PRINT_THIS) {
+    // a row that does not start with its subject is grouped by the first value's letter: a page's sort key
+    const leads = rows.map((r) => r.fields[0]?.[0]).filter((v): v is PrintValue => v !== undefined && v.di === DI.WIKIPAGE);
+    const keys: SubjectKey[] = leads.map((v) => ({ ns: v.ns!, dbkey: v.dbkey!, subobject: v.subobject ?? '' }));
+    const data = keys.length > 0 ? await store.semantic.subjectData(keys) : [];
+    let k = 0;
+    for (const r of rows) {
+      const v = r.fields[0]?.[0];
+      if (v !== undefined && v.di === DI.WIKIPAGE) r.leadSortKey = data[k++]?.sortkey ?? v.dbkey!.replace(/_/g, ' ');
+    }
   }
+
+  const linkParams: Array<[string, string]> = [];
+  for (const spec of paramSpecs(format)) {
+    let v: string | undefined;
+    for (const key of [spec.name, ...(spec.aliases ?? [])]) if (v === undefined) v = parameters.get(key);
+    if (v === undefined) continue;
+    // ParamProcessor sets an invalid value to its default, and the link leaves defaults out
+    if ((spec.name === 'limit' || spec.name === 'offset') && !validCount(v, spec.name === 'offset' ? SMW_QUPPERBOUND : undefined)) continue;
+    if (!validParam(spec, v)) continue;
+    linkParams.push([spec.name, v]);
+  }
+  // ParamProcessor trims what the printers read
+  const trimmed = new Map([...parameters].map(([k, v]) => [k, v.trim()]));
 
   const printed = printResult({
     codec,
     format,
-    params: parameters,
+    params: trimmed,
     printRequests,
     types: printRequests.map((pr) => (pr.mode === PRINT_PROP ? pr.prop!.type : '_wpg')),
     rows,
@@ -177,12 +205,14 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall): Promis
     limit,
     linkParams,
     printoutSerialisations: written.map((pr) => serialisation(pr, codec)),
+    paramOffset: options.offset,
+    pageTitle: codec.prefixedText(page.ns, page.dbkey),
   });
   // SMW wraps a template printer's expanded output in [[SMW::off]]…[[SMW::on]] (no annotations from it)
   return printed.templates ? { text: '[[SMW::off]]' + printed.text + '[[SMW::on]]', expand: true } : { text: printed.text, expand: false };
 }
 
-/** The output of each call, in the order given. */
-export async function evaluateInlineQueries(store: Store, wiki: Wiki, calls: readonly InlineQueryCall[]): Promise<InlineQueryOutput[]> {
-  return Promise.all(calls.map((c) => evaluate(store, wiki, c)));
+/** The output of each call on the page `page`, in the order given. */
+export async function evaluateInlineQueries(store: Store, wiki: Wiki, calls: readonly InlineQueryCall[], page: TitleRef): Promise<InlineQueryOutput[]> {
+  return Promise.all(calls.map((c) => evaluate(store, wiki, c, page)));
 }

@@ -19,6 +19,7 @@ import { PostgresMessageStore } from './messages.js';
 import { PostgresReportStore } from './reports.js';
 import { PostgresSemanticStore } from './semantic.js';
 import { PostgresSearchStore } from './search.js';
+import { PostgresParserCacheStore } from './parser-cache.js';
 import { SCHEMA_VERSION } from '../sqlite/schema.js';
 
 export interface PostgresOpenOptions {
@@ -61,6 +62,7 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
       reports: new PostgresReportStore(db),
       semantic: new PostgresSemanticStore(db),
       search: new PostgresSearchStore(db),
+      parserCache: new PostgresParserCacheStore(db),
       sizeBytes: async () =>
         Number(
           (await db.value(

@@ -61,9 +61,18 @@ export class Db {
   readonly raw: Database.Database;
   private debug: boolean;
 
-  constructor(file: string, opts: { readonly?: boolean; debug?: boolean } = {}) {
-    this.raw = new Database(file, { readonly: opts.readonly ?? true, fileMustExist: true });
+  /**
+   * `source`: a database file to open for serving, or the connection of an import that is being written
+   * (the passes that run serving code over the import's own database, e.g. --render): that one is used
+   * with the import's settings as they are.
+   */
+  constructor(source: string | Database.Database, opts: { readonly?: boolean; debug?: boolean } = {}) {
     this.debug = opts.debug ?? false;
+    if (typeof source !== 'string') {
+      this.raw = source;
+      return;
+    }
+    this.raw = new Database(source, { readonly: opts.readonly ?? true, fileMustExist: true });
     // Read-only serving: no journal writes, a generous page cache, memory-mapped reads.
     this.raw.pragma('query_only = ON');
     // Hold the shared lock for the connection's life: without this every statement takes and drops a

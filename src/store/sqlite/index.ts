@@ -14,9 +14,15 @@ import { SqliteReportStore } from './reports.js';
 import { SqliteSemanticStore } from './semantic.js';
 import { SqliteHistoryStore } from './history.js';
 import { SqliteSearchStore } from './search.js';
+import { SqliteParserCacheStore } from './parser-cache.js';
 
 export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): Store {
   const db = new Db(file, { readonly: true, debug: opts.debug });
+  return storeOn(db, async () => statSync(file, { throwIfNoEntry: false })?.size ?? 0, () => db.close());
+}
+
+/** The Store over an open connection (the served file, or an import's own database while it runs). */
+export function storeOn(db: Db, sizeBytes: () => Promise<number>, close: () => void): Store {
   return {
     site: new SqliteSiteStore(db),
     pages: new SqlitePageStore(db),
@@ -30,7 +36,8 @@ export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): S
     semantic: new SqliteSemanticStore(db),
     history: new SqliteHistoryStore(db),
     search: new SqliteSearchStore(db),
-    sizeBytes: async () => statSync(file, { throwIfNoEntry: false })?.size ?? 0,
-    close: () => db.close(),
+    parserCache: new SqliteParserCacheStore(db),
+    sizeBytes,
+    close,
   };
 }

@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 6; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki)
+export const SCHEMA_VERSION = 7; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render)
 
 /**
  * History: every revision of the dump (texts compressed apart from the metadata), the users the dump's
@@ -332,4 +332,17 @@ CREATE VIRTUAL TABLE search_index USING fts5(ns, title, redirects, text, content
 -- namespace): exact-title boost and near match ignoring case
 CREATE TABLE search_title (st_key TEXT NOT NULL, st_ns INTEGER NOT NULL, st_page INTEGER NOT NULL);
 CREATE INDEX search_title_key ON search_title (st_key, st_ns, st_page);
+
+-- the parser cache on disk (import --render, empty otherwise): a page's rendered output as the JSON of the
+-- renderer's result, for one revision and one options key; pc_version is the renderer version that made
+-- it (an entry of another version is ignored when served). A rowid table: outputs are large, and the
+-- primary key's index stays small.
+CREATE TABLE parser_cache (
+  pc_page INTEGER NOT NULL,
+  pc_rev INTEGER NOT NULL,
+  pc_options TEXT NOT NULL,
+  pc_version INTEGER NOT NULL,
+  pc_output TEXT NOT NULL,
+  PRIMARY KEY (pc_page, pc_rev, pc_options)
+);
 ${HISTORY_SCHEMA}`;

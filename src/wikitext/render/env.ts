@@ -30,6 +30,8 @@ export interface RenderMessages {
   'restricted-displaytitle-ignored': string;
   /** "$1" = the earlier display title, "$2" = the later one */
   'duplicate-displaytitle': string;
+  /** the error an <indicator> without a name shows */
+  'invalid-indicator-name': string;
   /** where RFC n and PMID n link ("$1" = n) */
   rfcurl: string;
   pubmedurl: string;
@@ -70,6 +72,8 @@ export class RenderOutput {
   /** "__NOTOC__" etc. seen */
   readonly switches = new Set<string>();
   limitReport: Array<[string, unknown]> = [];
+  /** ParserOutput::setIndicator: name → HTML, in the order first set (a later one of the same name replaces it in place) */
+  readonly indicators = new Map<string, string>();
   /** ResourceLoader modules the output needs (ParserOutput::addModules) */
   readonly modules = new Set<string>();
   /** the files (DB keys) asked for that were not in env.files: the caller fetches and renders again */
@@ -98,7 +102,8 @@ export const UK_MESSAGES: RenderMessages = {
   'hidden-category-category': 'Приховані категорії',
   'restricted-displaytitle-ignored': 'Сторінки, де ігноруються відображувані назви',
   'duplicate-displaytitle': DUPLICATE_DISPLAYTITLE_UK,
-  // en.json of 1.25 (not translated)
+  // en.json of 1.25 (the store's text, when the import loaded one, replaces these)
+  'invalid-indicator-name': "Error: Page status indicators' <code>name</code> attribute must not be empty.",
   rfcurl: '//tools.ietf.org/html/rfc$1',
   pubmedurl: '//www.ncbi.nlm.nih.gov/pubmed/$1?dopt=Abstract',
 };

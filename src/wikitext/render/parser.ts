@@ -9,7 +9,7 @@
  * links in.
  */
 import { escapeTagsOnly } from '../../wiki/html.js';
-import { fixTagAttributes, normalizeCharReferences, removeHtmlTags } from '../sanitizer.js';
+import { decodeTagAttributes, fixTagAttributes, normalizeCharReferences, removeHtmlTags } from '../sanitizer.js';
 import { doBlockLevels } from './block-levels.js';
 import { linkKey, type RenderEnv, RenderOutput } from './env.js';
 import { ExternalLinkPass } from './external-links.js';
@@ -20,11 +20,11 @@ import { doDoubleUnderscore, renderSemantic } from './magic-words.js';
 import { doAllQuotes } from './quotes.js';
 import { StripState } from './strip.js';
 import { doTableStuff } from './tables.js';
-import { HEADING_MARKER_RE } from '../preprocessor.js';
+import { HEADING_MARKER_RE, phpTrim } from '../preprocessor.js';
 import { articleUrl } from './urls.js';
 import { fixSpecialName } from '../../wiki/special-pages.js';
 
-const EXT_TAG = /<(nowiki|pre|gallery)(\s[^>]*?)?(?:\/>|>([\s\S]*?)<\/\1\s*>)/gi;
+const EXT_TAG = /<(nowiki|pre|gallery|indicator)(\s[^>]*?)?(?:\/>|>([\s\S]*?)<\/\1\s*>)/gi;
 const NOPARSE = '\x7fNOPARSE';
 
 
@@ -67,9 +67,34 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
   });
   const armor = (html: string) => html.replace(/\b(https?:|ftps?:|mailto:|\/\/)/gi, NOPARSE + '$1');
   const links: LinkPass = new LinkPass(env, out, (t) => ext.replaceExternalLinks(t), () => defaultSort ?? '', armor);
-  let text = expanded.replace(EXT_TAG, (_m, name: string, attrs: string | undefined, body: string | undefined) => {
+  /**
+   * CoreTagHooks::indicator: the content parsed as a fragment (Parser::recursiveTagParseFully: the
+   * internal passes and the block levels; its templates were expanded with the page's), its lone
+   * paragraph unwrapped (Parser::stripOuterParagraph), kept in ParserOutput by name; the tag leaves
+   * nothing in the text. Headings in an indicator are not numbered into the page's sections here.
+   */
+  const indicator = (attrs: string, content: string): string => {
+    const name = phpTrim(decodeTagAttributes(attrs).get('name') ?? '');
+    if (name === '') return strip.add('general', 'indicator', `<span class="error">${env.messages['invalid-indicator-name']}</span>`);
+    let t = extensionTags(content);
+    t = renderSemantic(t);
+    t = removeHtmlTags(t);
+    t = doTableStuff(t);
+    t = t.replace(/(^|\n)-----*/g, '$1<hr />');
+    t = doHeadings(t);
+    t = links.replaceInternalLinks(t);
+    t = doAllQuotes(t);
+    t = ext.replaceExternalLinks(t);
+    t = t.split(NOPARSE).join('');
+    t = ext.doMagicLinks(t);
+    t = doBlockLevels(frenchSpacing(strip.unstripGeneral(t)), true);
+    out.indicators.set(name, stripOuterParagraph(t));
+    return strip.add('general', 'indicator', '');
+  };
+  const extensionTags = (source: string): string => source.replace(EXT_TAG, (_m, name: string, attrs: string | undefined, body: string | undefined) => {
     const tag = name.toLowerCase();
     const content = body ?? '';
+    if (tag === 'indicator') return indicator(attrs ?? '', content);
     if (tag === 'nowiki') return strip.add('nowiki', 'nowiki', escapeTagsOnly(content));
     if (tag === 'pre') {
       const inner = content.replace(/<nowiki>([\s\S]*?)<\/nowiki>/gi, '$1');
@@ -81,6 +106,7 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
     };
     return strip.add('general', 'gallery', renderGallery(env, out, content, fixTagAttributes(attrs ?? '', 'ul'), hooks));
   });
+  let text = extensionTags(expanded);
   text = renderSemantic(text);
   text = removeHtmlTags(text);
   text = doTableStuff(text);
@@ -98,10 +124,19 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
     offsetOf: characterOffsets(source),
   }, du.forceTocPosition);
   text = strip.unstripGeneral(text);
-  // French spacing (1.25 fixtags): a no-break space before ? : ; ! % » and after «
-  text = text.replace(/(.) (?=\?|:|;|!|%|»)/g, '$1&#160;').replace(/(«) /g, '$1&#160;').replace(/&#160;(!\s*important)/g, ' $1');
-  text = doBlockLevels(text, true);
+  text = doBlockLevels(frenchSpacing(text), true);
   return { html: text, out, links, strip };
+}
+
+/** French spacing (1.25 fixtags): a no-break space before ? : ; ! % » and after « */
+function frenchSpacing(text: string): string {
+  return text.replace(/(.) (?=\?|:|;|!|%|»)/g, '$1&#160;').replace(/(«) /g, '$1&#160;').replace(/&#160;(!\s*important)/g, ' $1');
+}
+
+/** Parser::stripOuterParagraph: the HTML of one paragraph without its <p> */
+function stripOuterParagraph(html: string): string {
+  const m = /^<p>([\s\S]*?)\n?<\/p>\n?$/.exec(html);
+  return m && !m[1].includes('</p>') ? m[1] : html;
 }
 
 /** the page links of a render that need an existence lookup */
@@ -110,9 +145,17 @@ export function linkTargets(body: RenderedBody): Array<{ ns: number; dbkey: stri
 }
 
 export function finish(body: RenderedBody, toc = true): string {
-  let text = body.links.replaceHolders(body.html);
-  text = toc ? text.replace(/<\/?mw:toc>/g, '') : text.replace(/<mw:toc>[\s\S]*?<\/mw:toc>/g, '');
-  text = body.strip.unstripNoWiki(text);
+  const text = body.links.replaceHolders(body.html);
+  return finishText(body, toc ? text.replace(/<\/?mw:toc>/g, '') : text.replace(/<mw:toc>[\s\S]*?<\/mw:toc>/g, ''));
+}
+
+/** the indicators' HTML, finished as the text is (their links in, strip items back) */
+export function finishIndicators(body: RenderedBody): Array<[string, string]> {
+  return [...body.out.indicators].map(([name, html]) => [name, finishText(body, body.links.replaceHolders(html))]);
+}
+
+function finishText(body: RenderedBody, html: string): string {
+  let text = body.strip.unstripNoWiki(html);
   text = body.strip.unstripGeneral(text);
   // heading markers that ended up outside a heading stand for nothing (a general strip item of '')
   text = text.replace(HEADING_MARKER_RE, '');

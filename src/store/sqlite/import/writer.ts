@@ -12,7 +12,8 @@ import { HistoryWriter } from '../history-writer.js';
 import { LinksWriter } from '../links-writer.js';
 import { SearchIndexWriter } from '../search-writer.js';
 import { SCHEMA_VERSION } from '../schema.js';
-import { databaseProblem } from '../db.js';
+import { databaseProblem, Db } from '../db.js';
+import { storeOn } from '../index.js';
 import { buildReports } from './reports.js';
 import { SqliteSemanticImportWriter } from './semantic.js';
 import { NS_CATEGORY } from '../../../wiki/namespaces.js';
@@ -20,7 +21,7 @@ import type { InterwikiMap } from '../../../wiki/interwiki.js';
 import type { SiteStatistics } from '../../site-store.js';
 import type {
   CategoryLinkRow, DerivedImportWriter, FileImportWriter, ImageRow, ImportWriter, IndexArea, LinkImportWriter, MessageImportWriter,
-  PageImportWriter, PageRow, PageWithText, RedirectRow, ReportOptions, SearchIndexResult, SearchIndexSource, SiteMeta, TitleRef,
+  PageImportWriter, PageRow, ParserCacheImportWriter, Store, PageWithText, RedirectRow, ReportOptions, SearchIndexResult, SearchIndexSource, SiteMeta, TitleRef,
   UploadFactsWriter, Uploader,
 } from '../../import-writer.js';
 
@@ -504,6 +505,22 @@ class SqliteDerived implements DerivedImportWriter {
   }
 }
 
+class SqliteParserCache implements ParserCacheImportWriter {
+  private readonly ins: Database.Statement;
+
+  constructor(private readonly db: Database.Database) {
+    this.ins = db.prepare('INSERT OR REPLACE INTO parser_cache (pc_page, pc_rev, pc_options, pc_version, pc_output) VALUES (?, ?, ?, ?, ?)');
+  }
+
+  write(pageId: number, revId: number, optionsKey: string, version: number, output: string): void {
+    this.ins.run(pageId, revId, optionsKey, version, output);
+  }
+
+  count(): number {
+    return this.db.prepare('SELECT COUNT(*) FROM parser_cache').pluck().get() as number;
+  }
+}
+
 export class SqliteImportWriter implements ImportWriter {
   private build: BuildDb | null;
   private readonly db: Database.Database;
@@ -516,6 +533,8 @@ export class SqliteImportWriter implements ImportWriter {
   readonly links: SqliteLinks;
   readonly derived: SqliteDerived;
   readonly semantic: SqliteSemanticImportWriter;
+  readonly parserCache: SqliteParserCache;
+  private reader: Store | null = null;
 
   /**
    * @param publish when set, the finished file is a staging file handed to another store (PostgreSQL)
@@ -537,6 +556,17 @@ export class SqliteImportWriter implements ImportWriter {
     this.links = new SqliteLinks(db);
     this.derived = new SqliteDerived(db);
     this.semantic = new SqliteSemanticImportWriter(db);
+    this.parserCache = new SqliteParserCache(db);
+  }
+
+  /** the serving Store on this connection: it sees every write at once, and is closed with the writer */
+  readStore(): Store {
+    this.live();
+    if (!this.reader) {
+      const db = this.db;
+      this.reader = storeOn(new Db(db), async () => (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number), () => {});
+    }
+    return this.reader;
   }
 
   private writeSite(m: SiteMeta): void {
