@@ -5,7 +5,7 @@
  * overrides), and EditPage::getPreviewLimitReport's table (prop=limitreporthtml, in the user language).
  * Message texts go through the wikitext engine like any other message ({{PLURAL}} of the values).
  */
-import { htmlspecialchars } from '../../wiki/html.js';
+import { commentSafe, htmlspecialchars, htmlspecialcharsDecode } from '../../wiki/html.js';
 import { Messages, type ParserEnv } from '../../wiki/messages.js';
 import type { TitleCodec } from '../../wiki/titles.js';
 import { messageText } from '../message-transform.js';
@@ -84,11 +84,6 @@ function englishMessages(codec: TitleCodec): Messages {
 
 const API_TITLE = { ns: 0, dbkey: 'API' };
 
-/** PHP's htmlspecialchars_decode (ENT_COMPAT): what Message::text() may have escaped */
-function htmlDecode(s: string): string {
-  return s.replace(/&(amp|lt|gt|quot);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"' })[e]!);
-}
-
 /**
  * A line of the English report, remembered: the texts are fixed and the values repeat (the limits, the
  * times in milliseconds), so most lines were transformed before. Bounded, cleared when full.
@@ -113,8 +108,8 @@ function englishLine(codec: TitleCodec, key: string, params: string[]): string {
 export function limitReportComment(data: ReadonlyArray<[string, LimitReportValue]>, profile: readonly string[], codec: TitleCodec): string {
   let report = 'NewPP limit report\n';
   for (const [key, value] of data) report += englishLine(codec, key, Array.isArray(value) ? value.map(String) : [value]);
-  // not HTML inside a comment: entities decoded, then what could end or confuse the comment hidden ("‐" is U+2010)
-  report = htmlDecode(report).replace(/-/g, '‐').replace(/&/g, '&amp;');
+  // not HTML inside a comment: entities decoded, then what could end or confuse the comment hidden
+  report = commentSafe(htmlspecialcharsDecode(report));
   return `\n<!-- \n${report}-->\n\n<!-- \nTransclusion expansion time report (%,ms,calls,template)\n${profile.join('\n')}\n-->\n`;
 }
 
