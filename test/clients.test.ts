@@ -349,7 +349,7 @@ describe('nodemw', () => {
     const [html] = await call((cb) => bot.parse(base.text, PAGE, cb));
     const server = (await s.post({ action: 'parse', text: base.text, title: PAGE, format: 'json' })).json;
     // the limit report's times are the only part that differs between two renders
-    const noReport = (h: string) => h.replace(/<!-- \nNewPP limit report[\s\S]*?-->\n/, '');
+    const noReport = (h: string) => h.replace(/<!-- \nNewPP limit report[\s\S]*?-->\n\n<!-- \nTransclusion expansion time report[\s\S]*?-->\n/, '');
     assert.equal(noReport(html), noReport(server.parse.text['*']));
     assert.match(html, /<span class="mw-headline"/);
   });

@@ -15,7 +15,8 @@ import { SqliteMessageStore } from '../src/store/sqlite/messages.js';
 import { SqliteReportStore } from '../src/store/sqlite/reports.js';
 import { SCHEMA } from '../src/store/sqlite/schema.js';
 import { buildReports, REPORT_QUERIES } from '../src/store/sqlite/import/reports.js';
-import { Messages, preprocess, replaceParameters, userLanguage, type ParserEnv } from '../src/wiki/messages.js';
+import { Messages, replaceParameters, userLanguage, type ParserEnv } from '../src/wiki/messages.js';
+import { messageText, transformMessage } from '../src/wikitext/message-transform.js';
 import { convertPlural, isValidBuiltInCode, isValidCodeMw } from '../src/wiki/language.js';
 import { TitleCodec } from '../src/wiki/titles.js';
 import { QUERY_PAGES } from '../src/modules/query/querypage.js';
@@ -751,12 +752,13 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
     uk: { a: 'A uk', t: 'T uk' },
   };
   const overrides: Record<string, Record<string, string>> = {
-    uk: { a: 'A local', d: 'D local', tpl: 'x {{Шаблон|x|1=v|y}} {{Шаблон|3= z }} {{Нема}} {{{1|def}}} {{{2}}}' },
+    uk: { a: 'A local', d: 'D local', 'parser-template-loop-warning': 'Петля: [[$1]]', tpl: 'x {{Шаблон|x|1=v|y}} {{Шаблон|3= z }} {{Нема}} {{{1|def}}} {{{2}}}' },
     ru: { c: 'C local ru', t: 'T local ru' },
     en: { b: 'B local en' },
   };
   const templates: Record<string, string> = {
     '10:Шаблон': '<noinclude>doc </noinclude>[{{{1}}}|{{{2}}}|{{{3|d3}}}]<includeonly>!</includeonly>',
+    '10:Петля': 'x{{Петля}}',
   };
   const env: ParserEnv = {
     codec: TitleCodec.forSite('Вікі'),
@@ -769,6 +771,8 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
     env,
   );
   const title = { ns: 0, dbkey: 'API' };
+  const text = (key: string, args: string[], code: string, t: typeof title) => messageText(m, key, args, code, t);
+  const transform = (s: string, code: string, t: typeof title) => transformMessage(m, s, code, t);
 
   it('the fallback chain of 1.25: own override, merged catalog, fallbacks\' overrides, site language', () => {
     assert.equal(m.get('a', true, 'uk'), 'A local');
@@ -790,27 +794,30 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
     assert.equal(replaceParameters('$1 $2 $10 $01 $3', ['a', 'b']), 'a b a0 $01 $3');
     assert.equal(replaceParameters('$10 $1', Array.from({ length: 10 }, (_, i) => `p${i + 1}`)), 'p10 p1');
     assert.equal(m.plain('nothing<', [], 'uk'), '<nothing&lt;>');
-    assert.equal(m.text('nothing', [], 'uk', title), '&lt;nothing&gt;');
+    assert.equal(text('nothing', [], 'uk', title), '&lt;nothing&gt;');
   });
-  it('text(): templates with arguments (numbered before named), <noinclude>/<includeonly>, missing templates, {{{…}}} of the message', () => {
-    assert.equal(m.text('tpl', [], 'uk', title), 'x [x|y|d3]! [{{{1}}}|{{{2}}}|z]! [[:Шаблон:Нема]] def {{{2}}}');
+  it('text(): templates with arguments (a later one of the same name wins, as PPFrame::newChild unsets), <noinclude>/<includeonly>, missing templates, {{{…}}} of the message', () => {
+    assert.equal(text('tpl', [], 'uk', title), 'x [v|y|d3]! [{{{1}}}|{{{2}}}|z]! [[:Шаблон:Нема]] def {{{2}}}');
   });
   it('{{int:key|…}}: $N from its arguments, and its text expanded in a frame holding them', () => {
-    assert.equal(m.transform('{{int:arg|x|k=y}} {{int:pl|2}} {{int:nothing}}', 'en', title), '[x|x|y] other <nothing>');
+    assert.equal(transform('{{int:arg|x|k=y}} {{int:pl|2}} {{int:nothing}}', 'en', title), '[x|x|y] other <nothing>');
+  });
+  it('a template loop shows the content language\'s parser-template-loop-warning', () => {
+    assert.equal(transform('{{Петля}}', 'en', title), 'x<span class="error">Петля: [[Шаблон:Петля]]</span>');
   });
   it('text(): the expansion depth limit stops a message that includes itself', () => {
-    assert.match(m.text('loop', [], 'en', title), /Expansion depth limit exceeded/);
+    assert.match(text('loop', [], 'en', title), /Expansion depth limit exceeded/);
   });
   it('preprocessor: pipes inside [[…]] do not split arguments, unbalanced braces stay text, comments vanish', () => {
-    assert.equal(m.transform('{{PLURAL:2|[[a|b]]|c}}', 'en', title), 'c');
-    assert.equal(m.transform('{{PLURAL:1|[[a|b]]|c}}', 'en', title), '[[a|b]]');
-    assert.equal(m.transform('{{{{PLURAL:1|x|y}}', 'en', title), '{{x');
-    assert.equal(m.transform('a<!-- c -->{{lc:ABC}}<nowiki>{{uc:x}}</nowiki>', 'en', title), 'aabc<nowiki>{{uc:x}}</nowiki>');
-    assert.equal(m.transform('{{ucfirst:їжак}} {{formatnum:1234567.5}} {{formatnum:1234}} {{ns:6}} {{ns:Category}} {{SITENAME}} {{!}}', 'uk', title), 'Їжак 1\u00a0234\u00a0567,5 1234 Файл Категорія Вікі |');
-    assert.equal(m.transform('{{formatnum:1234567.5}} {{GRAMMAR:genitive|Вікіпедія}} {{PAGENAME}}', 'en', title), '1,234,567.5 Вікіпедія API');
-    assert.equal(m.transform('{{GRAMMAR:genitive|Вікіпедія}} {{GRAMMAR:accusative|Вікіпедія}} {{ВНУТР:a}} {{МНОЖИНА:5|x|y|z}}', 'uk', title), 'Вікіпедії Вікіпедію A local z');
-    assert.equal(m.transform('{{padleft:7|3}} {{padright:ab|5|xy}} {{GENDER:|a}} {{GENDER:x}}', 'uk', title), '007 abxyx a ');
-    assert.deepEqual(preprocess('{{a|b=c}}', false), [{ t: 'tpl', parts: [['a'], ['b', { t: 'eq' }, 'c']] }]);
+    assert.equal(transform('{{PLURAL:2|[[a|b]]|c}}', 'en', title), 'c');
+    assert.equal(transform('{{PLURAL:1|[[a|b]]|c}}', 'en', title), '[[a|b]]');
+    assert.equal(transform('{{{{PLURAL:1|x|y}}', 'en', title), '{{x');
+    assert.equal(transform('a<!-- c -->{{lc:ABC}}<nowiki>{{uc:x}}</nowiki>', 'en', title), 'aabc<nowiki>{{uc:x}}</nowiki>');
+    assert.equal(transform('{{ucfirst:їжак}} {{formatnum:1234567.5}} {{formatnum:1234}} {{ns:6}} {{ns:Category}} {{SITENAME}} {{!}}', 'uk', title), 'Їжак 1\u00a0234\u00a0567,5 1234 Файл Категорія Вікі |');
+    assert.equal(transform('{{formatnum:1234567.5}} {{GRAMMAR:genitive|Вікіпедія}} {{PAGENAME}}', 'en', title), '1,234,567.5 Вікіпедія API');
+    assert.equal(transform('{{GRAMMAR:genitive|Вікіпедія}} {{GRAMMAR:accusative|Вікіпедія}} {{ВНУТР:a}} {{МНОЖИНА:5|x|y|z}}', 'uk', title), 'Вікіпедії Вікіпедію A local z');
+    assert.equal(transform('{{padleft:7|3}} {{padright:ab|5|xy}} {{GENDER:|a}} {{GENDER:x}}', 'uk', title), '007 abxyx a ');
+    assert.equal(transform('{{PLURAL:1|b=c|d}}', 'en', title), 'b=c');
   });
   it('convertPlural of 1.25: CLDR uk/ru rules, no two-form special case, explicit forms as PHP finds them', () => {
     assert.equal(convertPlural(21, ['a', 'b'], 'uk'), 'a');

@@ -217,6 +217,41 @@ describe('action=parse', () => {
     assert.deepEqual(r.parse.externallinks, ['http://x.org/']);
   });
 
+  it('the limit report of 1.25: English comment, transclusion time report, limitreportdata as name/0/1, the preview table; disablepp drops it', async () => {
+    const q = { action: 'parse', page: 'Київ', format: 'json', formatversion: '2', utf8: '1', prop: 'text|limitreportdata|limitreporthtml', uselang: 'en' };
+    const raw = (await s.get(q)).text;
+    const p = JSON.parse(raw).parse;
+    const m = /\n<!-- \nNewPP limit report\n([^]*?)-->\n\n<!-- \nTransclusion expansion time report \(%,ms,calls,template\)\n([^]*?)\n-->\n$/.exec(p.text);
+    assert.ok(m, p.text.slice(-800));
+    const lines = m[1].split('\n').filter(Boolean);
+    assert.deepEqual(lines.map((l) => l.replace(/: .*/, '')), [
+      'CPU time usage', 'Real time usage', 'Preprocessor visited node count', 'Preprocessor generated node count',
+      'Post\u2010expand include size', 'Template argument size', 'Highest expansion depth', 'Expensive parser function count',
+    ]);
+    assert.match(lines[0], /^CPU time usage: \d+\.\d{3} seconds?$/);
+    assert.match(lines[4], /^Post\u2010expand include size: \d+\/2097152 bytes$/);
+    assert.match(lines[6], /^Highest expansion depth: \d+\/40$/);
+    const rows = m[2].split('\n');
+    assert.match(rows[0], /^100\.00% +\d+\.\d{3} +1 - -total$/);
+    assert.ok(rows.some((r) => /^ *\d+\.\d\d% +\d+\.\d{3} +1 - Шаблон:Місто$/.test(r)), rows.join('\n'));
+    // ApiParse::formatLimitReportData: the name first, then the value's elements
+    assert.match(raw, /"limitreportdata":\[\{"name":"limitreport-cputime","0":"\d+\.\d{3}"\},/);
+    const depth = p.limitreportdata.find((d: { name: string }) => d.name === 'limitreport-expansiondepth');
+    assert.deepEqual(Object.keys(depth), ['0', '1', 'name']);
+    assert.equal(depth[1], 40);
+    assert.ok(depth[0] >= 2, JSON.stringify(depth));
+    assert.match(p.limitreporthtml, /^<div class="mw-limitReportExplanation"><p>Parser profiling data:\n<\/p><\/div><div class="preview-limit-report-wrapper"><table class="preview-limit-report wikitable"><tbody><tr><th>CPU time usage<\/th><td>\d+\.\d{3} seconds?<\/td><\/tr>/);
+    assert.match(p.limitreporthtml, /<tr><th>Post-expand include size<\/th><td>\d+\/2097152 bytes<\/td><\/tr>/);
+    const off = (await s.get({ ...q, disablepp: '1' })).json.parse;
+    assert.deepEqual([off.limitreportdata, off.limitreporthtml], [[], '']);
+    assert.doesNotMatch(off.text, /NewPP|Transclusion expansion/);
+  });
+
+  it('{{#ifexist:}} counts as an expensive function once per title', async () => {
+    const p = (await s.post({ action: 'parse', title: 'API', text: '{{#ifexist:Київ|a}}{{#ifexist:Київ|b}}{{#ifexist:Нема|c}}', prop: 'limitreportdata', format: 'json', formatversion: '2' })).json.parse;
+    assert.deepEqual(p.limitreportdata.find((d: { name: string }) => d.name === 'limitreport-expensivefunctioncount'), { name: 'limitreport-expensivefunctioncount', 0: 2, 1: 100 });
+  });
+
   it('the parser cache answers a repeated page from the same render', async () => {
     const a = (await s.get({ action: 'parse', page: 'Львів', format: 'json', formatversion: '2', prop: 'text|limitreportdata' })).json.parse;
     const b = (await s.get({ action: 'parse', page: 'Львів', format: 'json', formatversion: '2', prop: 'text|limitreportdata', utf8: '1' })).json.parse;
@@ -441,6 +476,17 @@ describe('pre-save transform (Parser::preSaveTransform / pstPass2 of 1.25)', () 
     const r = await parse2({ action: 'parse', title: 'API', text: '{{subst:Місто|назва=X}}', onlypst: '1' });
     assert.match(r.parse.text, /^\n\{\| class="infobox"[^]*! colspan="2" \| X \{\{Прапор\}\}\n/);
     assert.match(r.parse.text, /\[\[Населення::\]\] осіб/);
+  });
+
+  it('{{subst:msgnw:…}} substitutes the template\'s source as written; {{msgnw:…}} stays for the view to escape', async () => {
+    const r = await parse2({ action: 'parse', title: 'API', text: '{{subst:msgnw:Прапор}} {{msgnw:Прапор}}', onlypst: '1' });
+    const source = (await parse2({ action: 'query', titles: 'Шаблон:Прапор', prop: 'revisions', rvprop: 'content' })).query.pages[0].revisions[0].content as string;
+    assert.equal(r.parse.text, `${source} {{msgnw:Прапор}}`.trimEnd());
+  });
+
+  it('the pre-save transform reads what {{subst:#ifexist:}} checks in the same expansion rounds as a render', async () => {
+    const r = await parse2({ action: 'parse', title: 'API', text: '{{subst:#ifexist:Київ|так|ні}} {{subst:#ifexist:Немає такої|так|ні}}', onlypst: '1' });
+    assert.equal(r.parse.text, 'так ні');
   });
 
   it('pst=1 renders the transformed text; prop=wikitext gives the original and psttext', async () => {

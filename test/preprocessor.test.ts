@@ -270,6 +270,16 @@ describe('templates and parameters', () => {
     assert.deepEqual(held, ['<!-- t -->', '<!-- c -->', '<ref>{{subst:Echo|r}}</ref>']);
   });
 
+  test('the pre-save transform: {{subst:msgnw:…}} puts the source in as written, {{msgnw:…}} stays (braceSubstitution with RECOVER_ORIG)', () => {
+    const held: string[] = [];
+    const r = expand('{{subst:msgnw:T}} {{msgnw:T}} {{subst:msgnw:Немає}} x {{subst:msgnw:L}}', { ...pages, 'Шаблон:T': '{{{1}}}<!-- t --><noinclude>n</noinclude>', 'Шаблон:L': '* a' }, 'Київ', 0, {
+      outputType: 'wiki',
+      stripItem: (raw) => `<${held.push(raw) - 1}>`,
+    });
+    assert.equal(r.text, '{{{1}}}<!-- t --><noinclude>n</noinclude> {{msgnw:T}} {{subst:msgnw:Немає}} x \n* a');
+    assert.deepEqual(held, []);
+  });
+
   test('headings carry markers naming the text and the heading number there (headingMarkers)', () => {
     const r = expand('== A ==\n{{T}}\n{{Echo|\n== B ==\n}}\n=== C === <!-- x -->\n', { ...pages, 'Шаблон:T': 'x\n== T1 ==' }, 'Київ', 0, { headingMarkers: true });
     assert.equal(r.text, '==\x7fUNIQ-h-0-QINU\x7f A ==\nx\n==\x7fUNIQ-h-1-QINU\x7f T1 ==\n\n== B ==\n\n===\x7fUNIQ-h-2-QINU\x7f C === \n');
@@ -569,7 +579,9 @@ describe('core parser functions', () => {
   test('#language, ns, formatnum, plural', () => {
     assert.equal(x('{{#language: uk }} {{#language: en }}'), 'українська English');
     assert.equal(x('{{ns:10}}|{{ns:Template}}|{{ns:14}}|{{ns:0}}'), 'Шаблон|Шаблон|Категорія|');
-    assert.equal(x('{{formatnum: 1234567.5 }}|{{formatnum: 1234 }}|{{formatnum: 1 234 567,5 | R }}'), '1\u00a0234\u00a0567,5|1234|1234567.5');
+    assert.equal(x('{{formatnum: 1234567.5 }}|{{formatnum: 1234 }}|{{formatnum: 1\u00a0234\u00a0567,5 | R }}'), '1\u00a0234\u00a0567,5|1234|1234567.5');
+    // Language::parseFormattedNumber maps the separators of the table only: plain spaces stay, "r" is no rawsuffix
+    assert.equal(x('{{formatnum: 1 234,5 | R }}|{{formatnum:1234567|r}}|{{formatnum:1234.5|NOSEP}}'), '1 234.5|1\u00a0234\u00a0567|1234.5');
     const pl = (n: number): string => x(`{{PLURAL: ${n} | місто | міста | міст }}`);
     assert.deepEqual([1, 2, 5, 11, 21, 22, 25, 102, 112].map(pl), ['місто', 'міста', 'міст', 'міст', 'місто', 'міста', 'міст', 'міста', 'міст']);
   });

@@ -14,7 +14,8 @@ import { extractLinks, LANGUAGE_CODES, type PageLinks } from '../wikitext/links.
 import { redirectTargetAndText } from '../wikitext/redirect.js';
 import { foldForSearch, stripMarkup, stripOptions, type StripOptions } from '../wiki/search-text.js';
 import type { ImportSource, PageWithText, SearchRow, TitleRef } from '../store/import-writer.js';
-import { createExpander, type Expander, type Expansion, type InlineQueryHook } from './expand.js';
+import { createExpander, type Expander, type Expansion } from './expand.js';
+import type { InlineQueryOutput } from '../wikitext/preprocess.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import type { HookAnalyzer, PageAnalysis } from './hooks.js';
 
@@ -182,10 +183,10 @@ export class PageAnalyzer {
 
   /**
    * What LinksUpdate records of one page: its expansion's links, the redirect target, #ifexist targets and
-   * the tracking categories the parse adds. `inlineQuery` answers the page's {{#ask:}} calls (the late
-   * pass of link-pass.ts); without it they stay as written.
+   * the tracking categories the parse adds. `answers` holds outputs of the page's {{#ask:}} calls (the
+   * late pass of link-pass.ts); calls without one stay as written.
    */
-  expandAndLink(page: PageWithText, inlineQuery?: InlineQueryHook): { exp: Expansion; links: PageLinks } {
+  expandAndLink(page: PageWithText, answers?: ReadonlyMap<string, InlineQueryOutput>): { exp: Expansion; links: PageLinks } {
     const { codec, interwiki, tracking } = this;
     // a redirect renders the text after its redirect link; the target is a page link of its own
     let text = page.text;
@@ -197,7 +198,7 @@ export class PageAnalyzer {
       // ParserOutput::addLink: no interwiki titles, no special pages; Media: links the file page
       if (!t.interwiki && t.ns !== NS_SPECIAL && t.dbkey !== '') redirectLink = { ns: t.ns === NS_MEDIA ? NS_FILE : t.ns, dbkey: t.dbkey };
     }
-    const exp = this.expander.expand({ ns: page.ns, dbkey: page.dbkey, text }, inlineQuery);
+    const exp = this.expander.expand({ ns: page.ns, dbkey: page.dbkey, text }, answers);
     const defaultSort = exp.defaultSort;
     const links = extractLinks(exp.text, { codec, ns: page.ns, dbkey: page.dbkey, defaultSort, interwiki });
     const addTracking = (key: string) => {

@@ -1,19 +1,17 @@
 /**
  * Template expansion for pass 2: the one place where a page's text becomes the text its links are read
- * from. The expansion is the preprocessor's (src/wiki/preprocessor.ts); templates come from the
- * database being built (the import writer's pages after pass 1) through a small LRU cache, following one redirect as
- * MediaWiki's Parser::statelessFetchTemplate does (the preprocessor records both the redirect and its
- * target as transclusions).
+ * from. The expansion is the engine's round (src/wikitext/preprocess.ts expandRound), as for action=parse
+ * and expandtemplates; templates come synchronously from the database being built (the import writer's
+ * pages after pass 1) through a small LRU cache, following one redirect as MediaWiki's
+ * Parser::statelessFetchTemplate does, so one round answers everything.
  */
 import type { ImportSource } from '../store/import-writer.js';
+import type { TitleCodec } from '../wiki/titles.js';
+import { TemplateTreeCache } from '../wikitext/preprocessor.js';
+import { expandRound, PageSnapshot, type ExpandOptions, type InlineQueryCall, type InlineQueryOutput, type PageSource } from '../wikitext/preprocess.js';
 
 /** the page lookups expansion needs */
-type PageSource = Pick<ImportSource['pages'], 'byTitle' | 'redirectOf' | 'textOf'>;
-import type { TitleCodec } from '../wiki/titles.js';
-import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
-import { expandWikitext, TemplateTreeCache, type PreprocessContext } from '../wikitext/preprocessor.js';
-import { displayTitleProp } from '../wikitext/display-title.js';
-import { namespaceTables } from '../wikitext/preprocess.js';
+type ImportPages = Pick<ImportSource['pages'], 'byTitle' | 'redirectOf' | 'textOf'>;
 
 export interface TitleRef {
   ns: number;
@@ -35,6 +33,8 @@ export interface Expansion {
   limitHit?: string;
   /** the text calls {{#ask:}} / {{#show:}} (their links are added once the semantic data is complete) */
   inlineQueries: boolean;
+  /** inline query calls the answers given did not hold (left as written in `text`) */
+  wantedQueries: InlineQueryCall[];
 }
 
 export interface PageToExpand {
@@ -43,11 +43,9 @@ export interface PageToExpand {
   text: string;
 }
 
-/** the answers of a page's inline queries (PreprocessContext.inlineQuery); none: calls stay as written */
-export type InlineQueryHook = NonNullable<PreprocessContext['inlineQuery']>;
-
 export interface Expander {
-  expand(page: PageToExpand, inlineQuery?: InlineQueryHook): Expansion;
+  /** `answers`: the outputs of the page's inline queries known so far (queryKey → output); the others stay as written */
+  expand(page: PageToExpand, answers?: ReadonlyMap<string, InlineQueryOutput>): Expansion;
 }
 
 type CachedPage = { text: string; ns: number; dbkey: string } | null;
@@ -81,11 +79,11 @@ class TextCache {
 }
 
 /** Page lookups by title in the database under construction (after the pages are indexed by title). */
-export class PageLookup {
+export class PageLookup implements PageSource {
   private readonly cache = new TextCache(4000, 32 * 1024 * 1024);
 
   constructor(
-    private readonly pages: PageSource,
+    private readonly pages: ImportPages,
     readonly codec: TitleCodec,
   ) {}
 
@@ -97,7 +95,7 @@ export class PageLookup {
    * Text of a page, after one redirect hop (Parser::statelessFetchTemplate), with the title of the page
    * it comes from; null when there is no such page. Cached by the title asked for.
    */
-  text(t: TitleRef): { text: string; ns: number; dbkey: string } | null {
+  template(t: TitleRef): { text: string; ns: number; dbkey: string } | null {
     const key = `${t.ns}|${t.dbkey}`;
     let page = this.cache.get(key);
     if (page === undefined) {
@@ -120,39 +118,18 @@ export class PageLookup {
     const text = row ? this.pages.textOf(row.id) : undefined;
     return text === undefined ? null : { text, ns: from.ns, dbkey: from.dbkey };
   }
-
-  /** A transclusion target as written ("Name", "Шаблон:Name", ":Main page") → title, or null. */
-  templateTitle(target: string): TitleRef | null {
-    const t = this.codec.parse(target, NS_TEMPLATE);
-    return t === null || t.ns === NS_SPECIAL ? null : { ns: t.ns, dbkey: t.dbkey };
-  }
 }
 
-/** Full template expansion with the preprocessor, templates read through the lookup. */
+/** Full template expansion with the engine, templates read through the lookup. */
 export class PreprocessorExpander implements Expander {
-  private readonly base: Omit<PreprocessContext, 'title'>;
+  private readonly base: Omit<ExpandOptions, 'title'>;
 
   constructor(
     private readonly lookup: PageLookup,
     opts: ExpanderOptions,
   ) {
-    const codec = lookup.codec;
-    const { names, subpages } = namespaceTables(codec);
     this.base = {
-      getTemplate: (target) => {
-        const t = lookup.templateTitle(target);
-        return t && lookup.text(t);
-      },
-      pageExists: (target) => {
-        const t = codec.parse(target, 0);
-        return t !== null && t.ns >= 0 && lookup.exists(t);
-      },
-      resolveTarget: (target, defaultNs) => {
-        const t = codec.parse(target, defaultNs);
-        return t && { ns: t.ns, dbkey: t.dbkey, nsText: codec.nsName(t.ns) ?? '' };
-      },
-      namespaceNames: names,
-      namespacesWithSubpages: subpages,
+      codec: lookup.codec,
       siteName: opts.siteName,
       // one clock for the whole import: {{CURRENTYEAR}} and friends are the same on every page
       now: opts.now,
@@ -162,20 +139,16 @@ export class PreprocessorExpander implements Expander {
     };
   }
 
-  expand(page: PageToExpand, inlineQuery?: InlineQueryHook): Expansion {
-    const nsText = this.lookup.codec.nsName(page.ns) ?? '';
-    const codec = this.lookup.codec;
-    let inlineQueries = false;
-    const r = expandWikitext(page.text, {
-      ...this.base,
-      title: { ns: page.ns, dbkey: page.dbkey, nsText },
-      displayTitle: (t) => displayTitleProp(t, page, codec),
-      inlineQuery: (fn, args) => {
-        inlineQueries = true;
-        return inlineQuery?.(fn, args);
-      },
-    });
-    return { text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, displayTitle: r.displayTitle, displayTitleIgnored: r.displayTitleIgnored, limitHit: r.limitHit, inlineQueries };
+  expand(page: PageToExpand, answers?: ReadonlyMap<string, InlineQueryOutput>): Expansion {
+    const snap = new PageSnapshot(this.lookup);
+    if (answers) for (const [k, v] of answers) snap.queries.set(k, v);
+    const round = expandRound(page.text, snap, { ...this.base, title: { ns: page.ns, dbkey: page.dbkey }, inlineQueries: true });
+    const r = round.result;
+    return {
+      text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, displayTitle: r.displayTitle, displayTitleIgnored: r.displayTitleIgnored, limitHit: r.limitHit,
+      inlineQueries: round.wantedQueries.length > 0 || (answers !== undefined && answers.size > 0),
+      wantedQueries: round.wantedQueries,
+    };
   }
 }
 
@@ -186,6 +159,6 @@ export interface ExpanderOptions {
   message?: (key: string) => string | undefined;
 }
 
-export function createExpander(pages: PageSource, codec: TitleCodec, opts: ExpanderOptions): Expander {
+export function createExpander(pages: ImportPages, codec: TitleCodec, opts: ExpanderOptions): Expander {
   return new PreprocessorExpander(new PageLookup(pages, codec), opts);
 }

@@ -16,7 +16,7 @@ import type { CategoryLinkRow, ImportWriter, LateLinkCounts } from '../store/imp
 import { categorySortKey, PageAnalyzer, type AnalysisSetup, type PageResult } from './analysis.js';
 import type { PageLinks } from '../wikitext/links.js';
 import type { Expansion } from './expand.js';
-import { inlineQueryAnswers, MAX_EXPANSION_DEPTH, queryKey, type InlineQueryCall, type InlineQueryOutput } from '../wikitext/preprocess.js';
+import { MAX_EXPANSION_DEPTH, queryKey, type InlineQueryCall, type InlineQueryOutput } from '../wikitext/preprocess.js';
 import { createChunkAnalyzer } from './analysis-pool.js';
 import { inBatch } from './batch.js';
 
@@ -158,11 +158,10 @@ export async function runInlineQueryLinkPass(
         const known = new Map<string, InlineQueryOutput>();
         let result: { exp: Expansion; links: PageLinks };
         for (let round = 0; ; round++) {
-          const wanted = new Map<string, InlineQueryCall>();
-          result = analyzer.expandAndLink(page, inlineQueryAnswers(known, wanted));
+          result = analyzer.expandAndLink(page, known);
           // calls still unanswered after the last round stay as written (inert), as in a render
-          if (wanted.size === 0 || round === MAX_EXPANSION_DEPTH) break;
-          const calls = [...wanted.values()];
+          const calls = result.exp.wantedQueries;
+          if (calls.length === 0 || round === MAX_EXPANSION_DEPTH) break;
           const answers = await opts.evaluate(calls, { ns: page.ns, dbkey: page.dbkey });
           calls.forEach((c, k) => known.set(queryKey(c), answers[k]));
         }

@@ -1,20 +1,15 @@
 /**
  * action=expandtemplates (ApiExpandTemplates of 1.25): the wikitext with templates, parameters, parser
- * functions and variables expanded by the importer's preprocessor, templates read from the wiki.
- *
- * The preprocessor asks for template texts synchronously; the store answers asynchronously and in
- * batches. So the text is expanded in rounds: every template a round asks for and does not have yet
- * is fetched in one store call, and the next round starts over with them known. Each round reaches at
- * least one template level deeper, so rounds are bounded by the template depth limit.
+ * functions and variables expanded by the wikitext engine, templates read from the wiki in the
+ * expansion rounds every expansion over the store uses (src/wikitext/preprocess.ts).
  */
-import { fetchTransclusions, type Transcluded } from './transclusion.js';
+import { roundFetcher } from './transclusion.js';
 import type { ActionModule } from '../api/types.js';
 import { withContent, type Obj } from '../api/result.js';
 import { texts } from '../api/errors.js';
 import { MessageLoader } from './message-loader.js';
-import { expandWikitext, preprocessToXml, type PreprocessContext, type ExpandResult } from '../wikitext/preprocessor.js';
-import { MAX_EXPANSION_DEPTH, namespaceTables } from '../wikitext/preprocess.js';
-import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
+import { preprocessToXml, type ExpandResult } from '../wikitext/preprocessor.js';
+import { expandInRounds, PageSnapshot } from '../wikitext/preprocess.js';
 import { MAGIC_WORDS } from '../wiki/site-facts.js';
 import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
 import { formatNum } from '../wiki/language.js';
@@ -22,9 +17,6 @@ import { serverOf } from '../wiki/files.js';
 
 
 const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'];
-/** templates fetched for one request at most (the preprocessor's node limit stops far earlier in practice) */
-const MAX_TEMPLATES = 2000;
-
 /** The tracking category each expansion limit puts the page in (Parser::addTrackingCategory) */
 const LIMIT_CATEGORIES: Record<string, string> = {
   depth: 'expansion-depth-exceeded-category',
@@ -89,43 +81,9 @@ async function expand(
   keepComments: boolean,
   revid: number | undefined,
 ): Promise<ExpandResult> {
-  const codec = ctx.wiki.codec;
-  const known = new Map<string, Transcluded | null>();
-  const { names, subpages } = namespaceTables(codec);
-  const now = new Date();
   const variable = await variables(ctx, text, revid);
-  let result: ExpandResult | undefined;
-  for (let round = 0; round < MAX_EXPANSION_DEPTH; round++) {
-    const wanted = new Map<string, { ns: number; dbkey: string }>();
-    const lookup = (t: { ns: number; dbkey: string } | null): Transcluded | null => {
-      if (t === null || t.ns === NS_SPECIAL || t.ns < 0) return null;
-      const key = `${t.ns}|${t.dbkey}`;
-      const v = known.get(key);
-      if (v !== undefined) return v;
-      if (known.size + wanted.size < MAX_TEMPLATES) wanted.set(key, { ns: t.ns, dbkey: t.dbkey });
-      return null;
-    };
-    const pctx: PreprocessContext = {
-      title: { ns: title.ns, dbkey: title.dbkey, nsText: codec.nsName(title.ns) ?? '' },
-      getTemplate: (target) => lookup(codec.parse(target, NS_TEMPLATE)),
-      pageExists: (target) => lookup(codec.parse(target, 0)) !== null,
-      resolveTarget: (target, defaultNs) => {
-        const t = codec.parse(target, defaultNs);
-        return t && { ns: t.ns, dbkey: t.dbkey, nsText: codec.nsName(t.ns) ?? '' };
-      },
-      namespaceNames: names,
-      namespacesWithSubpages: subpages,
-      siteName: ctx.wiki.info.sitename,
-      now,
-      keepComments,
-      variable,
-    };
-    result = expandWikitext(text, pctx);
-    if (wanted.size === 0) break;
-    const { texts } = await fetchTransclusions(ctx.store.pages, [...wanted.values()]);
-    for (const [key, t] of texts) known.set(key, t);
-  }
-  return result!;
+  const options = { codec: ctx.wiki.codec, title, siteName: ctx.wiki.info.sitename, now: new Date(), keepComments, variable, checkDisplayTitle: false };
+  return (await expandInRounds(text, new PageSnapshot(), options, roundFetcher(ctx.store.pages))).result;
 }
 
 /** Magic word id → its aliases as written, and whether they match in any case */

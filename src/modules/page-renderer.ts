@@ -7,17 +7,18 @@
  * call templates, which the next round fetches. Results are kept in
  * the parser cache by page revision and options.
  */
-import { fetchTransclusions } from './transclusion.js';
+import { roundFetcher } from './transclusion.js';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
 import { MessageLoader } from './message-loader.js';
-import { expandRound, MAX_EXPANSION_DEPTH, PageSnapshot, queryKey, type TitleRef } from '../wikitext/preprocess.js';
+import { expandInRounds, expandRound, PageSnapshot, type TitleRef } from '../wikitext/preprocess.js';
 import { finish, finishIndicators, linkTargets, renderBody } from '../wikitext/render/parser.js';
 import { addTrackingCategory } from '../wikitext/render/images.js';
 import { fallbackChain } from '../wiki/language.js';
 import { EN_INTERFACE_MESSAGES, UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
 import { ParserCache } from '../wikitext/cache.js';
+import { limitReportData, timingProfile, type LimitReportValue } from '../wikitext/render/limit-report.js';
 import { pstPass2, sanitizeIp, signatureArgs, signatureDate } from '../wikitext/pre-save-transform.js';
 import { evaluateInlineQueries } from './smw/inline-query.js';
 
@@ -41,7 +42,10 @@ export interface RenderedPage {
   indicators: Array<[string, string]>;
   /** the HTML of the {{DISPLAYTITLE:}} that applies (ParserOutput::getDisplayTitle) */
   displayTitle?: string;
-  limitReport: Array<[string, string | number]>;
+  /** ParserOutput's limit report data (Parser::parse) */
+  limitReport: Array<[string, LimitReportValue]>;
+  /** the rows of the transclusion expansion time report */
+  timingProfile: string[];
   limitHit?: string;
   /** characters held, for the cache bound */
   size: number;
@@ -109,7 +113,7 @@ export function parserCache(store: Store): ParserCache<RenderedPage> {
  * another version is ignored when served. Raise it whenever the HTML the renderer makes for some
  * wikitext, or the shape of RenderedPage, changes.
  */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
 
 /** what the parser cache keys a render on besides the revision (ParserOptions' hash in MediaWiki) */
 export function renderOptionsKey(wiki: Wiki, o: { editSections: boolean; toc: boolean; userLang?: string }): string {
@@ -163,12 +167,6 @@ export async function renderForStorage(store: Store, wiki: Wiki, title: TitleRef
 
 const key = (t: TitleRef) => `${t.ns}|${t.dbkey}`;
 
-async function fetchTemplates(store: Store, snap: PageSnapshot, wanted: TitleRef[], exists: TitleRef[]): Promise<void> {
-  const { texts, existing } = await fetchTransclusions(store.pages, wanted, exists);
-  for (const t of exists) snap.exists.set(key(t), existing.has(key(t)));
-  for (const [k, v] of texts) snap.templates.set(k, v);
-}
-
 /**
  * ParserOutput's link list as LinkHolderArray::replaceInternal fills it: the targets found in the page
  * table first (in the table's (namespace, title) order), then the missing ones in the order written;
@@ -201,12 +199,8 @@ export async function preSaveTransform(store: Store, wiki: Wiki, title: TitleRef
   const stripItem = (raw: string) => `\x7fUNIQ-pst-${held.push(raw) - 1}-QINU\x7f`;
   const source = text.replace(/\r\n?/g, '\n');
   const options = { codec: wiki.codec, title, siteName: wiki.info.sitename, now, outputType: 'wiki' as const, stripItem };
-  let round = expandRound(source, snap, options);
-  for (let n = 0; n < MAX_EXPANSION_DEPTH && round.wantedTemplates.length; n++) {
-    await fetchTemplates(store, snap, round.wantedTemplates, []);
-    held.length = 0;
-    round = expandRound(source, snap, options);
-  }
+  // each round puts its comments and tags behind markers afresh
+  const round = await expandInRounds(source, snap, options, roundFetcher(store.pages), () => (held.length = 0));
   const loader = new MessageLoader(store, wiki);
   const [sigMsg, tzMsg] = await Promise.all([loader.get('signature-anon', wiki.lang), loader.get('timezone-utc', wiki.lang)]);
   const [user, nick] = signatureArgs(sanitizeIp(ip));
@@ -230,18 +224,10 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     now: new Date(),
     inlineQueries: true,
     headingMarkers: true,
+    limitReport: true,
     message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined),
   };
-  let round = expandRound(o.text, snap, expandOptions);
-  for (let n = 0; n < MAX_EXPANSION_DEPTH && (round.wantedTemplates.length || round.wantedExists.length || round.wantedQueries.length); n++) {
-    const queries = round.wantedQueries;
-    const [, answers] = await Promise.all([
-      round.wantedTemplates.length || round.wantedExists.length ? fetchTemplates(store, snap, round.wantedTemplates, round.wantedExists) : Promise.resolve(),
-      queries.length ? evaluateInlineQueries(store, wiki, queries, o.title) : Promise.resolve([]),
-    ]);
-    queries.forEach((q, i) => snap.queries.set(queryKey(q), answers[i]));
-    round = expandRound(o.text, snap, expandOptions);
-  }
+  const round = await expandInRounds(o.text, snap, expandOptions, roundFetcher(store.pages, (calls) => evaluateInlineQueries(store, wiki, calls, o.title)));
   const expanded = round.result;
   const env: RenderEnv = {
     codec: wiki.codec,
@@ -305,12 +291,9 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     properties: [...out.properties],
     modules: [...out.modules],
     indicators: finishIndicators(body),
-    limitReport: [
-      ['limitreport-cputime', ((cpu.user + cpu.system) / 1e6).toFixed(3)],
-      ['limitreport-walltime', (wallMs / 1000).toFixed(3)],
-      ['limitreport-postexpandincludesize', Buffer.byteLength(expanded.text, 'utf8')],
-      ['limitreport-expansiondepth-limit', MAX_EXPANSION_DEPTH],
-    ],
+    // expandOptions.limitReport: the report is there
+    limitReport: limitReportData((cpu.user + cpu.system) / 1e6, wallMs / 1000, expanded.report!),
+    timingProfile: timingProfile(expanded.report!),
     size: 0,
   };
   if (expanded.limitHit) page.limitHit = expanded.limitHit;

@@ -12,6 +12,9 @@ import { getSection } from '../wikitext/sections.js';
 import { languageName } from '../wiki/interwiki.js';
 import { userLanguage } from '../wiki/messages.js';
 import { articleUrl } from '../wikitext/render/urls.js';
+import { limitReportComment, limitReportHtml } from '../wikitext/render/limit-report.js';
+import { messageText } from '../wikitext/message-transform.js';
+import { MessageLoader } from './message-loader.js';
 import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
 import { decodeCharReferences } from '../wiki/titles.js';
 import { MAX_TEXT_BYTES, preSaveTransform, renderPage, renderRevision, type RenderedPage } from './page-renderer.js';
@@ -158,12 +161,19 @@ export const parseModule: ActionModule = {
         ? await renderRevision(ctx.store, ctx.wiki, { pageid, revid, title, editSections, toc: !p.disabletoc, userLang, text: async () => source })
         : await renderPage(ctx.store, ctx.wiki, options);
 
+    // disablepp turns the limit report off (ParserOptions::setEnableLimitReport): no comment, no data
+    const limitReport = !p.disablepp && !p.disablelimitreport;
     const r: Record<string, unknown> = { title: ctx.wiki.titleText(title.ns, title.dbkey), pageid };
     if (revid !== undefined && props.has('revid')) r.revid = revid;
     if (redirects) r.redirects = redirects;
     if (props.has('text')) {
       let html = out.html;
-      if (!p.disablepp && !p.disablelimitreport) html += limitReportComment(out);
+      if (limitReport) {
+        // a page from the parser cache repeats its report: written once per render
+        let comment = reportComments.get(out);
+        if (comment === undefined) reportComments.set(out, (comment = limitReportComment(out.limitReport, out.timingProfile, ctx.wiki.codec)));
+        html += comment;
+      }
       r.text = content(html);
     }
     if (p.summary !== undefined) r.parsedsummary = bc(escapeHtml(p.summary as string));
@@ -206,8 +216,9 @@ export const parseModule: ActionModule = {
       if (pstText !== undefined) r.psttext = bc(pstText);
     }
     if (props.has('properties')) r.properties = out.properties.map(([name, v]) => withContent({ name }, 'value', v));
-    if (props.has('limitreportdata')) r.limitreportdata = out.limitReport.map(([name, v]) => ({ name, 0: v }));
-    if (props.has('limitreporthtml')) r.limitreporthtml = bc(limitReportHtml(out));
+    // ApiParse::formatLimitReportData: the name, then the value's elements as 0, 1, …
+    if (props.has('limitreportdata')) r.limitreportdata = limitReport ? out.limitReport.map(([name, v]) => new Map<string, unknown>([['name', name], ...(Array.isArray(v) ? v : [v]).map((x, i): [string, unknown] => [String(i), x])])) : [];
+    if (props.has('limitreporthtml')) r.limitreporthtml = bc(limitReport ? await limitReportTable(ctx, out, userLang) : '');
     // Parser::preprocessToDom of the text itself (the section, before any pre-save transform)
     if (props.has('parsetree') || p.generatexml) r.parsetree = bc(preprocessToXml(original));
     if (out.limitHit) ctx.warn(`The expansion of this page stopped at a limit (${out.limitHit}); the rest is shown as written.`);
@@ -215,13 +226,15 @@ export const parseModule: ActionModule = {
   },
 };
 
-function limitReportComment(out: RenderedPage): string {
-  const lines = out.limitReport.map(([k, v]) => `${k}: ${v}`).join('\n');
-  return `\n<!-- \nNewPP limit report\n${lines}\n-->\n`;
-}
+const reportComments = new WeakMap<RenderedPage, string>();
 
-function limitReportHtml(out: RenderedPage): string {
-  return `<table class="wikitable limitreport">\n${out.limitReport.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`).join('\n')}\n</table>`;
+/** EditPage::getPreviewLimitReport with the wiki's messages in the user language (one store call for all of them) */
+async function limitReportTable(ctx: ModuleContext, out: RenderedPage, userLang: string): Promise<string> {
+  const keys = ['limitreport-title', ...out.limitReport.flatMap(([k]) => [k, `${k}-value-html`, `${k}-value`])];
+  const loader = new MessageLoader(ctx.store, ctx.wiki);
+  await loader.prefetch(keys, userLang);
+  const title = { ns: 0, dbkey: 'API' };
+  return loader.render((m) => limitReportHtml(out.limitReport, ctx.wiki.codec, (key, params) => (m.exists(key, userLang) ? messageText(m, key, params, userLang, title) : false)));
 }
 
 /** Skin::getCategoryLinks of 1.25, the normal categories only */

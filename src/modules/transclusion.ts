@@ -5,16 +5,12 @@
  * four store calls for the whole batch, whatever its size.
  */
 import type { PageStore, TitleKey } from '../store/page-store.js';
+import { queryKey, titleKey, type InlineQueryCall, type InlineQueryOutput, type RoundFetcher, type Transcluded } from '../wikitext/preprocess.js';
 
-/** A transclusion source: its text and the title it comes from (after the redirect, if any). */
-export interface Transcluded {
-  text: string;
-  ns: number;
-  dbkey: string;
-}
+export type { Transcluded };
 
 /** `${ns}|${dbkey}`, the key of the maps below */
-export const transclusionKey = (t: TitleKey): string => `${t.ns}|${t.dbkey}`;
+export const transclusionKey: (t: TitleKey) => string = titleKey;
 
 /**
  * @param wanted the pages to transclude: every one gets an entry in `texts`
@@ -48,4 +44,26 @@ export async function fetchTransclusions(
     texts.set(key, v && text !== undefined ? { text, ns: v.ns, dbkey: v.dbkey } : null);
   }
   return { texts, existing: new Set(exists.map(transclusionKey).filter((k) => byKey.has(k))) };
+}
+
+/**
+ * The fetcher of the expansion rounds over the store (expandInRounds): the templates and #ifexist targets
+ * a round asked for in one fetchTransclusions batch and, with `answer`, its inline queries beside it.
+ */
+export function roundFetcher(pages: PageStore, answer?: (calls: InlineQueryCall[]) => Promise<InlineQueryOutput[]>): RoundFetcher {
+  return async (round, snap) => {
+    const { wantedTemplates: wanted, wantedExists: exists, wantedQueries: queries } = round;
+    const pagesRead = async () => {
+      if (wanted.length === 0 && exists.length === 0) return;
+      const { texts, existing } = await fetchTransclusions(pages, wanted, exists);
+      for (const t of exists) snap.exists.set(titleKey(t), existing.has(titleKey(t)));
+      for (const [k, v] of texts) snap.templates.set(k, v);
+    };
+    const queriesAnswered = async () => {
+      if (!answer || queries.length === 0) return;
+      const answers = await answer(queries);
+      queries.forEach((q, i) => snap.queries.set(queryKey(q), answers[i]));
+    };
+    await Promise.all([pagesRead(), queriesAnswered()]);
+  };
 }

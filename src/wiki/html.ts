@@ -37,3 +37,21 @@ export function escapeElementText(s: string): string {
   ELEMENT_TEXT.lastIndex = 0;
   return ELEMENT_TEXT.test(s) ? s.replace(ELEMENT_TEXT, replace) : s;
 }
+
+const DECODE = /&(?:amp|lt|gt|quot);/g;
+const DECODED: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"' };
+
+/** PHP's htmlspecialchars_decode() with its default flags (ENT_COMPAT): the four entities htmlspecialchars makes */
+export function htmlspecialcharsDecode(s: string): string {
+  return s.includes('&') ? s.replace(DECODE, (e) => DECODED[e]) : s;
+}
+
+const COMMENT_UNSAFE = /[-&]/g;
+
+/**
+ * Text made safe inside an HTML comment as Parser::parse does with its limit report: "-" becomes U+2010
+ * ("‐", which looks the same but cannot close the comment) and "&" is escaped.
+ */
+export function commentSafe(s: string): string {
+  return s.replace(COMMENT_UNSAFE, (c) => (c === '-' ? '\u2010' : ENTITY[c]));
+}

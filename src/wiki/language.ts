@@ -2,6 +2,7 @@
  * Language rules of the content language (uk) that the API needs: Unicode case mapping of the first
  * letter, plural forms, number and size formatting, and the message fallback chain.
  */
+import { ukGenitive } from './namespaces.js';
 
 /** MediaWiki's Language::ucfirst: multibyte-aware uppercasing of the first character only. */
 export function ucfirst(s: string): string {
@@ -81,6 +82,43 @@ export function formatNum(n: number, decimals?: number): string {
   if (int.length > 4) int = int.replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0');
   s = (neg ? '-' : '') + int + (frac !== undefined ? ',' + frac : '');
   return s;
+}
+
+/** Languages whose numbers group with a non-breaking space and take a decimal comma (their separatorTransformTable). */
+function usesSpaceSeparators(lang: string): boolean {
+  return lang === 'uk' || lang === 'ru' || lang === 'be' || lang === 'rue';
+}
+
+/** Language::parseFormattedNumber of a language: its separators back to "," and "." , then the "," dropped. */
+export function parseFormattedNumber(s: string, lang: string): string {
+  let out = s;
+  if (usesSpaceSeparators(lang)) out = out.replace(/[,\u00a0]/g, (c) => (c === ',' ? '.' : ','));
+  return out.replace(/,/g, '');
+}
+
+/**
+ * Language::formatNum of a string as written ({{formatnum:}}): commafy (any string, as PHP's regex on the
+ * reversed text does), then the language's separator table; uk and ru leave up to four integer digits ungrouped.
+ */
+export function formatNumText(s: string, lang: string): string {
+  const commafy = (x: string) => [...[...x].reverse().join('').replace(/(\d{3})(?=\d)(?!\d*\.)/g, '$1,')].reverse().join('');
+  if (usesSpaceSeparators(lang)) {
+    const grouped = /^-?\d{1,4}(\.\d+)?$/.test(s) ? s : commafy(s);
+    return grouped.replace(/[,.]/g, (c) => (c === ',' ? '\u00a0' : ','));
+  }
+  return commafy(s);
+}
+
+/** Language::convertGrammar: LanguageUk's genitive and accusative; other languages keep the word. */
+export function convertGrammar(word: string, grammarCase: string, lang: string): string {
+  if (lang !== 'uk') return word;
+  if (/[a-zA-Z_]/.test(word)) return word;
+  if (grammarCase === 'genitive') return ukGenitive(word);
+  if (grammarCase === 'accusative') {
+    if (/[вВ]ікі$/.test(word)) return word;
+    if (word.endsWith('ія')) return word.slice(0, -2) + 'ію';
+  }
+  return word;
 }
 
 /** Language::formatSize with the uk messages size-bytes/-kilobytes/-megabytes/-gigabytes. */

@@ -1,12 +1,15 @@
 /**
- * Template expansion for rendering, over a snapshot of the pages it reads: the preprocessor is
+ * Template expansion over a snapshot of the pages it reads, for every expansion of a page's text (the
+ * importer, action=parse and its pre-save transform, action=expandtemplates): the preprocessor is
  * synchronous, the store is not, so an expansion runs against what has been fetched so far and says
- * what else it asked for (templates, #ifexist targets); the caller fetches all of that in one batch
- * and expands again, one nesting level further each round (as MessageLoader does for messages).
+ * what else it asked for (templates, #ifexist targets, inline queries); `expandInRounds` has the caller
+ * fetch all of that in one batch and expands again, one nesting level further each round (as
+ * MessageLoader does for messages). A snapshot over a synchronous source (the importer's database
+ * under construction) answers everything in the first round.
  */
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
-import { expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
+import { DEFAULT_LIMITS, expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
 import { displayTitleProp } from './display-title.js';
 
 export interface TitleRef {
@@ -14,13 +17,48 @@ export interface TitleRef {
   dbkey: string;
 }
 
-/** what the expansion rounds have learnt about pages: text (after one redirect) or missing, existence */
+/** A transclusion source: its text and the title it comes from (after one redirect, if any). */
+export interface Transcluded {
+  text: string;
+  ns: number;
+  dbkey: string;
+}
+
+/** Pages read synchronously (Parser::statelessFetchTemplate over a local database). */
+export interface PageSource {
+  /** the text to transclude for a title, after one redirect; null when there is none */
+  template(t: TitleRef): Transcluded | null;
+  exists(t: TitleRef): boolean;
+}
+
+/** `${ns}|${dbkey}`, the key of the snapshot's maps */
+export const titleKey = (t: TitleRef): string => `${t.ns}|${t.dbkey}`;
+
+/**
+ * What the expansion rounds have learnt about pages: text (after one redirect) or missing, existence.
+ * With a source, what was not learnt is read from it (and nothing is ever wanted).
+ */
 export class PageSnapshot {
   /** `${ns}|${dbkey}` → the text with the title it comes from, or null when there is no such page */
-  readonly templates = new Map<string, { text: string; ns: number; dbkey: string } | null>();
+  readonly templates = new Map<string, Transcluded | null>();
   readonly exists = new Map<string, boolean>();
   /** inline query calls (queryKey) → their output */
   readonly queries = new Map<string, InlineQueryOutput>();
+
+  constructor(readonly source?: PageSource) {}
+
+  /** the known text of a title; undefined when it has not been fetched (and there is no source) */
+  template(key: string, t: TitleRef): Transcluded | null | undefined {
+    const v = this.templates.get(key);
+    if (v !== undefined || !this.source) return v;
+    return this.source.template(t);
+  }
+
+  pageExists(key: string, t: TitleRef): boolean | undefined {
+    const v = this.exists.get(key);
+    if (v !== undefined || !this.source) return v;
+    return this.source.exists(t);
+  }
 }
 
 export interface InlineQueryOutput {
@@ -45,7 +83,13 @@ export const MAX_INLINE_QUERIES = 100;
  * Expansion rounds at most: one per nesting level of templates, bounded by MediaWiki's
  * $wgMaxTemplateDepth (40); deeper calls are not expanded anyway.
  */
-export const MAX_EXPANSION_DEPTH = 40;
+export const MAX_EXPANSION_DEPTH = DEFAULT_LIMITS.maxDepth;
+
+/**
+ * Templates one expansion over the store fetches at most (the node limit stops far earlier in practice);
+ * a template past it is taken as missing.
+ */
+export const MAX_TEMPLATES = 2000;
 
 export function queryKey(call: InlineQueryCall): string {
   return call.fn + '\u0000' + call.args.join('\u0000');
@@ -75,7 +119,8 @@ export interface ExpandRound {
   wantedQueries: InlineQueryCall[];
 }
 
-const treeCache = new TemplateTreeCache();
+/** parse trees of template texts, shared by every expansion of the serving process (pages, messages) */
+export const sharedTreeCache = new TemplateTreeCache();
 const siteTables = new WeakMap<TitleCodec, { names: Record<number, string>; subpages: number[] }>();
 
 /**
@@ -112,6 +157,41 @@ export interface ExpandOptions {
   headingMarkers?: boolean;
   /** evaluate {{#ask:}} / {{#show:}} (their output comes from the snapshot; missing ones are wanted) */
   inlineQueries?: boolean;
+  /** collect the limit report's node count and transclusion times (PreprocessContext.limitReport) */
+  limitReport?: boolean;
+  /** keep comments (expandtemplates' includecomments) */
+  keepComments?: boolean;
+  /** the variables of the live wiki the caller computes (PreprocessContext.variable) */
+  variable?: PreprocessContext['variable'];
+  /**
+   * false: {{DISPLAYTITLE:}} is recorded as written, never checked against the title (expandtemplates
+   * shows no duplicate-displaytitle warning)
+   */
+  checkDisplayTitle?: boolean;
+  /** parse trees shared across expansions; default the serving process's */
+  treeCache?: TemplateTreeCache;
+}
+
+/** whether a round asked for anything it did not have */
+export function wantsMore(round: ExpandRound): boolean {
+  return round.wantedTemplates.length > 0 || round.wantedExists.length > 0 || round.wantedQueries.length > 0;
+}
+
+/** Fetches, in one batch, what a round asked for into the snapshot. */
+export type RoundFetcher = (round: ExpandRound, snap: PageSnapshot) => Promise<void>;
+
+/**
+ * Expand `text` in rounds until it asks for nothing new, at most one per level of template nesting:
+ * `fetch` fills the snapshot between rounds, `beforeRound` resets what a round's callbacks collected.
+ */
+export async function expandInRounds(text: string, snap: PageSnapshot, o: ExpandOptions, fetch: RoundFetcher, beforeRound?: () => void): Promise<ExpandRound> {
+  let round = expandRound(text, snap, o);
+  for (let n = 0; n < MAX_EXPANSION_DEPTH && wantsMore(round); n++) {
+    await fetch(round, snap);
+    beforeRound?.();
+    round = expandRound(text, snap, o);
+  }
+  return round;
 }
 
 export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions): ExpandRound {
@@ -125,9 +205,9 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
       const tt = o.codec.parse(target, NS_TEMPLATE);
       if (!tt || tt.ns === NS_SPECIAL || tt.ns < 0) return null;
       const key = `${tt.ns}|${tt.dbkey}`;
-      const v = snap.templates.get(key);
+      const v = snap.template(key, tt);
       if (v === undefined) {
-        wantedTemplates.set(key, { ns: tt.ns, dbkey: tt.dbkey });
+        if (snap.templates.size + wantedTemplates.size < MAX_TEMPLATES) wantedTemplates.set(key, { ns: tt.ns, dbkey: tt.dbkey });
         return null;
       }
       return v;
@@ -136,7 +216,7 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
       const tt = o.codec.parse(target, 0);
       if (!tt || tt.ns < 0) return false;
       const key = `${tt.ns}|${tt.dbkey}`;
-      const v = snap.exists.get(key);
+      const v = snap.pageExists(key, tt);
       if (v === undefined) {
         wantedExists.set(key, { ns: tt.ns, dbkey: tt.dbkey });
         return false;
@@ -151,14 +231,17 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
     namespacesWithSubpages: t.subpages,
     siteName: o.siteName,
     now: o.now,
-    treeCache,
+    treeCache: o.treeCache ?? sharedTreeCache,
     limits: o.limits,
-    displayTitle: (text) => displayTitleProp(text, o.title, o.codec),
+    keepComments: o.keepComments,
+    variable: o.variable,
     message: o.message,
     outputType: o.outputType,
     stripItem: o.stripItem,
     headingMarkers: o.headingMarkers,
+    limitReport: o.limitReport,
   };
+  if (o.checkDisplayTitle !== false) ctx.displayTitle = (text) => displayTitleProp(text, o.title, o.codec);
   if (o.inlineQueries) ctx.inlineQuery = inlineQueryAnswers(snap.queries, wantedQueries);
   const result = expandWikitext(text, ctx);
   return { result, wantedTemplates: [...wantedTemplates.values()], wantedExists: [...wantedExists.values()], wantedQueries: [...wantedQueries.values()] };

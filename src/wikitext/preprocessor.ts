@@ -33,9 +33,9 @@
  *
  * This module is pure: all page access goes through the context's callbacks.
  */
-import { lcfirst, ucfirst, ukPluralIndex } from '../wiki/language.js';
+import { convertGrammar, convertPlural, formatNumText, lcfirst, parseFormattedNumber, ucfirst } from '../wiki/language.js';
 import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../wiki/namespaces.js';
-import { phpLooseEquals } from '../wiki/messages.js';
+import { phpLooseEquals, replaceParameters } from '../wiki/messages.js';
 import { rawUrlEncode, wellFormed, wfUrlencode } from '../wiki/files.js';
 import { decodeCharReferences } from '../wiki/titles.js';
 import { escapeXmlText, htmlspecialchars } from '../wiki/html.js';
@@ -119,6 +119,54 @@ export interface PreprocessContext {
    * as SMW's printer runs Parser::replaceVariables on it; otherwise it is inserted as it is (noparse).
    */
   inlineQuery?(fn: 'ask' | 'show', args: string[]): { text: string; expand: boolean } | undefined;
+  /**
+   * The language of {{PLURAL}}, {{GRAMMAR}} and {{formatnum}} (Parser::getTargetLanguage): the content
+   * language for a page, the user language for an interface message. Default 'uk'.
+   */
+  language?: string;
+  /** {{CONTENTLANGUAGE}}; default 'uk' */
+  contentLanguage?: string;
+  /**
+   * {{int:key|…}}: Message::plain of the key in the target language with the call's arguments as $1…,
+   * parsed again in a frame holding them (CoreParserFunctions::intFunction). Without it the MediaWiki:
+   * page of the key is read through getTemplate, "⧼key⧽" when there is none.
+   */
+  interfaceMessage?(key: string, args: string[]): string;
+  /**
+   * the content language's parser-template-loop-warning ($1: the template), read when a loop is met;
+   * 1.25's English text when absent or undefined
+   */
+  templateLoopWarning?(): string | undefined;
+  /**
+   * Past the expansion depth limit output PPFrame::expand's "Expansion depth limit exceeded" error, as
+   * MediaWiki does; by default the source text stays (the importer reads links from it).
+   */
+  depthLimitError?: boolean;
+  /**
+   * Collect what only the limit report uses: the generated node count and the time spent on each
+   * transcluded page (ExpandResult.report.generatedNodes, .profile)
+   */
+  limitReport?: boolean;
+}
+
+/** What Parser::parse puts in its limit report about the preprocessor (ParserOutput::setLimitReportData) */
+export interface ExpansionReport {
+  /** nodes the expansion visited (mPPNodeCount) */
+  visitedNodes: number;
+  /** nodes the parse trees used hold (mGeneratedPPNodeCount), each tree counted once per expansion */
+  generatedNodes: number;
+  /** bytes of template and function output included (mIncludeSizes['post-expand']) */
+  postExpandBytes: number;
+  /** bytes of template arguments substituted (mIncludeSizes['arg']) */
+  argBytes: number;
+  /** the deepest nesting of expansion reached (mHighestExpansionDepth) */
+  highestDepth: number;
+  /** expensive parser function calls: {{#ifexist:}} of a title not checked before (mExpensiveFunctionCount) */
+  expensiveCount: number;
+  /** with ctx.limitReport: per transcluded page (prefixed DB key) its calls and the milliseconds spent expanding it */
+  profile?: Array<{ name: string; calls: number; ms: number }>;
+  /** with ctx.limitReport: from the start of the first transclusion to the end of the last, in milliseconds */
+  profileTotalMs?: number;
 }
 
 export interface ExpandResult {
@@ -141,6 +189,8 @@ export interface ExpandResult {
   limitHit?: string;
   /** with ctx.headingMarkers: the headings behind the markers in the text, by serial */
   headings?: HeadingMark[];
+  /** with ctx.limitReport: what the limit report states */
+  report?: ExpansionReport;
 }
 
 /** Parser::$mHeadings: where a heading of the expanded text was written */
@@ -159,6 +209,12 @@ function headingMarker(serial: number): string {
   return `\x7fUNIQ-h-${serial}-QINU\x7f`;
 }
 
+/**
+ * The limits of a default 1.25 ParserOptions: $wgMaxPPExpandDepth and $wgMaxTemplateDepth (40),
+ * $wgMaxArticleSize as the include size (2 MB), $wgMaxPPNodeCount (1,000,000).
+ */
+export const DEFAULT_LIMITS = { maxDepth: 40, maxExpandedBytes: 2 * 1024 * 1024, maxNodes: 1_000_000 } as const;
+
 /** Expand the templates, parameters, parser functions and variables of a page's wikitext. */
 export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResult {
   const ex = new Expander(ctx);
@@ -174,6 +230,7 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
     ex.limitHit = 'error';
   }
   const result: ExpandResult = { text: out, templates: [...ex.templates.values()], links: [...ex.links.values()] };
+  if (ctx.limitReport) result.report = ex.report();
   if (ex.defaultSort !== undefined) result.defaultSort = ex.defaultSort;
   if (ex.displayTitle !== undefined) result.displayTitle = ex.displayTitle;
   if (ex.displayTitleIgnored) result.displayTitleIgnored = true;
@@ -297,6 +354,26 @@ function rawOf(nodes: readonly PNode[], from = 0): string {
     s += n.k === 'text' ? n.v : n.raw;
   }
   return s;
+}
+
+/** nodes a tree holds (arguments included) */
+function treeSize(nodes: readonly PNode[]): number {
+  let n = nodes.length;
+  for (const node of nodes) {
+    if (node.k === 'tpl' || node.k === 'arg') {
+      n += treeSize(node.title);
+      for (const p of node.parts) n += 1 + treeSize(p.nodes);
+    } else if (node.k === 'h') n += treeSize(node.nodes);
+  }
+  return n;
+}
+
+/** the sizes of shared template trees, counted once per tree */
+const templateTreeSizes = new WeakMap<readonly PNode[], number>();
+function templateTreeSize(tree: readonly PNode[]): number {
+  let n = templateTreeSizes.get(tree);
+  if (n === undefined) templateTreeSizes.set(tree, (n = treeSize(tree)));
+  return n;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -973,7 +1050,9 @@ interface TemplateTarget {
 
 /** A parser-function or variable result meaning "output the call itself, arguments expanded". */
 const LITERAL = Symbol('literal');
-type FnResult = string | typeof LITERAL;
+/** A parser function's "found => false": the call is taken for a transclusion ({{ns:Nothing}}, {{int:}}). */
+const NOT_FOUND = Symbol('not found');
+type FnResult = string | typeof LITERAL | typeof NOT_FOUND;
 
 interface Call {
   frame: Frame;
@@ -1021,21 +1100,37 @@ class Expander {
   private postExpandBytes = 0;
   private argBytes = 0;
   private expandDepth = 0;
+  private visitedNodes = 0;
+  private generatedNodes = 0;
+  private highestDepth = 0;
+  private expensiveCount = 0;
+  /** #ifexist targets checked (a second check of one costs nothing, as LinkCache answers it) */
+  private existChecked: Set<string> | null = null;
+  /** ctx.limitReport: page key → calls and nanoseconds; the first start and last end of a transclusion */
+  private profile: Map<string, { calls: number; ns: bigint }> | null = null;
+  private profileStart: bigint | null = null;
+  private profileEnd: bigint | null = null;
   /** set by the size and node limits: from then on nothing more is expanded */
   private stopped = false;
 
-  private readonly fetchCache = new Map<string, { text: string; ns: number; dbkey: string } | null>();
-  private readonly treeCache = new Map<string, PNode[]>();
-  private readonly targetCache = new Map<string, TemplateTarget | null>();
+  // made on first use: most message expansions transclude nothing
+  private fetchCache: Map<string, { text: string; ns: number; dbkey: string } | null> | null = null;
+  private treeCache: Map<string, PNode[]> | null = null;
+  private targetCache: Map<string, TemplateTarget | null> | null = null;
 
   constructor(readonly ctx: PreprocessContext) {
     const lim = ctx.limits ?? {};
-    this.maxDepth = lim.maxDepth ?? 40;
-    this.maxBytes = lim.maxExpandedBytes ?? 2 * 1024 * 1024;
-    this.maxNodes = lim.maxNodes ?? 1_000_000;
+    this.maxDepth = lim.maxDepth ?? DEFAULT_LIMITS.maxDepth;
+    this.maxBytes = lim.maxExpandedBytes ?? DEFAULT_LIMITS.maxExpandedBytes;
+    this.maxNodes = lim.maxNodes ?? DEFAULT_LIMITS.maxNodes;
     this.wikiMode = ctx.outputType === 'wiki';
     this.site = SiteTables.of(ctx).withNamespace(ctx.title.ns, ctx.title.nsText);
     this.current = { ns: ctx.title.ns, nsText: this.nsName(ctx.title.ns), text: ctx.title.dbkey.replace(/_/g, ' ') };
+  }
+
+  /** the target language (PreprocessContext.language) */
+  get lang(): string {
+    return this.ctx.language ?? 'uk';
   }
 
   get extTagSet(): ReadonlySet<string> {
@@ -1076,7 +1171,50 @@ class Expander {
   parse(text: string, forInclusion: boolean, keepIgnored = false): PNode[] {
     const r = preprocessToTree(text, forInclusion, this.site.extTags, this.wikiMode ? 'node' : this.ctx.keepComments, keepIgnored);
     if (r.overflow) this.hit('nodes', false);
+    if (this.ctx.limitReport) this.generatedNodes += treeSize(r.nodes);
     return r.nodes;
+  }
+
+  /** one timed transclusion of the page `key` (SectionProfiler's section, inclusive of what it includes) */
+  private profiled(key: string, started: bigint): void {
+    const ended = process.hrtime.bigint();
+    const p = (this.profile ??= new Map()).get(key);
+    if (p) {
+      p.calls++;
+      p.ns += ended - started;
+    } else this.profile.set(key, { calls: 1, ns: ended - started });
+    // an inner transclusion ends first but starts after the one holding it
+    if (this.profileStart === null || started < this.profileStart) this.profileStart = started;
+    this.profileEnd = ended;
+  }
+
+  /** An expensive parser function call (Parser::incrementExpensiveFunctionCount); `key` once per expansion */
+  countExpensive(key: string): void {
+    this.existChecked ??= new Set();
+    if (this.existChecked.has(key)) return;
+    this.existChecked.add(key);
+    this.expensiveCount++;
+  }
+
+  report(): ExpansionReport {
+    const r: ExpansionReport = {
+      visitedNodes: this.visitedNodes,
+      generatedNodes: this.generatedNodes,
+      postExpandBytes: this.postExpandBytes,
+      argBytes: this.argBytes,
+      highestDepth: this.highestDepth,
+      expensiveCount: this.expensiveCount,
+    };
+    if (this.ctx.limitReport) {
+      r.profile = [...(this.profile ?? [])].map(([key, v]) => {
+        const colon = key.indexOf(':');
+        const ns = Number(key.slice(0, colon));
+        const name = (ns === NS_MAIN ? '' : this.nsName(ns).replace(/ /g, '_') + ':') + key.slice(colon + 1);
+        return { name, calls: v.calls, ms: Number(v.ns) / 1e6 };
+      });
+      r.profileTotalMs = this.profileStart === null || this.profileEnd === null ? 0 : Number(this.profileEnd - this.profileStart) / 1e6;
+    }
+    return r;
   }
 
   // --- expansion ----------------------------------------------------------------------------------
@@ -1090,15 +1228,17 @@ class Expander {
     if (nodes.length === 0) return '';
     if (nodes.length === 1 && nodes[0].k === 'text') {
       const v = nodes[0].v;
+      this.visitedNodes++;
       this.countNodes(1 + Math.floor(v.length / TEXT_UNIT));
       return v;
     }
     if (this.stopped) return rawOf(nodes);
     if (this.expandDepth >= this.maxDepth) {
       this.hit('depth', false);
-      return rawOf(nodes);
+      return this.ctx.depthLimitError ? '<span class="error">Expansion depth limit exceeded</span>' : rawOf(nodes);
     }
-    this.expandDepth++;
+    if (++this.expandDepth > this.highestDepth) this.highestDepth = this.expandDepth;
+    this.visitedNodes += nodes.length;
     try {
       let out = '';
       for (let i = 0; i < nodes.length; i++) {
@@ -1214,7 +1354,8 @@ class Expander {
       const fn = lookupFunction(part1.slice(0, colon));
       if (fn) {
         const call: Call = { frame, node, first: phpTrim(part1.slice(colon + 1)), titleWithSpaces };
-        return this.finishCall(node, fn(this, call), frame, titleWithSpaces);
+        const r = fn(this, call);
+        if (r !== NOT_FOUND) return this.finishCall(node, r, frame, titleWithSpaces);
       }
     }
     // "#…" can never be a template title: unknown parser functions (SMW's #set, #ask …) stay as they are.
@@ -1238,7 +1379,7 @@ class Expander {
    * total size of template and function output is limited.
    */
   private finishCall(node: TplNode, result: FnResult, frame: Frame, titleWithSpaces: string): string {
-    if (result === LITERAL) return this.literalCall(node, titleWithSpaces, frame);
+    if (result === LITERAL || result === NOT_FOUND) return this.literalCall(node, titleWithSpaces, frame);
     let text = result;
     if (!node.lineStart && startsBlock(text)) text = '\n' + text;
     this.postExpandBytes += utf8Length(text);
@@ -1272,11 +1413,14 @@ class Expander {
       // A red link, as MediaWiki renders a missing template.
       text = `[[:${this.targetText(target)}]]`;
     } else if (!frame.loopCheck(target.pageKey)) {
-      text = `<span class="error">Template loop detected: [[${this.targetText(target)}]]</span>`;
+      text = `<span class="error">${replaceParameters(this.ctx.templateLoopWarning?.() ?? 'Template loop detected: [[$1]]', [this.targetText(target)])}</span>`;
     } else if (nowiki) {
-      text = escapeWikiText(page.text);
+      // the source as written (PPFrame::RECOVER_ORIG): the pre-save transform's {{subst:msgnw:…}} puts it in
+      // as it is, a page view shows it escaped
+      text = this.wikiMode ? page.text : escapeWikiText(page.text);
     } else {
       const key = target.pageKey;
+      const started = this.ctx.limitReport ? process.hrtime.bigint() : null;
       target.tree ??= this.templateTree(key, page.text);
       const child = this.newChild(frame, node.parts, key);
       if (child.isEmpty) {
@@ -1290,6 +1434,7 @@ class Expander {
       } else {
         text = this.expand(target.tree, child);
       }
+      if (started !== null) this.profiled(key, started);
     }
     return this.finishCall(node, text, frame, titleWithSpaces);
   }
@@ -1300,7 +1445,7 @@ class Expander {
    * the same few templates are called over and over.
    */
   private lookupTarget(target: string): TemplateTarget | null {
-    let t = this.targetCache.get(target);
+    let t = (this.targetCache ??= new Map()).get(target);
     if (t === undefined) {
       const title = this.resolve(target, NS_TEMPLATE);
       if (title) {
@@ -1327,13 +1472,15 @@ class Expander {
   }
 
   private templateTree(key: string, text: string): PNode[] {
-    let tree = this.treeCache.get(key);
+    let tree = (this.treeCache ??= new Map()).get(key);
     if (!tree) {
       const shared = this.ctx.treeCache;
       // trees with kept comments differ from the usual ones
       const tags = this.wikiMode ? this.site.extTagsKey + '\x00wiki' : this.ctx.keepComments ? this.site.extTagsKey + '\x00comments' : this.site.extTagsKey;
       tree = shared?.get(text, tags);
-      if (!tree) {
+      if (tree) {
+        if (this.ctx.limitReport) this.generatedNodes += templateTreeSize(tree);
+      } else {
         tree = this.parse(text, true);
         shared?.set(text, tags, tree);
       }
@@ -1343,7 +1490,7 @@ class Expander {
   }
 
   fetch(target: string): { text: string; ns: number; dbkey: string } | null {
-    let page = this.fetchCache.get(target);
+    let page = (this.fetchCache ??= new Map()).get(target);
     if (page === undefined) {
       page = this.ctx.getTemplate(target);
       this.fetchCache.set(target, page);
@@ -1387,6 +1534,11 @@ class Expander {
   }
 
   // --- titles -------------------------------------------------------------------------------------
+
+  /** the name of a namespace the wiki has, undefined for another number */
+  knownNsName(ns: number): string | undefined {
+    return this.site.nsNames.get(ns);
+  }
 
   nsName(ns: number): string {
     return this.site.nsNames.get(ns) ?? (ns === NS_MAIN ? '' : `Namespace ${ns}`);
@@ -1818,7 +1970,7 @@ for (const [names, fmt] of TIME_WORDS) {
   }
 }
 for (const n of ['SITENAME', 'НАЗВА_САЙТУ', 'НАЗВАНИЕ_САЙТА']) VARIABLES.set(n, (ex) => ex.ctx.siteName ?? LITERAL);
-for (const n of ['CONTENTLANGUAGE', 'CONTENTLANG', 'МОВА_ВМІСТУ']) VARIABLES.set(n, () => 'uk');
+for (const n of ['CONTENTLANGUAGE', 'CONTENTLANG', 'МОВА_ВМІСТУ', 'ЯЗЫК_СОДЕРЖАНИЯ']) VARIABLES.set(n, (ex) => ex.ctx.contentLanguage ?? 'uk');
 for (const n of ['DIRECTIONMARK', 'DIRMARK', 'НАПРЯМОК_ПИСЬМА']) VARIABLES.set(n, () => '\u200e');
 for (const n of UNSUPPORTED_VARIABLES) VARIABLES.set(n, () => LITERAL);
 VARIABLES.set('!', () => '|');
@@ -1884,6 +2036,7 @@ defineCI(['#ifexist'], (ex, c) => {
   const t = target === '' ? null : ex.resolve(target, NS_MAIN);
   if (!t) return ex.trimmedArg(c, 2);
   ex.recordLink(t.ns, t.dbkey);
+  ex.countExpensive(`${t.ns}:${t.dbkey}`);
   return ex.trimmedArg(c, ex.ctx.pageExists(target) ? 1 : 2);
 });
 
@@ -2022,31 +2175,39 @@ function pad(ex: Expander, c: Call, left: boolean): string {
 defineCI(['padleft', 'ЗАПОВНИТИ_ЛІВОРУЧ', 'ЗАПОЛНИТЬ_СЛЕВА'], (ex, c) => pad(ex, c, true));
 defineCI(['padright', 'ЗАПОВНИТИ_ПРАВОРУЧ', 'ЗАПОЛНИТЬ_СПРАВА'], (ex, c) => pad(ex, c, false));
 
+/** CoreParserFunctions::ns's index: intval of a number (or "0"), else a namespace name or alias */
 function namespaceOf(ex: Expander, arg: string): number | undefined {
-  if (/^-?\d+$/.test(arg)) return Number(arg);
+  const n = phpIntval(arg);
+  if (n !== 0 || phpLooseEquals(arg, '0')) return n;
   return ex.nsIndex(arg);
+}
+/** Language::getFormattedNsText: '' for a number no namespace has */
+function formattedNsText(ex: Expander, ns: number): string {
+  return ns === NS_MAIN ? '' : ex.knownNsName(ns) ?? '';
 }
 defineCI(['ns', 'ПН', 'ПИ'], (ex, c) => {
   const ns = namespaceOf(ex, c.first);
-  return ns === undefined ? LITERAL : ex.nsName(ns);
+  return ns === undefined ? NOT_FOUND : formattedNsText(ex, ns);
 });
 defineCI(['nse', 'ПН_2', 'ПИК'], (ex, c) => {
   const ns = namespaceOf(ex, c.first);
-  return ns === undefined ? LITERAL : wfUrlencode(ex.nsName(ns).replace(/ /g, '_'));
+  return ns === undefined ? NOT_FOUND : wfUrlencode(formattedNsText(ex, ns).replace(/ /g, '_'));
 });
 
+// the rawsuffix magic word ("R", uk "Н") is case-sensitive
 defineCI(['formatnum', 'ФОРМАТУВАТИ_ЧИСЛО', 'ФОРМАТИРОВАТЬ_ЧИСЛО'], (ex, c) => {
-  const arg = ex.trimmedArg(c, 1).toUpperCase();
-  if (arg === 'R') return c.first.replace(/[\u00a0 ]/g, '').replace(',', '.');
-  if (arg === 'NOSEP') return c.first.replace('.', ',');
-  return formatNumUk(c.first);
+  const arg = ex.trimmedArg(c, 1);
+  if (arg === 'R' || arg === 'Н') return parseFormattedNumber(c.first, ex.lang);
+  if (arg === 'NOSEP') return c.first;
+  return formatNumText(c.first, ex.lang);
 });
 
 defineCI(['plural', 'МНОЖИНА', 'МНОЖЕСТВЕННОЕ_ЧИСЛО'], (ex, c) => {
   const args = ex.allTrimmedArgs(c);
-  return pluralUk(args[0], args.slice(1));
+  const num = parseFormattedNumber(args[0], ex.lang);
+  return convertPlural(/^\d+$/.test(num) ? Number(num) : phpFloatCast(num), args.slice(1), ex.lang);
 });
-defineCI(['grammar', 'ВІДМІНОК', 'ПАДЕЖ'], (ex, c) => ex.trimmedArg(c, 1));
+defineCI(['grammar', 'ВІДМІНОК', 'ПАДЕЖ'], (ex, c) => convertGrammar(ex.trimmedArg(c, 1), c.first, ex.lang));
 defineCI(['gender', 'СТАТЬ', 'ПОЛ'], (ex, c) => {
   const forms = ex.allTrimmedArgs(c).slice(1);
   if (forms.length === 0) return '';
@@ -2054,8 +2215,15 @@ defineCI(['gender', 'СТАТЬ', 'ПОЛ'], (ex, c) => {
 });
 
 defineCI(['int', 'ВНУТР'], (ex, c) => {
-  // An interface message: a MediaWiki: page when the wiki has one, else MediaWiki's "⧼key⧽".
   const key = c.first;
+  const message = ex.ctx.interfaceMessage;
+  if (message) {
+    if (key === '') return NOT_FOUND;
+    // parsed again in a frame holding the call's arguments, as braceSubstitution does with a non-noparse result
+    const text = message(key, ex.allTrimmedArgs(c).slice(1));
+    return ex.expandGenerated(text, ex.newChild(c.frame, c.node.parts, ''), false);
+  }
+  // An interface message: a MediaWiki: page when the wiki has one, else MediaWiki's "⧼key⧽".
   const page = key === '' ? null : ex.fetch(`${ex.nsName(NS_MEDIAWIKI)}:${ucfirst(key)}`);
   if (!page) return `⧼${key}⧽`;
   const args = ex.allTrimmedArgs(c).slice(1);
@@ -2457,6 +2625,12 @@ function phpFloatval(s: string): number {
   return Number.isNaN(v) ? 0 : v;
 }
 
+/** PHP's (float) cast of a string: its leading number, 0 when there is none. */
+function phpFloatCast(s: string): number {
+  const m = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(s);
+  return m ? Number(m[0].trim()) : 0;
+}
+
 /** PHP intval of a string: the leading integer, 0 when none. */
 function phpIntval(s: string): number {
   const m = /^[ \t\n\r\v\f]*([+-]?\d+)/.exec(s);
@@ -2556,32 +2730,6 @@ function anchorEncode(text: string): string {
   t = t.replace(/\[\[:?([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, target: string, label?: string) => label ?? target);
   t = decodeCharReferences(t).replace(/[ _]+/g, ' ').trim();
   return phpUrlencode(t.replace(/ /g, '_')).replace(/%3A/g, ':').replace(/%/g, '.');
-}
-
-/**
- * Language::formatNum for uk: integer parts of more than four digits grouped by non-breaking spaces,
- * the decimal separator a comma. Anything that is not a plain number is returned unchanged.
- */
-function formatNumUk(s: string): string {
-  const m = /^(-?)(\d+)(\.\d+)?$/.exec(s);
-  if (!m) return s;
-  let int = m[2];
-  if (int.length > 4) int = int.replace(/\B(?=(\d{3})+$)/g, '\u00a0');
-  return m[1] + int + (m[3] ? ',' + m[3].slice(1) : '');
-}
-
-/** {{PLURAL:n|one|few|many}} with Ukrainian plural rules and explicit "n=form" forms. */
-function pluralUk(numberText: string, forms: string[]): string {
-  const n = Number(numberText.replace(/[\u00a0 ]/g, '').replace(',', '.'));
-  const plain: string[] = [];
-  for (const f of forms) {
-    const explicit = /^(\d+)=([\s\S]*)$/.exec(f);
-    if (explicit) {
-      if (Number(explicit[1]) === n) return explicit[2];
-    } else plain.push(f);
-  }
-  if (plain.length === 0) return '';
-  return plain[Math.min(ukPluralIndex(n), plain.length - 1)];
 }
 
 /** PHP explode() with a positive limit. */

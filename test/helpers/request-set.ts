@@ -162,13 +162,16 @@ export function apiPath(params: RequestParams): string {
 
 /**
  * The per-request clock readings of the set: the parser's limit report (action=parse) states the CPU and wall
- * time of that parse (`limitreport-cputime: 0.011`, as MediaWiki 1.25), and siteinfo's `time` is the server's
- * clock (two nodes asked at once may straddle a second). With `backend`, also siteinfo's
+ * time of that parse (`CPU time usage: 0.011 seconds`, as MediaWiki 1.25) and the transclusion expansion time
+ * report, and siteinfo's `time` is the server's clock (two nodes asked at once may straddle a second). With `backend`, also siteinfo's
  * dbtype and dbversion (they name the database engine, and must differ between SQLite and PostgreSQL).
  */
 export function masked(text: string, opts: { backend?: boolean } = {}): string {
-  let t = text.replace(/limitreport-(cputime|walltime): [0-9.]+/g, 'limitreport-$1: (time)');
-  t = t.replace(/("time":"|time=")\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/g, '$1(now)"');
+  // the comment's CPU and real time lines, and the transclusion time report (times, and the order they give)
+  let t = text
+    .replace(/(CPU|Real) time usage: [0-9.]+/g, '$1 time usage: (time)')
+    .replace(/(Transclusion expansion time report \(%,ms,calls,template\)\\n)[\s\S]*?(\\n-->)/g, '$1(times)$2')
+    .replace(/("time":"|time=")\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/g, '$1(now)"');
   if (opts.backend) t = t.replace(/"dbtype":"[^"]*","dbversion":"[^"]*"/g, '"dbtype":(engine),"dbversion":(version)');
   return t;
 }

@@ -17,6 +17,7 @@ import { withContent, type Obj } from '../../api/result.js';
 import { compareBytes } from '../../wiki/collation.js';
 import { isValidCodeMw, ucfirst } from '../../wiki/language.js';
 import { catalogLanguages, isStoredKeyForm, phpLooseEquals, userLanguage, type RenderTitle } from '../../wiki/messages.js';
+import { messageText } from '../../wikitext/message-transform.js';
 import type { KeyRange } from '../../store/message-store.js';
 import { MessageLoader } from '../message-loader.js';
 import { NS_MEDIAWIKI } from '../../wiki/namespaces.js';
@@ -118,7 +119,7 @@ export const allmessagesModule: QueryModule = {
         entry.missing = true;
         entrySize += 1;
       } else {
-        const text = p.enableparser ? messages.text(name, args, lang, title) : messages.plain(name, args, lang);
+        const text = p.enableparser ? messageText(messages, name, args, lang, title) : messages.plain(name, args, lang);
         if (!p.nocontent) {
           withContent(entry, 'content', text);
           entrySize += Buffer.byteLength(text);

@@ -1,0 +1,67 @@
+/**
+ * Interface messages through the wikitext engine: Message::text() is Message::plain() with its {{…}}
+ * transformed (MessageCache::transform → Parser::transformMsg → Parser::preprocess), and that
+ * transformation is the page preprocessor's, in the message's language: {{PLURAL}}, {{GRAMMAR}} and
+ * {{formatnum}} follow the user language, {{int:}} reads other messages of it, {{PAGENAME}} names the title
+ * the message is shown for, templates come from the wiki. The lookup itself is MessageCache's, in
+ * src/wiki/messages.ts.
+ */
+import { htmlspecialchars } from '../wiki/html.js';
+import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
+import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
+import type { Messages, RenderTitle } from '../wiki/messages.js';
+import { expandWikitext, type PreprocessContext } from './preprocessor.js';
+import { namespaceTables, sharedTreeCache } from './preprocess.js';
+
+/** {{CURRENTVERSION}} and its uk/ru synonyms: the only variable of the live wiki a message may need */
+const VERSION_WORDS = new Set(['CURRENTVERSION', 'ПОТОЧНА_ВЕРСІЯ', 'ТЕКУЩАЯ_ВЕРСИЯ']);
+const versionVariable = (word: string): string | undefined => (VERSION_WORDS.has(word) ? MEDIAWIKI_VERSION : undefined);
+
+/** Message::text(): $1… replaced, then {{…}} transformed for `title` in language `code`. */
+export function messageText(messages: Messages, key: string, args: readonly string[], code: string, title: RenderTitle): string {
+  const s = messages.withParameters(key, args, code);
+  if (s === false) return '&lt;' + htmlspecialchars(key) + '&gt;';
+  return transformMessage(messages, s, code, title);
+}
+
+/** MessageCache::transform: the text preprocessed in language `code` when it holds a "{{". */
+export function transformMessage(messages: Messages, text: string, code: string, title: RenderTitle): string {
+  if (!text.includes('{{')) return text;
+  const env = messages.env;
+  const codec = env.codec;
+  const { names, subpages } = namespaceTables(codec);
+  const ctx: PreprocessContext = {
+    title: { ns: title.ns, dbkey: title.dbkey, nsText: codec.nsName(title.ns) ?? '' },
+    getTemplate: (target) => {
+      const t = codec.parse(target, NS_TEMPLATE);
+      if (t === null || t.ns === NS_SPECIAL || t.ns < 0) return null;
+      const page = env.fetchTemplate(t.ns, t.dbkey);
+      return page === null ? null : { text: page, ns: t.ns, dbkey: t.dbkey };
+    },
+    // a message's {{#ifexist:}} reads the page as a transclusion would (one kind of fetch for the loader)
+    pageExists: (target) => {
+      const t = codec.parse(target, 0);
+      return t !== null && t.ns >= 0 && t.ns !== NS_SPECIAL && env.fetchTemplate(t.ns, t.dbkey) !== null;
+    },
+    resolveTarget: (target, defaultNs) => {
+      const t = codec.parse(target, defaultNs);
+      return t && { ns: t.ns, dbkey: t.dbkey, nsText: codec.nsName(t.ns) ?? '' };
+    },
+    namespaceNames: names,
+    namespacesWithSubpages: subpages,
+    siteName: env.siteName,
+    now: new Date(),
+    treeCache: sharedTreeCache,
+    variable: versionVariable,
+    language: code,
+    contentLanguage: env.contentLang,
+    interfaceMessage: (key, args) => messages.plain(key, args, code),
+    depthLimitError: true,
+    // read only when a loop is met: a message read is a store fetch for the loader when it was not prefetched
+    templateLoopWarning: () => {
+      const loop = messages.get('parser-template-loop-warning', true, env.contentLang);
+      return loop === false ? undefined : loop;
+    },
+  };
+  return expandWikitext(text, ctx).text;
+}
