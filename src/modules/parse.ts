@@ -7,6 +7,7 @@
 import type { ActionModule, ModuleContext } from '../api/types.js';
 import { withContent } from '../api/result.js';
 import { escapeHtml } from '../wikitext/sanitizer.js';
+import { escapeElementText } from '../wiki/html.js';
 import { preprocessToXml } from '../wikitext/preprocessor.js';
 import { getSection } from '../wikitext/sections.js';
 import { languageName } from '../wiki/interwiki.js';
@@ -275,7 +276,7 @@ async function headHtml(ctx: ModuleContext, title: { ns: number; dbkey: string }
   const bodyClass = ['mediawiki', 'ltr', 'sitedir-ltr', `ns-${title.ns}`, kind, escapeClass(`page-${prefixed}`), 'skin-vector', 'action-nosuchaction'].join(' ');
   return (
     `<!DOCTYPE html>\n<html lang="${escapeHtml(userLang)}" dir="ltr" class="client-nojs">\n<head>\n<meta charset="UTF-8" />\n` +
-    `<title>${htmlTitle.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</title>\n<meta name="generator" content="MediaWiki ${MEDIAWIKI_VERSION}" />\n</head>\n<body class="${escapeHtml(bodyClass)}">\n`
+    `<title>${escapeElementText(htmlTitle)}</title>\n<meta name="generator" content="MediaWiki ${MEDIAWIKI_VERSION}" />\n</head>\n<body class="${escapeHtml(bodyClass)}">\n`
   );
 }
 
