@@ -586,3 +586,51 @@ describe('categories and files that templates add', () => {
     assert.ok(pages.length >= 60);
   });
 });
+
+describe('import: types declared by Property: pages', () => {
+  it('types values written before the property page, declared through a template; improper values and queries settled at the end', async () => {
+    const pages: DumpPage[] = [];
+    let id = 1;
+    const add = (ns: number, title: string, text: string) =>
+      pages.push({ title, ns, id: id++, revisions: [{ id: 5000 + id, timestamp: '2015-06-01T12:30:45Z', contributor: { name: 'Адмін', id: 1 }, text }] });
+    // the values come first in page id order: their type is known only from the later Property: page
+    add(0, 'Перша', '[[Висота::12,5]] [[Висота::12,5]] [[Висота::не число]] {{#ask:[[Висота::>10]]|?Висота}}');
+    add(10, 'Числовий тип', '[[Has type::{{{1}}}]]');
+    add(102, 'Висота', '{{Числовий тип|Number}}');
+    const dir = path.join(tmp, 'typed');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'dump.xml'), xmlHeader() + pages.map(xmlPage).join('') + XML_FOOTER);
+    for (const workers of [0, 1]) {
+      const db = path.join(tmp, `typed-${workers}.sqlite`);
+      await importWiki({ dump: path.join(dir, 'dump.xml'), db, lang: 'uk', hooks: [semanticImportHook()], workers, log: () => {} });
+      const d = new Database(db, { readonly: true });
+      try {
+        const rows = d
+          .prepare(
+            `SELECT p.sp_key AS key, p.sp_type AS ptype, v.sv_seq AS seq, v.sv_type AS type, v.sv_item AS item, v.sv_num AS num
+             FROM smw_value v JOIN smw_subject s ON s.ss_id = v.sv_subject JOIN smw_property p ON p.sp_id = v.sv_property
+             WHERE s.ss_title = 'Перша' AND p.sp_key IN ('Висота', '_ERRP', '_ASKST') ORDER BY s.ss_subobject, v.sv_seq`,
+          )
+          .all() as Array<{ key: string; ptype: string; seq: number; type: number; item: string; num: number | null }>;
+        // the duplicate value is kept once; the improper one becomes _ERRP; the query comes last (its own subject)
+        assert.deepEqual(
+          rows.map((r) => [r.key, r.type, r.num]),
+          [
+            ['Висота', 1, 12.5],
+            ['_ERRP', 9, null],
+            ['_ASKST', 2, null],
+          ],
+        );
+        assert.equal(rows[0].ptype, '_num');
+        assert.equal(rows.find((r) => r.key === '_ERRP')!.item, 'Висота#102#');
+        assert.match(rows.find((r) => r.key === '_ASKST')!.item, /Висота/);
+        // _ERRP is numbered after every property used in pass 2
+        const ids = d.prepare('SELECT sp_key AS key, sp_id AS id FROM smw_property ORDER BY sp_id').all() as Array<{ key: string; id: number }>;
+        assert.equal(ids[ids.length - 1].key, '_ERRP');
+        assert.equal((d.prepare('SELECT count(*) FROM smw_value WHERE sv_property < 0').pluck().get() as number), 0);
+      } finally {
+        d.close();
+      }
+    }
+  });
+});

@@ -36,6 +36,12 @@ export interface HookContext {
   /** content language code, e.g. 'uk' */
   lang: string;
   log: (line: string) => void;
+  /**
+   * Before pass 2 (from begin()): the pages of namespace `ns` analysed as pass 2 will analyse them, in page
+   * id order, each with this hook's analyzer result -- for a hook that must know what some pages say
+   * before it sees the others (SMW: the types the Property: pages declare).
+   */
+  analyzeNamespace?: (ns: number, each: (page: PageAnalysis, analyzed: unknown) => void) => Promise<void>;
 }
 
 /**

@@ -30,7 +30,8 @@ import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './mess
 import { runInlineQueryLinkPass, runLinkPass, type InlineQueryEvaluator, type LinkCounts } from './link-pass.js';
 import { inBatch } from './batch.js';
 import { createProgress } from './progress.js';
-import type { HookContext, PageAnalysisHook, PageRenderer } from './hooks.js';
+import type { HookContext, PageAnalysis, PageAnalysisHook, PageRenderer } from './hooks.js';
+import { PageAnalyzer } from './analysis.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { importTargetProblem, openImportWriter } from '../store/open.js';
@@ -205,11 +206,29 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     // ---- pass 2: links
     const hooks = opts.hooks ?? [];
     const hookContext: HookContext = { codec: titleCodec, lang, log };
-    for (const h of hooks) await h.begin?.(w, hookContext);
-    const pageCount = w.pages.count();
-    progress.phase('links (pass 2)', pageCount, 'pages');
     const searchIndex = opts.searchIndex ?? true;
     const setup = { siteName: site.siteName, namespaces: site.namespaces, lang, interwikiFile: opts.interwikiFile, now: t0Wall, hookAnalyzers: hooks.map((h) => h.analyzer ?? null), searchIndex };
+    let prepass: PageAnalyzer | null = null;
+    for (let i = 0; i < hooks.length; i++) {
+      const analyzeNamespace = async (ns: number, each: (page: PageAnalysis, analyzed: unknown) => void) => {
+        // on this thread: a hook asks for few pages (the workers start with pass 2)
+        prepass ??= await PageAnalyzer.create(w, { ...setup, searchIndex: false }, interwiki);
+        for (let after = 0; ; ) {
+          const pages = w.pages.chunkInNamespace(ns, after, PREPASS_CHUNK);
+          if (pages.length === 0) break;
+          after = pages[pages.length - 1].id;
+          for (const p of pages) {
+            const r = prepass.analyze(p);
+            each(r.analysis, hooks[i].analyzer !== undefined ? r.hooks[i] : r.text);
+          }
+          await checkpoint();
+        }
+      };
+      await hooks[i].begin?.(w, { ...hookContext, analyzeNamespace });
+    }
+    prepass = null;
+    const pageCount = w.pages.count();
+    progress.phase('links (pass 2)', pageCount, 'pages');
     const { counts: linkCounts, withInlineQueries } = await runLinkPass(w, {
       setup,
       interwiki,
@@ -320,6 +339,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
 /** the content namespaces ($wgContentNamespaces: the main namespace) */
 const CONTENT_NAMESPACES = new Set([0]);
 const RENDER_CHUNK = 200;
+const PREPASS_CHUNK = 200;
 
 /**
  * Every content page that is no redirect, its latest revision rendered with the options of a page view,

@@ -2,13 +2,18 @@
  * The Semantic MediaWiki importer: a PageAnalysisHook of pass 2 that turns every page's expanded text
  * into SMW 2.2's semantic data and builds the autocompletion index.
  *
- *   page()   annotations of the page (annotations.ts) are staged as they are written, with the rows
- *            SMW adds itself (_MDAT, _INST/_SUBC, _SOBJ, _ASK and the query subobjects' _ASKFO/_ASKSI/
- *            _ASKDE); subjects get their ids here. Memory: one page at a time.
- *   finish() types are known now (every Property: page has been seen): the staged rows are read back in
- *            order, in batches, parsed per type (values.ts; a value that does not fit becomes _ERRP),
- *            page values that name a redirect are replaced by its target (SMW stores the target), and
- *            written to smw_value. Then, set-based: the subjects only used as values, the distinct
+ *   begin()  the Property: pages are analysed first (as pass 2 will analyse them): the types they declare
+ *            are known before any value is seen.
+ *   page()   annotations of the page (annotations.ts), with the rows SMW adds itself (_MDAT, _INST/_SUBC,
+ *            _SOBJ, _ASK and the query subobjects' _ASKFO/_ASKSI/_ASKDE), are parsed per type (values.ts;
+ *            a value that does not fit becomes _ERRP), page values that name a redirect are replaced by
+ *            its target (SMW stores the target), and written to smw_value; subjects get their ids here.
+ *            Memory: one page at a time. Two things wait for the end, when every property exists:
+ *            _ERRP's id (property ids are numbered in order of first use, _ERRP last) and the normalised
+ *            query strings (_ASKST, whose normalisation reads the properties' types): their rows are
+ *            written with a stand-in property id / staged with their sv_seq.
+ *   finish() the declared types are applied to smw_property, the stand-ins replaced, the queries'
+ *            rows written. Then, set-based: the subjects only used as values, the distinct
  *            autocompletion values (numbered in byte order), their word keys (sorted insert), the heavy
  *            prefixes with their top-1000 lists (one ordered pass over the word keys), the indexes.
  */
@@ -26,7 +31,10 @@ import type { ImportWriter, SemanticImportWriter } from '../store/import-writer.
 /** How many values a precomputed list keeps: Semantic Forms' $sfgMaxAutocompleteValues. */
 export const TOP_VALUES = 1000;
 const BATCH = 10000;
-const KIND_QUERY = -1;
+/** the property id _ERRP rows carry until _ERRP has its id (finish) */
+const ERRP_PENDING = -2;
+/** Property: */
+const NS_PROPERTY = 102;
 
 export interface SemanticHookOptions {
   /** threshold of precomputed prefix lists (tests lower it to exercise both paths) */
@@ -50,15 +58,46 @@ class SemanticImportHook implements PageAnalysisHook {
   private w!: SemanticImportWriter;
   private propIds = new Map<string, number>();
   private subjects = 0;
-  private staged = 0;
+  private values = 0;
+  /** user properties' types declared by their Property: pages (the pre-pass of begin()) */
+  private declared = new Map<string, string>();
+  private infos = new Map<number, PropInfo>();
+  /** the subject whose values are being written, the next sv_seq, and the values it has (SMW keeps one of each) */
+  private subject = -1;
+  private seq = 0;
+  private seen = new Set<string>();
+  private redirectCache = new Map<string, { ns: number; dbkey: string } | null>();
 
   constructor(private heavyRows: number | undefined) {}
 
-  begin(writer: ImportWriter, ctx: HookContext): void {
+  async begin(writer: ImportWriter, ctx: HookContext): Promise<void> {
     this.codec = ctx.codec;
     this.w = writer.semantic;
     this.heavyRows ??= this.w.heavyRows;
     this.w.begin();
+    if (!ctx.analyzeNamespace) throw new Error('the semantic import needs the pre-pass over the Property: pages');
+    // what page() will declare for these pages, in the same order: the last [[Has type::…]] counts
+    await ctx.analyzeNamespace(NS_PROPERTY, (p, analyzed) => {
+      const ann = analyzed as PageAnnotations | null;
+      if (ann === null || p.ns !== NS_PROPERTY) return;
+      for (const a of ann.annotations) {
+        if ((a.key ?? propertyKeyFromLabel(a.prop)) !== '_TYPE') continue;
+        const type = typeIdFromLabel(a.value);
+        if (type !== undefined) this.declared.set(p.dbkey, type);
+      }
+    });
+  }
+
+  /** a property's key, type and namespace; the type as smw_property will have it after resolveTypes() */
+  private info(id: number, key: string): PropInfo {
+    let i = this.infos.get(id);
+    if (i === undefined) {
+      const pre = PREDEFINED_BY_KEY.get(key);
+      const type = (!key.startsWith('_') && this.declared.get(key)) || (pre?.type ?? '_wpg');
+      i = { key, type, ns: pre?.ns };
+      this.infos.set(id, i);
+    }
+    return i;
   }
 
   /** The id of a property key, created on first use (bounded cache in front of the table). */
@@ -72,26 +111,95 @@ class SemanticImportHook implements PageAnalysisHook {
     return id;
   }
 
-  private stage(subject: number, key: string, kind: number, text: string): void {
-    this.w.stage(subject, this.propId(key), kind, text);
-    this.staged++;
-  }
-
   private addSubject(ns: number, dbkey: string, subobject: string, sortkey: string): number {
     this.subjects++;
-    return this.w.addSubject(ns, dbkey, subobject, sortkey);
+    this.subject = this.w.addSubject(ns, dbkey, subobject, sortkey);
+    this.seq = 0;
+    this.seen = new Set();
+    return this.subject;
   }
 
-  private stageAnnotations(subject: number, list: RawAnnotation[], page: PageAnalysis | null): void {
+  private resolveRedirect(ns: number, dbkey: string): { ns: number; dbkey: string } | null {
+    const k = `${ns}|${dbkey}`;
+    let t = this.redirectCache.get(k);
+    if (t === undefined) {
+      t = this.w.redirectTarget({ ns, dbkey }) ?? null;
+      if (this.redirectCache.size > 20000) this.redirectCache.clear();
+      this.redirectCache.set(k, t);
+    }
+    return t;
+  }
+
+  /** one value of the current subject, unless it has it already; `derived`: sv_item is left NULL */
+  private emit(prop: number, di: number, item: string, ns: number | null, key: string | null, derived = false): boolean {
+    const sig = `${prop}\u0001${item}`;
+    if (this.seen.has(sig)) return false;
+    this.seen.add(sig);
+    this.w.addValue(this.subject, prop, this.seq++, di, derived ? null : item, ns, key, itemSortKey(di, item) ?? null);
+    this.values++;
+    return true;
+  }
+
+  /** _ERRP: the current subject has an improper value for `prop` (a page value: the property's page) */
+  private emitImproper(prop: PropInfo): void {
+    const page = propertyPageKey(prop.key);
+    this.emit(ERRP_PENDING, DI.WIKIPAGE, wikiPageItem(NS_PROPERTY, page), NS_PROPERTY, page);
+  }
+
+  /** a data item SMW makes itself (`di`: its type code) */
+  private item(key: string, di: number, item: string): void {
+    this.emit(this.propId(key), di, item, null, null);
+  }
+
+  /** an annotation's value, parsed by its property's type */
+  private annotation(key: string, text: string): void {
+    const id = this.propId(key);
+    const prop = this.info(id, key);
+    if (prop.type === '__typ') {
+      const type = typeIdFromLabel(text);
+      if (type === undefined) this.emitImproper(prop);
+      else this.emit(id, DI.URI, typeUri(type), null, null);
+      return;
+    }
+    const v = parseValue(prop.type, text, this.codec, prop.ns);
+    if (v === null) return;
+    if (isError(v)) {
+      this.emitImproper(prop);
+      return;
+    }
+    // user properties' page and text values keep their title/text in sv_key (matched by baseprop,
+    // autocompleted) and no separate sv_item (it is derived from sv_key when read)
+    const user = !key.startsWith('_');
+    if (v.di === DI.WIKIPAGE) {
+      let ns = v.ns!;
+      let dbkey = v.key!;
+      const target = this.resolveRedirect(ns, dbkey);
+      if (target && (prop.ns === undefined || target.ns === prop.ns)) {
+        ns = target.ns;
+        dbkey = target.dbkey;
+      }
+      if (user) {
+        if (this.emit(id, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey, true) && prop.type === '_wpg') this.w.addCompletionValue(id, dbkey);
+      } else this.emit(id, DI.WIKIPAGE, wikiPageItem(ns, dbkey), null, null);
+    } else if (v.di === DI.BLOB) {
+      if (user) {
+        if (this.emit(id, DI.BLOB, v.item, null, v.item, true) && BLOB_TYPES.has(prop.type)) this.w.addCompletionValue(id, v.item);
+      } else this.emit(id, DI.BLOB, v.item, null, null);
+    } else {
+      this.emit(id, v.di, v.item, null, null);
+    }
+  }
+
+  private annotations(list: RawAnnotation[], page: PageAnalysis | null): void {
     for (const a of list) {
       const key = a.key ?? propertyKeyFromLabel(a.prop);
       if (key === null) continue;
       if (PREDEFINED_BY_KEY.get(key)?.type === '__fixed') continue; // set by SMW only
-      if (key === '_TYPE' && page && page.ns === 102) {
+      if (key === '_TYPE' && page && page.ns === NS_PROPERTY) {
         const type = typeIdFromLabel(a.value);
         if (type !== undefined) this.w.declareType(this.propId(page.dbkey), type);
       }
-      this.stage(subject, key, 0, a.value);
+      this.annotation(key, a.value);
     }
   }
 
@@ -99,35 +207,44 @@ class SemanticImportHook implements PageAnalysisHook {
     const ann = analyzed !== undefined ? (analyzed as PageAnnotations | null) : (analyzer(p, text, { codec: this.codec, lang: '' }) as PageAnnotations | null);
     if (ann === null) return;
     const titleText = p.dbkey.replace(/_/g, ' ');
-    const subject = this.addSubject(p.ns, p.dbkey, '', p.defaultSort ?? titleText);
-    this.stageAnnotations(subject, ann.annotations, p);
+    this.addSubject(p.ns, p.dbkey, '', p.defaultSort ?? titleText);
+    this.annotations(ann.annotations, p);
     const catProp = p.ns === 14 ? '_SUBC' : '_INST';
-    for (const c of new Set(p.categories)) this.stage(subject, catProp, 0, c);
-    this.stage(subject, '_MDAT', DI.TIME, mwTimestampItem(p.latestTimestamp));
-    for (const s of ann.subobjects) this.stage(subject, '_SOBJ', DI.WIKIPAGE, wikiPageItem(p.ns, p.dbkey, s.name));
-    for (const q of ann.queries) this.stage(subject, '_ASK', DI.WIKIPAGE, wikiPageItem(p.ns, p.dbkey, q.name));
+    for (const c of new Set(p.categories)) this.annotation(catProp, c);
+    this.item('_MDAT', DI.TIME, mwTimestampItem(p.latestTimestamp));
+    for (const s of ann.subobjects) this.item('_SOBJ', DI.WIKIPAGE, wikiPageItem(p.ns, p.dbkey, s.name));
+    for (const q of ann.queries) this.item('_ASK', DI.WIKIPAGE, wikiPageItem(p.ns, p.dbkey, q.name));
     for (const s of ann.subobjects) {
-      const id = this.addSubject(p.ns, p.dbkey, s.name, s.sortkey ?? titleText);
-      this.stageAnnotations(id, s.annotations, null);
+      this.addSubject(p.ns, p.dbkey, s.name, s.sortkey ?? titleText);
+      this.annotations(s.annotations, null);
     }
     for (const q of ann.queries) {
       const id = this.addSubject(p.ns, p.dbkey, q.name, titleText);
-      this.stage(id, '_ASKST', KIND_QUERY, q.conditions);
-      this.stage(id, '_ASKFO', DI.BLOB, q.format);
-      this.stage(id, '_ASKSI', DI.NUMBER, numberItem(q.size));
-      this.stage(id, '_ASKDE', DI.NUMBER, numberItem(q.depth));
+      // the first value of a new subject: nothing to be a duplicate of; written at the end, normalised
+      this.w.stage(id, this.propId('_ASKST'), this.seq++, q.conditions);
+      this.values++;
+      this.item('_ASKFO', DI.BLOB, q.format);
+      this.item('_ASKSI', DI.NUMBER, numberItem(q.size));
+      this.item('_ASKDE', DI.NUMBER, numberItem(q.depth));
     }
   }
 
   finish(_writer: ImportWriter, ctx: HookContext): void {
     const t0 = Date.now();
     const secs = () => ((Date.now() - t0) / 1000).toFixed(1);
-    // ---- property types: known now that every Property: page has been seen
+    // ---- property types as the Property: pages declared them in pass 2: what the pre-pass found
     const props = new Map<number, PropInfo>();
-    for (const r of this.w.resolveTypes()) props.set(r.id, { key: r.key, type: r.type, ns: PREDEFINED_BY_KEY.get(r.key)?.ns });
+    for (const r of this.w.resolveTypes()) {
+      props.set(r.id, { key: r.key, type: r.type, ns: PREDEFINED_BY_KEY.get(r.key)?.ns });
+      const used = this.infos.get(r.id);
+      if (used !== undefined && used.type !== r.type) {
+        throw new Error(`semantic: property ${r.key} was typed ${used.type} in pass 2 but its page declares ${r.type}`);
+      }
+    }
     const errp = this.propId('_ERRP');
-    const values = this.typeValues(props, errp);
-    ctx.log(`semantic: ${this.subjects} subjects, ${values} values of ${props.size} properties (${secs()} s)`);
+    this.w.batch(() => this.w.renumberProperty(ERRP_PENDING, errp));
+    this.writeQueries(props);
+    ctx.log(`semantic: ${this.subjects} subjects, ${this.values} values of ${props.size} properties (${secs()} s)`);
 
     // ---- subjects only used as values; autocompletion: distinct values, word keys, heavy prefixes
     this.w.endStaging();
@@ -137,43 +254,14 @@ class SemanticImportHook implements PageAnalysisHook {
     ctx.log(`semantic: autocompletion index: ${words} word keys, ${heavy.nodes} precomputed prefixes (${heavy.rows} rows) (${secs()} s)`);
   }
 
-  /** Staged rows → smw_value, in order, batch by batch. Returns the number of values written. */
-  private typeValues(props: Map<number, PropInfo>, errp: number): number {
+  /** The staged query strings (_ASKST), normalised with every property's type, → smw_value. */
+  private writeQueries(props: Map<number, PropInfo>): void {
     const w = this.w;
-    const redirectCache = new Map<string, { ns: number; dbkey: string } | null>();
-    const resolve = (ns: number, dbkey: string) => {
-      const k = `${ns}|${dbkey}`;
-      let t = redirectCache.get(k);
-      if (t === undefined) {
-        t = w.redirectTarget({ ns, dbkey }) ?? null;
-        if (redirectCache.size > 20000) redirectCache.clear();
-        redirectCache.set(k, t);
-      }
-      return t;
-    };
     const typeOf = (key: string) => {
       const id = this.propIds.get(key) ?? w.propertyId(key);
       return (id !== undefined && props.get(id)?.type) || '_wpg';
     };
     const codec = this.codec;
-    let subject = -1;
-    let seq = 0;
-    let seen = new Set<string>();
-    let written = 0;
-    /** one value of the current subject, unless it has it already; `derived`: sv_item is left NULL */
-    const emit = (prop: number, di: number, item: string, ns: number | null, key: string | null, derived = false): boolean => {
-      const sig = `${prop}\u0001${item}`;
-      if (seen.has(sig)) return false;
-      seen.add(sig);
-      w.addValue(subject, prop, seq++, di, derived ? null : item, ns, key, itemSortKey(di, item) ?? null);
-      written++;
-      return true;
-    };
-    /** _ERRP: the current subject has an improper value for `prop` (a page value: the property's page) */
-    const emitImproper = (prop: PropInfo) => {
-      const page = propertyPageKey(prop.key);
-      emit(errp, DI.WIKIPAGE, wikiPageItem(102, page), 102, page);
-    };
     let last = 0;
     for (;;) {
       const rows = w.stagedRows(last, BATCH);
@@ -181,63 +269,16 @@ class SemanticImportHook implements PageAnalysisHook {
       last = rows[rows.length - 1].row;
       w.batch(() => {
         for (const row of rows) {
-          if (row.subject !== subject) {
-            subject = row.subject;
-            seq = 0;
-            seen = new Set();
+          let text: string;
+          try {
+            text = normalizedQueryString(row.text, { codec, typeOf });
+          } catch {
+            text = row.text;
           }
-          const prop = props.get(row.property)!;
-          if (row.kind === KIND_QUERY) {
-            let text: string;
-            try {
-              text = normalizedQueryString(row.text, { codec, typeOf });
-            } catch {
-              text = row.text;
-            }
-            emit(row.property, DI.BLOB, text, null, null);
-            continue;
-          }
-          if (row.kind > 0) {
-            emit(row.property, row.kind, row.text, null, null);
-            continue;
-          }
-          if (prop.type === '__typ') {
-            const type = typeIdFromLabel(row.text);
-            if (type === undefined) emitImproper(prop);
-            else emit(row.property, DI.URI, typeUri(type), null, null);
-            continue;
-          }
-          const v = parseValue(prop.type, row.text, codec, prop.ns);
-          if (v === null) continue;
-          if (isError(v)) {
-            emitImproper(prop);
-            continue;
-          }
-          // user properties' page and text values keep their title/text in sv_key (matched by baseprop,
-          // autocompleted) and no separate sv_item (it is derived from sv_key when read)
-          const user = !prop.key.startsWith('_');
-          if (v.di === DI.WIKIPAGE) {
-            let ns = v.ns!;
-            let dbkey = v.key!;
-            const target = resolve(ns, dbkey);
-            if (target && (prop.ns === undefined || target.ns === prop.ns)) {
-              ns = target.ns;
-              dbkey = target.dbkey;
-            }
-            if (user) {
-              if (emit(row.property, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey, true) && prop.type === '_wpg') w.addCompletionValue(row.property, dbkey);
-            } else emit(row.property, DI.WIKIPAGE, wikiPageItem(ns, dbkey), null, null);
-          } else if (v.di === DI.BLOB) {
-            if (user) {
-              if (emit(row.property, DI.BLOB, v.item, null, v.item, true) && BLOB_TYPES.has(prop.type)) w.addCompletionValue(row.property, v.item);
-            } else emit(row.property, DI.BLOB, v.item, null, null);
-          } else {
-            emit(row.property, v.di, v.item, null, null);
-          }
+          w.addValue(row.subject, row.property, row.kind, DI.BLOB, text, null, null, itemSortKey(DI.BLOB, text) ?? null);
         }
       });
     }
-    return written;
   }
 
   /** smw_ac_word from smw_ac_value: word keys staged unordered, then put in key order by the writer. */

@@ -202,6 +202,8 @@ export interface PageImportWriter {
   chunkWithText(afterId: number, limit: number): PageWithText[];
   /** the id of the last page of the chunk that chunkWithText(afterId, limit) reads; null: none after afterId */
   chunkEnd(afterId: number, limit: number): number | null;
+  /** up to `limit` pages of namespace `ns` with id > `afterId`, in id order (what chunkWithText reads of them) */
+  chunkInNamespace(ns: number, afterId: number, limit: number): PageWithText[];
   /** pages of one namespace with their texts, in title order (MediaWiki: pages for the message overrides) */
   inNamespaceWithText(ns: number): Array<{ dbkey: string; text: string; model: string }>;
   /** template look-ups of the expander (after indexTitles) */
@@ -305,8 +307,10 @@ export interface SemanticImportWriter {
   addProperty(key: string, type: string): number;
   declareType(property: number, type: string): void;
   addSubject(ns: number, dbkey: string, subobject: string, sortkey: string): number;
-  /** an annotation as written, typed at the end (kind: 0 = parse by the property's type, > 0 a DI, -1 a query) */
+  /** a query's conditions, written (normalised) at the end as the value `seq` of its subject (kind: that seq) */
   stage(subject: number, property: number, kind: number, text: string): void;
+  /** the values written with property id `from` get `to` */
+  renumberProperty(from: number, to: number): void;
   /** apply the declared types to the user properties; every property with its type */
   resolveTypes(): Array<{ id: number; key: string; type: string }>;
   stagedRows(afterRow: number, limit: number): Array<{ row: number; subject: number; property: number; kind: number; text: string }>;

@@ -60,8 +60,8 @@ CREATE TABLE smw_value (
   PRIMARY KEY (sv_subject, sv_property, sv_seq)
 ) WITHOUT ROWID;
 
--- import staging: annotations in page order, typed at the end (st_kind 0 = a user value to parse,
--- -1 = the conditions of a query (for _ASKST), otherwise the data item type code of an item already made)
+-- import staging: the conditions of queries (for _ASKST), normalised at the end, when every property's
+-- type is known; st_kind = the value's sv_seq
 CREATE TABLE smw_stage (
   st_subject INTEGER NOT NULL,
   st_property INTEGER NOT NULL,

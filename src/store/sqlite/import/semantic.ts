@@ -56,6 +56,11 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
     (this.buffers.stage ??= new RowBuffer(this.db, 'INSERT INTO smw_stage (st_subject, st_property, st_kind, st_text) VALUES', 4)).add(subject, property, kind, text);
   }
 
+  renumberProperty(from: number, to: number): void {
+    this.buffers.value?.flush();
+    this.db.prepare('UPDATE smw_value SET sv_property = ? WHERE sv_property = ?').run(to, from);
+  }
+
   resolveTypes(): Array<{ id: number; key: string; type: string }> {
     this.buffers.stage?.flush();
     // the last [[Has type::…]] of the property's page; Page when none

@@ -233,6 +233,7 @@ class SqlitePages implements PageImportWriter {
 
   private chunk: Database.Statement | null = null;
   private chunkLast: Database.Statement | null = null;
+  private nsChunk: Database.Statement | null = null;
 
   chunkWithText(afterId: number, limit: number): PageWithText[] {
     this.chunk ??= this.db.prepare(PAGE_CHUNK_SQL);
@@ -242,6 +243,11 @@ class SqlitePages implements PageImportWriter {
   chunkEnd(afterId: number, limit: number): number | null {
     this.chunkLast ??= this.db.prepare('SELECT MAX(page_id) FROM (SELECT page_id FROM page WHERE page_id > ? ORDER BY page_id LIMIT ?)').pluck();
     return (this.chunkLast.get(afterId, limit) as number | null) ?? null;
+  }
+
+  chunkInNamespace(ns: number, afterId: number, limit: number): PageWithText[] {
+    this.nsChunk ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ?', 'WHERE p.page_namespace = ? AND p.page_id > ?'));
+    return (this.nsChunk.all(ns, afterId, limit) as PageChunkRow[]).map(toPageWithText);
   }
 
   inNamespaceWithText(ns: number): Array<{ dbkey: string; text: string; model: string }> {
