@@ -41,7 +41,9 @@ export interface LoadState {
 
 /** on the raw response of a request in flight: its answer bytes counted so far */
 const BYTES = Symbol('loadBytes');
-type Counted = { [BYTES]?: number };
+/** on the raw response of a direct request: what to call when it closes */
+const CLOSED = Symbol('loadClosed');
+type Counted = { [BYTES]?: number; [CLOSED]?: (res: ServerResponse) => void };
 
 /** The hooks of the routes that are shed (the API's): attached to those routes only, so other routes pay nothing. */
 export interface LoadHooks {
@@ -53,8 +55,11 @@ export interface LoadHooks {
 export interface LoadGate {
   /** would a request arriving now be shed (nothing is counted) */
   wouldShed(): boolean;
-  /** count a request that is not shed as taken and in flight until its response closes */
-  enter(res: ServerResponse): void;
+  /**
+   * count a request that is not shed as taken and in flight until its response closes, then call
+   * `closed` (one listener on the response for both)
+   */
+  enter(res: ServerResponse, closed?: (res: ServerResponse) => void): void;
   /** count bytes of an answer written for a request in flight */
   sent(res: ServerResponse, bytes: number): void;
 }
@@ -74,6 +79,7 @@ export function createLoadShedding(limits: LoadLimits): { state: LoadState; hook
     state.inFlight--;
     state.pendingBytes -= this[BYTES] ?? 0;
     started.delete(this);
+    this[CLOSED]?.(this);
   }
   const takeTurn = () => {
     if (turn === 0) setImmediate(endTurn);
@@ -133,8 +139,9 @@ export function createLoadShedding(limits: LoadLimits): { state: LoadState; hook
       turn--;
       return o;
     },
-    enter: (res) => {
+    enter: (res: ServerResponse & Counted, closed) => {
       takeTurn();
+      res[CLOSED] = closed;
       admit(res);
     },
     sent,

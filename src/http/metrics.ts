@@ -28,6 +28,14 @@ interface LatencyTally {
   count: number;
 }
 
+/** where one kind of answer (action, status, result, modules) is counted */
+export interface Series {
+  request: Tally;
+  modules: Tally[];
+  action: string;
+  latency: LatencyTally;
+}
+
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** Hand a counter what was counted since the last time, series in the order they first appeared. */
@@ -98,8 +106,9 @@ export class Metrics {
   private readonly requestSeries = new Map<string, Tally>();
   private readonly moduleSeries = new Map<string, Tally>();
   private readonly latencySeries = new Map<string, LatencyTally>();
-  private readonly cacheHits: Counter;
-  private readonly cacheMisses: Counter;
+  /** counted here, handed to prom-client when /metrics is read */
+  private hits = 0;
+  private misses = 0;
   readonly reloads: Counter<'result'>;
 
   constructor(source: MetricsSource) {
@@ -128,8 +137,28 @@ export class Metrics {
     });
     const latency = new LatencyHistogram('wikiquery_api_request_duration_seconds', 'time from the request to the response, by action', LATENCY_BUCKETS, latencySeries);
     this.registry.registerMetric(latency as unknown as Metric);
-    this.cacheHits = new Counter({ name: 'wikiquery_response_cache_hits_total', help: 'GET answers served from the response cache', registers });
-    this.cacheMisses = new Counter({ name: 'wikiquery_response_cache_misses_total', help: 'cacheable GET requests the response cache did not hold', registers });
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
+    let hitsReported = 0;
+    let missesReported = 0;
+    new Counter({
+      name: 'wikiquery_response_cache_hits_total',
+      help: 'GET answers served from the response cache',
+      registers,
+      collect() {
+        this.inc(self.hits - hitsReported);
+        hitsReported = self.hits;
+      },
+    });
+    new Counter({
+      name: 'wikiquery_response_cache_misses_total',
+      help: 'cacheable GET requests the response cache did not hold',
+      registers,
+      collect() {
+        this.inc(self.misses - missesReported);
+        missesReported = self.misses;
+      },
+    });
     this.reloads = new Counter({ name: 'wikiquery_database_reloads_total', help: 'database re-opens (re-import or SIGHUP), by result', labelNames: ['result'], registers });
     new Gauge({ name: 'wikiquery_response_cache_entries', help: 'answers in the response cache', registers, collect() { this.set(source.cacheSize().entries); } });
     new Gauge({ name: 'wikiquery_response_cache_bytes', help: 'approximate bytes held by the response cache', registers, collect() { this.set(source.cacheSize().bytes); } });
@@ -147,18 +176,39 @@ export class Metrics {
   }
 
   request(labels: RequestLabels, status: number, error: boolean, seconds: number): void {
+    this.observe(this.series(labels, status, error), seconds);
+  }
+
+  /**
+   * The series a kind of answer is counted in, to count with observe() (a cached answer keeps its own:
+   * a hit then looks nothing up). The latency series is held until a reset of the registry replaces it.
+   */
+  series(labels: RequestLabels, status: number, error: boolean): Series {
     const action = labels.action;
     const key = `${action}\t${status}\t${error ? 'error' : 'ok'}`;
     let r = this.requestSeries.get(key);
     if (!r) this.requestSeries.set(key, (r = { labels: { action, status: String(status), result: error ? 'error' : 'ok' }, count: 0, reported: 0 }));
-    r.count++;
+    const modules: Tally[] = [];
     for (const m of labels.modules) {
       let t = this.moduleSeries.get(m);
       if (!t) this.moduleSeries.set(m, (t = { labels: { module: m }, count: 0, reported: 0 }));
-      t.count++;
+      modules.push(t);
     }
+    return { request: r, modules, action, latency: this.latency(action) };
+  }
+
+  private latency(action: string): LatencyTally {
     let l = this.latencySeries.get(action);
     if (!l) this.latencySeries.set(action, (l = { labels: { action }, buckets: new Array<number>(LATENCY_BUCKETS.length).fill(0), sum: 0, count: 0 }));
+    return l;
+  }
+
+  observe(s: Series, seconds: number): void {
+    s.request.count++;
+    for (let i = 0; i < s.modules.length; i++) s.modules[i]!.count++;
+    let l = s.latency;
+    // a registry reset dropped the series: start a new one
+    if (this.latencySeries.get(s.action) !== l) l = s.latency = this.latency(s.action);
     l.sum += seconds;
     l.count++;
     // the first bucket whose bound is not below the value (beyond the last: only +Inf, which is the count)
@@ -171,7 +221,8 @@ export class Metrics {
   }
 
   cache(hit: boolean): void {
-    (hit ? this.cacheHits : this.cacheMisses).inc();
+    if (hit) this.hits++;
+    else this.misses++;
   }
 
   register(app: FastifyInstance): void {

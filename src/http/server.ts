@@ -19,11 +19,11 @@ import { InterwikiMap } from '../wiki/interwiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
 import { registerArticleRoutes } from './article.js';
-import { ResponseCache, type CachedAnswer } from './response-cache.js';
+import { ResponseCache, type CachedAnswer, type Entry } from './response-cache.js';
 import { createLogger } from './logger.js';
 import { Generations, type Generation, type ImportIdentity } from './generations.js';
-import { chooseEncoding, encodeBody, registerCompression, varyWithEncoding, type Encoding } from './compression.js';
-import { Metrics, requestLabels, type RequestLabels } from './metrics.js';
+import { THRESHOLD, chooseEncoding, encodeBody, registerCompression, varyWithEncoding, type Encoding } from './compression.js';
+import { Metrics, requestLabels, type RequestLabels, type Series } from './metrics.js';
 import { registerHealth } from './health.js';
 import { GracefulClose } from './shutdown.js';
 import { makeClientErrorHandler } from './client-error.js';
@@ -110,23 +110,18 @@ interface ApiCall {
   body: Record<string, unknown> | undefined;
 }
 
-/** An answer with what the metrics say about it and its cache key (null: not cached). */
+/** An answer with what the metrics say about it and its cache entry (null: not cached). */
 interface ApiReply {
   answer: CachedAnswer;
-  key: string | null;
+  entry: Entry | null;
   labels: RequestLabels;
   error: boolean;
 }
 
+/** on a direct request's response: the metrics series it is counted in (none: not an API answer) and its start */
 const DIRECT = Symbol('wikiquery.direct');
-interface DirectDone {
-  labels: RequestLabels;
-  error: boolean;
-  start: number;
-  /** not an API answer (the metrics skip it, as the onResponse hook skips a request it has no labels for) */
-  unlabelled?: boolean;
-}
-type DirectResponse = ServerResponse & { [DIRECT]?: DirectDone };
+const START = Symbol('wikiquery.start');
+type DirectResponse = ServerResponse & { [DIRECT]?: Series; [START]?: number };
 
 /** The error object of a request the HTTP layer refuses (its body could not be read). */
 const refusal = (error: Error, base: string) =>
@@ -225,49 +220,60 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   };
 
 
+  /** the encoding chosen per Accept-Encoding value (clients send few distinct ones) */
+  const encodings = new Map<string, Encoding | null>();
+  const encodingOf = (acceptEncoding: string | undefined, bodyLength: number): Encoding | null => {
+    if (acceptEncoding === undefined || bodyLength < THRESHOLD) return null;
+    let e = encodings.get(acceptEncoding);
+    if (e === undefined) {
+      e = chooseEncoding(acceptEncoding, bodyLength);
+      if (encodings.size >= 256) encodings.clear();
+      encodings.set(acceptEncoding, e);
+    }
+    return e;
+  };
+
   /**
    * An API answer's body for the client's Accept-Encoding, compressed here rather than by the plugin:
    * synchronously (the plugin streams large bodies through zlib, 3-4x slower for a 100 KB answer), and
    * for a cached answer only once per encoding.
    */
-  const encodeFor = (acceptEncoding: string | undefined, answer: CachedAnswer, cacheKey: string | null): { body: Buffer; encoding: Encoding | null } => {
-    const encoding = chooseEncoding(acceptEncoding, answer.body.length);
+  const encodeFor = (acceptEncoding: string | undefined, answer: CachedAnswer, entry: Entry | null): { body: Buffer; encoding: Encoding | null } => {
+    const encoding = encodingOf(acceptEncoding, answer.body.length);
     if (encoding === null) return { body: answer.body, encoding };
     let body = answer.encoded?.[encoding];
     if (!body) {
       body = encodeBody(answer.body, encoding);
-      if (cacheKey !== null) cache.addEncoded(cacheKey, encoding, body);
+      if (entry !== null) cache.addEncoded(entry, encoding, body);
     }
     return { body, encoding };
   };
 
   const sendAnswer = (request: FastifyRequest, reply: FastifyReply, r: ApiReply) => {
-    const { body, encoding } = encodeFor(request.headers['accept-encoding'], r.answer, r.key);
+    const { body, encoding } = encodeFor(request.headers['accept-encoding'], r.answer, r.entry);
     reply.code(r.answer.status).headers(r.answer.headers);
     if (encoding === null) return reply.send(body);
     return reply.header('Content-Encoding', encoding).header('Vary', varyWithEncoding(r.answer.headers.Vary)).send(body);
   };
 
+  /** a cached answer for this URL, scheme and host (also one stored for this client alone) */
+  const lookup = (base: string, ip: string, url: string): Entry | undefined => cache.get(base, url) ?? cache.get(`${ip} ${base}`, url);
+  const isError = (answer: CachedAnswer) => answer.headers['MediaWiki-API-Error'] !== undefined;
+
   /** The answer to an API request, from the response cache or computed (synchronously for a cache hit). */
   const answerApi = (call: ApiCall): ApiReply | Promise<ApiReply> => {
     // only a GET's answer is a function of its URL (and of the scheme and host it names in links); an
     // Origin header changes CORS handling, so such requests bypass the cache
-    const cacheKey = cache.enabled && call.method === 'GET' && call.headers.origin === undefined ? `${call.base} ${call.url}` : null;
-    if (cacheKey !== null) {
-      // an answer that names the client is stored under the client's address as well
-      let hitKey = cacheKey;
-      let hit = cache.get(cacheKey);
-      if (!hit) {
-        hitKey = `${call.ip} ${cacheKey}`;
-        hit = cache.get(hitKey);
-      }
+    const cacheable = cache.enabled && call.method === 'GET' && call.headers.origin === undefined;
+    if (cacheable) {
+      const hit = lookup(call.base, call.ip, call.url);
       metrics.cache(hit !== undefined);
-      if (hit) return { answer: hit, key: hitKey, labels: hit.labels ?? HELP_LABELS, error: hit.headers['MediaWiki-API-Error'] !== undefined };
+      if (hit) return { answer: hit, entry: hit, labels: hit.labels ?? HELP_LABELS, error: isError(hit) };
     }
-    return computeApi(call, cacheKey);
+    return computeApi(call, cacheable);
   };
 
-  const computeApi = async (call: ApiCall, cacheKey: string | null): Promise<ApiReply> => {
+  const computeApi = async (call: ApiCall, cacheable: boolean): Promise<ApiReply> => {
     const url = call.url;
     const qi = url.indexOf('?');
     const { raw, phpArrays } = decodeParams(qi < 0 ? '' : url.slice(qi + 1), call.body);
@@ -287,15 +293,13 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
       generations.release(gen);
     }
     const error = res.headers['MediaWiki-API-Error'] !== undefined;
-    const body = Buffer.from(res.body, 'utf8');
+    const answer: CachedAnswer = { status: res.status, headers: res.headers, body: Buffer.from(res.body, 'utf8'), labels };
     // an answer computed on a database that has since been replaced is not kept
-    if (cacheKey !== null && res.cacheable && gen === generations.current) {
-      const key = res.cacheable.perClient ? `${call.ip} ${cacheKey}` : cacheKey;
-      const answer: CachedAnswer = { status: res.status, headers: res.headers, body, labels };
-      cache.set(key, answer, res.cacheable.untilSecondEnds);
-      return { answer, key, labels, error };
+    if (cacheable && res.cacheable && gen === generations.current) {
+      const entry = cache.set(res.cacheable.perClient ? `${call.ip} ${call.base}` : call.base, url, answer, res.cacheable.untilSecondEnds);
+      if (entry !== null) return { answer: entry, entry, labels, error };
     }
-    return { answer: { status: res.status, headers: res.headers, body }, key: null, labels, error };
+    return { answer, entry: null, labels, error };
   };
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -311,13 +315,26 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     return sendAnswer(request, reply, r);
   };
 
+  // the base URL of the last Host seen on the direct path (a server is addressed by few names)
+  let lastHost: string | undefined;
+  let lastTls = false;
+  let lastBase = '';
+  const baseOf = (tls: boolean, host: string | undefined): string => {
+    if (host === lastHost && tls === lastTls && host !== undefined) return lastBase;
+    const h = host ?? '';
+    lastHost = host;
+    lastTls = tls;
+    lastBase = `${tls ? 'https' : 'http'}://${HOST_RE.test(h) ? h : '127.0.0.1'}`;
+    return lastBase;
+  };
+
   /**
    * The API's GET requests without a body, answered straight from node:http: Fastify's routing, request
    * and reply objects, hooks and logger child cost more per request than a small answer. The answer,
    * its headers (names in lower case and in the order Fastify writes them), the load accounting, the
    * metrics and graceful closing are the same as on the Fastify route, which takes every other request:
    * other methods, bodies, a trusted proxy (its addresses), info-level request logging, and a server
-   * that is closing.
+   * that is closing. A response-cache hit is written from the entry's ready header list and body.
    */
   const direct = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' || closing || graceful.stopping || tp) return false;
@@ -329,25 +346,32 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     if (h['content-length'] !== undefined || h['transfer-encoding'] !== undefined) return false;
     if (log.isLevelEnabled('info') || loadGate.wouldShed()) return false;
     const start = performance.now();
-    loadGate.enter(res);
+    loadGate.enter(res, onDirectClose);
     const socket = req.socket as IncomingMessage['socket'] & { encrypted?: boolean };
-    const host = h.host ?? '';
-    const base = `${socket.encrypted ? 'https' : 'http'}://${HOST_RE.test(host) ? host : '127.0.0.1'}`;
-    let r: ApiReply | Promise<ApiReply>;
+    const base = baseOf(socket.encrypted === true, h.host);
+    const cacheable = cache.enabled && h.origin === undefined;
+    if (cacheable) {
+      const hit = lookup(base, socket.remoteAddress!, url);
+      metrics.cache(hit !== undefined);
+      if (hit !== undefined) {
+        writeEntry(req, res, hit, start);
+        return true;
+      }
+    }
+    let r: Promise<ApiReply>;
     try {
-      r = answerApi({ method: 'GET', url, headers: h, ip: socket.remoteAddress!, base, body: undefined });
+      r = computeApi({ method: 'GET', url, headers: h, ip: socket.remoteAddress!, base, body: undefined }, cacheable);
     } catch (e) {
       r = Promise.reject(e);
     }
-    if (r instanceof Promise) r.then((x) => writeDirect(req, res, x, start), (e: Error) => refuseDirect(res, e, base, start));
-    else writeDirect(req, res, r, start);
+    r.then((x) => (x.entry !== null && !graceful.stopping ? writeEntry(req, res, x.entry, start) : writeDirect(req, res, x, start)), (e: Error) => refuseDirect(res, e, base, start));
     return true;
   };
 
-  const writeDirect = (req: IncomingMessage, res: ServerResponse, r: ApiReply, start: number) => {
-    const { body, encoding } = encodeFor(req.headers['accept-encoding'], r.answer, r.key);
+  /** the headers of a direct answer, as Fastify's reply would write them */
+  const directHeaders = (answer: CachedAnswer, encoding: Encoding | null): Record<string, string> => {
     const out: Record<string, string> = {};
-    const given = r.answer.headers;
+    const given = answer.headers;
     for (const k in given) out[k.toLowerCase()] = given[k]!;
     if (encoding !== null) {
       out['content-encoding'] = encoding;
@@ -355,7 +379,34 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     }
     // as Fastify's reply.send of a Buffer, then the onSend hooks, then the length
     if (out['content-type'] === undefined) out['content-type'] = 'application/octet-stream';
-    finishDirect(res, r.answer.status, out, body, { labels: r.labels, error: r.error, start });
+    return out;
+  };
+
+  /** a cached answer: its header list for this encoding made once, then one writeHead and end per hit */
+  const writeEntry = (req: IncomingMessage, res: ServerResponse, entry: Entry, start: number) => {
+    const encoding = encodingOf(req.headers['accept-encoding'], entry.body.length);
+    let wire = entry.wire[encoding ?? ''];
+    if (wire === undefined) {
+      const { body } = encodeFor(req.headers['accept-encoding'], entry, entry);
+      const out = directHeaders(entry, encoding);
+      out['content-length'] = String(body.length);
+      const headers: string[] = [];
+      for (const k in out) headers.push(k, out[k]!);
+      wire = entry.wire[encoding ?? ''] = { headers, body };
+    }
+    let series = entry.tag as Series | undefined;
+    if (series === undefined) entry.tag = series = metrics.series(entry.labels ?? HELP_LABELS, entry.status, isError(entry));
+    loadGate.sent(res, wire.body.length);
+    const d = res as DirectResponse;
+    d[DIRECT] = series;
+    d[START] = start;
+    res.writeHead(entry.status, wire.headers);
+    res.end(wire.body);
+  };
+
+  const writeDirect = (req: IncomingMessage, res: ServerResponse, r: ApiReply, start: number) => {
+    const { body, encoding } = encodeFor(req.headers['accept-encoding'], r.answer, r.entry);
+    finishDirect(res, r.answer.status, directHeaders(r.answer, encoding), body, metrics.series(r.labels, r.answer.status, r.error), start);
   };
 
   /** as the error handler answers on the Fastify route (ApiMain answers every failure itself: not expected) */
@@ -363,23 +414,27 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     log.warn({ err: error }, 'request body refused');
     const body = Buffer.from(refusal(error, base), 'utf8');
     const out: Record<string, string> = { 'x-frame-options': 'DENY', 'mediawiki-api-error': 'badrequest', 'content-type': 'application/json; charset=utf-8' };
-    finishDirect(res, 400, out, body, { labels: HELP_LABELS, error: false, start, unlabelled: true });
+    // not an API answer: the metrics skip it, as the onResponse hook skips a request it has no labels for
+    finishDirect(res, 400, out, body, undefined, start);
   };
 
-  const finishDirect = (res: ServerResponse, status: number, out: Record<string, string>, body: Buffer, done: DirectDone) => {
+  const finishDirect = (res: ServerResponse, status: number, out: Record<string, string>, body: Buffer, series: Series | undefined, start: number) => {
     if (graceful.stopping) out.connection = 'close';
     out['content-length'] = String(body.length);
     loadGate.sent(res, body.length);
-    (res as DirectResponse)[DIRECT] = done;
-    res.on('finish', onDirectFinish);
+    const d = res as DirectResponse;
+    d[DIRECT] = series;
+    d[START] = start;
     res.writeHead(status, out);
     res.end(body);
   };
 
-  // one listener for every direct response: the metrics of the request, as the onResponse hook records them
-  function onDirectFinish(this: DirectResponse) {
-    const d = this[DIRECT]!;
-    if (!d.unlabelled) metrics.request(d.labels, this.statusCode, d.error, (performance.now() - d.start) / 1000);
+  // called by the load accounting's close listener: the metrics of a direct request that was answered,
+  // as the onResponse hook records them on 'finish'
+  function onDirectClose(res: ServerResponse) {
+    const d = res as DirectResponse;
+    const s = d[DIRECT];
+    if (s !== undefined && res.writableFinished) metrics.observe(s, (performance.now() - d[START]!) / 1000);
   }
 
   // API answers are compressed by sendAnswer (compress: false: no plugin hooks on these routes); only

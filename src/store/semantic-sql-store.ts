@@ -58,6 +58,22 @@ interface FixedStatements {
   words: Runner<number>;
   heavyWords: Runner<number>;
   values: Runner<string>;
+  /** subjectData of one subject (browsebysubject), without and with its subobjects */
+  subject: Runner<SubjectRow>;
+  subjectWithSubs: Runner<SubjectRow>;
+}
+
+type SubjectRow = { i: number; so: string; sortkey: string; property: string | null; type: number; item: string };
+
+/** subjectData's statement: `from` yields the subjects (j.key, j.ns, j.dbkey, j.sub), or none for one subject bound directly */
+function subjectSql(d: SemanticDialect, withSubs: boolean, one: { ns: string; dbkey: string; sub: string } | null, from: string): string {
+  const [ns, dbkey, sub] = one ? [one.ns, one.dbkey, one.sub] : ['j.ns', 'j.dbkey', 'j.sub'];
+  return `SELECT ${one ? String(d.keyBase) : 'j.key'} AS i, s.ss_subobject AS so, s.ss_sortkey AS sortkey, sp.sp_key AS property, v.sv_type AS type, ${semanticItem(d, 'v.')} AS item
+        FROM ${one ? 'smw_subject s' : `${from} JOIN smw_subject s ON s.ss_namespace = ${ns} AND s.ss_title = ${dbkey} AND ${withSubs ? `(s.ss_subobject = ${sub} OR s.ss_subobject <> '')` : `s.ss_subobject = ${sub}`}`}
+        LEFT JOIN smw_value v ON v.sv_subject = s.ss_id
+        LEFT JOIN smw_property sp ON sp.sp_id = v.sv_property${one ? `
+        WHERE s.ss_namespace = ${ns} AND s.ss_title = ${dbkey} AND ${withSubs ? `(s.ss_subobject = ${sub} OR s.ss_subobject <> '')` : `s.ss_subobject = ${sub}`}` : ''}
+        ORDER BY ${one ? '' : 'j.key, '}${withSubs ? 's.ss_id, ' : ''}v.sv_property, v.sv_seq`;
 }
 
 export class SqlSemanticStore implements SemanticStore {
@@ -96,6 +112,9 @@ export class SqlSemanticStore implements SemanticStore {
         (p) => `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = ${p.add(0, 'int')} AND aw_key >= ${p.add('', 'text')} AND aw_key < ${p.add('', 'text')} ORDER BY aw_key, aw_value LIMIT ${p.add(0, 'int')}`,
       ),
       values: make('autocomplete', true, (p) => `SELECT av_value AS v FROM ${d.listTable(p.list([], 'int'), 'int', 'j')} CROSS JOIN smw_ac_value WHERE av_id = j.value ORDER BY j.key`),
+      // the same text as subjectData's batch, with the one subject's key bound as three parameters
+      subject: make('subjectData', false, (p) => subjectSql(d, false, { ns: p.add(0, 'int'), dbkey: p.add('', 'text'), sub: p.add('', 'text') }, '')),
+      subjectWithSubs: make('subjectData', false, (p) => subjectSql(d, true, { ns: p.add(0, 'int'), dbkey: p.add('', 'text'), sub: p.add('', 'text') }, '')),
     });
   }
 
@@ -144,15 +163,11 @@ export class SqlSemanticStore implements SemanticStore {
     // (no subject has U+0000 in its name: hasNul). The page's subobjects lie next to the subject in
     // smw_subject_name (same namespace and title): the same range, grouped by subject id.
     const known = subjects.map((k, i) => ({ k, i })).filter(({ k }) => !hasNul(k.dbkey) && !hasNul(k.subobject));
-    const rows = await this.q<{ i: number; so: string; sortkey: string; property: string | null; type: number; item: string }>(
-      'subjectData',
-      (p, d) => `SELECT j.key AS i, s.ss_subobject AS so, s.ss_sortkey AS sortkey, sp.sp_key AS property, v.sv_type AS type, ${semanticItem(d, 'v.')} AS item
-        FROM ${d.rowsTable(p.rows(known.map(({ k }) => [k.ns, k.dbkey, k.subobject]), cols), cols, 'j')}
-        JOIN smw_subject s ON s.ss_namespace = j.ns AND s.ss_title = j.dbkey AND ${withSubs ? "(s.ss_subobject = j.sub OR s.ss_subobject <> '')" : 's.ss_subobject = j.sub'}
-        LEFT JOIN smw_value v ON v.sv_subject = s.ss_id
-        LEFT JOIN smw_property sp ON sp.sp_id = v.sv_property
-        ORDER BY j.key, ${withSubs ? 's.ss_id, ' : ''}v.sv_property, v.sv_seq`,
-    );
+    // one subject (browsebysubject): a statement prepared once, its key bound directly
+    const one = known.length === 1 ? known[0]!.k : undefined;
+    const rows: SubjectRow[] = one
+      ? await (withSubs ? this.fixed.subjectWithSubs : this.fixed.subject)([one.ns, one.dbkey, one.subobject])
+      : await this.q<SubjectRow>('subjectData', (p, d) => subjectSql(d, withSubs, null, d.rowsTable(p.rows(known.map(({ k }) => [k.ns, k.dbkey, k.subobject]), cols), cols, 'j')));
     const subs: Array<Map<string, SemanticSubjectData> | undefined> = [];
     let data: SemanticSubjectData | undefined;
     let lastI = -1;
