@@ -20,13 +20,16 @@ import { normalizedQueryString } from '../semantic/query.js';
 import { BLOB_TYPES, DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, propertyPageKey, typeIdFromLabel, typeUri } from '../semantic/types.js';
 import { isError, mwTimestampItem, numberItem, parseValue, wikiPageItem } from '../semantic/values.js';
 import { wordKeys } from '../semantic/fold.js';
-import { itemSortKey } from '../semantic/ask.js';
+import { itemSortKey, SMW_NS_CONCEPT } from '../semantic/ask.js';
+import { defineConcept, encodeConcept } from '../semantic/concept.js';
 import type { ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
 
 /** How many values a precomputed list keeps: Semantic Forms' $sfgMaxAutocompleteValues. */
 export const TOP_VALUES = 1000;
 const BATCH = 10000;
 const KIND_QUERY = -1;
+/** a concept definition: its text is the JSON of [conditions, documentation] (typed in finish()) */
+const KIND_CONCEPT = -2;
 
 export interface SemanticHookOptions {
   /** threshold of precomputed prefix lists (tests lower it to exercise both paths) */
@@ -101,6 +104,9 @@ class SemanticImportHook implements PageAnalysisHook {
     const titleText = p.dbkey.replace(/_/g, ' ');
     const subject = this.addSubject(p.ns, p.dbkey, '', p.defaultSort ?? titleText);
     this.stageAnnotations(subject, ann.annotations, p);
+    // ConceptParserFunction: only on a Concept: page, and only its first #concept
+    const concept = p.ns === SMW_NS_CONCEPT ? ann.concepts?.[0] : undefined;
+    if (concept) this.stage(subject, '_CONC', KIND_CONCEPT, JSON.stringify([concept.query, concept.docu ?? '']));
     const catProp = p.ns === 14 ? '_SUBC' : '_INST';
     for (const c of new Set(p.categories)) this.stage(subject, catProp, 0, c);
     this.stage(subject, '_MDAT', DI.TIME, mwTimestampItem(p.latestTimestamp));
@@ -195,6 +201,11 @@ class SemanticImportHook implements PageAnalysisHook {
               text = row.text;
             }
             emit(row.property, DI.BLOB, text, null, null);
+            continue;
+          }
+          if (row.kind === KIND_CONCEPT) {
+            const [conditions, docu] = JSON.parse(row.text) as [string, string];
+            emit(row.property, DI.CONCEPT, encodeConcept(defineConcept(conditions, docu, { codec, typeOf }).value), null, null);
             continue;
           }
           if (row.kind > 0) {
