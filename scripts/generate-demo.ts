@@ -1831,6 +1831,9 @@ function messageCatalogs(): { en: Record<string, string>; uk: Record<string, str
     ['comma-separator', ', ', ', ', undefined],
     ['colon-separator', ': ', undefined, undefined],
     ['parentheses', '($1)', '($1)', '($1)'],
+    // 1.25's texts (OutputPage's <title>; CoreTagHooks::indicator's error, untranslated here: uk falls back to en)
+    ['pagetitle', '$1 - {{SITENAME}}', '$1 — {{SITENAME}}', '$1 — {{SITENAME}}'],
+    ['invalid-indicator-name', "Error: Page status indicators' <code>name</code> attribute must not be empty.", undefined, undefined],
   ];
   for (const [k, e, u, r] of rows) {
     en[k] = e;

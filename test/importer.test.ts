@@ -124,6 +124,7 @@ function setupWiki(): void {
     page('MediaWiki:August/ru', 8, 'август!'),
     page('MediaWiki:Common.css', 8, 'body { color: red; }'),
     page('Користувач:Олена/Чернетка', 2, 'Див. [[/Друга]] і [[../]].'),
+    page('Повідомлення', 0, '[[{{int:link-target}}]] [[{{int:August}}]] [[{{int:no-such}}]] [[{{int:ru-only|Дніпро}} (річка)]]'),
   ];
   fs.writeFileSync(path.join(dir, 'dump.xml'), dumpXml(pages));
 
@@ -144,8 +145,8 @@ function setupWiki(): void {
   fs.mkdirSync(m1);
   fs.mkdirSync(m2);
   fs.writeFileSync(path.join(m1, 'en.json'), JSON.stringify({ '@metadata': { authors: [] }, august: 'August', 'hidden-category-category': 'Hidden categories' }));
-  fs.writeFileSync(path.join(m1, 'uk.json'), JSON.stringify({ '@metadata': {}, august: 'серпень', 'hidden-category-category': 'Приховані категорії', 'broken-file-category': 'Сторінки з неробочими посиланнями на файли' }));
-  fs.writeFileSync(path.join(m1, 'ru.json'), JSON.stringify({ august: 'август' }));
+  fs.writeFileSync(path.join(m1, 'uk.json'), JSON.stringify({ '@metadata': {}, august: 'серпень', 'hidden-category-category': 'Приховані категорії', 'broken-file-category': 'Сторінки з неробочими посиланнями на файли', 'link-target': 'Київ' }));
+  fs.writeFileSync(path.join(m1, 'ru.json'), JSON.stringify({ august: 'август', 'ru-only': '$1' }));
   fs.writeFileSync(path.join(m2, 'uk.json'), JSON.stringify({ august: 'серпня' }));
 }
 
@@ -189,7 +190,7 @@ const idOf = (ns: number, title: string) => db.prepare('SELECT page_id FROM page
 
 describe('import: pages and redirects', () => {
   it('writes one page row per dump page with the first and latest revision', () => {
-    assert.equal(summary.pages, 19);
+    assert.equal(summary.pages, 20);
     const kyiv = all("SELECT * FROM page WHERE page_title = 'Київ'")[0];
     assert.equal(kyiv.page_namespace, 0);
     assert.equal(kyiv.page_rev_count, 2);
@@ -244,6 +245,14 @@ describe('import: pages and redirects', () => {
 });
 
 describe('import: links', () => {
+  it('{{int:}} reads the imported messages in the content language (LinksUpdate\'s options): override, catalogs, fallback chain', () => {
+    const from = idOf(0, 'Повідомлення');
+    // link-target: uk catalog; August: the MediaWiki:August override; ru-only: uk → ru fallback with $1;
+    // no-such: Message::plain's "<no-such>", no title; no message is a transclusion
+    assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ? ORDER BY pl_title', from), ['Дніпро_(річка)', 'Київ', 'Серпень_(змінено)']);
+    assert.deepEqual(col('SELECT tl_title FROM templatelinks WHERE tl_from = ?', from), []);
+  });
+
   it('records page links once per target, without self-links, comments, nowiki, SMW annotations or interwikis', () => {
     const kyiv = idOf(0, 'Київ');
     assert.deepEqual(all('SELECT pl_namespace AS ns, pl_title AS t, pl_from_namespace AS fns FROM pagelinks WHERE pl_from = ? ORDER BY pl_namespace, pl_title', kyiv), [
@@ -426,9 +435,9 @@ describe('import: messages', () => {
 describe('import: analysis hooks', () => {
   it('calls begin, page for every page in id order, and finish after the link tables, before the category table', () => {
     // the category table counts the categories inline query results add, which need the finished semantic data
-    assert.deepEqual(hookCalls, ['begin:19', 'finish:0']);
+    assert.deepEqual(hookCalls, ['begin:20', 'finish:0']);
     assert.ok(summary.categories > 0);
-    assert.equal(hookPages.length, 19);
+    assert.equal(hookPages.length, 20);
     assert.deepEqual(hookPages.map((p) => p.pageId), [...hookPages.map((p) => p.pageId)].sort((a, b) => a - b));
     const dnipro = hookPages.find((p) => p.dbkey === 'Дніпро_(річка)')!;
     assert.deepEqual(dnipro, { pageId: idOf(0, 'Дніпро_(річка)'), ns: 0, dbkey: 'Дніпро_(річка)', isRedirect: false, latestTimestamp: '20150101000000', defaultSort: 'Дніпро', categories: ['Річки', 'Річки_України'] });
@@ -478,7 +487,7 @@ describe('import: analysis threads', () => {
     assert.deepEqual(results[1], results[0]);
     assert.deepEqual(results[2], results[0]);
     // the hook saw every page in id order, with its analyzer's result and no text
-    assert.equal(seen[0].length, 19);
+    assert.equal(seen[0].length, 20);
     assert.deepEqual(seen[1], seen[0]);
     assert.deepEqual(seen[3], seen[0]);
     assert.ok(seen[3].every(([k, v]) => typeof v === 'number' && !k.includes('[[')));

@@ -359,11 +359,12 @@ describe('DISPLAYTITLE of a demo page (IPhone: {{DISPLAYTITLE:iPhone}})', () => 
     assert.deepEqual(Object.fromEntries(r.query.pages.map((p: { title: string; displaytitle: string }) => [p.title, p.displaytitle])), { IPhone: 'iPhone', Linux: 'Linux' });
   });
 
-  it('the article path shows it as the heading, and headhtml as the <title>', async () => {
+  it('the article path shows it as the heading; headhtml\'s <title> does not', async () => {
     const html = await (await fetch(`${s.url.replace('/api.php', '')}/index.php/IPhone`)).text();
     assert.match(html, /<h1 id="firstHeading">iPhone<\/h1>/);
+    // headhtml's <title> has no page title in 1.25's API (see prop=headhtml below)
     const head = (await s.get({ action: 'parse', page: 'IPhone', prop: 'headhtml', formatversion: 2 })).json.parse.headhtml;
-    assert.match(head, /<title>iPhone — Демовікі<\/title>/);
+    assert.match(head, /<title> — Демовікі<\/title>/);
   });
 });
 
@@ -406,6 +407,12 @@ describe('page status indicators (CoreTagHooks::indicator, ParserOutput::setIndi
     }
   });
 
+  it('the error text is the invalid-indicator-name message of the content language, looked up like any other', async () => {
+    // the demo's uk catalog has no text (nor ru): the lookup falls back to en.json's
+    const r = await parse2({ action: 'parse', title: 'Тест', text: '<indicator>x</indicator>', prop: 'text', uselang: 'de' });
+    assert.equal(r.parse.text, "<p><span class=\"error\">Error: Page status indicators' <code>name</code> attribute must not be empty.</span>\n</p>");
+  });
+
   it('hostile content comes out sanitised', async () => {
     const r = await parse2({ action: 'parse', title: 'Тест', text: '<indicator name="x"><script>alert(1)</script><span onclick="x()">a</span>[javascript:alert(1) b]</indicator>', prop: 'indicators' });
     assert.doesNotMatch(r.parse.indicators.x, /<script|onclick|href="javascript/);
@@ -423,16 +430,70 @@ describe('page status indicators (CoreTagHooks::indicator, ParserOutput::setIndi
 });
 
 describe('prop=headhtml (OutputPage::headElement of 1.25, without ResourceLoader)', () => {
-  it('doctype, html with the content language, head with charset, title and generator, the body with the skin classes', async () => {
+  it('doctype, html with the user language, head with charset, title and generator, the body with the skin classes', async () => {
     const r = (await s.get({ action: 'parse', page: 'Київ', prop: 'headhtml', formatversion: 2 })).json;
     assert.equal(
       r.parse.headhtml,
-      '<!DOCTYPE html>\n<html lang="uk" dir="ltr" class="client-nojs">\n<head>\n<meta charset="UTF-8" />\n<title>Київ — Демовікі</title>\n' +
+      '<!DOCTYPE html>\n<html lang="uk" dir="ltr" class="client-nojs">\n<head>\n<meta charset="UTF-8" />\n<title> — Демовікі</title>\n' +
         '<meta name="generator" content="MediaWiki 1.25.4" />\n</head>\n<body class="mediawiki ltr sitedir-ltr ns-0 ns-subject page-Київ skin-vector action-nosuchaction">\n',
     );
     assert.deepEqual(r.parse.headitems, []);
     const fv1 = (await s.get({ action: 'parse', title: 'Обговорення:Тест (1)', text: 'x', prop: 'headhtml' })).json;
     assert.match(fv1.parse.headhtml['*'], /<body class="mediawiki ltr sitedir-ltr ns-1 ns-talk page-Обговорення_Тест_1 skin-vector action-nosuchaction">/);
+  });
+
+  it('<title> is the pagetitle message of the user language with an empty $1, whatever the page and its display title', async () => {
+    // ApiParse 1.25: $context->setTitle(), $context->getOutput()->addParserOutputMetadata($p_result) (language
+    // links, categories, indicators, modules, head items: no page title), then headElement($skin). headElement
+    // sees getHTMLTitle() == '' and calls setHTMLTitle($this->msg('pagetitle', $this->getPageTitle())); the
+    // page title was never set (mPagetitle = ''), and setHTMLTitle's Message::setContext() puts the message in
+    // the request's language (uselang) before ->text(). So uk.json's "$1 — {{SITENAME}}" gives " — Демовікі",
+    // en.json's "$1 - {{SITENAME}}" gives " - Демовікі"; Html::element escapes only & and <.
+    const title = async (params: Record<string, string>) => /<title>([^<]*)<\/title>/.exec((await parse2({ action: 'parse', prop: 'headhtml', ...params })).parse.headhtml)?.[1];
+    assert.equal(await title({ page: 'IPhone' }), ' — Демовікі');
+    assert.equal(await title({ title: 'Тест', text: '{{DISPLAYTITLE:тест}}' }), ' — Демовікі');
+    assert.equal(await title({ page: 'IPhone', uselang: 'en' }), ' - Демовікі');
+    assert.match((await parse2({ action: 'parse', page: 'IPhone', prop: 'headhtml', uselang: 'en' })).parse.headhtml, /^<!DOCTYPE html>\n<html lang="en" /);
+    // ru has a catalog text of its own; a language without one falls back along its chain to English
+    assert.equal(await title({ page: 'IPhone', uselang: 'ru' }), ' — Демовікі');
+    assert.equal(await title({ page: 'IPhone', uselang: 'de' }), ' - Демовікі');
+  });
+});
+
+describe('{{int:}} on pages (CoreParserFunctions::intFunction of 1.25: wfMessage()->inLanguage(user language)->plain(), then parsed)', () => {
+  const html = async (text: string, extra: Record<string, string> = {}) => (await parse2({ action: 'parse', title: 'Тест', text, prop: 'text', ...extra })).parse.text;
+
+  it('MessageCache\'s whole lookup: the MediaWiki: override, the catalogs along the fallback chain, $N from the call', async () => {
+    // MediaWiki:Demo-only-en overrides the en-only catalog message; demo-ru-fallback-2 is in ru and en only
+    assert.equal(await html('{{int:demo-only-en}}'), '<p>Тепер є й українською (локально)\n</p>');
+    assert.equal(await html('{{int:demo-ru-fallback-2|ікс}}'), '<p>Второе сообщение только на русском: ікс.\n</p>');
+    assert.equal(await html('{{ВНУТР:demo-footer|2015}}'), '<p>Демовікі, 2015\n</p>');
+  });
+
+  it('the user language of the request (uselang): its catalog and its /code overrides', async () => {
+    assert.equal(await html('{{int:demo-ru-fallback-2|x}}', { uselang: 'en' }), '<p>Second English-and-Russian-only message: x.\n</p>');
+    assert.equal(await html('{{int:august}}', { uselang: 'ru' }), '<p>август (изменено локально)\n</p>');
+    assert.equal(await html('{{int:august}}'), '<p>серпень (змінено локально)\n</p>');
+  });
+
+  it('the text is expanded ({{PLURAL}}, nested {{int:}}) and parsed as wikitext (links, markup)', async () => {
+    assert.equal(await html('{{int:pagecategories|5}}'), '<p>Категорій сторінки\n</p>');
+    const r = await parse2({ action: 'parse', title: 'Тест', text: '{{int:demo-back-to-main}}', prop: 'text|links' });
+    assert.equal(r.parse.text, '<p>Повернутися на <a href="/index.php/%D0%93%D0%BE%D0%BB%D0%BE%D0%B2%D0%BD%D0%B0_%D1%81%D1%82%D0%BE%D1%80%D1%96%D0%BD%D0%BA%D0%B0" title="Головна сторінка">Головна сторінка</a>.\n</p>');
+    assert.deepEqual(r.parse.links, [{ ns: 0, title: 'Головна сторінка', exists: true }]);
+    assert.equal(await html("{{int:demo-html}}"), '<p>Текст із <b>розміткою</b> &amp; «лапками»\n</p>');
+  });
+
+  it('a message nobody has: Message::plain\'s "<key>", which the sanitizer escapes; no template is recorded', async () => {
+    const r = await parse2({ action: 'parse', title: 'Тест', text: '{{int:no-such-message}}', prop: 'text|templates' });
+    assert.equal(r.parse.text, '<p>&lt;no-such-message&gt;\n</p>');
+    assert.deepEqual(r.parse.templates, []);
+  });
+
+  it('expandtemplates reads the same lookup in uselang', async () => {
+    const ex = async (extra: Record<string, string>) => (await parse2({ action: 'expandtemplates', text: '{{int:demo-ru-fallback-2|x}}', prop: 'wikitext', ...extra })).expandtemplates.wikitext;
+    assert.equal(await ex({}), 'Второе сообщение только на русском: x.');
+    assert.equal(await ex({ uselang: 'en' }), 'Second English-and-Russian-only message: x.');
   });
 });
 

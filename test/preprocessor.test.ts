@@ -570,6 +570,22 @@ describe('core parser functions', () => {
     assert.equal(x('{{padleft: 7 | 3 }}|{{padleft: 7 | 5 | ab }}|{{padright: ї | 3 | ґ }}|{{padleft: xyz | 2 }}|{{padleft: 7 | 3 | }}'), '007|abab7|їґґ|xyz|7');
   });
 
+  test('{{int:}}: the message hook gets the key and the trimmed arguments; its text is expanded in a frame of the call', () => {
+    const asked: string[] = [];
+    const interfaceMessage = (key: string, args: string[]) => {
+      asked.push(`${key}(${args.join(',')})`);
+      return key === 'm' ? `[${args[0] ?? '$1'}|{{{1}}}|{{uc:x}}|{{{k|-}}}]` : `<${key}>`;
+    };
+    const r = expand('{{int:m| a |k= b }} {{ВНУТР:none}} {{int:}}', {}, 'Київ', 0, { interfaceMessage });
+    // named arguments are trimmed in the frame; {{int:}} without a key is no function call (found => false)
+    assert.equal(r.text, '[a| a |X|b] <none> [[:Шаблон:Int:]]');
+    assert.deepEqual(asked, ['m(a,k= b)', 'none()']);
+    // never a transclusion of a MediaWiki: page
+    assert.deepEqual(r.templates, [{ ns: 10, dbkey: 'Int:' }]);
+    // without the hook no message exists: Message::plain's "<key>"
+    assert.equal(x('{{int:m|a}}', { 'MediaWiki:M': 'page' }), '<m>');
+  });
+
   test('#tag builds an extension tag', () => {
     assert.equal(x('{{#tag: ref | текст {{!}} | name = "a" }}'), '<ref name="a"> текст | </ref>'); // content is not trimmed
     assert.equal(x('{{#tag: nowiki }}'), '<nowiki/>');

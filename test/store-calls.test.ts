@@ -102,3 +102,16 @@ describe('store calls per seed request', () => {
     assert.ok(many.length <= 8, many.join(', '));
   });
 });
+
+describe('{{int:}} in a rendered text: the messages a round reads in one store call, like its templates', () => {
+  it('five {{int:}} calls of five keys in several languages: one messages.texts call; a nested one adds one round', async () => {
+    const params = { action: 'parse', title: 'Тест', prop: 'text', disablelimitreport: '1' };
+    // the renderer's own interface messages are read once per process: warm them first
+    await storeCalls({ ...params, text: 'x' });
+    const flat = await storeCalls({ ...params, text: '{{int:mainpage}} {{int:august}} {{int:demo-only-en}} {{int:no-such}} {{int:demo-ru-fallback-2|x}}' });
+    assert.deepEqual(flat.filter((c) => c.startsWith('messages.')), ['messages.texts'], flat.join(', '));
+    // demo-greeting's override holds {{int:demo-welcome}}: its text is read in the next round
+    const nested = await storeCalls({ ...params, text: '{{int:demo-greeting}} {{int:august}}' });
+    assert.deepEqual(nested.filter((c) => c.startsWith('messages.')), ['messages.texts', 'messages.texts'], nested.join(', '));
+  });
+});

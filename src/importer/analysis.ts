@@ -135,7 +135,13 @@ export class PageAnalyzer {
     private readonly analyzers: Array<HookAnalyzer | null>,
   ) {
     this.tracking = trackingCategories(source, codec, setup.lang);
-    this.expander = createExpander(source.pages, codec, { siteName: setup.siteName, now: new Date(setup.now), message: (key) => contentMessage(source, setup.lang, key) });
+    this.expander = createExpander(source.pages, codec, {
+      siteName: setup.siteName,
+      now: new Date(setup.now),
+      message: (key) => contentMessage(source, setup.lang, key),
+      lang: setup.lang,
+      messages: source.messages,
+    });
     this.strip = setup.searchIndex ? stripOptions(codec, LANGUAGE_CODES) : null;
     this.wantsText = setup.hookAnalyzers.some((m) => m === null);
   }

@@ -9,6 +9,7 @@ import type { ImportSource } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { TemplateTreeCache } from '../wikitext/preprocessor.js';
 import { expandRound, PageSnapshot, type ExpandOptions, type InlineQueryCall, type InlineQueryOutput, type PageSource } from '../wikitext/preprocess.js';
+import type { MessageSource } from '../wiki/messages.js';
 
 /** the page lookups expansion needs */
 type ImportPages = Pick<ImportSource['pages'], 'byTitle' | 'redirectOf' | 'textOf'>;
@@ -85,6 +86,8 @@ export class PageLookup implements PageSource {
   constructor(
     private readonly pages: ImportPages,
     readonly codec: TitleCodec,
+    /** the message files and MediaWiki: overrides already imported, for {{int:}} */
+    readonly messages?: MessageSource,
   ) {}
 
   exists(t: TitleRef): boolean {
@@ -136,6 +139,8 @@ export class PreprocessorExpander implements Expander {
       // a template used on thousands of pages is parsed once per import
       treeCache: new TemplateTreeCache(),
       message: opts.message,
+      // LinksUpdate parses with the canonical parser options: {{int:}} in the content language
+      contentLang: opts.lang,
     };
   }
 
@@ -157,8 +162,14 @@ export interface ExpanderOptions {
   now: Date;
   /** a message in the content language (the wiki's override, else the message files') */
   message?: (key: string) => string | undefined;
+  /** the content language */
+  lang?: string;
+  /** the imported messages by language: catalog entries and MediaWiki: overrides */
+  messages?: { text(lang: string, key: string): string | undefined; override(lang: string, key: string): string | undefined };
 }
 
 export function createExpander(pages: ImportPages, codec: TitleCodec, opts: ExpanderOptions): Expander {
-  return new PreprocessorExpander(new PageLookup(pages, codec), opts);
+  const m = opts.messages;
+  const messages: MessageSource | undefined = m && { catalogText: (lang, key) => m.text(lang, key), overrideText: (lang, key) => m.override(lang, key) };
+  return new PreprocessorExpander(new PageLookup(pages, codec, messages), opts);
 }

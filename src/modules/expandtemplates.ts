@@ -14,6 +14,7 @@ import { MAGIC_WORDS } from '../wiki/site-facts.js';
 import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
 import { formatNum } from '../wiki/language.js';
 import { serverOf } from '../wiki/files.js';
+import { userLanguage } from '../wiki/messages.js';
 
 
 const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'];
@@ -82,8 +83,10 @@ async function expand(
   revid: number | undefined,
 ): Promise<ExpandResult> {
   const variable = await variables(ctx, text, revid);
-  const options = { codec: ctx.wiki.codec, title, siteName: ctx.wiki.info.sitename, now: new Date(), keepComments, variable, checkDisplayTitle: false };
-  return (await expandInRounds(text, new PageSnapshot(), options, roundFetcher(ctx.store.pages))).result;
+  // ApiExpandTemplates parses with ParserOptions::newFromContext: {{int:}} reads the uselang language
+  const userLang = userLanguage(ctx.request.raw.uselang, ctx.wiki.lang);
+  const options = { codec: ctx.wiki.codec, title, siteName: ctx.wiki.info.sitename, now: new Date(), keepComments, variable, checkDisplayTitle: false, contentLang: ctx.wiki.lang, userLang };
+  return (await expandInRounds(text, new PageSnapshot(), options, roundFetcher(ctx.store))).result;
 }
 
 /** Magic word id → its aliases as written, and whether they match in any case */

@@ -68,6 +68,14 @@ const CONTENT_KEYS: Array<keyof RenderMessages> = [
 ];
 const messageCache = new WeakMap<Store, Map<string, Promise<RenderMessages>>>();
 
+/**
+ * A content message the store lacks: the built-in uk text of the tracking categories and URLs; the
+ * indicator error is wfMessage()->parse(), which for a missing message is 1.25's "&lt;key&gt;"
+ */
+function missingContentMessage(k: keyof RenderMessages): string {
+  return k === 'invalid-indicator-name' ? '&lt;invalid-indicator-name&gt;' : UK_MESSAGES[k];
+}
+
 async function loadMessages(store: Store, wiki: Wiki, userLang: string): Promise<RenderMessages> {
   let byLang = messageCache.get(store);
   if (!byLang) messageCache.set(store, (byLang = new Map()));
@@ -81,7 +89,7 @@ async function loadMessages(store: Store, wiki: Wiki, userLang: string): Promise
       // without the store's text: the built-in uk text for Ukrainian, English (the last fallback) otherwise
       const builtIn = fallbackChain(userLang).includes('uk') || userLang === 'uk' ? UK_MESSAGES : EN_INTERFACE_MESSAGES;
       USER_KEYS.forEach((k, i) => (out[k] = user[i] === false ? builtIn[k] : (user[i] as string)));
-      CONTENT_KEYS.forEach((k, i) => (out[k] = content[i] === false ? UK_MESSAGES[k] : (content[i] as string)));
+      CONTENT_KEYS.forEach((k, i) => (out[k] = content[i] === false ? missingContentMessage(k) : (content[i] as string)));
       return out;
     })();
     // user languages are few in practice, but a client can name any valid code: keep the map bounded
@@ -113,7 +121,7 @@ export function parserCache(store: Store): ParserCache<RenderedPage> {
  * another version is ignored when served. Raise it whenever the HTML the renderer makes for some
  * wikitext, or the shape of RenderedPage, changes.
  */
-export const RENDERER_VERSION = 2;
+export const RENDERER_VERSION = 3;
 
 /** what the parser cache keys a render on besides the revision (ParserOptions' hash in MediaWiki) */
 export function renderOptionsKey(wiki: Wiki, o: { editSections: boolean; toc: boolean; userLang?: string }): string {
@@ -191,22 +199,22 @@ const SIGNATURE_ANON = '[[{{#special:Contributions}}/$1|$2]]';
  * Parser::preSaveTransform of `text` on page `title` by the anonymous user at `ip` (the API's user):
  * {{subst:}} expanded in rounds over the store like a render, then signatures and pipe tricks.
  */
-export async function preSaveTransform(store: Store, wiki: Wiki, title: TitleRef, text: string, ip: string): Promise<string> {
+export async function preSaveTransform(store: Store, wiki: Wiki, title: TitleRef, text: string, ip: string, userLang?: string): Promise<string> {
   const snap = new PageSnapshot();
   const now = new Date();
   const held: string[] = [];
   // strip markers: \x7f is no title character, so no pipe trick can reach across one
   const stripItem = (raw: string) => `\x7fUNIQ-pst-${held.push(raw) - 1}-QINU\x7f`;
   const source = text.replace(/\r\n?/g, '\n');
-  const options = { codec: wiki.codec, title, siteName: wiki.info.sitename, now, outputType: 'wiki' as const, stripItem };
+  const options = { codec: wiki.codec, title, siteName: wiki.info.sitename, now, outputType: 'wiki' as const, stripItem, contentLang: wiki.lang, userLang };
   // each round puts its comments and tags behind markers afresh
-  const round = await expandInRounds(source, snap, options, roundFetcher(store.pages), () => (held.length = 0));
+  const round = await expandInRounds(source, snap, options, roundFetcher(store), () => (held.length = 0));
   const loader = new MessageLoader(store, wiki);
   const [sigMsg, tzMsg] = await Promise.all([loader.get('signature-anon', wiki.lang), loader.get('timezone-utc', wiki.lang)]);
   const [user, nick] = signatureArgs(sanitizeIp(ip));
   // Message::text(): parameters in, then {{…}} transformed for the page
   const sigSource = (sigMsg === false ? SIGNATURE_ANON : sigMsg).replace(/\$([12])/g, (_m, k: string) => (k === '1' ? user : nick));
-  const signature = expandRound(sigSource, new PageSnapshot(), { codec: wiki.codec, title, siteName: wiki.info.sitename, now }).result.text;
+  const signature = expandRound(sigSource, new PageSnapshot(), { codec: wiki.codec, title, siteName: wiki.info.sitename, now, contentLang: wiki.lang }).result.text;
   const out = pstPass2(round.result.text, { titleText: title.dbkey.replace(/_/g, ' '), signature, date: signatureDate(now, tzMsg === false ? 'UTC' : tzMsg) });
   return out.replace(/\x7fUNIQ-pst-(\d+)-QINU\x7f/g, (_m, k: string) => held[Number(k)] ?? '');
 }
@@ -226,8 +234,10 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     headingMarkers: true,
     limitReport: true,
     message: (k: string) => (k in messages ? messages[k as keyof RenderMessages] : undefined),
+    contentLang: wiki.lang,
+    userLang: o.userLang,
   };
-  const round = await expandInRounds(o.text, snap, expandOptions, roundFetcher(store.pages, (calls) => evaluateInlineQueries(store, wiki, calls, o.title)));
+  const round = await expandInRounds(o.text, snap, expandOptions, roundFetcher(store, (calls) => evaluateInlineQueries(store, wiki, calls, o.title)));
   const expanded = round.result;
   const env: RenderEnv = {
     codec: wiki.codec,

@@ -7,6 +7,7 @@
 import type { ActionModule, ModuleContext } from '../api/types.js';
 import { withContent } from '../api/result.js';
 import { escapeHtml } from '../wikitext/sanitizer.js';
+import { escapeElementText } from '../wiki/html.js';
 import { preprocessToXml } from '../wikitext/preprocessor.js';
 import { getSection } from '../wikitext/sections.js';
 import { languageName } from '../wiki/interwiki.js';
@@ -16,7 +17,6 @@ import { limitReportComment, limitReportHtml } from '../wikitext/render/limit-re
 import { messageText } from '../wikitext/message-transform.js';
 import { MessageLoader } from './message-loader.js';
 import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
-import { decodeCharReferences } from '../wiki/titles.js';
 import { MAX_TEXT_BYTES, preSaveTransform, renderPage, renderRevision, type RenderedPage } from './page-renderer.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle',
@@ -140,7 +140,7 @@ export const parseModule: ActionModule = {
     // ApiParse: the section is cut out first, the pre-save transform applies to what is left
     let pstText: string | undefined;
     if (text !== undefined && (p.pst || p.onlypst)) {
-      pstText = await preSaveTransform(ctx.store, ctx.wiki, title, source, ctx.request.ip);
+      pstText = await preSaveTransform(ctx.store, ctx.wiki, title, source, ctx.request.ip, userLanguage(raw.uselang, ctx.wiki.lang));
       if (p.onlypst) {
         const r: Record<string, unknown> = { text: bc(pstText) };
         if (props.has('wikitext')) r.wikitext = bc(source);
@@ -197,7 +197,7 @@ export const parseModule: ActionModule = {
     if (props.has('displaytitle')) r.displaytitle = out.displayTitle ?? ctx.wiki.titleText(title.ns, title.dbkey);
     // ApiParse 1.25 gives the head items with headhtml too
     if (props.has('headitems') || props.has('headhtml')) r.headitems = [];
-    if (props.has('headhtml')) r.headhtml = bc(headHtml(ctx, title, out));
+    if (props.has('headhtml')) r.headhtml = bc(await headHtml(ctx, title, userLang));
     if (props.has('modules')) {
       r.modules = out.modules;
       r.modulescripts = [];
@@ -253,25 +253,30 @@ export function categoriesHtml(ctx: ModuleContext, out: RenderedPage): string {
 
 /**
  * OutputPage::headElement of 1.25, which ApiParse returns for prop=headhtml: the doctype, <html> with the
- * content language, <head> and the opening <body> with the skin's classes (Skin::getPageClasses).
- * What differs, and why: wikiquery has no ResourceLoader (load.php), so the head has none of its output
- * (the startup script, module CSS links, mw.config variables, mw.loader calls) and no links to endpoints
- * it does not serve (favicon, OpenSearch description, RSD, feeds). The <title> is the `pagetitle` text of
- * the page's title (its display title without tags, as OutputPage::setPageTitle makes it for a page view):
- * 1.25's API never sets the page title and gives " — Site" there. The body's action class is that of an
- * index.php request with action=parse, which is no page action ('nosuchaction'); the skin is Vector,
- * 1.25's default.
+ * user language (Skin::getHtmlElementAttributes), <head> and the opening <body> with the skin's classes
+ * (Skin::getPageClasses). What differs, and why: wikiquery has no ResourceLoader (load.php), so the head
+ * has none of its output (the startup script, module CSS links, mw.config variables, mw.loader calls) and
+ * no links to endpoints it does not serve (favicon, OpenSearch description, RSD, feeds). The body's action
+ * class is that of an index.php request with action=parse, which is no page action ('nosuchaction'); the
+ * skin is Vector, 1.25's default.
+ *
+ * The <title>: ApiParse 1.25 sets the context title and calls addParserOutputMetadata, which sets no page
+ * title (categories, indicators, modules, head items only); nothing in the API calls setPageTitle. So
+ * headElement finds getHTMLTitle() == '' and sets it to msg('pagetitle', getPageTitle()) with the page
+ * title still '' ; setHTMLTitle then runs Message::setContext (the request's language, i.e. uselang, and
+ * title) and ->text(). The result is the `pagetitle` message of the user language with $1 empty:
+ * " — Site" from uk.json's "$1 — {{SITENAME}}", escaped by Html::element (& and < only).
  */
-function headHtml(ctx: ModuleContext, title: { ns: number; dbkey: string }, out: RenderedPage): string {
+async function headHtml(ctx: ModuleContext, title: { ns: number; dbkey: string }, userLang: string): Promise<string> {
   const prefixed = ctx.wiki.titleText(title.ns, title.dbkey);
-  const shown = out.displayTitle !== undefined ? decodeCharReferences(out.displayTitle.replace(/<[^>]*>/g, '')) : prefixed;
-  // uk.json's pagetitle: "$1 — {{SITENAME}}"
-  const htmlTitle = `${shown} — ${ctx.wiki.info.sitename}`;
+  const loader = new MessageLoader(ctx.store, ctx.wiki);
+  await loader.prefetch(['pagetitle'], userLang);
+  const htmlTitle = await loader.render((m) => messageText(m, 'pagetitle', [''], userLang, title));
   const kind = title.ns === -1 ? 'ns-special' : title.ns % 2 === 1 ? 'ns-talk' : 'ns-subject';
   const bodyClass = ['mediawiki', 'ltr', 'sitedir-ltr', `ns-${title.ns}`, kind, escapeClass(`page-${prefixed}`), 'skin-vector', 'action-nosuchaction'].join(' ');
   return (
-    `<!DOCTYPE html>\n<html lang="${ctx.wiki.lang}" dir="ltr" class="client-nojs">\n<head>\n<meta charset="UTF-8" />\n` +
-    `<title>${escapeHtml(htmlTitle)}</title>\n<meta name="generator" content="MediaWiki ${MEDIAWIKI_VERSION}" />\n</head>\n<body class="${escapeHtml(bodyClass)}">\n`
+    `<!DOCTYPE html>\n<html lang="${escapeHtml(userLang)}" dir="ltr" class="client-nojs">\n<head>\n<meta charset="UTF-8" />\n` +
+    `<title>${escapeElementText(htmlTitle)}</title>\n<meta name="generator" content="MediaWiki ${MEDIAWIKI_VERSION}" />\n</head>\n<body class="${escapeHtml(bodyClass)}">\n`
   );
 }
 

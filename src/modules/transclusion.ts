@@ -5,6 +5,7 @@
  * four store calls for the whole batch, whatever its size.
  */
 import type { PageStore, TitleKey } from '../store/page-store.js';
+import type { MessageStore } from '../store/message-store.js';
 import { queryKey, titleKey, type InlineQueryCall, type InlineQueryOutput, type RoundFetcher, type Transcluded } from '../wikitext/preprocess.js';
 
 export type { Transcluded };
@@ -48,22 +49,31 @@ export async function fetchTransclusions(
 
 /**
  * The fetcher of the expansion rounds over the store (expandInRounds): the templates and #ifexist targets
- * a round asked for in one fetchTransclusions batch and, with `answer`, its inline queries beside it.
+ * a round asked for in one fetchTransclusions batch, the message texts its {{int:}} calls read in one
+ * messages call and, with `answer`, its inline queries beside them.
  */
-export function roundFetcher(pages: PageStore, answer?: (calls: InlineQueryCall[]) => Promise<InlineQueryOutput[]>): RoundFetcher {
+export function roundFetcher(
+  store: { pages: PageStore; messages: MessageStore },
+  answer?: (calls: InlineQueryCall[]) => Promise<InlineQueryOutput[]>,
+): RoundFetcher {
   return async (round, snap) => {
-    const { wantedTemplates: wanted, wantedExists: exists, wantedQueries: queries } = round;
+    const { wantedTemplates: wanted, wantedExists: exists, wantedQueries: queries, wantedMessages } = round;
     const pagesRead = async () => {
       if (wanted.length === 0 && exists.length === 0) return;
-      const { texts, existing } = await fetchTransclusions(pages, wanted, exists);
+      const { texts, existing } = await fetchTransclusions(store.pages, wanted, exists);
       for (const t of exists) snap.exists.set(titleKey(t), existing.has(titleKey(t)));
       for (const [k, v] of texts) snap.templates.set(k, v);
+    };
+    const messagesRead = async () => {
+      const { langs, keys } = wantedMessages;
+      if (langs.length === 0 || keys.length === 0) return;
+      snap.messageTexts.addTexts(langs, keys, await store.messages.texts(langs, keys));
     };
     const queriesAnswered = async () => {
       if (!answer || queries.length === 0) return;
       const answers = await answer(queries);
       queries.forEach((q, i) => snap.queries.set(queryKey(q), answers[i]));
     };
-    await Promise.all([pagesRead(), queriesAnswered()]);
+    await Promise.all([pagesRead(), messagesRead(), queriesAnswered()]);
   };
 }

@@ -11,6 +11,7 @@ import type { TitleCodec } from '../wiki/titles.js';
 import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { DEFAULT_LIMITS, expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
 import { displayTitleProp } from './display-title.js';
+import { MessageSnapshot, Messages, type MessageSource } from '../wiki/messages.js';
 
 export interface TitleRef {
   ns: number;
@@ -29,6 +30,8 @@ export interface PageSource {
   /** the text to transclude for a title, after one redirect; null when there is none */
   template(t: TitleRef): Transcluded | null;
   exists(t: TitleRef): boolean;
+  /** the message catalogs and MediaWiki: overrides {{int:}} reads */
+  messages?: MessageSource;
 }
 
 /** `${ns}|${dbkey}`, the key of the snapshot's maps */
@@ -44,8 +47,15 @@ export class PageSnapshot {
   readonly exists = new Map<string, boolean>();
   /** inline query calls (queryKey) → their output */
   readonly queries = new Map<string, InlineQueryOutput>();
+  /** the stored message texts {{int:}} read (without a source); what a round read unfetched is wanted */
+  readonly messageTexts = new MessageSnapshot();
 
   constructor(readonly source?: PageSource) {}
+
+  /** where {{int:}} looks messages up: the source's (synchronous) messages, else what the rounds fetched */
+  messages(): MessageSource {
+    return this.source?.messages ?? this.messageTexts;
+  }
 
   /** the known text of a title; undefined when it has not been fetched (and there is no source) */
   template(key: string, t: TitleRef): Transcluded | null | undefined {
@@ -120,6 +130,8 @@ export interface ExpandRound {
   wantedExists: TitleRef[];
   /** inline queries met whose output is not in the snapshot yet */
   wantedQueries: InlineQueryCall[];
+  /** stored message texts {{int:}} read that the snapshot has not fetched: every key in every language */
+  wantedMessages: { langs: string[]; keys: string[] };
 }
 
 /** parse trees of template texts, shared by every expansion of the serving process (pages, messages) */
@@ -173,11 +185,19 @@ export interface ExpandOptions {
   checkDisplayTitle?: boolean;
   /** parse trees shared across expansions; default the serving process's */
   treeCache?: TemplateTreeCache;
+  /** the wiki's content language ({{CONTENTLANGUAGE}}, the page language of {{PLURAL}} and friends); default 'uk' */
+  contentLang?: string;
+  /**
+   * the user language of the parser options, in which {{int:}} looks messages up
+   * (CoreParserFunctions::intFunction): uselang for the API, the content language at import (LinksUpdate's
+   * canonical options); default the content language
+   */
+  userLang?: string;
 }
 
 /** whether a round asked for anything it did not have */
 export function wantsMore(round: ExpandRound): boolean {
-  return round.wantedTemplates.length > 0 || round.wantedExists.length > 0 || round.wantedQueries.length > 0;
+  return round.wantedTemplates.length > 0 || round.wantedExists.length > 0 || round.wantedQueries.length > 0 || round.wantedMessages.keys.length > 0;
 }
 
 /** Fetches, in one batch, what a round asked for into the snapshot. */
@@ -202,6 +222,10 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
   const wantedExists = new Map<string, TitleRef>();
   const wantedQueries = new Map<string, InlineQueryCall>();
   const t = namespaceTables(o.codec);
+  const contentLang = o.contentLang ?? 'uk';
+  const userLang = o.userLang ?? contentLang;
+  // Message::plain() does not transform, so the message environment never fetches a template
+  const messages = new Messages(snap.messages(), { codec: o.codec, siteName: o.siteName, contentLang, fetchTemplate: () => null });
   const ctx: PreprocessContext = {
     title: { ns: o.title.ns, dbkey: o.title.dbkey, nsText: o.codec.nsName(o.title.ns) ?? '' },
     getTemplate: (target) => {
@@ -243,9 +267,15 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
     stripItem: o.stripItem,
     headingMarkers: o.headingMarkers,
     limitReport: o.limitReport,
+    language: contentLang,
+    contentLanguage: contentLang,
+    // wfMessage($key, $args)->inLanguage(user language)->plain(): MessageCache's whole lookup
+    interfaceMessage: (key, args) => messages.plain(key, args, userLang),
   };
   if (o.checkDisplayTitle !== false) ctx.displayTitle = (text) => displayTitleProp(text, o.title, o.codec);
   if (o.inlineQueries) ctx.inlineQuery = inlineQueryAnswers(snap.queries, wantedQueries);
   const result = expandWikitext(text, ctx);
-  return { result, wantedTemplates: [...wantedTemplates.values()], wantedExists: [...wantedExists.values()], wantedQueries: [...wantedQueries.values()] };
+  const wantedTexts = snap.source?.messages ? new Map<string, Set<string>>() : snap.messageTexts.wantedTexts;
+  const wantedMessages = { langs: [...wantedTexts.keys()], keys: [...new Set([...wantedTexts.values()].flatMap((k) => [...k]))] };
+  return { result, wantedTemplates: [...wantedTemplates.values()], wantedExists: [...wantedExists.values()], wantedQueries: [...wantedQueries.values()], wantedMessages };
 }

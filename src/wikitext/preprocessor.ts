@@ -128,8 +128,8 @@ export interface PreprocessContext {
   contentLanguage?: string;
   /**
    * {{int:key|…}}: Message::plain of the key in the target language with the call's arguments as $1…,
-   * parsed again in a frame holding them (CoreParserFunctions::intFunction). Without it the MediaWiki:
-   * page of the key is read through getTemplate, "⧼key⧽" when there is none.
+   * parsed again in a frame holding them (CoreParserFunctions::intFunction). Without it no message
+   * exists: Message::plain's "<key>".
    */
   interfaceMessage?(key: string, args: string[]): string;
   /**
@@ -2226,19 +2226,13 @@ defineCI(['gender', 'СТАТЬ', 'ПОЛ'], (ex, c) => {
 
 defineCI(['int', 'ВНУТР'], (ex, c) => {
   const key = c.first;
-  const message = ex.ctx.interfaceMessage;
-  if (message) {
-    if (key === '') return NOT_FOUND;
-    // parsed again in a frame holding the call's arguments, as braceSubstitution does with a non-noparse result
-    const text = message(key, ex.allTrimmedArgs(c).slice(1));
-    return ex.expandGenerated(text, ex.newChild(c.frame, c.node.parts, ''), false);
-  }
-  // An interface message: a MediaWiki: page when the wiki has one, else MediaWiki's "⧼key⧽".
-  const page = key === '' ? null : ex.fetch(`${ex.nsName(NS_MEDIAWIKI)}:${ucfirst(key)}`);
-  if (!page) return `⧼${key}⧽`;
+  if (key === '') return NOT_FOUND;
+  // Message::plain() in the parser options' user language, '<key>' when no such message exists (no hook:
+  // no message exists); then parsed again in a frame holding the call's arguments, as braceSubstitution
+  // does with a result that is not 'noparse'
   const args = ex.allTrimmedArgs(c).slice(1);
-  const text = page.text.replace(/\$(\d+)/g, (m, n: string) => args[Number(n) - 1] ?? m);
-  return ex.expandGenerated(text, ex.newChild(c.frame, [], `${page.ns}:${page.dbkey}`), false);
+  const text = ex.ctx.interfaceMessage ? ex.ctx.interfaceMessage(key, args) : `<${htmlspecialchars(key)}>`;
+  return ex.expandGenerated(text, ex.newChild(c.frame, c.node.parts, ''), false);
 });
 
 defineCI(['#language', '#МОВА', '#ЯЗЫК'], (_ex, c) => LANGUAGE_NAMES[c.first.toLowerCase()] ?? c.first.toLowerCase());

@@ -92,7 +92,7 @@ export const EN_INTERFACE_MESSAGES: Pick<RenderMessages, 'editsection' | 'editse
   'thumbnail-more': 'Enlarge',
 };
 
-export const UK_MESSAGES: RenderMessages = {
+export const UK_MESSAGES: Omit<RenderMessages, 'invalid-indicator-name'> = {
   editsection: 'ред.',
   editsectionhint: 'Редагувати розділ: $1',
   toc: 'Зміст',
@@ -102,8 +102,6 @@ export const UK_MESSAGES: RenderMessages = {
   'hidden-category-category': 'Приховані категорії',
   'restricted-displaytitle-ignored': 'Сторінки, де ігноруються відображувані назви',
   'duplicate-displaytitle': DUPLICATE_DISPLAYTITLE_UK,
-  // en.json of 1.25 (the store's text, when the import loaded one, replaces these)
-  'invalid-indicator-name': "Error: Page status indicators' <code>name</code> attribute must not be empty.",
   rfcurl: '//tools.ietf.org/html/rfc$1',
   pubmedurl: '//www.ncbi.nlm.nih.gov/pubmed/$1?dopt=Abstract',
 };

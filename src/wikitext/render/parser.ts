@@ -75,7 +75,8 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
    */
   const indicator = (attrs: string, content: string): string => {
     const name = phpTrim(decodeTagAttributes(attrs).get('name') ?? '');
-    if (name === '') return strip.add('general', 'indicator', `<span class="error">${env.messages['invalid-indicator-name']}</span>`);
+    // wfMessage('invalid-indicator-name')->inContentLanguage()->parse(): a stored text is wikitext, never raw HTML
+    if (name === '') return strip.add('general', 'indicator', `<span class="error">${doAllQuotes(removeHtmlTags(env.messages['invalid-indicator-name']))}</span>`);
     let t = extensionTags(content);
     t = renderSemantic(t);
     t = removeHtmlTags(t);
