@@ -146,6 +146,8 @@ export const NAMESPACES: ReadonlyArray<readonly [number, string]> = [
   [103, 'Property talk'],
   [106, 'Форма'],
   [107, 'Обговорення форми'],
+  [108, 'Concept'],
+  [109, 'Concept talk'],
 ];
 const NS_NAME = new Map<number, string>(NAMESPACES.map(([k, v]) => [k, v]));
 
@@ -1113,6 +1115,28 @@ function buildTemplates(): void {
   add(10, 'Town', '#REDIRECT [[Шаблон:Місто]]', { redirect: 'Шаблон:Місто' });
 }
 
+/**
+ * SMW concepts: a query stored on a Concept: page, used as [[Concept:…]] in other queries. Their one
+ * revision each comes after every other revision (the sandbox's last edit, 2016-11-20 15:30), so that no
+ * other page or revision id moves.
+ */
+function buildConcepts(): void {
+  let minute = 0;
+  const concept = (title: string, text: string) =>
+    add(108, title, [{ ts: `2016-11-20T16:${String(minute++).padStart(2, '0')}:00Z`, user: U.olena, comment: 'Нова концепція', text }]);
+  concept('Міста-мільйонники', '{{#concept:[[Категорія:Міста]] [[Населення::>1000000]]|Міста, де живе понад мільйон людей.}}\n\nДив. також [[Concept:Великі обласні центри]].');
+  concept('Великі обласні центри', '{{#concept:[[Concept:Міста-мільйонники]] [[Категорія:Обласні центри]]}}\n\nЦе: {{#ask:[[Concept:Великі обласні центри]]|format=list}}.');
+  concept('Довгі притоки Дніпра', '{{#concept:\n [[Впадає в::Dnieper]]\n [[Довжина::>700]]\n|Притоки Дніпра, довші за 700 км (&lt;q&gt; та <b>розмітка</b> в описі).}}');
+  concept('Страви й напої', '{{#concept:[[Категорія:Супи]] OR <q>[[Категорія:Напої]]</q>}}');
+  concept('Циклічна', '{{#concept:[[Concept:Циклічна]] OR [[Категорія:Супи]]}}');
+  concept(
+    'Забагато умов',
+    '{{#concept:[[Категорія:Міста]] [[Населення::>1]] [[Населення::<100000000]] [[Населення::!5]] [[Населення::!6]] [[Населення::!7]] [[Населення::!8]]}}',
+  );
+  concept('Дві концепції', '{{#concept:[[Категорія:Супи]]}}\n{{#concept:[[Категорія:Напої]]}}');
+  concept('Без означення', 'Ця сторінка концепції ще не має означення.');
+}
+
 function buildProperties(): void {
   const prop = (title: string, text: string) => add(102, title, text + '\n[[Категорія:Властивості]]');
   prop('Населення', 'Кількість жителів населеного пункту.\n\nТип: [[Has type::Number]]');
@@ -1945,6 +1969,7 @@ export function generateDemo(outDir: string): void {
   buildCharacters();
   buildTemplates();
   buildProperties();
+  buildConcepts();
   buildForms();
   buildCategories();
   buildFilePages();

@@ -25,7 +25,8 @@ import { normalizedQueryString } from '../semantic/query.js';
 import { BLOB_TYPES, DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, propertyPageKey, typeIdFromLabel, typeUri } from '../semantic/types.js';
 import { isError, mwTimestampItem, numberItem, parseValue, wikiPageItem } from '../semantic/values.js';
 import { wordKeys } from '../semantic/fold.js';
-import { itemSortKey } from '../semantic/ask.js';
+import { itemSortKey, SMW_NS_CONCEPT } from '../semantic/ask.js';
+import { defineConcept, encodeConcept } from '../semantic/concept.js';
 import type { ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
 
 /** How many values a precomputed list keeps: Semantic Forms' $sfgMaxAutocompleteValues. */
@@ -207,8 +208,15 @@ class SemanticImportHook implements PageAnalysisHook {
     const ann = analyzed !== undefined ? (analyzed as PageAnnotations | null) : (analyzer(p, text, { codec: this.codec, lang: '' }) as PageAnnotations | null);
     if (ann === null) return;
     const titleText = p.dbkey.replace(/_/g, ' ');
-    this.addSubject(p.ns, p.dbkey, '', p.defaultSort ?? titleText);
+    const subject = this.addSubject(p.ns, p.dbkey, '', p.defaultSort ?? titleText);
     this.annotations(ann.annotations, p);
+    // ConceptParserFunction: only on a Concept: page, and only its first #concept; typed with every
+    // property's type at the end, as _ASKST is
+    const concept = p.ns === SMW_NS_CONCEPT ? ann.concepts?.[0] : undefined;
+    if (concept) {
+      this.w.stage(subject, this.propId('_CONC'), this.seq++, JSON.stringify([concept.query, concept.docu ?? '']));
+      this.values++;
+    }
     const catProp = p.ns === 14 ? '_SUBC' : '_INST';
     for (const c of new Set(p.categories)) this.annotation(catProp, c);
     this.item('_MDAT', DI.TIME, mwTimestampItem(p.latestTimestamp));
@@ -254,9 +262,13 @@ class SemanticImportHook implements PageAnalysisHook {
     ctx.log(`semantic: autocompletion index: ${words} word keys, ${heavy.nodes} precomputed prefixes (${heavy.rows} rows) (${secs()} s)`);
   }
 
-  /** The staged query strings (_ASKST), normalised with every property's type, → smw_value. */
+  /**
+   * The staged query strings (_ASKST) and concept definitions (_CONC), normalised with every property's
+   * type, → smw_value.
+   */
   private writeQueries(props: Map<number, PropInfo>): void {
     const w = this.w;
+    const conceptProp = this.propIds.get('_CONC');
     const typeOf = (key: string) => {
       const id = this.propIds.get(key) ?? w.propertyId(key);
       return (id !== undefined && props.get(id)?.type) || '_wpg';
@@ -269,6 +281,12 @@ class SemanticImportHook implements PageAnalysisHook {
       last = rows[rows.length - 1].row;
       w.batch(() => {
         for (const row of rows) {
+          if (row.property === conceptProp) {
+            const [conditions, docu] = JSON.parse(row.text) as [string, string];
+            const item = encodeConcept(defineConcept(conditions, docu, { codec, typeOf }).value);
+            w.addValue(row.subject, row.property, row.kind, DI.CONCEPT, item, null, null, itemSortKey(DI.CONCEPT, item) ?? null);
+            continue;
+          }
           let text: string;
           try {
             text = normalizedQueryString(row.text, { codec, typeOf });

@@ -38,6 +38,8 @@ export interface PageAnnotations {
   subobjects: SubobjectAnnotations[];
   /** #ask query profiles in document order */
   queries: QueryInfo[];
+  /** `{{#concept:query|docu}}` calls in document order (arguments trimmed, as MediaWiki passes them) */
+  concepts: Array<{ query: string; docu?: string }>;
 }
 
 /** Tags whose content MediaWiki does not parse: annotations inside them are text. */
@@ -280,8 +282,8 @@ export function inTextAnnotations(text: string, out: RawAnnotation[]): void {
 /** Everything SMW would annotate on a page, from its expanded text. */
 export function extractAnnotations(expandedText: string, codec: TitleCodec): PageAnnotations {
   const text = stripUnparsed(expandedText);
-  const result: PageAnnotations = { annotations: [], subobjects: [], queries: [] };
-  const calls = findParserFunctions(text, ['set', 'subobject', 'ask']);
+  const result: PageAnnotations = { annotations: [], subobjects: [], queries: [], concepts: [] };
+  const calls = findParserFunctions(text, ['set', 'subobject', 'ask', 'concept']);
   const subByName = new Map<string, SubobjectAnnotations>();
   let rest = '';
   let last = 0;
@@ -314,6 +316,8 @@ export function extractAnnotations(expandedText: string, codec: TitleCodec): Pag
         subByName.set(name, s);
         result.subobjects.push(s);
       }
+    } else if (call.name === 'concept') {
+      result.concepts.push({ query: (call.args[0] ?? '').trim(), docu: call.args.length > 1 ? call.args[1].trim() : undefined });
     } else {
       const q = describeQuery(call.args, codec);
       if (q && !result.queries.some((x) => x.name === q.name)) result.queries.push(q);

@@ -28,6 +28,9 @@ export const SMW_QMAX_SIZE = 12; // $smwgQMaxSize
 export const SMW_QMAX_DEPTH = 4; // $smwgQMaxDepth
 export const SMW_QSUBCATEGORY_DEPTH = 10; // $smwgQSubcategoryDepth
 export const SMW_QSUBPROPERTY_DEPTH = 10; // $smwgQSubpropertyDepth
+export const SMW_QCONCEPT_MAX_SIZE = 20; // $smwgQConceptMaxSize
+export const SMW_QCONCEPT_MAX_DEPTH = 8; // $smwgQConceptMaxDepth
+export const SMW_NS_CONCEPT = 108;
 
 // ---------------------------------------------------------------------------------------------------
 // Messages (i18n/uk.json of SMW 2.2)
@@ -55,6 +58,14 @@ const MESSAGES: Record<string, string> = {
   smw_unitnotallowed: '«$1» не оголошена як допустима одиниця виміру цієї властивості.',
   smw_unsupportedunit: 'Перетворення для одиниці виміру «$1» не підтримується.',
   smw_bad_geocoord: '«$1» не розпізнано як географічні координати.',
+  smw_concept_cache_miss:
+    'Концепцію «$1» неможливо використати у цей момент, оскільки налаштування цієї вікі вимагає попередньої автономної обробки. Якщо проблема не вирішиться протягом певного часу, зверніться до адміністратора сайту.',
+  // not in SMW 2.2's uk.json: the English text
+  'smw-query-condition-circular': 'A possible circular condition has been detected in "$1".',
+  smw_no_concept_namespace: 'Концепції можна означувати лише у просторі назв «Концепція:».',
+  smw_multiple_concepts: 'Кожна сторінка концепції може мати лише одне означення концепції.',
+  smw_concept_description: 'Опис концепції «$1».',
+  smw_viewasrdf: 'вивід RDF',
 };
 
 export function smwMessage(key: string, ...args: string[]): string {
@@ -119,7 +130,9 @@ export type Description =
   | { k: 'value'; item: QueryItem; cmp: Comparator; type: string }
   | { k: 'some'; prop: PropertyRef; desc: Description }
   | { k: 'and'; items: Description[] }
-  | { k: 'or'; items: Description[] };
+  | { k: 'or'; items: Description[] }
+  /** `[[Concept:X]]` (ConceptDescription): the pages X's stored query matches (semantic/concepts.ts expands it) */
+  | { k: 'concept'; dbkey: string };
 
 const THING: Description = { k: 'thing' };
 
@@ -151,7 +164,7 @@ function depth(d: Description): number {
 }
 
 /** Conjunction::addDescription: Thing is dropped, conjunctions absorbed. */
-function conjoin(items: Description[]): Description {
+export function conjoin(items: Description[]): Description {
   const out: Description[] = [];
   for (const d of items) {
     if (d.k === 'thing') continue;
@@ -164,7 +177,7 @@ function conjoin(items: Description[]): Description {
 }
 
 /** Disjunction::addDescription: Thing makes it true, class descriptions merge, disjunctions absorbed. */
-function disjoin(items: Description[]): Description {
+export function disjoin(items: Description[]): Description {
   const out: Description[] = [];
   let cls: { k: 'class'; cats: string[] } | null = null;
   for (const d of items) {
@@ -221,6 +234,10 @@ export function queryString(d: Description, asValue: boolean, codec: TitleCodec)
     }
     case 'class': {
       const s = '[[' + d.cats.map((c, i) => (i === 0 ? codec.prefixedText(NS_CATEGORY, c) : c.replace(/_/g, ' '))).join('||') + ']]';
+      return asValue ? ' <q>' + s + '</q> ' : s;
+    }
+    case 'concept': {
+      const s = '[[' + codec.prefixedText(SMW_NS_CONCEPT, d.dbkey) + ']]';
       return asValue ? ' <q>' + s + '</q> ' : s;
     }
     case 'value': {
@@ -655,8 +672,7 @@ class QueryParser {
           const d: Description = { k: 'class', cats: [t.dbkey] };
           result = result === null ? d : disjoin([result, d]);
         }
-        // concepts are not stored: a concept condition matches nothing (SMW without a concept cache)
-        if (t !== null && !category) result = result ?? { k: 'class', cats: [] };
+        if (t !== null && !category) result = result === null ? { k: 'concept', dbkey: t.dbkey } : disjoin([result, { k: 'concept', dbkey: t.dbkey }]);
       }
       chunk = this.readChunk();
       go = chunk === '||' && category;
@@ -821,15 +837,48 @@ export interface ParsedConditions {
   depth: number;
 }
 
-/** SMWQueryParser::getQueryDescription, then SMWQuery::applyRestrictions. */
-export function parseConditions(queryString: string, ctx: LanguageContext): ParsedConditions {
+/**
+ * SMWQueryParser::getQueryDescription, then SMWQuery::applyRestrictions (a concept's definition is pruned
+ * to $smwgQConceptMaxSize/$smwgQConceptMaxDepth instead).
+ */
+export function parseConditions(queryString: string, ctx: LanguageContext, forConcept = false): ParsedConditions {
   const p = new QueryParser(ctx);
   const parsed = p.parse(queryString);
   const errors = [...p.errors];
   const log: string[] = [];
-  const description = prune(parsed, { size: SMW_QMAX_SIZE, depth: SMW_QMAX_DEPTH }, log, ctx.codec);
+  const budget = forConcept ? { size: SMW_QCONCEPT_MAX_SIZE, depth: SMW_QCONCEPT_MAX_DEPTH } : { size: SMW_QMAX_SIZE, depth: SMW_QMAX_DEPTH };
+  const description = prune(parsed, budget, log, ctx.codec);
   if (log.length > 0) errors.push(smwMessage('smw_querytoolarge', log.join(', ').replace(/\[/g, '&#x005B;')));
   return { description, errors, size: size(description), depth: depth(description) };
+}
+
+/** SMW_*_QUERY flags (Description::getQueryFeatures) */
+const SMW_PROPERTY_QUERY = 1;
+const SMW_CATEGORY_QUERY = 2;
+const SMW_CONCEPT_QUERY = 4;
+const SMW_NAMESPACE_QUERY = 8;
+const SMW_CONJUNCTION_QUERY = 16;
+const SMW_DISJUNCTION_QUERY = 32;
+
+/** Description::getQueryFeatures: the query constructs a description uses (stored with a concept) */
+export function queryFeatures(d: Description): number {
+  switch (d.k) {
+    case 'thing':
+    case 'value':
+      return 0;
+    case 'ns':
+      return SMW_NAMESPACE_QUERY;
+    case 'class':
+      return d.cats.length > 1 ? SMW_CATEGORY_QUERY | SMW_DISJUNCTION_QUERY : SMW_CATEGORY_QUERY;
+    case 'concept':
+      return SMW_CONCEPT_QUERY;
+    case 'some':
+      return SMW_PROPERTY_QUERY | queryFeatures(d.desc);
+    case 'and':
+      return d.items.reduce((f, x) => f | queryFeatures(x), SMW_CONJUNCTION_QUERY);
+    case 'or':
+      return d.items.reduce((f, x) => f | queryFeatures(x), SMW_DISJUNCTION_QUERY);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

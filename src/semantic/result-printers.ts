@@ -214,10 +214,13 @@ export interface PrintInput {
   pageTitle: string;
 }
 
-/** smwfEncodeMessages: the warning highlighter around the (escaped) messages. */
-export function encodeMessages(messages: string[]): string {
+/**
+ * smwfEncodeMessages: the warning highlighter around the (escaped) messages. MessageFormatter::getHtml
+ * makes the same, its messages escaped with htmlspecialchars' default flags (`quotes` 'double').
+ */
+export function encodeMessages(messages: string[], quotes: 'double' | 'both' = 'both'): string {
   if (messages.length === 0) return '';
-  const escaped = messages.map((m) => htmlspecialchars(m, 'both'));
+  const escaped = messages.map((m) => htmlspecialchars(m, quotes));
   // SMW joins the items with ' <!--br-->'; the parse that follows removes the comment (Sanitizer::removeHTMLcomments)
   const list = escaped.length === 1 ? escaped[0] : '<ul>' + escaped.map((m) => '<li>' + m + '</li>').join(' ') + '</ul>';
   return (

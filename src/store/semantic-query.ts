@@ -202,6 +202,9 @@ class Compiler {
     switch (d.k) {
       case 'thing':
         return 'TRUE';
+      case 'concept':
+        // a concept the caller could not expand (missing, circular, too large): it holds no page
+        return 'FALSE';
       case 'ns':
         if (row) return `${row}.ss_namespace = ${this.p(d.ns, 'int')}`;
         return `EXISTS (SELECT 1 FROM smw_subject c WHERE c.ss_id = ${x} AND c.ss_namespace = ${this.p(d.ns, 'int')})`;
@@ -335,6 +338,8 @@ class Compiler {
     switch (d.k) {
       case 'thing':
         return 'SELECT ss_id AS id FROM smw_subject';
+      case 'concept':
+        return NO_SUBJECT;
       case 'ns':
         return `SELECT ss_id AS id FROM smw_subject WHERE ss_namespace = ${this.p(d.ns, 'int')}`;
       case 'class': {

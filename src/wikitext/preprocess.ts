@@ -77,8 +77,11 @@ export interface InlineQueryOutput {
   expand: boolean;
 }
 
+export type InlineQueryFn = 'ask' | 'show' | 'concept' | 'concept-again';
+
 export interface InlineQueryCall {
-  fn: 'ask' | 'show';
+  /** 'concept-again': a #concept after the page's first (SMW answers it with smw_multiple_concepts) */
+  fn: InlineQueryFn;
   /** the arguments, expanded and trimmed */
   args: string[];
 }

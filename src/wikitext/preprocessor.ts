@@ -118,7 +118,7 @@ export interface PreprocessContext {
    * answer is not known yet). `expand`: the output holds template calls to expand (format=template),
    * as SMW's printer runs Parser::replaceVariables on it; otherwise it is inserted as it is (noparse).
    */
-  inlineQuery?(fn: 'ask' | 'show', args: string[]): { text: string; expand: boolean } | undefined;
+  inlineQuery?(fn: 'ask' | 'show' | 'concept' | 'concept-again', args: string[]): { text: string; expand: boolean } | undefined;
   /**
    * The language of {{PLURAL}}, {{GRAMMAR}} and {{formatnum}} (Parser::getTargetLanguage): the content
    * language for a page, the user language for an interface message. Default 'uk'.
@@ -1089,6 +1089,8 @@ class Expander {
   limitHit: string | undefined;
   /** template-format inline query outputs being expanded, one inside another */
   inlineTemplateDepth = 0;
+  /** a {{#concept:}} has been expanded (a page defines one concept; SMW answers the others with an error) */
+  conceptSeen = false;
 
   private readonly maxDepth: number;
   private readonly maxBytes: number;
@@ -2015,6 +2017,14 @@ for (const fn of ['ask', 'show'] as const) {
     }
   });
 }
+
+// SMW's {{#concept:}}: its description box, made by the same caller (it needs the properties' types)
+defineCI(['#concept'], (ex, c) => {
+  if (!ex.ctx.inlineQuery) return LITERAL;
+  const fn = ex.conceptSeen ? 'concept-again' : 'concept';
+  ex.conceptSeen = true;
+  return ex.ctx.inlineQuery(fn, ex.allTrimmedArgs(c))?.text ?? LITERAL;
+});
 
 // -- ParserFunctions extension --
 

@@ -27,7 +27,7 @@ export interface StrippedText {
  * so the whole call is cut out before links are looked for. Braces are matched by depth.
  */
 function stripInlineQueries(text: string): string {
-  const open = /\{\{\s*#(?:ask|show)\s*:/gi;
+  const open = /\{\{\s*#(?:ask|show|concept)\s*:/gi;
   if (!open.test(text)) return text;
   open.lastIndex = 0;
   let out = '';

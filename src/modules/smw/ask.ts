@@ -17,6 +17,7 @@
  * Booleans (`exists`, a print request's `format` false) go through the API's formatversion=1 rules as
  * every 1.25 result does: true is "" and false is left out.
  */
+import { expandConcepts } from './concepts.js';
 import type { ActionModule, ModuleContext } from '../../api/types.js';
 import { pageUrl, serverOf } from '../../wiki/files.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
@@ -176,8 +177,15 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
   if (options.sort.some(([, o]) => o === 'RANDOM')) ctx.markVolatile('clock');
   const sortTypes: Record<string, string> = {};
   for (const [k] of options.sort) if (k !== '') sortTypes[k] = typeOfKey(lang, k);
+  // SMW's QueryEngine reports its own errors (concepts) as the parser's: the answer is the error list
+  const engineErrors: string[] = [];
+  const description = await expandConcepts(parsed.description, codec, ctx.store, engineErrors);
+  if (engineErrors.length > 0) {
+    ctx.result.set('error', { query: engineErrors });
+    return;
+  }
   const answer = await ctx.store.semantic.askQuery({
-    description: parsed.description,
+    description,
     sort: options.sort,
     sortTypes,
     limit: options.limit,

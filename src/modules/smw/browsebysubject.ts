@@ -17,6 +17,7 @@
  * requires one). Here it is MediaWiki's usual title error: code `invalidtitle`, info `Bad title "<subject>"`.
  * The module sets no cache mode, so responses are private, as in SMW.
  */
+import { conceptSerialization, decodeConcept } from '../../semantic/concept.js';
 import type { ActionModule, ModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../wiki/collation.js';
@@ -41,10 +42,16 @@ function subjectString(ns: number, dbkey: string, subobject: string): string {
 
 function serializeData(data: SemanticSubjectData | undefined): Serialized['data'] {
   if (!data) return [];
-  const props = data.properties.map((p) => ({ property: p.property, dataitem: p.values.map((v) => ({ type: v.type, item: v.item })) }));
+  const props = data.properties.map((p) => ({ property: p.property, dataitem: p.values.map((v) => ({ type: v.type, item: v.type === DI.CONCEPT ? conceptItem(v.item) : v.item })) }));
   props.push({ property: '_SKEY', dataitem: [{ type: DI.BLOB, item: data.sortkey }] });
   props.sort((a, b) => compareBytes(a.property, b.property));
   return props;
+}
+
+/** a concept value as SMW serializes it (stored NUL-free, see semantic/concept.ts) */
+function conceptItem(stored: string): string {
+  const v = decodeConcept(stored);
+  return v === null ? stored : conceptSerialization(v);
 }
 
 /** DeepRedirectTargetResolver::findRedirectTargetFor */

@@ -6,6 +6,7 @@
  * src/semantic/result-printers.ts. The page renderer hands this to the wikitext engine as its
  * inline-query source, as it hands it the template fetcher.
  */
+import { conceptCallOutput, expandConcepts } from './concepts.js';
 import type { Store } from '../../store/store.js';
 import type { Wiki } from '../../wiki/wiki.js';
 import type { InlineQueryCall, InlineQueryOutput } from '../../wikitext/preprocess.js';
@@ -87,6 +88,7 @@ function literal(call: InlineQueryCall): InlineQueryOutput {
 
 async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall, page: TitleRef): Promise<InlineQueryOutput> {
   const codec = wiki.codec;
+  if (call.fn === 'concept' || call.fn === 'concept-again') return conceptCallOutput(store, codec, call, page);
   const showMode = call.fn === 'show';
   const { queryString, parameters, printouts } = componentsFromParams(call.args, showMode);
 
@@ -133,7 +135,9 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall, page: T
   } else {
     const sortTypes: Record<string, string> = {};
     for (const [k] of options.sort) if (k !== '') sortTypes[k] = typeOfKey(lang, k);
-    const answer = await store.semantic.askQuery({ description: parsed.description, sort: options.sort, sortTypes, limit, offset });
+    // the engine's own errors (concepts) join the parser's
+    const description = await expandConcepts(parsed.description, codec, store, errors);
+    const answer = await store.semantic.askQuery({ description, sort: options.sort, sortTypes, limit, offset });
     subjects = answer.subjects;
     further = answer.further;
   }
