@@ -348,6 +348,12 @@ describe('CLI: help, version, environment, errors', () => {
     const unknown = run(['frobnicate']);
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr, /^wikiquery: unknown command 'frobnicate'/);
+    // analysis threads are bounded: each holds its own caches and connection
+    for (const w of ['999', '33', 'two']) {
+      const many = run(['import', 'missing.xml', '--db', path.join(dir, 'never.sqlite'), '--workers', w]);
+      assert.equal(many.status, 2, w);
+      assert.match(many.stderr, /--workers .*: a number of threads from 0 to 32/, w);
+    }
   });
 
   it('every option can come from the environment; the command line wins', async () => {

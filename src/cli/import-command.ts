@@ -18,6 +18,8 @@ import { InterwikiMap } from '../wiki/interwiki.js';
 import { semanticImportHook } from '../importer/semantic-hook.js';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from './args.js';
 
+const MAX_IMPORT_WORKERS = 32;
+
 export const IMPORT_COMMAND: CommandSpec = {
   name: 'import',
   synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--workers N] [--quiet]',
@@ -114,7 +116,10 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
     if (positionals.length === 0) throw new UsageError('no dump given (a file, or - for standard input)');
     if (positionals.length > 1) throw new UsageError(`one dump at a time (got ${positionals.join(', ')})`);
     if (!values.db) throw new UsageError('--db FILE is required');
-    if (values.workers !== undefined && !/^\d{1,3}$/.test(values.workers as string)) throw new UsageError(`--workers ${String(values.workers)}: not a number of threads`);
+    // each thread holds its own template cache and database connection: more than a machine's cores only costs memory
+    if (values.workers !== undefined && (!/^\d{1,3}$/.test(values.workers as string) || Number(values.workers) > MAX_IMPORT_WORKERS)) {
+      throw new UsageError(`--workers ${String(values.workers)}: a number of threads from 0 to ${MAX_IMPORT_WORKERS}`);
+    }
     if (values.lang !== undefined && !/^[a-z]{2,3}(-[a-z0-9]+)*$/.test(values.lang as string)) throw new UsageError(`--lang ${String(values.lang)}: not a language code`);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
