@@ -22,7 +22,7 @@ function restrictStyle(attrs: Map<string, string>): void {
 }
 
 /** the HTML {{DISPLAYTITLE:raw}} would show (before the title check) */
-export function filterDisplayTitle(raw: string): string {
+function filterDisplayTitle(raw: string): string {
   return normalizeCharReferences(removeHtmlTags(doQuotes(raw), { removeTags: BAD, adjustAttributes: restrictStyle }));
 }
 

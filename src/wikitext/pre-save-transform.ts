@@ -5,14 +5,11 @@
  * [[|a]] takes the context of the page's own title), trailing whitespace removed. Comments and
  * extension tags arrive as strip markers and are put back last, untouched by either pass.
  */
-import { escapeWikiText } from './preprocessor.js';
-
-const UK_MONTHS_GEN = ['січня', 'лютого', 'березня', 'квітня', 'травня', 'червня', 'липня', 'серпня', 'вересня', 'жовтня', 'листопада', 'грудня'];
+import { escapeWikiText, pad2, UK_MONTHS_GEN } from './preprocessor.js';
 
 /** Language::timeanddate of uk ('dmy both': "H:i, j xg Y") with the time zone's name, as pstPass2 signs */
 export function signatureDate(now: Date, tzName = 'UTC'): string {
-  const p2 = (n: number) => String(n).padStart(2, '0');
-  return `${p2(now.getUTCHours())}:${p2(now.getUTCMinutes())}, ${now.getUTCDate()} ${UK_MONTHS_GEN[now.getUTCMonth()]} ${now.getUTCFullYear()} (${tzName})`;
+  return `${pad2(now.getUTCHours())}:${pad2(now.getUTCMinutes())}, ${now.getUTCDate()} ${UK_MONTHS_GEN[now.getUTCMonth()]} ${now.getUTCFullYear()} (${tzName})`;
 }
 
 /** IP::sanitizeIP: an IPv4-mapped address as IPv4, IPv6 written out in full, upper case, no leading zeros */

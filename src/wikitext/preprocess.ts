@@ -102,7 +102,7 @@ export const MAX_EXPANSION_DEPTH = DEFAULT_LIMITS.maxDepth;
  * Templates one expansion over the store fetches at most (the node limit stops far earlier in practice);
  * a template past it is taken as missing.
  */
-export const MAX_TEMPLATES = 2000;
+const MAX_TEMPLATES = 2000;
 
 export function queryKey(call: InlineQueryCall): string {
   return call.fn + '\u0000' + call.args.join('\u0000');
@@ -112,7 +112,7 @@ export function queryKey(call: InlineQueryCall): string {
  * PreprocessContext.inlineQuery over the answers known so far: a call not answered yet is added to
  * `wanted` (and left as written this round); calls beyond MAX_INLINE_QUERIES output nothing.
  */
-export function inlineQueryAnswers(known: ReadonlyMap<string, InlineQueryOutput>, wanted: Map<string, InlineQueryCall>): NonNullable<PreprocessContext['inlineQuery']> {
+function inlineQueryAnswers(known: ReadonlyMap<string, InlineQueryOutput>, wanted: Map<string, InlineQueryCall>): NonNullable<PreprocessContext['inlineQuery']> {
   return (fn, args) => {
     const call = { fn, args };
     const k = queryKey(call);
@@ -196,7 +196,7 @@ export interface ExpandOptions {
 }
 
 /** whether a round asked for anything it did not have */
-export function wantsMore(round: ExpandRound): boolean {
+function wantsMore(round: ExpandRound): boolean {
   return round.wantedTemplates.length > 0 || round.wantedExists.length > 0 || round.wantedQueries.length > 0 || round.wantedMessages.keys.length > 0;
 }
 

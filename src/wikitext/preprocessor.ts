@@ -205,6 +205,8 @@ export interface HeadingMark {
 
 /** the marker expandWikitext puts in a heading with ctx.headingMarkers; the renderer takes it out */
 export const HEADING_MARKER_RE = /\x7fUNIQ-h-(\d+)-QINU\x7f/g;
+/** the marker at the start of a headline, with the whitespace after it (the renderer's reading of it) */
+export const LEADING_HEADING_MARKER_RE = /^\x7fUNIQ-h-(\d+)-QINU\x7f\s*/;
 function headingMarker(serial: number): string {
   return `\x7fUNIQ-h-${serial}-QINU\x7f`;
 }
@@ -1908,11 +1910,11 @@ function titleWord(ex: Expander, word: TitleWord, t: TitleInfo): string {
 }
 
 const UK_MONTHS = ['січень', 'лютий', 'березень', 'квітень', 'травень', 'червень', 'липень', 'серпень', 'вересень', 'жовтень', 'листопад', 'грудень'];
-const UK_MONTHS_GEN = ['січня', 'лютого', 'березня', 'квітня', 'травня', 'червня', 'липня', 'серпня', 'вересня', 'жовтня', 'листопада', 'грудня'];
+export const UK_MONTHS_GEN = ['січня', 'лютого', 'березня', 'квітня', 'травня', 'червня', 'липня', 'серпня', 'вересня', 'жовтня', 'листопада', 'грудня'];
 const UK_MONTHS_ABBR = ['січ', 'лют', 'бер', 'квіт', 'трав', 'чер', 'лип', 'сер', 'вер', 'жов', 'лис', 'груд'];
 const UK_DAYS = ['неділя', 'понеділок', 'вівторок', 'середа', 'четвер', "п'ятниця", 'субота'];
 
-function pad2(n: number): string {
+export function pad2(n: number): string {
   return n < 10 ? '0' + n : String(n);
 }
 

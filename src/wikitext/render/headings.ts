@@ -7,6 +7,7 @@
 import { escapeHtml, escapeId } from '../sanitizer.js';
 import type { RenderEnv, RenderOutput } from './env.js';
 import { editUrl } from './urls.js';
+import { LEADING_HEADING_MARKER_RE } from '../preprocessor.js';
 
 export function doHeadings(text: string): string {
   for (let i = 6; i >= 1; i--) {
@@ -84,7 +85,7 @@ export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, 
     }
     // the preprocessor's marker says where the heading was written: which text, which heading there
     let headline = m[3];
-    const marker = /^\x7fUNIQ-h-(\d+)-QINU\x7f\s*/.exec(headline);
+    const marker = LEADING_HEADING_MARKER_RE.exec(headline);
     const mark = marker ? env.headings?.[Number(marker[1])] : undefined;
     if (marker) headline = headline.slice(marker[0].length);
     const from = mark?.title ?? env.title;

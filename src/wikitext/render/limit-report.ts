@@ -15,7 +15,7 @@ import { DEFAULT_LIMITS, type ExpansionReport } from '../preprocessor.js';
 export type LimitReportValue = string | [number, number];
 
 /** languages/i18n/en.json of 1.25 */
-export const LIMIT_REPORT_EN: Readonly<Record<string, string>> = {
+const LIMIT_REPORT_EN: Readonly<Record<string, string>> = {
   'limitreport-title': 'Parser profiling data:',
   'limitreport-cputime': 'CPU time usage',
   'limitreport-cputime-value': '$1 {{PLURAL:$1|second|seconds}}',
