@@ -9,7 +9,6 @@
  * one row per (page, target), as MediaWiki's primary keys make it.
  */
 import { NS_CATEGORY, NS_FILE } from '../wiki/namespaces.js';
-export { categorySortKey } from './analysis.js';
 import type { PageAnalysisHook } from './hooks.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import type { CategoryLinkRow, ImportWriter, LateLinkCounts } from '../store/import-writer.js';

@@ -19,6 +19,7 @@
  */
 import type { HookContext, PageAnalysis, PageAnalysisHook } from './hooks.js';
 import type { TitleCodec } from '../wiki/titles.js';
+import { NS_PROPERTY } from '../wiki/namespaces.js';
 import type { PageAnnotations, RawAnnotation } from '../semantic/annotations.js';
 import { analyzer } from './semantic-analysis.js';
 import { normalizedQueryString } from '../semantic/query.js';
@@ -34,8 +35,6 @@ export const TOP_VALUES = 1000;
 const BATCH = 10000;
 /** the property id _ERRP rows carry until _ERRP has its id (finish) */
 const ERRP_PENDING = -2;
-/** Property: */
-const NS_PROPERTY = 102;
 
 export interface SemanticHookOptions {
   /** threshold of precomputed prefix lists (tests lower it to exercise both paths) */
@@ -268,7 +267,7 @@ class SemanticImportHook implements PageAnalysisHook {
    */
   private writeQueries(props: Map<number, PropInfo>): void {
     const w = this.w;
-    const conceptProp = this.propIds.get('_CONC');
+    const conceptProp = this.propIds.get('_CONC') ?? w.propertyId('_CONC');
     const typeOf = (key: string) => {
       const id = this.propIds.get(key) ?? w.propertyId(key);
       return (id !== undefined && props.get(id)?.type) || '_wpg';
