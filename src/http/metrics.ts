@@ -245,12 +245,14 @@ export class Metrics {
  * The action and query modules a request names, kept to names the registry knows: `action` (default
  * help; unknown → invalid) and, for action=query, every prop, list, meta and generator value.
  */
+const QUERY_MODULE_PARAMS = ['prop', 'list', 'meta', 'generator'];
+
 export function requestLabels(raw: Record<string, string>, actions: ReadonlySet<string>, queryModules: ReadonlySet<string>): RequestLabels {
   const a = raw.action ?? 'help';
   const action = actions.has(a) ? a : 'invalid';
   const modules: string[] = [];
   if (action === 'query') {
-    for (const p of ['prop', 'list', 'meta', 'generator']) {
+    for (const p of QUERY_MODULE_PARAMS) {
       const v = raw[p];
       if (v === undefined) continue;
       for (const m of v.split('|')) if (queryModules.has(m) && !modules.includes(m)) modules.push(m);

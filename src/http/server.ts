@@ -300,11 +300,17 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const qi = url.indexOf('?');
     const { raw, phpArrays } = decodeParams(qi < 0 ? '' : url.slice(qi + 1), call.body);
     const labels = requestLabels(raw, actionNames, queryNames);
-    const headers: Record<string, string> = {};
+    // the API reads headers as text: a copy without the others (Node gives only Set-Cookie as a list) only when there are any
     const given = call.headers;
+    let headers = given as Record<string, string>;
     for (const k in given) {
-      const v = given[k];
-      if (typeof v === 'string') headers[k] = v;
+      if (typeof given[k] === 'string') continue;
+      headers = {};
+      for (const n in given) {
+        const v = given[n];
+        if (typeof v === 'string') headers[n] = v;
+      }
+      break;
     }
     // withGeneration inlined: no closure per request
     const gen = generations.acquire();
