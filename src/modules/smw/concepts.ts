@@ -32,20 +32,7 @@ import type { InlineQueryCall, InlineQueryOutput, TitleRef } from '../../wikitex
 /** Concept expansions one query may make (a query of concepts naming each other several times grows fast). */
 const MAX_EXPANSIONS = 100;
 
-function hasConcept(d: Description): boolean {
-  switch (d.k) {
-    case 'concept':
-      return true;
-    case 'some':
-      return hasConcept(d.desc);
-    case 'and':
-    case 'or':
-      return d.items.some(hasConcept);
-    default:
-      return false;
-  }
-}
-
+/** the concepts a description names, added to `out` (none: the query has no concept to expand) */
 function conceptNames(d: Description, out: Set<string>): void {
   if (d.k === 'concept') out.add(d.dbkey);
   else if (d.k === 'some') conceptNames(d.desc, out);
@@ -54,11 +41,11 @@ function conceptNames(d: Description, out: Set<string>): void {
 
 /** The description with its concepts expanded; SMW's errors are appended to `errors`. */
 export async function expandConcepts(d: Description, codec: TitleCodec, store: Store, errors: string[]): Promise<Description> {
-  if (!hasConcept(d)) return d;
-  // the concepts' parsed queries, read breadth-first before the (depth-first, ordered) expansion
-  const parsed = new Map<string, { value: ConceptValue; description: Description } | null>();
   let wanted = new Set<string>();
   conceptNames(d, wanted);
+  if (wanted.size === 0) return d;
+  // the concepts' parsed queries, read breadth-first before the (depth-first, ordered) expansion
+  const parsed = new Map<string, { value: ConceptValue; description: Description } | null>();
   const types = new Map<string, string>();
   for (let level = 0; wanted.size > 0 && level <= MAX_EXPANSIONS; level++) {
     const keys = [...wanted].filter((k) => !parsed.has(k));
