@@ -75,6 +75,7 @@ export interface PageWithText {
   dbkey: string;
   isRedirect: boolean;
   latestTimestamp: string;
+  latestRevId: number;
   model: string;
   text: string;
 }
@@ -196,7 +197,8 @@ export interface PageImportWriter {
    * is newer (then the higher id); the others are removed. Returns how many were removed.
    */
   indexTitles(): number;
-  count(): number;
+  /** pages (of namespace `ns` when given) */
+  count(ns?: number): number;
   redirectCount(): number;
   /** pass 2's reading: up to `limit` pages with id > `afterId`, in id order */
   chunkWithText(afterId: number, limit: number): PageWithText[];

@@ -115,13 +115,13 @@ const UPLOAD_TABLE_SQL = `CREATE TABLE tmp_upload (name TEXT PRIMARY KEY, user T
 
 /** Pass 2's pages: a chunk in page id order, after a page id (shared with the analysis workers' reader). */
 export const PAGE_CHUNK_SQL = `SELECT p.page_id AS id, p.page_namespace AS ns, p.page_title AS dbkey, p.page_is_redirect AS redirect,
-    p.latest_timestamp AS ts, p.page_content_model AS model, t.old_text AS text
+    p.latest_timestamp AS ts, p.page_latest AS rev, p.page_content_model AS model, t.old_text AS text
   FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?`;
 
-export type PageChunkRow = { id: number; ns: number; dbkey: string; redirect: number; ts: string; model: string; text: string };
+export type PageChunkRow = { id: number; ns: number; dbkey: string; redirect: number; ts: string; rev: number; model: string; text: string };
 
 export function toPageWithText(r: PageChunkRow): PageWithText {
-  return { id: r.id, ns: r.ns, dbkey: r.dbkey, isRedirect: r.redirect === 1, latestTimestamp: r.ts, model: r.model, text: r.text };
+  return { id: r.id, ns: r.ns, dbkey: r.dbkey, isRedirect: r.redirect === 1, latestTimestamp: r.ts, latestRevId: r.rev, model: r.model, text: r.text };
 }
 
 /** The DB keys of the pages that redirect to a title, in page id order. */
@@ -223,8 +223,9 @@ class SqlitePages implements PageImportWriter {
     return losers.length;
   }
 
-  count(): number {
-    return this.db.prepare('SELECT COUNT(*) FROM page').pluck().get() as number;
+  count(ns?: number): number {
+    if (ns === undefined) return this.db.prepare('SELECT COUNT(*) FROM page').pluck().get() as number;
+    return this.db.prepare('SELECT COUNT(*) FROM page WHERE page_namespace = ?').pluck().get(ns) as number;
   }
 
   redirectCount(): number {
@@ -246,7 +247,9 @@ class SqlitePages implements PageImportWriter {
   }
 
   chunkInNamespace(ns: number, afterId: number, limit: number): PageWithText[] {
-    this.nsChunk ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ?', 'WHERE p.page_namespace = ? AND p.page_id > ?'));
+    // the page id range read in order, other namespaces' rows skipped before their texts are read: on the
+    // (namespace, title) index every chunk would sort the rest of the namespace, texts and all
+    this.nsChunk ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ?', 'WHERE +p.page_namespace = ? AND p.page_id > ?'));
     return (this.nsChunk.all(ns, afterId, limit) as PageChunkRow[]).map(toPageWithText);
   }
 
