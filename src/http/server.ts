@@ -15,7 +15,7 @@ import type { CorsPolicy } from '../api/cors.js';
 import { createRegistry } from '../modules/registry.js';
 import type { Store } from '../store/store.js';
 import { Wiki } from '../wiki/wiki.js';
-import { InterwikiMap } from '../wiki/interwiki.js';
+import type { InterwikiMap } from '../wiki/interwiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
 import { registerArticleRoutes } from './article.js';
@@ -142,15 +142,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
       throw new Error('this server was given no way to reopen its database');
     });
   const build = async (store: Store): Promise<Built> => {
-    const wiki = await Wiki.load(store.site);
-    if (opts.interwiki) {
-      wiki.interwiki = opts.interwiki;
-      wiki.interwikiReplaced = true;
-    } else {
-      // the map the import read the links with, when the database has one
-      const imported = await store.relations.interwikiMap();
-      if (imported.length) wiki.interwiki = new InterwikiMap(imported);
-    }
+    const wiki = await Wiki.forServing(store.site, store.relations, opts.interwiki);
     return { api: new ApiMain(store, wiki, registry, { debug: opts.debug, cors: opts.cors, maxResultSize: opts.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE }) };
   };
   const generations = await Generations.start(opts.store, build);
