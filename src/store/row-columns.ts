@@ -18,6 +18,14 @@ export function toPage(r: any): PageRow {
   return r as PageRow;
 }
 
+/**
+ * A row of PAGE_COLUMNS read as an array of its columns (better-sqlite3's raw mode): building the object
+ * here costs about half of what better-sqlite3 spends on an object row.
+ */
+export function pageFromArray(a: any[]): PageRow {
+  return { pageid: a[0], ns: a[1], title: a[2], isRedirect: a[3] === 1, length: a[4], latestRevId: a[5], touched: a[6], revCount: a[7], contentModel: a[8] };
+}
+
 export const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, img_height AS height, img_bits AS bits,
   img_media_type AS "mediaType", img_major_mime AS "majorMime", img_minor_mime AS "minorMime", img_sha1 AS sha1,
   img_user AS "userId", img_user_text AS "userText", img_timestamp AS timestamp, img_description AS description,

@@ -46,7 +46,9 @@ export class SqliteLinkStore implements LinkStore {
     const sql =
       `SELECT il_to AS target, il_from AS "from" FROM imagelinks${where.length ? ' WHERE ' + where.join(' AND ') : ''}` +
       ` ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
-    return this.usages.all<FileUsageRow>(sql, v);
+    const out: FileUsageRow[] = [];
+    for (const r of this.usages.rows(sql, v)) out.push({ target: r[0] as string, from: r[1] as number });
+    return out;
   }
 
   /**
