@@ -24,28 +24,41 @@ function escapeUnit(c: string): string {
   return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 }
 
-/** `\uXXXX` for every UTF-16 unit from U+0080, built once: Ukrainian answers escape most characters. */
-let escapes: string[] | null = null;
+/** Lowercase hex digits as bytes. */
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+/** Scratch space of escapeNonAscii, kept up to SCRATCH_KEEP bytes (a larger answer gets its own). */
+let scratch = Buffer.allocUnsafe(1 << 16);
+const SCRATCH_KEEP = 1 << 22;
 
 /**
  * PHP json_encode's default: every non-ASCII UTF-16 unit as lowercase `\uXXXX` (astral characters as
- * their surrogate pair). A table and one pass: a regex with a callback was 15× slower on Cyrillic text.
+ * their surrogate pair). The output is ASCII: written as bytes into a buffer and read back as one flat
+ * one-byte string, 4× faster on Ukrainian answers than appending a piece per escaped character (and
+ * 15× faster than a regex with a callback).
  */
 function escapeNonAscii(s: string): string {
-  let out = '';
-  let last = 0;
-  for (let i = 0; i < s.length; i++) {
+  const n = s.length;
+  let i = 0;
+  while (i < n && s.charCodeAt(i) < 0x80) i++;
+  if (i === n) return s;
+  const size = i + (n - i) * 6;
+  const buf = size <= scratch.length ? scratch : size <= SCRATCH_KEEP ? (scratch = Buffer.allocUnsafe(size)) : Buffer.allocUnsafe(size);
+  let j = buf.write(s.slice(0, i), 0, 'latin1');
+  for (; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (escapes === null) {
-      escapes = new Array<string>(0x10000);
-      for (let u = 0x80; u < 0x10000; u++) escapes[u] = '\\u' + u.toString(16).padStart(4, '0');
+    if (c < 0x80) {
+      buf[j++] = c;
+      continue;
     }
-    if (i > last) out += s.slice(last, i);
-    out += escapes[c];
-    last = i + 1;
+    buf[j] = 0x5c; // \
+    buf[j + 1] = 0x75; // u
+    buf[j + 2] = HEX[c >> 12]!;
+    buf[j + 3] = HEX[(c >> 8) & 15]!;
+    buf[j + 4] = HEX[(c >> 4) & 15]!;
+    buf[j + 5] = HEX[c & 15]!;
+    j += 6;
   }
-  return last === 0 ? s : out + s.slice(last);
+  return buf.toString('latin1', 0, j);
 }
 
 /** Quoted keys, reused: most keys are the same few names in every answer (bounded: ids vary). */
