@@ -27,6 +27,7 @@ function escapeUnit(c: string): string {
 const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
 /** bytes of the escaped string being built (grown as needed; one request writes one string at a time) */
 let scratch = Buffer.allocUnsafe(4096);
+const SCRATCH_KEEP = 1 << 22;
 
 /**
  * JSON.stringify(s) followed by PHP json_encode's default escaping of every non-ASCII UTF-16 unit as
@@ -42,8 +43,9 @@ function quoteAscii(s: string): string {
     if (c >= 0x80 || c < 0x20 || c === 34 || c === 92) break;
   }
   if (i === n) return '"' + s + '"';
-  if (scratch.length < 2 + 6 * n) scratch = Buffer.allocUnsafe(Math.max(2 + 6 * n, 2 * scratch.length));
-  const b = scratch;
+  const size = 2 + 6 * n;
+  // a string larger than SCRATCH_KEEP gets its own buffer, so one huge value does not pin memory
+  const b = size <= scratch.length ? scratch : size <= SCRATCH_KEEP ? (scratch = Buffer.allocUnsafe(Math.max(size, 2 * scratch.length))) : Buffer.allocUnsafe(size);
   b[0] = 34;
   let o = 1;
   for (let k = 0; k < i; k++) b[o++] = s.charCodeAt(k);

@@ -117,10 +117,11 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
          SELECT DISTINCT 14, t, '', replace(t, '_', ' ') FROM (SELECT substr(sv_item, 1, instr(sv_item, '#') - 1) AS t FROM smw_value WHERE sv_property = ?)`,
       ).run(c);
     }
-    // autocompletion: distinct values per source in byte order (page titles are the namespace sources)
+    // autocompletion: distinct values per source in byte order (page titles are the namespace sources),
+    // kept as shown so that no request rewrites them
     db.exec('INSERT INTO smw_ac_stage (as_source, as_value) SELECT -1 - page_namespace, page_title FROM page');
     db.exec(`INSERT INTO smw_ac_value (av_source, av_value)
-             SELECT as_source, as_value FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
+             SELECT as_source, replace(as_value, '_', ' ') FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
     db.exec('DROP TABLE smw_ac_stage');
     db.exec('CREATE TABLE smw_ac_word_stage (s INTEGER, k TEXT, v INTEGER)');
   }
@@ -156,9 +157,8 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   }
 
   addHeavyPrefix(source: number, key: string, topValues: number[]): void {
-    const id = Number(this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key) VALUES (?, ?)').run(source, key).lastInsertRowid);
-    const top = this.st('top', 'INSERT INTO smw_ac_top (at_node, at_value) VALUES (?, ?)');
-    for (const v of topValues) top.run(id, v);
+    const texts = this.st('top', 'SELECT av_value FROM json_each(?) j JOIN smw_ac_value ON av_id = j.value ORDER BY j.key', true).all(JSON.stringify(topValues)) as string[];
+    this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key, an_values) VALUES (?, ?, ?)').run(source, key, Buffer.from(JSON.stringify(texts), 'utf16le'));
   }
 
   finish(): void {
