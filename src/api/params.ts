@@ -48,16 +48,35 @@ export function extractParams(
   src: ParamSource,
   sink: ValidationSink,
 ): Params {
-  const out: Params = {};
+  const c = compiled(decls, encPrefix);
+  // every parameter the request does not send gets its value from the template; only the few the
+  // request names (and required ones, which fail when absent) are validated
+  const out: Params = { ...c.template };
+  const raw = src.raw;
+  let todo: number[] | null = null;
+  for (const k in raw) {
+    const i = c.byEnc.get(k);
+    if (i !== undefined) (todo ??= []).push(i);
+  }
+  if (c.absentWork.length) todo = todo ? todo.concat(c.absentWork) : c.absentWork.slice();
+  if (todo === null) return out;
+  // declaration order, as the errors and warnings of 1.25 come
+  if (todo.length > 1) todo.sort(ascending);
   const namespaces = src.namespaces ?? null;
-  for (const { name, enc, decl } of declared(decls, encPrefix)) {
-    const raw = src.raw[enc];
+  let last = -1;
+  for (const i of todo) {
+    if (i === last) continue;
+    last = i;
+    const { name, enc, decl } = c.list[i]!;
+    const value = raw[enc];
     // only the request's own names are ever looked up in `used`: the set stays a few entries long
-    if (raw !== undefined) src.used.add(enc);
-    out[name] = extractOne(name, enc, encPrefix, decl, raw, sink, namespaces);
+    if (value !== undefined) src.used.add(enc);
+    out[name] = extractOne(name, enc, encPrefix, decl, value, sink, namespaces);
   }
   return out;
 }
+
+const ascending = (a: number, b: number): number => a - b;
 
 interface Declared {
   name: string;
@@ -66,15 +85,42 @@ interface Declared {
   decl: ParamDecl;
 }
 
-/** per declarations and prefix: its parameters with their prefixed names, built once rather than per request */
-const declaredCache = new WeakMap<ParamDecls, Map<string, Declared[]>>();
+interface Compiled {
+  /** in declaration order */
+  list: Declared[];
+  /** prefixed name → index in `list` */
+  byEnc: Map<string, number>;
+  /** every parameter with its value when the request does not send it, in declaration order */
+  template: Params;
+  /** parameters whose absence needs work per request: required ones (an error), list defaults (a fresh array) */
+  absentWork: number[];
+}
 
-function declared(decls: ParamDecls, prefix: string): Declared[] {
-  let byPrefix = declaredCache.get(decls);
-  if (!byPrefix) declaredCache.set(decls, (byPrefix = new Map()));
-  let list = byPrefix.get(prefix);
-  if (!list) byPrefix.set(prefix, (list = Object.entries(decls).map(([name, decl]) => ({ name, enc: prefix + name, decl }))));
-  return list;
+/** per declarations and prefix, built once rather than per request */
+const compiledCache = new WeakMap<ParamDecls, Map<string, Compiled>>();
+
+function compiled(decls: ParamDecls, prefix: string): Compiled {
+  let byPrefix = compiledCache.get(decls);
+  if (!byPrefix) compiledCache.set(decls, (byPrefix = new Map()));
+  let c = byPrefix.get(prefix);
+  if (!c) byPrefix.set(prefix, (c = compile(decls, prefix)));
+  return c;
+}
+
+function compile(decls: ParamDecls, prefix: string): Compiled {
+  const list = Object.entries(decls).map(([name, decl]) => ({ name, enc: prefix + name, decl }));
+  const byEnc = new Map<string, number>();
+  const template: Params = {};
+  const absentWork: number[] = [];
+  list.forEach(({ name, enc, decl }, i) => {
+    byEnc.set(enc, i);
+    if (decl.type === 'boolean') template[name] = false;
+    else if (decl.required || (decl.multi && typeof decl.default === 'string')) {
+      template[name] = undefined;
+      absentWork.push(i);
+    } else template[name] = decl.default;
+  });
+  return { list, byEnc, template, absentWork };
 }
 
 function extractOne(

@@ -160,6 +160,9 @@ function subContext(
   generator: QueryModuleContext['generator'],
   setContinue: (name: string, value: string | number) => void,
 ): QueryModuleContext {
-  const base = core.submoduleContext(module, encPrefix);
-  return Object.assign(base, { pageSet, generator, setContinue });
+  const ctx = core.submoduleContext(module, encPrefix) as QueryModuleContext;
+  ctx.pageSet = pageSet;
+  ctx.generator = generator;
+  ctx.setContinue = setContinue;
+  return ctx;
 }
