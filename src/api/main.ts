@@ -7,7 +7,7 @@
 import { ApiError, texts } from './errors.js';
 import { CONTENT, type Obj } from './result.js';
 import { extractParams } from './params.js';
-import { DEFAULT_PRINTER, FORMATS, printerOptions, render, type FormatName, type PrinterOptions } from './format/printer.js';
+import { DEFAULT_PRINTER, FORMATS, PRINTER_PARAMS, printerOptions, render, type FormatName, type PrinterOptions } from './format/printer.js';
 import type { ActionModule, CacheMode, CustomPrinter, ModuleDirectory, ParamDecls, QueryModule, RequestInfo } from './types.js';
 import { RequestState } from './request-state.js';
 import type { Store } from '../store/store.js';
@@ -17,6 +17,7 @@ import { debugInfo } from './debuginfo.js';
 import { handleCors, type CorsPolicy } from './cors.js';
 
 const NO_CORS: CorsPolicy = { allow: [], except: [] };
+const PRINTER_PARAM_SET: ReadonlySet<string> = new Set(PRINTER_PARAMS);
 
 export interface ApiResponse {
   status: number;
@@ -152,7 +153,7 @@ export class ApiMain {
 
   /** ApiMain::reportUnusedParams: every request parameter no module read. */
   private reportUnused(state: RequestState, raw: Record<string, string>): void {
-    const unused = Object.keys(raw).filter((k) => !state.used.has(k));
+    const unused = Object.keys(raw).filter((k) => !state.used.has(k) && !PRINTER_PARAM_SET.has(k));
     if (unused.length) state.warn('main', texts.unrecognizedParams(unused));
   }
 

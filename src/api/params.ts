@@ -58,7 +58,12 @@ export function extractParams(
     const i = c.byEnc.get(k);
     if (i !== undefined) (todo ??= []).push(i);
   }
-  if (c.absentWork.length) todo = todo ? todo.concat(c.absentWork) : c.absentWork.slice();
+  // a list default is a fresh array per request: modules may change what they get
+  for (let j = 0; j < c.listDefaults.length; j++) {
+    const d = c.listDefaults[j]!;
+    if (raw[d.enc] === undefined) out[d.name] = d.values.slice();
+  }
+  if (c.required.length) todo = todo ? todo.concat(c.required) : c.required.slice();
   if (todo === null) return out;
   // declaration order, as the errors and warnings of 1.25 come
   if (todo.length > 1) todo.sort(ascending);
@@ -92,8 +97,10 @@ interface Compiled {
   byEnc: Map<string, number>;
   /** every parameter with its value when the request does not send it, in declaration order */
   template: Params;
-  /** parameters whose absence needs work per request: required ones (an error), list defaults (a fresh array) */
-  absentWork: number[];
+  /** required parameters: their absence is an error, in declaration order among the others' */
+  required: number[];
+  /** multi-value parameters with a default: its values */
+  listDefaults: Array<{ name: string; enc: string; values: readonly string[] }>;
 }
 
 /** per declarations and prefix, built once rather than per request */
@@ -111,16 +118,20 @@ function compile(decls: ParamDecls, prefix: string): Compiled {
   const list = Object.entries(decls).map(([name, decl]) => ({ name, enc: prefix + name, decl }));
   const byEnc = new Map<string, number>();
   const template: Params = {};
-  const absentWork: number[] = [];
+  const required: number[] = [];
+  const listDefaults: Compiled['listDefaults'] = [];
   list.forEach(({ name, enc, decl }, i) => {
     byEnc.set(enc, i);
     if (decl.type === 'boolean') template[name] = false;
-    else if (decl.required || (decl.multi && typeof decl.default === 'string')) {
+    else if (decl.required) {
       template[name] = undefined;
-      absentWork.push(i);
+      required.push(i);
+    } else if (decl.multi && typeof decl.default === 'string') {
+      template[name] = undefined;
+      listDefaults.push({ name, enc, values: decl.default === '' ? [] : splitMulti(decl.default) });
     } else template[name] = decl.default;
   });
-  return { list, byEnc, template, absentWork };
+  return { list, byEnc, template, required, listDefaults };
 }
 
 function extractOne(

@@ -7,7 +7,6 @@
 import { ApiError } from './errors.js';
 import { ApiResult, CONTENT, type Obj } from './result.js';
 import { extractParams, type ValidationSink } from './params.js';
-import { PRINTER_PARAMS } from './format/printer.js';
 import type { CacheMode, CoreContext, ModuleBase, ModuleContext, ModuleDirectory, ParamDecls, Params, RequestInfo } from './types.js';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
@@ -16,8 +15,10 @@ import { DEFAULT_MAX_RESULT_SIZE, ResultSizeBudget, valueSize } from './result-s
 /** Per-request state shared by the core and the modules' contexts. */
 export class RequestState {
   readonly result = new ApiResult();
-  readonly used = new Set<string>(PRINTER_PARAMS);
+  /** the request's parameters some module has read; the printer's own are never unrecognized (PRINTER_PARAMS) */
+  readonly used = new Set<string>();
   private warnings: Map<string, Obj> | null = null;
+  private warningLines: Map<string, string[]> | null = null;
   cacheMode: CacheMode = 'private';
   /** clock: valid until the second ends; client: per client; always: a new answer every time (list=random) */
   readonly volatility = { clock: false, client: false, always: false };
@@ -51,8 +52,14 @@ export class RequestState {
       this.warnings.set(module, w);
       return;
     }
-    const prev = (w.warnings as string).split('\n');
-    if (!prev.includes(text)) w.warnings = prev.concat(text).join('\n');
+    // the text's lines so far; a text is added once (ApiResult's setWarning)
+    this.warningLines ??= new Map();
+    let lines = this.warningLines.get(module);
+    if (lines === undefined) this.warningLines.set(module, (lines = (w.warnings as string).split('\n')));
+    if (!lines.includes(text)) {
+      w.warnings = (w.warnings as string) + '\n' + text;
+      for (const line of text.split('\n')) lines.push(line);
+    }
   }
 
   get hasWarnings(): boolean {
