@@ -66,7 +66,13 @@ export function extractParams(
   if (c.required.length) todo = todo ? todo.concat(c.required) : c.required.slice();
   if (todo === null) return out;
   // declaration order, as the errors and warnings of 1.25 come
-  if (todo.length > 1) todo.sort(ascending);
+  // (insertion sort: a few entries, mostly in order already)
+  for (let a = 1; a < todo.length; a++) {
+    const x = todo[a]!;
+    let b = a - 1;
+    for (; b >= 0 && todo[b]! > x; b--) todo[b + 1] = todo[b]!;
+    todo[b + 1] = x;
+  }
   const namespaces = src.namespaces ?? null;
   let last = -1;
   for (const i of todo) {
@@ -80,8 +86,6 @@ export function extractParams(
   }
   return out;
 }
-
-const ascending = (a: number, b: number): number => a - b;
 
 interface Declared {
   name: string;
