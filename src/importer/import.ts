@@ -136,6 +136,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   for (const dir of opts.messageDirs ?? []) {
     if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--messages ${dir}: not a directory`);
   }
+  const workers = opts.workers ?? Math.max(1, os.availableParallelism() - 1);
   const dumpSize = opts.dump === STDIN ? 0 : fs.statSync(opts.dump).size;
   const importId = `${dateToMw(new Date(t0Wall))}-${randomBytes(4).toString('hex')}`;
   let writer: ImportWriter | null = null;
@@ -177,6 +178,8 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       onBytes: (b) => progress.update(b),
       checkAbort,
       interwiki,
+      // with workers: the reading (XML, decompression, text encoding) on its own thread, the writing here
+      thread: workers > 0 && opts.dump !== STDIN,
     });
     progress.stop();
     const { codec: titleCodec, lang } = site;
@@ -232,7 +235,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const { counts: linkCounts, withInlineQueries } = await runLinkPass(w, {
       setup,
       interwiki,
-      workers: opts.workers ?? Math.max(1, os.availableParallelism() - 1),
+      workers,
       hooks,
       checkAbort,
       onProgress: (n) => progress.update(n),
