@@ -31,7 +31,7 @@ import { runInlineQueryLinkPass, runLinkPass, type InlineQueryEvaluator, type Li
 import { inBatch } from './batch.js';
 import { createProgress } from './progress.js';
 import type { HookContext, PageAnalysis, PageAnalysisHook, PageRenderer } from './hooks.js';
-import { PageAnalyzer } from './analysis.js';
+import { PageAnalyzer, type AnalysisSetup } from './analysis.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { importTargetProblem, openImportWriter } from '../store/open.js';
@@ -210,7 +210,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const hooks = opts.hooks ?? [];
     const hookContext: HookContext = { codec: titleCodec, lang, log };
     const searchIndex = opts.searchIndex ?? true;
-    const setup = { siteName: site.siteName, namespaces: site.namespaces, lang, interwikiFile: opts.interwikiFile, now: t0Wall, hookAnalyzers: hooks.map((h) => h.analyzer ?? null), searchIndex };
+    const setup: AnalysisSetup = { siteName: site.siteName, namespaces: site.namespaces, lang, interwikiFile: opts.interwikiFile, now: t0Wall, hookAnalyzers: hooks.map((h) => h.analyzer ?? null), searchIndex };
     let prepass: PageAnalyzer | null = null;
     for (let i = 0; i < hooks.length; i++) {
       const analyzeNamespace = async (ns: number, each: (page: PageAnalysis, analyzed: unknown) => void) => {
@@ -230,6 +230,8 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       await hooks[i].begin?.(w, { ...hookContext, analyzeNamespace });
     }
     prepass = null;
+    // what the hooks learnt in begin() goes to every analyzer of pass 2 (SMW: the declared property types)
+    setup.hookData = hooks.map((h) => h.analyzerData?.());
     const pageCount = w.pages.count();
     progress.phase('links (pass 2)', pageCount, 'pages');
     const { counts: linkCounts, withInlineQueries } = await runLinkPass(w, {
