@@ -1,6 +1,6 @@
 /**
  * The dump's items read on a worker thread (dump-worker.ts): the same items as readDump, in the same
- * order, with each revision's text already encoded for revision_text (`prepared`) instead of the text.
+ * order; a revision's text may come already encoded for revision_text (`prepared`) instead of as text.
  */
 import { Worker } from 'node:worker_threads';
 import { DumpError, type DumpItem, type DumpRevision, type DumpUpload, type ReadDumpOptions } from './dump-reader.js';
@@ -10,7 +10,7 @@ export interface DumpWorkerData {
   file: string;
 }
 
-/** a revision whose text was encoded here: `text` is null, `prepared` says what the writer needs of it */
+/** a revision whose text the reader thread encoded: `text` is null, `prepared` says what the writer needs of it */
 export interface PreparedText {
   encoded: Uint8Array;
   /** UTF-8 bytes of the text */

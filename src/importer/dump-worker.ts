@@ -1,7 +1,7 @@
 /**
- * Pass 1's reading on a thread of its own (dump-thread.ts starts it): decompression, XML parsing and the
- * encoding of every revision text for revision_text -- most of pass 1's CPU -- happen off the main
- * thread, which writes rows. Items go to the main thread in batches; at most MAX_UNACKED batches are unconsumed at a time,
+ * Pass 1's reading on a thread of its own (dump-thread.ts starts it): decompression, XML parsing and
+ * (while the main thread has more to do than this one) the encoding of revision texts for revision_text
+ * happen off the main thread, which writes rows. Items go to the main thread in batches; at most MAX_UNACKED batches are unconsumed at a time,
  * so memory stays bounded whatever the dump's size.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -46,7 +46,9 @@ async function send(): Promise<void> {
 
 try {
   for await (const item of readDump(file, { onBytes: (b) => (bytesRead = b), onWarning: (message) => port.postMessage({ kind: 'warning', message } satisfies DumpWorkerMessage) })) {
-    if (item.type === 'revision' && item.revision.text !== null) {
+    // a text is deflated here while the main thread is behind (batches wait for it), else there: the
+    // same bytes either way, and neither thread idles while the other has both jobs
+    if (item.type === 'revision' && item.revision.text !== null && unacked >= 2) {
       // the page item that follows keeps the latest text itself: this one travels encoded only
       const rev = item.revision;
       const text = rev.text!;
@@ -58,6 +60,7 @@ try {
       bytes += len;
     } else {
       if (item.type === 'page') bytes += item.page.latest.text?.length ?? 0;
+      if (item.type === 'revision') bytes += item.revision.text?.length ?? 0;
       encodeItem(values, item);
     }
     if (++items >= BATCH_ITEMS || bytes >= BATCH_BYTES) await send();
