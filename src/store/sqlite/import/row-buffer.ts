@@ -5,14 +5,12 @@
  */
 import type Database from 'better-sqlite3';
 
-const ROWS = 128;
+const ROWS = 64;
 
 export class RowBuffer {
   private readonly one: Database.Statement;
   private readonly many: Database.Statement;
   private values: unknown[] = [];
-  /** rows the statements changed so far (an INSERT OR IGNORE's ignored rows are not counted) */
-  changes = 0;
 
   /** @param insert `INSERT … INTO table (columns) VALUES` without the tuples */
   constructor(
@@ -30,13 +28,13 @@ export class RowBuffer {
     if (this.values.length === ROWS * this.columns) {
       const values = this.values;
       this.values = [];
-      this.changes += this.many.run(values).changes;
+      this.many.run(values);
     }
   }
 
   flush(): void {
     const values = this.values;
     this.values = [];
-    for (let i = 0; i < values.length; i += this.columns) this.changes += this.one.run(values.slice(i, i + this.columns)).changes;
+    for (let i = 0; i < values.length; i += this.columns) this.one.run(values.slice(i, i + this.columns));
   }
 }

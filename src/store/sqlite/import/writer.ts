@@ -390,8 +390,8 @@ class SqliteMessages implements MessageImportWriter {
 
 class SqliteLinks implements LinkImportWriter {
   private readonly writer: LinksWriter;
-  private ins: Record<'ll' | 'pp', Database.Statement> | null = null;
-  private staged: { pl: RowBuffer; il: RowBuffer; tl: RowBuffer; cl: RowBuffer } | null = null;
+  private ins: Record<'tl' | 'cl' | 'll' | 'pp', Database.Statement> | null = null;
+  private staged: { pl: RowBuffer; il: RowBuffer } | null = null;
   private late: Record<'pl' | 'il' | 'tl' | 'cl', Database.Statement> | null = null;
 
   constructor(private readonly db: Database.Database) {
@@ -408,14 +408,13 @@ class SqliteLinks implements LinkImportWriter {
     // their B-trees. They are staged in append-only tables and moved over sorted at the end.
     db.exec(`CREATE TABLE tmp_pagelinks (pl_from INTEGER, pl_namespace INTEGER, pl_title TEXT, pl_from_namespace INTEGER);
              CREATE TABLE tmp_imagelinks (il_from INTEGER, il_to TEXT, il_from_namespace INTEGER)`);
-    // templatelinks and categorylinks arrive in their key's order (page id first): multi-row inserts
-    this.staged = {
-      pl: new RowBuffer(db, 'INSERT INTO tmp_pagelinks VALUES', 4),
-      il: new RowBuffer(db, 'INSERT INTO tmp_imagelinks VALUES', 3),
-      tl: new RowBuffer(db, 'INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES', 4),
-      cl: new RowBuffer(db, 'INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type) VALUES', 6),
-    };
+    this.staged = { pl: new RowBuffer(db, 'INSERT INTO tmp_pagelinks VALUES', 4), il: new RowBuffer(db, 'INSERT INTO tmp_imagelinks VALUES', 3) };
     this.ins = {
+      tl: db.prepare('INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES (?, ?, ?, ?)'),
+      cl: db.prepare(
+        `INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
       ll: db.prepare('INSERT OR IGNORE INTO langlinks (ll_from, ll_lang, ll_title) VALUES (?, ?, ?)'),
       pp: db.prepare('INSERT OR REPLACE INTO page_props (pp_page, pp_propname, pp_value) VALUES (?, ?, ?)'),
     };
@@ -434,12 +433,12 @@ class SqliteLinks implements LinkImportWriter {
     this.staged!.il.add(from, file, fromNs);
   }
 
-  templateLink(from: number, fromNs: number, to: TitleRef): void {
-    this.staged!.tl.add(from, to.ns, to.dbkey, fromNs);
+  templateLink(from: number, fromNs: number, to: TitleRef): number {
+    return this.s.tl.run(from, to.ns, to.dbkey, fromNs).changes;
   }
 
-  categoryLink(r: CategoryLinkRow): void {
-    this.staged!.cl.add(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type);
+  categoryLink(r: CategoryLinkRow): number {
+    return this.s.cl.run(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type).changes;
   }
 
   langLink(from: number, lang: string, title: string): number {
@@ -476,17 +475,17 @@ class SqliteLinks implements LinkImportWriter {
     return out;
   }
 
-  finish(): { pagelinks: number; imagelinks: number; templatelinks: number; categorylinks: number } {
+  finish(): { pagelinks: number; imagelinks: number } {
     const db = this.db;
-    const staged = this.staged!;
-    for (const b of Object.values(staged)) b.flush();
+    this.staged?.pl.flush();
+    this.staged?.il.flush();
     this.staged = null;
     // one row per (page, target) already: the importer hands each target of a page once
     const pagelinks = db.prepare('INSERT INTO pagelinks SELECT * FROM tmp_pagelinks ORDER BY pl_namespace, pl_title, pl_from').run().changes;
     const imagelinks = db.prepare('INSERT INTO imagelinks SELECT * FROM tmp_imagelinks ORDER BY il_to, il_from').run().changes;
     db.exec('DROP TABLE tmp_pagelinks; DROP TABLE tmp_imagelinks');
     this.ins = null;
-    return { pagelinks, imagelinks, templatelinks: staged.tl.changes, categorylinks: staged.cl.changes };
+    return { pagelinks, imagelinks };
   }
 }
 
