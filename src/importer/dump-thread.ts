@@ -3,7 +3,7 @@
  * order; a revision's text may come already encoded for revision_text (`prepared`) instead of as text.
  */
 import { Worker } from 'node:worker_threads';
-import { DumpError, type DumpItem, type DumpRevision, type DumpUpload, type ReadDumpOptions } from './dump-reader.js';
+import { DumpError, type DumpItem, type DumpPage, type DumpRevision, type DumpUpload, type ReadDumpOptions } from './dump-reader.js';
 import { DumpSourceError } from './dump-source.js';
 
 export interface DumpWorkerData {
@@ -45,11 +45,15 @@ function encodeRevision(out: unknown[], r: DumpRevision, withText = true): void 
 }
 
 function decodeRevision(v: unknown[], i: number): DumpRevision {
-  return {
+  const r: DumpRevision = {
     id: v[i] as number, parentId: v[i + 1] as number, timestamp: v[i + 2] as string, user: v[i + 3] as string, userId: v[i + 4] as number,
-    comment: v[i + 5] as string, minor: v[i + 6] as boolean, model: v[i + 7] as string | undefined, format: v[i + 8] as string | undefined,
+    comment: v[i + 5] as string, minor: v[i + 6] as boolean,
     sha1: v[i + 9] as string, text: v[i + 10] as string | null, bytes: v[i + 11] as number, deleted: v[i + 12] as number,
   };
+  // absent, as the reader leaves them
+  if (v[i + 7] !== undefined) r.model = v[i + 7] as string;
+  if (v[i + 8] !== undefined) r.format = v[i + 8] as string;
+  return r;
 }
 const REV_FIELDS = 13;
 
@@ -82,9 +86,9 @@ function* decodeBatch(v: unknown[]): Generator<ThreadedDumpItem> {
     } else if (tag === PAGE) {
       const first = decodeRevision(v, i + 8);
       const latest = decodeRevision(v, i + 8 + REV_FIELDS);
-      const page = {
+      const page: DumpPage = {
         id: v[i + 1] as number, line: v[i + 2] as number, ns: v[i + 3] as number | undefined, title: v[i + 4] as string,
-        redirectTitle: v[i + 5] as string | undefined, revisionCount: v[i + 6] as number, uploads: v[i + 7] as DumpUpload[], first, latest,
+        redirectTitle: v[i + 5] as string | undefined, revisionCount: v[i + 6] as number, first, latest, uploads: v[i + 7] as DumpUpload[],
       };
       i += 8 + 2 * REV_FIELDS;
       yield { item: { type: 'page', page } };
