@@ -248,15 +248,20 @@ class SemanticImportHook implements PageAnalysisHook {
         throw new Error(`semantic: property ${r.key} was typed ${used.type} in pass 2 but its page declares ${r.type}`);
       }
     }
+    ctx.step?.('semantic: queries, types');
     const errp = this.propId('_ERRP');
     this.w.batch(() => this.w.renumberProperty(ERRP_PENDING, errp));
     this.writeQueries(props);
     ctx.log(`semantic: ${this.subjects} subjects, ${this.values} values of ${props.size} properties (${secs()} s)`);
 
     // ---- subjects only used as values; autocompletion: distinct values, word keys, heavy prefixes
+    ctx.step?.('semantic: value subjects, ac values');
     this.w.endStaging();
+    ctx.step?.('semantic: ac word keys');
     const words = this.buildWordKeys();
+    ctx.step?.('semantic: ac heavy prefixes');
     const heavy = this.buildHeavyPrefixes();
+    ctx.step?.('semantic: indexes');
     this.w.finish();
     ctx.log(`semantic: autocompletion index: ${words} word keys, ${heavy.nodes} precomputed prefixes (${heavy.rows} rows) (${secs()} s)`);
   }

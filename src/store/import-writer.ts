@@ -401,8 +401,9 @@ export interface ImportWriter extends ImportSource {
   /**
    * Every index, statistics for the planner, then publish the database atomically onto the location.
    * `beforePublish` runs when all is durable, just before the publication (it may throw to stop it).
+   * `step` names each part as it begins (the import's --timings).
    */
-  finish(beforePublish?: () => Promise<void>): Promise<void>;
+  finish(beforePublish?: () => Promise<void>, step?: (name: string) => void): Promise<void>;
   /** throw away everything written; the location is left as it was (safe to call at any time, twice) */
   abort(): void;
 }

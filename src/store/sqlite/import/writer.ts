@@ -669,11 +669,13 @@ export class SqliteImportWriter implements ImportWriter {
     return this.live().pendingTables();
   }
 
-  async finish(beforePublish?: () => Promise<void>): Promise<void> {
+  async finish(beforePublish?: () => Promise<void>, step?: (name: string) => void): Promise<void> {
     const build = this.live();
     if (this.publish) {
+      step?.('staging indexes');
       build.finishStaging();
       this.build = null;
+      step?.('publish');
       try {
         await this.publish(this.tmp, beforePublish);
       } finally {
@@ -681,9 +683,10 @@ export class SqliteImportWriter implements ImportWriter {
       }
       return;
     }
-    build.finish();
+    build.finish(step);
     this.build = null;
     await beforePublish?.();
+    step?.('rename');
     fs.renameSync(this.tmp, this.location);
   }
 
