@@ -6,7 +6,8 @@
  *   messages --messages DIR… → message; MediaWiki: pages → message_override
  *   pass 2   page texts in page_id order → analysis on worker threads (expansion, links, search text) →
  *            link tables, page_props, search index (+ analysis hooks), written on this thread
- *   hooks    the analysis hooks finish (the semantic data is complete)
+ *   hooks    the analysis hooks finish (the semantic data is complete; SMW's autocompletion index is
+ *            built on a thread of its own meanwhile, joined before the statistics for the planner)
  *   queries  the links of inline query results ({{#ask:}}, over the finished semantic data)
  *   derived  category, statistics, query-page reports; every index
  *   render   (--render) every content page rendered into the parser cache table; ANALYZE
@@ -261,16 +262,18 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     }
     await checkpoint();
 
-    // ---- derived tables, indexes (one table's indexes at a time, a checkpoint after each)
-    for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image'] as const) {
-      step(`indexes: ${table}`);
-      w.createIndexes(table);
-      await checkpoint();
-    }
+    // ---- the hooks first: what they may leave to a thread of its own (SMW's autocompletion index) then
+    // runs beside the rest
     for (const h of hooks) {
       step(`${h.name}: finish`);
       await h.finish?.(w, hookContext);
       log(`${h.name}: finished (${secondsSince(t0)} s)`);
+      await checkpoint();
+    }
+    // ---- derived tables, indexes (one table's indexes at a time, a checkpoint after each)
+    for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image'] as const) {
+      step(`indexes: ${table}`);
+      w.createIndexes(table);
       await checkpoint();
     }
     // the results of inline queries need the finished semantic data; their categories count in `category`

@@ -28,7 +28,7 @@ import { isError, mwTimestampItem, numberItem, parseValue, wikiPageItem } from '
 import { wordKeys } from '../semantic/fold.js';
 import { itemSortKey, SMW_NS_CONCEPT } from '../semantic/ask.js';
 import { defineConcept, encodeConcept } from '../semantic/concept.js';
-import type { ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
+import type { CompletionIndexCounts, ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
 
 /** How many values a precomputed list keeps: Semantic Forms' $sfgMaxAutocompleteValues. */
 export const TOP_VALUES = 1000;
@@ -254,16 +254,16 @@ class SemanticImportHook implements PageAnalysisHook {
     this.writeQueries(props);
     ctx.log(`semantic: ${this.subjects} subjects, ${this.values} values of ${props.size} properties (${secs()} s)`);
 
-    // ---- subjects only used as values; autocompletion: distinct values, word keys, heavy prefixes
+    // ---- subjects only used as values; autocompletion: distinct values, then (maybe on a thread of its
+    // own, while the import goes on) word keys and heavy prefixes
     ctx.step?.('semantic: value subjects, ac values');
     this.w.endStaging();
-    ctx.step?.('semantic: ac word keys');
-    const words = this.buildWordKeys();
-    ctx.step?.('semantic: ac heavy prefixes');
-    const heavy = this.buildHeavyPrefixes();
+    ctx.step?.('semantic: ac index started');
+    this.w.buildCompletionIndex(import.meta.url, this.heavyRows!, (r) =>
+      ctx.log(`semantic: autocompletion index: ${r.words} word keys, ${r.nodes} precomputed prefixes (${r.rows} rows) (${secs()} s)`),
+    );
     ctx.step?.('semantic: indexes');
     this.w.finish();
-    ctx.log(`semantic: autocompletion index: ${words} word keys, ${heavy.nodes} precomputed prefixes (${heavy.rows} rows) (${secs()} s)`);
   }
 
   /**
@@ -302,63 +302,68 @@ class SemanticImportHook implements PageAnalysisHook {
       });
     }
   }
+}
 
-  /** smw_ac_word from smw_ac_value: word keys staged unordered, then put in key order by the writer. */
-  private buildWordKeys(): number {
-    let last = 0;
-    for (;;) {
-      const rows = this.w.completionValues(last, BATCH);
-      if (rows.length === 0) break;
-      last = rows[rows.length - 1].id;
-      this.w.batch(() => {
-        for (const r of rows) for (const k of wordKeys(r.value)) this.w.addWordKey(r.source, k, r.id);
-      });
-    }
-    return this.w.endWordKeys();
+/** The autocompletion index from the completion values (see SemanticImportWriter.buildCompletionIndex). */
+export function buildCompletionIndex(w: SemanticImportWriter, heavyRows: number): CompletionIndexCounts {
+  const words = buildWordKeys(w);
+  return { words, ...buildHeavyPrefixes(w, heavyRows) };
+}
+
+/** smw_ac_word from smw_ac_value: word keys staged unordered, then put in key order by the writer. */
+function buildWordKeys(w: SemanticImportWriter): number {
+  let last = 0;
+  for (;;) {
+    const rows = w.completionValues(last, BATCH);
+    if (rows.length === 0) break;
+    last = rows[rows.length - 1].id;
+    w.batch(() => {
+      for (const r of rows) for (const k of wordKeys(r.value)) w.addWordKey(r.source, k, r.id);
+    });
   }
+  return w.endWordKeys();
+}
 
-  /**
-   * One pass over the word keys in (source, key) order: the LCP intervals of the sorted keys are the
-   * nodes of their compressed trie; each keeps the smallest TOP_VALUES value ids of its rows (children
-   * pass their lists up); a node with more than heavyRows rows is written with its list.
-   */
-  private buildHeavyPrefixes(): { nodes: number; rows: number } {
-    const w = this.w;
-    const pendingNodes: Array<{ source: number; key: string; ids: number[] }> = [];
-    let nodes = 0;
-    let topRows = 0;
-    const flush = () => {
-      if (pendingNodes.length === 0) return;
-      w.batch(() => {
-        for (const n of pendingNodes) {
-          w.addHeavyPrefix(n.source, n.key, n.ids);
-          topRows += n.ids.length;
-        }
-      });
-      nodes += pendingNodes.length;
-      pendingNodes.length = 0;
-    };
-    let source: number | null = null;
-    const trie = new TopKTrie(this.heavyRows!, TOP_VALUES, (key, ids) => pendingNodes.push({ source: source!, key, ids }));
-    let cursor: [number, string, number] | null = null;
-    for (;;) {
-      const rows = w.wordKeys(cursor, BATCH);
-      if (rows.length === 0) break;
-      for (const r of rows) {
-        if (r.source !== source) {
-          if (source !== null) trie.end();
-          source = r.source;
-        }
-        trie.add(r.key, r.value);
+/**
+ * One pass over the word keys in (source, key) order: the LCP intervals of the sorted keys are the
+ * nodes of their compressed trie; each keeps the smallest TOP_VALUES value ids of its rows (children
+ * pass their lists up); a node with more than heavyRows rows is written with its list.
+ */
+function buildHeavyPrefixes(w: SemanticImportWriter, heavyRows: number): { nodes: number; rows: number } {
+  const pendingNodes: Array<{ source: number; key: string; ids: number[] }> = [];
+  let nodes = 0;
+  let topRows = 0;
+  const flush = () => {
+    if (pendingNodes.length === 0) return;
+    w.batch(() => {
+      for (const n of pendingNodes) {
+        w.addHeavyPrefix(n.source, n.key, n.ids);
+        topRows += n.ids.length;
       }
-      const l = rows[rows.length - 1];
-      cursor = [l.source, l.key, l.value];
-      if (pendingNodes.length > 1000) flush();
+    });
+    nodes += pendingNodes.length;
+    pendingNodes.length = 0;
+  };
+  let source: number | null = null;
+  const trie = new TopKTrie(heavyRows, TOP_VALUES, (key, ids) => pendingNodes.push({ source: source!, key, ids }));
+  let cursor: [number, string, number] | null = null;
+  for (;;) {
+    const rows = w.wordKeys(cursor, BATCH);
+    if (rows.length === 0) break;
+    for (const r of rows) {
+      if (r.source !== source) {
+        if (source !== null) trie.end();
+        source = r.source;
+      }
+      trie.add(r.key, r.value);
     }
-    if (source !== null) trie.end();
-    flush();
-    return { nodes, rows: topRows };
+    const l = rows[rows.length - 1];
+    cursor = [l.source, l.key, l.value];
+    if (pendingNodes.length > 1000) flush();
   }
+  if (source !== null) trie.end();
+  flush();
+  return { nodes, rows: topRows };
 }
 
 /** Longest common prefix length of two strings, never splitting a surrogate pair. */

@@ -330,8 +330,23 @@ export interface SemanticImportWriter {
   /** word keys in (source, key, value) order after a cursor (null: from the start) */
   wordKeys(after: [number, string, number] | null, limit: number): Array<{ source: number; key: string; value: number }>;
   addHeavyPrefix(source: number, key: string, topValues: number[]): void;
+  /**
+   * After endStaging(): the word keys and heavy prefixes of the autocompletion index, made from the
+   * completion values by `build` -- the URL of a module exporting `buildCompletionIndex(w, heavyRows)`,
+   * which calls the methods above on `w`. The backend may run it on a thread of its own over a copy of
+   * the values while the import goes on (SQLite does); the import writer's finish() waits for it, and
+   * `done` gets what it returned.
+   */
+  buildCompletionIndex(build: string, heavyRows: number, done: (result: CompletionIndexCounts) => void): void;
   /** indexes, scratch tables dropped */
   finish(): void;
+}
+
+/** what buildCompletionIndex's module returns */
+export interface CompletionIndexCounts {
+  words: number;
+  nodes: number;
+  rows: number;
 }
 
 /** --render: the parser cache table (src/store/parser-cache-store.ts), written after every other pass */

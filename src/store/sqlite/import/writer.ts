@@ -63,7 +63,7 @@ export function sweepStaleTemporaryFiles(db: string, log: (line: string) => void
   }
   for (const name of names) {
     if (!name.startsWith(base + '.tmp-')) continue;
-    const m = /^(\d+)(-journal|-wal|-shm)?$/.exec(name.slice(base.length + 5));
+    const m = /^(\d+)(?:-ac)?(-journal|-wal|-shm)?$/.exec(name.slice(base.length + 5));
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || processExists(pid)) continue;
@@ -604,7 +604,7 @@ export class SqliteImportWriter implements ImportWriter {
     this.messages = new SqliteMessages(db);
     this.links = new SqliteLinks(db);
     this.derived = new SqliteDerived(db);
-    this.semantic = new SqliteSemanticImportWriter(db);
+    this.semantic = new SqliteSemanticImportWriter(db, `${tmp}-ac`);
     this.search = new SearchIndexWriter(db);
     this.parserCache = new SqliteParserCache(db);
   }
@@ -671,6 +671,8 @@ export class SqliteImportWriter implements ImportWriter {
 
   async finish(beforePublish?: () => Promise<void>, step?: (name: string) => void): Promise<void> {
     const build = this.live();
+    step?.('semantic: ac index joined');
+    await this.semantic.join();
     if (this.publish) {
       step?.('staging indexes');
       build.finishStaging();
@@ -691,6 +693,7 @@ export class SqliteImportWriter implements ImportWriter {
   }
 
   abort(): void {
+    this.semantic.abort();
     this.build?.close();
     this.build = null;
     removeDbFiles(this.tmp);

@@ -1,0 +1,31 @@
+/**
+ * The thread of SqliteSemanticImportWriter.buildCompletionIndex: opens the aux file (smw_ac_value filled,
+ * the other autocompletion tables empty), runs the importer's build module over it through a
+ * SqliteSemanticImportWriter of its own, and posts the module's counts.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { CompletionIndexCounts, SemanticImportWriter } from '../../import-writer.js';
+import { SqliteSemanticImportWriter } from './semantic.js';
+
+export interface CompletionWorkerData {
+  file: string;
+  /** URL of the module exporting buildCompletionIndex */
+  build: string;
+  heavyRows: number;
+}
+
+const data = workerData as CompletionWorkerData;
+const db = new Database(data.file);
+// scratch: thrown away (copied from) by the import, as the import's own file is until it is complete
+db.unsafeMode(true);
+db.pragma('journal_mode = OFF');
+db.unsafeMode(false);
+db.pragma('synchronous = OFF');
+db.pragma('locking_mode = EXCLUSIVE');
+db.pragma('cache_size = -65536'); // 64 MiB: the word keys' sort spills to temp files beyond it
+db.pragma('temp_store = FILE');
+const m = (await import(data.build)) as { buildCompletionIndex: (w: SemanticImportWriter, heavyRows: number) => CompletionIndexCounts };
+const counts = m.buildCompletionIndex(new SqliteSemanticImportWriter(db), data.heavyRows);
+db.close();
+parentPort!.postMessage(counts);
