@@ -13,9 +13,11 @@
  *            query strings (_ASKST, whose normalisation reads the properties' types): their rows are
  *            written with a stand-in property id / staged with their sv_seq.
  *   finish() the declared types are applied to smw_property, the stand-ins replaced, the queries'
- *            rows written. Then, set-based: the subjects only used as values, the distinct
- *            autocompletion values (numbered in byte order), their word keys (sorted insert), the heavy
- *            prefixes with their top-1000 lists (one ordered pass over the word keys), the indexes.
+ *            rows written. Then, set-based: the subjects only used as values, the indexes; and handed
+ *            to the writer's buildCompletionIndex (a thread of its own on SQLite, beside the rest of the
+ *            import): the distinct autocompletion values (numbered in byte order), their word keys
+ *            (sorted insert), the heavy prefixes with their top-1000 lists (one ordered pass over the
+ *            word keys; buildCompletionIndex below).
  */
 import type { HookContext, PageAnalysis, PageAnalysisHook } from './hooks.js';
 import type { TitleCodec } from '../wiki/titles.js';
@@ -256,9 +258,9 @@ class SemanticImportHook implements PageAnalysisHook {
 
     // ---- subjects only used as values; autocompletion: distinct values, then (maybe on a thread of its
     // own, while the import goes on) word keys and heavy prefixes
-    ctx.step?.('semantic: value subjects, ac values');
+    ctx.step?.('semantic: value subjects');
     this.w.endStaging();
-    ctx.step?.('semantic: ac index started');
+    ctx.step?.('semantic: ac values copied out');
     this.w.buildCompletionIndex(import.meta.url, this.heavyRows!, (r) =>
       ctx.log(`semantic: autocompletion index: ${r.words} word keys, ${r.nodes} precomputed prefixes (${r.rows} rows) (${secs()} s)`),
     );

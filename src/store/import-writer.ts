@@ -321,7 +321,7 @@ export interface SemanticImportWriter {
   addValue(subject: number, property: number, seq: number, di: number, item: string | null, ns: number | null, key: string | null, sortNum: number | null): void;
   /** a value offered by autocompletion of `source` (a property id, or -1 - namespace) */
   addCompletionValue(source: number, value: string): void;
-  /** staging done: subjects only used as values, the distinct completion values (page titles included) */
+  /** staging done: subjects only used as values */
   endStaging(): void;
   completionValues(afterId: number, limit: number): Array<{ id: number; source: number; value: string }>;
   addWordKey(source: number, key: string, valueId: number): void;
@@ -331,11 +331,11 @@ export interface SemanticImportWriter {
   wordKeys(after: [number, string, number] | null, limit: number): Array<{ source: number; key: string; value: number }>;
   addHeavyPrefix(source: number, key: string, topValues: number[]): void;
   /**
-   * After endStaging(): the word keys and heavy prefixes of the autocompletion index, made from the
-   * completion values by `build` -- the URL of a module exporting `buildCompletionIndex(w, heavyRows)`,
-   * which calls the methods above on `w`. The backend may run it on a thread of its own over a copy of
-   * the values while the import goes on (SQLite does); the import writer's finish() waits for it, and
-   * `done` gets what it returned.
+   * After endStaging(): the autocompletion index -- the distinct completion values (page titles
+   * included), then word keys and heavy prefixes made from them by `build`, the URL of a module
+   * exporting `buildCompletionIndex(w, heavyRows)` that calls the methods above on `w`. The backend may
+   * run it on a thread of its own over a copy of the values while the import goes on (SQLite does); the
+   * import writer's finish() waits for it, and `done` gets what `build` returned.
    */
   buildCompletionIndex(build: string, heavyRows: number, done: (result: CompletionIndexCounts) => void): void;
   /** indexes, scratch tables dropped */

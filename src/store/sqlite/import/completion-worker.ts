@@ -1,7 +1,7 @@
 /**
- * The thread of SqliteSemanticImportWriter.buildCompletionIndex: opens the aux file (smw_ac_value filled,
- * the other autocompletion tables empty), runs the importer's build module over it through a
- * SqliteSemanticImportWriter of its own, and posts the module's counts.
+ * The thread of SqliteSemanticImportWriter.buildCompletionIndex: opens the aux file (the staged values in
+ * smw_ac_stage, the autocompletion tables empty), makes the distinct values, runs the importer's build
+ * module over them through a SqliteSemanticImportWriter of its own, and posts the module's counts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -26,6 +26,8 @@ db.pragma('locking_mode = EXCLUSIVE');
 db.pragma('cache_size = -65536'); // 64 MiB: the word keys' sort spills to temp files beyond it
 db.pragma('temp_store = FILE');
 const m = (await import(data.build)) as { buildCompletionIndex: (w: SemanticImportWriter, heavyRows: number) => CompletionIndexCounts };
-const counts = m.buildCompletionIndex(new SqliteSemanticImportWriter(db), data.heavyRows);
+const w = new SqliteSemanticImportWriter(db);
+w.completionValuesFromStage();
+const counts = m.buildCompletionIndex(w, data.heavyRows);
 db.close();
 parentPort!.postMessage(counts);

@@ -11,7 +11,7 @@ import { RowBuffer } from './row-buffer.js';
 import { removeDbFiles } from './build-db.js';
 import type { CompletionWorkerData } from './completion-worker.js';
 
-/** the autocompletion tables a completion worker fills (smw_ac_value: its input) */
+/** the autocompletion tables a completion worker fills */
 const AC_TABLES = ['smw_ac_value', 'smw_ac_word', 'smw_ac_node', 'smw_ac_top'];
 const WORD_STAGE_SQL = 'CREATE TABLE smw_ac_word_stage (s INTEGER, k TEXT, v INTEGER)';
 
@@ -22,9 +22,9 @@ export function semanticTableSql(table: string): string {
   return m[0];
 }
 
-/** the tables of a completion worker's file: the ones it fills, and its scratch table */
+/** the tables of a completion worker's file: the ones it fills, its input and its scratch table */
 export function completionWorkerSchema(): string {
-  return AC_TABLES.map(semanticTableSql).join('\n') + WORD_STAGE_SQL + ';';
+  return [...AC_TABLES, 'smw_ac_stage'].map(semanticTableSql).join('\n') + WORD_STAGE_SQL + ';';
 }
 
 interface Background {
@@ -150,19 +150,24 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
          SELECT DISTINCT 14, t, '', replace(t, '_', ' ') FROM (SELECT substr(sv_item, 1, instr(sv_item, '#') - 1) AS t FROM smw_value WHERE sv_property = ?)`,
       ).run(c);
     }
-    // autocompletion: distinct values per source in byte order (page titles are the namespace sources)
-    db.exec('INSERT INTO smw_ac_stage (as_source, as_value) SELECT -1 - page_namespace, page_title FROM page');
-    db.exec(`INSERT INTO smw_ac_value (av_source, av_value)
-             SELECT as_source, as_value FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
-    db.exec('DROP TABLE smw_ac_stage');
-    db.exec(WORD_STAGE_SQL);
   }
 
   /**
-   * The values are copied into the aux file (a sequential copy of a table in key order), and a worker
-   * thread runs `build` over that file while this connection goes on with the rest of the import (the
-   * tail of an import is serial SQL on one connection: the second core is free); join() copies the
-   * index back.
+   * The distinct completion values of each source in byte order (page titles are the namespace
+   * sources), numbered in that order; the staged values dropped. (On the completion worker's file.)
+   */
+  completionValuesFromStage(): void {
+    const db = this.db;
+    db.exec(`INSERT INTO smw_ac_value (av_source, av_value)
+             SELECT as_source, as_value FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
+    db.exec('DROP TABLE smw_ac_stage');
+  }
+
+  /**
+   * The staged values and the page titles are copied into the aux file (sequential copies), and a
+   * worker thread makes the distinct values and runs `build` over that file while this connection goes
+   * on with the rest of the import (the tail of an import is serial SQL on one connection: the second
+   * core is free); join() copies the tables back.
    */
   buildCompletionIndex(build: string, heavyRows: number, done: (result: CompletionIndexCounts) => void): void {
     if (this.auxFile === undefined) throw new Error('buildCompletionIndex: this writer has no file to build the index in');
@@ -176,11 +181,12 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
       db.unsafeMode(false);
       db.pragma('ac.synchronous = OFF');
       db.exec(completionWorkerSchema().replace(/CREATE TABLE /g, 'CREATE TABLE ac.'));
-      db.exec('INSERT INTO ac.smw_ac_value SELECT * FROM main.smw_ac_value ORDER BY av_id');
+      db.exec('INSERT INTO ac.smw_ac_stage SELECT * FROM main.smw_ac_stage');
+      db.exec('INSERT INTO ac.smw_ac_stage (as_source, as_value) SELECT -1 - page_namespace, page_title FROM main.page');
     } finally {
       db.exec('DETACH ac');
     }
-    db.exec('DROP TABLE smw_ac_word_stage');
+    db.exec('DROP TABLE smw_ac_stage');
     const worker = new Worker(new URL('./completion-worker.js', import.meta.url), {
       workerData: { file, build, heavyRows } satisfies CompletionWorkerData,
     });
@@ -206,7 +212,7 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
     try {
       db.transaction(() => {
         // in primary key order: each copy appends to its B-tree
-        for (const t of AC_TABLES.slice(1)) db.exec(`INSERT INTO main.${t} SELECT * FROM ac.${t}`);
+        for (const t of AC_TABLES) db.exec(`INSERT INTO main.${t} SELECT * FROM ac.${t}`);
       })();
     } finally {
       db.exec('DETACH ac');
