@@ -160,8 +160,12 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   const checkAbort = () => {
     if (interrupted) throw new ImportInterrupted(interrupted);
   };
-  // let a signal received during the synchronous step just done reach onSignal, then act on it
+  // let a signal received during the synchronous step just done reach onSignal, then act on it. A signal
+  // is seen in the event loop's poll phase; when this runs from an I/O callback (a worker thread's
+  // message or exit), one setImmediate runs in the same iteration, before any poll: the second one
+  // comes after the next.
   const checkpoint = async () => {
+    await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     checkAbort();
   };
