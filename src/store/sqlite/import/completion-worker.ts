@@ -6,14 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { CompletionIndexCounts, SemanticImportWriter } from '../../import-writer.js';
-import { SqliteSemanticImportWriter } from './semantic.js';
-
-export interface CompletionWorkerData {
-  file: string;
-  /** URL of the module exporting buildCompletionIndex */
-  build: string;
-  heavyRows: number;
-}
+import { SqliteSemanticImportWriter, type CompletionWorkerData } from './semantic.js';
 
 const data = workerData as CompletionWorkerData;
 const db = new Database(data.file);

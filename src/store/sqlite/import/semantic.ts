@@ -9,7 +9,6 @@ import { HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from 
 import type { CompletionIndexCounts, SemanticImportWriter, TitleRef } from '../../import-writer.js';
 import { RowBuffer } from './row-buffer.js';
 import { removeDbFiles } from './build-db.js';
-import type { CompletionWorkerData } from './completion-worker.js';
 
 /** the autocompletion tables a completion worker fills */
 const AC_TABLES = ['smw_ac_value', 'smw_ac_word', 'smw_ac_node', 'smw_ac_top'];
@@ -25,6 +24,15 @@ export function semanticTableSql(table: string): string {
 /** the tables of a completion worker's file: the ones it fills, its input and its scratch table */
 export function completionWorkerSchema(): string {
   return [...AC_TABLES, 'smw_ac_stage'].map(semanticTableSql).join('\n') + WORD_STAGE_SQL + ';';
+}
+
+/** what the completion worker (completion-worker.ts) is started with */
+export interface CompletionWorkerData {
+  /** the aux file */
+  file: string;
+  /** URL of the module exporting buildCompletionIndex */
+  build: string;
+  heavyRows: number;
 }
 
 interface Background {
