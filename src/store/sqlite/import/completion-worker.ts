@@ -16,7 +16,7 @@ db.pragma('journal_mode = OFF');
 db.unsafeMode(false);
 db.pragma('synchronous = OFF');
 db.pragma('locking_mode = EXCLUSIVE');
-db.pragma('cache_size = -65536'); // 64 MiB: the word keys' sort spills to temp files beyond it
+db.pragma('cache_size = -16384'); // 16 MiB (beside the import's 256): its sorts spill to temp files beyond it
 db.pragma('temp_store = FILE');
 const m = (await import(data.build)) as { buildCompletionIndex: (w: SemanticImportWriter, heavyRows: number) => CompletionIndexCounts };
 const w = new SqliteSemanticImportWriter(db);
