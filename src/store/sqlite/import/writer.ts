@@ -531,8 +531,10 @@ class SqliteDerived implements DerivedImportWriter {
     const one = (sql: string) => this.db.prepare(sql).pluck().get() as number;
     return {
       pages: one('SELECT COUNT(*) FROM page'),
+      // in page id order: the pl_from seeks walk their index in order (an index of page gives random
+      // page ids; at 1,000,000 pages 1.4 → 0.4 CPU s)
       articles: one(
-        'SELECT COUNT(*) FROM page WHERE page_namespace = 0 AND page_is_redirect = 0 AND EXISTS (SELECT 1 FROM pagelinks WHERE pl_from = page_id)',
+        'SELECT COUNT(*) FROM page NOT INDEXED WHERE page_namespace = 0 AND page_is_redirect = 0 AND EXISTS (SELECT 1 FROM pagelinks WHERE pl_from = page_id)',
       ),
       edits: one('SELECT COALESCE(SUM(page_rev_count), 0) FROM page'),
       images: one('SELECT COUNT(*) FROM image'),
