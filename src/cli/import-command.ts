@@ -14,7 +14,6 @@ import { DumpSourceError } from '../importer/dump-source.js';
 import type { PageAnalysisHook, PageRenderer } from '../importer/hooks.js';
 import { RENDERER_VERSION, renderForStorage } from '../modules/page-renderer.js';
 import { Wiki } from '../wiki/wiki.js';
-import { InterwikiMap } from '../wiki/interwiki.js';
 import { semanticImportHook } from '../importer/semantic-hook.js';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from './args.js';
 
@@ -71,10 +70,8 @@ export function importRenderer(): PageRenderer {
   return {
     version: RENDERER_VERSION,
     async open(store) {
-      const wiki = await Wiki.load(store.site);
-      // as serving sets it up (src/http/server.ts): the links read with the map the import stored
-      const imported = await store.relations.interwikiMap();
-      if (imported.length) wiki.interwiki = new InterwikiMap(imported);
+      // as serving sets it up: the links read with the map the import stored
+      const wiki = await Wiki.forServing(store.site, store.relations);
       return (p) => renderForStorage(store, wiki, { ns: p.ns, dbkey: p.dbkey }, p.text);
     },
   };

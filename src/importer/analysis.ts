@@ -246,7 +246,7 @@ function head(p: PageWithText): PageResult['page'] {
   return { id: p.id, ns: p.ns, dbkey: p.dbkey, latestTimestamp: p.latestTimestamp };
 }
 
-function linkRows(links: PageLinks, templates: TitleRef[], titleText: string): LinkRows {
+export function linkRows(links: PageLinks, templates: TitleRef[], titleText: string): LinkRows {
   const pages: Array<number | string> = [];
   for (const t of links.pages.values()) pages.push(t.ns, t.dbkey);
   const tl: Array<number | string> = [];

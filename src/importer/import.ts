@@ -30,7 +30,7 @@ import { FileImporter } from './files.js';
 import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './messages.js';
 import { runInlineQueryLinkPass, runLinkPass, type InlineQueryEvaluator, type LinkCounts } from './link-pass.js';
 import { inBatch } from './batch.js';
-import { createProgress } from './progress.js';
+import { createProgress, type Progress } from './progress.js';
 import { StepTimer } from './step-timer.js';
 import type { HookContext, PageAnalysis, PageAnalysisHook, PageRenderer } from './hooks.js';
 import { PageAnalyzer } from './analysis.js';
@@ -316,8 +316,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     if (opts.render) {
       step('render');
       const t1 = performance.now();
-      progress.phase('render', pageCount, 'pages');
-      rendered = await renderContentPages(w, opts.render, { checkAbort, onProgress: (n) => progress.update(n) });
+      rendered = await renderContentPages(w, opts.render, { checkAbort, progress });
       progress.stop();
       renderSeconds = (performance.now() - t1) / 1000;
       log(`render: ${rendered} content pages into the parser cache in ${renderSeconds.toFixed(1)} s (${secondsSince(t0)} s)`);
@@ -373,27 +372,29 @@ const PREPASS_CHUNK = 200;
  * Every content page that is no redirect, its latest revision rendered with the options of a page view,
  * into the parser cache table; in page id order, one transaction per chunk.
  */
-async function renderContentPages(w: ImportWriter, renderer: PageRenderer, o: { checkAbort: () => void; onProgress: (done: number) => void }): Promise<number> {
+async function renderContentPages(w: ImportWriter, renderer: PageRenderer, o: { checkAbort: () => void; progress: Progress }): Promise<number> {
+  o.progress.phase('render', [...CONTENT_NAMESPACES].reduce((n, ns) => n + w.pages.count(ns), 0), 'pages');
   const render = await renderer.open(w.readStore());
-  let after = 0;
   let seen = 0;
-  for (;;) {
-    const chunk = w.pages.chunkWithText(after, RENDER_CHUNK);
-    if (chunk.length === 0) break;
-    after = chunk[chunk.length - 1].id;
-    const outputs: Array<{ pageId: number; revId: number; optionsKey: string; output: string }> = [];
-    for (const p of chunk) {
-      if (!CONTENT_NAMESPACES.has(p.ns) || p.isRedirect || p.model !== 'wikitext') continue;
-      const revId = w.pages.latestOf(p.id).revId;
-      const r = await render({ pageId: p.id, revId, ns: p.ns, dbkey: p.dbkey, text: p.text });
-      outputs.push({ pageId: p.id, revId, ...r });
+  // the content namespaces' pages only, a chunk (texts and latest revisions) a statement
+  for (const ns of CONTENT_NAMESPACES) {
+    for (let after = 0; ; ) {
+      const chunk = w.pages.chunkInNamespace(ns, after, RENDER_CHUNK);
+      if (chunk.length === 0) break;
+      after = chunk[chunk.length - 1].id;
+      const outputs: Array<{ pageId: number; revId: number; optionsKey: string; output: string }> = [];
+      for (const p of chunk) {
+        if (p.isRedirect || p.model !== 'wikitext') continue;
+        const r = await render({ pageId: p.id, revId: p.latestRevId, ns: p.ns, dbkey: p.dbkey, text: p.text });
+        outputs.push({ pageId: p.id, revId: p.latestRevId, ...r });
+      }
+      inBatch(w, () => {
+        for (const r of outputs) w.parserCache.write(r.pageId, r.revId, r.optionsKey, renderer.version, r.output);
+      });
+      seen += chunk.length;
+      o.progress.update(seen);
+      o.checkAbort();
     }
-    inBatch(w, () => {
-      for (const r of outputs) w.parserCache.write(r.pageId, r.revId, r.optionsKey, renderer.version, r.output);
-    });
-    seen += chunk.length;
-    o.onProgress(seen);
-    o.checkAbort();
   }
   return w.parserCache.count();
 }

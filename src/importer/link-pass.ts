@@ -12,7 +12,7 @@ import { NS_CATEGORY, NS_FILE } from '../wiki/namespaces.js';
 import type { PageAnalysisHook } from './hooks.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import type { CategoryLinkRow, ImportWriter, LateLinkCounts } from '../store/import-writer.js';
-import { categorySortKey, PageAnalyzer, type AnalysisSetup, type PageResult } from './analysis.js';
+import { linkRows, PageAnalyzer, type AnalysisSetup, type PageResult } from './analysis.js';
 import type { PageLinks } from '../wikitext/links.js';
 import type { Expansion } from './expand.js';
 import { MAX_EXPANSION_DEPTH, queryKey, type InlineQueryCall, type InlineQueryOutput } from '../wikitext/preprocess.js';
@@ -68,7 +68,7 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
       for (const f of links.files) out.imageLink(from, fromNs, f);
       const tl = links.templates;
       for (let i = 0; i < tl.length; i += 2) counts.templatelinks += out.templateLink(from, fromNs, { ns: tl[i] as number, dbkey: tl[i + 1] as string });
-      const type = fromNs === NS_CATEGORY ? 'subcat' : fromNs === NS_FILE ? 'file' : 'page';
+      const type = categoryType(fromNs);
       const cl = links.categories;
       for (let i = 0; i < cl.length; i += 3) {
         counts.categorylinks += out.categoryLink({ from, to: cl[i], sortkey: cl[i + 1], sortkeyPrefix: cl[i + 2], timestamp: page.latestTimestamp, type });
@@ -149,11 +149,12 @@ export async function runInlineQueryLinkPass(
 ): Promise<LateLinkCounts> {
   const analyzer = await PageAnalyzer.create(w, opts.setup, opts.interwiki);
   const added: LateLinkCounts = { pagelinks: 0, imagelinks: 0, templatelinks: 0, categorylinks: 0 };
+  const add = (n: LateLinkCounts) => {
+    for (const k of Object.keys(added) as Array<keyof LateLinkCounts>) added[k] += n[k];
+  };
   for (let i = 0; i < opts.pages.length; i += CHUNK) {
     await inBatch(w, async () => {
-      for (const id of opts.pages.slice(i, i + CHUNK)) {
-        const [page] = w.pages.chunkWithText(id - 1, 1);
-        if (!page || page.id !== id) continue;
+      for (const page of w.pages.withText(opts.pages.slice(i, i + CHUNK))) {
         const known = new Map<string, InlineQueryOutput>();
         let result: { exp: Expansion; links: PageLinks };
         for (let round = 0; ; round++) {
@@ -164,13 +165,10 @@ export async function runInlineQueryLinkPass(
           const answers = await opts.evaluate(calls, { ns: page.ns, dbkey: page.dbkey });
           calls.forEach((c, k) => known.set(queryKey(c), answers[k]));
         }
-        const { exp, links } = result;
-        const n = w.links.supplement(page.id, page.ns, { pages: links.pages.values(), files: links.files, templates: exp.templates, categories: categoryRows(page, links) });
-        added.pagelinks += n.pagelinks;
-        added.imagelinks += n.imagelinks;
-        added.templatelinks += n.templatelinks;
-        added.categorylinks += n.categorylinks;
+        const rows = linkRows(result.links, result.exp.templates, page.dbkey.replace(/_/g, ' '));
+        w.links.supplement(page.id, page.ns, { ...rows, timestamp: page.latestTimestamp, categoryType: categoryType(page.ns) });
       }
+      add(w.links.flushSupplement());
     });
     await new Promise((r) => setImmediate(r));
     opts.checkAbort();
@@ -178,9 +176,7 @@ export async function runInlineQueryLinkPass(
   return added;
 }
 
-/** categorylinks rows of a page's categories */
-function categoryRows(page: { id: number; ns: number; dbkey: string; latestTimestamp: string }, links: PageLinks): CategoryLinkRow[] {
-  const type = page.ns === NS_CATEGORY ? 'subcat' : page.ns === NS_FILE ? 'file' : 'page';
-  const titleText = page.dbkey.replace(/_/g, ' ');
-  return [...links.categories].map(([cat, prefix]) => ({ from: page.id, to: cat, sortkey: categorySortKey(prefix, titleText), sortkeyPrefix: prefix, timestamp: page.latestTimestamp, type }));
+/** categorylinks' cl_type of the pages of a namespace */
+function categoryType(ns: number): CategoryLinkRow['type'] {
+  return ns === NS_CATEGORY ? 'subcat' : ns === NS_FILE ? 'file' : 'page';
 }

@@ -37,12 +37,28 @@ export class MessageLoader {
    * nothing new in the common case, and runs once. What was fetched before is not fetched again.
    */
   async prefetch(keys: readonly string[], code: string): Promise<void> {
-    const { first, rest } = this.lookupLanguages(code);
-    const stored = [...new Set(keys.flatMap(lookupKeys))];
-    await this.fetchTexts(first, stored.filter((k) => !first.every((l) => this.snapshot.isFetched(l, k))));
-    const lacking = stored.filter((k) => !first.some((l) => this.snapshot.catalogHas(l, k)));
-    if (lacking.length === 0) return;
-    await this.fetchTexts(rest, lacking.filter((k) => !rest.every((l) => this.snapshot.isFetched(l, k))));
+    return this.prefetchAll([{ keys, code }]);
+  }
+
+  /** prefetch() of several (keys, language) lookups with its two store calls for all of them */
+  async prefetchAll(lookups: ReadonlyArray<{ keys: readonly string[]; code: string }>): Promise<void> {
+    const plans = lookups.map(({ keys, code }) => ({ ...this.lookupLanguages(code), stored: [...new Set(keys.flatMap(lookupKeys))] }));
+    await this.fetchUnfetched(plans.map((p) => ({ langs: p.first, keys: p.stored })));
+    await this.fetchUnfetched(plans.map((p) => ({ langs: p.rest, keys: p.stored.filter((k) => !p.first.some((l) => this.snapshot.catalogHas(l, k))) })));
+  }
+
+  /** one store call: each part's keys not yet fetched in all of its languages, in every language of the parts */
+  private async fetchUnfetched(parts: Array<{ langs: string[]; keys: string[] }>): Promise<void> {
+    const langs = new Set<string>();
+    const keys = new Set<string>();
+    for (const p of parts) {
+      if (p.langs.length === 0) continue;
+      const unfetched = p.keys.filter((k) => !p.langs.every((l) => this.snapshot.isFetched(l, k)));
+      if (unfetched.length === 0) continue;
+      for (const l of p.langs) langs.add(l);
+      for (const k of unfetched) keys.add(k);
+    }
+    await this.fetchTexts([...langs], [...keys]);
   }
 
   /**

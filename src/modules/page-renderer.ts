@@ -83,7 +83,7 @@ async function loadMessages(store: Store, wiki: Wiki, userLang: string): Promise
   if (!p) {
     p = (async () => {
       const loader = new MessageLoader(store, wiki);
-      await Promise.all([loader.prefetch(USER_KEYS, userLang), loader.prefetch(CONTENT_KEYS, wiki.lang)]);
+      await loader.prefetchAll([{ keys: USER_KEYS, code: userLang }, { keys: CONTENT_KEYS, code: wiki.lang }]);
       const [user, content] = await loader.render((m) => [USER_KEYS.map((k) => m.get(k, true, userLang)), CONTENT_KEYS.map((k) => m.get(k, true, wiki.lang))]);
       const out = {} as RenderMessages;
       // without the store's text: the built-in uk text for Ukrainian, English (the last fallback) otherwise

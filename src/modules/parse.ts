@@ -164,6 +164,10 @@ export const parseModule: ActionModule = {
     // disablepp turns the limit report off (ParserOptions::setEnableLimitReport): no comment, no data
     const limitReport = !p.disablepp && !p.disablelimitreport;
     const r: Record<string, unknown> = { title: ctx.wiki.titleText(title.ns, title.dbkey), pageid };
+    // the messages of the limit report table and the head, in the user language: fetched together
+    const messages = new MessageLoader(ctx.store, ctx.wiki);
+    const messageKeys = [...(props.has('limitreporthtml') && limitReport ? limitReportKeys(out) : []), ...(props.has('headhtml') ? HEAD_KEYS : [])];
+    if (messageKeys.length > 0) await messages.prefetch(messageKeys, userLang);
     if (revid !== undefined && props.has('revid')) r.revid = revid;
     if (redirects) r.redirects = redirects;
     if (props.has('text')) {
@@ -197,7 +201,7 @@ export const parseModule: ActionModule = {
     if (props.has('displaytitle')) r.displaytitle = out.displayTitle ?? ctx.wiki.titleText(title.ns, title.dbkey);
     // ApiParse 1.25 gives the head items with headhtml too
     if (props.has('headitems') || props.has('headhtml')) r.headitems = [];
-    if (props.has('headhtml')) r.headhtml = bc(await headHtml(ctx, title, userLang));
+    if (props.has('headhtml')) r.headhtml = bc(await headHtml(ctx, title, userLang, messages));
     if (props.has('modules')) {
       r.modules = out.modules;
       r.modulescripts = [];
@@ -218,7 +222,7 @@ export const parseModule: ActionModule = {
     if (props.has('properties')) r.properties = out.properties.map(([name, v]) => withContent({ name }, 'value', v));
     // ApiParse::formatLimitReportData: the name, then the value's elements as 0, 1, …
     if (props.has('limitreportdata')) r.limitreportdata = limitReport ? out.limitReport.map(([name, v]) => new Map<string, unknown>([['name', name], ...(Array.isArray(v) ? v : [v]).map((x, i): [string, unknown] => [String(i), x])])) : [];
-    if (props.has('limitreporthtml')) r.limitreporthtml = bc(limitReport ? await limitReportTable(ctx, out, userLang) : '');
+    if (props.has('limitreporthtml')) r.limitreporthtml = bc(limitReport ? await limitReportTable(ctx, out, userLang, messages) : '');
     // Parser::preprocessToDom of the text itself (the section, before any pre-save transform)
     if (props.has('parsetree') || p.generatexml) r.parsetree = bc(preprocessToXml(original));
     if (out.limitHit) ctx.warn(`The expansion of this page stopped at a limit (${out.limitHit}); the rest is shown as written.`);
@@ -226,13 +230,18 @@ export const parseModule: ActionModule = {
   },
 };
 
+/** the messages headHtml reads (prefetched) */
+const HEAD_KEYS = ['pagetitle'];
+
 const reportComments = new WeakMap<RenderedPage, string>();
 
-/** EditPage::getPreviewLimitReport with the wiki's messages in the user language (one store call for all of them) */
-async function limitReportTable(ctx: ModuleContext, out: RenderedPage, userLang: string): Promise<string> {
-  const keys = ['limitreport-title', ...out.limitReport.flatMap(([k]) => [k, `${k}-value-html`, `${k}-value`])];
-  const loader = new MessageLoader(ctx.store, ctx.wiki);
-  await loader.prefetch(keys, userLang);
+/** the messages limitReportTable reads */
+function limitReportKeys(out: RenderedPage): string[] {
+  return ['limitreport-title', ...out.limitReport.flatMap(([k]) => [k, `${k}-value-html`, `${k}-value`])];
+}
+
+/** EditPage::getPreviewLimitReport with the wiki's messages in the user language (prefetched: limitReportKeys) */
+async function limitReportTable(ctx: ModuleContext, out: RenderedPage, userLang: string, loader: MessageLoader): Promise<string> {
   const title = { ns: 0, dbkey: 'API' };
   return loader.render((m) => limitReportHtml(out.limitReport, ctx.wiki.codec, (key, params) => (m.exists(key, userLang) ? messageText(m, key, params, userLang, title) : false)));
 }
@@ -267,10 +276,8 @@ export function categoriesHtml(ctx: ModuleContext, out: RenderedPage): string {
  * title) and ->text(). The result is the `pagetitle` message of the user language with $1 empty:
  * " — Site" from uk.json's "$1 — {{SITENAME}}", escaped by Html::element (& and < only).
  */
-async function headHtml(ctx: ModuleContext, title: { ns: number; dbkey: string }, userLang: string): Promise<string> {
+async function headHtml(ctx: ModuleContext, title: { ns: number; dbkey: string }, userLang: string, loader: MessageLoader): Promise<string> {
   const prefixed = ctx.wiki.titleText(title.ns, title.dbkey);
-  const loader = new MessageLoader(ctx.store, ctx.wiki);
-  await loader.prefetch(['pagetitle'], userLang);
   const htmlTitle = await loader.render((m) => messageText(m, 'pagetitle', [''], userLang, title));
   const kind = title.ns === -1 ? 'ns-special' : title.ns % 2 === 1 ? 'ns-talk' : 'ns-subject';
   const bodyClass = ['mediawiki', 'ltr', 'sitedir-ltr', `ns-${title.ns}`, kind, escapeClass(`page-${prefixed}`), 'skin-vector', 'action-nosuchaction'].join(' ');

@@ -75,6 +75,7 @@ export interface PageWithText {
   dbkey: string;
   isRedirect: boolean;
   latestTimestamp: string;
+  latestRevId: number;
   model: string;
   text: string;
 }
@@ -196,7 +197,8 @@ export interface PageImportWriter {
    * is newer (then the higher id); the others are removed. Returns how many were removed.
    */
   indexTitles(): number;
-  count(): number;
+  /** pages (of namespace `ns` when given) */
+  count(ns?: number): number;
   redirectCount(): number;
   /** pass 2's reading: up to `limit` pages with id > `afterId`, in id order */
   chunkWithText(afterId: number, limit: number): PageWithText[];
@@ -204,6 +206,8 @@ export interface PageImportWriter {
   chunkEnd(afterId: number, limit: number): number | null;
   /** up to `limit` pages of namespace `ns` with id > `afterId`, in id order (what chunkWithText reads of them) */
   chunkInNamespace(ns: number, afterId: number, limit: number): PageWithText[];
+  /** the pages of these ids (those that exist), in id order, as chunkWithText reads them */
+  withText(ids: readonly number[]): PageWithText[];
   /** pages of one namespace with their texts, in title order (MediaWiki: pages for the message overrides) */
   inNamespaceWithText(ns: number): Array<{ dbkey: string; text: string; model: string }>;
   /** template look-ups of the expander (after indexTitles) */
@@ -265,16 +269,25 @@ export interface LinkImportWriter {
   finish(): { pagelinks: number; imagelinks: number };
   /**
    * After finish(): links a page gains once the whole wiki is known (its inline queries' results, as a
-   * refresh of the page records them); the rows it has already are kept. Returns the rows added.
+   * refresh of the page records them); the rows it has already are kept. The rows are queued:
+   * flushSupplement() writes the rest and returns the rows added since it was last called.
    */
-  supplement(from: number, fromNs: number, links: LateLinks): LateLinkCounts;
+  supplement(from: number, fromNs: number, links: LateLinks): void;
+  flushSupplement(): LateLinkCounts;
 }
 
+/** a page's links in the flat lists pass 2 writes them from */
 export interface LateLinks {
-  pages: Iterable<TitleRef>;
-  files: Iterable<string>;
-  templates: Iterable<TitleRef>;
-  categories: Iterable<CategoryLinkRow>;
+  /** namespace, DB key, … */
+  pages: ReadonlyArray<number | string>;
+  files: readonly string[];
+  /** namespace, DB key, … */
+  templates: ReadonlyArray<number | string>;
+  /** category, sort key, sort key prefix, … */
+  categories: readonly string[];
+  /** cl_timestamp and cl_type of the category rows */
+  timestamp: string;
+  categoryType: CategoryLinkRow['type'];
 }
 
 export interface LateLinkCounts {

@@ -3,7 +3,7 @@
  * Built once when the server opens a database.
  */
 import { TitleCodec } from './titles.js';
-import { InterwikiMap } from './interwiki.js';
+import { InterwikiMap, type InterwikiEntry } from './interwiki.js';
 import { DEFAULT_ALIASES, type NamespaceInfo } from './namespaces.js';
 
 /** The facts of an imported wiki that titles and output depend on. */
@@ -28,6 +28,11 @@ export interface SiteFactsSource {
   namespaces(): Promise<NamespaceInfo[]>;
 }
 
+/** The interwiki map an import stored: the one its links were read with (the store's relations area). */
+export interface StoredInterwikiSource {
+  interwikiMap(): Promise<InterwikiEntry[]>;
+}
+
 /** The MediaWiki version whose API we speak: clients read it from siteinfo's generator. */
 export const MEDIAWIKI_VERSION = '1.25.4';
 export const WIKIQUERY_VERSION = '0.1.0';
@@ -45,6 +50,23 @@ export class Wiki {
   static async load(site: SiteFactsSource): Promise<Wiki> {
     const [info, namespaces] = await Promise.all([site.siteInfo(), site.namespaces()]);
     return new Wiki(info, namespaces);
+  }
+
+  /**
+   * The Wiki a database is served with, and rendered with at import (--render): its site facts, and the
+   * operator's interwiki map when given (serve --interwiki), else the map the import read the links with
+   * when the database has one, else MediaWiki's default list.
+   */
+  static async forServing(site: SiteFactsSource, stored: StoredInterwikiSource, operatorMap?: InterwikiMap): Promise<Wiki> {
+    const wiki = await Wiki.load(site);
+    if (operatorMap) {
+      wiki.interwiki = operatorMap;
+      wiki.interwikiReplaced = true;
+    } else {
+      const imported = await stored.interwikiMap();
+      if (imported.length) wiki.interwiki = new InterwikiMap(imported);
+    }
+    return wiki;
   }
 
   constructor(

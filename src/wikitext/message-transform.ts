@@ -7,11 +7,10 @@
  * src/wiki/messages.ts.
  */
 import { htmlspecialchars } from '../wiki/html.js';
-import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
 import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
 import type { Messages, RenderTitle } from '../wiki/messages.js';
 import { expandWikitext, type PreprocessContext } from './preprocessor.js';
-import { namespaceTables, sharedTreeCache } from './preprocess.js';
+import { pageContext, sharedTreeCache } from './preprocess.js';
 
 /** {{CURRENTVERSION}} and its uk/ru synonyms: the only variable of the live wiki a message may need */
 const VERSION_WORDS = new Set(['CURRENTVERSION', 'ПОТОЧНА_ВЕРСІЯ', 'ТЕКУЩАЯ_ВЕРСИЯ']);
@@ -28,27 +27,15 @@ export function messageText(messages: Messages, key: string, args: readonly stri
 export function transformMessage(messages: Messages, text: string, code: string, title: RenderTitle): string {
   if (!text.includes('{{')) return text;
   const env = messages.env;
-  const codec = env.codec;
-  const { names, subpages } = namespaceTables(codec);
   const ctx: PreprocessContext = {
-    title: { ns: title.ns, dbkey: title.dbkey, nsText: codec.nsName(title.ns) ?? '' },
-    getTemplate: (target) => {
-      const t = codec.parse(target, NS_TEMPLATE);
-      if (t === null || t.ns === NS_SPECIAL || t.ns < 0) return null;
-      const page = env.fetchTemplate(t.ns, t.dbkey);
-      return page === null ? null : { text: page, ns: t.ns, dbkey: t.dbkey };
-    },
-    // a message's {{#ifexist:}} reads the page as a transclusion would (one kind of fetch for the loader)
-    pageExists: (target) => {
-      const t = codec.parse(target, 0);
-      return t !== null && t.ns >= 0 && t.ns !== NS_SPECIAL && env.fetchTemplate(t.ns, t.dbkey) !== null;
-    },
-    resolveTarget: (target, defaultNs) => {
-      const t = codec.parse(target, defaultNs);
-      return t && { ns: t.ns, dbkey: t.dbkey, nsText: codec.nsName(t.ns) ?? '' };
-    },
-    namespaceNames: names,
-    namespacesWithSubpages: subpages,
+    ...pageContext(env.codec, title, {
+      template: (t) => {
+        const page = env.fetchTemplate(t.ns, t.dbkey);
+        return page === null ? null : { text: page, ns: t.ns, dbkey: t.dbkey };
+      },
+      // a message's {{#ifexist:}} reads the page as a transclusion would (one kind of fetch for the loader)
+      exists: (t) => env.fetchTemplate(t.ns, t.dbkey) !== null,
+    }),
     siteName: env.siteName,
     now: new Date(),
     treeCache: sharedTreeCache,

@@ -8,7 +8,7 @@
  * under construction) answers everything in the first round.
  */
 import type { TitleCodec } from '../wiki/titles.js';
-import { NS_SPECIAL, NS_TEMPLATE } from '../wiki/namespaces.js';
+import { NS_TEMPLATE } from '../wiki/namespaces.js';
 import { DEFAULT_LIMITS, expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
 import { displayTitleProp } from './display-title.js';
 import { MessageSnapshot, Messages, type MessageSource } from '../wiki/messages.js';
@@ -157,6 +157,43 @@ export function namespaceTables(codec: TitleCodec): { names: Record<number, stri
   return t;
 }
 
+/** What an expansion reads of the wiki's pages, for titles that can have one (no special page, ns ≥ 0). */
+export interface PageLookup {
+  template(t: TitleRef): Transcluded | null;
+  exists(t: TitleRef): boolean;
+}
+
+/**
+ * The part of a PreprocessContext every expansion of a wiki's text shares, a page's or a message's: the
+ * title it is expanded for, title parsing, the namespace tables, and templates and #ifexist read
+ * through `pages`.
+ */
+export function pageContext(
+  codec: TitleCodec,
+  title: TitleRef,
+  pages: PageLookup,
+): Pick<PreprocessContext, 'title' | 'getTemplate' | 'pageExists' | 'resolveTarget' | 'namespaceNames' | 'namespacesWithSubpages'> {
+  const t = namespaceTables(codec);
+  return {
+    title: { ns: title.ns, dbkey: title.dbkey, nsText: codec.nsName(title.ns) ?? '' },
+    getTemplate: (target) => {
+      const tt = codec.parse(target, NS_TEMPLATE);
+      // Special: and Media: (ns < 0) have no text to transclude
+      return !tt || tt.ns < 0 ? null : pages.template(tt);
+    },
+    pageExists: (target) => {
+      const tt = codec.parse(target, 0);
+      return !tt || tt.ns < 0 ? false : pages.exists(tt);
+    },
+    resolveTarget: (target, defaultNs) => {
+      const tt = codec.parse(target, defaultNs);
+      return tt && { ns: tt.ns, dbkey: tt.dbkey, nsText: codec.nsName(tt.ns) ?? '' };
+    },
+    namespaceNames: t.names,
+    namespacesWithSubpages: t.subpages,
+  };
+}
+
 export interface ExpandOptions {
   codec: TitleCodec;
   title: TitleRef;
@@ -221,41 +258,31 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
   const wantedTemplates = new Map<string, TitleRef>();
   const wantedExists = new Map<string, TitleRef>();
   const wantedQueries = new Map<string, InlineQueryCall>();
-  const t = namespaceTables(o.codec);
   const contentLang = o.contentLang ?? 'uk';
   const userLang = o.userLang ?? contentLang;
   // Message::plain() does not transform, so the message environment never fetches a template
   const messages = new Messages(snap.messages(), { codec: o.codec, siteName: o.siteName, contentLang, fetchTemplate: () => null });
   const ctx: PreprocessContext = {
-    title: { ns: o.title.ns, dbkey: o.title.dbkey, nsText: o.codec.nsName(o.title.ns) ?? '' },
-    getTemplate: (target) => {
-      const tt = o.codec.parse(target, NS_TEMPLATE);
-      if (!tt || tt.ns === NS_SPECIAL || tt.ns < 0) return null;
-      const key = `${tt.ns}|${tt.dbkey}`;
-      const v = snap.template(key, tt);
-      if (v === undefined) {
-        if (snap.templates.size + wantedTemplates.size < MAX_TEMPLATES) wantedTemplates.set(key, { ns: tt.ns, dbkey: tt.dbkey });
-        return null;
-      }
-      return v;
-    },
-    pageExists: (target) => {
-      const tt = o.codec.parse(target, 0);
-      if (!tt || tt.ns < 0) return false;
-      const key = `${tt.ns}|${tt.dbkey}`;
-      const v = snap.pageExists(key, tt);
-      if (v === undefined) {
-        wantedExists.set(key, { ns: tt.ns, dbkey: tt.dbkey });
-        return false;
-      }
-      return v;
-    },
-    resolveTarget: (target, defaultNs) => {
-      const tt = o.codec.parse(target, defaultNs);
-      return tt && { ns: tt.ns, dbkey: tt.dbkey, nsText: o.codec.nsName(tt.ns) ?? '' };
-    },
-    namespaceNames: t.names,
-    namespacesWithSubpages: t.subpages,
+    ...pageContext(o.codec, o.title, {
+      template: (tt) => {
+        const key = titleKey(tt);
+        const v = snap.template(key, tt);
+        if (v === undefined) {
+          if (snap.templates.size + wantedTemplates.size < MAX_TEMPLATES) wantedTemplates.set(key, { ns: tt.ns, dbkey: tt.dbkey });
+          return null;
+        }
+        return v;
+      },
+      exists: (tt) => {
+        const key = titleKey(tt);
+        const v = snap.pageExists(key, tt);
+        if (v === undefined) {
+          wantedExists.set(key, { ns: tt.ns, dbkey: tt.dbkey });
+          return false;
+        }
+        return v;
+      },
+    }),
     siteName: o.siteName,
     now: o.now,
     treeCache: o.treeCache ?? sharedTreeCache,

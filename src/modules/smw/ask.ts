@@ -18,6 +18,7 @@
  * every 1.25 result does: true is "" and false is left out.
  */
 import { expandConcepts } from './concepts.js';
+import { propertyTypeOf } from './property-types.js';
 import type { ActionModule, ModuleContext } from '../../api/types.js';
 import { pageUrl, serverOf } from '../../wiki/files.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
@@ -146,9 +147,7 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
     const u = userProperty(s.trim());
     if (s.trim() !== '' && !('error' in u)) names.add(u.key);
   }
-  const userNames = [...names].filter((n) => !n.startsWith('_'));
-  const types = await ctx.store.semantic.propertyTypes(userNames);
-  const lang: LanguageContext = { codec, typeOf: (key) => types.get(key) ?? '_wpg' };
+  const lang: LanguageContext = { codec, typeOf: await propertyTypeOf(ctx.store, names) };
 
   const printRequests: PrintRequest[] = [];
   for (const p of input.printouts) {

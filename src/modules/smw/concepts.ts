@@ -27,25 +27,13 @@ import {
 } from '../../semantic/ask.js';
 import { conceptBox, conceptQueryText, decodeConcept, defineConcept, type ConceptValue } from '../../semantic/concept.js';
 import { encodeMessages } from '../../semantic/result-printers.js';
+import { propertyTypeOf } from './property-types.js';
 import type { InlineQueryCall, InlineQueryOutput, TitleRef } from '../../wikitext/preprocess.js';
 
 /** Concept expansions one query may make (a query of concepts naming each other several times grows fast). */
 const MAX_EXPANSIONS = 100;
 
-function hasConcept(d: Description): boolean {
-  switch (d.k) {
-    case 'concept':
-      return true;
-    case 'some':
-      return hasConcept(d.desc);
-    case 'and':
-    case 'or':
-      return d.items.some(hasConcept);
-    default:
-      return false;
-  }
-}
-
+/** the concepts a description names, added to `out` (none: the query has no concept to expand) */
 function conceptNames(d: Description, out: Set<string>): void {
   if (d.k === 'concept') out.add(d.dbkey);
   else if (d.k === 'some') conceptNames(d.desc, out);
@@ -54,11 +42,11 @@ function conceptNames(d: Description, out: Set<string>): void {
 
 /** The description with its concepts expanded; SMW's errors are appended to `errors`. */
 export async function expandConcepts(d: Description, codec: TitleCodec, store: Store, errors: string[]): Promise<Description> {
-  if (!hasConcept(d)) return d;
-  // the concepts' parsed queries, read breadth-first before the (depth-first, ordered) expansion
-  const parsed = new Map<string, { value: ConceptValue; description: Description } | null>();
   let wanted = new Set<string>();
   conceptNames(d, wanted);
+  if (wanted.size === 0) return d;
+  // the concepts' parsed queries, read breadth-first before the (depth-first, ordered) expansion
+  const parsed = new Map<string, { value: ConceptValue; description: Description } | null>();
   const types = new Map<string, string>();
   for (let level = 0; wanted.size > 0 && level <= MAX_EXPANSIONS; level++) {
     const keys = [...wanted].filter((k) => !parsed.has(k));
@@ -69,13 +57,11 @@ export async function expandConcepts(d: Description, codec: TitleCodec, store: S
       const conc = data[i]?.properties.find((p) => p.property === '_CONC')?.values.find((v) => v.type === DI.CONCEPT);
       return conc ? decodeConcept(conc.item) : null;
     });
-    const names = new Set<string>();
-    for (const v of values) if (v) for (const n of propertyNames(conceptQueryText(v), codec)) if (!n.startsWith('_') && !types.has(n)) names.add(n);
-    if (names.size > 0) for (const [k, t] of await store.semantic.propertyTypes([...names])) types.set(k, t);
+    const typeOf = await propertyTypeOf(store, values.flatMap((v) => (v ? propertyNames(conceptQueryText(v), codec) : [])), types);
     keys.forEach((k, i) => {
       const v = values[i];
       if (!v) return parsed.set(k, null);
-      const description = parseConditions(conceptQueryText(v), { codec, typeOf: (key) => types.get(key) ?? '_wpg' }).description;
+      const description = parseConditions(conceptQueryText(v), { codec, typeOf }).description;
       parsed.set(k, { value: v, description });
       conceptNames(description, wanted);
     });
@@ -139,9 +125,7 @@ export async function conceptCallOutput(store: Store, codec: TitleCodec, call: I
   if (page.ns !== SMW_NS_CONCEPT) return warn([smwMessage('smw_no_concept_namespace')]);
   if (call.fn === 'concept-again') return warn([smwMessage('smw_multiple_concepts')]);
   const [query = '', docu] = call.args;
-  const names = propertyNames(query, codec).filter((n) => !n.startsWith('_'));
-  const types = names.length > 0 ? await store.semantic.propertyTypes(names) : new Map<string, string>();
-  const def = defineConcept(query, docu, { codec, typeOf: (key) => types.get(key) ?? '_wpg' });
+  const def = defineConcept(query, docu, { codec, typeOf: await propertyTypeOf(store, propertyNames(query, codec)) });
   if (def.errors.length > 0) return warn(def.errors);
   const special = codec.nsName(-1) ?? 'Special';
   return { text: conceptBox(page.dbkey.replace(/_/g, ' '), codec.prefixedText(page.ns, page.dbkey), special, def.value), expand: false };

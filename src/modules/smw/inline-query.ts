@@ -7,6 +7,7 @@
  * inline-query source, as it hands it the template fetcher.
  */
 import { conceptCallOutput, expandConcepts } from './concepts.js';
+import { propertyTypeOf } from './property-types.js';
 import type { Store } from '../../store/store.js';
 import type { Wiki } from '../../wiki/wiki.js';
 import type { InlineQueryCall, InlineQueryOutput } from '../../wikitext/preprocess.js';
@@ -102,9 +103,7 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall, page: T
     const u = userProperty(s.trim());
     if (s.trim() !== '' && !('error' in u)) names.add(u.key);
   }
-  const userNames = [...names].filter((n) => !n.startsWith('_'));
-  const types = userNames.length > 0 ? await store.semantic.propertyTypes(userNames) : new Map<string, string>();
-  const lang: LanguageContext = { codec, typeOf: (key) => types.get(key) ?? '_wpg' };
+  const lang: LanguageContext = { codec, typeOf: await propertyTypeOf(store, names) };
 
   const written: PrintRequest[] = [];
   for (const p of printouts) {

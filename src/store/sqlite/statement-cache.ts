@@ -10,7 +10,7 @@
  */
 import type { Db, Statement } from './db.js';
 
-const LIMIT_RE = /LIMIT @limit(?![A-Za-z0-9_])()/g;
+const LIMIT_RE = /LIMIT @limit(?![A-Za-z0-9_])/g;
 const MAX_STATEMENTS = 512;
 
 export class StatementCache {
@@ -24,14 +24,14 @@ export class StatementCache {
 
   private get(sql: string, pluck: boolean | 'raw', values: Record<string, unknown>): { stmt: Statement; names: string[] } {
     const limit = values.limit;
-    if (typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 0 && sql.includes('LIMIT @limit')) {
-      sql = sql.replace(LIMIT_RE, `LIMIT ${limit}$1`);
-    }
-    const key = (pluck === 'raw' ? 'A:' : pluck ? 'P:' : 'R:') + sql;
+    const written = typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 0 && sql.includes('LIMIT @limit');
+    // keyed by the text as given and the limit (digits before the colon): the rewrite runs once per pair
+    const key = (pluck === 'raw' ? 'A' : pluck ? 'P' : 'R') + (written ? limit : '') + ':' + sql;
     let s = this.statements.get(key);
     if (!s) {
-      const names = [...new Set([...sql.matchAll(/@([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!))];
-      s = { stmt: this.db.prepare(this.name, sql, pluck), names };
+      const text = written ? sql.replace(LIMIT_RE, `LIMIT ${limit}`) : sql;
+      const names = [...new Set([...text.matchAll(/@([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!))];
+      s = { stmt: this.db.prepare(this.name, text, pluck), names };
       // the oldest first: a client cycling through many limits does not grow the map
       if (this.statements.size >= MAX_STATEMENTS) this.statements.delete(this.statements.keys().next().value!);
       this.statements.set(key, s);

@@ -77,19 +77,7 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
     const name = phpTrim(decodeTagAttributes(attrs).get('name') ?? '');
     // wfMessage('invalid-indicator-name')->inContentLanguage()->parse(): a stored text is wikitext, never raw HTML
     if (name === '') return strip.add('general', 'indicator', `<span class="error">${doAllQuotes(removeHtmlTags(env.messages['invalid-indicator-name']))}</span>`);
-    let t = extensionTags(content);
-    t = renderSemantic(t);
-    t = removeHtmlTags(t);
-    t = doTableStuff(t);
-    t = t.replace(/(^|\n)-----*/g, '$1<hr />');
-    t = doHeadings(t);
-    t = links.replaceInternalLinks(t);
-    t = doAllQuotes(t);
-    t = ext.replaceExternalLinks(t);
-    t = t.split(NOPARSE).join('');
-    t = ext.doMagicLinks(t);
-    t = doBlockLevels(frenchSpacing(strip.unstripGeneral(t)), true);
-    out.indicators.set(name, stripOuterParagraph(t));
+    out.indicators.set(name, stripOuterParagraph(parse(content, false)));
     return strip.add('general', 'indicator', '');
   };
   const extensionTags = (source: string): string => source.replace(EXT_TAG, (_m, name: string, attrs: string | undefined, body: string | undefined) => {
@@ -107,26 +95,38 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
     };
     return strip.add('general', 'gallery', renderGallery(env, out, content, fixTagAttributes(attrs ?? '', 'ul'), hooks));
   });
-  let text = extensionTags(expanded);
-  text = renderSemantic(text);
-  text = removeHtmlTags(text);
-  text = doTableStuff(text);
-  text = text.replace(/(^|\n)-----*/g, '$1<hr />');
-  const du = doDoubleUnderscore(text, out);
-  if (out.switches.has('hiddencat') && env.title.ns === 14) addTrackingCategory(env, out, 'hidden-category-category');
-  text = doHeadings(du.text);
-  text = links.replaceInternalLinks(text);
-  text = doAllQuotes(text);
-  text = ext.replaceExternalLinks(text);
-  text = text.split(NOPARSE).join('');
-  text = ext.doMagicLinks(text);
-  text = formatHeadings(text, env, out, {
-    plainHeadline: (h) => strip.unstripBoth(links.holderText(h)),
-    offsetOf: characterOffsets(source),
-  }, du.forceTocPosition);
-  text = strip.unstripGeneral(text);
-  text = doBlockLevels(frenchSpacing(text), true);
-  return { html: text, out, links, strip };
+  /**
+   * internalParse and the passes after it; the page's text (`page`) also has its double underscores
+   * and its sections (formatHeadings), a fragment (an indicator) not
+   */
+  const parse = (wikitext: string, page: boolean): string => {
+    let text = extensionTags(wikitext);
+    text = renderSemantic(text);
+    text = removeHtmlTags(text);
+    text = doTableStuff(text);
+    text = text.replace(/(^|\n)-----*/g, '$1<hr />');
+    let forceTocPosition = false;
+    if (page) {
+      const du = doDoubleUnderscore(text, out);
+      if (out.switches.has('hiddencat') && env.title.ns === 14) addTrackingCategory(env, out, 'hidden-category-category');
+      text = du.text;
+      forceTocPosition = du.forceTocPosition;
+    }
+    text = doHeadings(text);
+    text = links.replaceInternalLinks(text);
+    text = doAllQuotes(text);
+    text = ext.replaceExternalLinks(text);
+    text = text.split(NOPARSE).join('');
+    text = ext.doMagicLinks(text);
+    if (page) {
+      text = formatHeadings(text, env, out, {
+        plainHeadline: (h) => strip.unstripBoth(links.holderText(h)),
+        offsetOf: characterOffsets(source),
+      }, forceTocPosition);
+    }
+    return doBlockLevels(frenchSpacing(strip.unstripGeneral(text)), true);
+  };
+  return { html: parse(expanded, true), out, links, strip };
 }
 
 /** French spacing (1.25 fixtags): a no-break space before ? : ; ! % » and after « */

@@ -11,6 +11,8 @@ export class RowBuffer {
   private readonly one: Database.Statement;
   private readonly many: Database.Statement;
   private values: unknown[] = [];
+  /** rows the statements have changed so far (an INSERT OR IGNORE's rows added) */
+  changes = 0;
 
   /** @param insert `INSERT … INTO table (columns) VALUES` without the tuples */
   constructor(
@@ -28,13 +30,13 @@ export class RowBuffer {
     if (this.values.length === ROWS * this.columns) {
       const values = this.values;
       this.values = [];
-      this.many.run(values);
+      this.changes += this.many.run(values).changes;
     }
   }
 
   flush(): void {
     const values = this.values;
     this.values = [];
-    for (let i = 0; i < values.length; i += this.columns) this.one.run(values.slice(i, i + this.columns));
+    for (let i = 0; i < values.length; i += this.columns) this.changes += this.one.run(values.slice(i, i + this.columns)).changes;
   }
 }

@@ -11,7 +11,7 @@ import { RowBuffer } from './row-buffer.js';
 import { removeDbFiles } from './build-db.js';
 
 /** the autocompletion tables a completion worker fills */
-const AC_TABLES = ['smw_ac_value', 'smw_ac_word', 'smw_ac_node', 'smw_ac_top'];
+const AC_TABLES = ['smw_ac_value', 'smw_ac_word', 'smw_ac_node'];
 const WORD_STAGE_SQL = 'CREATE TABLE smw_ac_word_stage (s INTEGER, k TEXT, v INTEGER)';
 
 /** the CREATE TABLE statement of a table of SEMANTIC_SCHEMA */
@@ -162,12 +162,13 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
 
   /**
    * The distinct completion values of each source in byte order (page titles are the namespace
-   * sources), numbered in that order; the staged values dropped. (On the completion worker's file.)
+   * sources), numbered in that order and kept as shown so that no request rewrites them; the staged
+   * values dropped. (On the completion worker's file.)
    */
   completionValuesFromStage(): void {
     const db = this.db;
     db.exec(`INSERT INTO smw_ac_value (av_source, av_value)
-             SELECT as_source, as_value FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
+             SELECT as_source, replace(as_value, '_', ' ') FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
     db.exec('DROP TABLE smw_ac_stage');
   }
 
@@ -267,9 +268,8 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   }
 
   addHeavyPrefix(source: number, key: string, topValues: number[]): void {
-    const id = Number(this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key) VALUES (?, ?)').run(source, key).lastInsertRowid);
-    const top = this.st('top', 'INSERT INTO smw_ac_top (at_node, at_value) VALUES (?, ?)');
-    for (const v of topValues) top.run(id, v);
+    const texts = this.st('top', 'SELECT av_value FROM json_each(?) j JOIN smw_ac_value ON av_id = j.value ORDER BY j.key', true).all(JSON.stringify(topValues)) as string[];
+    this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key, an_values) VALUES (?, ?, ?)').run(source, key, Buffer.from(JSON.stringify(texts), 'utf16le'));
   }
 
   finish(): void {

@@ -115,13 +115,13 @@ const UPLOAD_TABLE_SQL = `CREATE TABLE tmp_upload (name TEXT PRIMARY KEY, user T
 
 /** Pass 2's pages: a chunk in page id order, after a page id (shared with the analysis workers' reader). */
 export const PAGE_CHUNK_SQL = `SELECT p.page_id AS id, p.page_namespace AS ns, p.page_title AS dbkey, p.page_is_redirect AS redirect,
-    p.latest_timestamp AS ts, p.page_content_model AS model, t.old_text AS text
+    p.latest_timestamp AS ts, p.page_latest AS rev, p.page_content_model AS model, t.old_text AS text
   FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?`;
 
-export type PageChunkRow = { id: number; ns: number; dbkey: string; redirect: number; ts: string; model: string; text: string };
+export type PageChunkRow = { id: number; ns: number; dbkey: string; redirect: number; ts: string; rev: number; model: string; text: string };
 
 export function toPageWithText(r: PageChunkRow): PageWithText {
-  return { id: r.id, ns: r.ns, dbkey: r.dbkey, isRedirect: r.redirect === 1, latestTimestamp: r.ts, model: r.model, text: r.text };
+  return { id: r.id, ns: r.ns, dbkey: r.dbkey, isRedirect: r.redirect === 1, latestTimestamp: r.ts, latestRevId: r.rev, model: r.model, text: r.text };
 }
 
 /** The DB keys of the pages that redirect to a title, in page id order. */
@@ -223,8 +223,9 @@ class SqlitePages implements PageImportWriter {
     return losers.length;
   }
 
-  count(): number {
-    return this.db.prepare('SELECT COUNT(*) FROM page').pluck().get() as number;
+  count(ns?: number): number {
+    if (ns === undefined) return this.db.prepare('SELECT COUNT(*) FROM page').pluck().get() as number;
+    return this.db.prepare('SELECT COUNT(*) FROM page WHERE page_namespace = ?').pluck().get(ns) as number;
   }
 
   redirectCount(): number {
@@ -246,8 +247,17 @@ class SqlitePages implements PageImportWriter {
   }
 
   chunkInNamespace(ns: number, afterId: number, limit: number): PageWithText[] {
-    this.nsChunk ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ?', 'WHERE p.page_namespace = ? AND p.page_id > ?'));
+    // the page id range read in order, other namespaces' rows skipped before their texts are read: on the
+    // (namespace, title) index every chunk would sort the rest of the namespace, texts and all
+    this.nsChunk ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ?', 'WHERE +p.page_namespace = ? AND p.page_id > ?'));
     return (this.nsChunk.all(ns, afterId, limit) as PageChunkRow[]).map(toPageWithText);
+  }
+
+  private byIds: Database.Statement | null = null;
+
+  withText(ids: readonly number[]): PageWithText[] {
+    this.byIds ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?', 'WHERE p.page_id IN (SELECT value FROM json_each(?)) ORDER BY p.page_id'));
+    return (this.byIds.all(JSON.stringify(ids)) as PageChunkRow[]).map(toPageWithText);
   }
 
   inNamespaceWithText(ns: number): Array<{ dbkey: string; text: string; model: string }> {
@@ -392,7 +402,7 @@ class SqliteLinks implements LinkImportWriter {
   private readonly writer: LinksWriter;
   private ins: Record<'tl' | 'cl' | 'll' | 'pp', Database.Statement> | null = null;
   private staged: { pl: RowBuffer; il: RowBuffer } | null = null;
-  private late: Record<'pl' | 'il' | 'tl' | 'cl', Database.Statement> | null = null;
+  private late: Record<keyof LateLinkCounts, RowBuffer> | null = null;
 
   constructor(private readonly db: Database.Database) {
     this.writer = new LinksWriter(db);
@@ -457,21 +467,30 @@ class SqliteLinks implements LinkImportWriter {
     return this.s.pp.run(page, name, value).changes;
   }
 
-  supplement(from: number, fromNs: number, links: LateLinks): LateLinkCounts {
-    const st = (this.late ??= {
-      pl: this.db.prepare('INSERT OR IGNORE INTO pagelinks (pl_from, pl_namespace, pl_title, pl_from_namespace) VALUES (?, ?, ?, ?)'),
-      il: this.db.prepare('INSERT OR IGNORE INTO imagelinks (il_from, il_to, il_from_namespace) VALUES (?, ?, ?)'),
-      tl: this.db.prepare('INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES (?, ?, ?, ?)'),
-      cl: this.db.prepare(
-        `INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-      ),
+  supplement(from: number, fromNs: number, links: LateLinks): void {
+    const db = this.db;
+    const b = (this.late ??= {
+      pagelinks: new RowBuffer(db, 'INSERT OR IGNORE INTO pagelinks (pl_from, pl_namespace, pl_title, pl_from_namespace) VALUES', 4),
+      imagelinks: new RowBuffer(db, 'INSERT OR IGNORE INTO imagelinks (il_from, il_to, il_from_namespace) VALUES', 3),
+      templatelinks: new RowBuffer(db, 'INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES', 4),
+      categorylinks: new RowBuffer(db, 'INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type) VALUES', 6),
     });
+    const { pages, templates, categories } = links;
+    for (let i = 0; i < pages.length; i += 2) b.pagelinks.add(from, pages[i], pages[i + 1], fromNs);
+    for (const f of links.files) b.imagelinks.add(from, f, fromNs);
+    for (let i = 0; i < templates.length; i += 2) b.templatelinks.add(from, templates[i], templates[i + 1], fromNs);
+    for (let i = 0; i < categories.length; i += 3) b.categorylinks.add(from, categories[i], categories[i + 1], categories[i + 2], links.timestamp, links.categoryType);
+  }
+
+  flushSupplement(): LateLinkCounts {
     const out: LateLinkCounts = { pagelinks: 0, imagelinks: 0, templatelinks: 0, categorylinks: 0 };
-    for (const t of links.pages) out.pagelinks += st.pl.run(from, t.ns, t.dbkey, fromNs).changes;
-    for (const f of links.files) out.imagelinks += st.il.run(from, f, fromNs).changes;
-    for (const t of links.templates) out.templatelinks += st.tl.run(from, t.ns, t.dbkey, fromNs).changes;
-    for (const r of links.categories) out.categorylinks += st.cl.run(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type).changes;
+    if (this.late === null) return out;
+    for (const k of Object.keys(out) as Array<keyof LateLinkCounts>) {
+      const b = this.late[k];
+      b.flush();
+      out[k] = b.changes;
+      b.changes = 0;
+    }
     return out;
   }
 
