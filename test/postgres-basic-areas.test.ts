@@ -174,7 +174,7 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
           for (const [minSize, maxSize] of sizes) {
             const base: FileListOptions = { sort: 'name', descending, limit, mimes: mime, minSize, maxSize };
             await same('list name', (s) => s.files.list(base));
-            await same('list name with pages', (s) => s.files.list({ ...base, withPages: true }));
+            await same('list name with pages', (s) => s.files.listPages(base));
             for (const b of [...oddBounds, ...names.filter((_n, i) => i % 9 === 4)]) {
               await same(`list name from ${b}`, (s) => s.files.list({ ...base, from: b }));
               await same(`list name to ${b}`, (s) => s.files.list({ ...base, to: b }));

@@ -275,12 +275,14 @@ describe('the PostgreSQL store answers as the SQLite store does: relations, link
         for (const limit of [1, 6, 500]) {
           const args = { ...b, descending, limit };
           await same(label('fileUsages', args), (s) => s.links.fileUsages(args));
+          await same(label('fileUsagePages', args), (s) => s.links.fileUsagePages(args));
           await same(label('fileUsageTargets', args), (s) => s.links.fileUsageTargets(args));
         }
         const all = await lite.links.fileUsages({ ...b, descending, limit: 500 });
         for (const r of spread(all, 3)) {
           const args = { ...b, descending, limit: 4, continueAt: { target: r.target, from: r.from } };
           await same(label('fileUsages', args), (s) => s.links.fileUsages(args));
+          await same(label('fileUsagePages', args), (s) => s.links.fileUsagePages(args));
           const targs = { ...b, descending, limit: 4, continueAt: r.target };
           await same(label('fileUsageTargets', targs), (s) => s.links.fileUsageTargets(targs));
         }

@@ -26,6 +26,13 @@ import { servedImport } from '../src/store/postgres/catalog.js';
 import { Wiki } from '../src/wiki/wiki.js';
 import { parseConditions, queryOptions, componentsFromParams, splitAskQuery } from '../src/semantic/ask.js';
 import { fold } from '../src/semantic/fold.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { xmlHeader, xmlPage, XML_FOOTER, type DumpPage } from '../scripts/generate-demo.js';
+import { importWiki } from '../src/importer/import.js';
+import { semanticImportHook } from '../src/importer/semantic-hook.js';
+import { freshPostgresDatabase } from './helpers/test-db.js';
 
 const skip = TEST_DB !== 'postgres' ? 'the PostgreSQL pass only (WIKIQUERY_TEST_DB=postgres): compares the two stores' : false;
 
@@ -249,6 +256,63 @@ describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, (
       }
     }
     assert.ok(found > 1000, `${found} values`);
+  });
+
+  it('autocompletion through precomputed prefixes (heavyRows 8): the lists, their limits and the long-query path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wikiquery-pg-ac-'));
+    const stores: Store[] = [];
+    try {
+      const pages: DumpPage[] = [];
+      const add = (ns: number, title: string, text: string) =>
+        pages.push({ title, ns, id: pages.length + 1, revisions: [{ id: 1000 + pages.length, timestamp: '2015-06-01T12:30:45Z', contributor: { name: 'Адмін', id: 1 }, text }] });
+      add(102, 'Місце', '[[Has type::Page]]');
+      add(102, 'Примітка', '[[Has type::Text]]');
+      for (let i = 0; i < 90; i++) {
+        const n = String(i).padStart(3, '0');
+        const place = i % 3 === 0 ? `Область ${n}` : i % 3 === 1 ? `область_${n} південна` : `Район ${n} Обʼєкт`;
+        const note = i % 2 ? `Спільний початок примітки: ${'дуже '.repeat(12)}довгий, номер ${n}` : `Примітка ${n} про обʼєкт_${i % 7}`;
+        add(0, `Сторінка ${n}`, `[[Місце::${place}]] [[Примітка::${note}]]`);
+      }
+      writeFileSync(join(dir, 'dump.xml'), xmlHeader() + pages.map(xmlPage).join('') + XML_FOOTER);
+      const sqliteFile = join(dir, 'ac.sqlite');
+      const pgUrl = await freshPostgresDatabase('ac');
+      for (const db of [sqliteFile, pgUrl]) {
+        await importWiki({ dump: join(dir, 'dump.xml'), db, lang: 'uk', hooks: [semanticImportHook({ heavyRows: 8 })], log: () => {} });
+        stores.push(await openStore(db));
+      }
+      const [a, b] = stores as [Store, Store];
+      const f = new Database(sqliteFile, { readonly: true });
+      const nodes = f.prepare('SELECT count(*) FROM smw_ac_node').pluck().get() as number;
+      f.close();
+      assert.ok(nodes > 10, `${nodes} precomputed prefixes`);
+      const long = 'спільний початок примітки: ' + 'дуже '.repeat(12);
+      const substrings = ['о', 'об', 'обʼ', "об'єкт", 'область', 'область 0', 'область_01', 'р', 'с', 'сп', 'дуже', long, long + 'довгий, номер 01', long + 'x', 'п', 'примітка 0', 'номер 0', 'є', 'щось'];
+      let found = 0;
+      for (const p of ['Місце', 'Примітка']) {
+        for (const s of substrings) {
+          const e = await a.semantic.autocompleteProperty(p, fold(s), 1000);
+          assert.deepEqual(await b.semantic.autocompleteProperty(p, fold(s), 1000), e, `${p} ${s}`);
+          assert.deepEqual(await b.semantic.autocompleteProperty(p, fold(s), 3), e.slice(0, 3), `${p} ${s} (3)`);
+          assert.deepEqual(await a.semantic.autocompleteProperty(p, fold(s), 3), e.slice(0, 3), `${p} ${s} (3, SQLite)`);
+          found += e.length;
+        }
+      }
+      for (const s of substrings) {
+        const e = await a.semantic.autocompleteNamespace(0, fold(s), 1000);
+        assert.deepEqual(await b.semantic.autocompleteNamespace(0, fold(s), 1000), e, `ns 0 ${s}`);
+        found += e.length;
+      }
+      assert.ok(found > 300, `${found} values`);
+      // values as shown (underscores as spaces, in texts too), in the stored form's byte order
+      const o = await a.semantic.autocompleteProperty('Місце', fold('о'), 1000);
+      assert.deepEqual(o.slice(0, 3), ['Область 000', 'Область 001 південна', 'Область 003']);
+      const notes = await a.semantic.autocompleteProperty('Примітка', fold('п'), 1000);
+      assert.ok(notes.includes('Примітка 000 про обʼєкт 0') && notes.every((v) => !v.includes('_')));
+      assert.equal((await a.semantic.autocompleteProperty('Примітка', fold(long + 'довгий, номер 01'), 1000)).length, 5);
+    } finally {
+      for (const s of stores) s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('property types, known and unknown', async () => {

@@ -596,6 +596,8 @@ describe('store query plans', () => {
         await files.sameContent(['Tux.png', 'Linux_logo.png']);
         for (const descending of [false, true]) {
           await files.list({ sort: 'name', descending, limit: 3 });
+          await files.listPages({ sort: 'name', descending, limit: 3 });
+          await files.listPages({ sort: 'timestamp', descending, user: 'Тарас', continueAt: { timestamp: '2011', name: 'A' }, limit: 3 });
           await files.list({ sort: 'name', descending, from: 'A', to: 'Я', prefix: 'Б', continueName: 'Б', minSize: 1, maxSize: 999, mimes: [['image', 'png'], ['image', 'gif']], limit: 3 });
           await files.list({ sort: 'name', descending, sha1: 'x', limit: 3 });
           await files.list({ sort: 'timestamp', descending, limit: 3 });
@@ -606,6 +608,7 @@ describe('store query plans', () => {
           await cats.list({ descending, hidden: false, limit: 3 });
           await links.fileUsages({ descending, limit: 3 });
           await links.fileUsages({ descending, from: 'A', to: 'Я', prefix: 'П', continueAt: { target: 'П', from: 3 }, limit: 3 });
+          await links.fileUsagePages({ descending, from: 'A', to: 'Я', prefix: 'П', continueAt: { target: 'П', from: 3 }, limit: 3 });
           await links.fileUsageTargets({ descending, limit: 3 });
           await links.fileUsageTargets({ descending, from: 'A', to: 'Я', prefix: 'П', continueAt: 'П', limit: 3 });
         }

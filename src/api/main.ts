@@ -75,14 +75,17 @@ export class ApiMain {
     const raw = req.raw;
     const headers: Record<string, string> = { 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff' };
     const state = new RequestState(req, this.wiki, this.store, raw.callback !== undefined, this.opts.maxResultSize);
-    state.debugLog.push(`Start request ${req.method} ${req.url}`);
+    // the debug log is read only by debuginfo
+    if (this.opts.debug) state.debugLog.push(`Start request ${req.method} ${req.url}`);
 
     // CORS: an origin that the Origin header does not vouch for ends the request at once.
-    const cors = handleCors(raw.origin, req.method, (name) => req.headers[name], this.opts.cors ?? NO_CORS);
-    if (cors.kind === 'mismatch') {
-      return { status: 403, headers: { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }, body: texts.originMismatch() + '\n', cacheable: false };
+    if (raw.origin !== undefined) {
+      const cors = handleCors(raw.origin, req.method, (name) => req.headers[name], this.opts.cors ?? NO_CORS);
+      if (cors.kind === 'mismatch') {
+        return { status: 403, headers: { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }, body: texts.originMismatch() + '\n', cacheable: false };
+      }
+      if (cors.kind === 'ok') Object.assign(headers, cors.headers);
     }
-    if (cors.kind === 'ok') Object.assign(headers, cors.headers);
     if (req.method === 'OPTIONS') return { status: 200, headers, body: '', cacheable: false };
 
     const fmt = raw.format ?? 'jsonfm';
@@ -109,7 +112,7 @@ export class ApiMain {
       const module = this.actions.get(mainParams.action)!;
       if (mainParams.assert === 'user') throw new ApiError('assertuserfailed', texts.assertUser());
       if (mainParams.assert === 'bot') throw new ApiError('assertbotfailed', texts.assertBot());
-      state.debugLog.push(`API ${req.method} anonymous ${mainParams.action}`);
+      if (this.opts.debug) state.debugLog.push(`API ${req.method} anonymous ${mainParams.action}`);
       let custom: CustomPrinter | null = null;
       if (module.core) {
         const ctx = state.coreContext(module, this.directory);

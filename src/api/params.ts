@@ -13,7 +13,7 @@ export const MULTI_VALUE_LIMIT = 50;
 export interface ParamSource {
   /** raw request parameters */
   raw: Record<string, string>;
-  /** names of the parameters some module has read (for the "Unrecognized parameter" warning) */
+  /** names of the request's parameters some module has read (for the "Unrecognized parameter" warning) */
   used: Set<string>;
   /** the values a 'namespace' parameter accepts: the wiki's namespace ids ≥ 0 (MWNamespace::getValidNamespaces) */
   namespaces?: readonly string[];
@@ -51,8 +51,10 @@ export function extractParams(
   const out: Params = {};
   const namespaces = src.namespaces ?? null;
   for (const { name, enc, decl } of declared(decls, encPrefix)) {
-    src.used.add(enc);
-    out[name] = extractOne(name, enc, encPrefix, decl, src.raw[enc], sink, namespaces);
+    const raw = src.raw[enc];
+    // only the request's own names are ever looked up in `used`: the set stays a few entries long
+    if (raw !== undefined) src.used.add(enc);
+    out[name] = extractOne(name, enc, encPrefix, decl, raw, sink, namespaces);
   }
   return out;
 }
@@ -159,6 +161,8 @@ function parseMultiValue(
   sink: ValidationSink,
 ): string[] {
   if (value.trim() === '' && allowMultiple) return [];
+  // one allowed value (most requests' every value): what the steps below would give, without their lists
+  if (!value.includes('|') && value.charCodeAt(0) !== 0x1f && (allowed === null || allowed.includes(value))) return [value];
   let list = splitMulti(value);
   if (list.length > MULTI_VALUE_LIMIT) {
     list = list.slice(0, MULTI_VALUE_LIMIT);

@@ -39,8 +39,8 @@ export interface Series {
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** Hand a counter what was counted since the last time, series in the order they first appeared. */
-function flush(counter: Counter<string>, series: Map<string, Tally>): void {
-  for (const t of series.values()) {
+function flush(counter: Counter<string>, series: Iterable<Tally>): void {
+  for (const t of series) {
     if (t.count === t.reported) continue;
     counter.inc(t.labels, t.count - t.reported);
     t.reported = t.count;
@@ -106,9 +106,10 @@ export class Metrics {
   private readonly requestSeries = new Map<string, Tally>();
   private readonly moduleSeries = new Map<string, Tally>();
   private readonly latencySeries = new Map<string, LatencyTally>();
-  /** counted here, handed to prom-client when /metrics is read */
-  private hits = 0;
-  private misses = 0;
+  /** the series of each kind of answer, by action, status, result and modules (bounded: modules vary) */
+  private readonly seriesByKind = new Map<string, Series>();
+  private readonly hits: Tally = { labels: {}, count: 0, reported: 0 };
+  private readonly misses: Tally = { labels: {}, count: 0, reported: 0 };
   readonly reloads: Counter<'result'>;
 
   constructor(source: MetricsSource) {
@@ -123,7 +124,7 @@ export class Metrics {
       labelNames: ['action', 'status', 'result'],
       registers,
       collect() {
-        flush(this, requestSeries);
+        flush(this, requestSeries.values());
       },
     });
     new Counter({
@@ -132,22 +133,19 @@ export class Metrics {
       labelNames: ['module'],
       registers,
       collect() {
-        flush(this, moduleSeries);
+        flush(this, moduleSeries.values());
       },
     });
     const latency = new LatencyHistogram('wikiquery_api_request_duration_seconds', 'time from the request to the response, by action', LATENCY_BUCKETS, latencySeries);
     this.registry.registerMetric(latency as unknown as Metric);
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const self = this;
-    let hitsReported = 0;
-    let missesReported = 0;
+    const hits = [this.hits];
+    const misses = [this.misses];
     new Counter({
       name: 'wikiquery_response_cache_hits_total',
       help: 'GET answers served from the response cache',
       registers,
       collect() {
-        this.inc(self.hits - hitsReported);
-        hitsReported = self.hits;
+        flush(this, hits);
       },
     });
     new Counter({
@@ -155,8 +153,7 @@ export class Metrics {
       help: 'cacheable GET requests the response cache did not hold',
       registers,
       collect() {
-        this.inc(self.misses - missesReported);
-        missesReported = self.misses;
+        flush(this, misses);
       },
     });
     this.reloads = new Counter({ name: 'wikiquery_database_reloads_total', help: 'database re-opens (re-import or SIGHUP), by result', labelNames: ['result'], registers });
@@ -186,6 +183,17 @@ export class Metrics {
   series(labels: RequestLabels, status: number, error: boolean): Series {
     const action = labels.action;
     const key = `${action}\t${status}\t${error ? 'error' : 'ok'}`;
+    const kind = labels.modules.length === 0 ? key : `${key}\t${labels.modules.join('|')}`;
+    let s = this.seriesByKind.get(kind);
+    if (s === undefined) {
+      s = this.newSeries(labels, key, status, error);
+      if (this.seriesByKind.size < 4096) this.seriesByKind.set(kind, s);
+    }
+    return s;
+  }
+
+  private newSeries(labels: RequestLabels, key: string, status: number, error: boolean): Series {
+    const action = labels.action;
     let r = this.requestSeries.get(key);
     if (!r) this.requestSeries.set(key, (r = { labels: { action, status: String(status), result: error ? 'error' : 'ok' }, count: 0, reported: 0 }));
     const modules: Tally[] = [];
@@ -221,8 +229,8 @@ export class Metrics {
   }
 
   cache(hit: boolean): void {
-    if (hit) this.hits++;
-    else this.misses++;
+    if (hit) this.hits.count++;
+    else this.misses.count++;
   }
 
   register(app: FastifyInstance): void {
@@ -237,12 +245,14 @@ export class Metrics {
  * The action and query modules a request names, kept to names the registry knows: `action` (default
  * help; unknown → invalid) and, for action=query, every prop, list, meta and generator value.
  */
+const QUERY_MODULE_PARAMS = ['prop', 'list', 'meta', 'generator'];
+
 export function requestLabels(raw: Record<string, string>, actions: ReadonlySet<string>, queryModules: ReadonlySet<string>): RequestLabels {
   const a = raw.action ?? 'help';
   const action = actions.has(a) ? a : 'invalid';
   const modules: string[] = [];
   if (action === 'query') {
-    for (const p of ['prop', 'list', 'meta', 'generator']) {
+    for (const p of QUERY_MODULE_PARAMS) {
       const v = raw[p];
       if (v === undefined) continue;
       for (const m of v.split('|')) if (queryModules.has(m) && !modules.includes(m)) modules.push(m);

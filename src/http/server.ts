@@ -15,7 +15,7 @@ import type { CorsPolicy } from '../api/cors.js';
 import { createRegistry } from '../modules/registry.js';
 import type { Store } from '../store/store.js';
 import { Wiki } from '../wiki/wiki.js';
-import { InterwikiMap } from '../wiki/interwiki.js';
+import type { InterwikiMap } from '../wiki/interwiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
 import { registerArticleRoutes } from './article.js';
@@ -110,9 +110,14 @@ interface ApiCall {
   body: Record<string, unknown> | undefined;
 }
 
-/** An answer with what the metrics say about it and its cache entry (null: not cached). */
+/**
+ * An answer with what the metrics say about it and its cache entry (null: not cached). An answer that is
+ * not kept stays text until it is written: the direct path hands it to the socket with the header block
+ * in one write, no Buffer made for it.
+ */
 interface ApiReply {
-  answer: CachedAnswer;
+  answer: CachedAnswer | Omit<CachedAnswer, 'body'>;
+  body: Buffer | string;
   entry: Entry | null;
   labels: RequestLabels;
   error: boolean;
@@ -137,15 +142,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
       throw new Error('this server was given no way to reopen its database');
     });
   const build = async (store: Store): Promise<Built> => {
-    const wiki = await Wiki.load(store.site);
-    if (opts.interwiki) {
-      wiki.interwiki = opts.interwiki;
-      wiki.interwikiReplaced = true;
-    } else {
-      // the map the import read the links with, when the database has one
-      const imported = await store.relations.interwikiMap();
-      if (imported.length) wiki.interwiki = new InterwikiMap(imported);
-    }
+    const wiki = await Wiki.forServing(store.site, store.relations, opts.interwiki);
     return { api: new ApiMain(store, wiki, registry, { debug: opts.debug, cors: opts.cors, maxResultSize: opts.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE }) };
   };
   const generations = await Generations.start(opts.store, build);
@@ -212,12 +209,21 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   };
   const withStore = <T>(use: (store: Store) => Promise<T>): Promise<T> => withGeneration((gen) => use(gen.store));
 
-  /** scheme://host as the client addressed us (through a trusted proxy: as the proxy was addressed) */
-  const origin = (request: FastifyRequest): string => {
-    const proto = request.protocol === 'https' ? 'https' : 'http';
-    const host = HOST_RE.test(request.host) ? request.host : '127.0.0.1';
-    return `${proto}://${host}`;
+  // the base URL of the last Host seen (a server is addressed by few names)
+  let lastHost: string | undefined;
+  let lastTls = false;
+  let lastBase = '';
+  /** scheme://host as the client addressed us (a Host that is not a host name: our loopback address) */
+  const baseOf = (tls: boolean, host: string | undefined): string => {
+    if (host === lastHost && tls === lastTls && host !== undefined) return lastBase;
+    const h = host ?? '';
+    lastHost = host;
+    lastTls = tls;
+    lastBase = `${tls ? 'https' : 'http'}://${HOST_RE.test(h) ? h : '127.0.0.1'}`;
+    return lastBase;
   };
+  /** the base URL of a request on the Fastify route (through a trusted proxy: as the proxy was addressed) */
+  const origin = (request: FastifyRequest): string => baseOf(request.protocol === 'https', request.host);
 
 
   /** the encoding chosen per Accept-Encoding value (clients send few distinct ones) */
@@ -238,39 +244,47 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
    * synchronously (the plugin streams large bodies through zlib, 3-4x slower for a 100 KB answer), and
    * for a cached answer only once per encoding.
    */
-  const encodeFor = (acceptEncoding: string | undefined, answer: CachedAnswer, entry: Entry | null): { body: Buffer; encoding: Encoding | null } => {
-    const encoding = encodingOf(acceptEncoding, answer.body.length);
-    if (encoding === null) return { body: answer.body, encoding };
-    let body = answer.encoded?.[encoding];
+  const encodeFor = (acceptEncoding: string | undefined, r: ApiReply): { body: Buffer | string; encoding: Encoding | null } => {
+    const plain = r.body;
+    const encoding = encodingOf(acceptEncoding, typeof plain === 'string' ? Buffer.byteLength(plain) : plain.length);
+    if (encoding === null) return { body: plain, encoding };
+    let body = r.entry?.encoded?.[encoding];
     if (!body) {
-      body = encodeBody(answer.body, encoding);
-      if (entry !== null) cache.addEncoded(entry, encoding, body);
+      body = encodeBody(typeof plain === 'string' ? Buffer.from(plain, 'utf8') : plain, encoding);
+      if (r.entry !== null) cache.addEncoded(r.entry, encoding, body);
     }
     return { body, encoding };
   };
 
   const sendAnswer = (request: FastifyRequest, reply: FastifyReply, r: ApiReply) => {
-    const { body, encoding } = encodeFor(request.headers['accept-encoding'], r.answer, r.entry);
+    const { body, encoding } = encodeFor(request.headers['accept-encoding'], r);
     reply.code(r.answer.status).headers(r.answer.headers);
-    if (encoding === null) return reply.send(body);
-    return reply.header('Content-Encoding', encoding).header('Vary', varyWithEncoding(r.answer.headers.Vary)).send(body);
+    // a Buffer, as Fastify sends an answer from the cache
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    if (encoding === null) return reply.send(bytes);
+    return reply.header('Content-Encoding', encoding).header('Vary', varyWithEncoding(r.answer.headers.Vary)).send(bytes);
   };
 
-  /** a cached answer for this URL, scheme and host (also one stored for this client alone) */
-  const lookup = (base: string, ip: string, url: string): Entry | undefined => cache.get(base, url) ?? cache.get(`${ip} ${base}`, url);
   const isError = (answer: CachedAnswer) => answer.headers['MediaWiki-API-Error'] !== undefined;
+  const hitReply = (hit: Entry): ApiReply => ({ answer: hit, body: hit.body, entry: hit, labels: hit.labels ?? HELP_LABELS, error: isError(hit) });
+
+  /**
+   * The response cache's side of a request: null when its answer is not kept (only a GET's answer is a
+   * function of its URL, and of the scheme and host it names in links; an Origin header changes CORS
+   * handling), else the answer stored for this URL, scheme and host (or for this client alone), or
+   * undefined; hits and misses are counted.
+   */
+  const fromCache = (method: string, headers: IncomingHttpHeaders, base: string, ip: string, url: string): Entry | null | undefined => {
+    if (!cache.enabled || method !== 'GET' || headers.origin !== undefined) return null;
+    const hit = cache.get(base, url) ?? cache.get(`${ip} ${base}`, url);
+    metrics.cache(hit !== undefined);
+    return hit;
+  };
 
   /** The answer to an API request, from the response cache or computed (synchronously for a cache hit). */
   const answerApi = (call: ApiCall): ApiReply | Promise<ApiReply> => {
-    // only a GET's answer is a function of its URL (and of the scheme and host it names in links); an
-    // Origin header changes CORS handling, so such requests bypass the cache
-    const cacheable = cache.enabled && call.method === 'GET' && call.headers.origin === undefined;
-    if (cacheable) {
-      const hit = lookup(call.base, call.ip, call.url);
-      metrics.cache(hit !== undefined);
-      if (hit) return { answer: hit, entry: hit, labels: hit.labels ?? HELP_LABELS, error: isError(hit) };
-    }
-    return computeApi(call, cacheable);
+    const hit = fromCache(call.method, call.headers, call.base, call.ip, call.url);
+    return hit ? hitReply(hit) : computeApi(call, hit === undefined);
   };
 
   const computeApi = async (call: ApiCall, cacheable: boolean): Promise<ApiReply> => {
@@ -278,11 +292,17 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const qi = url.indexOf('?');
     const { raw, phpArrays } = decodeParams(qi < 0 ? '' : url.slice(qi + 1), call.body);
     const labels = requestLabels(raw, actionNames, queryNames);
-    const headers: Record<string, string> = {};
+    // the API reads headers as text: a copy without the others (Node gives only Set-Cookie as a list) only when there are any
     const given = call.headers;
+    let headers = given as Record<string, string>;
     for (const k in given) {
-      const v = given[k];
-      if (typeof v === 'string') headers[k] = v;
+      if (typeof given[k] === 'string') continue;
+      headers = {};
+      for (const n in given) {
+        const v = given[n];
+        if (typeof v === 'string') headers[n] = v;
+      }
+      break;
     }
     // withGeneration inlined: no closure per request
     const gen = generations.acquire();
@@ -293,13 +313,13 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
       generations.release(gen);
     }
     const error = res.headers['MediaWiki-API-Error'] !== undefined;
-    const answer: CachedAnswer = { status: res.status, headers: res.headers, body: Buffer.from(res.body, 'utf8'), labels };
     // an answer computed on a database that has since been replaced is not kept
     if (cacheable && res.cacheable && gen === generations.current) {
+      const answer: CachedAnswer = { status: res.status, headers: res.headers, body: Buffer.from(res.body, 'utf8'), labels };
       const entry = cache.set(res.cacheable.perClient ? `${call.ip} ${call.base}` : call.base, url, answer, res.cacheable.untilSecondEnds);
-      if (entry !== null) return { answer: entry, entry, labels, error };
+      return entry !== null ? { answer: entry, body: entry.body, entry, labels, error } : { answer, body: answer.body, entry: null, labels, error };
     }
-    return { answer, entry: null, labels, error };
+    return { answer: res, body: res.body, entry: null, labels, error };
   };
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -315,19 +335,6 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     return sendAnswer(request, reply, r);
   };
 
-  // the base URL of the last Host seen on the direct path (a server is addressed by few names)
-  let lastHost: string | undefined;
-  let lastTls = false;
-  let lastBase = '';
-  const baseOf = (tls: boolean, host: string | undefined): string => {
-    if (host === lastHost && tls === lastTls && host !== undefined) return lastBase;
-    const h = host ?? '';
-    lastHost = host;
-    lastTls = tls;
-    lastBase = `${tls ? 'https' : 'http'}://${HOST_RE.test(h) ? h : '127.0.0.1'}`;
-    return lastBase;
-  };
-
   /**
    * The API's GET requests without a body, answered straight from node:http: Fastify's routing, request
    * and reply objects, hooks and logger child cost more per request than a small answer. The answer,
@@ -340,92 +347,118 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     if (req.method !== 'GET' || closing || graceful.stopping || tp) return false;
     const url = req.url ?? '/';
     const qi = url.indexOf('?');
-    const path = qi < 0 ? url : url.slice(0, qi);
-    if (path !== '/api.php' && path !== '/w/api.php') return false;
+    const pathEnd = qi < 0 ? url.length : qi;
+    if (!(pathEnd === 8 ? url.startsWith('/api.php') : pathEnd === 10 && url.startsWith('/w/api.php'))) return false;
     const h = req.headers;
     if (h['content-length'] !== undefined || h['transfer-encoding'] !== undefined) return false;
     if (log.isLevelEnabled('info') || loadGate.wouldShed()) return false;
     const start = performance.now();
     loadGate.enter(res, onDirectClose);
     const socket = req.socket as IncomingMessage['socket'] & { encrypted?: boolean };
+    const ip = socket.remoteAddress!;
     const base = baseOf(socket.encrypted === true, h.host);
-    const cacheable = cache.enabled && h.origin === undefined;
-    if (cacheable) {
-      const hit = lookup(base, socket.remoteAddress!, url);
-      metrics.cache(hit !== undefined);
-      if (hit !== undefined) {
-        writeEntry(req, res, hit, start);
-        return true;
-      }
-    }
-    let r: Promise<ApiReply>;
-    try {
-      r = computeApi({ method: 'GET', url, headers: h, ip: socket.remoteAddress!, base, body: undefined }, cacheable);
-    } catch (e) {
-      r = Promise.reject(e);
-    }
-    r.then((x) => (x.entry !== null && !graceful.stopping ? writeEntry(req, res, x.entry, start) : writeDirect(req, res, x, start)), (e: Error) => refuseDirect(res, e, base, start));
+    const hit = fromCache('GET', h, base, ip, url);
+    if (hit) writeEntry(res, h, hit, start);
+    else void answerDirect(res, { method: 'GET', url, headers: h, ip, base, body: undefined }, hit === undefined, start);
     return true;
   };
 
-  /** the headers of a direct answer, as Fastify's reply would write them */
-  const directHeaders = (answer: CachedAnswer, encoding: Encoding | null): Record<string, string> => {
-    const out: Record<string, string> = {};
-    const given = answer.headers;
-    for (const k in given) out[k.toLowerCase()] = given[k]!;
+  const answerDirect = async (res: ServerResponse, call: ApiCall, cacheable: boolean, start: number): Promise<void> => {
+    let r: ApiReply;
+    try {
+      r = await computeApi(call, cacheable);
+    } catch (e) {
+      refuseDirect(res, e as Error, call.base, start);
+      return;
+    }
+    if (r.entry !== null && !graceful.stopping) return writeEntry(res, call.headers, r.entry, start);
+    const { body, encoding } = encodeFor(call.headers['accept-encoding'], r);
+    const status = r.answer.status;
+    // The text goes out in one write with the header block, which Node then sends as UTF-8 rather than
+    // Latin-1: the same bytes while the header values are ASCII, as they are but for CORS's echo of the
+    // Origin header.
+    const text = typeof body === 'string' && call.headers.origin !== undefined ? Buffer.from(body, 'utf8') : body;
+    finishDirect(res, status, directHeaders(r.answer.headers, encoding), text, metrics.series(r.labels, status, r.error), start);
+  };
+
+  /** header names as Fastify's reply writes them (lower case), made once per name */
+  const lowerNames = new Map<string, string>();
+  const lowerName = (k: string): string => {
+    let l = lowerNames.get(k);
+    if (l === undefined) {
+      l = k.toLowerCase();
+      if (lowerNames.size < 256) lowerNames.set(k, l);
+    }
+    return l;
+  };
+  /** set a header in a flat list, in place when it is there already (as on an object keyed by name) */
+  const put = (list: string[], name: string, value: string) => {
+    for (let i = 0; i < list.length; i += 2) {
+      if (list[i] === name) {
+        list[i + 1] = value;
+        return;
+      }
+    }
+    list.push(name, value);
+  };
+
+  /** the headers of a direct answer as writeHead's flat list, named and ordered as Fastify's reply writes them */
+  const directHeaders = (given: Record<string, string>, encoding: Encoding | null): string[] => {
+    const out: string[] = [];
+    let typed = false;
+    for (const k in given) {
+      const name = lowerName(k);
+      if (name === 'content-type') typed = true;
+      put(out, name, given[k]!);
+    }
     if (encoding !== null) {
-      out['content-encoding'] = encoding;
-      out.vary = varyWithEncoding(given.Vary);
+      put(out, 'content-encoding', encoding);
+      put(out, 'vary', varyWithEncoding(given.Vary));
     }
     // as Fastify's reply.send of a Buffer, then the onSend hooks, then the length
-    if (out['content-type'] === undefined) out['content-type'] = 'application/octet-stream';
+    if (!typed) out.push('content-type', 'application/octet-stream');
     return out;
   };
 
   /** a cached answer: its header list for this encoding made once, then one writeHead and end per hit */
-  const writeEntry = (req: IncomingMessage, res: ServerResponse, entry: Entry, start: number) => {
-    const encoding = encodingOf(req.headers['accept-encoding'], entry.body.length);
+  const writeEntry = (res: ServerResponse, h: IncomingHttpHeaders, entry: Entry, start: number) => {
+    const encoding = encodingOf(h['accept-encoding'], entry.body.length);
     let wire = entry.wire[encoding ?? ''];
     if (wire === undefined) {
-      const { body } = encodeFor(req.headers['accept-encoding'], entry, entry);
-      const out = directHeaders(entry, encoding);
-      out['content-length'] = String(body.length);
-      const headers: string[] = [];
-      for (const k in out) headers.push(k, out[k]!);
-      wire = entry.wire[encoding ?? ''] = { headers, body };
+      const { body } = encodeFor(h['accept-encoding'], hitReply(entry));
+      const headers = directHeaders(entry.headers, encoding);
+      headers.push('content-length', String(body.length));
+      wire = entry.wire[encoding ?? ''] = { headers, body: body as Buffer };
     }
     let series = entry.tag as Series | undefined;
     if (series === undefined) entry.tag = series = metrics.series(entry.labels ?? HELP_LABELS, entry.status, isError(entry));
-    loadGate.sent(res, wire.body.length);
-    const d = res as DirectResponse;
-    d[DIRECT] = series;
-    d[START] = start;
-    res.writeHead(entry.status, wire.headers);
-    res.end(wire.body);
-  };
-
-  const writeDirect = (req: IncomingMessage, res: ServerResponse, r: ApiReply, start: number) => {
-    const { body, encoding } = encodeFor(req.headers['accept-encoding'], r.answer, r.entry);
-    finishDirect(res, r.answer.status, directHeaders(r.answer, encoding), body, metrics.series(r.labels, r.answer.status, r.error), start);
+    writeOut(res, entry.status, wire.headers, wire.body, wire.body.length, series, start);
   };
 
   /** as the error handler answers on the Fastify route (ApiMain answers every failure itself: not expected) */
   const refuseDirect = (res: ServerResponse, error: Error, base: string, start: number) => {
     log.warn({ err: error }, 'request body refused');
     const body = Buffer.from(refusal(error, base), 'utf8');
-    const out: Record<string, string> = { 'x-frame-options': 'DENY', 'mediawiki-api-error': 'badrequest', 'content-type': 'application/json; charset=utf-8' };
+    const out = ['x-frame-options', 'DENY', 'mediawiki-api-error', 'badrequest', 'content-type', 'application/json; charset=utf-8'];
     // not an API answer: the metrics skip it, as the onResponse hook skips a request it has no labels for
     finishDirect(res, 400, out, body, undefined, start);
   };
 
-  const finishDirect = (res: ServerResponse, status: number, out: Record<string, string>, body: Buffer, series: Series | undefined, start: number) => {
-    if (graceful.stopping) out.connection = 'close';
-    out['content-length'] = String(body.length);
-    loadGate.sent(res, body.length);
+  /** an answer not from the cache: its length (and, while closing, Connection: close) added to its headers */
+  const finishDirect = (res: ServerResponse, status: number, out: string[], body: Buffer | string, series: Series | undefined, start: number) => {
+    if (graceful.stopping) out.push('connection', 'close');
+    const bytes = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
+    out.push('content-length', String(bytes));
+    writeOut(res, status, out, body, bytes, series, start);
+  };
+
+  /** every direct answer's end: its bytes counted in flight, its series and start kept for the metrics, written */
+  const writeOut = (res: ServerResponse, status: number, headers: string[], body: Buffer | string, bytes: number, series: Series | undefined, start: number) => {
+    loadGate.sent(res, bytes);
     const d = res as DirectResponse;
     d[DIRECT] = series;
     d[START] = start;
-    res.writeHead(status, out);
+    res.writeHead(status, headers);
     res.end(body);
   };
 

@@ -36,6 +36,8 @@ export interface HookContext {
   /** content language code, e.g. 'uk' */
   lang: string;
   log: (line: string) => void;
+  /** a new step of the import's timings begins (--timings): for the sub-steps of a long finish() */
+  step?: (name: string) => void;
   /**
    * Before pass 2 (from begin()): the pages of namespace `ns` analysed as pass 2 will analyse them, in page
    * id order, each with this hook's analyzer result -- for a hook that must know what some pages say

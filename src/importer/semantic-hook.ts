@@ -14,9 +14,11 @@
  *            query strings (_ASKST, whose normalisation reads the properties' types): their rows are
  *            written with a stand-in property id / staged with their sv_seq.
  *   finish() the declared types are applied to smw_property, the stand-ins replaced, the queries'
- *            rows written. Then, set-based: the subjects only used as values, the distinct
- *            autocompletion values (numbered in byte order), their word keys (sorted insert), the heavy
- *            prefixes with their top-1000 lists (one ordered pass over the word keys), the indexes.
+ *            rows written. Then, set-based: the subjects only used as values, the indexes; and handed
+ *            to the writer's buildCompletionIndex (a thread of its own on SQLite, beside the rest of the
+ *            import): the distinct autocompletion values (numbered in byte order), their word keys
+ *            (sorted insert), the heavy prefixes with their top-1000 lists (one ordered pass over the
+ *            word keys; buildCompletionIndex below).
  */
 import type { HookContext, PageAnalysis, PageAnalysisHook } from './hooks.js';
 import type { TitleCodec } from '../wiki/titles.js';
@@ -28,7 +30,7 @@ import { DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, typeIdFromLabel } from '..
 import { wordKeys } from '../semantic/fold.js';
 import { itemSortKey } from '../semantic/ask.js';
 import { defineConcept, encodeConcept } from '../semantic/concept.js';
-import type { ImportSource, ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
+import type { CompletionIndexCounts, ImportSource, ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
 
 /** How many values a precomputed list keeps: Semantic Forms' $sfgMaxAutocompleteValues. */
 export const TOP_VALUES = 1000;
@@ -187,17 +189,22 @@ class SemanticImportHook implements PageAnalysisHook {
         throw new Error(`semantic: property ${r.key} was typed ${used.type} in pass 2 but its page declares ${r.type}`);
       }
     }
+    ctx.step?.('semantic: queries, types');
     const errp = this.propId('_ERRP');
     this.w.batch(() => this.w.renumberProperty(ERRP_PENDING, errp));
     this.writeQueries(props);
     ctx.log(`semantic: ${this.subjects} subjects, ${this.values} values of ${props.size} properties (${secs()} s)`);
 
-    // ---- subjects only used as values; autocompletion: distinct values, word keys, heavy prefixes
+    // ---- subjects only used as values; autocompletion: distinct values, then (maybe on a thread of its
+    // own, while the import goes on) word keys and heavy prefixes
+    ctx.step?.('semantic: value subjects');
     this.w.endStaging();
-    const words = this.buildWordKeys();
-    const heavy = this.buildHeavyPrefixes();
+    ctx.step?.('semantic: ac values copied out');
+    this.w.buildCompletionIndex(import.meta.url, this.heavyRows!, (r) =>
+      ctx.log(`semantic: autocompletion index: ${r.words} word keys, ${r.nodes} precomputed prefixes (${r.rows} rows) (${secs()} s)`),
+    );
+    ctx.step?.('semantic: indexes');
     this.w.finish();
-    ctx.log(`semantic: autocompletion index: ${words} word keys, ${heavy.nodes} precomputed prefixes (${heavy.rows} rows) (${secs()} s)`);
   }
 
   /**
@@ -236,63 +243,68 @@ class SemanticImportHook implements PageAnalysisHook {
       });
     }
   }
+}
 
-  /** smw_ac_word from smw_ac_value: word keys staged unordered, then put in key order by the writer. */
-  private buildWordKeys(): number {
-    let last = 0;
-    for (;;) {
-      const rows = this.w.completionValues(last, BATCH);
-      if (rows.length === 0) break;
-      last = rows[rows.length - 1].id;
-      this.w.batch(() => {
-        for (const r of rows) for (const k of wordKeys(r.value)) this.w.addWordKey(r.source, k, r.id);
-      });
-    }
-    return this.w.endWordKeys();
+/** The autocompletion index from the completion values (see SemanticImportWriter.buildCompletionIndex). */
+export function buildCompletionIndex(w: SemanticImportWriter, heavyRows: number): CompletionIndexCounts {
+  const words = buildWordKeys(w);
+  return { words, ...buildHeavyPrefixes(w, heavyRows) };
+}
+
+/** smw_ac_word from smw_ac_value: word keys staged unordered, then put in key order by the writer. */
+function buildWordKeys(w: SemanticImportWriter): number {
+  let last = 0;
+  for (;;) {
+    const rows = w.completionValues(last, BATCH);
+    if (rows.length === 0) break;
+    last = rows[rows.length - 1].id;
+    w.batch(() => {
+      for (const r of rows) for (const k of wordKeys(r.value)) w.addWordKey(r.source, k, r.id);
+    });
   }
+  return w.endWordKeys();
+}
 
-  /**
-   * One pass over the word keys in (source, key) order: the LCP intervals of the sorted keys are the
-   * nodes of their compressed trie; each keeps the smallest TOP_VALUES value ids of its rows (children
-   * pass their lists up); a node with more than heavyRows rows is written with its list.
-   */
-  private buildHeavyPrefixes(): { nodes: number; rows: number } {
-    const w = this.w;
-    const pendingNodes: Array<{ source: number; key: string; ids: number[] }> = [];
-    let nodes = 0;
-    let topRows = 0;
-    const flush = () => {
-      if (pendingNodes.length === 0) return;
-      w.batch(() => {
-        for (const n of pendingNodes) {
-          w.addHeavyPrefix(n.source, n.key, n.ids);
-          topRows += n.ids.length;
-        }
-      });
-      nodes += pendingNodes.length;
-      pendingNodes.length = 0;
-    };
-    let source: number | null = null;
-    const trie = new TopKTrie(this.heavyRows!, TOP_VALUES, (key, ids) => pendingNodes.push({ source: source!, key, ids }));
-    let cursor: [number, string, number] | null = null;
-    for (;;) {
-      const rows = w.wordKeys(cursor, BATCH);
-      if (rows.length === 0) break;
-      for (const r of rows) {
-        if (r.source !== source) {
-          if (source !== null) trie.end();
-          source = r.source;
-        }
-        trie.add(r.key, r.value);
+/**
+ * One pass over the word keys in (source, key) order: the LCP intervals of the sorted keys are the
+ * nodes of their compressed trie; each keeps the smallest TOP_VALUES value ids of its rows (children
+ * pass their lists up); a node with more than heavyRows rows is written with its list.
+ */
+function buildHeavyPrefixes(w: SemanticImportWriter, heavyRows: number): { nodes: number; rows: number } {
+  const pendingNodes: Array<{ source: number; key: string; ids: number[] }> = [];
+  let nodes = 0;
+  let topRows = 0;
+  const flush = () => {
+    if (pendingNodes.length === 0) return;
+    w.batch(() => {
+      for (const n of pendingNodes) {
+        w.addHeavyPrefix(n.source, n.key, n.ids);
+        topRows += n.ids.length;
       }
-      const l = rows[rows.length - 1];
-      cursor = [l.source, l.key, l.value];
-      if (pendingNodes.length > 1000) flush();
+    });
+    nodes += pendingNodes.length;
+    pendingNodes.length = 0;
+  };
+  let source: number | null = null;
+  const trie = new TopKTrie(heavyRows, TOP_VALUES, (key, ids) => pendingNodes.push({ source: source!, key, ids }));
+  let cursor: [number, string, number] | null = null;
+  for (;;) {
+    const rows = w.wordKeys(cursor, BATCH);
+    if (rows.length === 0) break;
+    for (const r of rows) {
+      if (r.source !== source) {
+        if (source !== null) trie.end();
+        source = r.source;
+      }
+      trie.add(r.key, r.value);
     }
-    if (source !== null) trie.end();
-    flush();
-    return { nodes, rows: topRows };
+    const l = rows[rows.length - 1];
+    cursor = [l.source, l.key, l.value];
+    if (pendingNodes.length > 1000) flush();
   }
+  if (source !== null) trie.end();
+  flush();
+  return { nodes, rows: topRows };
 }
 
 /** Longest common prefix length of two strings, never splitting a surrogate pair. */

@@ -14,16 +14,19 @@ export interface FileStore {
   /** the uploaded files of these names (DB keys) that exist */
   byNames(names: readonly string[]): Promise<Map<string, FileRow>>;
   /**
-   * For each named file that exists, the files with the same bytes in name order (the file itself
-   * included): only what prop=duplicatefiles shows.
+   * For each named file that has duplicates, the other files with the same bytes in name order (never
+   * the file itself): only what prop=duplicatefiles shows.
    */
   sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>>;
   /**
-   * list=allimages: at most `limit` files in the requested order, along an index of the image table;
-   * with `withPages`, each with its description page (a seek per file), so that a generator hands the
-   * page set its pages without another round trip
+   * list=allimages: at most `limit` files in the requested order, along an index of the image table
    */
-  list(opts: FileListOptions): Promise<FileListRow[]>;
+  list(opts: FileListOptions): Promise<FileRow[]>;
+  /**
+   * generator=allimages: the files list() gives, each only with its name, upload time and description
+   * page (a seek per file), so that the generator hands the page set its pages without another round trip
+   */
+  listPages(opts: FileListOptions): Promise<FilePageRow[]>;
   /** where the file's bytes were imported from: a path relative to the files directory (DB key lookup) */
   storedPath(name: string): Promise<string | undefined>;
 }
@@ -50,9 +53,12 @@ export interface FileRow {
   metadata: string;
 }
 
-/** A file of list(): with `withPages`, `page` is its description page (ns 6, the file's name), or null. */
-export interface FileListRow extends FileRow {
-  page?: PageRow | null;
+/** A file of listPages(): `page` is its description page (ns 6, the file's name), or null. */
+export interface FilePageRow {
+  name: string;
+  /** TS_MW */
+  timestamp: string;
+  page: PageRow | null;
 }
 
 export interface FileListOptions {
@@ -78,6 +84,4 @@ export interface FileListOptions {
   /** [major, minor] MIME pairs, any of which matches */
   mimes?: Array<[string, string]>;
   limit: number;
-  /** also read each file's description page */
-  withPages?: boolean;
 }

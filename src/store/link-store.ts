@@ -1,3 +1,4 @@
+import type { PageRow } from './page-store.js';
 /** Link data of the wiki, as the API modules need it. */
 export interface LinkStore {
   /**
@@ -5,6 +6,11 @@ export interface LinkStore {
    * `from`/`to` bound the target regardless of direction (MediaWiki does not swap them).
    */
   fileUsages(opts: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]>;
+  /**
+   * generator=allfileusages: the rows fileUsages() gives, each with its using page (a seek per row, null
+   * for a page id with no page), so that the generator hands the page set its pages without another round trip
+   */
+  fileUsagePages(opts: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsagePageRow[]>;
   /** list=allfileusages&afunique: at most `limit` distinct targets (file DB keys) in order */
   fileUsageTargets(opts: FileUsageOptions & { continueAt?: string }): Promise<string[]>;
   /**
@@ -35,6 +41,10 @@ export interface FileUserRow {
 export interface FileUsageRow {
   target: string;
   from: number;
+}
+
+export interface FileUsagePageRow extends FileUsageRow {
+  page: PageRow | null;
 }
 
 export interface FileUsageOptions {

@@ -45,7 +45,7 @@ export interface SemanticStore {
   /**
    * Semantic Forms' property source: the distinct stored values of a property (page values' DB keys,
    * texts) of which the value or a word of it starts with `foldedSubstr` (already folded), in byte order,
-   * at most `limit`. Only Page and text-like properties have values here; the property key is matched
+   * at most `limit`, as Semantic Forms shows them: underscores as spaces (the order is the stored form's). Only Page and text-like properties have values here; the property key is matched
    * exactly (no normalisation).
    */
   autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]>;
@@ -56,7 +56,7 @@ export interface SemanticStore {
    */
   autocompleteDependent(property: string, baseProperty: string, baseValue: string, limit: number): Promise<string[]>;
 
-  /** Semantic Forms' namespace source: DB keys of the pages of `ns` that match, in byte order, at most `limit`. */
+  /** Semantic Forms' namespace source: titles (DB keys with spaces) of the pages of `ns` that match, in the DB keys' byte order, at most `limit`. */
   autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): Promise<string[]>;
 
   /**

@@ -12,9 +12,9 @@ export interface JsonOptions {
 }
 
 export function toJson(root: unknown, opts: JsonOptions): string {
-  let s = write(root, opts.formatversion, opts.pretty ? '\n' : '');
-  if (opts.ascii) s = escapeNonAscii(s);
-  else if (s.includes('\u2028') || s.includes('\u2029')) s = s.replace(/[\u2028\u2029]/g, escapeUnit);
+  // ascii: every string (and key) is escaped as it is written, so the structure is never scanned
+  let s = write(root, opts.formatversion, opts.pretty ? '\n' : '', opts.ascii);
+  if (!opts.ascii && (s.includes('\u2028') || s.includes('\u2029'))) s = s.replace(/[\u2028\u2029]/g, escapeUnit);
   // A JSON answer must never be mistaken for a Flash cross-domain policy (FormatJson::encode).
   if (s.includes('<') && /<\s*cross-domain-policy\s*>/i.test(s)) s = s.replace(/<\s*cross-domain-policy\s*>/gi, (m) => m.replace('<', '\\u003C').replace('>', '\\u003E'));
   return s;
@@ -24,38 +24,70 @@ function escapeUnit(c: string): string {
   return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 }
 
-/** `\uXXXX` for every UTF-16 unit from U+0080, built once: Ukrainian answers escape most characters. */
-let escapes: string[] | null = null;
+const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
+/** bytes of the escaped string being built (grown as needed; one request writes one string at a time) */
+let scratch = Buffer.allocUnsafe(4096);
+const SCRATCH_KEEP = 1 << 22;
 
 /**
- * PHP json_encode's default: every non-ASCII UTF-16 unit as lowercase `\uXXXX` (astral characters as
- * their surrogate pair). A table and one pass: a regex with a callback was 15× slower on Cyrillic text.
+ * JSON.stringify(s) followed by PHP json_encode's default escaping of every non-ASCII UTF-16 unit as
+ * lowercase `\uXXXX` (astral characters as their surrogate pair), in one pass over the string's units
+ * into bytes. Ukrainian answers escape most characters: concatenating the escapes one by one built a rope
+ * of thousands of pieces per answer, and a scan of the whole answer followed.
  */
-function escapeNonAscii(s: string): string {
-  let out = '';
-  let last = 0;
-  for (let i = 0; i < s.length; i++) {
+function quoteAscii(s: string): string {
+  const n = s.length;
+  let i = 0;
+  for (; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (escapes === null) {
-      escapes = new Array<string>(0x10000);
-      for (let u = 0x80; u < 0x10000; u++) escapes[u] = '\\u' + u.toString(16).padStart(4, '0');
-    }
-    if (i > last) out += s.slice(last, i);
-    out += escapes[c];
-    last = i + 1;
+    if (c >= 0x80 || c < 0x20 || c === 34 || c === 92) break;
   }
-  return last === 0 ? s : out + s.slice(last);
+  if (i === n) return '"' + s + '"';
+  const size = 2 + 6 * n;
+  // a string larger than SCRATCH_KEEP gets its own buffer, so one huge value does not pin memory
+  const b = size <= scratch.length ? scratch : size <= SCRATCH_KEEP ? (scratch = Buffer.allocUnsafe(Math.max(size, 2 * scratch.length))) : Buffer.allocUnsafe(size);
+  b[0] = 34;
+  let o = 1;
+  for (let k = 0; k < i; k++) b[o++] = s.charCodeAt(k);
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80 || c < 0x20) {
+      // JSON.stringify's short forms of the control characters
+      if (c === 8 || c === 9 || c === 10 || c === 12 || c === 13) {
+        b[o] = 92;
+        b[o + 1] = c === 8 ? 98 : c === 9 ? 116 : c === 10 ? 110 : c === 12 ? 102 : 114;
+        o += 2;
+        continue;
+      }
+      b[o] = 92;
+      b[o + 1] = 117;
+      b[o + 2] = HEX[c >> 12]!;
+      b[o + 3] = HEX[(c >> 8) & 15]!;
+      b[o + 4] = HEX[(c >> 4) & 15]!;
+      b[o + 5] = HEX[c & 15]!;
+      o += 6;
+    } else if (c === 34 || c === 92) {
+      b[o] = 92;
+      b[o + 1] = c;
+      o += 2;
+    } else {
+      b[o++] = c;
+    }
+  }
+  b[o++] = 34;
+  return b.toString('latin1', 0, o);
 }
 
 /** Quoted keys, reused: most keys are the same few names in every answer (bounded: ids vary). */
 const quotedKeys = new Map<string, string>();
+const quotedKeysAscii = new Map<string, string>();
 
-function quoteKey(k: string): string {
-  let q = quotedKeys.get(k);
+function quoteKey(k: string, ascii: boolean): string {
+  const cache = ascii ? quotedKeysAscii : quotedKeys;
+  let q = cache.get(k);
   if (q === undefined) {
-    q = JSON.stringify(k);
-    if (quotedKeys.size < 4096) quotedKeys.set(k, q);
+    q = ascii ? quoteAscii(k) : JSON.stringify(k);
+    if (cache.size < 4096) cache.set(k, q);
   }
   return q;
 }
@@ -76,10 +108,10 @@ function ksortedValues(m: Map<string, unknown>): unknown[] {
  * content member renamed '*' and written last); BCarray maps are lists in fv2. Strings are built with `+=`
  * (V8 ropes), which costs less than collecting parts in an array.
  */
-function write(v: unknown, fv: 1 | 2, nl: string): string {
+function write(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): string {
   switch (typeof v) {
     case 'string':
-      return JSON.stringify(v);
+      return ascii ? quoteAscii(v) : JSON.stringify(v);
     case 'number':
       return Number.isFinite(v) ? String(v) : '0';
     case 'boolean':
@@ -98,14 +130,14 @@ function write(v: unknown, fv: 1 | 2, nl: string): string {
     // fv2 prints a BCassoc list as an object keyed by index
     const m = new Map<string, unknown>();
     v.forEach((item, i) => m.set(String(i), item));
-    return write(m, fv, nl);
+    return write(m, fv, nl, ascii);
   }
   if (Array.isArray(v) || (fv === 2 && arrayType === 'BCarray')) {
     let out = '[';
     let empty = true;
     for (const item of Array.isArray(v) ? v : ksortedValues(v as Map<string, unknown>)) {
       if (fv === 1 && (item === false || item === undefined)) continue;
-      out += (empty ? '' : ',') + inner + write(item, fv, inner);
+      out += (empty ? '' : ',') + inner + write(item, fv, inner, ascii);
       empty = false;
     }
     return empty ? '[]' : out + nl + ']';
@@ -116,25 +148,38 @@ function write(v: unknown, fv: 1 | 2, nl: string): string {
   let out = '{';
   let empty = true;
   let content: unknown;
-  const member = (k: string, item: unknown) => {
-    if (item === undefined) return;
-    if (bcBools !== undefined && typeof item === 'boolean' && bcBools.includes(k)) {
-      out += (empty ? '' : ',') + inner + quoteKey(k) + colon + (item ? 'true' : 'false');
-      empty = false;
-      return;
+  // one loop for Maps and objects (a closure per object cost more than the members it wrote)
+  const entries: Iterable<[string, unknown]> | null = v instanceof Map ? v : null;
+  const keys = entries === null ? Object.keys(v) : null;
+  const iter = entries !== null ? entries[Symbol.iterator]() : null;
+  for (let n = 0; ; n++) {
+    let k: string;
+    let item: unknown;
+    if (keys !== null) {
+      if (n >= keys.length) break;
+      k = keys[n]!;
+      item = (v as Record<string, unknown>)[k];
+    } else {
+      const r = iter!.next();
+      if (r.done) break;
+      [k, item] = r.value;
     }
-    if (fv === 1 && item === false) return;
+    if (item === undefined) continue;
+    if (bcBools !== undefined && typeof item === 'boolean' && bcBools.includes(k)) {
+      out += (empty ? '' : ',') + inner + quoteKey(k, ascii) + colon + (item ? 'true' : 'false');
+      empty = false;
+      continue;
+    }
+    if (fv === 1 && item === false) continue;
     if (k === contentKey) {
       content = item;
-      return;
+      continue;
     }
-    out += (empty ? '' : ',') + inner + quoteKey(k) + colon + write(item, fv, inner);
+    out += (empty ? '' : ',') + inner + quoteKey(k, ascii) + colon + write(item, fv, inner, ascii);
     empty = false;
-  };
-  if (v instanceof Map) for (const [k, item] of v) member(k, item);
-  else for (const k of Object.keys(v)) member(k, (v as Record<string, unknown>)[k]);
+  }
   if (content !== undefined && content !== false) {
-    out += (empty ? '' : ',') + inner + '"*"' + colon + write(content, fv, inner);
+    out += (empty ? '' : ',') + inner + '"*"' + colon + write(content, fv, inner, ascii);
     empty = false;
   }
   return empty ? '{}' : out + nl + '}';

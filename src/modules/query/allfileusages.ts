@@ -7,6 +7,7 @@
 import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
+import type { PageRow } from '../../store/page-store.js';
 import { intval } from '../../api/params.js';
 import { continueParts, titlePartOrDie } from './shared.js';
 
@@ -54,8 +55,8 @@ export const allfileusagesModule: QueryModule = {
     const prefix = titlePartOrDie(ctx, p.prefix, NS_FILE);
     const limit = p.limit as number;
     const range = { from, to, prefix, descending, limit: limit + 1 };
-    const list = ctx.generator ? null : ctx.result.queryList('allfileusages');
     if (unique) {
+      const list = ctx.generator ? null : ctx.result.queryList('allfileusages');
       const targets = await ctx.store.links.fileUsageTargets({ ...range, continueAt: contTarget });
       targets.forEach((target, i) => {
         if (i >= limit) return ctx.setContinue('continue', target);
@@ -64,20 +65,36 @@ export const allfileusagesModule: QueryModule = {
       });
       return;
     }
-    const rows = await ctx.store.links.fileUsages({
-      ...range,
-      continueAt: contTarget !== undefined ? { target: contTarget, from: contFrom } : undefined,
-    });
+    const usageRange = { ...range, continueAt: contTarget !== undefined ? { target: contTarget, from: contFrom } : undefined };
+    if (ctx.generator) {
+      // the using pages come with the rows: the page set gets them in page id order, each once, as it
+      // would have read them by id; a page id without a page is still looked up (and reported missing,
+      // in the order of the rows)
+      const rows = await ctx.store.links.fileUsagePages(usageRange);
+      const pages = new Map<number, PageRow | null>();
+      rows.forEach((row, i) => {
+        if (i >= limit) return ctx.setContinue('continue', `${row.target}|${row.from}`);
+        if (!pages.has(row.from)) pages.set(row.from, row.page);
+      });
+      const found: PageRow[] = [];
+      for (const [pageid, page] of pages) {
+        if (page) found.push(page);
+        else ctx.generator.add({ pageid });
+      }
+      for (const page of found.sort((a, b) => a.pageid - b.pageid)) ctx.generator.add({ row: page });
+      return;
+    }
+    const rows = await ctx.store.links.fileUsages(usageRange);
+    const list = ctx.result.queryList('allfileusages');
     rows.forEach((row, i) => {
       if (i >= limit) return ctx.setContinue('continue', `${row.target}|${row.from}`);
-      if (ctx.generator) return ctx.generator.add({ pageid: row.from });
       const item: Record<string, unknown> = {};
       if (prop.has('ids')) item.fromid = row.from;
       if (prop.has('title')) {
         item.ns = NS_FILE;
         item.title = ctx.wiki.titleText(NS_FILE, row.target);
       }
-      list!.push(item);
+      list.push(item);
     });
   },
 };

@@ -117,20 +117,30 @@ export const allimagesModule: QueryModule = {
     }
     const limit = p.limit as number;
     // Nobody has the bot right in an imported wiki (user groups are not part of a dump).
-    // as a generator, the description pages come with the files: the page set need not look them up
-    if (ctx.generator) opts.withPages = true;
+    if (ctx.generator) {
+      // as a generator, the description pages come with the files: the page set need not look them up
+      const rows = p.filterbots === 'bots' ? [] : await ctx.store.files.listPages(opts);
+      let count = 0;
+      for (const row of rows) {
+        if (++count > limit) {
+          ctx.setContinue('continue', p.sort === 'name' ? row.name : `${row.timestamp}|${row.name}`);
+          break;
+        }
+        ctx.generator.add({ ns: NS_FILE, dbkey: row.name, page: row.page });
+      }
+      return;
+    }
     const rows = p.filterbots === 'bots' ? [] : await ctx.store.files.list(opts);
-    const list = ctx.generator ? null : ctx.result.queryList('allimages');
+    const list = ctx.result.queryList('allimages');
     const prop = new Set(p.prop as string[]);
-    const links = !ctx.generator && prop.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.description)) : null;
+    const links = prop.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.description)) : null;
     let count = 0;
     for (const row of rows) {
       if (++count > limit) {
         ctx.setContinue('continue', p.sort === 'name' ? row.name : `${row.timestamp}|${row.name}`);
         break;
       }
-      if (ctx.generator) ctx.generator.add({ ns: NS_FILE, dbkey: row.name, page: row.page ?? null });
-      else list!.push({ name: row.name, ...fileInfo(ctx, row, prop, links), ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, row.name) });
+      list.push({ name: row.name, ...fileInfo(ctx, row, prop, links), ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, row.name) });
     }
   },
 };

@@ -52,11 +52,10 @@ export const duplicatefilesModule: QueryModule = {
     let count = 0;
     const sameContent = await ctx.store.files.sameContent(images.map((i) => i.dbkey));
     outer: for (const image of images) {
-      // none when there is no such file
+      // none when there is no such file or it has no duplicates
       let dups = sameContent.get(image.dbkey) ?? [];
       if (descending) dups = dups.slice().reverse();
       for (const dup of dups) {
-        if (dup.name === image.dbkey) continue; // the file itself
         if (skipUntil !== null && before(dup.name, skipUntil)) continue;
         skipUntil = null;
         if (++count > limit) {

@@ -58,7 +58,7 @@ export const sfAutocompleteModule: ActionModule = {
       data = p.property !== undefined ? await semantic.autocompleteDependent(p.property.replace(/ /g, '_'), p.baseprop.replace(/ /g, '_'), p.basevalue ?? '', MAX_VALUES) : [];
       data = data.map((v) => v.replace(/_/g, ' '));
     } else if (p.property !== undefined) {
-      data = (await semantic.autocompleteProperty(p.property.replace(/ /g, '_'), folded, MAX_VALUES)).map((v) => v.replace(/_/g, ' '));
+      data = await semantic.autocompleteProperty(p.property.replace(/ /g, '_'), folded, MAX_VALUES);
     } else if (p.category !== undefined) {
       const pages = await semantic.autocompleteCategory(p.category, 3, folded);
       const titles = new Set(pages.map((t) => ctx.wiki.titleText(t.ns, t.dbkey)));
@@ -74,7 +74,7 @@ export const sfAutocompleteModule: ActionModule = {
     } else if (p.namespace !== undefined) {
       const ns = namespaceByName(ctx.wiki.codec.namespaces.values(), p.namespace);
       if (ns === undefined) return ctx.die('', `Could not find namespace: ${p.namespace}`);
-      data = (await semantic.autocompleteNamespace(ns, folded, MAX_VALUES)).map((v) => v.replace(/_/g, ' '));
+      data = await semantic.autocompleteNamespace(ns, folded, MAX_VALUES);
     } else if (p.external_url !== undefined) {
       return ctx.die('', 'No external URLs are specified for autocompletion on this wiki');
     } else {

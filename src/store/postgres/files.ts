@@ -1,7 +1,7 @@
 import type { PgDb } from './db.js';
-import type { FileListOptions, FileListRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
+import type { FileListOptions, FilePageRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { DESCRIPTION_PAGE_COLUMNS, FILE_COLUMNS, fileWithPage } from '../row-columns.js';
+import { FILE_COLUMNS, PAGE_LIST_COLUMNS, filePage } from '../row-columns.js';
 import { prefixEnd } from '../prefix-range.js';
 
 export class PostgresFileStore implements FileStore {
@@ -38,7 +38,7 @@ export class PostgresFileStore implements FileStore {
     const rows = await this.db.all(
       'FileStore.sameContent',
       `SELECT f.img_name AS file, d.img_name AS name, d.img_user_text AS "userText", d.img_timestamp AS timestamp
-       FROM unnest($1::text[]) WITH ORDINALITY AS t(name, i) JOIN image f ON f.img_name = t.name JOIN image d ON d.img_sha1 = f.img_sha1
+       FROM unnest($1::text[]) WITH ORDINALITY AS t(name, i) JOIN image f ON f.img_name = t.name JOIN image d ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name
        ORDER BY t.i, d.img_name`,
       [names],
     );
@@ -55,74 +55,84 @@ export class PostgresFileStore implements FileStore {
    * (img_user_timestamp with a user) for sort=timestamp; size and MIME filters are checked row by row
    * along it; a SHA-1 narrows to the img_sha1 index.
    */
-  async list(o: FileListOptions): Promise<FileListRow[]> {
-    const where: string[] = [];
-    const v: Record<string, unknown> = { limit: o.limit };
-    const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
-    const dir = o.descending ? ' DESC' : '';
-    let order: string;
-    if (o.sort === 'name') {
-      if (o.continueName !== undefined) {
-        where.push(`img_name ${ge} @cont`);
-        v.cont = o.continueName;
-      }
-      if (o.from !== undefined) {
-        where.push(`img_name ${ge} @from`);
-        v.from = o.from;
-      }
-      if (o.to !== undefined) {
-        where.push(`img_name ${le} @to`);
-        v.to = o.to;
-      }
-      if (o.prefix !== undefined && o.prefix !== '') {
-        where.push('img_name >= @prefix AND img_name < @prefixEnd');
-        v.prefix = o.prefix;
-        v.prefixEnd = prefixEnd(o.prefix);
-      }
-      order = `img_name${dir}`;
-    } else {
-      if (o.user !== undefined) {
-        where.push('img_user_text = @user');
-        v.user = o.user;
-      }
-      if (o.continueAt !== undefined) {
-        where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
-        v.contTs = o.continueAt.timestamp;
-        v.contName = o.continueAt.name;
-      }
-      if (o.start !== undefined) {
-        where.push(`img_timestamp ${ge} @start`);
-        v.start = o.start;
-      }
-      if (o.end !== undefined) {
-        where.push(`img_timestamp ${le} @end`);
-        v.end = o.end;
-      }
-      order = `img_timestamp${dir}, img_name${dir}`;
-    }
-    if (o.minSize !== undefined) {
-      where.push('img_size >= @minSize');
-      v.minSize = o.minSize;
-    }
-    if (o.maxSize !== undefined) {
-      where.push('img_size <= @maxSize');
-      v.maxSize = o.maxSize;
-    }
-    if (o.sha1 !== undefined) {
-      where.push('img_sha1 = @sha1');
-      v.sha1 = o.sha1;
-    }
-    if (o.mimes !== undefined) {
-      if (o.mimes.length === 0) return [];
-      // the MIME pairs as two arrays: one statement text whatever their number
-      where.push('EXISTS (SELECT 1 FROM unnest(@majors::text[], @minors::text[]) AS m(major, minor) WHERE m.major = img_major_mime AND m.minor = img_minor_mime)');
-      v.majors = o.mimes.map((m) => m[0]);
-      v.minors = o.mimes.map((m) => m[1]);
-    }
-    // the description page: a primary-key seek per file listed, so the generator's page set needs no second round trip
-    const from = o.withPages ? `image LEFT JOIN page ON page_namespace = ${NS_FILE} AND page_title = img_name` : 'image';
-    const sql = `SELECT ${FILE_COLUMNS}${o.withPages ? ', ' + DESCRIPTION_PAGE_COLUMNS : ''} FROM ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
-    const rows = await this.db.named<FileRow>('FileStore.list', sql, v);
-    return o.withPages ? rows.map(fileWithPage) : rows;
+  async list(o: FileListOptions): Promise<FileRow[]> {
+    const q = listQuery(o, FILE_COLUMNS, false);
+    return q ? await this.db.named<FileRow>('FileStore.list', q.sql, q.v) : [];
   }
+
+  async listPages(o: FileListOptions): Promise<FilePageRow[]> {
+    const q = listQuery(o, PAGE_LIST_COLUMNS, true);
+    if (!q) return [];
+    return (await this.db.named('FileStore.list', q.sql, q.v)).map(filePage);
+  }
+}
+
+/** the statement of list() and listPages(), or null when it can match nothing */
+function listQuery(o: FileListOptions, columns: string, withPages: boolean): { sql: string; v: Record<string, unknown> } | null {
+  const where: string[] = [];
+  const v: Record<string, unknown> = { limit: o.limit };
+  const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
+  const dir = o.descending ? ' DESC' : '';
+  let order: string;
+  if (o.sort === 'name') {
+    if (o.continueName !== undefined) {
+      where.push(`img_name ${ge} @cont`);
+      v.cont = o.continueName;
+    }
+    if (o.from !== undefined) {
+      where.push(`img_name ${ge} @from`);
+      v.from = o.from;
+    }
+    if (o.to !== undefined) {
+      where.push(`img_name ${le} @to`);
+      v.to = o.to;
+    }
+    if (o.prefix !== undefined && o.prefix !== '') {
+      where.push('img_name >= @prefix AND img_name < @prefixEnd');
+      v.prefix = o.prefix;
+      v.prefixEnd = prefixEnd(o.prefix);
+    }
+    order = `img_name${dir}`;
+  } else {
+    if (o.user !== undefined) {
+      where.push('img_user_text = @user');
+      v.user = o.user;
+    }
+    if (o.continueAt !== undefined) {
+      where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
+      v.contTs = o.continueAt.timestamp;
+      v.contName = o.continueAt.name;
+    }
+    if (o.start !== undefined) {
+      where.push(`img_timestamp ${ge} @start`);
+      v.start = o.start;
+    }
+    if (o.end !== undefined) {
+      where.push(`img_timestamp ${le} @end`);
+      v.end = o.end;
+    }
+    order = `img_timestamp${dir}, img_name${dir}`;
+  }
+  if (o.minSize !== undefined) {
+    where.push('img_size >= @minSize');
+    v.minSize = o.minSize;
+  }
+  if (o.maxSize !== undefined) {
+    where.push('img_size <= @maxSize');
+    v.maxSize = o.maxSize;
+  }
+  if (o.sha1 !== undefined) {
+    where.push('img_sha1 = @sha1');
+    v.sha1 = o.sha1;
+  }
+  if (o.mimes !== undefined) {
+    if (o.mimes.length === 0) return null;
+    // the MIME pairs as two arrays: one statement text whatever their number
+    where.push('EXISTS (SELECT 1 FROM unnest(@majors::text[], @minors::text[]) AS m(major, minor) WHERE m.major = img_major_mime AND m.minor = img_minor_mime)');
+    v.majors = o.mimes.map((m) => m[0]);
+    v.minors = o.mimes.map((m) => m[1]);
+  }
+  // the description page: a primary-key seek per file listed, so the generator's page set needs no second round trip
+  const from = withPages ? `image LEFT JOIN page ON page_namespace = ${NS_FILE} AND page_title = img_name` : 'image';
+  return { sql: `SELECT ${columns} FROM ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`, v };
 }

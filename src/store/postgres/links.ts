@@ -1,5 +1,6 @@
 import type { PgDb } from './db.js';
-import type { FileUsageOptions, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
+import type { FileUsageOptions, FileUsagePageRow, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
+import { PAGE_COLUMNS } from '../row-columns.js';
 import { prefixEnd } from '../prefix-range.js';
 import { distinctValuesSql } from './relations.js';
 
@@ -36,6 +37,18 @@ export class PostgresLinkStore implements LinkStore {
 
   /** A range scan of the imagelinks primary key (il_to, il_from). */
   async fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]> {
+    const { sql, v } = this.usageQuery(o, 'il_to AS target, il_from AS "from"', '');
+    return this.db.named<FileUsageRow>('LinkStore.fileUsages', sql, v);
+  }
+
+  /** fileUsages' range scan with a primary-key seek of the using page per row */
+  async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsagePageRow[]> {
+    const { sql, v } = this.usageQuery(o, `il_to AS target, il_from AS "from", ${PAGE_COLUMNS}`, ' LEFT JOIN page ON page_id = il_from');
+    const rows = await this.db.named('LinkStore.fileUsages', sql, v);
+    return rows.map((r) => ({ target: r.target, from: r.from, page: r.pageid === null ? null : { pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect === 1, length: r.length, latestRevId: r.latestRevId, touched: r.touched, revCount: r.revCount, contentModel: r.contentModel } }));
+  }
+
+  private usageQuery(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, columns: string, join: string): { sql: string; v: Record<string, unknown> } {
     const where: string[] = [];
     const v: Record<string, unknown> = { limit: o.limit };
     if (o.continueAt !== undefined) {
@@ -45,10 +58,8 @@ export class PostgresLinkStore implements LinkStore {
     }
     this.bounds(o, where, v);
     const dir = o.descending ? ' DESC' : '';
-    const sql =
-      `SELECT il_to AS target, il_from AS "from" FROM imagelinks${where.length ? ' WHERE ' + where.join(' AND ') : ''}` +
-      ` ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
-    return this.db.named<FileUsageRow>('LinkStore.fileUsages', sql, v);
+    const sql = `SELECT ${columns} FROM imagelinks${join}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
+    return { sql, v };
   }
 
   /**

@@ -7,7 +7,7 @@ export class PostgresSemanticStore extends SqlSemanticStore {
   constructor(db: PgDb) {
     super(POSTGRES_SEMANTIC, {
       all: (name, sql, params) => db.all(name, sql, params),
-      hasTables: async () => (await db.value<boolean>('SemanticStore.open', "SELECT to_regclass('smw_ac_top') IS NOT NULL")) === true,
+      hasTables: async () => (await db.value<boolean>('SemanticStore.open', "SELECT to_regclass('smw_ac_node') IS NOT NULL")) === true,
       // the members of all the categories in one statement: a bounded index range per category (at
       // most `limit` rows each), the categories in the order given
       members: (categories, limit) =>

@@ -67,6 +67,9 @@ export class SqliteCategoryStore implements CategoryStore {
     const sql =
       `SELECT cat_title AS title, cat_pages AS pages, cat_subcats AS subcats, cat_files AS files${hidden}` +
       `${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY cat_title${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    return this.lists.all<Omit<CategoryRow, 'hidden'> & { hidden: number }>(sql, v).map((r) => ({ ...r, hidden: r.hidden === 1 }));
+    // rows as arrays, the objects built here: cheaper than better-sqlite3's object rows and a spread
+    const out: CategoryRow[] = [];
+    for (const r of this.lists.rows(sql, v)) out.push({ title: r[0] as string, pages: r[1] as number, subcats: r[2] as number, files: r[3] as number, hidden: r[4] === 1 });
+    return out;
   }
 }

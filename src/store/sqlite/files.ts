@@ -1,8 +1,8 @@
 import type { Db, Statement } from './db.js';
-import type { FileListOptions, FileListRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
+import type { FileListOptions, FilePageRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { DESCRIPTION_PAGE_COLUMNS, FILE_COLUMNS, fileWithPage } from '../row-columns.js';
+import { FILE_COLUMNS, PAGE_LIST_COLUMNS, filePageFromArray } from '../row-columns.js';
 
 export class SqliteFileStore implements FileStore {
   private readonly existingStmt: Statement<[string]>;
@@ -15,11 +15,13 @@ export class SqliteFileStore implements FileStore {
     this.existingStmt = db.prepare('FileStore.existing', 'SELECT img_name FROM image WHERE img_name IN (SELECT value FROM json_each(?))', true);
     this.byNamesStmt = db.prepare('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name IN (SELECT value FROM json_each(?))`);
     // a primary-key seek per file, then index img_sha1 (img_sha1, img_name): a seek, already in name order
-    // (CROSS JOIN fixes the loop order, so no sort is needed)
+    // (CROSS JOIN fixes the loop order, so no sort is needed); the file itself is dropped on the index
+    // entry, before its row is read
     this.sameContentStmt = db.prepare(
       'FileStore.sameContent',
       `SELECT f.img_name AS file, d.img_name AS name, d.img_user_text AS userText, d.img_timestamp AS timestamp
-       FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1`,
+       FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name`,
+      'raw',
     );
     this.lists = new StatementCache(db, 'FileStore.list');
     this.pathStmt = db.prepare('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = ?', true);
@@ -44,10 +46,10 @@ export class SqliteFileStore implements FileStore {
   async sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>> {
     const out = new Map<string, SameContentRow[]>();
     if (names.length === 0) return out;
-    for (const r of this.sameContentStmt.all(JSON.stringify(names))) {
-      let list = out.get(r.file);
-      if (!list) out.set(r.file, (list = []));
-      list.push({ name: r.name, userText: r.userText, timestamp: r.timestamp });
+    for (const r of this.sameContentStmt.all(JSON.stringify(names)) as string[][]) {
+      let list = out.get(r[0]!);
+      if (!list) out.set(r[0]!, (list = []));
+      list.push({ name: r[1]!, userText: r[2]!, timestamp: r[3]! });
     }
     return out;
   }
@@ -58,75 +60,88 @@ export class SqliteFileStore implements FileStore {
    * along it (their columns are written `+col` so the planner never trades the ordered scan for a sort);
    * a SHA-1 narrows to the img_sha1 index, which is as selective as it gets.
    */
-  async list(o: FileListOptions): Promise<FileListRow[]> {
-    const where: string[] = [];
-    const v: Record<string, unknown> = { limit: o.limit };
-    const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
-    const dir = o.descending ? ' DESC' : '';
-    let order: string;
-    if (o.sort === 'name') {
-      if (o.continueName !== undefined) {
-        where.push(`img_name ${ge} @cont`);
-        v.cont = o.continueName;
-      }
-      if (o.from !== undefined) {
-        where.push(`img_name ${ge} @from`);
-        v.from = o.from;
-      }
-      if (o.to !== undefined) {
-        where.push(`img_name ${le} @to`);
-        v.to = o.to;
-      }
-      if (o.prefix !== undefined && o.prefix !== '') {
-        where.push('img_name >= @prefix AND img_name < @prefixEnd');
-        v.prefix = o.prefix;
-        v.prefixEnd = prefixEnd(o.prefix);
-      }
-      order = `img_name${dir}`;
-    } else {
-      if (o.user !== undefined) {
-        where.push('img_user_text = @user');
-        v.user = o.user;
-      }
-      if (o.continueAt !== undefined) {
-        where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
-        v.contTs = o.continueAt.timestamp;
-        v.contName = o.continueAt.name;
-      }
-      if (o.start !== undefined) {
-        where.push(`img_timestamp ${ge} @start`);
-        v.start = o.start;
-      }
-      if (o.end !== undefined) {
-        where.push(`img_timestamp ${le} @end`);
-        v.end = o.end;
-      }
-      order = `img_timestamp${dir}, img_name${dir}`;
-    }
-    if (o.minSize !== undefined) {
-      where.push('+img_size >= @minSize');
-      v.minSize = o.minSize;
-    }
-    if (o.maxSize !== undefined) {
-      where.push('+img_size <= @maxSize');
-      v.maxSize = o.maxSize;
-    }
-    if (o.sha1 !== undefined) {
-      where.push('img_sha1 = @sha1');
-      v.sha1 = o.sha1;
-    }
-    if (o.mimes !== undefined) {
-      if (o.mimes.length === 0) return [];
-      where.push('(' + o.mimes.map((_m, i) => `(+img_major_mime = @major${i} AND +img_minor_mime = @minor${i})`).join(' OR ') + ')');
-      o.mimes.forEach(([major, minor], i) => {
-        v['major' + i] = major;
-        v['minor' + i] = minor;
-      });
-    }
-    // the description page: a primary-key seek per file listed, in the loop over the ordered scan
-    const from = o.withPages ? `image LEFT JOIN page ON page_namespace = ${NS_FILE} AND page_title = img_name` : 'image';
-    const sql = `SELECT ${FILE_COLUMNS}${o.withPages ? ', ' + DESCRIPTION_PAGE_COLUMNS : ''} FROM ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
-    const rows = this.lists.all<FileRow>(sql, v);
-    return o.withPages ? rows.map(fileWithPage) : rows;
+  async list(o: FileListOptions): Promise<FileRow[]> {
+    const q = listQuery(o, FILE_COLUMNS, false);
+    return q ? this.lists.all<FileRow>(q.sql, q.v) : [];
   }
+
+  async listPages(o: FileListOptions): Promise<FilePageRow[]> {
+    const q = listQuery(o, PAGE_LIST_COLUMNS, true);
+    if (!q) return [];
+    // rows as arrays: better-sqlite3 builds an object per row at about twice the cost of the literal
+    const out: FilePageRow[] = [];
+    for (const r of this.lists.rows(q.sql, q.v)) out.push(filePageFromArray(r));
+    return out;
+  }
+}
+
+/** the statement of list() and listPages(), or null when it can match nothing */
+function listQuery(o: FileListOptions, columns: string, withPages: boolean): { sql: string; v: Record<string, unknown> } | null {
+  const where: string[] = [];
+  const v: Record<string, unknown> = { limit: o.limit };
+  const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
+  const dir = o.descending ? ' DESC' : '';
+  let order: string;
+  if (o.sort === 'name') {
+    if (o.continueName !== undefined) {
+      where.push(`img_name ${ge} @cont`);
+      v.cont = o.continueName;
+    }
+    if (o.from !== undefined) {
+      where.push(`img_name ${ge} @from`);
+      v.from = o.from;
+    }
+    if (o.to !== undefined) {
+      where.push(`img_name ${le} @to`);
+      v.to = o.to;
+    }
+    if (o.prefix !== undefined && o.prefix !== '') {
+      where.push('img_name >= @prefix AND img_name < @prefixEnd');
+      v.prefix = o.prefix;
+      v.prefixEnd = prefixEnd(o.prefix);
+    }
+    order = `img_name${dir}`;
+  } else {
+    if (o.user !== undefined) {
+      where.push('img_user_text = @user');
+      v.user = o.user;
+    }
+    if (o.continueAt !== undefined) {
+      where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
+      v.contTs = o.continueAt.timestamp;
+      v.contName = o.continueAt.name;
+    }
+    if (o.start !== undefined) {
+      where.push(`img_timestamp ${ge} @start`);
+      v.start = o.start;
+    }
+    if (o.end !== undefined) {
+      where.push(`img_timestamp ${le} @end`);
+      v.end = o.end;
+    }
+    order = `img_timestamp${dir}, img_name${dir}`;
+  }
+  if (o.minSize !== undefined) {
+    where.push('+img_size >= @minSize');
+    v.minSize = o.minSize;
+  }
+  if (o.maxSize !== undefined) {
+    where.push('+img_size <= @maxSize');
+    v.maxSize = o.maxSize;
+  }
+  if (o.sha1 !== undefined) {
+    where.push('img_sha1 = @sha1');
+    v.sha1 = o.sha1;
+  }
+  if (o.mimes !== undefined) {
+    if (o.mimes.length === 0) return null;
+    where.push('(' + o.mimes.map((_m, i) => `(+img_major_mime = @major${i} AND +img_minor_mime = @minor${i})`).join(' OR ') + ')');
+    o.mimes.forEach(([major, minor], i) => {
+      v['major' + i] = major;
+      v['minor' + i] = minor;
+    });
+  }
+  // the description page: a primary-key seek per file listed, in the loop over the ordered scan
+  const from = withPages ? `image LEFT JOIN page ON page_namespace = ${NS_FILE} AND page_title = img_name` : 'image';
+  return { sql: `SELECT ${columns} FROM ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`, v };
 }

@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
-import type { FileUsageOptions, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
+import type { FileUsageOptions, FileUsagePageRow, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
+import { PAGE_COLUMNS, pageFromArray } from '../row-columns.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 
 export class SqliteLinkStore implements LinkStore {
@@ -34,19 +35,35 @@ export class SqliteLinkStore implements LinkStore {
 
   /** A range scan of the imagelinks primary key (il_to, il_from). */
   async fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]> {
-    const where: string[] = [];
+    const out: FileUsageRow[] = [];
+    for (const r of this.usages.rows(this.usageSql(o, 'il_to, il_from', ''), this.usageValues(o))) out.push({ target: r[0] as string, from: r[1] as number });
+    return out;
+  }
+
+  /** fileUsages' range scan with a primary-key seek of the using page per row */
+  async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsagePageRow[]> {
+    const out: FileUsagePageRow[] = [];
+    const sql = this.usageSql(o, `il_to, il_from, ${PAGE_COLUMNS}`, ' LEFT JOIN page ON page_id = il_from');
+    for (const r of this.usages.rows(sql, this.usageValues(o))) out.push({ target: r[0] as string, from: r[1] as number, page: r[2] === null ? null : pageFromArray(r.slice(2)) });
+    return out;
+  }
+
+  private usageValues(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Record<string, unknown> {
     const v: Record<string, unknown> = { limit: o.limit };
     if (o.continueAt !== undefined) {
-      where.push(`(il_to, il_from) ${o.descending ? '<=' : '>='} (@contTo, @contFrom)`);
       v.contTo = o.continueAt.target;
       v.contFrom = o.continueAt.from;
     }
-    this.bounds(o, where, v);
+    this.bounds(o, [], v);
+    return v;
+  }
+
+  private usageSql(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, columns: string, join: string): string {
+    const where: string[] = [];
+    if (o.continueAt !== undefined) where.push(`(il_to, il_from) ${o.descending ? '<=' : '>='} (@contTo, @contFrom)`);
+    this.bounds(o, where, {});
     const dir = o.descending ? ' DESC' : '';
-    const sql =
-      `SELECT il_to AS target, il_from AS "from" FROM imagelinks${where.length ? ' WHERE ' + where.join(' AND ') : ''}` +
-      ` ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
-    return this.usages.all<FileUsageRow>(sql, v);
+    return `SELECT ${columns} FROM imagelinks${join}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
   }
 
   /**

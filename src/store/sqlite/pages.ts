@@ -1,7 +1,7 @@
 import type { Db, Statement } from './db.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 import type { PageRangeOptions, PageRow, PageStore, RedirectTarget, TitleKey } from '../page-store.js';
-import { PAGE_COLUMNS, toPage } from '../row-columns.js';
+import { PAGE_COLUMNS, pageFromArray } from '../row-columns.js';
 
 export class SqlitePageStore implements PageStore {
   private readonly byIdsStmt: Statement<[string]>;
@@ -14,13 +14,14 @@ export class SqlitePageStore implements PageStore {
   private readonly byTitleStmt: Statement<[number, string]>;
   private readonly redirectStmt: Statement<[number]>;
 
-  // A batch is bound as one JSON array and joined through json_each: one prepared statement whatever the
-  // batch size, and an index seek per element.
+  // Page rows are read as arrays (pageFromArray). A batch is bound as one JSON array and joined through
+  // json_each: one prepared statement whatever the batch size, and an index seek per element.
   constructor(private readonly db: Db) {
-    this.byIdsStmt = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id IN (SELECT value FROM json_each(?))`);
+    this.byIdsStmt = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id IN (SELECT value FROM json_each(?))`, 'raw');
     this.byTitlesStmt = db.prepare(
       'PageStore.byTitles',
       `SELECT ${PAGE_COLUMNS} FROM json_each(?) j CROSS JOIN page ON page_namespace = j.value->>0 AND page_title = j.value->>1`,
+      'raw',
     );
     this.redirectsStmt = db.prepare(
       'PageStore.redirectTargets',
@@ -28,8 +29,8 @@ export class SqlitePageStore implements PageStore {
     );
     this.texts = db.prepare('PageStore.latestTexts', 'SELECT page_id AS pageid, old_text AS text FROM page_text WHERE page_id IN (SELECT value FROM json_each(?))');
     this.ranges = new StatementCache(db, 'PageStore.range');
-    this.byIdStmt = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id = ?`);
-    this.byTitleStmt = db.prepare('PageStore.byTitles', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_namespace = ? AND page_title = ?`);
+    this.byIdStmt = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id = ?`, 'raw');
+    this.byTitleStmt = db.prepare('PageStore.byTitles', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_namespace = ? AND page_title = ?`, 'raw');
     this.redirectStmt = db.prepare(
       'PageStore.redirectTargets',
       'SELECT rd_from AS pageid, rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment, rd_interwiki AS interwiki FROM redirect WHERE rd_from = ?',
@@ -38,14 +39,14 @@ export class SqlitePageStore implements PageStore {
 
   async byIds(ids: readonly number[]): Promise<PageRow[]> {
     if (ids.length === 0) return [];
-    if (ids.length === 1) return this.byIdStmt.all(ids[0]).map(toPage);
-    return this.byIdsStmt.all(JSON.stringify(ids)).map(toPage);
+    if (ids.length === 1) return this.byIdStmt.all(ids[0]).map(pageFromArray);
+    return this.byIdsStmt.all(JSON.stringify(ids)).map(pageFromArray);
   }
 
   async byTitles(titles: readonly TitleKey[]): Promise<PageRow[]> {
     if (titles.length === 0) return [];
-    if (titles.length === 1) return this.byTitleStmt.all(titles[0].ns, titles[0].dbkey).map(toPage);
-    return this.byTitlesStmt.all(JSON.stringify(titles.map((t) => [t.ns, t.dbkey]))).map(toPage);
+    if (titles.length === 1) return this.byTitleStmt.all(titles[0].ns, titles[0].dbkey).map(pageFromArray);
+    return this.byTitlesStmt.all(JSON.stringify(titles.map((t) => [t.ns, t.dbkey]))).map(pageFromArray);
   }
 
   async redirectTargets(pageids: readonly number[]): Promise<Map<number, RedirectTarget>> {
@@ -77,7 +78,7 @@ export class SqlitePageStore implements PageStore {
     if (opts.langLinks === 'withlanglinks') where.push('EXISTS (SELECT 1 FROM langlinks WHERE ll_from = page_id)');
     if (opts.langLinks === 'withoutlanglinks') where.push('NOT EXISTS (SELECT 1 FROM langlinks WHERE ll_from = page_id)');
     const sql = `SELECT ${PAGE_COLUMNS} FROM page WHERE ${where.join(' AND ')} ORDER BY page_title ${opts.descending ? 'DESC' : 'ASC'} LIMIT @limit`;
-    const rows = this.ranges.all(sql, {
+    const rows = this.ranges.rows(sql, {
       ns: opts.ns,
       from: opts.from,
       to: opts.to,
@@ -88,6 +89,6 @@ export class SqlitePageStore implements PageStore {
       maxSize: opts.maxSize,
       limit: opts.limit,
     });
-    return rows.map(toPage);
+    return rows.map(pageFromArray);
   }
 }

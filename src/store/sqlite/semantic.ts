@@ -13,7 +13,7 @@ export class SqliteSemanticStore extends SqlSemanticStore {
         const stmt = db.prepare(name, sql, pluck);
         return (params) => stmt.all(...params);
       },
-      hasTables: async () => db.raw.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'smw_ac_top'").get() !== undefined,
+      hasTables: async () => db.raw.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'smw_ac_node'").get() !== undefined,
       // a seek per category (in-process, no round trip): SQLite has no LATERAL to batch them with a
       // limit per category
       members: async (categories, limit) => {
