@@ -33,7 +33,7 @@ import { inBatch } from './batch.js';
 import { createProgress, type Progress } from './progress.js';
 import { StepTimer } from './step-timer.js';
 import type { HookContext, PageAnalysis, PageAnalysisHook, PageRenderer } from './hooks.js';
-import { PageAnalyzer } from './analysis.js';
+import { PageAnalyzer, type AnalysisSetup } from './analysis.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { importTargetProblem, openImportWriter } from '../store/open.js';
@@ -140,6 +140,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   for (const dir of opts.messageDirs ?? []) {
     if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--messages ${dir}: not a directory`);
   }
+  const workers = opts.workers ?? Math.max(1, os.availableParallelism() - 1);
   const dumpSize = opts.dump === STDIN ? 0 : fs.statSync(opts.dump).size;
   const importId = `${dateToMw(new Date(t0Wall))}-${randomBytes(4).toString('hex')}`;
   let writer: ImportWriter | null = null;
@@ -188,6 +189,8 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       onBytes: (b) => progress.update(b),
       checkAbort,
       interwiki,
+      // with workers: the reading (XML, decompression, text encoding) on its own thread, the writing here
+      thread: workers > 0 && opts.dump !== STDIN,
     });
     progress.stop();
     const { codec: titleCodec, lang } = site;
@@ -221,7 +224,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const hooks = opts.hooks ?? [];
     const hookContext: HookContext = { codec: titleCodec, lang, log, step };
     const searchIndex = opts.searchIndex ?? true;
-    const setup = { siteName: site.siteName, namespaces: site.namespaces, lang, interwikiFile: opts.interwikiFile, now: t0Wall, hookAnalyzers: hooks.map((h) => h.analyzer ?? null), searchIndex };
+    const setup: AnalysisSetup = { siteName: site.siteName, namespaces: site.namespaces, lang, interwikiFile: opts.interwikiFile, now: t0Wall, hookAnalyzers: hooks.map((h) => h.analyzer ?? null), searchIndex };
     let prepass: PageAnalyzer | null = null;
     for (let i = 0; i < hooks.length; i++) {
       const analyzeNamespace = async (ns: number, each: (page: PageAnalysis, analyzed: unknown) => void) => {
@@ -241,13 +244,15 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       await hooks[i].begin?.(w, { ...hookContext, analyzeNamespace });
     }
     prepass = null;
+    // what the hooks learnt in begin() goes to every analyzer of pass 2 (SMW: the declared property types)
+    setup.hookData = hooks.map((h) => h.analyzerData?.());
     step('pass 2');
     const pageCount = w.pages.count();
     progress.phase('links (pass 2)', pageCount, 'pages');
     const { counts: linkCounts, withInlineQueries } = await runLinkPass(w, {
       setup,
       interwiki,
-      workers: opts.workers ?? Math.max(1, os.availableParallelism() - 1),
+      workers,
       hooks,
       checkAbort,
       onProgress: (n) => progress.update(n),

@@ -7,8 +7,9 @@
  *   page()   annotations of the page (annotations.ts), with the rows SMW adds itself (_MDAT, _INST/_SUBC,
  *            _SOBJ, _ASK and the query subobjects' _ASKFO/_ASKSI/_ASKDE), are parsed per type (values.ts;
  *            a value that does not fit becomes _ERRP), page values that name a redirect are replaced by
- *            its target (SMW stores the target), and written to smw_value; subjects get their ids here.
- *            Memory: one page at a time. Two things wait for the end, when every property exists:
+ *            its target (SMW stores the target) -- all on the analysis workers (semantic-analysis.ts),
+ *            with the declared types of the pre-pass -- and written here to smw_value; subjects and
+ *            properties get their ids here. Memory: one page at a time. Two things wait for the end, when every property exists:
  *            _ERRP's id (property ids are numbered in order of first use, _ERRP last) and the normalised
  *            query strings (_ASKST, whose normalisation reads the properties' types): their rows are
  *            written with a stand-in property id / staged with their sv_seq.
@@ -22,15 +23,14 @@
 import type { HookContext, PageAnalysis, PageAnalysisHook } from './hooks.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_PROPERTY } from '../wiki/namespaces.js';
-import type { PageAnnotations, RawAnnotation } from '../semantic/annotations.js';
-import { analyzer } from './semantic-analysis.js';
+import type { PageAnnotations } from '../semantic/annotations.js';
+import { analyzer, OP, type SemanticAnalyzerData, type SemanticOps } from './semantic-analysis.js';
 import { normalizedQueryString } from '../semantic/query.js';
-import { BLOB_TYPES, DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, propertyPageKey, typeIdFromLabel, typeUri } from '../semantic/types.js';
-import { isError, mwTimestampItem, numberItem, parseValue, wikiPageItem } from '../semantic/values.js';
+import { DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, typeIdFromLabel } from '../semantic/types.js';
 import { wordKeys } from '../semantic/fold.js';
-import { itemSortKey, SMW_NS_CONCEPT } from '../semantic/ask.js';
+import { itemSortKey } from '../semantic/ask.js';
 import { defineConcept, encodeConcept } from '../semantic/concept.js';
-import type { CompletionIndexCounts, ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
+import type { CompletionIndexCounts, ImportSource, ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
 
 /** How many values a precomputed list keeps: Semantic Forms' $sfgMaxAutocompleteValues. */
 export const TOP_VALUES = 1000;
@@ -64,17 +64,16 @@ class SemanticImportHook implements PageAnalysisHook {
   /** user properties' types declared by their Property: pages (the pre-pass of begin()) */
   private declared = new Map<string, string>();
   private infos = new Map<number, PropInfo>();
-  /** the subject whose values are being written, the next sv_seq, and the values it has (SMW keeps one of each) */
-  private subject = -1;
-  private seq = 0;
-  private seen = new Set<string>();
-  private redirectCache = new Map<string, { ns: number; dbkey: string } | null>();
+  /** the analyzers' data (for page() called without a result) and what they read */
+  private data: SemanticAnalyzerData | undefined;
+  private source!: ImportSource;
 
   constructor(private heavyRows: number | undefined) {}
 
   async begin(writer: ImportWriter, ctx: HookContext): Promise<void> {
     this.codec = ctx.codec;
     this.w = writer.semantic;
+    this.source = writer;
     this.heavyRows ??= this.w.heavyRows;
     this.w.begin();
     if (!ctx.analyzeNamespace) throw new Error('the semantic import needs the pre-pass over the Property: pages');
@@ -88,6 +87,10 @@ class SemanticImportHook implements PageAnalysisHook {
         if (type !== undefined) this.declared.set(p.dbkey, type);
       }
     });
+  }
+
+  analyzerData(): SemanticAnalyzerData {
+    return [...this.declared];
   }
 
   /** a property's key, type and namespace; the type as smw_property will have it after resolveTypes() */
@@ -113,129 +116,65 @@ class SemanticImportHook implements PageAnalysisHook {
     return id;
   }
 
-  private addSubject(ns: number, dbkey: string, subobject: string, sortkey: string): number {
-    this.subjects++;
-    this.subject = this.w.addSubject(ns, dbkey, subobject, sortkey);
-    this.seq = 0;
-    this.seen = new Set();
-    return this.subject;
-  }
-
-  private resolveRedirect(ns: number, dbkey: string): { ns: number; dbkey: string } | null {
-    const k = `${ns}|${dbkey}`;
-    let t = this.redirectCache.get(k);
-    if (t === undefined) {
-      t = this.w.redirectTarget({ ns, dbkey }) ?? null;
-      if (this.redirectCache.size > 20000) this.redirectCache.clear();
-      this.redirectCache.set(k, t);
-    }
-    return t;
-  }
-
-  /** one value of the current subject, unless it has it already; `derived`: sv_item is left NULL */
-  private emit(prop: number, di: number, item: string, ns: number | null, key: string | null, derived = false): boolean {
-    const sig = `${prop}\u0001${item}`;
-    if (this.seen.has(sig)) return false;
-    this.seen.add(sig);
-    this.w.addValue(this.subject, prop, this.seq++, di, derived ? null : item, ns, key, itemSortKey(di, item) ?? null);
-    this.values++;
-    return true;
-  }
-
-  /** _ERRP: the current subject has an improper value for `prop` (a page value: the property's page) */
-  private emitImproper(prop: PropInfo): void {
-    const page = propertyPageKey(prop.key);
-    this.emit(ERRP_PENDING, DI.WIKIPAGE, wikiPageItem(NS_PROPERTY, page), NS_PROPERTY, page);
-  }
-
-  /** a data item SMW makes itself (`di`: its type code) */
-  private item(key: string, di: number, item: string): void {
-    this.emit(this.propId(key), di, item, null, null);
-  }
-
-  /** an annotation's value, parsed by its property's type */
-  private annotation(key: string, text: string): void {
-    const id = this.propId(key);
-    const prop = this.info(id, key);
-    if (prop.type === '__typ') {
-      const type = typeIdFromLabel(text);
-      if (type === undefined) this.emitImproper(prop);
-      else this.emit(id, DI.URI, typeUri(type), null, null);
-      return;
-    }
-    const v = parseValue(prop.type, text, this.codec, prop.ns);
-    if (v === null) return;
-    if (isError(v)) {
-      this.emitImproper(prop);
-      return;
-    }
-    // user properties' page and text values keep their title/text in sv_key (matched by baseprop,
-    // autocompleted) and no separate sv_item (it is derived from sv_key when read)
-    const user = !key.startsWith('_');
-    if (v.di === DI.WIKIPAGE) {
-      let ns = v.ns!;
-      let dbkey = v.key!;
-      const target = this.resolveRedirect(ns, dbkey);
-      if (target && (prop.ns === undefined || target.ns === prop.ns)) {
-        ns = target.ns;
-        dbkey = target.dbkey;
-      }
-      if (user) {
-        if (this.emit(id, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey, true) && prop.type === '_wpg') this.w.addCompletionValue(id, dbkey);
-      } else this.emit(id, DI.WIKIPAGE, wikiPageItem(ns, dbkey), null, null);
-    } else if (v.di === DI.BLOB) {
-      if (user) {
-        if (this.emit(id, DI.BLOB, v.item, null, v.item, true) && BLOB_TYPES.has(prop.type)) this.w.addCompletionValue(id, v.item);
-      } else this.emit(id, DI.BLOB, v.item, null, null);
-    } else {
-      this.emit(id, v.di, v.item, null, null);
-    }
-  }
-
-  private annotations(list: RawAnnotation[], page: PageAnalysis | null): void {
-    for (const a of list) {
-      const key = a.key ?? propertyKeyFromLabel(a.prop);
-      if (key === null) continue;
-      if (PREDEFINED_BY_KEY.get(key)?.type === '__fixed') continue; // set by SMW only
-      if (key === '_TYPE' && page && page.ns === NS_PROPERTY) {
-        const type = typeIdFromLabel(a.value);
-        if (type !== undefined) this.w.declareType(this.propId(page.dbkey), type);
-      }
-      this.annotation(key, a.value);
-    }
-  }
-
+  /**
+   * The page's semantic data, typed by the analyzer (semantic-analysis.ts, on a worker): its operations
+   * applied in order. Property ids are numbered here, in order of first use, as the operations name them.
+   */
   page(p: PageAnalysis, text: string, analyzed?: unknown): void {
-    const ann = analyzed !== undefined ? (analyzed as PageAnnotations | null) : (analyzer(p, text, { codec: this.codec, lang: '' }) as PageAnnotations | null);
-    if (ann === null) return;
-    const titleText = p.dbkey.replace(/_/g, ' ');
-    const subject = this.addSubject(p.ns, p.dbkey, '', p.defaultSort ?? titleText);
-    this.annotations(ann.annotations, p);
-    // ConceptParserFunction: only on a Concept: page, and only its first #concept; typed with every
-    // property's type at the end, as _ASKST is
-    const concept = p.ns === SMW_NS_CONCEPT ? ann.concepts?.[0] : undefined;
-    if (concept) {
-      this.w.stage(subject, this.propId('_CONC'), this.seq++, JSON.stringify([concept.query, concept.docu ?? '']));
-      this.values++;
+    const ops = (analyzed !== undefined ? analyzed : this.analyze(p, text)) as SemanticOps | null;
+    if (ops === null) return;
+    const w = this.w;
+    let subject = -1;
+    let seq = 0;
+    let prop = -1;
+    for (let i = 0; i < ops.length; ) {
+      switch (ops[i]) {
+        case OP.SUBJECT:
+          this.subjects++;
+          subject = w.addSubject(ops[i + 1] as number, ops[i + 2] as string, ops[i + 3] as string, ops[i + 4] as string);
+          seq = 0;
+          i += 5;
+          break;
+        case OP.ANN: {
+          const key = ops[i + 1] as string;
+          prop = this.propId(key);
+          this.info(prop, key);
+          i += 2;
+          break;
+        }
+        case OP.VALUE:
+        case OP.ERRP:
+          w.addValue(subject, ops[i] === OP.VALUE ? prop : ERRP_PENDING, seq++, ops[i + 1] as number, ops[i + 2] as string | null, ops[i + 3] as number | null, ops[i + 4] as string | null, ops[i + 5] as number | null);
+          this.values++;
+          i += 6;
+          break;
+        case OP.COMPLETION:
+          w.addCompletionValue(prop, ops[i + 1] as string);
+          i += 2;
+          break;
+        case OP.ITEM:
+          w.addValue(subject, this.propId(ops[i + 1] as string), seq++, ops[i + 2] as number, ops[i + 3] as string, null, null, ops[i + 4] as number | null);
+          this.values++;
+          i += 5;
+          break;
+        case OP.STAGE:
+          w.stage(subject, this.propId(ops[i + 1] as string), seq++, ops[i + 2] as string);
+          this.values++;
+          i += 3;
+          break;
+        case OP.DECLARE:
+          w.declareType(this.propId(ops[i + 1] as string), ops[i + 2] as string);
+          i += 3;
+          break;
+        default:
+          throw new Error(`semantic: unknown operation ${String(ops[i])} from the analyzer`);
+      }
     }
-    const catProp = p.ns === 14 ? '_SUBC' : '_INST';
-    for (const c of new Set(p.categories)) this.annotation(catProp, c);
-    this.item('_MDAT', DI.TIME, mwTimestampItem(p.latestTimestamp));
-    for (const s of ann.subobjects) this.item('_SOBJ', DI.WIKIPAGE, wikiPageItem(p.ns, p.dbkey, s.name));
-    for (const q of ann.queries) this.item('_ASK', DI.WIKIPAGE, wikiPageItem(p.ns, p.dbkey, q.name));
-    for (const s of ann.subobjects) {
-      this.addSubject(p.ns, p.dbkey, s.name, s.sortkey ?? titleText);
-      this.annotations(s.annotations, null);
-    }
-    for (const q of ann.queries) {
-      const id = this.addSubject(p.ns, p.dbkey, q.name, titleText);
-      // the first value of a new subject: nothing to be a duplicate of; written at the end, normalised
-      this.w.stage(id, this.propId('_ASKST'), this.seq++, q.conditions);
-      this.values++;
-      this.item('_ASKFO', DI.BLOB, q.format);
-      this.item('_ASKSI', DI.NUMBER, numberItem(q.size));
-      this.item('_ASKDE', DI.NUMBER, numberItem(q.depth));
-    }
+  }
+
+  /** what a worker would have given for the page (a hook called without its analyzer's result) */
+  private analyze(p: PageAnalysis, text: string): unknown {
+    return analyzer(p, text, { codec: this.codec, lang: '', data: (this.data ??= this.analyzerData()), source: this.source });
   }
 
   finish(_writer: ImportWriter, ctx: HookContext): void {

@@ -102,6 +102,8 @@ export interface RevisionInput {
   deleted: number;
   /** null when the dump has no text (deleted) */
   text: string | null;
+  /** the text in its stored form, made off the writing thread (encodeRevisionText in open.ts): `text` is not read then */
+  encodedText?: Uint8Array;
   len: number | null;
   sha1: string;
   model: string;
