@@ -84,7 +84,8 @@ describe('an import stops on a signal in every phase (defects 3 and 4)', () => {
   it('temporary files of killed imports are swept by the next import; a running import’s are not', async () => {
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
     const live = process.ppid; // the test runner: alive, and not this import
-    const stale = [`wiki.sqlite.tmp-${dead}`, `wiki.sqlite.tmp-${dead}-journal`];
+    // -ac: the file of the autocompletion index's thread
+    const stale = [`wiki.sqlite.tmp-${dead}`, `wiki.sqlite.tmp-${dead}-journal`, `wiki.sqlite.tmp-${dead}-ac`, `wiki.sqlite.tmp-${dead}-ac-journal`];
     for (const f of stale) fs.writeFileSync(path.join(dir, f), 'partial database');
     fs.writeFileSync(path.join(dir, `wiki.sqlite.tmp-${live}`), 'another import at work');
     const lines: string[] = [];

@@ -13,7 +13,10 @@ import crypto from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { importWiki, type ImportSummary } from '../src/importer/import.js';
-import { readDump, type DumpPage } from '../src/importer/dump-reader.js';
+import { DumpError, readDump, type DumpItem, type DumpPage } from '../src/importer/dump-reader.js';
+import { readDumpThreaded, type ThreadedDumpItem } from '../src/importer/dump-thread.js';
+import { encodeRevisionText } from '../src/store/open.js';
+import { sha1HexToBase36 } from '../src/wiki/files.js';
 import { SCHEMA, SCHEMA_VERSION } from '../src/store/sqlite/schema.js';
 import { extractLinks } from '../src/wikitext/links.js';
 import { TitleCodec } from '../src/wiki/titles.js';
@@ -540,6 +543,41 @@ describe('dump reader', () => {
     assert.equal(p.revisionCount, 3);
     assert.deepEqual([p.first.id, p.first.user, p.first.minor, p.first.text], [1, '', true, null]);
     assert.deepEqual([p.latest.id, p.latest.parentId, p.latest.user, p.latest.userId, p.latest.sha1, p.latest.text, p.latest.bytes], [3, 2, 'C', 3, 'abc', 'третя & остання', 12]);
+  });
+
+  it('reads the same items on a thread of its own, revision texts encoded there or left for the writer; the same errors', async () => {
+    // enough pages for several batches, so that some texts come encoded and some as text
+    const many = path.join(dir, 'threaded.xml');
+    const firstId = nextPageId;
+    fs.writeFileSync(many, dumpXml(Array.from({ length: 1500 }, (_, i) => page(`Сторінка ${i}`, i % 3 === 0 ? 10 : 0, `текст ${i} [[Київ]] `.repeat(1 + (i % 7))))));
+    nextPageId = firstId;
+    for (const file of [path.join(dir, 'v011.xml'), many]) {
+      const plain: DumpItem[] = [];
+      for await (const it of readDump(file)) plain.push(it);
+      const threaded: ThreadedDumpItem[] = [];
+      for await (const it of readDumpThreaded(file)) threaded.push(it);
+      assert.equal(threaded.length, plain.length);
+      threaded.forEach(({ item, prepared }, i) => {
+        const want = plain[i];
+        if (prepared) {
+          assert.ok(want.type === 'revision' && item.type === 'revision' && want.revision.text !== null);
+          assert.deepEqual(Buffer.from(prepared.encoded), Buffer.from(encodeRevisionText(want.revision.text)));
+          assert.equal(prepared.len, Buffer.byteLength(want.revision.text));
+          const text = want.revision.text;
+          assert.equal(prepared.sha1, want.revision.sha1 || sha1HexToBase36(crypto.createHash('sha1').update(text).digest('hex')));
+          assert.deepEqual(item, { ...want, revision: { ...want.revision, text: null } });
+        } else assert.deepEqual(item, want);
+      });
+    }
+    const cut = path.join(dir, 'threaded-cut.xml');
+    fs.writeFileSync(cut, fs.readFileSync(many, 'utf8').slice(0, 200000));
+    const drain = async (items: AsyncIterable<unknown>) => {
+      for await (const _ of items);
+    };
+    const plainError = await drain(readDump(cut)).then(() => null, (e: Error) => e);
+    const threadedError = await drain(readDumpThreaded(cut)).then(() => null, (e: Error) => e);
+    assert.ok(plainError instanceof DumpError && threadedError instanceof DumpError);
+    assert.equal(threadedError.message, plainError.message);
   });
 });
 

@@ -21,7 +21,7 @@ const MAX_IMPORT_WORKERS = 32;
 
 export const IMPORT_COMMAND: CommandSpec = {
   name: 'import',
-  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--workers N] [--quiet]',
+  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--workers N] [--timings] [--quiet]',
   summary:
     'Loads a MediaWiki XML export dump (plain, .gz or .bz2, recognised by content; - reads standard input) into a\n' +
     'new SQLite database and then replaces FILE atomically: a running `wikiquery serve` switches to it without\n' +
@@ -40,6 +40,7 @@ export const IMPORT_COMMAND: CommandSpec = {
     workers: { type: 'string', value: 'N', help: 'threads analysing pages (expansion, links, search text) while the main thread writes (default: the cores but one, at least 1; 0: none)' },
     'no-search-index': { type: 'boolean', help: 'leave the full-text search index empty (list=search finds nothing; prefix search still works)' },
     render: { type: 'boolean', help: 'render every content page into the parser cache table: action=parse and the article path serve them without rendering' },
+    timings: { type: 'boolean', help: 'print the wall and CPU seconds of each step of the import (stderr), also with --quiet' },
   },
   notes: ['Exit codes: 0 done, 1 the import failed (FILE unchanged), 2 usage, 130/143 interrupted.'],
 };
@@ -141,6 +142,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
       searchIndex: !values['no-search-index'],
       workers: values.workers === undefined ? undefined : Number(values.workers),
       render: values.render ? importRenderer() : undefined,
+      timings: values.timings ? (lines) => process.stderr.write(lines.join('\n') + '\n') : undefined,
       progress: !quiet && process.stdout.isTTY === true,
       log: (line) => {
         if (!quiet || line.startsWith('warning:')) process.stderr.write(line + '\n');

@@ -31,6 +31,8 @@ export interface AnalysisSetup {
   now: number;
   /** per analysis hook: the module of its HookAnalyzer (see hooks.ts), or null when it wants the text */
   hookAnalyzers: Array<string | null>;
+  /** per analysis hook: its analyzerData() (pass 2; not in the pre-pass of begin()) */
+  hookData?: unknown[];
   /** build the full-text index rows */
   searchIndex: boolean;
 }
@@ -171,7 +173,8 @@ export class PageAnalyzer {
   }
 
   private withHooks(r: PageResult, text: string): PageResult {
-    r.hooks = this.analyzers.map((a) => a?.(r.analysis, text, { codec: this.codec, lang: this.setup.lang }));
+    const { lang, hookData } = this.setup;
+    r.hooks = this.analyzers.map((a, i) => a?.(r.analysis, text, { codec: this.codec, lang, data: hookData?.[i], source: this.source }));
     if (this.wantsText) r.text = text;
     return r;
   }

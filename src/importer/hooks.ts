@@ -14,7 +14,7 @@
  *   finish(w, ctx) -- after all link tables of pass 2 and their indexes are written, before the links
  *                      of inline query results, the category table, the query-page reports and ANALYZE
  */
-import type { ImportWriter, Store } from '../store/import-writer.js';
+import type { ImportSource, ImportWriter, Store } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';
 
 export interface PageAnalysis {
@@ -36,6 +36,8 @@ export interface HookContext {
   /** content language code, e.g. 'uk' */
   lang: string;
   log: (line: string) => void;
+  /** a new step of the import's timings begins (--timings): for the sub-steps of a long finish() */
+  step?: (name: string) => void;
   /**
    * Before pass 2 (from begin()): the pages of namespace `ns` analysed as pass 2 will analyse them, in page
    * id order, each with this hook's analyzer result -- for a hook that must know what some pages say
@@ -48,7 +50,18 @@ export interface HookContext {
  * The part of a hook that reads a page's expanded text, run on the analysis workers: a module exporting
  * it as `analyzer`. Its result must survive structuredClone (plain objects, arrays, Maps, Sets).
  */
-export type HookAnalyzer = (page: PageAnalysis, expandedText: string, ctx: { codec: TitleCodec; lang: string }) => unknown;
+export type HookAnalyzer = (
+  page: PageAnalysis,
+  expandedText: string,
+  ctx: {
+    codec: TitleCodec;
+    lang: string;
+    /** in pass 2: what the hook's analyzerData() gave after begin() (undefined in the pre-pass of begin()) */
+    data?: unknown;
+    /** the database as pass 1 left it (pages, redirects, files, messages), read-only */
+    source?: ImportSource;
+  },
+) => unknown;
 
 export interface PageAnalysisHook {
   /** shown in log lines and errors */
@@ -56,6 +69,8 @@ export interface PageAnalysisHook {
   /** URL of a module exporting a HookAnalyzer as `analyzer` (see above) */
   analyzer?: string;
   begin?(writer: ImportWriter, ctx: HookContext): void | Promise<void>;
+  /** after begin(): data every analyzer of pass 2 is given (plain data: it is copied to each worker) */
+  analyzerData?(): unknown;
   /**
    * `expandedText` is the page text after template expansion (the raw text when no expansion applies);
    * for a hook with an `analyzer`, it is '' and `analyzed` is what the analyzer returned for the page.

@@ -6,7 +6,8 @@
  *   messages --messages DIR… → message; MediaWiki: pages → message_override
  *   pass 2   page texts in page_id order → analysis on worker threads (expansion, links, search text) →
  *            link tables, page_props, search index (+ analysis hooks), written on this thread
- *   hooks    the analysis hooks finish (the semantic data is complete)
+ *   hooks    the analysis hooks finish (the semantic data is complete; SMW's autocompletion index is
+ *            built on a thread of its own meanwhile, joined before the statistics for the planner)
  *   queries  the links of inline query results ({{#ask:}}, over the finished semantic data)
  *   derived  category, statistics, query-page reports; every index
  *   render   (--render) every content page rendered into the parser cache table; ANALYZE
@@ -30,8 +31,9 @@ import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './mess
 import { runInlineQueryLinkPass, runLinkPass, type InlineQueryEvaluator, type LinkCounts } from './link-pass.js';
 import { inBatch } from './batch.js';
 import { createProgress, type Progress } from './progress.js';
+import { StepTimer } from './step-timer.js';
 import type { HookContext, PageAnalysis, PageAnalysisHook, PageRenderer } from './hooks.js';
-import { PageAnalyzer } from './analysis.js';
+import { PageAnalyzer, type AnalysisSetup } from './analysis.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { importTargetProblem, openImportWriter } from '../store/open.js';
@@ -63,6 +65,8 @@ export interface ImportOptions {
   inlineQueries?: (reader: Store) => Promise<InlineQueryEvaluator>;
   /** --render: render every content page into the parser cache table after the other passes */
   render?: PageRenderer;
+  /** --timings: each step's wall and CPU seconds, as lines of a table, when the import is done */
+  timings?: (lines: string[]) => void;
 }
 
 export interface ImportSummary {
@@ -136,6 +140,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   for (const dir of opts.messageDirs ?? []) {
     if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--messages ${dir}: not a directory`);
   }
+  const workers = opts.workers ?? Math.max(1, os.availableParallelism() - 1);
   const dumpSize = opts.dump === STDIN ? 0 : fs.statSync(opts.dump).size;
   const importId = `${dateToMw(new Date(t0Wall))}-${randomBytes(4).toString('hex')}`;
   let writer: ImportWriter | null = null;
@@ -156,14 +161,21 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   const checkAbort = () => {
     if (interrupted) throw new ImportInterrupted(interrupted);
   };
-  // let a signal received during the synchronous step just done reach onSignal, then act on it
+  // let a signal received during the synchronous step just done reach onSignal, then act on it. A signal
+  // is seen in the event loop's poll phase; when this runs from an I/O callback (a worker thread's
+  // message or exit), one setImmediate runs in the same iteration, before any poll: the second one
+  // comes after the next.
   const checkpoint = async () => {
+    await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     checkAbort();
   };
 
   const progress = createProgress(opts.progress ?? false);
+  const timer = new StepTimer();
+  const step = (name: string) => timer.start(name);
   try {
+    step('pass 1');
     writer = openImportWriter(opts.db, { log });
     const w = writer;
 
@@ -177,12 +189,16 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       onBytes: (b) => progress.update(b),
       checkAbort,
       interwiki,
+      // with workers: the reading (XML, decompression, text encoding) on its own thread, the writing here
+      thread: workers > 0 && opts.dump !== STDIN,
     });
     progress.stop();
     const { codec: titleCodec, lang } = site;
+    step('pass 1: page title indexes');
     indexPageTitles(w, log);
     log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`);
     await checkpoint();
+    step('history');
     w.createIndexes('revision');
     w.createIndexes('logging');
     await checkpoint();
@@ -191,6 +207,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     await checkpoint();
 
     // ---- files and messages (pass 2 needs both: file existence, tracking-category names)
+    step('files, messages');
     let files = 0;
     if (opts.filesDir !== undefined) {
       files = await new FileImporter(w, titleCodec, log).importDir(opts.filesDir, checkAbort);
@@ -205,9 +222,9 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
 
     // ---- pass 2: links
     const hooks = opts.hooks ?? [];
-    const hookContext: HookContext = { codec: titleCodec, lang, log };
+    const hookContext: HookContext = { codec: titleCodec, lang, log, step };
     const searchIndex = opts.searchIndex ?? true;
-    const setup = { siteName: site.siteName, namespaces: site.namespaces, lang, interwikiFile: opts.interwikiFile, now: t0Wall, hookAnalyzers: hooks.map((h) => h.analyzer ?? null), searchIndex };
+    const setup: AnalysisSetup = { siteName: site.siteName, namespaces: site.namespaces, lang, interwikiFile: opts.interwikiFile, now: t0Wall, hookAnalyzers: hooks.map((h) => h.analyzer ?? null), searchIndex };
     let prepass: PageAnalyzer | null = null;
     for (let i = 0; i < hooks.length; i++) {
       const analyzeNamespace = async (ns: number, each: (page: PageAnalysis, analyzed: unknown) => void) => {
@@ -227,12 +244,15 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       await hooks[i].begin?.(w, { ...hookContext, analyzeNamespace });
     }
     prepass = null;
+    // what the hooks learnt in begin() goes to every analyzer of pass 2 (SMW: the declared property types)
+    setup.hookData = hooks.map((h) => h.analyzerData?.());
+    step('pass 2');
     const pageCount = w.pages.count();
     progress.phase('links (pass 2)', pageCount, 'pages');
     const { counts: linkCounts, withInlineQueries } = await runLinkPass(w, {
       setup,
       interwiki,
-      workers: opts.workers ?? Math.max(1, os.availableParallelism() - 1),
+      workers,
       hooks,
       checkAbort,
       onProgress: (n) => progress.update(n),
@@ -241,6 +261,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     log(`pass 2: links analysed (${secondsSince(t0)} s)`);
     let searchIndexBytes = 0;
     if (searchIndex) {
+      step('search index finish');
       const search = w.search.finish();
       searchIndexBytes = search.indexBytes;
       log(
@@ -250,18 +271,23 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     }
     await checkpoint();
 
-    // ---- derived tables, indexes (one table's indexes at a time, a checkpoint after each)
-    for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image'] as const) {
-      w.createIndexes(table);
-      await checkpoint();
-    }
+    // ---- the hooks first: what they may leave to a thread of its own (SMW's autocompletion index) then
+    // runs beside the rest
     for (const h of hooks) {
+      step(`${h.name}: finish`);
       await h.finish?.(w, hookContext);
       log(`${h.name}: finished (${secondsSince(t0)} s)`);
       await checkpoint();
     }
+    // ---- derived tables, indexes (one table's indexes at a time, a checkpoint after each)
+    for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image'] as const) {
+      step(`indexes: ${table}`);
+      w.createIndexes(table);
+      await checkpoint();
+    }
     // the results of inline queries need the finished semantic data; their categories count in `category`
     if (opts.inlineQueries && withInlineQueries.length > 0) {
+      step('inline query links');
       const evaluate = await opts.inlineQueries(w.readStore());
       const added = await runInlineQueryLinkPass(w, { setup, interwiki, checkAbort, pages: withInlineQueries, evaluate });
       linkCounts.pagelinks += added.pagelinks;
@@ -271,17 +297,21 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       log(`inline queries: ${withInlineQueries.length} pages, ${added.pagelinks + added.imagelinks + added.templatelinks + added.categorylinks} links of their results (${secondsSince(t0)} s)`);
       await checkpoint();
     }
+    step('category');
     const categories = w.derived.categories();
     log(`link indexes, categories: ${categories} (${secondsSince(t0)} s)`);
     await checkpoint();
+    step('reports');
     w.derived.reports();
     log(`reports (${secondsSince(t0)} s)`);
     await checkpoint();
+    step('statistics');
     const stats = w.derived.statistics();
     const redirects = w.pages.redirectCount();
     w.derived.writeStatistics(stats);
     await checkpoint();
     for (const area of w.pendingIndexAreas()) {
+      step(`indexes: ${area}`);
       w.createIndexes(area);
       await checkpoint();
     }
@@ -289,6 +319,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     let rendered = 0;
     let renderSeconds = 0;
     if (opts.render) {
+      step('render');
       const t1 = performance.now();
       rendered = await renderContentPages(w, opts.render, { checkAbort, progress });
       progress.stop();
@@ -300,8 +331,10 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       log(`indexes, statistics for the planner (${secondsSince(t0)} s)`);
       // the last point at which a signal keeps the old database: nothing runs between it and the publication
       await checkpoint();
-    });
+    }, step);
     writer = null;
+    timer.end();
+    opts.timings?.(timer.lines());
 
     const seconds = (performance.now() - t0) / 1000;
     const links = Object.entries(linkCounts).reduce((n, [k, v]) => (k === 'pageProps' ? n : n + v), 0);

@@ -20,6 +20,8 @@ import { createChunkAnalyzer } from './analysis-pool.js';
 import { inBatch } from './batch.js';
 
 const CHUNK = 500;
+/** chunks the main thread may analyse ahead of the workers' (see runLinkPass) */
+const STOLEN = 2;
 export interface LinkCounts {
   pagelinks: number;
   imagelinks: number;
@@ -92,23 +94,54 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
   const analyzer = await createChunkAnalyzer(opts.workers, opts.setup, { source: w, interwiki: opts.interwiki, share: () => w.shareForReading(), stopSharing: () => w.stopSharing() });
   try {
     // chunks asked for ahead: every worker busy while the main thread writes, memory bounded
-    const ahead: Array<Promise<PageResult[]>> = [];
+    const ahead: Array<{ results: Promise<PageResult[]>; ready: boolean; local?: true }> = [];
     const depth = Math.max(2, 2 * opts.workers);
     let asked = 0;
+    let withWorkers = 0;
     const askMore = () => {
-      while (ahead.length < depth) {
+      while (withWorkers < depth) {
         const end = w.pages.chunkEnd(asked, CHUNK);
         if (end === null) break;
-        const results = analyzer.chunk(asked, CHUNK);
-        results.catch(() => {}); // a failure is thrown where the chunk is awaited, in order
-        ahead.push(results);
+        const entry = { results: analyzer.chunk(asked, CHUNK), ready: false };
+        entry.results.then(
+          () => (entry.ready = true),
+          () => {}, // a failure is thrown where the chunk is awaited, in order
+        );
+        ahead.push(entry);
+        withWorkers++;
         asked = end;
+      }
+    };
+    // With workers, this thread has time left over between writes: while the oldest chunk is still being
+    // analysed, it analyses the next one itself (the same results: analysis reads only what pass 1 wrote).
+    // So the workers and this thread share the analysis as their speeds allow, without another thread's
+    // memory; at most depth + STOLEN chunks are held.
+    let local: PageAnalyzer | null = null;
+    const steal = async () => {
+      if (opts.workers <= 0) return;
+      while (ahead.length > 0 && !ahead[0].ready && ahead.length < depth + STOLEN) {
+        const end = w.pages.chunkEnd(asked, CHUNK);
+        if (end === null) return;
+        local ??= await PageAnalyzer.create(w, opts.setup, opts.interwiki);
+        let results: PageResult[];
+        try {
+          results = local.chunk(asked, CHUNK);
+        } catch (e) {
+          throw new Error(`page analysis failed: ${(e as Error).stack ?? String(e)}`);
+        }
+        ahead.push({ results: Promise.resolve(results), ready: true, local: true });
+        asked = end;
+        // the worker's answer may have come meanwhile
+        await new Promise((r) => setImmediate(r));
       }
     };
     askMore();
     let done = 0;
     while (ahead.length > 0) {
-      const results = await ahead.shift()!;
+      await steal();
+      const next = ahead.shift()!;
+      if (!next.local) withWorkers--;
+      const results = await next.results;
       askMore();
       await inBatch(w, async () => {
         for (const r of results) await write(r);

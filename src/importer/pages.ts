@@ -10,10 +10,11 @@ import { TitleCodec } from '../wiki/titles.js';
 import { NS_FILE, NS_MEDIAWIKI, NS_USER } from '../wiki/namespaces.js';
 import { sha1HexToBase36 } from '../wiki/files.js';
 import type { HistoryImportWriter, ImportWriter, PageRow } from '../store/import-writer.js';
-import { readDump, type DumpLogItem, type DumpPage, type DumpRevision, type DumpRevisionPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
+import { readDump, type DumpItem, type DumpLogItem, type DumpPage, type DumpRevision, type DumpRevisionPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
 import { redirectTarget, redirectTargetFromTitle } from '../wikitext/redirect.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import { inBatch } from './batch.js';
+import { readDumpThreaded, type PreparedText, type ThreadedDumpItem } from './dump-thread.js';
 
 /**
  * page_random: uniform in [0, 1) and fixed per page id (a 32-bit integer hash), so that list=random
@@ -144,13 +145,13 @@ export class PageWriter {
   }
 
   /** One revision of any page, as it is read (bounded memory whatever the history's length). */
-  writeRevision(page: DumpRevisionPage, rev: DumpRevision): void {
+  writeRevision(page: DumpRevisionPage, rev: DumpRevision, prepared?: PreparedText): void {
     if (this.revPage?.id !== page.id) {
       this.revPage = { id: page.id, title: dumpPageTitle({ ...page, redirectTitle: undefined } as DumpPage, this.codec) };
     }
     const title = this.revPage.title;
     if (title === null || page.id <= 0) return; // the page itself is skipped (and reported) when it ends
-    const len = rev.text !== null ? Buffer.byteLength(rev.text, 'utf8') : rev.bytes >= 0 ? rev.bytes : null;
+    const len = prepared ? prepared.len : rev.text !== null ? Buffer.byteLength(rev.text, 'utf8') : rev.bytes >= 0 ? rev.bytes : null;
     const model = rev.model ?? defaultModel(title.ns, title.dbkey);
     this.history.writeRevision({
       id: rev.id,
@@ -164,8 +165,9 @@ export class PageWriter {
       minor: rev.minor,
       deleted: rev.deleted,
       text: rev.text,
+      encodedText: prepared?.encoded,
       len,
-      sha1: rev.sha1 !== '' ? rev.sha1 : rev.text !== null ? sha1Base36(rev.text) : '',
+      sha1: prepared ? prepared.sha1 : rev.sha1 !== '' ? rev.sha1 : rev.text !== null ? sha1Base36(rev.text) : '',
       model,
       format: rev.format ?? (model === 'css' ? 'text/css' : model === 'javascript' ? 'text/javascript' : 'text/x-wiki'),
     });
@@ -225,7 +227,17 @@ export interface SiteSetup {
 export async function importPages(
   w: ImportWriter,
   dump: string,
-  opts: { lang?: string; importTime: string; importId: string; log: (line: string) => void; onBytes: (bytes: number) => void; checkAbort: () => void; interwiki?: InterwikiMap },
+  opts: {
+    lang?: string;
+    importTime: string;
+    importId: string;
+    log: (line: string) => void;
+    onBytes: (bytes: number) => void;
+    checkAbort: () => void;
+    interwiki?: InterwikiMap;
+    /** read, decompress and parse the dump on a thread of its own (not for standard input) */
+    thread?: boolean;
+  },
 ): Promise<SiteSetup> {
   let setup: (SiteSetup & { writer: PageWriter }) | null = null;
   const start = (site: DumpSiteInfo | null) => {
@@ -237,20 +249,22 @@ export async function importPages(
     const writer = new PageWriter(w, codec, opts.log, opts.interwiki, dump);
     return { codec, namespaces: site?.namespaces, lang, siteName, counts: writer.counts, history: writer.history, writer };
   };
-  const items = readDump(dump, { onBytes: opts.onBytes, onWarning: (w) => opts.log(`warning: ${w}`) })[Symbol.asyncIterator]();
+  const readOpts = { onBytes: opts.onBytes, onWarning: (w: string) => opts.log(`warning: ${w}`) };
+  const items: AsyncIterator<ThreadedDumpItem | DumpItem> = (opts.thread ? readDumpThreaded(dump, readOpts) : readDump(dump, readOpts))[Symbol.asyncIterator]();
   // one batch per PAGES_PER_TRANSACTION dump items; false when the dump is done
   const batch = async (): Promise<boolean> => {
     for (let n = 0; n < PAGES_PER_TRANSACTION; n++) {
       const next = await items.next();
       if (next.done) return false;
-      const item = next.value;
+      const item = 'item' in next.value ? next.value.item : next.value;
+      const prepared = 'item' in next.value ? next.value.prepared : undefined;
       if (item.type === 'siteinfo') {
         setup ??= start(item.siteinfo); // siteinfo comes before the first page
         continue;
       }
       setup ??= start(null);
       if (item.type === 'page') setup.writer.write(item.page);
-      else if (item.type === 'revision') setup.writer.writeRevision(item.page, item.revision);
+      else if (item.type === 'revision') setup.writer.writeRevision(item.page, item.revision, prepared);
       else if (item.type === 'logitem') setup.writer.writeLogItem(item.logitem);
       else setup.writer.writeUpload(item.upload);
     }

@@ -7,28 +7,30 @@
  *   page()   annotations of the page (annotations.ts), with the rows SMW adds itself (_MDAT, _INST/_SUBC,
  *            _SOBJ, _ASK and the query subobjects' _ASKFO/_ASKSI/_ASKDE), are parsed per type (values.ts;
  *            a value that does not fit becomes _ERRP), page values that name a redirect are replaced by
- *            its target (SMW stores the target), and written to smw_value; subjects get their ids here.
- *            Memory: one page at a time. Two things wait for the end, when every property exists:
+ *            its target (SMW stores the target) -- all on the analysis workers (semantic-analysis.ts),
+ *            with the declared types of the pre-pass -- and written here to smw_value; subjects and
+ *            properties get their ids here. Memory: one page at a time. Two things wait for the end, when every property exists:
  *            _ERRP's id (property ids are numbered in order of first use, _ERRP last) and the normalised
  *            query strings (_ASKST, whose normalisation reads the properties' types): their rows are
  *            written with a stand-in property id / staged with their sv_seq.
  *   finish() the declared types are applied to smw_property, the stand-ins replaced, the queries'
- *            rows written. Then, set-based: the subjects only used as values, the distinct
- *            autocompletion values (numbered in byte order), their word keys (sorted insert), the heavy
- *            prefixes with their top-1000 lists (one ordered pass over the word keys), the indexes.
+ *            rows written. Then, set-based: the subjects only used as values, the indexes; and handed
+ *            to the writer's buildCompletionIndex (a thread of its own on SQLite, beside the rest of the
+ *            import): the distinct autocompletion values (numbered in byte order), their word keys
+ *            (sorted insert), the heavy prefixes with their top-1000 lists (one ordered pass over the
+ *            word keys; buildCompletionIndex below).
  */
 import type { HookContext, PageAnalysis, PageAnalysisHook } from './hooks.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_PROPERTY } from '../wiki/namespaces.js';
-import type { PageAnnotations, RawAnnotation } from '../semantic/annotations.js';
-import { analyzer } from './semantic-analysis.js';
+import type { PageAnnotations } from '../semantic/annotations.js';
+import { analyzer, OP, type SemanticAnalyzerData, type SemanticOps } from './semantic-analysis.js';
 import { normalizedQueryString } from '../semantic/query.js';
-import { BLOB_TYPES, DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, propertyPageKey, typeIdFromLabel, typeUri } from '../semantic/types.js';
-import { isError, mwTimestampItem, numberItem, parseValue, wikiPageItem } from '../semantic/values.js';
+import { DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, typeIdFromLabel } from '../semantic/types.js';
 import { wordKeys } from '../semantic/fold.js';
-import { itemSortKey, SMW_NS_CONCEPT } from '../semantic/ask.js';
+import { itemSortKey } from '../semantic/ask.js';
 import { defineConcept, encodeConcept } from '../semantic/concept.js';
-import type { ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
+import type { CompletionIndexCounts, ImportSource, ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
 
 /** How many values a precomputed list keeps: Semantic Forms' $sfgMaxAutocompleteValues. */
 export const TOP_VALUES = 1000;
@@ -62,17 +64,16 @@ class SemanticImportHook implements PageAnalysisHook {
   /** user properties' types declared by their Property: pages (the pre-pass of begin()) */
   private declared = new Map<string, string>();
   private infos = new Map<number, PropInfo>();
-  /** the subject whose values are being written, the next sv_seq, and the values it has (SMW keeps one of each) */
-  private subject = -1;
-  private seq = 0;
-  private seen = new Set<string>();
-  private redirectCache = new Map<string, { ns: number; dbkey: string } | null>();
+  /** the analyzers' data (for page() called without a result) and what they read */
+  private data: SemanticAnalyzerData | undefined;
+  private source!: ImportSource;
 
   constructor(private heavyRows: number | undefined) {}
 
   async begin(writer: ImportWriter, ctx: HookContext): Promise<void> {
     this.codec = ctx.codec;
     this.w = writer.semantic;
+    this.source = writer;
     this.heavyRows ??= this.w.heavyRows;
     this.w.begin();
     if (!ctx.analyzeNamespace) throw new Error('the semantic import needs the pre-pass over the Property: pages');
@@ -86,6 +87,10 @@ class SemanticImportHook implements PageAnalysisHook {
         if (type !== undefined) this.declared.set(p.dbkey, type);
       }
     });
+  }
+
+  analyzerData(): SemanticAnalyzerData {
+    return [...this.declared];
   }
 
   /** a property's key, type and namespace; the type as smw_property will have it after resolveTypes() */
@@ -111,129 +116,65 @@ class SemanticImportHook implements PageAnalysisHook {
     return id;
   }
 
-  private addSubject(ns: number, dbkey: string, subobject: string, sortkey: string): number {
-    this.subjects++;
-    this.subject = this.w.addSubject(ns, dbkey, subobject, sortkey);
-    this.seq = 0;
-    this.seen = new Set();
-    return this.subject;
-  }
-
-  private resolveRedirect(ns: number, dbkey: string): { ns: number; dbkey: string } | null {
-    const k = `${ns}|${dbkey}`;
-    let t = this.redirectCache.get(k);
-    if (t === undefined) {
-      t = this.w.redirectTarget({ ns, dbkey }) ?? null;
-      if (this.redirectCache.size > 20000) this.redirectCache.clear();
-      this.redirectCache.set(k, t);
-    }
-    return t;
-  }
-
-  /** one value of the current subject, unless it has it already; `derived`: sv_item is left NULL */
-  private emit(prop: number, di: number, item: string, ns: number | null, key: string | null, derived = false): boolean {
-    const sig = `${prop}\u0001${item}`;
-    if (this.seen.has(sig)) return false;
-    this.seen.add(sig);
-    this.w.addValue(this.subject, prop, this.seq++, di, derived ? null : item, ns, key, itemSortKey(di, item) ?? null);
-    this.values++;
-    return true;
-  }
-
-  /** _ERRP: the current subject has an improper value for `prop` (a page value: the property's page) */
-  private emitImproper(prop: PropInfo): void {
-    const page = propertyPageKey(prop.key);
-    this.emit(ERRP_PENDING, DI.WIKIPAGE, wikiPageItem(NS_PROPERTY, page), NS_PROPERTY, page);
-  }
-
-  /** a data item SMW makes itself (`di`: its type code) */
-  private item(key: string, di: number, item: string): void {
-    this.emit(this.propId(key), di, item, null, null);
-  }
-
-  /** an annotation's value, parsed by its property's type */
-  private annotation(key: string, text: string): void {
-    const id = this.propId(key);
-    const prop = this.info(id, key);
-    if (prop.type === '__typ') {
-      const type = typeIdFromLabel(text);
-      if (type === undefined) this.emitImproper(prop);
-      else this.emit(id, DI.URI, typeUri(type), null, null);
-      return;
-    }
-    const v = parseValue(prop.type, text, this.codec, prop.ns);
-    if (v === null) return;
-    if (isError(v)) {
-      this.emitImproper(prop);
-      return;
-    }
-    // user properties' page and text values keep their title/text in sv_key (matched by baseprop,
-    // autocompleted) and no separate sv_item (it is derived from sv_key when read)
-    const user = !key.startsWith('_');
-    if (v.di === DI.WIKIPAGE) {
-      let ns = v.ns!;
-      let dbkey = v.key!;
-      const target = this.resolveRedirect(ns, dbkey);
-      if (target && (prop.ns === undefined || target.ns === prop.ns)) {
-        ns = target.ns;
-        dbkey = target.dbkey;
-      }
-      if (user) {
-        if (this.emit(id, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey, true) && prop.type === '_wpg') this.w.addCompletionValue(id, dbkey);
-      } else this.emit(id, DI.WIKIPAGE, wikiPageItem(ns, dbkey), null, null);
-    } else if (v.di === DI.BLOB) {
-      if (user) {
-        if (this.emit(id, DI.BLOB, v.item, null, v.item, true) && BLOB_TYPES.has(prop.type)) this.w.addCompletionValue(id, v.item);
-      } else this.emit(id, DI.BLOB, v.item, null, null);
-    } else {
-      this.emit(id, v.di, v.item, null, null);
-    }
-  }
-
-  private annotations(list: RawAnnotation[], page: PageAnalysis | null): void {
-    for (const a of list) {
-      const key = a.key ?? propertyKeyFromLabel(a.prop);
-      if (key === null) continue;
-      if (PREDEFINED_BY_KEY.get(key)?.type === '__fixed') continue; // set by SMW only
-      if (key === '_TYPE' && page && page.ns === NS_PROPERTY) {
-        const type = typeIdFromLabel(a.value);
-        if (type !== undefined) this.w.declareType(this.propId(page.dbkey), type);
-      }
-      this.annotation(key, a.value);
-    }
-  }
-
+  /**
+   * The page's semantic data, typed by the analyzer (semantic-analysis.ts, on a worker): its operations
+   * applied in order. Property ids are numbered here, in order of first use, as the operations name them.
+   */
   page(p: PageAnalysis, text: string, analyzed?: unknown): void {
-    const ann = analyzed !== undefined ? (analyzed as PageAnnotations | null) : (analyzer(p, text, { codec: this.codec, lang: '' }) as PageAnnotations | null);
-    if (ann === null) return;
-    const titleText = p.dbkey.replace(/_/g, ' ');
-    const subject = this.addSubject(p.ns, p.dbkey, '', p.defaultSort ?? titleText);
-    this.annotations(ann.annotations, p);
-    // ConceptParserFunction: only on a Concept: page, and only its first #concept; typed with every
-    // property's type at the end, as _ASKST is
-    const concept = p.ns === SMW_NS_CONCEPT ? ann.concepts?.[0] : undefined;
-    if (concept) {
-      this.w.stage(subject, this.propId('_CONC'), this.seq++, JSON.stringify([concept.query, concept.docu ?? '']));
-      this.values++;
+    const ops = (analyzed !== undefined ? analyzed : this.analyze(p, text)) as SemanticOps | null;
+    if (ops === null) return;
+    const w = this.w;
+    let subject = -1;
+    let seq = 0;
+    let prop = -1;
+    for (let i = 0; i < ops.length; ) {
+      switch (ops[i]) {
+        case OP.SUBJECT:
+          this.subjects++;
+          subject = w.addSubject(ops[i + 1] as number, ops[i + 2] as string, ops[i + 3] as string, ops[i + 4] as string);
+          seq = 0;
+          i += 5;
+          break;
+        case OP.ANN: {
+          const key = ops[i + 1] as string;
+          prop = this.propId(key);
+          this.info(prop, key);
+          i += 2;
+          break;
+        }
+        case OP.VALUE:
+        case OP.ERRP:
+          w.addValue(subject, ops[i] === OP.VALUE ? prop : ERRP_PENDING, seq++, ops[i + 1] as number, ops[i + 2] as string | null, ops[i + 3] as number | null, ops[i + 4] as string | null, ops[i + 5] as number | null);
+          this.values++;
+          i += 6;
+          break;
+        case OP.COMPLETION:
+          w.addCompletionValue(prop, ops[i + 1] as string);
+          i += 2;
+          break;
+        case OP.ITEM:
+          w.addValue(subject, this.propId(ops[i + 1] as string), seq++, ops[i + 2] as number, ops[i + 3] as string, null, null, ops[i + 4] as number | null);
+          this.values++;
+          i += 5;
+          break;
+        case OP.STAGE:
+          w.stage(subject, this.propId(ops[i + 1] as string), seq++, ops[i + 2] as string);
+          this.values++;
+          i += 3;
+          break;
+        case OP.DECLARE:
+          w.declareType(this.propId(ops[i + 1] as string), ops[i + 2] as string);
+          i += 3;
+          break;
+        default:
+          throw new Error(`semantic: unknown operation ${String(ops[i])} from the analyzer`);
+      }
     }
-    const catProp = p.ns === 14 ? '_SUBC' : '_INST';
-    for (const c of new Set(p.categories)) this.annotation(catProp, c);
-    this.item('_MDAT', DI.TIME, mwTimestampItem(p.latestTimestamp));
-    for (const s of ann.subobjects) this.item('_SOBJ', DI.WIKIPAGE, wikiPageItem(p.ns, p.dbkey, s.name));
-    for (const q of ann.queries) this.item('_ASK', DI.WIKIPAGE, wikiPageItem(p.ns, p.dbkey, q.name));
-    for (const s of ann.subobjects) {
-      this.addSubject(p.ns, p.dbkey, s.name, s.sortkey ?? titleText);
-      this.annotations(s.annotations, null);
-    }
-    for (const q of ann.queries) {
-      const id = this.addSubject(p.ns, p.dbkey, q.name, titleText);
-      // the first value of a new subject: nothing to be a duplicate of; written at the end, normalised
-      this.w.stage(id, this.propId('_ASKST'), this.seq++, q.conditions);
-      this.values++;
-      this.item('_ASKFO', DI.BLOB, q.format);
-      this.item('_ASKSI', DI.NUMBER, numberItem(q.size));
-      this.item('_ASKDE', DI.NUMBER, numberItem(q.depth));
-    }
+  }
+
+  /** what a worker would have given for the page (a hook called without its analyzer's result) */
+  private analyze(p: PageAnalysis, text: string): unknown {
+    return analyzer(p, text, { codec: this.codec, lang: '', data: (this.data ??= this.analyzerData()), source: this.source });
   }
 
   finish(_writer: ImportWriter, ctx: HookContext): void {
@@ -248,17 +189,22 @@ class SemanticImportHook implements PageAnalysisHook {
         throw new Error(`semantic: property ${r.key} was typed ${used.type} in pass 2 but its page declares ${r.type}`);
       }
     }
+    ctx.step?.('semantic: queries, types');
     const errp = this.propId('_ERRP');
     this.w.batch(() => this.w.renumberProperty(ERRP_PENDING, errp));
     this.writeQueries(props);
     ctx.log(`semantic: ${this.subjects} subjects, ${this.values} values of ${props.size} properties (${secs()} s)`);
 
-    // ---- subjects only used as values; autocompletion: distinct values, word keys, heavy prefixes
+    // ---- subjects only used as values; autocompletion: distinct values, then (maybe on a thread of its
+    // own, while the import goes on) word keys and heavy prefixes
+    ctx.step?.('semantic: value subjects');
     this.w.endStaging();
-    const words = this.buildWordKeys();
-    const heavy = this.buildHeavyPrefixes();
+    ctx.step?.('semantic: ac values copied out');
+    this.w.buildCompletionIndex(import.meta.url, this.heavyRows!, (r) =>
+      ctx.log(`semantic: autocompletion index: ${r.words} word keys, ${r.nodes} precomputed prefixes (${r.rows} rows) (${secs()} s)`),
+    );
+    ctx.step?.('semantic: indexes');
     this.w.finish();
-    ctx.log(`semantic: autocompletion index: ${words} word keys, ${heavy.nodes} precomputed prefixes (${heavy.rows} rows) (${secs()} s)`);
   }
 
   /**
@@ -297,63 +243,68 @@ class SemanticImportHook implements PageAnalysisHook {
       });
     }
   }
+}
 
-  /** smw_ac_word from smw_ac_value: word keys staged unordered, then put in key order by the writer. */
-  private buildWordKeys(): number {
-    let last = 0;
-    for (;;) {
-      const rows = this.w.completionValues(last, BATCH);
-      if (rows.length === 0) break;
-      last = rows[rows.length - 1].id;
-      this.w.batch(() => {
-        for (const r of rows) for (const k of wordKeys(r.value)) this.w.addWordKey(r.source, k, r.id);
-      });
-    }
-    return this.w.endWordKeys();
+/** The autocompletion index from the completion values (see SemanticImportWriter.buildCompletionIndex). */
+export function buildCompletionIndex(w: SemanticImportWriter, heavyRows: number): CompletionIndexCounts {
+  const words = buildWordKeys(w);
+  return { words, ...buildHeavyPrefixes(w, heavyRows) };
+}
+
+/** smw_ac_word from smw_ac_value: word keys staged unordered, then put in key order by the writer. */
+function buildWordKeys(w: SemanticImportWriter): number {
+  let last = 0;
+  for (;;) {
+    const rows = w.completionValues(last, BATCH);
+    if (rows.length === 0) break;
+    last = rows[rows.length - 1].id;
+    w.batch(() => {
+      for (const r of rows) for (const k of wordKeys(r.value)) w.addWordKey(r.source, k, r.id);
+    });
   }
+  return w.endWordKeys();
+}
 
-  /**
-   * One pass over the word keys in (source, key) order: the LCP intervals of the sorted keys are the
-   * nodes of their compressed trie; each keeps the smallest TOP_VALUES value ids of its rows (children
-   * pass their lists up); a node with more than heavyRows rows is written with its list.
-   */
-  private buildHeavyPrefixes(): { nodes: number; rows: number } {
-    const w = this.w;
-    const pendingNodes: Array<{ source: number; key: string; ids: number[] }> = [];
-    let nodes = 0;
-    let topRows = 0;
-    const flush = () => {
-      if (pendingNodes.length === 0) return;
-      w.batch(() => {
-        for (const n of pendingNodes) {
-          w.addHeavyPrefix(n.source, n.key, n.ids);
-          topRows += n.ids.length;
-        }
-      });
-      nodes += pendingNodes.length;
-      pendingNodes.length = 0;
-    };
-    let source: number | null = null;
-    const trie = new TopKTrie(this.heavyRows!, TOP_VALUES, (key, ids) => pendingNodes.push({ source: source!, key, ids }));
-    let cursor: [number, string, number] | null = null;
-    for (;;) {
-      const rows = w.wordKeys(cursor, BATCH);
-      if (rows.length === 0) break;
-      for (const r of rows) {
-        if (r.source !== source) {
-          if (source !== null) trie.end();
-          source = r.source;
-        }
-        trie.add(r.key, r.value);
+/**
+ * One pass over the word keys in (source, key) order: the LCP intervals of the sorted keys are the
+ * nodes of their compressed trie; each keeps the smallest TOP_VALUES value ids of its rows (children
+ * pass their lists up); a node with more than heavyRows rows is written with its list.
+ */
+function buildHeavyPrefixes(w: SemanticImportWriter, heavyRows: number): { nodes: number; rows: number } {
+  const pendingNodes: Array<{ source: number; key: string; ids: number[] }> = [];
+  let nodes = 0;
+  let topRows = 0;
+  const flush = () => {
+    if (pendingNodes.length === 0) return;
+    w.batch(() => {
+      for (const n of pendingNodes) {
+        w.addHeavyPrefix(n.source, n.key, n.ids);
+        topRows += n.ids.length;
       }
-      const l = rows[rows.length - 1];
-      cursor = [l.source, l.key, l.value];
-      if (pendingNodes.length > 1000) flush();
+    });
+    nodes += pendingNodes.length;
+    pendingNodes.length = 0;
+  };
+  let source: number | null = null;
+  const trie = new TopKTrie(heavyRows, TOP_VALUES, (key, ids) => pendingNodes.push({ source: source!, key, ids }));
+  let cursor: [number, string, number] | null = null;
+  for (;;) {
+    const rows = w.wordKeys(cursor, BATCH);
+    if (rows.length === 0) break;
+    for (const r of rows) {
+      if (r.source !== source) {
+        if (source !== null) trie.end();
+        source = r.source;
+      }
+      trie.add(r.key, r.value);
     }
-    if (source !== null) trie.end();
-    flush();
-    return { nodes, rows: topRows };
+    const l = rows[rows.length - 1];
+    cursor = [l.source, l.key, l.value];
+    if (pendingNodes.length > 1000) flush();
   }
+  if (source !== null) trie.end();
+  flush();
+  return { nodes, rows: topRows };
 }
 
 /** Longest common prefix length of two strings, never splitting a surrogate pair. */

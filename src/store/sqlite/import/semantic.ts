@@ -3,10 +3,43 @@
  * annotations, subjects and properties during pass 2, typed values and the autocompletion index at the
  * end. Tables and indexes: semantic-schema.ts.
  */
+import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from '../semantic-schema.js';
-import type { SemanticImportWriter, TitleRef } from '../../import-writer.js';
+import type { CompletionIndexCounts, SemanticImportWriter, TitleRef } from '../../import-writer.js';
 import { RowBuffer } from './row-buffer.js';
+import { removeDbFiles } from './build-db.js';
+
+/** the autocompletion tables a completion worker fills */
+const AC_TABLES = ['smw_ac_value', 'smw_ac_word', 'smw_ac_node'];
+const WORD_STAGE_SQL = 'CREATE TABLE smw_ac_word_stage (s INTEGER, k TEXT, v INTEGER)';
+
+/** the CREATE TABLE statement of a table of SEMANTIC_SCHEMA */
+export function semanticTableSql(table: string): string {
+  const m = new RegExp(`CREATE TABLE ${table} \\([^;]*\\)[^;]*;`).exec(SEMANTIC_SCHEMA);
+  if (!m) throw new Error(`${table}: not in SEMANTIC_SCHEMA`);
+  return m[0];
+}
+
+/** the tables of a completion worker's file: the ones it fills, its input and its scratch table */
+export function completionWorkerSchema(): string {
+  return [...AC_TABLES, 'smw_ac_stage'].map(semanticTableSql).join('\n') + WORD_STAGE_SQL + ';';
+}
+
+/** what the completion worker (completion-worker.ts) is started with */
+export interface CompletionWorkerData {
+  /** the aux file */
+  file: string;
+  /** URL of the module exporting buildCompletionIndex */
+  build: string;
+  heavyRows: number;
+}
+
+interface Background {
+  worker: Worker;
+  result: Promise<CompletionIndexCounts>;
+  done: (r: CompletionIndexCounts) => void;
+}
 
 type Stmts = Record<
   'subject' | 'propGet' | 'propAdd' | 'typeDecl' | 'redirect' | 'staged' | 'acValues' | 'node' | 'top' | 'words' | 'wordsFirst',
@@ -17,8 +50,16 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   readonly heavyRows = HEAVY_ROWS;
   private stmts: Partial<Stmts> = {};
   private buffers: { stage?: RowBuffer; value?: RowBuffer; acStage?: RowBuffer; wordStage?: RowBuffer } = {};
+  private background: Background | null = null;
 
-  constructor(private readonly db: Database.Database) {}
+  /**
+   * @param auxFile where buildCompletionIndex's worker builds the index (the tables are copied in by
+   *   join()); the worker's own writer has none
+   */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly auxFile?: string,
+  ) {}
 
   /** statements are prepared on first use: their tables exist only from begin() (and some later) */
   private st(name: keyof Stmts, sql: string, pluck = false): Database.Statement {
@@ -117,13 +158,83 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
          SELECT DISTINCT 14, t, '', replace(t, '_', ' ') FROM (SELECT substr(sv_item, 1, instr(sv_item, '#') - 1) AS t FROM smw_value WHERE sv_property = ?)`,
       ).run(c);
     }
-    // autocompletion: distinct values per source in byte order (page titles are the namespace sources),
-    // kept as shown so that no request rewrites them
-    db.exec('INSERT INTO smw_ac_stage (as_source, as_value) SELECT -1 - page_namespace, page_title FROM page');
+  }
+
+  /**
+   * The distinct completion values of each source in byte order (page titles are the namespace
+   * sources), numbered in that order and kept as shown so that no request rewrites them; the staged
+   * values dropped. (On the completion worker's file.)
+   */
+  completionValuesFromStage(): void {
+    const db = this.db;
     db.exec(`INSERT INTO smw_ac_value (av_source, av_value)
              SELECT as_source, replace(as_value, '_', ' ') FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
     db.exec('DROP TABLE smw_ac_stage');
-    db.exec('CREATE TABLE smw_ac_word_stage (s INTEGER, k TEXT, v INTEGER)');
+  }
+
+  /**
+   * The staged values and the page titles are copied into the aux file (sequential copies), and a
+   * worker thread makes the distinct values and runs `build` over that file while this connection goes
+   * on with the rest of the import (the tail of an import is serial SQL on one connection: the second
+   * core is free); join() copies the tables back.
+   */
+  buildCompletionIndex(build: string, heavyRows: number, done: (result: CompletionIndexCounts) => void): void {
+    if (this.auxFile === undefined) throw new Error('buildCompletionIndex: this writer has no file to build the index in');
+    const db = this.db;
+    const file = this.auxFile;
+    removeDbFiles(file);
+    db.prepare('ATTACH ? AS ac').run(file);
+    try {
+      db.unsafeMode(true);
+      db.pragma('ac.journal_mode = OFF');
+      db.unsafeMode(false);
+      db.pragma('ac.synchronous = OFF');
+      db.exec(completionWorkerSchema().replace(/CREATE TABLE /g, 'CREATE TABLE ac.'));
+      db.exec('INSERT INTO ac.smw_ac_stage SELECT * FROM main.smw_ac_stage');
+      db.exec('INSERT INTO ac.smw_ac_stage (as_source, as_value) SELECT -1 - page_namespace, page_title FROM main.page');
+    } finally {
+      db.exec('DETACH ac');
+    }
+    db.exec('DROP TABLE smw_ac_stage');
+    const worker = new Worker(new URL('./completion-worker.js', import.meta.url), {
+      workerData: { file, build, heavyRows } satisfies CompletionWorkerData,
+    });
+    const result = new Promise<CompletionIndexCounts>((resolve, reject) => {
+      let got: CompletionIndexCounts | null = null;
+      worker.once('message', (m: CompletionIndexCounts) => (got = m));
+      worker.once('error', reject);
+      worker.once('exit', (code) => (got !== null ? resolve(got) : reject(new Error(`the autocompletion index worker stopped (exit code ${code})`))));
+    });
+    // joined later; a failure meanwhile must not be an unhandled rejection
+    result.catch(() => {});
+    this.background = { worker, result, done };
+  }
+
+  /** Wait for buildCompletionIndex's worker and copy its tables in (before the indexes and ANALYZE). */
+  async join(): Promise<void> {
+    const bg = this.background;
+    if (bg === null) return;
+    this.background = null;
+    const counts = await bg.result;
+    const db = this.db;
+    db.prepare('ATTACH ? AS ac').run(this.auxFile!);
+    try {
+      db.transaction(() => {
+        // in primary key order: each copy appends to its B-tree
+        for (const t of AC_TABLES) db.exec(`INSERT INTO main.${t} SELECT * FROM ac.${t}`);
+      })();
+    } finally {
+      db.exec('DETACH ac');
+    }
+    removeDbFiles(this.auxFile!);
+    bg.done(counts);
+  }
+
+  /** stop the worker (the import is abandoned) */
+  abort(): void {
+    if (this.background !== null) void this.background.worker.terminate();
+    this.background = null;
+    if (this.auxFile !== undefined) removeDbFiles(this.auxFile);
   }
 
   completionValues(afterId: number, limit: number): Array<{ id: number; source: number; value: string }> {

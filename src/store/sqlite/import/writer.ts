@@ -63,7 +63,7 @@ export function sweepStaleTemporaryFiles(db: string, log: (line: string) => void
   }
   for (const name of names) {
     if (!name.startsWith(base + '.tmp-')) continue;
-    const m = /^(\d+)(-journal|-wal|-shm)?$/.exec(name.slice(base.length + 5));
+    const m = /^(\d+)(?:-ac)?(-journal|-wal|-shm)?$/.exec(name.slice(base.length + 5));
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || processExists(pid)) continue;
@@ -550,8 +550,10 @@ class SqliteDerived implements DerivedImportWriter {
     const one = (sql: string) => this.db.prepare(sql).pluck().get() as number;
     return {
       pages: one('SELECT COUNT(*) FROM page'),
+      // in page id order: the pl_from seeks walk their index in order (an index of page gives random
+      // page ids; at 1,000,000 pages 1.4 → 0.4 CPU s)
       articles: one(
-        'SELECT COUNT(*) FROM page WHERE page_namespace = 0 AND page_is_redirect = 0 AND EXISTS (SELECT 1 FROM pagelinks WHERE pl_from = page_id)',
+        'SELECT COUNT(*) FROM page NOT INDEXED WHERE page_namespace = 0 AND page_is_redirect = 0 AND EXISTS (SELECT 1 FROM pagelinks WHERE pl_from = page_id)',
       ),
       edits: one('SELECT COALESCE(SUM(page_rev_count), 0) FROM page'),
       images: one('SELECT COUNT(*) FROM image'),
@@ -623,7 +625,7 @@ export class SqliteImportWriter implements ImportWriter {
     this.messages = new SqliteMessages(db);
     this.links = new SqliteLinks(db);
     this.derived = new SqliteDerived(db);
-    this.semantic = new SqliteSemanticImportWriter(db);
+    this.semantic = new SqliteSemanticImportWriter(db, `${tmp}-ac`);
     this.search = new SearchIndexWriter(db);
     this.parserCache = new SqliteParserCache(db);
   }
@@ -688,11 +690,15 @@ export class SqliteImportWriter implements ImportWriter {
     return this.live().pendingTables();
   }
 
-  async finish(beforePublish?: () => Promise<void>): Promise<void> {
+  async finish(beforePublish?: () => Promise<void>, step?: (name: string) => void): Promise<void> {
     const build = this.live();
+    step?.('semantic: ac index joined');
+    await this.semantic.join();
     if (this.publish) {
+      step?.('staging indexes');
       build.finishStaging();
       this.build = null;
+      step?.('publish');
       try {
         await this.publish(this.tmp, beforePublish);
       } finally {
@@ -700,13 +706,15 @@ export class SqliteImportWriter implements ImportWriter {
       }
       return;
     }
-    build.finish();
+    build.finish(step);
     this.build = null;
     await beforePublish?.();
+    step?.('rename');
     fs.renameSync(this.tmp, this.location);
   }
 
   abort(): void {
+    this.semantic.abort();
     this.build?.close();
     this.build = null;
     removeDbFiles(this.tmp);
