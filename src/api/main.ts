@@ -7,7 +7,7 @@
 import { ApiError, texts } from './errors.js';
 import { CONTENT, type Obj } from './result.js';
 import { extractParams } from './params.js';
-import { DEFAULT_PRINTER, FORMATS, printerOptions, render, type FormatName, type PrinterOptions } from './format/printer.js';
+import { DEFAULT_PRINTER, FORMATS, PRINTER_PARAMS, printerOptions, render, type FormatName, type PrinterOptions } from './format/printer.js';
 import type { ActionModule, CacheMode, CustomPrinter, ModuleDirectory, ParamDecls, QueryModule, RequestInfo } from './types.js';
 import { RequestState } from './request-state.js';
 import type { Store } from '../store/store.js';
@@ -17,6 +17,7 @@ import { debugInfo } from './debuginfo.js';
 import { handleCors, type CorsPolicy } from './cors.js';
 
 const NO_CORS: CorsPolicy = { allow: [], except: [] };
+const PRINTER_PARAM_SET: ReadonlySet<string> = new Set(PRINTER_PARAMS);
 
 export interface ApiResponse {
   status: number;
@@ -71,7 +72,8 @@ export class ApiMain {
   }
 
   private async execute(req: RequestInfo, phpArrayParams: string[], queries: QueryLogEntry[] | null): Promise<ApiResponse> {
-    const started = process.hrtime.bigint();
+    // debuginfo's elapsed time; no clock read otherwise
+    const started = this.opts.debug ? process.hrtime.bigint() : 0n;
     const raw = req.raw;
     const headers: Record<string, string> = { 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff' };
     const state = new RequestState(req, this.wiki, this.store, raw.callback !== undefined, this.opts.maxResultSize);
@@ -117,11 +119,14 @@ export class ApiMain {
       if (module.core) {
         const ctx = state.coreContext(module, this.directory);
         custom = module.customPrinter?.(ctx) ?? null;
-        await module.run(ctx);
+        const ran = module.run(ctx);
+        if (ran) await ran;
       } else {
         const ctx = state.context(module);
         custom = module.customPrinter?.(ctx) ?? null;
-        await module.run(ctx);
+        // a synchronous module costs no extra turn of the microtask queue
+        const ran = module.run(ctx);
+        if (ran) await ran;
       }
       this.reportUnused(state, raw);
       if (mainParams.curtimestamp) state.result.set('curtimestamp', new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
@@ -152,7 +157,7 @@ export class ApiMain {
 
   /** ApiMain::reportUnusedParams: every request parameter no module read. */
   private reportUnused(state: RequestState, raw: Record<string, string>): void {
-    const unused = Object.keys(raw).filter((k) => !state.used.has(k));
+    const unused = Object.keys(raw).filter((k) => !state.used.has(k) && !PRINTER_PARAM_SET.has(k));
     if (unused.length) state.warn('main', texts.unrecognizedParams(unused));
   }
 

@@ -19,6 +19,8 @@ export interface MissingTitle extends TitleKey {
   fakeId: number;
 }
 
+const NO_FILES: ReadonlySet<string> = new Set();
+
 export class PageSet {
   readonly normalized: Array<{ from: string; to: string }> = [];
   readonly redirects: Array<{ from: string; to: string; tofragment?: string; tointerwiki?: string }> = [];
@@ -91,10 +93,10 @@ export class PageSet {
       if (page === undefined) unknown.push(t);
       else if (page !== null) known.push(page);
     }
-    const [looked, uploaded] = await Promise.all([
-      unknown.length ? this.store.pages.byTitles(unknown) : [],
-      media.length ? this.store.files.existing(media) : new Set<string>(),
-    ]);
+    // most requests name no Media: title: one read, without Promise.all's bookkeeping
+    const [looked, uploaded] = media.length
+      ? await Promise.all([unknown.length ? this.store.pages.byTitles(unknown) : [], this.store.files.existing(media)])
+      : [unknown.length ? await this.store.pages.byTitles(unknown) : [], NO_FILES];
     const rows = known.length ? [...known, ...looked] : looked;
     for (const t of special) {
       // Title::fixSpecialName; an existing special page is not missing (SpecialPageFactory::exists)
@@ -113,7 +115,7 @@ export class PageSet {
     // MediaWiki's LinkBatch reads the pages in (namespace, title) index order and then lists what is left
     // over, namespace by namespace.
     rows.sort((a, b) => a.ns - b.ns || compareBytes(a.title, b.title));
-    for (const list of missingByNs.values()) for (const t of list) this.missing.push({ ...t, fakeId: this.fakeId-- });
+    for (const list of missingByNs.values()) for (const t of list) this.missing.push({ ns: t.ns, dbkey: t.dbkey, fakeId: this.fakeId-- });
     await this.addGood(rows);
   }
 

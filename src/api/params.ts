@@ -48,13 +48,41 @@ export function extractParams(
   src: ParamSource,
   sink: ValidationSink,
 ): Params {
-  const out: Params = {};
+  const c = compiled(decls, encPrefix);
+  // every parameter the request does not send gets its value from the template; only the few the
+  // request names (and required ones, which fail when absent) are validated
+  const out: Params = { ...c.template };
+  const raw = src.raw;
+  let todo: number[] | null = null;
+  for (const k in raw) {
+    const i = c.byEnc.get(k);
+    if (i !== undefined) (todo ??= []).push(i);
+  }
+  // a list default is a fresh array per request: modules may change what they get
+  for (let j = 0; j < c.listDefaults.length; j++) {
+    const d = c.listDefaults[j]!;
+    if (raw[d.enc] === undefined) out[d.name] = d.values.slice();
+  }
+  if (c.required.length) todo = todo ? todo.concat(c.required) : c.required.slice();
+  if (todo === null) return out;
+  // declaration order, as the errors and warnings of 1.25 come
+  // (insertion sort: a few entries, mostly in order already)
+  for (let a = 1; a < todo.length; a++) {
+    const x = todo[a]!;
+    let b = a - 1;
+    for (; b >= 0 && todo[b]! > x; b--) todo[b + 1] = todo[b]!;
+    todo[b + 1] = x;
+  }
   const namespaces = src.namespaces ?? null;
-  for (const { name, enc, decl } of declared(decls, encPrefix)) {
-    const raw = src.raw[enc];
+  let last = -1;
+  for (const i of todo) {
+    if (i === last) continue;
+    last = i;
+    const { name, enc, decl } = c.list[i]!;
+    const value = raw[enc];
     // only the request's own names are ever looked up in `used`: the set stays a few entries long
-    if (raw !== undefined) src.used.add(enc);
-    out[name] = extractOne(name, enc, encPrefix, decl, raw, sink, namespaces);
+    if (value !== undefined) src.used.add(enc);
+    out[name] = extractOne(name, enc, encPrefix, decl, value, sink, namespaces);
   }
   return out;
 }
@@ -66,15 +94,48 @@ interface Declared {
   decl: ParamDecl;
 }
 
-/** per declarations and prefix: its parameters with their prefixed names, built once rather than per request */
-const declaredCache = new WeakMap<ParamDecls, Map<string, Declared[]>>();
+interface Compiled {
+  /** in declaration order */
+  list: Declared[];
+  /** prefixed name → index in `list` */
+  byEnc: Map<string, number>;
+  /** every parameter with its value when the request does not send it, in declaration order */
+  template: Params;
+  /** required parameters: their absence is an error, in declaration order among the others' */
+  required: number[];
+  /** multi-value parameters with a default: its values */
+  listDefaults: Array<{ name: string; enc: string; values: readonly string[] }>;
+}
 
-function declared(decls: ParamDecls, prefix: string): Declared[] {
-  let byPrefix = declaredCache.get(decls);
-  if (!byPrefix) declaredCache.set(decls, (byPrefix = new Map()));
-  let list = byPrefix.get(prefix);
-  if (!list) byPrefix.set(prefix, (list = Object.entries(decls).map(([name, decl]) => ({ name, enc: prefix + name, decl }))));
-  return list;
+/** per declarations and prefix, built once rather than per request */
+const compiledCache = new WeakMap<ParamDecls, Map<string, Compiled>>();
+
+function compiled(decls: ParamDecls, prefix: string): Compiled {
+  let byPrefix = compiledCache.get(decls);
+  if (!byPrefix) compiledCache.set(decls, (byPrefix = new Map()));
+  let c = byPrefix.get(prefix);
+  if (!c) byPrefix.set(prefix, (c = compile(decls, prefix)));
+  return c;
+}
+
+function compile(decls: ParamDecls, prefix: string): Compiled {
+  const list = Object.entries(decls).map(([name, decl]) => ({ name, enc: prefix + name, decl }));
+  const byEnc = new Map<string, number>();
+  const template: Params = {};
+  const required: number[] = [];
+  const listDefaults: Compiled['listDefaults'] = [];
+  list.forEach(({ name, enc, decl }, i) => {
+    byEnc.set(enc, i);
+    if (decl.type === 'boolean') template[name] = false;
+    else if (decl.required) {
+      template[name] = undefined;
+      required.push(i);
+    } else if (decl.multi && typeof decl.default === 'string') {
+      template[name] = undefined;
+      listDefaults.push({ name, enc, values: decl.default === '' ? [] : splitMulti(decl.default) });
+    } else template[name] = decl.default;
+  });
+  return { list, byEnc, template, required, listDefaults };
 }
 
 function extractOne(

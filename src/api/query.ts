@@ -102,7 +102,8 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
               }
             },
           }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value));
-          await gen.run(gctx);
+          const ran = gen.run(gctx);
+          if (ran) await ran;
           cacheMode = mergeCacheMode(cacheMode, gen.cacheMode(gctx.params));
           pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
           if (rows.length) await pageSet.addRows(rows);
@@ -125,7 +126,9 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           continue;
         }
         const mctx = subContext(ctx, m, m.prefix, pageSet, null, (name, value) => cm.addContinue(m.name, m.prefix + name, value));
-        await m.run(mctx);
+        // a synchronous module (meta=tokens, siteinfo…) costs no extra turn of the microtask queue
+        const ran = m.run(mctx);
+        if (ran) await ran;
         cacheMode = mergeCacheMode(cacheMode, m.cacheMode(mctx.params));
       }
       // uselang=user (the default) makes a public answer public only for clients without a session
@@ -160,6 +163,9 @@ function subContext(
   generator: QueryModuleContext['generator'],
   setContinue: (name: string, value: string | number) => void,
 ): QueryModuleContext {
-  const base = core.submoduleContext(module, encPrefix);
-  return Object.assign(base, { pageSet, generator, setContinue });
+  const ctx = core.submoduleContext(module, encPrefix) as QueryModuleContext;
+  ctx.pageSet = pageSet;
+  ctx.generator = generator;
+  ctx.setContinue = setContinue;
+  return ctx;
 }

@@ -7,8 +7,7 @@
 import { ApiError } from './errors.js';
 import { ApiResult, CONTENT, type Obj } from './result.js';
 import { extractParams, type ValidationSink } from './params.js';
-import { PRINTER_PARAMS } from './format/printer.js';
-import type { CacheMode, CoreContext, ModuleBase, ModuleContext, ModuleDirectory, ParamDecls, RequestInfo } from './types.js';
+import type { CacheMode, CoreContext, ModuleBase, ModuleContext, ModuleDirectory, ParamDecls, Params, RequestInfo } from './types.js';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { DEFAULT_MAX_RESULT_SIZE, ResultSizeBudget, valueSize } from './result-size.js';
@@ -16,8 +15,10 @@ import { DEFAULT_MAX_RESULT_SIZE, ResultSizeBudget, valueSize } from './result-s
 /** Per-request state shared by the core and the modules' contexts. */
 export class RequestState {
   readonly result = new ApiResult();
-  readonly used = new Set<string>(PRINTER_PARAMS);
+  /** the request's parameters some module has read; the printer's own are never unrecognized (PRINTER_PARAMS) */
+  readonly used = new Set<string>();
   private warnings: Map<string, Obj> | null = null;
+  private warningLines: Map<string, string[]> | null = null;
   cacheMode: CacheMode = 'private';
   /** clock: valid until the second ends; client: per client; always: a new answer every time (list=random) */
   readonly volatility = { clock: false, client: false, always: false };
@@ -51,8 +52,14 @@ export class RequestState {
       this.warnings.set(module, w);
       return;
     }
-    const prev = (w.warnings as string).split('\n');
-    if (!prev.includes(text)) w.warnings = prev.concat(text).join('\n');
+    // the text's lines so far; a text is added once (ApiResult's setWarning)
+    this.warningLines ??= new Map();
+    let lines = this.warningLines.get(module);
+    if (lines === undefined) this.warningLines.set(module, (lines = (w.warnings as string).split('\n')));
+    if (!lines.includes(text)) {
+      w.warnings = (w.warnings as string) + '\n' + text;
+      for (const line of text.split('\n')) lines.push(line);
+    }
   }
 
   get hasWarnings(): boolean {
@@ -64,45 +71,111 @@ export class RequestState {
   }
 
   sink(module: string): ValidationSink {
-    return {
-      warn: (t) => this.warn(module, t),
-      setLimit: (v) => {
-        const limits = this.result.object('limits');
-        limits[module] = v;
-      },
-    };
+    return new ModuleSink(this, module);
   }
 
   /** A module's context: its params are validated here. */
   context(module: { name: string; prefix: string; params: ParamDecls }, encPrefix = module.prefix): ModuleContext {
-    const params = extractParams(module.params, encPrefix, { raw: this.request.raw, used: this.used, namespaces: this.wiki.namespaceIds }, this.sink(module.name));
-    return {
-      params,
-      result: this.result,
-      store: this.store,
-      wiki: this.wiki,
-      request: this.request,
-      isJsonp: this.isJsonp,
-      markVolatile: (on) => {
-        this.volatility[on] = true;
-      },
-      warn: (t) => this.warn(module.name, t),
-      die: (code, info, extra) => {
-        throw new ApiError(encPrefix + code, info, extra);
-      },
-      encodeParamName: (n) => encPrefix + n,
-    };
+    const ctx = new Context(this, module.name, encPrefix);
+    ctx.params = extractParams(module.params, encPrefix, { raw: this.request.raw, used: this.used, namespaces: this.wiki.namespaceIds }, ctx);
+    return ctx;
   }
 
   /** The context of one of the framework's own modules: it may describe and run other modules. */
   coreContext(module: ModuleBase, modules: ModuleDirectory): CoreContext {
-    return Object.assign(this.context(module), {
-      modules,
-      submoduleContext: (m: ModuleBase, encPrefix: string) => this.context(m, encPrefix),
-      warnAs: (name: string, text: string) => this.warn(name, text),
-      setCacheMode: (mode: CacheMode) => {
-        this.cacheMode = mode;
-      },
-    });
+    const ctx = new CoreModuleContext(this, module.name, module.prefix, modules);
+    ctx.params = extractParams(module.params, module.prefix, { raw: this.request.raw, used: this.used, namespaces: this.wiki.namespaceIds }, ctx);
+    return ctx;
+  }
+}
+
+/** The validation sink of the main parameters (and of anything else not run as a module). */
+class ModuleSink implements ValidationSink {
+  constructor(
+    private readonly state: RequestState,
+    private readonly module: string,
+  ) {}
+
+  warn(text: string): void {
+    this.state.warn(this.module, text);
+  }
+
+  setLimit(value: number): void {
+    this.state.result.object('limits')[this.module] = value;
+  }
+}
+
+const NO_PARAMS: Params = {};
+
+/**
+ * A module's context, also the sink of its parameters' warnings. Methods live on the prototype: a
+ * request makes a context per module, and closures for each member cost more than the module's own work
+ * on small answers. The query submodules' members (pageSet, generator, setContinue) are declared here
+ * so that setting them keeps the object's shape.
+ */
+class Context implements ModuleContext, ValidationSink {
+  params: Params = NO_PARAMS;
+  readonly result: ApiResult;
+  readonly store: Store;
+  readonly wiki: Wiki;
+  readonly request: RequestInfo;
+  readonly isJsonp: boolean;
+  pageSet: unknown = undefined;
+  generator: unknown = undefined;
+  setContinue: unknown = undefined;
+
+  constructor(
+    protected readonly state: RequestState,
+    private readonly moduleName: string,
+    private readonly encPrefix: string,
+  ) {
+    this.result = state.result;
+    this.store = state.store;
+    this.wiki = state.wiki;
+    this.request = state.request;
+    this.isJsonp = state.isJsonp;
+  }
+
+  markVolatile(on: 'clock' | 'client' | 'always'): void {
+    this.state.volatility[on] = true;
+  }
+
+  warn(text: string): void {
+    this.state.warn(this.moduleName, text);
+  }
+
+  setLimit(value: number): void {
+    this.state.result.object('limits')[this.moduleName] = value;
+  }
+
+  die(code: string, info: string, extra?: Record<string, unknown>): never {
+    throw new ApiError(this.encPrefix + code, info, extra);
+  }
+
+  encodeParamName(name: string): string {
+    return this.encPrefix + name;
+  }
+}
+
+class CoreModuleContext extends Context implements CoreContext {
+  constructor(
+    state: RequestState,
+    moduleName: string,
+    encPrefix: string,
+    readonly modules: ModuleDirectory,
+  ) {
+    super(state, moduleName, encPrefix);
+  }
+
+  submoduleContext(m: ModuleBase, encPrefix: string): ModuleContext {
+    return this.state.context(m, encPrefix);
+  }
+
+  warnAs(name: string, text: string): void {
+    this.state.warn(name, text);
+  }
+
+  setCacheMode(mode: CacheMode): void {
+    this.state.cacheMode = mode;
   }
 }

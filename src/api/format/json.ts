@@ -12,8 +12,16 @@ export interface JsonOptions {
 }
 
 export function toJson(root: unknown, opts: JsonOptions): string {
-  // ascii: every string (and key) is escaped as it is written, so the structure is never scanned
-  let s = write(root, opts.formatversion, opts.pretty ? '\n' : '', opts.ascii);
+  pos = 0;
+  let s: string;
+  try {
+    put(root, opts.formatversion, opts.pretty ? '\n' : '', opts.ascii);
+    // ascii: every byte is < 0x80, and latin1 makes the one-byte string without decoding
+    s = out.toString(opts.ascii ? 'latin1' : 'utf8', 0, pos);
+  } finally {
+    // one huge answer does not pin its buffer
+    if (out.length > OUT_KEEP) out = Buffer.allocUnsafe(OUT_START);
+  }
   if (!opts.ascii && (s.includes('\u2028') || s.includes('\u2029'))) s = s.replace(/[\u2028\u2029]/g, escapeUnit);
   // A JSON answer must never be mistaken for a Flash cross-domain policy (FormatJson::encode).
   if (s.includes('<') && /<\s*cross-domain-policy\s*>/i.test(s)) s = s.replace(/<\s*cross-domain-policy\s*>/gi, (m) => m.replace('<', '\\u003C').replace('>', '\\u003E'));
@@ -25,31 +33,64 @@ function escapeUnit(c: string): string {
 }
 
 const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
-/** bytes of the escaped string being built (grown as needed; one request writes one string at a time) */
-let scratch = Buffer.allocUnsafe(4096);
-const SCRATCH_KEEP = 1 << 22;
+
+/**
+ * The answer's bytes: the whole answer is written into one buffer and decoded once. Strings joined with
+ * `+=` made a rope of thousands of pieces (every escaped string a decoded piece of its own) that the
+ * response then flattened. One request writes one answer at a time (the writer never yields).
+ */
+const OUT_START = 1 << 16;
+const OUT_KEEP = 1 << 22;
+let out = Buffer.allocUnsafe(OUT_START);
+let pos = 0;
+
+function reserve(n: number): void {
+  if (pos + n <= out.length) return;
+  const next = Buffer.allocUnsafe(Math.max(pos + n, 2 * out.length));
+  out.copy(next, 0, 0, pos);
+  out = next;
+}
+
+/** A string known to be ASCII (separators, numbers, escaped keys). */
+function putAscii(s: string): void {
+  const n = s.length;
+  reserve(n);
+  const b = out;
+  let o = pos;
+  for (let i = 0; i < n; i++) b[o++] = s.charCodeAt(i);
+  pos = o;
+}
+
+/** Any string, as UTF-8 (its ASCII head copied here, the rest encoded natively). */
+function putText(s: string): void {
+  const n = s.length;
+  reserve(3 * n);
+  const b = out;
+  let o = pos;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) {
+      // i is the first non-ASCII unit: a surrogate pair is never cut
+      pos = o + b.write(i === 0 ? s : s.slice(i), o, 'utf8');
+      return;
+    }
+    b[o++] = c;
+  }
+  pos = o;
+}
 
 /**
  * JSON.stringify(s) followed by PHP json_encode's default escaping of every non-ASCII UTF-16 unit as
  * lowercase `\uXXXX` (astral characters as their surrogate pair), in one pass over the string's units
- * into bytes. Ukrainian answers escape most characters: concatenating the escapes one by one built a rope
- * of thousands of pieces per answer, and a scan of the whole answer followed.
+ * into the answer's bytes.
  */
-function quoteAscii(s: string): string {
+function putQuotedAscii(s: string): void {
   const n = s.length;
-  let i = 0;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80 || c < 0x20 || c === 34 || c === 92) break;
-  }
-  if (i === n) return '"' + s + '"';
-  const size = 2 + 6 * n;
-  // a string larger than SCRATCH_KEEP gets its own buffer, so one huge value does not pin memory
-  const b = size <= scratch.length ? scratch : size <= SCRATCH_KEEP ? (scratch = Buffer.allocUnsafe(Math.max(size, 2 * scratch.length))) : Buffer.allocUnsafe(size);
-  b[0] = 34;
-  let o = 1;
-  for (let k = 0; k < i; k++) b[o++] = s.charCodeAt(k);
-  for (; i < n; i++) {
+  reserve(2 + 6 * n);
+  const b = out;
+  let o = pos;
+  b[o++] = 34;
+  for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0x80 || c < 0x20) {
       // JSON.stringify's short forms of the control characters
@@ -75,21 +116,29 @@ function quoteAscii(s: string): string {
     }
   }
   b[o++] = 34;
-  return b.toString('latin1', 0, o);
+  pos = o;
 }
 
 /** Quoted keys, reused: most keys are the same few names in every answer (bounded: ids vary). */
 const quotedKeys = new Map<string, string>();
 const quotedKeysAscii = new Map<string, string>();
 
-function quoteKey(k: string, ascii: boolean): string {
+function putKey(k: string, ascii: boolean): void {
   const cache = ascii ? quotedKeysAscii : quotedKeys;
   let q = cache.get(k);
   if (q === undefined) {
-    q = ascii ? quoteAscii(k) : JSON.stringify(k);
+    if (ascii) {
+      const start = pos;
+      putQuotedAscii(k);
+      q = out.toString('latin1', start, pos);
+      if (cache.size < 4096) cache.set(k, q);
+      return;
+    }
+    q = JSON.stringify(k);
     if (cache.size < 4096) cache.set(k, q);
   }
-  return q;
+  if (ascii) putAscii(q);
+  else putText(q);
 }
 
 /**
@@ -104,48 +153,69 @@ function ksortedValues(m: Map<string, unknown>): unknown[] {
 }
 
 /**
- * One node as JSON. Objects apply the fv1 transform on the way (false and undefined members dropped, the
- * content member renamed '*' and written last); BCarray maps are lists in fv2. Strings are built with `+=`
- * (V8 ropes), which costs less than collecting parts in an array.
+ * One node as JSON, into the answer's bytes. Objects apply the fv1 transform on the way (false and
+ * undefined members dropped, the content member renamed '*' and written last); BCarray maps are lists in fv2.
  */
-function write(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): string {
+function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
   switch (typeof v) {
     case 'string':
-      return ascii ? quoteAscii(v) : JSON.stringify(v);
+      if (ascii) putQuotedAscii(v);
+      else putText(JSON.stringify(v));
+      return;
     case 'number':
-      return Number.isFinite(v) ? String(v) : '0';
+      putAscii(Number.isFinite(v) ? String(v) : '0');
+      return;
     case 'boolean':
-      return fv === 1 ? '""' : v ? 'true' : 'false';
+      putAscii(fv === 1 ? '""' : v ? 'true' : 'false');
+      return;
     case 'bigint':
-      return v.toString();
+      putAscii(v.toString());
+      return;
     case 'object':
       break;
     default:
-      return 'null';
+      putAscii('null');
+      return;
   }
-  if (v === null) return 'null';
+  if (v === null) {
+    putAscii('null');
+    return;
+  }
   const inner = nl === '' ? '' : nl + '    ';
   const arrayType = (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE];
   if (fv === 2 && arrayType === 'BCassoc' && Array.isArray(v)) {
     // fv2 prints a BCassoc list as an object keyed by index
     const m = new Map<string, unknown>();
     v.forEach((item, i) => m.set(String(i), item));
-    return write(m, fv, nl, ascii);
+    put(m, fv, nl, ascii);
+    return;
   }
   if (Array.isArray(v) || (fv === 2 && arrayType === 'BCarray')) {
-    let out = '[';
+    reserve(1);
+    out[pos++] = 91; // [
     let empty = true;
-    for (const item of Array.isArray(v) ? v : ksortedValues(v as Map<string, unknown>)) {
+    const items = Array.isArray(v) ? v : ksortedValues(v as Map<string, unknown>);
+    for (let n = 0; n < items.length; n++) {
+      const item = items[n];
       if (fv === 1 && (item === false || item === undefined)) continue;
-      out += (empty ? '' : ',') + inner + write(item, fv, inner, ascii);
+      if (!empty) {
+        reserve(1);
+        out[pos++] = 44;
+      }
+      if (inner !== '') putAscii(inner);
+      put(item, fv, inner, ascii);
       empty = false;
     }
-    return empty ? '[]' : out + nl + ']';
+    if (!empty && nl !== '') putAscii(nl);
+    reserve(1);
+    out[pos++] = 93; // ]
+    return;
   }
   const colon = nl === '' ? ':' : ': ';
   const contentKey = fv === 1 ? (v as { [CONTENT]?: string })[CONTENT] : undefined;
   const bcBools = fv === 1 ? (v as { [BC_BOOLS]?: readonly string[] })[BC_BOOLS] : undefined;
-  let out = '{';
+  reserve(1);
+  out[pos++] = 123; // {
   let empty = true;
   let content: unknown;
   // one loop for Maps and objects (a closure per object cost more than the members it wrote)
@@ -165,22 +235,37 @@ function write(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): string {
       [k, item] = r.value;
     }
     if (item === undefined) continue;
-    if (bcBools !== undefined && typeof item === 'boolean' && bcBools.includes(k)) {
-      out += (empty ? '' : ',') + inner + quoteKey(k, ascii) + colon + (item ? 'true' : 'false');
-      empty = false;
-      continue;
+    const bcBool = bcBools !== undefined && typeof item === 'boolean' && bcBools.includes(k);
+    if (!bcBool) {
+      if (fv === 1 && item === false) continue;
+      if (k === contentKey) {
+        content = item;
+        continue;
+      }
     }
-    if (fv === 1 && item === false) continue;
-    if (k === contentKey) {
-      content = item;
-      continue;
+    if (!empty) {
+      reserve(1);
+      out[pos++] = 44;
     }
-    out += (empty ? '' : ',') + inner + quoteKey(k, ascii) + colon + write(item, fv, inner, ascii);
+    if (inner !== '') putAscii(inner);
+    putKey(k, ascii);
+    putAscii(colon);
+    if (bcBool) putAscii(item ? 'true' : 'false');
+    else put(item, fv, inner, ascii);
     empty = false;
   }
   if (content !== undefined && content !== false) {
-    out += (empty ? '' : ',') + inner + '"*"' + colon + write(content, fv, inner, ascii);
+    if (!empty) {
+      reserve(1);
+      out[pos++] = 44;
+    }
+    if (inner !== '') putAscii(inner);
+    putAscii('"*"');
+    putAscii(colon);
+    put(content, fv, inner, ascii);
     empty = false;
   }
-  return empty ? '{}' : out + nl + '}';
+  if (!empty && nl !== '') putAscii(nl);
+  reserve(1);
+  out[pos++] = 125; // }
 }
