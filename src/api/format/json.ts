@@ -160,6 +160,32 @@ function putKey(k: string, ascii: boolean, pretty: boolean): void {
   pos = o + n;
 }
 
+const MEMBER_SKIPPED = 0;
+const MEMBER_WRITTEN = 1;
+const MEMBER_CONTENT = 2;
+
+/**
+ * One member of an object, after a comma unless it is the first written: MEMBER_SKIPPED (undefined, or
+ * fv1's false), MEMBER_CONTENT (the content member, written last by the caller) or MEMBER_WRITTEN.
+ */
+function putMember(k: string, item: unknown, fv: 1 | 2, inner: string, ascii: boolean, bcBools: readonly string[] | undefined, contentKey: string | undefined, empty: boolean): number {
+  if (item === undefined) return MEMBER_SKIPPED;
+  const bcBool = bcBools !== undefined && typeof item === 'boolean' && bcBools.includes(k);
+  if (!bcBool) {
+    if (fv === 1 && item === false) return MEMBER_SKIPPED;
+    if (k === contentKey) return MEMBER_CONTENT;
+  }
+  if (!empty) {
+    reserve(1);
+    out[pos++] = 44;
+  }
+  if (inner !== '') putAscii(inner);
+  putKey(k, ascii, inner !== '');
+  if (bcBool) putAscii(item ? 'true' : 'false');
+  else put(item, fv, inner, ascii);
+  return MEMBER_WRITTEN;
+}
+
 /**
  * ApiResult::transformForTypes of 1.25 ksorts a BCarray before taking its values: query.pages comes out
  * in page id order (the negative keys of missing and special titles first), whatever order it was built in.
@@ -237,40 +263,21 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
   out[pos++] = 123; // {
   let empty = true;
   let content: unknown;
-  // one loop for Maps and objects (a closure per object cost more than the members it wrote)
-  const entries: Iterable<[string, unknown]> | null = v instanceof Map ? v : null;
-  const keys = entries === null ? Object.keys(v) : null;
-  const iter = entries !== null ? entries[Symbol.iterator]() : null;
-  for (let n = 0; ; n++) {
-    let k: string;
-    let item: unknown;
-    if (keys !== null) {
-      if (n >= keys.length) break;
-      k = keys[n]!;
-      item = (v as Record<string, unknown>)[k];
-    } else {
-      const r = iter!.next();
-      if (r.done) break;
-      [k, item] = r.value;
+  if (v instanceof Map) {
+    for (const e of v as Map<string, unknown>) {
+      const r = putMember(e[0], e[1], fv, inner, ascii, bcBools, contentKey, empty);
+      if (r === MEMBER_CONTENT) content = e[1];
+      else if (r === MEMBER_WRITTEN) empty = false;
     }
-    if (item === undefined) continue;
-    const bcBool = bcBools !== undefined && typeof item === 'boolean' && bcBools.includes(k);
-    if (!bcBool) {
-      if (fv === 1 && item === false) continue;
-      if (k === contentKey) {
-        content = item;
-        continue;
-      }
+  } else {
+    // own members only (Object.keys' array per object cost more than the member it wrote)
+    for (const k in v) {
+      if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+      const item = (v as Record<string, unknown>)[k];
+      const r = putMember(k, item, fv, inner, ascii, bcBools, contentKey, empty);
+      if (r === MEMBER_CONTENT) content = item;
+      else if (r === MEMBER_WRITTEN) empty = false;
     }
-    if (!empty) {
-      reserve(1);
-      out[pos++] = 44;
-    }
-    if (inner !== '') putAscii(inner);
-    putKey(k, ascii, nl !== '');
-    if (bcBool) putAscii(item ? 'true' : 'false');
-    else put(item, fv, inner, ascii);
-    empty = false;
   }
   if (content !== undefined && content !== false) {
     if (!empty) {
