@@ -5,7 +5,7 @@
  *  - subjectData: a seek in smw_subject_name per subject (with its subobjects: the page's range there),
  *    a range of smw_value's primary key each;
  *  - autocompletion, one statement: a seek in smw_property (the property source), one in smw_ac_node_key
- *    that reads a heavy prefix's whole answer (one list), or else ≤ HEAVY_ROWS (LONG_QUERY_SCAN for a
+ *    that reads a heavy prefix's whole answer (one JSON list), or else ≤ HEAVY_ROWS (LONG_QUERY_SCAN for a
  *    query longer than the keys) rows of smw_ac_word and a seek into smw_ac_value per value (see
  *    sqlite/semantic-schema.ts);
  *  - the dependent (baseprop) form: a range of smw_value_key, then a primary-key range per subject;
@@ -354,14 +354,10 @@ export class SqlSemanticStore implements SemanticStore {
   }
 }
 
-/**
- * A heavy prefix's answer (smw_ac_node.an_values: its first values in UTF-16LE, joined by U+0000), cut
- * to `limit`. A split makes the strings at a third less than JSON.parse did.
- */
+/** A heavy prefix's answer (smw_ac_node.an_values: a JSON array of its first values in UTF-16LE), cut to `limit`. */
 function listValues(list: Uint8Array, limit: number): string[] {
-  if (list.length === 0) return [];
   const bytes = Buffer.isBuffer(list) ? list : Buffer.from(list.buffer, list.byteOffset, list.byteLength);
-  const values = bytes.toString('utf16le').split('\0');
+  const values = JSON.parse(bytes.toString('utf16le')) as string[];
   return values.length > limit ? values.slice(0, limit) : values;
 }
 

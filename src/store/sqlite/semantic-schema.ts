@@ -13,10 +13,9 @@
  *                 to 64 characters. A substring's matches are one range scan `aw_key >= f AND aw_key < f+∞`.
  *   smw_ac_node   "heavy" prefixes: every node of the (compressed) trie of word keys under which more than
  *                 HEAVY_ROWS word rows lie, with an_values: the answer below it, the first 1000 values in
- *                 id order joined by U+0000 (which no value holds: the import replaces it), one row read
- *                 instead of 1000 seeks scattered over smw_ac_value (what a heavy prefix cost grew with),
- *                 in UTF-16LE bytes: the reader's string is then a copy (decoding 40 kB of Cyrillic UTF-8
- *                 took 4× the rest of the read), split at the separators.
+ *                 id order as one JSON array (one row read instead of 1000 seeks scattered over
+ *                 smw_ac_value: what a heavy prefix cost grew with), in UTF-16LE bytes: the reader's
+ *                 string is then a copy (decoding 40 kB of Cyrillic UTF-8 took 4× the rest of the read).
  *
  * A lookup first seeks the smallest heavy key >= f: when it starts with f, f's matches are that node's
  * (a node and the chain of prefixes above it share their rows), and the answer is its list; otherwise f

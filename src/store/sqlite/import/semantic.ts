@@ -270,7 +270,7 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
 
   addHeavyPrefix(source: number, key: string, topValues: number[]): void {
     const texts = this.st('top', 'SELECT av_value FROM json_each(?) j JOIN smw_ac_value ON av_id = j.value ORDER BY j.key', true).all(JSON.stringify(topValues)) as string[];
-    this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key, an_values) VALUES (?, ?, ?)').run(source, key, Buffer.from(texts.join('\0'), 'utf16le'));
+    this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key, an_values) VALUES (?, ?, ?)').run(source, key, Buffer.from(JSON.stringify(texts), 'utf16le'));
   }
 
   finish(): void {
