@@ -163,13 +163,12 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   /**
    * The distinct completion values of each source in byte order (page titles are the namespace
    * sources), numbered in that order and kept as shown so that no request rewrites them; the staged
-   * values dropped. U+0000 (which no XML dump can hold) becomes U+FFFD: the readers join values with it.
-   * (On the completion worker's file.)
+   * values dropped. (On the completion worker's file.)
    */
   completionValuesFromStage(): void {
     const db = this.db;
     db.exec(`INSERT INTO smw_ac_value (av_source, av_value)
-             SELECT as_source, replace(replace(as_value, '_', ' '), char(0), char(65533)) FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
+             SELECT as_source, replace(as_value, '_', ' ') FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
     db.exec('DROP TABLE smw_ac_stage');
   }
 
