@@ -140,10 +140,25 @@ function putQuotedAscii(s: string): void {
  */
 const keyCaches: Array<Map<string, Uint8Array>> = [new Map(), new Map(), new Map(), new Map()];
 
+/** the last key written, for a list of objects with the same members (a compare instead of a lookup) */
+let lastKey = '';
+let lastKind = -1;
+let lastBytes: Uint8Array = new Uint8Array(0);
+
 function putKey(k: string, ascii: boolean, pretty: boolean): void {
-  const cache = keyCaches[(ascii ? 1 : 0) + (pretty ? 2 : 0)]!;
-  let q = cache.get(k);
+  const kind = (ascii ? 1 : 0) + (pretty ? 2 : 0);
+  let q: Uint8Array | undefined;
+  if (k === lastKey && kind === lastKind) q = lastBytes;
+  else {
+    q = keyCaches[kind]!.get(k);
+    if (q !== undefined) {
+      lastKey = k;
+      lastKind = kind;
+      lastBytes = q;
+    }
+  }
   if (q === undefined) {
+    const cache = keyCaches[kind]!;
     const start = pos;
     if (ascii) putQuotedAscii(k);
     else putText(JSON.stringify(k));
