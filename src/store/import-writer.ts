@@ -308,14 +308,13 @@ export interface DerivedImportWriter {
   /** initSiteStats.php's figures (content pages counted by the 'link' method) */
   statistics(): SiteStatistics;
   writeStatistics(stats: SiteStatistics): void;
-  /** the query-page reports (querycache) */
-  reports(opts?: ReportOptions): void;
   /** the tables the reports read (index areas too): complete before startReports, unchanged until joinReports */
   readonly reportSources: readonly IndexArea[];
   /**
-   * The same reports on a thread of their own, from the tables as they are now, while the import goes on
-   * with tables the reports do not read; joinReports() waits for them and stores them (before ANALYZE).
-   * Between the two the import writes none of reportSources (their pending indexes wait for the join).
+   * The query-page reports (querycache) computed on a thread of their own from the tables as they are
+   * now, while the import goes on with tables the reports do not read; joinReports() waits for them and
+   * stores them (before ANALYZE). Between the two the import writes none of reportSources (their pending
+   * indexes wait for the join).
    */
   startReports(opts?: ReportOptions): void;
   joinReports(): Promise<ReportsDone>;

@@ -15,7 +15,7 @@ import { SearchIndexWriter } from '../search-writer.js';
 import { SCHEMA_VERSION } from '../schema.js';
 import { databaseProblem, Db } from '../db.js';
 import { storeOn } from '../index.js';
-import { buildReports, REPORT_SOURCE_TABLES } from './reports.js';
+import { REPORT_SOURCE_TABLES } from './reports.js';
 import type { ReportsWorkerData } from './reports-worker.js';
 import { SqliteSemanticImportWriter } from './semantic.js';
 import { RowBuffer } from './row-buffer.js';
@@ -581,10 +581,6 @@ class SqliteDerived implements DerivedImportWriter {
   /** stored as JSON in meta('statistics'), in the shape of SiteStatistics (src/store/site-store.ts) */
   writeStatistics(stats: SiteStatistics): void {
     this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('statistics', ?)").run(JSON.stringify(stats));
-  }
-
-  reports(opts?: ReportOptions): void {
-    buildReports(this.db, opts);
   }
 
   /** what the reports read: this connection writes none of them between startReports and joinReports */
