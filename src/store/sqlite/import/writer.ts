@@ -400,8 +400,8 @@ class SqliteMessages implements MessageImportWriter {
 
 class SqliteLinks implements LinkImportWriter {
   private readonly writer: LinksWriter;
-  private ins: Record<'tl' | 'cl' | 'll' | 'pp', Database.Statement> | null = null;
-  private staged: { pl: RowBuffer; il: RowBuffer } | null = null;
+  private ins: Record<'ll' | 'pp', Database.Statement> | null = null;
+  private staged: { pl: RowBuffer; il: RowBuffer; tl: RowBuffer; cl: RowBuffer } | null = null;
   private late: Record<keyof LateLinkCounts, RowBuffer> | null = null;
 
   constructor(private readonly db: Database.Database) {
@@ -418,13 +418,15 @@ class SqliteLinks implements LinkImportWriter {
     // their B-trees. They are staged in append-only tables and moved over sorted at the end.
     db.exec(`CREATE TABLE tmp_pagelinks (pl_from INTEGER, pl_namespace INTEGER, pl_title TEXT, pl_from_namespace INTEGER);
              CREATE TABLE tmp_imagelinks (il_from INTEGER, il_to TEXT, il_from_namespace INTEGER)`);
-    this.staged = { pl: new RowBuffer(db, 'INSERT INTO tmp_pagelinks VALUES', 4), il: new RowBuffer(db, 'INSERT INTO tmp_imagelinks VALUES', 3) };
+    // templatelinks and categorylinks are read by nothing before finish(): queued like the staged ones
+    // (an OR IGNORE of a multi-row INSERT skips the same rows as row by row: they go in in order)
+    this.staged = {
+      pl: new RowBuffer(db, 'INSERT INTO tmp_pagelinks VALUES', 4),
+      il: new RowBuffer(db, 'INSERT INTO tmp_imagelinks VALUES', 3),
+      tl: new RowBuffer(db, 'INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES', 4),
+      cl: new RowBuffer(db, 'INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type) VALUES', 6),
+    };
     this.ins = {
-      tl: db.prepare('INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES (?, ?, ?, ?)'),
-      cl: db.prepare(
-        `INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-      ),
       ll: db.prepare('INSERT OR IGNORE INTO langlinks (ll_from, ll_lang, ll_title) VALUES (?, ?, ?)'),
       pp: db.prepare('INSERT OR REPLACE INTO page_props (pp_page, pp_propname, pp_value) VALUES (?, ?, ?)'),
     };
@@ -443,12 +445,12 @@ class SqliteLinks implements LinkImportWriter {
     this.staged!.il.add(from, file, fromNs);
   }
 
-  templateLink(from: number, fromNs: number, to: TitleRef): number {
-    return this.s.tl.run(from, to.ns, to.dbkey, fromNs).changes;
+  templateLink(from: number, fromNs: number, to: TitleRef): void {
+    this.staged!.tl.add(from, to.ns, to.dbkey, fromNs);
   }
 
-  categoryLink(r: CategoryLinkRow): number {
-    return this.s.cl.run(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type).changes;
+  categoryLink(r: CategoryLinkRow): void {
+    this.staged!.cl.add(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type);
   }
 
   langLink(from: number, lang: string, title: string): number {
@@ -494,17 +496,18 @@ class SqliteLinks implements LinkImportWriter {
     return out;
   }
 
-  finish(): { pagelinks: number; imagelinks: number } {
+  finish(): { pagelinks: number; imagelinks: number; templatelinks: number; categorylinks: number } {
     const db = this.db;
-    this.staged?.pl.flush();
-    this.staged?.il.flush();
+    const staged = this.staged;
+    if (staged === null) throw new Error('links.begin() was not called');
+    for (const b of [staged.pl, staged.il, staged.tl, staged.cl]) b.flush();
     this.staged = null;
     // one row per (page, target) already: the importer hands each target of a page once
     const pagelinks = db.prepare('INSERT INTO pagelinks SELECT * FROM tmp_pagelinks ORDER BY pl_namespace, pl_title, pl_from').run().changes;
     const imagelinks = db.prepare('INSERT INTO imagelinks SELECT * FROM tmp_imagelinks ORDER BY il_to, il_from').run().changes;
     db.exec('DROP TABLE tmp_pagelinks; DROP TABLE tmp_imagelinks');
     this.ins = null;
-    return { pagelinks, imagelinks };
+    return { pagelinks, imagelinks, templatelinks: staged.tl.changes, categorylinks: staged.cl.changes };
   }
 }
 
@@ -674,10 +677,12 @@ export class SqliteImportWriter implements ImportWriter {
   }
 
   commit(): void {
+    this.search.beforeCommit();
     this.db.exec('COMMIT');
   }
 
   rollback(): void {
+    this.search.discardQueued();
     if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
   }
 
