@@ -118,10 +118,11 @@ export const PAGE_CHUNK_SQL = `SELECT p.page_id AS id, p.page_namespace AS ns, p
     p.latest_timestamp AS ts, p.page_latest AS rev, p.page_content_model AS model, t.old_text AS text
   FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?`;
 
-export type PageChunkRow = { id: number; ns: number; dbkey: string; redirect: number; ts: string; rev: number; model: string; text: string };
+/** a row of PAGE_CHUNK_SQL read raw (statements prepared with .raw()): arrays are cheaper to make than named rows */
+export type PageChunkRow = [id: number, ns: number, dbkey: string, redirect: number, ts: string, rev: number, model: string, text: string];
 
 export function toPageWithText(r: PageChunkRow): PageWithText {
-  return { id: r.id, ns: r.ns, dbkey: r.dbkey, isRedirect: r.redirect === 1, latestTimestamp: r.ts, latestRevId: r.rev, model: r.model, text: r.text };
+  return { id: r[0], ns: r[1], dbkey: r[2], isRedirect: r[3] === 1, latestTimestamp: r[4], latestRevId: r[5], model: r[6], text: r[7] };
 }
 
 /** The DB keys of the pages that redirect to a title, in page id order. */
@@ -237,7 +238,7 @@ class SqlitePages implements PageImportWriter {
   private nsChunk: Database.Statement | null = null;
 
   chunkWithText(afterId: number, limit: number): PageWithText[] {
-    this.chunk ??= this.db.prepare(PAGE_CHUNK_SQL);
+    this.chunk ??= this.db.prepare(PAGE_CHUNK_SQL).raw();
     return (this.chunk.all(afterId, limit) as PageChunkRow[]).map(toPageWithText);
   }
 
@@ -249,14 +250,14 @@ class SqlitePages implements PageImportWriter {
   chunkInNamespace(ns: number, afterId: number, limit: number): PageWithText[] {
     // the page id range read in order, other namespaces' rows skipped before their texts are read: on the
     // (namespace, title) index every chunk would sort the rest of the namespace, texts and all
-    this.nsChunk ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ?', 'WHERE +p.page_namespace = ? AND p.page_id > ?'));
+    this.nsChunk ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ?', 'WHERE +p.page_namespace = ? AND p.page_id > ?')).raw();
     return (this.nsChunk.all(ns, afterId, limit) as PageChunkRow[]).map(toPageWithText);
   }
 
   private byIds: Database.Statement | null = null;
 
   withText(ids: readonly number[]): PageWithText[] {
-    this.byIds ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?', 'WHERE p.page_id IN (SELECT value FROM json_each(?)) ORDER BY p.page_id'));
+    this.byIds ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?', 'WHERE p.page_id IN (SELECT value FROM json_each(?)) ORDER BY p.page_id')).raw();
     return (this.byIds.all(JSON.stringify(ids)) as PageChunkRow[]).map(toPageWithText);
   }
 
