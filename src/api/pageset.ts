@@ -21,6 +21,8 @@ export interface MissingTitle extends TitleKey {
 
 const NO_FILES: ReadonlySet<string> = new Set();
 
+const byNamespaceAndTitle = (a: PageRow, b: PageRow): number => a.ns - b.ns || compareBytes(a.title, b.title);
+
 export class PageSet {
   readonly normalized: Array<{ from: string; to: string }> = [];
   readonly redirects: Array<{ from: string; to: string; tofragment?: string; tointerwiki?: string }> = [];
@@ -73,49 +75,63 @@ export class PageSet {
 
   /**
    * Titles from a generator or from user input after parsing: one store call for all of them but those
-   * `lookedUp` already answers ("ns:dbkey" → the page, or null for none).
+   * `known` already answers (parallel to `titles`: the page, null for none, undefined to look up).
    */
-  async addTitles(titles: TitleKey[], lookedUp?: ReadonlyMap<string, PageRow | null>): Promise<void> {
+  async addTitles(titles: readonly TitleKey[], known?: ReadonlyArray<PageRow | null | undefined>): Promise<void> {
+    // each title's "ns:dbkey" is made once: building and hashing these strings was most of the cost
     const fresh: TitleKey[] = [];
-    const special: TitleKey[] = [];
-    for (const t of titles) {
+    const freshKeys: string[] = [];
+    let special: TitleKey[] | null = null;
+    const rows: PageRow[] = [];
+    let unknown: TitleKey[] | null = null;
+    // "ns:dbkey" of the pages that exist, when some are looked up or known not to exist
+    let absent = false;
+    for (let i = 0; i < titles.length; i++) {
+      const t = titles[i]!;
       const k = t.ns + ':' + t.dbkey;
       if (this.seen.has(k)) continue;
       this.seen.add(k);
-      if (t.ns < 0) special.push(t);
-      else fresh.push(t);
+      if (t.ns < 0) {
+        (special ??= []).push(t);
+        continue;
+      }
+      fresh.push(t);
+      freshKeys.push(k);
+      const page = known?.[i];
+      if (page === undefined) (unknown ??= []).push(t);
+      else if (page !== null) rows.push(page);
+      else absent = true;
     }
-    const media = special.filter((t) => t.ns === NS_MEDIA).map((t) => t.dbkey);
-    const known: PageRow[] = [];
-    const unknown: TitleKey[] = [];
-    for (const t of fresh) {
-      const page = lookedUp?.get(t.ns + ':' + t.dbkey);
-      if (page === undefined) unknown.push(t);
-      else if (page !== null) known.push(page);
-    }
+    const media = special === null ? [] : special.filter((t) => t.ns === NS_MEDIA).map((t) => t.dbkey);
     // most requests name no Media: title: one read, without Promise.all's bookkeeping
     const [looked, uploaded] = media.length
-      ? await Promise.all([unknown.length ? this.store.pages.byTitles(unknown) : [], this.store.files.existing(media)])
-      : [unknown.length ? await this.store.pages.byTitles(unknown) : [], NO_FILES];
-    const rows = known.length ? [...known, ...looked] : looked;
-    for (const t of special) {
-      // Title::fixSpecialName; an existing special page is not missing (SpecialPageFactory::exists)
-      const dbkey = t.ns === NS_SPECIAL ? fixSpecialName(t.dbkey) : t.dbkey;
-      const exists = t.ns === NS_MEDIA ? uploaded.has(t.dbkey) : specialPageExists(dbkey);
-      this.special.push({ ns: t.ns, dbkey, fakeId: this.fakeId--, exists });
+      ? await Promise.all([unknown ? this.store.pages.byTitles(unknown) : [], this.store.files.existing(media)])
+      : [unknown ? await this.store.pages.byTitles(unknown) : [], NO_FILES];
+    for (const r of looked) rows.push(r);
+    if (special !== null) {
+      for (const t of special) {
+        // Title::fixSpecialName; an existing special page is not missing (SpecialPageFactory::exists)
+        const dbkey = t.ns === NS_SPECIAL ? fixSpecialName(t.dbkey) : t.dbkey;
+        const exists = t.ns === NS_MEDIA ? uploaded.has(t.dbkey) : specialPageExists(dbkey);
+        this.special.push({ ns: t.ns, dbkey, fakeId: this.fakeId--, exists });
+      }
     }
-    const found = new Map(rows.map((r) => [r.ns + ':' + r.title, r]));
-    const missingByNs = new Map<number, TitleKey[]>();
-    for (const t of fresh) {
-      if (found.has(t.ns + ':' + t.dbkey)) continue;
-      let list = missingByNs.get(t.ns);
-      if (!list) missingByNs.set(t.ns, (list = []));
-      list.push(t);
+    if (absent || rows.length < fresh.length) {
+      const found = new Set<string>();
+      for (const r of rows) found.add(r.ns + ':' + r.title);
+      const missingByNs = new Map<number, TitleKey[]>();
+      for (let i = 0; i < fresh.length; i++) {
+        if (found.has(freshKeys[i]!)) continue;
+        const t = fresh[i]!;
+        let list = missingByNs.get(t.ns);
+        if (!list) missingByNs.set(t.ns, (list = []));
+        list.push(t);
+      }
+      // MediaWiki's LinkBatch reads the pages in (namespace, title) index order and then lists what is left
+      // over, namespace by namespace.
+      for (const list of missingByNs.values()) for (const t of list) this.missing.push({ ns: t.ns, dbkey: t.dbkey, fakeId: this.fakeId-- });
     }
-    // MediaWiki's LinkBatch reads the pages in (namespace, title) index order and then lists what is left
-    // over, namespace by namespace.
-    rows.sort((a, b) => a.ns - b.ns || compareBytes(a.title, b.title));
-    for (const list of missingByNs.values()) for (const t of list) this.missing.push({ ns: t.ns, dbkey: t.dbkey, fakeId: this.fakeId-- });
+    rows.sort(byNamespaceAndTitle);
     await this.addGood(rows);
   }
 

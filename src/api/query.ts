@@ -90,15 +90,16 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           const titles: TitleKey[] = [];
           const ids: number[] = [];
           const rows: PageRow[] = [];
-          const lookedUp = new Map<string, PageRow | null>();
+          // parallel to titles: the page a generator read with its title (null: none), else undefined
+          const known: Array<PageRow | null | undefined> = [];
           const gctx = subContext(ctx, gen, 'g' + gen.prefix, pageSet, {
             add: (page: GeneratedPage) => {
               if (page.data) generatorData.push(page);
               if ('row' in page) rows.push(page.row);
               else if ('pageid' in page) ids.push(page.pageid);
               else {
-                if ('page' in page) lookedUp.set(page.ns + ':' + page.dbkey, page.page);
                 titles.push({ ns: page.ns, dbkey: page.dbkey });
+                known.push('page' in page ? page.page : undefined);
               }
             },
           }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value));
@@ -107,7 +108,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           cacheMode = mergeCacheMode(cacheMode, gen.cacheMode(gctx.params));
           pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
           if (rows.length) await pageSet.addRows(rows);
-          if (titles.length) await pageSet.addTitles(titles, lookedUp);
+          if (titles.length) await pageSet.addTitles(titles, known);
           if (ids.length) await pageSet.addPageIds(ids);
         }
       } else if (generator) {
