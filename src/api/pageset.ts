@@ -6,7 +6,7 @@
  */
 import type { Store } from '../store/store.js';
 import type { RevisionRecord } from '../store/history-store.js';
-import type { PageRow, TitleKey } from '../store/page-store.js';
+import type { PageRef, PageRow, TitleKey } from '../store/page-store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
 import { NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
@@ -21,13 +21,18 @@ export interface MissingTitle extends TitleKey {
 
 const NO_FILES: ReadonlySet<string> = new Set();
 
-const byNamespaceAndTitle = (a: PageRow, b: PageRow): number => a.ns - b.ns || compareBytes(a.title, b.title);
+const isFull = (p: PageRef): p is PageRow => (p as PageRow).contentModel !== undefined;
+
+const byNamespaceAndTitle = (a: PageRef, b: PageRef): number => a.ns - b.ns || compareBytes(a.title, b.title);
 
 export class PageSet {
   readonly normalized: Array<{ from: string; to: string }> = [];
   readonly redirects: Array<{ from: string; to: string; tofragment?: string; tointerwiki?: string }> = [];
-  /** existing pages, in output order */
-  readonly good: PageRow[] = [];
+  /**
+   * existing pages, in output order: a generator's pages may come with their identity alone (PageRef);
+   * rows() has them whole
+   */
+  readonly good: PageRef[] = [];
   readonly missing: MissingTitle[] = [];
   readonly invalid: Array<{ fakeId: number; title: string }> = [];
   /** Special: and Media: titles; `exists` tells whether a Media: title's file was uploaded */
@@ -77,12 +82,12 @@ export class PageSet {
    * Titles from a generator or from user input after parsing: one store call for all of them but those
    * `known` already answers (parallel to `titles`: the page, null for none, undefined to look up).
    */
-  async addTitles(titles: readonly TitleKey[], known?: ReadonlyArray<PageRow | null | undefined>): Promise<void> {
+  async addTitles(titles: readonly TitleKey[], known?: ReadonlyArray<PageRef | null | undefined>): Promise<void> {
     // each title's "ns:dbkey" is made once: building and hashing these strings was most of the cost
     const fresh: TitleKey[] = [];
     const freshKeys: string[] = [];
     let special: TitleKey[] | null = null;
-    const rows: PageRow[] = [];
+    const rows: PageRef[] = [];
     let unknown: TitleKey[] | null = null;
     // "ns:dbkey" of the pages that exist, when some are looked up or known not to exist
     let absent = false;
@@ -168,7 +173,7 @@ export class PageSet {
   }
 
   /** Existing pages in the order given (ApiPageSet::processDbRow). */
-  async addRows(rows: PageRow[]): Promise<void> {
+  async addRows(rows: PageRef[]): Promise<void> {
     const fresh = rows.filter((r) => {
       const k = r.ns + ':' + r.title;
       if (this.seen.has(k)) return false;
@@ -179,7 +184,7 @@ export class PageSet {
     await this.addGood(fresh);
   }
 
-  private async addGood(rows: PageRow[]): Promise<void> {
+  private async addGood(rows: PageRef[]): Promise<void> {
     if (!this.resolveRedirects) {
       this.good.push(...rows);
       return;
@@ -209,6 +214,22 @@ export class PageSet {
     // Targets may be redirects themselves; `seen` stops loops.
     if (targets.length) await this.addTitles(targets);
   }
+
+  /**
+   * The existing pages in output order with all of PageRow (prop=info's fields): those that came as a
+   * PageRef are read by id, in one store call, the first time this is asked.
+   */
+  async rows(): Promise<PageRow[]> {
+    if (this.fullRows !== null && this.fullRows.length === this.good.length) return this.fullRows;
+    const lacking: number[] = [];
+    for (const p of this.good) if (!isFull(p)) lacking.push(p.pageid);
+    const read = lacking.length ? new Map((await this.store.pages.byIds(lacking)).map((r) => [r.pageid, r])) : null;
+    // a page gone from the store since (a re-import under way) keeps what the generator read
+    this.fullRows = this.good.map((p) => (isFull(p) ? p : (read!.get(p.pageid) ?? (p as PageRow))));
+    return this.fullRows;
+  }
+
+  private fullRows: PageRow[] | null = null;
 
   /** All titles of one namespace, existing or not (ApiPageSet::getAllTitlesByNamespace). */
   titlesInNamespace(ns: number): Array<TitleKey & { id: number }> {

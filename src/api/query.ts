@@ -7,7 +7,7 @@ import { ApiError } from './errors.js';
 import { ContinuationManager } from './continuation.js';
 import { PageSet, type TitleKey } from './pageset.js';
 import type { CacheMode, CoreActionModule, CoreContext, GeneratedPage, ParamDecls, QueryModule, QueryModuleContext } from './types.js';
-import type { PageRow } from '../store/page-store.js';
+import type { PageRef } from '../store/page-store.js';
 
 export const PAGESET_PARAMS: ParamDecls = {
   titles: { type: 'string', multi: true, help: 'A list of titles to work on.' },
@@ -89,9 +89,9 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           const gen = generator;
           const titles: TitleKey[] = [];
           const ids: number[] = [];
-          const rows: PageRow[] = [];
+          const rows: PageRef[] = [];
           // parallel to titles: the page a generator read with its title (null: none), else undefined
-          const known: Array<PageRow | null | undefined> = [];
+          const known: Array<PageRef | null | undefined> = [];
           const gctx = subContext(ctx, gen, 'g' + gen.prefix, pageSet, {
             add: (page: GeneratedPage) => {
               if (page.data) generatorData.push(page);

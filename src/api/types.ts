@@ -6,7 +6,7 @@ import type { ApiResult } from './result.js';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import type { PageSet } from './pageset.js';
-import type { PageRow } from '../store/page-store.js';
+import type { PageRef } from '../store/page-store.js';
 
 export type ParamType = 'string' | 'integer' | 'limit' | 'boolean' | 'timestamp' | 'namespace' | 'user' | 'text';
 
@@ -151,7 +151,7 @@ export type CacheMode = 'public' | 'private' | 'anon-public-user-private';
  * without the page set's own lookup), or an existing page row (listed in the order the generator gives,
  * as processDbRow).
  */
-export type GeneratedPage = ({ pageid: number } | { ns: number; dbkey: string } | { ns: number; dbkey: string; page: PageRow | null } | { row: PageRow }) & {
+export type GeneratedPage = ({ pageid: number } | { ns: number; dbkey: string } | { ns: number; dbkey: string; page: PageRef | null } | { row: PageRef }) & {
   /** ApiPageSet::setGeneratorData: members added to the page's query.pages entry (search's `index`) */
   data?: Record<string, unknown>;
 };

@@ -1,5 +1,5 @@
 /** Uploaded files (the image table). */
-import type { PageRow } from './page-store.js';
+import type { PageRef } from './page-store.js';
 
 /** A file that has the same bytes as another (prop=duplicatefiles shows only these columns). */
 export interface SameContentRow {
@@ -58,7 +58,7 @@ export interface FilePageRow {
   name: string;
   /** TS_MW */
   timestamp: string;
-  page: PageRow | null;
+  page: PageRef | null;
 }
 
 export interface FileListOptions {

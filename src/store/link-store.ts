@@ -1,4 +1,4 @@
-import type { PageRow } from './page-store.js';
+import type { PageRef } from './page-store.js';
 /** Link data of the wiki, as the API modules need it. */
 export interface LinkStore {
   /**
@@ -44,7 +44,7 @@ export interface FileUsageRow {
 }
 
 export interface FileUsagePageRow extends FileUsageRow {
-  page: PageRow | null;
+  page: PageRef | null;
 }
 
 export interface FileUsageOptions {

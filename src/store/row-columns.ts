@@ -7,7 +7,7 @@ import type { CategoryMemberRow } from './category-link-store.js';
 import type { FilePageRow } from './file-store.js';
 import { NS_FILE } from '../wiki/namespaces.js';
 import type { RevisionRecord } from './history-store.js';
-import type { PageRow } from './page-store.js';
+import type { PageRef, PageRow } from './page-store.js';
 
 export const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect",
   page_len AS length, page_latest AS "latestRevId", page_touched AS touched, page_rev_count AS "revCount",
@@ -16,6 +16,14 @@ export const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title
 export function toPage(r: any): PageRow {
   r.isRedirect = r.isRedirect === 1;
   return r as PageRow;
+}
+
+/** PageRef's columns: what a generator's page rows need to read */
+export const PAGE_REF_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect"`;
+
+/** a row of PAGE_REF_COLUMNS as an array of its columns */
+export function pageRefFromArray(a: any[], at: number): PageRef {
+  return { pageid: a[at], ns: a[at + 1], title: a[at + 2], isRedirect: a[at + 3] === 1 };
 }
 
 /**
@@ -35,9 +43,7 @@ export const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS wi
  * listPages(): the file's name and upload time with its description page (NULL columns when there is
  * none). The page's namespace and title are the file's (the join's condition), so they are not read.
  */
-export const PAGE_LIST_COLUMNS = `img_name AS name, img_timestamp AS timestamp, page_id AS pageid, page_is_redirect AS "isRedirect",
-  page_len AS length, page_latest AS "latestRevId", page_touched AS touched, page_rev_count AS "revCount",
-  page_content_model AS "contentModel"`;
+export const PAGE_LIST_COLUMNS = `img_name AS name, img_timestamp AS timestamp, page_id AS pageid, page_is_redirect AS "isRedirect"`;
 
 /** a row of PAGE_LIST_COLUMNS */
 export function filePage(r: any): FilePageRow {
@@ -47,7 +53,7 @@ export function filePage(r: any): FilePageRow {
     page:
       r.pageid === null
         ? null
-        : { pageid: r.pageid, ns: NS_FILE, title: r.name, isRedirect: r.isRedirect === 1, length: r.length, latestRevId: r.latestRevId, touched: r.touched, revCount: r.revCount, contentModel: r.contentModel },
+        : { pageid: r.pageid, ns: NS_FILE, title: r.name, isRedirect: r.isRedirect === 1 },
   };
 }
 
@@ -57,7 +63,7 @@ export function filePageFromArray(a: any[]): FilePageRow {
   return {
     name,
     timestamp: a[1],
-    page: a[2] === null ? null : { pageid: a[2], ns: NS_FILE, title: name, isRedirect: a[3] === 1, length: a[4], latestRevId: a[5], touched: a[6], revCount: a[7], contentModel: a[8] },
+    page: a[2] === null ? null : { pageid: a[2], ns: NS_FILE, title: name, isRedirect: a[3] === 1 },
   };
 }
 

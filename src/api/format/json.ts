@@ -182,7 +182,8 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
     return;
   }
   const inner = nl === '' ? '' : nl + '    ';
-  const arrayType = (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE];
+  // the array types only change fv2's output (a symbol read on every node of every shape is not free)
+  const arrayType = fv === 2 ? (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE] : undefined;
   if (fv === 2 && arrayType === 'BCassoc' && Array.isArray(v)) {
     // fv2 prints a BCassoc list as an object keyed by index
     const m = new Map<string, unknown>();
