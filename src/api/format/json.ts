@@ -32,6 +32,8 @@ function escapeUnit(c: string): string {
   return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 }
 
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
 
 /**
@@ -90,6 +92,13 @@ function putQuotedAscii(s: string): void {
   const b = out;
   let o = pos;
   b[o++] = 34;
+  // printable ASCII without quote or backslash (messages, timestamps, Latin names): copied natively
+  if (n > 16 && PLAIN_ASCII.test(s)) {
+    o += b.write(s, o, 'latin1');
+    b[o++] = 34;
+    pos = o;
+    return;
+  }
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0x80 || c < 0x20) {
