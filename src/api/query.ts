@@ -93,6 +93,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           // parallel to titles: the page a generator read with its title (null: none), else undefined
           const known: Array<PageRef | null | undefined> = [];
           const gctx = subContext(ctx, gen, 'g' + gen.prefix, pageSet, {
+            fullRows: requested.some((m) => m.needsPageRows === true),
             add: (page: GeneratedPage) => {
               if (page.data) generatorData.push(page);
               if ('row' in page) rows.push(page.row);

@@ -160,7 +160,7 @@ export interface QueryModuleContext extends ModuleContext {
   /** the pages the query works on (titles=, pageids=, or the generator's output): for prop modules */
   pageSet: PageSet;
   /** set when the module runs as a generator: pages go here instead of into the result */
-  generator: { add(page: GeneratedPage): void } | null;
+  generator: { add(page: GeneratedPage): void; /** a module of the query needs the pages whole (needsPageRows) */ fullRows: boolean } | null;
   /** record the continuation value of one of this module's parameters (unprefixed name) */
   setContinue(name: string, value: string | number): void;
   /** limits=max: report the value chosen under result.limits.<module> */
@@ -170,6 +170,11 @@ export interface QueryModule extends ModuleBase {
   kind: 'prop' | 'list' | 'meta';
   /** may be used as generator=<name> */
   generator?: boolean;
+  /**
+   * reads the page set's pages whole (PageSet.rows()): a generator of the same query then reads them with
+   * its rows instead of their identity alone
+   */
+  needsPageRows?: boolean;
   cacheMode(params: Params): CacheMode;
   run(ctx: QueryModuleContext): void | Promise<void>;
 }

@@ -26,7 +26,8 @@ export interface FileStore {
    * generator=allimages: the files list() gives, each only with its name, upload time and description
    * page (a seek per file), so that the generator hands the page set its pages without another round trip
    */
-  listPages(opts: FileListOptions): Promise<FilePageRow[]>;
+  /** `full`: the pages with all of PageRow's columns (a module of the query needs them), else PageRef's */
+  listPages(opts: FileListOptions, full?: boolean): Promise<FilePageRow[]>;
   /** where the file's bytes were imported from: a path relative to the files directory (DB key lookup) */
   storedPath(name: string): Promise<string | undefined>;
 }

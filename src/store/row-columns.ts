@@ -21,9 +21,15 @@ export function toPage(r: any): PageRow {
 /** PageRef's columns: what a generator's page rows need to read */
 export const PAGE_REF_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect"`;
 
-/** a row of PAGE_REF_COLUMNS as an array of its columns */
+/** a row of PAGE_REF_COLUMNS (or PAGE_COLUMNS: a PageRow) from column `at` of an array of columns */
 export function pageRefFromArray(a: any[], at: number): PageRef {
+  if (a.length - at > 4) return pageFromArray(at === 0 ? a : a.slice(at));
   return { pageid: a[at], ns: a[at + 1], title: a[at + 2], isRedirect: a[at + 3] === 1 };
+}
+
+/** a PageRow from its columns (the redirect flag as stored, 0/1) */
+function fullPage(pageid: number, ns: number, title: string, isRedirect: number, length: number, latestRevId: number, touched: string, revCount: number, contentModel: string): PageRow {
+  return { pageid, ns, title, isRedirect: isRedirect === 1, length, latestRevId, touched, revCount, contentModel };
 }
 
 /**
@@ -44,6 +50,9 @@ export const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS wi
  * none). The page's namespace and title are the file's (the join's condition), so they are not read.
  */
 export const PAGE_LIST_COLUMNS = `img_name AS name, img_timestamp AS timestamp, page_id AS pageid, page_is_redirect AS "isRedirect"`;
+/** PAGE_LIST_COLUMNS with the rest of PageRow */
+export const PAGE_LIST_COLUMNS_FULL = `${PAGE_LIST_COLUMNS}, page_len AS length, page_latest AS "latestRevId", page_touched AS touched,
+  page_rev_count AS "revCount", page_content_model AS "contentModel"`;
 
 /** a row of PAGE_LIST_COLUMNS */
 export function filePage(r: any): FilePageRow {
@@ -53,7 +62,9 @@ export function filePage(r: any): FilePageRow {
     page:
       r.pageid === null
         ? null
-        : { pageid: r.pageid, ns: NS_FILE, title: r.name, isRedirect: r.isRedirect === 1 },
+        : r.contentModel === undefined
+          ? { pageid: r.pageid, ns: NS_FILE, title: r.name, isRedirect: r.isRedirect === 1 }
+          : fullPage(r.pageid, NS_FILE, r.name, r.isRedirect, r.length, r.latestRevId, r.touched, r.revCount, r.contentModel),
   };
 }
 
@@ -63,7 +74,12 @@ export function filePageFromArray(a: any[]): FilePageRow {
   return {
     name,
     timestamp: a[1],
-    page: a[2] === null ? null : { pageid: a[2], ns: NS_FILE, title: name, isRedirect: a[3] === 1 },
+    page:
+      a[2] === null
+        ? null
+        : a.length === 4
+          ? { pageid: a[2], ns: NS_FILE, title: name, isRedirect: a[3] === 1 }
+          : fullPage(a[2], NS_FILE, name, a[3], a[4], a[5], a[6], a[7], a[8]),
   };
 }
 

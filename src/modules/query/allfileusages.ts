@@ -70,7 +70,7 @@ export const allfileusagesModule: QueryModule = {
       // the using pages come with the rows: the page set gets them in page id order, each once, as it
       // would have read them by id; a page id without a page is still looked up (and reported missing,
       // in the order of the rows)
-      const rows = await ctx.store.links.fileUsagePages(usageRange);
+      const rows = await ctx.store.links.fileUsagePages(usageRange, ctx.generator.fullRows);
       const pages = new Map<number, PageRef | null>();
       rows.forEach((row, i) => {
         if (i >= limit) return ctx.setContinue('continue', `${row.target}|${row.from}`);

@@ -12,6 +12,7 @@ export const infoModule: QueryModule = {
   kind: 'prop',
   name: 'info',
   prefix: 'in',
+  needsPageRows: true,
   description: 'Get basic page information.',
   params: {
     prop: { type: PROPS, multi: true, help: 'Which additional properties to get.' },
