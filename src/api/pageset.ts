@@ -89,7 +89,7 @@ export class PageSet {
     let special: TitleKey[] | null = null;
     const rows: PageRef[] = [];
     let unknown: TitleKey[] | null = null;
-    // "ns:dbkey" of the pages that exist, when some are looked up or known not to exist
+    // whether some title is known to have no page (the generator said so): then it is reported missing
     let absent = false;
     for (let i = 0; i < titles.length; i++) {
       const t = titles[i]!;
