@@ -32,7 +32,7 @@ function escapeUnit(c: string): string {
   return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 }
 
-const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const NOT_PLAIN = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
 
 const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
 
@@ -92,14 +92,18 @@ function putQuotedAscii(s: string): void {
   const b = out;
   let o = pos;
   b[o++] = 34;
-  // printable ASCII without quote or backslash (messages, timestamps, Latin names): copied natively
-  if (n > 16 && PLAIN_ASCII.test(s)) {
-    o += b.write(s, o, 'latin1');
-    b[o++] = 34;
-    pos = o;
-    return;
+  let i = 0;
+  if (n > 16) {
+    // a head of printable ASCII without quote or backslash (messages, timestamps, Latin names) is
+    // copied natively
+    const stop = s.search(NOT_PLAIN);
+    const plain = stop === -1 ? n : stop;
+    if (plain > 16) {
+      o += b.write(s, o, plain, 'latin1');
+      i = plain;
+    }
   }
-  for (let i = 0; i < n; i++) {
+  for (; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0x80 || c < 0x20) {
       // JSON.stringify's short forms of the control characters
