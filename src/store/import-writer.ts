@@ -261,14 +261,15 @@ export interface LinkImportWriter {
   begin(): void;
   pageLink(from: number, fromNs: number, to: TitleRef): void;
   imageLink(from: number, fromNs: number, file: string): void;
-  templateLink(from: number, fromNs: number, to: TitleRef): number;
-  categoryLink(row: CategoryLinkRow): number;
+  /** queued: the rows added (a page's duplicates skipped) are counted by finish() */
+  templateLink(from: number, fromNs: number, to: TitleRef): void;
+  categoryLink(row: CategoryLinkRow): void;
   langLink(from: number, lang: string, title: string): number;
   externalLinks(from: number, urls: Iterable<string>): number;
   interwikiLinks(from: number, links: Iterable<{ prefix: string; title: string }>): number;
   pageProp(page: number, name: string, value: string): number;
-  /** after the last page: the page and image links, counted */
-  finish(): { pagelinks: number; imagelinks: number };
+  /** after the last page: the page, image, template and category links, counted */
+  finish(): { pagelinks: number; imagelinks: number; templatelinks: number; categorylinks: number };
   /**
    * After finish(): links a page gains once the whole wiki is known (its inline queries' results, as a
    * refresh of the page records them); the rows it has already are kept. The rows are queued:
