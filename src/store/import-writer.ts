@@ -309,8 +309,22 @@ export interface DerivedImportWriter {
   /** initSiteStats.php's figures (content pages counted by the 'link' method) */
   statistics(): SiteStatistics;
   writeStatistics(stats: SiteStatistics): void;
-  /** the query-page reports (querycache) */
-  reports(opts?: ReportOptions): void;
+  /** the tables the reports read (index areas too): complete before startReports, unchanged until joinReports */
+  readonly reportSources: readonly IndexArea[];
+  /**
+   * The query-page reports (querycache) computed on a thread of their own from the tables as they are
+   * now, while the import goes on with tables the reports do not read; joinReports() waits for them and
+   * stores them (before ANALYZE). Between the two the import writes none of reportSources (their pending
+   * indexes wait for the join).
+   */
+  startReports(opts?: ReportOptions): void;
+  joinReports(): Promise<ReportsDone>;
+}
+
+/** what joinReports() gives: the rows of every report, and the wall seconds of the reports' thread */
+export interface ReportsDone {
+  rows: number;
+  seconds: number;
 }
 
 /** The Semantic MediaWiki import: subjects and staged annotations in pass 2, typed values at the end. */
@@ -337,8 +351,10 @@ export interface SemanticImportWriter {
   addValue(subject: number, property: number, seq: number, di: number, item: string | null, ns: number | null, key: string | null, sortNum: number | null): void;
   /** a value offered by autocompletion of `source` (a property id, or -1 - namespace) */
   addCompletionValue(source: number, value: string): void;
-  /** staging done: subjects only used as values */
+  /** staging done: the buffered rows written, the staged query strings dropped */
   endStaging(): void;
+  /** after endStaging(): a subject for each page that is only a value (and each category of _INST/_SUBC) */
+  valueSubjects(): void;
   completionValues(afterId: number, limit: number): Array<{ id: number; source: number; value: string }>;
   addWordKey(source: number, key: string, valueId: number): void;
   /** word keys staged: sorted into place; returns their number */

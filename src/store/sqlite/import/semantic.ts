@@ -155,6 +155,10 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
     this.buffers.subject = this.buffers.stage = this.buffers.value = this.buffers.acStage = undefined;
     this.nextSubject = null;
     db.exec('DROP TABLE smw_stage');
+  }
+
+  valueSubjects(): void {
+    const db = this.db;
     // subjects that are only values (SMW has an id for every page it has seen)
     db.exec(SEMANTIC_INDEXES.split(';')[0]);
     db.exec(`INSERT OR IGNORE INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey)

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { BuildDb, removeDbFiles } from './build-db.js';
 import { HistoryWriter } from '../history-writer.js';
@@ -14,7 +15,8 @@ import { SearchIndexWriter } from '../search-writer.js';
 import { SCHEMA_VERSION } from '../schema.js';
 import { databaseProblem, Db } from '../db.js';
 import { storeOn } from '../index.js';
-import { buildReports } from './reports.js';
+import { REPORT_SOURCE_TABLES } from './reports.js';
+import type { ReportsWorkerData } from './reports-worker.js';
 import { SqliteSemanticImportWriter } from './semantic.js';
 import { RowBuffer } from './row-buffer.js';
 import { NS_CATEGORY } from '../../../wiki/namespaces.js';
@@ -22,7 +24,7 @@ import type { InterwikiMap } from '../../../wiki/interwiki.js';
 import type { SiteStatistics } from '../../site-store.js';
 import type {
   CategoryLinkRow, DerivedImportWriter, FileImportWriter, ImageRow, ImportWriter, IndexArea, LinkImportWriter, MessageImportWriter,
-  PageImportWriter, PageRow, ParserCacheImportWriter, Store, PageWithText, RedirectRow, ReportOptions, SiteMeta, TitleRef,
+  PageImportWriter, PageRow, ParserCacheImportWriter, Store, PageWithText, RedirectRow, ReportOptions, ReportsDone, SiteMeta, TitleRef,
   UploadFactsWriter, Uploader, LateLinks, LateLinkCounts,
 } from '../../import-writer.js';
 
@@ -63,7 +65,7 @@ export function sweepStaleTemporaryFiles(db: string, log: (line: string) => void
   }
   for (const name of names) {
     if (!name.startsWith(base + '.tmp-')) continue;
-    const m = /^(\d+)(?:-ac)?(-journal|-wal|-shm)?$/.exec(name.slice(base.length + 5));
+    const m = /^(\d+)(?:-ac|-reports)?(-journal|-wal|-shm)?$/.exec(name.slice(base.length + 5));
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || processExists(pid)) continue;
@@ -517,7 +519,19 @@ class SqliteLinks implements LinkImportWriter {
  * the wiki in JS memory).
  */
 class SqliteDerived implements DerivedImportWriter {
-  constructor(private readonly db: Database.Database) {}
+  private background: { worker: Worker; result: Promise<ReportsDone> } | null = null;
+
+  /**
+   * @param file the build file, which the reports' thread reads
+   * @param sideFile where that thread writes the reports (copied in by joinReports())
+   * @param sharing the build file in WAL mode while the thread reads it (BuildDb.shareForReading)
+   */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly file: string,
+    private readonly sideFile: string,
+    private readonly sharing: { start: () => void; stop: () => void },
+  ) {}
 
   /**
    * `category`: one row per category that has members or a description page, as recountCategories.php
@@ -573,8 +587,93 @@ class SqliteDerived implements DerivedImportWriter {
     this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('statistics', ?)").run(JSON.stringify(stats));
   }
 
-  reports(opts?: ReportOptions): void {
-    buildReports(this.db, opts);
+  /** what the reports read: this connection writes none of them between startReports and joinReports */
+  readonly reportSources: readonly IndexArea[] = REPORT_SOURCE_TABLES;
+
+  /**
+   * The reports on a thread of their own (reports-worker.ts) beside this connection's rest of the tail
+   * (the reports were 19 s of a serial tail of 66 s at 1,000,000 pages). The thread reads the build file
+   * in WAL mode meanwhile; the tables it reads must be complete and must stay as they are until
+   * joinReports(): this connection may go on writing others, not those (createIndexes refuses them).
+   */
+  startReports(opts: ReportOptions = {}): void {
+    if (this.background !== null) throw new Error('startReports: the reports are being built already');
+    const maxRows = opts.maxRows ?? null;
+    if (maxRows !== null && (!Number.isInteger(maxRows) || maxRows < 0)) throw new Error(`buildReports: maxRows must be a non-negative integer, got ${maxRows}`);
+    removeDbFiles(this.sideFile);
+    this.sharing.start();
+    const t0 = performance.now();
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./reports-worker.js', import.meta.url), {
+        workerData: { file: this.file, side: this.sideFile, maxRows } satisfies ReportsWorkerData,
+      });
+    } catch (e) {
+      this.sharing.stop();
+      throw e;
+    }
+    const result = new Promise<ReportsDone>((resolve, reject) => {
+      let done = false;
+      let rows = 0;
+      let failure: unknown = null;
+      worker.on('message', (m: 'done' | { name: string; rows: number; seconds: number }) => {
+        if (m === 'done') done = true;
+        else {
+          rows += m.rows;
+          opts.onReport?.(m.name, m.rows, m.seconds);
+        }
+      });
+      worker.once('error', (e) => (failure = e));
+      // settled on exit only: the thread's connection to the build file is closed by then, so that the
+      // sharing can end (leaving WAL mode needs the file to itself)
+      worker.once('exit', (code) => {
+        if (done && failure === null) resolve({ rows, seconds: (performance.now() - t0) / 1000 });
+        else reject(failure ?? new Error(`the reports worker stopped (exit code ${code})`));
+      });
+    });
+    // joined later; a failure meanwhile must not be an unhandled rejection
+    result.catch(() => {});
+    this.background = { worker, result };
+  }
+
+  /** Wait for startReports' thread, end the sharing and copy the reports in (before ANALYZE). */
+  async joinReports(): Promise<ReportsDone> {
+    const bg = this.background;
+    if (bg === null) throw new Error('joinReports: no reports were started');
+    let done: ReportsDone;
+    try {
+      done = await bg.result;
+    } finally {
+      this.background = null;
+      // the reader is gone (the thread has ended either way): back to the bulk-load settings
+      this.sharing.stop();
+    }
+    const db = this.db;
+    db.prepare('ATTACH ? AS reports').run(this.sideFile);
+    try {
+      db.transaction(() => {
+        // the tables are empty and their definitions the same: a bare INSERT … SELECT * copies the
+        // records as they are, in key order (SQLite's transfer optimisation; an ORDER BY would lose it)
+        db.exec('INSERT INTO main.querycache SELECT * FROM reports.querycache');
+        db.exec('INSERT INTO main.querycache_info SELECT * FROM reports.querycache_info');
+      })();
+    } finally {
+      db.exec('DETACH reports');
+    }
+    removeDbFiles(this.sideFile);
+    return done;
+  }
+
+  /** the reports' thread is running (startReports, not joined yet) */
+  reportsRunning(): boolean {
+    return this.background !== null;
+  }
+
+  /** stop the thread (the import is abandoned) */
+  abort(): void {
+    if (this.background !== null) void this.background.worker.terminate();
+    this.background = null;
+    removeDbFiles(this.sideFile);
   }
 }
 
@@ -628,7 +727,7 @@ export class SqliteImportWriter implements ImportWriter {
     this.files = new SqliteFiles(db);
     this.messages = new SqliteMessages(db);
     this.links = new SqliteLinks(db);
-    this.derived = new SqliteDerived(db);
+    this.derived = new SqliteDerived(db, tmp, `${tmp}-reports`, { start: () => this.live().shareForReading(), stop: () => this.build?.stopSharing() });
     this.semantic = new SqliteSemanticImportWriter(db, `${tmp}-ac`);
     this.search = new SearchIndexWriter(db);
     this.parserCache = new SqliteParserCache(db);
@@ -689,6 +788,9 @@ export class SqliteImportWriter implements ImportWriter {
 
   /** an area is a table of the schema here */
   createIndexes(table: IndexArea): void {
+    if (this.derived.reportsRunning() && this.derived.reportSources.includes(table)) {
+      throw new Error(`indexes of ${table}: the reports' thread is reading it (after joinReports)`);
+    }
     this.live().createIndexes([table]);
   }
 
@@ -698,6 +800,7 @@ export class SqliteImportWriter implements ImportWriter {
 
   async finish(beforePublish?: () => Promise<void>, step?: (name: string) => void): Promise<void> {
     const build = this.live();
+    if (this.derived.reportsRunning()) throw new Error('finish: the reports were started and not joined');
     step?.('semantic: ac index joined');
     await this.semantic.join();
     if (this.publish) {
@@ -721,6 +824,7 @@ export class SqliteImportWriter implements ImportWriter {
 
   abort(): void {
     this.semantic.abort();
+    this.derived.abort();
     this.build?.close();
     this.build = null;
     removeDbFiles(this.tmp);
