@@ -30,6 +30,7 @@ import { makeClientErrorHandler } from './client-error.js';
 import { DEFAULT_LIMITS, parseMultipart, type HttpLimits } from './limits.js';
 import { DEFAULT_LOAD_LIMITS, createLoadShedding, type LoadLimits, type LoadState } from './load-shedding.js';
 import { DEFAULT_MAX_RESULT_SIZE } from '../api/result-size.js';
+import { watchIdleConnections } from './idle-timeout.js';
 import { headerHead, newBlock, readHitHeaders, writeBlock, type Block, type HitHeaders } from './wire.js';
 
 export interface ServerOptions {
@@ -133,6 +134,9 @@ type DirectResponse = ServerResponse & { [DIRECT]?: Series; [START]?: number };
 const refusal = (error: Error, base: string) =>
   JSON.stringify({ error: { code: 'badrequest', info: `The request could not be read: ${error.message}`, '*': `See ${base}/api.php for API usage` } });
 
+/** a connection that neither sends nor takes bytes for this long is closed */
+const IDLE_TIMEOUT_MS = 60_000;
+
 const HOST_RE = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
@@ -171,13 +175,14 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    // a socket that neither sends nor takes bytes for this long (a client that stopped reading) is closed
-    connectionTimeout: 60_000,
     // a hop count: trust the nearest N peers
     trustProxy: typeof tp === 'number' ? (_addr: string, i: number) => i < tp : (tp ?? false),
     clientErrorHandler: makeClientErrorHandler(() => httpServer!, () => `http://${listenHost()}/api.php`) as (e: Error, s: Socket) => void,
   });
   httpServer = app.server;
+  // a socket that neither sends nor takes bytes for this long (a client that stopped reading) is closed;
+  // watched once a second rather than by Node's timer per request (src/http/idle-timeout.ts)
+  const unwatchIdle = watchIdleConnections(app.server, IDLE_TIMEOUT_MS);
   app.server.maxConnections = limits.maxConnections;
   const { state: load, hooks: loadHooks, gate: loadGate } = createLoadShedding({ ...DEFAULT_LOAD_LIMITS, ...opts.load });
   // PHP reads only urlencoded and multipart bodies; any other body is ignored, not an error.
@@ -532,6 +537,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   let closing = false;
   app.addHook('onClose', (_instance, done) => {
     closing = true;
+    unwatchIdle();
     done();
   });
   const [fastifyListener] = app.server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
