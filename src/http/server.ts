@@ -347,7 +347,10 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
    * its headers (names in lower case and in the order Fastify writes them), the load accounting, the
    * metrics and graceful closing are the same as on the Fastify route, which takes every other request:
    * other methods, bodies, a trusted proxy (its addresses), info-level request logging, and a server
-   * that is closing. A response-cache hit is written from the entry's ready header list and body.
+   * that is closing. A response-cache hit reads only the request headers it needs (from the raw list), and
+   * is written from the entry's stored header block and body (src/http/wire.ts) in one end(): no header
+   * object, no per-request validation of its headers, and no in-flight accounting when the socket takes it
+   * whole (then its metrics are counted at once).
    */
   const direct = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' || closing || graceful.stopping || tp) return false;
