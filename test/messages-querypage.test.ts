@@ -6,6 +6,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { RAW_CONTINUE_WARNING as RAW_WARNING, startDemoServer, type DemoServer } from './helpers/demo-server.js';
@@ -14,7 +16,9 @@ import { queryLog, type QueryLogEntry } from '../src/store/query-log.js';
 import { SqliteMessageStore } from '../src/store/sqlite/messages.js';
 import { SqliteReportStore } from '../src/store/sqlite/reports.js';
 import { SCHEMA } from '../src/store/sqlite/schema.js';
-import { buildReports, REPORT_QUERIES } from '../src/store/sqlite/import/reports.js';
+import { buildReports, REPORT_QUERIES, REPORT_SOURCE_TABLES } from '../src/store/sqlite/import/reports.js';
+import { importWiki } from '../src/importer/import.js';
+import { importHooks } from '../src/cli/import-command.js';
 import { Messages, replaceParameters, userLanguage, type ParserEnv } from '../src/wiki/messages.js';
 import { messageText, transformMessage } from '../src/wikitext/message-transform.js';
 import { convertPlural, isValidBuiltInCode, isValidCodeMw } from '../src/wiki/language.js';
@@ -738,6 +742,68 @@ describe('buildReports (MediaWiki 1.25 definitions)', () => {
     assert.deepEqual(rows('Fewestrevisions').map((r) => r[2]), ['C', 'A']);
     buildReports(db);
     assert.equal(rows('Ancientpages').length, 3);
+  });
+});
+
+// -------------------------------------------------------------------------------------------------
+// The import's reports thread: the same rows as buildReports on the finished tables
+// -------------------------------------------------------------------------------------------------
+
+describe('the reports computed on their own thread during the import', () => {
+  let tmp: string;
+  before(() => {
+    tmp = fs.mkdtempSync(join(os.tmpdir(), 'wikiquery-reports-thread-'));
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  /** querycache as the import left it, then as buildReports (the serial path) makes it on a copy */
+  function assertSerialSame(file: string): void {
+    const copy = join(tmp, 'copy.sqlite');
+    fs.copyFileSync(file, copy);
+    const db = new Database(copy);
+    try {
+      const snapshot = () => ({
+        rows: db.prepare('SELECT * FROM querycache ORDER BY qc_type, qc_seq').all(),
+        types: db.prepare('SELECT qci_type FROM querycache_info ORDER BY qci_type').pluck().all(),
+      });
+      const threaded = snapshot();
+      buildReports(db);
+      const serial = snapshot();
+      assert.ok(threaded.rows.length > 100, `${threaded.rows.length} rows`);
+      assert.deepEqual(threaded.types, REPORT_QUERIES.map((q) => q.name).sort());
+      assert.deepEqual(threaded, serial);
+    } finally {
+      db.close();
+      fs.rmSync(copy);
+    }
+  }
+
+  it("the demo (inline queries: the hooks' own tables are finished before the link indexes) has the serial rows", () => {
+    assertSerialSame(join(s.dir, 'demo.sqlite'));
+  });
+
+  it("without inline query links the hooks' own tables are finished while the thread runs; same rows, no side file left", async () => {
+    const file = join(tmp, 'no-inline.sqlite');
+    const lines: string[] = [];
+    await importWiki({
+      dump: join(s.dir, 'demo', 'dump.xml'),
+      db: file,
+      filesDir: join(s.dir, 'demo', 'files'),
+      lang: 'uk',
+      hooks: importHooks(),
+      progress: false,
+      log: (l) => lines.push(l),
+    });
+    const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
+    // the semantic hook's value subjects and indexes between the thread's start and its join
+    assert.ok(at(/^link indexes, categories/) >= 0 && at(/^link indexes, categories/) < at(/^semantic: tables finished/), lines.join('\n'));
+    assert.ok(at(/^semantic: tables finished/) < at(/^reports: \d+ rows/), lines.join('\n'));
+    assert.deepEqual(fs.readdirSync(tmp).filter((n) => n !== 'no-inline.sqlite'), []);
+    assertSerialSame(file);
+  });
+
+  it('the tables the main connection leaves alone meanwhile are those the reports read', () => {
+    assert.deepEqual([...REPORT_SOURCE_TABLES].sort(), ['category', 'categorylinks', 'image', 'imagelinks', 'langlinks', 'page', 'pagelinks', 'redirect', 'templatelinks']);
   });
 });
 

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { demoDatabase, startDemoServer, type DemoServer } from './helpers/demo-server.js';
-import { foldForSearch, highlightAll, stripMarkup, stripOptions, termMatcher, textSnippet } from '../src/wiki/search-text.js';
+import { foldForSearch, foldGeneral, highlightAll, stripMarkup, stripOptions, termMatcher, textSnippet } from '../src/wiki/search-text.js';
 import { TitleCodec } from '../src/wiki/titles.js';
 import { LANGUAGE_CODES } from '../src/wiki/language-codes.js';
 
@@ -234,6 +234,16 @@ describe('Latin words: what the reference MediaWiki finds', async () => {
 describe('search text', () => {
   it('folds case, diacritics and apostrophes, keeping й, ї, ё', () => {
     assert.equal(foldForSearch("Пам'ять ПАМ’ЯТЬ памʼять пам‘ять zóó Ёлка мі́сто İstanbul 'цитата' Їжак й"), 'памʼять памʼять памʼять памʼять zoo ёлка місто istanbul цитата їжак й');
+  });
+
+  it('folds common-script text by its fast path exactly as by the general one', () => {
+    // every UTF-16 unit alone and inside words, and mixes of apostrophes, case pairs, marks and the kept letters
+    const samples: string[] = ["Пам'ять ПАМ’ЯТЬ 'а' а'' ''б в'’г ʼд' Є'є Ґ’Ї ЙЇЁЎ ӑѐ Ⱥ ǅ ẞ ß Σσς", ' \t\n«Київ» — 2001 р.  '];
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c);
+      samples.push(ch, 'ab' + ch + 'cd', 'Я' + ch, ch + "'х", "ж'" + ch);
+    }
+    for (const t of samples) assert.equal(foldForSearch(t), foldGeneral(t), JSON.stringify(t));
   });
 
   it('strips markup, keeping what a reader sees', () => {

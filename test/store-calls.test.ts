@@ -95,6 +95,19 @@ describe('store calls per seed request', () => {
       assert.ok(made.filter((c) => c.startsWith('history.')).length <= 2 && made.length <= 4, `${made.length} calls: ${made.join(', ')}`);
     });
   }
+  // a generator's page rows hold the pages' identity only, unless a module of the query reads them whole
+  for (const [name, params, list] of [
+    ['generator=allimages', { action: 'query', generator: 'allimages', gailimit: 'max' }, 'files.listPages'],
+    ['generator=allfileusages', { action: 'query', generator: 'allfileusages', gaflimit: 'max' }, 'links.fileUsagePages'],
+  ] as Array<[string, Record<string, string>, string]>) {
+    it(`${name} with prop=info: the pages come whole with the generator's rows, no second read`, async () => {
+      assert.deepEqual(await storeCalls({ ...params, prop: 'info' }), [list]);
+      // and a module that needs no more than their identity adds its own call only (the using pages of
+      // allfileusages are no files: duplicatefiles has nothing to read)
+      const dup = await storeCalls({ ...params, prop: 'duplicatefiles|info', dflimit: 'max' });
+      assert.deepEqual(dup, list === 'files.listPages' ? [list, 'files.sameContent'] : [list]);
+    });
+  }
   it('the count does not grow with the number of titles', async () => {
     const one = await storeCalls({ action: 'query', prop: 'info', titles: 'Київ' });
     const many = await storeCalls({ action: 'query', prop: 'info|categories|images|revisions|imageinfo', titles: 'Київ|Львів|Одеса|Харків|Дніпро|Неіснуюча|Файл:Tux.png', redirects: '' });

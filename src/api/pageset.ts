@@ -6,7 +6,7 @@
  */
 import type { Store } from '../store/store.js';
 import type { RevisionRecord } from '../store/history-store.js';
-import type { PageRow, TitleKey } from '../store/page-store.js';
+import type { PageRef, PageRow, TitleKey } from '../store/page-store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
 import { NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
@@ -21,11 +21,18 @@ export interface MissingTitle extends TitleKey {
 
 const NO_FILES: ReadonlySet<string> = new Set();
 
+const isFull = (p: PageRef): p is PageRow => (p as PageRow).contentModel !== undefined;
+
+const byNamespaceAndTitle = (a: PageRef, b: PageRef): number => a.ns - b.ns || compareBytes(a.title, b.title);
+
 export class PageSet {
   readonly normalized: Array<{ from: string; to: string }> = [];
   readonly redirects: Array<{ from: string; to: string; tofragment?: string; tointerwiki?: string }> = [];
-  /** existing pages, in output order */
-  readonly good: PageRow[] = [];
+  /**
+   * existing pages, in output order: a generator's pages may come with their identity alone (PageRef);
+   * rows() has them whole
+   */
+  readonly good: PageRef[] = [];
   readonly missing: MissingTitle[] = [];
   readonly invalid: Array<{ fakeId: number; title: string }> = [];
   /** Special: and Media: titles; `exists` tells whether a Media: title's file was uploaded */
@@ -73,49 +80,63 @@ export class PageSet {
 
   /**
    * Titles from a generator or from user input after parsing: one store call for all of them but those
-   * `lookedUp` already answers ("ns:dbkey" → the page, or null for none).
+   * `known` already answers (parallel to `titles`: the page, null for none, undefined to look up).
    */
-  async addTitles(titles: TitleKey[], lookedUp?: ReadonlyMap<string, PageRow | null>): Promise<void> {
+  async addTitles(titles: readonly TitleKey[], known?: ReadonlyArray<PageRef | null | undefined>): Promise<void> {
+    // each title's "ns:dbkey" is made once: building and hashing these strings was most of the cost
     const fresh: TitleKey[] = [];
-    const special: TitleKey[] = [];
-    for (const t of titles) {
+    const freshKeys: string[] = [];
+    let special: TitleKey[] | null = null;
+    const rows: PageRef[] = [];
+    let unknown: TitleKey[] | null = null;
+    // whether some title is known to have no page (the generator said so): then it is reported missing
+    let absent = false;
+    for (let i = 0; i < titles.length; i++) {
+      const t = titles[i]!;
       const k = t.ns + ':' + t.dbkey;
       if (this.seen.has(k)) continue;
       this.seen.add(k);
-      if (t.ns < 0) special.push(t);
-      else fresh.push(t);
+      if (t.ns < 0) {
+        (special ??= []).push(t);
+        continue;
+      }
+      fresh.push(t);
+      freshKeys.push(k);
+      const page = known?.[i];
+      if (page === undefined) (unknown ??= []).push(t);
+      else if (page !== null) rows.push(page);
+      else absent = true;
     }
-    const media = special.filter((t) => t.ns === NS_MEDIA).map((t) => t.dbkey);
-    const known: PageRow[] = [];
-    const unknown: TitleKey[] = [];
-    for (const t of fresh) {
-      const page = lookedUp?.get(t.ns + ':' + t.dbkey);
-      if (page === undefined) unknown.push(t);
-      else if (page !== null) known.push(page);
-    }
+    const media = special === null ? [] : special.filter((t) => t.ns === NS_MEDIA).map((t) => t.dbkey);
     // most requests name no Media: title: one read, without Promise.all's bookkeeping
     const [looked, uploaded] = media.length
-      ? await Promise.all([unknown.length ? this.store.pages.byTitles(unknown) : [], this.store.files.existing(media)])
-      : [unknown.length ? await this.store.pages.byTitles(unknown) : [], NO_FILES];
-    const rows = known.length ? [...known, ...looked] : looked;
-    for (const t of special) {
-      // Title::fixSpecialName; an existing special page is not missing (SpecialPageFactory::exists)
-      const dbkey = t.ns === NS_SPECIAL ? fixSpecialName(t.dbkey) : t.dbkey;
-      const exists = t.ns === NS_MEDIA ? uploaded.has(t.dbkey) : specialPageExists(dbkey);
-      this.special.push({ ns: t.ns, dbkey, fakeId: this.fakeId--, exists });
+      ? await Promise.all([unknown ? this.store.pages.byTitles(unknown) : [], this.store.files.existing(media)])
+      : [unknown ? await this.store.pages.byTitles(unknown) : [], NO_FILES];
+    for (const r of looked) rows.push(r);
+    if (special !== null) {
+      for (const t of special) {
+        // Title::fixSpecialName; an existing special page is not missing (SpecialPageFactory::exists)
+        const dbkey = t.ns === NS_SPECIAL ? fixSpecialName(t.dbkey) : t.dbkey;
+        const exists = t.ns === NS_MEDIA ? uploaded.has(t.dbkey) : specialPageExists(dbkey);
+        this.special.push({ ns: t.ns, dbkey, fakeId: this.fakeId--, exists });
+      }
     }
-    const found = new Map(rows.map((r) => [r.ns + ':' + r.title, r]));
-    const missingByNs = new Map<number, TitleKey[]>();
-    for (const t of fresh) {
-      if (found.has(t.ns + ':' + t.dbkey)) continue;
-      let list = missingByNs.get(t.ns);
-      if (!list) missingByNs.set(t.ns, (list = []));
-      list.push(t);
+    if (absent || rows.length < fresh.length) {
+      const found = new Set<string>();
+      for (const r of rows) found.add(r.ns + ':' + r.title);
+      const missingByNs = new Map<number, TitleKey[]>();
+      for (let i = 0; i < fresh.length; i++) {
+        if (found.has(freshKeys[i]!)) continue;
+        const t = fresh[i]!;
+        let list = missingByNs.get(t.ns);
+        if (!list) missingByNs.set(t.ns, (list = []));
+        list.push(t);
+      }
+      // MediaWiki's LinkBatch reads the pages in (namespace, title) index order and then lists what is left
+      // over, namespace by namespace.
+      for (const list of missingByNs.values()) for (const t of list) this.missing.push({ ns: t.ns, dbkey: t.dbkey, fakeId: this.fakeId-- });
     }
-    // MediaWiki's LinkBatch reads the pages in (namespace, title) index order and then lists what is left
-    // over, namespace by namespace.
-    rows.sort((a, b) => a.ns - b.ns || compareBytes(a.title, b.title));
-    for (const list of missingByNs.values()) for (const t of list) this.missing.push({ ns: t.ns, dbkey: t.dbkey, fakeId: this.fakeId-- });
+    rows.sort(byNamespaceAndTitle);
     await this.addGood(rows);
   }
 
@@ -152,7 +173,7 @@ export class PageSet {
   }
 
   /** Existing pages in the order given (ApiPageSet::processDbRow). */
-  async addRows(rows: PageRow[]): Promise<void> {
+  async addRows(rows: PageRef[]): Promise<void> {
     const fresh = rows.filter((r) => {
       const k = r.ns + ':' + r.title;
       if (this.seen.has(k)) return false;
@@ -163,7 +184,7 @@ export class PageSet {
     await this.addGood(fresh);
   }
 
-  private async addGood(rows: PageRow[]): Promise<void> {
+  private async addGood(rows: PageRef[]): Promise<void> {
     if (!this.resolveRedirects) {
       this.good.push(...rows);
       return;
@@ -193,6 +214,22 @@ export class PageSet {
     // Targets may be redirects themselves; `seen` stops loops.
     if (targets.length) await this.addTitles(targets);
   }
+
+  /**
+   * The existing pages in output order with all of PageRow (prop=info's fields): those that came as a
+   * PageRef are read by id, in one store call, the first time this is asked.
+   */
+  async rows(): Promise<PageRow[]> {
+    if (this.fullRows !== null && this.fullRows.length === this.good.length) return this.fullRows;
+    const lacking: number[] = [];
+    for (const p of this.good) if (!isFull(p)) lacking.push(p.pageid);
+    const read = lacking.length ? new Map((await this.store.pages.byIds(lacking)).map((r) => [r.pageid, r])) : null;
+    // a page gone from the store since (a re-import under way) keeps what the generator read
+    this.fullRows = this.good.map((p) => (isFull(p) ? p : (read!.get(p.pageid) ?? (p as PageRow))));
+    return this.fullRows;
+  }
+
+  private fullRows: PageRow[] | null = null;
 
   /** All titles of one namespace, existing or not (ApiPageSet::getAllTitlesByNamespace). */
   titlesInNamespace(ns: number): Array<TitleKey & { id: number }> {

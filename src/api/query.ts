@@ -7,7 +7,7 @@ import { ApiError } from './errors.js';
 import { ContinuationManager } from './continuation.js';
 import { PageSet, type TitleKey } from './pageset.js';
 import type { CacheMode, CoreActionModule, CoreContext, GeneratedPage, ParamDecls, QueryModule, QueryModuleContext } from './types.js';
-import type { PageRow } from '../store/page-store.js';
+import type { PageRef } from '../store/page-store.js';
 
 export const PAGESET_PARAMS: ParamDecls = {
   titles: { type: 'string', multi: true, help: 'A list of titles to work on.' },
@@ -89,16 +89,18 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           const gen = generator;
           const titles: TitleKey[] = [];
           const ids: number[] = [];
-          const rows: PageRow[] = [];
-          const lookedUp = new Map<string, PageRow | null>();
+          const rows: PageRef[] = [];
+          // parallel to titles: the page a generator read with its title (null: none), else undefined
+          const known: Array<PageRef | null | undefined> = [];
           const gctx = subContext(ctx, gen, 'g' + gen.prefix, pageSet, {
+            fullRows: requested.some((m) => m.needsPageRows === true),
             add: (page: GeneratedPage) => {
               if (page.data) generatorData.push(page);
               if ('row' in page) rows.push(page.row);
               else if ('pageid' in page) ids.push(page.pageid);
               else {
-                if ('page' in page) lookedUp.set(page.ns + ':' + page.dbkey, page.page);
                 titles.push({ ns: page.ns, dbkey: page.dbkey });
+                known.push('page' in page ? page.page : undefined);
               }
             },
           }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value));
@@ -107,7 +109,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           cacheMode = mergeCacheMode(cacheMode, gen.cacheMode(gctx.params));
           pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
           if (rows.length) await pageSet.addRows(rows);
-          if (titles.length) await pageSet.addTitles(titles, lookedUp);
+          if (titles.length) await pageSet.addTitles(titles, known);
           if (ids.length) await pageSet.addPageIds(ids);
         }
       } else if (generator) {

@@ -6,7 +6,7 @@ import type { ApiResult } from './result.js';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import type { PageSet } from './pageset.js';
-import type { PageRow } from '../store/page-store.js';
+import type { PageRef } from '../store/page-store.js';
 
 export type ParamType = 'string' | 'integer' | 'limit' | 'boolean' | 'timestamp' | 'namespace' | 'user' | 'text';
 
@@ -151,7 +151,7 @@ export type CacheMode = 'public' | 'private' | 'anon-public-user-private';
  * without the page set's own lookup), or an existing page row (listed in the order the generator gives,
  * as processDbRow).
  */
-export type GeneratedPage = ({ pageid: number } | { ns: number; dbkey: string } | { ns: number; dbkey: string; page: PageRow | null } | { row: PageRow }) & {
+export type GeneratedPage = ({ pageid: number } | { ns: number; dbkey: string } | { ns: number; dbkey: string; page: PageRef | null } | { row: PageRef }) & {
   /** ApiPageSet::setGeneratorData: members added to the page's query.pages entry (search's `index`) */
   data?: Record<string, unknown>;
 };
@@ -160,7 +160,7 @@ export interface QueryModuleContext extends ModuleContext {
   /** the pages the query works on (titles=, pageids=, or the generator's output): for prop modules */
   pageSet: PageSet;
   /** set when the module runs as a generator: pages go here instead of into the result */
-  generator: { add(page: GeneratedPage): void } | null;
+  generator: { add(page: GeneratedPage): void; /** a module of the query needs the pages whole (needsPageRows) */ fullRows: boolean } | null;
   /** record the continuation value of one of this module's parameters (unprefixed name) */
   setContinue(name: string, value: string | number): void;
   /** limits=max: report the value chosen under result.limits.<module> */
@@ -170,6 +170,11 @@ export interface QueryModule extends ModuleBase {
   kind: 'prop' | 'list' | 'meta';
   /** may be used as generator=<name> */
   generator?: boolean;
+  /**
+   * reads the page set's pages whole (PageSet.rows()): a generator of the same query then reads them with
+   * its rows instead of their identity alone
+   */
+  needsPageRows?: boolean;
   cacheMode(params: Params): CacheMode;
   run(ctx: QueryModuleContext): void | Promise<void>;
 }

@@ -55,11 +55,13 @@ export interface LoadHooks {
 export interface LoadGate {
   /** would a request arriving now be shed (nothing is counted) */
   wouldShed(): boolean;
+  /** count a request that is not shed as taken in this turn of the event loop */
+  take(): void;
   /**
-   * count a request that is not shed as taken and in flight until its response closes, then call
-   * `closed` (one listener on the response for both)
+   * count a taken request as in flight until its response closes, then call `closed` (one listener on
+   * the response for both); a cache hit the socket took whole is never in flight and costs neither
    */
-  enter(res: ServerResponse, closed?: (res: ServerResponse) => void): void;
+  admit(res: ServerResponse, closed?: (res: ServerResponse) => void): void;
   /** count bytes of an answer written for a request in flight */
   sent(res: ServerResponse, bytes: number): void;
 }
@@ -139,8 +141,8 @@ export function createLoadShedding(limits: LoadLimits): { state: LoadState; hook
       turn--;
       return o;
     },
-    enter: (res: ServerResponse & Counted, closed) => {
-      takeTurn();
+    take: takeTurn,
+    admit: (res: ServerResponse & Counted, closed) => {
       res[CLOSED] = closed;
       admit(res);
     },

@@ -11,6 +11,7 @@
  * off it in a short chain, so a hit hashes the URL string the HTTP parser gave and nothing built per
  * request.
  */
+import type { Block } from './wire.js';
 
 /** A stored answer: its body already encoded (sending a Buffer is 2-3x cheaper than a large string). */
 export interface CachedAnswer {
@@ -27,6 +28,8 @@ export interface CachedAnswer {
 export interface Wire {
   headers: string[];
   body: Buffer;
+  /** the same headers as the block writeHead would make of them (src/http/wire.ts) */
+  block: Block;
 }
 
 export interface Entry extends CachedAnswer {

@@ -19,7 +19,7 @@ import type { InterwikiMap } from '../wiki/interwiki.js';
 import { decodeParams } from './params.js';
 import { registerFileRoutes } from './files.js';
 import { registerArticleRoutes } from './article.js';
-import { ResponseCache, type CachedAnswer, type Entry } from './response-cache.js';
+import { ResponseCache, type CachedAnswer, type Entry, type Wire } from './response-cache.js';
 import { createLogger } from './logger.js';
 import { Generations, type Generation, type ImportIdentity } from './generations.js';
 import { THRESHOLD, chooseEncoding, encodeBody, registerCompression, varyWithEncoding, type Encoding } from './compression.js';
@@ -30,6 +30,8 @@ import { makeClientErrorHandler } from './client-error.js';
 import { DEFAULT_LIMITS, parseMultipart, type HttpLimits } from './limits.js';
 import { DEFAULT_LOAD_LIMITS, createLoadShedding, type LoadLimits, type LoadState } from './load-shedding.js';
 import { DEFAULT_MAX_RESULT_SIZE } from '../api/result-size.js';
+import { watchIdleConnections } from './idle-timeout.js';
+import { headerHead, newBlock, readHitHeaders, writeBlock, type Block, type HitHeaders } from './wire.js';
 
 export interface ServerOptions {
   /** the opened store to serve (the CLI opens it from --db); closed with the server */
@@ -132,6 +134,9 @@ type DirectResponse = ServerResponse & { [DIRECT]?: Series; [START]?: number };
 const refusal = (error: Error, base: string) =>
   JSON.stringify({ error: { code: 'badrequest', info: `The request could not be read: ${error.message}`, '*': `See ${base}/api.php for API usage` } });
 
+/** a connection that neither sends nor takes bytes for this long is closed */
+const IDLE_TIMEOUT_MS = 60_000;
+
 const HOST_RE = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
@@ -170,13 +175,14 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    // a socket that neither sends nor takes bytes for this long (a client that stopped reading) is closed
-    connectionTimeout: 60_000,
     // a hop count: trust the nearest N peers
     trustProxy: typeof tp === 'number' ? (_addr: string, i: number) => i < tp : (tp ?? false),
     clientErrorHandler: makeClientErrorHandler(() => httpServer!, () => `http://${listenHost()}/api.php`) as (e: Error, s: Socket) => void,
   });
   httpServer = app.server;
+  // a socket that neither sends nor takes bytes for this long (a client that stopped reading) is closed;
+  // watched once a second rather than by Node's timer per request (src/http/idle-timeout.ts)
+  const unwatchIdle = watchIdleConnections(app.server, IDLE_TIMEOUT_MS);
   app.server.maxConnections = limits.maxConnections;
   const { state: load, hooks: loadHooks, gate: loadGate } = createLoadShedding({ ...DEFAULT_LOAD_LIMITS, ...opts.load });
   // PHP reads only urlencoded and multipart bodies; any other body is ignored, not an error.
@@ -274,8 +280,8 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
    * handling), else the answer stored for this URL, scheme and host (or for this client alone), or
    * undefined; hits and misses are counted.
    */
-  const fromCache = (method: string, headers: IncomingHttpHeaders, base: string, ip: string, url: string): Entry | null | undefined => {
-    if (!cache.enabled || method !== 'GET' || headers.origin !== undefined) return null;
+  const fromCache = (method: string, origin: boolean, base: string, ip: string, url: string): Entry | null | undefined => {
+    if (!cache.enabled || method !== 'GET' || origin) return null;
     const hit = cache.get(base, url) ?? cache.get(`${ip} ${base}`, url);
     metrics.cache(hit !== undefined);
     return hit;
@@ -283,7 +289,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
 
   /** The answer to an API request, from the response cache or computed (synchronously for a cache hit). */
   const answerApi = (call: ApiCall): ApiReply | Promise<ApiReply> => {
-    const hit = fromCache(call.method, call.headers, call.base, call.ip, call.url);
+    const hit = fromCache(call.method, call.headers.origin !== undefined, call.base, call.ip, call.url);
     return hit ? hitReply(hit) : computeApi(call, hit === undefined);
   };
 
@@ -341,7 +347,10 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
    * its headers (names in lower case and in the order Fastify writes them), the load accounting, the
    * metrics and graceful closing are the same as on the Fastify route, which takes every other request:
    * other methods, bodies, a trusted proxy (its addresses), info-level request logging, and a server
-   * that is closing. A response-cache hit is written from the entry's ready header list and body.
+   * that is closing. A response-cache hit reads only the request headers it needs (from the raw list), and
+   * is written from the entry's stored header block and body (src/http/wire.ts) in one end(): no header
+   * object, no per-request validation of its headers, and no in-flight accounting when the socket takes it
+   * whole (then its metrics are counted at once).
    */
   const direct = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' || closing || graceful.stopping || tp) return false;
@@ -349,19 +358,25 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const qi = url.indexOf('?');
     const pathEnd = qi < 0 ? url.length : qi;
     if (!(pathEnd === 8 ? url.startsWith('/api.php') : pathEnd === 10 && url.startsWith('/w/api.php'))) return false;
-    const h = req.headers;
-    if (h['content-length'] !== undefined || h['transfer-encoding'] !== undefined) return false;
+    const h = readHitHeaders(req.rawHeaders, hitHeaders);
+    if (h.body) return false;
     if (log.isLevelEnabled('info') || loadGate.wouldShed()) return false;
     const start = performance.now();
-    loadGate.enter(res, onDirectClose);
+    loadGate.take();
     const socket = req.socket as IncomingMessage['socket'] & { encrypted?: boolean };
     const ip = socket.remoteAddress!;
     const base = baseOf(socket.encrypted === true, h.host);
-    const hit = fromCache('GET', h, base, ip, url);
-    if (hit) writeEntry(res, h, hit, start);
-    else void answerDirect(res, { method: 'GET', url, headers: h, ip, base, body: undefined }, hit === undefined, start);
+    const hit = fromCache('GET', h.origin, base, ip, url);
+    if (hit) {
+      writeHit(res, h.acceptEncoding, hit, start);
+      return true;
+    }
+    loadGate.admit(res, onDirectClose);
+    void answerDirect(res, { method: 'GET', url, headers: req.headers, ip, base, body: undefined }, hit === undefined, start);
     return true;
   };
+  /** the request headers a hit reads, filled per request */
+  const hitHeaders: HitHeaders = { host: undefined, acceptEncoding: undefined, origin: false, body: false };
 
   const answerDirect = async (res: ServerResponse, call: ApiCall, cacheable: boolean, start: number): Promise<void> => {
     let r: ApiReply;
@@ -371,7 +386,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
       refuseDirect(res, e as Error, call.base, start);
       return;
     }
-    if (r.entry !== null && !graceful.stopping) return writeEntry(res, call.headers, r.entry, start);
+    if (r.entry !== null && !graceful.stopping) return writeEntry(res, call.headers['accept-encoding'], r.entry, start);
     const { body, encoding } = encodeFor(call.headers['accept-encoding'], r);
     const status = r.answer.status;
     // The text goes out in one write with the header block, which Node then sends as UTF-8 rather than
@@ -420,19 +435,52 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     return out;
   };
 
-  /** a cached answer: its header list for this encoding made once, then one writeHead and end per hit */
-  const writeEntry = (res: ServerResponse, h: IncomingHttpHeaders, entry: Entry, start: number) => {
-    const encoding = encodingOf(h['accept-encoding'], entry.body.length);
+  /** a cached answer's headers and body for this encoding, made once */
+  const wireOf = (acceptEncoding: string | undefined, entry: Entry): Wire => {
+    const encoding = encodingOf(acceptEncoding, entry.body.length);
     let wire = entry.wire[encoding ?? ''];
     if (wire === undefined) {
-      const { body } = encodeFor(h['accept-encoding'], hitReply(entry));
+      const { body } = encodeFor(acceptEncoding, hitReply(entry));
       const headers = directHeaders(entry.headers, encoding);
       headers.push('content-length', String(body.length));
-      wire = entry.wire[encoding ?? ''] = { headers, body: body as Buffer };
+      wire = entry.wire[encoding ?? ''] = { headers, body: body as Buffer, block: newBlock(headerHead(entry.status, headers)) };
     }
+    return wire;
+  };
+  const seriesOf = (entry: Entry): Series => {
     let series = entry.tag as Series | undefined;
     if (series === undefined) entry.tag = series = metrics.series(entry.labels ?? HELP_LABELS, entry.status, isError(entry));
-    writeOut(res, entry.status, wire.headers, wire.body, wire.body.length, series, start);
+    return series;
+  };
+
+  /** an answer just stored, for a request in flight since it arrived */
+  const writeEntry = (res: ServerResponse, acceptEncoding: string | undefined, entry: Entry, start: number) => {
+    const wire = wireOf(acceptEncoding, entry);
+    writeOut(res, entry.status, wire.headers, wire.body, wire.body.length, seriesOf(entry), start, wire.block);
+  };
+
+  /**
+   * A hit: written at once from the stored header block. It is counted in flight (and its metrics taken
+   * when its response closes) only when the socket did not take it whole; else it is over already, and
+   * counted now.
+   */
+  const writeHit = (res: ServerResponse, acceptEncoding: string | undefined, entry: Entry, start: number) => {
+    const wire = wireOf(acceptEncoding, entry);
+    const series = seriesOf(entry);
+    if (!writeBlock(res, entry.status, wire.block, wire.body)) {
+      res.writeHead(entry.status, wire.headers);
+      res.end(wire.body);
+    }
+    if (res.writableLength === 0) {
+      // a socket destroyed by the write: the client never got it (as a response that closes unfinished)
+      if (!res.socket?.destroyed) metrics.observe(series, (performance.now() - start) / 1000);
+      return;
+    }
+    loadGate.admit(res, onDirectClose);
+    loadGate.sent(res, wire.body.length);
+    const d = res as DirectResponse;
+    d[DIRECT] = series;
+    d[START] = start;
   };
 
   /** as the error handler answers on the Fastify route (ApiMain answers every failure itself: not expected) */
@@ -453,11 +501,12 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   };
 
   /** every direct answer's end: its bytes counted in flight, its series and start kept for the metrics, written */
-  const writeOut = (res: ServerResponse, status: number, headers: string[], body: Buffer | string, bytes: number, series: Series | undefined, start: number) => {
+  const writeOut = (res: ServerResponse, status: number, headers: string[], body: Buffer | string, bytes: number, series: Series | undefined, start: number, block?: Block) => {
     loadGate.sent(res, bytes);
     const d = res as DirectResponse;
     d[DIRECT] = series;
     d[START] = start;
+    if (block !== undefined && writeBlock(res, status, block, body as Buffer)) return;
     res.writeHead(status, headers);
     res.end(body);
   };
@@ -491,6 +540,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   let closing = false;
   app.addHook('onClose', (_instance, done) => {
     closing = true;
+    unwatchIdle();
     done();
   });
   const [fastifyListener] = app.server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;

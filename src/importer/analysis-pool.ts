@@ -8,6 +8,7 @@ import type { ImportSource } from '../store/import-writer.js';
 import { PageAnalyzer, type AnalysisSetup, type PageResult } from './analysis.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import type { WorkerData, WorkerRequest } from './analysis-worker.js';
+import { decodeResults, type EncodedResults } from './result-codec.js';
 
 export interface ChunkAnalyzer {
   /** the analysis of the pages after `afterId` (at most `limit`), in page id order */
@@ -30,10 +31,20 @@ class WorkerPool implements ChunkAnalyzer {
       // a bigger young generation: a chunk's garbage dies young instead of being promoted and swept
       const worker = new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 96 } });
       const entry = { worker, pending: [] as Pending[] };
-      worker.on('message', (m: { ok: true; results: PageResult[] } | { ok: false; error: string }) => {
+      worker.on('message', (m: { ok: true; results: EncodedResults } | { ok: false; error: string }) => {
         const p = entry.pending.shift();
-        if (m.ok) p?.resolve(m.results);
-        else {
+        if (m.ok) {
+          let results: PageResult[];
+          try {
+            results = decodeResults(m.results);
+          } catch (e) {
+            const err = e instanceof Error ? e : new Error(String(e));
+            p?.reject(err);
+            this.fail(err);
+            return;
+          }
+          p?.resolve(results);
+        } else {
           const e = new Error(`page analysis failed: ${m.error}`);
           p?.reject(e);
           this.fail(e);

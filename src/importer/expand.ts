@@ -125,7 +125,7 @@ export class PageLookup implements PageSource {
 
 /** Full template expansion with the engine, templates read through the lookup. */
 export class PreprocessorExpander implements Expander {
-  private readonly base: Omit<ExpandOptions, 'title'>;
+  private readonly base: { codec: TitleCodec; siteName: string; now: Date; treeCache: TemplateTreeCache; message?: (key: string) => string | undefined; contentLang?: string };
 
   constructor(
     private readonly lookup: PageLookup,
@@ -147,7 +147,10 @@ export class PreprocessorExpander implements Expander {
   expand(page: PageToExpand, answers?: ReadonlyMap<string, InlineQueryOutput>): Expansion {
     const snap = new PageSnapshot(this.lookup);
     if (answers) for (const [k, v] of answers) snap.queries.set(k, v);
-    const round = expandRound(page.text, snap, { ...this.base, title: { ns: page.ns, dbkey: page.dbkey }, inlineQueries: true });
+    const b = this.base;
+    // a literal, not a spread of the base: the same object shape on every page
+    const o: ExpandOptions = { codec: b.codec, title: { ns: page.ns, dbkey: page.dbkey }, siteName: b.siteName, now: b.now, treeCache: b.treeCache, message: b.message, contentLang: b.contentLang, inlineQueries: true };
+    const round = expandRound(page.text, snap, o);
     const r = round.result;
     return {
       text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, displayTitle: r.displayTitle, displayTitleIgnored: r.displayTitleIgnored, limitHit: r.limitHit,

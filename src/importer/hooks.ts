@@ -11,8 +11,12 @@
  *
  * Pages are analysed on worker threads. A hook whose work on a page's text is pure can name an
  * `analyzer` module: it runs there, and page() gets its result (and no text) on the main thread.
- *   finish(w, ctx) -- after all link tables of pass 2 and their indexes are written, before the links
- *                      of inline query results, the category table, the query-page reports and ANALYZE
+ *   finish(w, ctx) -- after all link tables of pass 2 are written, before their indexes
+ *   finishOwnTables(w, ctx) -- after finish(), before ANALYZE: the rest of the hook's work on its own
+ *                      tables. When pages have inline queries, at once (the links of their results need
+ *                      the hook's data); else after the category table, while the query-page reports are
+ *                      computed on a thread of their own from the link tables, page, redirect, image and
+ *                      category -- tables it must not write
  */
 import type { ImportSource, ImportWriter, Store } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';
@@ -77,6 +81,8 @@ export interface PageAnalysisHook {
    */
   page(page: PageAnalysis, expandedText: string, analyzed?: unknown): void | Promise<void>;
   finish?(writer: ImportWriter, ctx: HookContext): void | Promise<void>;
+  /** see the order of calls above: beside the reports' thread when it can, so never their tables */
+  finishOwnTables?(writer: ImportWriter, ctx: HookContext): void | Promise<void>;
 }
 
 /** A page as the --render pass gives it to the renderer: the latest revision of a content page. */

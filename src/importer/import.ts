@@ -271,14 +271,28 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     }
     await checkpoint();
 
-    // ---- the hooks first: what they may leave to a thread of its own (SMW's autocompletion index) then
-    // runs beside the rest
+    // The query-page reports read the link tables, page, redirect, image and category, and run on a
+    // thread of their own once those are final, beside what remains. The hooks finish first (SMW's
+    // autocompletion index then runs on its thread beside the link indexes); the rest of their work on
+    // their own tables (SMW: value subjects, semantic indexes) runs beside the reports -- unless links of
+    // inline query results are still to come: they need that work done, and the reports wait for them.
+    const lateLinks = opts.inlineQueries !== undefined && withInlineQueries.length > 0;
     for (const h of hooks) {
       step(`${h.name}: finish`);
       await h.finish?.(w, hookContext);
       log(`${h.name}: finished (${secondsSince(t0)} s)`);
       await checkpoint();
     }
+    const finishHookTables = async () => {
+      for (const h of hooks) {
+        if (!h.finishOwnTables) continue;
+        step(`${h.name}: own tables`);
+        await h.finishOwnTables(w, hookContext);
+        log(`${h.name}: tables finished (${secondsSince(t0)} s)`);
+        await checkpoint();
+      }
+    };
+    if (lateLinks) await finishHookTables();
     // ---- derived tables, indexes (one table's indexes at a time, a checkpoint after each)
     for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image'] as const) {
       step(`indexes: ${table}`);
@@ -286,9 +300,9 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       await checkpoint();
     }
     // the results of inline queries need the finished semantic data; their categories count in `category`
-    if (opts.inlineQueries && withInlineQueries.length > 0) {
+    if (lateLinks) {
       step('inline query links');
-      const evaluate = await opts.inlineQueries(w.readStore());
+      const evaluate = await opts.inlineQueries!(w.readStore());
       const added = await runInlineQueryLinkPass(w, { setup, interwiki, checkAbort, pages: withInlineQueries, evaluate });
       linkCounts.pagelinks += added.pagelinks;
       linkCounts.imagelinks += added.imagelinks;
@@ -301,14 +315,25 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const categories = w.derived.categories();
     log(`link indexes, categories: ${categories} (${secondsSince(t0)} s)`);
     await checkpoint();
-    step('reports');
-    w.derived.reports();
-    log(`reports (${secondsSince(t0)} s)`);
-    await checkpoint();
+    // ---- from here to the join nothing writes a table the reports read (their pending indexes wait)
+    step('reports: thread started');
+    w.derived.startReports();
+    if (!lateLinks) await finishHookTables();
     step('statistics');
     const stats = w.derived.statistics();
     const redirects = w.pages.redirectCount();
     w.derived.writeStatistics(stats);
+    await checkpoint();
+    const afterReports = new Set<string>(w.derived.reportSources);
+    for (const area of w.pendingIndexAreas()) {
+      if (afterReports.has(area)) continue;
+      step(`indexes: ${area}`);
+      w.createIndexes(area);
+      await checkpoint();
+    }
+    step('reports: joined');
+    const reports = await w.derived.joinReports();
+    log(`reports: ${reports.rows} rows, ${reports.seconds.toFixed(1)} s on their thread (${secondsSince(t0)} s)`);
     await checkpoint();
     for (const area of w.pendingIndexAreas()) {
       step(`indexes: ${area}`);

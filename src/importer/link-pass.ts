@@ -69,11 +69,11 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
       for (let i = 0; i < pl.length; i += 2) out.pageLink(from, fromNs, { ns: pl[i] as number, dbkey: pl[i + 1] as string });
       for (const f of links.files) out.imageLink(from, fromNs, f);
       const tl = links.templates;
-      for (let i = 0; i < tl.length; i += 2) counts.templatelinks += out.templateLink(from, fromNs, { ns: tl[i] as number, dbkey: tl[i + 1] as string });
+      for (let i = 0; i < tl.length; i += 2) out.templateLink(from, fromNs, { ns: tl[i] as number, dbkey: tl[i + 1] as string });
       const type = categoryType(fromNs);
       const cl = links.categories;
       for (let i = 0; i < cl.length; i += 3) {
-        counts.categorylinks += out.categoryLink({ from, to: cl[i], sortkey: cl[i + 1], sortkeyPrefix: cl[i + 2], timestamp: page.latestTimestamp, type });
+        out.categoryLink({ from, to: cl[i], sortkey: cl[i + 1], sortkeyPrefix: cl[i + 2], timestamp: page.latestTimestamp, type });
       }
       const ll = links.langs;
       for (let i = 0; i < ll.length; i += 2) counts.langlinks += out.langLink(from, ll[i], ll[i + 1]);
@@ -160,6 +160,8 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
   const moved = out.finish();
   counts.pagelinks = moved.pagelinks;
   counts.imagelinks = moved.imagelinks;
+  counts.templatelinks = moved.templatelinks;
+  counts.categorylinks = moved.categorylinks;
   return { counts, withInlineQueries };
 }
 

@@ -14,11 +14,12 @@
  *            query strings (_ASKST, whose normalisation reads the properties' types): their rows are
  *            written with a stand-in property id / staged with their sv_seq.
  *   finish() the declared types are applied to smw_property, the stand-ins replaced, the queries'
- *            rows written. Then, set-based: the subjects only used as values, the indexes; and handed
- *            to the writer's buildCompletionIndex (a thread of its own on SQLite, beside the rest of the
- *            import): the distinct autocompletion values (numbered in byte order), their word keys
- *            (sorted insert), the heavy prefixes with their top-1000 lists (one ordered pass over the
- *            word keys; buildCompletionIndex below).
+ *            rows written; then handed to the writer's buildCompletionIndex (a thread of its own on
+ *            SQLite, beside the rest of the import): the distinct autocompletion values (numbered in
+ *            byte order), their word keys (sorted insert), the heavy prefixes with their top-1000 lists
+ *            (one ordered pass over the word keys; buildCompletionIndex below).
+ *   finishOwnTables()  set-based: the subjects only used as values, the indexes (beside the
+ *            query-page reports' thread when no inline query links wait for them).
  */
 import type { HookContext, PageAnalysis, PageAnalysisHook } from './hooks.js';
 import type { TitleCodec } from '../wiki/titles.js';
@@ -67,6 +68,8 @@ class SemanticImportHook implements PageAnalysisHook {
   /** the analyzers' data (for page() called without a result) and what they read */
   private data: SemanticAnalyzerData | undefined;
   private source!: ImportSource;
+  /** when finish() began (the log lines' seconds) */
+  private t0 = 0;
 
   constructor(private heavyRows: number | undefined) {}
 
@@ -178,8 +181,8 @@ class SemanticImportHook implements PageAnalysisHook {
   }
 
   finish(_writer: ImportWriter, ctx: HookContext): void {
-    const t0 = Date.now();
-    const secs = () => ((Date.now() - t0) / 1000).toFixed(1);
+    this.t0 = Date.now();
+    const secs = (t0: number) => ((Date.now() - t0) / 1000).toFixed(1);
     // ---- property types as the Property: pages declared them in pass 2: what the pre-pass found
     const props = new Map<number, PropInfo>();
     for (const r of this.w.resolveTypes()) {
@@ -193,16 +196,21 @@ class SemanticImportHook implements PageAnalysisHook {
     const errp = this.propId('_ERRP');
     this.w.batch(() => this.w.renumberProperty(ERRP_PENDING, errp));
     this.writeQueries(props);
-    ctx.log(`semantic: ${this.subjects} subjects, ${this.values} values of ${props.size} properties (${secs()} s)`);
+    ctx.log(`semantic: ${this.subjects} subjects, ${this.values} values of ${props.size} properties (${secs(this.t0)} s)`);
 
-    // ---- subjects only used as values; autocompletion: distinct values, then (maybe on a thread of its
-    // own, while the import goes on) word keys and heavy prefixes
-    ctx.step?.('semantic: value subjects');
-    this.w.endStaging();
+    // ---- autocompletion: distinct values, then (maybe on a thread of its own, while the import goes on)
+    // word keys and heavy prefixes; first, so that the thread runs beside as much of the import as it can
     ctx.step?.('semantic: ac values copied out');
+    this.w.endStaging();
     this.w.buildCompletionIndex(import.meta.url, this.heavyRows!, (r) =>
-      ctx.log(`semantic: autocompletion index: ${r.words} word keys, ${r.nodes} precomputed prefixes (${r.rows} rows) (${secs()} s)`),
+      ctx.log(`semantic: autocompletion index: ${r.words} word keys, ${r.nodes} precomputed prefixes (${r.rows} rows) (${secs(this.t0)} s)`),
     );
+  }
+
+  /** the subjects only used as values, the indexes (beside the query-page reports when it can) */
+  finishOwnTables(_writer: ImportWriter, ctx: HookContext): void {
+    ctx.step?.('semantic: value subjects');
+    this.w.valueSubjects();
     ctx.step?.('semantic: indexes');
     this.w.finish();
   }

@@ -42,6 +42,8 @@ export class MessageLoader {
 
   /** prefetch() of several (keys, language) lookups with its two store calls for all of them */
   async prefetchAll(lookups: ReadonlyArray<{ keys: readonly string[]; code: string }>): Promise<void> {
+    // nothing to look up (e.g. an empty key range): no plans, no store call
+    if (lookups.every((l) => l.keys.length === 0)) return;
     const plans = lookups.map(({ keys, code }) => ({ ...this.lookupLanguages(code), stored: [...new Set(keys.flatMap(lookupKeys))] }));
     await this.fetchUnfetched(plans.map((p) => ({ langs: p.first, keys: p.stored })));
     await this.fetchUnfetched(plans.map((p) => ({ langs: p.rest, keys: p.stored.filter((k) => !p.first.some((l) => this.snapshot.catalogHas(l, k))) })));
@@ -85,21 +87,15 @@ export class MessageLoader {
    * catalogs), `rest` the remainder of both fallback chains, needed only for keys `first` lacks.
    */
   private lookupLanguages(code: string): { first: string[]; rest: string[] } {
-    let langs = this.languages.get(code);
-    if (!langs) this.languages.set(code, (langs = this.computeLookupLanguages(code)));
+    // they depend on the two codes only: kept across requests (bounded: amlang is the client's)
+    const key = this.wiki.lang + '|' + code;
+    let langs = LOOKUP_LANGUAGES.get(key);
+    if (!langs) {
+      langs = computeLookupLanguages(code, this.wiki.lang);
+      if (LOOKUP_LANGUAGES.size >= MAX_LOOKUP_LANGUAGES) LOOKUP_LANGUAGES.delete(LOOKUP_LANGUAGES.keys().next().value!);
+      LOOKUP_LANGUAGES.set(key, langs);
+    }
     return langs;
-  }
-
-  /** per code: a request computes them for each prefetch */
-  private readonly languages = new Map<string, { first: string[]; rest: string[] }>();
-
-  private computeLookupLanguages(code: string): { first: string[]; rest: string[] } {
-    const content = this.wiki.lang;
-    const first = code === content ? [code] : [code, content];
-    const rest = [...new Set([...catalogLanguages(code), ...languageFallbacks(code), ...catalogLanguages(content), ...languageFallbacks(content)])].filter(
-      (l) => !first.includes(l),
-    );
-    return { first, rest };
   }
 
   /** Run `render` until it reads nothing that was not fetched (at most MAX_ROUNDS fetches). */
@@ -135,4 +131,16 @@ export class MessageLoader {
     for (const t of titles) this.snapshot.addTemplate(t.ns, t.dbkey, texts.get(transclusionKey(t))?.text ?? null);
   }
 
+}
+
+/** "content|code" → the languages a lookup reads (MessageLoader.lookupLanguages) */
+const LOOKUP_LANGUAGES = new Map<string, { first: string[]; rest: string[] }>();
+const MAX_LOOKUP_LANGUAGES = 256;
+
+function computeLookupLanguages(code: string, content: string): { first: string[]; rest: string[] } {
+  const first = code === content ? [code] : [code, content];
+  const rest = [...new Set([...catalogLanguages(code), ...languageFallbacks(code), ...catalogLanguages(content), ...languageFallbacks(content)])].filter(
+    (l) => !first.includes(l),
+  );
+  return { first, rest };
 }

@@ -1,5 +1,5 @@
 /** Uploaded files (the image table). */
-import type { PageRow } from './page-store.js';
+import type { PageRef } from './page-store.js';
 
 /** A file that has the same bytes as another (prop=duplicatefiles shows only these columns). */
 export interface SameContentRow {
@@ -26,7 +26,8 @@ export interface FileStore {
    * generator=allimages: the files list() gives, each only with its name, upload time and description
    * page (a seek per file), so that the generator hands the page set its pages without another round trip
    */
-  listPages(opts: FileListOptions): Promise<FilePageRow[]>;
+  /** `full`: the pages with all of PageRow's columns (a module of the query needs them), else PageRef's */
+  listPages(opts: FileListOptions, full?: boolean): Promise<FilePageRow[]>;
   /** where the file's bytes were imported from: a path relative to the files directory (DB key lookup) */
   storedPath(name: string): Promise<string | undefined>;
 }
@@ -58,7 +59,7 @@ export interface FilePageRow {
   name: string;
   /** TS_MW */
   timestamp: string;
-  page: PageRow | null;
+  page: PageRef | null;
 }
 
 export interface FileListOptions {

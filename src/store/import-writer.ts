@@ -261,14 +261,15 @@ export interface LinkImportWriter {
   begin(): void;
   pageLink(from: number, fromNs: number, to: TitleRef): void;
   imageLink(from: number, fromNs: number, file: string): void;
-  templateLink(from: number, fromNs: number, to: TitleRef): number;
-  categoryLink(row: CategoryLinkRow): number;
+  /** queued: the rows added (a page's duplicates skipped) are counted by finish() */
+  templateLink(from: number, fromNs: number, to: TitleRef): void;
+  categoryLink(row: CategoryLinkRow): void;
   langLink(from: number, lang: string, title: string): number;
   externalLinks(from: number, urls: Iterable<string>): number;
   interwikiLinks(from: number, links: Iterable<{ prefix: string; title: string }>): number;
   pageProp(page: number, name: string, value: string): number;
-  /** after the last page: the page and image links, counted */
-  finish(): { pagelinks: number; imagelinks: number };
+  /** after the last page: the page, image, template and category links, counted */
+  finish(): { pagelinks: number; imagelinks: number; templatelinks: number; categorylinks: number };
   /**
    * After finish(): links a page gains once the whole wiki is known (its inline queries' results, as a
    * refresh of the page records them); the rows it has already are kept. The rows are queued:
@@ -308,8 +309,22 @@ export interface DerivedImportWriter {
   /** initSiteStats.php's figures (content pages counted by the 'link' method) */
   statistics(): SiteStatistics;
   writeStatistics(stats: SiteStatistics): void;
-  /** the query-page reports (querycache) */
-  reports(opts?: ReportOptions): void;
+  /** the tables the reports read (index areas too): complete before startReports, unchanged until joinReports */
+  readonly reportSources: readonly IndexArea[];
+  /**
+   * The query-page reports (querycache) computed on a thread of their own from the tables as they are
+   * now, while the import goes on with tables the reports do not read; joinReports() waits for them and
+   * stores them (before ANALYZE). Between the two the import writes none of reportSources (their pending
+   * indexes wait for the join).
+   */
+  startReports(opts?: ReportOptions): void;
+  joinReports(): Promise<ReportsDone>;
+}
+
+/** what joinReports() gives: the rows of every report, and the wall seconds of the reports' thread */
+export interface ReportsDone {
+  rows: number;
+  seconds: number;
 }
 
 /** The Semantic MediaWiki import: subjects and staged annotations in pass 2, typed values at the end. */
@@ -336,8 +351,10 @@ export interface SemanticImportWriter {
   addValue(subject: number, property: number, seq: number, di: number, item: string | null, ns: number | null, key: string | null, sortNum: number | null): void;
   /** a value offered by autocompletion of `source` (a property id, or -1 - namespace) */
   addCompletionValue(source: number, value: string): void;
-  /** staging done: subjects only used as values */
+  /** staging done: the buffered rows written, the staged query strings dropped */
   endStaging(): void;
+  /** after endStaging(): a subject for each page that is only a value (and each category of _INST/_SUBC) */
+  valueSubjects(): void;
   completionValues(afterId: number, limit: number): Array<{ id: number; source: number; value: string }>;
   addWordKey(source: number, key: string, valueId: number): void;
   /** word keys staged: sorted into place; returns their number */

@@ -1,4 +1,4 @@
-import type { PageRow } from './page-store.js';
+import type { PageRef } from './page-store.js';
 /** Link data of the wiki, as the API modules need it. */
 export interface LinkStore {
   /**
@@ -10,7 +10,7 @@ export interface LinkStore {
    * generator=allfileusages: the rows fileUsages() gives, each with its using page (a seek per row, null
    * for a page id with no page), so that the generator hands the page set its pages without another round trip
    */
-  fileUsagePages(opts: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsagePageRow[]>;
+  fileUsagePages(opts: FileUsageOptions & { continueAt?: { target: string; from: number } }, full?: boolean): Promise<FileUsagePageRow[]>;
   /** list=allfileusages&afunique: at most `limit` distinct targets (file DB keys) in order */
   fileUsageTargets(opts: FileUsageOptions & { continueAt?: string }): Promise<string[]>;
   /**
@@ -44,7 +44,7 @@ export interface FileUsageRow {
 }
 
 export interface FileUsagePageRow extends FileUsageRow {
-  page: PageRow | null;
+  page: PageRef | null;
 }
 
 export interface FileUsageOptions {

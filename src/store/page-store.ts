@@ -1,11 +1,18 @@
 /** Pages, their latest revision's text and redirects (the revisions themselves: history-store.ts). */
 
-export interface PageRow {
+/**
+ * What a page set needs of a page to hold it (its identity and whether it redirects): generators whose
+ * rows come with their pages read only these columns; prop=info asks the page set for the rest.
+ */
+export interface PageRef {
   pageid: number;
   ns: number;
   /** DB key */
   title: string;
   isRedirect: boolean;
+}
+
+export interface PageRow extends PageRef {
   length: number;
   latestRevId: number;
   /** TS_MW of the latest revision */

@@ -7,7 +7,7 @@ import type { CategoryMemberRow } from './category-link-store.js';
 import type { FilePageRow } from './file-store.js';
 import { NS_FILE } from '../wiki/namespaces.js';
 import type { RevisionRecord } from './history-store.js';
-import type { PageRow } from './page-store.js';
+import type { PageRef, PageRow } from './page-store.js';
 
 export const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect",
   page_len AS length, page_latest AS "latestRevId", page_touched AS touched, page_rev_count AS "revCount",
@@ -16,6 +16,20 @@ export const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title
 export function toPage(r: any): PageRow {
   r.isRedirect = r.isRedirect === 1;
   return r as PageRow;
+}
+
+/** PageRef's columns: what a generator's page rows need to read */
+export const PAGE_REF_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect"`;
+
+/** a row of PAGE_REF_COLUMNS (or PAGE_COLUMNS: a PageRow) from column `at` of an array of columns */
+export function pageRefFromArray(a: any[], at: number): PageRef {
+  if (a.length - at > 4) return pageFromArray(at === 0 ? a : a.slice(at));
+  return { pageid: a[at], ns: a[at + 1], title: a[at + 2], isRedirect: a[at + 3] === 1 };
+}
+
+/** a PageRow from its columns (the redirect flag as stored, 0/1) */
+function fullPage(pageid: number, ns: number, title: string, isRedirect: number, length: number, latestRevId: number, touched: string, revCount: number, contentModel: string): PageRow {
+  return { pageid, ns, title, isRedirect: isRedirect === 1, length, latestRevId, touched, revCount, contentModel };
 }
 
 /**
@@ -35,9 +49,10 @@ export const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS wi
  * listPages(): the file's name and upload time with its description page (NULL columns when there is
  * none). The page's namespace and title are the file's (the join's condition), so they are not read.
  */
-export const PAGE_LIST_COLUMNS = `img_name AS name, img_timestamp AS timestamp, page_id AS pageid, page_is_redirect AS "isRedirect",
-  page_len AS length, page_latest AS "latestRevId", page_touched AS touched, page_rev_count AS "revCount",
-  page_content_model AS "contentModel"`;
+export const PAGE_LIST_COLUMNS = `img_name AS name, img_timestamp AS timestamp, page_id AS pageid, page_is_redirect AS "isRedirect"`;
+/** PAGE_LIST_COLUMNS with the rest of PageRow */
+export const PAGE_LIST_COLUMNS_FULL = `${PAGE_LIST_COLUMNS}, page_len AS length, page_latest AS "latestRevId", page_touched AS touched,
+  page_rev_count AS "revCount", page_content_model AS "contentModel"`;
 
 /** a row of PAGE_LIST_COLUMNS */
 export function filePage(r: any): FilePageRow {
@@ -47,7 +62,9 @@ export function filePage(r: any): FilePageRow {
     page:
       r.pageid === null
         ? null
-        : { pageid: r.pageid, ns: NS_FILE, title: r.name, isRedirect: r.isRedirect === 1, length: r.length, latestRevId: r.latestRevId, touched: r.touched, revCount: r.revCount, contentModel: r.contentModel },
+        : r.contentModel === undefined
+          ? { pageid: r.pageid, ns: NS_FILE, title: r.name, isRedirect: r.isRedirect === 1 }
+          : fullPage(r.pageid, NS_FILE, r.name, r.isRedirect, r.length, r.latestRevId, r.touched, r.revCount, r.contentModel),
   };
 }
 
@@ -57,7 +74,12 @@ export function filePageFromArray(a: any[]): FilePageRow {
   return {
     name,
     timestamp: a[1],
-    page: a[2] === null ? null : { pageid: a[2], ns: NS_FILE, title: name, isRedirect: a[3] === 1, length: a[4], latestRevId: a[5], touched: a[6], revCount: a[7], contentModel: a[8] },
+    page:
+      a[2] === null
+        ? null
+        : a.length === 4
+          ? { pageid: a[2], ns: NS_FILE, title: name, isRedirect: a[3] === 1 }
+          : fullPage(a[2], NS_FILE, name, a[3], a[4], a[5], a[6], a[7], a[8]),
   };
 }
 

@@ -56,7 +56,9 @@ export class TitleCodec {
   readonly namespaces: Map<number, NamespaceInfo>;
   readonly aliases: Array<{ id: number; alias: string }>;
   private readonly byLowerName = new Map<string, number>();
-  private readonly parsed = new Map<string, Title | null>();
+  /** parse()'s memo: by default namespace, then text (no key string built per call) */
+  private readonly parsed = new Map<number, Map<string, Title | null>>();
+  private parsedCount = 0;
 
   constructor(ns: SiteNamespaces) {
     this.namespaces = new Map(ns.namespaces.map((n) => [n.id, n]));
@@ -100,12 +102,18 @@ export class TitleCodec {
   parse(text: string, defaultNs = 0): Title | null {
     // the same link targets, categories and property values come back page after page (the import parses
     // millions): a bounded memo of the answers, each handed out as a copy of its own
-    const memoKey = defaultNs + '\u0000' + text;
-    const known = this.parsed.get(memoKey);
+    let memo = this.parsed.get(defaultNs);
+    const known = memo?.get(text);
     if (known !== undefined) return known && { ns: known.ns, dbkey: known.dbkey, fragment: known.fragment };
     const t = this.parseUncached(text, defaultNs);
-    if (this.parsed.size >= PARSE_MEMO) this.parsed.clear();
-    this.parsed.set(memoKey, t && { ns: t.ns, dbkey: t.dbkey, fragment: t.fragment });
+    if (this.parsedCount >= PARSE_MEMO) {
+      this.parsed.clear();
+      this.parsedCount = 0;
+      memo = undefined;
+    }
+    if (memo === undefined) this.parsed.set(defaultNs, (memo = new Map()));
+    memo.set(text, t && { ns: t.ns, dbkey: t.dbkey, fragment: t.fragment });
+    this.parsedCount++;
     return t;
   }
 

@@ -4,12 +4,15 @@
  * the phase after that line. Exit code: 0 when the import completed, 128 + signal number when it stopped
  * on the signal, 1 on any other failure.
  *
- *   node import-signal-child.js DUMP DB FILES_DIR MESSAGES_DIR PATTERN SIGNAL
+ *   node import-signal-child.js DUMP DB FILES_DIR MESSAGES_DIR PATTERN SIGNAL [no-inline-queries]
+ *
+ * no-inline-queries: without the links of inline query results (the hooks then finish while the
+ * reports' thread runs)
  */
 import { importWiki, ImportInterrupted } from '../../src/importer/import.js';
 import { importHooks, importInlineQueries } from '../../src/cli/import-command.js';
 
-const [dump, db, filesDir, messagesDir, pattern, signal] = process.argv.slice(2);
+const [dump, db, filesDir, messagesDir, pattern, signal, mode] = process.argv.slice(2);
 const re = new RegExp(pattern ?? '$^');
 let sent = false;
 // `node --test dist/test/` runs every file below it, this one too: without arguments it has nothing to do
@@ -21,7 +24,7 @@ try {
     filesDir,
     messageDirs: [messagesDir],
     lang: 'uk',
-    hooks: importHooks(), inlineQueries: importInlineQueries(),
+    hooks: importHooks(), inlineQueries: mode === 'no-inline-queries' ? undefined : importInlineQueries(),
     progress: false,
     log: (line) => {
       process.stderr.write(line + '\n');

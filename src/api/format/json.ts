@@ -35,6 +35,8 @@ function escapeUnit(c: string): string {
   return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 }
 
+const NOT_PLAIN = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
+
 const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
 
 /**
@@ -112,7 +114,18 @@ function putQuotedAscii(s: string): void {
   const d = outView;
   let o = pos;
   b[o++] = 34;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  if (n > 16) {
+    // a head of printable ASCII without quote or backslash (messages, timestamps, Latin names) is
+    // copied natively
+    const stop = s.search(NOT_PLAIN);
+    const plain = stop === -1 ? n : stop;
+    if (plain > 16) {
+      o += b.write(s, o, plain, 'latin1');
+      i = plain;
+    }
+  }
+  for (; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c < 0x80) {
       if (c === 34 || c === 92) b[o++] = 92;
@@ -242,7 +255,8 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
     return;
   }
   const inner = nl === '' ? '' : nl + '    ';
-  const arrayType = (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE];
+  // the array types only change fv2's output (a symbol read on every node of every shape is not free)
+  const arrayType = fv === 2 ? (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE] : undefined;
   if (fv === 2 && arrayType === 'BCassoc' && Array.isArray(v)) {
     // fv2 prints a BCassoc list as an object keyed by index
     const m = new Map<string, unknown>();

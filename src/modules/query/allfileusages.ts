@@ -7,7 +7,7 @@
 import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import type { PageRow } from '../../store/page-store.js';
+import type { PageRef } from '../../store/page-store.js';
 import { intval } from '../../api/params.js';
 import { continueParts, titlePartOrDie } from './shared.js';
 
@@ -70,13 +70,13 @@ export const allfileusagesModule: QueryModule = {
       // the using pages come with the rows: the page set gets them in page id order, each once, as it
       // would have read them by id; a page id without a page is still looked up (and reported missing,
       // in the order of the rows)
-      const rows = await ctx.store.links.fileUsagePages(usageRange);
-      const pages = new Map<number, PageRow | null>();
+      const rows = await ctx.store.links.fileUsagePages(usageRange, ctx.generator.fullRows);
+      const pages = new Map<number, PageRef | null>();
       rows.forEach((row, i) => {
         if (i >= limit) return ctx.setContinue('continue', `${row.target}|${row.from}`);
         if (!pages.has(row.from)) pages.set(row.from, row.page);
       });
-      const found: PageRow[] = [];
+      const found: PageRef[] = [];
       for (const [pageid, page] of pages) {
         if (page) found.push(page);
         else ctx.generator.add({ pageid });

@@ -119,7 +119,7 @@ export const allimagesModule: QueryModule = {
     // Nobody has the bot right in an imported wiki (user groups are not part of a dump).
     if (ctx.generator) {
       // as a generator, the description pages come with the files: the page set need not look them up
-      const rows = p.filterbots === 'bots' ? [] : await ctx.store.files.listPages(opts);
+      const rows = p.filterbots === 'bots' ? [] : await ctx.store.files.listPages(opts, ctx.generator.fullRows);
       let count = 0;
       for (const row of rows) {
         if (++count > limit) {

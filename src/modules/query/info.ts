@@ -12,6 +12,7 @@ export const infoModule: QueryModule = {
   kind: 'prop',
   name: 'info',
   prefix: 'in',
+  needsPageRows: true,
   description: 'Get basic page information.',
   params: {
     prop: { type: PROPS, multi: true, help: 'Which additional properties to get.' },
@@ -28,7 +29,8 @@ export const infoModule: QueryModule = {
     if (props.has('displaytitle') && ctx.pageSet.good.length) {
       for (const row of await ctx.store.relations.propsOf({ pageids: ctx.pageSet.good.map((p) => p.pageid), names: ['displaytitle'] })) displayTitles.set(row.page, row.value);
     }
-    for (const page of ctx.pageSet.good) {
+    // a generator's pages may have come without these fields: one read by id then
+    for (const page of await ctx.pageSet.rows()) {
       const e = ctx.pageSet.entry(page.pageid)!;
       e.contentmodel = page.contentModel;
       e.pagelanguage = ctx.wiki.lang;

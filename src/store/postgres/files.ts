@@ -1,7 +1,7 @@
 import type { PgDb } from './db.js';
 import type { FileListOptions, FilePageRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { FILE_COLUMNS, PAGE_LIST_COLUMNS, filePage } from '../row-columns.js';
+import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_FULL, filePage } from '../row-columns.js';
 import { prefixEnd } from '../prefix-range.js';
 
 export class PostgresFileStore implements FileStore {
@@ -60,8 +60,8 @@ export class PostgresFileStore implements FileStore {
     return q ? await this.db.named<FileRow>('FileStore.list', q.sql, q.v) : [];
   }
 
-  async listPages(o: FileListOptions): Promise<FilePageRow[]> {
-    const q = listQuery(o, PAGE_LIST_COLUMNS, true);
+  async listPages(o: FileListOptions, full = false): Promise<FilePageRow[]> {
+    const q = listQuery(o, full ? PAGE_LIST_COLUMNS_FULL : PAGE_LIST_COLUMNS, true);
     if (!q) return [];
     return (await this.db.named('FileStore.list', q.sql, q.v)).map(filePage);
   }

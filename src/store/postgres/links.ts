@@ -1,6 +1,6 @@
 import type { PgDb } from './db.js';
 import type { FileUsageOptions, FileUsagePageRow, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
-import { PAGE_COLUMNS } from '../row-columns.js';
+import { PAGE_COLUMNS, PAGE_REF_COLUMNS, toPage } from '../row-columns.js';
 import { prefixEnd } from '../prefix-range.js';
 import { distinctValuesSql } from './relations.js';
 
@@ -42,10 +42,10 @@ export class PostgresLinkStore implements LinkStore {
   }
 
   /** fileUsages' range scan with a primary-key seek of the using page per row */
-  async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsagePageRow[]> {
-    const { sql, v } = this.usageQuery(o, `il_to AS target, il_from AS "from", ${PAGE_COLUMNS}`, ' LEFT JOIN page ON page_id = il_from');
+  async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full = false): Promise<FileUsagePageRow[]> {
+    const { sql, v } = this.usageQuery(o, `il_to AS target, il_from AS "from", ${full ? PAGE_COLUMNS : PAGE_REF_COLUMNS}`, ' LEFT JOIN page ON page_id = il_from');
     const rows = await this.db.named('LinkStore.fileUsages', sql, v);
-    return rows.map((r) => ({ target: r.target, from: r.from, page: r.pageid === null ? null : { pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect === 1, length: r.length, latestRevId: r.latestRevId, touched: r.touched, revCount: r.revCount, contentModel: r.contentModel } }));
+    return rows.map((r) => ({ target: r.target, from: r.from, page: r.pageid === null ? null : full ? toPage({ pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect, length: r.length, latestRevId: r.latestRevId, touched: r.touched, revCount: r.revCount, contentModel: r.contentModel }) : { pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect === 1 } }));
   }
 
   private usageQuery(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, columns: string, join: string): { sql: string; v: Record<string, unknown> } {

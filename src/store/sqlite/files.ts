@@ -2,7 +2,7 @@ import type { Db, Statement } from './db.js';
 import type { FileListOptions, FilePageRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { FILE_COLUMNS, PAGE_LIST_COLUMNS, filePageFromArray } from '../row-columns.js';
+import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_FULL, filePageFromArray } from '../row-columns.js';
 
 export class SqliteFileStore implements FileStore {
   private readonly existingStmt: Statement<[string]>;
@@ -65,8 +65,8 @@ export class SqliteFileStore implements FileStore {
     return q ? this.lists.all<FileRow>(q.sql, q.v) : [];
   }
 
-  async listPages(o: FileListOptions): Promise<FilePageRow[]> {
-    const q = listQuery(o, PAGE_LIST_COLUMNS, true);
+  async listPages(o: FileListOptions, full = false): Promise<FilePageRow[]> {
+    const q = listQuery(o, full ? PAGE_LIST_COLUMNS_FULL : PAGE_LIST_COLUMNS, true);
     if (!q) return [];
     // rows as arrays: better-sqlite3 builds an object per row at about twice the cost of the literal
     const out: FilePageRow[] = [];

@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import type { FileUsageOptions, FileUsagePageRow, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
-import { PAGE_COLUMNS, pageFromArray } from '../row-columns.js';
+import { PAGE_COLUMNS, PAGE_REF_COLUMNS, pageRefFromArray } from '../row-columns.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 
 export class SqliteLinkStore implements LinkStore {
@@ -41,10 +41,10 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   /** fileUsages' range scan with a primary-key seek of the using page per row */
-  async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsagePageRow[]> {
+  async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full = false): Promise<FileUsagePageRow[]> {
     const out: FileUsagePageRow[] = [];
-    const sql = this.usageSql(o, `il_to, il_from, ${PAGE_COLUMNS}`, ' LEFT JOIN page ON page_id = il_from');
-    for (const r of this.usages.rows(sql, this.usageValues(o))) out.push({ target: r[0] as string, from: r[1] as number, page: r[2] === null ? null : pageFromArray(r.slice(2)) });
+    const sql = this.usageSql(o, `il_to, il_from, ${full ? PAGE_COLUMNS : PAGE_REF_COLUMNS}`, ' LEFT JOIN page ON page_id = il_from');
+    for (const r of this.usages.rows(sql, this.usageValues(o))) out.push({ target: r[0] as string, from: r[1] as number, page: r[2] === null ? null : pageRefFromArray(r, 2) });
     return out;
   }
 

@@ -4,7 +4,7 @@ import type { KeyRange, MessageStore, StoredMessage } from '../message-store.js'
 export class SqliteMessageStore implements MessageStore {
   private readonly catalogStmt: Statement<[string, string]>;
   private readonly overrideStmt: Statement<[string, string]>;
-  private readonly ranges = new Map<string, Statement<unknown[]>>();
+  private readonly ranges = new Map<number, Statement<unknown[]>>();
 
   // In-process, a primary-key seek per (language, key) pair is cheaper than joining a JSON batch: the
   // batch is one call for the caller, and on SQLite a call costs no round trip.
@@ -27,13 +27,16 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   async keys(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): Promise<string[]> {
-    const conds = rangeConditions(range);
-    const parts = [`SELECT msg_key FROM json_each(@langs) l CROSS JOIN message ON msg_lang = l.value${conds('msg_key')}`];
-    if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
-    // one prepared statement per combination of bounds, so that every bound is an index range
-    const sql = parts.join(' UNION ALL ');
-    let st = this.ranges.get(sql);
-    if (!st) this.ranges.set(sql, (st = this.db.prepare<unknown[]>('MessageStore.keys', sql, true)));
+    // one prepared statement per combination of bounds, so that every bound is an index range (found by
+    // which bounds there are, without building its text)
+    const shape = (range.min !== undefined ? 1 : 0) | (range.below !== undefined ? 2 : 0) | (range.max !== undefined ? 4 : 0) | (overrideLang !== null ? 8 : 0);
+    let st = this.ranges.get(shape);
+    if (!st) {
+      const conds = rangeConditions(range);
+      const parts = [`SELECT msg_key FROM json_each(@langs) l CROSS JOIN message ON msg_lang = l.value${conds('msg_key')}`];
+      if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
+      this.ranges.set(shape, (st = this.db.prepare<unknown[]>('MessageStore.keys', parts.join(' UNION ALL '), true)));
+    }
     const values: Record<string, unknown> = { langs: JSON.stringify(catalogLangs) };
     if (overrideLang !== null) values.olang = overrideLang;
     for (const k of ['min', 'below', 'max'] as const) if (range[k] !== undefined) values[k] = range[k];

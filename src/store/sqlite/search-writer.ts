@@ -9,10 +9,13 @@
  */
 import type Database from 'better-sqlite3';
 import { nsToken } from './search.js';
+import { RowBuffer } from './import/row-buffer.js';
 import type { SearchImportWriter, SearchIndexResult, SearchRow } from '../import-writer.js';
 
 export class SearchIndexWriter implements SearchImportWriter {
-  private ins: { index: Database.Statement; title: Database.Statement } | null = null;
+  private ins: { index: Database.Statement; title: RowBuffer } | null = null;
+  /** the pages of the batch under way, written when it commits (beforeCommit) */
+  private queued: SearchRow[] = [];
   private pages = 0;
   private redirectTitles = 0;
 
@@ -21,21 +24,47 @@ export class SearchIndexWriter implements SearchImportWriter {
   begin(): void {
     this.ins = {
       index: this.db.prepare('INSERT INTO search_index (rowid, ns, title, redirects, text) VALUES (?, ?, ?, ?, ?)'),
-      title: this.db.prepare('INSERT INTO search_title (st_key, st_ns, st_page) VALUES (?, ?, ?)'),
+      // read by nothing before finish(): queued, many rows a statement
+      title: new RowBuffer(this.db, 'INSERT INTO search_title (st_key, st_ns, st_page) VALUES', 3),
     };
   }
 
+  /**
+   * Queued until the batch commits. FTS5 writes the terms it holds in memory out as a new segment
+   * whenever a statement of the transaction opens a statement journal (its xSavepoint): every multi-row
+   * INSERT of the other tables after a page's row did, a tiny segment and merge work every few pages
+   * (most of what those INSERTs seemed to cost). The batch's rows written last, just before the commit,
+   * make one segment a batch.
+   */
   page(r: SearchRow): void {
-    const ins = this.ins;
-    if (ins === null) throw new Error('search.begin() was not called');
-    ins.index.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text);
-    ins.title.run(r.title, r.ns, r.id);
-    for (const key of new Set(r.redirects)) if (key !== r.title) ins.title.run(key, r.ns, r.id);
+    if (this.ins === null) throw new Error('search.begin() was not called');
+    this.queued.push(r);
     this.pages++;
     this.redirectTitles += r.redirects.length;
   }
 
+  /** the queued pages, written: the batch is about to commit */
+  beforeCommit(): void {
+    const ins = this.ins;
+    if (ins === null || this.queued.length === 0) return;
+    const rows = this.queued;
+    this.queued = [];
+    // the title rows first: their multi-row INSERTs come before the first FTS5 row of the transaction
+    for (const r of rows) {
+      ins.title.add(r.title, r.ns, r.id);
+      for (const key of new Set(r.redirects)) if (key !== r.title) ins.title.add(key, r.ns, r.id);
+    }
+    for (const r of rows) ins.index.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text);
+  }
+
+  /** the batch was rolled back: its pages are not written */
+  discardQueued(): void {
+    this.queued = [];
+  }
+
   finish(): SearchIndexResult {
+    this.beforeCommit();
+    this.ins?.title.flush();
     this.ins = null;
     // one b-tree per column instead of many segments: fewer seeks per query
     this.db.exec("INSERT INTO search_index (search_index) VALUES ('optimize')");

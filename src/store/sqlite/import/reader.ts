@@ -31,7 +31,7 @@ class SqliteImportReader implements ImportReader {
     // pages read through the mapping survive the cache resets a new snapshot brings
     this.db.pragma('mmap_size = 4294967296');
     const db = this.db;
-    this.chunk = db.prepare(PAGE_CHUNK_SQL);
+    this.chunk = db.prepare(PAGE_CHUNK_SQL).raw();
     this.redirects = db.prepare(REDIRECTS_TO_SQL).pluck();
     this.lookups = pageLookupStatements(db);
     this.fileExists = db.prepare('SELECT 1 FROM image WHERE img_name = ?').pluck();

@@ -52,6 +52,10 @@
 import type Database from 'better-sqlite3';
 import { dateToMw } from '../../../wiki/timestamps.js';
 import type { ReportOptions } from '../../import-writer.js';
+import { SCHEMA } from '../schema.js';
+
+/** the schema's two report tables (the side file of reports-worker.ts holds only these) */
+export const REPORT_TABLES_SQL = (SCHEMA.replace(/--[^\n]*/g, '').match(/CREATE TABLE querycache(?:_info)? \([^;]*;/g) ?? []).join('\n');
 
 /** $wgContentNamespaces */
 const CONTENT_NS = '(0)';
@@ -275,6 +279,14 @@ export const REPORT_QUERIES: ReportQuery[] = [
   },
   pagesWithout('Unusedtemplates', '(10)', 'SELECT 1 FROM templatelinks WHERE tl_namespace = page_namespace AND tl_title = page_title'),
   pagesWithout('Withoutinterwiki', CONTENT_NS, 'SELECT 1 FROM langlinks WHERE ll_from = page_id'),
+];
+
+/**
+ * The tables the reports read (every FROM and JOIN of REPORT_QUERIES): complete before the reports start
+ * on their thread, and left as they are (rows and indexes) until the import has joined it.
+ */
+export const REPORT_SOURCE_TABLES: readonly string[] = [
+  ...new Set(REPORT_QUERIES.flatMap((q) => [...q.select.matchAll(/\b(?:FROM|JOIN)\s+(\w+)/g)].map((m) => m[1]))),
 ];
 
 /**

@@ -42,14 +42,16 @@ interface Background {
 }
 
 type Stmts = Record<
-  'subject' | 'propGet' | 'propAdd' | 'typeDecl' | 'redirect' | 'staged' | 'acValues' | 'node' | 'top' | 'words' | 'wordsFirst',
+  'propGet' | 'propAdd' | 'typeDecl' | 'redirect' | 'staged' | 'acValues' | 'node' | 'top' | 'words' | 'wordsFirst',
   Database.Statement
 >;
 
 export class SqliteSemanticImportWriter implements SemanticImportWriter {
   readonly heavyRows = HEAVY_ROWS;
   private stmts: Partial<Stmts> = {};
-  private buffers: { stage?: RowBuffer; value?: RowBuffer; acStage?: RowBuffer; wordStage?: RowBuffer } = {};
+  private buffers: { subject?: RowBuffer; stage?: RowBuffer; value?: RowBuffer; acStage?: RowBuffer; wordStage?: RowBuffer } = {};
+  /** the id of the next subject added (addSubject) */
+  private nextSubject: number | null = null;
   private background: Background | null = null;
 
   /**
@@ -89,8 +91,12 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   }
 
   addSubject(ns: number, dbkey: string, subobject: string, sortkey: string): number {
-    const s = this.st('subject', 'INSERT INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey) VALUES (?, ?, ?, ?)');
-    return Number(s.run(ns, dbkey, subobject, sortkey).lastInsertRowid);
+    // the id an INSERT without one would give (the largest + 1: nothing else writes the table meanwhile),
+    // so that the rows can be queued and go in many at a time
+    this.nextSubject ??= (this.db.prepare('SELECT COALESCE(MAX(ss_id), 0) + 1 FROM smw_subject').pluck().get() as number);
+    const id = this.nextSubject++;
+    (this.buffers.subject ??= new RowBuffer(this.db, 'INSERT INTO smw_subject (ss_id, ss_namespace, ss_title, ss_subobject, ss_sortkey) VALUES', 5)).add(id, ns, dbkey, subobject, sortkey);
+    return id;
   }
 
   stage(subject: number, property: number, kind: number, text: string): void {
@@ -143,10 +149,16 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
 
   endStaging(): void {
     const db = this.db;
+    this.buffers.subject?.flush();
     this.buffers.value?.flush();
     this.buffers.acStage?.flush();
-    this.buffers.stage = this.buffers.value = this.buffers.acStage = undefined;
+    this.buffers.subject = this.buffers.stage = this.buffers.value = this.buffers.acStage = undefined;
+    this.nextSubject = null;
     db.exec('DROP TABLE smw_stage');
+  }
+
+  valueSubjects(): void {
+    const db = this.db;
     // subjects that are only values (SMW has an id for every page it has seen)
     db.exec(SEMANTIC_INDEXES.split(';')[0]);
     db.exec(`INSERT OR IGNORE INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey)

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { BuildDb, removeDbFiles } from './build-db.js';
 import { HistoryWriter } from '../history-writer.js';
@@ -14,7 +15,8 @@ import { SearchIndexWriter } from '../search-writer.js';
 import { SCHEMA_VERSION } from '../schema.js';
 import { databaseProblem, Db } from '../db.js';
 import { storeOn } from '../index.js';
-import { buildReports } from './reports.js';
+import { REPORT_SOURCE_TABLES } from './reports.js';
+import type { ReportsWorkerData } from './reports-worker.js';
 import { SqliteSemanticImportWriter } from './semantic.js';
 import { RowBuffer } from './row-buffer.js';
 import { NS_CATEGORY } from '../../../wiki/namespaces.js';
@@ -22,7 +24,7 @@ import type { InterwikiMap } from '../../../wiki/interwiki.js';
 import type { SiteStatistics } from '../../site-store.js';
 import type {
   CategoryLinkRow, DerivedImportWriter, FileImportWriter, ImageRow, ImportWriter, IndexArea, LinkImportWriter, MessageImportWriter,
-  PageImportWriter, PageRow, ParserCacheImportWriter, Store, PageWithText, RedirectRow, ReportOptions, SiteMeta, TitleRef,
+  PageImportWriter, PageRow, ParserCacheImportWriter, Store, PageWithText, RedirectRow, ReportOptions, ReportsDone, SiteMeta, TitleRef,
   UploadFactsWriter, Uploader, LateLinks, LateLinkCounts,
 } from '../../import-writer.js';
 
@@ -63,7 +65,7 @@ export function sweepStaleTemporaryFiles(db: string, log: (line: string) => void
   }
   for (const name of names) {
     if (!name.startsWith(base + '.tmp-')) continue;
-    const m = /^(\d+)(?:-ac)?(-journal|-wal|-shm)?$/.exec(name.slice(base.length + 5));
+    const m = /^(\d+)(?:-ac|-reports)?(-journal|-wal|-shm)?$/.exec(name.slice(base.length + 5));
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || processExists(pid)) continue;
@@ -118,10 +120,11 @@ export const PAGE_CHUNK_SQL = `SELECT p.page_id AS id, p.page_namespace AS ns, p
     p.latest_timestamp AS ts, p.page_latest AS rev, p.page_content_model AS model, t.old_text AS text
   FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?`;
 
-export type PageChunkRow = { id: number; ns: number; dbkey: string; redirect: number; ts: string; rev: number; model: string; text: string };
+/** a row of PAGE_CHUNK_SQL read raw (statements prepared with .raw()): arrays are cheaper to make than named rows */
+export type PageChunkRow = [id: number, ns: number, dbkey: string, redirect: number, ts: string, rev: number, model: string, text: string];
 
 export function toPageWithText(r: PageChunkRow): PageWithText {
-  return { id: r.id, ns: r.ns, dbkey: r.dbkey, isRedirect: r.redirect === 1, latestTimestamp: r.ts, latestRevId: r.rev, model: r.model, text: r.text };
+  return { id: r[0], ns: r[1], dbkey: r[2], isRedirect: r[3] === 1, latestTimestamp: r[4], latestRevId: r[5], model: r[6], text: r[7] };
 }
 
 /** The DB keys of the pages that redirect to a title, in page id order. */
@@ -237,7 +240,7 @@ class SqlitePages implements PageImportWriter {
   private nsChunk: Database.Statement | null = null;
 
   chunkWithText(afterId: number, limit: number): PageWithText[] {
-    this.chunk ??= this.db.prepare(PAGE_CHUNK_SQL);
+    this.chunk ??= this.db.prepare(PAGE_CHUNK_SQL).raw();
     return (this.chunk.all(afterId, limit) as PageChunkRow[]).map(toPageWithText);
   }
 
@@ -249,14 +252,14 @@ class SqlitePages implements PageImportWriter {
   chunkInNamespace(ns: number, afterId: number, limit: number): PageWithText[] {
     // the page id range read in order, other namespaces' rows skipped before their texts are read: on the
     // (namespace, title) index every chunk would sort the rest of the namespace, texts and all
-    this.nsChunk ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ?', 'WHERE +p.page_namespace = ? AND p.page_id > ?'));
+    this.nsChunk ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ?', 'WHERE +p.page_namespace = ? AND p.page_id > ?')).raw();
     return (this.nsChunk.all(ns, afterId, limit) as PageChunkRow[]).map(toPageWithText);
   }
 
   private byIds: Database.Statement | null = null;
 
   withText(ids: readonly number[]): PageWithText[] {
-    this.byIds ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?', 'WHERE p.page_id IN (SELECT value FROM json_each(?)) ORDER BY p.page_id'));
+    this.byIds ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?', 'WHERE p.page_id IN (SELECT value FROM json_each(?)) ORDER BY p.page_id')).raw();
     return (this.byIds.all(JSON.stringify(ids)) as PageChunkRow[]).map(toPageWithText);
   }
 
@@ -400,8 +403,8 @@ class SqliteMessages implements MessageImportWriter {
 
 class SqliteLinks implements LinkImportWriter {
   private readonly writer: LinksWriter;
-  private ins: Record<'tl' | 'cl' | 'll' | 'pp', Database.Statement> | null = null;
-  private staged: { pl: RowBuffer; il: RowBuffer } | null = null;
+  private ins: Record<'ll' | 'pp', Database.Statement> | null = null;
+  private staged: { pl: RowBuffer; il: RowBuffer; tl: RowBuffer; cl: RowBuffer } | null = null;
   private late: Record<keyof LateLinkCounts, RowBuffer> | null = null;
 
   constructor(private readonly db: Database.Database) {
@@ -418,13 +421,15 @@ class SqliteLinks implements LinkImportWriter {
     // their B-trees. They are staged in append-only tables and moved over sorted at the end.
     db.exec(`CREATE TABLE tmp_pagelinks (pl_from INTEGER, pl_namespace INTEGER, pl_title TEXT, pl_from_namespace INTEGER);
              CREATE TABLE tmp_imagelinks (il_from INTEGER, il_to TEXT, il_from_namespace INTEGER)`);
-    this.staged = { pl: new RowBuffer(db, 'INSERT INTO tmp_pagelinks VALUES', 4), il: new RowBuffer(db, 'INSERT INTO tmp_imagelinks VALUES', 3) };
+    // templatelinks and categorylinks are read by nothing before finish(): queued like the staged ones
+    // (an OR IGNORE of a multi-row INSERT skips the same rows as row by row: they go in in order)
+    this.staged = {
+      pl: new RowBuffer(db, 'INSERT INTO tmp_pagelinks VALUES', 4),
+      il: new RowBuffer(db, 'INSERT INTO tmp_imagelinks VALUES', 3),
+      tl: new RowBuffer(db, 'INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES', 4),
+      cl: new RowBuffer(db, 'INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type) VALUES', 6),
+    };
     this.ins = {
-      tl: db.prepare('INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES (?, ?, ?, ?)'),
-      cl: db.prepare(
-        `INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-      ),
       ll: db.prepare('INSERT OR IGNORE INTO langlinks (ll_from, ll_lang, ll_title) VALUES (?, ?, ?)'),
       pp: db.prepare('INSERT OR REPLACE INTO page_props (pp_page, pp_propname, pp_value) VALUES (?, ?, ?)'),
     };
@@ -443,12 +448,12 @@ class SqliteLinks implements LinkImportWriter {
     this.staged!.il.add(from, file, fromNs);
   }
 
-  templateLink(from: number, fromNs: number, to: TitleRef): number {
-    return this.s.tl.run(from, to.ns, to.dbkey, fromNs).changes;
+  templateLink(from: number, fromNs: number, to: TitleRef): void {
+    this.staged!.tl.add(from, to.ns, to.dbkey, fromNs);
   }
 
-  categoryLink(r: CategoryLinkRow): number {
-    return this.s.cl.run(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type).changes;
+  categoryLink(r: CategoryLinkRow): void {
+    this.staged!.cl.add(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type);
   }
 
   langLink(from: number, lang: string, title: string): number {
@@ -494,17 +499,18 @@ class SqliteLinks implements LinkImportWriter {
     return out;
   }
 
-  finish(): { pagelinks: number; imagelinks: number } {
+  finish(): { pagelinks: number; imagelinks: number; templatelinks: number; categorylinks: number } {
     const db = this.db;
-    this.staged?.pl.flush();
-    this.staged?.il.flush();
+    const staged = this.staged;
+    if (staged === null) throw new Error('links.begin() was not called');
+    for (const b of [staged.pl, staged.il, staged.tl, staged.cl]) b.flush();
     this.staged = null;
     // one row per (page, target) already: the importer hands each target of a page once
     const pagelinks = db.prepare('INSERT INTO pagelinks SELECT * FROM tmp_pagelinks ORDER BY pl_namespace, pl_title, pl_from').run().changes;
     const imagelinks = db.prepare('INSERT INTO imagelinks SELECT * FROM tmp_imagelinks ORDER BY il_to, il_from').run().changes;
     db.exec('DROP TABLE tmp_pagelinks; DROP TABLE tmp_imagelinks');
     this.ins = null;
-    return { pagelinks, imagelinks };
+    return { pagelinks, imagelinks, templatelinks: staged.tl.changes, categorylinks: staged.cl.changes };
   }
 }
 
@@ -513,7 +519,19 @@ class SqliteLinks implements LinkImportWriter {
  * the wiki in JS memory).
  */
 class SqliteDerived implements DerivedImportWriter {
-  constructor(private readonly db: Database.Database) {}
+  private background: { worker: Worker; result: Promise<ReportsDone> } | null = null;
+
+  /**
+   * @param file the build file, which the reports' thread reads
+   * @param sideFile where that thread writes the reports (copied in by joinReports())
+   * @param sharing the build file in WAL mode while the thread reads it (BuildDb.shareForReading)
+   */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly file: string,
+    private readonly sideFile: string,
+    private readonly sharing: { start: () => void; stop: () => void },
+  ) {}
 
   /**
    * `category`: one row per category that has members or a description page, as recountCategories.php
@@ -569,8 +587,93 @@ class SqliteDerived implements DerivedImportWriter {
     this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('statistics', ?)").run(JSON.stringify(stats));
   }
 
-  reports(opts?: ReportOptions): void {
-    buildReports(this.db, opts);
+  /** what the reports read: this connection writes none of them between startReports and joinReports */
+  readonly reportSources: readonly IndexArea[] = REPORT_SOURCE_TABLES;
+
+  /**
+   * The reports on a thread of their own (reports-worker.ts) beside this connection's rest of the tail
+   * (the reports were 19 s of a serial tail of 66 s at 1,000,000 pages). The thread reads the build file
+   * in WAL mode meanwhile; the tables it reads must be complete and must stay as they are until
+   * joinReports(): this connection may go on writing others, not those (createIndexes refuses them).
+   */
+  startReports(opts: ReportOptions = {}): void {
+    if (this.background !== null) throw new Error('startReports: the reports are being built already');
+    const maxRows = opts.maxRows ?? null;
+    if (maxRows !== null && (!Number.isInteger(maxRows) || maxRows < 0)) throw new Error(`buildReports: maxRows must be a non-negative integer, got ${maxRows}`);
+    removeDbFiles(this.sideFile);
+    this.sharing.start();
+    const t0 = performance.now();
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./reports-worker.js', import.meta.url), {
+        workerData: { file: this.file, side: this.sideFile, maxRows } satisfies ReportsWorkerData,
+      });
+    } catch (e) {
+      this.sharing.stop();
+      throw e;
+    }
+    const result = new Promise<ReportsDone>((resolve, reject) => {
+      let done = false;
+      let rows = 0;
+      let failure: unknown = null;
+      worker.on('message', (m: 'done' | { name: string; rows: number; seconds: number }) => {
+        if (m === 'done') done = true;
+        else {
+          rows += m.rows;
+          opts.onReport?.(m.name, m.rows, m.seconds);
+        }
+      });
+      worker.once('error', (e) => (failure = e));
+      // settled on exit only: the thread's connection to the build file is closed by then, so that the
+      // sharing can end (leaving WAL mode needs the file to itself)
+      worker.once('exit', (code) => {
+        if (done && failure === null) resolve({ rows, seconds: (performance.now() - t0) / 1000 });
+        else reject(failure ?? new Error(`the reports worker stopped (exit code ${code})`));
+      });
+    });
+    // joined later; a failure meanwhile must not be an unhandled rejection
+    result.catch(() => {});
+    this.background = { worker, result };
+  }
+
+  /** Wait for startReports' thread, end the sharing and copy the reports in (before ANALYZE). */
+  async joinReports(): Promise<ReportsDone> {
+    const bg = this.background;
+    if (bg === null) throw new Error('joinReports: no reports were started');
+    let done: ReportsDone;
+    try {
+      done = await bg.result;
+    } finally {
+      this.background = null;
+      // the reader is gone (the thread has ended either way): back to the bulk-load settings
+      this.sharing.stop();
+    }
+    const db = this.db;
+    db.prepare('ATTACH ? AS reports').run(this.sideFile);
+    try {
+      db.transaction(() => {
+        // the tables are empty and their definitions the same: a bare INSERT … SELECT * copies the
+        // records as they are, in key order (SQLite's transfer optimisation; an ORDER BY would lose it)
+        db.exec('INSERT INTO main.querycache SELECT * FROM reports.querycache');
+        db.exec('INSERT INTO main.querycache_info SELECT * FROM reports.querycache_info');
+      })();
+    } finally {
+      db.exec('DETACH reports');
+    }
+    removeDbFiles(this.sideFile);
+    return done;
+  }
+
+  /** the reports' thread is running (startReports, not joined yet) */
+  reportsRunning(): boolean {
+    return this.background !== null;
+  }
+
+  /** stop the thread (the import is abandoned) */
+  abort(): void {
+    if (this.background !== null) void this.background.worker.terminate();
+    this.background = null;
+    removeDbFiles(this.sideFile);
   }
 }
 
@@ -624,7 +727,7 @@ export class SqliteImportWriter implements ImportWriter {
     this.files = new SqliteFiles(db);
     this.messages = new SqliteMessages(db);
     this.links = new SqliteLinks(db);
-    this.derived = new SqliteDerived(db);
+    this.derived = new SqliteDerived(db, tmp, `${tmp}-reports`, { start: () => this.live().shareForReading(), stop: () => this.build?.stopSharing() });
     this.semantic = new SqliteSemanticImportWriter(db, `${tmp}-ac`);
     this.search = new SearchIndexWriter(db);
     this.parserCache = new SqliteParserCache(db);
@@ -674,15 +777,20 @@ export class SqliteImportWriter implements ImportWriter {
   }
 
   commit(): void {
+    this.search.beforeCommit();
     this.db.exec('COMMIT');
   }
 
   rollback(): void {
+    this.search.discardQueued();
     if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
   }
 
   /** an area is a table of the schema here */
   createIndexes(table: IndexArea): void {
+    if (this.derived.reportsRunning() && this.derived.reportSources.includes(table)) {
+      throw new Error(`indexes of ${table}: the reports' thread is reading it (after joinReports)`);
+    }
     this.live().createIndexes([table]);
   }
 
@@ -692,6 +800,7 @@ export class SqliteImportWriter implements ImportWriter {
 
   async finish(beforePublish?: () => Promise<void>, step?: (name: string) => void): Promise<void> {
     const build = this.live();
+    if (this.derived.reportsRunning()) throw new Error('finish: the reports were started and not joined');
     step?.('semantic: ac index joined');
     await this.semantic.join();
     if (this.publish) {
@@ -715,6 +824,7 @@ export class SqliteImportWriter implements ImportWriter {
 
   abort(): void {
     this.semantic.abort();
+    this.derived.abort();
     this.build?.close();
     this.build = null;
     removeDbFiles(this.tmp);

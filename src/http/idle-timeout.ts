@@ -1,0 +1,56 @@
+/**
+ * The idle timeout of a connection (a socket that neither sends nor takes bytes for this long, such as a
+ * client that stopped reading its answer, is closed) without a timer per request. Node's own
+ * (`server.timeout`) re-arms a socket timer when each request starts, a new Timeout and a bound function
+ * each time, besides the keep-alive timer every server has; here one interval looks at every connection
+ * each second instead, and a connection that has shown no progress for the whole timeout gets the
+ * 'timeout' event Node's timer would have emitted (Node's http server then destroys it unless a listener
+ * takes the event), within a second of the time Node would have.
+ */
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+interface Watched {
+  read: number;
+  written: number | undefined;
+  pending: number;
+  /** Date.now() when progress was last seen */
+  since: number;
+  /** 'timeout' emitted since the last progress (Node's timer fires once until the socket is active again) */
+  fired: boolean;
+}
+
+/** Watch the server's connections; returns the function that stops watching. */
+export function watchIdleConnections(server: Server, timeoutMs: number): () => void {
+  const watched = new Map<Socket, Watched>();
+  const onConnection = (socket: Socket) => {
+    watched.set(socket, { read: socket.bytesRead, written: socket.bytesWritten, pending: socket.writableLength, since: Date.now(), fired: false });
+    socket.once('close', () => watched.delete(socket));
+  };
+  server.on('connection', onConnection);
+  const sweep = () => {
+    const now = Date.now();
+    for (const [socket, w] of watched) {
+      // bytes read, handed to the socket, or taken by the kernel from its queue (a write completing)
+      const read = socket.bytesRead;
+      const written = socket.bytesWritten;
+      const pending = socket.writableLength;
+      if (read !== w.read || written !== w.written || pending !== w.pending) {
+        w.read = read;
+        w.written = written;
+        w.pending = pending;
+        w.since = now;
+        w.fired = false;
+      } else if (!w.fired && now - w.since >= timeoutMs && !socket.destroyed) {
+        w.fired = true;
+        socket.emit('timeout');
+      }
+    }
+  };
+  const timer = setInterval(sweep, Math.min(1000, timeoutMs)).unref();
+  return () => {
+    clearInterval(timer);
+    server.off('connection', onConnection);
+    watched.clear();
+  };
+}
