@@ -259,6 +259,9 @@ after(async () => {
   await small?.close();
 });
 
+/** Text values with characters that JSON escapes, and one outside the BMP */
+const QUOTES = ['Цитата "в лапках"', 'Цитата зі шляхом C:\\temp\\файл', 'Цитата 😀 з емодзі', "Цитата з апострофом ' і </script>", 'Цитата / з косою'];
+
 /** A wiki of SMALL_VALUES pages with one Page value and one Text value each, plus redirects. */
 async function smallWiki(): Promise<string> {
   const pages: DumpPage[] = [];
@@ -274,6 +277,8 @@ async function smallWiki(): Promise<string> {
     const region = i % 3 === 0 ? `Область ${n}` : i % 3 === 1 ? `область_${n} південна` : `Район ${n} Область`;
     add(0, `Сторінка ${n}`, `[[Місце::${region}]] [[Примітка::Примітка номер ${n} про обʼєкт]] [[Тип::${i % 2 ? 'парний' : 'непарний'}]] [[Номер::${i}]]`);
   }
+  add(102, 'Цитата', '[[Has type::Text]]');
+  QUOTES.forEach((q, i) => add(0, `Цитати ${i}`, `[[Цитата::${q}]]`));
   add(0, 'Коло А', '#REDIRECT [[Коло Б]]', 'Коло Б');
   add(0, 'Коло Б', '#REDIRECT [[Коло А]]', 'Коло А');
   add(0, 'Сам себе', '#REDIRECT [[Сам себе]]', 'Сам себе');
@@ -527,6 +532,14 @@ describe('action=sfautocomplete (spec endpoint 1)', () => {
     assert.deepEqual(titles(await ac(demo, { property: 'Регіон', baseprop: 'Код', basevalue: 'МС-001' })), ['Київська область']);
     assert.deepEqual(titles(await ac(small, { property: 'Місце', baseprop: 'Примітка', basevalue: 'Примітка номер 0004 про обʼєкт' })), ['Область 0004 південна']);
     assert.deepEqual(titles(await ac(small, { property: 'Примітка', baseprop: 'Місце', basevalue: 'Район 0005 Область' })), ['Примітка номер 0005 про обʼєкт']);
+  });
+
+  it('values with quotes, backslashes and astral characters come back whole, in byte order', async () => {
+    const expected = [...QUOTES].sort(compareBytes);
+    assert.deepEqual(titles(await ac(small, { property: 'Цитата', substr: 'ЦИТАТА' })), expected);
+    assert.deepEqual(titles(await ac(small, { property: 'Цитата', substr: 'c:' })), [QUOTES[1]]);
+    const r = await ac(small, { property: 'Цитата', substr: '"в' });
+    assert.equal(r.text, '{"sfautocomplete":[{"title":"\\u0426\\u0438\\u0442\\u0430\\u0442\\u0430 \\"\\u0432 \\u043b\\u0430\\u043f\\u043a\\u0430\\u0445\\""}]}');
   });
 
   it('at most 1000 values, the first in byte order; both index paths agree with a full scan', async () => {

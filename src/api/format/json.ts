@@ -20,7 +20,10 @@ export function toJson(root: unknown, opts: JsonOptions): string {
     s = out.toString(opts.ascii ? 'latin1' : 'utf8', 0, pos);
   } finally {
     // one huge answer does not pin its buffer
-    if (out.length > OUT_KEEP) out = Buffer.allocUnsafe(OUT_START);
+    if (out.length > OUT_KEEP) {
+      out = Buffer.allocUnsafe(OUT_START);
+      outView = viewOf(out);
+    }
   }
   if (!opts.ascii && (s.includes('\u2028') || s.includes('\u2029'))) s = s.replace(/[\u2028\u2029]/g, escapeUnit);
   // A JSON answer must never be mistaken for a Flash cross-domain policy (FormatJson::encode).
@@ -44,13 +47,19 @@ const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
 const OUT_START = 1 << 16;
 const OUT_KEEP = 1 << 22;
 let out = Buffer.allocUnsafe(OUT_START);
+let outView = viewOf(out);
 let pos = 0;
+
+function viewOf(b: Buffer): DataView {
+  return new DataView(b.buffer, b.byteOffset, b.length);
+}
 
 function reserve(n: number): void {
   if (pos + n <= out.length) return;
   const next = Buffer.allocUnsafe(Math.max(pos + n, 2 * out.length));
   out.copy(next, 0, 0, pos);
   out = next;
+  outView = viewOf(next);
 }
 
 /** A string known to be ASCII (separators, numbers, escaped keys). */
@@ -82,14 +91,27 @@ function putText(s: string): void {
 }
 
 /**
+ * `\uXXXX` as two stores: HI[c >> 8] is the bytes `\u` and the high byte's two hex digits, LO[c & 255] the
+ * low byte's two (little-endian words, written through a DataView at any offset). Six byte stores and
+ * four table loads per escaped unit were most of a Cyrillic answer's writing.
+ */
+const HI = new Uint32Array(256);
+const LO = new Uint16Array(256);
+for (let i = 0; i < 256; i++) {
+  HI[i] = 92 | (117 << 8) | (HEX[i >> 4]! << 16) | (HEX[i & 15]! << 24);
+  LO[i] = HEX[i >> 4]! | (HEX[i & 15]! << 8);
+}
+
+/**
  * JSON.stringify(s) followed by PHP json_encode's default escaping of every non-ASCII UTF-16 unit as
  * lowercase `\uXXXX` (astral characters as their surrogate pair), in one pass over the string's units
- * into the answer's bytes.
+ * into the answer's bytes. Printable ASCII is tested first: it is most units of most answers.
  */
 function putQuotedAscii(s: string): void {
   const n = s.length;
   reserve(2 + 6 * n);
   const b = out;
+  const d = outView;
   let o = pos;
   b[o++] = 34;
   let i = 0;
@@ -105,53 +127,91 @@ function putQuotedAscii(s: string): void {
   }
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0x80 || c < 0x20) {
-      // JSON.stringify's short forms of the control characters
-      if (c === 8 || c === 9 || c === 10 || c === 12 || c === 13) {
-        b[o] = 92;
-        b[o + 1] = c === 8 ? 98 : c === 9 ? 116 : c === 10 ? 110 : c === 12 ? 102 : 114;
-        o += 2;
-        continue;
-      }
-      b[o] = 92;
-      b[o + 1] = 117;
-      b[o + 2] = HEX[c >> 12]!;
-      b[o + 3] = HEX[(c >> 8) & 15]!;
-      b[o + 4] = HEX[(c >> 4) & 15]!;
-      b[o + 5] = HEX[c & 15]!;
-      o += 6;
-    } else if (c === 34 || c === 92) {
-      b[o] = 92;
-      b[o + 1] = c;
-      o += 2;
-    } else {
+    if (c >= 0x20 && c < 0x80) {
+      if (c === 34 || c === 92) b[o++] = 92;
       b[o++] = c;
+      continue;
     }
+    // JSON.stringify's short forms of the control characters
+    if (c === 8 || c === 9 || c === 10 || c === 12 || c === 13) {
+      b[o] = 92;
+      b[o + 1] = c === 8 ? 98 : c === 9 ? 116 : c === 10 ? 110 : c === 12 ? 102 : 114;
+      o += 2;
+      continue;
+    }
+    d.setUint32(o, HI[c >> 8]!, true);
+    d.setUint16(o + 4, LO[c & 255]!, true);
+    o += 6;
   }
   b[o++] = 34;
   pos = o;
 }
 
-/** Quoted keys, reused: most keys are the same few names in every answer (bounded: ids vary). */
-const quotedKeys = new Map<string, string>();
-const quotedKeysAscii = new Map<string, string>();
+/**
+ * Quoted keys with their colon, as bytes, reused: most keys are the same few names in every answer
+ * (bounded: ids vary). Copied byte by byte: cheaper than re-reading the key's characters.
+ */
+const keyCaches: Array<Map<string, Uint8Array>> = [new Map(), new Map(), new Map(), new Map()];
 
-function putKey(k: string, ascii: boolean): void {
-  const cache = ascii ? quotedKeysAscii : quotedKeys;
-  let q = cache.get(k);
-  if (q === undefined) {
-    if (ascii) {
-      const start = pos;
-      putQuotedAscii(k);
-      q = out.toString('latin1', start, pos);
-      if (cache.size < 4096) cache.set(k, q);
-      return;
+/** the last key written, for a list of objects with the same members (a compare instead of a lookup) */
+let lastKey = '';
+let lastKind = -1;
+let lastBytes: Uint8Array = new Uint8Array(0);
+
+function putKey(k: string, ascii: boolean, pretty: boolean): void {
+  const kind = (ascii ? 1 : 0) + (pretty ? 2 : 0);
+  let q: Uint8Array | undefined;
+  if (k === lastKey && kind === lastKind) q = lastBytes;
+  else {
+    q = keyCaches[kind]!.get(k);
+    if (q !== undefined) {
+      lastKey = k;
+      lastKind = kind;
+      lastBytes = q;
     }
-    q = JSON.stringify(k);
-    if (cache.size < 4096) cache.set(k, q);
   }
-  if (ascii) putAscii(q);
-  else putText(q);
+  if (q === undefined) {
+    const cache = keyCaches[kind]!;
+    const start = pos;
+    if (ascii) putQuotedAscii(k);
+    else putText(JSON.stringify(k));
+    putAscii(pretty ? ': ' : ':');
+    q = Uint8Array.prototype.slice.call(out, start, pos);
+    if (cache.size < 4096) cache.set(k, q);
+    return;
+  }
+  const n = q.length;
+  reserve(n);
+  const b = out;
+  const o = pos;
+  for (let i = 0; i < n; i++) b[o + i] = q[i]!;
+  pos = o + n;
+}
+
+const MEMBER_SKIPPED = 0;
+const MEMBER_WRITTEN = 1;
+const MEMBER_CONTENT = 2;
+
+/**
+ * One member of an object, after a comma unless it is the first written: MEMBER_SKIPPED (undefined, or
+ * fv1's false), MEMBER_CONTENT (the content member, written last by the caller) or MEMBER_WRITTEN.
+ */
+function putMember(k: string, item: unknown, fv: 1 | 2, inner: string, ascii: boolean, bcBools: readonly string[] | undefined, contentKey: string | undefined, empty: boolean): number {
+  if (item === undefined) return MEMBER_SKIPPED;
+  const bcBool = bcBools !== undefined && typeof item === 'boolean' && bcBools.includes(k);
+  if (!bcBool) {
+    if (fv === 1 && item === false) return MEMBER_SKIPPED;
+    if (k === contentKey) return MEMBER_CONTENT;
+  }
+  if (!empty) {
+    reserve(1);
+    out[pos++] = 44;
+  }
+  if (inner !== '') putAscii(inner);
+  putKey(k, ascii, inner !== '');
+  if (bcBool) putAscii(item ? 'true' : 'false');
+  else put(item, fv, inner, ascii);
+  return MEMBER_WRITTEN;
 }
 
 /**
@@ -232,41 +292,21 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
   out[pos++] = 123; // {
   let empty = true;
   let content: unknown;
-  // one loop for Maps and objects (a closure per object cost more than the members it wrote)
-  const entries: Iterable<[string, unknown]> | null = v instanceof Map ? v : null;
-  const keys = entries === null ? Object.keys(v) : null;
-  const iter = entries !== null ? entries[Symbol.iterator]() : null;
-  for (let n = 0; ; n++) {
-    let k: string;
-    let item: unknown;
-    if (keys !== null) {
-      if (n >= keys.length) break;
-      k = keys[n]!;
-      item = (v as Record<string, unknown>)[k];
-    } else {
-      const r = iter!.next();
-      if (r.done) break;
-      [k, item] = r.value;
+  if (v instanceof Map) {
+    for (const e of v as Map<string, unknown>) {
+      const r = putMember(e[0], e[1], fv, inner, ascii, bcBools, contentKey, empty);
+      if (r === MEMBER_CONTENT) content = e[1];
+      else if (r === MEMBER_WRITTEN) empty = false;
     }
-    if (item === undefined) continue;
-    const bcBool = bcBools !== undefined && typeof item === 'boolean' && bcBools.includes(k);
-    if (!bcBool) {
-      if (fv === 1 && item === false) continue;
-      if (k === contentKey) {
-        content = item;
-        continue;
-      }
+  } else {
+    // own members only (Object.keys' array per object cost more than the member it wrote)
+    for (const k in v) {
+      if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+      const item = (v as Record<string, unknown>)[k];
+      const r = putMember(k, item, fv, inner, ascii, bcBools, contentKey, empty);
+      if (r === MEMBER_CONTENT) content = item;
+      else if (r === MEMBER_WRITTEN) empty = false;
     }
-    if (!empty) {
-      reserve(1);
-      out[pos++] = 44;
-    }
-    if (inner !== '') putAscii(inner);
-    putKey(k, ascii);
-    putAscii(colon);
-    if (bcBool) putAscii(item ? 'true' : 'false');
-    else put(item, fv, inner, ascii);
-    empty = false;
   }
   if (content !== undefined && content !== false) {
     if (!empty) {
