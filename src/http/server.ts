@@ -467,10 +467,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const writeHit = (res: ServerResponse, acceptEncoding: string | undefined, entry: Entry, start: number) => {
     const wire = wireOf(acceptEncoding, entry);
     const series = seriesOf(entry);
-    if (!writeBlock(res, entry.status, wire.block, wire.body)) {
-      res.writeHead(entry.status, wire.headers);
-      res.end(wire.body);
-    }
+    send(res, entry.status, wire.headers, wire.body, wire.block);
     if (res.writableLength === 0) {
       // a socket destroyed by the write: the client never got it (as a response that closes unfinished)
       if (!res.socket?.destroyed) metrics.observe(series, (performance.now() - start) / 1000);
@@ -506,6 +503,11 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const d = res as DirectResponse;
     d[DIRECT] = series;
     d[START] = start;
+    send(res, status, headers, body, block);
+  };
+
+  /** the answer's bytes: from a cached answer's stored header block when the response allows, else by writeHead */
+  const send = (res: ServerResponse, status: number, headers: string[], body: Buffer | string, block?: Block) => {
     if (block !== undefined && writeBlock(res, status, block, body as Buffer)) return;
     res.writeHead(status, headers);
     res.end(body);

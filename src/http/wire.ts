@@ -5,7 +5,7 @@
  * encoding, per second for the Date line) and handed to the response as writeHead would have stored it.
  * Only the common case is taken: a keep-alive response without 100-continue, Connection or Keep-Alive
  * headers of our own; any other response is written by writeHead. The bytes are those writeHead gives
- * (test/service.test.ts compares them).
+ * (test/hit-path.test.ts compares them).
  *
  * The request side: a hit needs five request headers, read from the raw list without building the
  * request's header object (Node builds it on first access, lower-casing and merging every header).

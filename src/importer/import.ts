@@ -37,7 +37,7 @@ import { PageAnalyzer, type AnalysisSetup } from './analysis.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
 import { importTargetProblem, openImportWriter } from '../store/open.js';
-import type { ImportWriter, Store } from '../store/import-writer.js';
+import type { ImportWriter, IndexArea, Store } from '../store/import-writer.js';
 
 export interface ImportOptions {
   dump: string;
@@ -294,11 +294,14 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     };
     if (lateLinks) await finishHookTables();
     // ---- derived tables, indexes (one table's indexes at a time, a checkpoint after each)
-    for (const table of ['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image'] as const) {
-      step(`indexes: ${table}`);
-      w.createIndexes(table);
-      await checkpoint();
-    }
+    const buildIndexes = async (areas: Iterable<IndexArea>) => {
+      for (const area of areas) {
+        step(`indexes: ${area}`);
+        w.createIndexes(area);
+        await checkpoint();
+      }
+    };
+    await buildIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image']);
     // the results of inline queries need the finished semantic data; their categories count in `category`
     if (lateLinks) {
       step('inline query links');
@@ -325,21 +328,12 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     w.derived.writeStatistics(stats);
     await checkpoint();
     const afterReports = new Set<string>(w.derived.reportSources);
-    for (const area of w.pendingIndexAreas()) {
-      if (afterReports.has(area)) continue;
-      step(`indexes: ${area}`);
-      w.createIndexes(area);
-      await checkpoint();
-    }
+    await buildIndexes(w.pendingIndexAreas().filter((area) => !afterReports.has(area)));
     step('reports: joined');
     const reports = await w.derived.joinReports();
     log(`reports: ${reports.rows} rows, ${reports.seconds.toFixed(1)} s on their thread (${secondsSince(t0)} s)`);
     await checkpoint();
-    for (const area of w.pendingIndexAreas()) {
-      step(`indexes: ${area}`);
-      w.createIndexes(area);
-      await checkpoint();
-    }
+    await buildIndexes(w.pendingIndexAreas());
     // ---- --render: last, over the finished tables (a render reads templates, files, categories, messages)
     let rendered = 0;
     let renderSeconds = 0;

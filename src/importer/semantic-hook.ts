@@ -68,8 +68,6 @@ class SemanticImportHook implements PageAnalysisHook {
   /** the analyzers' data (for page() called without a result) and what they read */
   private data: SemanticAnalyzerData | undefined;
   private source!: ImportSource;
-  /** when finish() began (the log lines' seconds) */
-  private t0 = 0;
 
   constructor(private heavyRows: number | undefined) {}
 
@@ -181,8 +179,8 @@ class SemanticImportHook implements PageAnalysisHook {
   }
 
   finish(_writer: ImportWriter, ctx: HookContext): void {
-    this.t0 = Date.now();
-    const secs = (t0: number) => ((Date.now() - t0) / 1000).toFixed(1);
+    const t0 = Date.now();
+    const secs = () => ((Date.now() - t0) / 1000).toFixed(1);
     // ---- property types as the Property: pages declared them in pass 2: what the pre-pass found
     const props = new Map<number, PropInfo>();
     for (const r of this.w.resolveTypes()) {
@@ -196,14 +194,14 @@ class SemanticImportHook implements PageAnalysisHook {
     const errp = this.propId('_ERRP');
     this.w.batch(() => this.w.renumberProperty(ERRP_PENDING, errp));
     this.writeQueries(props);
-    ctx.log(`semantic: ${this.subjects} subjects, ${this.values} values of ${props.size} properties (${secs(this.t0)} s)`);
+    ctx.log(`semantic: ${this.subjects} subjects, ${this.values} values of ${props.size} properties (${secs()} s)`);
 
     // ---- autocompletion: distinct values, then (maybe on a thread of its own, while the import goes on)
     // word keys and heavy prefixes; first, so that the thread runs beside as much of the import as it can
     ctx.step?.('semantic: ac values copied out');
     this.w.endStaging();
     this.w.buildCompletionIndex(import.meta.url, this.heavyRows!, (r) =>
-      ctx.log(`semantic: autocompletion index: ${r.words} word keys, ${r.nodes} precomputed prefixes (${r.rows} rows) (${secs(this.t0)} s)`),
+      ctx.log(`semantic: autocompletion index: ${r.words} word keys, ${r.nodes} precomputed prefixes (${r.rows} rows) (${secs()} s)`),
     );
   }
 
