@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from '../semantic-schema.js';
 import type { CompletionIndexCounts, SemanticImportWriter, TitleRef } from '../../import-writer.js';
 import { RowBuffer } from './row-buffer.js';
-import { removeDbFiles } from './build-db.js';
+import { removeDbFiles, withSortMemory } from './build-db.js';
 
 /** the autocompletion tables a completion worker fills */
 const AC_TABLES = ['smw_ac_value', 'smw_ac_word', 'smw_ac_node'];
@@ -159,10 +159,12 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
 
   valueSubjects(): void {
     const db = this.db;
-    // subjects that are only values (SMW has an id for every page it has seen)
-    db.exec(SEMANTIC_INDEXES.split(';')[0]);
+    // subjects that are only values (SMW has an id for every page it has seen), numbered in order of
+    // first use. The unique index drops the repeats: a DISTINCT would keep a second B-tree of every value
+    // seen (in a temp file at 1,000,000 pages: 7.5 of this step's 10 CPU s) for the same rows, the same ids.
+    withSortMemory(db, () => db.exec(SEMANTIC_INDEXES.split(';')[0]));
     db.exec(`INSERT OR IGNORE INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey)
-             SELECT DISTINCT sv_ns, sv_key, '', replace(sv_key, '_', ' ') FROM smw_value WHERE sv_ns IS NOT NULL`);
+             SELECT sv_ns, sv_key, '', replace(sv_key, '_', ' ') FROM smw_value WHERE sv_ns IS NOT NULL`);
     const cats = db.prepare("SELECT sp_id FROM smw_property WHERE sp_key IN ('_INST', '_SUBC')").pluck().all() as number[];
     for (const c of cats) {
       db.prepare(
@@ -285,7 +287,9 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   }
 
   finish(): void {
-    for (const sql of SEMANTIC_INDEXES.split(';').slice(1)) if (sql.trim()) this.db.exec(sql);
+    withSortMemory(this.db, () => {
+      for (const sql of SEMANTIC_INDEXES.split(';').slice(1)) if (sql.trim()) this.db.exec(sql);
+    });
     for (const t of SEMANTIC_STAGING) this.db.exec(`DROP TABLE IF EXISTS ${t}`);
   }
 }
