@@ -20,6 +20,14 @@ import { createChunkAnalyzer } from './analysis-pool.js';
 import { inBatch } from './batch.js';
 
 const CHUNK = 500;
+/**
+ * Chunks written per batch (one transaction). A commit writes the pages it changed to the WAL (the
+ * workers read the file meanwhile: the tables' last pages again at every commit) and FTS5 its pending
+ * terms as a new segment, which its automerge then merges with the others: 8 chunks a batch instead of
+ * one saved ~8% of pass 2's CPU at 100,000 pages. The search index holds the same terms (fts5vocab
+ * compared); only its segments' layout differs.
+ */
+const BATCH_CHUNKS = 8;
 /** chunks the main thread may analyse ahead of the workers' (see runLinkPass) */
 const STOLEN = 2;
 export interface LinkCounts {
@@ -137,20 +145,32 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
     };
     askMore();
     let done = 0;
-    while (ahead.length > 0) {
-      await steal();
-      const next = ahead.shift()!;
-      if (!next.local) withWorkers--;
-      const results = await next.results;
-      askMore();
-      await inBatch(w, async () => {
+    // chunks written in the open batch (0: none open)
+    let inOpenBatch = 0;
+    try {
+      while (ahead.length > 0) {
+        await steal();
+        const next = ahead.shift()!;
+        if (!next.local) withWorkers--;
+        const results = await next.results;
+        askMore();
+        if (inOpenBatch === 0) w.begin();
+        inOpenBatch++;
         for (const r of results) await write(r);
-      });
-      done += results.length;
-      opts.onProgress?.(done);
-      // let signal handlers and the progress bar run between chunks
-      await new Promise((r) => setImmediate(r));
-      opts.checkAbort();
+        if (inOpenBatch === BATCH_CHUNKS || ahead.length === 0) {
+          inOpenBatch = 0;
+          w.commit();
+        }
+        done += results.length;
+        opts.onProgress?.(done);
+        // let signal handlers and the progress bar run between chunks
+        await new Promise((r) => setImmediate(r));
+        opts.checkAbort();
+      }
+    } catch (e) {
+      // nothing half written stays: the open batch goes
+      if (inOpenBatch > 0) w.rollback();
+      throw e;
     }
   } finally {
     // a failed chunk may leave others under way: their results are not wanted
