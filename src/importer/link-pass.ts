@@ -22,10 +22,10 @@ import { inBatch } from './batch.js';
 const CHUNK = 500;
 /**
  * Chunks written per batch (one transaction). A commit writes the pages it changed to the WAL (the
- * workers read the file meanwhile: the tables' last pages again at every commit) and FTS5 its pending
- * terms as a new segment, which its automerge then merges with the others: 8 chunks a batch instead of
- * one saved ~8% of pass 2's CPU at 100,000 pages. The search index holds the same terms (fts5vocab
- * compared); only its segments' layout differs.
+ * workers read the file meanwhile: the tables' last pages again at every commit), and every commit
+ * makes the workers' connections drop their page cache and memory mapping at their next chunk (SQLite
+ * resets a WAL reader's cache when the log has changed): at 1,000,000 pages the analysis worker spent
+ * ~13% of its time in munmap and the page faults after it.
  */
 const BATCH_CHUNKS = 8;
 /** chunks the main thread may analyse ahead of the workers' (see runLinkPass) */
@@ -160,6 +160,9 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
         if (inOpenBatch === BATCH_CHUNKS || ahead.length === 0) {
           inOpenBatch = 0;
           w.commit();
+        } else if (opts.setup.searchIndex) {
+          // a chunk's search rows at a time: the batch's would be megabytes of text held
+          w.search.flush();
         }
         done += results.length;
         opts.onProgress?.(done);
