@@ -10,9 +10,6 @@ import type { CompletionIndexCounts, SemanticImportWriter, TitleRef } from '../.
 import { RowBuffer } from './row-buffer.js';
 import { removeDbFiles, withSortMemory } from './build-db.js';
 
-/** value texts addHeavyPrefix keeps between nodes */
-const VALUE_TEXTS = 200000;
-
 /** the autocompletion tables a completion worker fills */
 const AC_TABLES = ['smw_ac_value', 'smw_ac_word', 'smw_ac_node'];
 const WORD_STAGE_SQL = 'CREATE TABLE smw_ac_word_stage (s INTEGER, k TEXT, v INTEGER)';
@@ -56,8 +53,6 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   /** the id of the next subject added (addSubject) */
   private nextSubject: number | null = null;
   private background: Background | null = null;
-  /** addHeavyPrefix's texts of value ids */
-  private readonly valueTexts = new Map<number, string>();
 
   /**
    * @param auxFile where buildCompletionIndex's worker builds the index (the tables are copied in by
@@ -288,24 +283,7 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   }
 
   addHeavyPrefix(source: number, key: string, topValues: number[]): void {
-    // a node's list is mostly its parent's and its children's: the texts are read once per run of
-    // nodes, not once per node (7.3 million seeks for 9,700 nodes at 1,000,000 pages)
-    const known = this.valueTexts;
-    let missing = topValues.filter((id) => !known.has(id));
-    if (missing.length > 0) {
-      if (known.size + missing.length > VALUE_TEXTS) {
-        known.clear();
-        missing = topValues;
-      }
-      const rows = this.st('top', 'SELECT av_id, av_value FROM smw_ac_value WHERE av_id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(missing)) as Array<[number, string]>;
-      for (const [id, text] of rows) known.set(id, text);
-    }
-    // (an id without a value has no text, as the join left it out)
-    const texts: string[] = [];
-    for (const id of topValues) {
-      const text = known.get(id);
-      if (text !== undefined) texts.push(text);
-    }
+    const texts = this.st('top', 'SELECT av_value FROM json_each(?) j JOIN smw_ac_value ON av_id = j.value ORDER BY j.key', true).all(JSON.stringify(topValues)) as string[];
     this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key, an_values) VALUES (?, ?, ?)').run(source, key, Buffer.from(JSON.stringify(texts), 'utf16le'));
   }
 
