@@ -32,6 +32,7 @@ import { DEFAULT_LOAD_LIMITS, createLoadShedding, type LoadLimits, type LoadStat
 import { DEFAULT_MAX_RESULT_SIZE } from '../api/result-size.js';
 import { watchIdleConnections } from './idle-timeout.js';
 import { headerHead, newBlock, readHitHeaders, writeBlock, type Block, type HitHeaders } from './wire.js';
+import { WriteBatch } from './write-batch.js';
 
 export interface ServerOptions {
   /** the opened store to serve (the CLI opens it from --db); closed with the server */
@@ -350,7 +351,8 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
    * that is closing. A response-cache hit reads only the request headers it needs (from the raw list), and
    * is written from the entry's stored header block and body (src/http/wire.ts) in one end(): no header
    * object, no per-request validation of its headers, and no in-flight accounting when the socket takes it
-   * whole (then its metrics are counted at once).
+   * whole (then its metrics are counted at once). Direct answers are written at the end of the event-loop
+   * turn, together (src/http/write-batch.ts).
    */
   const direct = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' || closing || graceful.stopping || tp) return false;
@@ -368,13 +370,16 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const base = baseOf(socket.encrypted === true, h.host);
     const hit = fromCache('GET', h.origin, base, ip, url);
     if (hit) {
-      writeHit(res, h.acceptEncoding, hit, start);
+      const acceptEncoding = h.acceptEncoding;
+      batch.defer(res, () => writeHit(res, acceptEncoding, hit, start));
       return true;
     }
     loadGate.admit(res, onDirectClose);
     void answerDirect(res, { method: 'GET', url, headers: req.headers, ip, base, body: undefined }, hit === undefined, start);
     return true;
   };
+  /** the direct answers of one event-loop turn, written together at its end (src/http/write-batch.ts) */
+  const batch = new WriteBatch();
   /** the request headers a hit reads, filled per request */
   const hitHeaders: HitHeaders = { host: undefined, acceptEncoding: undefined, origin: false, body: false };
 
@@ -503,7 +508,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const d = res as DirectResponse;
     d[DIRECT] = series;
     d[START] = start;
-    send(res, status, headers, body, block);
+    batch.defer(res, () => send(res, status, headers, body, block));
   };
 
   /** the answer's bytes: from a cached answer's stored header block when the response allows, else by writeHead */
