@@ -81,6 +81,48 @@ describe('a cache hit is written as writeHead writes it', () => {
   }
 });
 
+describe('a computed answer is written as writeHead writes it', () => {
+  let direct: DemoServer;
+  let routed: DemoServer;
+  before(async () => {
+    direct = await startDemoServer({ server: { cacheMb: 0 } });
+    // a trusted proxy sends every request through Fastify's route, whose reply writes its headers by
+    // writeHead; requests from 127.0.0.1 are not the proxy's, so their answers are those of the direct path
+    routed = await startDemoServer({ server: { cacheMb: 0, trustProxy: ['192.0.2.1'] } });
+  });
+  after(async () => {
+    await direct.close();
+    await routed.close();
+  });
+
+  const paths = [
+    '/api.php?action=query&list=allcategories&acprop=size&format=json',
+    '/api.php?action=tokens&format=json',
+    '/api.php?action=nosuchaction&format=json',
+    '/api.php?action=query&meta=siteinfo&format=xml',
+    '/api.php?action=query&list=allpages&apfrom=%D0%91&format=json&origin=*',
+    '/api.php?action=query&list=allpages&callback=f&format=json',
+    '/w/api.php?action=query&list=allpages&aplimit=max&format=json',
+  ];
+  for (const [name, request] of [
+    ['keep-alive, pipelined, each path twice', (p: string, x: string) => `GET ${p} HTTP/1.1\r\nHost: h\r\n${x}\r\n`.repeat(2)],
+    ['Connection: close', (p: string, x: string) => `GET ${p} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n${x}\r\n`],
+    ['HTTP/1.0', (p: string, x: string) => `GET ${p} HTTP/1.0\r\nHost: h\r\n${x}\r\n`],
+  ] as const) {
+    it(`same bytes from the direct path as from writeHead: ${name}`, async () => {
+      for (const path of paths) {
+        for (const extra of ['', 'Accept-Encoding: gzip\r\n', 'Origin: http://example.org\r\n']) {
+          const text = request(path, extra);
+          const mine = await exchange(portOf(direct), text);
+          const theirs = await exchange(portOf(routed), text);
+          assert.ok(mine.startsWith('HTTP/1.'), `${path} ${extra}`);
+          assert.equal(undated(mine), undated(theirs), `${path} ${JSON.stringify(extra)}`);
+        }
+      }
+    });
+  }
+});
+
 describe('the request headers a hit reads', () => {
   it('are those of Node\'s header object (first Host, Accept-Encoding joined, any case, any Origin)', async () => {
     const seen: Array<[HitHeaders, http.IncomingHttpHeaders]> = [];

@@ -31,7 +31,7 @@ import { DEFAULT_LIMITS, parseMultipart, type HttpLimits } from './limits.js';
 import { DEFAULT_LOAD_LIMITS, createLoadShedding, type LoadLimits, type LoadState } from './load-shedding.js';
 import { DEFAULT_MAX_RESULT_SIZE } from '../api/result-size.js';
 import { watchIdleConnections } from './idle-timeout.js';
-import { headerHead, newBlock, readHitHeaders, writeBlock, type Block, type HitHeaders } from './wire.js';
+import { headerHead, newBlock, readHitHeaders, writeBlock, writeFresh, type Block, type HitHeaders } from './wire.js';
 import { WriteBatch } from './write-batch.js';
 
 export interface ServerOptions {
@@ -511,9 +511,9 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     batch.defer(res, () => send(res, status, headers, body, block));
   };
 
-  /** the answer's bytes: from a cached answer's stored header block when the response allows, else by writeHead */
+  /** the answer's bytes: from a cached answer's stored header block, or a computed one's remembered header lines, when the response allows; else by writeHead */
   const send = (res: ServerResponse, status: number, headers: string[], body: Buffer | string, block?: Block) => {
-    if (block !== undefined && writeBlock(res, status, block, body as Buffer)) return;
+    if (block !== undefined ? writeBlock(res, status, block, body as Buffer) : writeFresh(res, status, headers, body)) return;
     res.writeHead(status, headers);
     res.end(body);
   };
