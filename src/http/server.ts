@@ -322,7 +322,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const error = res.headers['MediaWiki-API-Error'] !== undefined;
     // an answer computed on a database that has since been replaced is not kept
     if (cacheable && res.cacheable && gen === generations.current) {
-      const answer: CachedAnswer = { status: res.status, headers: res.headers, body: Buffer.from(res.body, 'utf8'), labels };
+      const answer: CachedAnswer = { status: res.status, headers: res.headers, body: typeof res.body === 'string' ? Buffer.from(res.body, 'utf8') : res.body, labels };
       const entry = cache.set(res.cacheable.perClient ? `${call.ip} ${call.base}` : call.base, url, answer, res.cacheable.untilSecondEnds);
       return entry !== null ? { answer: entry, body: entry.body, entry, labels, error } : { answer, body: answer.body, entry: null, labels, error };
     }
@@ -394,9 +394,9 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     if (r.entry !== null && !graceful.stopping) return writeEntry(res, call.headers['accept-encoding'], r.entry, start);
     const { body, encoding } = encodeFor(call.headers['accept-encoding'], r);
     const status = r.answer.status;
-    // The text goes out in one write with the header block, which Node then sends as UTF-8 rather than
-    // Latin-1: the same bytes while the header values are ASCII, as they are but for CORS's echo of the
-    // Origin header.
+    // A text answer (JSON answers are bytes already) goes out in one write with the header block, which
+    // Node then sends as UTF-8 rather than Latin-1: the same bytes while the header values are ASCII, as
+    // they are but for CORS's echo of the Origin header.
     const text = typeof body === 'string' && call.headers.origin !== undefined ? Buffer.from(body, 'utf8') : body;
     finishDirect(res, status, directHeaders(r.answer.headers, encoding), text, metrics.series(r.labels, status, r.error), start);
   };
