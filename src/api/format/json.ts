@@ -2,7 +2,7 @@
  * Serialization of the result tree to JSON, formatversion 1 (MediaWiki's BC transform) or 2, compact or
  * pretty (PHP's JSON_PRETTY_PRINT: 4 spaces, "key": value), with PHP json_encode's escaping choices.
  */
-import { ARRAY_TYPE, BC_BOOLS, CONTENT } from '../result.js';
+import { ARRAY_TYPE, BC_BOOLS, CONTENT, PrintedJson } from '../result.js';
 
 export interface JsonOptions {
   formatversion: 1 | 2;
@@ -254,6 +254,10 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
     putAscii('null');
     return;
   }
+  if (v instanceof PrintedJson) {
+    putPrinted(v, fv, nl, ascii);
+    return;
+  }
   const inner = nl === '' ? '' : nl + '    ';
   // the array types only change fv2's output (a symbol read on every node of every shape is not free)
   const arrayType = fv === 2 ? (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE] : undefined;
@@ -322,4 +326,21 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
   if (!empty && nl !== '') putAscii(nl);
   reserve(1);
   out[pos++] = 125; // }
+}
+
+/** A node printed already: copied when this answer is its form (compact, and ASCII or not as it is). */
+function putPrinted(v: PrintedJson, fv: 1 | 2, nl: string, ascii: boolean): void {
+  if (nl !== '' || v.form !== (ascii ? 'ascii' : 'utf8')) {
+    put(v.value(), fv, nl, ascii);
+    return;
+  }
+  const json = v.json;
+  if (typeof json === 'string') {
+    reserve(json.length);
+    pos += out.write(json, pos, 'latin1');
+  } else {
+    reserve(json.length);
+    out.set(json, pos);
+    pos += json.length;
+  }
 }

@@ -41,10 +41,14 @@ export interface Rendered {
   extraHeaders?: Record<string, string>;
 }
 
+/** Does the answer escape every non-ASCII character? fv1 does unless utf8; fv2 emits UTF-8 unless ascii. */
+export function printsAscii(p: PrinterOptions): boolean {
+  return p.formatversion === 1 ? !p.utf8 : p.ascii;
+}
+
 export function render(tree: unknown, p: PrinterOptions, apiUrl: string, query: string): Rendered {
   const html = p.format === 'jsonfm';
-  // fv1 escapes non-ASCII unless utf8; fv2 emits UTF-8 unless ascii.
-  const ascii = p.formatversion === 1 ? !p.utf8 : p.ascii;
+  const ascii = printsAscii(p);
   const json = toJson(tree, { formatversion: p.formatversion, ascii, pretty: html });
   const body = p.callback !== undefined ? `/**/${p.callback}(${json})` : json;
   if (html) return { contentType: 'text/html; charset=utf-8', body: htmlPage(body, apiUrl, query) };
