@@ -31,6 +31,15 @@ describe('completion answers printed at import', () => {
     for (const t of TRICKY.filter((t) => !t.includes('<'))) assert.equal(escapeNonAscii(JSON.stringify({ t })), toJson({ t }, { formatversion: 1, ascii: true, pretty: false }), JSON.stringify(t));
   });
 
+  it('UTF-8 answers of every size decode to the same text (small ones by V8, large ones through UTF-16)', () => {
+    for (const n of [1, 3, 10, 100, 1000]) {
+      const values = Array.from({ length: n }, (_, i) => `Значення ${i} 😀 ${'ґ'.repeat(i % 40)} ${i % 7 === 0 ? '\u2028' : ''}`);
+      const tree = { sfautocomplete: values.map((title) => ({ title })) };
+      const reference = JSON.stringify(tree).replace(/[\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16));
+      for (const formatversion of [1, 2] as const) assert.equal(toJson(tree, { formatversion, ascii: false, pretty: false }), reference, `${n} values`);
+    }
+  });
+
   it('both forms print as the plain list in every output form, and read back as the values', () => {
     const lists = [TRICKY, [], Array.from({ length: 1000 }, (_, i) => `Значення ${i} ${'ґ'.repeat(i % 40)}`)];
     for (const values of lists) {

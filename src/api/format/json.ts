@@ -2,6 +2,7 @@
  * Serialization of the result tree to JSON, formatversion 1 (MediaWiki's BC transform) or 2, compact or
  * pretty (PHP's JSON_PRETTY_PRINT: 4 spaces, "key": value), with PHP json_encode's escaping choices.
  */
+import { transcode } from 'node:buffer';
 import { ARRAY_TYPE, BC_BOOLS, CONTENT, PrintedJson } from '../result.js';
 
 export interface JsonOptions {
@@ -13,11 +14,16 @@ export interface JsonOptions {
 
 export function toJson(root: unknown, opts: JsonOptions): string {
   pos = 0;
+  wide = false;
   let s: string;
   try {
     put(root, opts.formatversion, opts.pretty ? '\n' : '', opts.ascii);
-    // ascii: every byte is < 0x80, and latin1 makes the one-byte string without decoding
-    s = out.toString(opts.ascii ? 'latin1' : 'utf8', 0, pos);
+    // ascii: every byte is < 0x80, and latin1 makes the one-byte string without decoding. Non-ASCII
+    // UTF-8 beyond a few hundred bytes goes through UTF-16: ICU's transcoding is ~10× faster than V8's
+    // UTF-8 decoder on Cyrillic (a 45 kB answer: 9 µs instead of 100)
+    if (opts.ascii) s = out.toString('latin1', 0, pos);
+    else if (wide && pos > 256) s = transcode(out.subarray(0, pos), 'utf8', 'utf16le').toString('utf16le');
+    else s = out.toString('utf8', 0, pos);
   } finally {
     // one huge answer does not pin its buffer
     if (out.length > OUT_KEEP) {
@@ -49,6 +55,8 @@ const OUT_KEEP = 1 << 22;
 let out = Buffer.allocUnsafe(OUT_START);
 let outView = viewOf(out);
 let pos = 0;
+/** has the answer non-ASCII bytes (UTF-8 text written by putText or a PrintedJson) */
+let wide = false;
 
 function viewOf(b: Buffer): DataView {
   return new DataView(b.buffer, b.byteOffset, b.length);
@@ -82,6 +90,7 @@ function putText(s: string): void {
     const c = s.charCodeAt(i);
     if (c >= 0x80) {
       // i is the first non-ASCII unit: a surrogate pair is never cut
+      wide = true;
       pos = o + b.write(i === 0 ? s : s.slice(i), o, 'utf8');
       return;
     }
@@ -342,5 +351,6 @@ function putPrinted(v: PrintedJson, fv: 1 | 2, nl: string, ascii: boolean): void
     reserve(json.length);
     out.set(json, pos);
     pos += json.length;
+    wide = true;
   }
 }
