@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { toJson } from '../src/api/format/json.js';
+import { toJson, toJsonBytes } from '../src/api/format/json.js';
 import { PrintedJson } from '../src/api/result.js';
 import { completionAnswerValues, escapeNonAscii, printCompletionAnswer } from '../src/semantic/completion-answer.js';
 
@@ -36,7 +36,10 @@ describe('completion answers printed at import', () => {
       const values = Array.from({ length: n }, (_, i) => `Значення ${i} 😀 ${'ґ'.repeat(i % 40)} ${i % 7 === 0 ? '\u2028' : ''}`);
       const tree = { sfautocomplete: values.map((title) => ({ title })) };
       const reference = JSON.stringify(tree).replace(/[\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16));
-      for (const formatversion of [1, 2] as const) assert.equal(toJson(tree, { formatversion, ascii: false, pretty: false }), reference, `${n} values`);
+      for (const formatversion of [1, 2] as const) {
+        assert.equal(toJson(tree, { formatversion, ascii: false, pretty: false }), reference, `${n} values`);
+        assert.equal(toJsonBytes(tree, { formatversion, ascii: false, pretty: false }).toString('utf8'), reference, `${n} values, bytes`);
+      }
     }
   });
 
@@ -54,6 +57,7 @@ describe('completion answers printed at import', () => {
             const expected = toJson(new Map([['sfautocomplete', plain]]), opts);
             for (const node of [new PrintedJson('ascii', printed.ascii), new PrintedJson('utf8', printed.utf8)]) {
               assert.equal(toJson(new Map([['sfautocomplete', node]]), opts), expected, `${node.form} as ${JSON.stringify(opts)}`);
+              assert.equal(toJsonBytes(new Map([['sfautocomplete', node]]), opts).toString('utf8'), expected, `${node.form} as ${JSON.stringify(opts)}, bytes`);
             }
           }
         }

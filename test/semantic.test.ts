@@ -594,12 +594,12 @@ describe('action=sfautocomplete (spec endpoint 1)', () => {
         assert.ok(values.length > 0);
         for (const form of forms) {
           const printer = printerOptions('json', form);
-          const expected = render(new Map([['sfautocomplete', values.map((title) => ({ title }))]]), printer, small.url, '').body;
+          const expected = String(render(new Map([['sfautocomplete', values.map((title) => ({ title }))]]), printer, small.url, '').body);
           assert.equal((await ac(small, { ...params, ...form })).text, expected, JSON.stringify({ ...params, ...form }));
         }
         // pretty-printed (jsonfm): the same list
         const html = (await ac(small, { ...params, format: 'jsonfm' })).text;
-        const pretty = render(new Map([['sfautocomplete', values.map((title) => ({ title }))]]), printerOptions('jsonfm', {}), small.url, '').body;
+        const pretty = String(render(new Map([['sfautocomplete', values.map((title) => ({ title }))]]), printerOptions('jsonfm', {}), small.url, '').body);
         const pre = (t: string) => t.slice(t.indexOf('<pre'), t.indexOf('</pre>'));
         assert.equal(pre(html), pre(pretty));
       }
