@@ -264,9 +264,9 @@ function buildWordKeys(w: SemanticImportWriter): number {
   for (;;) {
     const rows = w.completionValues(last, BATCH);
     if (rows.length === 0) break;
-    last = rows[rows.length - 1].id;
+    last = rows[rows.length - 1][0];
     w.batch(() => {
-      for (const r of rows) for (const k of wordKeys(r.value)) w.addWordKey(r.source, k, r.id);
+      for (const [id, source, value] of rows) for (const k of wordKeys(value)) w.addWordKey(source, k, id);
     });
   }
   return w.endWordKeys();
@@ -298,15 +298,15 @@ function buildHeavyPrefixes(w: SemanticImportWriter, heavyRows: number): { nodes
   for (;;) {
     const rows = w.wordKeys(cursor, BATCH);
     if (rows.length === 0) break;
-    for (const r of rows) {
-      if (r.source !== source) {
+    for (const [rowSource, key, value] of rows) {
+      if (rowSource !== source) {
         if (source !== null) trie.end();
-        source = r.source;
+        source = rowSource;
       }
-      trie.add(r.key, r.value);
+      trie.add(key, value);
     }
     const l = rows[rows.length - 1];
-    cursor = [l.source, l.key, l.value];
+    cursor = [l[0], l[1], l[2]];
     if (pendingNodes.length > 1000) flush();
   }
   if (source !== null) trie.end();

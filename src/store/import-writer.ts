@@ -165,6 +165,8 @@ export interface SearchRow {
 export interface SearchImportWriter {
   begin(): void;
   page(row: SearchRow): void;
+  /** write the pages queued so far (a batch also does when it commits); its queue stays small */
+  flush(): void;
   /** the index made compact; its size */
   finish(): SearchIndexResult;
 }
@@ -355,12 +357,12 @@ export interface SemanticImportWriter {
   endStaging(): void;
   /** after endStaging(): a subject for each page that is only a value (and each category of _INST/_SUBC) */
   valueSubjects(): void;
-  completionValues(afterId: number, limit: number): Array<{ id: number; source: number; value: string }>;
+  completionValues(afterId: number, limit: number): Array<[id: number, source: number, value: string]>;
   addWordKey(source: number, key: string, valueId: number): void;
   /** word keys staged: sorted into place; returns their number */
   endWordKeys(): number;
   /** word keys in (source, key, value) order after a cursor (null: from the start) */
-  wordKeys(after: [number, string, number] | null, limit: number): Array<{ source: number; key: string; value: number }>;
+  wordKeys(after: [number, string, number] | null, limit: number): Array<[source: number, key: string, value: number]>;
   addHeavyPrefix(source: number, key: string, topValues: number[]): void;
   /**
    * After endStaging(): the autocompletion index -- the distinct completion values (page titles

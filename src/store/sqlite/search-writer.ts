@@ -43,6 +43,11 @@ export class SearchIndexWriter implements SearchImportWriter {
     this.redirectTitles += r.redirects.length;
   }
 
+  /** the queued pages, written now: the end of a chunk of pages inside a longer batch */
+  flush(): void {
+    this.beforeCommit();
+  }
+
   /** the queued pages, written: the batch is about to commit */
   beforeCommit(): void {
     const ins = this.ins;

@@ -30,6 +30,31 @@ function splitSchema(): { tables: string[]; indexes: SchemaIndex[] } {
   return { tables, indexes };
 }
 
+/**
+ * The page cache of the build connection while it sorts (CREATE INDEX, INSERT … ORDER BY). SQLite's
+ * sorter keeps up to cache_size bytes of records in memory and merge-sorts them as one linked list:
+ * with the 256 MiB cache that is a list of millions of records scattered over a quarter GiB, whose
+ * merge passes miss the CPU caches at nearly every step (at 1,000,000 pages the index builds spent most
+ * of their time there). With 4 MiB the sorter sorts cache-sized runs, writes them to temp files and
+ * merges those sequentially: the three categorylinks indexes at 1,000,000 pages took 3.0 CPU s instead
+ * of 7.4, and the sorter holds 4 MiB instead of up to 256.
+ */
+const SORT_CACHE_KIB = 4096;
+
+/**
+ * Run `fn` (statements that sort) with the sorter's memory bounded to SORT_CACHE_KIB, then give the
+ * connection its page cache back (pages dropped meanwhile are read again from the OS as needed).
+ */
+export function withSortMemory<T>(db: Database.Database, fn: () => T): T {
+  const before = db.pragma('main.cache_size', { simple: true }) as number;
+  db.pragma(`main.cache_size = -${SORT_CACHE_KIB}`);
+  try {
+    return fn();
+  } finally {
+    db.pragma(`main.cache_size = ${before}`);
+  }
+}
+
 /** rows of each index ANALYZE samples (PRAGMA analysis_limit) */
 const ANALYSIS_LIMIT = 1000;
 
@@ -78,11 +103,13 @@ export class BuildDb {
 
   /** Create the schema's deferred indexes, all of them or those of some tables. */
   createIndexes(tables?: string[]): void {
-    for (const idx of [...this.pending]) {
-      if (tables && !tables.includes(idx.table)) continue;
-      this.db.exec(idx.sql);
-      this.pending.splice(this.pending.indexOf(idx), 1);
-    }
+    withSortMemory(this.db, () => {
+      for (const idx of [...this.pending]) {
+        if (tables && !tables.includes(idx.table)) continue;
+        this.db.exec(idx.sql);
+        this.pending.splice(this.pending.indexOf(idx), 1);
+      }
+    });
   }
 
   /** Tables that still have indexes to create, in schema order. */

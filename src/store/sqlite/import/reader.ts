@@ -27,9 +27,11 @@ class SqliteImportReader implements ImportReader {
 
   constructor(file: string) {
     this.db = new Database(file, { readonly: true, fileMustExist: true, timeout: 60000 });
+    // No memory mapping: when the writer has committed since a reader's last snapshot, SQLite drops the
+    // reader's page cache and unmaps its whole mapping alike (pagerBeginReadTransaction), and every page
+    // touched through a mapping counts in the process's resident set until then (100,000 pages: peak
+    // RSS 689 -> 604 MB without it, the same CPU time; the writer commits once per 8 chunks).
     this.db.pragma('cache_size = -65536');
-    // pages read through the mapping survive the cache resets a new snapshot brings
-    this.db.pragma('mmap_size = 4294967296');
     const db = this.db;
     this.chunk = db.prepare(PAGE_CHUNK_SQL).raw();
     this.redirects = db.prepare(REDIRECTS_TO_SQL).pluck();

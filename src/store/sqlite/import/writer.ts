@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { BuildDb, removeDbFiles } from './build-db.js';
+import { BuildDb, removeDbFiles, withSortMemory } from './build-db.js';
 import { HistoryWriter } from '../history-writer.js';
 import { LinksWriter } from '../links-writer.js';
 import { SearchIndexWriter } from '../search-writer.js';
@@ -506,8 +506,10 @@ class SqliteLinks implements LinkImportWriter {
     for (const b of [staged.pl, staged.il, staged.tl, staged.cl]) b.flush();
     this.staged = null;
     // one row per (page, target) already: the importer hands each target of a page once
-    const pagelinks = db.prepare('INSERT INTO pagelinks SELECT * FROM tmp_pagelinks ORDER BY pl_namespace, pl_title, pl_from').run().changes;
-    const imagelinks = db.prepare('INSERT INTO imagelinks SELECT * FROM tmp_imagelinks ORDER BY il_to, il_from').run().changes;
+    const { pagelinks, imagelinks } = withSortMemory(db, () => ({
+      pagelinks: db.prepare('INSERT INTO pagelinks SELECT * FROM tmp_pagelinks ORDER BY pl_namespace, pl_title, pl_from').run().changes,
+      imagelinks: db.prepare('INSERT INTO imagelinks SELECT * FROM tmp_imagelinks ORDER BY il_to, il_from').run().changes,
+    }));
     db.exec('DROP TABLE tmp_pagelinks; DROP TABLE tmp_imagelinks');
     this.ins = null;
     return { pagelinks, imagelinks, templatelinks: staged.tl.changes, categorylinks: staged.cl.changes };
