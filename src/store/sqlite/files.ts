@@ -1,8 +1,8 @@
 import type { Db, Statement } from './db.js';
 import type { FileListOptions, FilePageRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
-import { StatementCache, prefixEnd } from './statement-cache.js';
+import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_FULL, filePageFromArray } from '../row-columns.js';
+import { FILE_COLUMNS, filePageFromArray } from '../row-columns.js';
 
 export class SqliteFileStore implements FileStore {
   private readonly existingStmt: Statement<[string]>;
@@ -16,12 +16,15 @@ export class SqliteFileStore implements FileStore {
     this.byNamesStmt = db.prepare('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name IN (SELECT value FROM json_each(?))`);
     // a primary-key seek per file, then index img_sha1 (img_sha1, img_name): a seek, already in name order
     // (CROSS JOIN fixes the loop order, so no sort is needed); the file itself is dropped on the index
-    // entry, before its row is read
+    // entry, before its row is read. The rows as one JSON text (StatementCache.jsonRows), each naming its
+    // file by its place in the batch.
     this.sameContentStmt = db.prepare(
       'FileStore.sameContent',
-      `SELECT f.img_name AS file, d.img_name AS name, d.img_user_text AS userText, d.img_timestamp AS timestamp
-       FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name`,
-      'raw',
+      jsonRowsSql(
+        ['j.key', 'd.img_name', 'd.img_user_text', 'd.img_timestamp'],
+        'FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name',
+      ),
+      true,
     );
     this.lists = new StatementCache(db, 'FileStore.list');
     this.pathStmt = db.prepare('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = ?', true);
@@ -46,10 +49,11 @@ export class SqliteFileStore implements FileStore {
   async sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>> {
     const out = new Map<string, SameContentRow[]>();
     if (names.length === 0) return out;
-    for (const r of this.sameContentStmt.all(JSON.stringify(names)) as string[][]) {
-      let list = out.get(r[0]!);
-      if (!list) out.set(r[0]!, (list = []));
-      list.push({ name: r[1]!, userText: r[2]!, timestamp: r[3]! });
+    for (const r of JSON.parse(this.sameContentStmt.get(JSON.stringify(names)) as string) as [number, string, string, string][]) {
+      const file = names[r[0]]!;
+      let list = out.get(file);
+      if (!list) out.set(file, (list = []));
+      list.push({ name: r[1], userText: r[2], timestamp: r[3] });
     }
     return out;
   }
@@ -61,22 +65,25 @@ export class SqliteFileStore implements FileStore {
    * a SHA-1 narrows to the img_sha1 index, which is as selective as it gets.
    */
   async list(o: FileListOptions): Promise<FileRow[]> {
-    const q = listQuery(o, FILE_COLUMNS, false);
-    return q ? this.lists.all<FileRow>(q.sql, q.v) : [];
+    const q = listQuery(o, false);
+    return q ? this.lists.all<FileRow>(`SELECT ${FILE_COLUMNS} ${q.rest}`, q.v) : [];
   }
 
   async listPages(o: FileListOptions, full = false): Promise<FilePageRow[]> {
-    const q = listQuery(o, full ? PAGE_LIST_COLUMNS_FULL : PAGE_LIST_COLUMNS, true);
+    const q = listQuery(o, true);
     if (!q) return [];
-    // rows as arrays: better-sqlite3 builds an object per row at about twice the cost of the literal
     const out: FilePageRow[] = [];
-    for (const r of this.lists.rows(q.sql, q.v)) out.push(filePageFromArray(r));
+    for (const r of this.lists.jsonRows(full ? PAGE_LIST_FULL : PAGE_LIST, q.rest, q.v)) out.push(filePageFromArray(r));
     return out;
   }
 }
 
-/** the statement of list() and listPages(), or null when it can match nothing */
-function listQuery(o: FileListOptions, columns: string, withPages: boolean): { sql: string; v: Record<string, unknown> } | null {
+/** listPages()' columns (PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_FULL), in their order */
+const PAGE_LIST = ['img_name', 'img_timestamp', 'page_id', 'page_is_redirect'];
+const PAGE_LIST_FULL = [...PAGE_LIST, 'page_len', 'page_latest', 'page_touched', 'page_rev_count', 'page_content_model'];
+
+/** the statement of list() and listPages() from its FROM on, or null when it can match nothing */
+function listQuery(o: FileListOptions, withPages: boolean): { rest: string; v: Record<string, unknown> } | null {
   const where: string[] = [];
   const v: Record<string, unknown> = { limit: o.limit };
   const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
@@ -143,5 +150,5 @@ function listQuery(o: FileListOptions, columns: string, withPages: boolean): { s
   }
   // the description page: a primary-key seek per file listed, in the loop over the ordered scan
   const from = withPages ? `image LEFT JOIN page ON page_namespace = ${NS_FILE} AND page_title = img_name` : 'image';
-  return { sql: `SELECT ${columns} FROM ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`, v };
+  return { rest: `FROM ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`, v };
 }

@@ -1,7 +1,12 @@
 import type { Db } from './db.js';
 import type { FileUsageOptions, FileUsagePageRow, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
-import { PAGE_COLUMNS, PAGE_REF_COLUMNS, pageRefFromArray } from '../row-columns.js';
+import { PAGE_COLUMN_LIST, PAGE_REF_COLUMN_LIST, pageRefFromArray } from '../row-columns.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
+
+/** fileUsagePages' columns: the link, then the using page's PageRef (PageRow with `full`) */
+const USAGE = ['il_to', 'il_from'];
+const USAGE_PAGE = ['il_to', 'il_from', ...PAGE_REF_COLUMN_LIST];
+const USAGE_PAGE_FULL = ['il_to', 'il_from', ...PAGE_COLUMN_LIST];
 
 export class SqliteLinkStore implements LinkStore {
   private readonly usages: StatementCache;
@@ -36,15 +41,15 @@ export class SqliteLinkStore implements LinkStore {
   /** A range scan of the imagelinks primary key (il_to, il_from). */
   async fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]> {
     const out: FileUsageRow[] = [];
-    for (const r of this.usages.rows(this.usageSql(o, 'il_to, il_from', ''), this.usageValues(o))) out.push({ target: r[0] as string, from: r[1] as number });
+    for (const r of this.usages.jsonRows(USAGE, this.usageRest(o, ''), this.usageValues(o))) out.push({ target: r[0] as string, from: r[1] as number });
     return out;
   }
 
   /** fileUsages' range scan with a primary-key seek of the using page per row */
   async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full = false): Promise<FileUsagePageRow[]> {
     const out: FileUsagePageRow[] = [];
-    const sql = this.usageSql(o, `il_to, il_from, ${full ? PAGE_COLUMNS : PAGE_REF_COLUMNS}`, ' LEFT JOIN page ON page_id = il_from');
-    for (const r of this.usages.rows(sql, this.usageValues(o))) out.push({ target: r[0] as string, from: r[1] as number, page: r[2] === null ? null : pageRefFromArray(r, 2) });
+    const rest = this.usageRest(o, ' LEFT JOIN page ON page_id = il_from');
+    for (const r of this.usages.jsonRows(full ? USAGE_PAGE_FULL : USAGE_PAGE, rest, this.usageValues(o))) out.push({ target: r[0] as string, from: r[1] as number, page: r[2] === null ? null : pageRefFromArray(r, 2) });
     return out;
   }
 
@@ -58,12 +63,13 @@ export class SqliteLinkStore implements LinkStore {
     return v;
   }
 
-  private usageSql(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, columns: string, join: string): string {
+  /** the range scan of fileUsages and fileUsagePages from its FROM on */
+  private usageRest(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, join: string): string {
     const where: string[] = [];
     if (o.continueAt !== undefined) where.push(`(il_to, il_from) ${o.descending ? '<=' : '>='} (@contTo, @contFrom)`);
     this.bounds(o, where, {});
     const dir = o.descending ? ' DESC' : '';
-    return `SELECT ${columns} FROM imagelinks${join}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
+    return `FROM imagelinks${join}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
   }
 
   /**

@@ -2,6 +2,8 @@ import type { Db, Statement } from './db.js';
 import type { ReportRow, ReportStore } from '../report-store.js';
 import { StatementCache } from './statement-cache.js';
 
+const ROW_COLUMNS = ['qc_value', 'qc_namespace', 'qc_title', 'qc_extra'];
+
 export class SqliteReportStore implements ReportStore {
   // the limit written into the statement (a bound LIMIT made SQLite compile the statement again on every call)
   private readonly page: StatementCache;
@@ -13,10 +15,7 @@ export class SqliteReportStore implements ReportStore {
   }
 
   async rows(type: string, offset: number, limit: number): Promise<ReportRow[]> {
-    const rows = this.page.rows(
-      'SELECT qc_value, qc_namespace, qc_title, qc_extra FROM querycache WHERE qc_type = @type AND qc_seq >= @offset ORDER BY qc_seq LIMIT @limit',
-      { type, offset, limit },
-    );
+    const rows = this.page.jsonRows(ROW_COLUMNS, 'FROM querycache WHERE qc_type = @type AND qc_seq >= @offset ORDER BY qc_seq LIMIT @limit', { type, offset, limit });
     const out: ReportRow[] = [];
     for (const r of rows) {
       const extra = r[3] as string | null;

@@ -59,11 +59,30 @@ export class StatementCache {
     return s.stmt.all(this.bind(s.names, values)) as unknown[][];
   }
 
+  /**
+   * The rows of `SELECT <columns> <rest>` as arrays of their columns, read as one JSON text and parsed
+   * once: better-sqlite3 makes an array per row and a string per value (a UTF-8 decoding each, most of a
+   * ten-row list's cost when titles are Cyrillic); JSON.parse makes the same values from one string at
+   * about half that. Integer and text columns only (json_array prints a REAL with 15 digits). The rows
+   * keep `rest`'s order: a subquery with ORDER BY and LIMIT is run as a co-routine feeding the aggregate
+   * row by row, never flattened into it (an ORDER BY inside the aggregate would cost a sorter).
+   */
+  jsonRows(columns: readonly string[], rest: string, values: Record<string, unknown>): unknown[][] {
+    const sql = jsonRowsSql(columns, rest);
+    const s = this.get(sql, true, values);
+    return JSON.parse(s.stmt.get(this.bind(s.names, values)) as string) as unknown[][];
+  }
+
   /** first column of the first row */
   value<R>(sql: string, values: Record<string, unknown>): R | undefined {
     const s = this.get(sql, true, values);
     return s.stmt.get(this.bind(s.names, values)) as R | undefined;
   }
+}
+
+/** jsonRows' statement: the columns named c0, c1, … inside, listed in order by json_array outside */
+export function jsonRowsSql(columns: readonly string[], rest: string): string {
+  return `SELECT json_group_array(json_array(${columns.map((_c, i) => 'c' + i).join(', ')})) FROM (SELECT ${columns.map((c, i) => `${c} AS c${i}`).join(', ')} ${rest})`;
 }
 
 export { prefixEnd } from '../prefix-range.js';
