@@ -1,9 +1,10 @@
 import type { Db } from './db.js';
 import type { CategoryListOptions, CategoryRow, CategoryStore } from '../category-store.js';
-import { StatementCache, prefixEnd } from './statement-cache.js';
+import { StatementCache, jsonRowsHead, prefixEnd } from './statement-cache.js';
 
 const LIST_COLUMNS = ['cat_title', 'cat_pages', 'cat_subcats', 'cat_files'];
-const LIST_COLUMNS_HIDDEN = [...LIST_COLUMNS, 'pp_propname IS NOT NULL'];
+const LIST = jsonRowsHead(LIST_COLUMNS);
+const LIST_HIDDEN = jsonRowsHead([...LIST_COLUMNS, 'pp_propname IS NOT NULL']);
 
 export class SqliteCategoryStore implements CategoryStore {
   private readonly lists: StatementCache;
@@ -69,7 +70,7 @@ export class SqliteCategoryStore implements CategoryStore {
       : 'FROM category';
     const rest = `${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY cat_title${o.descending ? ' DESC' : ''} LIMIT @limit`;
     const out: CategoryRow[] = [];
-    for (const r of this.lists.jsonRows(o.hidden ? LIST_COLUMNS_HIDDEN : LIST_COLUMNS, rest, v)) {
+    for (const r of this.lists.jsonRows(o.hidden ? LIST_HIDDEN : LIST, rest, v)) {
       out.push({ title: r[0] as string, pages: r[1] as number, subcats: r[2] as number, files: r[3] as number, hidden: r[4] === 1 });
     }
     return out;

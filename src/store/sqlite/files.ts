@@ -1,6 +1,6 @@
 import type { Db, Statement } from './db.js';
 import type { FileListOptions, FilePageRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
-import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
+import { StatementCache, jsonRowsHead, jsonRowsSql, prefixEnd } from './statement-cache.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { FILE_COLUMNS, filePageFromArray } from '../row-columns.js';
 
@@ -79,8 +79,9 @@ export class SqliteFileStore implements FileStore {
 }
 
 /** listPages()' columns (PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_FULL), in their order */
-const PAGE_LIST = ['img_name', 'img_timestamp', 'page_id', 'page_is_redirect'];
-const PAGE_LIST_FULL = [...PAGE_LIST, 'page_len', 'page_latest', 'page_touched', 'page_rev_count', 'page_content_model'];
+const PAGE_LIST_COLUMNS = ['img_name', 'img_timestamp', 'page_id', 'page_is_redirect'];
+const PAGE_LIST = jsonRowsHead(PAGE_LIST_COLUMNS);
+const PAGE_LIST_FULL = jsonRowsHead([...PAGE_LIST_COLUMNS, 'page_len', 'page_latest', 'page_touched', 'page_rev_count', 'page_content_model']);
 
 /** the statement of list() and listPages() from its FROM on, or null when it can match nothing */
 function listQuery(o: FileListOptions, withPages: boolean): { rest: string; v: Record<string, unknown> } | null {

@@ -1,12 +1,12 @@
 import type { Db } from './db.js';
 import type { FileUsageOptions, FileUsagePageRow, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
 import { PAGE_COLUMN_LIST, PAGE_REF_COLUMN_LIST, pageRefFromArray } from '../row-columns.js';
-import { StatementCache, prefixEnd } from './statement-cache.js';
+import { StatementCache, jsonRowsHead, prefixEnd } from './statement-cache.js';
 
 /** fileUsagePages' columns: the link, then the using page's PageRef (PageRow with `full`) */
-const USAGE = ['il_to', 'il_from'];
-const USAGE_PAGE = ['il_to', 'il_from', ...PAGE_REF_COLUMN_LIST];
-const USAGE_PAGE_FULL = ['il_to', 'il_from', ...PAGE_COLUMN_LIST];
+const USAGE = jsonRowsHead(['il_to', 'il_from']);
+const USAGE_PAGE = jsonRowsHead(['il_to', 'il_from', ...PAGE_REF_COLUMN_LIST]);
+const USAGE_PAGE_FULL = jsonRowsHead(['il_to', 'il_from', ...PAGE_COLUMN_LIST]);
 
 export class SqliteLinkStore implements LinkStore {
   private readonly usages: StatementCache;
