@@ -81,6 +81,71 @@ describe('a cache hit is written as writeHead writes it', () => {
   }
 });
 
+describe('a computed answer is written as writeHead writes it', () => {
+  let direct: DemoServer;
+  let routed: DemoServer;
+  before(async () => {
+    direct = await startDemoServer({ server: { cacheMb: 0 } });
+    // a trusted proxy sends every request through Fastify's route, whose reply writes its headers by
+    // writeHead; requests from 127.0.0.1 are not the proxy's, so their answers are those of the direct path
+    routed = await startDemoServer({ server: { cacheMb: 0, trustProxy: ['192.0.2.1'] } });
+  });
+  after(async () => {
+    await direct.close();
+    await routed.close();
+  });
+
+  const paths = [
+    '/api.php?action=query&list=allcategories&acprop=size&format=json',
+    '/api.php?action=tokens&format=json',
+    '/api.php?action=nosuchaction&format=json',
+    '/api.php?action=query&meta=siteinfo&format=xml',
+    '/api.php?action=query&list=allpages&apfrom=%D0%91&format=json&origin=*',
+    '/api.php?action=query&list=allpages&callback=f&format=json',
+    '/w/api.php?action=query&list=allpages&aplimit=max&format=json',
+  ];
+  for (const [name, request] of [
+    ['keep-alive, pipelined, each path twice', (p: string, x: string) => `GET ${p} HTTP/1.1\r\nHost: h\r\n${x}\r\n`.repeat(2)],
+    ['Connection: close', (p: string, x: string) => `GET ${p} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n${x}\r\n`],
+    ['HTTP/1.0', (p: string, x: string) => `GET ${p} HTTP/1.0\r\nHost: h\r\n${x}\r\n`],
+  ] as const) {
+    it(`same bytes from the direct path as from writeHead: ${name}`, async () => {
+      for (const path of paths) {
+        for (const extra of ['', 'Accept-Encoding: gzip\r\n', 'Origin: http://example.org\r\n']) {
+          const text = request(path, extra);
+          const mine = await exchange(portOf(direct), text, 150);
+          const theirs = await exchange(portOf(routed), text, 150);
+          assert.ok(mine.startsWith('HTTP/1.'), `${path} ${extra}`);
+          assert.equal(undated(mine), undated(theirs), `${path} ${JSON.stringify(extra)}`);
+        }
+      }
+    });
+  }
+});
+
+describe('answers written together at the end of a turn', () => {
+  it('reach every connection of a busy turn whole and in order, hits and computed answers alike', async () => {
+    const server = await startDemoServer();
+    try {
+      const port = portOf(server);
+      const paths = ['/api.php?action=tokens&format=json', '/api.php?action=query&list=allcategories&acprop=size&format=json', '/api.php?action=query&list=allpages&aplimit=5&format=json'];
+      // each connection asks for the three in its own order, pipelined; alone first (the answers to expect)
+      const orders = Array.from({ length: 24 }, (_, i) => [paths[i % 3]!, paths[(i + 1) % 3]!, paths[(i + 2) % 3]!].map((p, k) => `${p}&requestid=${i}-${k}`));
+      const request = (order: string[]) => order.map((p) => `GET ${p} HTTP/1.1\r\nHost: h\r\n\r\n`).join('');
+      const alone: string[] = [];
+      for (const order of orders) alone.push(undated(await exchange(port, request(order), 150)));
+      // then all at once, twice (the second time from the cache)
+      for (let round = 0; round < 2; round++) {
+        const together = await Promise.all(orders.map((order) => exchange(port, request(order), 150)));
+        together.forEach((text, i) => assert.equal(undated(text), alone[i], `connection ${i}, round ${round}`));
+      }
+      assert.ok(alone.every((t) => t.split('HTTP/1.1 200 OK').length === 4));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the request headers a hit reads', () => {
   it('are those of Node\'s header object (first Host, Accept-Encoding joined, any case, any Origin)', async () => {
     const seen: Array<[HitHeaders, http.IncomingHttpHeaders]> = [];

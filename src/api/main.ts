@@ -22,7 +22,8 @@ const PRINTER_PARAM_SET: ReadonlySet<string> = new Set(PRINTER_PARAMS);
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** UTF-8 bytes, or text */
+  body: string | Buffer;
   /**
    * Whether the same request will get the same answer (the database never changes while serving):
    * false, or for how long and for whom.

@@ -99,7 +99,7 @@ export interface CustomPrinter {
   contentType: string;
   /** extra response headers */
   headers?: Record<string, string>;
-  render(result: ApiResult): string;
+  render(result: ApiResult): string | Buffer;
 }
 
 interface ActionModuleBase extends ModuleBase {

@@ -31,7 +31,8 @@ import { DEFAULT_LIMITS, parseMultipart, type HttpLimits } from './limits.js';
 import { DEFAULT_LOAD_LIMITS, createLoadShedding, type LoadLimits, type LoadState } from './load-shedding.js';
 import { DEFAULT_MAX_RESULT_SIZE } from '../api/result-size.js';
 import { watchIdleConnections } from './idle-timeout.js';
-import { headerHead, newBlock, readHitHeaders, writeBlock, type Block, type HitHeaders } from './wire.js';
+import { headerHead, newBlock, readHitHeaders, writeBlock, writeFresh, type Block, type HitHeaders } from './wire.js';
+import { WriteBatch } from './write-batch.js';
 
 export interface ServerOptions {
   /** the opened store to serve (the CLI opens it from --db); closed with the server */
@@ -321,7 +322,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const error = res.headers['MediaWiki-API-Error'] !== undefined;
     // an answer computed on a database that has since been replaced is not kept
     if (cacheable && res.cacheable && gen === generations.current) {
-      const answer: CachedAnswer = { status: res.status, headers: res.headers, body: Buffer.from(res.body, 'utf8'), labels };
+      const answer: CachedAnswer = { status: res.status, headers: res.headers, body: typeof res.body === 'string' ? Buffer.from(res.body, 'utf8') : res.body, labels };
       const entry = cache.set(res.cacheable.perClient ? `${call.ip} ${call.base}` : call.base, url, answer, res.cacheable.untilSecondEnds);
       return entry !== null ? { answer: entry, body: entry.body, entry, labels, error } : { answer, body: answer.body, entry: null, labels, error };
     }
@@ -350,7 +351,8 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
    * that is closing. A response-cache hit reads only the request headers it needs (from the raw list), and
    * is written from the entry's stored header block and body (src/http/wire.ts) in one end(): no header
    * object, no per-request validation of its headers, and no in-flight accounting when the socket takes it
-   * whole (then its metrics are counted at once).
+   * whole (then its metrics are counted at once). Direct answers are written at the end of the event-loop
+   * turn, together (src/http/write-batch.ts).
    */
   const direct = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' || closing || graceful.stopping || tp) return false;
@@ -368,13 +370,16 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const base = baseOf(socket.encrypted === true, h.host);
     const hit = fromCache('GET', h.origin, base, ip, url);
     if (hit) {
-      writeHit(res, h.acceptEncoding, hit, start);
+      const acceptEncoding = h.acceptEncoding;
+      batch.defer(res, () => writeHit(res, acceptEncoding, hit, start));
       return true;
     }
     loadGate.admit(res, onDirectClose);
     void answerDirect(res, { method: 'GET', url, headers: req.headers, ip, base, body: undefined }, hit === undefined, start);
     return true;
   };
+  /** the direct answers of one event-loop turn, written together at its end (src/http/write-batch.ts) */
+  const batch = new WriteBatch();
   /** the request headers a hit reads, filled per request */
   const hitHeaders: HitHeaders = { host: undefined, acceptEncoding: undefined, origin: false, body: false };
 
@@ -389,9 +394,9 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     if (r.entry !== null && !graceful.stopping) return writeEntry(res, call.headers['accept-encoding'], r.entry, start);
     const { body, encoding } = encodeFor(call.headers['accept-encoding'], r);
     const status = r.answer.status;
-    // The text goes out in one write with the header block, which Node then sends as UTF-8 rather than
-    // Latin-1: the same bytes while the header values are ASCII, as they are but for CORS's echo of the
-    // Origin header.
+    // A text answer (JSON answers are bytes already) goes out in one write with the header block, which
+    // Node then sends as UTF-8 rather than Latin-1: the same bytes while the header values are ASCII, as
+    // they are but for CORS's echo of the Origin header.
     const text = typeof body === 'string' && call.headers.origin !== undefined ? Buffer.from(body, 'utf8') : body;
     finishDirect(res, status, directHeaders(r.answer.headers, encoding), text, metrics.series(r.labels, status, r.error), start);
   };
@@ -503,12 +508,12 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     const d = res as DirectResponse;
     d[DIRECT] = series;
     d[START] = start;
-    send(res, status, headers, body, block);
+    batch.defer(res, () => send(res, status, headers, body, block));
   };
 
-  /** the answer's bytes: from a cached answer's stored header block when the response allows, else by writeHead */
+  /** the answer's bytes: from a cached answer's stored header block, or a computed one's remembered header lines, when the response allows; else by writeHead */
   const send = (res: ServerResponse, status: number, headers: string[], body: Buffer | string, block?: Block) => {
-    if (block !== undefined && writeBlock(res, status, block, body as Buffer)) return;
+    if (block !== undefined ? writeBlock(res, status, block, body as Buffer) : writeFresh(res, status, headers, body)) return;
     res.writeHead(status, headers);
     res.end(body);
   };

@@ -79,9 +79,16 @@ const SPECIAL = new Set(['connection', 'transfer-encoding', 'content-length', 'd
  */
 export function headerHead(status: number, list: string[]): string | null {
   if (status < 200 || status === 204 || status === 304 || status > 999) return null;
-  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n`;
+  const lines = headerLines(list, list.length);
+  if (lines === null || lines.lengths !== 1) return null;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n${lines.text}`;
+}
+
+/** the header lines of list[0, end) as writeHead writes them, and how many Content-Length lines; null as headerHead */
+function headerLines(list: string[], end: number): { text: string; lengths: number } | null {
+  let text = '';
   let lengths = 0;
-  for (let i = 0; i < list.length; i += 2) {
+  for (let i = 0; i < end; i += 2) {
     const name = list[i]!;
     const value = list[i + 1]!;
     const lower = name.toLowerCase();
@@ -93,9 +100,62 @@ export function headerHead(status: number, list: string[]): string | null {
     } catch {
       return null;
     }
-    head += `${name}: ${value}\r\n`;
+    text += `${name}: ${value}\r\n`;
   }
-  return lengths === 1 ? head : null;
+  return { text, lengths };
+}
+
+/**
+ * The header lines of the last few computed answers, by their header list without its Content-Length:
+ * answers of one server differ in few ways (the API's error header, caching, CORS), so most find theirs
+ * here and skip writeHead's checks. A miss makes the lines (and checks them) once.
+ */
+const FRESH_KEPT = 8;
+const freshLists: string[][] = [];
+const freshLines: Array<string | null> = [];
+
+function sameList(a: string[], b: string[], end: number): boolean {
+  if (a.length !== end) return false;
+  for (let i = 0; i < end; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Write a computed answer whose flat header list ends with its Content-Length (as finishDirect makes it):
+ * the status line and header lines from the memo above, then Content-Length, Date and the keep-alive lines
+ * as writeHead and _storeHeader would. False (nothing written) when this response needs writeHead.
+ */
+export function writeFresh(res: ServerResponse, status: number, list: string[], body: Buffer | string): boolean {
+  const r = res as unknown as NodeResponse;
+  if (status < 200 || status === 204 || status === 304 || status > 999 || r._header) return false;
+  const end = list.length - 2;
+  if (end < 0 || list[end] !== 'content-length') return false;
+  const tail = keepAliveTail(r);
+  if (tail === null) return false;
+  let lines: string | null | undefined;
+  for (let k = 0; k < freshLists.length; k++) {
+    if (sameList(freshLists[k]!, list, end)) {
+      lines = freshLines[k];
+      break;
+    }
+  }
+  if (lines === undefined) {
+    const made = headerLines(list, end);
+    lines = made !== null && made.lengths === 0 ? made.text : null;
+    if (freshLists.length === FRESH_KEPT) {
+      freshLists.shift();
+      freshLines.shift();
+    }
+    freshLists.push(list.slice(0, end));
+    freshLines.push(lines);
+  }
+  if (lines === null) return false;
+  res.statusCode = status;
+  const message = r.statusMessage || (r.statusMessage = STATUS_CODES[status] ?? 'unknown');
+  r._header = `HTTP/1.1 ${status} ${message}\r\n${lines}content-length: ${list[end + 1]}\r\n${dateLine()}${tail}\r\n`;
+  r._headerSent = false;
+  res.end(body);
+  return true;
 }
 
 // The Date line, made once a second as Node's own (utcDate in _http_outgoing.js); `dateEpoch` counts the

@@ -12,19 +12,58 @@ export interface JsonOptions {
 }
 
 export function toJson(root: unknown, opts: JsonOptions): string {
+  write(root, opts);
+  try {
+    // ascii: every byte is < 0x80, and latin1 makes the one-byte string without decoding
+    return mend(out.toString(opts.ascii ? 'latin1' : 'utf8', 0, pos), opts);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The answer as bytes of its own, for the response: no string to make and no UTF-8 to encode again on
+ * the way out (for a 100 KB answer those cost more than writing it). Only an answer toJson would mend
+ * is made as text first.
+ */
+export function toJsonBytes(root: unknown, opts: JsonOptions): Buffer {
+  write(root, opts);
+  try {
+    const bytes = out.subarray(0, pos);
+    const lt = bytes.indexOf(LT) >= 0;
+    if (!lt && (opts.ascii || (bytes.indexOf(LS) < 0 && bytes.indexOf(PS) < 0))) return Buffer.from(bytes);
+    const text = bytes.toString(opts.ascii ? 'latin1' : 'utf8');
+    const mended = mend(text, opts);
+    return mended === text ? Buffer.from(bytes) : Buffer.from(mended, 'utf8');
+  } finally {
+    release();
+  }
+}
+
+const LT = 0x3c;
+const LS = Buffer.from('\u2028', 'utf8');
+const PS = Buffer.from('\u2029', 'utf8');
+
+function write(root: unknown, opts: JsonOptions): void {
   pos = 0;
-  let s: string;
   try {
     put(root, opts.formatversion, opts.pretty ? '\n' : '', opts.ascii);
-    // ascii: every byte is < 0x80, and latin1 makes the one-byte string without decoding
-    s = out.toString(opts.ascii ? 'latin1' : 'utf8', 0, pos);
-  } finally {
-    // one huge answer does not pin its buffer
-    if (out.length > OUT_KEEP) {
-      out = Buffer.allocUnsafe(OUT_START);
-      outView = viewOf(out);
-    }
+  } catch (e) {
+    release();
+    throw e;
   }
+}
+
+/** one huge answer does not pin its buffer */
+function release(): void {
+  if (out.length > OUT_KEEP) {
+    out = Buffer.allocUnsafe(OUT_START);
+    outView = viewOf(out);
+  }
+}
+
+/** what PHP's encoder leaves to FormatJson: U+2028/U+2029 escaped, a cross-domain-policy tag broken */
+function mend(s: string, opts: JsonOptions): string {
   if (!opts.ascii && (s.includes('\u2028') || s.includes('\u2029'))) s = s.replace(/[\u2028\u2029]/g, escapeUnit);
   // A JSON answer must never be mistaken for a Flash cross-domain policy (FormatJson::encode).
   if (s.includes('<') && /<\s*cross-domain-policy\s*>/i.test(s)) s = s.replace(/<\s*cross-domain-policy\s*>/gi, (m) => m.replace('<', '\\u003C').replace('>', '\\u003E'));

@@ -3,7 +3,7 @@
  * The printer's own parameters (formatversion, utf8, ascii, callback) are read here.
  */
 import { ApiError, texts } from '../errors.js';
-import { toJson } from './json.js';
+import { toJson, toJsonBytes } from './json.js';
 import { htmlspecialchars } from '../../wiki/html.js';
 
 export const FORMATS = ['json', 'jsonfm'] as const;
@@ -37,7 +37,8 @@ export const DEFAULT_PRINTER: PrinterOptions = { format: 'jsonfm', formatversion
 
 export interface Rendered {
   contentType: string;
-  body: string;
+  /** bytes (UTF-8) when the printer made them so; text otherwise */
+  body: string | Buffer;
   extraHeaders?: Record<string, string>;
 }
 
@@ -45,6 +46,10 @@ export function render(tree: unknown, p: PrinterOptions, apiUrl: string, query: 
   const html = p.format === 'jsonfm';
   // fv1 escapes non-ASCII unless utf8; fv2 emits UTF-8 unless ascii.
   const ascii = p.formatversion === 1 ? !p.utf8 : p.ascii;
+  // plain JSON, the answer of nearly every client, goes out as the writer's bytes
+  if (!html && p.callback === undefined) {
+    return { contentType: 'application/json; charset=utf-8', body: toJsonBytes(tree, { formatversion: p.formatversion, ascii, pretty: false }), extraHeaders: JSON_HEADERS };
+  }
   const json = toJson(tree, { formatversion: p.formatversion, ascii, pretty: html });
   const body = p.callback !== undefined ? `/**/${p.callback}(${json})` : json;
   if (html) return { contentType: 'text/html; charset=utf-8', body: htmlPage(body, apiUrl, query) };
@@ -55,8 +60,10 @@ export function render(tree: unknown, p: PrinterOptions, apiUrl: string, query: 
       extraHeaders: { 'Content-Disposition': 'inline; filename=api-result.js', 'MediaWiki-Login-Suppressed': 'true' },
     };
   }
-  return { contentType: 'application/json; charset=utf-8', body, extraHeaders: { 'Content-Disposition': 'inline; filename=api-result.json' } };
+  return { contentType: 'application/json; charset=utf-8', body, extraHeaders: JSON_HEADERS };
 }
+
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Disposition': 'inline; filename=api-result.json' });
 
 
 /** The jsonfm page: our own Ukrainian explanation, then the pretty JSON, HTML-escaped. */
