@@ -32,6 +32,7 @@ import { join } from 'node:path';
 import { xmlHeader, xmlPage, XML_FOOTER, type DumpPage } from '../scripts/generate-demo.js';
 import { importWiki } from '../src/importer/import.js';
 import { semanticImportHook } from '../src/importer/semantic-hook.js';
+import { completionAnswerValues } from '../src/semantic/completion-answer.js';
 import { freshPostgresDatabase } from './helpers/test-db.js';
 
 const skip = TEST_DB !== 'postgres' ? 'the PostgreSQL pass only (WIKIQUERY_TEST_DB=postgres): compares the two stores' : false;
@@ -288,12 +289,24 @@ describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, (
       const long = 'спільний початок примітки: ' + 'дуже '.repeat(12);
       const substrings = ['о', 'об', 'обʼ', "об'єкт", 'область', 'область 0', 'область_01', 'р', 'с', 'сп', 'дуже', long, long + 'довгий, номер 01', long + 'x', 'п', 'примітка 0', 'номер 0', 'є', 'щось'];
       let found = 0;
+      let printedSeen = 0;
       for (const p of ['Місце', 'Примітка']) {
         for (const s of substrings) {
           const e = await a.semantic.autocompleteProperty(p, fold(s), 1000);
           assert.deepEqual(await b.semantic.autocompleteProperty(p, fold(s), 1000), e, `${p} ${s}`);
           assert.deepEqual(await b.semantic.autocompleteProperty(p, fold(s), 3), e.slice(0, 3), `${p} ${s} (3)`);
           assert.deepEqual(await a.semantic.autocompleteProperty(p, fold(s), 3), e.slice(0, 3), `${p} ${s} (3, SQLite)`);
+          // printed at import (heavy prefixes): the same bytes from both, the plain answer's values
+          for (const form of ['ascii', 'utf8'] as const) {
+            const printed = await a.semantic.autocompleteProperty(p, fold(s), 1000, form);
+            assert.deepEqual(await b.semantic.autocompleteProperty(p, fold(s), 1000, form), printed, `${p} ${s} ${form}`);
+            if (Array.isArray(printed)) assert.deepEqual(printed, e);
+            else {
+              assert.equal(printed.form, form);
+              assert.deepEqual(completionAnswerValues(printed.json), e);
+              printedSeen++;
+            }
+          }
           found += e.length;
         }
       }
@@ -303,6 +316,7 @@ describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, (
         found += e.length;
       }
       assert.ok(found > 300, `${found} values`);
+      assert.ok(printedSeen > 10, `${printedSeen} printed answers`);
       // values as shown (underscores as spaces, in texts too), in the stored form's byte order
       const o = await a.semantic.autocompleteProperty('Місце', fold('о'), 1000);
       assert.deepEqual(o.slice(0, 3), ['Область 000', 'Область 001 південна', 'Область 003']);

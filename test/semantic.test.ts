@@ -21,6 +21,7 @@ import { importHooks, importInlineQueries } from '../src/cli/import-command.js';
 import { semanticImportHook, TopKTrie } from '../src/importer/semantic-hook.js';
 import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { openStore } from '../src/store/open.js';
+import { printerOptions, render } from '../src/api/format/printer.js';
 import Database from 'better-sqlite3';
 import { md5, phpFloatToString, phpJsonEncode, PhpMap } from '../src/semantic/php.js';
 import {
@@ -244,6 +245,7 @@ describe('annotation extraction', () => {
 let demo: DemoServer;
 let demoDb: string;
 let small: DemoServer;
+let smallDb: string;
 const SMALL_VALUES = 1300;
 
 before(async () => {
@@ -252,7 +254,7 @@ before(async () => {
   const db = (demoDb = path.join(tmp, 'demo.sqlite'));
   await importWiki({ dump: path.join(dir, 'dump.xml'), db, filesDir: path.join(dir, 'files'), messageDirs: [path.join(dir, 'messages')], lang: 'uk', hooks: importHooks(), inlineQueries: importInlineQueries(), log: () => {} });
   demo = await startDemoServer({ db });
-  small = await startDemoServer({ db: await smallWiki() });
+  small = await startDemoServer({ db: (smallDb = await smallWiki()) });
 });
 after(async () => {
   await demo?.close();
@@ -575,6 +577,35 @@ describe('action=sfautocomplete (spec endpoint 1)', () => {
     assert.deepEqual(titles(await ac(small, { property: 'Примітка', substr: shared.toUpperCase() + '1' })), numbered);
     // the namespace source over many pages
     assert.equal(titles(await ac(small, { namespace: 'Main', substr: 'сторінка' })).length, 1000);
+  });
+
+  it('precomputed answers (printed at import) are the plain answers\' bytes in every output form', async () => {
+    const store = await openStore(smallDb);
+    try {
+      const cases: Array<[Record<string, string>, () => Promise<string[]>]> = [
+        [{ property: 'Місце', substr: 'о' }, () => store.semantic.autocompleteProperty('Місце', fold('о'), 1000)],
+        [{ property: 'Примітка', substr: 'ПРИМІТКА' }, () => store.semantic.autocompleteProperty('Примітка', fold('ПРИМІТКА'), 1000)],
+        [{ namespace: 'Main', substr: 'сторінка' }, () => store.semantic.autocompleteNamespace(0, fold('сторінка'), 1000)],
+        [{ property: 'Цитата', substr: 'ЦИТАТА' }, () => store.semantic.autocompleteProperty('Цитата', fold('ЦИТАТА'), 1000)],
+      ];
+      const forms: Array<Record<string, string>> = [{}, { utf8: '1' }, { formatversion: '2' }, { formatversion: '2', ascii: '1' }, { formatversion: '2', utf8: '1' }, { callback: 'cb' }, { utf8: '1', callback: 'cb' }];
+      for (const [params, plain] of cases) {
+        const values = await plain();
+        assert.ok(values.length > 0);
+        for (const form of forms) {
+          const printer = printerOptions('json', form);
+          const expected = String(render(new Map([['sfautocomplete', values.map((title) => ({ title }))]]), printer, small.url, '').body);
+          assert.equal((await ac(small, { ...params, ...form })).text, expected, JSON.stringify({ ...params, ...form }));
+        }
+        // pretty-printed (jsonfm): the same list
+        const html = (await ac(small, { ...params, format: 'jsonfm' })).text;
+        const pretty = String(render(new Map([['sfautocomplete', values.map((title) => ({ title }))]]), printerOptions('jsonfm', {}), small.url, '').body);
+        const pre = (t: string) => t.slice(t.indexOf('<pre'), t.indexOf('</pre>'));
+        assert.equal(pre(html), pre(pretty));
+      }
+    } finally {
+      await store.close();
+    }
   });
 });
 

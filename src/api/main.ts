@@ -7,7 +7,7 @@
 import { ApiError, texts } from './errors.js';
 import { CONTENT, type Obj } from './result.js';
 import { extractParams } from './params.js';
-import { DEFAULT_PRINTER, FORMATS, PRINTER_PARAMS, printerOptions, render, type FormatName, type PrinterOptions } from './format/printer.js';
+import { DEFAULT_PRINTER, FORMATS, PRINTER_PARAMS, printerOptions, printsAscii, render, type FormatName, type PrinterOptions } from './format/printer.js';
 import type { ActionModule, CacheMode, CustomPrinter, ModuleDirectory, ParamDecls, QueryModule, RequestInfo } from './types.js';
 import { RequestState } from './request-state.js';
 import type { Store } from '../store/store.js';
@@ -99,6 +99,7 @@ export class ApiMain {
       if (!(FORMATS as readonly string[]).includes(fmt)) throw new ApiError('unknown_format', texts.unknownValue('format', fmt));
       try {
         printer = printerOptions(fmt as FormatName, raw);
+        if (printer.format === 'json') state.compactJson = printsAscii(printer) ? 'ascii' : 'utf8';
       } catch (e) {
         // The printer failed on its own parameters: MediaWiki re-prints the error with default printer params.
         if (e instanceof ApiError) state.warn('main', 'Error printer failed (will retry without params): ' + e.info);

@@ -24,6 +24,8 @@ export class RequestState {
   readonly volatility = { clock: false, client: false, always: false };
   readonly log: Array<{ msg: string; type: string; caller: string }> = [];
   readonly debugLog: string[] = [];
+  /** ModuleContext.compactJson: set once the printer is known, before any module runs */
+  compactJson: 'ascii' | 'utf8' | null = null;
 
   constructor(
     readonly request: RequestInfo,
@@ -120,6 +122,7 @@ class Context implements ModuleContext, ValidationSink {
   readonly wiki: Wiki;
   readonly request: RequestInfo;
   readonly isJsonp: boolean;
+  readonly compactJson: 'ascii' | 'utf8' | null;
   pageSet: unknown = undefined;
   generator: unknown = undefined;
   setContinue: unknown = undefined;
@@ -134,6 +137,7 @@ class Context implements ModuleContext, ValidationSink {
     this.wiki = state.wiki;
     this.request = state.request;
     this.isJsonp = state.isJsonp;
+    this.compactJson = state.compactJson;
   }
 
   markVolatile(on: 'clock' | 'client' | 'always'): void {

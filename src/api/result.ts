@@ -41,6 +41,23 @@ export function bcArray(): Map<string, unknown> & { [ARRAY_TYPE]?: 'BCarray' } {
   return m;
 }
 
+/**
+ * A node printed already (a precomputed answer the store keeps): compact JSON in one form, `ascii` (every
+ * non-ASCII character escaped: the text) or `utf8` (the bytes). The JSON writer copies it when it prints
+ * that form, and prints `value()` otherwise. Its value must print the same in both formatversions (lists
+ * and plain objects of strings and numbers: no booleans, content members or array types).
+ */
+export class PrintedJson {
+  constructor(
+    readonly form: 'ascii' | 'utf8',
+    readonly json: string | Uint8Array,
+  ) {}
+
+  value(): unknown {
+    return JSON.parse(typeof this.json === 'string' ? this.json : Buffer.from(this.json.buffer, this.json.byteOffset, this.json.byteLength).toString('utf8'));
+  }
+}
+
 import type { ResultSizeBudget } from './result-size.js';
 
 /**

@@ -87,6 +87,12 @@ export interface ModuleContext {
   /** whether the JSONP callback is in use (tokens are not handed out then) */
   isJsonp: boolean;
   /**
+   * The form of a compact JSON answer (format=json, JSONP too): every non-ASCII character escaped, or
+   * UTF-8; null when it is pretty-printed (jsonfm). A module may then hand the result an answer printed
+   * in that form already (result.ts PrintedJson).
+   */
+  compactJson: 'ascii' | 'utf8' | null;
+  /**
    * Say that this answer depends on more than the request and the (immutable) database: on the clock
    * (it holds for the current second: the API's times have second resolution) or on the client's
    * address. The response cache then reuses it only within that second, or only for that client.

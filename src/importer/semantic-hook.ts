@@ -29,12 +29,13 @@ import { analyzer, OP, type SemanticAnalyzerData, type SemanticOps } from './sem
 import { normalizedQueryString } from '../semantic/query.js';
 import { DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, typeIdFromLabel } from '../semantic/types.js';
 import { wordKeys } from '../semantic/fold.js';
+import { COMPLETION_LIST_VALUES } from '../semantic/completion-answer.js';
 import { itemSortKey } from '../semantic/ask.js';
 import { defineConcept, encodeConcept } from '../semantic/concept.js';
 import type { CompletionIndexCounts, ImportSource, ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
 
-/** How many values a precomputed list keeps: Semantic Forms' $sfgMaxAutocompleteValues. */
-export const TOP_VALUES = 1000;
+/** How many values a precomputed list keeps */
+export const TOP_VALUES = COMPLETION_LIST_VALUES;
 const BATCH = 10000;
 /** the property id _ERRP rows carry until _ERRP has its id (finish) */
 const ERRP_PENDING = -2;

@@ -13,13 +13,14 @@
  *    categorylinks' (cl_to, cl_sortkey, cl_from) index.
  * A database imported without the semantic hook has none of these tables: everything is empty then.
  */
-import type { AskAnswer, AskPrintoutSpec, AskPrintValue, AskRequest, SemanticPropertyValues, SemanticStore, SemanticSubjectData, SubjectKey } from './semantic-store.js';
+import type { AnswerForm, AskAnswer, AskPrintoutSpec, AskPrintValue, AskRequest, PrintedAnswer, SemanticPropertyValues, SemanticStore, SemanticSubjectData, SubjectKey } from './semantic-store.js';
 import { Params, hasNul, semanticItem, type ParamType, type SemanticDialect, type SemanticQueryEngine } from './semantic-query.js';
 import { KEY_CHARS, cutChars, matchesFolded } from '../semantic/fold.js';
 import { BLOB_TYPES } from '../semantic/types.js';
 import { compareBytes } from '../wiki/collation.js';
 import { prefixEnd } from './prefix-range.js';
 import { transcode } from 'node:buffer';
+import { COMPLETION_LIST_VALUES, completionAnswerValues } from '../semantic/completion-answer.js';
 
 /** Word rows read for a query longer than the stored keys under a precomputed prefix (then checked). */
 const LONG_QUERY_SCAN = 10000;
@@ -55,7 +56,9 @@ type Runner<R> = (params: unknown[]) => R[] | Promise<R[]>;
 /** The statements of the chain of seeks (lookupSteps) and of the property seek: fixed texts. */
 interface FixedStatements {
   property: Runner<{ id: number; type: string }>;
+  /** the heavy node's answer in UTF-8 (an_values), and printed with every non-ASCII character escaped (an_json) */
   node: Runner<{ key: string; list: Uint8Array | null }>;
+  nodeAscii: Runner<{ key: string; list: string | null }>;
   words: Runner<number>;
   heavyWords: Runner<number>;
   values: Runner<string>;
@@ -67,6 +70,11 @@ interface FixedStatements {
 }
 
 type SubjectRow = { i: number; so: string; sortkey: string; property: string | null; type: number; item: string };
+
+/** the first heavy node at or after a key, and its list (`column`) only when it lies before the prefix's end */
+function nodeSql(p: Params, column: 'an_values' | 'an_json'): string {
+  return `SELECT an_key AS key, CASE WHEN an_key < ${p.add('', 'text')} THEN ${column} END AS list FROM smw_ac_node WHERE an_source = ${p.add(0, 'int')} AND an_key >= ${p.add('', 'text')} ORDER BY an_key LIMIT 1`;
+}
 
 /** subjectData's statement: `from` yields the subjects (j.key, j.ns, j.dbkey, j.sub), or none for one subject bound directly */
 function subjectSql(d: SemanticDialect, withSubs: boolean, one: { ns: string; dbkey: string; sub: string } | null, from: string): string {
@@ -113,12 +121,8 @@ export class SqlSemanticStore implements SemanticStore {
     return (this.fixedStatements = {
       property: make('autocomplete', false, (p) => `SELECT sp_id AS id, sp_type AS type FROM smw_property WHERE sp_key = ${p.add('', 'text')}`),
       // the list only of a node that lies in the prefix's range (the answer), not of the next one
-      node: make(
-        'autocomplete',
-        false,
-        (p) =>
-          `SELECT an_key AS key, CASE WHEN an_key < ${p.add('', 'text')} THEN an_values END AS list FROM smw_ac_node WHERE an_source = ${p.add(0, 'int')} AND an_key >= ${p.add('', 'text')} ORDER BY an_key LIMIT 1`,
-      ),
+      node: make('autocomplete', false, (p) => nodeSql(p, 'an_values')),
+      nodeAscii: make('autocomplete', false, (p) => nodeSql(p, 'an_json')),
       words: make('autocomplete', true, (p) => `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = ${p.add(0, 'int')} AND aw_key >= ${p.add('', 'text')} AND aw_key < ${p.add('', 'text')}`),
       heavyWords: make(
         'autocomplete',
@@ -220,20 +224,24 @@ export class SqlSemanticStore implements SemanticStore {
     return (await this.fixed.property([key]))[0];
   }
 
-  async autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]> {
+  autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]>;
+  autocompleteProperty(property: string, foldedSubstr: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer>;
+  async autocompleteProperty(property: string, foldedSubstr: string, limit: number, printed?: AnswerForm): Promise<string[] | PrintedAnswer> {
     if (!(await this.has()) || property.startsWith('_') || hasNul(property)) return [];
     // only Page and text-like properties have values in the index
     if (this.dialect.inProcess) {
       const p = await this.property(property);
-      return p && (p.type === '_wpg' || BLOB_TYPES.has(p.type)) ? this.lookupSteps(p.id, foldedSubstr, limit) : [];
+      return p && (p.type === '_wpg' || BLOB_TYPES.has(p.type)) ? this.lookupSteps(p.id, foldedSubstr, limit, printed) : [];
     }
-    return this.lookup((p, d) => `SELECT sp_id AS id FROM smw_property WHERE sp_key = ${p.add(property, 'text')} AND ${d.inTextList('sp_type', p.list(AC_TYPES, 'text'))}`, foldedSubstr, limit);
+    return this.lookup((p, d) => `SELECT sp_id AS id FROM smw_property WHERE sp_key = ${p.add(property, 'text')} AND ${d.inTextList('sp_type', p.list(AC_TYPES, 'text'))}`, foldedSubstr, limit, printed);
   }
 
-  async autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): Promise<string[]> {
+  autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): Promise<string[]>;
+  autocompleteNamespace(ns: number, foldedSubstr: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer>;
+  async autocompleteNamespace(ns: number, foldedSubstr: string, limit: number, printed?: AnswerForm): Promise<string[] | PrintedAnswer> {
     if (!(await this.has())) return [];
-    if (this.dialect.inProcess) return this.lookupSteps(namespaceSource(ns), foldedSubstr, limit);
-    return this.lookup((p) => `SELECT ${p.add(namespaceSource(ns), 'int')} AS id`, foldedSubstr, limit);
+    if (this.dialect.inProcess) return this.lookupSteps(namespaceSource(ns), foldedSubstr, limit, printed);
+    return this.lookup((p) => `SELECT ${p.add(namespaceSource(ns), 'int')} AS id`, foldedSubstr, limit, printed);
   }
 
   /**
@@ -243,17 +251,17 @@ export class SqlSemanticStore implements SemanticStore {
    * the node's list (the answer), the first LONG_QUERY_SCAN word rows under a heavy node (a query longer
    * than the stored keys, checked here on the values), or the ≤ heavy-rows word rows of a prefix without one.
    */
-  private async lookup(source: (p: Params, d: SemanticDialect) => string, folded: string, limit: number): Promise<string[]> {
+  private async lookup(source: (p: Params, d: SemanticDialect) => string, folded: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer> {
     if (folded === '') return [];
     const q = cutChars(folded, KEY_CHARS);
     const exact = q === folded; // else the stored keys are shorter than the query: check each value
     // no stored key holds U+0000: nothing lies in the range of a prefix with one (hasNul)
     if (hasNul(q)) return [];
-    const rows = await this.q<{ list: Uint8Array | null; v: string }>('autocomplete', (p, d) => {
+    const rows = await this.q<{ list: Uint8Array | string | null; v: string }>('autocomplete', (p, d) => {
       const words = (when: string) =>
         `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = (SELECT id FROM src WHERE ${when} EXISTS (SELECT 1 FROM heavy)) AND aw_key >= ${p.add(q, 'text')} AND aw_key < ${p.add(prefixEnd(q), 'text')}`;
       const head = `WITH src AS (${source(p, d)}),
-        node AS (SELECT an_key AS k, an_values AS list FROM smw_ac_node WHERE an_source = (SELECT id FROM src) AND an_key >= ${p.add(q, 'text')} ORDER BY an_key LIMIT 1),
+        node AS (SELECT an_key AS k, ${printed === 'ascii' ? 'an_json' : 'an_values'} AS list FROM smw_ac_node WHERE an_source = (SELECT id FROM src) AND an_key >= ${p.add(q, 'text')} ORDER BY an_key LIMIT 1),
         heavy AS (SELECT list FROM node WHERE k < ${p.add(prefixEnd(q), 'text')})`;
       // a value seek per id, as a correlated subquery so that no plan (PostgreSQL's generic ones guess
       // ranges' sizes) turns it into a scan of smw_ac_value
@@ -262,7 +270,7 @@ export class SqlSemanticStore implements SemanticStore {
       return `${head}, ids AS (SELECT v FROM (${words('')} ORDER BY aw_key, aw_value LIMIT ${p.add(LONG_QUERY_SCAN, 'int')}) l UNION ${words('NOT')})
         ${seek('ids')} ORDER BY i`;
     });
-    if (rows.length > 0 && rows[0]!.list !== null) return listValues(rows[0]!.list, limit);
+    if (rows.length > 0 && rows[0]!.list !== null) return nodeAnswer(rows[0]!.list, limit, printed);
     const values = rows.map((r) => r.v);
     return exact ? values : values.filter((v) => matchesFolded(v, folded)).slice(0, limit);
   }
@@ -272,16 +280,16 @@ export class SqlSemanticStore implements SemanticStore {
    * composite statement three times slower than these): the word-prefix node of a source (a property
    * id or a namespace's) with its list when it lies in the prefix's range, else the words' values.
    */
-  private async lookupSteps(source: number, folded: string, limit: number): Promise<string[]> {
+  private async lookupSteps(source: number, folded: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer> {
     if (folded === '') return [];
     const q = cutChars(folded, KEY_CHARS);
     const exact = q === folded;
     if (hasNul(q)) return [];
     const st = this.fixed;
     const end = prefixEnd(q);
-    const [node] = await st.node([end, source, q]);
+    const [node] = await (printed === 'ascii' ? st.nodeAscii : st.node)([end, source, q]);
     const heavy = node !== undefined && node.list !== null;
-    if (heavy && exact) return listValues(node.list!, limit);
+    if (heavy && exact) return nodeAnswer(node.list!, limit, printed);
     // no heavy node in the prefix's range: it has at most HEAVY_ROWS word rows
     if (exact) {
       const [row] = await st.lightValues([source, q, end]);
@@ -354,10 +362,13 @@ export class SqlSemanticStore implements SemanticStore {
   }
 }
 
-/** A heavy prefix's answer (smw_ac_node.an_values: a JSON array of its first values in UTF-16LE), cut to `limit`. */
-function listValues(list: Uint8Array, limit: number): string[] {
-  const bytes = Buffer.isBuffer(list) ? list : Buffer.from(list.buffer, list.byteOffset, list.byteLength);
-  const values = JSON.parse(bytes.toString('utf16le')) as string[];
+/**
+ * A heavy prefix's answer, cut to `limit`: its printed list (an_values' UTF-8 or an_json, as `printed`
+ * says) as it is when no cut is needed (it holds the first COMPLETION_LIST_VALUES values), else its values.
+ */
+function nodeAnswer(list: Uint8Array | string, limit: number, printed: AnswerForm | undefined): string[] | PrintedAnswer {
+  if (printed !== undefined && limit >= COMPLETION_LIST_VALUES) return { form: printed, json: list };
+  const values = completionAnswerValues(list);
   return values.length > limit ? values.slice(0, limit) : values;
 }
 

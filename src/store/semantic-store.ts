@@ -33,6 +33,21 @@ export interface SubjectKey {
   subobject: string;
 }
 
+/** A compact JSON form: every non-ASCII character escaped, or UTF-8 text */
+export type AnswerForm = 'ascii' | 'utf8';
+
+/**
+ * An autocompletion answer printed by the import (a heavy prefix's: semantic/completion-answer.ts):
+ * Semantic Forms' list `[{"title":…},…]` as compact JSON in `form`, the same values in the same order as
+ * the plain answer. autocompleteProperty and autocompleteNamespace give one, when asked with `printed`,
+ * wherever they have it; the plain values elsewhere.
+ */
+export interface PrintedAnswer {
+  form: AnswerForm;
+  /** 'ascii': the text; 'utf8': its bytes */
+  json: string | Uint8Array;
+}
+
 export interface SemanticStore {
   /**
    * The stored data of each subject, a page (`subobject` '') or one of its subobjects, in the order
@@ -49,6 +64,7 @@ export interface SemanticStore {
    * exactly (no normalisation).
    */
   autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]>;
+  autocompleteProperty(property: string, foldedSubstr: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer>;
 
   /**
    * The `baseprop`/`basevalue` form: the distinct values of `property` on the subjects whose `baseProperty`
@@ -58,6 +74,7 @@ export interface SemanticStore {
 
   /** Semantic Forms' namespace source: titles (DB keys with spaces) of the pages of `ns` that match, in the DB keys' byte order, at most `limit`. */
   autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): Promise<string[]>;
+  autocompleteNamespace(ns: number, foldedSubstr: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer>;
 
   /**
    * Semantic Forms' category source: the pages (not subcategories) in `category` and its subcategories

@@ -2,7 +2,8 @@
  * Serialization of the result tree to JSON, formatversion 1 (MediaWiki's BC transform) or 2, compact or
  * pretty (PHP's JSON_PRETTY_PRINT: 4 spaces, "key": value), with PHP json_encode's escaping choices.
  */
-import { ARRAY_TYPE, BC_BOOLS, CONTENT } from '../result.js';
+import { transcode } from 'node:buffer';
+import { ARRAY_TYPE, BC_BOOLS, CONTENT, PrintedJson } from '../result.js';
 
 export interface JsonOptions {
   formatversion: 1 | 2;
@@ -14,8 +15,7 @@ export interface JsonOptions {
 export function toJson(root: unknown, opts: JsonOptions): string {
   write(root, opts);
   try {
-    // ascii: every byte is < 0x80, and latin1 makes the one-byte string without decoding
-    return mend(out.toString(opts.ascii ? 'latin1' : 'utf8', 0, pos), opts);
+    return mend(text(opts.ascii), opts);
   } finally {
     release();
   }
@@ -32,12 +32,23 @@ export function toJsonBytes(root: unknown, opts: JsonOptions): Buffer {
     const bytes = out.subarray(0, pos);
     const lt = bytes.indexOf(LT) >= 0;
     if (!lt && (opts.ascii || (bytes.indexOf(LS) < 0 && bytes.indexOf(PS) < 0))) return Buffer.from(bytes);
-    const text = bytes.toString(opts.ascii ? 'latin1' : 'utf8');
-    const mended = mend(text, opts);
-    return mended === text ? Buffer.from(bytes) : Buffer.from(mended, 'utf8');
+    const plain = text(opts.ascii);
+    const mended = mend(plain, opts);
+    return mended === plain ? Buffer.from(bytes) : Buffer.from(mended, 'utf8');
   } finally {
     release();
   }
+}
+
+/**
+ * The answer's bytes as a string. ascii: every byte is < 0x80, and latin1 makes the one-byte string
+ * without decoding. Non-ASCII UTF-8 beyond a few hundred bytes goes through UTF-16: ICU's transcoding is
+ * ~10× faster than V8's UTF-8 decoder on Cyrillic (a 45 kB answer: 9 µs instead of 100).
+ */
+function text(ascii: boolean): string {
+  if (ascii) return out.toString('latin1', 0, pos);
+  if (wide && pos > 256) return transcode(out.subarray(0, pos), 'utf8', 'utf16le').toString('utf16le');
+  return out.toString('utf8', 0, pos);
 }
 
 const LT = 0x3c;
@@ -46,6 +57,7 @@ const PS = Buffer.from('\u2029', 'utf8');
 
 function write(root: unknown, opts: JsonOptions): void {
   pos = 0;
+  wide = false;
   try {
     put(root, opts.formatversion, opts.pretty ? '\n' : '', opts.ascii);
   } catch (e) {
@@ -88,6 +100,8 @@ const OUT_KEEP = 1 << 22;
 let out = Buffer.allocUnsafe(OUT_START);
 let outView = viewOf(out);
 let pos = 0;
+/** has the answer non-ASCII bytes (UTF-8 text written by putText or a PrintedJson) */
+let wide = false;
 
 function viewOf(b: Buffer): DataView {
   return new DataView(b.buffer, b.byteOffset, b.length);
@@ -121,6 +135,7 @@ function putText(s: string): void {
     const c = s.charCodeAt(i);
     if (c >= 0x80) {
       // i is the first non-ASCII unit: a surrogate pair is never cut
+      wide = true;
       pos = o + b.write(i === 0 ? s : s.slice(i), o, 'utf8');
       return;
     }
@@ -293,6 +308,10 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
     putAscii('null');
     return;
   }
+  if (v instanceof PrintedJson) {
+    putPrinted(v, fv, nl, ascii);
+    return;
+  }
   const inner = nl === '' ? '' : nl + '    ';
   // the array types only change fv2's output (a symbol read on every node of every shape is not free)
   const arrayType = fv === 2 ? (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE] : undefined;
@@ -361,4 +380,22 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
   if (!empty && nl !== '') putAscii(nl);
   reserve(1);
   out[pos++] = 125; // }
+}
+
+/** A node printed already: copied when this answer is its form (compact, and ASCII or not as it is). */
+function putPrinted(v: PrintedJson, fv: 1 | 2, nl: string, ascii: boolean): void {
+  if (nl !== '' || v.form !== (ascii ? 'ascii' : 'utf8')) {
+    put(v.value(), fv, nl, ascii);
+    return;
+  }
+  const json = v.json;
+  if (typeof json === 'string') {
+    reserve(json.length);
+    pos += out.write(json, pos, 'latin1');
+  } else {
+    reserve(json.length);
+    out.set(json, pos);
+    pos += json.length;
+    wide = true;
+  }
 }

@@ -42,10 +42,14 @@ export interface Rendered {
   extraHeaders?: Record<string, string>;
 }
 
+/** Does the answer escape every non-ASCII character? fv1 does unless utf8; fv2 emits UTF-8 unless ascii. */
+export function printsAscii(p: PrinterOptions): boolean {
+  return p.formatversion === 1 ? !p.utf8 : p.ascii;
+}
+
 export function render(tree: unknown, p: PrinterOptions, apiUrl: string, query: string): Rendered {
   const html = p.format === 'jsonfm';
-  // fv1 escapes non-ASCII unless utf8; fv2 emits UTF-8 unless ascii.
-  const ascii = p.formatversion === 1 ? !p.utf8 : p.ascii;
+  const ascii = printsAscii(p);
   // plain JSON, the answer of nearly every client, goes out as the writer's bytes
   if (!html && p.callback === undefined) {
     return { contentType: 'application/json; charset=utf-8', body: toJsonBytes(tree, { formatversion: p.formatversion, ascii, pretty: false }), extraHeaders: JSON_HEADERS };

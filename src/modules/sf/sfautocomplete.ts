@@ -14,8 +14,10 @@
  */
 import { limitParam } from '../../api/param-presets.js';
 import type { ActionModule } from '../../api/types.js';
+import { PrintedJson } from '../../api/result.js';
 import { compareBytes } from '../../wiki/collation.js';
 import { fold } from '../../semantic/fold.js';
+import type { PrintedAnswer } from '../../store/semantic-store.js';
 
 /** SMW's Concept namespace */
 const NS_CONCEPT_ID = 108;
@@ -53,12 +55,12 @@ export const sfAutocompleteModule: ActionModule = {
     }
     const semantic = ctx.store.semantic;
     const folded = fold(substr);
-    let data: string[];
+    let data: string[] | PrintedAnswer;
     if (p.baseprop !== undefined) {
       data = p.property !== undefined ? await semantic.autocompleteDependent(p.property.replace(/ /g, '_'), p.baseprop.replace(/ /g, '_'), p.basevalue ?? '', MAX_VALUES) : [];
       data = data.map((v) => v.replace(/_/g, ' '));
     } else if (p.property !== undefined) {
-      data = await semantic.autocompleteProperty(p.property.replace(/ /g, '_'), folded, MAX_VALUES);
+      data = await semantic.autocompleteProperty(p.property.replace(/ /g, '_'), folded, MAX_VALUES, ctx.compactJson ?? undefined);
     } else if (p.category !== undefined) {
       const pages = await semantic.autocompleteCategory(p.category, 3, folded);
       const titles = new Set(pages.map((t) => ctx.wiki.titleText(t.ns, t.dbkey)));
@@ -74,16 +76,14 @@ export const sfAutocompleteModule: ActionModule = {
     } else if (p.namespace !== undefined) {
       const ns = namespaceByName(ctx.wiki.codec.namespaces.values(), p.namespace);
       if (ns === undefined) return ctx.die('', `Could not find namespace: ${p.namespace}`);
-      data = await semantic.autocompleteNamespace(ns, folded, MAX_VALUES);
+      data = await semantic.autocompleteNamespace(ns, folded, MAX_VALUES, ctx.compactJson ?? undefined);
     } else if (p.external_url !== undefined) {
       return ctx.die('', 'No external URLs are specified for autocompletion on this wiki');
     } else {
       data = [];
     }
-    ctx.result.set(
-      'sfautocomplete',
-      data.map((title) => ({ title })),
-    );
+    // a heavy prefix's answer comes printed in this request's form: copied, not escaped again
+    ctx.result.set('sfautocomplete', Array.isArray(data) ? data.map((title) => ({ title })) : new PrintedJson(data.form, data.json));
   },
 };
 

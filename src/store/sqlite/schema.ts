@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 8; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown
+export const SCHEMA_VERSION = 9; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped)
 
 /**
  * History: every revision of the dump (texts compressed apart from the metadata), the users the dump's

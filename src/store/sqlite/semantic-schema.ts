@@ -12,10 +12,12 @@
  *   smw_ac_word   (source, word key, value id): the folded text from each word start of the value, cut
  *                 to 64 characters. A substring's matches are one range scan `aw_key >= f AND aw_key < f+∞`.
  *   smw_ac_node   "heavy" prefixes: every node of the (compressed) trie of word keys under which more than
- *                 HEAVY_ROWS word rows lie, with an_values: the answer below it, the first 1000 values in
- *                 id order as one JSON array (one row read instead of 1000 seeks scattered over
- *                 smw_ac_value: what a heavy prefix cost grew with), in UTF-16LE bytes: the reader's
- *                 string is then a copy (decoding 40 kB of Cyrillic UTF-8 took 4× the rest of the read).
+ *                 HEAVY_ROWS word rows lie, with the answer below it, the first 1000 values in id order
+ *                 (one row read instead of 1000 seeks scattered over smw_ac_value: what a heavy prefix
+ *                 cost grew with), printed as Semantic Forms' answer list in MediaWiki's two compact JSON
+ *                 forms (semantic/completion-answer.ts): an_values in UTF-8 bytes, an_json with every
+ *                 non-ASCII character escaped (the default output, 2.6× the size: escaping it per request
+ *                 was two thirds of a heavy answer's cost). Other outputs parse an_values.
  *
  * A lookup first seeks the smallest heavy key >= f: when it starts with f, f's matches are that node's
  * (a node and the chain of prefixes above it share their rows), and the answer is its list; otherwise f
@@ -95,7 +97,8 @@ CREATE TABLE smw_ac_node (
   an_id INTEGER PRIMARY KEY,
   an_source INTEGER NOT NULL,
   an_key TEXT NOT NULL,
-  an_values BLOB NOT NULL
+  an_values BLOB NOT NULL,
+  an_json TEXT NOT NULL
 );
 `;
 

@@ -5,6 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { printCompletionAnswer } from '../../../semantic/completion-answer.js';
 import { HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from '../semantic-schema.js';
 import type { CompletionIndexCounts, SemanticImportWriter, TitleRef } from '../../import-writer.js';
 import { RowBuffer } from './row-buffer.js';
@@ -281,7 +282,8 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
 
   addHeavyPrefix(source: number, key: string, topValues: number[]): void {
     const texts = this.st('top', 'SELECT av_value FROM json_each(?) j JOIN smw_ac_value ON av_id = j.value ORDER BY j.key', true).all(JSON.stringify(topValues)) as string[];
-    this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key, an_values) VALUES (?, ?, ?)').run(source, key, Buffer.from(JSON.stringify(texts), 'utf16le'));
+    const printed = printCompletionAnswer(texts);
+    this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key, an_values, an_json) VALUES (?, ?, ?, ?)').run(source, key, printed.utf8, printed.ascii);
   }
 
   finish(): void {
