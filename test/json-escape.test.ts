@@ -17,6 +17,12 @@ describe('JSON: non-ASCII as \\uXXXX', () => {
     assert.equal(toJson(['😀'], opts), '["\\ud83d\\ude00"]');
   });
 
+  it('long ASCII heads (copied natively) followed by escapes, and long texts that start escaped', () => {
+    const head = 'plain ascii head, long enough to be copied natively: 0123456789abcdefghij';
+    const texts = [head, head + 'Київ', head + '"q"\\', head + '\n', 'Київ' + head, '"' + head, head.slice(0, 64), head.slice(0, 65) + 'ї', 'ї'.repeat(70)];
+    for (const t of texts) assert.equal(toJson({ t }, opts), reference({ t }), t);
+  });
+
   it('answers larger than the scratch space, one after another (no bytes of the previous answer left)', () => {
     const big = Array.from({ length: 30000 }, (_, i) => ({ title: `Значення ${i} ${'ґ'.repeat(i % 40)}` }));
     const small = [{ title: 'ab' }, { title: 'в' }];

@@ -25,6 +25,27 @@ const isFull = (p: PageRef): p is PageRow => (p as PageRow).contentModel !== und
 
 const byNamespaceAndTitle = (a: PageRef, b: PageRef): number => a.ns - b.ns || compareBytes(a.title, b.title);
 
+/**
+ * Titles by namespace: no "ns:dbkey" string is built and hashed per title (that was most of the cost of
+ * adding a generator's pages).
+ */
+class TitleSet {
+  private readonly byNs = new Map<number, Set<string>>();
+
+  has(ns: number, dbkey: string): boolean {
+    return this.byNs.get(ns)?.has(dbkey) ?? false;
+  }
+
+  /** false when the title was there already */
+  add(ns: number, dbkey: string): boolean {
+    let set = this.byNs.get(ns);
+    if (set === undefined) this.byNs.set(ns, (set = new Set()));
+    else if (set.has(dbkey)) return false;
+    set.add(dbkey);
+    return true;
+  }
+}
+
 export class PageSet {
   readonly normalized: Array<{ from: string; to: string }> = [];
   readonly redirects: Array<{ from: string; to: string; tofragment?: string; tointerwiki?: string }> = [];
@@ -42,7 +63,9 @@ export class PageSet {
   readonly revisionIds = new Map<number, RevisionRecord>();
   readonly badRevIds: number[] = [];
   private fakeId = -1;
-  private readonly seen = new Set<string>();
+  /** the titles and page ids already in the set: a page reached twice is listed once */
+  private readonly seen = new TitleSet();
+  private readonly seenIds = new Set<number>();
   /** the query.pages map once written, so prop modules can add to each entry */
   private pagesOut: Map<string, unknown> | null = null;
 
@@ -83,9 +106,7 @@ export class PageSet {
    * `known` already answers (parallel to `titles`: the page, null for none, undefined to look up).
    */
   async addTitles(titles: readonly TitleKey[], known?: ReadonlyArray<PageRef | null | undefined>): Promise<void> {
-    // each title's "ns:dbkey" is made once: building and hashing these strings was most of the cost
     const fresh: TitleKey[] = [];
-    const freshKeys: string[] = [];
     let special: TitleKey[] | null = null;
     const rows: PageRef[] = [];
     let unknown: TitleKey[] | null = null;
@@ -93,15 +114,12 @@ export class PageSet {
     let absent = false;
     for (let i = 0; i < titles.length; i++) {
       const t = titles[i]!;
-      const k = t.ns + ':' + t.dbkey;
-      if (this.seen.has(k)) continue;
-      this.seen.add(k);
+      if (!this.seen.add(t.ns, t.dbkey)) continue;
       if (t.ns < 0) {
         (special ??= []).push(t);
         continue;
       }
       fresh.push(t);
-      freshKeys.push(k);
       const page = known?.[i];
       if (page === undefined) (unknown ??= []).push(t);
       else if (page !== null) rows.push(page);
@@ -122,12 +140,12 @@ export class PageSet {
       }
     }
     if (absent || rows.length < fresh.length) {
-      const found = new Set<string>();
-      for (const r of rows) found.add(r.ns + ':' + r.title);
+      const found = new TitleSet();
+      for (const r of rows) found.add(r.ns, r.title);
       const missingByNs = new Map<number, TitleKey[]>();
       for (let i = 0; i < fresh.length; i++) {
-        if (found.has(freshKeys[i]!)) continue;
         const t = fresh[i]!;
+        if (found.has(t.ns, t.dbkey)) continue;
         let list = missingByNs.get(t.ns);
         if (!list) missingByNs.set(t.ns, (list = []));
         list.push(t);
@@ -141,13 +159,13 @@ export class PageSet {
   }
 
   async addPageIds(ids: number[]): Promise<void> {
-    const unique = [...new Set(ids)].filter((id) => !this.seen.has('#' + id));
-    for (const id of unique) this.seen.add('#' + id);
+    const unique = [...new Set(ids)].filter((id) => !this.seenIds.has(id));
+    for (const id of unique) this.seenIds.add(id);
     const rows = await this.store.pages.byIds(unique);
     const foundIds = new Set(rows.map((r) => r.pageid));
     for (const id of unique) if (!foundIds.has(id)) this.missingIds.push(id);
     rows.sort((a, b) => a.pageid - b.pageid);
-    for (const r of rows) this.seen.add(r.ns + ':' + r.title);
+    for (const r of rows) this.seen.add(r.ns, r.title);
     await this.addGood(rows);
   }
 
@@ -174,13 +192,12 @@ export class PageSet {
 
   /** Existing pages in the order given (ApiPageSet::processDbRow). */
   async addRows(rows: PageRef[]): Promise<void> {
-    const fresh = rows.filter((r) => {
-      const k = r.ns + ':' + r.title;
-      if (this.seen.has(k)) return false;
-      this.seen.add(k);
-      this.seen.add('#' + r.pageid);
-      return true;
-    });
+    const fresh: PageRef[] = [];
+    for (const r of rows) {
+      if (!this.seen.add(r.ns, r.title)) continue;
+      this.seenIds.add(r.pageid);
+      fresh.push(r);
+    }
     await this.addGood(fresh);
   }
 

@@ -18,6 +18,11 @@ export function toPage(r: any): PageRow {
   return r as PageRow;
 }
 
+/** PAGE_COLUMNS without their names, in their order (statements that name their columns themselves) */
+export const PAGE_COLUMN_LIST = ['page_id', 'page_namespace', 'page_title', 'page_is_redirect', 'page_len', 'page_latest', 'page_touched', 'page_rev_count', 'page_content_model'];
+/** PAGE_REF_COLUMNS without their names */
+export const PAGE_REF_COLUMN_LIST = PAGE_COLUMN_LIST.slice(0, 4);
+
 /** PageRef's columns: what a generator's page rows need to read */
 export const PAGE_REF_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect"`;
 

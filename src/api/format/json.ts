@@ -169,12 +169,12 @@ function putQuotedAscii(s: string): void {
   let o = pos;
   b[o++] = 34;
   let i = 0;
-  if (n > 16) {
-    // a head of printable ASCII without quote or backslash (messages, timestamps, Latin names) is
-    // copied natively
+  // a long head of printable ASCII without quote or backslash (messages, URLs) is copied natively; the
+  // search and the native call cost more than the loop below over a title or a timestamp
+  if (n > 64 && s.charCodeAt(0) < 0x80) {
     const stop = s.search(NOT_PLAIN);
     const plain = stop === -1 ? n : stop;
-    if (plain > 16) {
+    if (plain > 64) {
       o += b.write(s, o, plain, 'latin1');
       i = plain;
     }

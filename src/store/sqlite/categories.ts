@@ -1,10 +1,15 @@
 import type { Db } from './db.js';
 import type { CategoryListOptions, CategoryRow, CategoryStore } from '../category-store.js';
-import { StatementCache, prefixEnd } from './statement-cache.js';
+import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
+
+const LIST_COLUMNS = ['cat_title', 'cat_pages', 'cat_subcats', 'cat_files'];
+const LIST_HIDDEN = [...LIST_COLUMNS, 'pp_propname IS NOT NULL'];
 
 export class SqliteCategoryStore implements CategoryStore {
   private readonly lists: StatementCache;
   private readonly byTitlesStmt;
+  /** list()'s statements (jsonRowsSql), by shape */
+  private readonly listTexts: string[] = [];
 
   constructor(private readonly db: Db) {
     this.lists = new StatementCache(db, 'CategoryStore.list');
@@ -31,45 +36,59 @@ export class SqliteCategoryStore implements CategoryStore {
    * as MediaWiki joins them.
    */
   async list(o: CategoryListOptions): Promise<CategoryRow[]> {
-    const where: string[] = [];
     const v: Record<string, unknown> = { limit: o.limit };
-    const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
+    // which clauses the statement has: its text is made once per combination
+    let shape = (o.descending ? 1 : 0) | (o.hidden ? 2 : 0);
     if (o.continueFrom !== undefined) {
-      where.push(`cat_title ${ge} @cont`);
+      shape |= 4;
       v.cont = o.continueFrom;
     }
     if (o.from !== undefined) {
-      where.push(`cat_title ${ge} @from`);
+      shape |= 8;
       v.from = o.from;
     }
     if (o.to !== undefined) {
-      where.push(`cat_title ${le} @to`);
+      shape |= 16;
       v.to = o.to;
     }
     if (o.prefix !== undefined && o.prefix !== '') {
-      where.push('cat_title >= @prefix AND cat_title < @prefixEnd');
+      shape |= 32;
       v.prefix = o.prefix;
       v.prefixEnd = prefixEnd(o.prefix);
     }
     if (o.min !== undefined) {
-      where.push('+cat_pages >= @min');
+      shape |= 64;
       v.min = o.min;
     }
     if (o.max !== undefined) {
-      where.push('+cat_pages <= @max');
+      shape |= 128;
       v.max = o.max;
     }
-    const hidden = o.hidden
-      ? `, pp_propname IS NOT NULL AS hidden FROM category
-        LEFT JOIN page ON page_namespace = 14 AND page_title = cat_title
-        LEFT JOIN page_props ON pp_page = page_id AND pp_propname = 'hiddencat'`
-      : ', 0 AS hidden FROM category';
-    const sql =
-      `SELECT cat_title AS title, cat_pages AS pages, cat_subcats AS subcats, cat_files AS files${hidden}` +
-      `${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY cat_title${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    // rows as arrays, the objects built here: cheaper than better-sqlite3's object rows and a spread
+    const sql = (this.listTexts[shape] ??= jsonRowsSql(o.hidden ? LIST_HIDDEN : LIST_COLUMNS, listRest(shape)));
     const out: CategoryRow[] = [];
-    for (const r of this.lists.rows(sql, v)) out.push({ title: r[0] as string, pages: r[1] as number, subcats: r[2] as number, files: r[3] as number, hidden: r[4] === 1 });
+    for (const r of this.lists.jsonRowsOf(sql, v)) {
+      out.push({ title: r[0] as string, pages: r[1] as number, subcats: r[2] as number, files: r[3] as number, hidden: r[4] === 1 });
+    }
     return out;
   }
+}
+
+/** list()'s statement from FROM on for one shape (the bits of list()) */
+function listRest(shape: number): string {
+  const descending = (shape & 1) !== 0;
+  const [ge, le] = descending ? ['<=', '>='] : ['>=', '<='];
+  const where: string[] = [];
+  if (shape & 4) where.push(`cat_title ${ge} @cont`);
+  if (shape & 8) where.push(`cat_title ${ge} @from`);
+  if (shape & 16) where.push(`cat_title ${le} @to`);
+  if (shape & 32) where.push('cat_title >= @prefix AND cat_title < @prefixEnd');
+  if (shape & 64) where.push('+cat_pages >= @min');
+  if (shape & 128) where.push('+cat_pages <= @max');
+  const from =
+    shape & 2
+      ? `FROM category
+        LEFT JOIN page ON page_namespace = 14 AND page_title = cat_title
+        LEFT JOIN page_props ON pp_page = page_id AND pp_propname = 'hiddencat'`
+      : 'FROM category';
+  return `${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY cat_title${descending ? ' DESC' : ''} LIMIT @limit`;
 }

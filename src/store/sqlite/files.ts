@@ -1,8 +1,8 @@
 import type { Db, Statement } from './db.js';
 import type { FileListOptions, FilePageRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
-import { StatementCache, prefixEnd } from './statement-cache.js';
+import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_FULL, filePageFromArray } from '../row-columns.js';
+import { FILE_COLUMNS, filePageFromArray } from '../row-columns.js';
 
 export class SqliteFileStore implements FileStore {
   private readonly existingStmt: Statement<[string]>;
@@ -16,12 +16,15 @@ export class SqliteFileStore implements FileStore {
     this.byNamesStmt = db.prepare('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name IN (SELECT value FROM json_each(?))`);
     // a primary-key seek per file, then index img_sha1 (img_sha1, img_name): a seek, already in name order
     // (CROSS JOIN fixes the loop order, so no sort is needed); the file itself is dropped on the index
-    // entry, before its row is read
+    // entry, before its row is read. The rows as one JSON text (StatementCache.jsonRows), each naming its
+    // file by its place in the batch.
     this.sameContentStmt = db.prepare(
       'FileStore.sameContent',
-      `SELECT f.img_name AS file, d.img_name AS name, d.img_user_text AS userText, d.img_timestamp AS timestamp
-       FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name`,
-      'raw',
+      jsonRowsSql(
+        ['j.key', 'd.img_name', 'd.img_user_text', 'd.img_timestamp'],
+        'FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name',
+      ),
+      true,
     );
     this.lists = new StatementCache(db, 'FileStore.list');
     this.pathStmt = db.prepare('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = ?', true);
@@ -46,10 +49,11 @@ export class SqliteFileStore implements FileStore {
   async sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>> {
     const out = new Map<string, SameContentRow[]>();
     if (names.length === 0) return out;
-    for (const r of this.sameContentStmt.all(JSON.stringify(names)) as string[][]) {
-      let list = out.get(r[0]!);
-      if (!list) out.set(r[0]!, (list = []));
-      list.push({ name: r[1]!, userText: r[2]!, timestamp: r[3]! });
+    for (const r of JSON.parse(this.sameContentStmt.get(JSON.stringify(names)) as string) as [number, string, string, string][]) {
+      const file = names[r[0]]!;
+      let list = out.get(file);
+      if (!list) out.set(file, (list = []));
+      list.push({ name: r[1], userText: r[2], timestamp: r[3] });
     }
     return out;
   }
@@ -61,87 +65,135 @@ export class SqliteFileStore implements FileStore {
    * a SHA-1 narrows to the img_sha1 index, which is as selective as it gets.
    */
   async list(o: FileListOptions): Promise<FileRow[]> {
-    const q = listQuery(o, FILE_COLUMNS, false);
-    return q ? this.lists.all<FileRow>(q.sql, q.v) : [];
+    const q = listValues(o);
+    return q ? this.lists.all<FileRow>(this.listText(q.shape, 0), q.v) : [];
   }
 
   async listPages(o: FileListOptions, full = false): Promise<FilePageRow[]> {
-    const q = listQuery(o, full ? PAGE_LIST_COLUMNS_FULL : PAGE_LIST_COLUMNS, true);
+    const q = listValues(o);
     if (!q) return [];
-    // rows as arrays: better-sqlite3 builds an object per row at about twice the cost of the literal
     const out: FilePageRow[] = [];
-    for (const r of this.lists.rows(q.sql, q.v)) out.push(filePageFromArray(r));
+    for (const r of this.lists.jsonRowsOf(this.listText(q.shape, full ? 2 : 1), q.v)) out.push(filePageFromArray(r));
     return out;
+  }
+
+  /** list()'s and listPages()' statements (kind 0: FileRow objects, 1: page rows, 2: whole page rows) by shape */
+  private readonly listTexts = new Map<number, string>();
+
+  private listText(shape: number, kind: 0 | 1 | 2): string {
+    const key = shape * 3 + kind;
+    let sql = this.listTexts.get(key);
+    if (sql === undefined) {
+      const rest = listRest(shape, kind !== 0);
+      sql = kind === 0 ? `SELECT ${FILE_COLUMNS} ${rest}` : jsonRowsSql(kind === 2 ? PAGE_LIST_FULL : PAGE_LIST, rest);
+      // bounded: the shapes are the combinations of a dozen filters and up to 50 MIME types
+      if (this.listTexts.size >= 1024) this.listTexts.clear();
+      this.listTexts.set(key, sql);
+    }
+    return sql;
   }
 }
 
-/** the statement of list() and listPages(), or null when it can match nothing */
-function listQuery(o: FileListOptions, columns: string, withPages: boolean): { sql: string; v: Record<string, unknown> } | null {
-  const where: string[] = [];
+/** listPages()' columns (PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_FULL), in their order */
+const PAGE_LIST_COLUMNS = ['img_name', 'img_timestamp', 'page_id', 'page_is_redirect'];
+const PAGE_LIST = PAGE_LIST_COLUMNS;
+const PAGE_LIST_FULL = [...PAGE_LIST_COLUMNS, 'page_len', 'page_latest', 'page_touched', 'page_rev_count', 'page_content_model'];
+
+/**
+ * The bound values of list() and listPages() and which clauses their statement has (the shape's bits,
+ * the number of MIME types above them), or null when it can match nothing.
+ */
+function listValues(o: FileListOptions): { shape: number; v: Record<string, unknown> } | null {
   const v: Record<string, unknown> = { limit: o.limit };
-  const [ge, le] = o.descending ? ['<=', '>='] : ['>=', '<='];
-  const dir = o.descending ? ' DESC' : '';
-  let order: string;
+  let shape = (o.descending ? 1 : 0) | (o.sort === 'name' ? 2 : 0);
   if (o.sort === 'name') {
     if (o.continueName !== undefined) {
-      where.push(`img_name ${ge} @cont`);
+      shape |= 4;
       v.cont = o.continueName;
     }
     if (o.from !== undefined) {
-      where.push(`img_name ${ge} @from`);
+      shape |= 8;
       v.from = o.from;
     }
     if (o.to !== undefined) {
-      where.push(`img_name ${le} @to`);
+      shape |= 16;
       v.to = o.to;
     }
     if (o.prefix !== undefined && o.prefix !== '') {
-      where.push('img_name >= @prefix AND img_name < @prefixEnd');
+      shape |= 32;
       v.prefix = o.prefix;
       v.prefixEnd = prefixEnd(o.prefix);
     }
-    order = `img_name${dir}`;
   } else {
     if (o.user !== undefined) {
-      where.push('img_user_text = @user');
+      shape |= 4;
       v.user = o.user;
     }
     if (o.continueAt !== undefined) {
-      where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
+      shape |= 8;
       v.contTs = o.continueAt.timestamp;
       v.contName = o.continueAt.name;
     }
     if (o.start !== undefined) {
-      where.push(`img_timestamp ${ge} @start`);
+      shape |= 16;
       v.start = o.start;
     }
     if (o.end !== undefined) {
-      where.push(`img_timestamp ${le} @end`);
+      shape |= 32;
       v.end = o.end;
     }
-    order = `img_timestamp${dir}, img_name${dir}`;
   }
   if (o.minSize !== undefined) {
-    where.push('+img_size >= @minSize');
+    shape |= 64;
     v.minSize = o.minSize;
   }
   if (o.maxSize !== undefined) {
-    where.push('+img_size <= @maxSize');
+    shape |= 128;
     v.maxSize = o.maxSize;
   }
   if (o.sha1 !== undefined) {
-    where.push('img_sha1 = @sha1');
+    shape |= 256;
     v.sha1 = o.sha1;
   }
   if (o.mimes !== undefined) {
     if (o.mimes.length === 0) return null;
-    where.push('(' + o.mimes.map((_m, i) => `(+img_major_mime = @major${i} AND +img_minor_mime = @minor${i})`).join(' OR ') + ')');
+    shape |= 512 + 1024 * o.mimes.length;
     o.mimes.forEach(([major, minor], i) => {
       v['major' + i] = major;
       v['minor' + i] = minor;
     });
   }
+  return { shape, v };
+}
+
+/** the statement of list() and listPages() from its FROM on, for one shape of listValues */
+function listRest(shape: number, withPages: boolean): string {
+  const where: string[] = [];
+  const descending = (shape & 1) !== 0;
+  const [ge, le] = descending ? ['<=', '>='] : ['>=', '<='];
+  const dir = descending ? ' DESC' : '';
+  let order: string;
+  if (shape & 2) {
+    if (shape & 4) where.push(`img_name ${ge} @cont`);
+    if (shape & 8) where.push(`img_name ${ge} @from`);
+    if (shape & 16) where.push(`img_name ${le} @to`);
+    if (shape & 32) where.push('img_name >= @prefix AND img_name < @prefixEnd');
+    order = `img_name${dir}`;
+  } else {
+    if (shape & 4) where.push('img_user_text = @user');
+    if (shape & 8) where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
+    if (shape & 16) where.push(`img_timestamp ${ge} @start`);
+    if (shape & 32) where.push(`img_timestamp ${le} @end`);
+    order = `img_timestamp${dir}, img_name${dir}`;
+  }
+  if (shape & 64) where.push('+img_size >= @minSize');
+  if (shape & 128) where.push('+img_size <= @maxSize');
+  if (shape & 256) where.push('img_sha1 = @sha1');
+  if (shape & 512) {
+    const mimes = Math.floor(shape / 1024);
+    where.push('(' + Array.from({ length: mimes }, (_m, i) => `(+img_major_mime = @major${i} AND +img_minor_mime = @minor${i})`).join(' OR ') + ')');
+  }
   // the description page: a primary-key seek per file listed, in the loop over the ordered scan
   const from = withPages ? `image LEFT JOIN page ON page_namespace = ${NS_FILE} AND page_title = img_name` : 'image';
-  return { sql: `SELECT ${columns} FROM ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`, v };
+  return `FROM ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
 }

@@ -1,7 +1,10 @@
 import type { Db } from './db.js';
 import type { FileUsageOptions, FileUsagePageRow, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
-import { PAGE_COLUMNS, PAGE_REF_COLUMNS, pageRefFromArray } from '../row-columns.js';
-import { StatementCache, prefixEnd } from './statement-cache.js';
+import { PAGE_COLUMN_LIST, PAGE_REF_COLUMN_LIST, pageRefFromArray } from '../row-columns.js';
+import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
+
+/** the columns of fileUsages, fileUsagePages (the using page's PageRef but its id), and with `full` */
+const USAGE_COLUMNS = [['il_to', 'il_from'], ['il_to', 'il_from', ...PAGE_REF_COLUMN_LIST.slice(1)], ['il_to', 'il_from', ...PAGE_COLUMN_LIST]];
 
 export class SqliteLinkStore implements LinkStore {
   private readonly usages: StatementCache;
@@ -15,6 +18,9 @@ export class SqliteLinkStore implements LinkStore {
     this.images = new StatementCache(db, 'LinkStore.imagesOf');
     this.users = new StatementCache(db, 'LinkStore.fileUsers');
   }
+
+  /** fileUsages' and fileUsagePages' statements (jsonRowsSql), by shape */
+  private readonly usageTexts: string[] = [];
 
   /** Target bounds shared by both listings: from/to/prefix on il_to. */
   private bounds(o: FileUsageOptions, where: string[], v: Record<string, unknown>): void {
@@ -36,34 +42,51 @@ export class SqliteLinkStore implements LinkStore {
   /** A range scan of the imagelinks primary key (il_to, il_from). */
   async fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]> {
     const out: FileUsageRow[] = [];
-    for (const r of this.usages.rows(this.usageSql(o, 'il_to, il_from', ''), this.usageValues(o))) out.push({ target: r[0] as string, from: r[1] as number });
+    for (const r of this.usage(o, 0)) out.push({ target: r[0] as string, from: r[1] as number });
     return out;
   }
 
-  /** fileUsages' range scan with a primary-key seek of the using page per row */
+  /**
+   * fileUsages' range scan with a primary-key seek of the using page per row (its id is il_from: not read
+   * again, but for whole rows)
+   */
   async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full = false): Promise<FileUsagePageRow[]> {
     const out: FileUsagePageRow[] = [];
-    const sql = this.usageSql(o, `il_to, il_from, ${full ? PAGE_COLUMNS : PAGE_REF_COLUMNS}`, ' LEFT JOIN page ON page_id = il_from');
-    for (const r of this.usages.rows(sql, this.usageValues(o))) out.push({ target: r[0] as string, from: r[1] as number, page: r[2] === null ? null : pageRefFromArray(r, 2) });
+    if (full) {
+      for (const r of this.usage(o, 2)) out.push({ target: r[0] as string, from: r[1] as number, page: r[2] === null ? null : pageRefFromArray(r, 2) });
+      return out;
+    }
+    for (const r of this.usage(o, 1)) {
+      const from = r[1] as number;
+      out.push({ target: r[0] as string, from, page: r[2] === null ? null : { pageid: from, ns: r[2] as number, title: r[3] as string, isRedirect: r[4] === 1 } });
+    }
     return out;
   }
 
-  private usageValues(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Record<string, unknown> {
+  /** the rows of fileUsages (kind 0) or fileUsagePages (1: PageRef, 2: PageRow) */
+  private usage(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, kind: 0 | 1 | 2): unknown[][] {
     const v: Record<string, unknown> = { limit: o.limit };
+    // which clauses the statement has: its text is made once per combination
+    let shape = kind | (o.descending ? 4 : 0);
     if (o.continueAt !== undefined) {
+      shape |= 8;
       v.contTo = o.continueAt.target;
       v.contFrom = o.continueAt.from;
     }
-    this.bounds(o, [], v);
-    return v;
-  }
-
-  private usageSql(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, columns: string, join: string): string {
-    const where: string[] = [];
-    if (o.continueAt !== undefined) where.push(`(il_to, il_from) ${o.descending ? '<=' : '>='} (@contTo, @contFrom)`);
-    this.bounds(o, where, {});
-    const dir = o.descending ? ' DESC' : '';
-    return `SELECT ${columns} FROM imagelinks${join}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
+    if (o.from !== undefined) {
+      shape |= 16;
+      v.from = o.from;
+    }
+    if (o.to !== undefined) {
+      shape |= 32;
+      v.to = o.to;
+    }
+    if (o.prefix !== undefined && o.prefix !== '') {
+      shape |= 64;
+      v.prefix = o.prefix;
+      v.prefixEnd = prefixEnd(o.prefix);
+    }
+    return this.usages.jsonRowsOf((this.usageTexts[shape] ??= usageSql(shape)), v);
   }
 
   /**
@@ -136,4 +159,18 @@ export class SqliteLinkStore implements LinkStore {
       ` CROSS JOIN page ON page_id = il_from WHERE ${where.join(' AND ')} ORDER BY il_from${o.descending ? ' DESC' : ''} LIMIT @limit`;
     return this.users.all<FileUserRow & { isRedirect: number | boolean }>(sql, v).map((r) => ({ ...r, isRedirect: !!r.isRedirect }));
   }
+}
+
+/** the statement of LinkStore.usage for one shape (its bits) */
+function usageSql(shape: number): string {
+  const kind = shape & 3;
+  const descending = (shape & 4) !== 0;
+  const where: string[] = [];
+  if (shape & 8) where.push(`(il_to, il_from) ${descending ? '<=' : '>='} (@contTo, @contFrom)`);
+  if (shape & 16) where.push('il_to >= @from');
+  if (shape & 32) where.push('il_to <= @to');
+  if (shape & 64) where.push('il_to >= @prefix AND il_to < @prefixEnd');
+  const dir = descending ? ' DESC' : '';
+  const join = kind === 0 ? '' : ' LEFT JOIN page ON page_id = il_from';
+  return jsonRowsSql(USAGE_COLUMNS[kind]!, `FROM imagelinks${join}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`);
 }

@@ -1,6 +1,8 @@
 import type { Db, Statement } from './db.js';
 import type { ReportRow, ReportStore } from '../report-store.js';
-import { StatementCache } from './statement-cache.js';
+import { StatementCache, jsonRowsSql } from './statement-cache.js';
+
+const ROWS = jsonRowsSql(['qc_value', 'qc_namespace', 'qc_title', 'qc_extra'], 'FROM querycache WHERE qc_type = @type AND qc_seq >= @offset ORDER BY qc_seq LIMIT @limit');
 
 export class SqliteReportStore implements ReportStore {
   // the limit written into the statement (a bound LIMIT made SQLite compile the statement again on every call)
@@ -13,10 +15,7 @@ export class SqliteReportStore implements ReportStore {
   }
 
   async rows(type: string, offset: number, limit: number): Promise<ReportRow[]> {
-    const rows = this.page.rows(
-      'SELECT qc_value, qc_namespace, qc_title, qc_extra FROM querycache WHERE qc_type = @type AND qc_seq >= @offset ORDER BY qc_seq LIMIT @limit',
-      { type, offset, limit },
-    );
+    const rows = this.page.jsonRowsOf(ROWS, { type, offset, limit });
     const out: ReportRow[] = [];
     for (const r of rows) {
       const extra = r[3] as string | null;
