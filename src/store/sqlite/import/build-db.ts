@@ -128,14 +128,16 @@ export class BuildDb {
    * columns and prepares such a statement again whenever they are bound -- on every call (3-14 µs each at
    * 1,000,000 pages) -- while every statement of the read side is an index seek or an ordered range scan
    * with stat1 alone.
-   *
-   * @param analyzed tables analyze() has done already (their rows unchanged since): the rest are
    */
-  finish(step?: (name: string) => void, analyzed: ReadonlySet<string> = new Set()): void {
+  finish(step?: (name: string) => void): void {
     step?.('indexes: the rest');
     this.createIndexes();
     step?.('ANALYZE');
-    this.analyze((t) => !analyzed.has(t));
+    // Row-count estimates from a sample of each index: a full ANALYZE reads every row of every index
+    // (~1 CPU s per 100,000 pages); the planner's choices for the store's statements (seeks on the
+    // indexes they name) are the same with the estimates (EXPLAIN QUERY PLAN compared at 1,000,000 pages).
+    this.db.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
+    this.db.exec('ANALYZE');
     // (a sampling ANALYZE writes none; an older SQLite might)
     this.db.exec('DELETE FROM sqlite_stat4');
     step?.('close, fsync');
@@ -147,26 +149,6 @@ export class BuildDb {
     } finally {
       fs.closeSync(fd);
     }
-  }
-
-  /**
-   * ANALYZE of the tables `which` selects, one at a time: a table's statistics are the same whether
-   * it is analysed alone or with the whole file, so those of finished tables can be taken while
-   * another thread still works on the rest (finish() takes the rest).
-   */
-  analyze(which: (table: string) => boolean): string[] {
-    // Row-count estimates from a sample of each index: a full ANALYZE reads every row of every index
-    // (~1 CPU s per 100,000 pages); the planner's choices for the store's statements (seeks on the
-    // indexes they name) are the same with the estimates (EXPLAIN QUERY PLAN compared at 1,000,000 pages).
-    this.db.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
-    const tables = (
-      this.db
-        .prepare("SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND sql NOT LIKE 'CREATE VIRTUAL %' ORDER BY name")
-        .pluck()
-        .all() as string[]
-    ).filter(which);
-    for (const t of tables) this.db.exec(`ANALYZE main."${t}"`);
-    return tables;
   }
 
   /**

@@ -12,7 +12,7 @@ import { RowBuffer } from './row-buffer.js';
 import { removeDbFiles, withSortMemory } from './build-db.js';
 
 /** the autocompletion tables a completion worker fills */
-export const AC_TABLES: readonly string[] = ['smw_ac_value', 'smw_ac_word', 'smw_ac_node'];
+const AC_TABLES = ['smw_ac_value', 'smw_ac_word', 'smw_ac_node'];
 const WORD_STAGE_SQL = 'CREATE TABLE smw_ac_word_stage (s INTEGER, k TEXT, v INTEGER)';
 
 /** the CREATE TABLE statement of a table of SEMANTIC_SCHEMA */

@@ -17,7 +17,7 @@ import { databaseProblem, Db } from '../db.js';
 import { storeOn } from '../index.js';
 import { REPORT_SOURCE_TABLES } from './reports.js';
 import type { ReportsWorkerData } from './reports-worker.js';
-import { AC_TABLES, SqliteSemanticImportWriter } from './semantic.js';
+import { SqliteSemanticImportWriter } from './semantic.js';
 import { RowBuffer } from './row-buffer.js';
 import { NS_CATEGORY } from '../../../wiki/namespaces.js';
 import type { InterwikiMap } from '../../../wiki/interwiki.js';
@@ -808,13 +808,6 @@ export class SqliteImportWriter implements ImportWriter {
   async finish(beforePublish?: () => Promise<void>, step?: (name: string) => void): Promise<void> {
     const build = this.live();
     if (this.derived.reportsRunning()) throw new Error('finish: the reports were started and not joined');
-    // the other tables' statistics while the autocompletion thread may still be at work
-    let analyzed = new Set<string>();
-    if (!this.publish) {
-      step?.('indexes, ANALYZE before the ac join');
-      build.createIndexes();
-      analyzed = new Set(build.analyze((t) => !AC_TABLES.includes(t)));
-    }
     step?.('semantic: ac index joined');
     await this.semantic.join();
     if (this.publish) {
@@ -829,7 +822,7 @@ export class SqliteImportWriter implements ImportWriter {
       }
       return;
     }
-    build.finish(step, analyzed);
+    build.finish(step);
     this.build = null;
     await beforePublish?.();
     step?.('rename');
