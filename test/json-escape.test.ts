@@ -29,3 +29,37 @@ describe('JSON: non-ASCII as \\uXXXX', () => {
     for (const v of [big, small, big.slice(0, 5000), small]) assert.equal(toJson({ sfautocomplete: v }, opts), reference({ sfautocomplete: v }));
   });
 });
+
+describe('JSON: keys and numbers written without a string of their own', () => {
+  // utf8 form: JSON.stringify's escaping, U+2028/U+2029 escaped after it (FormatJson)
+  const utf8 = (v: unknown, indent?: number) => JSON.stringify(v, null, indent).replace(/[\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16));
+  const forms = [
+    { opts, ref: (v: unknown) => reference(v) },
+    { opts: { formatversion: 2 as const, ascii: false, pretty: false }, ref: (v: unknown) => utf8(v) },
+    { opts: { formatversion: 2 as const, ascii: false, pretty: true }, ref: (v: unknown) => utf8(v, 4) },
+  ];
+
+  it('keys: plain, quoted, escaped, control characters, DEL, non-ASCII, astral, U+2028, long, empty', () => {
+    const keys = ['a', 'pageid', '*', '', 'with space', 'q"uote', 'back\\slash', 'tab\there', 'nl\n', '\u0001', 'del\u007f', 'Назва', 'aї', '😀', 'x\u2028y', 'k'.repeat(24), 'k'.repeat(25), 'k'.repeat(24) + '"', 'sl/ash'];
+    for (const k of keys) {
+      const v = { [k]: 1, next: 'x', [k + 'б']: [k] };
+      assert.equal(toJson(v, forms[0]!.opts), reference(v), JSON.stringify(k));
+      assert.equal(toJson(v, forms[1]!.opts), utf8(v), JSON.stringify(k));
+      assert.equal(toJson(v, forms[2]!.opts), utf8(v, 4), JSON.stringify(k));
+    }
+    // the same keys in a list of objects (a key met again right after itself, and after others)
+    const list = keys.map((k) => ({ [k]: k, z: 0 }));
+    assert.equal(toJson({ list }, opts), reference({ list }));
+    assert.equal(toJson({ list }, forms[2]!.opts), utf8({ list }, 4));
+  });
+
+  it('numbers: digits as String() prints them (0, -0, 9, 10, 2^31-1, 2^31, negatives, fractions, exponents)', () => {
+    const nums = [0, -0, 1, 9, 10, 11, 99, 100, 101, 1000000, 2147483647, 2147483648, 4294967296, 9007199254740991, -1, -2147483648, 0.5, 1.25, -0.001, 1e21, 1e-7, 123456789012];
+    for (const n of nums) {
+      assert.equal(toJson({ n }, opts), `{"n":${String(n)}}`, String(n));
+      assert.equal(toJson([n, n], forms[1]!.opts), `[${String(n)},${String(n)}]`, String(n));
+    }
+    // what PHP cannot print: 0
+    assert.equal(toJson({ a: NaN, b: Infinity, c: -Infinity }, opts), '{"a":0,"b":0,"c":0}');
+  });
+});

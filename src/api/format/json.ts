@@ -125,6 +125,31 @@ function putAscii(s: string): void {
   pos = o;
 }
 
+/**
+ * A non-negative 31-bit integer's digits (counts, ids, sizes: most numbers of an answer) straight into the
+ * answer: String(v) made a string per number (~6 ns more each). -0 prints "0", as String(-0).
+ */
+function putUint(v: number): void {
+  reserve(10);
+  const b = out;
+  let o = pos;
+  if (v < 10) {
+    b[o] = 48 + v;
+    pos = o + 1;
+    return;
+  }
+  let digits = 1;
+  for (let t = v; t >= 10; t = (t / 10) | 0) digits++;
+  o += digits;
+  pos = o;
+  for (let t = v; ; ) {
+    const q = (t / 10) | 0;
+    b[--o] = 48 + t - q * 10;
+    if (q === 0) break;
+    t = q;
+  }
+}
+
 /** Any string, as UTF-8 (its ASCII head copied here, the rest encoded natively). */
 function putText(s: string): void {
   const n = s.length;
@@ -213,6 +238,33 @@ let lastKind = -1;
 let lastBytes: Uint8Array = new Uint8Array(0);
 
 function putKey(k: string, ascii: boolean, pretty: boolean): void {
+  // a short key of printable ASCII without quote or backslash (nearly every key) is copied as it is read:
+  // cheaper than finding its bytes in the cache
+  const n = k.length;
+  if (n <= 24) {
+    reserve(n + 4);
+    const b = out;
+    let o = pos;
+    b[o++] = 34;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = k.charCodeAt(i);
+      if (c < 0x20 || c >= 0x7f || c === 34 || c === 92) break;
+      b[o++] = c;
+    }
+    if (i === n) {
+      b[o++] = 34;
+      b[o++] = 58;
+      if (pretty) b[o++] = 32;
+      pos = o;
+      return;
+    }
+  }
+  putCachedKey(k, ascii, pretty);
+}
+
+/** any other key: its escaped bytes, made once (bounded) */
+function putCachedKey(k: string, ascii: boolean, pretty: boolean): void {
   const kind = (ascii ? 1 : 0) + (pretty ? 2 : 0);
   let q: Uint8Array | undefined;
   if (k === lastKey && kind === lastKind) q = lastBytes;
@@ -290,7 +342,8 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
       else putText(JSON.stringify(v));
       return;
     case 'number':
-      putAscii(Number.isFinite(v) ? String(v) : '0');
+      if ((v | 0) === v && v >= 0) putUint(v);
+      else putAscii(Number.isFinite(v) ? String(v) : '0');
       return;
     case 'boolean':
       putAscii(fv === 1 ? '""' : v ? 'true' : 'false');

@@ -8,6 +8,7 @@ export class SqliteFileStore implements FileStore {
   private readonly existingStmt: Statement<[string]>;
   private readonly byNamesStmt: Statement<[string]>;
   private readonly sameContentStmt: Statement<[string]>;
+  private readonly sameContentOneStmt: Statement<[string], [string, string, string]>;
   private readonly lists: StatementCache;
   private readonly pathStmt: Statement<[string]>;
 
@@ -25,6 +26,13 @@ export class SqliteFileStore implements FileStore {
         'FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name',
       ),
       true,
+    );
+    // titles=File:X (one file, most often without duplicates): the same seeks without the JSON batch
+    // around them (json_each and the aggregate cost more than the seeks)
+    this.sameContentOneStmt = db.prepare(
+      'FileStore.sameContent',
+      'SELECT d.img_name, d.img_user_text, d.img_timestamp FROM image f CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name WHERE f.img_name = ?',
+      'raw',
     );
     this.lists = new StatementCache(db, 'FileStore.list');
     this.pathStmt = db.prepare('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = ?', true);
@@ -49,6 +57,11 @@ export class SqliteFileStore implements FileStore {
   async sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>> {
     const out = new Map<string, SameContentRow[]>();
     if (names.length === 0) return out;
+    if (names.length === 1) {
+      const rows = this.sameContentOneStmt.all(names[0]!);
+      if (rows.length) out.set(names[0]!, rows.map((r) => ({ name: r[0], userText: r[1], timestamp: r[2] })));
+      return out;
+    }
     for (const r of JSON.parse(this.sameContentStmt.get(JSON.stringify(names)) as string) as [number, string, string, string][]) {
       const file = names[r[0]]!;
       let list = out.get(file);
