@@ -15,7 +15,8 @@ export class SqliteFileStore implements FileStore {
   constructor(private readonly db: Db) {
     this.existingStmt = db.prepare('FileStore.existing', 'SELECT img_name FROM image WHERE img_name IN (SELECT value FROM json_each(?))', true);
     this.byNamesStmt = db.prepare('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name IN (SELECT value FROM json_each(?))`);
-    // a primary-key seek per file, then index img_sha1 (img_sha1, img_name): a seek, already in name order
+    // a primary-key seek per file, then index img_sha1 (img_sha1, img_name, …): a seek, already in name order,
+    // covering the duplicates' columns
     // (CROSS JOIN fixes the loop order, so no sort is needed); the file itself is dropped on the index
     // entry, before its row is read. The rows as one JSON text (StatementCache.jsonRows), each naming its
     // file by its place in the batch.
