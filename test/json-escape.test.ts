@@ -63,3 +63,21 @@ describe('JSON: keys and numbers written without a string of their own', () => {
     assert.equal(toJson({ a: NaN, b: Infinity, c: -Infinity }, opts), '{"a":0,"b":0,"c":0}');
   });
 });
+
+describe('JSON: long texts met again (their bytes reused)', () => {
+  it('the same text, texts of one length differing in one unit, more texts than are kept, the longest kept and beyond', () => {
+    const base = 'Formatting of continuation data will be changing soon: "rawcontinue" \\ — Київ ';
+    const texts: string[] = [];
+    for (let i = 0; i < 7; i++) texts.push(base + String.fromCharCode(97 + i)); // same length, last unit differs
+    texts.push('x'.repeat(2048), 'x'.repeat(2047) + 'ї', 'y'.repeat(2049), 'ї'.repeat(65), '\n'.repeat(70), base.repeat(3) + '😀');
+    for (let round = 0; round < 3; round++) {
+      for (const t of [...texts, ...texts.slice().reverse()]) {
+        assert.equal(toJson({ warnings: t }, opts), reference({ warnings: t }), t.slice(-8));
+        assert.equal(toJson([t, t, t.slice(0, -1) + 'Z'], opts), reference([t, t, t.slice(0, -1) + 'Z']), t.slice(-8));
+      }
+    }
+    // a text built again (another string object with the same units) prints the same
+    const again = (s: string) => s.split('').join('');
+    for (const t of texts) assert.equal(toJson({ t: again(t) }, opts), reference({ t }));
+  });
+});

@@ -188,6 +188,46 @@ for (let i = 0; i < 256; i++) {
  */
 function putQuotedAscii(s: string): void {
   const n = s.length;
+  if (n > 64 && n <= RECENT_MAX) {
+    const hit = recentIndex(s);
+    if (hit >= 0) {
+      const q = recentBytes[hit]!;
+      reserve(q.length);
+      out.set(q, pos);
+      pos += q.length;
+      return;
+    }
+    const start = pos;
+    putQuotedAsciiUnits(s, n);
+    remember(s, start);
+    return;
+  }
+  putQuotedAsciiUnits(s, n);
+}
+
+/**
+ * The last few long strings written in the ASCII form, with their bytes: the same texts come back in
+ * answer after answer (the raw-continuation warning of every list, deprecation notices), and a
+ * comparison finds them (the same string object, or an internalized one, compares without reading it).
+ */
+const RECENT = 4;
+const RECENT_MAX = 2048;
+const recentStrings: string[] = new Array<string>(RECENT).fill('');
+const recentBytes: Uint8Array[] = new Array<Uint8Array>(RECENT).fill(new Uint8Array(0));
+let recentNext = 0;
+
+function recentIndex(s: string): number {
+  for (let i = 0; i < RECENT; i++) if (recentStrings[i] === s) return i;
+  return -1;
+}
+
+function remember(s: string, start: number): void {
+  recentStrings[recentNext] = s;
+  recentBytes[recentNext] = Uint8Array.prototype.slice.call(out, start, pos);
+  recentNext = (recentNext + 1) % RECENT;
+}
+
+function putQuotedAsciiUnits(s: string, n: number): void {
   reserve(2 + 6 * n);
   const b = out;
   const d = outView;
