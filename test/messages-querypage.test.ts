@@ -909,6 +909,18 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
     assert.equal(prefixUpperBound('ab\u{10FFFF}'), 'ac');
     assert.equal(prefixUpperBound('\u{10FFFF}'), undefined);
     assert.equal(prefixUpperBound('a\uD7FF'), 'a\uE000');
+    // each kind of last character against the code-point form of the bound
+    const slow = (p: string) => {
+      const cps = [...p].map((c) => c.codePointAt(0)!);
+      while (cps.length) {
+        const last = cps.pop()!;
+        if (last < 0x10ffff) return String.fromCodePoint(...cps, last + 1 === 0xd800 ? 0xe000 : last + 1);
+      }
+      return undefined;
+    };
+    for (const p of ['', 'a', 'Я', 'x\uD7FE', 'x\uD7FF', 'x\uE000', 'x\uFFFE', 'x\uFFFF', 'x😀', 'x\u{10FFFF}', 'демо-', 'a\uDBFF', 'a\uDC00', '\uFFFF']) {
+      assert.equal(prefixUpperBound(p), slow(p), JSON.stringify(p));
+    }
   });
 });
 

@@ -594,6 +594,7 @@ describe('store query plans', () => {
       await queryLog.run(log, async () => {
         await files.byNames(['Tux.png']);
         await files.sameContent(['Tux.png', 'Linux_logo.png']);
+        await files.sameContent(['Tux.png']);
         for (const descending of [false, true]) {
           await files.list({ sort: 'name', descending, limit: 3 });
           await files.listPages({ sort: 'name', descending, limit: 3 });
@@ -614,6 +615,7 @@ describe('store query plans', () => {
         }
       });
       const seen = new Set<string>();
+      let sameContentPlans = 0;
       for (const { sql } of log) {
         if (seen.has(sql)) continue;
         seen.add(sql);
@@ -637,7 +639,13 @@ describe('store query plans', () => {
         }
         // a sort only where an equality seek bounds the rows (all files with one SHA-1)
         if (plan.includes('USE TEMP B-TREE FOR ORDER BY')) assert.ok(plan.some((p) => /USING INDEX img_sha1 \(img_sha1=\?\)/.test(p)), plan.join(' / '));
+        // a file's duplicates come from the img_sha1 entries alone (no seek of each duplicate's row)
+        if (sql.includes('INDEXED BY img_sha1')) {
+          sameContentPlans++;
+          assert.ok(plan.some((p) => /^SEARCH d USING COVERING INDEX img_sha1 \(img_sha1=\?\)$/.test(p)), plan.join(' / '));
+        }
       }
+      assert.equal(sameContentPlans, 2);
       assert.ok(seen.size >= 20);
     } finally {
       db.close();

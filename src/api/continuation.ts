@@ -76,8 +76,12 @@ export class ContinuationManager {
     if (this.isRawMode) {
       if (!this.hasContinuation) return;
       const out: Record<string, Record<string, string | number>> = {};
+      // a module's values merged into one object (a generator's after its own, as MediaWiki merges them)
       for (const src of [this.data, this.generatorData])
-        for (const [module, kv] of src) out[module] = { ...(out[module] ?? {}), ...Object.fromEntries(kv) };
+        for (const [module, kv] of src) {
+          const o = (out[module] ??= {});
+          for (const [k, v] of kv) o[k] = v;
+        }
       result.prepend('query-continue', out);
       if (!rawcontinue) warnQuery(texts.rawContinueWarning());
       return;

@@ -179,6 +179,9 @@ function keyRange(prefix: string | undefined, from: string | undefined, to: stri
 
 /** The smallest string greater than every string starting with `prefix` (its last code point + 1). */
 export function prefixUpperBound(prefix: string): string | undefined {
+  // the common case: a last character of the BMP outside the surrogates, whose successor is one too
+  const last = prefix.length ? prefix.charCodeAt(prefix.length - 1) : -1;
+  if ((last >= 0 && last < 0xd7ff) || (last >= 0xe000 && last < 0xffff)) return prefix.slice(0, -1) + String.fromCharCode(last + 1);
   const cps = [...prefix].map((c) => c.codePointAt(0)!);
   while (cps.length) {
     const last = cps.pop()!;

@@ -28,7 +28,7 @@ export class PostgresFileStore implements FileStore {
   }
 
   /**
-   * A primary-key seek per file of the batch, then a seek of img_sha1 (img_sha1, img_name) for its
+   * A primary-key seek per file of the batch, then a seek of img_sha1 (img_sha1, img_name, …) for its
    * duplicates, in name order. Batch order (and a name given twice) as on SQLite, whose loop follows the
    * JSON array.
    */

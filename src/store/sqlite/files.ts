@@ -8,13 +8,15 @@ export class SqliteFileStore implements FileStore {
   private readonly existingStmt: Statement<[string]>;
   private readonly byNamesStmt: Statement<[string]>;
   private readonly sameContentStmt: Statement<[string]>;
+  private readonly sameContentOneStmt: Statement<[string], [string, string, string]>;
   private readonly lists: StatementCache;
   private readonly pathStmt: Statement<[string]>;
 
   constructor(private readonly db: Db) {
     this.existingStmt = db.prepare('FileStore.existing', 'SELECT img_name FROM image WHERE img_name IN (SELECT value FROM json_each(?))', true);
     this.byNamesStmt = db.prepare('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name IN (SELECT value FROM json_each(?))`);
-    // a primary-key seek per file, then index img_sha1 (img_sha1, img_name): a seek, already in name order
+    // a primary-key seek per file, then index img_sha1 (img_sha1, img_name, …): a seek, already in name order,
+    // covering the duplicates' columns
     // (CROSS JOIN fixes the loop order, so no sort is needed); the file itself is dropped on the index
     // entry, before its row is read. The rows as one JSON text (StatementCache.jsonRows), each naming its
     // file by its place in the batch.
@@ -25,6 +27,13 @@ export class SqliteFileStore implements FileStore {
         'FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name',
       ),
       true,
+    );
+    // titles=File:X (one file, most often without duplicates): the same seeks without the JSON batch
+    // around them (json_each and the aggregate cost more than the seeks)
+    this.sameContentOneStmt = db.prepare(
+      'FileStore.sameContent',
+      'SELECT d.img_name, d.img_user_text, d.img_timestamp FROM image f CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name WHERE f.img_name = ?',
+      'raw',
     );
     this.lists = new StatementCache(db, 'FileStore.list');
     this.pathStmt = db.prepare('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = ?', true);
@@ -49,6 +58,11 @@ export class SqliteFileStore implements FileStore {
   async sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>> {
     const out = new Map<string, SameContentRow[]>();
     if (names.length === 0) return out;
+    if (names.length === 1) {
+      const rows = this.sameContentOneStmt.all(names[0]!);
+      if (rows.length) out.set(names[0]!, rows.map((r) => ({ name: r[0], userText: r[1], timestamp: r[2] })));
+      return out;
+    }
     for (const r of JSON.parse(this.sameContentStmt.get(JSON.stringify(names)) as string) as [number, string, string, string][]) {
       const file = names[r[0]]!;
       let list = out.get(file);

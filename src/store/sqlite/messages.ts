@@ -27,20 +27,27 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   async keys(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): Promise<string[]> {
-    // one prepared statement per combination of bounds, so that every bound is an index range (found by
-    // which bounds there are, without building its text)
+    // one prepared statement per combination of bounds and number of languages, so that every bound is an
+    // index range (found by which bounds there are, without building its text); one range per language,
+    // bound by position (a JSON batch of two or three languages cost more than the ranges)
     const shape = (range.min !== undefined ? 1 : 0) | (range.below !== undefined ? 2 : 0) | (range.max !== undefined ? 4 : 0) | (overrideLang !== null ? 8 : 0);
-    let st = this.ranges.get(shape);
+    const key = shape + 16 * catalogLangs.length;
+    let st = this.ranges.get(key);
     if (!st) {
       const conds = rangeConditions(range);
-      const parts = [`SELECT msg_key FROM json_each(@langs) l CROSS JOIN message ON msg_lang = l.value${conds('msg_key')}`];
-      if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
-      this.ranges.set(shape, (st = this.db.prepare<unknown[]>('MessageStore.keys', parts.join(' UNION ALL '), true)));
+      const parts = catalogLangs.map(() => `SELECT msg_key FROM message WHERE msg_lang = ?${conds('msg_key')}`);
+      if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = ?${conds('mo_key')}`);
+      if (parts.length === 0) return [];
+      // bounded: a language's fallback chain is a few languages long
+      if (this.ranges.size >= 256) this.ranges.clear();
+      this.ranges.set(key, (st = this.db.prepare<unknown[]>('MessageStore.keys', parts.join(' UNION ALL '), true)));
     }
-    const values: Record<string, unknown> = { langs: JSON.stringify(catalogLangs) };
-    if (overrideLang !== null) values.olang = overrideLang;
-    for (const k of ['min', 'below', 'max'] as const) if (range[k] !== undefined) values[k] = range[k];
-    return st.all(values) as string[];
+    const bounds: string[] = [];
+    for (const k of ['min', 'below', 'max'] as const) if (range[k] !== undefined) bounds.push(range[k]!);
+    const args: string[] = [];
+    for (const lang of catalogLangs) args.push(lang, ...bounds);
+    if (overrideLang !== null) args.push(overrideLang, ...bounds);
+    return st.all(...args) as string[];
   }
 
   // In-process the parts cost no round trip: keys(), then the seeks texts() makes (a range scan returning
@@ -78,9 +85,9 @@ export class SqliteMessageStore implements MessageStore {
 function rangeConditions(range: KeyRange): (col: string) => string {
   return (col) => {
     const c: string[] = [];
-    if (range.min !== undefined) c.push(`${col} >= @min`);
-    if (range.below !== undefined) c.push(`${col} < @below`);
-    if (range.max !== undefined) c.push(`${col} <= @max`);
+    if (range.min !== undefined) c.push(`${col} >= ?`);
+    if (range.below !== undefined) c.push(`${col} < ?`);
+    if (range.max !== undefined) c.push(`${col} <= ?`);
     return c.map((x) => ' AND ' + x).join('');
   };
 }

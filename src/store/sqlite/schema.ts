@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 9; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped)
+export const SCHEMA_VERSION = 10; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped); 10: img_sha1 covers a duplicate's uploader and time
 
 /**
  * History: every revision of the dump (texts compressed apart from the metadata), the users the dump's
@@ -287,7 +287,9 @@ CREATE TABLE image (
   img_path TEXT NOT NULL            -- path of the file relative to the files directory given at import
 ) WITHOUT ROWID;
 CREATE INDEX img_timestamp ON image (img_timestamp, img_name);
-CREATE INDEX img_sha1 ON image (img_sha1, img_name);
+-- covering: a file's duplicates (prop=duplicatefiles) are read from the index entries alone, without a
+-- seek of each duplicate's row for its uploader and time
+CREATE INDEX img_sha1 ON image (img_sha1, img_name, img_user_text, img_timestamp);
 CREATE INDEX img_user_timestamp ON image (img_user_text, img_timestamp, img_name);
 CREATE INDEX img_size ON image (img_size);
 CREATE INDEX img_media_mime ON image (img_major_mime, img_minor_mime);
