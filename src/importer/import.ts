@@ -198,13 +198,21 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     indexPageTitles(w, log);
     log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`);
     await checkpoint();
-    step('history');
-    w.createIndexes('revision');
-    w.createIndexes('logging');
-    await checkpoint();
-    const history = site.history.finish();
-    log(`history: ${history.users} users, ${history.recentChanges} recent changes (${secondsSince(t0)} s)`);
-    await checkpoint();
+    // users, contributors and recent changes: nothing before the end of the import reads them, so they are
+    // made while the reports' and the autocompletion threads run (made here, the other core was idle)
+    let history: { users: number; recentChanges: number } | null = null;
+    const finishHistory = async () => {
+      if (history !== null) return history;
+      step('history');
+      w.createIndexes('revision');
+      w.createIndexes('logging');
+      await checkpoint();
+      const h = site.history.finish();
+      history = h;
+      log(`history: ${h.users} users, ${h.recentChanges} recent changes (${secondsSince(t0)} s)`);
+      await checkpoint();
+      return h;
+    };
 
     // ---- files and messages (pass 2 needs both: file existence, tracking-category names)
     step('files, messages');
@@ -304,6 +312,8 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     await buildIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image']);
     // the results of inline queries need the finished semantic data; their categories count in `category`
     if (lateLinks) {
+      // the inline queries are answered by the serving code, which may read any table
+      await finishHistory();
       step('inline query links');
       const evaluate = await opts.inlineQueries!(w.readStore());
       const added = await runInlineQueryLinkPass(w, { setup, interwiki, checkAbort, pages: withInlineQueries, evaluate });
@@ -327,8 +337,10 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const redirects = w.pages.redirectCount();
     w.derived.writeStatistics(stats);
     await checkpoint();
-    const afterReports = new Set<string>(w.derived.reportSources);
+    const afterReports = new Set<string>([...w.derived.reportSources, ...HISTORY_AREAS]);
     await buildIndexes(w.pendingIndexAreas().filter((area) => !afterReports.has(area)));
+    const { users } = await finishHistory();
+    await buildIndexes(w.pendingIndexAreas().filter((area) => !w.derived.reportSources.includes(area)));
     step('reports: joined');
     const reports = await w.derived.joinReports();
     log(`reports: ${reports.rows} rows, ${reports.seconds.toFixed(1)} s on their thread (${secondsSince(t0)} s)`);
@@ -363,7 +375,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       pages: stats.pages,
       revisions: site.history.revisions,
       logItems: site.history.logItems,
-      users: history.users,
+      users,
       redirects,
       files,
       links,
@@ -386,6 +398,9 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     process.off('exit', onExit);
   }
 }
+
+/** the tables the history step writes or reads through their indexes (their indexes wait for it) */
+const HISTORY_AREAS: readonly IndexArea[] = ['revision', 'logging', 'user', 'recentchanges', 'page_contributor', 'page_anon_contributors'];
 
 /** the content namespaces ($wgContentNamespaces: the main namespace) */
 const CONTENT_NAMESPACES = new Set([0]);
