@@ -34,8 +34,6 @@ import { itemSortKey } from '../semantic/ask.js';
 import { defineConcept, encodeConcept } from '../semantic/concept.js';
 import type { CompletionIndexCounts, ImportSource, ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
 
-/** How many values a precomputed list keeps */
-export const TOP_VALUES = COMPLETION_LIST_VALUES;
 const BATCH = 10000;
 /** the property id _ERRP rows carry until _ERRP has its id (finish) */
 const ERRP_PENDING = -2;
@@ -274,7 +272,7 @@ function buildWordKeys(w: SemanticImportWriter): number {
 
 /**
  * One pass over the word keys in (source, key) order: the LCP intervals of the sorted keys are the
- * nodes of their compressed trie; each keeps the smallest TOP_VALUES value ids of its rows (children
+ * nodes of their compressed trie; each keeps the smallest COMPLETION_LIST_VALUES value ids of its rows (children
  * pass their lists up); a node with more than heavyRows rows is written with its list.
  */
 function buildHeavyPrefixes(w: SemanticImportWriter, heavyRows: number): { nodes: number; rows: number } {
@@ -293,7 +291,7 @@ function buildHeavyPrefixes(w: SemanticImportWriter, heavyRows: number): { nodes
     pendingNodes.length = 0;
   };
   let source: number | null = null;
-  const trie = new TopKTrie(heavyRows, TOP_VALUES, (key, ids) => pendingNodes.push({ source: source!, key, ids }));
+  const trie = new TopKTrie(heavyRows, COMPLETION_LIST_VALUES, (key, ids) => pendingNodes.push({ source: source!, key, ids }));
   let cursor: [number, string, number] | null = null;
   for (;;) {
     const rows = w.wordKeys(cursor, BATCH);

@@ -4,6 +4,9 @@ import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { FILE_COLUMNS, filePageFromArray } from '../row-columns.js';
 
+/** the other files with file f's content: a seek of the covering img_sha1 index, in name order */
+const DUPLICATES_OF_F = 'CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name';
+
 export class SqliteFileStore implements FileStore {
   private readonly existingStmt: Statement<[string]>;
   private readonly byNamesStmt: Statement<[string]>;
@@ -24,7 +27,7 @@ export class SqliteFileStore implements FileStore {
       'FileStore.sameContent',
       jsonRowsSql(
         ['j.key', 'd.img_name', 'd.img_user_text', 'd.img_timestamp'],
-        'FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name',
+        `FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value ${DUPLICATES_OF_F}`,
       ),
       true,
     );
@@ -32,7 +35,7 @@ export class SqliteFileStore implements FileStore {
     // around them (json_each and the aggregate cost more than the seeks)
     this.sameContentOneStmt = db.prepare(
       'FileStore.sameContent',
-      'SELECT d.img_name, d.img_user_text, d.img_timestamp FROM image f CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name WHERE f.img_name = ?',
+      `SELECT d.img_name, d.img_user_text, d.img_timestamp FROM image f ${DUPLICATES_OF_F} WHERE f.img_name = ?`,
       'raw',
     );
     this.lists = new StatementCache(db, 'FileStore.list');
