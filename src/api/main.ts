@@ -85,7 +85,7 @@ export class ApiMain {
     if (raw.origin !== undefined) {
       const cors = handleCors(raw.origin, req.method, (name) => req.headers[name], this.opts.cors ?? NO_CORS);
       if (cors.kind === 'mismatch') {
-        return { status: 403, headers: { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }, body: texts.originMismatch() + '\n', cacheable: false };
+        return { status: 403, headers: Object.assign({}, headers, { 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }), body: texts.originMismatch() + '\n', cacheable: false };
       }
       if (cors.kind === 'ok') Object.assign(headers, cors.headers);
     }
@@ -103,7 +103,7 @@ export class ApiMain {
       } catch (e) {
         // The printer failed on its own parameters: MediaWiki re-prints the error with default printer params.
         if (e instanceof ApiError) state.warn('main', 'Error printer failed (will retry without params): ' + e.info);
-        printer = { ...DEFAULT_PRINTER, format: fmt as FormatName };
+        printer = Object.assign({}, DEFAULT_PRINTER, { format: fmt as FormatName });
         throw e;
       }
       mainParams = extractParams(this.mainParams, '', { raw, used: state.used }, state.sink('main'));
@@ -134,7 +134,7 @@ export class ApiMain {
       if (mainParams.curtimestamp) state.result.set('curtimestamp', new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
       if (custom) {
         const body = custom.render(state.result);
-        return { status: 200, headers: { ...headers, ...custom.headers, 'Content-Type': custom.contentType }, body, cacheable: reuse(state) };
+        return { status: 200, headers: Object.assign({}, headers, custom.headers, { 'Content-Type': custom.contentType }), body, cacheable: reuse(state) };
       }
     } catch (e) {
       const err = e instanceof ApiError ? e : this.internalError(e, state);
@@ -192,13 +192,11 @@ export class ApiMain {
     const out = render(top, printer, req.apiUrl, queryString(req.url));
     return {
       status: err.status,
-      headers: {
-        ...headers,
-        ...(out.extraHeaders ?? {}),
+      headers: Object.assign({}, headers, out.extraHeaders, {
         'Content-Type': out.contentType,
         'MediaWiki-API-Error': err.code,
         'Cache-Control': `private, must-revalidate, max-age=${Number(mainParams.maxage) || 0}`,
-      },
+      }),
       body: out.body,
       // internal errors carry a log id; everything else fails the same way every time
       cacheable: err.code.startsWith('internal_api_error') ? false : reuse(state),

@@ -41,6 +41,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
     ...PAGESET_PARAMS,
   };
   // validated as a string (unknown names get badgenerator), described as ApiPageSet's 'submodule' type
+  // once per process: a spread copy given more members is fine here
   params.generator = { ...params.generator, help: `${params.generator.help} One of: ${generators.join(', ')}.`, submodules: paths(generators), submoduleParamPrefix: 'g' };
 
   return {

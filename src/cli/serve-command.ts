@@ -7,6 +7,7 @@
  */
 import { formatHelp, parseCommand, parseNumber, parsePort, UsageError, type CommandSpec } from './args.js';
 import { createServer, type WikiServer } from '../http/server.js';
+import { raiseMallocThresholds } from '../http/malloc-thresholds.js';
 import { configureParserCache } from '../modules/page-renderer.js';
 import { createLogger, LOG_LEVELS } from '../http/logger.js';
 import { databaseProblem } from '../store/sqlite/db.js';
@@ -182,6 +183,8 @@ function listenError(e: unknown, o: ServeOptions): string {
 /** Serve until a stop signal; resolves once listening. */
 export async function serve(o: ServeOptions): Promise<WikiServer> {
   const log = createLogger(o.logLevel ?? 'warn');
+  // large answers are made and freed per request: the heap must not shrink and grow again under them
+  raiseMallocThresholds();
   // characters of rendered output held, ~2 bytes each
   if (o.parserCacheMb !== undefined) configureParserCache((o.parserCacheMb * 1024 * 1024) / 2);
   const open = () => openStore(o.db, { debug: o.debug, replica: o.dbReplica });

@@ -77,7 +77,7 @@ export class ResponseCache {
   /** Keep a compressed form of a stored answer with it (no-op when it already has one). */
   addEncoded(entry: Entry, encoding: 'br' | 'gzip', body: Buffer): void {
     if (entry.encoded?.[encoding]) return;
-    entry.encoded = { ...entry.encoded, [encoding]: body };
+    entry.encoded = Object.assign({}, entry.encoded, { [encoding]: body });
     if (!entry.live) return;
     this.bytes += body.length;
     this.evict();

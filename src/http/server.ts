@@ -163,6 +163,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     return a && typeof a === 'object' ? (a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`) : '127.0.0.1';
   };
   const tp = opts.trustProxy;
+  // once per process: a spread copy given more members is fine here
   const limits: HttpLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const app: FastifyInstance = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
@@ -185,6 +186,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   // watched once a second rather than by Node's timer per request (src/http/idle-timeout.ts)
   const unwatchIdle = watchIdleConnections(app.server, IDLE_TIMEOUT_MS);
   app.server.maxConnections = limits.maxConnections;
+  // once per process: a spread copy given more members is fine here
   const { state: load, hooks: loadHooks, gate: loadGate } = createLoadShedding({ ...DEFAULT_LOAD_LIMITS, ...opts.load });
   // PHP reads only urlencoded and multipart bodies; any other body is ignored, not an error.
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -529,6 +531,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   // API answers are compressed by sendAnswer (compress: false: no plugin hooks on these routes); only
   // these routes are shed under load
   const apiRoute = { method: ['GET', 'POST', 'OPTIONS'], handler, compress: false, onRequest: loadHooks.onRequest, onSend: loadHooks.onSend } as const;
+  // once per process: a spread copy given more members is fine here
   app.route({ ...apiRoute, method: [...apiRoute.method], url: '/api.php' });
   app.route({ ...apiRoute, method: [...apiRoute.method], url: '/w/api.php' });
   // the site root: where a person typing the server's address wants to go

@@ -44,7 +44,7 @@ export class MessageLoader {
   async prefetchAll(lookups: ReadonlyArray<{ keys: readonly string[]; code: string }>): Promise<void> {
     // nothing to look up (e.g. an empty key range): no plans, no store call
     if (lookups.every((l) => l.keys.length === 0)) return;
-    const plans = lookups.map(({ keys, code }) => ({ ...this.lookupLanguages(code), stored: [...new Set(keys.flatMap(lookupKeys))] }));
+    const plans = lookups.map(({ keys, code }) => Object.assign({}, this.lookupLanguages(code), { stored: [...new Set(keys.flatMap(lookupKeys))] }));
     await this.fetchUnfetched(plans.map((p) => ({ langs: p.first, keys: p.stored })));
     await this.fetchUnfetched(plans.map((p) => ({ langs: p.rest, keys: p.stored.filter((k) => !p.first.some((l) => this.snapshot.catalogHas(l, k))) })));
   }

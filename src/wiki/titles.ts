@@ -86,6 +86,7 @@ export class TitleCodec {
     const merged = new Map(defaults.map((n) => [n.id, n]));
     for (const n of fromDump ?? []) {
       const d = merged.get(n.id);
+      // once per process: a spread copy given more members is fine here
       merged.set(n.id, { ...d, ...n, canonical: n.canonical ?? d?.canonical });
     }
     return new TitleCodec({ namespaces: [...merged.values()].sort((a, b) => a.id - b.id), aliases: DEFAULT_ALIASES });

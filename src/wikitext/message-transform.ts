@@ -27,15 +27,7 @@ export function messageText(messages: Messages, key: string, args: readonly stri
 export function transformMessage(messages: Messages, text: string, code: string, title: RenderTitle): string {
   if (!text.includes('{{')) return text;
   const env = messages.env;
-  const ctx: PreprocessContext = {
-    ...pageContext(env.codec, title, {
-      template: (t) => {
-        const page = env.fetchTemplate(t.ns, t.dbkey);
-        return page === null ? null : { text: page, ns: t.ns, dbkey: t.dbkey };
-      },
-      // a message's {{#ifexist:}} reads the page as a transclusion would (one kind of fetch for the loader)
-      exists: (t) => env.fetchTemplate(t.ns, t.dbkey) !== null,
-    }),
+  const own: Omit<PreprocessContext, keyof ReturnType<typeof pageContext>> = {
     siteName: env.siteName,
     now: new Date(),
     treeCache: sharedTreeCache,
@@ -50,5 +42,17 @@ export function transformMessage(messages: Messages, text: string, code: string,
       return loop === false ? undefined : loop;
     },
   };
+  // the page context given these members, not spread into a literal with them: V8 (11.3) promotes such a copy
+  const ctx: PreprocessContext = Object.assign(
+    pageContext(env.codec, title, {
+      template: (t) => {
+        const page = env.fetchTemplate(t.ns, t.dbkey);
+        return page === null ? null : { text: page, ns: t.ns, dbkey: t.dbkey };
+      },
+      // a message's {{#ifexist:}} reads the page as a transclusion would (one kind of fetch for the loader)
+      exists: (t) => env.fetchTemplate(t.ns, t.dbkey) !== null,
+    }),
+    own,
+  );
   return expandWikitext(text, ctx).text;
 }

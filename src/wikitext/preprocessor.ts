@@ -1454,7 +1454,7 @@ class Expander {
       const title = this.resolve(target, NS_TEMPLATE);
       if (title) {
         const page = this.ctx.getTemplate(target);
-        t = { ...title, page, pageKey: page ? `${page.ns}:${page.dbkey}` : '', tree: null, recorded: false };
+        t = Object.assign({}, title, { page, pageKey: page ? `${page.ns}:${page.dbkey}` : '', tree: null, recorded: false });
       } else t = null;
       this.targetCache.set(target, t);
     }

@@ -54,10 +54,9 @@ export const allfileusagesModule: QueryModule = {
     const to = titlePartOrDie(ctx, p.to, NS_FILE);
     const prefix = titlePartOrDie(ctx, p.prefix, NS_FILE);
     const limit = p.limit as number;
-    const range = { from, to, prefix, descending, limit: limit + 1 };
     if (unique) {
       const list = ctx.generator ? null : ctx.result.queryList('allfileusages');
-      const targets = await ctx.store.links.fileUsageTargets({ ...range, continueAt: contTarget });
+      const targets = await ctx.store.links.fileUsageTargets({ from, to, prefix, descending, limit: limit + 1, continueAt: contTarget });
       targets.forEach((target, i) => {
         if (i >= limit) return ctx.setContinue('continue', target);
         if (ctx.generator) ctx.generator.add({ ns: NS_FILE, dbkey: target });
@@ -65,7 +64,7 @@ export const allfileusagesModule: QueryModule = {
       });
       return;
     }
-    const usageRange = { ...range, continueAt: contTarget !== undefined ? { target: contTarget, from: contFrom } : undefined };
+    const usageRange = { from, to, prefix, descending, limit: limit + 1, continueAt: contTarget !== undefined ? { target: contTarget, from: contFrom } : undefined };
     if (ctx.generator) {
       // the using pages come with the rows: the page set gets them in page id order, each once, as it
       // would have read them by id; a page id without a page is still looked up (and reported missing,

@@ -64,10 +64,9 @@ export async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Pro
   const to = titlePartOrDie(ctx, p.to as string | undefined, ns);
   const prefix = titlePartOrDie(ctx, p.prefix as string | undefined, ns);
   const limit = p.limit as number;
-  const range = { table: s.table, ns, from, to, prefix, descending, limit: limit + 1 };
   const list = ctx.generator ? null : ctx.result.queryList(s.module);
   if (unique) {
-    const titles = await ctx.store.relations.allLinkTitles({ ...range, continueAt: contTitle });
+    const titles = await ctx.store.relations.allLinkTitles({ table: s.table, ns, from, to, prefix, descending, limit: limit + 1, continueAt: contTitle });
     titles.forEach((title, i) => {
       if (i >= limit) return ctx.setContinue('continue', title);
       if (ctx.generator) ctx.generator.add({ ns, dbkey: title });
@@ -75,7 +74,7 @@ export async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Pro
     });
     return;
   }
-  const rows = await ctx.store.relations.allLinks({ ...range, continueAt: contTitle !== undefined ? { title: contTitle, from: contFrom } : undefined });
+  const rows = await ctx.store.relations.allLinks({ table: s.table, ns, from, to, prefix, descending, limit: limit + 1, continueAt: contTitle !== undefined ? { title: contTitle, from: contFrom } : undefined });
   rows.forEach((row, i) => {
     if (i >= limit) return ctx.setContinue('continue', `${row.title}|${row.from}`);
     if (ctx.generator) return ctx.generator.add({ pageid: row.from });

@@ -168,7 +168,10 @@ async function readRanges(ctx: QueryModuleContext, table: LinkTable, ranges: Ran
   for (let i = 0; i < ranges.length && out.length < limit; i++) {
     const r = ranges[i];
     const rows = await ctx.store.relations.linkers({ table, ns: r.ns, title: r.title, fromNs: r.fromNs, fromId: r.fromId, redirect, descending, limit: limit - out.length });
-    for (const row of rows) out.push({ ...row, target: i });
+    for (const row of rows) {
+      (row as LinkerRow & { target: number }).target = i;
+      out.push(row as LinkerRow & { target: number });
+    }
   }
   return out;
 }

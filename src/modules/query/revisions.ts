@@ -176,8 +176,8 @@ async function renderRevisionText(ctx: QueryModuleContext, rev: RevisionRecord, 
   // rvparse renders with the request's user language, as ApiParse does; a section is rendered on its own
   const userLang = userLanguage(ctx.request.raw.uselang, ctx.wiki.lang);
   const o = { title: { ns: rev.ns, dbkey }, ...DEFAULT_RENDER_OPTIONS, userLang };
-  if (!wholeRevision) return (await renderPage(ctx.store, ctx.wiki, { ...o, text })).html;
-  return (await renderRevision(ctx.store, ctx.wiki, { ...o, pageid: rev.pageid, revid: rev.revid, text: async () => text })).html;
+  if (!wholeRevision) return (await renderPage(ctx.store, ctx.wiki, Object.assign({}, o, { text }))).html;
+  return (await renderRevision(ctx.store, ctx.wiki, Object.assign({}, o, { pageid: rev.pageid, revid: rev.revid, text: async () => text }))).html;
 }
 
 /**

@@ -81,14 +81,13 @@ export const usercontribsModule: QueryModule = {
       isNew: show.has('new') ? true : show.has('!new') ? false : undefined,
     };
     // the dump carries no change tags
-    const rows = p.tag !== undefined ? [] : await ctx.store.history.contributions({
-      ...base,
+    const rows = p.tag !== undefined ? [] : await ctx.store.history.contributions(Object.assign(base, {
       users: prefix === undefined ? users : undefined,
       prefix,
       namespaces: p.namespace as number[] | undefined,
       from,
       limit: limit + 1,
-    });
+    }));
     const links = props.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.comment)) : null;
     const out = ctx.result.queryList('usercontribs');
     rows.forEach((r, i) => {

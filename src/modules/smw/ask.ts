@@ -241,7 +241,7 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
   const count = answer.subjects.length;
   // SMW tests the offset for truth: 0 (limit=0 at offset 0) adds nothing
   if (answer.further && count + options.offset > 0) ctx.result.set('query-continue-offset', count + options.offset);
-  ctx.result.set('query', { ...serialized, meta: { hash, count, offset: options.offset } });
+  ctx.result.set('query', Object.assign({}, serialized, { meta: { hash, count, offset: options.offset } }));
 }
 
 export const askModule: ActionModule = {

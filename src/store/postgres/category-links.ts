@@ -60,6 +60,9 @@ export class PostgresCategoryLinkStore implements CategoryLinkStore {
         ${hidden} AS hidden
       FROM unnest(@ids::bigint[]) AS t(id) JOIN categorylinks ON cl_from = t.id${where.map((w) => ' AND ' + w).join('')}
       ORDER BY cl_from ${dir}, cl_to ${dir} LIMIT @limit`;
-    return (await this.db.named('CategoryLinkStore.categoriesOf', sql, v)).map((r) => ({ ...r, hidden: r.hidden === 1 }));
+    return (await this.db.named('CategoryLinkStore.categoriesOf', sql, v)).map((r) => {
+      r.hidden = r.hidden === 1;
+      return r;
+    });
   }
 }

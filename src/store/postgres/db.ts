@@ -43,6 +43,7 @@ export function connectionOptions(url: string): { url: string; options: postgres
 /** Open a client on a location (import, pointer reads, tests); the caller ends it. */
 export function connect(url: string, extra: postgres.Options<any> = {}): Sql {
   const c = connectionOptions(url);
+  // once per connection pool: a spread copy given more members is fine here (once per process)
   return postgres(c.url, { ...c.options, ...extra }) as Sql;
 }
 

@@ -126,6 +126,9 @@ export class PostgresLinkStore implements LinkStore {
     const sql =
       `SELECT il_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect" FROM imagelinks` +
       ` JOIN page ON page_id = il_from WHERE ${where.join(' AND ')} ORDER BY il_from${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    return (await this.db.named<FileUserRow & { isRedirect: number | boolean }>('LinkStore.fileUsers', sql, v)).map((r) => ({ ...r, isRedirect: !!r.isRedirect }));
+    return (await this.db.named<FileUserRow & { isRedirect: number | boolean }>('LinkStore.fileUsers', sql, v)).map((r) => {
+      r.isRedirect = !!r.isRedirect;
+      return r as FileUserRow;
+    });
   }
 }

@@ -61,7 +61,7 @@ export class PostgresMessageStore implements MessageStore {
        UNION ALL
        ${textsOf('@fallbackLangs')}
        WHERE NOT EXISTS (SELECT 1 FROM message WHERE msg_lang = ANY(@textLangs::text[]) AND msg_key = k.key)`,
-      { ...values, textLangs: langs, fallbackLangs },
+      Object.assign(values, { textLangs: langs, fallbackLangs }),
     );
     const keys: string[] = [];
     const texts: StoredMessage[] = [];

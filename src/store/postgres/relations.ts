@@ -9,13 +9,18 @@ const COLUMNS: Record<TargetTable, { from: string; ns: string; title: string; fr
   redirect: { from: 'rd_from', ns: 'rd_namespace', title: 'rd_title', fromNs: null },
 };
 // the backlink readers also walk imagelinks, which has no target namespace column: its targets are File: titles
+// once per process: a spread copy given more members is fine here
 const BACKLINK_COLUMNS: Record<BacklinkTable, { from: string; ns: string | null; title: string; fromNs: string | null }> = {
   ...COLUMNS,
   imagelinks: { from: 'il_from', ns: null, title: 'il_to', fromNs: 'il_from_namespace' },
 };
 
 type LinkerDbRow = Omit<LinkerRow, 'isRedirect'> & { isRedirect: number };
-const toLinker = <R extends LinkerDbRow>(r: R) => ({ ...r, isRedirect: r.isRedirect === 1 });
+// in place: a copy made by spreading the row and then given a member is promoted by V8 (11.3) at once
+const toLinker = <R extends LinkerDbRow>(r: R): Omit<R, 'isRedirect'> & { isRedirect: boolean } => {
+  (r as unknown as { isRedirect: boolean }).isRedirect = r.isRedirect === 1;
+  return r as unknown as Omit<R, 'isRedirect'> & { isRedirect: boolean };
+};
 
 /**
  * Distinct values of an index column in order, one seek per value, as one statement: a recursive CTE

@@ -232,7 +232,7 @@ export class PostgresSearchStore implements SearchStore {
       if (!list) redirectsOf.set(r.target, (list = []));
       list.push({ ns: r.ns, dbkey: r.dbkey });
     }
-    return docs.map(({ ord: _ord, ...d }) => ({ ...d, redirects: redirectsOf.get(d.pageid) ?? [] }) as SearchDocument);
+    return docs.map((d) => ({ pageid: d.pageid, ns: d.ns, title: d.title, length: d.length, touched: d.touched, contentModel: d.contentModel, text: d.text, redirects: redirectsOf.get(d.pageid) ?? [] }));
   }
 
   async titlePrefix(ns: number, prefix: string, offset: number, limit: number): Promise<TitlePrefixRow[]> {

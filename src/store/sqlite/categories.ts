@@ -26,7 +26,9 @@ export class SqliteCategoryStore implements CategoryStore {
 
   async byTitles(titles: readonly string[]): Promise<CategoryRow[]> {
     if (titles.length === 0) return [];
-    return this.byTitlesStmt.all(JSON.stringify(titles)).map((r) => ({ ...r, hidden: r.hidden === 1 }));
+    const rows = this.byTitlesStmt.all(JSON.stringify(titles)) as Array<CategoryRow | (Omit<CategoryRow, 'hidden'> & { hidden: number | boolean })>;
+    for (const r of rows) r.hidden = r.hidden === 1;
+    return rows as CategoryRow[];
   }
 
   /**

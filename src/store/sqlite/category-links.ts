@@ -79,7 +79,9 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
         ${hidden} AS hidden
       FROM json_each(@ids) j CROSS JOIN categorylinks ON cl_from = j.value${where.map((w) => ' AND ' + w).join('')}
       ORDER BY cl_from ${dir}, cl_to ${dir} LIMIT @limit`;
-    return this.ofPages.all<any>(sql, v).map((r) => ({ ...r, hidden: r.hidden === 1 }));
+    const rows = this.ofPages.all<any>(sql, v);
+    for (const r of rows) r.hidden = r.hidden === 1;
+    return rows;
   }
 
 }

@@ -110,7 +110,8 @@ export class SqliteLinkStore implements LinkStore {
     while (t !== undefined && out.length < o.limit) {
       out.push(t);
       if (out.length >= o.limit) break;
-      t = this.targets.value<string>(next, { ...v, after: t });
+      v.after = t;
+      t = this.targets.value<string>(next, v);
     }
     return out;
   }
@@ -157,7 +158,9 @@ export class SqliteLinkStore implements LinkStore {
     const sql =
       `SELECT il_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect FROM imagelinks` +
       ` CROSS JOIN page ON page_id = il_from WHERE ${where.join(' AND ')} ORDER BY il_from${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    return this.users.all<FileUserRow & { isRedirect: number | boolean }>(sql, v).map((r) => ({ ...r, isRedirect: !!r.isRedirect }));
+    const rows = this.users.all<FileUserRow & { isRedirect: number | boolean }>(sql, v);
+    for (const r of rows) r.isRedirect = !!r.isRedirect;
+    return rows as FileUserRow[];
   }
 }
 

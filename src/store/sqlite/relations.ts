@@ -9,6 +9,7 @@ const COLUMNS: Record<TargetTable, { from: string; ns: string; title: string; fr
   redirect: { from: 'rd_from', ns: 'rd_namespace', title: 'rd_title', fromNs: null },
 };
 // the backlink readers also walk imagelinks, which has no target namespace column: its targets are File: titles
+// once per process: a spread copy given more members is fine here
 const BACKLINK_COLUMNS: Record<BacklinkTable, { from: string; ns: string | null; title: string; fromNs: string | null }> = {
   ...COLUMNS,
   imagelinks: { from: 'il_from', ns: null, title: 'il_to', fromNs: 'il_from_namespace' },
@@ -231,7 +232,8 @@ export class SqliteRelationStore implements RelationStore {
     while (t !== undefined && out.length < o.limit) {
       out.push(t);
       if (out.length >= o.limit) break;
-      t = this.allTitles.value<string>(next, { ...v, after: t });
+      v.after = t;
+      t = this.allTitles.value<string>(next, v);
     }
     return out;
   }

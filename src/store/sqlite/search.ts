@@ -104,7 +104,7 @@ export class SqliteSearchStore implements SearchStore {
     if (words === null || namespaces.length === 0) return { hits: [], totalHits: req.countHits ? 0 : undefined };
     const key = req.query.titleKey;
     const params = { match: words, namespaces: JSON.stringify(namespaces), limit: req.limit, offset: req.offset };
-    const rows = (key !== null && req.fields !== 'text' ? this.rankedWithTitle.all({ ...params, key }) : this.ranked.all(params)) as Array<TitlePrefixRow & { total: number }>;
+    const rows = (key !== null && req.fields !== 'text' ? this.rankedWithTitle.all({ match: params.match, namespaces: params.namespaces, limit: params.limit, offset: params.offset, key }) : this.ranked.all(params)) as Array<TitlePrefixRow & { total: number }>;
     const out: FullTextResult = { hits: rows.map((r) => ({ pageid: r.pageid, ns: r.ns, title: r.title })) };
     if (req.countHits) {
       // the candidates are every match when they are fewer than the bound; past it (or past the last
@@ -127,7 +127,8 @@ export class SqliteSearchStore implements SearchStore {
     for (const id of ids) {
       const d = this.doc.get(id) as Omit<SearchDocument, 'redirects'> | undefined;
       if (!d) continue;
-      out.push({ ...d, redirects: this.redirectsTo.all(d.ns, d.title) as SearchDocument['redirects'] });
+      (d as SearchDocument).redirects = this.redirectsTo.all(d.ns, d.title) as SearchDocument['redirects'];
+      out.push(d as SearchDocument);
     }
     return out;
   }

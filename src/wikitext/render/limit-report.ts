@@ -64,7 +64,7 @@ export function limitReportData(cpuSeconds: number, wallSeconds: number, r: Expa
  */
 export function timingProfile(r: ExpansionReport): string[] {
   const total = r.profileTotalMs ?? 0;
-  const rows = [{ name: '-total', calls: 1, ms: total, pct: 100 }, ...(r.profile ?? []).map((p) => ({ ...p, pct: total ? (100 * p.ms) / total : 0 }))];
+  const rows = [{ name: '-total', calls: 1, ms: total, pct: 100 }, ...(r.profile ?? []).map((p) => Object.assign({}, p, { pct: total ? (100 * p.ms) / total : 0 }))];
   rows.sort((a, b) => b.ms - a.ms);
   return rows.slice(0, 10).map((p) => `${p.pct.toFixed(2).padStart(6)}% ${p.ms.toFixed(3).padStart(8)} ${String(p.calls).padStart(6)} - ${htmlspecialchars(p.name)}`);
 }
