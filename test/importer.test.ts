@@ -12,6 +12,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { importWiki, type ImportSummary } from '../src/importer/import.js';
 import { DumpError, readDump, type DumpItem, type DumpPage } from '../src/importer/dump-reader.js';
 import { readDumpThreaded, type ThreadedDumpItem } from '../src/importer/dump-thread.js';
@@ -578,6 +579,30 @@ describe('dump reader', () => {
     const threadedError = await drain(readDumpThreaded(cut)).then(() => null, (e: Error) => e);
     assert.ok(plainError instanceof DumpError && threadedError instanceof DumpError);
     assert.equal(threadedError.message, plainError.message);
+  });
+});
+
+describe('revision texts as stored', () => {
+  it('deflates with a window fitted to the text: the default window\'s bytes, read back by a plain raw inflate', () => {
+    // lengths around each window's reach (2^w - 262 bytes), past the largest (32 KB), astral characters on the edges
+    const lengths = [0, 1, 2, 100, 249, 250, 251, 500, 762, 763, 5000, 16122, 16123, 32506, 32507, 40000, 100000];
+    const piece = 'Київ 𝄞 [[Дніпро|річка]] {{Шаблон|x=1}} 😀 ';
+    for (const n of lengths) {
+      // pseudo-random characters (Cyrillic, ASCII, astral) repeated once: the repeat is a match as far back as half the text
+      let seed = n + 1;
+      const half = Array.from({ length: Math.ceil(n / 2) }, () => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        const r = seed % 100;
+        return r < 60 ? String.fromCodePoint(0x410 + (r % 48)) : r < 95 ? String.fromCodePoint(0x20 + r) : String.fromCodePoint(0x1f600 + r);
+      });
+      for (const text of [Array.from(piece.repeat(Math.ceil(n / piece.length) + 1)).slice(0, n).join(''), [...half, ...half].slice(0, n).join('')]) {
+        const bytes = Buffer.from(text, 'utf8');
+        const stored = encodeRevisionText(text);
+        assert.ok(inflateRawSync(stored).toString('utf8') === text, `${n} characters`);
+        assert.deepEqual(Buffer.from(encodeRevisionText(text)), Buffer.from(stored), 'the same text, the same bytes');
+        assert.deepEqual(Buffer.from(stored), deflateRawSync(bytes), `${n} characters (${bytes.length} bytes): the default window's bytes`);
+      }
+    }
   });
 });
 

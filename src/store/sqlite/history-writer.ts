@@ -16,7 +16,24 @@ import type { RevisionInput, LogInput, HistoryImportWriter } from '../import-wri
  * bytes), and an import must give the same database.
  */
 export function encodeRevisionText(text: string): Uint8Array {
-  return new Uint8Array(deflateRawSync(Buffer.from(text, 'utf8')));
+  return new Uint8Array(deflateRevisionBytes(Buffer.from(text, 'utf8')));
+}
+
+/** zlib's MIN_LOOKAHEAD: a window of 2^w bytes lets a match reach back 2^w - 262 bytes */
+const MIN_LOOKAHEAD = 262;
+const WINDOW_OPTIONS = Array.from({ length: 16 }, (_, w) => ({ windowBits: w, memLevel: 8 }));
+
+/**
+ * The raw deflate of a revision text's bytes, with the smallest window (2^9 .. 2^15 bytes) that reaches
+ * back over the whole text. zlib clears its window and hash chains when a stream starts; the default
+ * 32 KB window made that a tenth of a ~600-byte text's deflate. With the window covering the text every
+ * match of the default window is still in reach and the hash table is the same (memLevel 8), so the
+ * bytes are the default's; any raw inflater reads them (the window size is not in the stream).
+ */
+export function deflateRevisionBytes(bytes: Buffer): Buffer {
+  let w = 9;
+  while (w < 15 && (1 << w) - MIN_LOOKAHEAD < bytes.length) w++;
+  return deflateRawSync(bytes, WINDOW_OPTIONS[w]);
 }
 
 /** MediaWiki's $wgRCMaxAge default: 90 days. */
@@ -51,7 +68,7 @@ export class HistoryWriter implements HistoryImportWriter {
     );
     if (res.changes === 0) return;
     this.revisions++;
-    if (hasText) this.insText.run(r.id, r.encodedText ?? deflateRawSync(Buffer.from(r.text!, 'utf8')));
+    if (hasText) this.insText.run(r.id, r.encodedText ?? deflateRevisionBytes(Buffer.from(r.text!, 'utf8')));
   }
 
   writeLog(l: LogInput): void {

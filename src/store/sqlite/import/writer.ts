@@ -141,6 +141,13 @@ export function pageLookupStatements(db: Database.Database) {
       'SELECT page_id AS id, page_is_redirect AS r FROM page INDEXED BY page_redirect_namespace_title WHERE page_is_redirect IN (0, 1) AND page_namespace = ? AND page_title = ?',
     ),
     redirectOf: db.prepare('SELECT rd_namespace AS ns, rd_title AS dbkey FROM redirect WHERE rd_from = ?'),
+    // one seek in the redirects' part of the same index (a few percent of it, so it stays in the cache)
+    // instead of byTitle's two: most titles asked for are no redirect, and their seek in the pages' part
+    // missed the cache at 1,000,000 pages
+    redirectTarget: db.prepare(
+      `SELECT rd_namespace AS ns, rd_title AS dbkey FROM page INDEXED BY page_redirect_namespace_title JOIN redirect ON rd_from = page_id
+       WHERE page_is_redirect = 1 AND page_namespace = ? AND page_title = ?`,
+    ),
     textOf: db.prepare('SELECT old_text FROM page_text WHERE page_id = ?').pluck(),
   };
 }
@@ -153,7 +160,7 @@ class SqlitePages implements PageImportWriter {
   private readonly delPage: Database.Statement;
   private readonly delText: Database.Statement;
   private readonly delRedirect: Database.Statement;
-  private lookups: { byTitle: Database.Statement; redirectOf: Database.Statement; textOf: Database.Statement; firstRev: Database.Statement } | null = null;
+  private lookups: (ReturnType<typeof pageLookupStatements> & { firstRev: Database.Statement }) | null = null;
 
   constructor(
     private readonly db: Database.Database,
@@ -294,6 +301,10 @@ class SqlitePages implements PageImportWriter {
 
   redirectOf(id: number): TitleRef | undefined {
     return this.q.redirectOf.get(id) as TitleRef | undefined;
+  }
+
+  redirectTarget(t: TitleRef): TitleRef | undefined {
+    return this.q.redirectTarget.get(t.ns, t.dbkey) as TitleRef | undefined;
   }
 
   textOf(id: number): string | undefined {
