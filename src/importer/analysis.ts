@@ -258,7 +258,7 @@ export class PageAnalyzer {
   /** Title, redirect titles and the source text with markup stripped, folded for search. */
   private searchRow(page: PageWithText, strip: StripOptions): SearchRow {
     const title = foldForSearch(page.dbkey.replace(/_/g, ' '));
-    const redirects = this.source.redirectsTo(page).map((k) => foldForSearch(k.replace(/_/g, ' ')));
+    const redirects = page.redirected === false ? [] : this.source.redirectsTo(page).map((k) => foldForSearch(k.replace(/_/g, ' ')));
     const text = foldForSearch(page.model === 'wikitext' ? stripMarkup(page.text, strip) : page.text);
     return { id: page.id, ns: page.ns, title, redirects, text };
   }

@@ -78,6 +78,8 @@ export interface PageWithText {
   latestRevId: number;
   model: string;
   text: string;
+  /** whether some page redirects to this one (when the reader knows it; else ask redirectsTo) */
+  redirected?: boolean;
 }
 
 export interface Uploader {

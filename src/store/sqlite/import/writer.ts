@@ -116,15 +116,18 @@ const UPLOAD_TABLE_SQL = `CREATE TABLE tmp_upload (name TEXT PRIMARY KEY, user T
   timestamp TEXT NOT NULL, comment TEXT NOT NULL) WITHOUT ROWID`;
 
 /** Pass 2's pages: a chunk in page id order, after a page id (shared with the analysis workers' reader). */
+// \`redirected\`: a seek in redirect_target within the statement, so that the search row asks for the
+// titles of redirects to a page (a statement of its own) only for the few pages that have some
 export const PAGE_CHUNK_SQL = `SELECT p.page_id AS id, p.page_namespace AS ns, p.page_title AS dbkey, p.page_is_redirect AS redirect,
-    p.latest_timestamp AS ts, p.page_latest AS rev, p.page_content_model AS model, t.old_text AS text
+    p.latest_timestamp AS ts, p.page_latest AS rev, p.page_content_model AS model, t.old_text AS text,
+    EXISTS (SELECT 1 FROM redirect r WHERE r.rd_namespace = p.page_namespace AND r.rd_title = p.page_title) AS redirected
   FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?`;
 
 /** a row of PAGE_CHUNK_SQL read raw (statements prepared with .raw()): arrays are cheaper to make than named rows */
-export type PageChunkRow = [id: number, ns: number, dbkey: string, redirect: number, ts: string, rev: number, model: string, text: string];
+export type PageChunkRow = [id: number, ns: number, dbkey: string, redirect: number, ts: string, rev: number, model: string, text: string, redirected: number];
 
 export function toPageWithText(r: PageChunkRow): PageWithText {
-  return { id: r[0], ns: r[1], dbkey: r[2], isRedirect: r[3] === 1, latestTimestamp: r[4], latestRevId: r[5], model: r[6], text: r[7] };
+  return { id: r[0], ns: r[1], dbkey: r[2], isRedirect: r[3] === 1, latestTimestamp: r[4], latestRevId: r[5], model: r[6], text: r[7], redirected: r[8] === 1 };
 }
 
 /** The DB keys of the pages that redirect to a title, in page id order. */
