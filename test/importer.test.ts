@@ -28,6 +28,7 @@ import { openStore } from '../src/store/open.js';
 import { createServer } from '../src/http/server.js';
 import type { PageAnalysis, PageAnalysisHook } from '../src/importer/hooks.js';
 import { semanticImportHook } from '../src/importer/semantic-hook.js';
+import { generateBig } from '../scripts/generate-big.js';
 
 // the import command runs on its own too (`wikiquery import` is the same function behind main.js)
 const CLI = path.resolve(import.meta.dirname, '../src/cli/import-command.js');
@@ -495,6 +496,35 @@ describe('import: analysis threads', () => {
     assert.deepEqual(seen[1], seen[0]);
     assert.deepEqual(seen[3], seen[0]);
     assert.ok(seen[3].every(([k, v]) => typeof v === 'number' && !k.includes('[[')));
+  });
+
+  it('writes the same rows over many chunks: the worker’s, and those the main thread analyses while it waits', { timeout: 120_000 }, async () => {
+    // 2,600 synthetic pages: six chunks of 500, each encoded page by page and decoded as it is written
+    // (result-codec.ts); the main thread takes chunks of its own while the worker starts and whenever it is behind
+    const big = path.join(dir, 'big-chunks');
+    await generateBig(big, 2600);
+    const rows = (file: string) => {
+      const d = new Database(file, { readonly: true });
+      try {
+        const out: Record<string, unknown[]> = {};
+        for (const t of ['pagelinks', 'imagelinks', 'templatelinks', 'categorylinks', 'externallinks', 'page_props', 'category', 'smw_value', 'querycache']) {
+          out[t] = d.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3`).raw().all();
+        }
+        out.search = d.prepare("SELECT rowid FROM search_index WHERE search_index MATCH 'поселення' ORDER BY rank, rowid LIMIT 3000").pluck().all();
+        return out;
+      } finally {
+        d.close();
+      }
+    };
+    const results = [];
+    for (const workers of [0, 1]) {
+      const file = path.join(dir, `chunks-${workers}.sqlite`);
+      await importWiki({ dump: path.join(big, 'dump.xml'), db: file, filesDir: path.join(big, 'files'), lang: 'uk', hooks: [semanticImportHook()], workers, log: () => {} });
+      results.push(rows(file));
+    }
+    assert.ok((results[0].pagelinks as unknown[]).length > 10_000);
+    assert.ok((results[0].search as unknown[]).length > 2000);
+    assert.deepEqual(results[1], results[0]);
   });
 
   it('fails the import when a worker fails, keeping the database', async () => {

@@ -9,6 +9,7 @@
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { LiveList } from './live-list.js';
 
 interface Watched {
   read: number;
@@ -20,17 +21,29 @@ interface Watched {
   fired: boolean;
 }
 
+/** on a watched socket: what was seen of it */
+const WATCHED = Symbol('idle.watched');
+type WatchedSocket = Socket & { [WATCHED]: Watched };
+
 /** Watch the server's connections; returns the function that stops watching. */
 export function watchIdleConnections(server: Server, timeoutMs: number): () => void {
-  const watched = new Map<Socket, Watched>();
+  // the open connections (not a Map keyed by socket: clients that open a connection per request would
+  // make it one of the promoted chains live-list.ts describes)
+  const watched = new LiveList<WatchedSocket>();
+  const onClose = function (this: WatchedSocket) {
+    watched.delete(this);
+  };
   const onConnection = (socket: Socket) => {
-    watched.set(socket, { read: socket.bytesRead, written: socket.bytesWritten, pending: socket.writableLength, since: Date.now(), fired: false });
-    socket.once('close', () => watched.delete(socket));
+    const s = socket as WatchedSocket;
+    s[WATCHED] = { read: socket.bytesRead, written: socket.bytesWritten, pending: socket.writableLength, since: Date.now(), fired: false };
+    watched.add(s);
+    socket.once('close', onClose);
   };
   server.on('connection', onConnection);
   const sweep = () => {
     const now = Date.now();
-    for (const [socket, w] of watched) {
+    watched.forEach((socket) => {
+      const w = socket[WATCHED];
       // bytes read, handed to the socket, or taken by the kernel from its queue (a write completing)
       const read = socket.bytesRead;
       const written = socket.bytesWritten;
@@ -45,7 +58,7 @@ export function watchIdleConnections(server: Server, timeoutMs: number): () => v
         w.fired = true;
         socket.emit('timeout');
       }
-    }
+    });
   };
   const timer = setInterval(sweep, Math.min(1000, timeoutMs)).unref();
   return () => {

@@ -17,6 +17,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import { texts } from '../api/errors.js';
+import { LiveList } from './live-list.js';
 
 export interface LoadLimits {
   /** requests in flight at once; 0 = no limit */
@@ -43,7 +44,9 @@ export interface LoadState {
 const BYTES = Symbol('loadBytes');
 /** on the raw response of a direct request: what to call when it closes */
 const CLOSED = Symbol('loadClosed');
-type Counted = { [BYTES]?: number; [CLOSED]?: (res: ServerResponse) => void };
+/** on the raw response of a request in flight: Date.now() when it was admitted */
+const STARTED = Symbol('loadStarted');
+type Counted = { [BYTES]?: number; [CLOSED]?: (res: ServerResponse) => void; [STARTED]?: number };
 
 /** The hooks of the routes that are shed (the API's): attached to those routes only, so other routes pay nothing. */
 export interface LoadHooks {
@@ -68,8 +71,8 @@ export interface LoadGate {
 
 export function createLoadShedding(limits: LoadLimits): { state: LoadState; hooks: LoadHooks; gate: LoadGate } {
   const state: LoadState = { inFlight: 0, pendingBytes: 0, shed: 0 };
-  // start times of the requests in flight by their raw response, oldest first (a Map keeps insertion order)
-  const started = new Map<object, number>();
+  // the raw responses of the requests in flight, oldest first (not a Map: see live-list.ts)
+  const admitted = new LiveList<ServerResponse & Counted>();
   // requests taken since the event loop was last between turns (reset in the check phase)
   let turn = 0;
   const endTurn = () => {
@@ -80,7 +83,7 @@ export function createLoadShedding(limits: LoadLimits): { state: LoadState; hook
   function onClose(this: ServerResponse & Counted) {
     state.inFlight--;
     state.pendingBytes -= this[BYTES] ?? 0;
-    started.delete(this);
+    admitted.delete(this);
     this[CLOSED]?.(this);
   }
   const takeTurn = () => {
@@ -94,7 +97,8 @@ export function createLoadShedding(limits: LoadLimits): { state: LoadState; hook
   const admit = (res: ServerResponse & Counted) => {
     res[BYTES] = 0;
     state.inFlight++;
-    started.set(res, Date.now());
+    res[STARTED] = Date.now();
+    admitted.add(res);
     res.on('close', onClose);
   };
   const sent = (res: ServerResponse & Counted, n: number) => {
@@ -108,7 +112,7 @@ export function createLoadShedding(limits: LoadLimits): { state: LoadState; hook
     takeTurn();
     if (over()) {
       state.shed++;
-      const oldest = started.values().next().value;
+      const oldest = admitted.first()?.[STARTED];
       const lag = oldest === undefined ? 0 : Math.floor((Date.now() - oldest) / 1000);
       const host = request.headers.host ?? '127.0.0.1';
       const body = JSON.stringify({

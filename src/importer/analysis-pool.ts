@@ -8,16 +8,35 @@ import type { ImportSource } from '../store/import-writer.js';
 import { PageAnalyzer, type AnalysisSetup, type PageResult } from './analysis.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import type { WorkerData, WorkerRequest } from './analysis-worker.js';
-import { decodeResults, type EncodedResults } from './result-codec.js';
+import { eachResult, type EncodedResults } from './result-codec.js';
+
+/**
+ * A chunk's results: how many, and the results one at a time (decoded as they are taken, so that only the
+ * page being written is held as objects: see result-codec.ts).
+ */
+export interface ChunkResults {
+  count: number;
+  each(): Iterable<PageResult>;
+}
+
+/** the results of a chunk made on this thread */
+export function chunkOf(results: readonly PageResult[]): ChunkResults {
+  return { count: results.length, each: () => results };
+}
+
+/** an encoded chunk, decoded as it is taken */
+export function encodedChunk(d: EncodedResults): ChunkResults {
+  return { count: d.count, each: () => eachResult(d) };
+}
 
 export interface ChunkAnalyzer {
   /** the analysis of the pages after `afterId` (at most `limit`), in page id order */
-  chunk(afterId: number, limit: number): Promise<PageResult[]>;
+  chunk(afterId: number, limit: number): Promise<ChunkResults>;
   close(): Promise<void>;
 }
 
 interface Pending {
-  resolve: (r: PageResult[]) => void;
+  resolve: (r: ChunkResults) => void;
   reject: (e: Error) => void;
 }
 
@@ -34,16 +53,8 @@ class WorkerPool implements ChunkAnalyzer {
       worker.on('message', (m: { ok: true; results: EncodedResults } | { ok: false; error: string }) => {
         const p = entry.pending.shift();
         if (m.ok) {
-          let results: PageResult[];
-          try {
-            results = decodeResults(m.results);
-          } catch (e) {
-            const err = e instanceof Error ? e : new Error(String(e));
-            p?.reject(err);
-            this.fail(err);
-            return;
-          }
-          p?.resolve(results);
+          // decoded when the writer takes it (a malformed chunk throws there, in page order)
+          p?.resolve(encodedChunk(m.results));
         } else {
           const e = new Error(`page analysis failed: ${m.error}`);
           p?.reject(e);
@@ -63,7 +74,7 @@ class WorkerPool implements ChunkAnalyzer {
     for (const w of this.workers) for (const p of w.pending.splice(0)) p.reject(this.failure);
   }
 
-  chunk(afterId: number, limit: number): Promise<PageResult[]> {
+  chunk(afterId: number, limit: number): Promise<ChunkResults> {
     if (this.failure) return Promise.reject(this.failure);
     const entry = this.workers[this.next++ % this.workers.length];
     return new Promise((resolve, reject) => {
@@ -82,8 +93,8 @@ class WorkerPool implements ChunkAnalyzer {
 class InlineAnalyzer implements ChunkAnalyzer {
   constructor(private readonly analyzer: PageAnalyzer) {}
 
-  async chunk(afterId: number, limit: number): Promise<PageResult[]> {
-    return this.analyzer.chunk(afterId, limit);
+  async chunk(afterId: number, limit: number): Promise<ChunkResults> {
+    return chunkOf(this.analyzer.chunk(afterId, limit));
   }
 
   async close(): Promise<void> {}

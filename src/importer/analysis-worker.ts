@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openImportReader } from '../store/open.js';
 import { PageAnalyzer, type AnalysisSetup } from './analysis.js';
-import { encodeResults } from './result-codec.js';
+import { ResultEncoder } from './result-codec.js';
 
 export interface WorkerData {
   location: string;
@@ -21,7 +21,9 @@ const analyzer = await PageAnalyzer.create(reader, data.setup);
 const port = parentPort!;
 port.on('message', (req: WorkerRequest) => {
   try {
-    const { encoded, transfer } = encodeResults(reader.snapshot(() => analyzer.chunk(req.afterId, req.limit)));
+    const e = new ResultEncoder();
+    reader.snapshot(() => analyzer.chunkInto(req.afterId, req.limit, (r) => e.add(r)));
+    const { encoded, transfer } = e.finish();
     port.postMessage({ ok: true, results: encoded }, transfer);
   } catch (e) {
     port.postMessage({ ok: false, error: (e as Error).stack ?? String(e) });

@@ -164,6 +164,18 @@ export class PageAnalyzer {
     return this.source.pages.chunkWithText(afterId, limit).map((p) => this.analyze(p));
   }
 
+  /** each page's result handed to `sink` as soon as it is made (see result-codec.ts ResultEncoder); the count */
+  chunkInto(afterId: number, limit: number, sink: (r: PageResult) => void): number {
+    const pages = this.source.pages.chunkWithText(afterId, limit);
+    for (let i = 0; i < pages.length; i++) {
+      const page = pages[i]!;
+      // the page's text goes with its result, not with the chunk
+      (pages as Array<PageWithText | undefined>)[i] = undefined;
+      sink(this.analyze(page));
+    }
+    return pages.length;
+  }
+
   analyze(page: PageWithText): PageResult {
     const r = page.model !== 'wikitext' ? this.unlinked(page) : this.wikitext(page);
     if (this.strip !== null && !page.isRedirect) r.search = this.searchRow(page, this.strip);

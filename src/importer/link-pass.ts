@@ -16,7 +16,8 @@ import { linkRows, PageAnalyzer, type AnalysisSetup, type PageResult } from './a
 import type { PageLinks } from '../wikitext/links.js';
 import type { Expansion } from './expand.js';
 import { MAX_EXPANSION_DEPTH, queryKey, type InlineQueryCall, type InlineQueryOutput } from '../wikitext/preprocess.js';
-import { createChunkAnalyzer } from './analysis-pool.js';
+import { createChunkAnalyzer, encodedChunk, type ChunkResults } from './analysis-pool.js';
+import { ResultEncoder } from './result-codec.js';
 import { inBatch } from './batch.js';
 
 const CHUNK = 500;
@@ -107,7 +108,7 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
   const analyzer = await createChunkAnalyzer(opts.workers, opts.setup, { source: w, interwiki: opts.interwiki, share: () => w.shareForReading(), stopSharing: () => w.stopSharing() });
   try {
     // chunks asked for ahead: every worker busy while the main thread writes, memory bounded
-    const ahead: Array<{ results: Promise<PageResult[]>; ready: boolean; local?: true }> = [];
+    const ahead: Array<{ results: Promise<ChunkResults>; ready: boolean; local?: true }> = [];
     const depth = Math.max(2, 2 * opts.workers);
     let asked = 0;
     let withWorkers = 0;
@@ -136,9 +137,13 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
         const end = w.pages.chunkEnd(asked, CHUNK);
         if (end === null) return;
         local ??= await PageAnalyzer.create(w, opts.setup, opts.interwiki);
-        let results: PageResult[];
+        // encoded as the workers' chunks are: it waits for the chunks before it, and held as objects its
+        // results were promoted to the old generation (see result-codec.ts ResultEncoder)
+        let results: ChunkResults;
         try {
-          results = local.chunk(asked, CHUNK);
+          const e = new ResultEncoder();
+          local.chunkInto(asked, CHUNK, (r) => e.add(r));
+          results = encodedChunk(e.finish().encoded);
         } catch (e) {
           throw new Error(`page analysis failed: ${(e as Error).stack ?? String(e)}`);
         }
@@ -161,7 +166,7 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
         askMore();
         if (inOpenBatch === 0) w.begin();
         inOpenBatch++;
-        for (const r of results) await write(r);
+        for (const r of results.each()) await write(r);
         if (inOpenBatch === BATCH_CHUNKS || ahead.length === 0) {
           inOpenBatch = 0;
           w.commit();
@@ -169,7 +174,7 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
           // a chunk's search rows at a time: the batch's would be megabytes of text held
           w.search.flush();
         }
-        done += results.length;
+        done += results.count;
         opts.onProgress?.(done);
         // let signal handlers and the progress bar run between chunks
         await new Promise((r) => setImmediate(r));

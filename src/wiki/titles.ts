@@ -52,6 +52,17 @@ function validCodepoint(cp: number): boolean {
   return cp === 0x09 || cp === 0x0a || cp === 0x0d || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
 }
 
+/**
+ * A copy of `s` that shares no memory with the string it was cut from. V8 makes a substring of 13 or more
+ * characters a view of its parent, and a concatenation keeps its parts: a link target cut from a page's
+ * text, kept as a key of a memo that lives across pages, kept the whole text alive (the import's analysis
+ * promoted every page's text to the old generation this way). Concatenating and slicing again makes V8
+ * flatten the pair into a new string of the target's length plus one.
+ */
+export function detached<T extends string | undefined>(s: T): T {
+  return (s === undefined || s.length < 13 ? s : (' ' + s).slice(1)) as T;
+}
+
 export class TitleCodec {
   readonly namespaces: Map<number, NamespaceInfo>;
   readonly aliases: Array<{ id: number; alias: string }>;
@@ -112,7 +123,7 @@ export class TitleCodec {
       memo = undefined;
     }
     if (memo === undefined) this.parsed.set(defaultNs, (memo = new Map()));
-    memo.set(text, t && { ns: t.ns, dbkey: t.dbkey, fragment: t.fragment });
+    memo.set(detached(text), t && { ns: t.ns, dbkey: detached(t.dbkey), fragment: detached(t.fragment) });
     this.parsedCount++;
     return t;
   }

@@ -1,0 +1,71 @@
+/**
+ * The objects of one kind that are alive now (requests in flight, open connections), oldest first,
+ * threaded through the objects themselves.
+ *
+ * Not a Map keyed by the objects: a Map that gains and loses an entry per request rebuilds its table every
+ * few hundred requests, and once one of those tables has been promoted to the old generation (a slow
+ * request, large answers and a full collection are enough), the dead table still points at the keys it
+ * held and at the table that replaced it. The young-generation collector treats old objects as roots, so
+ * every request object and every later table survived its collections, was promoted in turn and kept the
+ * chain going until the next full collection: measured with a 1,000,000-page wiki, after 6 s of
+ * sfautocomplete's 104 KB answers, `action=tokens` promoted 1.4 MB per scavenge (10% of what it
+ * allocated, 34 KB before), scavenges took 2 ms instead of 0.45, a full collection ran every 0.7 s and the
+ * request cost 20–22 µs of CPU instead of 16–17, for as long as the process lived.
+ * Here an object that leaves the list has its links cleared, so a dead one points at nothing.
+ */
+const PREV = Symbol('live.prev');
+const NEXT = Symbol('live.next');
+const OWNER = Symbol('live.owner');
+
+type Linked = { [PREV]?: Linked; [NEXT]?: Linked; [OWNER]?: LiveList<object> };
+
+export class LiveList<T extends object> {
+  private head: Linked | undefined;
+  private tail: Linked | undefined;
+  size = 0;
+
+  /** at the end (the newest); an object already in a list stays where it is */
+  add(item: T): void {
+    const o = item as Linked;
+    if (o[OWNER] !== undefined) return;
+    o[OWNER] = this as LiveList<object>;
+    o[PREV] = this.tail;
+    o[NEXT] = undefined;
+    if (this.tail) this.tail[NEXT] = o;
+    else this.head = o;
+    this.tail = o;
+    this.size++;
+  }
+
+  delete(item: T): boolean {
+    const o = item as Linked;
+    if (o[OWNER] !== (this as LiveList<object>)) return false;
+    const prev = o[PREV];
+    const next = o[NEXT];
+    if (prev) prev[NEXT] = next;
+    else this.head = next;
+    if (next) next[PREV] = prev;
+    else this.tail = prev;
+    o[PREV] = o[NEXT] = o[OWNER] = undefined;
+    this.size--;
+    return true;
+  }
+
+  /** the oldest */
+  first(): T | undefined {
+    return this.head as T | undefined;
+  }
+
+  /** each object, oldest first; `fn` may delete the one it is given */
+  forEach(fn: (item: T) => void): void {
+    for (let o = this.head; o !== undefined; ) {
+      const next = o[NEXT];
+      fn(o as T);
+      o = next;
+    }
+  }
+
+  clear(): void {
+    while (this.head) this.delete(this.head as T);
+  }
+}
