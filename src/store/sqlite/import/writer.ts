@@ -115,9 +115,11 @@ export function openSqliteStagingWriter(
 const UPLOAD_TABLE_SQL = `CREATE TABLE tmp_upload (name TEXT PRIMARY KEY, user TEXT NOT NULL, user_id INTEGER NOT NULL,
   timestamp TEXT NOT NULL, comment TEXT NOT NULL) WITHOUT ROWID`;
 
-/** Pass 2's pages: a chunk in page id order, after a page id (shared with the analysis workers' reader). */
-// \`redirected\`: a seek in redirect_target within the statement, so that the search row asks for the
-// titles of redirects to a page (a statement of its own) only for the few pages that have some
+/**
+ * Pass 2's pages: a chunk in page id order, after a page id (shared with the analysis workers' reader).
+ * `redirected` is a seek in redirect_target inside the statement, so that the search row asks for the
+ * titles of the redirects to a page (a statement of its own) only for the few pages that have some.
+ */
 export const PAGE_CHUNK_SQL = `SELECT p.page_id AS id, p.page_namespace AS ns, p.page_title AS dbkey, p.page_is_redirect AS redirect,
     p.latest_timestamp AS ts, p.page_latest AS rev, p.page_content_model AS model, t.old_text AS text,
     EXISTS (SELECT 1 FROM redirect r WHERE r.rd_namespace = p.page_namespace AND r.rd_title = p.page_title) AS redirected
