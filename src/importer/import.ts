@@ -199,7 +199,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`);
     await checkpoint();
     // users, contributors and recent changes: nothing before the end of the import reads them, so they are
-    // made while the reports' and the autocompletion threads run (made here, the other core was idle)
+    // made while the autocompletion thread runs (made here, the other core was idle)
     let history: { users: number; recentChanges: number } | null = null;
     const finishHistory = async () => {
       if (history !== null) return history;
@@ -339,12 +339,13 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     await checkpoint();
     const afterReports = new Set<string>([...w.derived.reportSources, ...HISTORY_AREAS]);
     await buildIndexes(w.pendingIndexAreas().filter((area) => !afterReports.has(area)));
-    const { users } = await finishHistory();
-    await buildIndexes(w.pendingIndexAreas().filter((area) => !w.derived.reportSources.includes(area)));
     step('reports: joined');
     const reports = await w.derived.joinReports();
     log(`reports: ${reports.rows} rows, ${reports.seconds.toFixed(1)} s on their thread (${secondsSince(t0)} s)`);
     await checkpoint();
+    // after the reports' thread, beside the autocompletion thread, which ends later: made before the
+    // reports' join (three threads on two cores), this step left a core idle while the join waited for it
+    const { users } = await finishHistory();
     await buildIndexes(w.pendingIndexAreas());
     // ---- --render: last, over the finished tables (a render reads templates, files, categories, messages)
     let rendered = 0;

@@ -104,9 +104,8 @@ export class SemanticTyper {
     const k = `${ns}|${dbkey}`;
     let t = this.redirectCache.get(k);
     if (t === undefined) {
-      const page = this.source.pages.byTitle({ ns, dbkey });
-      t = (page?.isRedirect && this.source.pages.redirectOf(page.id)) || null;
-      if (t !== null) t = { ns: t.ns, dbkey: t.dbkey };
+      const target = this.source.pages.redirectTarget({ ns, dbkey });
+      t = target === undefined ? null : { ns: target.ns, dbkey: target.dbkey };
       if (this.redirectCache.size > 20000) this.redirectCache.clear();
       this.redirectCache.set(k, t);
     }

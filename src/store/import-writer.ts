@@ -78,6 +78,8 @@ export interface PageWithText {
   latestRevId: number;
   model: string;
   text: string;
+  /** whether some page redirects to this one (when the reader knows it; else ask redirectsTo) */
+  redirected?: boolean;
 }
 
 export interface Uploader {
@@ -217,6 +219,8 @@ export interface PageImportWriter {
   /** template look-ups of the expander (after indexTitles) */
   byTitle(t: TitleRef): { id: number; isRedirect: boolean } | undefined;
   redirectOf(id: number): TitleRef | undefined;
+  /** the target of the redirect page titled `t`; undefined when `t` is no redirect (or no page) */
+  redirectTarget(t: TitleRef): TitleRef | undefined;
   textOf(id: number): string | undefined;
   /** the first revision's author of a page, as an uploader */
   firstRevisionUploader(t: TitleRef): Uploader | undefined;
@@ -395,7 +399,7 @@ export interface ParserCacheImportWriter {
  * final by pass 2. Implemented by the writer itself and by readers of their own (analysis workers).
  */
 export interface ImportSource {
-  pages: Pick<PageImportWriter, 'chunkWithText' | 'byTitle' | 'redirectOf' | 'textOf'>;
+  pages: Pick<PageImportWriter, 'chunkWithText' | 'byTitle' | 'redirectOf' | 'redirectTarget' | 'textOf'>;
   files: Pick<FileImportWriter, 'exists'>;
   messages: Pick<MessageImportWriter, 'text' | 'override'>;
   /** the DB keys of the pages that redirect to a title, in page id order */

@@ -3,20 +3,21 @@
  * after the dump pass the tables derived from them (users, page contributors, recent changes).
  * The importer calls this; the SQL stays here, next to the schema.
  */
-import { deflateRawSync } from 'node:zlib';
+import { deflateRevisionBytes } from './revision-deflate.js';
 import type Database from 'better-sqlite3';
 
 export type { RevisionInput, LogInput } from '../import-writer.js';
 import type { RevisionInput, LogInput, HistoryImportWriter } from '../import-writer.js';
 
 /**
- * A revision text as revision_text keeps it: the raw deflate of its UTF-8 bytes, in an ArrayBuffer of its
- * own (it can be transferred to another thread). A fresh zlib stream per text: reusing one with
- * deflateReset is ~2.5x faster but node's zlib then, rarely, picks other matches (the same text, other
- * bytes), and an import must give the same database.
+ * A revision text as revision_text keeps it: the raw deflate of its UTF-8 bytes (revision-deflate.ts), in
+ * an ArrayBuffer of its own (it can be transferred to another thread). The bytes depend on the text alone
+ * (not on the thread or the texts before it): an import must give the same database. (zlib's stream
+ * reused with deflateReset was ~2.5x faster than a fresh one per text, but then, rarely, picked other
+ * matches for the same text.)
  */
 export function encodeRevisionText(text: string): Uint8Array {
-  return new Uint8Array(deflateRawSync(Buffer.from(text, 'utf8')));
+  return deflateRevisionBytes(Buffer.from(text, 'utf8'));
 }
 
 /** MediaWiki's $wgRCMaxAge default: 90 days. */
@@ -51,7 +52,7 @@ export class HistoryWriter implements HistoryImportWriter {
     );
     if (res.changes === 0) return;
     this.revisions++;
-    if (hasText) this.insText.run(r.id, r.encodedText ?? deflateRawSync(Buffer.from(r.text!, 'utf8')));
+    if (hasText) this.insText.run(r.id, r.encodedText ?? deflateRevisionBytes(Buffer.from(r.text!, 'utf8')));
   }
 
   writeLog(l: LogInput): void {

@@ -47,6 +47,7 @@ class SqliteImportReader implements ImportReader {
         return row && { id: row.id, isRedirect: row.r === 1 };
       },
       redirectOf: (id: number) => q.redirectOf.get(id) as TitleRef | undefined,
+      redirectTarget: (t: TitleRef) => q.redirectTarget.get(t.ns, t.dbkey) as TitleRef | undefined,
       textOf: (id: number) => q.textOf.get(id) as string | undefined,
     };
     this.files = { exists: (name: string) => this.fileExists.get(name) !== undefined };
