@@ -362,7 +362,7 @@ class DumpParser {
     if (rev.timestamp === '') this.fail('<revision> without <timestamp>');
     this.out.push({ type: 'revision', page: { id: page.id, ns: page.ns, title: page.title }, revision: rev });
     page.count++;
-    if (!page.first || isNewer(page.first, rev)) page.first = { ...rev, text: null };
+    if (!page.first || isNewer(page.first, rev)) page.first = Object.assign({}, rev, { text: null });
     if (!page.latest || isNewer(rev, page.latest)) page.latest = rev;
   }
 

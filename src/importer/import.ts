@@ -237,7 +237,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     for (let i = 0; i < hooks.length; i++) {
       const analyzeNamespace = async (ns: number, each: (page: PageAnalysis, analyzed: unknown) => void) => {
         // on this thread: a hook asks for few pages (the workers start with pass 2)
-        prepass ??= await PageAnalyzer.create(w, { ...setup, searchIndex: false }, interwiki);
+        prepass ??= await PageAnalyzer.create(w, { ...setup, searchIndex: false }, interwiki); // once per process
         for (let after = 0; ; ) {
           const pages = w.pages.chunkInNamespace(ns, after, PREPASS_CHUNK);
           if (pages.length === 0) break;
@@ -249,7 +249,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
           await checkpoint();
         }
       };
-      await hooks[i].begin?.(w, { ...hookContext, analyzeNamespace });
+      await hooks[i].begin?.(w, { ...hookContext, analyzeNamespace }); // once per process
     }
     prepass = null;
     // what the hooks learnt in begin() goes to every analyzer of pass 2 (SMW: the declared property types)

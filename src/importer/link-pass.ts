@@ -234,7 +234,7 @@ export async function runInlineQueryLinkPass(
           calls.forEach((c, k) => known.set(queryKey(c), answers[k]));
         }
         const rows = linkRows(result.links, result.exp.templates, page.dbkey.replace(/_/g, ' '));
-        w.links.supplement(page.id, page.ns, { ...rows, timestamp: page.latestTimestamp, categoryType: categoryType(page.ns) });
+        w.links.supplement(page.id, page.ns, Object.assign({}, rows, { timestamp: page.latestTimestamp, categoryType: categoryType(page.ns) }));
       }
       add(w.links.flushSupplement());
     });

@@ -147,7 +147,7 @@ export class PageWriter {
   /** One revision of any page, as it is read (bounded memory whatever the history's length). */
   writeRevision(page: DumpRevisionPage, rev: DumpRevision, prepared?: PreparedText): void {
     if (this.revPage?.id !== page.id) {
-      this.revPage = { id: page.id, title: dumpPageTitle({ ...page, redirectTitle: undefined } as DumpPage, this.codec) };
+      this.revPage = { id: page.id, title: dumpPageTitle(Object.assign({}, page, { redirectTitle: undefined }) as DumpPage, this.codec) };
     }
     const title = this.revPage.title;
     if (title === null || page.id <= 0) return; // the page itself is skipped (and reported) when it ends
