@@ -6,7 +6,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openImportReader } from '../store/open.js';
 import { PageAnalyzer, type AnalysisSetup } from './analysis.js';
-import { ResultEncoder } from './result-codec.js';
 
 export interface WorkerData {
   location: string;
@@ -21,9 +20,7 @@ const analyzer = await PageAnalyzer.create(reader, data.setup);
 const port = parentPort!;
 port.on('message', (req: WorkerRequest) => {
   try {
-    const e = new ResultEncoder();
-    reader.snapshot(() => analyzer.chunkInto(req.afterId, req.limit, (r) => e.add(r)));
-    const { encoded, transfer } = e.finish();
+    const { encoded, transfer } = reader.snapshot(() => analyzer.encodedChunk(req.afterId, req.limit));
     port.postMessage({ ok: true, results: encoded }, transfer);
   } catch (e) {
     port.postMessage({ ok: false, error: (e as Error).stack ?? String(e) });

@@ -17,7 +17,6 @@ import type { PageLinks } from '../wikitext/links.js';
 import type { Expansion } from './expand.js';
 import { MAX_EXPANSION_DEPTH, queryKey, type InlineQueryCall, type InlineQueryOutput } from '../wikitext/preprocess.js';
 import { createChunkAnalyzer, encodedChunk, type ChunkResults } from './analysis-pool.js';
-import { ResultEncoder } from './result-codec.js';
 import { inBatch } from './batch.js';
 
 const CHUNK = 500;
@@ -141,9 +140,7 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
         // results were promoted to the old generation (see result-codec.ts ResultEncoder)
         let results: ChunkResults;
         try {
-          const e = new ResultEncoder();
-          local.chunkInto(asked, CHUNK, (r) => e.add(r));
-          results = encodedChunk(e.finish().encoded);
+          results = encodedChunk(local.encodedChunk(asked, CHUNK).encoded);
         } catch (e) {
           throw new Error(`page analysis failed: ${(e as Error).stack ?? String(e)}`);
         }

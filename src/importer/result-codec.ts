@@ -149,13 +149,6 @@ export class ResultEncoder {
   }
 }
 
-/** the results of a chunk, and what postMessage should transfer */
-export function encodeResults(results: readonly PageResult[]): { encoded: EncodedResults; transfer: ArrayBuffer[] } {
-  const e = new ResultEncoder();
-  for (const r of results) e.add(r);
-  return e.finish();
-}
-
 function encodeOne(e: Encoder, r: PageResult): void {
   const a = r.analysis;
   const flags =
@@ -268,11 +261,6 @@ class Decoder {
         throw new Error('pass 2: undecodable analysis results');
     }
   }
-}
-
-/** every result of a chunk */
-export function decodeResults(d: EncodedResults): PageResult[] {
-  return Array.from(eachResult(d));
 }
 
 /**
