@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openImportReader } from '../store/open.js';
 import { PageAnalyzer, type AnalysisSetup } from './analysis.js';
+import { encodeChunk } from './result-codec.js';
 
 export interface WorkerData {
   location: string;
@@ -20,7 +21,7 @@ const analyzer = await PageAnalyzer.create(reader, data.setup);
 const port = parentPort!;
 port.on('message', (req: WorkerRequest) => {
   try {
-    const { encoded, transfer } = reader.snapshot(() => analyzer.encodedChunk(req.afterId, req.limit));
+    const { encoded, transfer } = reader.snapshot(() => encodeChunk(analyzer, req.afterId, req.limit));
     port.postMessage({ ok: true, results: encoded }, transfer);
   } catch (e) {
     port.postMessage({ ok: false, error: (e as Error).stack ?? String(e) });

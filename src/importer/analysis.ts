@@ -5,7 +5,6 @@
  * the main thread writes the results in page id order (link-pass.ts). Everything a worker needs to
  * analyse pages exactly as the main thread would is in `AnalysisSetup` (it crosses the thread boundary).
  */
-import { ResultEncoder, type EncodedResults } from './result-codec.js';
 import { TitleCodec } from '../wiki/titles.js';
 import type { NamespaceInfo } from '../wiki/namespaces.js';
 import { NS_CATEGORY, NS_FILE, NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
@@ -165,20 +164,16 @@ export class PageAnalyzer {
     return this.source.pages.chunkWithText(afterId, limit).map((p) => this.analyze(p));
   }
 
-  /**
-   * A chunk's results encoded (result-codec.ts), each page's as soon as it is made, and what postMessage
-   * should transfer: the analysis workers' answer, and the main thread's own chunks while they wait their turn.
-   */
-  encodedChunk(afterId: number, limit: number): { encoded: EncodedResults; transfer: ArrayBuffer[] } {
-    const e = new ResultEncoder();
+  /** each page's result handed to `sink` as soon as it is made (result-codec.ts encodeChunk); the count */
+  chunkInto(afterId: number, limit: number, sink: (r: PageResult) => void): number {
     const pages = this.source.pages.chunkWithText(afterId, limit);
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i]!;
       // the page's text goes with its result, not with the chunk
       (pages as Array<PageWithText | undefined>)[i] = undefined;
-      e.add(this.analyze(page));
+      sink(this.analyze(page));
     }
-    return e.finish();
+    return pages.length;
   }
 
   analyze(page: PageWithText): PageResult {

@@ -17,6 +17,7 @@ import type { PageLinks } from '../wikitext/links.js';
 import type { Expansion } from './expand.js';
 import { MAX_EXPANSION_DEPTH, queryKey, type InlineQueryCall, type InlineQueryOutput } from '../wikitext/preprocess.js';
 import { createChunkAnalyzer, encodedChunk, type ChunkResults } from './analysis-pool.js';
+import { encodeChunk } from './result-codec.js';
 import { inBatch } from './batch.js';
 
 const CHUNK = 500;
@@ -140,7 +141,7 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
         // results were promoted to the old generation (see result-codec.ts ResultEncoder)
         let results: ChunkResults;
         try {
-          results = encodedChunk(local.encodedChunk(asked, CHUNK).encoded);
+          results = encodedChunk(encodeChunk(local, asked, CHUNK).encoded);
         } catch (e) {
           throw new Error(`page analysis failed: ${(e as Error).stack ?? String(e)}`);
         }

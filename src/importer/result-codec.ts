@@ -12,7 +12,7 @@
  * Hook results that are flat arrays of primitives (the semantic hook's operations) or null are encoded
  * like the rest; any other value (a plain object, a Map) goes in `extra` and is cloned as before.
  */
-import type { LinkRows, PageResult } from './analysis.js';
+import type { LinkRows, PageAnalyzer, PageResult } from './analysis.js';
 import type { PageAnalysis } from './hooks.js';
 
 export interface EncodedResults {
@@ -147,6 +147,16 @@ export class ResultEncoder {
     const encoded = this.e.done(this.count);
     return { encoded, transfer: [encoded.bytes.buffer as ArrayBuffer, encoded.lengths.buffer as ArrayBuffer, encoded.nums.buffer as ArrayBuffer, encoded.kinds.buffer as ArrayBuffer] };
   }
+}
+
+/**
+ * A chunk analysed and encoded page by page, and what postMessage should transfer: the analysis workers'
+ * answer, and the main thread's own chunks while they wait their turn.
+ */
+export function encodeChunk(analyzer: Pick<PageAnalyzer, 'chunkInto'>, afterId: number, limit: number): { encoded: EncodedResults; transfer: ArrayBuffer[] } {
+  const e = new ResultEncoder();
+  analyzer.chunkInto(afterId, limit, (r) => e.add(r));
+  return e.finish();
 }
 
 function encodeOne(e: Encoder, r: PageResult): void {
