@@ -58,7 +58,68 @@ export class PrintedJson {
   }
 }
 
-import type { ResultSizeBudget } from './result-size.js';
+/**
+ * The members of the objects of a RowList, in the order a module adds them, and which of them is the
+ * content member (fv1 prints it last, as '*'). Made once per module: the JSON writer keeps each member's
+ * quoted key here, per output form.
+ */
+export class RowShape {
+  readonly contentIndex: number;
+  /** the members' indexes in fv1's order: the content member last */
+  readonly fv1Order: readonly number[];
+  /** the writer's quoted keys with their colon, by form (formatversion and ASCII escaping) */
+  readonly printed: Array<Uint8Array[] | undefined> = [undefined, undefined, undefined, undefined];
+
+  constructor(
+    readonly keys: readonly string[],
+    readonly contentKey?: string,
+  ) {
+    this.contentIndex = contentKey === undefined ? -1 : keys.indexOf(contentKey);
+    if (contentKey !== undefined && this.contentIndex < 0) throw new Error(`RowShape: content member ${contentKey} is not a key`);
+    const order = keys.map((_k, i) => i).filter((i) => i !== this.contentIndex);
+    if (this.contentIndex >= 0) order.push(this.contentIndex);
+    this.fv1Order = order;
+  }
+}
+
+/**
+ * A list of objects with the same members (a list module's items), kept as their values, row after
+ * row: no object per item for the module to build and the writer to walk. It prints exactly as the
+ * list of those objects would (`objects()`): an undefined value is a member the item does not have, and
+ * fv1 drops false members as it does an object's. Values are what an object's members may be.
+ */
+export class RowList {
+  /** `shape.keys.length` values per row */
+  readonly values: unknown[] = [];
+
+  constructor(readonly shape: RowShape) {}
+
+  get length(): number {
+    return this.values.length / this.shape.keys.length;
+  }
+
+  /** the items as plain objects (members in shape order; undefined values left out) */
+  objects(): Obj[] {
+    const { keys, contentKey } = this.shape;
+    const width = keys.length;
+    const out: Obj[] = [];
+    for (let i = 0; i < this.values.length; i += width) {
+      const o: Obj = {};
+      for (let j = 0; j < width; j++) {
+        const v = this.values[i + j];
+        if (v !== undefined) o[keys[j]!] = v;
+      }
+      if (contentKey !== undefined) o[CONTENT] = contentKey;
+      out.push(o);
+    }
+    return out;
+  }
+}
+
+/** $wgAPIMaxResultSize's running count (result-size.ts ResultSizeBudget, which reads RowList) */
+export interface SizeBudget {
+  fits(value: unknown): boolean;
+}
 
 /**
  * The top level of a response. Keys keep insertion order, and some are added "on top" (warnings,
@@ -67,7 +128,7 @@ import type { ResultSizeBudget } from './result-size.js';
 export class ApiResult {
   private top = new Map<string, unknown>();
   /** $wgAPIMaxResultSize accounting (set by the request) */
-  sizeBudget: ResultSizeBudget | null = null;
+  sizeBudget: SizeBudget | null = null;
 
   /**
    * ApiResult::addValue's size check for a value a module is about to add: false (with the truncation
@@ -129,6 +190,17 @@ export class ApiResult {
     let list = q[name] as unknown[] | undefined;
     if (list === undefined) {
       list = [];
+      q[name] = list;
+    }
+    return list;
+  }
+
+  /** Get or create the `query` object's member `name` as a RowList of this shape. */
+  queryRows(name: string, shape: RowShape): RowList {
+    const q = this.object('query');
+    let list = q[name] as RowList | undefined;
+    if (list === undefined) {
+      list = new RowList(shape);
       q[name] = list;
     }
     return list;

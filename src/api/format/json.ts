@@ -3,7 +3,7 @@
  * pretty (PHP's JSON_PRETTY_PRINT: 4 spaces, "key": value), with PHP json_encode's escaping choices.
  */
 import { transcode } from 'node:buffer';
-import { ARRAY_TYPE, BC_BOOLS, CONTENT, PrintedJson } from '../result.js';
+import { ARRAY_TYPE, BC_BOOLS, CONTENT, PrintedJson, RowList, type RowShape } from '../result.js';
 
 export interface JsonOptions {
   formatversion: 1 | 2;
@@ -405,6 +405,11 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
     putPrinted(v, fv, nl, ascii);
     return;
   }
+  if (v instanceof RowList) {
+    if (nl === '') putRows(v, fv, ascii);
+    else put(v.objects(), fv, nl, ascii);
+    return;
+  }
   const inner = nl === '' ? '' : nl + '    ';
   // the array types only change fv2's output (a symbol read on every node of every shape is not free)
   const arrayType = fv === 2 ? (v as { [ARRAY_TYPE]?: string })[ARRAY_TYPE] : undefined;
@@ -491,4 +496,65 @@ function putPrinted(v: PrintedJson, fv: 1 | 2, nl: string, ascii: boolean): void
     pos += json.length;
     wide = true;
   }
+}
+
+/**
+ * A RowList, compact: each row as the object it stands for would print (put's object case), with the
+ * members' quoted keys made once per shape and form. fv1 prints the content member last, as '*'.
+ */
+function putRows(list: RowList, fv: 1 | 2, ascii: boolean): void {
+  const shape = list.shape;
+  const keys = printedKeys(shape, fv, ascii);
+  const order = fv === 1 ? shape.fv1Order : null;
+  const values = list.values;
+  const width = shape.keys.length;
+  reserve(1);
+  out[pos++] = 91; // [
+  for (let i = 0; i < values.length; i += width) {
+    reserve(2);
+    if (i !== 0) out[pos++] = 44;
+    out[pos++] = 123; // {
+    let empty = true;
+    for (let j = 0; j < width; j++) {
+      const k = order === null ? j : order[j]!;
+      const item = values[i + k];
+      if (item === undefined || (fv === 1 && item === false)) continue;
+      const q = keys[k]!;
+      const n = q.length;
+      reserve(n + 1);
+      const b = out;
+      let o = pos;
+      if (!empty) b[o++] = 44;
+      for (let x = 0; x < n; x++) b[o++] = q[x]!;
+      pos = o;
+      empty = false;
+      if (typeof item === 'number' && (item | 0) === item && item >= 0) putUint(item);
+      else if (typeof item === 'string') {
+        if (ascii) putQuotedAscii(item);
+        else putText(JSON.stringify(item));
+      } else put(item, fv, '', ascii);
+    }
+    reserve(1);
+    out[pos++] = 125; // }
+  }
+  reserve(1);
+  out[pos++] = 93; // ]
+}
+
+/** a shape's quoted keys with their colon, compact, for this form (fv1's content member as '*') */
+function printedKeys(shape: RowShape, fv: 1 | 2, ascii: boolean): Uint8Array[] {
+  const form = (fv === 1 ? 0 : 2) + (ascii ? 1 : 0);
+  let keys = shape.printed[form];
+  if (keys === undefined) {
+    keys = [];
+    for (let j = 0; j < shape.keys.length; j++) {
+      const start = pos;
+      if (fv === 1 && j === shape.contentIndex) putAscii('"*":');
+      else putKey(shape.keys[j]!, ascii, false);
+      keys.push(Uint8Array.prototype.slice.call(out, start, pos));
+      pos = start;
+    }
+    shape.printed[form] = keys;
+  }
+  return keys;
 }

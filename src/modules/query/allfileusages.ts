@@ -9,7 +9,11 @@ import type { QueryModule } from '../../api/types.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import type { PageRef } from '../../store/page-store.js';
 import { intval } from '../../api/params.js';
+import { RowShape } from '../../api/result.js';
 import { continueParts, titlePartOrDie } from './shared.js';
+
+/** an item: the using page's id (afprop=ids), the file's title (afprop=title) */
+const ITEM = new RowShape(['fromid', 'ns', 'title']);
 
 export const allfileusagesModule: QueryModule = {
   kind: 'list',
@@ -55,12 +59,12 @@ export const allfileusagesModule: QueryModule = {
     const prefix = titlePartOrDie(ctx, p.prefix, NS_FILE);
     const limit = p.limit as number;
     if (unique) {
-      const list = ctx.generator ? null : ctx.result.queryList('allfileusages');
+      const list = ctx.generator ? null : ctx.result.queryRows('allfileusages', ITEM).values;
       const targets = await ctx.store.links.fileUsageTargets({ from, to, prefix, descending, limit: limit + 1, continueAt: contTarget });
       targets.forEach((target, i) => {
         if (i >= limit) return ctx.setContinue('continue', target);
         if (ctx.generator) ctx.generator.add({ ns: NS_FILE, dbkey: target });
-        else list!.push({ ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, target) });
+        else list!.push(undefined, NS_FILE, ctx.wiki.titleText(NS_FILE, target));
       });
       return;
     }
@@ -84,16 +88,12 @@ export const allfileusagesModule: QueryModule = {
       return;
     }
     const rows = await ctx.store.links.fileUsages(usageRange);
-    const list = ctx.result.queryList('allfileusages');
+    const list = ctx.result.queryRows('allfileusages', ITEM).values;
+    const ids = prop.has('ids');
+    const title = prop.has('title');
     rows.forEach((row, i) => {
       if (i >= limit) return ctx.setContinue('continue', `${row.target}|${row.from}`);
-      const item: Record<string, unknown> = {};
-      if (prop.has('ids')) item.fromid = row.from;
-      if (prop.has('title')) {
-        item.ns = NS_FILE;
-        item.title = ctx.wiki.titleText(NS_FILE, row.target);
-      }
-      list.push(item);
+      list.push(ids ? row.from : undefined, title ? NS_FILE : undefined, title ? ctx.wiki.titleText(NS_FILE, row.target) : undefined);
     });
   },
 };
