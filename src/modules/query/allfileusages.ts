@@ -75,10 +75,15 @@ export const allfileusagesModule: QueryModule = {
       // in the order of the rows)
       const rows = await ctx.store.links.fileUsagePages(usageRange, ctx.generator.fullRows);
       const pages = new Map<number, PageRef | null>();
-      rows.forEach((row, i) => {
-        if (i >= limit) return ctx.setContinue('continue', `${row.target}|${row.from}`);
-        if (!pages.has(row.from)) pages.set(row.from, row.page);
-      });
+      for (let i = 0; i < rows.from.length; i++) {
+        const from = rows.from[i]!;
+        // the row past the limit is the last one
+        if (i >= limit) {
+          ctx.setContinue('continue', `${rows.lastTarget}|${from}`);
+          break;
+        }
+        if (!pages.has(from)) pages.set(from, rows.page[i]!);
+      }
       const found: PageRef[] = [];
       for (const [pageid, page] of pages) {
         if (page) found.push(page);
