@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { toJson, toJsonBytes } from '../src/api/format/json.js';
 import { RowList, RowShape, withContent, bcArray } from '../src/api/result.js';
 import { valueSize } from '../src/api/result-size.js';
+import { TitleCodec } from '../src/wiki/titles.js';
 
 const FORMS = [
   { formatversion: 1 as const, ascii: true, pretty: false },
@@ -70,12 +71,49 @@ describe('RowList', () => {
     }
   });
 
+  it('spaced members (DB keys) print as their text, underscores as spaces, in every form', () => {
+    const long = 'Довга_назва_категорії_'.repeat(5) + 'ASCII_head_that_is_long_enough_to_be_copied_natively_in_one_call';
+    const keysRows: unknown[][] = [
+      ['Громада_Євбогувка', 68, 'Файл:Фото_Є.jpg', false],
+      ['A_"b"_\\_c\n_d', 1, long, true],
+      ['____', 2, 'ascii_only_' + 'x'.repeat(80), undefined],
+      [undefined, 3, 7, false],
+    ];
+    const shape = new RowShape(['title', 'n', 'file', 'flag'], 'title', ['title', 'file']);
+    const text = (v: unknown) => (typeof v === 'string' ? v.replace(/_/g, ' ') : v);
+    const textRows = keysRows.map((r) => [text(r[0]), r[1], text(r[2]), r[3]]);
+    for (const opts of FORMS) {
+      const tree = { list: rowList(shape, keysRows), again: rowList(shape, keysRows.slice(1, 2)) };
+      const ref = { list: asObjects(shape.keys, 'title', textRows), again: asObjects(shape.keys, 'title', textRows.slice(1, 2)) };
+      assert.equal(toJson(tree, opts), toJson(ref, opts), JSON.stringify(opts));
+      assert.deepEqual(toJsonBytes(tree, opts), toJsonBytes(ref, opts), JSON.stringify(opts));
+    }
+    assert.equal(valueSize(rowList(shape, keysRows)), valueSize(asObjects(shape.keys, 'title', textRows)));
+  });
+
   it('counts toward the result size as the values it holds', () => {
     const shape = new RowShape(keys, 'category');
     assert.equal(valueSize(rowList(shape, rows)), valueSize(asObjects(keys, 'category', rows)));
   });
 
-  it('a content member that is not one of the keys is refused', () => {
+  it('a content member or a spaced member that is not one of the keys is refused', () => {
     assert.throws(() => new RowShape(['a'], 'b'));
+    assert.throws(() => new RowShape(['a'], undefined, ['b']));
+  });
+});
+
+describe('TitleCodec.keyPrefix', () => {
+  it('a prefix and a DB key, underscores shown as spaces, read as prefixedText; none for a name with an underscore', () => {
+    const codec = TitleCodec.forSite('Вікі', [{ id: 100, name: 'Мій простір', canonical: 'My space', case: 'first-letter' }, { id: 102, name: 'Дивна_назва', canonical: 'Odd', case: 'first-letter' }]);
+    for (const ns of [...codec.namespaces.keys(), 999]) {
+      const p = codec.keyPrefix(ns);
+      if (ns === 102) {
+        assert.equal(p, undefined);
+        continue;
+      }
+      for (const key of ['Київ', 'Головна_сторінка', 'a_b_c.jpg']) assert.equal((p! + key).replace(/_/g, ' '), codec.prefixedText(ns, key), `${ns} ${key}`);
+    }
+    assert.equal(codec.keyPrefix(0), '');
+    assert.equal(codec.keyPrefix(100), 'Мій_простір:');
   });
 });

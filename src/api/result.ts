@@ -70,10 +70,19 @@ export class RowShape {
   /** the writer's quoted keys with their colon, by form (formatversion and ASCII escaping) */
   readonly printed: Array<Uint8Array[] | undefined> = [undefined, undefined, undefined, undefined];
 
+  /**
+   * per key: a string value is a DB key (or prefixed DB key) printed in its text form, underscores as
+   * spaces (Title::getText), made as it is written rather than as a string of its own per item
+   */
+  readonly spaced: readonly boolean[];
+
   constructor(
     readonly keys: readonly string[],
     readonly contentKey?: string,
+    spacedKeys: readonly string[] = [],
   ) {
+    this.spaced = keys.map((k) => spacedKeys.includes(k));
+    if (spacedKeys.some((k) => !keys.includes(k))) throw new Error(`RowShape: spaced members ${spacedKeys.join(', ')} are not all keys`);
     this.contentIndex = contentKey === undefined ? -1 : keys.indexOf(contentKey);
     if (contentKey !== undefined && this.contentIndex < 0) throw new Error(`RowShape: content member ${contentKey} is not a key`);
     const order = keys.map((_k, i) => i).filter((i) => i !== this.contentIndex);
@@ -86,7 +95,8 @@ export class RowShape {
  * A list of objects with the same members (a list module's items), kept as their values, row after
  * row: no object per item for the module to build and the writer to walk. It prints exactly as the
  * list of those objects would (`objects()`): an undefined value is a member the item does not have, and
- * fv1 drops false members as it does an object's. Values are what an object's members may be.
+ * fv1 drops false members as it does an object's. Values are what an object's members may be; a spaced
+ * member's string is its DB key form (its size is the same: '_' and ' ' are one byte each).
  */
 export class RowList {
   /** `shape.keys.length` values per row */
@@ -98,16 +108,16 @@ export class RowList {
     return this.values.length / this.shape.keys.length;
   }
 
-  /** the items as plain objects (members in shape order; undefined values left out) */
+  /** the items as plain objects (members in shape order; undefined values left out; spaced members' text) */
   objects(): Obj[] {
-    const { keys, contentKey } = this.shape;
+    const { keys, contentKey, spaced } = this.shape;
     const width = keys.length;
     const out: Obj[] = [];
     for (let i = 0; i < this.values.length; i += width) {
       const o: Obj = {};
       for (let j = 0; j < width; j++) {
         const v = this.values[i + j];
-        if (v !== undefined) o[keys[j]!] = v;
+        if (v !== undefined) o[keys[j]!] = spaced[j] && typeof v === 'string' ? v.replace(/_/g, ' ') : v;
       }
       if (contentKey !== undefined) o[CONTENT] = contentKey;
       out.push(o);

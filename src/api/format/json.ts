@@ -227,7 +227,8 @@ function remember(s: string, start: number): void {
   recentNext = (recentNext + 1) % RECENT;
 }
 
-function putQuotedAsciiUnits(s: string, n: number): void {
+/** `spaced`: every '_' written as ' ' (a DB key in its text form) */
+function putQuotedAsciiUnits(s: string, n: number, spaced = false): void {
   reserve(2 + 6 * n);
   const b = out;
   const d = outView;
@@ -236,7 +237,7 @@ function putQuotedAsciiUnits(s: string, n: number): void {
   let i = 0;
   // a long head of printable ASCII without quote or backslash (messages, URLs) is copied natively; the
   // search and the native call cost more than the loop below over a title or a timestamp
-  if (n > 64 && s.charCodeAt(0) < 0x80) {
+  if (n > 64 && !spaced && s.charCodeAt(0) < 0x80) {
     const stop = s.search(NOT_PLAIN);
     const plain = stop === -1 ? n : stop;
     if (plain > 64) {
@@ -248,7 +249,7 @@ function putQuotedAsciiUnits(s: string, n: number): void {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c < 0x80) {
       if (c === 34 || c === 92) b[o++] = 92;
-      b[o++] = c;
+      b[o++] = c === 95 && spaced ? 32 : c;
       continue;
     }
     // JSON.stringify's short forms of the control characters
@@ -530,7 +531,10 @@ function putRows(list: RowList, fv: 1 | 2, ascii: boolean): void {
       empty = false;
       if (typeof item === 'number' && (item | 0) === item && item >= 0) putUint(item);
       else if (typeof item === 'string') {
-        if (ascii) putQuotedAscii(item);
+        if (shape.spaced[k]) {
+          if (ascii) putQuotedAsciiUnits(item, item.length, true);
+          else putText(JSON.stringify(item.replace(/_/g, ' ')));
+        } else if (ascii) putQuotedAscii(item);
         else putText(JSON.stringify(item));
       } else put(item, fv, '', ascii);
     }

@@ -14,8 +14,8 @@ import { RowShape } from '../../api/result.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { continueParts, titlePartOrDie } from './shared.js';
 
-/** an item: the title (fv1's content member), then the counts (acprop=size) and the hidden flag */
-const ITEM = new RowShape(['category', 'size', 'pages', 'files', 'subcats', 'hidden'], 'category');
+/** an item: the title (fv1's content member, its DB key printed as text), then the counts (acprop=size) and the hidden flag */
+const ITEM = new RowShape(['category', 'size', 'pages', 'files', 'subcats', 'hidden'], 'category', ['category']);
 
 export const allcategoriesModule: QueryModule = {
   kind: 'list',
@@ -74,7 +74,7 @@ export const allcategoriesModule: QueryModule = {
         ctx.generator.add({ ns: NS_CATEGORY, dbkey: row.title });
         continue;
       }
-      const title = row.title.replace(/_/g, ' ');
+      const title = row.title;
       if (size) list!.push(title, row.pages, row.pages - row.subcats - row.files, row.files, row.subcats, hidden ? row.hidden : undefined);
       else list!.push(title, undefined, undefined, undefined, undefined, hidden ? row.hidden : undefined);
     }

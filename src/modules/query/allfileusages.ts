@@ -14,6 +14,8 @@ import { continueParts, titlePartOrDie } from './shared.js';
 
 /** an item: the using page's id (afprop=ids), the file's title (afprop=title) */
 const ITEM = new RowShape(['fromid', 'ns', 'title']);
+/** the same, the title given as its prefixed DB key (printed as text) */
+const ITEM_KEYS = new RowShape(ITEM.keys, undefined, ['title']);
 
 export const allfileusagesModule: QueryModule = {
   kind: 'list',
@@ -93,12 +95,13 @@ export const allfileusagesModule: QueryModule = {
       return;
     }
     const rows = await ctx.store.links.fileUsages(usageRange);
-    const list = ctx.result.queryRows('allfileusages', ITEM).values;
+    const filePrefix = ctx.wiki.keyPrefix(NS_FILE);
+    const list = ctx.result.queryRows('allfileusages', filePrefix === undefined ? ITEM : ITEM_KEYS).values;
     const ids = prop.has('ids');
     const title = prop.has('title');
     rows.forEach((row, i) => {
       if (i >= limit) return ctx.setContinue('continue', `${row.target}|${row.from}`);
-      list.push(ids ? row.from : undefined, title ? NS_FILE : undefined, title ? ctx.wiki.titleText(NS_FILE, row.target) : undefined);
+      list.push(ids ? row.from : undefined, title ? NS_FILE : undefined, !title ? undefined : filePrefix === undefined ? ctx.wiki.titleText(NS_FILE, row.target) : filePrefix + row.target);
     });
   },
 };

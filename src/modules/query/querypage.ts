@@ -56,6 +56,8 @@ const RESTRICTED_REPORTS = new Set(['Unwatchedpages']);
 
 /** a result: its value (and as a time, for reports of timestamps), the title, the report's extra columns */
 const RESULT = new RowShape(['value', 'timestamp', 'ns', 'title', 'databaseResult']);
+/** the same, the title given as its prefixed DB key (printed as text) */
+const RESULT_KEYS = new RowShape(RESULT.keys, undefined, ['title']);
 
 export const querypageModule: QueryModule = {
   kind: 'list',
@@ -88,10 +90,13 @@ export const querypageModule: QueryModule = {
     if (ctx.generator) {
       for (const r of rows) ctx.generator.add({ ns: r.ns, dbkey: r.title });
     } else {
-      const results = new RowList(RESULT);
+      let keys = true;
+      for (const r of rows) if (ctx.wiki.keyPrefix(r.ns) === undefined) keys = false;
+      const results = new RowList(keys ? RESULT_KEYS : RESULT);
       const timestamps = TIMESTAMP_REPORTS.has(page);
       for (const r of rows) {
-        results.values.push(r.value, timestamps ? mwToIso(r.value) : undefined, r.ns, ctx.wiki.titleText(r.ns, r.title), r.extra ? { ...r.extra } : undefined);
+        const title = keys ? ctx.wiki.keyPrefix(r.ns)! + r.title : ctx.wiki.titleText(r.ns, r.title);
+        results.values.push(r.value, timestamps ? mwToIso(r.value) : undefined, r.ns, title, r.extra ? { ...r.extra } : undefined);
       }
       report.results = results;
     }
