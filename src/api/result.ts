@@ -41,17 +41,22 @@ export function bcArray(): Map<string, unknown> & { [ARRAY_TYPE]?: 'BCarray' } {
   return m;
 }
 
+/** A node the JSON writer prints by a way of its own: PrintedJson, RowList. */
+export abstract class WriterNode {}
+
 /**
  * A node printed already (a precomputed answer the store keeps): compact JSON in one form, `ascii` (every
  * non-ASCII character escaped: the text) or `utf8` (the bytes). The JSON writer copies it when it prints
  * that form, and prints `value()` otherwise. Its value must print the same in both formatversions (lists
  * and plain objects of strings and numbers: no booleans, content members or array types).
  */
-export class PrintedJson {
+export class PrintedJson extends WriterNode {
   constructor(
     readonly form: 'ascii' | 'utf8',
     readonly json: string | Uint8Array,
-  ) {}
+  ) {
+    super();
+  }
 
   value(): unknown {
     return JSON.parse(typeof this.json === 'string' ? this.json : Buffer.from(this.json.buffer, this.json.byteOffset, this.json.byteLength).toString('utf8'));
@@ -98,11 +103,13 @@ export class RowShape {
  * fv1 drops false members as it does an object's. Values are what an object's members may be; a spaced
  * member's string is its DB key form (its size is the same: '_' and ' ' are one byte each).
  */
-export class RowList {
+export class RowList extends WriterNode {
   /** `shape.keys.length` values per row */
   readonly values: unknown[] = [];
 
-  constructor(readonly shape: RowShape) {}
+  constructor(readonly shape: RowShape) {
+    super();
+  }
 
   get length(): number {
     return this.values.length / this.shape.keys.length;

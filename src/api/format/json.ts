@@ -3,7 +3,7 @@
  * pretty (PHP's JSON_PRETTY_PRINT: 4 spaces, "key": value), with PHP json_encode's escaping choices.
  */
 import { transcode } from 'node:buffer';
-import { ARRAY_TYPE, BC_BOOLS, CONTENT, PrintedJson, RowList, type RowShape } from '../result.js';
+import { ARRAY_TYPE, BC_BOOLS, CONTENT, PrintedJson, type RowList, type RowShape, WriterNode } from '../result.js';
 
 export interface JsonOptions {
   formatversion: 1 | 2;
@@ -227,8 +227,7 @@ function remember(s: string, start: number): void {
   recentNext = (recentNext + 1) % RECENT;
 }
 
-/** `spaced`: every '_' written as ' ' (a DB key in its text form) */
-function putQuotedAsciiUnits(s: string, n: number, spaced = false): void {
+function putQuotedAsciiUnits(s: string, n: number): void {
   reserve(2 + 6 * n);
   const b = out;
   const d = outView;
@@ -237,7 +236,7 @@ function putQuotedAsciiUnits(s: string, n: number, spaced = false): void {
   let i = 0;
   // a long head of printable ASCII without quote or backslash (messages, URLs) is copied natively; the
   // search and the native call cost more than the loop below over a title or a timestamp
-  if (n > 64 && !spaced && s.charCodeAt(0) < 0x80) {
+  if (n > 64 && s.charCodeAt(0) < 0x80) {
     const stop = s.search(NOT_PLAIN);
     const plain = stop === -1 ? n : stop;
     if (plain > 64) {
@@ -249,10 +248,45 @@ function putQuotedAsciiUnits(s: string, n: number, spaced = false): void {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c < 0x80) {
       if (c === 34 || c === 92) b[o++] = 92;
-      b[o++] = c === 95 && spaced ? 32 : c;
+      b[o++] = c;
       continue;
     }
     // JSON.stringify's short forms of the control characters
+    if (c === 8 || c === 9 || c === 10 || c === 12 || c === 13) {
+      b[o] = 92;
+      b[o + 1] = c === 8 ? 98 : c === 9 ? 116 : c === 10 ? 110 : c === 12 ? 102 : 114;
+      o += 2;
+      continue;
+    }
+    d.setUint32(o, HI[c >> 8]!, true);
+    d.setUint16(o + 4, LO[c & 255]!, true);
+    o += 6;
+  }
+  b[o++] = 34;
+  pos = o;
+}
+
+/**
+ * putQuotedAsciiUnits of a DB key in its text form: every '_' written as ' ' (a loop of its own: the
+ * test is not paid by every other string)
+ */
+function putSpacedAsciiUnits(s: string): void {
+  const n = s.length;
+  reserve(2 + 6 * n);
+  const b = out;
+  const d = outView;
+  let o = pos;
+  b[o++] = 34;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x80) {
+      if (c === 95) b[o++] = 32;
+      else {
+        if (c === 34 || c === 92) b[o++] = 92;
+        b[o++] = c;
+      }
+      continue;
+    }
     if (c === 8 || c === 9 || c === 10 || c === 12 || c === 13) {
       b[o] = 92;
       b[o + 1] = c === 8 ? 98 : c === 9 ? 116 : c === 10 ? 110 : c === 12 ? 102 : 114;
@@ -402,13 +436,11 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
     putAscii('null');
     return;
   }
-  if (v instanceof PrintedJson) {
-    putPrinted(v, fv, nl, ascii);
-    return;
-  }
-  if (v instanceof RowList) {
-    if (nl === '') putRows(v, fv, ascii);
-    else put(v.objects(), fv, nl, ascii);
+  // one test for both kinds of node the writer prints itself (every object node pays it)
+  if (v instanceof WriterNode) {
+    if (v instanceof PrintedJson) putPrinted(v, fv, nl, ascii);
+    else if (nl === '') putRows(v as RowList, fv, ascii);
+    else put((v as RowList).objects(), fv, nl, ascii);
     return;
   }
   const inner = nl === '' ? '' : nl + '    ';
@@ -532,7 +564,7 @@ function putRows(list: RowList, fv: 1 | 2, ascii: boolean): void {
       if (typeof item === 'number' && (item | 0) === item && item >= 0) putUint(item);
       else if (typeof item === 'string') {
         if (shape.spaced[k]) {
-          if (ascii) putQuotedAsciiUnits(item, item.length, true);
+          if (ascii) putSpacedAsciiUnits(item);
           else putText(JSON.stringify(item.replace(/_/g, ' ')));
         } else if (ascii) putQuotedAscii(item);
         else putText(JSON.stringify(item));
