@@ -54,8 +54,7 @@ export class SqliteLinkStore implements LinkStore {
    * again, but for whole rows)
    */
   async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full = false): Promise<FileUsagePages> {
-    const [json, lastTarget] = this.usage(o, full ? 2 : 1) as [string, string | null];
-    const rows = JSON.parse(json) as unknown[][];
+    const [rows, lastTarget] = this.usage(o, full ? 2 : 1) as [unknown[][], string | null];
     const out: FileUsagePages = { from: [], page: [], lastTarget: lastTarget ?? undefined };
     for (const r of rows) {
       const from = r[0] as number;
@@ -65,10 +64,7 @@ export class SqliteLinkStore implements LinkStore {
     return out;
   }
 
-  /**
-   * the rows of fileUsages (kind 0), or fileUsagePages' (1: PageRef, 2: PageRow) as their JSON text and the
-   * last row's target
-   */
+  /** the rows of fileUsages (kind 0), or fileUsagePages' (1: PageRef, 2: PageRow) and the last row's target */
   private usage(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, kind: 0 | 1 | 2): unknown[] {
     const v: Record<string, unknown> = { limit: o.limit };
     // which clauses the statement has: its text is made once per combination
@@ -92,7 +88,7 @@ export class SqliteLinkStore implements LinkStore {
       v.prefixEnd = prefixEnd(o.prefix);
     }
     const sql = (this.usageTexts[shape] ??= usageSql(shape));
-    return kind === 0 ? this.usages.jsonRowsOf(sql, v) : this.usages.rows(sql, v)[0]!;
+    return this.usages.jsonRowsOf(sql, v);
   }
 
   /**
@@ -188,5 +184,6 @@ function usageSql(shape: number): string {
   const columns = USAGE_COLUMNS[kind]!;
   const inner = columns.map((c, i) => `${c} AS c${i}`).join(', ');
   const rowColumns = columns.slice(1).map((_c, i) => 'c' + (i + 1)).join(', ');
-  return `SELECT json_group_array(json_array(${rowColumns})), ${descending ? 'min' : 'max'}(c0) FROM (SELECT ${inner} ${rest})`;
+  // one JSON text holding both (a second column cost more than the array around them)
+  return `SELECT json_array(json_group_array(json_array(${rowColumns})), ${descending ? 'min' : 'max'}(c0)) FROM (SELECT ${inner} ${rest})`;
 }
