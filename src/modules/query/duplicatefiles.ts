@@ -13,6 +13,7 @@
  */
 import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
+import { sortUnlessSorted } from '../../api/pageset.js';
 import { compareBytes } from '../../wiki/collation.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
@@ -39,7 +40,8 @@ export const duplicatefilesModule: QueryModule = {
     const descending = p.dir === 'descending';
     // "a before b" in the direction of the listing
     const before = (a: string, b: string) => (descending ? compareBytes(a, b) > 0 : compareBytes(a, b) < 0);
-    let images = titles.slice().sort((a, b) => compareBytes(a.dbkey, b.dbkey));
+    // titlesInNamespace made a new array
+    let images = sortUnlessSorted(titles, (a, b) => compareBytes(a.dbkey, b.dbkey));
     if (descending) images.reverse();
     let skipUntil: string | null = null;
     const cont = continueParts(ctx, 2);
