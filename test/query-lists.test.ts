@@ -596,6 +596,50 @@ describe('file URLs', () => {
   });
 });
 
+describe('FileStore.listPages', () => {
+  it('each file with its description page as the page table has it (the redirect flag too), in list() order', async () => {
+    // a copy of the demo wiki where two description pages are redirects (the demo has no such uploaded file)
+    const tmp = mkdtempSync(join(tmpdir(), 'wikiquery-listpages-'));
+    const file = join(tmp, 'w.sqlite');
+    const src = new Database(join(s.dir, 'demo.sqlite'), { readonly: true });
+    await src.backup(file);
+    src.close();
+    const w = new Database(file);
+    w.prepare("UPDATE page SET page_is_redirect = 1 WHERE page_namespace = 6 AND page_title IN ('Tux.png', 'Борщ.png')").run();
+    w.close();
+    const db = new Db(file);
+    try {
+      const files = new SqliteFileStore(db);
+      const pageOf = db.raw.prepare('SELECT page_id AS pageid, page_is_redirect AS r FROM page WHERE page_namespace = 6 AND page_title = ?');
+      let redirects = 0;
+      let missing = 0;
+      for (const sort of ['name', 'timestamp'] as const) {
+        for (const descending of [false, true]) {
+          const o = { sort, descending, limit: 500 };
+          const listed = await files.list(o);
+          const pages = await files.listPages(o);
+          assert.deepEqual(pages.map((p) => p.name), listed.map((f) => f.name));
+          // the upload time is read where it makes the continuation (sort=timestamp)
+          if (sort === 'timestamp') assert.deepEqual(pages.map((p) => p.timestamp), listed.map((f) => f.timestamp));
+          const full = await files.listPages(o, true);
+          for (const [i, p] of pages.entries()) {
+            const row = pageOf.get(p.name) as { pageid: number; r: number } | undefined;
+            assert.deepEqual(p.page, row ? { pageid: row.pageid, ns: 6, title: p.name, isRedirect: row.r === 1 } : null, p.name);
+            assert.equal(full[i]!.page?.isRedirect, p.page?.isRedirect);
+            if (row?.r === 1) redirects++;
+            if (!row) missing++;
+          }
+        }
+      }
+      assert.equal(redirects, 8);
+      assert.ok(missing > 0);
+    } finally {
+      db.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('store query plans', () => {
   it('every statement is an index seek or an ordered range scan that stops at its LIMIT', async () => {
     const db = new Db(join(s.dir, 'demo.sqlite'), { debug: true });
@@ -643,6 +687,8 @@ describe('store query plans', () => {
             /^SCAN (image|imagelinks|category)( USING (COVERING )?INDEX \w+)?$/.test(step) ||
             /^SCAN (j|json_each) VIRTUAL TABLE INDEX/.test(step) ||
             /^(LIST|CORRELATED LIST) SUBQUERY \d+$/.test(step) ||
+            // a value read by a subquery per row (a file's description page): its own steps are checked too
+            /^CORRELATED SCALAR SUBQUERY \d+$/.test(step) ||
             // rows read as one JSON text (StatementCache.jsonRows): the ordered, limited statement inside
             // feeds the aggregate row by row
             /^(CO-ROUTINE|SCAN) \(subquery-\d+\)$/.test(step) ||

@@ -26,6 +26,16 @@ const isFull = (p: PageRef): p is PageRow => (p as PageRow).contentModel !== und
 const byNamespaceAndTitle = (a: PageRef, b: PageRef): number => a.ns - b.ns || compareBytes(a.title, b.title);
 
 /**
+ * Array.prototype.sort unless the array is in order already, as a generator's pages mostly are: one
+ * comparison per element where the sort of a short array makes a binary search of comparisons for each
+ * (titles sharing a long head, as files often do, make each comparison a walk).
+ */
+export function sortUnlessSorted<T>(items: T[], compare: (a: T, b: T) => number): T[] {
+  for (let i = 1; i < items.length; i++) if (compare(items[i - 1]!, items[i]!) > 0) return items.sort(compare);
+  return items;
+}
+
+/**
  * Titles by namespace: no "ns:dbkey" string is built and hashed per title (that was most of the cost of
  * adding a generator's pages).
  */
@@ -107,6 +117,8 @@ export class PageSet {
    */
   async addTitles(titles: readonly TitleKey[], known?: ReadonlyArray<PageRef | null | undefined>): Promise<void> {
     const fresh: TitleKey[] = [];
+    // parallel to fresh: what `known` says of the title (undefined: to look up)
+    const freshPages: Array<PageRef | null | undefined> = [];
     let special: TitleKey[] | null = null;
     const rows: PageRef[] = [];
     let unknown: TitleKey[] | null = null;
@@ -121,6 +133,7 @@ export class PageSet {
       }
       fresh.push(t);
       const page = known?.[i];
+      freshPages.push(page);
       if (page === undefined) (unknown ??= []).push(t);
       else if (page !== null) rows.push(page);
       else absent = true;
@@ -131,6 +144,8 @@ export class PageSet {
       ? await Promise.all([unknown ? this.store.pages.byTitles(unknown) : [], this.store.files.existing(media)])
       : [unknown ? await this.store.pages.byTitles(unknown) : [], NO_FILES];
     for (const r of looked) rows.push(r);
+    // some title looked up has no page
+    const notFound = unknown !== null && looked.length < unknown.length;
     if (special !== null) {
       for (const t of special) {
         // Title::fixSpecialName; an existing special page is not missing (SpecialPageFactory::exists)
@@ -139,13 +154,18 @@ export class PageSet {
         this.special.push({ ns: t.ns, dbkey, fakeId: this.fakeId--, exists });
       }
     }
-    if (absent || rows.length < fresh.length) {
-      const found = new TitleSet();
-      for (const r of rows) found.add(r.ns, r.title);
+    if (absent || notFound) {
+      // the titles looked up that were found (those `known` answers need no set)
+      let found: TitleSet | null = null;
+      if (notFound) {
+        found = new TitleSet();
+        for (const r of looked) found.add(r.ns, r.title);
+      }
       const missingByNs = new Map<number, TitleKey[]>();
       for (let i = 0; i < fresh.length; i++) {
         const t = fresh[i]!;
-        if (found.has(t.ns, t.dbkey)) continue;
+        const page = freshPages[i];
+        if (page === undefined ? found === null || found.has(t.ns, t.dbkey) : page !== null) continue;
         let list = missingByNs.get(t.ns);
         if (!list) missingByNs.set(t.ns, (list = []));
         list.push(t);
@@ -154,7 +174,7 @@ export class PageSet {
       // over, namespace by namespace.
       for (const list of missingByNs.values()) for (const t of list) this.missing.push({ ns: t.ns, dbkey: t.dbkey, fakeId: this.fakeId-- });
     }
-    rows.sort(byNamespaceAndTitle);
+    sortUnlessSorted(rows, byNamespaceAndTitle);
     await this.addGood(rows);
   }
 

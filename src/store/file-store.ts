@@ -57,8 +57,8 @@ export interface FileRow {
 /** A file of listPages(): `page` is its description page (ns 6, the file's name), or null. */
 export interface FilePageRow {
   name: string;
-  /** TS_MW */
-  timestamp: string;
+  /** TS_MW; read for sort=timestamp (its continuation) and for whole pages only */
+  timestamp?: string;
   page: PageRef | null;
 }
 

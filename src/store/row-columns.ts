@@ -55,6 +55,8 @@ export const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS wi
  * none). The page's namespace and title are the file's (the join's condition), so they are not read.
  */
 export const PAGE_LIST_COLUMNS = `img_name AS name, img_timestamp AS timestamp, page_id AS pageid, page_is_redirect AS "isRedirect"`;
+/** PAGE_LIST_COLUMNS without the upload time: a list by name never needs it (FilePageRow.timestamp) */
+export const PAGE_LIST_COLUMNS_BY_NAME = `img_name AS name, page_id AS pageid, page_is_redirect AS "isRedirect"`;
 /** PAGE_LIST_COLUMNS with the rest of PageRow */
 export const PAGE_LIST_COLUMNS_FULL = `${PAGE_LIST_COLUMNS}, page_len AS length, page_latest AS "latestRevId", page_touched AS touched,
   page_rev_count AS "revCount", page_content_model AS "contentModel"`;

@@ -13,6 +13,7 @@
  */
 import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
+import { sortUnlessSorted } from '../../api/pageset.js';
 import { compareBytes } from '../../wiki/collation.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
@@ -39,7 +40,8 @@ export const duplicatefilesModule: QueryModule = {
     const descending = p.dir === 'descending';
     // "a before b" in the direction of the listing
     const before = (a: string, b: string) => (descending ? compareBytes(a, b) > 0 : compareBytes(a, b) < 0);
-    let images = titles.slice().sort((a, b) => compareBytes(a.dbkey, b.dbkey));
+    // titlesInNamespace made a new array
+    let images = sortUnlessSorted(titles, (a, b) => compareBytes(a.dbkey, b.dbkey));
     if (descending) images.reverse();
     let skipUntil: string | null = null;
     const cont = continueParts(ctx, 2);
@@ -53,8 +55,11 @@ export const duplicatefilesModule: QueryModule = {
     const sameContent = await ctx.store.files.sameContent(images.map((i) => i.dbkey));
     outer: for (const image of images) {
       // none when there is no such file or it has no duplicates
-      let dups = sameContent.get(image.dbkey) ?? [];
+      let dups = sameContent.get(image.dbkey);
+      if (dups === undefined) continue;
       if (descending) dups = dups.slice().reverse();
+      // the page's entry and its list, looked up at its first duplicate shown
+      let list: unknown[] | null | undefined;
       for (const dup of dups) {
         if (skipUntil !== null && before(dup.name, skipUntil)) continue;
         skipUntil = null;
@@ -66,11 +71,11 @@ export const duplicatefilesModule: QueryModule = {
           ctx.generator.add({ ns: NS_FILE, dbkey: dup.name });
           continue;
         }
-        const entry = ctx.pageSet.entry(image.id);
-        if (!entry) continue;
-        let list = entry.duplicatefiles as unknown[] | undefined;
-        if (!list) entry.duplicatefiles = list = [];
-        list.push({ name: dup.name, user: dup.userText, timestamp: mwToIso(dup.timestamp), shared: false });
+        if (list === undefined) {
+          const entry = ctx.pageSet.entry(image.id);
+          list = entry ? ((entry.duplicatefiles as unknown[] | undefined) ?? (entry.duplicatefiles = [])) : null;
+        }
+        if (list !== null) list.push({ name: dup.name, user: dup.userText, timestamp: mwToIso(dup.timestamp), shared: false });
       }
     }
   },

@@ -1,7 +1,7 @@
 import type { PgDb } from './db.js';
 import type { FileListOptions, FilePageRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_FULL, filePage } from '../row-columns.js';
+import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_BY_NAME, PAGE_LIST_COLUMNS_FULL, filePage } from '../row-columns.js';
 import { prefixEnd } from '../prefix-range.js';
 
 export class PostgresFileStore implements FileStore {
@@ -61,7 +61,7 @@ export class PostgresFileStore implements FileStore {
   }
 
   async listPages(o: FileListOptions, full = false): Promise<FilePageRow[]> {
-    const q = listQuery(o, full ? PAGE_LIST_COLUMNS_FULL : PAGE_LIST_COLUMNS, true);
+    const q = listQuery(o, full ? PAGE_LIST_COLUMNS_FULL : o.sort === 'name' ? PAGE_LIST_COLUMNS_BY_NAME : PAGE_LIST_COLUMNS, true);
     if (!q) return [];
     return (await this.db.named('FileStore.list', q.sql, q.v)).map(filePage);
   }

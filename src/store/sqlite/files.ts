@@ -90,7 +90,24 @@ export class SqliteFileStore implements FileStore {
     const q = listValues(o);
     if (!q) return [];
     const out: FilePageRow[] = [];
-    for (const r of this.lists.jsonRowsOf(this.listText(q.shape, full ? 2 : 1), q.v)) out.push(filePageFromArray(r));
+    if (full) {
+      for (const r of this.lists.jsonRowsOf(this.listText(q.shape, 2), q.v)) out.push(filePageFromArray(r));
+      return out;
+    }
+    // one JSON array per column (listText's kind 1): each is parsed without an array per row
+    const cols = this.lists.row(this.listText(q.shape, 1), q.v) as [string, string, string | undefined];
+    const names = JSON.parse(cols[0]) as string[];
+    const pages = JSON.parse(cols[1]) as Array<number | null>;
+    const times = cols[2] === undefined ? undefined : (JSON.parse(cols[2]) as string[]);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const p = pages[i]!;
+      out.push({
+        name,
+        timestamp: times === undefined ? undefined : times[i],
+        page: p === null ? null : { pageid: Math.floor(p / 2), ns: NS_FILE, title: name, isRedirect: p % 2 === 1 },
+      });
+    }
     return out;
   }
 
@@ -101,8 +118,9 @@ export class SqliteFileStore implements FileStore {
     const key = shape * 3 + kind;
     let sql = this.listTexts.get(key);
     if (sql === undefined) {
-      const rest = listRest(shape, kind !== 0);
-      sql = kind === 0 ? `SELECT ${FILE_COLUMNS} ${rest}` : jsonRowsSql(kind === 2 ? PAGE_LIST_FULL : PAGE_LIST, rest);
+      // kind 1 reads the pages in its own columns (pageListSql)
+      const rest = listRest(shape, kind === 2);
+      sql = kind === 0 ? `SELECT ${FILE_COLUMNS} ${rest}` : kind === 2 ? jsonRowsSql(PAGE_LIST_FULL, rest) : pageListSql(shape, rest);
       // bounded: the shapes are the combinations of a dozen filters and up to 50 MIME types
       if (this.listTexts.size >= 1024) this.listTexts.clear();
       this.listTexts.set(key, sql);
@@ -111,10 +129,31 @@ export class SqliteFileStore implements FileStore {
   }
 }
 
-/** listPages()' columns (PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_FULL), in their order */
-const PAGE_LIST_COLUMNS = ['img_name', 'img_timestamp', 'page_id', 'page_is_redirect'];
-const PAGE_LIST = PAGE_LIST_COLUMNS;
-const PAGE_LIST_FULL = [...PAGE_LIST_COLUMNS, 'page_len', 'page_latest', 'page_touched', 'page_rev_count', 'page_content_model'];
+/** listPages(full)'s columns (PAGE_LIST_COLUMNS_FULL), in their order */
+const PAGE_LIST_FULL = ['img_name', 'img_timestamp', 'page_id', 'page_is_redirect', 'page_len', 'page_latest', 'page_touched', 'page_rev_count', 'page_content_model'];
+
+/**
+ * listPages()' statement for PageRefs: the names, the pages (id and redirect flag as one number, id * 2 +
+ * flag; null for none) and, for sort=timestamp only (its continuation), the upload times, each column
+ * as one JSON array. An array per column costs less to print and to parse than an array per row, and a
+ * generator by name never needs the times.
+ */
+function pageListSql(shape: number, rest: string): string {
+  const byName = (shape & 2) !== 0;
+  return (
+    `SELECT json_group_array(c0), json_group_array(c1)${byName ? '' : ', json_group_array(c2)'} ` +
+    `FROM (SELECT img_name AS c0, ${PAGE_OF_FILE} AS c1${byName ? '' : ', img_timestamp AS c2'} ${rest})`
+  );
+}
+
+/**
+ * The file's description page as page_id * 2 + page_is_redirect, from index page_redirect_namespace_title
+ * (page_is_redirect, page_namespace, page_title) alone: a seek for it as an article, then (a redirect or no
+ * page) as a redirect. page_name gives the id but the flag costs a seek of the page's row besides.
+ */
+const PAGE_OF_FILE = ['0', '1']
+  .map((r) => `(SELECT page_id * 2 + ${r} FROM page INDEXED BY page_redirect_namespace_title WHERE page_is_redirect = ${r} AND page_namespace = ${NS_FILE} AND page_title = img_name)`)
+  .reduce((a, b) => `coalesce(${a}, ${b})`);
 
 /**
  * The bound values of list() and listPages() and which clauses their statement has (the shape's bits,

@@ -112,6 +112,12 @@ export class StatementCache {
     return JSON.parse(s.stmt.get(this.bind(s.names, values)) as string) as unknown[][];
   }
 
+  /** the first row as an array of its columns, or undefined */
+  row(sql: string, values: Record<string, unknown>): unknown[] | undefined {
+    const s = this.get(sql, 2, values);
+    return s.stmt.get(this.bind(s.names, values)) as unknown[] | undefined;
+  }
+
   /** first column of the first row */
   value<R>(sql: string, values: Record<string, unknown>): R | undefined {
     const s = this.get(sql, 1, values);
