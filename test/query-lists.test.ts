@@ -467,6 +467,19 @@ describe('spec endpoint 5: generator=allfileusages', () => {
     // in page id order, each once
     assert.deepEqual([...r.text.matchAll(/"(\d+)":\{"pageid"/g)].map((m) => Number(m[1])), unique);
   });
+  it('continues at the link past the limit, in both directions (the store reads only the last target)', async () => {
+    for (const dir of ['ascending', 'descending']) {
+      const links = (await get({ action: 'query', list: 'allfileusages', afdir: dir, afprop: 'ids|title', aflimit: 'max' })).json.query.allfileusages as Array<{ fromid: number; title: string }>;
+      assert.ok(links.length > 12, 'enough links to walk');
+      let cont: string | undefined;
+      for (let at = 0; at + 3 < links.length && at < 12; at += 3) {
+        const r = await get({ action: 'query', generator: 'allfileusages', gafdir: dir, gaflimit: 3, rawcontinue: 1, ...(cont === undefined ? {} : { gafcontinue: cont }) });
+        const next = links[at + 3]!;
+        cont = r.json['query-continue'].allfileusages.gafcontinue as string;
+        assert.equal(cont, `${next.title.replace(/^Файл:/, '').replace(/ /g, '_')}|${next.fromid}`, `${dir} at ${at}`);
+      }
+    }
+  });
   it('gaffrom is a title part; templates use files too', async () => {
     const r = await get({ action: 'query', generator: 'allfileusages', gaffrom: 'прапор_України.png', gaflimit: 3, continue: '' });
     // the file redirect Файл:Старий прапор.png links to its target (pagelinks), it does not use it

@@ -8,6 +8,8 @@
  * One request therefore builds at most about that much, however large the pages it asks for.
  */
 
+import { RowList } from './result.js';
+
 /** MediaWiki's default $wgAPIMaxResultSize (8 MiB). */
 export const DEFAULT_MAX_RESULT_SIZE = 8_388_608;
 
@@ -24,6 +26,10 @@ export function valueSize(value: unknown): number {
     case 'object': {
       if (value === null) return 0;
       let s = 0;
+      if (value instanceof RowList) {
+        for (const v of value.values) s += valueSize(v);
+        return s;
+      }
       if (Array.isArray(value)) for (const v of value) s += valueSize(v);
       else if (value instanceof Map) for (const v of value.values()) s += valueSize(v);
       else for (const k of Object.keys(value)) s += valueSize((value as Record<string, unknown>)[k]);

@@ -41,24 +41,102 @@ export function bcArray(): Map<string, unknown> & { [ARRAY_TYPE]?: 'BCarray' } {
   return m;
 }
 
+/** A node the JSON writer prints by a way of its own: PrintedJson, RowList. */
+export abstract class WriterNode {}
+
 /**
  * A node printed already (a precomputed answer the store keeps): compact JSON in one form, `ascii` (every
  * non-ASCII character escaped: the text) or `utf8` (the bytes). The JSON writer copies it when it prints
  * that form, and prints `value()` otherwise. Its value must print the same in both formatversions (lists
  * and plain objects of strings and numbers: no booleans, content members or array types).
  */
-export class PrintedJson {
+export class PrintedJson extends WriterNode {
   constructor(
     readonly form: 'ascii' | 'utf8',
     readonly json: string | Uint8Array,
-  ) {}
+  ) {
+    super();
+  }
 
   value(): unknown {
     return JSON.parse(typeof this.json === 'string' ? this.json : Buffer.from(this.json.buffer, this.json.byteOffset, this.json.byteLength).toString('utf8'));
   }
 }
 
-import type { ResultSizeBudget } from './result-size.js';
+/**
+ * The members of the objects of a RowList, in the order a module adds them, and which of them is the
+ * content member (fv1 prints it last, as '*'). Made once per module: the JSON writer keeps each member's
+ * quoted key here, per output form.
+ */
+export class RowShape {
+  readonly contentIndex: number;
+  /** the members' indexes in fv1's order: the content member last */
+  readonly fv1Order: readonly number[];
+  /** the writer's quoted keys with their colon, by form (formatversion and ASCII escaping) */
+  readonly printed: Array<Uint8Array[] | undefined> = [undefined, undefined, undefined, undefined];
+
+  /**
+   * per key: a string value is a DB key (or prefixed DB key) printed in its text form, underscores as
+   * spaces (Title::getText), made as it is written rather than as a string of its own per item
+   */
+  readonly spaced: readonly boolean[];
+
+  constructor(
+    readonly keys: readonly string[],
+    readonly contentKey?: string,
+    spacedKeys: readonly string[] = [],
+  ) {
+    this.spaced = keys.map((k) => spacedKeys.includes(k));
+    if (spacedKeys.some((k) => !keys.includes(k))) throw new Error(`RowShape: spaced members ${spacedKeys.join(', ')} are not all keys`);
+    this.contentIndex = contentKey === undefined ? -1 : keys.indexOf(contentKey);
+    if (contentKey !== undefined && this.contentIndex < 0) throw new Error(`RowShape: content member ${contentKey} is not a key`);
+    const order = keys.map((_k, i) => i).filter((i) => i !== this.contentIndex);
+    if (this.contentIndex >= 0) order.push(this.contentIndex);
+    this.fv1Order = order;
+  }
+}
+
+/**
+ * A list of objects with the same members (a list module's items), kept as their values, row after
+ * row: no object per item for the module to build and the writer to walk. It prints exactly as the
+ * list of those objects would (`objects()`): an undefined value is a member the item does not have, and
+ * fv1 drops false members as it does an object's. Values are what an object's members may be; a spaced
+ * member's string is its DB key form (its size is the same: '_' and ' ' are one byte each).
+ */
+export class RowList extends WriterNode {
+  /** `shape.keys.length` values per row */
+  readonly values: unknown[] = [];
+
+  constructor(readonly shape: RowShape) {
+    super();
+  }
+
+  get length(): number {
+    return this.values.length / this.shape.keys.length;
+  }
+
+  /** the items as plain objects (members in shape order; undefined values left out; spaced members' text) */
+  objects(): Obj[] {
+    const { keys, contentKey, spaced } = this.shape;
+    const width = keys.length;
+    const out: Obj[] = [];
+    for (let i = 0; i < this.values.length; i += width) {
+      const o: Obj = {};
+      for (let j = 0; j < width; j++) {
+        const v = this.values[i + j];
+        if (v !== undefined) o[keys[j]!] = spaced[j] && typeof v === 'string' ? v.replace(/_/g, ' ') : v;
+      }
+      if (contentKey !== undefined) o[CONTENT] = contentKey;
+      out.push(o);
+    }
+    return out;
+  }
+}
+
+/** $wgAPIMaxResultSize's running count (result-size.ts ResultSizeBudget, which reads RowList) */
+export interface SizeBudget {
+  fits(value: unknown): boolean;
+}
 
 /**
  * The top level of a response. Keys keep insertion order, and some are added "on top" (warnings,
@@ -67,7 +145,7 @@ import type { ResultSizeBudget } from './result-size.js';
 export class ApiResult {
   private top = new Map<string, unknown>();
   /** $wgAPIMaxResultSize accounting (set by the request) */
-  sizeBudget: ResultSizeBudget | null = null;
+  sizeBudget: SizeBudget | null = null;
 
   /**
    * ApiResult::addValue's size check for a value a module is about to add: false (with the truncation
@@ -129,6 +207,17 @@ export class ApiResult {
     let list = q[name] as unknown[] | undefined;
     if (list === undefined) {
       list = [];
+      q[name] = list;
+    }
+    return list;
+  }
+
+  /** Get or create the `query` object's member `name` as a RowList of this shape. */
+  queryRows(name: string, shape: RowShape): RowList {
+    const q = this.object('query');
+    let list = q[name] as RowList | undefined;
+    if (list === undefined) {
+      list = new RowList(shape);
       q[name] = list;
     }
     return list;

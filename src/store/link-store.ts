@@ -8,9 +8,10 @@ export interface LinkStore {
   fileUsages(opts: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]>;
   /**
    * generator=allfileusages: the rows fileUsages() gives, each with its using page (a seek per row, null
-   * for a page id with no page), so that the generator hands the page set its pages without another round trip
+   * for a page id with no page), so that the generator hands the page set its pages without another round
+   * trip; of the targets only the last row's (the generator's continuation), not one string per row
    */
-  fileUsagePages(opts: FileUsageOptions & { continueAt?: { target: string; from: number } }, full?: boolean): Promise<FileUsagePageRow[]>;
+  fileUsagePages(opts: FileUsageOptions & { continueAt?: { target: string; from: number } }, full?: boolean): Promise<FileUsagePages>;
   /** list=allfileusages&afunique: at most `limit` distinct targets (file DB keys) in order */
   fileUsageTargets(opts: FileUsageOptions & { continueAt?: string }): Promise<string[]>;
   /**
@@ -43,8 +44,14 @@ export interface FileUsageRow {
   from: number;
 }
 
-export interface FileUsagePageRow extends FileUsageRow {
-  page: PageRef | null;
+/** fileUsagePages' rows as parallel lists, and the target of the last */
+export interface FileUsagePages {
+  /** the using page's id, per row */
+  from: number[];
+  /** the using page, per row (null: no page has that id) */
+  page: Array<PageRef | null>;
+  /** the last row's target (file DB key); undefined when there are no rows */
+  lastTarget: string | undefined;
 }
 
 export interface FileUsageOptions {

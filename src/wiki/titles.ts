@@ -173,6 +173,23 @@ export class TitleCodec {
     return from === 0 ? text + dbkey : text + dbkey.slice(from);
   }
 
+  /**
+   * The namespace's prefix in DB key form: '' for a namespace printed without one, else its name with
+   * underscores for spaces and a colon. prefix + dbkey with every '_' shown as ' ' is prefixedText's
+   * text; undefined for a name with an underscore of its own, which prefixedText keeps.
+   */
+  keyPrefix(ns: number): string | undefined {
+    let p = this.keyPrefixes.get(ns);
+    if (p === undefined && !this.keyPrefixes.has(ns)) {
+      const name = this.namespaces.get(ns)?.name ?? '';
+      p = name === '' ? '' : name.includes('_') ? undefined : name.replace(/ /g, '_') + ':';
+      this.keyPrefixes.set(ns, p);
+    }
+    return p;
+  }
+
+  private readonly keyPrefixes = new Map<number, string | undefined>();
+
   /** Prefixed DB key: localized prefix with underscores. */
   prefixedDbKey(ns: number, dbkey: string): string {
     return this.prefixedText(ns, dbkey).replace(/ /g, '_');

@@ -93,4 +93,12 @@ export class Wiki {
   titleText(ns: number, dbkey: string): string {
     return this.codec.prefixedText(ns, dbkey);
   }
+
+  /**
+   * The namespace prefix whose DB key form, before a DB key, reads as titleText once underscores are
+   * shown as spaces (a RowShape's spaced member); undefined when there is none (TitleCodec.keyPrefix).
+   */
+  keyPrefix(ns: number): string | undefined {
+    return this.codec.keyPrefix(ns);
+  }
 }

@@ -3,7 +3,7 @@
  * pretty (PHP's JSON_PRETTY_PRINT: 4 spaces, "key": value), with PHP json_encode's escaping choices.
  */
 import { transcode } from 'node:buffer';
-import { ARRAY_TYPE, BC_BOOLS, CONTENT, PrintedJson } from '../result.js';
+import { ARRAY_TYPE, BC_BOOLS, CONTENT, PrintedJson, type RowList, type RowShape, WriterNode } from '../result.js';
 
 export interface JsonOptions {
   formatversion: 1 | 2;
@@ -267,6 +267,41 @@ function putQuotedAsciiUnits(s: string, n: number): void {
 }
 
 /**
+ * putQuotedAsciiUnits of a DB key in its text form: every '_' written as ' ' (a loop of its own: the
+ * test is not paid by every other string)
+ */
+function putSpacedAsciiUnits(s: string): void {
+  const n = s.length;
+  reserve(2 + 6 * n);
+  const b = out;
+  const d = outView;
+  let o = pos;
+  b[o++] = 34;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x80) {
+      if (c === 95) b[o++] = 32;
+      else {
+        if (c === 34 || c === 92) b[o++] = 92;
+        b[o++] = c;
+      }
+      continue;
+    }
+    if (c === 8 || c === 9 || c === 10 || c === 12 || c === 13) {
+      b[o] = 92;
+      b[o + 1] = c === 8 ? 98 : c === 9 ? 116 : c === 10 ? 110 : c === 12 ? 102 : 114;
+      o += 2;
+      continue;
+    }
+    d.setUint32(o, HI[c >> 8]!, true);
+    d.setUint16(o + 4, LO[c & 255]!, true);
+    o += 6;
+  }
+  b[o++] = 34;
+  pos = o;
+}
+
+/**
  * Quoted keys with their colon, as bytes, reused: most keys are the same few names in every answer
  * (bounded: ids vary). Copied byte by byte: cheaper than re-reading the key's characters.
  */
@@ -401,8 +436,11 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
     putAscii('null');
     return;
   }
-  if (v instanceof PrintedJson) {
-    putPrinted(v, fv, nl, ascii);
+  // one test for both kinds of node the writer prints itself (every object node pays it)
+  if (v instanceof WriterNode) {
+    if (v instanceof PrintedJson) putPrinted(v, fv, nl, ascii);
+    else if (nl === '') putRows(v as RowList, fv, ascii);
+    else put((v as RowList).objects(), fv, nl, ascii);
     return;
   }
   const inner = nl === '' ? '' : nl + '    ';
@@ -491,4 +529,68 @@ function putPrinted(v: PrintedJson, fv: 1 | 2, nl: string, ascii: boolean): void
     pos += json.length;
     wide = true;
   }
+}
+
+/**
+ * A RowList, compact: each row as the object it stands for would print (put's object case), with the
+ * members' quoted keys made once per shape and form. fv1 prints the content member last, as '*'.
+ */
+function putRows(list: RowList, fv: 1 | 2, ascii: boolean): void {
+  const shape = list.shape;
+  const keys = printedKeys(shape, fv, ascii);
+  const order = fv === 1 ? shape.fv1Order : null;
+  const values = list.values;
+  const width = shape.keys.length;
+  reserve(1);
+  out[pos++] = 91; // [
+  for (let i = 0; i < values.length; i += width) {
+    reserve(2);
+    if (i !== 0) out[pos++] = 44;
+    out[pos++] = 123; // {
+    let empty = true;
+    for (let j = 0; j < width; j++) {
+      const k = order === null ? j : order[j]!;
+      const item = values[i + k];
+      if (item === undefined || (fv === 1 && item === false)) continue;
+      const q = keys[k]!;
+      const n = q.length;
+      reserve(n + 1);
+      const b = out;
+      let o = pos;
+      if (!empty) b[o++] = 44;
+      for (let x = 0; x < n; x++) b[o++] = q[x]!;
+      pos = o;
+      empty = false;
+      if (typeof item === 'number' && (item | 0) === item && item >= 0) putUint(item);
+      else if (typeof item === 'string') {
+        if (shape.spaced[k]) {
+          if (ascii) putSpacedAsciiUnits(item);
+          else putText(JSON.stringify(item.replace(/_/g, ' ')));
+        } else if (ascii) putQuotedAscii(item);
+        else putText(JSON.stringify(item));
+      } else put(item, fv, '', ascii);
+    }
+    reserve(1);
+    out[pos++] = 125; // }
+  }
+  reserve(1);
+  out[pos++] = 93; // ]
+}
+
+/** a shape's quoted keys with their colon, compact, for this form (fv1's content member as '*') */
+function printedKeys(shape: RowShape, fv: 1 | 2, ascii: boolean): Uint8Array[] {
+  const form = (fv === 1 ? 0 : 2) + (ascii ? 1 : 0);
+  let keys = shape.printed[form];
+  if (keys === undefined) {
+    keys = [];
+    for (let j = 0; j < shape.keys.length; j++) {
+      const start = pos;
+      if (fv === 1 && j === shape.contentIndex) putAscii('"*":');
+      else putKey(shape.keys[j]!, ascii, false);
+      keys.push(Uint8Array.prototype.slice.call(out, start, pos));
+      pos = start;
+    }
+    shape.printed[form] = keys;
+  }
+  return keys;
 }

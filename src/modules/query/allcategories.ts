@@ -10,9 +10,12 @@
  */
 import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
-import { withContent } from '../../api/result.js';
+import { RowShape } from '../../api/result.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { continueParts, titlePartOrDie } from './shared.js';
+
+/** an item: the title (fv1's content member, its DB key printed as text), then the counts (acprop=size) and the hidden flag */
+const ITEM = new RowShape(['category', 'size', 'pages', 'files', 'subcats', 'hidden'], 'category', ['category']);
 
 export const allcategoriesModule: QueryModule = {
   kind: 'list',
@@ -58,7 +61,9 @@ export const allcategoriesModule: QueryModule = {
       hidden: prop.has('hidden'),
       limit: limit + 1,
     });
-    const list = ctx.generator ? null : ctx.result.queryList('allcategories');
+    const list = ctx.generator ? null : ctx.result.queryRows('allcategories', ITEM).values;
+    const size = prop.has('size');
+    const hidden = prop.has('hidden');
     let count = 0;
     for (const row of rows) {
       if (++count > limit) {
@@ -69,15 +74,9 @@ export const allcategoriesModule: QueryModule = {
         ctx.generator.add({ ns: NS_CATEGORY, dbkey: row.title });
         continue;
       }
-      const item: Record<string, unknown> = withContent({}, 'category', row.title.replace(/_/g, ' '));
-      if (prop.has('size')) {
-        item.size = row.pages;
-        item.pages = row.pages - row.subcats - row.files;
-        item.files = row.files;
-        item.subcats = row.subcats;
-      }
-      if (prop.has('hidden')) item.hidden = row.hidden;
-      list!.push(item);
+      const title = row.title;
+      if (size) list!.push(title, row.pages, row.pages - row.subcats - row.files, row.files, row.subcats, hidden ? row.hidden : undefined);
+      else list!.push(title, undefined, undefined, undefined, undefined, hidden ? row.hidden : undefined);
     }
   },
 };

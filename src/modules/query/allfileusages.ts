@@ -9,7 +9,13 @@ import type { QueryModule } from '../../api/types.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import type { PageRef } from '../../store/page-store.js';
 import { intval } from '../../api/params.js';
+import { RowShape } from '../../api/result.js';
 import { continueParts, titlePartOrDie } from './shared.js';
+
+/** an item: the using page's id (afprop=ids), the file's title (afprop=title) */
+const ITEM = new RowShape(['fromid', 'ns', 'title']);
+/** the same, the title given as its prefixed DB key (printed as text) */
+const ITEM_KEYS = new RowShape(ITEM.keys, undefined, ['title']);
 
 export const allfileusagesModule: QueryModule = {
   kind: 'list',
@@ -55,12 +61,12 @@ export const allfileusagesModule: QueryModule = {
     const prefix = titlePartOrDie(ctx, p.prefix, NS_FILE);
     const limit = p.limit as number;
     if (unique) {
-      const list = ctx.generator ? null : ctx.result.queryList('allfileusages');
+      const list = ctx.generator ? null : ctx.result.queryRows('allfileusages', ITEM).values;
       const targets = await ctx.store.links.fileUsageTargets({ from, to, prefix, descending, limit: limit + 1, continueAt: contTarget });
       targets.forEach((target, i) => {
         if (i >= limit) return ctx.setContinue('continue', target);
         if (ctx.generator) ctx.generator.add({ ns: NS_FILE, dbkey: target });
-        else list!.push({ ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, target) });
+        else list!.push(undefined, NS_FILE, ctx.wiki.titleText(NS_FILE, target));
       });
       return;
     }
@@ -71,10 +77,15 @@ export const allfileusagesModule: QueryModule = {
       // in the order of the rows)
       const rows = await ctx.store.links.fileUsagePages(usageRange, ctx.generator.fullRows);
       const pages = new Map<number, PageRef | null>();
-      rows.forEach((row, i) => {
-        if (i >= limit) return ctx.setContinue('continue', `${row.target}|${row.from}`);
-        if (!pages.has(row.from)) pages.set(row.from, row.page);
-      });
+      for (let i = 0; i < rows.from.length; i++) {
+        const from = rows.from[i]!;
+        // the row past the limit is the last one
+        if (i >= limit) {
+          ctx.setContinue('continue', `${rows.lastTarget}|${from}`);
+          break;
+        }
+        if (!pages.has(from)) pages.set(from, rows.page[i]!);
+      }
       const found: PageRef[] = [];
       for (const [pageid, page] of pages) {
         if (page) found.push(page);
@@ -84,16 +95,13 @@ export const allfileusagesModule: QueryModule = {
       return;
     }
     const rows = await ctx.store.links.fileUsages(usageRange);
-    const list = ctx.result.queryList('allfileusages');
+    const filePrefix = ctx.wiki.keyPrefix(NS_FILE);
+    const list = ctx.result.queryRows('allfileusages', filePrefix === undefined ? ITEM : ITEM_KEYS).values;
+    const ids = prop.has('ids');
+    const title = prop.has('title');
     rows.forEach((row, i) => {
       if (i >= limit) return ctx.setContinue('continue', `${row.target}|${row.from}`);
-      const item: Record<string, unknown> = {};
-      if (prop.has('ids')) item.fromid = row.from;
-      if (prop.has('title')) {
-        item.ns = NS_FILE;
-        item.title = ctx.wiki.titleText(NS_FILE, row.target);
-      }
-      list.push(item);
+      list.push(ids ? row.from : undefined, title ? NS_FILE : undefined, !title ? undefined : filePrefix === undefined ? ctx.wiki.titleText(NS_FILE, row.target) : filePrefix + row.target);
     });
   },
 };

@@ -11,6 +11,7 @@
 import { limitParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
+import { RowList, RowShape } from '../../api/result.js';
 
 /** $wgQueryPages of 1.25 core minus $wgAPIUselessQueryPages (MIMEsearch, LinkSearch, FileDuplicateSearch), in its order. */
 export const QUERY_PAGES = [
@@ -53,6 +54,11 @@ const TIMESTAMP_REPORTS = new Set(['Ancientpages', 'Unusedimages']);
 /** Reports restricted to a user right (QueryPage::getRestriction): nobody here has 'unwatchedpages'. */
 const RESTRICTED_REPORTS = new Set(['Unwatchedpages']);
 
+/** a result: its value (and as a time, for reports of timestamps), the title, the report's extra columns */
+const RESULT = new RowShape(['value', 'timestamp', 'ns', 'title', 'databaseResult']);
+/** the same, the title given as its prefixed DB key (printed as text) */
+const RESULT_KEYS = new RowShape(RESULT.keys, undefined, ['title']);
+
 export const querypageModule: QueryModule = {
   kind: 'list',
   name: 'querypage',
@@ -84,14 +90,13 @@ export const querypageModule: QueryModule = {
     if (ctx.generator) {
       for (const r of rows) ctx.generator.add({ ns: r.ns, dbkey: r.title });
     } else {
-      const results: unknown[] = [];
+      let keys = true;
+      for (const r of rows) if (ctx.wiki.keyPrefix(r.ns) === undefined) keys = false;
+      const results = new RowList(keys ? RESULT_KEYS : RESULT);
+      const timestamps = TIMESTAMP_REPORTS.has(page);
       for (const r of rows) {
-        const item: Record<string, unknown> = { value: r.value };
-        if (TIMESTAMP_REPORTS.has(page)) item.timestamp = mwToIso(r.value);
-        item.ns = r.ns;
-        item.title = ctx.wiki.titleText(r.ns, r.title);
-        if (r.extra) item.databaseResult = { ...r.extra };
-        results.push(item);
+        const title = keys ? ctx.wiki.keyPrefix(r.ns)! + r.title : ctx.wiki.titleText(r.ns, r.title);
+        results.values.push(r.value, timestamps ? mwToIso(r.value) : undefined, r.ns, title, r.extra ? { ...r.extra } : undefined);
       }
       report.results = results;
     }

@@ -1,5 +1,5 @@
 import type { PgDb } from './db.js';
-import type { FileUsageOptions, FileUsagePageRow, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
+import type { FileUsageOptions, FileUsagePages, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
 import { PAGE_COLUMNS, PAGE_REF_COLUMNS, toPage } from '../row-columns.js';
 import { prefixEnd } from '../prefix-range.js';
 import { distinctValuesSql } from './relations.js';
@@ -42,10 +42,15 @@ export class PostgresLinkStore implements LinkStore {
   }
 
   /** fileUsages' range scan with a primary-key seek of the using page per row */
-  async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full = false): Promise<FileUsagePageRow[]> {
+  async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full = false): Promise<FileUsagePages> {
     const { sql, v } = this.usageQuery(o, `il_to AS target, il_from AS "from", ${full ? PAGE_COLUMNS : PAGE_REF_COLUMNS}`, ' LEFT JOIN page ON page_id = il_from');
     const rows = await this.db.named('LinkStore.fileUsages', sql, v);
-    return rows.map((r) => ({ target: r.target, from: r.from, page: r.pageid === null ? null : full ? toPage({ pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect, length: r.length, latestRevId: r.latestRevId, touched: r.touched, revCount: r.revCount, contentModel: r.contentModel }) : { pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect === 1 } }));
+    const out: FileUsagePages = { from: [], page: [], lastTarget: rows.length ? rows[rows.length - 1].target : undefined };
+    for (const r of rows) {
+      out.from.push(r.from);
+      out.page.push(r.pageid === null ? null : full ? toPage({ pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect, length: r.length, latestRevId: r.latestRevId, touched: r.touched, revCount: r.revCount, contentModel: r.contentModel }) : { pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect === 1 });
+    }
+    return out;
   }
 
   private usageQuery(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, columns: string, join: string): { sql: string; v: Record<string, unknown> } {

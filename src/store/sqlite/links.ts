@@ -1,9 +1,12 @@
 import type { Db } from './db.js';
-import type { FileUsageOptions, FileUsagePageRow, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
+import type { FileUsageOptions, FileUsagePages, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
 import { PAGE_COLUMN_LIST, PAGE_REF_COLUMN_LIST, pageRefFromArray } from '../row-columns.js';
 import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
 
-/** the columns of fileUsages, fileUsagePages (the using page's PageRef but its id), and with `full` */
+/**
+ * the columns of fileUsages, fileUsagePages (the using page's PageRef but its id), and with `full`; the
+ * pages' rows leave out the target (il_to, the first column), read only as the last row's
+ */
 const USAGE_COLUMNS = [['il_to', 'il_from'], ['il_to', 'il_from', ...PAGE_REF_COLUMN_LIST.slice(1)], ['il_to', 'il_from', ...PAGE_COLUMN_LIST]];
 
 export class SqliteLinkStore implements LinkStore {
@@ -42,7 +45,7 @@ export class SqliteLinkStore implements LinkStore {
   /** A range scan of the imagelinks primary key (il_to, il_from). */
   async fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]> {
     const out: FileUsageRow[] = [];
-    for (const r of this.usage(o, 0)) out.push({ target: r[0] as string, from: r[1] as number });
+    for (const r of this.usage(o, 0) as unknown[][]) out.push({ target: r[0] as string, from: r[1] as number });
     return out;
   }
 
@@ -50,21 +53,19 @@ export class SqliteLinkStore implements LinkStore {
    * fileUsages' range scan with a primary-key seek of the using page per row (its id is il_from: not read
    * again, but for whole rows)
    */
-  async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full = false): Promise<FileUsagePageRow[]> {
-    const out: FileUsagePageRow[] = [];
-    if (full) {
-      for (const r of this.usage(o, 2)) out.push({ target: r[0] as string, from: r[1] as number, page: r[2] === null ? null : pageRefFromArray(r, 2) });
-      return out;
-    }
-    for (const r of this.usage(o, 1)) {
-      const from = r[1] as number;
-      out.push({ target: r[0] as string, from, page: r[2] === null ? null : { pageid: from, ns: r[2] as number, title: r[3] as string, isRedirect: r[4] === 1 } });
+  async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full = false): Promise<FileUsagePages> {
+    const [rows, lastTarget] = this.usage(o, full ? 2 : 1) as [unknown[][], string | null];
+    const out: FileUsagePages = { from: [], page: [], lastTarget: lastTarget ?? undefined };
+    for (const r of rows) {
+      const from = r[0] as number;
+      out.from.push(from);
+      out.page.push(r[1] === null ? null : full ? pageRefFromArray(r, 1) : { pageid: from, ns: r[1] as number, title: r[2] as string, isRedirect: r[3] === 1 });
     }
     return out;
   }
 
-  /** the rows of fileUsages (kind 0) or fileUsagePages (1: PageRef, 2: PageRow) */
-  private usage(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, kind: 0 | 1 | 2): unknown[][] {
+  /** the rows of fileUsages (kind 0), or fileUsagePages' (1: PageRef, 2: PageRow) and the last row's target */
+  private usage(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, kind: 0 | 1 | 2): unknown[] {
     const v: Record<string, unknown> = { limit: o.limit };
     // which clauses the statement has: its text is made once per combination
     let shape = kind | (o.descending ? 4 : 0);
@@ -86,7 +87,8 @@ export class SqliteLinkStore implements LinkStore {
       v.prefix = o.prefix;
       v.prefixEnd = prefixEnd(o.prefix);
     }
-    return this.usages.jsonRowsOf((this.usageTexts[shape] ??= usageSql(shape)), v);
+    const sql = (this.usageTexts[shape] ??= usageSql(shape));
+    return this.usages.jsonRowsOf(sql, v);
   }
 
   /**
@@ -175,5 +177,13 @@ function usageSql(shape: number): string {
   if (shape & 64) where.push('il_to >= @prefix AND il_to < @prefixEnd');
   const dir = descending ? ' DESC' : '';
   const join = kind === 0 ? '' : ' LEFT JOIN page ON page_id = il_from';
-  return jsonRowsSql(USAGE_COLUMNS[kind]!, `FROM imagelinks${join}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`);
+  const rest = `FROM imagelinks${join}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
+  if (kind === 0) return jsonRowsSql(USAGE_COLUMNS[0]!, rest);
+  // the rows are in il_to order, so the last row's target is the largest (the smallest descending): an
+  // aggregate beside the rows' JSON, no string per row
+  const columns = USAGE_COLUMNS[kind]!;
+  const inner = columns.map((c, i) => `${c} AS c${i}`).join(', ');
+  const rowColumns = columns.slice(1).map((_c, i) => 'c' + (i + 1)).join(', ');
+  // one JSON text holding both (a second column cost more than the array around them)
+  return `SELECT json_array(json_group_array(json_array(${rowColumns})), ${descending ? 'min' : 'max'}(c0)) FROM (SELECT ${inner} ${rest})`;
 }
