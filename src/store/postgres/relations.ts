@@ -2,18 +2,8 @@ import type { PgDb } from './db.js';
 import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { prefixEnd } from '../prefix-range.js';
+import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement } from '../relation-sql.js';
 
-const COLUMNS: Record<TargetTable, { from: string; ns: string; title: string; fromNs: string | null }> = {
-  pagelinks: { from: 'pl_from', ns: 'pl_namespace', title: 'pl_title', fromNs: 'pl_from_namespace' },
-  templatelinks: { from: 'tl_from', ns: 'tl_namespace', title: 'tl_title', fromNs: 'tl_from_namespace' },
-  redirect: { from: 'rd_from', ns: 'rd_namespace', title: 'rd_title', fromNs: null },
-};
-// the backlink readers also walk imagelinks, which has no target namespace column: its targets are File: titles
-// once per process: a spread copy given more members is fine here
-const BACKLINK_COLUMNS: Record<BacklinkTable, { from: string; ns: string | null; title: string; fromNs: string | null }> = {
-  ...COLUMNS,
-  imagelinks: { from: 'il_from', ns: null, title: 'il_to', fromNs: 'il_from_namespace' },
-};
 
 type LinkerDbRow = Omit<LinkerRow, 'isRedirect'> & { isRedirect: number };
 // in place: a copy made by spreading the row and then given a member is promoted by V8 (11.3) at once
@@ -58,7 +48,7 @@ export class PostgresRelationStore implements RelationStore {
     limit: number;
   }): Promise<LinkRow[]> {
     if (o.pageids.length === 0 || (o.namespaces && o.namespaces.length === 0) || (o.only && o.only.length === 0)) return [];
-    const c = COLUMNS[o.table];
+    const c = TARGET_COLUMNS[o.table];
     const v: Record<string, unknown> = { limit: o.limit, ids: o.pageids };
     const where = [`${c.from} = ANY(@ids::bigint[])`];
     if (o.namespaces) {
@@ -93,7 +83,7 @@ export class PostgresRelationStore implements RelationStore {
     descending: boolean;
     limit: number;
   }): Promise<LinkerRow[]> {
-    const c = COLUMNS[o.table];
+    const c = TARGET_COLUMNS[o.table];
     const v: Record<string, unknown> = { ns: o.ns, title: o.title, limit: o.limit };
     const where = [`${c.ns} = @ns`, `${c.title} = @title`];
     if (o.table === 'redirect') where.push("rd_interwiki = ''");
@@ -168,54 +158,17 @@ export class PostgresRelationStore implements RelationStore {
     return (await this.db.named<LinkerDbRow & { target: number }>('RelationStore.linkersOf', sql, v)).map(toLinker);
   }
 
-  private bounds(o: AllLinksOptions, c: { ns: string; title: string }, where: string[], v: Record<string, unknown>): void {
-    where.push(`${c.ns} = @ns`);
-    v.ns = o.ns;
-    if (o.from !== undefined) {
-      where.push(`${c.title} >= @from`);
-      v.from = o.from;
-    }
-    if (o.to !== undefined) {
-      where.push(`${c.title} <= @to`);
-      v.to = o.to;
-    }
-    if (o.prefix !== undefined && o.prefix !== '') {
-      where.push(`${c.title} >= @prefix AND ${c.title} < @prefixEnd`);
-      v.prefix = o.prefix;
-      v.prefixEnd = prefixEnd(o.prefix);
-    }
-  }
-
-  /** A range scan of the (ns, title, from) key: pagelinks/templatelinks primary key, redirect_target. */
   async allLinks(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): Promise<AllLinkRow[]> {
-    const c = COLUMNS[o.table];
-    const where: string[] = [];
-    const v: Record<string, unknown> = { limit: o.limit };
-    this.bounds(o, c, where, v);
-    if (o.continueAt !== undefined) {
-      where.push(`(${c.title}, ${c.from}) ${o.descending ? '<=' : '>='} (@contTitle, @contFrom)`);
-      v.contTitle = o.continueAt.title;
-      v.contFrom = o.continueAt.from;
-    }
-    const extra = o.table === 'redirect' ? 'rd_fragment AS fragment, rd_interwiki AS interwiki' : "'' AS fragment, '' AS interwiki";
-    const dir = o.descending ? ' DESC' : '';
-    const sql =
-      `SELECT ${c.title} AS title, ${c.from} AS "from", ${extra} FROM ${o.table} WHERE ${where.join(' AND ')}` +
-      ` ORDER BY ${c.title}${dir}, ${c.from}${dir} LIMIT @limit`;
-    return this.db.named<AllLinkRow>('RelationStore.allLinks', sql, v);
+    const { sql, values } = allLinksStatement(o);
+    return this.db.named<AllLinkRow>('RelationStore.allLinks', sql, values);
   }
 
   /** Distinct titles by skipping through the key: one seek per title, however many links it has. */
   async allLinkTitles(o: AllLinksOptions & { continueAt?: string }): Promise<string[]> {
     if (o.limit <= 0) return [];
-    const c = COLUMNS[o.table];
-    const where: string[] = [];
-    const v: Record<string, unknown> = { limit: o.limit };
-    this.bounds(o, c, where, v);
-    if (o.continueAt !== undefined) {
-      where.push(`${c.title} ${o.descending ? '<=' : '>='} @cont`);
-      v.cont = o.continueAt;
-    }
+    const c = TARGET_COLUMNS[o.table];
+    const { where, values: v } = allLinkTitlesBounds(o, c);
+    v.limit = o.limit;
     const rows = await this.db.named<{ v: string }>('RelationStore.allLinkTitles', distinctValuesSql(o.table, c.title, where, o.descending), v);
     return rows.map((r) => r.v);
   }
