@@ -17,6 +17,7 @@ import { importWiki, type ImportSummary } from '../src/importer/import.js';
 import { DumpError, readDump, type DumpItem, type DumpPage } from '../src/importer/dump-reader.js';
 import { readDumpThreaded, type ThreadedDumpItem } from '../src/importer/dump-thread.js';
 import { encodeRevisionText } from '../src/store/open.js';
+import { DEFLATE_FROM_BYTES, decodeRevisionText, isDeflatedLength } from '../src/store/revision-text.js';
 import { sha1HexToBase36 } from '../src/wiki/files.js';
 import { SCHEMA, SCHEMA_VERSION } from '../src/store/sqlite/schema.js';
 import { extractLinks } from '../src/wikitext/links.js';
@@ -613,7 +614,7 @@ describe('dump reader', () => {
 });
 
 describe('revision texts as stored', () => {
-  it('deflates with a window fitted to the text: the default window\'s bytes, read back by a plain raw inflate', () => {
+  it('keeps a text under DEFLATE_FROM_BYTES UTF-8 bytes as it is, a longer one deflated with a window fitted to it: the default window\'s bytes, read back by a plain raw inflate', () => {
     // lengths around each window's reach (2^w - 262 bytes), past the largest (32 KB), astral characters on the edges
     const lengths = [0, 1, 2, 100, 249, 250, 251, 500, 762, 763, 5000, 16122, 16123, 32506, 32507, 40000, 100000];
     const piece = 'Київ 𝄞 [[Дніпро|річка]] {{Шаблон|x=1}} 😀 ';
@@ -628,10 +629,22 @@ describe('revision texts as stored', () => {
       for (const text of [Array.from(piece.repeat(Math.ceil(n / piece.length) + 1)).slice(0, n).join(''), [...half, ...half].slice(0, n).join('')]) {
         const bytes = Buffer.from(text, 'utf8');
         const stored = encodeRevisionText(text);
-        assert.ok(inflateRawSync(stored).toString('utf8') === text, `${n} characters`);
+        const deflated = isDeflatedLength(bytes.length);
+        assert.equal(deflated, bytes.length >= DEFLATE_FROM_BYTES);
+        assert.ok(decodeRevisionText(stored, deflated ? 1 : 0) === text, `${n} characters`);
         assert.deepEqual(Buffer.from(encodeRevisionText(text)), Buffer.from(stored), 'the same text, the same bytes');
-        assert.deepEqual(Buffer.from(stored), deflateRawSync(bytes), `${n} characters (${bytes.length} bytes): the default window's bytes`);
+        if (deflated) {
+          assert.ok(inflateRawSync(stored).toString('utf8') === text, `${n} characters`);
+          assert.deepEqual(Buffer.from(stored), deflateRawSync(bytes), `${n} characters (${bytes.length} bytes): the default window's bytes`);
+        } else assert.deepEqual(Buffer.from(stored), bytes, `${n} characters (${bytes.length} bytes): as they are`);
       }
+    }
+    // the edge, in bytes: 'ї' is two
+    for (const [text, deflated] of [['a'.repeat(DEFLATE_FROM_BYTES - 1), false], ['a'.repeat(DEFLATE_FROM_BYTES), true], ['ї'.repeat(DEFLATE_FROM_BYTES / 2 - 1) + 'a', false], ['ї'.repeat(DEFLATE_FROM_BYTES / 2), true]] as const) {
+      const stored = encodeRevisionText(text);
+      assert.equal(isDeflatedLength(Buffer.byteLength(text)), deflated);
+      assert.deepEqual(Buffer.from(stored), deflated ? deflateRawSync(Buffer.from(text)) : Buffer.from(text));
+      assert.equal(decodeRevisionText(stored, deflated ? 1 : 0), text);
     }
   });
 });

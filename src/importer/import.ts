@@ -195,7 +195,10 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     progress.stop();
     const { codec: titleCodec, lang } = site;
     step('pass 1: page title indexes');
+    // the reader thread is gone, the analysis threads not started
+    w.alone(true);
     indexPageTitles(w, log);
+    w.alone(false);
     log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`);
     await checkpoint();
     // users, contributors and recent changes: nothing before the end of the import reads them, so they are
@@ -345,8 +348,11 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     await checkpoint();
     // after the reports' thread, beside the autocompletion thread, which ends later: made before the
     // reports' join (three threads on two cores), this step left a core idle while the join waited for it
+    // the reports' thread is done, and at scale the autocompletion thread too (it ends during the join)
+    w.alone(true);
     const { users } = await finishHistory();
     await buildIndexes(w.pendingIndexAreas());
+    w.alone(false);
     // ---- --render: last, over the finished tables (a render reads templates, files, categories, messages)
     let rendered = 0;
     let renderSeconds = 0;

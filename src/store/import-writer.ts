@@ -452,6 +452,11 @@ export interface ImportWriter extends ImportSource {
   /** areas with indexes still to build */
   pendingIndexAreas(): IndexArea[];
   /**
+   * `on`: the import's other threads are done or idle until `alone(false)`: the writer may spread the
+   * work that follows (its sorts) over the other cores.
+   */
+  alone(on: boolean): void;
+  /**
    * Every index, statistics for the planner, then publish the database atomically onto the location.
    * `beforePublish` runs when all is durable, just before the publication (it may throw to stop it).
    * `step` names each part as it begins (the import's --timings).

@@ -15,7 +15,7 @@ import { watchServedImport } from './postgres/watch.js';
 
 // an import's revision texts can be encoded on the thread that reads the dump (every backend's import is
 // built in an SQLite file first)
-export { encodeRevisionText } from './sqlite/history-writer.js';
+export { encodeRevisionText } from './revision-text.js';
 
 export interface OpenOptions {
   /** record every statement in the debug query log */

@@ -1,4 +1,3 @@
-import { inflateRawSync } from 'node:zlib';
 import type { PgDb } from './db.js';
 import { prefixEnd } from '../prefix-range.js';
 import { compareBytes } from '../../wiki/collation.js';
@@ -17,6 +16,7 @@ import type {
   UserRecord,
 } from '../history-store.js';
 import { REV_COLUMNS, USER_COLUMNS, toRev } from '../row-columns.js';
+import { decodeRevisionText } from '../revision-text.js';
 
 /** `(a, b) op (x, y)`: a row comparison, op one of > >= < <=. */
 function rowCmp(cols: string[], op: string, params: string[]): string {
@@ -71,12 +71,16 @@ export class PostgresHistoryStore implements HistoryStore {
   async texts(revids: readonly number[]): Promise<Map<number, string>> {
     const out = new Map<number, string>();
     if (revids.length === 0) return out;
-    const rows = await this.db.all<{ id: number; data: Buffer }>('HistoryStore.texts', 'SELECT rt_rev_id AS id, rt_data AS data FROM revision_text WHERE rt_rev_id = ANY($1::bigint[])', [revids]);
-    const data = new Map(rows.map((r) => [r.id, r.data]));
+    const rows = await this.db.all<{ id: number; data: Buffer; deflated: number }>(
+      'HistoryStore.texts',
+      'SELECT rt_rev_id AS id, rt_data AS data, rt_deflated AS deflated FROM revision_text WHERE rt_rev_id = ANY($1::bigint[])',
+      [revids],
+    );
+    const data = new Map(rows.map((r) => [r.id, r]));
     // in the order asked for, as the SQLite store fills the map
     for (const id of new Set(revids)) {
       const d = data.get(id);
-      if (d) out.set(id, inflateRawSync(d).toString('utf8'));
+      if (d) out.set(id, decodeRevisionText(d.data, d.deflated));
     }
     return out;
   }

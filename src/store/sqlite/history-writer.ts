@@ -1,40 +1,13 @@
 /**
- * The import's writes of history: every revision (metadata, and its text deflated), log entries, and
+ * The import's writes of history: every revision (metadata, and its text: revision-text.ts), log entries, and
  * after the dump pass the tables derived from them (users, page contributors, recent changes).
  * The importer calls this; the SQL stays here, next to the schema.
  */
-import { deflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
+import { deflateRevisionBytes, isDeflatedLength } from '../revision-text.js';
 
 export type { RevisionInput, LogInput } from '../import-writer.js';
 import type { RevisionInput, LogInput, HistoryImportWriter } from '../import-writer.js';
-
-/**
- * A revision text as revision_text keeps it: the raw deflate of its UTF-8 bytes, in an ArrayBuffer of its
- * own (it can be transferred to another thread). A fresh zlib stream per text: reusing one with
- * deflateReset is ~2.5x faster but node's zlib then, rarely, picks other matches (the same text, other
- * bytes), and an import must give the same database.
- */
-export function encodeRevisionText(text: string): Uint8Array {
-  return new Uint8Array(deflateRevisionBytes(Buffer.from(text, 'utf8')));
-}
-
-/** zlib's MIN_LOOKAHEAD: a window of 2^w bytes lets a match reach back 2^w - 262 bytes */
-const MIN_LOOKAHEAD = 262;
-const WINDOW_OPTIONS = Array.from({ length: 16 }, (_, w) => ({ windowBits: w, memLevel: 8 }));
-
-/**
- * The raw deflate of a revision text's bytes, with the smallest window (2^9 .. 2^15 bytes) that reaches
- * back over the whole text. zlib clears its window and hash chains when a stream starts; the default
- * 32 KB window made that a tenth of a ~600-byte text's deflate. With the window covering the text every
- * match of the default window is still in reach and the hash table is the same (memLevel 8), so the
- * bytes are the default's; any raw inflater reads them (the window size is not in the stream).
- */
-export function deflateRevisionBytes(bytes: Buffer): Buffer {
-  let w = 9;
-  while (w < 15 && (1 << w) - MIN_LOOKAHEAD < bytes.length) w++;
-  return deflateRawSync(bytes, WINDOW_OPTIONS[w]);
-}
 
 /** MediaWiki's $wgRCMaxAge default: 90 days. */
 export const RC_MAX_AGE_SECONDS = 90 * 86400;
@@ -53,7 +26,8 @@ export class HistoryWriter implements HistoryImportWriter {
          rev_comment, rev_minor_edit, rev_deleted, rev_len, rev_sha1, rev_content_model, rev_content_format)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insText = db.prepare('INSERT OR IGNORE INTO revision_text (rt_rev_id, rt_data) VALUES (?, ?)');
+    // a text kept as it is is bound as a string: SQLite makes its UTF-8 bytes the blob (no Buffer per text)
+    this.insText = db.prepare('INSERT OR IGNORE INTO revision_text (rt_rev_id, rt_data, rt_deflated) VALUES (?, CAST(? AS BLOB), ?)');
     this.insLog = db.prepare(
       `INSERT OR IGNORE INTO logging (log_id, log_type, log_action, log_timestamp, log_user, log_user_text, log_namespace,
          log_title, log_comment, log_params, log_deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -68,7 +42,15 @@ export class HistoryWriter implements HistoryImportWriter {
     );
     if (res.changes === 0) return;
     this.revisions++;
-    if (hasText) this.insText.run(r.id, r.encodedText ?? deflateRevisionBytes(Buffer.from(r.text!, 'utf8')));
+    if (!hasText) return;
+    if (r.encodedText !== undefined) {
+      // encodeRevisionText's form follows from the text's UTF-8 length, which len is then
+      this.insText.run(r.id, r.encodedText, isDeflatedLength(r.len!) ? 1 : 0);
+      return;
+    }
+    const text = r.text!;
+    if (isDeflatedLength(Buffer.byteLength(text, 'utf8'))) this.insText.run(r.id, deflateRevisionBytes(Buffer.from(text, 'utf8')), 1);
+    else this.insText.run(r.id, text, 0);
   }
 
   writeLog(l: LogInput): void {
@@ -84,8 +66,10 @@ export class HistoryWriter implements HistoryImportWriter {
    */
   finish(): { users: number; recentChanges: number } {
     const db = this.db;
-    db.exec('DELETE FROM revision WHERE rev_page NOT IN (SELECT page_id FROM page)');
-    db.exec('DELETE FROM revision_text WHERE rt_rev_id NOT IN (SELECT rev_id FROM revision)');
+    const dropped = db.prepare('DELETE FROM revision WHERE rev_page NOT IN (SELECT page_id FROM page)').run().changes;
+    // a text row is written only with its revision's row: texts without one are those just dropped (and
+    // when none was, the scan of every text, the biggest table of the file, is spared)
+    if (dropped > 0) db.exec('DELETE FROM revision_text WHERE rt_rev_id NOT IN (SELECT rev_id FROM revision)');
     // Users: one grouping pass per source into scratch tables, then joins (no per-user scan of a table
     // without an index on its user id). A user keeps the name of their newest edit (the bare column of a
     // MAX() aggregate is taken from the row of the maximum).

@@ -1,4 +1,3 @@
-import { inflateRawSync } from 'node:zlib';
 import type { Db, Statement } from './db.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 import { compareBytes } from '../../wiki/collation.js';
@@ -17,6 +16,7 @@ import type {
   UserRecord,
 } from '../history-store.js';
 import { REV_COLUMNS, USER_COLUMNS, toRev } from '../row-columns.js';
+import { decodeRevisionText } from '../revision-text.js';
 
 /** `(a, b) op (x, y)` in SQL (SQLite row values), op one of > >= < <=. */
 function rowCmp(cols: string[], op: string, params: string[]): string {
@@ -34,7 +34,7 @@ export class SqliteHistoryStore implements HistoryStore {
   constructor(db: Db) {
     this.revById = db.prepare('HistoryStore.revisionsByIds', `SELECT ${REV_COLUMNS} FROM revision WHERE rev_id = ?`);
     this.latest = db.prepare('HistoryStore.latestRevisions', `SELECT ${REV_COLUMNS} FROM page JOIN revision ON rev_id = page_latest WHERE page_id = ?`);
-    this.text = db.prepare('HistoryStore.texts', 'SELECT rt_data FROM revision_text WHERE rt_rev_id = ?', true);
+    this.text = db.prepare('HistoryStore.texts', 'SELECT rt_data, rt_deflated FROM revision_text WHERE rt_rev_id = ?', 'raw');
     this.anon = db.prepare('HistoryStore.anonContributors', 'SELECT pac_count FROM page_anon_contributors WHERE pac_page = ?', true);
     this.userByName = db.prepare('HistoryStore.usersByName', `SELECT ${USER_COLUMNS} FROM user WHERE user_name = ?`);
     this.cache = new StatementCache(db, 'HistoryStore');
@@ -79,8 +79,8 @@ export class SqliteHistoryStore implements HistoryStore {
   async texts(revids: readonly number[]): Promise<Map<number, string>> {
     const out = new Map<number, string>();
     for (const id of new Set(revids)) {
-      const data = this.text.get(id) as Buffer | undefined;
-      if (data) out.set(id, inflateRawSync(data).toString('utf8'));
+      const row = this.text.get(id) as [Buffer, number] | undefined;
+      if (row) out.set(id, decodeRevisionText(row[0], row[1]));
     }
     return out;
   }

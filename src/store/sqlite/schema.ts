@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 10; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped); 10: img_sha1 covers a duplicate's uploader and time
+export const SCHEMA_VERSION = 11; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped); 10: img_sha1 covers a duplicate's uploader and time; 11: revision texts under 4 KiB kept as they are (revision_text.rt_deflated)
 
 /**
  * History: every revision of the dump (texts compressed apart from the metadata), the users the dump's
@@ -37,8 +37,12 @@ CREATE INDEX rev_page_id ON revision (rev_page, rev_id);
 CREATE INDEX rev_user_text_timestamp ON revision (rev_user_text, rev_timestamp, rev_id);
 CREATE INDEX rev_user_text_ns_timestamp ON revision (rev_user_text, rev_namespace, rev_timestamp, rev_id);
 
--- revision texts, deflated (zlib raw deflate of the UTF-8 text)
-CREATE TABLE revision_text (rt_rev_id INTEGER PRIMARY KEY, rt_data BLOB NOT NULL);
+-- revision texts: the UTF-8 bytes of the text, or from 4 KiB (src/store/revision-text.ts) their raw deflate
+CREATE TABLE revision_text (
+  rt_rev_id INTEGER PRIMARY KEY,
+  rt_data BLOB NOT NULL,
+  rt_deflated INTEGER NOT NULL DEFAULT 0  -- 1: rt_data is the zlib raw deflate of the text's UTF-8 bytes
+);
 
 -- the dump's registered contributors (and log performers): editcount = their revisions in the dump,
 -- registration = their account creation in the log, else their first revision or log entry

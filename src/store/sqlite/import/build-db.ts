@@ -6,6 +6,7 @@
  * called with no filter before the import ends.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import Database from 'better-sqlite3';
 import { SCHEMA } from '../schema.js';
 
@@ -99,6 +100,16 @@ export class BuildDb {
     this.db.pragma('journal_mode = OFF');
     this.db.unsafeMode(false);
     this.db.pragma('locking_mode = EXCLUSIVE');
+  }
+
+  /**
+   * While nothing else of the import runs (`on`), SQLite's sorter may use helper threads (PRAGMA threads:
+   * one per other core): it sorts and writes one batch of records while the statement makes the next,
+   * and merges them in parallel. Beside another busy thread it would only take that thread's core
+   * (and costs more CPU in all), hence off otherwise.
+   */
+  spreadSorts(on: boolean): void {
+    this.db.pragma(`threads = ${on ? Math.max(0, os.availableParallelism() - 1) : 0}`);
   }
 
   /** Create the schema's deferred indexes, all of them or those of some tables. */

@@ -821,6 +821,10 @@ export class SqliteImportWriter implements ImportWriter {
     return this.live().pendingTables();
   }
 
+  alone(on: boolean): void {
+    this.live().spreadSorts(on);
+  }
+
   async finish(beforePublish?: () => Promise<void>, step?: (name: string) => void): Promise<void> {
     const build = this.live();
     if (this.derived.reportsRunning()) throw new Error('finish: the reports were started and not joined');
