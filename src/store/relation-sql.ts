@@ -75,3 +75,31 @@ export function allLinkTitlesBounds(o: AllLinksOptions & { continueAt?: string }
   }
   return { where, values };
 }
+
+/** What the two engines say differently in the statements above. */
+export interface RelationDialect {
+  /** `col` kept out of the planner's index choice (SQLite's unary `+`; PostgreSQL plans these by itself) */
+  unindexed(col: string): string;
+  /** `col` is one of `values` (non-empty), bound on `v` */
+  amongNumbers(col: string, values: readonly number[], v: Record<string, unknown>): string;
+}
+
+/**
+ * The filters on a linking page that the backlink readers share: interwiki redirects never listed,
+ * redirects only or none (`redirect`), the linking page's namespaces, with or without a fragment (redirect
+ * table). `pageNamespaces`, when given, is not empty (the callers answer nothing for an empty list).
+ */
+export function linkerFilters(
+  o: { table: string; redirect?: boolean; pageNamespaces?: readonly number[]; fragment?: boolean },
+  d: RelationDialect,
+  where: string[],
+  v: Record<string, unknown>,
+): void {
+  if (o.table === 'redirect') where.push("rd_interwiki = ''");
+  if (o.redirect !== undefined) {
+    where.push(`${d.unindexed('page_is_redirect')} = @redirect`);
+    v.redirect = o.redirect ? 1 : 0;
+  }
+  if (o.pageNamespaces !== undefined) where.push(d.amongNumbers(d.unindexed('page_namespace'), o.pageNamespaces, v));
+  if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
+}

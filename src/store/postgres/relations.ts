@@ -2,7 +2,7 @@ import type { PgDb } from './db.js';
 import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { prefixEnd } from '../prefix-range.js';
-import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement } from '../relation-sql.js';
+import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters, type RelationDialect } from '../relation-sql.js';
 
 
 type LinkerDbRow = Omit<LinkerRow, 'isRedirect'> & { isRedirect: number };
@@ -32,6 +32,14 @@ export function distinctValuesSql(from: string, col: string, where: readonly str
       FROM skip WHERE skip.v IS NOT NULL AND n < @limit
     ) SELECT v FROM skip WHERE v IS NOT NULL ORDER BY n`;
 }
+
+const POSTGRES: RelationDialect = {
+  unindexed: (col) => col,
+  amongNumbers: (col, values, v) => {
+    v.pns = values;
+    return `${col} = ANY(@pns::bigint[])`;
+  },
+};
 
 // Batches are bound as arrays (= ANY, unnest): one prepared statement per shape of the filters, one round
 // trip per call, an index seek or range per element.
@@ -86,7 +94,7 @@ export class PostgresRelationStore implements RelationStore {
     const c = TARGET_COLUMNS[o.table];
     const v: Record<string, unknown> = { ns: o.ns, title: o.title, limit: o.limit };
     const where = [`${c.ns} = @ns`, `${c.title} = @title`];
-    if (o.table === 'redirect') where.push("rd_interwiki = ''");
+    if (o.pageNamespaces !== undefined && o.pageNamespaces.length === 0) return [];
     if (o.fromNs !== undefined) {
       where.push(`${c.fromNs ?? 'page_namespace'} = @fromNs`);
       v.fromNs = o.fromNs;
@@ -95,16 +103,7 @@ export class PostgresRelationStore implements RelationStore {
       where.push(`${c.from} ${o.descending ? '<=' : '>='} @fromId`);
       v.fromId = o.fromId;
     }
-    if (o.redirect !== undefined) {
-      where.push('page_is_redirect = @redirect');
-      v.redirect = o.redirect ? 1 : 0;
-    }
-    if (o.pageNamespaces !== undefined) {
-      if (o.pageNamespaces.length === 0) return [];
-      where.push('page_namespace = ANY(@pns::bigint[])');
-      v.pns = o.pageNamespaces;
-    }
-    if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
+    linkerFilters(o, POSTGRES, where, v);
     const fromNsCol = c.fromNs ?? 'page_namespace';
     const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
     const sql =
@@ -135,16 +134,7 @@ export class PostgresRelationStore implements RelationStore {
     const where = [`${c.title} = t.title`, `${c.from} >= t.fromid`];
     if (c.ns !== null) where.unshift(`${c.ns} = t.ns`);
     if (byFromNs) where.push(`${c.fromNs} = t.fromns`);
-    if (o.table === 'redirect') where.push("rd_interwiki = ''");
-    if (o.redirect !== undefined) {
-      where.push('page_is_redirect = @redirect');
-      v.redirect = o.redirect ? 1 : 0;
-    }
-    if (o.pageNamespaces !== undefined) {
-      where.push('page_namespace = ANY(@pns::bigint[])');
-      v.pns = o.pageNamespaces;
-    }
-    if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
+    linkerFilters(o, POSTGRES, where, v);
     const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
     // Each target is a range of the index that orders its rows by page id (the primary key (ns, title,
     // from) of a link table, (ns, title, from namespace, from) with a namespace, redirect_target for

@@ -2,7 +2,7 @@ import type { Db } from './db.js';
 import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
-import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement } from '../relation-sql.js';
+import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters, type RelationDialect } from '../relation-sql.js';
 
 
 const FROM_NS_INDEX: Record<Exclude<BacklinkTable, 'redirect'>, string> = {
@@ -18,6 +18,11 @@ const placeholders = (prefix: string, values: readonly unknown[], v: Record<stri
       return '@' + prefix + i;
     })
     .join(', ');
+
+const SQLITE: RelationDialect = {
+  unindexed: (col) => '+' + col,
+  amongNumbers: (col, values, v) => `${col} IN (${placeholders('pn', values, v)})`,
+};
 
 /** A linker from a row (from, page_namespace, page_title, page_is_redirect, from namespace, fragment). */
 function linkerRow(r: unknown[]): LinkerRow {
@@ -86,7 +91,7 @@ export class SqliteRelationStore implements RelationStore {
     const c = TARGET_COLUMNS[o.table];
     const v: Record<string, unknown> = { ns: o.ns, title: o.title, limit: o.limit };
     const where = [`${c.ns} = @ns`, `${c.title} = @title`];
-    if (o.table === 'redirect') where.push("rd_interwiki = ''");
+    if (o.pageNamespaces !== undefined && o.pageNamespaces.length === 0) return [];
     if (o.fromNs !== undefined) {
       where.push(`${c.fromNs ?? 'page_namespace'} = @fromNs`);
       v.fromNs = o.fromNs;
@@ -95,15 +100,7 @@ export class SqliteRelationStore implements RelationStore {
       where.push(`${c.from} ${o.descending ? '<=' : '>='} @fromId`);
       v.fromId = o.fromId;
     }
-    if (o.redirect !== undefined) {
-      where.push('+page_is_redirect = @redirect');
-      v.redirect = o.redirect ? 1 : 0;
-    }
-    if (o.pageNamespaces !== undefined) {
-      if (o.pageNamespaces.length === 0) return [];
-      where.push(`+page_namespace IN (${placeholders('pn', o.pageNamespaces, v)})`);
-    }
-    if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
+    linkerFilters(o, SQLITE, where, v);
     const fromNsCol = c.fromNs ?? 'page_namespace';
     const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
     const sql =
@@ -142,13 +139,7 @@ export class SqliteRelationStore implements RelationStore {
       if (byFromNs) on.push(`${c.fromNs} = j.value->>2`);
     }
     const where: string[] = [];
-    if (o.table === 'redirect') where.push("rd_interwiki = ''");
-    if (o.redirect !== undefined) {
-      where.push('+page_is_redirect = @redirect');
-      v.redirect = o.redirect ? 1 : 0;
-    }
-    if (o.pageNamespaces !== undefined) where.push(`+page_namespace IN (${placeholders('pn', o.pageNamespaces, v)})`);
-    if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
+    linkerFilters(o, SQLITE, where, v);
     // The index that orders each target's rows by page id: the primary key ([ns,] title, from) of a link
     // table, ([ns,] title, from namespace, from) with a namespace, redirect_target for redirects.
     const index = o.table === 'redirect' ? 'INDEXED BY redirect_target' : byFromNs ? `INDEXED BY ${FROM_NS_INDEX[o.table]}` : 'NOT INDEXED';
