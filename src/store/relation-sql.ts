@@ -5,6 +5,7 @@
  */
 import type { AllLinksOptions, BacklinkTable, TargetTable } from './relation-store.js';
 import { prefixEnd } from './prefix-range.js';
+import type { SqlDialect } from './sql-dialect.js';
 
 export interface TargetColumns {
   from: string;
@@ -76,14 +77,6 @@ export function allLinkTitlesBounds(o: AllLinksOptions & { continueAt?: string }
   return { where, values };
 }
 
-/** What the two engines say differently in the statements above. */
-export interface RelationDialect {
-  /** `col` kept out of the planner's index choice (SQLite's unary `+`; PostgreSQL plans these by itself) */
-  unindexed(col: string): string;
-  /** `col` is one of `values` (non-empty), bound on `v` */
-  amongNumbers(col: string, values: readonly number[], v: Record<string, unknown>): string;
-}
-
 /**
  * The filters on a linking page that the backlink readers share: interwiki redirects never listed,
  * redirects only or none (`redirect`), the linking page's namespaces, with or without a fragment (redirect
@@ -91,7 +84,7 @@ export interface RelationDialect {
  */
 export function linkerFilters(
   o: { table: string; redirect?: boolean; pageNamespaces?: readonly number[]; fragment?: boolean },
-  d: RelationDialect,
+  d: SqlDialect,
   where: string[],
   v: Record<string, unknown>,
 ): void {
@@ -100,6 +93,6 @@ export function linkerFilters(
     where.push(`${d.unindexed('page_is_redirect')} = @redirect`);
     v.redirect = o.redirect ? 1 : 0;
   }
-  if (o.pageNamespaces !== undefined) where.push(d.amongNumbers(d.unindexed('page_namespace'), o.pageNamespaces, v));
+  if (o.pageNamespaces !== undefined) where.push(d.amongNumbers(d.unindexed('page_namespace'), o.pageNamespaces, 'pns', v));
   if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
 }

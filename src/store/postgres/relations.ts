@@ -2,7 +2,8 @@ import type { PgDb } from './db.js';
 import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { prefixEnd } from '../prefix-range.js';
-import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters, type RelationDialect } from '../relation-sql.js';
+import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters } from '../relation-sql.js';
+import { POSTGRES_DIALECT } from '../sql-dialect.js';
 
 
 type LinkerDbRow = Omit<LinkerRow, 'isRedirect'> & { isRedirect: number };
@@ -32,14 +33,6 @@ export function distinctValuesSql(from: string, col: string, where: readonly str
       FROM skip WHERE skip.v IS NOT NULL AND n < @limit
     ) SELECT v FROM skip WHERE v IS NOT NULL ORDER BY n`;
 }
-
-const POSTGRES: RelationDialect = {
-  unindexed: (col) => col,
-  amongNumbers: (col, values, v) => {
-    v.pns = values;
-    return `${col} = ANY(@pns::bigint[])`;
-  },
-};
 
 // Batches are bound as arrays (= ANY, unnest): one prepared statement per shape of the filters, one round
 // trip per call, an index seek or range per element.
@@ -103,7 +96,7 @@ export class PostgresRelationStore implements RelationStore {
       where.push(`${c.from} ${o.descending ? '<=' : '>='} @fromId`);
       v.fromId = o.fromId;
     }
-    linkerFilters(o, POSTGRES, where, v);
+    linkerFilters(o, POSTGRES_DIALECT, where, v);
     const fromNsCol = c.fromNs ?? 'page_namespace';
     const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
     const sql =
@@ -134,7 +127,7 @@ export class PostgresRelationStore implements RelationStore {
     const where = [`${c.title} = t.title`, `${c.from} >= t.fromid`];
     if (c.ns !== null) where.unshift(`${c.ns} = t.ns`);
     if (byFromNs) where.push(`${c.fromNs} = t.fromns`);
-    linkerFilters(o, POSTGRES, where, v);
+    linkerFilters(o, POSTGRES_DIALECT, where, v);
     const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
     // Each target is a range of the index that orders its rows by page id (the primary key (ns, title,
     // from) of a link table, (ns, title, from namespace, from) with a namespace, redirect_target for

@@ -2,7 +2,8 @@ import type { Db } from './db.js';
 import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
-import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters, type RelationDialect } from '../relation-sql.js';
+import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters } from '../relation-sql.js';
+import { SQLITE_DIALECT } from '../sql-dialect.js';
 
 
 const FROM_NS_INDEX: Record<Exclude<BacklinkTable, 'redirect'>, string> = {
@@ -18,11 +19,6 @@ const placeholders = (prefix: string, values: readonly unknown[], v: Record<stri
       return '@' + prefix + i;
     })
     .join(', ');
-
-const SQLITE: RelationDialect = {
-  unindexed: (col) => '+' + col,
-  amongNumbers: (col, values, v) => `${col} IN (${placeholders('pn', values, v)})`,
-};
 
 /** A linker from a row (from, page_namespace, page_title, page_is_redirect, from namespace, fragment). */
 function linkerRow(r: unknown[]): LinkerRow {
@@ -100,7 +96,7 @@ export class SqliteRelationStore implements RelationStore {
       where.push(`${c.from} ${o.descending ? '<=' : '>='} @fromId`);
       v.fromId = o.fromId;
     }
-    linkerFilters(o, SQLITE, where, v);
+    linkerFilters(o, SQLITE_DIALECT, where, v);
     const fromNsCol = c.fromNs ?? 'page_namespace';
     const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
     const sql =
@@ -139,7 +135,7 @@ export class SqliteRelationStore implements RelationStore {
       if (byFromNs) on.push(`${c.fromNs} = j.value->>2`);
     }
     const where: string[] = [];
-    linkerFilters(o, SQLITE, where, v);
+    linkerFilters(o, SQLITE_DIALECT, where, v);
     // The index that orders each target's rows by page id: the primary key ([ns,] title, from) of a link
     // table, ([ns,] title, from namespace, from) with a namespace, redirect_target for redirects.
     const index = o.table === 'redirect' ? 'INDEXED BY redirect_target' : byFromNs ? `INDEXED BY ${FROM_NS_INDEX[o.table]}` : 'NOT INDEXED';
