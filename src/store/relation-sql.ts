@@ -4,7 +4,7 @@
  * one engine can say (index hints, arrays, the loose index scan) stays in its store.
  */
 import type { AllLinksOptions, BacklinkTable, TargetTable } from './relation-store.js';
-import { prefixEnd } from './prefix-range.js';
+import { titleBounds } from './prefix-range.js';
 import type { SqlDialect } from './sql-dialect.js';
 
 export interface TargetColumns {
@@ -31,19 +31,7 @@ export const BACKLINK_COLUMNS: Record<BacklinkTable, { from: string; ns: string 
 export function allLinksBounds(o: AllLinksOptions, c: TargetColumns, where: string[], v: Record<string, unknown>): void {
   where.push(`${c.ns} = @ns`);
   v.ns = o.ns;
-  if (o.from !== undefined) {
-    where.push(`${c.title} >= @from`);
-    v.from = o.from;
-  }
-  if (o.to !== undefined) {
-    where.push(`${c.title} <= @to`);
-    v.to = o.to;
-  }
-  if (o.prefix !== undefined && o.prefix !== '') {
-    where.push(`${c.title} >= @prefix AND ${c.title} < @prefixEnd`);
-    v.prefix = o.prefix;
-    v.prefixEnd = prefixEnd(o.prefix);
-  }
+  titleBounds(c.title, o, where, v);
 }
 
 /** list=all*: a range scan of the (ns, title, from) key (pagelinks/templatelinks primary key, redirect_target) from `continueAt` (inclusive). */

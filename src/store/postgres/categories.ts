@@ -1,6 +1,6 @@
 import type { PgDb } from './db.js';
 import type { CategoryListOptions, CategoryRow, CategoryStore } from '../category-store.js';
-import { prefixEnd } from '../prefix-range.js';
+import { titleBounds } from '../prefix-range.js';
 
 // the category page's `hiddencat` property, as MediaWiki joins it: seeks of page (page_namespace,
 // page_title) and of page_props' primary key (pp_page, pp_propname) per category row
@@ -35,19 +35,7 @@ export class PostgresCategoryStore implements CategoryStore {
       where.push(`cat_title ${ge} @cont`);
       v.cont = o.continueFrom;
     }
-    if (o.from !== undefined) {
-      where.push(`cat_title ${ge} @from`);
-      v.from = o.from;
-    }
-    if (o.to !== undefined) {
-      where.push(`cat_title ${le} @to`);
-      v.to = o.to;
-    }
-    if (o.prefix !== undefined && o.prefix !== '') {
-      where.push('cat_title >= @prefix AND cat_title < @prefixEnd');
-      v.prefix = o.prefix;
-      v.prefixEnd = prefixEnd(o.prefix);
-    }
+    titleBounds('cat_title', o, where, v, ge, le);
     if (o.min !== undefined) {
       where.push('cat_pages >= @min');
       v.min = o.min;

@@ -2,7 +2,7 @@ import type { PgDb } from './db.js';
 import type { FileListOptions, FilePageRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_BY_NAME, PAGE_LIST_COLUMNS_FULL, filePage } from '../row-columns.js';
-import { prefixEnd } from '../prefix-range.js';
+import { titleBounds } from '../prefix-range.js';
 
 export class PostgresFileStore implements FileStore {
   constructor(private readonly db: PgDb) {}
@@ -79,19 +79,7 @@ function listQuery(o: FileListOptions, columns: string, withPages: boolean): { s
       where.push(`img_name ${ge} @cont`);
       v.cont = o.continueName;
     }
-    if (o.from !== undefined) {
-      where.push(`img_name ${ge} @from`);
-      v.from = o.from;
-    }
-    if (o.to !== undefined) {
-      where.push(`img_name ${le} @to`);
-      v.to = o.to;
-    }
-    if (o.prefix !== undefined && o.prefix !== '') {
-      where.push('img_name >= @prefix AND img_name < @prefixEnd');
-      v.prefix = o.prefix;
-      v.prefixEnd = prefixEnd(o.prefix);
-    }
+    titleBounds('img_name', o, where, v, ge, le);
     order = `img_name${dir}`;
   } else {
     if (o.user !== undefined) {

@@ -1,7 +1,7 @@
 import type { PgDb } from './db.js';
 import type { FileUsageOptions, FileUsagePages, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
 import { PAGE_COLUMNS, PAGE_REF_COLUMNS, toPage } from '../row-columns.js';
-import { prefixEnd } from '../prefix-range.js';
+import { titleBounds } from '../prefix-range.js';
 import { distinctValuesSql } from './relations.js';
 
 /**
@@ -17,23 +17,6 @@ function idBound(n: number, op: '>=' | '<='): number {
 
 export class PostgresLinkStore implements LinkStore {
   constructor(private readonly db: PgDb) {}
-
-  /** Target bounds shared by both listings: from/to/prefix on il_to. */
-  private bounds(o: FileUsageOptions, where: string[], v: Record<string, unknown>): void {
-    if (o.from !== undefined) {
-      where.push('il_to >= @from');
-      v.from = o.from;
-    }
-    if (o.to !== undefined) {
-      where.push('il_to <= @to');
-      v.to = o.to;
-    }
-    if (o.prefix !== undefined && o.prefix !== '') {
-      where.push('il_to >= @prefix AND il_to < @prefixEnd');
-      v.prefix = o.prefix;
-      v.prefixEnd = prefixEnd(o.prefix);
-    }
-  }
 
   /** A range scan of the imagelinks primary key (il_to, il_from). */
   async fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]> {
@@ -61,7 +44,7 @@ export class PostgresLinkStore implements LinkStore {
       v.contTo = o.continueAt.target;
       v.contFrom = o.continueAt.from;
     }
-    this.bounds(o, where, v);
+    titleBounds('il_to', o, where, v);
     const dir = o.descending ? ' DESC' : '';
     const sql = `SELECT ${columns} FROM imagelinks${join}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
     return { sql, v };
@@ -79,7 +62,7 @@ export class PostgresLinkStore implements LinkStore {
       where.push(`il_to ${o.descending ? '<=' : '>='} @cont`);
       v.cont = o.continueAt;
     }
-    this.bounds(o, where, v);
+    titleBounds('il_to', o, where, v);
     const rows = await this.db.named<{ v: string }>('LinkStore.fileUsageTargets', distinctValuesSql('imagelinks', 'il_to', where, o.descending), v);
     return rows.map((r) => r.v);
   }
