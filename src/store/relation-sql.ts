@@ -3,7 +3,7 @@
  * (both take `@name` parameters and order titles by bytes), shared by the two relation stores; what only
  * one engine can say (index hints, arrays, the loose index scan) stays in its store.
  */
-import type { AllLinksOptions, BacklinkTable, TargetTable } from './relation-store.js';
+import type { AllLinksOptions, BacklinkTable, LinkersOfOptions, TargetTable } from './relation-store.js';
 import { titleBounds } from './prefix-range.js';
 import type { SqlDialect } from './sql-dialect.js';
 
@@ -71,7 +71,7 @@ export function allLinkTitlesBounds(o: AllLinksOptions & { continueAt?: string }
  * table). `pageNamespaces`, when given, is not empty (the callers answer nothing for an empty list).
  */
 export function linkerFilters(
-  o: { table: string; redirect?: boolean; pageNamespaces?: readonly number[]; fragment?: boolean },
+  o: Pick<LinkersOfOptions, 'table' | 'redirect' | 'pageNamespaces' | 'fragment'>,
   d: SqlDialect,
   where: string[],
   v: Record<string, unknown>,

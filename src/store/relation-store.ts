@@ -54,21 +54,45 @@ export interface AllLinksOptions {
   limit: number;
 }
 
+export interface LinksOfOptions {
+  table: LinkTable;
+  pageids: readonly number[];
+  namespaces?: readonly number[];
+  only?: readonly TitleKey[];
+  continueAt?: LinkRow;
+  descending: boolean;
+  limit: number;
+}
+
+export interface LinkersOptions {
+  table: TargetTable;
+  ns: number;
+  title: string;
+  fromNs?: number;
+  fromId?: number;
+  redirect?: boolean;
+  pageNamespaces?: readonly number[];
+  fragment?: boolean;
+  descending: boolean;
+  limit: number;
+}
+
+export interface LinkersOfOptions {
+  table: BacklinkTable;
+  targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
+  redirect?: boolean;
+  pageNamespaces?: readonly number[];
+  fragment?: boolean;
+  limit: number;
+}
+
 export interface RelationStore {
   /**
    * prop=links/templates: the links of the pages `pageids`, in (from, ns, title) order from `continueAt`
    * (inclusive in the direction of the listing); only targets in `namespaces` / among `only` when given.
    * One range scan of the (from, ns, title) index.
    */
-  linksOf(o: {
-    table: LinkTable;
-    pageids: readonly number[];
-    namespaces?: readonly number[];
-    only?: readonly TitleKey[];
-    continueAt?: LinkRow;
-    descending: boolean;
-    limit: number;
-  }): Promise<LinkRow[]>;
+  linksOf(o: LinksOfOptions): Promise<LinkRow[]>;
 
   /**
    * The pages that link to / transclude / redirect to (ns, title), in (from namespace when `fromNs` is
@@ -76,18 +100,7 @@ export interface RelationStore {
    * non-redirects (false); `pageNamespaces` filters on the linking page's namespace; `fragment` (redirect
    * table) keeps those with (true) or without (false) a fragment. Interwiki redirects are never listed.
    */
-  linkers(o: {
-    table: TargetTable;
-    ns: number;
-    title: string;
-    fromNs?: number;
-    fromId?: number;
-    redirect?: boolean;
-    pageNamespaces?: readonly number[];
-    fragment?: boolean;
-    descending: boolean;
-    limit: number;
-  }): Promise<LinkerRow[]>;
+  linkers(o: LinkersOptions): Promise<LinkerRow[]>;
 
   /**
    * The same for a batch of targets in one call, ascending: the rows of the first target (from its
@@ -95,14 +108,7 @@ export interface RelationStore {
    * range, read only as far as the limit reaches. With `fromNs` on a target, only linking pages of that
    * namespace (the (target, from namespace, from) index). For imagelinks every target is a File: title.
    */
-  linkersOf(o: {
-    table: BacklinkTable;
-    targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
-    redirect?: boolean;
-    pageNamespaces?: readonly number[];
-    fragment?: boolean;
-    limit: number;
-  }): Promise<Array<LinkerRow & { target: number }>>;
+  linkersOf(o: LinkersOfOptions): Promise<Array<LinkerRow & { target: number }>>;
 
   /** list=all*: rows of the table in (title, from) order, from `continueAt` (inclusive) */
   allLinks(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): Promise<AllLinkRow[]>;

@@ -1,5 +1,5 @@
 import type { PgDb } from './db.js';
-import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
+import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkerRow, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { prefixEnd } from '../prefix-range.js';
 import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters } from '../relation-sql.js';
@@ -39,15 +39,7 @@ export function distinctValuesSql(from: string, col: string, where: readonly str
 export class PostgresRelationStore implements RelationStore {
   constructor(private readonly db: PgDb) {}
 
-  async linksOf(o: {
-    table: LinkTable;
-    pageids: readonly number[];
-    namespaces?: readonly number[];
-    only?: readonly TitleKey[];
-    continueAt?: LinkRow;
-    descending: boolean;
-    limit: number;
-  }): Promise<LinkRow[]> {
+  async linksOf(o: LinksOfOptions): Promise<LinkRow[]> {
     if (o.pageids.length === 0 || (o.namespaces && o.namespaces.length === 0) || (o.only && o.only.length === 0)) return [];
     const c = TARGET_COLUMNS[o.table];
     const v: Record<string, unknown> = { limit: o.limit, ids: o.pageids };
@@ -72,18 +64,7 @@ export class PostgresRelationStore implements RelationStore {
     return this.db.named<LinkRow>('RelationStore.linksOf', sql, v);
   }
 
-  async linkers(o: {
-    table: TargetTable;
-    ns: number;
-    title: string;
-    fromNs?: number;
-    fromId?: number;
-    redirect?: boolean;
-    pageNamespaces?: readonly number[];
-    fragment?: boolean;
-    descending: boolean;
-    limit: number;
-  }): Promise<LinkerRow[]> {
+  async linkers(o: LinkersOptions): Promise<LinkerRow[]> {
     const c = TARGET_COLUMNS[o.table];
     const v: Record<string, unknown> = { ns: o.ns, title: o.title, limit: o.limit };
     const where = [`${c.ns} = @ns`, `${c.title} = @title`];
@@ -105,14 +86,7 @@ export class PostgresRelationStore implements RelationStore {
     return (await this.db.named<LinkerDbRow>('RelationStore.linkers', sql, v)).map(toLinker);
   }
 
-  async linkersOf(o: {
-    table: BacklinkTable;
-    targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
-    redirect?: boolean;
-    pageNamespaces?: readonly number[];
-    fragment?: boolean;
-    limit: number;
-  }): Promise<Array<LinkerRow & { target: number }>> {
+  async linkersOf(o: LinkersOfOptions): Promise<Array<LinkerRow & { target: number }>> {
     if (o.targets.length === 0 || (o.pageNamespaces && o.pageNamespaces.length === 0)) return [];
     const c = BACKLINK_COLUMNS[o.table];
     const byFromNs = c.fromNs !== null && o.targets.some((t) => t.fromNs !== undefined);

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkTable, LinkerRow, RelationStore, TargetTable, TitleKey } from '../relation-store.js';
+import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkerRow, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { StatementCache, prefixEnd } from './statement-cache.js';
 import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters } from '../relation-sql.js';
@@ -43,15 +43,7 @@ export class SqliteRelationStore implements RelationStore {
     this.allTitles = new StatementCache(db, 'RelationStore.allLinkTitles');
   }
 
-  async linksOf(o: {
-    table: LinkTable;
-    pageids: readonly number[];
-    namespaces?: readonly number[];
-    only?: readonly TitleKey[];
-    continueAt?: LinkRow;
-    descending: boolean;
-    limit: number;
-  }): Promise<LinkRow[]> {
+  async linksOf(o: LinksOfOptions): Promise<LinkRow[]> {
     if (o.pageids.length === 0 || (o.namespaces && o.namespaces.length === 0) || (o.only && o.only.length === 0)) return [];
     const c = TARGET_COLUMNS[o.table];
     const v: Record<string, unknown> = { limit: o.limit };
@@ -72,18 +64,7 @@ export class SqliteRelationStore implements RelationStore {
     return this.links.all<LinkRow>(sql, v);
   }
 
-  async linkers(o: {
-    table: TargetTable;
-    ns: number;
-    title: string;
-    fromNs?: number;
-    fromId?: number;
-    redirect?: boolean;
-    pageNamespaces?: readonly number[];
-    fragment?: boolean;
-    descending: boolean;
-    limit: number;
-  }): Promise<LinkerRow[]> {
+  async linkers(o: LinkersOptions): Promise<LinkerRow[]> {
     const c = TARGET_COLUMNS[o.table];
     const v: Record<string, unknown> = { ns: o.ns, title: o.title, limit: o.limit };
     const where = [`${c.ns} = @ns`, `${c.title} = @title`];
@@ -105,14 +86,7 @@ export class SqliteRelationStore implements RelationStore {
     return this.linkersCache.rows(sql, v).map(linkerRow);
   }
 
-  async linkersOf(o: {
-    table: BacklinkTable;
-    targets: ReadonlyArray<{ ns: number; title: string; fromNs?: number; fromId?: number }>;
-    redirect?: boolean;
-    pageNamespaces?: readonly number[];
-    fragment?: boolean;
-    limit: number;
-  }): Promise<Array<LinkerRow & { target: number }>> {
+  async linkersOf(o: LinkersOfOptions): Promise<Array<LinkerRow & { target: number }>> {
     if (o.targets.length === 0 || (o.pageNamespaces && o.pageNamespaces.length === 0)) return [];
     const c = BACKLINK_COLUMNS[o.table];
     const byFromNs = c.fromNs !== null && o.targets.some((t) => t.fromNs !== undefined);
