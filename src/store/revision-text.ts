@@ -30,6 +30,14 @@ export function encodeRevisionText(text: string): Uint8Array {
 }
 const ENCODER = new TextEncoder();
 
+/**
+ * rt_data and rt_deflated for a text given as a string: a text kept as it is stays a string (SQLite stores
+ * it as its UTF-8 bytes through `CAST(? AS BLOB)`: no Buffer per text); a long one is deflated.
+ */
+export function revisionTextColumns(text: string): [data: string | Buffer, deflated: 0 | 1] {
+  return isDeflatedLength(Buffer.byteLength(text, 'utf8')) ? [deflateRevisionBytes(Buffer.from(text, 'utf8')), 1] : [text, 0];
+}
+
 /** the text of a revision_text row */
 export function decodeRevisionText(data: Uint8Array, deflated: number): string {
   const bytes = deflated ? inflateRawSync(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);

@@ -4,7 +4,7 @@
  * The importer calls this; the SQL stays here, next to the schema.
  */
 import type Database from 'better-sqlite3';
-import { deflateRevisionBytes, isDeflatedLength } from '../revision-text.js';
+import { isDeflatedLength, revisionTextColumns } from '../revision-text.js';
 
 export type { RevisionInput, LogInput } from '../import-writer.js';
 import type { RevisionInput, LogInput, HistoryImportWriter } from '../import-writer.js';
@@ -48,9 +48,7 @@ export class HistoryWriter implements HistoryImportWriter {
       this.insText.run(r.id, r.encodedText, isDeflatedLength(r.len!) ? 1 : 0);
       return;
     }
-    const text = r.text!;
-    if (isDeflatedLength(Buffer.byteLength(text, 'utf8'))) this.insText.run(r.id, deflateRevisionBytes(Buffer.from(text, 'utf8')), 1);
-    else this.insText.run(r.id, text, 0);
+    this.insText.run(r.id, ...revisionTextColumns(r.text!));
   }
 
   writeLog(l: LogInput): void {
