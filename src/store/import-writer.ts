@@ -324,6 +324,8 @@ export interface DerivedImportWriter {
    * indexes wait for the join).
    */
   startReports(opts?: ReportOptions): void;
+  /** startReports' thread has ended (joinReports() would not wait) */
+  reportsEnded(): boolean;
   joinReports(): Promise<ReportsDone>;
 }
 
@@ -456,6 +458,12 @@ export interface ImportWriter extends ImportSource {
    * work that follows (its sorts) over the other cores.
    */
   alone(on: boolean): void;
+  /**
+   * Statistics for the planner now of every table that is final (its indexes built, no write to come):
+   * all but those of `later` (areas steps still to come write) and those the writer itself has yet to
+   * fill or index; `finish()` then gathers only the others'. For a core that would otherwise wait.
+   */
+  analyzeFinal(later: readonly IndexArea[]): void;
   /**
    * Every index, statistics for the planner, then publish the database atomically onto the location.
    * `beforePublish` runs when all is durable, just before the publication (it may throw to stop it).

@@ -123,6 +123,32 @@ export class BuildDb {
     });
   }
 
+  /** tables whose planner statistics analyze() gathered (finish() gathers the others') */
+  private readonly analyzed = new Set<string>();
+
+  /**
+   * Planner statistics (see finish()) of the main database's tables with every index built, but those
+   * of `exclude`, that have none yet: they must be final (no row or index changes afterwards), as a
+   * whole-database ANALYZE at the end would see them (the same sqlite_stat1 rows, table by table).
+   */
+  analyze(exclude: ReadonlySet<string>): void {
+    const pending = new Set(this.pending.map((i) => i.table));
+    this.db.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
+    for (const table of this.tables()) {
+      if (exclude.has(table) || pending.has(table) || this.analyzed.has(table)) continue;
+      this.db.exec(`ANALYZE main."${table}"`);
+      this.analyzed.add(table);
+    }
+  }
+
+  /** the main database's ordinary tables (ANALYZE skips the others: virtual tables, its own) */
+  private tables(): string[] {
+    return this.db
+      .prepare("SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")
+      .pluck()
+      .all() as string[];
+  }
+
   /** Tables that still have indexes to create, in schema order. */
   pendingTables(): string[] {
     return [...new Set(this.pending.map((i) => i.table))];
@@ -148,7 +174,8 @@ export class BuildDb {
     // (~1 CPU s per 100,000 pages); the planner's choices for the store's statements (seeks on the
     // indexes they name) are the same with the estimates (EXPLAIN QUERY PLAN compared at 1,000,000 pages).
     this.db.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
-    this.db.exec('ANALYZE');
+    if (this.analyzed.size === 0) this.db.exec('ANALYZE');
+    else this.analyze(new Set());
     // (a sampling ANALYZE writes none; an older SQLite might)
     this.db.exec('DELETE FROM sqlite_stat4');
     step?.('close, fsync');

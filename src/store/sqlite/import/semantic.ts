@@ -245,6 +245,14 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
     bg.done(counts);
   }
 
+  /** the autocompletion tables, which join() fills */
+  readonly completionTables: readonly string[] = AC_TABLES;
+
+  /** buildCompletionIndex's worker was started and not joined */
+  building(): boolean {
+    return this.background !== null;
+  }
+
   /** stop the worker (the import is abandoned) */
   abort(): void {
     if (this.background !== null) void this.background.worker.terminate();

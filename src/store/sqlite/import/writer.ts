@@ -15,7 +15,7 @@ import { SearchIndexWriter } from '../search-writer.js';
 import { SCHEMA_VERSION } from '../schema.js';
 import { databaseProblem, Db } from '../db.js';
 import { storeOn } from '../index.js';
-import { REPORT_SOURCE_TABLES } from './reports.js';
+import { REPORT_SOURCE_TABLES, REPORT_TABLES } from './reports.js';
 import type { ReportsWorkerData } from './reports-worker.js';
 import { SqliteSemanticImportWriter } from './semantic.js';
 import { RowBuffer } from './row-buffer.js';
@@ -542,7 +542,7 @@ class SqliteLinks implements LinkImportWriter {
  * the wiki in JS memory).
  */
 class SqliteDerived implements DerivedImportWriter {
-  private background: { worker: Worker; result: Promise<ReportsDone> } | null = null;
+  private background: { worker: Worker; result: Promise<ReportsDone>; ended: boolean } | null = null;
 
   /**
    * @param file the build file, which the reports' thread reads
@@ -650,13 +650,19 @@ class SqliteDerived implements DerivedImportWriter {
       // settled on exit only: the thread's connection to the build file is closed by then, so that the
       // sharing can end (leaving WAL mode needs the file to itself)
       worker.once('exit', (code) => {
+        bg.ended = true;
         if (done && failure === null) resolve({ rows, seconds: (performance.now() - t0) / 1000 });
         else reject(failure ?? new Error(`the reports worker stopped (exit code ${code})`));
       });
     });
     // joined later; a failure meanwhile must not be an unhandled rejection
     result.catch(() => {});
-    this.background = { worker, result };
+    const bg = { worker, result, ended: false };
+    this.background = bg;
+  }
+
+  reportsEnded(): boolean {
+    return this.background === null || this.background.ended;
   }
 
   /** Wait for startReports' thread, end the sharing and copy the reports in (before ANALYZE). */
@@ -823,6 +829,17 @@ export class SqliteImportWriter implements ImportWriter {
 
   alone(on: boolean): void {
     this.live().spreadSorts(on);
+  }
+
+  analyzeFinal(later: readonly IndexArea[]): void {
+    // a staging file gets no statistics (finishStaging): the store it is copied to gathers its own
+    if (this.publish) return;
+    const exclude = new Set<string>(later);
+    // what the writer fills itself later: the reports' tables at their join, the autocompletion tables at
+    // the semantic join (in finish())
+    if (this.derived.reportsRunning()) for (const t of REPORT_TABLES) exclude.add(t);
+    if (this.semantic.building()) for (const t of this.semantic.completionTables) exclude.add(t);
+    this.live().analyze(exclude);
   }
 
   async finish(beforePublish?: () => Promise<void>, step?: (name: string) => void): Promise<void> {
