@@ -343,13 +343,14 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const afterReports = new Set<string>([...w.derived.reportSources, ...HISTORY_AREAS]);
     await buildIndexes(w.pendingIndexAreas().filter((area) => !afterReports.has(area)));
     // While the reports' thread is still at work, this thread would only wait for it (27 s of one core at
-    // 1,000,000 pages): the history tables (no report reads them) and the planner statistics of the
-    // tables that are final are made meanwhile -- each only if the thread has not ended by then: after
-    // the join, history has the other core for its sorts.
+    // 1,000,000 pages): the history tables (no report reads them), then what of the writer's finish() can
+    // be done already (the autocompletion index's copy-in, the planner statistics of the final tables)
+    // are made meanwhile -- each only if the thread has not ended by then: after the join, history has
+    // the other core for its sorts.
     if (!w.derived.reportsEnded()) await finishHistory();
     if (!w.derived.reportsEnded()) {
-      step('ANALYZE beside the reports');
-      w.analyzeFinal([...(history === null ? [...HISTORY_AREAS, ...HISTORY_WRITES] : []), ...(opts.render ? RENDER_WRITES : [])]);
+      step('settled beside the reports');
+      await w.settle([...(history === null ? [...HISTORY_AREAS, ...HISTORY_WRITES] : []), ...(opts.render ? RENDER_WRITES : [])]);
       await checkpoint();
     }
     step('reports: joined');

@@ -459,11 +459,12 @@ export interface ImportWriter extends ImportSource {
    */
   alone(on: boolean): void;
   /**
-   * Statistics for the planner now of every table that is final (its indexes built, no write to come):
-   * all but those of `later` (areas steps still to come write) and those the writer itself has yet to
-   * fill or index; `finish()` then gathers only the others'. For a core that would otherwise wait.
+   * Do now what of `finish()`'s work can be done already, for a core that would otherwise wait: store
+   * what the writer's own threads have finished (SQLite: the autocompletion index), and gather the
+   * planner statistics of every table that is final (its indexes built, no write to come): all but
+   * those of `later` (areas steps still to come write) and those the writer has yet to fill or index.
    */
-  analyzeFinal(later: readonly IndexArea[]): void;
+  settle(later: readonly IndexArea[]): Promise<void>;
   /**
    * Every index, statistics for the planner, then publish the database atomically onto the location.
    * `beforePublish` runs when all is durable, just before the publication (it may throw to stop it).

@@ -40,6 +40,8 @@ interface Background {
   worker: Worker;
   result: Promise<CompletionIndexCounts>;
   done: (r: CompletionIndexCounts) => void;
+  /** the thread has ended (join() would not wait) */
+  ended: boolean;
 }
 
 type Stmts = Record<
@@ -218,11 +220,16 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
       let got: CompletionIndexCounts | null = null;
       worker.once('message', (m: CompletionIndexCounts) => (got = m));
       worker.once('error', reject);
-      worker.once('exit', (code) => (got !== null ? resolve(got) : reject(new Error(`the autocompletion index worker stopped (exit code ${code})`))));
+      worker.once('exit', (code) => {
+        bg.ended = true;
+        if (got !== null) resolve(got);
+        else reject(new Error(`the autocompletion index worker stopped (exit code ${code})`));
+      });
     });
     // joined later; a failure meanwhile must not be an unhandled rejection
     result.catch(() => {});
-    this.background = { worker, result, done };
+    const bg: Background = { worker, result, done, ended: false };
+    this.background = bg;
   }
 
   /** Wait for buildCompletionIndex's worker and copy its tables in (before the indexes and ANALYZE). */
@@ -251,6 +258,11 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   /** buildCompletionIndex's worker was started and not joined */
   building(): boolean {
     return this.background !== null;
+  }
+
+  /** buildCompletionIndex's worker has ended, not joined yet */
+  builtUnjoined(): boolean {
+    return this.background !== null && this.background.ended;
   }
 
   /** stop the worker (the import is abandoned) */
