@@ -362,6 +362,11 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const { users } = await finishHistory();
     await buildIndexes(w.pendingIndexAreas());
     w.alone(false);
+    // the autocompletion thread may still be at work (it is the last at 1,000,000 pages): the planner
+    // statistics of every other table meanwhile, not after its copy-in
+    step('settled');
+    await w.settle(opts.render ? RENDER_WRITES : []);
+    await checkpoint();
     // ---- --render: last, over the finished tables (a render reads templates, files, categories, messages)
     let rendered = 0;
     let renderSeconds = 0;
