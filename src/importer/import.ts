@@ -357,7 +357,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const reports = await w.derived.joinReports();
     log(`reports: ${reports.rows} rows, ${reports.seconds.toFixed(1)} s on their thread (${secondsSince(t0)} s)`);
     await checkpoint();
-    // the reports' thread is done, and at scale the autocompletion thread too (it ends during the join)
+    // the reports' thread is done (the autocompletion thread may not be: at 1,000,000 pages it ends last)
     w.alone(true);
     const { users } = await finishHistory();
     await buildIndexes(w.pendingIndexAreas());
