@@ -175,6 +175,9 @@ describe('PostgreSQL store: categories, categoryLinks, files, messages, reports 
             const base: FileListOptions = { sort: 'name', descending, limit, mimes: mime, minSize, maxSize };
             await same('list name', (s) => s.files.list(base));
             await same('list name with pages', (s) => s.files.listPages(base));
+            await same('list name with pages and duplicates', (s) => s.files.listPages(base, false, true));
+            await same('list name with whole pages and duplicates', (s) => s.files.listPages(base, true, true));
+            await same('list ts with pages and duplicates', (s) => s.files.listPages({ ...base, sort: 'timestamp' }, false, true));
             for (const b of [...oddBounds, ...names.filter((_n, i) => i % 9 === 4)]) {
               await same(`list name from ${b}`, (s) => s.files.list({ ...base, from: b }));
               await same(`list name to ${b}`, (s) => s.files.list({ ...base, to: b }));

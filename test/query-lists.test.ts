@@ -10,6 +10,7 @@ import { RAW_CONTINUE_WARNING as RAW_WARNING, startDemoServer, type DemoServer }
 import { Db } from '../src/store/sqlite/db.js';
 import { queryLog, type QueryLogEntry } from '../src/store/query-log.js';
 import { SqliteFileStore } from '../src/store/sqlite/files.js';
+import { deriveFileColumns } from '../src/store/sqlite/import/writer.js';
 import { SqliteCategoryStore } from '../src/store/sqlite/categories.js';
 import { SqliteLinkStore } from '../src/store/sqlite/links.js';
 import { fileUrlPath, hashPath, rawUrlEncode, sha1Base36ToHex, sha1HexToBase36, wfUrlencode } from '../src/wiki/files.js';
@@ -606,6 +607,8 @@ describe('FileStore.listPages', () => {
     src.close();
     const w = new Database(file);
     w.prepare("UPDATE page SET page_is_redirect = 1 WHERE page_namespace = 6 AND page_title IN ('Tux.png', 'Борщ.png')").run();
+    // the file columns the import derives from the pages (image.img_page), as it would have
+    deriveFileColumns(w);
     w.close();
     const db = new Db(file);
     try {
@@ -633,6 +636,31 @@ describe('FileStore.listPages', () => {
       }
       assert.equal(redirects, 8);
       assert.ok(missing > 0);
+      // with their duplicates: what sameContent answers, and that is every other file with the same SHA-1
+      const sameSha1 = db.raw.prepare(
+        'SELECT d.img_name AS name, d.img_user_text AS userText, d.img_timestamp AS timestamp FROM image f JOIN image d ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name WHERE f.img_name = ? ORDER BY d.img_name',
+      );
+      let withDuplicates = 0;
+      const all = await files.list({ sort: 'name', descending: false, limit: 500 });
+      const batch = await files.sameContent(all.map((f) => f.name));
+      for (const sort of ['name', 'timestamp'] as const) {
+        for (const descending of [false, true]) {
+          const o = { sort, descending, limit: 500 };
+          const pages = await files.listPages(o);
+          for (const full of [false, true]) {
+            const dups = await files.listPages(o, full, true);
+            assert.deepEqual(dups.map((p) => [p.name, p.page?.pageid, p.page?.isRedirect]), pages.map((p) => [p.name, p.page?.pageid, p.page?.isRedirect]));
+            for (const p of dups) {
+              const expected = sameSha1.all(p.name) as Array<{ name: string; userText: string; timestamp: string }>;
+              assert.deepEqual(p.duplicates, expected.length ? expected : null, p.name);
+              assert.deepEqual((await files.sameContent([p.name])).get(p.name) ?? null, p.duplicates, p.name);
+              assert.deepEqual(batch.get(p.name) ?? null, p.duplicates, p.name);
+              if (expected.length) withDuplicates++;
+            }
+          }
+        }
+      }
+      assert.ok(withDuplicates >= 8, String(withDuplicates));
     } finally {
       db.close();
       rmSync(tmp, { recursive: true, force: true });
@@ -656,6 +684,9 @@ describe('store query plans', () => {
           await files.list({ sort: 'name', descending, limit: 3 });
           await files.listPages({ sort: 'name', descending, limit: 3 });
           await files.listPages({ sort: 'timestamp', descending, user: 'Тарас', continueAt: { timestamp: '2011', name: 'A' }, limit: 3 });
+          await files.listPages({ sort: 'name', descending, limit: 3 }, false, true);
+          await files.listPages({ sort: 'timestamp', descending, limit: 3 }, false, true);
+          await files.listPages({ sort: 'timestamp', descending, user: 'Тарас', limit: 3 }, true, true);
           await files.list({ sort: 'name', descending, from: 'A', to: 'Я', prefix: 'Б', continueName: 'Б', minSize: 1, maxSize: 999, mimes: [['image', 'png'], ['image', 'gif']], limit: 3 });
           await files.list({ sort: 'name', descending, sha1: 'x', limit: 3 });
           await files.list({ sort: 'timestamp', descending, limit: 3 });
@@ -698,10 +729,17 @@ describe('store query plans', () => {
         }
         // a sort only where an equality seek bounds the rows (all files with one SHA-1)
         if (plan.includes('USE TEMP B-TREE FOR ORDER BY')) assert.ok(plan.some((p) => /USING INDEX img_sha1 \(img_sha1=\?\)/.test(p)), plan.join(' / '));
-        // a file's duplicates come from the img_sha1 entries alone (no seek of each duplicate's row)
-        if (sql.includes('INDEXED BY img_sha1')) {
+        // a file's duplicates come from its own row (img_dups, written at import): a primary-key seek, none of img_sha1
+        if (/img_dups (FROM|IS NOT NULL)/.test(sql) && !sql.includes('img_page')) {
           sameContentPlans++;
-          assert.ok(plan.some((p) => /^SEARCH d USING COVERING INDEX img_sha1 \(img_sha1=\?\)$/.test(p)), plan.join(' / '));
+          assert.ok(plan.some((p) => /^SEARCH (f|image) USING PRIMARY KEY \(img_name=\?\)$/.test(p)), plan.join(' / '));
+          assert.ok(!plan.some((p) => p.includes('img_sha1')), plan.join(' / '));
+        }
+        // the generator's files with their description pages and duplicates: no seek of the page table, and by
+        // time none of the image rows but for the files that have duplicates (img_timestamp covers the rest)
+        if (sql.includes('img_page AS c1')) {
+          assert.ok(!plan.some((p) => /\bpage\b/.test(p)), plan.join(' / '));
+          if (!sql.includes('img_user_text')) assert.ok(plan.some((p) => /^SCAN image( USING COVERING INDEX img_timestamp)?$/.test(p)), plan.join(' / '));
         }
       }
       assert.equal(sameContentPlans, 2);

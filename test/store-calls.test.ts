@@ -102,12 +102,24 @@ describe('store calls per seed request', () => {
   ] as Array<[string, Record<string, string>, string]>) {
     it(`${name} with prop=info: the pages come whole with the generator's rows, no second read`, async () => {
       assert.deepEqual(await storeCalls({ ...params, prop: 'info' }), [list]);
-      // and a module that needs no more than their identity adds its own call only (the using pages of
+      // and duplicatefiles adds no call: allimages reads the files' duplicates with them (the using pages of
       // allfileusages are no files: duplicatefiles has nothing to read)
       const dup = await storeCalls({ ...params, prop: 'duplicatefiles|info', dflimit: 'max' });
-      assert.deepEqual(dup, list === 'files.listPages' ? [list, 'files.sameContent'] : [list]);
+      assert.deepEqual(dup, [list]);
     });
   }
+  it('generator=allimages&prop=duplicatefiles: one call, by name and by time, continued too', async () => {
+    for (const params of [
+      { gaisort: 'name' } as Record<string, string>,
+      { gaisort: 'timestamp', gaidir: 'older', dfdir: 'descending' },
+      { gaicontinue: 'П', dflimit: '1', dfcontinue: 'Прапор_України.png|Flag_of_Ukraine.png' },
+    ]) {
+      assert.deepEqual(await storeCalls({ action: 'query', generator: 'allimages', prop: 'duplicatefiles', ...params }), ['files.listPages']);
+    }
+    // other sources of the page set read the duplicates themselves
+    const titles = await storeCalls({ action: 'query', prop: 'duplicatefiles', titles: MANY_FILES });
+    assert.deepEqual(titles.filter((c) => c.startsWith('files.')), ['files.sameContent'], titles.join(', '));
+  });
   it('the count does not grow with the number of titles', async () => {
     const one = await storeCalls({ action: 'query', prop: 'info', titles: 'Київ' });
     const many = await storeCalls({ action: 'query', prop: 'info|categories|images|revisions|imageinfo', titles: 'Київ|Львів|Одеса|Харків|Дніпро|Неіснуюча|Файл:Tux.png', redirects: '' });

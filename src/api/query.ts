@@ -8,6 +8,7 @@ import { ContinuationManager } from './continuation.js';
 import { PageSet, type TitleKey } from './pageset.js';
 import type { CacheMode, CoreActionModule, CoreContext, GeneratedPage, ParamDecls, QueryModule, QueryModuleContext } from './types.js';
 import type { PageRef } from '../store/page-store.js';
+import type { SameContentRow } from '../store/file-store.js';
 
 export const PAGESET_PARAMS: ParamDecls = {
   titles: { type: 'string', multi: true, help: 'A list of titles to work on.' },
@@ -82,6 +83,8 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
 
       let pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
       const generatorData: GeneratedPage[] = [];
+      // the generated files' duplicates, when every page came with them (GeneratedPage.duplicates)
+      let fileDuplicates: Map<string, SameContentRow[]> | null = null;
       if (!cm.isGeneratorDone()) {
         if (p.titles !== undefined) await pageSet.addUserTitles(p.titles);
         if (p.pageids !== undefined) await pageSet.addPageIds(p.pageids);
@@ -93,8 +96,13 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           const rows: PageRef[] = [];
           // parallel to titles: the page a generator read with its title (null: none), else undefined
           const known: Array<PageRef | null | undefined> = [];
+          const wantsDuplicates = requested.some((m) => m.needsFileDuplicates === true);
+          const duplicates = new Map<string, SameContentRow[]>();
+          // whether every page so far came with its duplicates
+          let allWithDuplicates = wantsDuplicates;
           const gctx = subContext(ctx, gen, 'g' + gen.prefix, pageSet, {
             fullRows: requested.some((m) => m.needsPageRows === true),
+            fileDuplicates: wantsDuplicates,
             add: (page: GeneratedPage) => {
               if (page.data) generatorData.push(page);
               if ('row' in page) rows.push(page.row);
@@ -103,11 +111,16 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
                 titles.push({ ns: page.ns, dbkey: page.dbkey });
                 known.push('page' in page ? page.page : undefined);
               }
+              const dups = 'duplicates' in page ? page.duplicates : undefined;
+              if (dups === undefined) allWithDuplicates = false;
+              else if (dups !== null) duplicates.set((page as TitleKey).dbkey, dups);
             },
-          }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value));
+          }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value), null);
           const ran = gen.run(gctx);
           if (ran) await ran;
           cacheMode = mergeCacheMode(cacheMode, gen.cacheMode(gctx.params));
+          // (a resolved redirect would bring files the generator did not list)
+          if (allWithDuplicates && !p.redirects) fileDuplicates = duplicates;
           pageSet = new PageSet(ctx.store, ctx.wiki, p.redirects);
           if (rows.length) await pageSet.addRows(rows);
           if (titles.length) await pageSet.addTitles(titles, known);
@@ -115,7 +128,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
         }
       } else if (generator) {
         // dry run: still read the generator's parameters so they are not reported as unrecognized
-        subContext(ctx, generator, 'g' + generator.prefix, pageSet, null, () => {});
+        subContext(ctx, generator, 'g' + generator.prefix, pageSet, null, () => {}, null);
       }
       if (!pageSet.isEmpty) {
         const q = query();
@@ -125,10 +138,10 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       }
       for (const m of requested) {
         if (cm.isSkipped(m.name)) {
-          subContext(ctx, m, m.prefix, pageSet, null, () => {});
+          subContext(ctx, m, m.prefix, pageSet, null, () => {}, null);
           continue;
         }
-        const mctx = subContext(ctx, m, m.prefix, pageSet, null, (name, value) => cm.addContinue(m.name, m.prefix + name, value));
+        const mctx = subContext(ctx, m, m.prefix, pageSet, null, (name, value) => cm.addContinue(m.name, m.prefix + name, value), fileDuplicates);
         // a synchronous module (meta=tokens, siteinfo…) costs no extra turn of the microtask queue
         const ran = m.run(mctx);
         if (ran) await ran;
@@ -165,10 +178,12 @@ function subContext(
   pageSet: PageSet,
   generator: QueryModuleContext['generator'],
   setContinue: (name: string, value: string | number) => void,
+  fileDuplicates: ReadonlyMap<string, SameContentRow[]> | null,
 ): QueryModuleContext {
   const ctx = core.submoduleContext(module, encPrefix) as QueryModuleContext;
   ctx.pageSet = pageSet;
   ctx.generator = generator;
   ctx.setContinue = setContinue;
+  ctx.fileDuplicates = fileDuplicates;
   return ctx;
 }

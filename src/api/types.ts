@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import type { PageSet } from './pageset.js';
 import type { PageRef } from '../store/page-store.js';
+import type { SameContentRow } from '../store/file-store.js';
 
 export type ParamType = 'string' | 'integer' | 'limit' | 'boolean' | 'timestamp' | 'namespace' | 'user' | 'text';
 
@@ -157,7 +158,18 @@ export type CacheMode = 'public' | 'private' | 'anon-public-user-private';
  * without the page set's own lookup), or an existing page row (listed in the order the generator gives,
  * as processDbRow).
  */
-export type GeneratedPage = ({ pageid: number } | { ns: number; dbkey: string } | { ns: number; dbkey: string; page: PageRef | null } | { row: PageRef }) & {
+export type GeneratedPage = (
+  | { pageid: number }
+  | { ns: number; dbkey: string }
+  | {
+      ns: number;
+      dbkey: string;
+      page: PageRef | null;
+      /** a file's duplicates read with it (generator.fileDuplicates asked for them; null: none) */
+      duplicates?: SameContentRow[] | null;
+    }
+  | { row: PageRef }
+) & {
   /** ApiPageSet::setGeneratorData: members added to the page's query.pages entry (search's `index`) */
   data?: Record<string, unknown>;
 };
@@ -166,7 +178,18 @@ export interface QueryModuleContext extends ModuleContext {
   /** the pages the query works on (titles=, pageids=, or the generator's output): for prop modules */
   pageSet: PageSet;
   /** set when the module runs as a generator: pages go here instead of into the result */
-  generator: { add(page: GeneratedPage): void; /** a module of the query needs the pages whole (needsPageRows) */ fullRows: boolean } | null;
+  generator: {
+    add(page: GeneratedPage): void;
+    /** a module of the query needs the pages whole (needsPageRows) */
+    fullRows: boolean;
+    /** a module of the query reads the files' duplicates (needsFileDuplicates): a file may come with them */
+    fileDuplicates: boolean;
+  } | null;
+  /**
+   * the duplicates of the page set's files when the generator brought them with every page it yielded
+   * (a file not in the map has none), else null: the module reads them itself
+   */
+  fileDuplicates: ReadonlyMap<string, SameContentRow[]> | null;
   /** record the continuation value of one of this module's parameters (unprefixed name) */
   setContinue(name: string, value: string | number): void;
   /** limits=max: report the value chosen under result.limits.<module> */
@@ -181,6 +204,11 @@ export interface QueryModule extends ModuleBase {
    * its rows instead of their identity alone
    */
   needsPageRows?: boolean;
+  /**
+   * reads the duplicates of the page set's files (prop=duplicatefiles): a generator that lists files then
+   * brings them along (QueryModuleContext.fileDuplicates), saving a statement
+   */
+  needsFileDuplicates?: boolean;
   cacheMode(params: Params): CacheMode;
   run(ctx: QueryModuleContext): void | Promise<void>;
 }

@@ -222,6 +222,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     let files = 0;
     if (opts.filesDir !== undefined) {
       files = await new FileImporter(w, titleCodec, log).importDir(opts.filesDir, checkAbort);
+      w.files.finish();
       log(`files: ${files} (${secondsSince(t0)} s)`);
     }
     w.uploads.drop();

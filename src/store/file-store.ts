@@ -24,10 +24,12 @@ export interface FileStore {
   list(opts: FileListOptions): Promise<FileRow[]>;
   /**
    * generator=allimages: the files list() gives, each only with its name, upload time and description
-   * page (a seek per file), so that the generator hands the page set its pages without another round trip
+   * page, so that the generator hands the page set its pages without another round trip.
+   * `full`: the pages with all of PageRow's columns (a module of the query needs them), else PageRef's;
+   * `duplicates`: each file with what sameContent() would answer for it (prop=duplicatefiles then needs
+   * no statement of its own)
    */
-  /** `full`: the pages with all of PageRow's columns (a module of the query needs them), else PageRef's */
-  listPages(opts: FileListOptions, full?: boolean): Promise<FilePageRow[]>;
+  listPages(opts: FileListOptions, full?: boolean, duplicates?: boolean): Promise<FilePageRow[]>;
   /** where the file's bytes were imported from: a path relative to the files directory (DB key lookup) */
   storedPath(name: string): Promise<string | undefined>;
 }
@@ -60,6 +62,8 @@ export interface FilePageRow {
   /** TS_MW; read for sort=timestamp (its continuation) and for whole pages only */
   timestamp?: string;
   page: PageRef | null;
+  /** listPages(…, duplicates): the other files with the same bytes, in name order; null for none */
+  duplicates?: SameContentRow[] | null;
 }
 
 export interface FileListOptions {
@@ -85,4 +89,17 @@ export interface FileListOptions {
   /** [major, minor] MIME pairs, any of which matches */
   mimes?: Array<[string, string]>;
   limit: number;
+}
+
+/** image.img_dups (a JSON array of [name, uploader, time]) as SameContentRows; null for none */
+export function sameContentRows(json: string | null): SameContentRow[] | null {
+  return json === null ? null : sameContentOf(JSON.parse(json) as [string, string, string][]);
+}
+
+/** img_dups parsed already (inside a bigger JSON text) as SameContentRows; null for none */
+export function sameContentOf(dups: [string, string, string][] | null): SameContentRow[] | null {
+  if (dups === null) return null;
+  const out: SameContentRow[] = [];
+  for (const d of dups) out.push({ name: d[0], userText: d[1], timestamp: d[2] });
+  return out;
 }

@@ -248,6 +248,8 @@ export interface HistoryImportWriter {
 export interface FileImportWriter {
   write(r: ImageRow): void;
   exists(name: string): boolean;
+  /** once every file is written (pass 1's pages are in): each file's duplicates and description page */
+  finish(): void;
 }
 
 export interface MessageImportWriter {

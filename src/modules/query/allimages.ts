@@ -118,15 +118,18 @@ export const allimagesModule: QueryModule = {
     const limit = p.limit as number;
     // Nobody has the bot right in an imported wiki (user groups are not part of a dump).
     if (ctx.generator) {
-      // as a generator, the description pages come with the files: the page set need not look them up
-      const rows = p.filterbots === 'bots' ? [] : await ctx.store.files.listPages(opts, ctx.generator.fullRows);
+      // as a generator, the description pages come with the files: the page set need not look them up;
+      // so do their duplicates when a module of the query reads them (prop=duplicatefiles)
+      const dups = ctx.generator.fileDuplicates;
+      const rows = p.filterbots === 'bots' ? [] : await ctx.store.files.listPages(opts, ctx.generator.fullRows, dups);
       let count = 0;
       for (const row of rows) {
         if (++count > limit) {
           ctx.setContinue('continue', p.sort === 'name' ? row.name : `${row.timestamp}|${row.name}`);
           break;
         }
-        ctx.generator.add({ ns: NS_FILE, dbkey: row.name, page: row.page });
+        if (dups) ctx.generator.add({ ns: NS_FILE, dbkey: row.name, page: row.page, duplicates: row.duplicates ?? null });
+        else ctx.generator.add({ ns: NS_FILE, dbkey: row.name, page: row.page });
       }
       return;
     }

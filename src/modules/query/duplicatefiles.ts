@@ -33,6 +33,7 @@ export const duplicatefilesModule: QueryModule = {
   },
   examples: ['action=query&titles=File:Albert_Einstein_Head.jpg&prop=duplicatefiles', 'action=query&generator=allimages&prop=duplicatefiles'],
   cacheMode: () => 'public',
+  needsFileDuplicates: true,
   async run(ctx) {
     const p = ctx.params;
     const titles = ctx.pageSet.titlesInNamespace(NS_FILE);
@@ -52,7 +53,8 @@ export const duplicatefilesModule: QueryModule = {
     }
     const limit = p.limit as number;
     let count = 0;
-    const sameContent = await ctx.store.files.sameContent(images.map((i) => i.dbkey));
+    // generator=allimages read them with the files
+    const sameContent = ctx.fileDuplicates ?? (await ctx.store.files.sameContent(images.map((i) => i.dbkey)));
     outer: for (const image of images) {
       // none when there is no such file or it has no duplicates
       let dups = sameContent.get(image.dbkey);

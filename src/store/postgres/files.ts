@@ -1,5 +1,5 @@
 import type { PgDb } from './db.js';
-import type { FileListOptions, FilePageRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
+import { sameContentRows, type FileListOptions, type FilePageRow, type FileRow, type FileStore, type SameContentRow } from '../file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_BY_NAME, PAGE_LIST_COLUMNS_FULL, filePage } from '../row-columns.js';
 import { titleBounds } from '../prefix-range.js';
@@ -28,25 +28,19 @@ export class PostgresFileStore implements FileStore {
   }
 
   /**
-   * A primary-key seek per file of the batch, then a seek of img_sha1 (img_sha1, img_name, …) for its
-   * duplicates, in name order. Batch order (and a name given twice) as on SQLite, whose loop follows the
-   * JSON array.
+   * A primary-key seek per file of the batch for the duplicates the import wrote into its row (img_dups),
+   * rows in batch order as on SQLite, whose loop follows the JSON array.
    */
   async sameContent(names: readonly string[]): Promise<Map<string, SameContentRow[]>> {
     const out = new Map<string, SameContentRow[]>();
     if (names.length === 0) return out;
-    const rows = await this.db.all(
+    const rows = await this.db.all<{ file: string; dups: string }>(
       'FileStore.sameContent',
-      `SELECT f.img_name AS file, d.img_name AS name, d.img_user_text AS "userText", d.img_timestamp AS timestamp
-       FROM unnest($1::text[]) WITH ORDINALITY AS t(name, i) JOIN image f ON f.img_name = t.name JOIN image d ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name
-       ORDER BY t.i, d.img_name`,
+      `SELECT f.img_name AS file, f.img_dups AS dups FROM unnest($1::text[]) WITH ORDINALITY AS t(name, i) JOIN image f ON f.img_name = t.name
+       WHERE f.img_dups IS NOT NULL ORDER BY t.i`,
       [names],
     );
-    for (const r of rows) {
-      let list = out.get(r.file);
-      if (!list) out.set(r.file, (list = []));
-      list.push({ name: r.name, userText: r.userText, timestamp: r.timestamp });
-    }
+    for (const r of rows) out.set(r.file, sameContentRows(r.dups)!);
     return out;
   }
 
@@ -60,10 +54,18 @@ export class PostgresFileStore implements FileStore {
     return q ? await this.db.named<FileRow>('FileStore.list', q.sql, q.v) : [];
   }
 
-  async listPages(o: FileListOptions, full = false): Promise<FilePageRow[]> {
-    const q = listQuery(o, full ? PAGE_LIST_COLUMNS_FULL : o.sort === 'name' ? PAGE_LIST_COLUMNS_BY_NAME : PAGE_LIST_COLUMNS, true);
+  async listPages(o: FileListOptions, full = false, duplicates = false): Promise<FilePageRow[]> {
+    const columns = full ? PAGE_LIST_COLUMNS_FULL : o.sort === 'name' ? PAGE_LIST_COLUMNS_BY_NAME : PAGE_LIST_COLUMNS;
+    const q = listQuery(o, duplicates ? `${columns}, img_dups AS dups` : columns, true);
     if (!q) return [];
-    return (await this.db.named('FileStore.list', q.sql, q.v)).map(filePage);
+    const rows = await this.db.named('FileStore.list', q.sql, q.v);
+    const out: FilePageRow[] = [];
+    for (const r of rows) {
+      const row = filePage(r);
+      if (duplicates) row.duplicates = sameContentRows(r.dups);
+      out.push(row);
+    }
+    return out;
   }
 }
 

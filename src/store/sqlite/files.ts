@@ -1,43 +1,30 @@
 import type { Db, Statement } from './db.js';
-import type { FileListOptions, FilePageRow, FileRow, FileStore, SameContentRow } from '../file-store.js';
+import { sameContentOf, sameContentRows, type FileListOptions, type FilePageRow, type FileRow, type FileStore, type SameContentRow } from '../file-store.js';
 import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { FILE_COLUMNS, filePageFromArray } from '../row-columns.js';
-
-/** the other files with file f's content: a seek of the covering img_sha1 index, in name order */
-const DUPLICATES_OF_F = 'CROSS JOIN image d INDEXED BY img_sha1 ON d.img_sha1 = f.img_sha1 AND d.img_name <> f.img_name';
 
 export class SqliteFileStore implements FileStore {
   private readonly existingStmt: Statement<[string]>;
   private readonly byNamesStmt: Statement<[string]>;
   private readonly sameContentStmt: Statement<[string]>;
-  private readonly sameContentOneStmt: Statement<[string], [string, string, string]>;
+  private readonly sameContentOneStmt: Statement<[string]>;
   private readonly lists: StatementCache;
   private readonly pathStmt: Statement<[string]>;
 
   constructor(private readonly db: Db) {
     this.existingStmt = db.prepare('FileStore.existing', 'SELECT img_name FROM image WHERE img_name IN (SELECT value FROM json_each(?))', true);
     this.byNamesStmt = db.prepare('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name IN (SELECT value FROM json_each(?))`);
-    // a primary-key seek per file, then index img_sha1 (img_sha1, img_name, …): a seek, already in name order,
-    // covering the duplicates' columns
-    // (CROSS JOIN fixes the loop order, so no sort is needed); the file itself is dropped on the index
-    // entry, before its row is read. The rows as one JSON text (StatementCache.jsonRows), each naming its
-    // file by its place in the batch.
+    // a primary-key seek per file for the duplicates the import wrote into its row (img_dups): one JSON
+    // text [i, dups, j, dups, …], i the file's place in the batch, for the files that have any (CROSS JOIN
+    // keeps the batch's order)
     this.sameContentStmt = db.prepare(
       'FileStore.sameContent',
-      jsonRowsSql(
-        ['j.key', 'd.img_name', 'd.img_user_text', 'd.img_timestamp'],
-        `FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value ${DUPLICATES_OF_F}`,
-      ),
+      `SELECT '[' || group_concat(j.key || ',' || f.img_dups, ',') || ']' FROM json_each(?) j CROSS JOIN image f ON f.img_name = j.value WHERE f.img_dups IS NOT NULL`,
       true,
     );
-    // titles=File:X (one file, most often without duplicates): the same seeks without the JSON batch
-    // around them (json_each and the aggregate cost more than the seeks)
-    this.sameContentOneStmt = db.prepare(
-      'FileStore.sameContent',
-      `SELECT d.img_name, d.img_user_text, d.img_timestamp FROM image f ${DUPLICATES_OF_F} WHERE f.img_name = ?`,
-      'raw',
-    );
+    // titles=File:X (one file, most often without duplicates): the seek without the JSON batch around it
+    this.sameContentOneStmt = db.prepare('FileStore.sameContent', 'SELECT img_dups FROM image WHERE img_name = ?', true);
     this.lists = new StatementCache(db, 'FileStore.list');
     this.pathStmt = db.prepare('FileStore.storedPath', 'SELECT img_path FROM image WHERE img_name = ?', true);
   }
@@ -62,16 +49,14 @@ export class SqliteFileStore implements FileStore {
     const out = new Map<string, SameContentRow[]>();
     if (names.length === 0) return out;
     if (names.length === 1) {
-      const rows = this.sameContentOneStmt.all(names[0]!);
-      if (rows.length) out.set(names[0]!, rows.map((r) => ({ name: r[0], userText: r[1], timestamp: r[2] })));
+      const dups = sameContentRows((this.sameContentOneStmt.get(names[0]!) as string | null | undefined) ?? null);
+      if (dups !== null) out.set(names[0]!, dups);
       return out;
     }
-    for (const r of JSON.parse(this.sameContentStmt.get(JSON.stringify(names)) as string) as [number, string, string, string][]) {
-      const file = names[r[0]]!;
-      let list = out.get(file);
-      if (!list) out.set(file, (list = []));
-      list.push({ name: r[1], userText: r[2], timestamp: r[3] });
-    }
+    const json = this.sameContentStmt.get(JSON.stringify(names)) as string | null;
+    if (json === null) return out;
+    const parts = JSON.parse(json) as Array<number | [string, string, string][]>;
+    for (let i = 0; i < parts.length; i += 2) out.set(names[parts[i] as number]!, sameContentOf(parts[i + 1] as [string, string, string][])!);
     return out;
   }
 
@@ -86,41 +71,57 @@ export class SqliteFileStore implements FileStore {
     return q ? this.lists.all<FileRow>(this.listText(q.shape, 0), q.v) : [];
   }
 
-  async listPages(o: FileListOptions, full = false): Promise<FilePageRow[]> {
+  async listPages(o: FileListOptions, full = false, duplicates = false): Promise<FilePageRow[]> {
     const q = listValues(o);
     if (!q) return [];
     const out: FilePageRow[] = [];
     if (full) {
-      for (const r of this.lists.jsonRowsOf(this.listText(q.shape, 2), q.v)) out.push(filePageFromArray(r));
+      for (const r of this.lists.jsonRowsOf(this.listText(q.shape, 2, duplicates), q.v)) {
+        const row = filePageFromArray(r);
+        if (duplicates) row.duplicates = sameContentRows(r[PAGE_LIST_FULL.length] as string | null);
+        out.push(row);
+      }
       return out;
     }
     // one JSON array per column (listText's kind 1): each is parsed without an array per row
-    const cols = this.lists.row(this.listText(q.shape, 1), q.v) as [string, string, string | undefined];
-    const names = JSON.parse(cols[0]) as string[];
-    const pages = JSON.parse(cols[1]) as Array<number | null>;
-    const times = cols[2] === undefined ? undefined : (JSON.parse(cols[2]) as string[]);
+    const cols = this.lists.row(this.listText(q.shape, 1, duplicates), q.v) as string[];
+    const byName = (q.shape & 2) !== 0;
+    const names = JSON.parse(cols[0]!) as string[];
+    const pages = JSON.parse(cols[1]!) as Array<number | null>;
+    const times = byName ? undefined : (JSON.parse(cols[2]!) as string[]);
+    const dups = duplicates ? (JSON.parse(cols[byName ? 2 : 3] ?? '[]') as Array<[string, string, string][] | null>) : undefined;
     for (let i = 0; i < names.length; i++) {
       const name = names[i]!;
       const p = pages[i]!;
-      out.push({
+      const row: FilePageRow = {
         name,
         timestamp: times === undefined ? undefined : times[i],
         page: p === null ? null : { pageid: Math.floor(p / 2), ns: NS_FILE, title: name, isRedirect: p % 2 === 1 },
-      });
+      };
+      if (dups !== undefined) row.duplicates = sameContentOf(dups[i]!);
+      out.push(row);
     }
     return out;
   }
 
-  /** list()'s and listPages()' statements (kind 0: FileRow objects, 1: page rows, 2: whole page rows) by shape */
+  /**
+   * list()'s and listPages()' statements (kind 0: FileRow objects, 1: page rows, 2: whole page rows; with
+   * the duplicates or not) by shape
+   */
   private readonly listTexts = new Map<number, string>();
 
-  private listText(shape: number, kind: 0 | 1 | 2): string {
-    const key = shape * 3 + kind;
+  private listText(shape: number, kind: 0 | 1 | 2, duplicates = false): string {
+    const key = (shape * 3 + kind) * 2 + (duplicates ? 1 : 0);
     let sql = this.listTexts.get(key);
     if (sql === undefined) {
       // kind 1 reads the pages in its own columns (pageListSql)
       const rest = listRest(shape, kind === 2);
-      sql = kind === 0 ? `SELECT ${FILE_COLUMNS} ${rest}` : kind === 2 ? jsonRowsSql(PAGE_LIST_FULL, rest) : pageListSql(shape, rest);
+      sql =
+        kind === 0
+          ? `SELECT ${FILE_COLUMNS} ${rest}`
+          : kind === 2
+            ? jsonRowsSql(duplicates ? [...PAGE_LIST_FULL, 'img_dups'] : PAGE_LIST_FULL, rest)
+            : pageListSql(shape, rest, duplicates);
       // bounded: the shapes are the combinations of a dozen filters and up to 50 MIME types
       if (this.listTexts.size >= 1024) this.listTexts.clear();
       this.listTexts.set(key, sql);
@@ -133,27 +134,23 @@ export class SqliteFileStore implements FileStore {
 const PAGE_LIST_FULL = ['img_name', 'img_timestamp', 'page_id', 'page_is_redirect', 'page_len', 'page_latest', 'page_touched', 'page_rev_count', 'page_content_model'];
 
 /**
- * listPages()' statement for PageRefs: the names, the pages (id and redirect flag as one number, id * 2 +
- * flag; null for none) and, for sort=timestamp only (its continuation), the upload times, each column
- * as one JSON array. An array per column costs less to print and to parse than an array per row, and a
- * generator by name never needs the times.
+ * listPages()' statement for PageRefs: the names, the description pages (img_page: id * 2 + redirect flag;
+ * null for none), for sort=timestamp only (its continuation) the upload times and, when asked, the
+ * duplicates (img_dups, null for none), each column as one JSON array. An array per column costs less to
+ * print and to parse than an array per row, and a generator by name never needs the times.
+ * The columns the import wrote into the file's row take no seek of the page table; by time, index
+ * img_timestamp covers them but img_dups, read by a primary-key seek for the files that have duplicates.
  */
-function pageListSql(shape: number, rest: string): string {
+function pageListSql(shape: number, rest: string, duplicates: boolean): string {
   const byName = (shape & 2) !== 0;
+  // img_dups is JSON already: joined as it is (json_group_array would quote it)
+  const dups = byName ? 'img_dups' : 'CASE WHEN img_dup_count > 0 THEN (SELECT d.img_dups FROM image d WHERE d.img_name = image.img_name) END';
   return (
-    `SELECT json_group_array(c0), json_group_array(c1)${byName ? '' : ', json_group_array(c2)'} ` +
-    `FROM (SELECT img_name AS c0, ${PAGE_OF_FILE} AS c1${byName ? '' : ', img_timestamp AS c2'} ${rest})`
+    `SELECT json_group_array(c0), json_group_array(c1)${byName ? '' : ', json_group_array(c2)'}` +
+    `${duplicates ? ", '[' || group_concat(coalesce(c3, 'null'), ',') || ']'" : ''} ` +
+    `FROM (SELECT img_name AS c0, img_page AS c1${byName ? '' : ', img_timestamp AS c2'}${duplicates ? `, ${dups} AS c3` : ''} ${rest})`
   );
 }
-
-/**
- * The file's description page as page_id * 2 + page_is_redirect, from index page_redirect_namespace_title
- * (page_is_redirect, page_namespace, page_title) alone: a seek for it as an article, then (a redirect or no
- * page) as a redirect. page_name gives the id but the flag costs a seek of the page's row besides.
- */
-const PAGE_OF_FILE = ['0', '1']
-  .map((r) => `(SELECT page_id * 2 + ${r} FROM page INDEXED BY page_redirect_namespace_title WHERE page_is_redirect = ${r} AND page_namespace = ${NS_FILE} AND page_title = img_name)`)
-  .reduce((a, b) => `coalesce(${a}, ${b})`);
 
 /**
  * The bound values of list() and listPages() and which clauses their statement has (the shape's bits,

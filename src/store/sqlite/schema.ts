@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 11; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped); 10: img_sha1 covers a duplicate's uploader and time; 11: revision texts under 4 KiB kept as they are (revision_text.rt_deflated)
+export const SCHEMA_VERSION = 12; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped); 10: img_sha1 covers a duplicate's uploader and time; 11: revision texts under 4 KiB kept as they are (revision_text.rt_deflated); 12: image.img_dups, img_dup_count, img_page (a file's duplicates and description page, made at import)
 
 /**
  * History: every revision of the dump (texts compressed apart from the metadata), the users the dump's
@@ -288,9 +288,19 @@ CREATE TABLE image (
   img_timestamp TEXT NOT NULL,      -- TS_MW
   img_description TEXT NOT NULL DEFAULT '',
   img_metadata TEXT NOT NULL DEFAULT '',  -- JSON object of metadata name -> value (may be empty)
-  img_path TEXT NOT NULL            -- path of the file relative to the files directory given at import
+  img_path TEXT NOT NULL,           -- path of the file relative to the files directory given at import
+  -- made at import once every file is in (FileImportWriter.finish), for prop=duplicatefiles and
+  -- generator=allimages: the other files with the same SHA-1 as a JSON array of [name, uploader, TS_MW
+  -- time] in name order (NULL: none; most files), their number, and the description page as
+  -- page_id * 2 + page_is_redirect (NULL: none). A file without duplicates then costs no img_sha1 seek,
+  -- and a listing no seek of the page table.
+  img_dups TEXT,
+  img_dup_count INTEGER NOT NULL DEFAULT 0,
+  img_page INTEGER
 ) WITHOUT ROWID;
-CREATE INDEX img_timestamp ON image (img_timestamp, img_name);
+-- covers generator=allimages&aisort=timestamp: its description pages and whether each file has duplicates
+-- (img_dups itself, of any length, stays out of the index: PostgreSQL's B-tree entries are bounded)
+CREATE INDEX img_timestamp ON image (img_timestamp, img_name, img_page, img_dup_count);
 -- covering: a file's duplicates (prop=duplicatefiles) are read from the index entries alone, without a
 -- seek of each duplicate's row for its uploader and time
 CREATE INDEX img_sha1 ON image (img_sha1, img_name, img_user_text, img_timestamp);

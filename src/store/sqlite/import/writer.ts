@@ -19,7 +19,7 @@ import { REPORT_SOURCE_TABLES, REPORT_TABLES } from './reports.js';
 import type { ReportsWorkerData } from './reports-worker.js';
 import { SqliteSemanticImportWriter } from './semantic.js';
 import { RowBuffer } from './row-buffer.js';
-import { NS_CATEGORY } from '../../../wiki/namespaces.js';
+import { NS_CATEGORY, NS_FILE } from '../../../wiki/namespaces.js';
 import type { InterwikiMap } from '../../../wiki/interwiki.js';
 import type { SiteStatistics } from '../../site-store.js';
 import type {
@@ -377,6 +377,26 @@ class SqliteFiles implements FileImportWriter {
     this.exist ??= this.db.prepare('SELECT 1 FROM image WHERE img_name = ?').pluck();
     return this.exist.get(name) !== undefined;
   }
+
+  finish(): void {
+    deriveFileColumns(this.db);
+  }
+}
+
+/**
+ * image.img_dups, img_dup_count and img_page (schema.ts) from the rows and pass 1's pages: a seek of
+ * img_sha1 for the files whose SHA-1 is shared (one GROUP BY walk of that index finds them) and a seek of
+ * page_name per file. Milliseconds for the 1M-page wiki's ~10,000 files.
+ */
+export function deriveFileColumns(db: Database.Database): void {
+  db.exec(`
+    UPDATE image SET img_page = (SELECT page_id * 2 + page_is_redirect FROM page WHERE page_namespace = ${NS_FILE} AND page_title = image.img_name);
+    UPDATE image SET
+      img_dups = (SELECT json_group_array(json_array(d.img_name, d.img_user_text, d.img_timestamp) ORDER BY d.img_name)
+                  FROM image d WHERE d.img_sha1 = image.img_sha1 AND d.img_name <> image.img_name),
+      img_dup_count = (SELECT count(*) FROM image d WHERE d.img_sha1 = image.img_sha1 AND d.img_name <> image.img_name)
+      WHERE img_sha1 IN (SELECT img_sha1 FROM image GROUP BY img_sha1 HAVING count(*) > 1);
+  `);
 }
 
 class SqliteMessages implements MessageImportWriter {
