@@ -45,16 +45,18 @@ export function sortUnlessSorted<T>(items: T[], compare: (a: T, b: T) => number)
  * adding a generator's pages).
  */
 class TitleSet {
-  private readonly byNs = new Map<number, Set<string>>();
+  /** made with the first title: every action=query makes a page set, most never add to it */
+  private byNs: Map<number, Set<string>> | null = null;
 
   has(ns: number, dbkey: string): boolean {
-    return this.byNs.get(ns)?.has(dbkey) ?? false;
+    return this.byNs?.get(ns)?.has(dbkey) ?? false;
   }
 
   /** false when the title was there already */
   add(ns: number, dbkey: string): boolean {
-    let set = this.byNs.get(ns);
-    if (set === undefined) this.byNs.set(ns, (set = new Set()));
+    const byNs = (this.byNs ??= new Map());
+    let set = byNs.get(ns);
+    if (set === undefined) byNs.set(ns, (set = new Set()));
     else if (set.has(dbkey)) return false;
     set.add(dbkey);
     return true;
@@ -80,7 +82,11 @@ export class PageSet {
   private fakeId = -1;
   /** the titles and page ids already in the set: a page reached twice is listed once */
   private readonly seen = new TitleSet();
-  private readonly seenIds = new Set<number>();
+  private seenIdSet: Set<number> | null = null;
+
+  private get seenIds(): Set<number> {
+    return (this.seenIdSet ??= new Set());
+  }
   /** the query.pages map once written, so prop modules can add to each entry */
   private pagesOut: Map<string, unknown> | null = null;
 
