@@ -24,7 +24,10 @@
  * connections, cache off and on); `--markdown` for notes. An answer over 8 KB (sfautocomplete's ~100 kB) also
  * gets a line against a bare server writing as many bytes, the ceiling its size sets. `--compare-pages 10000` (or `--compare-db-file F`)
  * adds each request's uncached p50 on that wiki and on this one, measured in turn at `--compare-connections`
- * (default 1: the service time), and the ratio against 1.5×. Duration: 3 s per measurement by default, plus
+ * (default 1: the service time), and the ratio against 1.5×. `--rounds N` (N > 1) measures each request's c16
+ * figure N times, each right after the bare server's (kept running beside wikiquery), and takes the median
+ * of the N shares: on a machine whose speed drifts from minute to minute (other tenants), a share against
+ * a bare figure taken minutes apart says more about the drift than about the request. Duration: 3 s per measurement by default, plus
  * a 1 s warm-up: 80 measurements, about 6 min with both worker counts (18 more, 7½ min, with --compare-pages).
  *   npm run bench -- --pages 1000000 --seed-table --compare-pages 10000
  *   npm run bench -- --db-file /tmp/x/1m.sqlite --seed-table --compare-db-file /tmp/x/10k.sqlite
@@ -424,6 +427,8 @@ interface SeedTableOptions {
   workers: number[];
   cacheMb: string;
   duration: number;
+  /** > 1: each c16 figure measured this many times, each time right after the bare server's, and the median share kept */
+  rounds: number;
   tool?: string;
   only?: string;
   markdown: boolean;
@@ -442,6 +447,8 @@ interface WorkerGroup {
   bare16: Figures[];
   bare64: Figures[];
   rows: Map<string, Partial<Measured>>;
+  /** with rounds > 1: per request and cache mode (`unc`, `cac`), each round's req/s over the bare server's just before */
+  shares: Map<string, number[]>;
   /** requests whose answer is over LARGE_ANSWER bytes: the size, and a bare server writing as many bytes (c16) */
   large: Map<string, { bytes: number; bare: Figures }>;
 }
@@ -468,14 +475,15 @@ async function seedTable(o: SeedTableOptions): Promise<void> {
   const bareUrl = `http://127.0.0.1:${o.port - 1}/`;
   const started = new Date();
   const load0 = loadavg()[0];
-  const runs = o.workers.length * (4 + 2 * 2 * SEED.length) + (o.compare ? 2 * SEED.length : 0);
+  const perRequest = o.rounds > 1 ? 2 * o.rounds + 1 : 2;
+  const runs = o.workers.length * (4 + 2 * perRequest * SEED.length) + (o.compare ? 2 * SEED.length : 0);
   console.error(`seed table: ~${runs} measurements of ${o.duration} s + 1 s warm-up: about ${Math.ceil((runs * (o.duration + 1.2)) / 60)} min`);
   const progress = (what: string, f: Figures) => console.error(`  ${what}: ${int(f.rps)} req/s, p50 ${ms(f.p50)} ms, p99 ${ms(f.p99)} ms${trouble(f)}`);
 
   let wiki: { list: BenchRequest[]; pages: number; big: boolean } | null = null;
   const groups: WorkerGroup[] = [];
   for (const workers of o.workers) {
-    const g: WorkerGroup = { workers, bare16: [], bare64: [], rows: new Map(), large: new Map() };
+    const g: WorkerGroup = { workers, bare16: [], bare64: [], rows: new Map(), shares: new Map(), large: new Map() };
     groups.push(g);
     const measureBare = () =>
       withServer(startBare(o.port - 1, workers), async () => {
@@ -486,8 +494,10 @@ async function seedTable(o: SeedTableOptions): Promise<void> {
         }
       });
     await measureBare();
+    // paired rounds: a bare server of as many processes waits beside wikiquery, measured just before each round
+    const beside = <T>(body: () => Promise<T>) => (o.rounds > 1 ? withServer(startBare(o.port - 1, workers), body) : body());
     for (const cached of [false, true]) {
-      await withServer(startServer(o.db, o.port, workers, cached ? o.cacheMb : '0'), async () => {
+      await beside(() => withServer(startServer(o.db, o.port, workers, cached ? o.cacheMb : '0'), async () => {
         wiki ??= await requestList(base, o.big, keep);
         if (!cached) {
           for (const r of wiki.list) {
@@ -498,13 +508,29 @@ async function seedTable(o: SeedTableOptions): Promise<void> {
         for (const r of wiki.list) {
           const row = g.rows.get(r.name) ?? {};
           g.rows.set(r.name, row);
-          for (const c of [16, 64]) {
+          const mode = cached ? 'cac' : 'unc';
+          if (o.rounds > 1) {
+            // the machine's speed drifts from minute to minute: each round's share is against the bare server
+            // measured just before it, and the round of the median share gives the c16 figures
+            const rounds: Array<{ share: number; f: Figures }> = [];
+            for (let i = 0; i < o.rounds; i++) {
+              const b = await measure(bareUrl, 16);
+              const f = await measure(`${base}?${r.query}`, 16);
+              rounds.push({ share: f.rps / b.rps, f });
+              progress(`--workers ${workers}, cache ${cached ? 'on' : 'off'}, c16, ${r.name}, round ${i + 1}: ${(f.rps / b.rps).toFixed(2)}× the bare server's ${int(b.rps)} req/s`, f);
+            }
+            rounds.sort((a, b) => a.share - b.share);
+            const median = rounds[(rounds.length - 1) >> 1]!;
+            row[`${mode}16`] = median.f;
+            g.shares.set(`${mode} ${r.name}`, rounds.map((x) => x.share));
+          }
+          for (const c of o.rounds > 1 ? [64] : [16, 64]) {
             const f = await measure(`${base}?${r.query}`, c);
-            row[`${cached ? 'cac' : 'unc'}${c}` as keyof Measured] = f;
+            row[`${mode}${c}` as keyof Measured] = f;
             progress(`--workers ${workers}, cache ${cached ? 'on' : 'off'}, c${c}, ${r.name}`, f);
           }
         }
-      });
+      }));
     }
     await measureBare();
     for (const [name, l] of g.large) {
@@ -564,26 +590,32 @@ async function seedTable(o: SeedTableOptions): Promise<void> {
     const notes: string[] = [];
     for (const r of w.list) {
       const m = g.rows.get(r.name)!;
-      const share = (f: Figures | undefined) => (f ? f.rps / bareRps : NaN);
+      // with paired rounds, the median of the rounds' shares; else over the group's bare server
+      const share = (mode: 'unc' | 'cac') => {
+        const s = g.shares.get(`${mode} ${r.name}`);
+        const f = m[`${mode}16`];
+        return s ? s.slice().sort((a, b) => a - b)[(s.length - 1) >> 1]! : f ? f.rps / bareRps : NaN;
+      };
       const ok = [
-        clean(m.unc16) && share(m.unc16) >= UNCACHED_SHARE,
-        clean(m.cac16) && share(m.cac16) >= CACHED_SHARE,
+        clean(m.unc16) && share('unc') >= UNCACHED_SHARE,
+        clean(m.cac16) && share('cac') >= CACHED_SHARE,
         clean(m.unc64) && m.unc64!.p99 < P99_LIMIT_MS,
         clean(m.cac64) && m.cac64!.p99 < P99_LIMIT_MS,
       ];
       ok.forEach((v, i) => (count[i] += v ? 1 : 0));
       for (const [k, f] of Object.entries(m)) if (!clean(f)) notes.push(`! ${r.name}, ${k}:${trouble(f)}`);
-      const cells = (f16: Figures | undefined, f64: Figures | undefined) => [
+      const cells = (mode: 'unc' | 'cac', f16: Figures | undefined, f64: Figures | undefined) => [
         int(f16?.rps ?? NaN) + flag(f16),
-        share(f16).toFixed(2),
+        share(mode).toFixed(2),
         ms(f16?.p50 ?? NaN),
         ms(f16?.p99 ?? NaN),
         ms(f64?.p99 ?? NaN) + flag(f64),
       ];
-      rows.push([r.name, ...cells(m.unc16, m.unc64), ...cells(m.cac16, m.cac64), ...ok.map(mark)]);
+      rows.push([r.name, ...cells('unc', m.unc16, m.unc64), ...cells('cac', m.cac16, m.cac64), ...ok.map(mark)]);
     }
     printTable(head, rows, o.markdown);
     for (const n of notes) console.log(n);
+    for (const [k, s] of g.shares) console.log(`${k.startsWith('unc') ? 'uncached' : 'cached'} ${k.slice(4)}: shares of the paired rounds ${s.map((x) => x.toFixed(2)).join(', ')}`);
     for (const [name, l] of g.large) {
       const m = g.rows.get(name)!;
       const of = (f: Figures | undefined) => (f ? (f.rps / l.bare.rps).toFixed(2) : '?');
@@ -651,6 +683,8 @@ async function main(): Promise<void> {
       'compare-pages': { type: 'string' },
       'compare-db-file': { type: 'string' },
       'compare-connections': { type: 'string', default: '1' },
+      // with --seed-table: each c16 figure this many times, each paired with the bare server's just before (median share)
+      rounds: { type: 'string', default: '1' },
       // tables as Markdown
       markdown: { type: 'boolean', default: false },
     },
@@ -660,6 +694,7 @@ async function main(): Promise<void> {
 
   if (values['seed-table']) {
     const workers = (values.workers ?? '1,2').split(',').map(Number);
+    if (!/^[1-9]\d*$/.test(values.rounds!)) throw new Error(`--rounds ${values.rounds}: a whole number of rounds, 1 or more`);
     if (workers.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--workers ${values.workers}: a list of process counts (e.g. 1,2)`);
     const db = values['db-file'] ? existingWiki(values['db-file']) : (await prepareWiki(pages, false, true)).db;
     let compare: SeedTableOptions['compare'];
@@ -677,6 +712,7 @@ async function main(): Promise<void> {
       workers,
       cacheMb: values['cache-mb'] ?? '64',
       duration: Number(values.duration ?? '3'),
+      rounds: Number(values.rounds),
       tool: values.tool,
       only: values.only,
       markdown: values.markdown!,
