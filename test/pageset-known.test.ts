@@ -9,6 +9,8 @@ import { openStore } from '../src/store/open.js';
 import { Wiki } from '../src/wiki/wiki.js';
 import { PageSet, sortUnlessSorted } from '../src/api/pageset.js';
 import type { PageRef } from '../src/store/page-store.js';
+import { toJson } from '../src/api/format/json.js';
+import { TitleCodec } from '../src/wiki/titles.js';
 
 const shape = (ps: PageSet) => JSON.stringify({ good: ps.good.map((p) => [p.pageid, p.ns, p.title, p.isRedirect]), missing: ps.missing, special: ps.special });
 
@@ -45,6 +47,36 @@ describe('PageSet.addTitles with known pages', () => {
         sets++;
       }
       assert.equal(sets, 256);
+    } finally {
+      await store.close?.();
+    }
+  });
+
+  it('output with nothing to add to the entries (final) prints as the entries written one by one, in every form', async () => {
+    const { served } = await demoDatabase();
+    const store = await openStore(served);
+    try {
+      const wiki = await Wiki.load(store.site);
+      // a namespace whose name has an underscore has no DB key prefix: its titles are written as text
+      const odd = Object.create(wiki) as Wiki;
+      const codec = TitleCodec.forSite('Вікі', [{ id: 6, name: 'Файл_дивний', canonical: 'File', case: 'first-letter' }]);
+      odd.keyPrefix = (ns: number) => codec.keyPrefix(ns);
+      odd.titleText = (ns: number, dbkey: string) => codec.prefixedText(ns, dbkey);
+      const titles = [{ ns: 6, dbkey: 'Tux.png' }, { ns: 0, dbkey: 'Київ' }, { ns: 6, dbkey: 'Borscht.png' }, { ns: 0, dbkey: 'Головна_сторінка' }, { ns: 14, dbkey: 'Немає' }];
+      const forms = [1, 2].flatMap((formatversion) => [true, false].flatMap((ascii) => [true, false].map((pretty) => ({ formatversion: formatversion as 1 | 2, ascii, pretty }))));
+      for (const w of [wiki, odd]) {
+        // existing pages only (the final form), and with a missing title (entries written one by one either way)
+        for (const list of [titles.slice(0, 4), titles, titles.slice(1, 2)]) {
+          const printed = async (final: boolean) => {
+            const ps = new PageSet(store, w);
+            await ps.addTitles(list);
+            const q: Record<string, unknown> = {};
+            ps.output(q, final);
+            return forms.map((opts) => toJson({ query: q }, opts));
+          };
+          assert.deepEqual(await printed(true), await printed(false), `${w === odd ? 'odd ' : ''}${list.map((t) => t.dbkey).join('|')}`);
+        }
+      }
     } finally {
       await store.close?.();
     }

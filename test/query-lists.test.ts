@@ -668,6 +668,54 @@ describe('FileStore.listPages', () => {
   });
 });
 
+describe('LinkStore.fileUsagePages', () => {
+  it('each usage with its using page as the page table has it (redirect flag, a page id without a page), in fileUsages() order', async () => {
+    // a copy of the demo wiki where some using pages are redirects and one usage's page is gone
+    const tmp = mkdtempSync(join(tmpdir(), 'wikiquery-usagepages-'));
+    const file = join(tmp, 'w.sqlite');
+    const src = new Database(join(s.dir, 'demo.sqlite'), { readonly: true });
+    await src.backup(file);
+    src.close();
+    const w = new Database(file);
+    const users = w.prepare('SELECT DISTINCT il_from AS id FROM imagelinks ORDER BY il_from').all() as Array<{ id: number }>;
+    assert.ok(users.length >= 3);
+    w.prepare('UPDATE page SET page_is_redirect = 1 WHERE page_id IN (?, ?)').run(users[0]!.id, users[2]!.id);
+    w.prepare('DELETE FROM page WHERE page_id = ?').run(users[1]!.id);
+    w.close();
+    const db = new Db(file);
+    try {
+      const links = new SqliteLinkStore(db);
+      const pageOf = db.raw.prepare('SELECT page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS r FROM page WHERE page_id = ?');
+      let redirects = 0;
+      let missing = 0;
+      for (const descending of [false, true]) {
+        for (const limit of [500, 3]) {
+          const o = { descending, limit };
+          const usages = await links.fileUsages(o);
+          const pages = await links.fileUsagePages(o);
+          const full = await links.fileUsagePages(o, true);
+          assert.deepEqual(pages.from, usages.map((u) => u.from));
+          assert.equal(pages.lastTarget, usages.at(-1)?.target);
+          assert.deepEqual(full.from, pages.from);
+          assert.equal(full.lastTarget, pages.lastTarget);
+          for (const [i, p] of pages.page.entries()) {
+            const row = pageOf.get(pages.from[i]) as { pageid: number; ns: number; title: string; r: number } | undefined;
+            assert.deepEqual(p, row ? { pageid: row.pageid, ns: row.ns, title: row.title, isRedirect: row.r === 1 } : null, String(pages.from[i]));
+            const f = full.page[i];
+            assert.deepEqual(f && { pageid: f.pageid, ns: f.ns, title: f.title, isRedirect: f.isRedirect }, p);
+            if (row?.r === 1) redirects++;
+            if (!row) missing++;
+          }
+        }
+      }
+      assert.ok(redirects > 0 && missing > 0, `${redirects} ${missing}`);
+    } finally {
+      db.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('store query plans', () => {
   it('every statement is an index seek or an ordered range scan that stops at its LIMIT', async () => {
     const db = new Db(join(s.dir, 'demo.sqlite'), { debug: true });

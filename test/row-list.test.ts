@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { toJson, toJsonBytes } from '../src/api/format/json.js';
-import { RowList, RowShape, withContent, bcArray } from '../src/api/result.js';
+import { KeyedRowList, RowList, RowShape, withContent, bcArray } from '../src/api/result.js';
 import { valueSize } from '../src/api/result-size.js';
 import { TitleCodec } from '../src/wiki/titles.js';
 
@@ -99,6 +99,44 @@ describe('RowList', () => {
   it('a content member or a spaced member that is not one of the keys is refused', () => {
     assert.throws(() => new RowShape(['a'], 'b'));
     assert.throws(() => new RowShape(['a'], undefined, ['b']));
+  });
+});
+
+describe('KeyedRowList', () => {
+  const shape = new RowShape(['pageid', 'ns', 'title'], undefined, ['title']);
+  const pages: Array<[number, number, string]> = [
+    [23971, 0, 'Толець_Лудове'],
+    [5, 14, 'Категорія:Громада_Євбогувка'],
+    [107334, 6, 'Файл:A_"b"_\\_😀'],
+    [1000000, 0, 'Z'],
+  ];
+  function keyed(rows: Array<[number, number, string]>): KeyedRowList {
+    const list = new KeyedRowList(shape);
+    for (const r of rows) {
+      list.keys.push(r[0]);
+      list.values.push(...r);
+    }
+    return list;
+  }
+  /** query.pages as PageSet wrote it before: a BCarray map of the objects by page id as a string */
+  function asMap(rows: Array<[number, number, string]>): Map<string, unknown> {
+    const m = bcArray();
+    for (const [pageid, ns, title] of rows) m.set(String(pageid), { pageid, ns, title: title.replace(/_/g, ' ') });
+    return m;
+  }
+
+  it('prints as query.pages: fv1 an object in the order added, fv2 a list in page id order, in every form', () => {
+    const orders = [pages, [...pages].sort((a, b) => a[0] - b[0]), [...pages].reverse(), pages.slice(0, 1), []];
+    for (const rows of orders) {
+      for (const opts of FORMS) {
+        const tree = new Map<string, unknown>([['query', { pages: keyed(rows), after: 1 }]]);
+        const ref = new Map<string, unknown>([['query', { pages: asMap(rows), after: 1 }]]);
+        const label = `${JSON.stringify(opts)} ${rows.map((r) => r[0]).join(',')}`;
+        assert.equal(toJson(tree, opts), toJson(ref, opts), label);
+        assert.deepEqual(toJsonBytes(tree, opts), toJsonBytes(ref, opts), label);
+      }
+    }
+    assert.equal(valueSize(keyed(pages)), valueSize(asMap(pages)));
   });
 });
 

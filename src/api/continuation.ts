@@ -6,14 +6,20 @@
 import { ApiError, texts } from './errors.js';
 import type { ApiResult } from './result.js';
 
+/** the empty map of a manager that was given nothing (never written: the add methods make their own) */
+const NO_DATA: ReadonlyMap<string, Map<string, string | number>> = new Map();
+const NO_PARAMS: ReadonlyMap<string, string> = new Map();
+
 export class ContinuationManager {
+  // every request to action=query makes one: the sets and maps below are made when first needed
+
   /** modules that are skipped because the client's `continue` says they are done */
-  private readonly skip = new Set<string>();
+  private readonly skip: Set<string> | null = null;
   /** generator params copied back while prop modules work through the same generator batch */
-  private readonly generatorParams = new Map<string, string>();
+  private readonly generatorParams: ReadonlyMap<string, string> = NO_PARAMS;
   private readonly generatorDone: boolean;
-  private readonly data = new Map<string, Map<string, string | number>>();
-  private readonly generatorData = new Map<string, Map<string, string | number>>();
+  private data: ReadonlyMap<string, Map<string, string | number>> = NO_DATA;
+  private generatorData: ReadonlyMap<string, Map<string, string | number>> = NO_DATA;
   /** modules that ran (or were skipped), in request order: prop, list, meta */
   private readonly modules: string[];
 
@@ -34,11 +40,13 @@ export class ContinuationManager {
       const parts = continueParam.split('||');
       if (parts.length !== 2) throw new ApiError('badcontinue', texts.badContinue());
       generatorDone = parts[0] === '-';
-      for (const m of parts[1].split('|')) if (m !== '') this.skip.add(m);
-      if (generatorDone) for (const m of generatedModules) this.skip.add(m);
-      else
-        for (const p of parts[0].split('|'))
-          if (p !== '' && raw[p] !== undefined) this.generatorParams.set(p, raw[p]);
+      const skip = (this.skip = new Set<string>());
+      for (const m of parts[1].split('|')) if (m !== '') skip.add(m);
+      if (generatorDone) for (const m of generatedModules) skip.add(m);
+      else {
+        const params = (this.generatorParams = new Map<string, string>());
+        for (const p of parts[0].split('|')) if (p !== '' && raw[p] !== undefined) params.set(p, raw[p]);
+      }
     }
     this.generatorDone = generatorDone;
   }
@@ -52,18 +60,20 @@ export class ContinuationManager {
   }
 
   isSkipped(module: string): boolean {
-    return this.skip.has(module);
+    return this.skip !== null && this.skip.has(module);
   }
 
   addContinue(module: string, encodedName: string, value: string | number): void {
-    let m = this.data.get(module);
-    if (!m) this.data.set(module, (m = new Map()));
+    const data = this.data === NO_DATA ? (this.data = new Map()) : (this.data as Map<string, Map<string, string | number>>);
+    let m = data.get(module);
+    if (!m) data.set(module, (m = new Map()));
     m.set(encodedName, value);
   }
 
   addGeneratorContinue(module: string, encodedName: string, value: string | number): void {
-    let m = this.generatorData.get(module);
-    if (!m) this.generatorData.set(module, (m = new Map()));
+    const data = this.generatorData === NO_DATA ? (this.generatorData = new Map()) : (this.generatorData as Map<string, Map<string, string | number>>);
+    let m = data.get(module);
+    if (!m) data.set(module, (m = new Map()));
     m.set(encodedName, value);
   }
 

@@ -10,7 +10,7 @@ import type { PageRef, PageRow, TitleKey } from '../store/page-store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
 import { NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
-import { bcArray, type Obj } from './result.js';
+import { bcArray, KeyedRowList, RowShape, type Obj } from './result.js';
 import { fixSpecialName, specialPageExists } from '../wiki/special-pages.js';
 
 export type { TitleKey };
@@ -20,6 +20,11 @@ export interface MissingTitle extends TitleKey {
 }
 
 const NO_FILES: ReadonlySet<string> = new Set();
+
+/** an existing page's query.pages entry, its title given as its prefixed DB key (printed as text) */
+const PAGE_KEYS = new RowShape(['pageid', 'ns', 'title'], undefined, ['title']);
+/** the same, the title as text (a namespace whose prefix has no DB key form) */
+const PAGE_TEXT = new RowShape(PAGE_KEYS.keys);
 
 const isFull = (p: PageRef): p is PageRow => (p as PageRow).contentModel !== undefined;
 
@@ -40,16 +45,18 @@ export function sortUnlessSorted<T>(items: T[], compare: (a: T, b: T) => number)
  * adding a generator's pages).
  */
 class TitleSet {
-  private readonly byNs = new Map<number, Set<string>>();
+  /** made with the first title: every action=query makes a page set, most never add to it */
+  private byNs: Map<number, Set<string>> | null = null;
 
   has(ns: number, dbkey: string): boolean {
-    return this.byNs.get(ns)?.has(dbkey) ?? false;
+    return this.byNs?.get(ns)?.has(dbkey) ?? false;
   }
 
   /** false when the title was there already */
   add(ns: number, dbkey: string): boolean {
-    let set = this.byNs.get(ns);
-    if (set === undefined) this.byNs.set(ns, (set = new Set()));
+    const byNs = (this.byNs ??= new Map());
+    let set = byNs.get(ns);
+    if (set === undefined) byNs.set(ns, (set = new Set()));
     else if (set.has(dbkey)) return false;
     set.add(dbkey);
     return true;
@@ -75,7 +82,11 @@ export class PageSet {
   private fakeId = -1;
   /** the titles and page ids already in the set: a page reached twice is listed once */
   private readonly seen = new TitleSet();
-  private readonly seenIds = new Set<number>();
+  private seenIdSet: Set<number> | null = null;
+
+  private get seenIds(): Set<number> {
+    return (this.seenIdSet ??= new Set());
+  }
   /** the query.pages map once written, so prop modules can add to each entry */
   private pagesOut: Map<string, unknown> | null = null;
 
@@ -276,8 +287,12 @@ export class PageSet {
     return out;
   }
 
-  /** Write normalized, redirects and pages into the query object (ApiQuery::outputGeneralPageInfo). */
-  output(query: Obj): void {
+  /**
+   * Write normalized, redirects and pages into the query object (ApiQuery::outputGeneralPageInfo).
+   * `final`: nothing will be added to the entries (no prop module runs): existing pages alone are then
+   * written as a KeyedRowList, no object or title text per page.
+   */
+  output(query: Obj, final = false): void {
     if (this.normalized.length) query.normalized = this.normalized.map((n) => ({ from: n.from, to: n.to }));
     if (this.redirects.length) query.redirects = this.redirects;
     if (this.badRevIds.length) {
@@ -287,6 +302,10 @@ export class PageSet {
       query.badrevids = bad;
     }
     if (this.pageCount === 0) return;
+    if (final && this.good.length === this.pageCount) {
+      query.pages = this.goodRows();
+      return;
+    }
     const pages = bcArray();
     for (const m of this.missing) pages.set(String(m.fakeId), { ns: m.ns, title: this.wiki.titleText(m.ns, m.dbkey), missing: true });
     for (const i of this.invalid) pages.set(String(i.fakeId), { title: i.title, invalid: true });
@@ -299,6 +318,23 @@ export class PageSet {
     for (const p of this.good) pages.set(String(p.pageid), { pageid: p.pageid, ns: p.ns, title: this.wiki.titleText(p.ns, p.title) });
     query.pages = pages;
     this.pagesOut = pages;
+  }
+
+  /** the existing pages' entries as a KeyedRowList (titles as prefixed DB keys where every namespace has that form) */
+  private goodRows(): KeyedRowList {
+    const wiki = this.wiki;
+    const good = this.good;
+    let keys = true;
+    for (let i = 0; i < good.length; i++) if (wiki.keyPrefix(good[i]!.ns) === undefined) keys = false;
+    const list = new KeyedRowList(keys ? PAGE_KEYS : PAGE_TEXT);
+    const values = list.values;
+    for (let i = 0; i < good.length; i++) {
+      const p = good[i]!;
+      list.keys.push(p.pageid);
+      const prefix = keys ? wiki.keyPrefix(p.ns)! : '';
+      values.push(p.pageid, p.ns, !keys ? wiki.titleText(p.ns, p.title) : prefix === '' ? p.title : prefix + p.title);
+    }
+    return list;
   }
 
   /** The query.pages entry of a page (by page id, or the negative key of a missing title). */

@@ -132,7 +132,8 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       }
       if (!pageSet.isEmpty) {
         const q = query();
-        pageSet.output(q);
+        // no prop module adds to the entries, nothing joins them and no one reads their keys
+        pageSet.output(q, props.length === 0 && generatorData.length === 0 && !p.indexpageids);
         if (generatorData.length && q.pages instanceof Map) addGeneratorData(ctx, q.pages, generatorData);
         if (p.indexpageids && q.pages instanceof Map) q.pageids = [...q.pages.keys()];
       }

@@ -133,6 +133,24 @@ export class RowList extends WriterNode {
   }
 }
 
+/**
+ * A RowList printed as query.pages is (a BCarray keyed by page id): formatversion 1 an object whose
+ * members are the rows under their keys, in the order added; formatversion 2 the list of the rows in
+ * the order of their keys (ApiResult's ksort). Keys are non-negative integers (the page ids of existing
+ * pages), one per row.
+ */
+export class KeyedRowList extends RowList {
+  readonly keys: number[] = [];
+
+  /** the map it stands for (the pretty printer's and any reader's) */
+  node(): Map<string, unknown> {
+    const m = bcArray();
+    const items = this.objects();
+    for (let i = 0; i < items.length; i++) m.set(String(this.keys[i]), items[i]);
+    return m;
+  }
+}
+
 /** $wgAPIMaxResultSize's running count (result-size.ts ResultSizeBudget, which reads RowList) */
 export interface SizeBudget {
   fits(value: unknown): boolean;

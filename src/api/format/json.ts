@@ -3,7 +3,7 @@
  * pretty (PHP's JSON_PRETTY_PRINT: 4 spaces, "key": value), with PHP json_encode's escaping choices.
  */
 import { transcode } from 'node:buffer';
-import { ARRAY_TYPE, BC_BOOLS, CONTENT, PrintedJson, type RowList, type RowShape, WriterNode } from '../result.js';
+import { ARRAY_TYPE, BC_BOOLS, CONTENT, KeyedRowList, PrintedJson, type RowList, type RowShape, WriterNode } from '../result.js';
 
 export interface JsonOptions {
   formatversion: 1 | 2;
@@ -439,8 +439,9 @@ function put(v: unknown, fv: 1 | 2, nl: string, ascii: boolean): void {
   // one test for both kinds of node the writer prints itself (every object node pays it)
   if (v instanceof WriterNode) {
     if (v instanceof PrintedJson) putPrinted(v, fv, nl, ascii);
-    else if (nl === '') putRows(v as RowList, fv, ascii);
-    else put((v as RowList).objects(), fv, nl, ascii);
+    else if (nl !== '') put(v instanceof KeyedRowList ? v.node() : (v as RowList).objects(), fv, nl, ascii);
+    else if (v instanceof KeyedRowList) putKeyedRows(v, fv, ascii);
+    else putRows(v as RowList, fv, ascii);
     return;
   }
   const inner = nl === '' ? '' : nl + '    ';
@@ -536,45 +537,100 @@ function putPrinted(v: PrintedJson, fv: 1 | 2, nl: string, ascii: boolean): void
  * members' quoted keys made once per shape and form. fv1 prints the content member last, as '*'.
  */
 function putRows(list: RowList, fv: 1 | 2, ascii: boolean): void {
+  const keys = printedKeys(list.shape, fv, ascii);
+  const width = list.shape.keys.length;
+  const n = list.values.length;
+  reserve(1);
+  out[pos++] = 91; // [
+  for (let i = 0; i < n; i += width) {
+    if (i !== 0) {
+      reserve(1);
+      out[pos++] = 44;
+    }
+    putRow(list, i, keys, fv, ascii);
+  }
+  reserve(1);
+  out[pos++] = 93; // ]
+}
+
+/**
+ * A KeyedRowList, compact: fv1 an object of the rows under their keys, in the order added; fv2 a list of
+ * the rows in key order (in order already, as a generator's pages mostly are, they are not sorted)
+ */
+function putKeyedRows(list: KeyedRowList, fv: 1 | 2, ascii: boolean): void {
+  const keys = printedKeys(list.shape, fv, ascii);
+  const width = list.shape.keys.length;
+  const rowKeys = list.keys;
+  const n = rowKeys.length;
+  reserve(1);
+  if (fv === 1) {
+    out[pos++] = 123; // {
+    for (let r = 0; r < n; r++) {
+      reserve(3);
+      if (r !== 0) out[pos++] = 44;
+      out[pos++] = 34;
+      putUint(rowKeys[r]!);
+      reserve(2);
+      out[pos++] = 34;
+      out[pos++] = 58;
+      putRow(list, r * width, keys, fv, ascii);
+    }
+    reserve(1);
+    out[pos++] = 125; // }
+    return;
+  }
+  let order: number[] | null = null;
+  for (let r = 1; r < n; r++) {
+    if (rowKeys[r - 1]! > rowKeys[r]!) {
+      order = rowKeys.map((_k, i) => i).sort((a, b) => rowKeys[a]! - rowKeys[b]!);
+      break;
+    }
+  }
+  out[pos++] = 91; // [
+  for (let r = 0; r < n; r++) {
+    if (r !== 0) {
+      reserve(1);
+      out[pos++] = 44;
+    }
+    putRow(list, (order === null ? r : order[r]!) * width, keys, fv, ascii);
+  }
+  reserve(1);
+  out[pos++] = 93; // ]
+}
+
+/** the row of a RowList whose values start at `at`, as the object it stands for (put's object case) */
+function putRow(list: RowList, at: number, keys: Uint8Array[], fv: 1 | 2, ascii: boolean): void {
   const shape = list.shape;
-  const keys = printedKeys(shape, fv, ascii);
   const order = fv === 1 ? shape.fv1Order : null;
   const values = list.values;
   const width = shape.keys.length;
   reserve(1);
-  out[pos++] = 91; // [
-  for (let i = 0; i < values.length; i += width) {
-    reserve(2);
-    if (i !== 0) out[pos++] = 44;
-    out[pos++] = 123; // {
-    let empty = true;
-    for (let j = 0; j < width; j++) {
-      const k = order === null ? j : order[j]!;
-      const item = values[i + k];
-      if (item === undefined || (fv === 1 && item === false)) continue;
-      const q = keys[k]!;
-      const n = q.length;
-      reserve(n + 1);
-      const b = out;
-      let o = pos;
-      if (!empty) b[o++] = 44;
-      for (let x = 0; x < n; x++) b[o++] = q[x]!;
-      pos = o;
-      empty = false;
-      if (typeof item === 'number' && (item | 0) === item && item >= 0) putUint(item);
-      else if (typeof item === 'string') {
-        if (shape.spaced[k]) {
-          if (ascii) putSpacedAsciiUnits(item);
-          else putText(JSON.stringify(item.replace(/_/g, ' ')));
-        } else if (ascii) putQuotedAscii(item);
-        else putText(JSON.stringify(item));
-      } else put(item, fv, '', ascii);
-    }
-    reserve(1);
-    out[pos++] = 125; // }
+  out[pos++] = 123; // {
+  let empty = true;
+  for (let j = 0; j < width; j++) {
+    const k = order === null ? j : order[j]!;
+    const item = values[at + k];
+    if (item === undefined || (fv === 1 && item === false)) continue;
+    const q = keys[k]!;
+    const n = q.length;
+    reserve(n + 1);
+    const b = out;
+    let o = pos;
+    if (!empty) b[o++] = 44;
+    for (let x = 0; x < n; x++) b[o++] = q[x]!;
+    pos = o;
+    empty = false;
+    if (typeof item === 'number' && (item | 0) === item && item >= 0) putUint(item);
+    else if (typeof item === 'string') {
+      if (shape.spaced[k]) {
+        if (ascii) putSpacedAsciiUnits(item);
+        else putText(JSON.stringify(item.replace(/_/g, ' ')));
+      } else if (ascii) putQuotedAscii(item);
+      else putText(JSON.stringify(item));
+    } else put(item, fv, '', ascii);
   }
   reserve(1);
-  out[pos++] = 93; // ]
+  out[pos++] = 125; // }
 }
 
 /** a shape's quoted keys with their colon, compact, for this form (fv1's content member as '*') */

@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import type { CategoryListOptions, CategoryRow, CategoryStore } from '../category-store.js';
-import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
+import { StatementCache, jsonColumnsSql, prefixEnd } from './statement-cache.js';
 
 const LIST_COLUMNS = ['cat_title', 'cat_pages', 'cat_subcats', 'cat_files'];
 const LIST_HIDDEN = [...LIST_COLUMNS, 'pp_propname IS NOT NULL'];
@@ -8,7 +8,7 @@ const LIST_HIDDEN = [...LIST_COLUMNS, 'pp_propname IS NOT NULL'];
 export class SqliteCategoryStore implements CategoryStore {
   private readonly lists: StatementCache;
   private readonly byTitlesStmt;
-  /** list()'s statements (jsonRowsSql), by shape */
+  /** list()'s statements (jsonColumnsSql), by shape */
   private readonly listTexts: string[] = [];
 
   constructor(private readonly db: Db) {
@@ -66,10 +66,11 @@ export class SqliteCategoryStore implements CategoryStore {
       shape |= 128;
       v.max = o.max;
     }
-    const sql = (this.listTexts[shape] ??= jsonRowsSql(o.hidden ? LIST_HIDDEN : LIST_COLUMNS, listRest(shape)));
+    const sql = (this.listTexts[shape] ??= jsonColumnsSql(o.hidden ? LIST_HIDDEN : LIST_COLUMNS, listRest(shape)));
+    const [titles, pages, subcats, files, hidden] = this.lists.jsonRowsOf(sql, v) as [string[], number[], number[], number[], number[] | undefined];
     const out: CategoryRow[] = [];
-    for (const r of this.lists.jsonRowsOf(sql, v)) {
-      out.push({ title: r[0] as string, pages: r[1] as number, subcats: r[2] as number, files: r[3] as number, hidden: r[4] === 1 });
+    for (let i = 0; i < titles.length; i++) {
+      out.push({ title: titles[i]!, pages: pages[i]!, subcats: subcats[i]!, files: files[i]!, hidden: hidden !== undefined && hidden[i] === 1 });
     }
     return out;
   }

@@ -89,9 +89,10 @@ export class Db {
 
   /**
    * Prepare once; `name` is what debuginfo shows as the query's calling function. `pluck`: the first
-   * column's value per row; 'raw': each row as an array of its columns (no object per row).
+   * column's value per row; 'raw': each row as an array of its columns (no object per row). `shown`: the
+   * text debuginfo shows (the statement as written, where `sql` is what was made of it).
    */
-  prepare<P extends unknown[] = unknown[], R = any>(name: string, sql: string, pluck: boolean | 'raw' = false): Statement<P, R> {
+  prepare<P extends unknown[] = unknown[], R = any>(name: string, sql: string, pluck: boolean | 'raw' = false, shown = sql): Statement<P, R> {
     const stmt = this.raw.prepare(sql);
     if (pluck === 'raw') stmt.raw();
     else if (pluck) stmt.pluck();
@@ -101,7 +102,7 @@ export class Db {
       if (!log) return fn();
       const t0 = process.hrtime.bigint();
       const out = fn();
-      log.push({ sql: sql.replace(/\s+/g, ' ').trim(), function: name, time: Number(process.hrtime.bigint() - t0) / 1e9 });
+      log.push({ sql: shown.replace(/\s+/g, ' ').trim(), function: name, time: Number(process.hrtime.bigint() - t0) / 1e9 });
       return out;
     };
     return {

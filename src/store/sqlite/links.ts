@@ -1,6 +1,7 @@
 import type { Db } from './db.js';
 import type { FileUsageOptions, FileUsagePages, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
 import { PAGE_COLUMN_LIST, PAGE_REF_COLUMN_LIST, pageRefFromArray } from '../row-columns.js';
+import type { PageRef } from '../page-store.js';
 import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
 
 /**
@@ -54,13 +55,25 @@ export class SqliteLinkStore implements LinkStore {
    * again, but for whole rows)
    */
   async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full = false): Promise<FileUsagePages> {
-    const [rows, lastTarget] = this.usage(o, full ? 2 : 1) as [unknown[][], string | null];
-    const out: FileUsagePages = { from: [], page: [], lastTarget: lastTarget ?? undefined };
-    for (const r of rows) {
-      const from = r[0] as number;
-      out.from.push(from);
-      out.page.push(r[1] === null ? null : full ? pageRefFromArray(r, 1) : { pageid: from, ns: r[1] as number, title: r[2] as string, isRedirect: r[3] === 1 });
+    // the columns of the rows (jsonColumnsSql), then the last row's target
+    const cols = this.usage(o, full ? 2 : 1) as unknown[][];
+    const from = cols[0] as number[];
+    const page: Array<PageRef | null> = [];
+    const out: FileUsagePages = { from, page, lastTarget: (cols[cols.length - 1] as unknown as string | null) ?? undefined };
+    if (full) {
+      const row: unknown[] = [];
+      for (let i = 0; i < from.length; i++) {
+        if (cols[1]![i] === null) {
+          page.push(null);
+          continue;
+        }
+        for (let c = 0; c < PAGE_COLUMN_LIST.length; c++) row[c] = cols[c + 1]![i];
+        page.push(pageRefFromArray(row, 0));
+      }
+      return out;
     }
+    const [, ns, title, redirect] = cols as [number[], Array<number | null>, string[], number[]];
+    for (let i = 0; i < from.length; i++) page.push(ns[i] === null ? null : { pageid: from[i]!, ns: ns[i]!, title: title[i]!, isRedirect: redirect[i] === 1 });
     return out;
   }
 
@@ -180,10 +193,11 @@ function usageSql(shape: number): string {
   const rest = `FROM imagelinks${join}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
   if (kind === 0) return jsonRowsSql(USAGE_COLUMNS[0]!, rest);
   // the rows are in il_to order, so the last row's target is the largest (the smallest descending): an
-  // aggregate beside the rows' JSON, no string per row
+  // aggregate beside the rows' columns, no string per row
   const columns = USAGE_COLUMNS[kind]!;
   const inner = columns.map((c, i) => `${c} AS c${i}`).join(', ');
-  const rowColumns = columns.slice(1).map((_c, i) => 'c' + (i + 1)).join(', ');
-  // one JSON text holding both (a second column cost more than the array around them)
-  return `SELECT json_array(json_group_array(json_array(${rowColumns})), ${descending ? 'min' : 'max'}(c0)) FROM (SELECT ${inner} ${rest})`;
+  const rowColumns = columns.slice(1).map((_c, i) => `json_group_array(c${i + 1})`).join(', ');
+  // one JSON text holding both (a second column cost more than the array around them), column by
+  // column as jsonColumnsSql's
+  return `SELECT json_array(${rowColumns}, ${descending ? 'min' : 'max'}(c0)) FROM (SELECT ${inner} ${rest})`;
 }

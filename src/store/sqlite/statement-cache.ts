@@ -1,7 +1,7 @@
 /**
  * Statements whose WHERE clause depends on which filters a request uses: each distinct SQL text is
- * prepared once and kept, and only the named parameters the text uses are bound (better-sqlite3 refuses
- * unknown ones).
+ * prepared once and kept, and only the named parameters (@name) the text uses are bound: by position,
+ * each place of a name made a `?` when the text is prepared (debuginfo shows the text as written).
  *
  * `LIMIT @limit` is written into the text as a number: SQLite (3.47+) plans with a bound LIMIT's value
  * and marks the statement to be compiled again whenever that parameter is bound — on every execution,
@@ -11,6 +11,7 @@
 import type { Db, Statement } from './db.js';
 
 const LIMIT_RE = /LIMIT @limit(?![A-Za-z0-9_])/g;
+const PARAM_RE = /@([A-Za-z_][A-Za-z0-9_]*)/g;
 const MAX_STATEMENTS = 512;
 
 /** how rows come back: objects, the first column, arrays of columns */
@@ -19,6 +20,7 @@ const MODE_PLUCK: Array<boolean | 'raw'> = [false, true, 'raw'];
 
 interface Entry {
   stmt: Statement;
+  /** the parameter of each `?` of the statement, in order */
   names: string[];
 }
 
@@ -55,8 +57,14 @@ export class StatementCache {
     let s = g.entries.get(key);
     if (s === undefined) {
       const text = written ? sql.replace(LIMIT_RE, `LIMIT ${limit}`) : sql;
-      const names = [...new Set([...text.matchAll(/@([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!))];
-      s = { stmt: this.db.prepare(this.name, text, MODE_PLUCK[mode]!), names };
+      // each @name becomes a `?` bound by position: better-sqlite3 binds an object's members by looking
+      // each name up (a string made per parameter per call), an array in order (~0.2 µs less per call)
+      const names: string[] = [];
+      const positional = text.replace(PARAM_RE, (_m, n: string) => {
+        names.push(n);
+        return '?';
+      });
+      s = { stmt: this.db.prepare(this.name, positional, MODE_PLUCK[mode]!, text), names };
       // the oldest text first: a client cycling through many limits does not grow the cache
       if (this.count >= MAX_STATEMENTS) {
         const [oldest, og] = this.groups.entries().next().value!;
@@ -74,11 +82,13 @@ export class StatementCache {
     return s;
   }
 
-  private bind(names: string[], values: Record<string, unknown>): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const n of names) {
+  /** the values of a statement's parameters, in the order of their places in its text */
+  private bind(names: string[], values: Record<string, unknown>): unknown[] {
+    const out: unknown[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const n = names[i]!;
       if (!(n in values)) throw new Error(`${this.name}: no value for @${n}`);
-      out[n] = values[n];
+      out.push(values[n]);
     }
     return out;
   }
@@ -106,7 +116,7 @@ export class StatementCache {
     return this.jsonRowsOf(head.text + rest + ')', values);
   }
 
-  /** jsonRows for a whole statement made once (jsonRowsSql) */
+  /** jsonRows for a whole statement made once (jsonRowsSql); or its columns (jsonColumnsSql) */
   jsonRowsOf(sql: string, values: Record<string, unknown>): unknown[][] {
     const s = this.get(sql, 1, values);
     return JSON.parse(s.stmt.get(this.bind(s.names, values)) as string) as unknown[][];
@@ -123,6 +133,16 @@ export class StatementCache {
     const s = this.get(sql, 1, values);
     return s.stmt.get(this.bind(s.names, values)) as R | undefined;
   }
+}
+
+/**
+ * A statement whose one value is the rows of `SELECT <columns> <rest>` column by column: a JSON array of
+ * one array per column, each in the rows' order (jsonRowsOf reads it). JSON.parse makes an array per
+ * column instead of one per row, and SQLite appends each value to its column's aggregate where a
+ * json_array per row made a text of its own and copied it: a ten-row list costs ~0.4 µs less.
+ */
+export function jsonColumnsSql(columns: readonly string[], rest: string): string {
+  return `SELECT json_array(${columns.map((_c, i) => `json_group_array(c${i})`).join(', ')}) FROM (SELECT ${columns.map((c, i) => `${c} AS c${i}`).join(', ')} ${rest})`;
 }
 
 /** the start of a jsonRows statement, made once per column list */
