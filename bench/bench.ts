@@ -780,7 +780,7 @@ async function main(): Promise<void> {
   }
 }
 
-/** The contract's nine requests (../shared/spec/wiki-query-api.md), by their names in requests(). */
+/** The contract's nine requests (docs/spec/wiki-query-api.md), by their names in requests(). */
 const SEED = [
   'sfautocomplete (property)',
   'duplicatefiles (titles)',

@@ -1,6 +1,6 @@
 /**
  * Round trips to PostgreSQL per seed request: at most 2 for each of the contract's nine requests
- * (../shared/spec/wiki-query-api.md, Endpoints) and for their largest batches. Counted as statements: with
+ * (docs/spec/wiki-query-api.md, Endpoints) and for their largest batches. Counted as statements: with
  * --debug every statement PgDb runs is in the response's debuginfo.queries (src/store/query-log.ts), and
  * each is counted as one round trip even when issued together with others (the `postgres` client may
  * pipeline those; counting them as one would need proof on the wire). Counted on a warm server (the

@@ -10,7 +10,7 @@ import http from 'node:http';
 
 export type RequestParams = Record<string, string>;
 
-/** The contract's seed requests (../shared/spec/wiki-query-api.md), as bench/bench.ts sends them on the demo wiki. */
+/** The contract's seed requests (docs/spec/wiki-query-api.md), as bench/bench.ts sends them on the demo wiki. */
 export const SEED_REQUESTS: Array<[string, RequestParams]> = [
   ['sfautocomplete (property)', { action: 'sfautocomplete', property: 'Регіон', substr: 'київ' }],
   ['duplicatefiles (titles)', { action: 'query', prop: 'duplicatefiles', titles: 'File:Flag_of_Ukraine.png' }],
