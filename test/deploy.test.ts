@@ -1,5 +1,5 @@
 /**
- * docs/deploy.md as written: its systemd unit passes `systemd-analyze verify`, and its nginx snippet runs
+ * docs/operations.md as written: its systemd unit passes `systemd-analyze verify`, and its nginx snippet runs
  * in Debian's nginx in front of `wikiquery serve --trust-proxy 127.0.0.1` (public host name in the URLs,
  * raw UTF-8 request lines, compression, files, GET /, /health). `.ci/run` installs nginx; the nginx test
  * is skipped, saying so, only where it is not installed.
@@ -17,11 +17,11 @@ import { fileUrlPath } from '../src/wiki/files.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = path.join(ROOT, 'dist/src/cli/main.js');
-const DEPLOY = readFileSync(path.join(ROOT, 'docs/deploy.md'), 'utf8');
+const DEPLOY = readFileSync(path.join(ROOT, 'docs/operations.md'), 'utf8');
 
 function block(lang: string): string {
   const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(DEPLOY);
-  assert.ok(m, `docs/deploy.md has a ${lang} block`);
+  assert.ok(m, `docs/operations.md has a ${lang} block`);
   return m[1];
 }
 

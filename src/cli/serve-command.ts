@@ -171,7 +171,7 @@ function listenError(e: unknown, o: ServeOptions): string {
     case 'EADDRINUSE':
       return `${o.host}:${o.port}: address already in use (another server is listening there; choose another --port)`;
     case 'EACCES':
-      return `${o.host}:${o.port}: permission denied (ports below 1024 need privileges; put nginx in front, see docs/deploy.md)`;
+      return `${o.host}:${o.port}: permission denied (ports below 1024 need privileges; put nginx in front, see docs/operations.md)`;
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
       return `--host ${o.host}: not an address of this machine`;
