@@ -254,8 +254,8 @@ export class PageAnalyzer {
 
   /**
    * Whether a file is in the image table (final before pass 2): the same few files are embedded by many
-   * pages (100,000 pages: 1.3 look-ups a page, 97% of them repeats), so the answers are kept, up to
-   * FILE_CACHE names at a time.
+   * pages, so nearly every look-up repeats an earlier one; the answers are kept, up to FILE_CACHE names at
+   * a time.
    */
   private fileExists(name: string): boolean {
     let known = this.files.get(name);

@@ -343,11 +343,10 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     await checkpoint();
     const afterReports = new Set<string>([...w.derived.reportSources, ...HISTORY_AREAS]);
     await buildIndexes(w.pendingIndexAreas().filter((area) => !afterReports.has(area)));
-    // While the reports' thread is still at work, this thread would only wait for it (27 s of one core at
-    // 1,000,000 pages): the history tables (no report reads them), then what of the writer's finish() can
-    // be done already (the autocompletion index's copy-in, the planner statistics of the final tables)
-    // are made meanwhile -- each only if the thread has not ended by then: after the join, history has
-    // the other core for its sorts.
+    // While the reports' thread is still at work, this thread would only wait for it: the history tables
+    // (no report reads them), then what of the writer's finish() can be done already (the autocompletion
+    // index's copy-in, the planner statistics of the final tables) are made meanwhile -- each only if the
+    // thread has not ended by then: after the join, history has the other core for its sorts.
     if (!w.derived.reportsEnded()) await finishHistory();
     if (!w.derived.reportsEnded()) {
       step('settled beside the reports');

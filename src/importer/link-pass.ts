@@ -25,15 +25,14 @@ const CHUNK = 500;
  * Chunks written per batch (one transaction). A commit writes the pages it changed to the WAL (the
  * workers read the file meanwhile: the tables' last pages again at every commit), and every commit
  * makes the workers' connections drop their page cache and memory mapping at their next chunk (SQLite
- * resets a WAL reader's cache when the log has changed): at 1,000,000 pages the analysis worker spent
- * ~13% of its time in munmap and the page faults after it.
+ * resets a WAL reader's cache when the log has changed), costing them munmap calls and page faults: a
+ * batch of several chunks commits less often.
  */
 const BATCH_CHUNKS = 8;
 /**
- * Chunks the main thread may analyse ahead of the workers' (see runLinkPass). With 2 (one worker, two
- * cores) it caught up with the worker's chunks and waited for them: 1.3 of its 5 s of pass 2 at
- * 100,000 pages (~12 s at 1,000,000, one core idle meanwhile); with 6 it waits 0.1 s. Each is one
- * chunk's results held in memory.
+ * Chunks the main thread may analyse ahead of the workers' (see runLinkPass). Too few, and with one
+ * worker on two cores the main thread catches up with the worker's chunks and waits for them, one core
+ * idle meanwhile. Each is one chunk's results held in memory.
  */
 const STOLEN = 6;
 export interface LinkCounts {

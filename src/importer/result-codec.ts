@@ -1,8 +1,8 @@
 /**
  * Pass 2's results crossing from an analysis worker to the main thread as a few flat buffers instead of
  * a structured clone of PageResult objects. A clone writes every property name of every object and the
- * main thread rebuilds the objects property by property: ~25 µs of CPU a (small) page on the two
- * threads together, with the garbage on both. Here the worker writes the strings as UTF-16 into one
+ * main thread rebuilds the objects property by property: CPU on both threads for every page, with the
+ * garbage on both. Here the worker writes the strings as UTF-16 into one
  * buffer (lossless for any JS string, lone surrogates included), the numbers into a Float64Array and the kinds of the few untyped values into a Uint8Array;
  * the three are transferred, not copied, and the main thread reads them back in the same order.
  *
@@ -130,8 +130,8 @@ class Encoder {
 /**
  * A chunk's results encoded one page at a time, as each is analysed: a page's result objects are garbage as
  * soon as it is added, instead of living until the whole chunk is done. Held for a chunk, they outlived the
- * young generation's collections and were promoted (at 100,000 pages the analysis worker promoted 395 MB
- * and the main thread, which decoded whole chunks on arrival, 425 MB), to be marked and swept by full ones.
+ * young generation's collections and were promoted (on the analysis worker, and on the main thread, which
+ * decoded whole chunks on arrival), to be marked and swept by full collections.
  */
 export class ResultEncoder {
   private readonly e = new Encoder();
