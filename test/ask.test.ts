@@ -18,7 +18,8 @@ import { Db } from '../src/store/sqlite/db.js';
 import { sqliteQueryEngine } from '../src/store/sqlite/semantic-query.js';
 import { Wiki } from '../src/wiki/wiki.js';
 import { openStore } from '../src/store/open.js';
-import { parseConditions, queryOptions, componentsFromParams, splitAskQuery } from '../src/semantic/ask.js';
+import { parseConditions } from '../src/semantic/query/parser.js';
+import { queryOptions, componentsFromParams, splitAskQuery } from '../src/semantic/query/parameters.js';
 
 interface Case {
   /** why the answer is what it is, where that is not obvious */

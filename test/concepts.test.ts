@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoServer, type DemoServer } from './helpers/demo-server.js';
 import { defineConcept } from '../src/semantic/concept.js';
-import { parseConditions } from '../src/semantic/ask.js';
+import { parseConditions } from '../src/semantic/query/parser.js';
 import { TitleCodec } from '../src/wiki/titles.js';
 
 let s: DemoServer;

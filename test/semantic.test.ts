@@ -36,7 +36,7 @@ import {
   parseValue,
 } from '../src/semantic/values.js';
 import { extractAnnotations, findParserFunctions, mapParameters } from '../src/semantic/annotations.js';
-import { describeQuery, normalizedQueryString } from '../src/semantic/query.js';
+import { describeQuery, normalizedQueryString } from '../src/semantic/query/profile.js';
 import { fold, matchesFolded, wordKeys } from '../src/semantic/fold.js';
 import { propertyKeyFromLabel, typeIdFromLabel } from '../src/semantic/types.js';
 import { TitleCodec } from '../src/wiki/titles.js';

@@ -13,7 +13,8 @@ import { extractAnnotations, type PageAnnotations, type RawAnnotation } from '..
 import { SEMANTIC_NAMESPACES } from '../semantic/types.js';
 import { BLOB_TYPES, DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, propertyPageKey, typeIdFromLabel, typeUri } from '../semantic/types.js';
 import { isError, mwTimestampItem, numberItem, parseValue, wikiPageItem } from '../semantic/values.js';
-import { itemSortKey, SMW_NS_CONCEPT } from '../semantic/ask.js';
+import { itemSortKey } from '../semantic/datavalues/sort-key.js';
+import { SMW_NS_CONCEPT } from '../semantic/query/limits.js';
 import { NS_PROPERTY } from '../wiki/namespaces.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import type { ImportSource, TitleRef } from '../store/import-writer.js';

@@ -6,7 +6,10 @@
  * The value is stored as a JSON array (no U+0000, which PostgreSQL's text cannot hold) and written out as
  * SMW writes a DIConcept's serialization, PHP's serialize() of the object, when it is shown.
  */
-import { parseConditions, queryFeatures, queryString, smwMessage, type LanguageContext } from './ask.js';
+import { parseConditions } from './query/parser.js';
+import { queryFeatures, queryString } from './query/descriptions.js';
+import { smwMessage } from './query/messages.js';
+import { type LanguageContext } from './query/properties.js';
 import { decodeCharReferences } from '../wiki/titles.js';
 import { escapeElementText, escapeXmlText } from '../wiki/html.js';
 

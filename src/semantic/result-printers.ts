@@ -10,7 +10,8 @@ import { escapeElementText, htmlspecialchars } from '../wiki/html.js';
 import { ucfirst } from '../wiki/language.js';
 import { decodeCharReferences, type TitleCodec } from '../wiki/titles.js';
 import { DI } from './types.js';
-import { PRINT_CCAT, PRINT_PROP, PRINT_THIS, itemSortKey, type PrintRequest } from './ask.js';
+import { PRINT_CCAT, PRINT_PROP, PRINT_THIS, type PrintRequest } from './query/print-requests.js';
+import { itemSortKey } from './datavalues/sort-key.js';
 import { phpFloatToString } from './php.js';
 
 /** $smwgQMaxInlineLimit */

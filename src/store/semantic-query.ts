@@ -18,8 +18,8 @@
  * Offsets are bounded by SMW itself ($smwgQMaxLimit, $smwgQUpperbound).
  */
 import { BLOB_TYPES, DI } from '../semantic/types.js';
-import type { Comparator, Description, PropertyRef, QueryItem } from '../semantic/ask.js';
-import { SMW_QSUBCATEGORY_DEPTH, SMW_QSUBPROPERTY_DEPTH } from '../semantic/ask.js';
+import type { Comparator, Description, PropertyRef, QueryItem } from '../semantic/query/descriptions.js';
+import { SMW_QSUBCATEGORY_DEPTH, SMW_QSUBPROPERTY_DEPTH } from '../semantic/query/limits.js';
 import type { AskAnswer, AskPrintValue, AskRequest, AskSubject, AskPrintoutSpec } from './semantic-store.js';
 
 /** Rows a condition's set is counted to when choosing the one that drives. */

@@ -1,5 +1,6 @@
 /** Semantic data of the wiki, as the API modules need it (SMW's browsebysubject, ask and askargs, Semantic Forms' autocompletion). */
-import type { Description, SortOrder } from '../semantic/ask.js';
+import type { Description } from '../semantic/query/descriptions.js';
+import type { SortOrder } from '../semantic/query/parameters.js';
 
 /** One value: SMW's data item type code and serialization. */
 export interface SemanticValue {

@@ -24,22 +24,10 @@ import { pageUrl, serverOf } from '../../wiki/files.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { DI } from '../../semantic/types.js';
 import { md5, phpJsonEncode, PhpMap, type PhpValue } from '../../semantic/php.js';
-import {
-  PRINT_CATS,
-  PRINT_CCAT,
-  PRINT_PROP,
-  PRINT_THIS,
-  componentsFromParams,
-  parseConditions,
-  printRequestFromString,
-  propertyNames,
-  queryOptions,
-  splitAskQuery,
-  typeOfKey,
-  userProperty,
-  type LanguageContext,
-  type PrintRequest,
-} from '../../semantic/ask.js';
+import { PRINT_CATS, PRINT_CCAT, PRINT_PROP, PRINT_THIS, printRequestFromString, type PrintRequest } from '../../semantic/query/print-requests.js';
+import { componentsFromParams, queryOptions, splitAskQuery } from '../../semantic/query/parameters.js';
+import { parseConditions, propertyNames } from '../../semantic/query/parser.js';
+import { typeOfKey, userProperty, type LanguageContext } from '../../semantic/query/properties.js';
 import type { AskPrintoutSpec, AskPrintValue, AskSubject } from '../../store/semantic-store.js';
 
 export const QUERY_SERIALIZER = 'SMW\\Serializers\\QueryResultSerializer';

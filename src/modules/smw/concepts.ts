@@ -13,18 +13,10 @@
 import type { Store } from '../../store/store.js';
 import type { TitleCodec } from '../../wiki/titles.js';
 import { DI } from '../../semantic/types.js';
-import {
-  conjoin,
-  disjoin,
-  parseConditions,
-  propertyNames,
-  queryString,
-  smwMessage,
-  SMW_NS_CONCEPT,
-  SMW_QMAX_DEPTH,
-  SMW_QMAX_SIZE,
-  type Description,
-} from '../../semantic/ask.js';
+import { conjoin, disjoin, queryString, type Description } from '../../semantic/query/descriptions.js';
+import { parseConditions, propertyNames } from '../../semantic/query/parser.js';
+import { smwMessage } from '../../semantic/query/messages.js';
+import { SMW_NS_CONCEPT, SMW_QMAX_DEPTH, SMW_QMAX_SIZE } from '../../semantic/query/limits.js';
 import { conceptBox, conceptQueryText, decodeConcept, defineConcept, type ConceptValue } from '../../semantic/concept.js';
 import { encodeMessages } from '../../semantic/result-printers.js';
 import { propertyTypeOf } from './property-types.js';

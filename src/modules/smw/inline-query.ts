@@ -11,23 +11,11 @@ import { propertyTypeOf } from './property-types.js';
 import type { Store } from '../../store/store.js';
 import type { Wiki } from '../../wiki/wiki.js';
 import type { InlineQueryCall, InlineQueryOutput } from '../../wikitext/preprocess.js';
-import {
-  PRINT_CATS,
-  PRINT_CCAT,
-  PRINT_PROP,
-  PRINT_THIS,
-  SMW_QMAX_LIMIT,
-  SMW_QUPPERBOUND,
-  componentsFromParams,
-  parseConditions,
-  printRequestFromString,
-  propertyNames,
-  queryOptions,
-  typeOfKey,
-  userProperty,
-  type LanguageContext,
-  type PrintRequest,
-} from '../../semantic/ask.js';
+import { PRINT_CATS, PRINT_CCAT, PRINT_PROP, PRINT_THIS, printRequestFromString, type PrintRequest } from '../../semantic/query/print-requests.js';
+import { SMW_QMAX_LIMIT, SMW_QUPPERBOUND } from '../../semantic/query/limits.js';
+import { componentsFromParams, queryOptions } from '../../semantic/query/parameters.js';
+import { parseConditions, propertyNames } from '../../semantic/query/parser.js';
+import { typeOfKey, userProperty, type LanguageContext } from '../../semantic/query/properties.js';
 import {
   EXPORT_FORMATS,
   PRINTED_FORMATS,

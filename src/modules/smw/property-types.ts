@@ -3,7 +3,7 @@
  * properties it names, read in one store call before parsing.
  */
 import type { Store } from '../../store/store.js';
-import type { LanguageContext } from '../../semantic/ask.js';
+import type { LanguageContext } from '../../semantic/query/properties.js';
 
 /**
  * LanguageContext.typeOf over the declared types of the user properties among `names` (predefined ones,

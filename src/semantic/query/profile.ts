@@ -8,13 +8,16 @@
  * (NullProfile + Query::getHash). The normalised query string needs the properties' types (a page
  * value is written as its title, a number as a number), so it is computed once types are known.
  */
-import type { TitleCodec } from '../wiki/titles.js';
-import { NS_CATEGORY } from '../wiki/namespaces.js';
-import { ucfirst } from '../wiki/language.js';
-import { md5, phpJsonEncode, PhpMap, type PhpValue } from './php.js';
-import { propertyKeyFromLabel } from './types.js';
-import { parseConditions, queryString } from './ask.js';
-import { SRF_FORMATS, resolveFormat } from './result-printers.js';
+import type { TitleCodec } from '../../wiki/titles.js';
+import { NS_CATEGORY } from '../../wiki/namespaces.js';
+import { ucfirst } from '../../wiki/language.js';
+import { md5, phpJsonEncode, PhpMap, type PhpValue } from '../php.js';
+import { propertyKeyFromLabel } from '../types.js';
+import { queryString } from './descriptions.js';
+import { SMW_QDEFAULT_LIMIT, SMW_QMAX_INLINE_LIMIT, SMW_QMAX_LIMIT } from './limits.js';
+import { parseConditions } from './parser.js';
+import type { LanguageContext } from './properties.js';
+import { SRF_FORMATS, resolveFormat } from '../result-printers.js';
 
 export interface QueryInfo {
   /** '_QUERY' + md5 */
@@ -25,10 +28,6 @@ export interface QueryInfo {
   size: number;
   depth: number;
 }
-
-const QMAX_LIMIT = 10000; // $smwgQMaxLimit
-const QMAX_INLINE_LIMIT = 500; // $smwgQMaxInlineLimit
-const QDEFAULT_LIMIT = 50; // $smwgQDefaultLimit
 
 interface Printout {
   serialisation: string;
@@ -107,15 +106,15 @@ export function describeQuery(args: string[], codec: TitleCodec): QueryInfo | nu
   const requests = printouts.length + (mainlabel === undefined || mainlabel.trim() !== '-' ? 1 : 0);
   const format = resolveFormat(params.get('format'), requests, SRF_FORMATS);
   const querymode = format === 'count' ? 2 : format === 'debug' ? 3 : 1;
-  let offset = Math.min(QMAX_LIMIT, Math.max(0, intParam(params.get('offset'), 0)));
+  let offset = Math.min(SMW_QMAX_LIMIT, Math.max(0, intParam(params.get('offset'), 0)));
   let limit: number;
   let mode = querymode;
   if (querymode === 2) {
     offset = 0;
-    limit = QMAX_LIMIT;
+    limit = SMW_QMAX_LIMIT;
   } else {
-    const requested = intParam(params.get('limit'), QDEFAULT_LIMIT);
-    limit = Math.min(QMAX_LIMIT - offset, Math.max(0, requested), QMAX_INLINE_LIMIT);
+    const requested = intParam(params.get('limit'), SMW_QDEFAULT_LIMIT);
+    limit = Math.min(SMW_QMAX_LIMIT - offset, Math.max(0, requested), SMW_QMAX_INLINE_LIMIT);
     if (requested < 0) mode = 4;
   }
 
@@ -159,16 +158,10 @@ export function describeQuery(args: string[], codec: TitleCodec): QueryInfo | nu
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Conditions: the one SMW query parser (src/semantic/ask.ts) reads them
+// Conditions: the one SMW query parser (src/semantic/query/parser.ts) reads them
 // ---------------------------------------------------------------------------------------------------
 
-export interface QueryTypes {
-  codec: TitleCodec;
-  /** type id of a property key ('_wpg' when undeclared) */
-  typeOf(propKey: string): string;
-}
-
 /** The `_ASKST` value of a query: its description's normalised string (Description::getQueryString). */
-export function normalizedQueryString(conditions: string, ctx: QueryTypes): string {
+export function normalizedQueryString(conditions: string, ctx: LanguageContext): string {
   return queryString(parseConditions(conditions, ctx).description, false, ctx.codec);
 }
