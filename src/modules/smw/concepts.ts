@@ -18,7 +18,7 @@ import { parseConditions, propertyNames } from '../../semantic/query/parser.js';
 import { smwMessage } from '../../semantic/query/messages.js';
 import { SMW_NS_CONCEPT, SMW_QMAX_DEPTH, SMW_QMAX_SIZE } from '../../semantic/query/limits.js';
 import { conceptBox, conceptQueryText, decodeConcept, defineConcept, type ConceptValue } from '../../semantic/concept.js';
-import { encodeMessages } from '../../semantic/result-printers.js';
+import { encodeMessages } from '../../semantic/printers/result-printer.js';
 import { propertyTypeOf } from './property-types.js';
 import type { InlineQueryCall, InlineQueryOutput, TitleRef } from '../../wikitext/preprocess.js';
 

@@ -2,8 +2,8 @@
  * Inline queries of a rendered page ({{#ask:}}, {{#show:}}), evaluated as SMW 2.2's AskParserFunction
  * and ShowParserFunction do (SMWQueryProcessor::getQueryAndParamsFromFunctionParams in the inline
  * context, then getResultFromQuery in SMW_OUTPUT_WIKI mode): the same parser and query engine as
- * action=ask (src/semantic/ask.ts, SemanticStore.askQuery/askPrintouts), printed by
- * src/semantic/result-printers.ts. The page renderer hands this to the wikitext engine as its
+ * action=ask (src/semantic/query/, SemanticStore.askQuery/askPrintouts), printed by
+ * src/semantic/printers/. The page renderer hands this to the wikitext engine as its
  * inline-query source, as it hands it the template fetcher.
  */
 import { conceptCallOutput, expandConcepts } from './concepts.js';
@@ -16,18 +16,11 @@ import { SMW_QMAX_LIMIT, SMW_QUPPERBOUND } from '../../semantic/query/limits.js'
 import { componentsFromParams, queryOptions } from '../../semantic/query/parameters.js';
 import { parseConditions, propertyNames } from '../../semantic/query/parser.js';
 import { typeOfKey, userProperty, type LanguageContext } from '../../semantic/query/properties.js';
-import {
-  EXPORT_FORMATS,
-  PRINTED_FORMATS,
-  SMW_QMAX_INLINE_LIMIT,
-  SRF_FORMATS,
-  paramSpecs,
-  printResult,
-  resolveFormat,
-  validParam,
-  type PrintValue,
-  type ResultRow,
-} from '../../semantic/result-printers.js';
+import { EXPORT_FORMATS, PRINTED_FORMATS, SRF_FORMATS, printResult, resolveFormat } from '../../semantic/printers/registry.js';
+import { SMW_QMAX_INLINE_LIMIT } from '../../semantic/query/limits.js';
+import { paramSpecs, validParam } from '../../semantic/printers/parameters.js';
+import { type PrintValue } from '../../semantic/datavalues/wiki-text.js';
+import { type ResultRow } from '../../semantic/printers/result-printer.js';
 import type { AskPrintoutSpec, SubjectKey } from '../../store/semantic-store.js';
 import type { TitleRef } from '../../wikitext/preprocess.js';
 import { DI } from '../../semantic/types.js';

@@ -17,7 +17,7 @@ import { queryString } from './descriptions.js';
 import { SMW_QDEFAULT_LIMIT, SMW_QMAX_INLINE_LIMIT, SMW_QMAX_LIMIT } from './limits.js';
 import { parseConditions } from './parser.js';
 import type { LanguageContext } from './properties.js';
-import { SRF_FORMATS, resolveFormat } from '../result-printers.js';
+import { SRF_FORMATS, resolveFormat } from '../printers/registry.js';
 
 export interface QueryInfo {
   /** '_QUERY' + md5 */
