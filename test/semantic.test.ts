@@ -24,17 +24,11 @@ import { openStore } from '../src/store/open.js';
 import { printerOptions, render } from '../src/api/format/printer.js';
 import Database from 'better-sqlite3';
 import { md5, phpFloatToString, phpJsonEncode, PhpMap } from '../src/semantic/php.js';
-import {
-  parseBoolean,
-  parseDate,
-  parseEmail,
-  parseGeo,
-  parseNumber,
-  parsePage,
-  parseTelephone,
-  parseUrl,
-  parseValue,
-} from '../src/semantic/values.js';
+import { parseBoolean, parsePage, parseValue } from '../src/semantic/datavalues/values.js';
+import { parseDate } from '../src/semantic/datavalues/time.js';
+import { parseEmail, parseTelephone, parseUrl } from '../src/semantic/datavalues/uri.js';
+import { parseGeo } from '../src/semantic/datavalues/geo.js';
+import { parseNumber } from '../src/semantic/datavalues/number.js';
 import { extractAnnotations, findParserFunctions, mapParameters } from '../src/semantic/annotations.js';
 import { describeQuery, normalizedQueryString } from '../src/semantic/query/profile.js';
 import { fold, matchesFolded, wordKeys } from '../src/semantic/fold.js';

@@ -12,7 +12,10 @@
 import { extractAnnotations, type PageAnnotations, type RawAnnotation } from '../semantic/annotations.js';
 import { SEMANTIC_NAMESPACES } from '../semantic/types.js';
 import { BLOB_TYPES, DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, propertyPageKey, typeIdFromLabel, typeUri } from '../semantic/types.js';
-import { isError, mwTimestampItem, numberItem, parseValue, wikiPageItem } from '../semantic/values.js';
+import { isError } from '../semantic/datavalues/data-item.js';
+import { mwTimestampItem } from '../semantic/datavalues/time.js';
+import { numberItem } from '../semantic/datavalues/number.js';
+import { parseValue, wikiPageItem } from '../semantic/datavalues/values.js';
 import { itemSortKey } from '../semantic/datavalues/sort-key.js';
 import { SMW_NS_CONCEPT } from '../semantic/query/limits.js';
 import { NS_PROPERTY } from '../wiki/namespaces.js';
