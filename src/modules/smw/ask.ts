@@ -17,18 +17,18 @@
  * Booleans (`exists`, a print request's `format` false) go through the API's formatversion=1 rules as
  * every 1.25 result does: true is "" and false is left out.
  */
-import { expandConcepts } from './concepts.js';
-import { propertyTypeOf } from './property-types.js';
 import type { ActionModule, ModuleContext } from '../../api/types.js';
 import { pageUrl, serverOf } from '../../wiki/files.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { DI } from '../../semantic/types.js';
 import { md5, phpJsonEncode, PhpMap, type PhpValue } from '../../semantic/php.js';
-import { PRINT_CATS, PRINT_CCAT, PRINT_PROP, PRINT_THIS, printRequestFromString, type PrintRequest } from '../../semantic/query/print-requests.js';
+import { PRINT_CCAT, PRINT_PROP, PRINT_THIS, addThisPrintout, printRequestFromString, type PrintRequest } from '../../semantic/query/print-requests.js';
 import { componentsFromParams, queryOptions, splitAskQuery } from '../../semantic/query/parameters.js';
-import { parseConditions, propertyNames } from '../../semantic/query/parser.js';
-import { typeOfKey, userProperty, type LanguageContext } from '../../semantic/query/properties.js';
-import type { AskPrintoutSpec, AskPrintValue, AskSubject } from '../../store/semantic-store.js';
+import { parseConditions } from '../../semantic/query/parser.js';
+import { userProperty } from '../../semantic/query/properties.js';
+import { expandConcepts } from '../../semantic/engine/concepts.js';
+import { answerConditions, printoutSpecs, queryLanguage } from '../../semantic/engine/query-engine.js';
+import type { AskPrintValue, AskSubject } from '../../store/semantic-store.js';
 
 export const QUERY_SERIALIZER = 'SMW\\Serializers\\QueryResultSerializer';
 
@@ -124,18 +124,12 @@ function printRequestTypeId(pr: PrintRequest): string {
 /** Runs a query and writes SMW's answer (or its errors) into the result. */
 export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void> {
   const codec = ctx.wiki.codec;
-  // the properties' types decide how values are read: load every name the query uses in one call
-  const names = new Set(propertyNames(input.queryString, codec));
-  for (const p of input.printouts) {
-    const head = input.plainPrintouts ? p : p.split('=')[0].split('#')[0];
-    const u = userProperty(head.trim());
-    if (!('error' in u)) names.add(u.key);
-  }
-  for (const s of (input.parameters.get('sort') ?? '').split(',')) {
-    const u = userProperty(s.trim());
-    if (s.trim() !== '' && !('error' in u)) names.add(u.key);
-  }
-  const lang: LanguageContext = { codec, typeOf: await propertyTypeOf(ctx.store, names) };
+  const lang = await queryLanguage(ctx.store.semantic, codec, {
+    queryString: input.queryString,
+    printouts: input.printouts,
+    plainPrintouts: input.plainPrintouts,
+    sort: input.parameters.get('sort'),
+  });
 
   const printRequests: PrintRequest[] = [];
   for (const p of input.printouts) {
@@ -149,10 +143,7 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
     }
   }
   const options = queryOptions(input.parameters);
-  // SMWQueryProcessor::addThisPrintout
-  if (options.mainlabel === null || options.mainlabel.trim() !== '-') {
-    printRequests.unshift({ mode: PRINT_THIS, label: options.mainlabel ?? '', format: false });
-  }
+  addThisPrintout(printRequests, options.mainlabel);
   const parsed = parseConditions(input.queryString, lang);
   const errors = [...parsed.errors, ...options.errors];
   if (errors.length > 0) {
@@ -162,34 +153,16 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
 
   // a random order is a new answer each time: not one for the response cache
   if (options.sort.some(([, o]) => o === 'RANDOM')) ctx.markVolatile('clock');
-  const sortTypes: Record<string, string> = {};
-  for (const [k] of options.sort) if (k !== '') sortTypes[k] = typeOfKey(lang, k);
   // SMW's QueryEngine reports its own errors (concepts) as the parser's: the answer is the error list
   const engineErrors: string[] = [];
-  const description = await expandConcepts(parsed.description, codec, ctx.store, engineErrors);
+  const description = await expandConcepts(parsed.description, codec, ctx.store.semantic, engineErrors);
   if (engineErrors.length > 0) {
     ctx.result.set('error', { query: engineErrors });
     return;
   }
-  const answer = await ctx.store.semantic.askQuery({
-    description,
-    sort: options.sort,
-    sortTypes,
-    limit: options.limit,
-    offset: options.offset,
-  });
+  const answer = await answerConditions(ctx.store.semantic, lang, { description, sort: options.sort, limit: options.limit, offset: options.offset });
 
-  const specs: AskPrintoutSpec[] = [];
-  const specIndex: number[] = [];
-  for (const pr of printRequests) {
-    if (pr.mode === PRINT_PROP) {
-      specIndex.push(specs.length);
-      specs.push({ kind: 'prop', key: pr.prop!.key, inverse: pr.prop!.inverse });
-    } else if (pr.mode === PRINT_CATS || pr.mode === PRINT_CCAT) {
-      specIndex.push(specs.length);
-      specs.push({ kind: 'cats' });
-    } else specIndex.push(-1);
-  }
+  const { specs, specIndex } = printoutSpecs(printRequests);
   const ids = answer.subjects.map((s) => s.id);
   const values = specs.length > 0 ? await ctx.store.semantic.askPrintouts(ids, specs) : [];
 

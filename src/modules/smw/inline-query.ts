@@ -6,45 +6,22 @@
  * src/semantic/printers/. The page renderer hands this to the wikitext engine as its
  * inline-query source, as it hands it the template fetcher.
  */
-import { conceptCallOutput, expandConcepts } from './concepts.js';
-import { propertyTypeOf } from './property-types.js';
+import { conceptCallOutput } from './concepts.js';
 import type { Store } from '../../store/store.js';
+import type { SubjectKey } from '../../store/semantic-store.js';
 import type { Wiki } from '../../wiki/wiki.js';
-import type { InlineQueryCall, InlineQueryOutput } from '../../wikitext/preprocess.js';
-import { PRINT_CATS, PRINT_CCAT, PRINT_PROP, PRINT_THIS, printRequestFromString, type PrintRequest } from '../../semantic/query/print-requests.js';
-import { SMW_QMAX_LIMIT, SMW_QUPPERBOUND } from '../../semantic/query/limits.js';
-import { componentsFromParams, queryOptions } from '../../semantic/query/parameters.js';
-import { parseConditions, propertyNames } from '../../semantic/query/parser.js';
-import { typeOfKey, userProperty, type LanguageContext } from '../../semantic/query/properties.js';
-import { EXPORT_FORMATS, PRINTED_FORMATS, SRF_FORMATS, printResult, resolveFormat } from '../../semantic/printers/registry.js';
-import { SMW_QMAX_INLINE_LIMIT } from '../../semantic/query/limits.js';
-import { paramSpecs, validParam } from '../../semantic/printers/parameters.js';
-import { type PrintValue } from '../../semantic/datavalues/wiki-text.js';
-import { type ResultRow } from '../../semantic/printers/result-printer.js';
-import type { AskPrintoutSpec, SubjectKey } from '../../store/semantic-store.js';
-import type { TitleRef } from '../../wikitext/preprocess.js';
+import type { InlineQueryCall, InlineQueryOutput, TitleRef } from '../../wikitext/preprocess.js';
 import { DI } from '../../semantic/types.js';
-
-/** PrintRequest::getSerialisation (the further-results link repeats the printouts). */
-function serialisation(pr: PrintRequest, codec: Wiki['codec']): string {
-  const fmt = pr.format === false || pr.format === '' ? '' : '#' + pr.format;
-  switch (pr.mode) {
-    case PRINT_CATS: {
-      const cat = codec.nsName(14) ?? 'Category';
-      return '?' + cat + (pr.label !== cat ? '=' + pr.label : '');
-    }
-    case PRINT_CCAT: {
-      const name = codec.prefixedText(14, pr.category!);
-      return '?' + name + (pr.format !== 'x' ? fmt : '') + (pr.label !== pr.category!.replace(/_/g, ' ') ? '=' + pr.label : '');
-    }
-    case PRINT_PROP: {
-      const name = pr.prop!.key.startsWith('_') ? pr.label : (pr.prop!.inverse ? '-' : '') + pr.prop!.key.replace(/_/g, ' ');
-      return '?' + name + fmt + (pr.label !== name ? '=' + pr.label : '');
-    }
-    default:
-      return '?' + fmt + (pr.label !== '' ? '=' + pr.label : '');
-  }
-}
+import { SMW_QMAX_INLINE_LIMIT, SMW_QMAX_LIMIT, SMW_QUPPERBOUND } from '../../semantic/query/limits.js';
+import { componentsFromParams, queryOptions } from '../../semantic/query/parameters.js';
+import { parseConditions } from '../../semantic/query/parser.js';
+import { PRINT_PROP, PRINT_THIS, addThisPrintout, printRequestFromString, printRequestSerialisation, type PrintRequest } from '../../semantic/query/print-requests.js';
+import { expandConcepts } from '../../semantic/engine/concepts.js';
+import { answerConditions, printoutSpecs, queryLanguage } from '../../semantic/engine/query-engine.js';
+import type { PrintValue } from '../../semantic/datavalues/wiki-text.js';
+import { EXPORT_FORMATS, PRINTED_FORMATS, SRF_FORMATS, printResult, resolveFormat } from '../../semantic/printers/registry.js';
+import { paramSpecs, validParam } from '../../semantic/printers/parameters.js';
+import type { ResultRow } from '../../semantic/printers/result-printer.js';
 
 /** SMWQuery::setOffset/setLimit of an inline query: both bounded by $smwgQMaxInlineLimit; count asks for all. */
 export function inlineBounds(offset: number, limit: number, format: string): { offset: number; limit: number } {
@@ -74,17 +51,7 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall, page: T
   const showMode = call.fn === 'show';
   const { queryString, parameters, printouts } = componentsFromParams(call.args, showMode);
 
-  // the properties' types decide how values are read and printed: one store call for every name
-  const names = new Set(propertyNames(queryString, codec));
-  for (const p of printouts) {
-    const u = userProperty(p.split('=')[0].split('#')[0].trim());
-    if (!('error' in u)) names.add(u.key);
-  }
-  for (const s of (parameters.get('sort') ?? '').split(',')) {
-    const u = userProperty(s.trim());
-    if (s.trim() !== '' && !('error' in u)) names.add(u.key);
-  }
-  const lang: LanguageContext = { codec, typeOf: await propertyTypeOf(store, names) };
+  const lang = await queryLanguage(store.semantic, codec, { queryString, printouts, sort: parameters.get('sort') });
 
   const written: PrintRequest[] = [];
   for (const p of printouts) {
@@ -92,10 +59,8 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall, page: T
     if (pr) written.push(pr);
   }
   const printRequests = [...written];
-  // SMWQueryProcessor::addThisPrintout (not for #show)
-  if (!showMode && (!parameters.has('mainlabel') || parameters.get('mainlabel')!.trim() !== '-')) {
-    printRequests.unshift({ mode: PRINT_THIS, label: parameters.get('mainlabel') ?? '', format: false });
-  }
+  // the subject is printed first, except by #show
+  if (!showMode) addThisPrintout(printRequests, parameters.has('mainlabel') ? parameters.get('mainlabel')! : null);
   const format = resolveFormat(parameters.get('format'), printRequests.length, SRF_FORMATS);
   if (!PRINTED_FORMATS.has(format)) return literal(call);
 
@@ -113,26 +78,14 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall, page: T
     // MODE_NONE: nothing is queried, the printer is told there are further results
     further = true;
   } else {
-    const sortTypes: Record<string, string> = {};
-    for (const [k] of options.sort) if (k !== '') sortTypes[k] = typeOfKey(lang, k);
     // the engine's own errors (concepts) join the parser's
-    const description = await expandConcepts(parsed.description, codec, store, errors);
-    const answer = await store.semantic.askQuery({ description, sort: options.sort, sortTypes, limit, offset });
+    const description = await expandConcepts(parsed.description, codec, store.semantic, errors);
+    const answer = await answerConditions(store.semantic, lang, { description, sort: options.sort, limit, offset });
     subjects = answer.subjects;
     further = answer.further;
   }
 
-  const specs: AskPrintoutSpec[] = [];
-  const specIndex: number[] = [];
-  for (const pr of printRequests) {
-    if (pr.mode === PRINT_PROP) {
-      specIndex.push(specs.length);
-      specs.push({ kind: 'prop', key: pr.prop!.key, inverse: pr.prop!.inverse });
-    } else if (pr.mode === PRINT_CATS || pr.mode === PRINT_CCAT) {
-      specIndex.push(specs.length);
-      specs.push({ kind: 'cats' });
-    } else specIndex.push(-1);
-  }
+  const { specs, specIndex } = printoutSpecs(printRequests);
   const ids = subjects.map((s) => s.id);
   // the embedded format prints the pages only
   const needValues = format !== 'count' && format !== 'embedded' && ids.length > 0;
@@ -188,7 +141,7 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall, page: T
     offset,
     limit,
     linkParams,
-    printoutSerialisations: written.map((pr) => serialisation(pr, codec)),
+    printoutSerialisations: written.map((pr) => printRequestSerialisation(pr, codec)),
     paramOffset: options.offset,
     pageTitle: codec.prefixedText(page.ns, page.dbkey),
   });

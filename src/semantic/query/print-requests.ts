@@ -2,6 +2,7 @@
  * Print requests (SMW\Query\PrintRequest): what a query prints of each result, read from `?…` strings
  * as SMWQueryProcessor::getSMWPrintRequestFromString reads them.
  */
+import type { TitleCodec } from '../../wiki/titles.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { ucfirst } from '../../wiki/language.js';
 import type { PropertyRef } from './descriptions.js';
@@ -54,4 +55,30 @@ export function printRequestFromString(raw: string, ctx: LanguageContext, showMo
   if (showMode) pr.label = '';
   if (eq >= 0) pr.label = raw.slice(eq + 1).trim();
   return pr;
+}
+
+/** SMWQueryProcessor::addThisPrintout: the subject first, labelled with the main label, unless that is '-'. */
+export function addThisPrintout(printRequests: PrintRequest[], mainlabel: string | null): void {
+  if (mainlabel === null || mainlabel.trim() !== '-') printRequests.unshift({ mode: PRINT_THIS, label: mainlabel ?? '', format: false });
+}
+
+/** PrintRequest::getSerialisation (the further-results link repeats the printouts). */
+export function printRequestSerialisation(pr: PrintRequest, codec: TitleCodec): string {
+  const fmt = pr.format === false || pr.format === '' ? '' : '#' + pr.format;
+  switch (pr.mode) {
+    case PRINT_CATS: {
+      const cat = codec.nsName(14) ?? 'Category';
+      return '?' + cat + (pr.label !== cat ? '=' + pr.label : '');
+    }
+    case PRINT_CCAT: {
+      const name = codec.prefixedText(14, pr.category!);
+      return '?' + name + (pr.format !== 'x' ? fmt : '') + (pr.label !== pr.category!.replace(/_/g, ' ') ? '=' + pr.label : '');
+    }
+    case PRINT_PROP: {
+      const name = pr.prop!.key.startsWith('_') ? pr.label : (pr.prop!.inverse ? '-' : '') + pr.prop!.key.replace(/_/g, ' ');
+      return '?' + name + fmt + (pr.label !== name ? '=' + pr.label : '');
+    }
+    default:
+      return '?' + fmt + (pr.label !== '' ? '=' + pr.label : '');
+  }
 }
