@@ -102,15 +102,12 @@ export const PREDEFINED: PredefinedProperty[] = [
   { key: '_LIST', label: 'Has fields', type: '_txt' },
   { key: '_SF_DF', label: 'Has default form', type: '_wpg', ns: 106 },
   { key: '_SF_AF', label: 'Has alternate form', type: '_wpg', ns: 106 },
-  { key: '_SKEY', label: 'Sort key', type: '__fixed' },
-  { key: '_MDAT', label: 'Modification date', type: '__fixed' },
-  { key: '_ERRP', label: 'Has improper value for', type: '__fixed' },
-  { key: '_ASK', label: 'Has query', type: '__fixed' },
-  { key: '_SOBJ', label: 'Has subobject', type: '__fixed' },
-  { key: '_ASKST', label: 'Query string', type: '__fixed' },
-  { key: '_ASKFO', label: 'Query format', type: '__fixed' },
-  { key: '_ASKSI', label: 'Query size', type: '__fixed' },
-  { key: '_ASKDE', label: 'Query depth', type: '__fixed' },
+  // the properties only SMW itself sets
+  ...[
+    ['_SKEY', 'Sort key'], ['_MDAT', 'Modification date'], ['_ERRP', 'Has improper value for'],
+    ['_ASK', 'Has query'], ['_SOBJ', 'Has subobject'], ['_ASKST', 'Query string'],
+    ['_ASKFO', 'Query format'], ['_ASKSI', 'Query size'], ['_ASKDE', 'Query depth'],
+  ].map(([key, label]) => ({ key, label, type: '__fixed' })),
 ];
 
 export const PREDEFINED_BY_KEY = new Map(PREDEFINED.map((p) => [p.key, p]));

@@ -76,6 +76,19 @@ function listParam(v: string | undefined): string[] | undefined {
   return v.split(',').map((x) => x.trim());
 }
 
+/** An order parameter's word (any case): descending/reverse/desc, random/rand, else ascending. */
+export function sortOrder(word: string): SortOrder {
+  const x = word.toLowerCase();
+  return x === 'descending' || x === 'reverse' || x === 'desc' ? 'DESC' : x === 'random' || x === 'rand' ? 'RANDOM' : 'ASC';
+}
+
+/** Sort keys as SMWQueryProcessor collects them: a key given again keeps its place and takes the new order. */
+export function setSortKey(sort: Array<[string, SortOrder]>, key: string, order: SortOrder): void {
+  const i = sort.findIndex(([k]) => k === key);
+  if (i >= 0) sort[i][1] = order;
+  else sort.push([key, order]);
+}
+
 /** createQuery's limit/offset/sort handling for the special-page context of the API. */
 export function queryOptions(parameters: Map<string, string>): QueryOptions {
   const errors: string[] = [];
@@ -83,16 +96,8 @@ export function queryOptions(parameters: Map<string, string>): QueryOptions {
   const limit = Math.min(SMW_QMAX_LIMIT - offset, intParam(parameters.get('limit'), SMW_QDEFAULT_LIMIT), SMW_QMAX_LIMIT);
   const sortParam = listParam(parameters.get('sort')) ?? [''];
   const orderParam = (listParam(parameters.get('order')) ?? []).filter((o) => o !== '');
-  const orders: SortOrder[] = orderParam.map((o) => {
-    const x = o.toLowerCase();
-    return x === 'descending' || x === 'reverse' || x === 'desc' ? 'DESC' : x === 'random' || x === 'rand' ? 'RANDOM' : 'ASC';
-  });
+  const orders = orderParam.map(sortOrder);
   const sort: Array<[string, SortOrder]> = [];
-  const setSort = (k: string, o: SortOrder) => {
-    const i = sort.findIndex(([x]) => x === k);
-    if (i >= 0) sort[i][1] = o;
-    else sort.push([k, o]);
-  };
   for (const s of sortParam) {
     let key: string;
     if (s.trim() === '') key = '';
@@ -104,9 +109,9 @@ export function queryOptions(parameters: Map<string, string>): QueryOptions {
       }
       key = p.key;
     }
-    setSort(key, orders.length ? orders.shift()! : 'ASC');
+    setSortKey(sort, key, orders.length ? orders.shift()! : 'ASC');
   }
-  if (!sort.some(([k]) => k === '') && orders.length > 0) setSort('', orders.shift()!);
+  if (!sort.some(([k]) => k === '') && orders.length > 0) setSortKey(sort, '', orders.shift()!);
   const mainlabel = parameters.has('mainlabel') ? parameters.get('mainlabel')! : null;
   return { limit, offset, sort, mainlabel, errors };
 }

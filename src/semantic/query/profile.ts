@@ -15,6 +15,7 @@ import { md5, phpJsonEncode, PhpMap, type PhpValue } from '../php.js';
 import { propertyKeyFromLabel } from '../types.js';
 import { queryString } from './descriptions.js';
 import { SMW_QDEFAULT_LIMIT, SMW_QMAX_INLINE_LIMIT, SMW_QMAX_LIMIT } from './limits.js';
+import { setSortKey, sortOrder, type SortOrder } from './parameters.js';
 import { parseConditions } from './parser.js';
 import type { LanguageContext } from './properties.js';
 import { SRF_FORMATS, resolveFormat } from '../printers/registry.js';
@@ -119,24 +120,16 @@ export function describeQuery(args: string[], codec: TitleCodec): QueryInfo | nu
   }
 
   const split = (v: string | undefined) => (v === undefined ? [] : v.split(','));
-  const orders = split(params.get('order')).map((o) => {
-    const x = o.trim().toLowerCase();
-    return x === 'descending' || x === 'reverse' || x === 'desc' ? 'DESC' : x === 'random' || x === 'rand' ? 'RANDOM' : 'ASC';
-  });
-  const sortkeys: Array<[string, PhpValue]> = [];
-  const setSort = (k: string, o: string) => {
-    const i = sortkeys.findIndex(([x]) => x === k);
-    if (i >= 0) sortkeys[i][1] = o;
-    else sortkeys.push([k, o]);
-  };
+  const orders = split(params.get('order')).map((o) => sortOrder(o.trim()));
+  const sortkeys: Array<[string, SortOrder]> = [];
   for (const s of split(params.get('sort'))) {
     let key: string | null;
     if (s.trim() === '') key = '';
     else key = propertyKeyFromLabel(s.trim());
     if (key === null) continue;
-    setSort(key, orders.length ? orders.shift()! : 'ASC');
+    setSortKey(sortkeys, key, orders.length ? orders.shift()! : 'ASC');
   }
-  if (orders.length > 0) setSort('', orders.shift()!);
+  if (orders.length > 0) setSortKey(sortkeys, '', orders.shift()!);
 
   const array: Array<[string, PhpValue]> = [
     ['conditions', querystring],
