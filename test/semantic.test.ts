@@ -30,7 +30,7 @@ import { parseEmail, parseTelephone, parseUrl } from '../src/semantic/datavalues
 import { parseGeo } from '../src/semantic/datavalues/geo.js';
 import { parseNumber } from '../src/semantic/datavalues/number.js';
 import { extractAnnotations, findParserFunctions, mapParameters } from '../src/semantic/annotations.js';
-import { describeQuery, normalizedQueryString } from '../src/semantic/query/profile.js';
+import { describeQuery, normalizedQueryString } from '../src/semantic/query-profile.js';
 import { fold, matchesFolded, wordKeys } from '../src/semantic/fold.js';
 import { propertyKeyFromLabel, typeIdFromLabel } from '../src/semantic/types.js';
 import { TitleCodec } from '../src/wiki/titles.js';

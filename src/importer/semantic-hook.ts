@@ -26,7 +26,7 @@ import type { TitleCodec } from '../wiki/titles.js';
 import { NS_PROPERTY } from '../wiki/namespaces.js';
 import type { PageAnnotations } from '../semantic/annotations.js';
 import { analyzer, OP, type SemanticAnalyzerData, type SemanticOps } from './semantic-analysis.js';
-import { normalizedQueryString } from '../semantic/query/profile.js';
+import { normalizedQueryString } from '../semantic/query-profile.js';
 import { DI, PREDEFINED_BY_KEY, propertyKeyFromLabel, typeIdFromLabel } from '../semantic/types.js';
 import { wordKeys } from '../semantic/fold.js';
 import { COMPLETION_LIST_VALUES } from '../semantic/completion-answer.js';

@@ -13,7 +13,7 @@
 import type { TitleCodec } from '../wiki/titles.js';
 import { TagScanner } from '../wiki/tag-scan.js';
 import { md5, phpJsonEncode, PhpMap, type PhpValue } from './php.js';
-import { describeQuery, type QueryInfo } from './query/profile.js';
+import { describeQuery, type QueryInfo } from './query-profile.js';
 
 export interface RawAnnotation {
   /** property label as written */

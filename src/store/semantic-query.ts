@@ -1,5 +1,5 @@
 /**
- * SMW's query engine, for both stores: a query description (semantic/ask.ts) compiled to one SQL
+ * SMW's query engine, for both stores: a query description (semantic/query/descriptions.ts) compiled to one SQL
  * statement over smw_subject and smw_value, as SMW's SQLStore3 QueryEngine does over its property tables.
  * The plan (which condition drives, the sort-order walk, the statement's shape) is the same on SQLite and
  * PostgreSQL; the few places where their SQL differs (placeholders, lists bound as one parameter, pattern

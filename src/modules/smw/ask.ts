@@ -26,7 +26,7 @@ import { PRINT_CCAT, PRINT_PROP, PRINT_THIS, addThisPrintout, printRequestFromSt
 import { componentsFromParams, queryOptions, splitAskQuery } from '../../semantic/query/parameters.js';
 import { parseConditions } from '../../semantic/query/parser.js';
 import { userProperty } from '../../semantic/query/properties.js';
-import { expandConcepts } from '../../semantic/engine/concepts.js';
+import { expandConcepts } from '../../semantic/engine/concept-expansion.js';
 import { answerConditions, printoutSpecs, queryLanguage } from '../../semantic/engine/query-engine.js';
 import type { AskPrintValue, AskSubject } from '../../store/semantic-store.js';
 

@@ -1,7 +1,7 @@
 /**
  * `{{#concept: [[…query…]] | documentation }}` on a page (SMW 2.2's ConceptParserFunction): the concept's
  * description box, or its errors. How `[[Concept:X]]` is answered is the query engine's
- * (src/semantic/engine/concepts.ts).
+ * (src/semantic/engine/concept-expansion.ts).
  */
 import type { Store } from '../../store/store.js';
 import type { TitleCodec } from '../../wiki/titles.js';

@@ -16,7 +16,7 @@ import { SMW_QMAX_INLINE_LIMIT, SMW_QMAX_LIMIT, SMW_QUPPERBOUND } from '../../se
 import { componentsFromParams, queryOptions } from '../../semantic/query/parameters.js';
 import { parseConditions } from '../../semantic/query/parser.js';
 import { PRINT_PROP, PRINT_THIS, addThisPrintout, printRequestFromString, printRequestSerialisation, type PrintRequest } from '../../semantic/query/print-requests.js';
-import { expandConcepts } from '../../semantic/engine/concepts.js';
+import { expandConcepts } from '../../semantic/engine/concept-expansion.js';
 import { answerConditions, printoutSpecs, queryLanguage } from '../../semantic/engine/query-engine.js';
 import type { PrintValue } from '../../semantic/datavalues/wiki-text.js';
 import { EXPORT_FORMATS, PRINTED_FORMATS, SRF_FORMATS, printResult, resolveFormat } from '../../semantic/printers/registry.js';

@@ -3,7 +3,7 @@
  * queries alike (SMWQueryProcessor with the SQLStore's QueryEngine): the types of the properties a query
  * names are loaded before it is parsed, its conditions are answered with its sort keys' types, and its
  * printouts are asked for as the store reads them. The SQL itself is the store's
- * (src/store/semantic-query.ts); `[[Concept:X]]` is expanded by ./concepts.ts.
+ * (src/store/semantic-query.ts); `[[Concept:X]]` is expanded by ./concept-expansion.ts.
  */
 import type { TitleCodec } from '../../wiki/titles.js';
 import type { AskAnswer, AskPrintoutSpec, AskRequest, SemanticStore } from '../../store/semantic-store.js';

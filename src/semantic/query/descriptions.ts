@@ -58,7 +58,7 @@ export type Description =
   | { k: 'some'; prop: PropertyRef; desc: Description }
   | { k: 'and'; items: Description[] }
   | { k: 'or'; items: Description[] }
-  /** `[[Concept:X]]` (ConceptDescription): the pages X's stored query matches (semantic/concepts.ts expands it) */
+  /** `[[Concept:X]]` (ConceptDescription): the pages X's stored query matches (semantic/engine/concept-expansion.ts expands it) */
   | { k: 'concept'; dbkey: string };
 
 export const THING: Description = { k: 'thing' };

@@ -8,17 +8,17 @@
  * (NullProfile + Query::getHash). The normalised query string needs the properties' types (a page
  * value is written as its title, a number as a number), so it is computed once types are known.
  */
-import type { TitleCodec } from '../../wiki/titles.js';
-import { NS_CATEGORY } from '../../wiki/namespaces.js';
-import { ucfirst } from '../../wiki/language.js';
-import { md5, phpJsonEncode, PhpMap, type PhpValue } from '../php.js';
-import { propertyKeyFromLabel } from '../types.js';
-import { queryString } from './descriptions.js';
-import { SMW_QDEFAULT_LIMIT, SMW_QMAX_INLINE_LIMIT, SMW_QMAX_LIMIT } from './limits.js';
-import { setSortKey, sortOrder, type SortOrder } from './parameters.js';
-import { parseConditions } from './parser.js';
-import type { LanguageContext } from './properties.js';
-import { SRF_FORMATS, resolveFormat } from '../printers/registry.js';
+import type { TitleCodec } from '../wiki/titles.js';
+import { NS_CATEGORY } from '../wiki/namespaces.js';
+import { ucfirst } from '../wiki/language.js';
+import { md5, phpJsonEncode, PhpMap, type PhpValue } from './php.js';
+import { propertyKeyFromLabel } from './types.js';
+import { queryString } from './query/descriptions.js';
+import { SMW_QDEFAULT_LIMIT, SMW_QMAX_INLINE_LIMIT, SMW_QMAX_LIMIT } from './query/limits.js';
+import { setSortKey, sortOrder, type SortOrder } from './query/parameters.js';
+import { parseConditions } from './query/parser.js';
+import type { LanguageContext } from './query/properties.js';
+import { SRF_FORMATS, resolveFormat } from './printers/registry.js';
 
 export interface QueryInfo {
   /** '_QUERY' + md5 */
