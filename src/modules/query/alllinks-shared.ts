@@ -6,13 +6,14 @@
  * (list=allfileusages is the same over imagelinks, in allfileusages.ts.)
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
-import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
+import type { ParamDecls, QueryModule, QueryModuleContext } from '../../api/types.js';
 import { intval } from '../../api/params.js';
 import type { TargetTable } from '../../store/relation-store.js';
 import { continueParts, titlePartOrDie } from './shared.js';
 
+/** What one of the modules is: its name, prefix, table, namespace default and help. */
 export interface AllLinksSpec {
-  module: string;
+  name: string;
   prefix: string;
   table: TargetTable;
   /** the namespace parameter's default */
@@ -21,9 +22,26 @@ export interface AllLinksSpec {
   what: string;
   /** allredirects: fragment and interwiki */
   extraProps: string[];
+  description: string;
+  examples: string[];
 }
 
-export function allLinksParams(s: AllLinksSpec): ParamDecls {
+/** The module the spec describes: ApiQueryAllLinks' parameters and run over the spec's table. */
+export function defineAllLinksModule(spec: AllLinksSpec): QueryModule {
+  return {
+    kind: 'list',
+    name: spec.name,
+    prefix: spec.prefix,
+    generator: true,
+    description: spec.description,
+    params: allLinksParams(spec),
+    examples: spec.examples,
+    cacheMode: () => 'public',
+    run: (ctx) => runAllLinks(ctx, spec),
+  };
+}
+
+function allLinksParams(s: AllLinksSpec): ParamDecls {
   return {
     continue: continueParam(),
     from: { type: 'string', help: `The title of the ${s.what} to start enumerating from.` },
@@ -41,7 +59,7 @@ export function allLinksParams(s: AllLinksSpec): ParamDecls {
   };
 }
 
-export async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Promise<void> {
+async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Promise<void> {
   const p = ctx.params;
   const prop = new Set(p.prop as string[]);
   const unique = p.unique as boolean;
@@ -64,7 +82,7 @@ export async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Pro
   const to = titlePartOrDie(ctx, p.to as string | undefined, ns);
   const prefix = titlePartOrDie(ctx, p.prefix as string | undefined, ns);
   const limit = p.limit as number;
-  const list = ctx.generator ? null : ctx.result.queryList(s.module);
+  const list = ctx.generator ? null : ctx.result.queryList(s.name);
   if (unique) {
     const titles = await ctx.store.relations.allLinkTitles({ table: s.table, ns, from, to, prefix, descending, limit: limit + 1, continueAt: contTitle });
     titles.forEach((title, i) => {

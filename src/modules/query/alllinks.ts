@@ -1,17 +1,8 @@
 /** list=alllinks (ApiQueryAllLinks of 1.25 over pagelinks): see alllinks-shared.ts. */
-import type { QueryModule } from '../../api/types.js';
-import { allLinksParams, runAllLinks, type AllLinksSpec } from './alllinks-shared.js';
+import { defineAllLinksModule } from './alllinks-shared.js';
 
-const spec: AllLinksSpec = { module: 'alllinks', prefix: 'al', table: 'pagelinks', defaultNs: 0, what: 'link', extraProps: [] };
-
-export const alllinksModule: QueryModule = {
-  kind: 'list',
-  name: 'alllinks',
-  prefix: 'al',
-  generator: true,
+export const alllinksModule = defineAllLinksModule({
+  name: 'alllinks', prefix: 'al', table: 'pagelinks', defaultNs: 0, what: 'link', extraProps: [],
   description: 'Enumerate all links that point to a given namespace.',
-  params: allLinksParams(spec),
   examples: ['action=query&list=alllinks&alfrom=B&alprop=ids|title', 'action=query&list=alllinks&alunique=&alfrom=B', 'action=query&generator=alllinks&galunique=&galfrom=B'],
-  cacheMode: () => 'public',
-  run: (ctx) => runAllLinks(ctx, spec),
-};
+});

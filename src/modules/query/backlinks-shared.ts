@@ -8,7 +8,7 @@
  * engine over imagelinks, in imageusage.ts.)
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
-import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
+import type { ParamDecls, QueryModule, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type { LinkTable, LinkerRow } from '../../store/relation-store.js';
@@ -22,7 +22,33 @@ interface Entry {
   redirlinks?: Entry[];
 }
 
-export function backlinksParams(code: string, withRedirect: boolean): ParamDecls {
+/** What one of the modules is: its name (also its result key), prefix, table, redirect option and help. */
+export interface BacklinksSpec {
+  name: string;
+  prefix: string;
+  table: LinkTable;
+  /** whether the module has the `redirect` parameter (list=embeddedin has not) */
+  withRedirect: boolean;
+  description: string;
+  examples: string[];
+}
+
+/** The module the spec describes: ApiQueryBacklinks' parameters and run over the spec's table. */
+export function defineBacklinksModule(spec: BacklinksSpec): QueryModule {
+  return {
+    kind: 'list',
+    name: spec.name,
+    prefix: spec.prefix,
+    generator: true,
+    description: spec.description,
+    params: backlinksParams(spec.prefix, spec.withRedirect),
+    examples: spec.examples,
+    cacheMode: () => 'public',
+    run: (ctx) => runBacklinks(ctx, spec),
+  };
+}
+
+function backlinksParams(code: string, withRedirect: boolean): ParamDecls {
   const p: ParamDecls = {
     title: { type: 'string', help: `Title to search. Cannot be used together with ${code}pageid.` },
     pageid: { type: 'integer', help: `Page ID to search. Cannot be used together with ${code}title.` },
@@ -41,10 +67,10 @@ export function backlinksParams(code: string, withRedirect: boolean): ParamDecls
   return p;
 }
 
-export async function runBacklinks(ctx: QueryModuleContext, o: { table: LinkTable; module: string }): Promise<void> {
+async function runBacklinks(ctx: QueryModuleContext, o: BacklinksSpec): Promise<void> {
   const p = ctx.params;
   const redirectMode = p.redirect === true;
-  const limit = redirectMode ? halvedLimit(ctx, o.module) : (p.limit as number);
+  const limit = redirectMode ? halvedLimit(ctx, o.name) : (p.limit as number);
   const given = await titleOrPageId(ctx);
   const rootTitle = 'title' in given ? ctx.wiki.codec.parse(given.title, 0) : { ns: given.page.ns, dbkey: given.page.title };
   if (!rootTitle) return ctx.die('invalidtitle', texts.invalidTitle(p.title as string));
@@ -143,7 +169,7 @@ export async function runBacklinks(ctx: QueryModuleContext, o: { table: LinkTabl
 
   if (ctx.generator) await generatePageRows(ctx, generated);
   else {
-    const list = ctx.result.queryList(o.module);
+    const list = ctx.result.queryList(o.name);
     for (const e of results.values()) list.push(e);
   }
   if (continueStr !== null) ctx.setContinue('continue', continueStr);

@@ -8,13 +8,37 @@
  * yields the linking pages. The whole page set is one store call.
  */
 import { continueParam, limitParam, namespaceParam } from '../../api/param-presets.js';
-import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
+import type { ParamDecls, QueryModule, QueryModuleContext } from '../../api/types.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type { BacklinkTable } from '../../store/relation-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { dieBadContinue } from './shared.js';
 
-export function backlinkspropParams(redirects: boolean): ParamDecls {
+/** What one of the four modules is: its name (also its key under each page), prefix, table and help. */
+export interface BacklinkspropSpec {
+  name: string;
+  prefix: string;
+  table: BacklinkTable;
+  description: string;
+  examples: string[];
+}
+
+/** The module the spec describes: ApiQueryBacklinksprop's parameters and run over the spec's table. */
+export function defineBacklinkspropModule(spec: BacklinkspropSpec): QueryModule {
+  return {
+    kind: 'prop',
+    name: spec.name,
+    prefix: spec.prefix,
+    generator: true,
+    description: spec.description,
+    params: backlinkspropParams(spec.table === 'redirect'),
+    examples: spec.examples,
+    cacheMode: () => 'public',
+    run: (ctx) => runBacklinksprop(ctx, spec),
+  };
+}
+
+function backlinkspropParams(redirects: boolean): ParamDecls {
   return {
     prop: redirects
       ? { type: ['pageid', 'title', 'fragment'], multi: true, default: 'pageid|title', help: 'Which properties to get.' }
@@ -28,7 +52,7 @@ export function backlinkspropParams(redirects: boolean): ParamDecls {
   };
 }
 
-export async function runBacklinksprop(ctx: QueryModuleContext, o: { table: BacklinkTable; key: string }): Promise<void> {
+async function runBacklinksprop(ctx: QueryModuleContext, o: BacklinkspropSpec): Promise<void> {
   const p = ctx.params;
   const props = new Set(p.prop as string[]);
   const isRedirects = o.table === 'redirect';
@@ -125,6 +149,6 @@ export async function runBacklinksprop(ctx: QueryModuleContext, o: { table: Back
     if (props.has('fragment') && row.fragment !== '') item.fragment = row.fragment;
     // a boolean either way: formatversion=1 leaves false out, 2 shows it
     if (props.has('redirect')) item.redirect = row.isRedirect;
-    ((entry[o.key] ??= []) as unknown[]).push(item);
+    ((entry[o.name] ??= []) as unknown[]).push(item);
   });
 }

@@ -6,11 +6,37 @@
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import { intval } from '../../api/params.js';
-import type { ParamDecl, QueryModuleContext } from '../../api/types.js';
+import type { ParamDecl, QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { LinkTable, TitleKey } from '../../store/relation-store.js';
 import { continueParts } from './shared.js';
 
-export function linksParams(titlesParam: 'titles' | 'templates', what: string): Record<string, ParamDecl> {
+/** What one of the two modules is: its name (also its key under each page and in the help), prefix, table and help. */
+export interface LinksSpec {
+  name: 'links' | 'templates';
+  prefix: string;
+  table: LinkTable;
+  /** the parameter that keeps only the given targets */
+  titlesParam: 'titles' | 'templates';
+  description: string;
+  examples: string[];
+}
+
+/** The module the spec describes: ApiQueryLinks' parameters and run over the spec's table. */
+export function defineLinksModule(spec: LinksSpec): QueryModule {
+  return {
+    kind: 'prop',
+    name: spec.name,
+    prefix: spec.prefix,
+    generator: true,
+    description: spec.description,
+    params: linksParams(spec.titlesParam, spec.name),
+    examples: spec.examples,
+    cacheMode: () => 'public',
+    run: (ctx) => runLinks(ctx, spec),
+  };
+}
+
+function linksParams(titlesParam: 'titles' | 'templates', what: string): Record<string, ParamDecl> {
   return {
     namespace: namespaceParam(`Show ${what} in these namespaces only.`, { multi: true }),
     limit: limitParam(10, `How many ${what} to return.`),
@@ -24,7 +50,7 @@ export function linksParams(titlesParam: 'titles' | 'templates', what: string): 
   };
 }
 
-export async function runLinks(ctx: QueryModuleContext, o: { table: LinkTable; key: 'links' | 'templates'; titlesParam: 'titles' | 'templates' }): Promise<void> {
+async function runLinks(ctx: QueryModuleContext, o: LinksSpec): Promise<void> {
   const p = ctx.params;
   const pageids = ctx.pageSet.good.map((g) => g.pageid);
   if (pageids.length === 0) return;
@@ -60,6 +86,6 @@ export async function runLinks(ctx: QueryModuleContext, o: { table: LinkTable; k
     if (ctx.generator) return ctx.generator.add({ ns: row.ns, dbkey: row.title });
     const entry = ctx.pageSet.entry(row.from);
     if (!entry) return;
-    ((entry[o.key] ??= []) as unknown[]).push({ ns: row.ns, title: ctx.wiki.titleText(row.ns, row.title) });
+    ((entry[o.name] ??= []) as unknown[]).push({ ns: row.ns, title: ctx.wiki.titleText(row.ns, row.title) });
   });
 }
