@@ -1,17 +1,23 @@
 /**
- * ApiQueryBacklinks of 1.25 for list=backlinks (pagelinks) and list=embeddedin (templatelinks): the pages
- * that link to / transclude one title (`title` or `pageid`), in page id order -- (namespace, page id)
- * order when several namespaces are asked for. Continuation `<namespace>|<page id>` of the next page.
- * With blredirect, the pages that link to a redirect found among them are listed under that redirect's
- * `redirlinks`, with the two-level continuation
- * `<first ns>|<first id>|<redirect ns>|<redirect title>|<ns>|<page id>`. (list=imageusage is the same
- * engine over imagelinks, in imageusage.ts.)
+ * ApiQueryBacklinks of 1.25 for list=backlinks (pagelinks), list=embeddedin (templatelinks) and
+ * list=imageusage (imagelinks): the pages that link to / transclude / use one title (`title` or
+ * `pageid`), in page id order -- (namespace, page id) order when several namespaces are asked for.
+ * Continuation `<namespace>|<page id>` of the next page. With blredirect, the pages that link to a
+ * redirect found among them are listed under that redirect's `redirlinks`, with the two-level
+ * continuation `<first ns>|<first id>|<redirect ns>|<redirect title>|<ns>|<page id>`.
+ *
+ * imagelinks stores file names without a namespace (1.25's $this->hasNS is false): the title must be a
+ * file, only redirects in the file namespace are followed, and the second level's continuation compares
+ * the redirect title only when several were found. Where 1.25 deviates from itself this follows the
+ * intent: the redirect flag of a redirlinks entry belongs to that entry alone.
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { ParamDecls, QueryModule, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type { LinkTable, LinkerRow } from '../../store/relation-store.js';
+import type { FileUserRow } from '../../store/link-store.js';
+import { NS_FILE } from '../../wiki/namespaces.js';
 import { dieBadContinue, generatePageRows, titleOrPageId } from './shared.js';
 
 interface Entry {
@@ -26,7 +32,7 @@ interface Entry {
 export interface BacklinksSpec {
   name: string;
   prefix: string;
-  table: LinkTable;
+  table: LinkTable | 'imagelinks';
   /** whether the module has the `redirect` parameter (list=embeddedin has not) */
   withRedirect: boolean;
   description: string;
@@ -71,9 +77,11 @@ async function runBacklinks(ctx: QueryModuleContext, o: BacklinksSpec): Promise<
   const p = ctx.params;
   const redirectMode = p.redirect === true;
   const limit = redirectMode ? halvedLimit(ctx, o.name) : (p.limit as number);
+  const files = o.table === 'imagelinks';
   const given = await titleOrPageId(ctx);
   const rootTitle = 'title' in given ? ctx.wiki.codec.parse(given.title, 0) : { ns: given.page.ns, dbkey: given.page.title };
   if (!rootTitle) return ctx.die('invalidtitle', texts.invalidTitle(p.title as string));
+  if (files && rootTitle.ns !== NS_FILE) ctx.die('bad_image_title', 'The title for imageusage query must be a file');
   const root = { ns: rootTitle.ns, title: rootTitle.dbkey };
   const descending = p.dir === 'descending';
   const cmp = (a: number, b: number) => (descending ? b - a : a - b);
@@ -114,7 +122,8 @@ async function runBacklinks(ctx: QueryModuleContext, o: BacklinksSpec): Promise<
       break;
     }
     if (cont.length < 2) cont.push(row.fromNs, row.pageid);
-    if (row.isRedirect) {
+    // imagelinks holds file names: only a file redirect has pages that use it
+    if (row.isRedirect && (!files || row.ns === NS_FILE)) {
       redirTitles.push({ ns: row.ns, title: row.title });
       pageMap.set(`${row.ns}|${row.title}`, row.pageid);
     }
@@ -129,11 +138,12 @@ async function runBacklinks(ctx: QueryModuleContext, o: BacklinksSpec): Promise<
     unique.sort((a, b) => (a.ns !== b.ns ? cmp(a.ns, b.ns) : descending ? compareBytes(b.title, a.title) : compareBytes(a.title, b.title)));
     const secondRedirect = filter === 'redirects' ? true : filter === 'nonredirects' ? false : undefined;
     const ranges: Range[] = [];
+    const byTitle = unique.length > 1;
     for (const t of unique) {
       let titleCmp = 0;
-      if (secondCont) {
+      if (secondCont && (!files || byTitle)) {
         const cNs = cont[2] as number;
-        titleCmp = t.ns !== cNs ? cmp(t.ns, cNs) : descending ? compareBytes(cont[3] as string, t.title) : compareBytes(t.title, cont[3] as string);
+        titleCmp = !files && t.ns !== cNs ? cmp(t.ns, cNs) : descending ? compareBytes(cont[3] as string, t.title) : compareBytes(t.title, cont[3] as string);
         if (titleCmp < 0) continue;
       }
       for (const ns of nsList) {
@@ -182,15 +192,20 @@ interface Range {
   fromId?: number;
 }
 
+/** A linking page of one of the ranges read (`target`: the range's index). */
+type RangeRow = Pick<LinkerRow, 'pageid' | 'ns' | 'title' | 'isRedirect' | 'fromNs'> & { target: number };
+
 /**
  * The rows of several (target, from namespace) ranges, one after the other, at most `limit`: one store
  * call for the batch when ascending; descending, one per range (each a range scan read backwards).
+ * imagelinks is read one range at a time, its linking pages' namespace standing for the from namespace.
  */
-async function readRanges(ctx: QueryModuleContext, table: LinkTable, ranges: Range[], redirect: boolean | undefined, descending: boolean, limit: number): Promise<Array<LinkerRow & { target: number }>> {
+async function readRanges(ctx: QueryModuleContext, table: LinkTable | 'imagelinks', ranges: Range[], redirect: boolean | undefined, descending: boolean, limit: number): Promise<RangeRow[]> {
   if (ranges.length === 0) return [];
+  if (table === 'imagelinks') return readFileUsers(ctx, ranges, redirect, descending, limit);
   const all = ranges.every((r) => r.fromNs !== undefined);
   if (!descending && (all || ranges.every((r) => r.fromNs === undefined))) return ctx.store.relations.linkersOf({ table, targets: ranges, redirect, limit });
-  const out: Array<LinkerRow & { target: number }> = [];
+  const out: RangeRow[] = [];
   for (let i = 0; i < ranges.length && out.length < limit; i++) {
     const r = ranges[i];
     const rows = await ctx.store.relations.linkers({ table, ns: r.ns, title: r.title, fromNs: r.fromNs, fromId: r.fromId, redirect, descending, limit: limit - out.length });
@@ -202,7 +217,21 @@ async function readRanges(ctx: QueryModuleContext, table: LinkTable, ranges: Ran
   return out;
 }
 
-function entryOf(ctx: QueryModuleContext, row: LinkerRow): Entry {
+async function readFileUsers(ctx: QueryModuleContext, ranges: Range[], redirect: boolean | undefined, descending: boolean, limit: number): Promise<RangeRow[]> {
+  const out: RangeRow[] = [];
+  for (let i = 0; i < ranges.length && out.length < limit; i++) {
+    const r = ranges[i];
+    const rows = await ctx.store.links.fileUsers({ target: r.title, namespace: r.fromNs, fromId: r.fromId, redirect, descending, limit: limit - out.length });
+    for (const row of rows as Array<FileUserRow & Partial<RangeRow>>) {
+      row.fromNs = row.ns;
+      row.target = i;
+      out.push(row as RangeRow);
+    }
+  }
+  return out;
+}
+
+function entryOf(ctx: QueryModuleContext, row: RangeRow): Entry {
   const e: Entry = { pageid: row.pageid, ns: row.ns, title: ctx.wiki.titleText(row.ns, row.title) };
   if (row.isRedirect) e.redirect = true;
   return e;
@@ -212,7 +241,7 @@ function entryOf(ctx: QueryModuleContext, row: LinkerRow): Entry {
  * The continuation: [from_ns, from_id] for the first level, then [ns, title, from_ns, from_id] for the
  * redirects (empty without a continue parameter).
  */
-export function parseBacklinksContinue(ctx: QueryModuleContext): Array<number | string> {
+function parseBacklinksContinue(ctx: QueryModuleContext): Array<number | string> {
   const p = ctx.params;
   const cont: Array<number | string> = [];
   if (p.continue !== undefined) {
@@ -238,7 +267,7 @@ export function parseBacklinksContinue(ctx: QueryModuleContext): Array<number | 
 }
 
 /** With the redirect option the limit is validated against half the usual maxima (250 for users). */
-export function halvedLimit(ctx: QueryModuleContext, module: string): number {
+function halvedLimit(ctx: QueryModuleContext, module: string): number {
   const enc = ctx.encodeParamName('limit');
   const max = 250;
   if (ctx.request.raw[enc] === 'max') {
