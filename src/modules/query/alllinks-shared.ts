@@ -9,12 +9,10 @@ import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/p
 import type { ParamDecls, QueryModule, QueryModuleContext } from '../../api/types.js';
 import { intval } from '../../api/params.js';
 import type { TargetTable } from '../../store/relation-store.js';
-import { continueParts, titlePartOrDie } from './shared.js';
+import { continueParts, moduleFromSpec, type ModuleSpec, titlePartOrDie } from './shared.js';
 
 /** What one of the modules is: its name, prefix, table, namespace default and help. */
-export interface AllLinksSpec {
-  name: string;
-  prefix: string;
+export interface AllLinksSpec extends ModuleSpec {
   table: TargetTable;
   /** the namespace parameter's default */
   defaultNs: number;
@@ -22,23 +20,11 @@ export interface AllLinksSpec {
   what: string;
   /** allredirects: fragment and interwiki */
   extraProps: string[];
-  description: string;
-  examples: string[];
 }
 
 /** The module the spec describes: ApiQueryAllLinks' parameters and run over the spec's table. */
 export function defineAllLinksModule(spec: AllLinksSpec): QueryModule {
-  return {
-    kind: 'list',
-    name: spec.name,
-    prefix: spec.prefix,
-    generator: true,
-    description: spec.description,
-    params: allLinksParams(spec),
-    examples: spec.examples,
-    cacheMode: () => 'public',
-    run: (ctx) => runAllLinks(ctx, spec),
-  };
+  return moduleFromSpec('list', spec, allLinksParams(spec), runAllLinks);
 }
 
 function allLinksParams(s: AllLinksSpec): ParamDecls {

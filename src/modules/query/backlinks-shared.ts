@@ -18,7 +18,7 @@ import { compareBytes } from '../../wiki/collation.js';
 import type { LinkTable, LinkerRow } from '../../store/relation-store.js';
 import type { FileUserRow } from '../../store/link-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { dieBadContinue, generatePageRows, titleOrPageId } from './shared.js';
+import { dieBadContinue, generatePageRows, moduleFromSpec, type ModuleSpec, titleOrPageId } from './shared.js';
 
 interface Entry {
   pageid: number;
@@ -29,29 +29,15 @@ interface Entry {
 }
 
 /** What one of the modules is: its name (also its result key), prefix, table, redirect option and help. */
-export interface BacklinksSpec {
-  name: string;
-  prefix: string;
+export interface BacklinksSpec extends ModuleSpec {
   table: LinkTable | 'imagelinks';
   /** whether the module has the `redirect` parameter (list=embeddedin has not) */
   withRedirect: boolean;
-  description: string;
-  examples: string[];
 }
 
 /** The module the spec describes: ApiQueryBacklinks' parameters and run over the spec's table. */
 export function defineBacklinksModule(spec: BacklinksSpec): QueryModule {
-  return {
-    kind: 'list',
-    name: spec.name,
-    prefix: spec.prefix,
-    generator: true,
-    description: spec.description,
-    params: backlinksParams(spec.prefix, spec.withRedirect),
-    examples: spec.examples,
-    cacheMode: () => 'public',
-    run: (ctx) => runBacklinks(ctx, spec),
-  };
+  return moduleFromSpec('list', spec, backlinksParams(spec.prefix, spec.withRedirect), runBacklinks);
 }
 
 function backlinksParams(code: string, withRedirect: boolean): ParamDecls {

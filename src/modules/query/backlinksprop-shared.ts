@@ -12,30 +12,16 @@ import type { ParamDecls, QueryModule, QueryModuleContext } from '../../api/type
 import { compareBytes } from '../../wiki/collation.js';
 import type { BacklinkTable } from '../../store/relation-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { dieBadContinue } from './shared.js';
+import { dieBadContinue, moduleFromSpec, type ModuleSpec } from './shared.js';
 
 /** What one of the four modules is: its name (also its key under each page), prefix, table and help. */
-export interface BacklinkspropSpec {
-  name: string;
-  prefix: string;
+export interface BacklinkspropSpec extends ModuleSpec {
   table: BacklinkTable;
-  description: string;
-  examples: string[];
 }
 
 /** The module the spec describes: ApiQueryBacklinksprop's parameters and run over the spec's table. */
 export function defineBacklinkspropModule(spec: BacklinkspropSpec): QueryModule {
-  return {
-    kind: 'prop',
-    name: spec.name,
-    prefix: spec.prefix,
-    generator: true,
-    description: spec.description,
-    params: backlinkspropParams(spec.table === 'redirect'),
-    examples: spec.examples,
-    cacheMode: () => 'public',
-    run: (ctx) => runBacklinksprop(ctx, spec),
-  };
+  return moduleFromSpec('prop', spec, backlinkspropParams(spec.table === 'redirect'), runBacklinksprop);
 }
 
 function backlinkspropParams(redirects: boolean): ParamDecls {

@@ -8,32 +8,19 @@ import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/p
 import { intval } from '../../api/params.js';
 import type { ParamDecl, QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { LinkTable, TitleKey } from '../../store/relation-store.js';
-import { continueParts } from './shared.js';
+import { continueParts, moduleFromSpec, type ModuleSpec } from './shared.js';
 
 /** What one of the two modules is: its name (also its key under each page and in the help), prefix, table and help. */
-export interface LinksSpec {
+export interface LinksSpec extends ModuleSpec {
   name: 'links' | 'templates';
-  prefix: string;
   table: LinkTable;
   /** the parameter that keeps only the given targets */
   titlesParam: 'titles' | 'templates';
-  description: string;
-  examples: string[];
 }
 
 /** The module the spec describes: ApiQueryLinks' parameters and run over the spec's table. */
 export function defineLinksModule(spec: LinksSpec): QueryModule {
-  return {
-    kind: 'prop',
-    name: spec.name,
-    prefix: spec.prefix,
-    generator: true,
-    description: spec.description,
-    params: linksParams(spec.titlesParam, spec.name),
-    examples: spec.examples,
-    cacheMode: () => 'public',
-    run: (ctx) => runLinks(ctx, spec),
-  };
+  return moduleFromSpec('prop', spec, linksParams(spec.titlesParam, spec.name), runLinks);
 }
 
 function linksParams(titlesParam: 'titles' | 'templates', what: string): Record<string, ParamDecl> {

@@ -1,7 +1,33 @@
 /** Small pieces several query modules use the same way. */
-import type { QueryModuleContext } from '../../api/types.js';
+import type { ParamDecls, QueryModule, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import type { PageRow } from '../../store/page-store.js';
+
+/** What a module of a family that shares one implementation is: its name, prefix and help (and more for the family). */
+export interface ModuleSpec {
+  name: string;
+  prefix: string;
+  description: string;
+  examples: string[];
+}
+
+/**
+ * A public generator module whose parameters and run come from its family's shared code, as one
+ * MediaWiki class (ApiQueryBacklinks, ApiQueryAllLinks...) serves several module names.
+ */
+export function moduleFromSpec<S extends ModuleSpec>(kind: 'prop' | 'list', spec: S, params: ParamDecls, run: (ctx: QueryModuleContext, spec: S) => Promise<void>): QueryModule {
+  return {
+    kind,
+    name: spec.name,
+    prefix: spec.prefix,
+    generator: true,
+    description: spec.description,
+    params,
+    examples: spec.examples,
+    cacheMode: () => 'public',
+    run: (ctx) => run(ctx, spec),
+  };
+}
 
 /**
  * ApiQueryBase::titlePartToKey with MediaWiki's error: a from/to/prefix value as a DB key within `ns`;
