@@ -2,20 +2,23 @@
  * list=allfileusages (ApiQueryAllLinks of 1.25 over imagelinks): every file link of the wiki in order of
  * the file name, then of the using page's id; red links (files that do not exist) included. As a
  * generator it yields the using pages (by page id; a page that uses several files of one batch appears
- * once, so a batch of 10 links may give fewer pages), or with `unique` the file pages.
+ * once, so a batch of 10 links may give fewer pages), or with `unique` the file pages. Its parameters
+ * and range are ApiQueryAllLinks' (alllinks-shared.ts); its rows are read and printed its own way.
  */
 import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import type { PageRef } from '../../store/page-store.js';
-import { intval } from '../../api/params.js';
 import { RowShape } from '../../api/result.js';
-import { continueParts, titlePartOrDie } from './shared.js';
+import { allLinksRange, refuseUniqueWith } from './alllinks-shared.js';
 
 /** an item: the using page's id (afprop=ids), the file's title (afprop=title) */
 const ITEM = new RowShape(['fromid', 'ns', 'title']);
 /** the same, the title given as its prefixed DB key (printed as text) */
 const ITEM_KEYS = new RowShape(ITEM.keys, undefined, ['title']);
+
+/** afprop has no props beyond ids and title */
+const NO_EXTRA_PROPS: readonly string[] = [];
 
 export const allfileusagesModule: QueryModule = {
   kind: 'list',
@@ -44,21 +47,8 @@ export const allfileusagesModule: QueryModule = {
     const p = ctx.params;
     const prop = new Set(p.prop as string[]);
     const unique = p.unique as boolean;
-    // The text names the parameters with the module prefix itself (never the generator's g).
-    const pfx = allfileusagesModule.prefix;
-    if (unique && prop.has('ids')) ctx.die('params', `Cannot use ${pfx}prop=ids with ${pfx}unique`);
-    const descending = p.dir === 'descending';
-    let contTarget: string | undefined;
-    let contFrom = 0;
-    const cont = continueParts(ctx, unique ? 1 : 2);
-    if (cont) {
-      contTarget = cont[0];
-      if (!unique) contFrom = intval(cont[1]);
-    }
-    // 'continue' always overrides 'from'
-    const from = contTarget !== undefined ? undefined : titlePartOrDie(ctx, p.from, NS_FILE);
-    const to = titlePartOrDie(ctx, p.to, NS_FILE);
-    const prefix = titlePartOrDie(ctx, p.prefix, NS_FILE);
+    refuseUniqueWith(ctx, allfileusagesModule.prefix, NO_EXTRA_PROPS, prop, unique);
+    const { descending, contTitle: contTarget, contFrom, from, to, prefix } = allLinksRange(ctx, NS_FILE, unique);
     const limit = p.limit as number;
     if (unique) {
       const list = ctx.generator ? null : ctx.result.queryRows('allfileusages', ITEM).values;

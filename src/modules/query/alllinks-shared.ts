@@ -49,24 +49,9 @@ async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Promise<vo
   const p = ctx.params;
   const prop = new Set(p.prop as string[]);
   const unique = p.unique as boolean;
-  if (unique) {
-    const clash = ['ids', ...s.extraProps].filter((x) => prop.has(x));
-    // the text names the parameters with the module prefix itself (never the generator's g)
-    if (clash.length) ctx.die('params', `Cannot use ${s.prefix}prop=${clash.join('|')} with ${s.prefix}unique`);
-  }
+  refuseUniqueWith(ctx, s.prefix, s.extraProps, prop, unique);
   const ns = Number(p.namespace);
-  const descending = p.dir === 'descending';
-  let contTitle: string | undefined;
-  let contFrom = 0;
-  const cont = continueParts(ctx, unique ? 1 : 2);
-  if (cont) {
-    contTitle = cont[0];
-    if (!unique) contFrom = intval(cont[1]);
-  }
-  // 'continue' always overrides 'from'
-  const from = contTitle !== undefined ? undefined : titlePartOrDie(ctx, p.from as string | undefined, ns);
-  const to = titlePartOrDie(ctx, p.to as string | undefined, ns);
-  const prefix = titlePartOrDie(ctx, p.prefix as string | undefined, ns);
+  const { descending, contTitle, contFrom, from, to, prefix } = allLinksRange(ctx, ns, unique);
   const limit = p.limit as number;
   const list = ctx.generator ? null : ctx.result.queryList(s.name);
   if (unique) {
@@ -92,4 +77,42 @@ async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Promise<vo
     if (prop.has('interwiki') && row.interwiki !== '') item.interwiki = row.interwiki;
     list!.push(item);
   });
+}
+
+/**
+ * With `unique`, the props of a single link (ids and the module's extra props) are refused; the text
+ * names them with the module prefix itself (never the generator's g).
+ */
+export function refuseUniqueWith(ctx: QueryModuleContext, modulePrefix: string, extraProps: readonly string[], prop: Set<string>, unique: boolean): void {
+  if (!unique) return;
+  const clash = ['ids', ...extraProps].filter((x) => prop.has(x));
+  if (clash.length) ctx.die('params', `Cannot use ${modulePrefix}prop=${clash.join('|')} with ${modulePrefix}unique`);
+}
+
+/** The part of the targets a request reads: its direction, continuation and from/to/prefix as DB keys in `ns`. */
+export interface AllLinksRange {
+  descending: boolean;
+  /** the target to continue at (`continue` always overrides `from`) */
+  contTitle: string | undefined;
+  /** the linking page id to continue at within contTitle (0 with `unique`) */
+  contFrom: number;
+  from: string | undefined;
+  to: string | undefined;
+  prefix: string | undefined;
+}
+
+export function allLinksRange(ctx: QueryModuleContext, ns: number, unique: boolean): AllLinksRange {
+  const p = ctx.params;
+  const descending = p.dir === 'descending';
+  let contTitle: string | undefined;
+  let contFrom = 0;
+  const cont = continueParts(ctx, unique ? 1 : 2);
+  if (cont) {
+    contTitle = cont[0];
+    if (!unique) contFrom = intval(cont[1]);
+  }
+  const from = contTitle !== undefined ? undefined : titlePartOrDie(ctx, p.from as string | undefined, ns);
+  const to = titlePartOrDie(ctx, p.to as string | undefined, ns);
+  const prefix = titlePartOrDie(ctx, p.prefix as string | undefined, ns);
+  return { descending, contTitle, contFrom, from, to, prefix };
 }
