@@ -4,14 +4,13 @@
  * files without a description page come out as missing pages).
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
-import { MessageLoader } from '../message-loader.js';
 import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { FileListOptions, FileRow } from '../../store/file-store.js';
 import { NS_FILE, NS_USER } from '../../wiki/namespaces.js';
 import { mwToIso, parseTimestamp } from '../../wiki/timestamps.js';
 import { fileUrl, pageUrl, serverOf, sha1Base36ToHex, sha1HexToBase36, splitMime, wfUrlencode } from '../../wiki/files.js';
 import { continueParts, dieBadContinue, titlePartOrDie } from './shared.js';
-import { htmlspecialchars } from '../../wiki/html.js';
+import { commentLinks, formatComment, type CommentLinks } from './comments.js';
 
 /** ApiQueryImageInfo::getPropertyNames() of 1.25 without archivename, thumbmime and uploadwarning. */
 export const ALLIMAGES_PROPS = [
@@ -217,57 +216,4 @@ function extMetadata(f: FileRow): Record<string, unknown> {
     DateTime: { value: `${ts.slice(0, 10)} ${ts.slice(11, 19)}`, source: 'mediawiki-metadata', hidden: true },
     ObjectName: { value: dot > 0 ? text.slice(0, dot) : text, source: 'mediawiki-metadata' },
   };
-}
-
-/** Sanitizer::escapeHtmlAllowEntities: htmlspecialchars with ENT_QUOTES */
-const escapeHtml = (s: string) => htmlspecialchars(s, 'both');
-
-/** [[target|label]]trail in a comment, as Linker::formatLinksInComment finds them. */
-const COMMENT_LINK = /\[\[:?([^\]|]+)(?:\|([^\]]*))?\]\]([a-zабвгґдеєжзиіїйклмнопрстуфхцчшщьюя']*)/gu;
-
-function unescapeTarget(target: string): string {
-  return target.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#039;/g, "'");
-}
-
-/** What formatting comments needs from the store: which linked pages exist, and the red-link tooltip. */
-export interface CommentLinks {
-  /** "ns:dbkey" of the linked pages that exist */
-  existing: Set<string>;
-  /** the red-link-title message ("$1 (page does not exist)") */
-  redLinkTitle: string;
-}
-
-/** Read, for a batch of comments, every linked page's existence (one store call) and the red-link message. */
-export async function commentLinks(ctx: QueryModuleContext, comments: string[]): Promise<CommentLinks> {
-  const targets = new Map<string, { ns: number; dbkey: string }>();
-  for (const c of comments) {
-    for (const m of escapeHtml(c).matchAll(COMMENT_LINK)) {
-      const t = ctx.wiki.codec.parse(unescapeTarget(m[1]), 0);
-      if (t !== null && t.ns >= 0) targets.set(t.ns + ':' + t.dbkey, { ns: t.ns, dbkey: t.dbkey });
-    }
-  }
-  if (targets.size === 0) return { existing: new Set(), redLinkTitle: '' };
-  const [rows, red] = await Promise.all([ctx.store.pages.byTitles([...targets.values()]), new MessageLoader(ctx.store, ctx.wiki).get('red-link-title', ctx.wiki.lang)]);
-  return { existing: new Set(rows.map((r) => r.ns + ':' + r.title)), redLinkTitle: red === false ? '$1 (page does not exist)' : red };
-}
-
-/**
- * Linker::formatComment for upload comments: HTML-escaped text with [[internal links]] turned into
- * anchors (red links to missing pages). `links` comes from commentLinks over the same comments.
- */
-export function formatComment(ctx: QueryModuleContext, comment: string, links: CommentLinks): string {
-  const escaped = escapeHtml(comment);
-  return escaped.replace(COMMENT_LINK, (all, target: string, label: string | undefined, trail: string) => {
-    const t = ctx.wiki.codec.parse(unescapeTarget(target), 0);
-    if (t === null) return all;
-    const text = (label !== undefined && label !== '' ? label : target) + trail;
-    const full = ctx.wiki.codec.prefixedDbKey(t.ns, t.dbkey);
-    const shown = escapeHtml(ctx.wiki.titleText(t.ns, t.dbkey));
-    const frag = t.fragment ? '#' + wfUrlencode(t.fragment.replace(/ /g, '_')) : '';
-    if (t.ns < 0 || links.existing.has(t.ns + ':' + t.dbkey)) {
-      return `<a href="/index.php/${wfUrlencode(full)}${frag}" title="${shown}">${text}</a>`;
-    }
-    const redTitle = links.redLinkTitle.replace('$1', ctx.wiki.titleText(t.ns, t.dbkey));
-    return `<a href="/index.php?title=${wfUrlencode(full)}&amp;action=edit&amp;redlink=1" class="new" title="${escapeHtml(redTitle)}">${text}</a>`;
-  });
 }

@@ -20,7 +20,8 @@ import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type { FileRow } from '../../store/file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { commentLinks, fileInfo, type CommentLinks } from './allimages.js';
+import { fileInfo } from './allimages.js';
+import { commentLinks, type CommentLinks } from './comments.js';
 import { continueParts } from './shared.js';
 
 /** ApiQueryImageInfo::getPropertyNames() of 1.25, in its order. */

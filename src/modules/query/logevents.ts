@@ -6,8 +6,8 @@ import { continueParam, dirParam, limitParam } from '../../api/param-presets.js'
 import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { formatLogParams } from '../../wiki/log-params.js';
-import { commentLinks, formatComment } from './allimages.js';
-import { dieBadContinue } from './shared.js';
+import { addCommentFields, commentLinks } from './comments.js';
+import { addUserFields, logTitleInfo, timestampIdContinue } from './history-shared.js';
 
 /** $wgLogTypes of 1.25. */
 export const LOG_TYPES = ['', 'block', 'protect', 'rights', 'delete', 'upload', 'move', 'import', 'patrol', 'merge', 'suppress', 'managetags', 'newusers'];
@@ -60,12 +60,8 @@ export const logeventsModule: QueryModule = {
     };
     const title = titleOf(p.title, 'title');
     const prefix = titleOf(p.prefix, 'prefix');
-    let from: { timestamp: string; logid: number } | undefined;
-    if (p.continue !== undefined) {
-      const cont = (p.continue as string).split('|');
-      if (cont.length !== 2 || !/^\d{14}$/.test(cont[0]) || !/^\d+$/.test(cont[1])) dieBadContinue(ctx);
-      from = { timestamp: cont[0], logid: Number(cont[1]) };
-    }
+    const cont = timestampIdContinue(ctx);
+    const from = cont && { timestamp: cont[0], logid: Number(cont[1]) };
     const limit = p.limit as number;
     // the dump carries no change tags
     const rows = p.tag !== undefined ? [] : await ctx.store.history.logEvents({
@@ -82,10 +78,7 @@ export const logeventsModule: QueryModule = {
     });
     const links = props.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.comment)) : null;
     const out = ctx.result.queryList('logevents');
-    const titleInfo = (text: string) => {
-      const t = ctx.wiki.codec.parse(text, 0);
-      return t && { ns: t.ns, title: ctx.wiki.titleText(t.ns, t.dbkey) };
-    };
+    const titleInfo = logTitleInfo(ctx);
     rows.forEach((r, i) => {
       if (i === limit) {
         ctx.setContinue('continue', `${r.timestamp}|${r.logid}`);
@@ -113,22 +106,9 @@ export const logeventsModule: QueryModule = {
         v.type = r.type;
         v.action = r.action;
       }
-      if (props.has('user') || props.has('userid')) {
-        if (r.deleted & 4) v.userhidden = true;
-        else {
-          if (props.has('user')) v.user = r.user;
-          if (props.has('userid')) v.userid = r.userid;
-          if (r.userid === 0) v.anon = true;
-        }
-      }
+      addUserFields(v, props, (r.deleted & 4) !== 0, r.user, r.userid);
       if (props.has('timestamp')) v.timestamp = mwToIso(r.timestamp);
-      if (props.has('comment') || props.has('parsedcomment')) {
-        if (r.deleted & 2) v.commenthidden = true;
-        else {
-          if (props.has('comment')) v.comment = r.comment;
-          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment, links!);
-        }
-      }
+      addCommentFields(ctx, v, props, (r.deleted & 2) !== 0, r.comment, links);
       if (props.has('tags')) v.tags = [];
       out.push(v);
     });

@@ -8,8 +8,8 @@ import type { QueryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { formatLogParams } from '../../wiki/log-params.js';
-import { commentLinks, formatComment } from './allimages.js';
-import { dieBadContinue } from './shared.js';
+import { addCommentFields, commentLinks } from './comments.js';
+import { addUserFields, logTitleInfo, timestampIdContinue } from './history-shared.js';
 
 const PROPS = ['user', 'userid', 'comment', 'parsedcomment', 'flags', 'timestamp', 'title', 'ids', 'sizes', 'redirect', 'patrolled', 'loginfo', 'tags', 'sha1'];
 const SHOW = ['minor', '!minor', 'bot', '!bot', 'anon', '!anon', 'redirect', '!redirect', 'patrolled', '!patrolled', 'unpatrolled'];
@@ -54,12 +54,8 @@ export const recentchangesModule: QueryModule = {
       ctx.die('permissiondenied', 'You need the patrol right to request the patrolled flag');
     }
     if (p.user !== undefined && p.excludeuser !== undefined) ctx.die('user-excludeuser', 'user and excludeuser cannot be used together');
-    let from: { timestamp: string; rcid: number } | undefined;
-    if (p.continue !== undefined) {
-      const cont = (p.continue as string).split('|');
-      if (cont.length !== 2 || !/^\d{14}$/.test(cont[0]) || !/^\d+$/.test(cont[1])) dieBadContinue(ctx);
-      from = { timestamp: cont[0], rcid: Number(cont[1]) };
-    }
+    const cont = timestampIdContinue(ctx);
+    const from = cont && { timestamp: cont[0], rcid: Number(cont[1]) };
     const limit = p.limit as number;
     const flag = (name: string) => (show.has(name) ? true : show.has('!' + name) ? false : undefined);
     // the dump carries no change tags
@@ -81,10 +77,7 @@ export const recentchangesModule: QueryModule = {
     });
     const links = !ctx.generator && props.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.comment)) : null;
     const out = ctx.generator ? null : ctx.result.queryList('recentchanges');
-    const titleInfo = (text: string) => {
-      const t = ctx.wiki.codec.parse(text, 0);
-      return t && { ns: t.ns, title: ctx.wiki.titleText(t.ns, t.dbkey) };
-    };
+    const titleInfo = logTitleInfo(ctx);
     rows.forEach((r, i) => {
       if (i > limit) return;
       if (i === limit) {
@@ -112,14 +105,7 @@ export const recentchangesModule: QueryModule = {
         }
       }
       if (props.has('ids')) v.rcid = r.rcid;
-      if (props.has('user') || props.has('userid')) {
-        if (r.deleted & 4) v.userhidden = true;
-        else {
-          if (props.has('user')) v.user = r.user;
-          if (props.has('userid')) v.userid = r.userid;
-          if (r.userid === 0) v.anon = true;
-        }
-      }
+      addUserFields(v, props, (r.deleted & 4) !== 0, r.user, r.userid);
       if (props.has('flags')) {
         v.bot = r.bot;
         v.new = r.type === 1;
@@ -130,13 +116,7 @@ export const recentchangesModule: QueryModule = {
         v.newlen = r.newLen ?? 0;
       }
       if (props.has('timestamp')) v.timestamp = mwToIso(r.timestamp);
-      if (props.has('comment') || props.has('parsedcomment')) {
-        if (r.deleted & 2) v.commenthidden = true;
-        else {
-          if (props.has('comment')) v.comment = r.comment;
-          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment, links!);
-        }
-      }
+      addCommentFields(ctx, v, props, (r.deleted & 2) !== 0, r.comment, links);
       if (props.has('redirect')) v.redirect = r.isRedirect;
       if (props.has('loginfo') && isLog) {
         if (r.deleted & 1) v.actionhidden = true;

@@ -11,7 +11,7 @@ import type { RevisionRecord } from '../../store/history-store.js';
 import { texts } from '../../api/errors.js';
 import { intval } from '../../api/params.js';
 import { mwToIso } from '../../wiki/timestamps.js';
-import { commentLinks, formatComment } from './allimages.js';
+import { addCommentFields, commentLinks } from './comments.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { DEFAULT_RENDER_OPTIONS, renderPage, renderRevision } from '../page-renderer.js';
 import { userLanguage } from '../../wiki/messages.js';
@@ -134,13 +134,7 @@ export const revisionsModule: QueryModule = {
         else v.sha1 = rev.sha1 ? sha1Base36ToHex(rev.sha1) : '';
       }
       if (props.has('contentmodel')) v.contentmodel = rev.contentModel;
-      if (props.has('comment') || props.has('parsedcomment')) {
-        if (rev.commentHidden) v.commenthidden = true;
-        else {
-          if (props.has('comment')) v.comment = rev.comment;
-          if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, rev.comment, links!);
-        }
-      }
+      addCommentFields(ctx, v, props, rev.commentHidden, rev.comment, links);
       if (props.has('tags')) v.tags = [];
       if (fetchContent) {
         const text = texts.get(rev.revid);

@@ -9,7 +9,7 @@ import type { QueryModule } from '../../api/types.js';
 import type { ContributionOptions } from '../../store/history-store.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { canonicalUserName, isIp } from '../../wiki/user-groups.js';
-import { commentLinks, formatComment } from './allimages.js';
+import { commentLinks, formatComment } from './comments.js';
 import { dieBadContinue } from './shared.js';
 
 const PROPS = ['ids', 'title', 'timestamp', 'comment', 'parsedcomment', 'size', 'sizediff', 'flags', 'patrolled', 'tags'];
