@@ -8,7 +8,7 @@ import { intval } from '../../api/params.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import { InterwikiMap } from '../../wiki/interwiki.js';
-import { continueParts } from './shared.js';
+import { addInterwikiUrl, continueParts, interwikiLinkPageIds } from './shared.js';
 
 export const iwlinksModule: QueryModule = {
   kind: 'prop',
@@ -28,12 +28,8 @@ export const iwlinksModule: QueryModule = {
   cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
-    const pageids = [...new Set(ctx.pageSet.good.map((g) => g.pageid))];
+    const pageids = interwikiLinkPageIds(ctx, 'prefix', 'noprefix');
     if (pageids.length === 0) return;
-    if (p.title !== undefined && p.prefix === undefined) ctx.die('noprefix', 'The prefix parameter must be set');
-    if (p.url && p.prop !== undefined) {
-      ctx.die('invalidparammix', `The parameters ${ctx.encodeParamName('url')}, ${ctx.encodeParamName('prop')} can not be used together`);
-    }
     const withUrl = p.url === true || ((p.prop as string[] | undefined) ?? []).includes('url');
     const cont = continueParts(ctx, 3);
     const limit = p.limit as number;
@@ -51,10 +47,7 @@ export const iwlinksModule: QueryModule = {
       const entry = ctx.pageSet.entry(row.from);
       if (!entry) return;
       const item: Record<string, unknown> = { prefix: row.prefix };
-      if (map) {
-        const url = map.url(row.prefix, row.title);
-        if (url !== undefined) item.url = url;
-      }
+      if (map) addInterwikiUrl(item, map, row.prefix, row.title);
       ((entry.iwlinks ??= []) as unknown[]).push(withContent(item, 'title', row.title));
     });
   },

@@ -9,7 +9,7 @@ import { intval } from '../../api/params.js';
 import type { QueryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import { InterwikiMap, languageName } from '../../wiki/interwiki.js';
-import { continueParts } from './shared.js';
+import { addInterwikiUrl, continueParts, interwikiLinkPageIds } from './shared.js';
 
 export const langlinksModule: QueryModule = {
   kind: 'prop',
@@ -30,12 +30,8 @@ export const langlinksModule: QueryModule = {
   cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
-    const pageids = [...new Set(ctx.pageSet.good.map((g) => g.pageid))];
+    const pageids = interwikiLinkPageIds(ctx, 'lang', 'nolang');
     if (pageids.length === 0) return;
-    if (p.title !== undefined && p.lang === undefined) ctx.die('nolang', 'The lang parameter must be set');
-    if (p.url && p.prop !== undefined) {
-      ctx.die('invalidparammix', `The parameters ${ctx.encodeParamName('url')}, ${ctx.encodeParamName('prop')} can not be used together`);
-    }
     const prop = new Set(p.url ? ['url'] : ((p.prop as string[] | undefined) ?? []));
     const descending = p.dir === 'descending';
     const cont = continueParts(ctx, 2);
@@ -54,10 +50,7 @@ export const langlinksModule: QueryModule = {
       const entry = ctx.pageSet.entry(row.from);
       if (!entry) return;
       const item: Record<string, unknown> = { lang: row.lang };
-      if (map) {
-        const url = map.url(row.lang, row.title);
-        if (url !== undefined) item.url = url;
-      }
+      if (map) addInterwikiUrl(item, map, row.lang, row.title);
       // without the cldr extension 1.25 knows only autonyms, whatever llinlanguagecode says
       if (prop.has('langname')) item.langname = languageName(row.lang);
       if (prop.has('autonym')) item.autonym = languageName(row.lang);

@@ -2,6 +2,7 @@
 import type { ParamDecls, QueryModule, QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import type { PageRow } from '../../store/page-store.js';
+import type { InterwikiMap } from '../../wiki/interwiki.js';
 
 /** What a module of a family that shares one implementation is: its name, prefix and help (and more for the family). */
 export interface ModuleSpec {
@@ -84,6 +85,28 @@ export async function titleOrPageId(ctx: QueryModuleContext): Promise<{ title: s
   const page = (await ctx.store.pages.byIds([p.pageid as number]))[0];
   if (!page) ctx.die('nosuchpageid', `There is no page with ID ${p.pageid}`);
   return { page };
+}
+
+/**
+ * The checks prop=iwlinks and prop=langlinks make alike: the page set's page ids, each once (none:
+ * nothing to list); `title` only with the filter parameter (`filterParam`, else the error `code`); the
+ * deprecated `url` not together with `prop`.
+ */
+export function interwikiLinkPageIds(ctx: QueryModuleContext, filterParam: 'prefix' | 'lang', code: 'noprefix' | 'nolang'): number[] {
+  const p = ctx.params;
+  const pageids = [...new Set(ctx.pageSet.good.map((g) => g.pageid))];
+  if (pageids.length === 0) return pageids;
+  if (p.title !== undefined && p[filterParam] === undefined) ctx.die(code, `The ${filterParam} parameter must be set`);
+  if (p.url && p.prop !== undefined) {
+    ctx.die('invalidparammix', `The parameters ${ctx.encodeParamName('url')}, ${ctx.encodeParamName('prop')} can not be used together`);
+  }
+  return pageids;
+}
+
+/** An interwiki or interlanguage link's `url` from the interwiki map (none for an unknown prefix). */
+export function addInterwikiUrl(item: Record<string, unknown>, map: InterwikiMap, prefix: string, title: string): void {
+  const url = map.url(prefix, title);
+  if (url !== undefined) item.url = url;
 }
 
 /** A sort key as the API shows it: its UTF-8 bytes in hex. */
