@@ -7,7 +7,7 @@
 import { limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { QueryModule } from '../../api/types.js';
 import { PROTOCOL_NAMES, expandUrl } from '../../wiki/external-urls.js';
-import { generatePageRows } from './shared.js';
+import { generatePageRows, pageItem } from './shared.js';
 import { indexPrefixOf, offsetOf } from './extlinks-shared.js';
 
 export const exturlusageModule: QueryModule = {
@@ -40,12 +40,7 @@ export const exturlusageModule: QueryModule = {
     rows.forEach((row, i) => {
       if (i >= limit) return ctx.setContinue('offset', offset + limit);
       if (ctx.generator) return void generated.push(row.pageid);
-      const item: Record<string, unknown> = {};
-      if (prop.has('ids')) item.pageid = row.pageid;
-      if (prop.has('title')) {
-        item.ns = row.ns;
-        item.title = ctx.wiki.titleText(row.ns, row.title);
-      }
+      const item = pageItem(ctx, prop, row);
       if (prop.has('url')) item.url = p.expandurl ? expandUrl(row.url) : row.url;
       list!.push(item);
     });

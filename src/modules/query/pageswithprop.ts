@@ -5,7 +5,7 @@
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import { intval } from '../../api/params.js';
 import type { QueryModule } from '../../api/types.js';
-import { continueParts, generatePageRows } from './shared.js';
+import { continueParts, generatePageRows, pageItem } from './shared.js';
 
 export const pageswithpropModule: QueryModule = {
   kind: 'list',
@@ -35,12 +35,7 @@ export const pageswithpropModule: QueryModule = {
     rows.forEach((row, i) => {
       if (i >= limit) return ctx.setContinue('continue', row.pageid);
       if (ctx.generator) return void generated.push(row.pageid);
-      const item: Record<string, unknown> = {};
-      if (prop.has('ids')) item.pageid = row.pageid;
-      if (prop.has('title')) {
-        item.ns = row.ns;
-        item.title = ctx.wiki.titleText(row.ns, row.title);
-      }
+      const item = pageItem(ctx, prop, row);
       if (prop.has('value')) item.value = row.value;
       list!.push(item);
     });

@@ -109,6 +109,17 @@ export function addInterwikiUrl(item: Record<string, unknown>, map: InterwikiMap
   if (url !== undefined) item.url = url;
 }
 
+/** A listed page as `prop=ids|title` shows it: its page id, its namespace and title, as asked for. */
+export function pageItem(ctx: QueryModuleContext, prop: Set<string>, row: { pageid: number; ns: number; title: string }): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  if (prop.has('ids')) item.pageid = row.pageid;
+  if (prop.has('title')) {
+    item.ns = row.ns;
+    item.title = ctx.wiki.titleText(row.ns, row.title);
+  }
+  return item;
+}
+
 /** A sort key as the API shows it: its UTF-8 bytes in hex. */
 export function sortkeyHex(sortkey: string): string {
   return Buffer.from(sortkey, 'utf8').toString('hex');
