@@ -91,16 +91,7 @@ async function runBacklinks(ctx: QueryModuleContext, o: BacklinksSpec): Promise<
   const secondCont = cont.length >= 6;
   // first level: one range per namespace asked for (or one for all), the continuation's first
   const firstRanges: Range[] = [];
-  for (const ns of nsList) {
-    let fromId: number | undefined;
-    if (firstCont) {
-      const cNs = cont[0] as number;
-      if (byNs && ns !== cNs) {
-        if (cmp(ns!, cNs) < 0) continue;
-      } else fromId = cont[1] as number;
-    }
-    firstRanges.push({ ns: root.ns, title: root.title, fromNs: ns, fromId });
-  }
+  pushFromNsRanges(firstRanges, root, nsList, byNs, cmp, firstCont ? (cont[0] as number) : undefined, cont[1] as number);
   let count = 0;
   for (const row of await readRanges(ctx, o.table, firstRanges, firstRedirect, descending, limit + 1)) {
     if (++count > limit) {
@@ -132,17 +123,8 @@ async function runBacklinks(ctx: QueryModuleContext, o: BacklinksSpec): Promise<
         titleCmp = !files && t.ns !== cNs ? cmp(t.ns, cNs) : descending ? compareBytes(cont[3] as string, t.title) : compareBytes(t.title, cont[3] as string);
         if (titleCmp < 0) continue;
       }
-      for (const ns of nsList) {
-        let fromId: number | undefined;
-        if (secondCont && titleCmp === 0) {
-          const cNs = cont[4] as number;
-          if (byNs && ns !== cNs) {
-            if (cmp(ns!, cNs) < 0) continue;
-          } else fromId = cont[5] as number;
-        }
-        // the linking page's namespace is its from namespace: the same filter as 1.25's page_namespace
-        ranges.push({ ns: t.ns, title: t.title, fromNs: ns, fromId });
-      }
+      // the linking page's namespace is its from namespace: the same filter as 1.25's page_namespace
+      pushFromNsRanges(ranges, t, nsList, byNs, cmp, secondCont && titleCmp === 0 ? (cont[4] as number) : undefined, cont[5] as number);
     }
     let n = 0;
     for (const row of await readRanges(ctx, o.table, ranges, secondRedirect, descending, limit + 1)) {
@@ -176,6 +158,22 @@ interface Range {
   title: string;
   fromNs?: number;
   fromId?: number;
+}
+
+/**
+ * The ranges of one target, one per from namespace of `nsList` (undefined: all), in output order; with
+ * a continuation at `contNs` the ranges before it are left out and its own starts at page `contId`.
+ */
+function pushFromNsRanges(ranges: Range[], target: { ns: number; title: string }, nsList: Array<number | undefined>, byNs: boolean, cmp: (a: number, b: number) => number, contNs: number | undefined, contId: number): void {
+  for (const fromNs of nsList) {
+    let fromId: number | undefined;
+    if (contNs !== undefined) {
+      if (byNs && fromNs !== contNs) {
+        if (cmp(fromNs!, contNs) < 0) continue;
+      } else fromId = contId;
+    }
+    ranges.push({ ns: target.ns, title: target.title, fromNs, fromId });
+  }
 }
 
 /** A linking page of one of the ranges read (`target`: the range's index). */
