@@ -8,6 +8,7 @@ import { mwToIso } from '../../wiki/timestamps.js';
 import { formatLogParams } from '../../wiki/log-params.js';
 import { addCommentFields, commentLinks } from './comments.js';
 import { addUserFields, logTitleInfo, timestampIdContinue } from './history-shared.js';
+import { addTitleFields } from './shared.js';
 
 /** $wgLogTypes of 1.25. */
 export const LOG_TYPES = ['', 'block', 'protect', 'rights', 'delete', 'upload', 'move', 'import', 'patrol', 'merge', 'suppress', 'managetags', 'newusers'];
@@ -91,10 +92,7 @@ export const logeventsModule: QueryModule = {
         // LogPage::DELETED_ACTION hides the title and the details from readers
         if (r.deleted & 1) v.actionhidden = true;
         else {
-          if (props.has('title')) {
-            v.ns = r.ns;
-            v.title = ctx.wiki.titleText(r.ns, r.title);
-          }
+          addTitleFields(ctx, v, props, r.ns, r.title);
           if (props.has('ids')) {
             v.pageid = r.pageid;
             v.logpage = r.logpage;

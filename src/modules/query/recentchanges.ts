@@ -10,6 +10,7 @@ import { sha1Base36ToHex } from '../../wiki/files.js';
 import { formatLogParams } from '../../wiki/log-params.js';
 import { addCommentFields, commentLinks } from './comments.js';
 import { addUserFields, logTitleInfo, timestampIdContinue } from './history-shared.js';
+import { addTitleFields } from './shared.js';
 
 const PROPS = ['user', 'userid', 'comment', 'parsedcomment', 'flags', 'timestamp', 'title', 'ids', 'sizes', 'redirect', 'patrolled', 'loginfo', 'tags', 'sha1'];
 const SHOW = ['minor', '!minor', 'bot', '!bot', 'anon', '!anon', 'redirect', '!redirect', 'patrolled', '!patrolled', 'unpatrolled'];
@@ -93,10 +94,7 @@ export const recentchangesModule: QueryModule = {
       if (props.has('title') || props.has('ids')) {
         if (isLog && r.deleted & 1) v.actionhidden = true;
         else {
-          if (props.has('title')) {
-            v.ns = r.ns;
-            v.title = ctx.wiki.titleText(r.ns, r.title);
-          }
+          addTitleFields(ctx, v, props, r.ns, r.title);
           if (props.has('ids')) {
             v.pageid = r.pageid;
             v.revid = r.revid;

@@ -113,11 +113,16 @@ export function addInterwikiUrl(item: Record<string, unknown>, map: InterwikiMap
 export function pageItem(ctx: QueryModuleContext, prop: Set<string>, row: { pageid: number; ns: number; title: string }): Record<string, unknown> {
   const item: Record<string, unknown> = {};
   if (prop.has('ids')) item.pageid = row.pageid;
-  if (prop.has('title')) {
-    item.ns = row.ns;
-    item.title = ctx.wiki.titleText(row.ns, row.title);
-  }
+  addTitleFields(ctx, item, prop, row.ns, row.title);
   return item;
+}
+
+/** A row's page as `prop=title` shows it: its namespace and title text. */
+export function addTitleFields(ctx: QueryModuleContext, item: Record<string, unknown>, prop: Set<string>, ns: number, dbkey: string): void {
+  if (prop.has('title')) {
+    item.ns = ns;
+    item.title = ctx.wiki.titleText(ns, dbkey);
+  }
 }
 
 /** A sort key as the API shows it: its UTF-8 bytes in hex. */

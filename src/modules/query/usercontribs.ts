@@ -10,7 +10,7 @@ import type { ContributionOptions } from '../../store/history-store.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { canonicalUserName, isIp } from '../../wiki/user-groups.js';
 import { commentLinks, formatComment } from './comments.js';
-import { dieBadContinue } from './shared.js';
+import { addTitleFields, dieBadContinue } from './shared.js';
 
 const PROPS = ['ids', 'title', 'timestamp', 'comment', 'parsedcomment', 'size', 'sizediff', 'flags', 'patrolled', 'tags'];
 const SHOW = ['minor', '!minor', 'patrolled', '!patrolled', 'top', '!top', 'new', '!new'];
@@ -107,10 +107,7 @@ export const usercontribsModule: QueryModule = {
         v.revid = r.revid;
         v.parentid = r.parentid;
       }
-      if (props.has('title')) {
-        v.ns = r.ns;
-        v.title = ctx.wiki.titleText(r.ns, r.title);
-      }
+      addTitleFields(ctx, v, props, r.ns, r.title);
       if (props.has('timestamp')) v.timestamp = mwToIso(r.timestamp);
       if (props.has('flags')) {
         v.new = r.parentid === 0;
