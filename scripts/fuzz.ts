@@ -14,7 +14,7 @@
  * body), and a server process that died.
  */
 import { parseArgs } from 'node:util';
-import { Rng } from './generate-demo.js';
+import { Rng } from './random.js';
 import { importDemo, startServer, type RunningServer } from './abuse-server.js';
 
 interface Param {

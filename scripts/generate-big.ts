@@ -1,6 +1,6 @@
 /**
  * Large synthetic wiki generator: streams a MediaWiki 1.25 XML export dump (schema 0.10, same layout as
- * generate-demo.ts) of N pages, for import and benchmark runs at scale (N up to 1,000,000 and beyond).
+ * the demo wiki's) of N pages, for import and benchmark runs at scale (N up to 1,000,000 and beyond).
  * Nothing is held in memory: every page is a pure function of its index, and the output is written in
  * chunks with fs.writeSync.
  *
@@ -31,7 +31,18 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { xmlHeader, xmlPage, XML_FOOTER, isoTime, parseIso, ucfirst, lcfirst, type DumpPage, type Contributor } from './generate-demo.js';
+import { demoSiteInfo, xmlHeader, xmlPage, XML_FOOTER, type DumpPage, type Contributor } from '../src/demo/dump-xml.js';
+import { lcfirst, ucfirst } from '../src/wiki/language.js';
+
+/** Seconds since the epoch → ISO 8601 UTC without milliseconds, e.g. 2014-03-05T10:20:30Z. */
+function isoTime(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}
+function parseIso(iso: string): number {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) throw new Error(`bad timestamp ${iso}`);
+  return Math.floor(ms / 1000);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Deterministic hashing
@@ -282,7 +293,7 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
   };
 
   dump.write(
-    xmlHeader({ sitename: 'Синтетична вікі', dbname: 'bigwiki', base: 'http://127.0.0.1:8080/index.php/Головна_сторінка' }),
+    xmlHeader({ ...demoSiteInfo(), sitename: 'Синтетична вікі', dbname: 'bigwiki', base: 'http://127.0.0.1:8080/index.php/Головна_сторінка' }),
   );
   let pageId = 0;
   let revId = 0;

@@ -11,52 +11,16 @@
  *
  * CLI: node dist/scripts/generate-demo.js OUTDIR
  */
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { htmlspecialchars } from '../src/wiki/html.js';
-
-// ---------------------------------------------------------------------------------------------------------
-// Shared helpers (also used by generate-big.ts)
-// ---------------------------------------------------------------------------------------------------------
-
-/** mulberry32: a tiny, fast, seedable PRNG. */
-export class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  /** Uniform float in [0, 1). */
-  next(): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  /** Integer in [lo, hi] inclusive. */
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  pick<T>(arr: readonly T[]): T {
-    return arr[Math.floor(this.next() * arr.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  /** k distinct elements (order random). */
-  sample<T>(arr: readonly T[], k: number): T[] {
-    const a = arr.slice();
-    const out: T[] = [];
-    for (let i = 0; i < k && a.length > 0; i++) out.push(a.splice(Math.floor(this.next() * a.length), 1)[0]!);
-    return out;
-  }
-}
+import { lcfirst, ucfirst } from '../src/wiki/language.js';
+import { Rng } from './random.js';
+import { phpSerialize, sha1Base36, uploadLocation, xmlHeader, xmlLogItem, xmlPage, XML_FOOTER, type Contributor, type DumpLogItem, type DumpRevision, type DumpUpload } from '../src/demo/dump-xml.js';
+import { encodeGif, encodePdf, encodePng, type Rgb as RGB } from '../src/demo/image-encoders.js';
 
 /** FNV-1a 32-bit hash of a string (used to seed per-page PRNGs). */
-export function hashString(s: string): number {
+function hashString(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
@@ -65,65 +29,8 @@ export function hashString(s: string): number {
   return h >>> 0;
 }
 
-/** XML-escape text and attribute values the way MediaWiki's dumper does (htmlspecialchars: & < > "). */
-export function xmlEscape(s: string): string {
-  return htmlspecialchars(s);
-}
-
-/** MediaWiki's base-36 SHA-1 (Wikimedia\base_convert(sha1, 16, 36, 31)). */
-export function sha1Base36(data: string | Buffer): string {
-  const hex = crypto.createHash('sha1').update(data).digest('hex');
-  return hexToBase36(hex);
-}
-export function hexToBase36(hex: string): string {
-  return BigInt('0x' + hex).toString(36).padStart(31, '0');
-}
-
-/** Seconds since the epoch → ISO 8601 UTC without milliseconds, e.g. 2014-03-05T10:20:30Z. */
-export function isoTime(sec: number): string {
-  return new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
-}
-export function parseIso(s: string): number {
-  const ms = Date.parse(s);
-  if (Number.isNaN(ms)) throw new Error(`bad timestamp ${s}`);
-  return Math.floor(ms / 1000);
-}
-
-export interface Contributor {
-  name?: string;
-  id?: number;
-  ip?: string;
-}
-export interface DumpRevision {
-  id: number;
-  parentId?: number;
-  timestamp: string;
-  contributor: Contributor;
-  minor?: boolean;
-  comment?: string;
-  text: string;
-}
-export interface DumpUpload {
-  timestamp: string;
-  contributor: Contributor;
-  comment: string;
-  filename: string; // DB key
-  src: string;
-  size: number;
-  sha1base36: string;
-  rel: string;
-}
-export interface DumpPage {
-  title: string; // prefixed, spaces
-  ns: number;
-  id: number;
-  redirect?: string; // prefixed target, spaces, no fragment
-  revisions: DumpRevision[];
-  uploads?: DumpUpload[];
-}
-
 /** Namespaces of the demo wiki (local names with spaces). */
-export const NAMESPACES: ReadonlyArray<readonly [number, string]> = [
+const NAMESPACES: ReadonlyArray<readonly [number, string]> = [
   [-2, 'Медіа'],
   [-1, 'Спеціальна'],
   [0, ''],
@@ -151,270 +58,14 @@ export const NAMESPACES: ReadonlyArray<readonly [number, string]> = [
 ];
 const NS_NAME = new Map<number, string>(NAMESPACES.map(([k, v]) => [k, v]));
 
-export interface SiteInfo {
-  sitename: string;
-  dbname: string;
-  base: string;
+/** Seconds since the epoch → ISO 8601 UTC without milliseconds, e.g. 2014-03-05T10:20:30Z. */
+function isoTime(sec: number): string {
+  return new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
 }
-export const DEFAULT_SITE: SiteInfo = {
-  sitename: 'Демовікі',
-  dbname: 'demowiki',
-  base: 'http://127.0.0.1:8080/index.php/Головна_сторінка',
-};
-export const SERVER = 'http://127.0.0.1:8080';
-
-export function xmlHeader(site: SiteInfo = DEFAULT_SITE): string {
-  const ns = NAMESPACES.map(([k, v]) =>
-    v === ''
-      ? `      <namespace key="${k}" case="first-letter" />`
-      : `      <namespace key="${k}" case="first-letter">${xmlEscape(v)}</namespace>`,
-  ).join('\n');
-  return (
-    `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" ` +
-    `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ` +
-    `xsi:schemaLocation="http://www.mediawiki.org/xml/export-0.10/ http://www.mediawiki.org/xml/export-0.10.xsd" ` +
-    `version="0.10" xml:lang="uk">\n` +
-    `  <siteinfo>\n` +
-    `    <sitename>${xmlEscape(site.sitename)}</sitename>\n` +
-    `    <dbname>${xmlEscape(site.dbname)}</dbname>\n` +
-    `    <base>${xmlEscape(site.base)}</base>\n` +
-    `    <generator>MediaWiki 1.25.4</generator>\n` +
-    `    <case>first-letter</case>\n` +
-    `    <namespaces>\n${ns}\n    </namespaces>\n` +
-    `  </siteinfo>\n`
-  );
-}
-export const XML_FOOTER = '</mediawiki>\n';
-
-function xmlContributor(c: Contributor, indent: string): string {
-  if (c.ip !== undefined) return `${indent}<contributor>\n${indent}  <ip>${xmlEscape(c.ip)}</ip>\n${indent}</contributor>\n`;
-  return (
-    `${indent}<contributor>\n${indent}  <username>${xmlEscape(c.name ?? '')}</username>\n` +
-    `${indent}  <id>${c.id ?? 0}</id>\n${indent}</contributor>\n`
-  );
-}
-
-/** One <page> element in Special:Export's layout. */
-export function xmlPage(p: DumpPage): string {
-  let s = `  <page>\n    <title>${xmlEscape(p.title)}</title>\n    <ns>${p.ns}</ns>\n    <id>${p.id}</id>\n`;
-  if (p.redirect !== undefined) s += `    <redirect title="${xmlEscape(p.redirect)}" />\n`;
-  for (const r of p.revisions) {
-    s += `    <revision>\n      <id>${r.id}</id>\n`;
-    if (r.parentId !== undefined) s += `      <parentid>${r.parentId}</parentid>\n`;
-    s += `      <timestamp>${r.timestamp}</timestamp>\n`;
-    s += xmlContributor(r.contributor, '      ');
-    if (r.minor) s += `      <minor />\n`;
-    if (r.comment) s += `      <comment>${xmlEscape(r.comment)}</comment>\n`;
-    s += `      <model>wikitext</model>\n      <format>text/x-wiki</format>\n`;
-    const bytes = Buffer.byteLength(r.text, 'utf8');
-    s += `      <text xml:space="preserve" bytes="${bytes}">${xmlEscape(r.text)}</text>\n`;
-    s += `      <sha1>${sha1Base36(r.text)}</sha1>\n    </revision>\n`;
-  }
-  for (const u of p.uploads ?? []) {
-    s +=
-      `    <upload>\n      <timestamp>${u.timestamp}</timestamp>\n` +
-      xmlContributor(u.contributor, '      ') +
-      `      <comment>${xmlEscape(u.comment)}</comment>\n` +
-      `      <filename>${xmlEscape(u.filename)}</filename>\n` +
-      `      <src>${xmlEscape(u.src)}</src>\n` +
-      `      <size>${u.size}</size>\n` +
-      `      <sha1base36>${u.sha1base36}</sha1base36>\n` +
-      `      <rel>${xmlEscape(u.rel)}</rel>\n` +
-      `    </upload>\n`;
-  }
-  return s + `  </page>\n`;
-}
-
-/** One <logitem> (dumps made with --logs). */
-export interface DumpLogItem {
-  id: number;
-  timestamp: string;
-  contributor: Contributor;
-  comment: string;
-  type: string;
-  action: string;
-  logtitle: string;
-  params: string;
-}
-
-export function xmlLogItem(l: DumpLogItem): string {
-  return (
-    `  <logitem>\n    <id>${l.id}</id>\n    <timestamp>${l.timestamp}</timestamp>\n` +
-    xmlContributor(l.contributor, '    ') +
-    (l.comment ? `    <comment>${xmlEscape(l.comment)}</comment>\n` : '') +
-    `    <type>${l.type}</type>\n    <action>${l.action}</action>\n` +
-    `    <logtitle>${xmlEscape(l.logtitle)}</logtitle>\n` +
-    `    <params xml:space="preserve">${xmlEscape(l.params)}</params>\n  </logitem>\n`
-  );
-}
-
-/** PHP serialize() of strings, integers and (nested) arrays: new-style log parameters. */
-export function phpSerialize(v: string | number | Array<string | number> | Record<string, unknown>): string {
-  if (typeof v === 'number') return `i:${v};`;
-  if (typeof v === 'string') return `s:${Buffer.byteLength(v, 'utf8')}:"${v}";`;
-  const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
-  return `a:${entries.length}:{` + entries.map(([k, x]) => phpSerialize(k) + phpSerialize(x as string)).join('') + '}';
-}
-
-/** MediaWiki's hashed upload path ("a/ab/") of a file DB key. */
-export function hashPath(dbKey: string): string {
-  const h = crypto.createHash('md5').update(dbKey).digest('hex');
-  return `${h[0]}/${h.slice(0, 2)}/`;
-}
-export function uploadSrc(dbKey: string): { src: string; rel: string } {
-  const rel = hashPath(dbKey) + dbKey;
-  return { src: `${SERVER}/images/${hashPath(dbKey)}${encodeURIComponent(dbKey)}`, rel };
-}
-
-/** Content-language ucfirst (enough for Ukrainian and Latin). */
-export function ucfirst(s: string): string {
-  if (s === '') return s;
-  const first = String.fromCodePoint(s.codePointAt(0)!);
-  return first.toUpperCase() + s.slice(first.length);
-}
-export function lcfirst(s: string): string {
-  if (s === '') return s;
-  const first = String.fromCodePoint(s.codePointAt(0)!);
-  return first.toLowerCase() + s.slice(first.length);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Binary file encoders (PNG, GIF, SVG, PDF)
-// ---------------------------------------------------------------------------------------------------------
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < buf.length; i++) c = CRC_TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-type RGB = readonly [number, number, number];
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(td));
-  return Buffer.concat([len, td, crc]);
-}
-function encodePng(w: number, h: number, pixel: (x: number, y: number) => RGB): Buffer {
-  const raw = Buffer.alloc((w * 3 + 1) * h);
-  let o = 0;
-  for (let y = 0; y < h; y++) {
-    raw[o++] = 0;
-    for (let x = 0; x < w; x++) {
-      const [r, g, b] = pixel(x, y);
-      raw[o++] = r;
-      raw[o++] = g;
-      raw[o++] = b;
-    }
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // truecolour
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', zlib.deflateSync(raw, { level: 9 })),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-/** GIF89a with a 256-colour global palette; LZW data written with frequent clear codes (always 9-bit codes). */
-function encodeGif(w: number, h: number, palette: RGB[], frames: Array<(x: number, y: number) => number>): Buffer {
-  const parts: Buffer[] = [];
-  const head = Buffer.alloc(13);
-  head.write('GIF89a', 0, 'ascii');
-  head.writeUInt16LE(w, 6);
-  head.writeUInt16LE(h, 8);
-  head[10] = 0xf7; // global colour table, 8 bits/colour, 256 entries
-  parts.push(head);
-  const gct = Buffer.alloc(768);
-  palette.forEach(([r, g, b], i) => {
-    gct[i * 3] = r;
-    gct[i * 3 + 1] = g;
-    gct[i * 3 + 2] = b;
-  });
-  parts.push(gct);
-  if (frames.length > 1) {
-    // NETSCAPE2.0 looping extension
-    parts.push(Buffer.from([0x21, 0xff, 0x0b, ...Buffer.from('NETSCAPE2.0', 'ascii'), 0x03, 0x01, 0x00, 0x00, 0x00]));
-  }
-  for (const frame of frames) {
-    if (frames.length > 1) parts.push(Buffer.from([0x21, 0xf9, 0x04, 0x00, 50, 0x00, 0x00, 0x00])); // 0.5 s delay
-    const desc = Buffer.alloc(10);
-    desc[0] = 0x2c;
-    desc.writeUInt16LE(w, 5);
-    desc.writeUInt16LE(h, 7);
-    parts.push(desc, Buffer.from([8]));
-    // LZW: 9-bit codes; clear every 200 literals so the code width never grows.
-    const bytes: number[] = [];
-    let acc = 0;
-    let nbits = 0;
-    const emit = (code: number) => {
-      acc |= code << nbits;
-      nbits += 9;
-      while (nbits >= 8) {
-        bytes.push(acc & 0xff);
-        acc >>>= 8;
-        nbits -= 8;
-      }
-    };
-    let sinceClear = 0;
-    emit(256);
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++) {
-        if (sinceClear === 200) {
-          emit(256);
-          sinceClear = 0;
-        }
-        emit(frame(x, y) & 0xff);
-        sinceClear++;
-      }
-    emit(257);
-    if (nbits > 0) bytes.push(acc & 0xff);
-    for (let i = 0; i < bytes.length; i += 255) {
-      const blk = bytes.slice(i, i + 255);
-      parts.push(Buffer.from([blk.length, ...blk]));
-    }
-    parts.push(Buffer.from([0]));
-  }
-  parts.push(Buffer.from([0x3b]));
-  return Buffer.concat(parts);
-}
-
-function encodePdf(lines: string[]): Buffer {
-  // ASCII-only text (PDF standard fonts); offsets computed for a valid xref table.
-  const stream = ['BT', '/F1 18 Tf', '72 720 Td', ...lines.map((l, i) => (i === 0 ? `(${l}) Tj` : `0 -24 Td (${l}) Tj`)), 'ET'].join('\n');
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n`;
-  for (const off of offsets) out += `${String(off).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+function parseIso(s: string): number {
+  const ms = Date.parse(s);
+  if (Number.isNaN(ms)) throw new Error(`bad timestamp ${s}`);
+  return Math.floor(ms / 1000);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -2020,7 +1671,7 @@ export function generateDemo(outDir: string): void {
     const comment = f.comment ?? f.desc;
     uploadsLog.push({ name: f.name, user: user.name, timestamp: ts, comment });
     if (page) {
-      const { src, rel } = uploadSrc(f.name);
+      const { src, rel } = uploadLocation('http://127.0.0.1:8080', f.name);
       uploadFor.set(page, {
         timestamp: ts,
         contributor: { name: user.name, id: user.id },

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateBig } from './generate-big.js';
 import { CLI } from './abuse-server.js';
-import { Rng } from './generate-demo.js';
+import { Rng } from './random.js';
 
 const sha = (f: string) => crypto.createHash('sha1').update(fs.readFileSync(f)).digest('hex');
 

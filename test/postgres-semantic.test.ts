@@ -30,7 +30,7 @@ import { fold } from '../src/semantic/fold.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { xmlHeader, xmlPage, XML_FOOTER, type DumpPage } from '../scripts/generate-demo.js';
+import { xmlHeader, xmlPage, XML_FOOTER, type DumpPage } from '../src/demo/dump-xml.js';
 import { importWiki } from '../src/importer/import.js';
 import { semanticImportHook } from '../src/importer/semantic-hook.js';
 import { completionAnswerValues } from '../src/semantic/completion-answer.js';
