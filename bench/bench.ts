@@ -371,7 +371,7 @@ async function prepareWiki(pages: number, needDump: boolean, importSqlite: boole
       const { generateBig } = await import('../scripts/generate-big.js');
       await generateBig(src, pages);
     } else {
-      const { generateDemo } = await import('../scripts/generate-demo.js');
+      const { generateDemo } = await import('../src/demo/build.js');
       generateDemo(src);
     }
   }

@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateDemo } from './generate-demo.js';
+import { generateDemo } from '../src/demo/build.js';
 
 export const ROOT = path.resolve(fileURLToPath(import.meta.url), '../../..');
 export const CLI = path.join(ROOT, 'dist/src/cli/main.js');

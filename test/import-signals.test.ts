@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { generateDemo } from '../scripts/generate-demo.js';
+import { generateDemo } from '../src/demo/build.js';
 import { importWiki } from '../src/importer/import.js';
 
 const CHILD = path.resolve(import.meta.dirname, 'helpers/import-signal-child.js');

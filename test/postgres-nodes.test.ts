@@ -15,7 +15,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateDemo } from '../scripts/generate-demo.js';
+import { generateDemo } from '../src/demo/build.js';
 import { postgresBinDir, runPg, startCluster, stopCluster, urlFor, type Cluster } from '../scripts/pg-cluster.js';
 import { connect } from '../src/store/postgres/db.js';
 import { DEMO_REQUESTS, apiPath, getAs, masked } from './helpers/request-set.js';

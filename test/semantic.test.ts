@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { generateDemo } from '../scripts/generate-demo.js';
+import { generateDemo } from '../src/demo/build.js';
 import { xmlHeader, xmlPage, XML_FOOTER, type DumpPage } from '../src/demo/dump-xml.js';
 import { importWiki } from '../src/importer/import.js';
 import { importHooks, importInlineQueries } from '../src/cli/import-command.js';

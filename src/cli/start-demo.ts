@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { isCurrentDatabase } from '../store/sqlite/db.js';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateDemo } from '../../scripts/generate-demo.js';
+import { generateDemo } from '../demo/build.js';
 import { runImportCommand } from './import-command.js';
 import { runServeCommand } from './serve-command.js';
 

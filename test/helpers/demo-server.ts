@@ -6,7 +6,7 @@ import type { InterwikiMap } from '../../src/wiki/interwiki.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateDemo } from '../../scripts/generate-demo.js';
+import { generateDemo } from '../../src/demo/build.js';
 import { importWiki } from '../../src/importer/import.js';
 import { importHooks, importInlineQueries } from '../../src/cli/import-command.js';
 import { createServer, type ServerOptions, type WikiServer } from '../../src/http/server.js';
