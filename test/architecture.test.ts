@@ -89,6 +89,10 @@ describe('architecture: the import graph of src/', () => {
     assert.deepEqual([...new Set(storeDeps)].sort(), ['src/store/import-writer.ts', 'src/store/open.ts']);
   });
 
+  it('the product imports nothing from scripts/ or bench/', () => {
+    assert.deepEqual(violations(under('src'), (d) => under('scripts')(d) || under('bench')(d)), []);
+  });
+
   it('has no import circle', () => {
     const state = new Map<string, 'open' | 'done'>();
     const circles: string[] = [];
