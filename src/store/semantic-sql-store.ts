@@ -18,7 +18,7 @@ import { Params, hasNul, semanticItem, type ParamType, type SemanticDialect, typ
 import { KEY_CHARS, cutChars, matchesFolded } from '../semantic/fold.js';
 import { BLOB_TYPES } from '../semantic/types.js';
 import { compareBytes } from '../wiki/collation.js';
-import { prefixEnd } from './prefix-range.js';
+import { prefixEnd } from './sql/prefix-range.js';
 import { transcode } from 'node:buffer';
 import { COMPLETION_LIST_VALUES, completionAnswerValues } from '../semantic/completion-answer.js';
 

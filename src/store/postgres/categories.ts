@@ -1,6 +1,6 @@
 import type { PgDb } from './db.js';
 import type { CategoryListOptions, CategoryRow, CategoryStore } from '../category-store.js';
-import { titleBounds } from '../prefix-range.js';
+import { titleBounds } from '../sql/prefix-range.js';
 
 // the category page's `hiddencat` property, as MediaWiki joins it: seeks of page (page_namespace,
 // page_title) and of page_props' primary key (pp_page, pp_propname) per category row

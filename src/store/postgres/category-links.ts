@@ -1,6 +1,6 @@
 import type { PgDb } from './db.js';
 import type { CategoryLinkStore, CategoryMemberRow, MemberType, PageCategoryRow } from '../category-link-store.js';
-import { MEMBER_COLUMNS, toMember } from '../row-columns.js';
+import { MEMBER_COLUMNS, toMember } from '../sql/row-columns.js';
 
 // Every statement is a range scan of one index: cl_sortkey (cl_to, cl_type, cl_sortkey, cl_from),
 // cl_timestamp (cl_to, cl_timestamp, cl_from) or the primary key (cl_from, cl_to); the row comparisons

@@ -1,8 +1,8 @@
 import type { PgDb } from './db.js';
 import { sameContentRows, type FileListOptions, type FilePageRow, type FileRow, type FileStore, type SameContentRow } from '../file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_BY_NAME, PAGE_LIST_COLUMNS_FULL, filePage } from '../row-columns.js';
-import { titleBounds } from '../prefix-range.js';
+import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_BY_NAME, PAGE_LIST_COLUMNS_FULL, filePage } from '../sql/row-columns.js';
+import { titleBounds } from '../sql/prefix-range.js';
 
 export class PostgresFileStore implements FileStore {
   constructor(private readonly db: PgDb) {}

@@ -1,5 +1,5 @@
 import type { PgDb } from './db.js';
-import { prefixEnd } from '../prefix-range.js';
+import { prefixEnd } from '../sql/prefix-range.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type {
   ContributionOptions,
@@ -15,10 +15,10 @@ import type {
   UserRangeOptions,
   UserRecord,
 } from '../history-store.js';
-import { REV_COLUMNS, USER_COLUMNS, toRev } from '../row-columns.js';
+import { REV_COLUMNS, USER_COLUMNS, toRev } from '../sql/row-columns.js';
 import { decodeRevisionText } from '../revision-text.js';
-import { recentChangesStatement, rowCmp, toRecentChange } from '../history-sql.js';
-import { POSTGRES_DIALECT } from '../sql-dialect.js';
+import { recentChangesStatement, rowCmp, toRecentChange } from '../sql/history.js';
+import { POSTGRES_DIALECT } from '../sql/dialect.js';
 
 
 export class PostgresHistoryStore implements HistoryStore {

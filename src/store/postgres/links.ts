@@ -1,7 +1,7 @@
 import type { PgDb } from './db.js';
 import type { FileUsageOptions, FileUsagePages, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
-import { PAGE_COLUMNS, PAGE_REF_COLUMNS, toPage } from '../row-columns.js';
-import { titleBounds } from '../prefix-range.js';
+import { PAGE_COLUMNS, PAGE_REF_COLUMNS, toPage } from '../sql/row-columns.js';
+import { titleBounds } from '../sql/prefix-range.js';
 import { distinctValuesSql } from './relations.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { PgDb } from './db.js';
 import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkerRow, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
-import { prefixEnd } from '../prefix-range.js';
-import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters } from '../relation-sql.js';
-import { POSTGRES_DIALECT } from '../sql-dialect.js';
+import { prefixEnd } from '../sql/prefix-range.js';
+import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters } from '../sql/relations.js';
+import { POSTGRES_DIALECT } from '../sql/dialect.js';
 
 
 type LinkerDbRow = Omit<LinkerRow, 'isRedirect'> & { isRedirect: number };

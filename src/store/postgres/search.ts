@@ -18,7 +18,7 @@
  *    SQLite's); ties order by page id as SQLite's ORDER BY score, id.
  */
 import type { PgDb } from './db.js';
-import { prefixEnd } from '../prefix-range.js';
+import { prefixEnd } from '../sql/prefix-range.js';
 import { POS_COLUMN } from './search-index.js';
 
 /** a position's column: position >> COLUMN_SHIFT (search-index.ts) */

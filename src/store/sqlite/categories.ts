@@ -1,6 +1,7 @@
 import type { Db } from './db.js';
 import type { CategoryListOptions, CategoryRow, CategoryStore } from '../category-store.js';
-import { StatementCache, jsonColumnsSql, prefixEnd } from './statement-cache.js';
+import { StatementCache, jsonColumnsSql } from './statement-cache.js';
+import { prefixEnd } from '../sql/prefix-range.js';
 
 const LIST_COLUMNS = ['cat_title', 'cat_pages', 'cat_subcats', 'cat_files'];
 const LIST_HIDDEN = [...LIST_COLUMNS, 'pp_propname IS NOT NULL'];

@@ -1,7 +1,7 @@
 import type { Db, Statement } from './db.js';
 import { StatementCache } from './statement-cache.js';
 import type { CategoryLinkStore, CategoryMemberRow, MemberType, PageCategoryRow } from '../category-link-store.js';
-import { MEMBER_COLUMNS, toMember } from '../row-columns.js';
+import { MEMBER_COLUMNS, toMember } from '../sql/row-columns.js';
 
 export class SqliteCategoryLinkStore implements CategoryLinkStore {
   private readonly bySortkey: Record<'asc' | 'desc', Record<'first' | 'from', Statement>>;

@@ -1,8 +1,9 @@
 import type { Db, Statement } from './db.js';
 import { sameContentOf, sameContentRows, type FileListOptions, type FilePageRow, type FileRow, type FileStore, type SameContentRow } from '../file-store.js';
-import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
+import { StatementCache, jsonRowsSql } from './statement-cache.js';
+import { prefixEnd } from '../sql/prefix-range.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { FILE_COLUMNS, filePageFromArray } from '../row-columns.js';
+import { FILE_COLUMNS, filePageFromArray } from '../sql/row-columns.js';
 
 export class SqliteFileStore implements FileStore {
   private readonly existingStmt: Statement<[string]>;

@@ -1,5 +1,6 @@
 import type { Db, Statement } from './db.js';
-import { StatementCache, prefixEnd } from './statement-cache.js';
+import { StatementCache } from './statement-cache.js';
+import { prefixEnd } from '../sql/prefix-range.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type {
   ContributionOptions,
@@ -15,10 +16,10 @@ import type {
   UserRangeOptions,
   UserRecord,
 } from '../history-store.js';
-import { REV_COLUMNS, USER_COLUMNS, toRev } from '../row-columns.js';
+import { REV_COLUMNS, USER_COLUMNS, toRev } from '../sql/row-columns.js';
 import { decodeRevisionText } from '../revision-text.js';
-import { recentChangesStatement, rowCmp, toRecentChange } from '../history-sql.js';
-import { SQLITE_DIALECT } from '../sql-dialect.js';
+import { recentChangesStatement, rowCmp, toRecentChange } from '../sql/history.js';
+import { SQLITE_DIALECT } from '../sql/dialect.js';
 
 
 export class SqliteHistoryStore implements HistoryStore {

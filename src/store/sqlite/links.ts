@@ -1,8 +1,9 @@
 import type { Db } from './db.js';
 import type { FileUsageOptions, FileUsagePages, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
-import { PAGE_COLUMN_LIST, PAGE_REF_COLUMN_LIST, pageRefFromArray } from '../row-columns.js';
+import { PAGE_COLUMN_LIST, PAGE_REF_COLUMN_LIST, pageRefFromArray } from '../sql/row-columns.js';
 import type { PageRef } from '../page-store.js';
-import { StatementCache, jsonRowsSql, prefixEnd } from './statement-cache.js';
+import { StatementCache, jsonRowsSql } from './statement-cache.js';
+import { prefixEnd } from '../sql/prefix-range.js';
 
 /**
  * the columns of fileUsages, fileUsagePages (the using page's PageRef but its id), and with `full`; the

@@ -1,9 +1,10 @@
 import type { Db } from './db.js';
 import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkerRow, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
-import { StatementCache, prefixEnd } from './statement-cache.js';
-import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters } from '../relation-sql.js';
-import { SQLITE_DIALECT } from '../sql-dialect.js';
+import { StatementCache } from './statement-cache.js';
+import { prefixEnd } from '../sql/prefix-range.js';
+import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters } from '../sql/relations.js';
+import { SQLITE_DIALECT } from '../sql/dialect.js';
 
 
 const FROM_NS_INDEX: Record<Exclude<BacklinkTable, 'redirect'>, string> = {

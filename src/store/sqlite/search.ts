@@ -4,7 +4,7 @@
  * only), joined here with FTS5's own operators, so no input can make MATCH fail.
  */
 import type { Db, Statement } from './db.js';
-import { prefixEnd } from './statement-cache.js';
+import { prefixEnd } from '../sql/prefix-range.js';
 import { RANK_CANDIDATES, type FullTextResult, type FullTextSearch, type SearchDocument, type SearchStore, type TitlePrefixRow } from '../search-store.js';
 import type { ParsedSearch, SearchTerm } from '../../wiki/search-query.js';
 

@@ -160,4 +160,3 @@ export function jsonRowsSql(columns: readonly string[], rest: string): string {
   return jsonRowsHead(columns).text + rest + ')';
 }
 
-export { prefixEnd } from '../prefix-range.js';

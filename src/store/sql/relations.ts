@@ -3,9 +3,9 @@
  * (both take `@name` parameters and order titles by bytes), shared by the two relation stores; what only
  * one engine can say (index hints, arrays, the loose index scan) stays in its store.
  */
-import type { AllLinksOptions, BacklinkTable, LinkersOfOptions, TargetTable } from './relation-store.js';
+import type { AllLinksOptions, BacklinkTable, LinkersOfOptions, TargetTable } from '../relation-store.js';
 import { titleBounds } from './prefix-range.js';
-import type { SqlDialect } from './sql-dialect.js';
+import type { SqlDialect } from './dialect.js';
 
 export interface TargetColumns {
   from: string;

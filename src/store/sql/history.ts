@@ -3,8 +3,8 @@
  * (what differs goes through sql-dialect.ts); what only one engine can say (index hints, lateral joins)
  * stays in its store.
  */
-import type { RecentChangeOptions, RecentChangeRecord } from './history-store.js';
-import type { SqlDialect } from './sql-dialect.js';
+import type { RecentChangeOptions, RecentChangeRecord } from '../history-store.js';
+import type { SqlDialect } from './dialect.js';
 
 /** `(a, b) op (x, y)`: a row comparison, op one of > >= < <= */
 export function rowCmp(cols: string[], op: string, params: string[]): string {

@@ -3,11 +3,11 @@
  * the SQLite and PostgreSQL stores (both read the same schema). camelCase aliases are quoted: PostgreSQL
  * folds unquoted names to lower case, SQLite takes the quoted name as it is. Booleans are stored as 0/1.
  */
-import type { CategoryMemberRow } from './category-link-store.js';
-import type { FilePageRow } from './file-store.js';
-import { NS_FILE } from '../wiki/namespaces.js';
-import type { RevisionRecord } from './history-store.js';
-import type { PageRef, PageRow } from './page-store.js';
+import type { CategoryMemberRow } from '../category-link-store.js';
+import type { FilePageRow } from '../file-store.js';
+import { NS_FILE } from '../../wiki/namespaces.js';
+import type { RevisionRecord } from '../history-store.js';
+import type { PageRef, PageRow } from '../page-store.js';
 
 export const PAGE_COLUMNS = `page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect",
   page_len AS length, page_latest AS "latestRevId", page_touched AS touched, page_rev_count AS "revCount",
