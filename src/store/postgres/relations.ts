@@ -1,8 +1,23 @@
 import type { PgDb } from './db.js';
-import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkerRow, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
+import type { AllLinkRow, AllLinksOptions, LinkRow, LinkerRow, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
-import { prefixEnd } from '../sql/prefix-range.js';
-import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters } from '../sql/relations.js';
+import {
+  BACKLINK_COLUMNS,
+  INTERWIKI_MAP_SQL,
+  TARGET_COLUMNS,
+  allLinkTitlesBounds,
+  allLinksStatement,
+  extLinksOfStatement,
+  extUrlUsageStatement,
+  iwLinksOfStatement,
+  langLinksOfStatement,
+  linkerFilters,
+  linkersConditions,
+  linksOfStatement,
+  pagesWithPropStatement,
+  propsOfStatement,
+  toInterwikiEntry,
+} from '../sql/relations.js';
 import { POSTGRES_DIALECT } from '../sql/dialect.js';
 
 
@@ -41,49 +56,20 @@ export class PostgresRelationStore implements RelationStore {
 
   async linksOf(o: LinksOfOptions): Promise<LinkRow[]> {
     if (o.pageids.length === 0 || (o.namespaces && o.namespaces.length === 0) || (o.only && o.only.length === 0)) return [];
-    const c = TARGET_COLUMNS[o.table];
-    const v: Record<string, unknown> = { limit: o.limit, ids: o.pageids };
-    const where = [`${c.from} = ANY(@ids::bigint[])`];
-    if (o.namespaces) {
-      where.push(`${c.ns} = ANY(@nss::bigint[])`);
-      v.nss = o.namespaces;
-    }
-    if (o.only) {
-      where.push(`(${c.ns}, ${c.title}) IN (SELECT * FROM unnest(@onlyNs::bigint[], @onlyTitle::text[]))`);
-      v.onlyNs = o.only.map((t) => t.ns);
-      v.onlyTitle = o.only.map((t) => t.title);
-    }
-    if (o.continueAt) {
-      where.push(`(${c.from}, ${c.ns}, ${c.title}) ${o.descending ? '<=' : '>='} (@cf, @cn, @ct)`);
-      Object.assign(v, { cf: o.continueAt.from, cn: o.continueAt.ns, ct: o.continueAt.title });
-    }
-    const dir = o.descending ? ' DESC' : '';
-    const sql =
-      `SELECT ${c.from} AS "from", ${c.ns} AS ns, ${c.title} AS title FROM ${o.table}` +
-      ` WHERE ${where.join(' AND ')} ORDER BY ${c.from}${dir}, ${c.ns}${dir}, ${c.title}${dir} LIMIT @limit`;
-    return this.db.named<LinkRow>('RelationStore.linksOf', sql, v);
+    const { sql, values } = linksOfStatement(o, POSTGRES_DIALECT);
+    return this.db.named<LinkRow>('RelationStore.linksOf', sql, values);
   }
 
   async linkers(o: LinkersOptions): Promise<LinkerRow[]> {
-    const c = TARGET_COLUMNS[o.table];
-    const v: Record<string, unknown> = { ns: o.ns, title: o.title, limit: o.limit };
-    const where = [`${c.ns} = @ns`, `${c.title} = @title`];
     if (o.pageNamespaces !== undefined && o.pageNamespaces.length === 0) return [];
-    if (o.fromNs !== undefined) {
-      where.push(`${c.fromNs ?? 'page_namespace'} = @fromNs`);
-      v.fromNs = o.fromNs;
-    }
-    if (o.fromId !== undefined) {
-      where.push(`${c.from} ${o.descending ? '<=' : '>='} @fromId`);
-      v.fromId = o.fromId;
-    }
-    linkerFilters(o, POSTGRES_DIALECT, where, v);
+    const c = TARGET_COLUMNS[o.table];
+    const { where, values } = linkersConditions(o, POSTGRES_DIALECT);
     const fromNsCol = c.fromNs ?? 'page_namespace';
     const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
     const sql =
       `SELECT ${c.from} AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect", ${fromNsCol} AS "fromNs", ${fragment} AS fragment` +
       ` FROM ${o.table} JOIN page ON page_id = ${c.from} WHERE ${where.join(' AND ')} ORDER BY ${c.from}${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    return (await this.db.named<LinkerDbRow>('RelationStore.linkers', sql, v)).map(toLinker);
+    return (await this.db.named<LinkerDbRow>('RelationStore.linkers', sql, values)).map(toLinker);
   }
 
   async linkersOf(o: LinkersOfOptions): Promise<Array<LinkerRow & { target: number }>> {
@@ -132,27 +118,13 @@ export class PostgresRelationStore implements RelationStore {
 
   async propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>> {
     if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
-    const v: Record<string, unknown> = { ids: o.pageids };
-    const where = ['pp_page = ANY(@ids::bigint[])'];
-    if (o.names) {
-      where.push('pp_propname = ANY(@names::text[])');
-      v.names = o.names;
-    }
-    const sql = `SELECT pp_page AS page, pp_propname AS name, pp_value AS value FROM page_props WHERE ${where.join(' AND ')} ORDER BY pp_page, pp_propname`;
-    return this.db.named('RelationStore.propsOf', sql, v);
+    const { sql, values } = propsOfStatement(o, POSTGRES_DIALECT);
+    return this.db.named('RelationStore.propsOf', sql, values);
   }
 
   async pagesWithProp(o: { name: string; fromId?: number; descending: boolean; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
-    const v: Record<string, unknown> = { name: o.name, limit: o.limit };
-    const where = ['pp_propname = @name'];
-    if (o.fromId !== undefined) {
-      where.push(`pp_page ${o.descending ? '<=' : '>='} @fromId`);
-      v.fromId = o.fromId;
-    }
-    const sql =
-      `SELECT pp_page AS pageid, page_namespace AS ns, page_title AS title, pp_value AS value FROM page_props JOIN page ON page_id = pp_page` +
-      ` WHERE ${where.join(' AND ')} ORDER BY pp_page${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    return this.db.named('RelationStore.pagesWithProp', sql, v);
+    const { sql, values } = pagesWithPropStatement(o, POSTGRES_DIALECT);
+    return this.db.named('RelationStore.pagesWithProp', sql, values);
   }
 
   async propNames(o: { from?: string; limit: number }): Promise<string[]> {
@@ -164,57 +136,20 @@ export class PostgresRelationStore implements RelationStore {
 
   async extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>> {
     if (o.pageids.length === 0) return [];
-    const v: Record<string, unknown> = { limit: o.limit, offset: o.offset, ids: o.pageids };
-    const where = ['el_from = ANY(@ids::bigint[])'];
-    if (o.indexPrefix !== undefined) {
-      where.push('el_index >= @prefix AND el_index < @prefixEnd');
-      v.prefix = o.indexPrefix;
-      v.prefixEnd = prefixEnd(o.indexPrefix);
-    }
-    // DISTINCT: a protocol-relative URL has two index rows
-    const sql = `SELECT DISTINCT el_from AS "from", el_to AS url FROM externallinks WHERE ${where.join(' AND ')} ORDER BY "from", url LIMIT @limit OFFSET @offset`;
-    return this.db.named('RelationStore.extLinksOf', sql, v);
+    const { sql, values } = extLinksOfStatement(o, POSTGRES_DIALECT);
+    return this.db.named('RelationStore.extLinksOf', sql, values);
   }
 
   async extUrlUsage(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
     if (o.namespaces && o.namespaces.length === 0) return [];
-    const v: Record<string, unknown> = { limit: o.limit, offset: o.offset };
-    const where: string[] = [];
-    if (o.indexPrefix !== undefined) {
-      where.push('el_index >= @prefix AND el_index < @prefixEnd');
-      v.prefix = o.indexPrefix;
-      v.prefixEnd = prefixEnd(o.indexPrefix);
-    }
-    if (o.namespaces) {
-      where.push('page_namespace = ANY(@nss::bigint[])');
-      v.nss = o.namespaces;
-    }
-    const sql =
-      `SELECT el_from AS pageid, page_namespace AS ns, page_title AS title, el_to AS url FROM externallinks JOIN page ON page_id = el_from` +
-      `${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY el_index, el_id LIMIT @limit OFFSET @offset`;
-    return this.db.named('RelationStore.extUrlUsage', sql, v);
+    const { sql, values } = extUrlUsageStatement(o, POSTGRES_DIALECT);
+    return this.db.named('RelationStore.extUrlUsage', sql, values);
   }
 
   async langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>> {
     if (o.pageids.length === 0) return [];
-    const v: Record<string, unknown> = { limit: o.limit, ids: o.pageids };
-    const where = ['ll_from = ANY(@ids::bigint[])'];
-    if (o.lang !== undefined) {
-      where.push('ll_lang = @lang');
-      v.lang = o.lang;
-    }
-    if (o.title !== undefined) {
-      where.push('ll_title = @title');
-      v.title = o.title;
-    }
-    if (o.continueAt) {
-      where.push(`(ll_from, ll_lang) ${o.descending ? '<=' : '>='} (@cf, @cl)`);
-      v.cf = o.continueAt.from;
-      v.cl = o.continueAt.lang;
-    }
-    const dir = o.descending ? ' DESC' : '';
-    const sql = `SELECT ll_from AS "from", ll_lang AS lang, ll_title AS title FROM langlinks WHERE ${where.join(' AND ')} ORDER BY ll_from${dir}, ll_lang${dir} LIMIT @limit`;
-    return this.db.named('RelationStore.langLinksOf', sql, v);
+    const { sql, values } = langLinksOfStatement(o, POSTGRES_DIALECT);
+    return this.db.named('RelationStore.langLinksOf', sql, values);
   }
 
   async iwLinksOf(o: {
@@ -226,23 +161,8 @@ export class PostgresRelationStore implements RelationStore {
     limit: number;
   }): Promise<Array<{ from: number; prefix: string; title: string }>> {
     if (o.pageids.length === 0) return [];
-    const v: Record<string, unknown> = { limit: o.limit, ids: o.pageids };
-    const where = ['iwl_from = ANY(@ids::bigint[])'];
-    if (o.prefix !== undefined) {
-      where.push('iwl_prefix = @prefix');
-      v.prefix = o.prefix;
-    }
-    if (o.title !== undefined) {
-      where.push('iwl_title = @title');
-      v.title = o.title;
-    }
-    if (o.continueAt) {
-      where.push(`(iwl_from, iwl_prefix, iwl_title) ${o.descending ? '<=' : '>='} (@cf, @cp, @ct)`);
-      Object.assign(v, { cf: o.continueAt.from, cp: o.continueAt.prefix, ct: o.continueAt.title });
-    }
-    const dir = o.descending ? ' DESC' : '';
-    const sql = `SELECT iwl_from AS "from", iwl_prefix AS prefix, iwl_title AS title FROM iwlinks WHERE ${where.join(' AND ')} ORDER BY iwl_from${dir}, iwl_prefix${dir}, iwl_title${dir} LIMIT @limit`;
-    return this.db.named('RelationStore.iwLinksOf', sql, v);
+    const { sql, values } = iwLinksOfStatement(o, POSTGRES_DIALECT);
+    return this.db.named('RelationStore.iwLinksOf', sql, values);
   }
 
   private iwMap?: Promise<InterwikiEntry[]>;
@@ -256,11 +176,7 @@ export class PostgresRelationStore implements RelationStore {
     try {
       // an import made before the table existed has none (to_regclass looks in the pool's search_path)
       if ((await this.db.value('RelationStore.interwikiMap', "SELECT to_regclass('interwiki') IS NOT NULL")) !== true) return [];
-      const rows = await this.db.all<{ prefix: string; url: string; api: string; local: number; trans: number; wikiid: string }>(
-        'RelationStore.interwikiMap',
-        'SELECT iw_prefix AS prefix, iw_url AS url, iw_api AS api, iw_local AS local, iw_trans AS trans, iw_wikiid AS wikiid FROM interwiki ORDER BY iw_prefix',
-      );
-      return rows.map((r) => ({ prefix: r.prefix, url: r.url, local: !!r.local, trans: r.trans ? true : undefined, api: r.api || undefined, wikiid: r.wikiid || undefined }));
+      return (await this.db.all('RelationStore.interwikiMap', INTERWIKI_MAP_SQL)).map(toInterwikiEntry);
     } catch (e) {
       // a failed read is not remembered: the next call asks again
       this.iwMap = undefined;

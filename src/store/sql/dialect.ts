@@ -1,24 +1,49 @@
 /**
- * What SQLite and PostgreSQL say differently in the statements the two stores share (relation-sql.ts,
- * history-sql.ts): both take `@name` parameters and order text by bytes, but not the same hints and lists.
+ * What SQLite and PostgreSQL say differently in the statements the two stores share (the files of this
+ * folder): both take `@name` parameters and order text by bytes, but not the same hints and lists.
  */
 export interface SqlDialect {
   /** `col` kept out of the planner's index choice (SQLite's unary `+`; PostgreSQL plans these by itself) */
   unindexed(col: string): string;
   /** `col` is one of `values` (non-empty), bound on `v` under names made from `name` */
   amongNumbers(col: string, values: readonly number[], name: string, v: Record<string, unknown>): string;
+  /** `col` is one of `values` (non-empty, a few: a module's parameter), bound on `v` under names made from `name` */
+  amongTexts(col: string, values: readonly string[], name: string, v: Record<string, unknown>): string;
+  /**
+   * `col` is one of a batch of page ids (any length) bound on `v` as `@name`: SQLite reads them from one
+   * JSON text, so that one statement serves every batch size; PostgreSQL binds an array
+   */
+  amongIds(col: string, ids: readonly number[], name: string, v: Record<string, unknown>): string;
+  /** (`nsCol`, `titleCol`) is one of `titles` (non-empty), bound on `v` */
+  amongTitles(nsCol: string, titleCol: string, titles: ReadonlyArray<{ ns: number; title: string }>, v: Record<string, unknown>): string;
+  /** ` INDEXED BY index` where SQLite's planner must be told which index to read ('' on PostgreSQL) */
+  indexedBy(index: string): string;
+  /** the join that keeps its tables in the order written (SQLite's CROSS JOIN; PostgreSQL orders by itself) */
+  orderedJoin: string;
+}
+
+/** `@name0, @name1, …` for `values`, bound on `v` */
+function listOf(values: readonly unknown[], name: string, v: Record<string, unknown>): string {
+  const names: string[] = [];
+  for (let i = 0; i < values.length; i++) {
+    v[name + i] = values[i];
+    names.push('@' + name + i);
+  }
+  return names.join(', ');
 }
 
 export const SQLITE_DIALECT: SqlDialect = {
   unindexed: (col) => '+' + col,
-  amongNumbers: (col, values, name, v) => {
-    const names: string[] = [];
-    for (let i = 0; i < values.length; i++) {
-      v[name + i] = values[i];
-      names.push('@' + name + i);
-    }
-    return `${col} IN (${names.join(', ')})`;
+  amongNumbers: (col, values, name, v) => `${col} IN (${listOf(values, name, v)})`,
+  amongTexts: (col, values, name, v) => `${col} IN (${listOf(values, name, v)})`,
+  amongIds: (col, ids, name, v) => {
+    v[name] = JSON.stringify(ids);
+    return `${col} IN (SELECT value FROM json_each(@${name}))`;
   },
+  amongTitles: (nsCol, titleCol, titles, v) =>
+    `(${nsCol}, ${titleCol}) IN (VALUES ${titles.map((t, i) => ((v['on' + i] = t.ns), (v['ot' + i] = t.title), `(@on${i}, @ot${i})`)).join(', ')})`,
+  indexedBy: (index) => ' INDEXED BY ' + index,
+  orderedJoin: 'CROSS JOIN',
 };
 
 export const POSTGRES_DIALECT: SqlDialect = {
@@ -27,4 +52,25 @@ export const POSTGRES_DIALECT: SqlDialect = {
     v[name] = values;
     return `${col} = ANY(@${name}::bigint[])`;
   },
+  amongTexts: (col, values, name, v) => {
+    v[name] = values;
+    return `${col} = ANY(@${name}::text[])`;
+  },
+  amongIds: (col, ids, name, v) => {
+    v[name] = ids;
+    return `${col} = ANY(@${name}::bigint[])`;
+  },
+  amongTitles: (nsCol, titleCol, titles, v) => {
+    v.onlyNs = titles.map((t) => t.ns);
+    v.onlyTitle = titles.map((t) => t.title);
+    return `(${nsCol}, ${titleCol}) IN (SELECT * FROM unnest(@onlyNs::bigint[], @onlyTitle::text[]))`;
+  },
+  indexedBy: () => '',
+  orderedJoin: 'JOIN',
 };
+
+/** a statement written with `@name` parameters and the values of its names */
+export interface SqlStatement {
+  sql: string;
+  values: Record<string, unknown>;
+}

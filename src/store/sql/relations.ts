@@ -1,11 +1,12 @@
 /**
  * The link tables' columns and the statements over them that read the same in SQLite and PostgreSQL
  * (both take `@name` parameters and order titles by bytes), shared by the two relation stores; what only
- * one engine can say (index hints, arrays, the loose index scan) stays in its store.
+ * one engine can say (a batch of targets, the loose index scan) stays in its store.
  */
-import type { AllLinksOptions, BacklinkTable, LinkersOfOptions, TargetTable } from '../relation-store.js';
-import { titleBounds } from './prefix-range.js';
-import type { SqlDialect } from './dialect.js';
+import type { AllLinksOptions, BacklinkTable, LinkersOfOptions, LinkersOptions, LinksOfOptions, TargetTable } from '../relation-store.js';
+import type { InterwikiEntry } from '../../wiki/interwiki.js';
+import { prefixEnd, titleBounds } from './prefix-range.js';
+import type { SqlDialect, SqlStatement } from './dialect.js';
 
 export interface TargetColumns {
   from: string;
@@ -83,4 +84,149 @@ export function linkerFilters(
   }
   if (o.pageNamespaces !== undefined) where.push(d.amongNumbers(d.unindexed('page_namespace'), o.pageNamespaces, 'pns', v));
   if (o.fragment !== undefined) where.push(o.fragment ? "rd_fragment != ''" : "rd_fragment = ''");
+}
+
+/** prop=links/templates: a range of the (from, ns, title) primary key per page of the batch */
+export function linksOfStatement(o: LinksOfOptions, d: SqlDialect): SqlStatement {
+  const c = TARGET_COLUMNS[o.table];
+  const values: Record<string, unknown> = { limit: o.limit };
+  const where = [d.amongIds(c.from, o.pageids, 'ids', values)];
+  if (o.namespaces) where.push(d.amongNumbers(c.ns, o.namespaces, 'n', values));
+  if (o.only) where.push(d.amongTitles(c.ns, c.title, o.only, values));
+  if (o.continueAt) {
+    where.push(`(${c.from}, ${c.ns}, ${c.title}) ${o.descending ? '<=' : '>='} (@cf, @cn, @ct)`);
+    Object.assign(values, { cf: o.continueAt.from, cn: o.continueAt.ns, ct: o.continueAt.title });
+  }
+  const dir = o.descending ? ' DESC' : '';
+  const sql =
+    `SELECT ${c.from} AS "from", ${c.ns} AS ns, ${c.title} AS title FROM ${o.table}${d.indexedBy(c.from)}` +
+    ` WHERE ${where.join(' AND ')} ORDER BY ${c.from}${dir}, ${c.ns}${dir}, ${c.title}${dir} LIMIT @limit`;
+  return { sql, values };
+}
+
+/** the linkers of one target: its conditions on the link table joined with the linking page */
+export function linkersConditions(o: LinkersOptions, d: SqlDialect): { where: string[]; values: Record<string, unknown> } {
+  const c = TARGET_COLUMNS[o.table];
+  const values: Record<string, unknown> = { ns: o.ns, title: o.title, limit: o.limit };
+  const where = [`${c.ns} = @ns`, `${c.title} = @title`];
+  if (o.fromNs !== undefined) {
+    where.push(`${c.fromNs ?? 'page_namespace'} = @fromNs`);
+    values.fromNs = o.fromNs;
+  }
+  if (o.fromId !== undefined) {
+    where.push(`${c.from} ${o.descending ? '<=' : '>='} @fromId`);
+    values.fromId = o.fromId;
+  }
+  linkerFilters(o, d, where, values);
+  return { where, values };
+}
+
+/** prop=pageprops: the named properties (all when `names` is not given) of a batch of pages */
+export function propsOfStatement(o: { pageids: readonly number[]; names?: readonly string[] }, d: SqlDialect): SqlStatement {
+  const values: Record<string, unknown> = {};
+  const where = [d.amongIds('pp_page', o.pageids, 'ids', values)];
+  if (o.names) where.push(d.amongTexts('pp_propname', o.names, 'n', values));
+  const sql = `SELECT pp_page AS page, pp_propname AS name, pp_value AS value FROM page_props WHERE ${where.join(' AND ')} ORDER BY pp_page, pp_propname`;
+  return { sql, values };
+}
+
+/** list=pageswithprop: a range of the (propname, page) index joined with each page */
+export function pagesWithPropStatement(o: { name: string; fromId?: number; descending: boolean; limit: number }, d: SqlDialect): SqlStatement {
+  const values: Record<string, unknown> = { name: o.name, limit: o.limit };
+  const where = ['pp_propname = @name'];
+  if (o.fromId !== undefined) {
+    where.push(`pp_page ${o.descending ? '<=' : '>='} @fromId`);
+    values.fromId = o.fromId;
+  }
+  const sql =
+    `SELECT pp_page AS pageid, page_namespace AS ns, page_title AS title, pp_value AS value FROM page_props ${d.orderedJoin} page ON page_id = pp_page` +
+    ` WHERE ${where.join(' AND ')} ORDER BY pp_page${o.descending ? ' DESC' : ''} LIMIT @limit`;
+  return { sql, values };
+}
+
+/** el_index starts with `indexPrefix` (when given) */
+function indexPrefixBounds(indexPrefix: string | undefined, where: string[], values: Record<string, unknown>): void {
+  if (indexPrefix === undefined) return;
+  where.push('el_index >= @prefix AND el_index < @prefixEnd');
+  values.prefix = indexPrefix;
+  values.prefixEnd = prefixEnd(indexPrefix);
+}
+
+/** prop=extlinks: the external links of a batch of pages, each URL once per page */
+export function extLinksOfStatement(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }, d: SqlDialect): SqlStatement {
+  const values: Record<string, unknown> = { limit: o.limit, offset: o.offset };
+  const where = [d.amongIds('el_from', o.pageids, 'ids', values)];
+  indexPrefixBounds(o.indexPrefix, where, values);
+  // DISTINCT: a protocol-relative URL has two index rows
+  const sql = `SELECT DISTINCT el_from AS "from", el_to AS url FROM externallinks${d.indexedBy('el_from')} WHERE ${where.join(' AND ')} ORDER BY el_from, el_to LIMIT @limit OFFSET @offset`;
+  return { sql, values };
+}
+
+/** list=exturlusage: the el_index index in order, joined with each linking page */
+export function extUrlUsageStatement(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }, d: SqlDialect): SqlStatement {
+  const values: Record<string, unknown> = { limit: o.limit, offset: o.offset };
+  const where: string[] = [];
+  indexPrefixBounds(o.indexPrefix, where, values);
+  if (o.namespaces) where.push(d.amongNumbers(d.unindexed('page_namespace'), o.namespaces, 'n', values));
+  const sql =
+    `SELECT el_from AS pageid, page_namespace AS ns, page_title AS title, el_to AS url FROM externallinks${d.indexedBy('el_index')} ${d.orderedJoin} page ON page_id = el_from` +
+    `${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY el_index, el_id LIMIT @limit OFFSET @offset`;
+  return { sql, values };
+}
+
+/** prop=langlinks: a range of the (from, lang) primary key per page of the batch */
+export function langLinksOfStatement(
+  o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number },
+  d: SqlDialect,
+): SqlStatement {
+  const values: Record<string, unknown> = { limit: o.limit };
+  const where = [d.amongIds('ll_from', o.pageids, 'ids', values)];
+  if (o.lang !== undefined) {
+    where.push('ll_lang = @lang');
+    values.lang = o.lang;
+  }
+  if (o.title !== undefined) {
+    where.push('ll_title = @title');
+    values.title = o.title;
+  }
+  if (o.continueAt) {
+    where.push(`(ll_from, ll_lang) ${o.descending ? '<=' : '>='} (@cf, @cl)`);
+    values.cf = o.continueAt.from;
+    values.cl = o.continueAt.lang;
+  }
+  const dir = o.descending ? ' DESC' : '';
+  const sql = `SELECT ll_from AS "from", ll_lang AS lang, ll_title AS title FROM langlinks WHERE ${where.join(' AND ')} ORDER BY ll_from${dir}, ll_lang${dir} LIMIT @limit`;
+  return { sql, values };
+}
+
+/** prop=iwlinks: a range of the (from, prefix, title) primary key per page of the batch */
+export function iwLinksOfStatement(
+  o: { pageids: readonly number[]; prefix?: string; title?: string; continueAt?: { from: number; prefix: string; title: string }; descending: boolean; limit: number },
+  d: SqlDialect,
+): SqlStatement {
+  const values: Record<string, unknown> = { limit: o.limit };
+  const where = [d.amongIds('iwl_from', o.pageids, 'ids', values)];
+  if (o.prefix !== undefined) {
+    where.push('iwl_prefix = @prefix');
+    values.prefix = o.prefix;
+  }
+  if (o.title !== undefined) {
+    where.push('iwl_title = @title');
+    values.title = o.title;
+  }
+  if (o.continueAt) {
+    where.push(`(iwl_from, iwl_prefix, iwl_title) ${o.descending ? '<=' : '>='} (@cf, @cp, @ct)`);
+    Object.assign(values, { cf: o.continueAt.from, cp: o.continueAt.prefix, ct: o.continueAt.title });
+  }
+  const dir = o.descending ? ' DESC' : '';
+  const sql = `SELECT iwl_from AS "from", iwl_prefix AS prefix, iwl_title AS title FROM iwlinks WHERE ${where.join(' AND ')} ORDER BY iwl_from${dir}, iwl_prefix${dir}, iwl_title${dir} LIMIT @limit`;
+  return { sql, values };
+}
+
+/** the whole interwiki table (a few hundred rows at most), read once per store */
+export const INTERWIKI_MAP_SQL = 'SELECT iw_prefix AS prefix, iw_url AS url, iw_api AS api, iw_local AS local, iw_trans AS trans, iw_wikiid AS wikiid FROM interwiki ORDER BY iw_prefix';
+
+/** a row of INTERWIKI_MAP_SQL: its 0/1 flags as booleans, empty texts left out */
+export function toInterwikiEntry(r: { prefix: string; url: string; api: string; local: number; trans: number; wikiid: string }): InterwikiEntry {
+  return { prefix: r.prefix, url: r.url, local: !!r.local, trans: r.trans ? true : undefined, api: r.api || undefined, wikiid: r.wikiid || undefined };
 }

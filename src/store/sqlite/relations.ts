@@ -2,8 +2,23 @@ import type { Db } from './db.js';
 import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkerRow, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { StatementCache } from './statement-cache.js';
-import { prefixEnd } from '../sql/prefix-range.js';
-import { BACKLINK_COLUMNS, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, linkerFilters } from '../sql/relations.js';
+import {
+  BACKLINK_COLUMNS,
+  INTERWIKI_MAP_SQL,
+  TARGET_COLUMNS,
+  allLinkTitlesBounds,
+  allLinksStatement,
+  extLinksOfStatement,
+  extUrlUsageStatement,
+  iwLinksOfStatement,
+  langLinksOfStatement,
+  linkerFilters,
+  linkersConditions,
+  linksOfStatement,
+  pagesWithPropStatement,
+  propsOfStatement,
+  toInterwikiEntry,
+} from '../sql/relations.js';
 import { SQLITE_DIALECT } from '../sql/dialect.js';
 
 
@@ -12,14 +27,6 @@ const FROM_NS_INDEX: Record<Exclude<BacklinkTable, 'redirect'>, string> = {
   templatelinks: 'tl_backlinks_namespace',
   imagelinks: 'il_to_from_namespace',
 };
-
-const placeholders = (prefix: string, values: readonly unknown[], v: Record<string, unknown>): string =>
-  values
-    .map((x, i) => {
-      v[prefix + i] = x;
-      return '@' + prefix + i;
-    })
-    .join(', ');
 
 /** A linker from a row (from, page_namespace, page_title, page_is_redirect, from namespace, fragment). */
 function linkerRow(r: unknown[]): LinkerRow {
@@ -46,45 +53,20 @@ export class SqliteRelationStore implements RelationStore {
 
   async linksOf(o: LinksOfOptions): Promise<LinkRow[]> {
     if (o.pageids.length === 0 || (o.namespaces && o.namespaces.length === 0) || (o.only && o.only.length === 0)) return [];
-    const c = TARGET_COLUMNS[o.table];
-    const v: Record<string, unknown> = { limit: o.limit };
-    v.ids = JSON.stringify(o.pageids);
-    const where = [`${c.from} IN (SELECT value FROM json_each(@ids))`];
-    if (o.namespaces) where.push(`${c.ns} IN (${placeholders('n', o.namespaces, v)})`);
-    if (o.only) {
-      where.push(`(${c.ns}, ${c.title}) IN (VALUES ${o.only.map((t, i) => ((v['on' + i] = t.ns), (v['ot' + i] = t.title), `(@on${i}, @ot${i})`)).join(', ')})`);
-    }
-    if (o.continueAt) {
-      where.push(`(${c.from}, ${c.ns}, ${c.title}) ${o.descending ? '<=' : '>='} (@cf, @cn, @ct)`);
-      Object.assign(v, { cf: o.continueAt.from, cn: o.continueAt.ns, ct: o.continueAt.title });
-    }
-    const dir = o.descending ? ' DESC' : '';
-    const sql =
-      `SELECT ${c.from} AS "from", ${c.ns} AS ns, ${c.title} AS title FROM ${o.table} INDEXED BY ${c.from}` +
-      ` WHERE ${where.join(' AND ')} ORDER BY ${c.from}${dir}, ${c.ns}${dir}, ${c.title}${dir} LIMIT @limit`;
-    return this.links.all<LinkRow>(sql, v);
+    const { sql, values } = linksOfStatement(o, SQLITE_DIALECT);
+    return this.links.all<LinkRow>(sql, values);
   }
 
   async linkers(o: LinkersOptions): Promise<LinkerRow[]> {
-    const c = TARGET_COLUMNS[o.table];
-    const v: Record<string, unknown> = { ns: o.ns, title: o.title, limit: o.limit };
-    const where = [`${c.ns} = @ns`, `${c.title} = @title`];
     if (o.pageNamespaces !== undefined && o.pageNamespaces.length === 0) return [];
-    if (o.fromNs !== undefined) {
-      where.push(`${c.fromNs ?? 'page_namespace'} = @fromNs`);
-      v.fromNs = o.fromNs;
-    }
-    if (o.fromId !== undefined) {
-      where.push(`${c.from} ${o.descending ? '<=' : '>='} @fromId`);
-      v.fromId = o.fromId;
-    }
-    linkerFilters(o, SQLITE_DIALECT, where, v);
+    const c = TARGET_COLUMNS[o.table];
+    const { where, values } = linkersConditions(o, SQLITE_DIALECT);
     const fromNsCol = c.fromNs ?? 'page_namespace';
     const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
     const sql =
       `SELECT ${c.from}, page_namespace, page_title, page_is_redirect, ${fromNsCol}, ${fragment}` +
       ` FROM ${o.table} CROSS JOIN page ON page_id = ${c.from} WHERE ${where.join(' AND ')} ORDER BY ${c.from}${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    return this.linkersCache.rows(sql, v).map(linkerRow);
+    return this.linkersCache.rows(sql, values).map(linkerRow);
   }
 
   async linkersOf(o: LinkersOfOptions): Promise<Array<LinkerRow & { target: number }>> {
@@ -161,25 +143,13 @@ export class SqliteRelationStore implements RelationStore {
 
   async propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>> {
     if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
-    const v: Record<string, unknown> = {};
-    v.ids = JSON.stringify(o.pageids);
-    const where = [`pp_page IN (SELECT value FROM json_each(@ids))`];
-    if (o.names) where.push(`pp_propname IN (${placeholders('n', o.names, v)})`);
-    const sql = `SELECT pp_page AS page, pp_propname AS name, pp_value AS value FROM page_props WHERE ${where.join(' AND ')} ORDER BY pp_page, pp_propname`;
-    return this.cache('propsOf').all(sql, v);
+    const { sql, values } = propsOfStatement(o, SQLITE_DIALECT);
+    return this.cache('propsOf').all(sql, values);
   }
 
   async pagesWithProp(o: { name: string; fromId?: number; descending: boolean; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
-    const v: Record<string, unknown> = { name: o.name, limit: o.limit };
-    const where = ['pp_propname = @name'];
-    if (o.fromId !== undefined) {
-      where.push(`pp_page ${o.descending ? '<=' : '>='} @fromId`);
-      v.fromId = o.fromId;
-    }
-    const sql =
-      `SELECT pp_page AS pageid, page_namespace AS ns, page_title AS title, pp_value AS value FROM page_props CROSS JOIN page ON page_id = pp_page` +
-      ` WHERE ${where.join(' AND ')} ORDER BY pp_page${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    return this.cache('pagesWithProp').all(sql, v);
+    const { sql, values } = pagesWithPropStatement(o, SQLITE_DIALECT);
+    return this.cache('pagesWithProp').all(sql, values);
   }
 
   async propNames(o: { from?: string; limit: number }): Promise<string[]> {
@@ -198,56 +168,20 @@ export class SqliteRelationStore implements RelationStore {
 
   async extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>> {
     if (o.pageids.length === 0) return [];
-    const v: Record<string, unknown> = { limit: o.limit, offset: o.offset };
-    v.ids = JSON.stringify(o.pageids);
-    const where = [`el_from IN (SELECT value FROM json_each(@ids))`];
-    if (o.indexPrefix !== undefined) {
-      where.push('el_index >= @prefix AND el_index < @prefixEnd');
-      v.prefix = o.indexPrefix;
-      v.prefixEnd = prefixEnd(o.indexPrefix);
-    }
-    // DISTINCT: a protocol-relative URL has two index rows
-    const sql = `SELECT DISTINCT el_from AS "from", el_to AS url FROM externallinks INDEXED BY el_from WHERE ${where.join(' AND ')} ORDER BY el_from, el_to LIMIT @limit OFFSET @offset`;
-    return this.cache('extLinksOf').all(sql, v);
+    const { sql, values } = extLinksOfStatement(o, SQLITE_DIALECT);
+    return this.cache('extLinksOf').all(sql, values);
   }
 
   async extUrlUsage(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
     if (o.namespaces && o.namespaces.length === 0) return [];
-    const v: Record<string, unknown> = { limit: o.limit, offset: o.offset };
-    const where: string[] = [];
-    if (o.indexPrefix !== undefined) {
-      where.push('el_index >= @prefix AND el_index < @prefixEnd');
-      v.prefix = o.indexPrefix;
-      v.prefixEnd = prefixEnd(o.indexPrefix);
-    }
-    if (o.namespaces) where.push(`+page_namespace IN (${placeholders('n', o.namespaces, v)})`);
-    const sql =
-      `SELECT el_from AS pageid, page_namespace AS ns, page_title AS title, el_to AS url FROM externallinks INDEXED BY el_index CROSS JOIN page ON page_id = el_from` +
-      `${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY el_index, el_id LIMIT @limit OFFSET @offset`;
-    return this.cache('extUrlUsage').all(sql, v);
+    const { sql, values } = extUrlUsageStatement(o, SQLITE_DIALECT);
+    return this.cache('extUrlUsage').all(sql, values);
   }
 
   async langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>> {
     if (o.pageids.length === 0) return [];
-    const v: Record<string, unknown> = { limit: o.limit };
-    v.ids = JSON.stringify(o.pageids);
-    const where = [`ll_from IN (SELECT value FROM json_each(@ids))`];
-    if (o.lang !== undefined) {
-      where.push('ll_lang = @lang');
-      v.lang = o.lang;
-    }
-    if (o.title !== undefined) {
-      where.push('ll_title = @title');
-      v.title = o.title;
-    }
-    if (o.continueAt) {
-      where.push(`(ll_from, ll_lang) ${o.descending ? '<=' : '>='} (@cf, @cl)`);
-      v.cf = o.continueAt.from;
-      v.cl = o.continueAt.lang;
-    }
-    const dir = o.descending ? ' DESC' : '';
-    const sql = `SELECT ll_from AS "from", ll_lang AS lang, ll_title AS title FROM langlinks WHERE ${where.join(' AND ')} ORDER BY ll_from${dir}, ll_lang${dir} LIMIT @limit`;
-    return this.cache('langLinksOf').all(sql, v);
+    const { sql, values } = langLinksOfStatement(o, SQLITE_DIALECT);
+    return this.cache('langLinksOf').all(sql, values);
   }
 
   async iwLinksOf(o: {
@@ -259,36 +193,15 @@ export class SqliteRelationStore implements RelationStore {
     limit: number;
   }): Promise<Array<{ from: number; prefix: string; title: string }>> {
     if (o.pageids.length === 0) return [];
-    const v: Record<string, unknown> = { limit: o.limit };
-    v.ids = JSON.stringify(o.pageids);
-    const where = [`iwl_from IN (SELECT value FROM json_each(@ids))`];
-    if (o.prefix !== undefined) {
-      where.push('iwl_prefix = @prefix');
-      v.prefix = o.prefix;
-    }
-    if (o.title !== undefined) {
-      where.push('iwl_title = @title');
-      v.title = o.title;
-    }
-    if (o.continueAt) {
-      where.push(`(iwl_from, iwl_prefix, iwl_title) ${o.descending ? '<=' : '>='} (@cf, @cp, @ct)`);
-      Object.assign(v, { cf: o.continueAt.from, cp: o.continueAt.prefix, ct: o.continueAt.title });
-    }
-    const dir = o.descending ? ' DESC' : '';
-    const sql = `SELECT iwl_from AS "from", iwl_prefix AS prefix, iwl_title AS title FROM iwlinks WHERE ${where.join(' AND ')} ORDER BY iwl_from${dir}, iwl_prefix${dir}, iwl_title${dir} LIMIT @limit`;
-    return this.cache('iwLinksOf').all(sql, v);
+    const { sql, values } = iwLinksOfStatement(o, SQLITE_DIALECT);
+    return this.cache('iwLinksOf').all(sql, values);
   }
 
   private iwMap?: InterwikiEntry[];
   async interwikiMap(): Promise<InterwikiEntry[]> {
     // a few hundred rows at most, fixed for the life of the database
     if (this.iwMap === undefined && !this.db.raw.prepare("SELECT 1 FROM sqlite_master WHERE name = 'interwiki'").get()) this.iwMap = [];
-    this.iwMap ??= this.cache('interwikiMap')
-      .all<{ prefix: string; url: string; api: string; local: number; trans: number; wikiid: string }>(
-        'SELECT iw_prefix AS prefix, iw_url AS url, iw_api AS api, iw_local AS local, iw_trans AS trans, iw_wikiid AS wikiid FROM interwiki ORDER BY iw_prefix',
-        {},
-      )
-      .map((r) => ({ prefix: r.prefix, url: r.url, local: !!r.local, trans: r.trans ? true : undefined, api: r.api || undefined, wikiid: r.wikiid || undefined }));
+    this.iwMap ??= this.cache('interwikiMap').all<any>(INTERWIKI_MAP_SQL, {}).map(toInterwikiEntry);
     return this.iwMap;
   }
 
