@@ -17,8 +17,14 @@ import type {
 } from '../history-store.js';
 import { REV_COLUMNS, USER_COLUMNS, toRev } from '../sql/row-columns.js';
 import { decodeRevisionText } from '../revision-text.js';
-import { recentChangesStatement, rowCmp, toRecentChange } from '../sql/history.js';
+import { type LogPrefixScan, logEventsStatement, pageHistoryStatement, recentChangesStatement, rowCmp, toRecentChange, userRangeStatement } from '../sql/history.js';
 import { POSTGRES_DIALECT } from '../sql/dialect.js';
+
+/** a title prefix alone: written so that no index on the title can take it (no index hints here) */
+const POSTGRES_LOG_PREFIX_SCAN: LogPrefixScan = {
+  fromHint: () => '',
+  condition: "log_namespace + 0 = @ns AND log_title || '' >= @prefix AND log_title || '' < @prefixEnd",
+};
 
 
 export class PostgresHistoryStore implements HistoryStore {
@@ -41,29 +47,8 @@ export class PostgresHistoryStore implements HistoryStore {
   }
 
   async pageHistory(o: PageHistoryOptions): Promise<RevisionRecord[]> {
-    const newer = o.dir === 'newer';
-    const [lo, hi] = newer ? ['>=', '<='] : ['<=', '>='];
-    const where = ['rev_page = @page'];
-    if (o.startId !== undefined) where.push(`rev_id ${lo} @startId`);
-    if (o.endId !== undefined) where.push(`rev_id ${hi} @endId`);
-    if (o.start !== undefined) where.push(`rev_timestamp ${lo} @start`);
-    if (o.end !== undefined) where.push(`rev_timestamp ${hi} @end`);
-    if (o.user !== undefined) where.push('rev_user_text = @user');
-    if (o.excludeUser !== undefined) where.push('rev_user_text != @excludeUser');
-    const d = newer ? 'ASC' : 'DESC';
-    const order = o.orderBy === 'id' ? `rev_id ${d}` : `rev_timestamp ${d}, rev_id ${d}`;
-    const sql = `SELECT ${REV_COLUMNS} FROM revision WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`;
-    const rows = await this.db.named('HistoryStore.pageHistory', sql, {
-      page: o.pageid,
-      startId: o.startId,
-      endId: o.endId,
-      start: o.start,
-      end: o.end,
-      user: o.user,
-      excludeUser: o.excludeUser,
-      limit: o.limit,
-    });
-    return rows.map((r) => toRev(r));
+    const { sql, values } = pageHistoryStatement(o);
+    return (await this.db.named('HistoryStore.pageHistory', sql, values)).map((r) => toRev(r));
   }
 
   async texts(revids: readonly number[]): Promise<Map<number, string>> {
@@ -129,21 +114,8 @@ export class PostgresHistoryStore implements HistoryStore {
   }
 
   async userRange(o: UserRangeOptions): Promise<UserRecord[]> {
-    const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
-    const where: string[] = [];
-    if (o.from !== undefined) where.push(`user_name ${lo} @from`);
-    if (o.to !== undefined) where.push(`user_name ${hi} @to`);
-    if (o.prefix !== undefined) where.push('user_name >= @prefix AND user_name < @prefixEnd');
-    if (o.withEditsOnly) where.push('user_editcount > 0');
-    const sql = `SELECT ${USER_COLUMNS} FROM "user" ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
-      ORDER BY user_name ${o.descending ? 'DESC' : 'ASC'} LIMIT @limit`;
-    return this.db.named<UserRecord>('HistoryStore.userRange', sql, {
-      from: o.from,
-      to: o.to,
-      prefix: o.prefix,
-      prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix),
-      limit: o.limit,
-    });
+    const { sql, values } = userRangeStatement(o, POSTGRES_DIALECT);
+    return this.db.named<UserRecord>('HistoryStore.userRange', sql, values);
   }
 
   /**
@@ -229,44 +201,8 @@ export class PostgresHistoryStore implements HistoryStore {
   }
 
   async logEvents(o: LogOptions): Promise<LogRecord[]> {
-    const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
-    const d = o.descending ? 'DESC' : 'ASC';
-    // A title prefix alone is checked along a time-ordered index (1.25 orders by time whatever the
-    // filters), never read as a title range and sorted: written so that no index can take it, as SQLite's
-    // INDEXED BY makes sure.
-    const prefixOnly = o.prefix !== undefined && o.title === undefined;
-    const where: string[] = [];
-    if (o.type !== undefined) where.push('log_type = @type');
-    if (o.action !== undefined) where.push('log_action = @action');
-    if (o.user !== undefined) where.push('log_user_text = @user');
-    if (o.title !== undefined) where.push('log_namespace = @ns AND log_title = @title');
-    if (o.prefix !== undefined) {
-      where.push(prefixOnly ? "log_namespace + 0 = @ns AND log_title || '' >= @prefix AND log_title || '' < @prefixEnd" : 'log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd');
-    }
-    if (o.start !== undefined) where.push(`log_timestamp ${lo} @start`);
-    if (o.end !== undefined) where.push(`log_timestamp ${hi} @end`);
-    if (o.from) where.push(rowCmp(['log_timestamp', 'log_id'], lo, ['@fromTs', '@fromId']));
-    const order = `log_timestamp ${d}, log_id ${d}`;
-    const sql = `SELECT log_id AS logid, log_type AS type, log_action AS action, log_timestamp AS timestamp, log_user_text AS "user",
-        log_user AS userid, log_namespace AS ns, log_title AS title, log_page AS logpage, COALESCE(page_id, 0) AS pageid,
-        log_comment AS comment, log_params AS params, log_deleted AS deleted
-      FROM logging LEFT JOIN page ON page_namespace = log_namespace AND page_title = log_title
-      ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
-    const ns = o.title?.ns ?? o.prefix?.ns;
-    return this.db.named<LogRecord>('HistoryStore.logEvents', sql, {
-      type: o.type,
-      action: o.action,
-      user: o.user,
-      ns,
-      title: o.title?.dbkey,
-      prefix: o.prefix?.dbkey,
-      prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix.dbkey),
-      start: o.start,
-      end: o.end,
-      fromTs: o.from?.timestamp,
-      fromId: o.from?.logid,
-      limit: o.limit,
-    });
+    const { sql, values } = logEventsStatement(o, POSTGRES_DIALECT, POSTGRES_LOG_PREFIX_SCAN);
+    return this.db.named<LogRecord>('HistoryStore.logEvents', sql, values);
   }
 
   async recentChanges(o: RecentChangeOptions): Promise<RecentChangeRecord[]> {

@@ -20,6 +20,8 @@ export interface SqlDialect {
   indexedBy(index: string): string;
   /** the join that keeps its tables in the order written (SQLite's CROSS JOIN; PostgreSQL orders by itself) */
   orderedJoin: string;
+  /** the word `user` as a name (the user table, a column alias): a reserved word in PostgreSQL, quoted there */
+  userName: string;
 }
 
 /** `@name0, @name1, …` for `values`, bound on `v` */
@@ -44,6 +46,7 @@ export const SQLITE_DIALECT: SqlDialect = {
     `(${nsCol}, ${titleCol}) IN (VALUES ${titles.map((t, i) => ((v['on' + i] = t.ns), (v['ot' + i] = t.title), `(@on${i}, @ot${i})`)).join(', ')})`,
   indexedBy: (index) => ' INDEXED BY ' + index,
   orderedJoin: 'CROSS JOIN',
+  userName: 'user',
 };
 
 export const POSTGRES_DIALECT: SqlDialect = {
@@ -67,6 +70,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
   },
   indexedBy: () => '',
   orderedJoin: 'JOIN',
+  userName: '"user"',
 };
 
 /** a statement written with `@name` parameters and the values of its names */

@@ -3,8 +3,10 @@
  * (what differs goes through sql-dialect.ts); what only one engine can say (index hints, lateral joins)
  * stays in its store.
  */
-import type { RecentChangeOptions, RecentChangeRecord } from '../history-store.js';
-import type { SqlDialect } from './dialect.js';
+import type { LogOptions, PageHistoryOptions, RecentChangeOptions, RecentChangeRecord, UserRangeOptions } from '../history-store.js';
+import type { SqlDialect, SqlStatement } from './dialect.js';
+import { prefixEnd } from './prefix-range.js';
+import { REV_COLUMNS, USER_COLUMNS } from './row-columns.js';
 
 /** `(a, b) op (x, y)`: a row comparison, op one of > >= < <= */
 export function rowCmp(cols: string[], op: string, params: string[]): string {
@@ -56,4 +58,84 @@ export function toRecentChange(r: any): RecentChangeRecord {
   r.bot = r.bot !== 0;
   r.isRedirect = r.isRedirect === 1;
   return r as RecentChangeRecord;
+}
+
+/** prop=revisions over one page: a range of the (page, timestamp, id) or (page, id) index */
+export function pageHistoryStatement(o: PageHistoryOptions): SqlStatement {
+  const newer = o.dir === 'newer';
+  const [lo, hi] = newer ? ['>=', '<='] : ['<=', '>='];
+  const where = ['rev_page = @page'];
+  if (o.startId !== undefined) where.push(`rev_id ${lo} @startId`);
+  if (o.endId !== undefined) where.push(`rev_id ${hi} @endId`);
+  if (o.start !== undefined) where.push(`rev_timestamp ${lo} @start`);
+  if (o.end !== undefined) where.push(`rev_timestamp ${hi} @end`);
+  if (o.user !== undefined) where.push('rev_user_text = @user');
+  if (o.excludeUser !== undefined) where.push('rev_user_text != @excludeUser');
+  const d = newer ? 'ASC' : 'DESC';
+  const order = o.orderBy === 'id' ? `rev_id ${d}` : `rev_timestamp ${d}, rev_id ${d}`;
+  const sql = `SELECT ${REV_COLUMNS} FROM revision WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`;
+  const values = { page: o.pageid, startId: o.startId, endId: o.endId, start: o.start, end: o.end, user: o.user, excludeUser: o.excludeUser, limit: o.limit };
+  return { sql, values };
+}
+
+/** list=allusers: a range of the user names */
+export function userRangeStatement(o: UserRangeOptions, d: SqlDialect): SqlStatement {
+  const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
+  const where: string[] = [];
+  if (o.from !== undefined) where.push(`user_name ${lo} @from`);
+  if (o.to !== undefined) where.push(`user_name ${hi} @to`);
+  if (o.prefix !== undefined) where.push('user_name >= @prefix AND user_name < @prefixEnd');
+  if (o.withEditsOnly) where.push('user_editcount > 0');
+  const sql = `SELECT ${USER_COLUMNS} FROM ${d.userName} ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+      ORDER BY user_name ${o.descending ? 'DESC' : 'ASC'} LIMIT @limit`;
+  const values = { from: o.from, to: o.to, prefix: o.prefix, prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix), limit: o.limit };
+  return { sql, values };
+}
+
+/**
+ * How an engine keeps list=logevents by a title prefix alone on a time-ordered index (1.25 orders by time
+ * whatever the filters) rather than reading a title range and sorting it.
+ */
+export interface LogPrefixScan {
+  /** what follows `FROM logging` (SQLite names the index) */
+  fromHint(o: LogOptions): string;
+  /** the prefix condition (PostgreSQL writes it so that no index can take it) */
+  condition: string;
+}
+
+/** list=logevents: along the time-ordered index that the filters pick */
+export function logEventsStatement(o: LogOptions, d: SqlDialect, prefixScan: LogPrefixScan): SqlStatement {
+  const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
+  const dir = o.descending ? 'DESC' : 'ASC';
+  const prefixOnly = o.prefix !== undefined && o.title === undefined;
+  const where: string[] = [];
+  if (o.type !== undefined) where.push('log_type = @type');
+  if (o.action !== undefined) where.push('log_action = @action');
+  if (o.user !== undefined) where.push('log_user_text = @user');
+  if (o.title !== undefined) where.push('log_namespace = @ns AND log_title = @title');
+  if (o.prefix !== undefined) where.push(prefixOnly ? prefixScan.condition : 'log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd');
+  if (o.start !== undefined) where.push(`log_timestamp ${lo} @start`);
+  if (o.end !== undefined) where.push(`log_timestamp ${hi} @end`);
+  if (o.from) where.push(rowCmp(['log_timestamp', 'log_id'], lo, ['@fromTs', '@fromId']));
+  const order = `log_timestamp ${dir}, log_id ${dir}`;
+  const sql = `SELECT log_id AS logid, log_type AS type, log_action AS action, log_timestamp AS timestamp, log_user_text AS ${d.userName},
+        log_user AS userid, log_namespace AS ns, log_title AS title, log_page AS logpage, COALESCE(page_id, 0) AS pageid,
+        log_comment AS comment, log_params AS params, log_deleted AS deleted
+      FROM logging${prefixOnly ? prefixScan.fromHint(o) : ''} LEFT JOIN page ON page_namespace = log_namespace AND page_title = log_title
+      ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
+  const values = {
+    type: o.type,
+    action: o.action,
+    user: o.user,
+    ns: o.title?.ns ?? o.prefix?.ns,
+    title: o.title?.dbkey,
+    prefix: o.prefix?.dbkey,
+    prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix.dbkey),
+    start: o.start,
+    end: o.end,
+    fromTs: o.from?.timestamp,
+    fromId: o.from?.logid,
+    limit: o.limit,
+  };
+  return { sql, values };
 }
