@@ -10,7 +10,7 @@ import { RAW_CONTINUE_WARNING as RAW_WARNING, startDemoServer, type DemoServer }
 import { Db } from '../src/store/sqlite/db.js';
 import { queryLog, type QueryLogEntry } from '../src/store/query-log.js';
 import { SqliteFileStore } from '../src/store/sqlite/files.js';
-import { deriveFileColumns } from '../src/store/sqlite/import/writer.js';
+import { deriveFileColumns } from '../src/store/sqlite/import/files-writer.js';
 import { SqliteCategoryStore } from '../src/store/sqlite/categories.js';
 import { SqliteLinkStore } from '../src/store/sqlite/links.js';
 import { fileUrlPath, hashPath, rawUrlEncode, sha1Base36ToHex, sha1HexToBase36, wfUrlencode } from '../src/wiki/files.js';

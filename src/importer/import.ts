@@ -196,9 +196,9 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     const { codec: titleCodec, lang } = site;
     step('pass 1: page title indexes');
     // the reader thread is gone, the analysis threads not started
-    w.alone(true);
+    w.useIdleCores(true);
     indexPageTitles(w, log);
-    w.alone(false);
+    w.useIdleCores(false);
     log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`);
     await checkpoint();
     // users, contributors and recent changes: nothing before the end of the import reads them, so they are
@@ -350,7 +350,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     if (!w.derived.reportsEnded()) await finishHistory();
     if (!w.derived.reportsEnded()) {
       step('settled beside the reports');
-      await w.settle([...(history === null ? [...HISTORY_AREAS, ...HISTORY_WRITES] : []), ...(opts.render ? RENDER_WRITES : [])]);
+      await w.finishEarly([...(history === null ? [...HISTORY_AREAS, ...HISTORY_WRITES] : []), ...(opts.render ? RENDER_WRITES : [])]);
       await checkpoint();
     }
     step('reports: joined');
@@ -358,14 +358,14 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     log(`reports: ${reports.rows} rows, ${reports.seconds.toFixed(1)} s on their thread (${secondsSince(t0)} s)`);
     await checkpoint();
     // the reports' thread is done (the autocompletion thread may not be: at 1,000,000 pages it ends last)
-    w.alone(true);
+    w.useIdleCores(true);
     const { users } = await finishHistory();
     await buildIndexes(w.pendingIndexAreas());
-    w.alone(false);
+    w.useIdleCores(false);
     // the autocompletion thread may still be at work (it is the last at 1,000,000 pages): the planner
     // statistics of every other table meanwhile, not after its copy-in
     step('settled');
-    await w.settle(opts.render ? RENDER_WRITES : []);
+    await w.finishEarly(opts.render ? RENDER_WRITES : []);
     await checkpoint();
     // ---- --render: last, over the finished tables (a render reads templates, files, categories, messages)
     let rendered = 0;

@@ -456,17 +456,17 @@ export interface ImportWriter extends ImportSource {
   /** areas with indexes still to build */
   pendingIndexAreas(): IndexArea[];
   /**
-   * `on`: the import's other threads are done or idle until `alone(false)`: the writer may spread the
-   * work that follows (its sorts) over the other cores.
+   * `on`: the import's other threads are done or idle until `useIdleCores(false)`: the writer may spread
+   * the work that follows (its sorts) over the other cores.
    */
-  alone(on: boolean): void;
+  useIdleCores(on: boolean): void;
   /**
    * Do now what of `finish()`'s work can be done already, for a core that would otherwise wait: store
    * what the writer's own threads have finished (SQLite: the autocompletion index), and gather the
    * planner statistics of every table that is final (its indexes built, no write to come): all but
    * those of `later` (areas steps still to come write) and those the writer has yet to fill or index.
    */
-  settle(later: readonly IndexArea[]): Promise<void>;
+  finishEarly(later: readonly IndexArea[]): Promise<void>;
   /**
    * Every index, statistics for the planner, then publish the database atomically onto the location.
    * `beforePublish` runs when all is durable, just before the publication (it may throw to stop it).

@@ -1,5 +1,5 @@
 /**
- * Search on the FTS5 index `search_index` (see search-writer.ts for what it holds). User input never
+ * Search on the FTS5 index `search_index` (see import/search-writer.ts for what it holds). User input never
  * reaches FTS5's parser as syntax: every term is a quoted string of folded tokens (letters and digits
  * only), joined here with FTS5's own operators, so no input can make MATCH fail.
  */

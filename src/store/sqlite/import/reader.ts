@@ -7,7 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import type { ImportReader, PageWithText, TitleRef } from '../../import-writer.js';
-import { pageLookupStatements, toPageWithText, PAGE_CHUNK_SQL, REDIRECTS_TO_SQL, type PageChunkRow } from './writer.js';
+import { pageLookupStatements, toPageWithText, PAGE_CHUNK_SQL, REDIRECTS_TO_SQL, type PageChunkRow } from './pages-writer.js';
 
 export function openSqliteImportReader(file: string): ImportReader {
   return new SqliteImportReader(file);

@@ -8,9 +8,9 @@
  * as MediaWiki's SearchUpdate indexes it.
  */
 import type Database from 'better-sqlite3';
-import { nsToken } from './search.js';
-import { RowBuffer } from './import/row-buffer.js';
-import type { SearchImportWriter, SearchIndexResult, SearchRow } from '../import-writer.js';
+import { nsToken } from '../search.js';
+import { RowBuffer } from './row-buffer.js';
+import type { SearchImportWriter, SearchIndexResult, SearchRow } from '../../import-writer.js';
 
 export class SearchIndexWriter implements SearchImportWriter {
   private ins: { index: Database.Statement; title: RowBuffer } | null = null;

@@ -4,10 +4,9 @@
  * The importer calls this; the SQL stays here, next to the schema.
  */
 import type Database from 'better-sqlite3';
-import { isDeflatedLength, revisionTextColumns } from '../revision-text.js';
+import { isDeflatedLength, revisionTextColumns } from '../../revision-text.js';
 
-export type { RevisionInput, LogInput } from '../import-writer.js';
-import type { RevisionInput, LogInput, HistoryImportWriter } from '../import-writer.js';
+import type { RevisionInput, LogInput, HistoryImportWriter } from '../../import-writer.js';
 
 /** MediaWiki's $wgRCMaxAge default: 90 days. */
 export const RC_MAX_AGE_SECONDS = 90 * 86400;
