@@ -26,6 +26,16 @@ export interface PageCategoryRow {
   hidden: boolean;
 }
 
+/** prop=categories' request (CategoryLinkStore.categoriesOf) */
+export interface PageCategoriesOptions {
+  pageids: readonly number[];
+  start?: { pageid: number; to: string };
+  only?: readonly string[];
+  hidden?: boolean;
+  descending: boolean;
+  limit: number;
+}
+
 export interface CategoryLinkStore {
   /**
    * Members of one type in sort-key order, starting at (sortkey, pageid) inclusive when given.
@@ -39,12 +49,5 @@ export interface CategoryLinkStore {
    * (inclusive in the direction of the listing), at most `limit`; `only` keeps these categories alone,
    * `hidden` only hidden (true) or only visible (false) ones. Primary-key seeks per page.
    */
-  categoriesOf(o: {
-    pageids: readonly number[];
-    start?: { pageid: number; to: string };
-    only?: readonly string[];
-    hidden?: boolean;
-    descending: boolean;
-    limit: number;
-  }): Promise<PageCategoryRow[]>;
+  categoriesOf(o: PageCategoriesOptions): Promise<PageCategoryRow[]>;
 }

@@ -86,6 +86,16 @@ export interface LinkersOfOptions {
   limit: number;
 }
 
+/** prop=iwlinks' request (RelationStore.iwLinksOf) */
+export interface IwLinksOfOptions {
+  pageids: readonly number[];
+  prefix?: string;
+  title?: string;
+  continueAt?: { from: number; prefix: string; title: string };
+  descending: boolean;
+  limit: number;
+}
+
 export interface RelationStore {
   /**
    * prop=links/templates: the links of the pages `pageids`, in (from, ns, title) order from `continueAt`
@@ -134,14 +144,7 @@ export interface RelationStore {
   /** prop=langlinks: (page, language) order from `continueAt` (inclusive) */
   langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>>;
   /** prop=iwlinks: (page, prefix, title) order from `continueAt` (inclusive) */
-  iwLinksOf(o: {
-    pageids: readonly number[];
-    prefix?: string;
-    title?: string;
-    continueAt?: { from: number; prefix: string; title: string };
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ from: number; prefix: string; title: string }>>;
+  iwLinksOf(o: IwLinksOfOptions): Promise<Array<{ from: number; prefix: string; title: string }>>;
   /** the interwiki table the import used (empty for a database without one) */
   interwikiMap(): Promise<InterwikiEntry[]>;
 

@@ -1,20 +1,7 @@
 import type { PgDb } from './db.js';
 import { prefixEnd } from '../sql/prefix-range.js';
 import { compareBytes } from '../../wiki/collation.js';
-import type {
-  ContributionOptions,
-  ContributionRecord,
-  ContributorRecord,
-  HistoryStore,
-  LogOptions,
-  LogRecord,
-  PageHistoryOptions,
-  RecentChangeOptions,
-  RecentChangeRecord,
-  RevisionRecord,
-  UserRangeOptions,
-  UserRecord,
-} from '../history-store.js';
+import type { ContributionOptions, ContributionRecord, ContributorRecord, HistoryStore, LogOptions, LogRecord, PageHistoryOptions, RecentChangeOptions, RecentChangeRecord, RevisionRecord, UserRangeOptions, UserRecord } from '../history-store.js';
 import { REV_COLUMNS, USER_COLUMNS, toRev } from '../sql/row-columns.js';
 import { decodeRevisionText } from '../revision-text.js';
 import { type LogPrefixScan, logEventsStatement, pageHistoryStatement, recentChangesStatement, rowCmp, toRecentChange, userRangeStatement } from '../sql/history.js';

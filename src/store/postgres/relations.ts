@@ -1,23 +1,7 @@
 import type { PgDb } from './db.js';
-import type { AllLinkRow, AllLinksOptions, LinkRow, LinkerRow, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
+import type { AllLinkRow, AllLinksOptions, LinkRow, LinkerRow, IwLinksOfOptions, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
-import {
-  BACKLINK_COLUMNS,
-  INTERWIKI_MAP_SQL,
-  TARGET_COLUMNS,
-  allLinkTitlesBounds,
-  allLinksStatement,
-  extLinksOfStatement,
-  extUrlUsageStatement,
-  iwLinksOfStatement,
-  langLinksOfStatement,
-  linkerFilters,
-  linkersConditions,
-  linksOfStatement,
-  pagesWithPropStatement,
-  propsOfStatement,
-  toInterwikiEntry,
-} from '../sql/relations.js';
+import { BACKLINK_COLUMNS, INTERWIKI_MAP_SQL, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, extLinksOfStatement, extUrlUsageStatement, iwLinksOfStatement, langLinksOfStatement, linkerFilters, linkersConditions, linksOfStatement, pagesWithPropStatement, propsOfStatement, toInterwikiEntry } from '../sql/relations.js';
 import { POSTGRES_DIALECT } from '../sql/dialect.js';
 
 
@@ -152,14 +136,7 @@ export class PostgresRelationStore implements RelationStore {
     return this.db.named('RelationStore.langLinksOf', sql, values);
   }
 
-  async iwLinksOf(o: {
-    pageids: readonly number[];
-    prefix?: string;
-    title?: string;
-    continueAt?: { from: number; prefix: string; title: string };
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ from: number; prefix: string; title: string }>> {
+  async iwLinksOf(o: IwLinksOfOptions): Promise<Array<{ from: number; prefix: string; title: string }>> {
     if (o.pageids.length === 0) return [];
     const { sql, values } = iwLinksOfStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.iwLinksOf', sql, values);

@@ -14,6 +14,13 @@ export interface SqlDialect {
    * JSON text, so that one statement serves every batch size; PostgreSQL binds an array
    */
   amongIds(col: string, ids: readonly number[], name: string, v: Record<string, unknown>): string;
+  /** `col` is one of a batch of texts (any length) bound on `v` as `@name`, as amongIds binds ids */
+  amongTextBatch(col: string, values: readonly string[], name: string, v: Record<string, unknown>): string;
+  /**
+   * A batch of page ids (any length) as a table to join, bound on `v` as `@name`: its FROM item and the
+   * column of the id; its rows come in the batch's order, an id given twice twice.
+   */
+  eachId(ids: readonly number[], name: string, v: Record<string, unknown>): { source: string; id: string };
   /** (`nsCol`, `titleCol`) is one of `titles` (non-empty), bound on `v` */
   amongTitles(nsCol: string, titleCol: string, titles: ReadonlyArray<{ ns: number; title: string }>, v: Record<string, unknown>): string;
   /** ` INDEXED BY index` where SQLite's planner must be told which index to read ('' on PostgreSQL) */
@@ -42,6 +49,14 @@ export const SQLITE_DIALECT: SqlDialect = {
     v[name] = JSON.stringify(ids);
     return `${col} IN (SELECT value FROM json_each(@${name}))`;
   },
+  amongTextBatch: (col, values, name, v) => {
+    v[name] = JSON.stringify(values);
+    return `${col} IN (SELECT value FROM json_each(@${name}))`;
+  },
+  eachId: (ids, name, v) => {
+    v[name] = JSON.stringify(ids);
+    return { source: `json_each(@${name}) j`, id: 'j.value' };
+  },
   amongTitles: (nsCol, titleCol, titles, v) =>
     `(${nsCol}, ${titleCol}) IN (VALUES ${titles.map((t, i) => ((v['on' + i] = t.ns), (v['ot' + i] = t.title), `(@on${i}, @ot${i})`)).join(', ')})`,
   indexedBy: (index) => ' INDEXED BY ' + index,
@@ -62,6 +77,14 @@ export const POSTGRES_DIALECT: SqlDialect = {
   amongIds: (col, ids, name, v) => {
     v[name] = ids;
     return `${col} = ANY(@${name}::bigint[])`;
+  },
+  amongTextBatch: (col, values, name, v) => {
+    v[name] = values;
+    return `${col} = ANY(@${name}::text[])`;
+  },
+  eachId: (ids, name, v) => {
+    v[name] = ids;
+    return { source: `unnest(@${name}::bigint[]) AS t(id)`, id: 't.id' };
   },
   amongTitles: (nsCol, titleCol, titles, v) => {
     v.onlyNs = titles.map((t) => t.ns);

@@ -3,7 +3,7 @@
  * (both take `@name` parameters and order titles by bytes), shared by the two relation stores; what only
  * one engine can say (a batch of targets, the loose index scan) stays in its store.
  */
-import type { AllLinksOptions, BacklinkTable, LinkersOfOptions, LinkersOptions, LinksOfOptions, TargetTable } from '../relation-store.js';
+import type { AllLinksOptions, BacklinkTable, IwLinksOfOptions, LinkersOfOptions, LinkersOptions, LinksOfOptions, TargetTable } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { prefixEnd, titleBounds } from './prefix-range.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
@@ -200,10 +200,7 @@ export function langLinksOfStatement(
 }
 
 /** prop=iwlinks: a range of the (from, prefix, title) primary key per page of the batch */
-export function iwLinksOfStatement(
-  o: { pageids: readonly number[]; prefix?: string; title?: string; continueAt?: { from: number; prefix: string; title: string }; descending: boolean; limit: number },
-  d: SqlDialect,
-): SqlStatement {
+export function iwLinksOfStatement(o: IwLinksOfOptions, d: SqlDialect): SqlStatement {
   const values: Record<string, unknown> = { limit: o.limit };
   const where = [d.amongIds('iwl_from', o.pageids, 'ids', values)];
   if (o.prefix !== undefined) {

@@ -1,6 +1,8 @@
 import type { Db, Statement } from './db.js';
 import { StatementCache } from './statement-cache.js';
-import type { CategoryLinkStore, CategoryMemberRow, MemberType, PageCategoryRow } from '../category-link-store.js';
+import type { CategoryLinkStore, CategoryMemberRow, MemberType, PageCategoriesOptions, PageCategoryRow } from '../category-link-store.js';
+import { SQLITE_DIALECT } from '../sql/dialect.js';
+import { categoriesOfStatement, toPageCategories } from '../sql/category-links.js';
 import { MEMBER_COLUMNS, toMember } from '../sql/row-columns.js';
 
 export class SqliteCategoryLinkStore implements CategoryLinkStore {
@@ -48,40 +50,10 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
     return rows.map(toMember);
   }
 
-  async categoriesOf(o: {
-    pageids: readonly number[];
-    start?: { pageid: number; to: string };
-    only?: readonly string[];
-    hidden?: boolean;
-    descending: boolean;
-    limit: number;
-  }): Promise<PageCategoryRow[]> {
+  async categoriesOf(o: PageCategoriesOptions): Promise<PageCategoryRow[]> {
     if (o.pageids.length === 0 || (o.only && o.only.length === 0)) return [];
-    const dir = o.descending ? 'DESC' : 'ASC';
-    const v: Record<string, unknown> = { ids: JSON.stringify(o.pageids), limit: o.limit };
-    const where: string[] = [];
-    if (o.start) {
-      where.push(`(cl_from, cl_to) ${o.descending ? '<=' : '>='} (@startPage, @startTo)`);
-      v.startPage = o.start.pageid;
-      v.startTo = o.start.to;
-    }
-    if (o.only) {
-      where.push('cl_to IN (SELECT value FROM json_each(@only))');
-      v.only = JSON.stringify(o.only);
-    }
-    const hidden = 'coalesce((SELECT cat_hidden FROM category WHERE cat_title = cl_to), 0)';
-    if (o.hidden !== undefined) {
-      where.push(`${hidden} = @hidden`);
-      v.hidden = o.hidden ? 1 : 0;
-    }
-    // a primary-key range per page of the batch; the sort is over the batch's own rows (top-N by LIMIT)
-    const sql = `SELECT cl_from AS "from", cl_to AS "to", cl_sortkey AS sortkey, cl_sortkey_prefix AS sortkeyPrefix, cl_timestamp AS timestamp,
-        ${hidden} AS hidden
-      FROM json_each(@ids) j CROSS JOIN categorylinks ON cl_from = j.value${where.map((w) => ' AND ' + w).join('')}
-      ORDER BY cl_from ${dir}, cl_to ${dir} LIMIT @limit`;
-    const rows = this.ofPages.all<any>(sql, v);
-    for (const r of rows) r.hidden = r.hidden === 1;
-    return rows;
+    const { sql, values } = categoriesOfStatement(o, SQLITE_DIALECT);
+    return toPageCategories(this.ofPages.all<any>(sql, values));
   }
 
 }

@@ -1,24 +1,8 @@
 import type { Db } from './db.js';
-import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkerRow, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
+import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkerRow, IwLinksOfOptions, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { StatementCache } from './statement-cache.js';
-import {
-  BACKLINK_COLUMNS,
-  INTERWIKI_MAP_SQL,
-  TARGET_COLUMNS,
-  allLinkTitlesBounds,
-  allLinksStatement,
-  extLinksOfStatement,
-  extUrlUsageStatement,
-  iwLinksOfStatement,
-  langLinksOfStatement,
-  linkerFilters,
-  linkersConditions,
-  linksOfStatement,
-  pagesWithPropStatement,
-  propsOfStatement,
-  toInterwikiEntry,
-} from '../sql/relations.js';
+import { BACKLINK_COLUMNS, INTERWIKI_MAP_SQL, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, extLinksOfStatement, extUrlUsageStatement, iwLinksOfStatement, langLinksOfStatement, linkerFilters, linkersConditions, linksOfStatement, pagesWithPropStatement, propsOfStatement, toInterwikiEntry } from '../sql/relations.js';
 import { SQLITE_DIALECT } from '../sql/dialect.js';
 
 
@@ -184,14 +168,7 @@ export class SqliteRelationStore implements RelationStore {
     return this.cache('langLinksOf').all(sql, values);
   }
 
-  async iwLinksOf(o: {
-    pageids: readonly number[];
-    prefix?: string;
-    title?: string;
-    continueAt?: { from: number; prefix: string; title: string };
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ from: number; prefix: string; title: string }>> {
+  async iwLinksOf(o: IwLinksOfOptions): Promise<Array<{ from: number; prefix: string; title: string }>> {
     if (o.pageids.length === 0) return [];
     const { sql, values } = iwLinksOfStatement(o, SQLITE_DIALECT);
     return this.cache('iwLinksOf').all(sql, values);
