@@ -1,19 +1,10 @@
 import type { PgDb } from './db.js';
 import type { FileUsageOptions, FileUsagePages, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
+import { POSTGRES_DIALECT } from '../sql/dialect.js';
+import { fileUsersStatement, toFileUsers } from '../sql/links.js';
 import { PAGE_COLUMNS, PAGE_REF_COLUMNS, toPage } from '../sql/row-columns.js';
 import { titleBounds } from '../sql/prefix-range.js';
 import { distinctValuesSql } from './relations.js';
-
-/**
- * An id bound from a request (a continuation value) as int8 takes it: PostgreSQL refuses a fraction and
- * an infinity where SQLite compares any number with an integer column. A fraction is rounded the way the
- * comparison `op` treats it, an infinity becomes the largest safe integer (int8Text in db.ts clamps the
- * rest).
- */
-function idBound(n: number, op: '>=' | '<='): number {
-  if (!Number.isFinite(n)) return n > 0 ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
-  return op === '>=' ? Math.ceil(n) : Math.floor(n);
-}
 
 export class PostgresLinkStore implements LinkStore {
   constructor(private readonly db: PgDb) {}
@@ -92,31 +83,8 @@ export class PostgresLinkStore implements LinkStore {
     return this.db.named<{ pageid: number; name: string }>('LinkStore.imagesOf', sql, v);
   }
 
-  /**
-   * A range scan of the primary key (il_to, il_from), or of il_to_from_namespace (il_to, il_from_namespace,
-   * il_from) for one namespace; each row joined to its page (by primary key) for title and redirect flag.
-   */
   async fileUsers(o: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): Promise<FileUserRow[]> {
-    const where = ['il_to = @target'];
-    const v: Record<string, unknown> = { target: o.target, limit: o.limit };
-    if (o.namespace !== undefined) {
-      where.push('il_from_namespace = @ns');
-      v.ns = o.namespace;
-    }
-    if (o.fromId !== undefined) {
-      where.push(`il_from ${o.descending ? '<=' : '>='} @fromId`);
-      v.fromId = idBound(o.fromId, o.descending ? '<=' : '>=');
-    }
-    if (o.redirect !== undefined) {
-      where.push('page_is_redirect = @redirect');
-      v.redirect = o.redirect ? 1 : 0;
-    }
-    const sql =
-      `SELECT il_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect" FROM imagelinks` +
-      ` JOIN page ON page_id = il_from WHERE ${where.join(' AND ')} ORDER BY il_from${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    return (await this.db.named<FileUserRow & { isRedirect: number | boolean }>('LinkStore.fileUsers', sql, v)).map((r) => {
-      r.isRedirect = !!r.isRedirect;
-      return r as FileUserRow;
-    });
+    const { sql, values } = fileUsersStatement(o, POSTGRES_DIALECT);
+    return toFileUsers(await this.db.named<any>('LinkStore.fileUsers', sql, values));
   }
 }

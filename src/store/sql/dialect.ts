@@ -27,6 +27,11 @@ export interface SqlDialect {
   indexedBy(index: string): string;
   /** the join that keeps its tables in the order written (SQLite's CROSS JOIN; PostgreSQL orders by itself) */
   orderedJoin: string;
+  /**
+   * a request's page id as a bound of `op` on an id column: SQLite compares any number with an integer;
+   * PostgreSQL's bigint refuses a fraction or an infinity, so the nearest id on the same side stands in
+   */
+  idBound(id: number, op: '>=' | '<='): number;
   /** the word `user` as a name (the user table, a column alias): a reserved word in PostgreSQL, quoted there */
   userName: string;
 }
@@ -61,6 +66,7 @@ export const SQLITE_DIALECT: SqlDialect = {
     `(${nsCol}, ${titleCol}) IN (VALUES ${titles.map((t, i) => ((v['on' + i] = t.ns), (v['ot' + i] = t.title), `(@on${i}, @ot${i})`)).join(', ')})`,
   indexedBy: (index) => ' INDEXED BY ' + index,
   orderedJoin: 'CROSS JOIN',
+  idBound: (id) => id,
   userName: 'user',
 };
 
@@ -93,6 +99,10 @@ export const POSTGRES_DIALECT: SqlDialect = {
   },
   indexedBy: () => '',
   orderedJoin: 'JOIN',
+  idBound: (id, op) => {
+    if (!Number.isFinite(id)) return id > 0 ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
+    return op === '>=' ? Math.ceil(id) : Math.floor(id);
+  },
   userName: '"user"',
 };
 

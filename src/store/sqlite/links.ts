@@ -4,6 +4,8 @@ import { PAGE_COLUMN_LIST, PAGE_REF_COLUMN_LIST, pageRefFromArray } from '../sql
 import type { PageRef } from '../page-store.js';
 import { StatementCache, jsonRowsSql } from './statement-cache.js';
 import { prefixEnd } from '../sql/prefix-range.js';
+import { SQLITE_DIALECT } from '../sql/dialect.js';
+import { fileUsersStatement, toFileUsers } from '../sql/links.js';
 
 /**
  * the columns of fileUsages, fileUsagePages (the using page's PageRef but its id), and with `full`; the
@@ -152,31 +154,9 @@ export class SqliteLinkStore implements LinkStore {
     return this.images.all<{ pageid: number; name: string }>(sql, v);
   }
 
-  /**
-   * A range scan of the primary key (il_to, il_from), or of il_to_from_namespace (il_to, il_from_namespace,
-   * il_from) for one namespace; each row joined to its page (by primary key) for title and redirect flag.
-   */
   async fileUsers(o: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): Promise<FileUserRow[]> {
-    const where = ['il_to = @target'];
-    const v: Record<string, unknown> = { target: o.target, limit: o.limit };
-    if (o.namespace !== undefined) {
-      where.push('il_from_namespace = @ns');
-      v.ns = o.namespace;
-    }
-    if (o.fromId !== undefined) {
-      where.push(`il_from ${o.descending ? '<=' : '>='} @fromId`);
-      v.fromId = o.fromId;
-    }
-    if (o.redirect !== undefined) {
-      where.push('+page_is_redirect = @redirect');
-      v.redirect = o.redirect ? 1 : 0;
-    }
-    const sql =
-      `SELECT il_from AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS isRedirect FROM imagelinks` +
-      ` CROSS JOIN page ON page_id = il_from WHERE ${where.join(' AND ')} ORDER BY il_from${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    const rows = this.users.all<FileUserRow & { isRedirect: number | boolean }>(sql, v);
-    for (const r of rows) r.isRedirect = !!r.isRedirect;
-    return rows as FileUserRow[];
+    const { sql, values } = fileUsersStatement(o, SQLITE_DIALECT);
+    return toFileUsers(this.users.all<any>(sql, values));
   }
 }
 
