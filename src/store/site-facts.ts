@@ -2,7 +2,7 @@
  * The site facts of an import as both stores keep them (the `meta` and `namespace` tables), turned into
  * what the site store answers: one reading for every backend.
  */
-import type { SiteInfoRow, SiteStatistics } from './site-store.js';
+import type { SiteInfoRow, SiteStatistics, SiteStore } from './site-store.js';
 import type { NamespaceInfo } from '../wiki/namespaces.js';
 
 export interface NamespaceTableRow {
@@ -36,4 +36,35 @@ export function siteFacts(meta: Map<string, string>, namespaces: NamespaceTableR
     })),
     stats: stored ? (JSON.parse(stored) as SiteStatistics) : null,
   };
+}
+
+/** the site facts' statements (the same text on both engines) */
+export const META_SQL = 'SELECT key, value FROM meta';
+export const NAMESPACES_SQL = 'SELECT ns_id, ns_name, ns_canonical, ns_case FROM namespace ORDER BY ns_id';
+
+/** A SiteStore over facts read once: they never change while an import is served. */
+export class FixedSiteStore implements SiteStore {
+  constructor(
+    private readonly info: SiteInfoRow,
+    private readonly ns: NamespaceInfo[],
+    private readonly stats: SiteStatistics,
+    private readonly version: string,
+    readonly dbType: 'sqlite' | 'postgres',
+  ) {}
+
+  async siteInfo(): Promise<SiteInfoRow> {
+    return this.info;
+  }
+
+  async namespaces(): Promise<NamespaceInfo[]> {
+    return this.ns;
+  }
+
+  async statistics(): Promise<SiteStatistics> {
+    return this.stats;
+  }
+
+  async dbVersion(): Promise<string> {
+    return this.version;
+  }
 }

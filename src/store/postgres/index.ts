@@ -7,7 +7,7 @@
 import type { Store } from '../store.js';
 import { PgDb, connect } from './db.js';
 import { servedImport } from './catalog.js';
-import { PostgresSiteStore } from './site.js';
+import { loadPostgresSiteStore } from './site.js';
 import { PostgresPageStore } from './pages.js';
 import { PostgresRelationStore } from './relations.js';
 import { PostgresLinkStore } from './links.js';
@@ -45,7 +45,7 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
   }
   const db = new PgDb(readUrl, served.schema, { debug: opts.debug, max: opts.max });
   try {
-    const site = await PostgresSiteStore.load(db, (meta) => {
+    const site = await loadPostgresSiteStore(db, (meta) => {
       const version = meta.get('schema_version');
       if (Number(version) !== SCHEMA_VERSION) throw new Error(`import ${served.importId}: schema version ${String(version)}, this wikiquery reads ${SCHEMA_VERSION}: import the dump again`);
     });

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { Db } from './db.js';
 import type { Store } from '../store.js';
-import { SqliteSiteStore } from './site.js';
+import { readSqliteSiteStore } from './site.js';
 import { SqlitePageStore } from './pages.js';
 import { SqliteCategoryStore } from './categories.js';
 import { SqliteCategoryLinkStore } from './category-links.js';
@@ -24,7 +24,7 @@ export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): S
 /** The Store over an open connection (the served file, or an import's own database while it runs). */
 export function storeOn(db: Db, sizeBytes: () => Promise<number>, close: () => void): Store {
   return {
-    site: new SqliteSiteStore(db),
+    site: readSqliteSiteStore(db),
     pages: new SqlitePageStore(db),
     categories: new SqliteCategoryStore(db),
     categoryLinks: new SqliteCategoryLinkStore(db),

@@ -1,43 +1,13 @@
 import type { Db } from './db.js';
-import type { SiteInfoRow, SiteStatistics, SiteStore } from '../site-store.js';
-import type { NamespaceInfo } from '../../wiki/namespaces.js';
-import { siteFacts, type NamespaceTableRow } from '../site-facts.js';
+import type { SiteStatistics, SiteStore } from '../site-store.js';
+import { FixedSiteStore, META_SQL, NAMESPACES_SQL, siteFacts, type NamespaceTableRow } from '../site-facts.js';
 
-export class SqliteSiteStore implements SiteStore {
-  private readonly info: SiteInfoRow;
-  private readonly ns: NamespaceInfo[];
-  private readonly stats: SiteStatistics;
-  private readonly version: string;
-
-  // Site facts never change while serving (the database is read-only), so they are read once.
-  constructor(db: Db) {
-    const meta = new Map<string, string>(
-      (db.raw.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]),
-    );
-    const f = siteFacts(meta, db.raw.prepare('SELECT ns_id, ns_name, ns_canonical, ns_case FROM namespace ORDER BY ns_id').all() as NamespaceTableRow[]);
-    this.info = f.info;
-    this.ns = f.namespaces;
-    this.version = String(db.raw.prepare('SELECT sqlite_version()').pluck().get());
-    this.stats = f.stats ?? computeStatistics(db);
-  }
-
-  async siteInfo(): Promise<SiteInfoRow> {
-    return this.info;
-  }
-
-  async namespaces(): Promise<NamespaceInfo[]> {
-    return this.ns;
-  }
-
-  async statistics(): Promise<SiteStatistics> {
-    return this.stats;
-  }
-
-  readonly dbType = 'sqlite';
-
-  async dbVersion(): Promise<string> {
-    return this.version;
-  }
+/** The site facts of the served database, read once (the database is read-only while served). */
+export function readSqliteSiteStore(db: Db): SiteStore {
+  const meta = new Map<string, string>((db.raw.prepare(META_SQL).all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
+  const f = siteFacts(meta, db.raw.prepare(NAMESPACES_SQL).all() as NamespaceTableRow[]);
+  const version = String(db.raw.prepare('SELECT sqlite_version()').pluck().get());
+  return new FixedSiteStore(f.info, f.namespaces, f.stats ?? computeStatistics(db), version, 'sqlite');
 }
 
 /** Fallback for databases whose importer did not store statistics: counted once at start-up. */
