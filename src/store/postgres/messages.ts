@@ -1,5 +1,6 @@
 import type { PgDb } from './db.js';
 import type { KeyRange, MessageStore, StoredMessage } from '../message-store.js';
+import { keyRangeConditions } from '../sql/messages.js';
 
 export class PostgresMessageStore implements MessageStore {
   constructor(private readonly db: PgDb) {}
@@ -73,23 +74,12 @@ export class PostgresMessageStore implements MessageStore {
   }
 }
 
-/** The conditions of a key range on a key column (only the bounds given: each is an index range bound). */
-function rangeConditions(range: KeyRange): (col: string) => string {
-  return (col) => {
-    const c: string[] = [];
-    if (range.min !== undefined) c.push(`${col} >= @min`);
-    if (range.below !== undefined) c.push(`${col} < @below`);
-    if (range.max !== undefined) c.push(`${col} <= @max`);
-    return c.map((x) => ' AND ' + x).join('');
-  };
-}
-
 /**
  * The keys of a range: index range scans of message (msg_lang, msg_key) per language and of
  * message_override (mo_lang, mo_key).
  */
 function keyRangeQuery(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): { sql: string; values: Record<string, unknown> } {
-  const conds = rangeConditions(range);
+  const conds = keyRangeConditions(range, (bound) => '@' + bound);
   const parts = [`SELECT msg_key AS key FROM unnest(@langs::text[]) AS l(lang) JOIN message ON msg_lang = l.lang${conds('msg_key')}`];
   if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);
   const values: Record<string, unknown> = {

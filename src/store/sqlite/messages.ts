@@ -1,5 +1,6 @@
 import type { Db, Statement } from './db.js';
 import type { KeyRange, MessageStore, StoredMessage } from '../message-store.js';
+import { keyRangeConditions } from '../sql/messages.js';
 
 export class SqliteMessageStore implements MessageStore {
   private readonly catalogStmt: Statement<[string, string]>;
@@ -34,7 +35,7 @@ export class SqliteMessageStore implements MessageStore {
     const key = shape + 16 * catalogLangs.length;
     let st = this.ranges.get(key);
     if (!st) {
-      const conds = rangeConditions(range);
+      const conds = keyRangeConditions(range, () => '?');
       const parts = catalogLangs.map(() => `SELECT msg_key FROM message WHERE msg_lang = ?${conds('msg_key')}`);
       if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = ?${conds('mo_key')}`);
       if (parts.length === 0) return [];
@@ -79,15 +80,4 @@ export class SqliteMessageStore implements MessageStore {
     if (o !== undefined) out.push({ source: 'override', lang, key, text: o });
     return c !== undefined;
   }
-}
-
-/** The conditions of a key range on a key column (only the bounds given: each is an index range bound). */
-function rangeConditions(range: KeyRange): (col: string) => string {
-  return (col) => {
-    const c: string[] = [];
-    if (range.min !== undefined) c.push(`${col} >= ?`);
-    if (range.below !== undefined) c.push(`${col} < ?`);
-    if (range.max !== undefined) c.push(`${col} <= ?`);
-    return c.map((x) => ' AND ' + x).join('');
-  };
 }
