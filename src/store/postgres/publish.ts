@@ -9,6 +9,7 @@
  */
 import Database from 'better-sqlite3';
 import { Writable } from 'node:stream';
+import { writeToCopy } from './copy-stream.js';
 import { connect, quoteSchema, type Sql } from './db.js';
 import { ensureCatalog, switchServed } from './catalog.js';
 import { POSTGRES_TABLES } from './extra-tables.js';
@@ -64,18 +65,6 @@ function copyValue(v: unknown): string {
   return String(v).replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 }
 
-async function write(stream: Writable, chunk: string): Promise<void> {
-  if (!stream.write(chunk)) await new Promise<void>((resolve, reject) => {
-    const done = (e?: Error) => {
-      stream.off('drain', done);
-      stream.off('error', done);
-      if (e) reject(e);
-      else resolve();
-    };
-    stream.once('drain', done);
-    stream.once('error', done);
-  });
-}
 
 async function copyTable(db: Database.Database, sql: Sql, schema: string, table: string, cols: Column[]): Promise<number> {
   const stream = (await sql.unsafe(`COPY ${schema}.${ident(table)} (${cols.map((c) => ident(c.name)).join(', ')}) FROM STDIN`).writable()) as Writable;
@@ -89,11 +78,11 @@ async function copyTable(db: Database.Database, sql: Sql, schema: string, table:
     buf += row.map(copyValue).join('\t') + '\n';
     rows++;
     if (buf.length >= 1 << 20) {
-      await write(stream, buf);
+      await writeToCopy(stream, buf);
       buf = '';
     }
   }
-  if (buf) await write(stream, buf);
+  if (buf) await writeToCopy(stream, buf);
   stream.end();
   await finished;
   return rows;

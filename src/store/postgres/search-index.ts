@@ -17,6 +17,7 @@
  */
 import type Database from 'better-sqlite3';
 import { Writable } from 'node:stream';
+import { writeToCopy } from './copy-stream.js';
 import type { Sql } from './db.js';
 
 /** What extra-tables.ts gives a builder (its ExtraTableContext). */
@@ -47,16 +48,7 @@ async function openCopy(ctx: SearchTablesContext, table: string, cols: string): 
   const flush = async () => {
     const chunk = buf;
     buf = '';
-    if (!stream.write(chunk)) await new Promise<void>((resolve, reject) => {
-      const done = (e?: Error) => {
-        stream.off('drain', done);
-        stream.off('error', done);
-        if (e) reject(e);
-        else resolve();
-      };
-      stream.once('drain', done);
-      stream.once('error', done);
-    });
+    await writeToCopy(stream, chunk);
   };
   return {
     async put(line: string) {

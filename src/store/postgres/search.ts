@@ -62,17 +62,23 @@ class Params {
   }
 }
 
-/** SQL yielding the distinct pages (`page`) holding a phrase within its column filter. */
-function phrasePages(p: Phrase, params: Params): string {
-  const m = params.add(p.mask, 'integer');
+/** The condition on posting alias `alias` that it holds the phrase's token `i` (its last a prefix, when the phrase ends in one). */
+function phraseTermCondition(p: Phrase, params: Params): (alias: string, i: number) => string {
   const last = p.tokens.length - 1;
-  const termCond = (alias: string, i: number) => {
+  return (alias, i) => {
     if (i === last && p.prefix) {
       const tok = p.tokens[i];
       return `${alias}.sp_term >= ${params.add(tok, 'text')} AND ${alias}.sp_term < ${params.add(prefixEnd(tok), 'text')}`;
     }
     return `${alias}.sp_term = ${params.add(p.tokens[i], 'text')}`;
   };
+}
+
+/** SQL yielding the distinct pages (`page`) holding a phrase within its column filter. */
+function phrasePages(p: Phrase, params: Params): string {
+  const m = params.add(p.mask, 'integer');
+  const last = p.tokens.length - 1;
+  const termCond = phraseTermCondition(p, params);
   if (p.tokens.length === 1) {
     return `SELECT ${p.prefix ? 'DISTINCT ' : ''}a0.sp_page AS page FROM search_posting a0 WHERE ${termCond('a0', 0)} AND (a0.sp_cols & ${m}) <> 0`;
   }
@@ -101,13 +107,7 @@ const WEIGHT_SQL = `CASE x >> ${COLUMN_SHIFT} ${WEIGHT.map((w, col) => `WHEN ${c
 function phraseFreq(p: Phrase, params: Params): string {
   const m = params.add(p.mask, 'integer');
   const last = p.tokens.length - 1;
-  const termCond = (alias: string, i: number) => {
-    if (i === last && p.prefix) {
-      const tok = p.tokens[i];
-      return `${alias}.sp_term >= ${params.add(tok, 'text')} AND ${alias}.sp_term < ${params.add(prefixEnd(tok), 'text')}`;
-    }
-    return `${alias}.sp_term = ${params.add(p.tokens[i], 'text')}`;
-  };
+  const termCond = phraseTermCondition(p, params);
   const joins: string[] = [];
   const adjacent: string[] = [];
   for (let i = 1; i <= last; i++) {
