@@ -13,6 +13,7 @@
  * throws everything away and leaves the location as it was.
  */
 import type { InterwikiMap } from '../wiki/interwiki.js';
+import type { FileRow } from './file-store.js';
 import type { SiteStatistics } from './site-store.js';
 import type { Store } from './store.js';
 
@@ -126,15 +127,8 @@ export interface LogInput {
   deleted: number;
 }
 
-export interface ImageRow {
-  name: string;
-  size: number;
-  width: number;
-  height: number;
-  bits: number;
-  mediaType: string;
-  majorMime: string;
-  minorMime: string;
+/** an image row as the import writes it: the stored columns of FileRow, the SHA-1 in both forms, the uploader and path */
+export interface ImageRow extends Pick<FileRow, 'name' | 'size' | 'width' | 'height' | 'bits' | 'mediaType' | 'majorMime' | 'minorMime'> {
   sha1Base36: string;
   sha1Hex: string;
   uploader: Uploader;

@@ -38,13 +38,7 @@ export class PostgresMessageStore implements MessageStore {
    * per language of `langs` that finds no catalog entry: one statement. The keys come as rows without
    * a source.
    */
-  async rangeTexts(
-    catalogLangs: readonly string[],
-    overrideLang: string | null,
-    range: KeyRange,
-    langs: readonly string[],
-    fallbackLangs: readonly string[],
-  ): Promise<{ keys: string[]; texts: StoredMessage[] }> {
+  async rangeTexts(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange, langs: readonly string[], fallbackLangs: readonly string[]): Promise<{ keys: string[]; texts: StoredMessage[] }> {
     const { sql, values } = keyRangeQuery(catalogLangs, overrideLang, range);
     const textsOf = (langsParam: string) => `SELECT s.source, l.lang, k.key, s.text
        FROM k CROSS JOIN unnest(${langsParam}::text[]) AS l(lang)

@@ -53,13 +53,7 @@ export class SqliteMessageStore implements MessageStore {
 
   // In-process the parts cost no round trip: keys(), then the seeks texts() makes (a range scan returning
   // the texts was slower: converting the texts the seeks skip costs more than the seeks).
-  async rangeTexts(
-    catalogLangs: readonly string[],
-    overrideLang: string | null,
-    range: KeyRange,
-    langs: readonly string[],
-    fallbackLangs: readonly string[],
-  ): Promise<{ keys: string[]; texts: StoredMessage[] }> {
+  async rangeTexts(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange, langs: readonly string[], fallbackLangs: readonly string[]): Promise<{ keys: string[]; texts: StoredMessage[] }> {
     const keys = [...new Set(await this.keys(catalogLangs, overrideLang, range))];
     const texts: StoredMessage[] = [];
     const lacking: string[] = [];
