@@ -4,23 +4,67 @@
  * throwaway PostgreSQL cluster started in .pg-test/ of the checkout (WIKIQUERY_TEST_DB=postgres).
  * Arguments are passed to `node --test` (a file to run, --test-name-pattern …); WIKIQUERY_TEST_DB=sqlite
  * or =postgres runs one pass only.
+ *
+ * Each pass builds the demo wiki once (generated, imported into SQLite and, in the PostgreSQL pass, into
+ * the cluster) and hands it to every test process, read-only, through WIKIQUERY_TEST_DEMO_DIR and
+ * WIKIQUERY_TEST_DEMO_SERVED; test files run WIKIQUERY_TEST_CONCURRENCY at a time (2 by default, the
+ * cores of the machine the suite is held to). Everything a pass writes to the temporary directory --
+ * the demo, and what the tests make there (TMPDIR points inside it) -- is removed when it ends.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { buildDemoDatabase } from '../test/helpers/demo-server.js';
 import { DEFAULT_DIR, postgresBinDir, startCluster, stopCluster } from './pg-cluster.js';
 
 const args = process.argv.slice(2);
-const files = args.some((a) => !a.startsWith('-')) ? [] : ['dist/test/'];
+const namesFiles = args.some((arg) => !arg.startsWith('-'));
 const only = process.env.WIKIQUERY_TEST_DB;
+const concurrency = process.env.WIKIQUERY_TEST_CONCURRENCY ?? '2';
 
-function pass(env: NodeJS.ProcessEnv): number {
-  const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...args, ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
-  return r.status ?? 1;
+/** The test files under dist/test/ (helpers and fixtures are not run as tests). */
+function testFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.js'))
+    .sort()
+    .map((file) => path.join(dir, file));
+}
+
+// an interrupted pass still removes what it made: the children get the signal and end, then the
+// finally blocks below run
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (interrupted = true));
+
+async function pass(db: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv = {}): Promise<number> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `wikiquery-npm-test-${db}-`));
+  try {
+    const tmp = path.join(root, 'tmp');
+    fs.mkdirSync(tmp);
+    const started = Date.now();
+    const demo = await buildDemoDatabase(path.join(root, 'fixture'), db === 'postgres');
+    process.stdout.write(`# ${db} pass: the demo wiki built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    const files = namesFiles ? [] : testFiles('dist/test');
+    const result = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...args, ...files], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        ...env,
+        WIKIQUERY_TEST_DB: db,
+        WIKIQUERY_TEST_DEMO_DIR: demo.dir,
+        WIKIQUERY_TEST_DEMO_SERVED: demo.served,
+        TMPDIR: tmp,
+      },
+    });
+    return interrupted ? 130 : (result.status ?? 1);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 }
 
 let status = 0;
-if (only !== 'postgres') status = pass({ WIKIQUERY_TEST_DB: 'sqlite' });
+if (only !== 'postgres') status = await pass('sqlite');
 if (only !== 'sqlite' && status === 0) {
   if (!postgresBinDir()) {
     process.stdout.write('\n# PostgreSQL pass skipped: no initdb/pg_ctl (install Debian\'s postgresql package, as .ci/run does)\n');
@@ -32,7 +76,9 @@ if (only !== 'sqlite' && status === 0) {
     process.stdout.write(`\n# PostgreSQL pass: a throwaway cluster in ${dir}\n`);
     const cluster = startCluster(dir, { port: process.env.WIKIQUERY_TEST_PG_PORT ? Number(process.env.WIKIQUERY_TEST_PG_PORT) : undefined });
     try {
-      status = pass({ WIKIQUERY_TEST_DB: 'postgres', WIKIQUERY_TEST_PG: cluster.url });
+      // buildDemoDatabase makes its PostgreSQL database on the cluster named here, as the tests do
+      process.env.WIKIQUERY_TEST_PG = cluster.url;
+      status = await pass('postgres', { WIKIQUERY_TEST_PG: cluster.url });
     } finally {
       stopCluster(dir);
       fs.rmSync(dir, { recursive: true, force: true });

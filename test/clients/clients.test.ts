@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { describeOrSkip } from '../helpers/skip.js';
 
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -475,7 +476,7 @@ describe('mwbot', () => {
   });
 });
 
-describe('mwclient (python3-mwclient)', { skip: mwclientAvailable ? false : `mwclient is not installed for ${PYTHON} (apt-get install python3-mwclient): mwclient tests skipped` }, () => {
+describeOrSkip('mwclient (python3-mwclient)', { skip: mwclientAvailable ? false : `mwclient is not installed for ${PYTHON} (apt-get install python3-mwclient): mwclient tests skipped` }, () => {
   let out: any;
   before(async () => {
     out = await runProbe();

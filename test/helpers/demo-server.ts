@@ -1,6 +1,6 @@
 /**
- * Test harness: the demo wiki generated, imported and served on a free loopback port, once per test
- * file (each file runs in its own process). Requests go over real HTTP.
+ * Test harness: the demo wiki generated and imported (once per `npm test` pass, or once per process for a
+ * test file run on its own) and served on a free loopback port. Requests go over real HTTP.
  */
 import type { InterwikiMap } from '../../src/wiki/interwiki.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -53,17 +53,22 @@ async function answer(res: Response): Promise<ApiAnswer> {
   return { status: res.status, headers: res.headers, text, json };
 }
 
-let prepared: { dir: string; db: string; served: string } | null = null;
+export interface DemoDatabase {
+  /** the folder holding the generated demo (demo/: dump.xml, files/, messages/) and demo.sqlite */
+  dir: string;
+  /** the SQLite file (tests of SQLite's own query plans read it) */
+  db: string;
+  /** what the demo server answers from: that file, or in the PostgreSQL pass the same dump imported into a database of the test cluster */
+  served: string;
+}
 
 /**
- * Generate and import the demo wiki into a temporary directory (once per process), as `wikiquery import`
- * does. `db` is the SQLite file (tests of SQLite's own query plans read it); `served` is what the demo
- * server answers from: that file, or in the PostgreSQL pass the same dump imported into a database of
- * the test cluster.
+ * Generate the demo wiki into `dir` and import it, as `wikiquery import` does: into dir/demo.sqlite, and
+ * with `postgres` also into a new database of the test cluster. `npm test` (scripts/run-tests.ts) calls
+ * this once per pass and hands the result to every test process through WIKIQUERY_TEST_DEMO_DIR and
+ * WIKIQUERY_TEST_DEMO_SERVED.
  */
-export async function demoDatabase(): Promise<{ dir: string; db: string; served: string }> {
-  if (prepared) return prepared;
-  const dir = mkdtempSync(join(tmpdir(), 'wikiquery-test-'));
+export async function buildDemoDatabase(dir: string, postgres: boolean): Promise<DemoDatabase> {
   generateDemo(join(dir, 'demo'));
   const db = join(dir, 'demo.sqlite');
   const importInto = (location: string) =>
@@ -79,12 +84,32 @@ export async function demoDatabase(): Promise<{ dir: string; db: string; served:
     });
   await importInto(db);
   let served = db;
-  if (TEST_DB === 'postgres') {
+  if (postgres) {
     served = await freshPostgresDatabase('demo');
     await importInto(served);
   }
+  return { dir, db, served };
+}
+
+let prepared: DemoDatabase | null = null;
+
+/**
+ * The demo wiki, imported: the one the test runner built for the whole pass when it set
+ * WIKIQUERY_TEST_DEMO_DIR (shared by every test process: read it, never write it -- a test that changes a
+ * database copies it first), or else one generated and imported into a temporary directory for this
+ * process (a test file run on its own).
+ */
+export async function demoDatabase(): Promise<DemoDatabase> {
+  if (prepared) return prepared;
+  const shared = process.env.WIKIQUERY_TEST_DEMO_DIR;
+  if (shared) {
+    const db = join(shared, 'demo.sqlite');
+    prepared = { dir: shared, db, served: process.env.WIKIQUERY_TEST_DEMO_SERVED || db };
+    return prepared;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'wikiquery-test-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  prepared = { dir, db, served };
+  prepared = await buildDemoDatabase(dir, TEST_DB === 'postgres');
   return prepared;
 }
 

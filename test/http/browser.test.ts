@@ -4,7 +4,7 @@
  * Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe: JSON messages ending
  * in NUL on file descriptors 3 and 4), so no extra package is needed.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { describeOrSkip } from '../helpers/skip.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => spawnSync(p, ['--version'], { stdio: 'ignore' }).status === 0);
 
@@ -75,7 +76,7 @@ async function waitFor(b: Browser, session: string, expr: string, what: string):
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('a browser on the article path', { skip: CHROMIUM ? false : 'chromium is not installed (apt-get install chromium): browser test skipped' }, () => {
+describeOrSkip('a browser on the article path', { skip: CHROMIUM ? false : 'chromium is not installed (apt-get install chromium): browser test skipped' }, () => {
   let s: DemoServer;
   let b: Browser;
   before(async () => {

@@ -15,12 +15,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { generateDemo } from '../../src/demo/build.js';
 import { xmlHeader, xmlPage, XML_FOOTER, type DumpPage } from '../../src/demo/dump-xml.js';
 import { importWiki } from '../../src/importer/import.js';
-import { importHooks, importInlineQueries } from '../../src/cli/import-command.js';
 import { semanticImportHook, TopKTrie } from '../../src/importer/semantic-hook.js';
-import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { demoDatabase, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
 import { openStore } from '../../src/store/open.js';
 import { printerOptions, render } from '../../src/api/format/printer.js';
 import Database from 'better-sqlite3';
@@ -244,10 +242,7 @@ let smallDb: string;
 const SMALL_VALUES = 1300;
 
 before(async () => {
-  const dir = path.join(tmp, 'demo');
-  generateDemo(dir);
-  const db = (demoDb = path.join(tmp, 'demo.sqlite'));
-  await importWiki({ dump: path.join(dir, 'dump.xml'), db, filesDir: path.join(dir, 'files'), messageDirs: [path.join(dir, 'messages')], lang: 'uk', hooks: importHooks(), inlineQueries: importInlineQueries(), log: () => {} });
+  const db = (demoDb = (await demoDatabase()).db);
   demo = await startDemoServer({ db });
   small = await startDemoServer({ db: (smallDb = await smallWiki()) });
 });

@@ -6,7 +6,7 @@
  * middle of real listings) plus titles that do not exist, Unicode bounds on both sides of the BMP, empty
  * batches and repeated ones. Only the PostgreSQL pass can run it (it needs the cluster `npm test` starts).
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { demoDatabase } from '../helpers/demo-server.js';
@@ -18,6 +18,7 @@ import type { Store } from '../../src/store/store.js';
 import type { CategoryListOptions } from '../../src/store/category-store.js';
 import type { FileListOptions } from '../../src/store/file-store.js';
 import type { MemberType } from '../../src/store/category-link-store.js';
+import { describeOrSkip } from '../helpers/skip.js';
 
 const skip = TEST_DB === 'postgres' ? false : 'compares the PostgreSQL store with the SQLite one: runs in the PostgreSQL pass (WIKIQUERY_TEST_DB=postgres)';
 
@@ -29,7 +30,7 @@ function plain(v: unknown): unknown {
   return v;
 }
 
-describe('PostgreSQL store: categories, categoryLinks, files, messages, reports = SQLite', { skip }, () => {
+describeOrSkip('PostgreSQL store: categories, categoryLinks, files, messages, reports = SQLite', { skip }, () => {
   let lite: Store;
   let pg: Store;
   let raw: Database.Database;

@@ -9,7 +9,7 @@
  * replica is stopped: the --db-replica node's reads fail with it while the primary's nodes answer (its
  * reads go to the replica). Runs in the PostgreSQL pass only.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { postgresBinDir, runPg, startCluster, stopCluster, urlFor, type Cluster 
 import { connect } from '../../src/store/postgres/db.js';
 import { DEMO_REQUESTS, apiPath, getAs, masked } from '../helpers/request-set.js';
 import { TEST_DB, freshPostgresDatabase } from '../helpers/test-db.js';
+import { describeOrSkip } from '../helpers/skip.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/src/cli/main.js');
@@ -99,7 +100,7 @@ async function until(what: string, test: () => Promise<boolean>, ms = 20_000): P
   }
 }
 
-describe('serving nodes over PostgreSQL', { skip, timeout: 120_000 }, () => {
+describeOrSkip('serving nodes over PostgreSQL', { skip, timeout: 120_000 }, () => {
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'wikiquery-pg-nodes-'));
     generateDemo(path.join(dir, 'demo'));

@@ -7,19 +7,20 @@
  * not asked for, and both servers are asked with one Host header (answers name it in URLs). Runs in the
  * PostgreSQL pass only.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { demoDatabase, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
 import { DEMO_REQUESTS, apiPath, getAs, masked } from '../helpers/request-set.js';
 import { TEST_DB } from '../helpers/test-db.js';
+import { describeOrSkip } from '../helpers/skip.js';
 
 const skip = TEST_DB === 'postgres' ? false : 'compares SQLite with PostgreSQL: runs in the PostgreSQL pass of npm test (WIKIQUERY_TEST_DB=postgres)';
 
 let sqlite: DemoServer;
 let postgres: DemoServer;
 
-describe('SQLite and PostgreSQL answer the demo wiki alike', { skip }, () => {
+describeOrSkip('SQLite and PostgreSQL answer the demo wiki alike', { skip }, () => {
   before(async () => {
     const { dir, db, served } = await demoDatabase();
     assert.match(served, /^postgres:/);

@@ -7,7 +7,7 @@
  * PostgreSQL has an index for its access path: with sequential scans priced out, no plan reads a whole
  * table. Runs in the PostgreSQL pass of `npm test` only.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { demoDatabase } from '../helpers/demo-server.js';
@@ -18,6 +18,7 @@ import { servedImport } from '../../src/store/postgres/catalog.js';
 import { queryLog, type QueryLogEntry } from '../../src/store/query-log.js';
 import type { Store } from '../../src/store/store.js';
 import type { LinkTable, TargetTable } from '../../src/store/relation-store.js';
+import { describeOrSkip } from '../helpers/skip.js';
 
 const skip = TEST_DB === 'postgres' ? false : 'compares the PostgreSQL store with SQLite: runs in the PostgreSQL pass (WIKIQUERY_TEST_DB=postgres)';
 
@@ -57,7 +58,7 @@ function spread<T>(list: readonly T[], n: number): T[] {
 }
 const label = (name: string, args: unknown) => `${name} ${JSON.stringify(args)}`;
 
-describe('the PostgreSQL store answers as the SQLite store does: relations, links, history', { skip }, () => {
+describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations, links, history', { skip }, () => {
   before(async () => {
     const demo = await demoDatabase();
     served = demo.served;

@@ -8,11 +8,12 @@
  * message's cache entry) is not a cost of every request. test/store-calls.test.ts counts store calls on
  * SQLite. Runs in the PostgreSQL pass only.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoDatabase, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
 import { SEED_REQUESTS } from '../helpers/request-set.js';
 import { TEST_DB } from '../helpers/test-db.js';
+import { describeOrSkip } from '../helpers/skip.js';
 
 const skip = TEST_DB === 'postgres' ? false : 'counts PostgreSQL statements: the PostgreSQL pass of npm test (WIKIQUERY_TEST_DB=postgres) only';
 
@@ -47,7 +48,7 @@ async function statements(params: Record<string, string>): Promise<Array<{ sql: 
   return r.json.debuginfo.queries;
 }
 
-describe('PostgreSQL round trips per seed request', { skip }, () => {
+describeOrSkip('PostgreSQL round trips per seed request', { skip }, () => {
   before(async () => {
     const { served } = await demoDatabase();
     assert.match(served, /^postgres:/);

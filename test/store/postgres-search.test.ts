@@ -6,7 +6,7 @@
  * title prefixes. Needs the PostgreSQL pass (WIKIQUERY_TEST_DB=postgres): SQLite alone has nothing to
  * compare with.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { demoDatabase } from '../helpers/demo-server.js';
@@ -15,10 +15,11 @@ import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import type { FullTextSearch } from '../../src/store/search-store.js';
 import { parseSearch } from '../../src/wiki/search-query.js';
+import { describeOrSkip } from '../helpers/skip.js';
 
 const skip = TEST_DB === 'postgres' ? false : 'compares the PostgreSQL store with SQLite: runs in the PostgreSQL pass (WIKIQUERY_TEST_DB=postgres)';
 
-describe('PostgreSQL full-text search answers as SQLite FTS5', { skip }, () => {
+describeOrSkip('PostgreSQL full-text search answers as SQLite FTS5', { skip }, () => {
   let lite: Store;
   let pg: Store;
   let queries: string[] = [];

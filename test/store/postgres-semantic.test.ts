@@ -35,6 +35,7 @@ import { importWiki } from '../../src/importer/import.js';
 import { semanticImportHook } from '../../src/importer/semantic-hook.js';
 import { completionAnswerValues } from '../../src/semantic/completion-answer.js';
 import { freshPostgresDatabase } from '../helpers/test-db.js';
+import { describeOrSkip } from '../helpers/skip.js';
 
 const skip = TEST_DB !== 'postgres' ? 'the PostgreSQL pass only (WIKIQUERY_TEST_DB=postgres): compares the two stores' : false;
 
@@ -136,7 +137,7 @@ function request(q: string): AskRequest | null {
   return { description: parsed.description, sort: o.sort, sortTypes, limit: o.limit, offset: o.offset };
 }
 
-describe('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, () => {
+describeOrSkip('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, () => {
   it('LIKE patterns keep every character but * and ? literal', () => {
     assert.equal(likePattern('a*b?c%d_e\\f[g]'), 'a%b_c\\%d\\_e\\\\f[g]');
   });
