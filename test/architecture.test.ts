@@ -1,7 +1,8 @@
 /**
  * The shape of the code, checked so that it stays true: one request flows one way (http → api → modules →
- * store), wiki knowledge and storage never reach back up, and no import circle exists anywhere in src/.
- * Read from the TypeScript sources themselves (type-only imports count: they are dependencies too).
+ * store), wiki knowledge and storage never reach back up, and no import circle exists anywhere in src/; and
+ * each test file sits in the folder of what it tests. Read from the TypeScript sources themselves (type-only
+ * imports count: they are dependencies too).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,7 +48,7 @@ describe('architecture: the import graph of src/', () => {
   });
 
   it('the API core and the modules know no storage backend', () => {
-    const backend = (d: string) => under('src/store/sqlite')(d) || under('src/store/postgres')(d);
+    const backend = (d: string) => under('src/store/sqlite')(d) || under('src/store/postgres')(d) || under('src/store/sql')(d);
     assert.deepEqual(violations((f) => ['src/api', 'src/modules', 'src/http'].some((dir) => under(dir)(f)), backend), []);
     const drivers = [...graph.keys()].filter((f) => !under('src/store')(f) && /from\s+['"](better-sqlite3|postgres)['"]/.test(readFileSync(join(root, f), 'utf8')));
     assert.deepEqual(drivers, [], 'database clients are used in src/store only');
@@ -57,6 +58,10 @@ describe('architecture: the import graph of src/', () => {
     assert.deepEqual(violations(under('src/store/sqlite'), under('src/store/postgres')), []);
     const uses = violations(under('src/store/postgres'), under('src/store/sqlite')).map((v) => v.split(' → ')[1]);
     assert.deepEqual([...new Set(uses)].sort().filter((d) => !['src/store/sqlite/import/writer.ts', 'src/store/sqlite/schema.ts'].includes(d)), []);
+  });
+
+  it('the SQL the two engines share leans on neither engine', () => {
+    assert.deepEqual(violations(under('src/store/sql'), (d) => under('src/store/sqlite')(d) || under('src/store/postgres')(d)), []);
   });
 
   it('the store knows nothing above it (no API core, modules, HTTP or CLI)', () => {
@@ -93,6 +98,14 @@ describe('architecture: the import graph of src/', () => {
     assert.deepEqual(violations(under('src'), (d) => under('scripts')(d) || under('bench')(d)), []);
   });
 
+  it('the PHP behaviours and the demo encoders use nothing of src/ but wiki knowledge', () => {
+    for (const dir of ['src/php', 'src/demo']) assert.deepEqual(violations(under(dir), (d) => !under(dir)(d) && !under('src/wiki')(d)), []);
+  });
+
+  it('serving and importing do not use the demo wiki encoders', () => {
+    assert.deepEqual(violations((f) => ['src/api', 'src/modules', 'src/http', 'src/store', 'src/importer'].some((dir) => under(dir)(f)), under('src/demo')), []);
+  });
+
   it('has no import circle', () => {
     const state = new Map<string, 'open' | 'done'>();
     const circles: string[] = [];
@@ -124,5 +137,17 @@ describe('architecture: the import graph of src/', () => {
       });
     }
     assert.deepEqual(floating, []);
+  });
+});
+
+describe('architecture: the layout of test/', () => {
+  it('keeps every test file in the folder of what it tests', () => {
+    const tests = join(root, 'test');
+    const folders = ['api', 'cli', 'clients', 'http', 'importer', 'modules', 'semantic', 'store', 'wiki', 'wikitext'];
+    const misplaced = sources(tests)
+      .map((f) => relative(tests, f))
+      .filter((f) => f.endsWith('.test.ts'))
+      .filter((f) => !['architecture.test.ts', 'readme.test.ts'].includes(f) && !folders.includes(dirname(f)));
+    assert.deepEqual(misplaced, []);
   });
 });
