@@ -6,15 +6,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { RAW_CONTINUE_WARNING as RAW_WARNING, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { RAW_CONTINUE_WARNING as RAW_WARNING, demoServerForFile } from '../helpers/demo-server.js';
 
-let s: DemoServer;
-before(async () => {
-  s = await startDemoServer();
-});
-after(async () => {
-  await s?.close();
-});
+const s = demoServerForFile();
 
 
 type Params = Record<string, string | number>;

@@ -4,15 +4,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemoServer, toQuery, type DemoServer } from '../helpers/demo-server.js';
+import { startDemoServer, toQuery, demoServerForFile } from '../helpers/demo-server.js';
 
-let s: DemoServer;
-before(async () => {
-  s = await startDemoServer();
-});
-after(async () => {
-  await s?.close();
-});
+const s = demoServerForFile();
 
 const DOCREF = () => `See ${s.url} for API usage`;
 

@@ -6,15 +6,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { demoServerForFile } from '../helpers/demo-server.js';
 
-let s: DemoServer;
-before(async () => {
-  s = await startDemoServer();
-});
-after(async () => {
-  await s?.close();
-});
+const s = demoServerForFile();
 
 const HOSTILE = [
   '',

@@ -3,6 +3,8 @@
  * test file run on its own) and served on a free loopback port. Requests go over real HTTP.
  */
 import type { InterwikiMap } from '../../src/wiki/interwiki.js';
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,4 +154,42 @@ export async function startDemoServer(opts: { debug?: boolean; db?: string; file
     },
     close: () => server.close(),
   };
+}
+
+/**
+ * The demo server of a whole test file: started before its first test, closed after its last. The object
+ * returned stands for it from the start, so a file can keep it in a const.
+ */
+export function demoServerForFile(): DemoServer {
+  let running: DemoServer | undefined;
+  before(async () => {
+    running = await startDemoServer();
+  });
+  after(async () => {
+    await running?.close();
+  });
+  const started = (): DemoServer => {
+    if (!running) throw new Error('the demo server is started in before(): use it inside a test or hook');
+    return running;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get dir() {
+      return started().dir;
+    },
+    get server() {
+      return started().server;
+    },
+    get: (params, init) => started().get(params, init),
+    post: (params, query) => started().post(params, query),
+    close: () => started().close(),
+  };
+}
+
+/** The answer is MediaWiki's error object for `code` and `info`, and names the code in its header. */
+export function assertApiError(s: DemoServer, answer: { json: any; headers: Headers }, code: string, info: string): void {
+  assert.deepEqual(answer.json, { error: { code, info, '*': `See ${s.url} for API usage` } });
+  assert.equal(answer.headers.get('mediawiki-api-error'), code);
 }

@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { RAW_CONTINUE_WARNING as RAW_WARNING, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { RAW_CONTINUE_WARNING as RAW_WARNING, startDemoServer, type DemoServer, demoServerForFile, assertApiError } from '../helpers/demo-server.js';
 import { Db } from '../../src/store/sqlite/db.js';
 import { queryLog, type QueryLogEntry } from '../../src/store/query-log.js';
 import { SqliteFileStore } from '../../src/store/sqlite/files.js';
@@ -20,13 +20,7 @@ import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
 import { SCHEMA, SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
 
-let s: DemoServer;
-before(async () => {
-  s = await startDemoServer();
-});
-after(async () => {
-  await s?.close();
-});
+const s = demoServerForFile();
 
 const WARNINGS = `"warnings":{"query":{"*":"${RAW_WARNING}"}}`;
 const server = () => new URL(s.url).origin;
@@ -34,10 +28,7 @@ const server = () => new URL(s.url).origin;
 /** GET with raw UTF-8 output (utf8=1) so that expected texts are readable. */
 const get = (params: Record<string, string | number | boolean>) => s.get({ utf8: 1, ...params });
 
-function assertError(r: { json: any; headers: Headers }, code: string, info: string): void {
-  assert.deepEqual(r.json, { error: { code, info, '*': `See ${s.url} for API usage` } });
-  assert.equal(r.headers.get('mediawiki-api-error'), code);
-}
+const assertError = (r: { json: any; headers: Headers }, code: string, info: string) => assertApiError(s, r, code, info);
 
 describe('prop=duplicatefiles&titles=', () => {
   it('normalizes the title and lists the duplicates of an existing file', async () => {

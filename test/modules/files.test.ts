@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoDatabase, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { demoDatabase, startDemoServer, type DemoServer, assertApiError } from '../helpers/demo-server.js';
 import { importWiki } from '../../src/importer/import.js';
 import { createServer } from '../../src/http/server.js';
 import { openStore } from '../../src/store/open.js';
@@ -35,10 +35,7 @@ after(async () => {
 const get = (params: Record<string, string | number | boolean>) => s.get({ utf8: 1, ...params });
 const sha1 = (b: Buffer | Uint8Array) => createHash('sha1').update(b).digest('hex');
 
-function assertError(r: { json: any; headers: Headers }, code: string, info: string): void {
-  assert.deepEqual(r.json, { error: { code, info, '*': `See ${s.url} for API usage` } });
-  assert.equal(r.headers.get('mediawiki-api-error'), code);
-}
+const assertError = (r: { json: any; headers: Headers }, code: string, info: string) => assertApiError(s, r, code, info);
 
 /** All batches of a query with `continue=`, each answer handed to `take`; returns the number of requests. */
 async function walk(params: Record<string, string | number>, take: (json: any) => void): Promise<number> {

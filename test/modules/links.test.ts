@@ -8,18 +8,12 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { demoDatabase, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { demoDatabase, demoServerForFile } from '../helpers/demo-server.js';
 import { Db } from '../../src/store/sqlite/db.js';
 import { queryLog, type QueryLogEntry } from '../../src/store/query-log.js';
 import { SqliteRelationStore } from '../../src/store/sqlite/relations.js';
 
-let s: DemoServer;
-before(async () => {
-  s = await startDemoServer();
-});
-after(async () => {
-  await s?.close();
-});
+const s = demoServerForFile();
 
 const q = async (params: Record<string, string | number>) => (await s.get({ action: 'query', continue: '', ...params })).json;
 

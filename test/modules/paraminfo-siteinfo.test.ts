@@ -9,16 +9,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { startDemoServer, demoServerForFile } from '../helpers/demo-server.js';
 import { InterwikiMap } from '../../src/wiki/interwiki.js';
 
-let s: DemoServer;
-before(async () => {
-  s = await startDemoServer();
-});
-after(async () => {
-  await s?.close();
-});
+const s = demoServerForFile();
 
 const param = (m: any, name: string) => m.parameters.find((p: any) => p.name === name);
 

@@ -9,20 +9,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { demoServerForFile } from '../helpers/demo-server.js';
 import { removeHtmlTags, checkCss, escapeId } from '../../src/wikitext/sanitizer.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const cases = JSON.parse(readFileSync(join(ROOT, 'test', 'data', 'render-cases.json'), 'utf8')) as Array<{ name: string; wikitext: string; html: string }>;
 const hostile = JSON.parse(readFileSync(join(ROOT, 'test', 'data', 'hostile-wikitext.json'), 'utf8')) as string[];
 
-let s: DemoServer;
-before(async () => {
-  s = await startDemoServer();
-});
-after(async () => {
-  await s?.close();
-});
+const s = demoServerForFile();
 
 const parseText = async (text: string, extra: Record<string, string> = {}) =>
   (await s.post({ action: 'parse', text, title: 'API', prop: 'text', disablelimitreport: '1', format: 'json', formatversion: '2', ...extra })).json;

@@ -7,18 +7,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { demoDatabase, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { demoDatabase, demoServerForFile } from '../helpers/demo-server.js';
 import { foldForSearch, foldGeneral, highlightAll, stripMarkup, stripOptions, termMatcher, textSnippet } from '../../src/wiki/search-text.js';
 import { TitleCodec } from '../../src/wiki/titles.js';
 import { LANGUAGE_CODES } from '../../src/wiki/language-codes.js';
 
-let s: DemoServer;
-before(async () => {
-  s = await startDemoServer();
-});
-after(async () => {
-  await s?.close();
-});
+const s = demoServerForFile();
 
 async function search(params: Record<string, string | number>): Promise<any> {
   const r = await s.get({ action: 'query', list: 'search', continue: '', utf8: 1, ...params });

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { demoDatabase, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { demoDatabase, demoServerForFile } from '../helpers/demo-server.js';
 import { Db } from '../../src/store/sqlite/db.js';
 import { sqliteQueryEngine } from '../../src/store/sqlite/semantic-query.js';
 import { Wiki } from '../../src/wiki/wiki.js';
@@ -33,13 +33,7 @@ interface Case {
 
 const CASES: Case[] = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/data/ask-queries.json', import.meta.url)), 'utf8'));
 
-let s: DemoServer;
-before(async () => {
-  s = await startDemoServer();
-});
-after(async () => {
-  await s?.close();
-});
+const s = demoServerForFile();
 
 function plain(v: unknown): unknown {
   return v !== null && typeof v === 'object' && 'fulltext' in v ? (v as { fulltext: string }).fulltext : v;

@@ -9,18 +9,12 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { demoServerForFile } from '../helpers/demo-server.js';
 import { defineConcept } from '../../src/semantic/concept.js';
 import { parseConditions } from '../../src/semantic/query/parser.js';
 import { TitleCodec } from '../../src/wiki/titles.js';
 
-let s: DemoServer;
-before(async () => {
-  s = await startDemoServer();
-});
-after(async () => {
-  await s?.close();
-});
+const s = demoServerForFile();
 
 /** the serialization written out by hand (byte lengths counted in UTF-8) */
 function serialized(query: string, queryBytes: number, docu: string, docuBytes: number, features: string, size: string, depth: string): string {

@@ -7,7 +7,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { startDemoServer, type DemoServer, demoServerForFile } from '../helpers/demo-server.js';
 import { MAX_INLINE_QUERIES } from '../../src/wikitext/preprocess.js';
 import { formatNumber } from '../../src/semantic/datavalues/number.js';
 import { strnatcmp } from '../../src/semantic/printers/category.js';
@@ -19,13 +19,7 @@ import { xmlHeader, xmlPage, XML_FOOTER, type DumpPage } from '../../src/demo/du
 import { importWiki } from '../../src/importer/import.js';
 import { importHooks, importInlineQueries } from '../../src/cli/import-command.js';
 
-let s: DemoServer;
-before(async () => {
-  s = await startDemoServer();
-});
-after(async () => {
-  await s?.close();
-});
+const s = demoServerForFile();
 
 const parse = async (text: string, prop = 'text', title = 'API') =>
   (await s.post({ action: 'parse', text, title, prop, disablelimitreport: '1', format: 'json', formatversion: '2' })).json;
