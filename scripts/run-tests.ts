@@ -7,9 +7,10 @@
  *
  * Each pass builds the demo wiki once (generated, imported into SQLite and, in the PostgreSQL pass, into
  * the cluster) and hands it to every test process, read-only, through WIKIQUERY_TEST_DEMO_DIR and
- * WIKIQUERY_TEST_DEMO_SERVED; test files run WIKIQUERY_TEST_CONCURRENCY at a time (2 by default, the
- * cores of the machine the suite is held to). Everything a pass writes to the temporary directory --
- * the demo, and what the tests make there (TMPDIR points inside it) -- is removed when it ends.
+ * WIKIQUERY_TEST_DEMO_SERVED. Test files run WIKIQUERY_TEST_CONCURRENCY at a time (2 by default, the
+ * cores of the machine the suite is held to), those in RUN_ALONE after them one by one. Everything a
+ * pass writes to the temporary directory -- the demo, and what the tests make there (TMPDIR points
+ * inside it) -- is removed when it ends.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +23,13 @@ const args = process.argv.slice(2);
 const namesFiles = args.some((arg) => !arg.startsWith('-'));
 const only = process.env.WIKIQUERY_TEST_DB;
 const concurrency = process.env.WIKIQUERY_TEST_CONCURRENCY ?? '2';
+
+/**
+ * Test files that load the server to its limits (request queues, slow clients, idle timers) and judge
+ * it by how it holds up: run after the others, one at a time, so another file's load does not trip their
+ * time limits.
+ */
+const RUN_ALONE = ['http/abuse.test.js', 'http/hit-path.test.js'];
 
 /** The test files under dist/test/ (helpers and fixtures are not run as tests). */
 function testFiles(dir: string): string[] {
@@ -45,19 +53,27 @@ async function pass(db: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv = {}): Pro
     const started = Date.now();
     const demo = await buildDemoDatabase(path.join(root, 'fixture'), db === 'postgres');
     process.stdout.write(`# ${db} pass: the demo wiki built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-    const files = namesFiles ? [] : testFiles('dist/test');
-    const result = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...args, ...files], {
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        ...env,
-        WIKIQUERY_TEST_DB: db,
-        WIKIQUERY_TEST_DEMO_DIR: demo.dir,
-        WIKIQUERY_TEST_DEMO_SERVED: demo.served,
-        TMPDIR: tmp,
-      },
-    });
-    return interrupted ? 130 : (result.status ?? 1);
+    const run = (files: string[], parallel: string) =>
+      spawnSync(process.execPath, ['--test', `--test-concurrency=${parallel}`, ...args, ...files], {
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          ...env,
+          WIKIQUERY_TEST_DB: db,
+          WIKIQUERY_TEST_DEMO_DIR: demo.dir,
+          WIKIQUERY_TEST_DEMO_SERVED: demo.served,
+          TMPDIR: tmp,
+        },
+      }).status ?? 1;
+    let status: number;
+    if (namesFiles) status = run([], concurrency);
+    else {
+      const files = testFiles('dist/test');
+      const alone = files.filter((file) => RUN_ALONE.some((name) => file.endsWith(path.sep + name)));
+      status = run(files.filter((file) => !alone.includes(file)), concurrency);
+      if (!interrupted) status = Math.max(status, run(alone, '1'));
+    }
+    return interrupted ? 130 : status;
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
