@@ -13,13 +13,14 @@
 import { Duplex } from 'node:stream';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { refusalBody } from './refusal.js';
 
 const RESCUED = Symbol('wikiquery.rescued');
 const MAX_RESCUE_BYTES = 64 * 1024;
 
 type ParseError = Error & { code?: string; rawPacket?: Buffer };
 
-export function makeClientErrorHandler(server: () => Server, docUrl: () => string) {
+export function makeClientErrorHandler(server: () => Server, apiUrl: () => string) {
   return (err: ParseError, socket: Socket): void => {
     const s = socket as Socket & { [RESCUED]?: boolean };
     if (s[RESCUED]) return; // the stand-in socket answers; the parser's later complaints are moot
@@ -36,9 +37,7 @@ export function makeClientErrorHandler(server: () => Server, docUrl: () => strin
       }
     }
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const body = JSON.stringify({
-      error: { code: 'badrequest', info: `The request could not be read: ${describe(err)}`, '*': `See ${docUrl()} for API usage` },
-    });
+    const body = refusalBody(describe(err), apiUrl());
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +

@@ -50,6 +50,16 @@ export class Generations<T> {
     if (g.retired && g.inflight === 0) this.dispose(g);
   }
 
+  /** Run `use` on the current generation; a swap meanwhile closes its database only after `use` has finished. */
+  async using<R>(use: (gen: Generation<T>) => Promise<R>): Promise<R> {
+    const gen = this.acquire();
+    try {
+      return await use(gen);
+    } finally {
+      this.release(gen);
+    }
+  }
+
   /** Serve from `store` from now on; the previous store is closed once its last request ends. */
   async replace(store: Store): Promise<Generation<T>> {
     const next = await make(store, this.gen.number + 1, this.build);

@@ -1,0 +1,70 @@
+/**
+ * The Fastify routes of api.php: /api.php and /w/api.php for every request the direct path
+ * (src/http/direct-path.ts) leaves to Fastify (other methods, bodies, a trusted proxy, request logging,
+ * closing), the site root, and the answers to what no route takes: unknown paths and unreadable requests.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiAnswers, ApiReply } from './api-answers.js';
+import type { BaseUrls } from './base-url.js';
+import { varyWithEncoding, type AnswerEncoder } from './compression.js';
+import type { LoadHooks } from './load-shedding.js';
+import { refusalBody } from './refusal.js';
+import { labelRequest } from './request-log.js';
+
+/** The stages an API route hands a request through. */
+export interface ApiRouteStages {
+  answers: ApiAnswers;
+  encoder: AnswerEncoder;
+  baseUrls: BaseUrls;
+  /** load shedding: only the API's routes are shed */
+  loadHooks: LoadHooks;
+}
+
+export function registerApiRoutes(app: FastifyInstance, { answers, encoder, baseUrls, loadHooks }: ApiRouteStages): void {
+  const sendAnswer = (request: FastifyRequest, reply: FastifyReply, r: ApiReply) => {
+    const { body, encoding } = encoder.encode(request.headers['accept-encoding'], r.body, r.entry);
+    reply.code(r.answer.status).headers(r.answer.headers);
+    // a Buffer, as Fastify sends an answer from the cache
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    if (encoding === null) return reply.send(bytes);
+    return reply.header('Content-Encoding', encoding).header('Vary', varyWithEncoding(r.answer.headers.Vary)).send(bytes);
+  };
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const r = await answers.answer({
+      method: request.method,
+      url: request.raw.url ?? '/',
+      headers: request.headers,
+      ip: request.ip,
+      base: baseUrls.ofRequest(request),
+      body: request.body as Record<string, unknown> | undefined,
+    });
+    labelRequest(request, r.labels, r.error);
+    return sendAnswer(request, reply, r);
+  };
+  // API answers are compressed by sendAnswer (compress: false: no plugin hooks on these routes)
+  const apiRoute = { method: ['GET', 'POST', 'OPTIONS'], handler, compress: false, onRequest: loadHooks.onRequest, onSend: loadHooks.onSend } as const;
+  // once per process: a spread copy given more members is fine here
+  app.route({ ...apiRoute, method: [...apiRoute.method], url: '/api.php' });
+  app.route({ ...apiRoute, method: [...apiRoute.method], url: '/w/api.php' });
+  // the site root: where a person typing the server's address wants to go
+  app.route({ method: ['GET', 'HEAD'], url: '/', exposeHeadRoute: false, handler: async (_req, reply) => reply.code(301).header('Location', '/api.php').header('Cache-Control', 'max-age=3600').send() });
+}
+
+export function registerFallbackAnswers(app: FastifyInstance, baseUrls: BaseUrls): void {
+  // Only the HTTP layer's own failures land here (ApiMain turns every failure of a request into an API
+  // error): a body that cannot be parsed (truncated multipart, bad encoding, too large) is the client's
+  // fault, so it gets a 4xx with MediaWiki's error object, never a 500.
+  app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+    request.log.warn({ err: error }, 'request body refused');
+    // a body refused before its end was not read: the connection cannot carry another request
+    if (status === 413) reply.header('Connection', 'close');
+    reply.code(status).header('X-Frame-Options', 'DENY').header('MediaWiki-API-Error', 'badrequest').type('application/json; charset=utf-8');
+    return refusalBody(error.message, `${baseUrls.ofRequest(request)}/api.php`);
+  });
+  // Unknown paths: MediaWiki's web server would answer 404 too; say where the API is.
+  app.setNotFoundHandler(async (request, reply) => {
+    reply.code(404).type('text/plain; charset=utf-8').header('X-Content-Type-Options', 'nosniff');
+    return `404 Not Found: ${request.method} ${(request.raw.url ?? '/').split('?')[0]}\nThe API is at ${baseUrls.ofRequest(request)}/api.php\n`;
+  });
+}
