@@ -106,20 +106,15 @@ class StandIn extends Duplex {
     super({ allowHalfOpen: true });
     real.on('close', () => this.destroy());
   }
-  get remoteAddress() {
-    return this.real.remoteAddress;
-  }
-  get remotePort() {
-    return this.real.remotePort;
-  }
-  get remoteFamily() {
-    return this.real.remoteFamily;
-  }
-  get localAddress() {
-    return this.real.localAddress;
-  }
-  get localPort() {
-    return this.real.localPort;
+  static {
+    // the addresses are the real socket's: the request log and the API read them
+    for (const name of ['remoteAddress', 'remotePort', 'remoteFamily', 'localAddress', 'localPort'] as const) {
+      Object.defineProperty(this.prototype, name, {
+        get(this: StandIn) {
+          return this.real[name];
+        },
+      });
+    }
   }
   get encrypted() {
     return false;
