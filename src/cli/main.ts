@@ -16,30 +16,40 @@ commands:
   wikiquery <command> --help   the command's options (each also settable as WIKIQUERY_<OPTION>)
   wikiquery --version`;
 
+function printVersion(): number {
+  console.log(`wikiquery ${packageVersion()}`);
+  return 0;
+}
+
+function printUsage(): number {
+  console.log(USAGE);
+  return 0;
+}
+
+/** each command word (and its spellings) and what it runs, resolving to the exit code */
+const COMMANDS = new Map<string, (args: string[]) => number | Promise<number>>([
+  ['import', runImportCommand],
+  ['serve', runServeCommand],
+  ['-V', printVersion],
+  ['--version', printVersion],
+  ['version', printVersion],
+  ['-h', printUsage],
+  ['--help', printUsage],
+  ['help', printUsage],
+]);
+
 async function main(argv: string[]): Promise<number> {
-  const [cmd, ...rest] = argv;
-  switch (cmd) {
-    case 'import':
-      return runImportCommand(rest);
-    case 'serve':
-      return runServeCommand(rest);
-    case '-V':
-    case '--version':
-    case 'version':
-      console.log(`wikiquery ${packageVersion()}`);
-      return 0;
-    case '-h':
-    case '--help':
-    case 'help':
-      console.log(USAGE);
-      return 0;
-    case undefined:
-      console.error(USAGE);
-      return 2;
-    default:
-      console.error(`wikiquery: unknown command '${cmd}'\n${USAGE}`);
-      return 2;
+  const [command, ...rest] = argv;
+  if (command === undefined) {
+    console.error(USAGE);
+    return 2;
   }
+  const run = COMMANDS.get(command);
+  if (run === undefined) {
+    console.error(`wikiquery: unknown command '${command}'\n${USAGE}`);
+    return 2;
+  }
+  return run(rest);
 }
 
 main(process.argv.slice(2)).then(
