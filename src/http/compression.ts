@@ -1,6 +1,6 @@
 /**
  * gzip and brotli by Accept-Encoding. API answers are compressed here, synchronously, with the
- * negotiation of @fastify/compress (its streaming path is 3-4x slower for a 100 KB body), and a cached
+ * negotiation of @fastify/compress (its streaming path costs several times more for a large body), and a cached
  * answer keeps its compressed forms (a cache hit costs no compression); the plugin compresses whatever
  * else the server sends (help pages through errors, /metrics).
  */
@@ -12,9 +12,9 @@ import type { Entry, ResponseCache } from './response-cache.js';
 
 export type Encoding = 'br' | 'gzip';
 /**
- * Preferred first when the client weighs them equally. Levels for JSON of 100 KB (a 1000-value
- * sfautocomplete answer, 112 KB): brotli 5 → 8.0 KB in ~2.5 ms, gzip 5 → 8.1 KB in ~1.5 ms, where
- * gzip's default 6 takes 4x longer for 7.4 KB.
+ * Preferred first when the client weighs them equally. Level 5 of both: on large JSON answers brotli 5
+ * and gzip 5 make bodies of about the same size, and gzip's default 6 takes several times longer for a
+ * body only a little smaller.
  */
 export const ENCODINGS: Encoding[] = ['br', 'gzip'];
 /** below this a compressed body saves less than its headers cost */
@@ -51,7 +51,7 @@ export interface EncodedBody {
 
 /**
  * API answers' bodies for the client's Accept-Encoding, compressed here rather than by the plugin:
- * synchronously (the plugin streams large bodies through zlib, 3-4x slower for a 100 KB answer), and
+ * synchronously (the plugin streams large bodies through zlib, which costs several times more), and
  * for a cached answer only once per encoding (kept with its entry).
  */
 export class AnswerEncoder {

@@ -1,7 +1,7 @@
 /**
  * Load shedding. Requests are served one after another on the event loop, so when more arrive than it
- * can serve, each waits behind all the others and latency grows without bound (at 256 connections the
- * worst request waited 16.8 s). The queue is counted two ways: requests in flight (received, not yet fully
+ * can serve, each waits behind all the others and latency grows without bound (with a few hundred
+ * connections, the worst request waited many seconds). The queue is counted two ways: requests in flight (received, not yet fully
  * handed to the socket: those waiting on asynchronous work or on a slow reader), and requests taken in
  * the current turn of the event loop — the sockets that were ready together, which synchronous handlers
  * serve one after the other, the last waiting for all the others. Past `maxConcurrent` by either count,

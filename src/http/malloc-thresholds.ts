@@ -2,8 +2,8 @@
  * glibc's malloc gives memory above its trim threshold (128 KB at start) back to the kernel whenever the
  * top of the heap is free, and the next large allocation takes it back page by page (brk, and a page
  * fault with a zeroed page for every 4 KB touched). An answer of ~100 KB (sfautocomplete's 1,000 values)
- * is one such Buffer per request, made and freed: at 1M pages its server CPU was 86–96 µs a request
- * (sys 43–49), 76 (sys 32–34) once the heap stops shrinking; in-process 107–112 → 47–49 µs.
+ * is one such Buffer per request, made and freed, so each such request paid the kernel for its pages
+ * again (system time most of it) until the heap stops shrinking.
  *
  * glibc raises both thresholds by itself when a block it had to mmap (≥ 128 KB) is freed: the mmap
  * threshold becomes that block's size and the trim threshold twice it (mallopt(3), "dynamic mmap

@@ -100,7 +100,7 @@ export class Metrics {
   readonly registry = new Registry();
   /**
    * Counted per request in plain objects (prom-client hashes the label values on every inc/observe,
-   * ~0.2 µs each, several per request) and handed to prom-client when /metrics is read, in the order
+   * several times per request) and handed to prom-client when /metrics is read, in the order
    * the series first appeared, so the output is what direct inc/observe calls would give.
    */
   private readonly requestSeries = new Map<string, Tally>();

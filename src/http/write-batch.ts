@@ -2,16 +2,15 @@
  * Answers written together at the end of an event-loop turn rather than each as soon as it is ready.
  *
  * Writing to a loopback (or same-host proxy) connection runs the receiver's side in the writer's system
- * call, and when the receiving thread sleeps the write also wakes it: on this machine's virtual CPUs that
- * wake-up cost more than the rest of the write. A server slower than its clients finds them asleep at
- * every answer: measured with a bare node:http server made to spend 40 µs per request, the kernel's time
- * per answer rose from 6.4 µs to 14.8 µs, and fell back to 7.4 µs with the answers of one turn written
- * one after the other in the check phase (the first write wakes a client thread; the others find it
- * awake). The requests of one turn are the sockets that were readable together: the answers computed from
- * them (synchronously, or in the microtasks that follow each) all wait for the last one anyway, as
- * handlers run one after another; an answer that waits on I/O is written at the end of the turn in which
- * it completes. Order per connection is kept: Node queues a pipelined request's response behind the one
- * before it, and the queue here is first in, first out.
+ * call, and when the receiving thread sleeps the write also wakes it: on virtual CPUs that wake-up can
+ * cost more than the rest of the write. A server slower than its clients finds them asleep at every
+ * answer; with the answers of one turn written one after the other in the check phase, the first write
+ * wakes a client thread and the others find it awake. The requests of one turn are the sockets that
+ * were readable together: the answers computed from them (synchronously, or in the microtasks that
+ * follow each) all wait for the last one anyway, as handlers run one after another; an answer that
+ * waits on I/O is written at the end of the turn in which it completes. Order per connection is kept:
+ * Node queues a pipelined request's response behind the one before it, and the queue here is first in,
+ * first out.
  */
 import type { ServerResponse } from 'node:http';
 
