@@ -21,16 +21,16 @@ export interface ApiRouteStages {
 }
 
 export function registerApiRoutes(app: FastifyInstance, { answers, encoder, baseUrls, loadHooks }: ApiRouteStages): void {
-  const sendAnswer = (request: FastifyRequest, reply: FastifyReply, r: ApiReply) => {
-    const { body, encoding } = encoder.encode(request.headers['accept-encoding'], r.body, r.entry);
-    reply.code(r.answer.status).headers(r.answer.headers);
+  const sendAnswer = (request: FastifyRequest, reply: FastifyReply, apiReply: ApiReply) => {
+    const { body, encoding } = encoder.encode(request.headers['accept-encoding'], apiReply.body, apiReply.entry);
+    reply.code(apiReply.answer.status).headers(apiReply.answer.headers);
     // a Buffer, as Fastify sends an answer from the cache
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     if (encoding === null) return reply.send(bytes);
-    return reply.header('Content-Encoding', encoding).header('Vary', varyWithEncoding(r.answer.headers.Vary)).send(bytes);
+    return reply.header('Content-Encoding', encoding).header('Vary', varyWithEncoding(apiReply.answer.headers.Vary)).send(bytes);
   };
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const r = await answers.answer({
+    const apiReply = await answers.answer({
       method: request.method,
       url: request.raw.url ?? '/',
       headers: request.headers,
@@ -38,8 +38,8 @@ export function registerApiRoutes(app: FastifyInstance, { answers, encoder, base
       base: baseUrls.ofRequest(request),
       body: request.body as Record<string, unknown> | undefined,
     });
-    labelRequest(request, r.labels, r.error);
-    return sendAnswer(request, reply, r);
+    labelRequest(request, apiReply.labels, apiReply.error);
+    return sendAnswer(request, reply, apiReply);
   };
   // API answers are compressed by sendAnswer (compress: false: no plugin hooks on these routes)
   const apiRoute = { method: ['GET', 'POST', 'OPTIONS'], handler, compress: false, onRequest: loadHooks.onRequest, onSend: loadHooks.onSend } as const;

@@ -22,8 +22,8 @@ type ParseError = Error & { code?: string; rawPacket?: Buffer };
 
 export function makeClientErrorHandler(server: () => Server, apiUrl: () => string) {
   return (err: ParseError, socket: Socket): void => {
-    const s = socket as Socket & { [RESCUED]?: boolean };
-    if (s[RESCUED]) return; // the stand-in socket answers; the parser's later complaints are moot
+    const marked = socket as Socket & { [RESCUED]?: boolean };
+    if (marked[RESCUED]) return; // the stand-in socket answers; the parser's later complaints are moot
     if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || !socket.writable) {
       socket.destroy();
       return;
@@ -31,7 +31,7 @@ export function makeClientErrorHandler(server: () => Server, apiUrl: () => strin
     if (err.code === 'HPE_INVALID_URL' && err.rawPacket && !(socket instanceof StandIn)) {
       const fixed = rescueRequest(err.rawPacket);
       if (fixed) {
-        s[RESCUED] = true;
+        marked[RESCUED] = true;
         replay(server(), socket, fixed);
         return;
       }
@@ -74,27 +74,27 @@ export function rescueRequest(packet: Buffer): Buffer | null {
   const headEnd = packet.indexOf('\r\n\r\n');
   if (lineEnd < 0 || headEnd < 0) return null;
   const line = packet.subarray(0, lineEnd);
-  const sp1 = line.indexOf(0x20);
-  const sp2 = line.lastIndexOf(0x20);
-  if (sp1 <= 0 || sp2 <= sp1 + 1 || !/^HTTP\/1\.[01]$/.test(line.subarray(sp2 + 1).toString('latin1'))) return null;
+  const firstSpace = line.indexOf(0x20);
+  const lastSpace = line.lastIndexOf(0x20);
+  if (firstSpace <= 0 || lastSpace <= firstSpace + 1 || !/^HTTP\/1\.[01]$/.test(line.subarray(lastSpace + 1).toString('latin1'))) return null;
   const head = packet.subarray(lineEnd, headEnd + 4).toString('latin1');
   if (/\r\ntransfer-encoding:/i.test(head)) return null;
-  const cl = /\r\ncontent-length:[ \t]*(\d+)[ \t]*\r\n/i.exec(head);
-  const bodyLength = cl ? Number(cl[1]) : 0;
+  const contentLength = /\r\ncontent-length:[ \t]*(\d+)[ \t]*\r\n/i.exec(head);
+  const bodyLength = contentLength ? Number(contentLength[1]) : 0;
   if (headEnd + 4 + bodyLength > packet.length) return null;
-  const target = line.subarray(sp1 + 1, sp2);
+  const target = line.subarray(firstSpace + 1, lastSpace);
   let encoded = '';
-  for (const b of target) {
+  for (const byte of target) {
     // bytes above 0x7F (UTF-8) and the printable characters nginx passes through but llhttp refuses
-    encoded += b >= 0x80 || b === 0x22 || b === 0x3c || b === 0x3e || b === 0x5c || b === 0x5e || b === 0x60 || b === 0x7b || b === 0x7d ? '%' + b.toString(16).toUpperCase().padStart(2, '0') : String.fromCharCode(b);
-    if (b < 0x21 || b === 0x7f) return null; // controls: malformed whatever the encoding
+    encoded += byte >= 0x80 || byte === 0x22 || byte === 0x3c || byte === 0x3e || byte === 0x5c || byte === 0x5e || byte === 0x60 || byte === 0x7b || byte === 0x7d ? '%' + byte.toString(16).toUpperCase().padStart(2, '0') : String.fromCharCode(byte);
+    if (byte < 0x21 || byte === 0x7f) return null; // controls: malformed whatever the encoding
   }
   // one request only: `Connection: close` makes the server end the connection after answering it
   const headers = head.replace(/\r\nconnection:[^\r]*/gi, '').replace(/^\r\n/, '\r\nConnection: close\r\n');
   return Buffer.concat([
-    line.subarray(0, sp1 + 1),
+    line.subarray(0, firstSpace + 1),
     Buffer.from(encoded, 'latin1'),
-    line.subarray(sp2),
+    line.subarray(lastSpace),
     Buffer.from(headers, 'latin1'),
     packet.subarray(headEnd + 4, headEnd + 4 + bodyLength),
   ]);

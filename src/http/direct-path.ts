@@ -94,22 +94,22 @@ export class DirectPath {
   }
 
   private async answer(res: ServerResponse, call: ApiCall, cacheable: boolean, start: number): Promise<void> {
-    let r: ApiReply;
+    let apiReply: ApiReply;
     try {
-      r = await this.stages.answers.compute(call, cacheable);
+      apiReply = await this.stages.answers.compute(call, cacheable);
     } catch (e) {
       this.refuse(res, e as Error, call.base, start);
       return;
     }
     const acceptEncoding = call.headers['accept-encoding'];
-    if (r.entry !== null && !this.stages.graceful.stopping) return this.writeEntry(res, acceptEncoding, r.entry, start);
-    const { body, encoding } = this.stages.encoder.encode(acceptEncoding, r.body, r.entry);
-    const status = r.answer.status;
+    if (apiReply.entry !== null && !this.stages.graceful.stopping) return this.writeEntry(res, acceptEncoding, apiReply.entry, start);
+    const { body, encoding } = this.stages.encoder.encode(acceptEncoding, apiReply.body, apiReply.entry);
+    const status = apiReply.answer.status;
     // A text answer (JSON answers are bytes already) goes out in one write with the header block, which
     // Node then sends as UTF-8 rather than Latin-1: the same bytes while the header values are ASCII, as
     // they are but for CORS's echo of the Origin header.
     const text = typeof body === 'string' && call.headers.origin !== undefined ? Buffer.from(body, 'utf8') : body;
-    this.finish(res, status, this.headerList(r.answer.headers, encoding), text, this.stages.metrics.series(r.labels, status, r.error), start);
+    this.finish(res, status, this.headerList(apiReply.answer.headers, encoding), text, this.stages.metrics.series(apiReply.labels, status, apiReply.error), start);
   }
 
   private lowerName(name: string): string {

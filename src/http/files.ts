@@ -87,10 +87,10 @@ export function registerFileRoutes(app: FastifyInstance, withStore: <T>(use: (st
  * another shape or its hash directories are not the name's.
  */
 export function nameFromUrl(url: string): string | null {
-  const q = url.indexOf('?');
-  const p = q < 0 ? url : url.slice(0, q);
-  if (!p.startsWith(UPLOAD_PATH + '/')) return null;
-  const parts = p.slice(UPLOAD_PATH.length + 1).split('/');
+  const queryStart = url.indexOf('?');
+  const path = queryStart < 0 ? url : url.slice(0, queryStart);
+  if (!path.startsWith(UPLOAD_PATH + '/')) return null;
+  const parts = path.slice(UPLOAD_PATH.length + 1).split('/');
   if (parts.length !== 3) return null;
   let name: string;
   try {
@@ -105,6 +105,6 @@ export function nameFromUrl(url: string): string | null {
 /** If-None-Match: `*` or a list of (weak or strong) entity tags, any of which may match. */
 function matchesEtag(header: string | string[] | undefined, etag: string): boolean {
   if (header === undefined) return false;
-  const values = (Array.isArray(header) ? header.join(',') : header).split(',').map((v) => v.trim());
-  return values.some((v) => v === '*' || v === etag || v === 'W/' + etag);
+  const values = (Array.isArray(header) ? header.join(',') : header).split(',').map((value) => value.trim());
+  return values.some((tag) => tag === '*' || tag === etag || tag === 'W/' + etag);
 }

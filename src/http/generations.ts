@@ -40,14 +40,14 @@ export class Generations<T> {
   }
 
   acquire(): Generation<T> {
-    const g = this.gen;
-    g.inflight++;
-    return g;
+    const gen = this.gen;
+    gen.inflight++;
+    return gen;
   }
 
-  release(g: Generation<T>): void {
-    g.inflight--;
-    if (g.retired && g.inflight === 0) this.dispose(g);
+  release(gen: Generation<T>): void {
+    gen.inflight--;
+    if (gen.retired && gen.inflight === 0) this.dispose(gen);
   }
 
   /** Run `use` on the current generation; a swap meanwhile closes its database only after `use` has finished. */
@@ -75,8 +75,8 @@ export class Generations<T> {
     if (this.gen.inflight === 0) this.dispose(this.gen);
   }
 
-  private dispose(g: Generation<T>): void {
-    g.store.close();
+  private dispose(gen: Generation<T>): void {
+    gen.store.close();
   }
 }
 
@@ -85,8 +85,8 @@ async function make<T>(store: Store, number: number, build: (store: Store) => T 
 }
 
 export async function importIdentity(store: Store): Promise<ImportIdentity> {
-  const si = await store.site.siteInfo();
-  const t = si.importTime;
-  const iso = `${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(8, 10)}:${t.slice(10, 12)}:${t.slice(12, 14)}Z`;
-  return { id: si.importId || t, time: iso, sitename: si.sitename, pages: (await store.site.statistics()).pages };
+  const siteInfo = await store.site.siteInfo();
+  const stamp = siteInfo.importTime;
+  const iso = `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(8, 10)}:${stamp.slice(10, 12)}:${stamp.slice(12, 14)}Z`;
+  return { id: siteInfo.importId || stamp, time: iso, sitename: siteInfo.sitename, pages: (await store.site.statistics()).pages };
 }

@@ -34,28 +34,28 @@ export function watchIdleConnections(server: Server, timeoutMs: number): () => v
     watched.delete(this);
   };
   const onConnection = (socket: Socket) => {
-    const s = socket as WatchedSocket;
-    s[WATCHED] = { read: socket.bytesRead, written: socket.bytesWritten, pending: socket.writableLength, since: Date.now(), fired: false };
-    watched.add(s);
+    const watchedSocket = socket as WatchedSocket;
+    watchedSocket[WATCHED] = { read: socket.bytesRead, written: socket.bytesWritten, pending: socket.writableLength, since: Date.now(), fired: false };
+    watched.add(watchedSocket);
     socket.once('close', onClose);
   };
   server.on('connection', onConnection);
   const sweep = () => {
     const now = Date.now();
     watched.forEach((socket) => {
-      const w = socket[WATCHED];
+      const seen = socket[WATCHED];
       // bytes read, handed to the socket, or taken by the kernel from its queue (a write completing)
       const read = socket.bytesRead;
       const written = socket.bytesWritten;
       const pending = socket.writableLength;
-      if (read !== w.read || written !== w.written || pending !== w.pending) {
-        w.read = read;
-        w.written = written;
-        w.pending = pending;
-        w.since = now;
-        w.fired = false;
-      } else if (!w.fired && now - w.since >= timeoutMs && !socket.destroyed) {
-        w.fired = true;
+      if (read !== seen.read || written !== seen.written || pending !== seen.pending) {
+        seen.read = read;
+        seen.written = written;
+        seen.pending = pending;
+        seen.since = now;
+        seen.fired = false;
+      } else if (!seen.fired && now - seen.since >= timeoutMs && !socket.destroyed) {
+        seen.fired = true;
         socket.emit('timeout');
       }
     });

@@ -24,27 +24,27 @@ export class LiveList<T extends object> {
 
   /** at the end (the newest); an object already in a list stays where it is */
   add(item: T): void {
-    const o = item as Linked;
-    if (o[OWNER] !== undefined) return;
-    o[OWNER] = this as LiveList<object>;
-    o[PREV] = this.tail;
-    o[NEXT] = undefined;
-    if (this.tail) this.tail[NEXT] = o;
-    else this.head = o;
-    this.tail = o;
+    const linked = item as Linked;
+    if (linked[OWNER] !== undefined) return;
+    linked[OWNER] = this as LiveList<object>;
+    linked[PREV] = this.tail;
+    linked[NEXT] = undefined;
+    if (this.tail) this.tail[NEXT] = linked;
+    else this.head = linked;
+    this.tail = linked;
     this.size++;
   }
 
   delete(item: T): boolean {
-    const o = item as Linked;
-    if (o[OWNER] !== (this as LiveList<object>)) return false;
-    const prev = o[PREV];
-    const next = o[NEXT];
+    const linked = item as Linked;
+    if (linked[OWNER] !== (this as LiveList<object>)) return false;
+    const prev = linked[PREV];
+    const next = linked[NEXT];
     if (prev) prev[NEXT] = next;
     else this.head = next;
     if (next) next[PREV] = prev;
     else this.tail = prev;
-    o[PREV] = o[NEXT] = o[OWNER] = undefined;
+    linked[PREV] = linked[NEXT] = linked[OWNER] = undefined;
     this.size--;
     return true;
   }
@@ -56,10 +56,10 @@ export class LiveList<T extends object> {
 
   /** each object, oldest first; `fn` may delete the one it is given */
   forEach(fn: (item: T) => void): void {
-    for (let o = this.head; o !== undefined; ) {
-      const next = o[NEXT];
-      fn(o as T);
-      o = next;
+    for (let linked = this.head; linked !== undefined; ) {
+      const next = linked[NEXT];
+      fn(linked as T);
+      linked = next;
     }
   }
 

@@ -141,9 +141,9 @@ export function createLoadShedding(limits: LoadLimits): { state: LoadState; hook
   const gate: LoadGate = {
     wouldShed: () => {
       turn++;
-      const o = over();
+      const shed = over();
       turn--;
-      return o;
+      return shed;
     },
     take: takeTurn,
     admit: (res: ServerResponse & Counted, closed) => {

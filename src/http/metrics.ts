@@ -40,10 +40,10 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 
 /** Hand a counter what was counted since the last time, series in the order they first appeared. */
 function flush(counter: Counter<string>, series: Iterable<Tally>): void {
-  for (const t of series) {
-    if (t.count === t.reported) continue;
-    counter.inc(t.labels, t.count - t.reported);
-    t.reported = t.count;
+  for (const tally of series) {
+    if (tally.count === tally.reported) continue;
+    counter.inc(tally.labels, tally.count - tally.reported);
+    tally.reported = tally.count;
   }
 }
 
@@ -164,8 +164,8 @@ export class Metrics {
       help: 'size of the database being served',
       registers,
       async collect() {
-        const b = await source.databaseBytes().catch(() => undefined);
-        if (b !== undefined) this.set(b);
+        const bytes = await source.databaseBytes().catch(() => undefined);
+        if (bytes !== undefined) this.set(bytes);
       },
     });
     new Gauge({ name: 'wikiquery_database_pages', help: 'pages of the wiki being served', registers, collect() { this.set(source.pages()); } });
@@ -184,45 +184,45 @@ export class Metrics {
     const action = labels.action;
     const key = `${action}\t${status}\t${error ? 'error' : 'ok'}`;
     const kind = labels.modules.length === 0 ? key : `${key}\t${labels.modules.join('|')}`;
-    let s = this.seriesByKind.get(kind);
-    if (s === undefined) {
-      s = this.newSeries(labels, key, status, error);
-      if (this.seriesByKind.size < 4096) this.seriesByKind.set(kind, s);
+    let series = this.seriesByKind.get(kind);
+    if (series === undefined) {
+      series = this.newSeries(labels, key, status, error);
+      if (this.seriesByKind.size < 4096) this.seriesByKind.set(kind, series);
     }
-    return s;
+    return series;
   }
 
   private newSeries(labels: RequestLabels, key: string, status: number, error: boolean): Series {
     const action = labels.action;
-    let r = this.requestSeries.get(key);
-    if (!r) this.requestSeries.set(key, (r = { labels: { action, status: String(status), result: error ? 'error' : 'ok' }, count: 0, reported: 0 }));
+    let request = this.requestSeries.get(key);
+    if (!request) this.requestSeries.set(key, (request = { labels: { action, status: String(status), result: error ? 'error' : 'ok' }, count: 0, reported: 0 }));
     const modules: Tally[] = [];
-    for (const m of labels.modules) {
-      let t = this.moduleSeries.get(m);
-      if (!t) this.moduleSeries.set(m, (t = { labels: { module: m }, count: 0, reported: 0 }));
-      modules.push(t);
+    for (const moduleName of labels.modules) {
+      let tally = this.moduleSeries.get(moduleName);
+      if (!tally) this.moduleSeries.set(moduleName, (tally = { labels: { module: moduleName }, count: 0, reported: 0 }));
+      modules.push(tally);
     }
-    return { request: r, modules, action, latency: this.latency(action) };
+    return { request, modules, action, latency: this.latency(action) };
   }
 
   private latency(action: string): LatencyTally {
-    let l = this.latencySeries.get(action);
-    if (!l) this.latencySeries.set(action, (l = { labels: { action }, buckets: new Array<number>(LATENCY_BUCKETS.length).fill(0), sum: 0, count: 0 }));
-    return l;
+    let latency = this.latencySeries.get(action);
+    if (!latency) this.latencySeries.set(action, (latency = { labels: { action }, buckets: new Array<number>(LATENCY_BUCKETS.length).fill(0), sum: 0, count: 0 }));
+    return latency;
   }
 
-  observe(s: Series, seconds: number): void {
-    s.request.count++;
-    for (let i = 0; i < s.modules.length; i++) s.modules[i]!.count++;
-    let l = s.latency;
+  observe(series: Series, seconds: number): void {
+    series.request.count++;
+    for (let i = 0; i < series.modules.length; i++) series.modules[i]!.count++;
+    let latency = series.latency;
     // a registry reset dropped the series: start a new one
-    if (this.latencySeries.get(s.action) !== l) l = s.latency = this.latency(s.action);
-    l.sum += seconds;
-    l.count++;
+    if (this.latencySeries.get(series.action) !== latency) latency = series.latency = this.latency(series.action);
+    latency.sum += seconds;
+    latency.count++;
     // the first bucket whose bound is not below the value (beyond the last: only +Inf, which is the count)
     for (let i = 0; i < LATENCY_BUCKETS.length; i++) {
       if (seconds <= LATENCY_BUCKETS[i]!) {
-        l.buckets[i]!++;
+        latency.buckets[i]!++;
         break;
       }
     }
@@ -248,14 +248,14 @@ export class Metrics {
 const QUERY_MODULE_PARAMS = ['prop', 'list', 'meta', 'generator'];
 
 export function requestLabels(raw: Record<string, string>, actions: ReadonlySet<string>, queryModules: ReadonlySet<string>): RequestLabels {
-  const a = raw.action ?? 'help';
-  const action = actions.has(a) ? a : 'invalid';
+  const named = raw.action ?? 'help';
+  const action = actions.has(named) ? named : 'invalid';
   const modules: string[] = [];
   if (action === 'query') {
-    for (const p of QUERY_MODULE_PARAMS) {
-      const v = raw[p];
-      if (v === undefined) continue;
-      for (const m of v.split('|')) if (queryModules.has(m) && !modules.includes(m)) modules.push(m);
+    for (const param of QUERY_MODULE_PARAMS) {
+      const value = raw[param];
+      if (value === undefined) continue;
+      for (const moduleName of value.split('|')) if (queryModules.has(moduleName) && !modules.includes(moduleName)) modules.push(moduleName);
     }
   }
   return { action, modules };

@@ -13,7 +13,7 @@ export interface DecodedParams {
 export function decodeParams(query: string, body: Record<string, unknown> | undefined): DecodedParams {
   const raw = new (ParamMap as unknown as new () => Record<string, string>)();
   const phpArrays: string[] = [];
-  const put = (name: string, value: string) => {
+  const setParam = (name: string, value: string) => {
     const bracket = name.indexOf('[');
     if (bracket > 0 && name.endsWith(']')) {
       const base = name.slice(0, bracket);
@@ -25,14 +25,14 @@ export function decodeParams(query: string, body: Record<string, unknown> | unde
   };
   if (query) {
     const pairs = queryPairs(query);
-    for (let i = 0; i < pairs.length; i += 2) put(pairs[i]!, pairs[i + 1]!);
+    for (let i = 0; i < pairs.length; i += 2) setParam(pairs[i]!, pairs[i + 1]!);
   }
   if (body && typeof body === 'object') {
-    for (const [k, v] of Object.entries(body)) {
-      if (Array.isArray(v)) put(k, String(v[v.length - 1]));
-      else if (typeof v === 'string') put(k, v);
-      else if (Buffer.isBuffer(v)) put(k, v.toString('utf8'));
-      else if (v !== undefined && v !== null) put(k, String(v));
+    for (const [name, value] of Object.entries(body)) {
+      if (Array.isArray(value)) setParam(name, String(value[value.length - 1]));
+      else if (typeof value === 'string') setParam(name, value);
+      else if (Buffer.isBuffer(value)) setParam(name, value.toString('utf8'));
+      else if (value !== undefined && value !== null) setParam(name, String(value));
     }
   }
   return { raw, phpArrays };
@@ -57,14 +57,14 @@ export function queryPairs(query: string): string[] {
   const out: string[] = [];
   try {
     // most queries need no decoding at all
-    const decode = query.includes('%') || query.includes('+') ? component : (s: string) => s;
+    const decode = query.includes('%') || query.includes('+') ? component : (text: string) => text;
     let start = 0;
     while (start <= query.length) {
       let end = query.indexOf('&', start);
       if (end < 0) end = query.length;
       if (end > start) {
-        const eq = query.indexOf('=', start);
-        if (eq >= 0 && eq < end) out.push(decode(query.slice(start, eq)), decode(query.slice(eq + 1, end)));
+        const equals = query.indexOf('=', start);
+        if (equals >= 0 && equals < end) out.push(decode(query.slice(start, equals)), decode(query.slice(equals + 1, end)));
         else out.push(decode(query.slice(start, end)), '');
       }
       start = end + 1;
@@ -72,14 +72,14 @@ export function queryPairs(query: string): string[] {
     return out;
   } catch {
     out.length = 0;
-    for (const [k, v] of new URLSearchParams(query)) out.push(k, v);
+    for (const [name, value] of new URLSearchParams(query)) out.push(name, value);
     return out;
   }
 }
 
-function component(s: string): string {
-  if (s.includes('+')) s = s.replace(/\+/g, ' ');
-  return s.includes('%') ? decodeURIComponent(s) : s;
+function component(encoded: string): string {
+  if (encoded.includes('+')) encoded = encoded.replace(/\+/g, ' ');
+  return encoded.includes('%') ? decodeURIComponent(encoded) : encoded;
 }
 
 /**
@@ -87,10 +87,10 @@ function component(s: string): string {
  * Cyrillic letters (U+0400–U+0482, U+048A–U+04FF: no combining marks among them, and none composes
  * with the other) are their own NFC, alone and in any sequence. Anything else is normalized.
  */
-export function isNfc(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80 || (c >= 0x400 && c <= 0x482) || (c >= 0x48a && c <= 0x4ff)) continue;
+export function isNfc(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80 || (unit >= 0x400 && unit <= 0x482) || (unit >= 0x48a && unit <= 0x4ff)) continue;
     return false;
   }
   return true;

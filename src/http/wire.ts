@@ -126,11 +126,11 @@ function sameList(a: string[], b: string[], end: number): boolean {
  * as writeHead and _storeHeader would. False (nothing written) when this response needs writeHead.
  */
 export function writeFresh(res: ServerResponse, status: number, list: string[], body: Buffer | string): boolean {
-  const r = res as unknown as NodeResponse;
-  if (status < 200 || status === 204 || status === 304 || status > 999 || r._header) return false;
+  const response = res as unknown as NodeResponse;
+  if (status < 200 || status === 204 || status === 304 || status > 999 || response._header) return false;
   const end = list.length - 2;
   if (end < 0 || list[end] !== 'content-length') return false;
-  const tail = keepAliveTail(r);
+  const tail = keepAliveTail(response);
   if (tail === null) return false;
   let lines: string | null | undefined;
   for (let k = 0; k < freshLists.length; k++) {
@@ -151,9 +151,9 @@ export function writeFresh(res: ServerResponse, status: number, list: string[], 
   }
   if (lines === null) return false;
   res.statusCode = status;
-  const message = r.statusMessage || (r.statusMessage = STATUS_CODES[status] ?? 'unknown');
-  r._header = `HTTP/1.1 ${status} ${message}\r\n${lines}content-length: ${list[end + 1]}\r\n${dateLine()}${tail}\r\n`;
-  r._headerSent = false;
+  const message = response.statusMessage || (response.statusMessage = STATUS_CODES[status] ?? 'unknown');
+  response._header = `HTTP/1.1 ${status} ${message}\r\n${lines}content-length: ${list[end + 1]}\r\n${dateLine()}${tail}\r\n`;
+  response._headerSent = false;
   res.end(body);
   return true;
 }
@@ -168,10 +168,10 @@ const resetDate = () => {
 
 function dateLine(): string {
   if (dateText === '') {
-    const d = new Date();
-    dateText = `Date: ${d.toUTCString()}\r\n`;
+    const now = new Date();
+    dateText = `Date: ${now.toUTCString()}\r\n`;
     dateEpoch++;
-    setTimeout(resetDate, 1000 - d.getMilliseconds()).unref();
+    setTimeout(resetDate, 1000 - now.getMilliseconds()).unref();
   }
   return dateText;
 }
@@ -183,12 +183,12 @@ let tailDefault = false;
 let tailText = '';
 
 /** The lines _storeHeader ends a keep-alive response with; null when this response is not the common case. */
-function keepAliveTail(r: NodeResponse): string | null {
-  if (!r.shouldKeepAlive || r.maxRequestsOnConnectionReached || r._removedConnection || r._expect_continue || !r.sendDate) return null;
-  if (r._keepAliveTimeout !== tailTimeout || r._maxRequestsPerSocket !== tailMax || r._defaultKeepAlive !== tailDefault) {
-    tailTimeout = r._keepAliveTimeout;
-    tailMax = r._maxRequestsPerSocket;
-    tailDefault = r._defaultKeepAlive;
+function keepAliveTail(response: NodeResponse): string | null {
+  if (!response.shouldKeepAlive || response.maxRequestsOnConnectionReached || response._removedConnection || response._expect_continue || !response.sendDate) return null;
+  if (response._keepAliveTimeout !== tailTimeout || response._maxRequestsPerSocket !== tailMax || response._defaultKeepAlive !== tailDefault) {
+    tailTimeout = response._keepAliveTimeout;
+    tailMax = response._maxRequestsPerSocket;
+    tailDefault = response._defaultKeepAlive;
     tailText = 'Connection: keep-alive\r\n';
     if (tailTimeout && tailDefault) {
       const max = ~~(tailMax ?? 0) > 0 ? `, max=${tailMax}` : '';
@@ -213,9 +213,9 @@ export const newBlock = (head: string | null): Block => ({ head, text: '', epoch
  * writeHead. The response then ends as after writeHead and end(body): the same fields set, the same bytes.
  */
 export function writeBlock(res: ServerResponse, status: number, block: Block, body: Buffer): boolean {
-  const r = res as unknown as NodeResponse;
-  if (block.head === null || r._header) return false;
-  const tail = keepAliveTail(r);
+  const response = res as unknown as NodeResponse;
+  if (block.head === null || response._header) return false;
+  const tail = keepAliveTail(response);
   if (tail === null) return false;
   const date = dateLine();
   if (block.epoch !== dateEpoch || block.tail !== tail) {
@@ -224,9 +224,9 @@ export function writeBlock(res: ServerResponse, status: number, block: Block, bo
     block.tail = tail;
   }
   res.statusCode = status;
-  if (!r.statusMessage) r.statusMessage = STATUS_CODES[status] ?? 'unknown';
-  r._header = block.text;
-  r._headerSent = false;
+  if (!response.statusMessage) response.statusMessage = STATUS_CODES[status] ?? 'unknown';
+  response._header = block.text;
+  response._headerSent = false;
   res.end(body);
   return true;
 }
