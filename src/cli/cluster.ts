@@ -41,14 +41,14 @@ export function runPrimary(count: number, log: { warn(obj: object, msg: string):
     const stopAll = (signal: NodeJS.Signals) => {
       if (stopping) return;
       stopping = true;
-      for (const w of live) w.process.kill(signal);
+      for (const worker of live) worker.process.kill(signal);
       finishIfDone();
     };
 
     const fork = () => {
-      const w = cluster.fork();
-      live.add(w);
-      w.on('message', (msg: WorkerMessage) => {
+      const worker = cluster.fork();
+      live.add(worker);
+      worker.on('message', (msg: WorkerMessage) => {
         if (msg?.kind === 'ready') {
           ready++;
           if (!announced && ready >= count) {
@@ -62,8 +62,8 @@ export function runPrimary(count: number, log: { warn(obj: object, msg: string):
           stopAll('SIGTERM');
         }
       });
-      w.on('exit', (code, signal) => {
-        live.delete(w);
+      worker.on('exit', (code, signal) => {
+        live.delete(worker);
         if (stopping) return finishIfDone();
         const now = Date.now();
         while (restarts.length && now - restarts[0] > 60_000) restarts.shift();
@@ -73,14 +73,14 @@ export function runPrimary(count: number, log: { warn(obj: object, msg: string):
           return stopAll('SIGTERM');
         }
         restarts.push(now);
-        log.warn({ pid: w.process.pid, code, signal }, 'worker died; starting another');
+        log.warn({ pid: worker.process.pid, code, signal }, 'worker died; starting another');
         fork();
       });
     };
 
     for (let i = 0; i < count; i++) fork();
     process.on('SIGHUP', () => {
-      for (const w of live) w.process.kill('SIGHUP');
+      for (const worker of live) worker.process.kill('SIGHUP');
     });
     process.once('SIGTERM', () => stopAll('SIGTERM'));
     process.once('SIGINT', () => stopAll('SIGTERM'));

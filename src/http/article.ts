@@ -43,12 +43,12 @@ ${body}
 
 function categoryLinks(wiki: Wiki, out: RenderedPage): string {
   if (out.categories.length === 0) return '';
-  const items = out.categories.map((c) => {
-    const t = escapeHtml(wiki.titleText(14, c.name));
-    const shown = escapeHtml(c.name.replace(/_/g, ' '));
-    return c.missing
-      ? `<li><a href="/index.php?title=${wfUrlencode(wiki.codec.prefixedDbKey(14, c.name))}&amp;action=edit&amp;redlink=1" class="new" title="${t} (такої сторінки не існує)">${shown}</a></li>`
-      : `<li><a href="${articleUrl(wiki.codec.prefixedDbKey(14, c.name))}" title="${t}">${shown}</a></li>`;
+  const items = out.categories.map((category) => {
+    const tooltip = escapeHtml(wiki.titleText(14, category.name));
+    const shown = escapeHtml(category.name.replace(/_/g, ' '));
+    return category.missing
+      ? `<li><a href="/index.php?title=${wfUrlencode(wiki.codec.prefixedDbKey(14, category.name))}&amp;action=edit&amp;redlink=1" class="new" title="${tooltip} (такої сторінки не існує)">${shown}</a></li>`
+      : `<li><a href="${articleUrl(wiki.codec.prefixedDbKey(14, category.name))}" title="${tooltip}">${shown}</a></li>`;
   });
   return `<div id="catlinks" class="catlinks">${out.categories.length === 1 ? 'Категорія' : 'Категорії'}: <ul>${items.join('')}</ul></div>`;
 }
@@ -73,9 +73,9 @@ export function registerArticleRoutes(app: FastifyInstance, withWiki: <T>(use: (
 async function answer(request: FastifyRequest, reply: FastifyReply, store: Store, wiki: Wiki) {
   {
     const url = request.raw.url ?? '/';
-    const qi = url.indexOf('?');
-    const query = new URLSearchParams(qi < 0 ? '' : url.slice(qi + 1));
-    const path = qi < 0 ? url : url.slice(0, qi);
+    const queryStart = url.indexOf('?');
+    const query = new URLSearchParams(queryStart < 0 ? '' : url.slice(queryStart + 1));
+    const path = queryStart < 0 ? url : url.slice(0, queryStart);
     let titleText = query.get('title');
     if (path.startsWith('/index.php/')) {
       try {
@@ -86,13 +86,13 @@ async function answer(request: FastifyRequest, reply: FastifyReply, store: Store
     }
     if (titleText === null || titleText === '') titleText = (await mainPageTitle(store, wiki)) ?? 'Головна сторінка';
     const action = query.get('action') ?? 'view';
-    const t = wiki.codec.parse(titleText, 0);
+    const parsed = wiki.codec.parse(titleText, 0);
     reply.header('X-Content-Type-Options', 'nosniff');
-    if (!t || t.ns < 0) {
+    if (!parsed || parsed.ns < 0) {
       return reply.code(400).type('text/html; charset=utf-8').send(page(wiki, 'Неправильна назва', `<h1>Неправильна назва</h1>\n<p>Запитана назва сторінки неправильна: «${escapeHtml(titleText)}».</p>`));
     }
-    let [row] = await store.pages.byTitles([{ ns: t.ns, dbkey: t.dbkey }]);
-    const shown = wiki.titleText(t.ns, t.dbkey);
+    let [row] = await store.pages.byTitles([{ ns: parsed.ns, dbkey: parsed.dbkey }]);
+    const shown = wiki.titleText(parsed.ns, parsed.dbkey);
     if (action === 'raw') {
       if (!row) return reply.code(404).type('text/x-wiki; charset=UTF-8').send('');
       const text = (await store.pages.latestTexts([row.pageid])).get(row.pageid) ?? '';
@@ -133,6 +133,6 @@ ${categoryLinks(wiki, out)}
 }
 
 async function mainPageTitle(store: Store, wiki: Wiki): Promise<string | null> {
-  const v = await new MessageLoader(store, wiki).get('mainpage', wiki.lang);
-  return v === false ? null : v;
+  const message = await new MessageLoader(store, wiki).get('mainpage', wiki.lang);
+  return message === false ? null : message;
 }
