@@ -6,6 +6,8 @@
  * the Access-Control headers. Patterns are host names (optionally with a port or path prefix) where `*`
  * is any run of characters and `?` one character, matched against the whole origin after `http(s)://`.
  */
+import { phpLooseEquals } from '../php/compare.js';
+import { phpTrim } from '../php/strings.js';
 
 export interface CorsPolicy {
   /** $wgCrossSiteAJAXdomains (`--cors-origin`) */
@@ -86,13 +88,3 @@ export function wildcardToRegex(wildcard: string): RegExp {
   return re;
 }
 
-function phpTrim(s: string): string {
-  return s.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
-}
-
-/** PHP's `in_array` compares loosely: two numeric strings are equal when their numbers are. */
-const NUMERIC = /^[ \t\n\r\v\f]*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-function phpLooseEquals(a: string, b: string): boolean {
-  if (a === b) return true;
-  return NUMERIC.test(a) && NUMERIC.test(b) && Number(a.trim()) === Number(b.trim());
-}

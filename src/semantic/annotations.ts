@@ -12,7 +12,8 @@
  */
 import type { TitleCodec } from '../wiki/titles.js';
 import { TagScanner } from '../wiki/tag-scan.js';
-import { md5, phpJsonEncode, PhpMap, type PhpValue } from './php.js';
+import { phpJsonEncode, PhpMap, type PhpValue } from '../php/json.js';
+import { md5 } from '../php/strings.js';
 import { describeQuery, type QueryInfo } from './query-profile.js';
 
 export interface RawAnnotation {

@@ -12,6 +12,7 @@ import { smwMessage } from './query/messages.js';
 import { type LanguageContext } from './query/properties.js';
 import { decodeCharReferences } from '../wiki/titles.js';
 import { escapeElementText, escapeXmlText } from '../wiki/html.js';
+import { phpSerializeString } from '../php/serialize.js';
 
 export interface ConceptValue {
   /** Description::getQueryString of the pruned concept query */
@@ -98,25 +99,20 @@ function xmlContentEncode(s: string): string {
   return escapeXmlText(decodeCharReferences(s));
 }
 
-/** PHP's s:N:"…"; (N counts UTF-8 bytes) */
-function phpString(s: string): string {
-  return `s:${Buffer.byteLength(s, 'utf8')}:"${s}";`;
-}
-
 /**
  * DIConcept::getSerialization of a value read back from the store (SMWDIHandlerConcept::dataItemFromDBKeys):
  * serialize() of the object, its protected members named "\0*\0name"; the database hands the numbers
  * back as strings and the cache members are unset (null).
  */
 export function conceptSerialization(v: ConceptValue): string {
-  const prot = (name: string) => phpString('\0*\0' + name);
+  const prot = (name: string) => phpSerializeString('\0*\0' + name);
   return (
     'O:14:"SMW\\DIConcept":8:{' +
-    prot('m_concept') + phpString(v.query) +
-    prot('m_docu') + phpString(xmlContentEncode(v.docu)) +
-    prot('m_features') + phpString(String(v.features)) +
-    prot('m_size') + phpString(String(v.size)) +
-    prot('m_depth') + phpString(String(v.depth)) +
+    prot('m_concept') + phpSerializeString(v.query) +
+    prot('m_docu') + phpSerializeString(xmlContentEncode(v.docu)) +
+    prot('m_features') + phpSerializeString(String(v.features)) +
+    prot('m_size') + phpSerializeString(String(v.size)) +
+    prot('m_depth') + phpSerializeString(String(v.depth)) +
     prot('cacheStatus') + 'N;' +
     prot('cacheDate') + 'N;' +
     prot('cacheCount') + 'N;' +

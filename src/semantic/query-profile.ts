@@ -11,7 +11,8 @@
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_CATEGORY } from '../wiki/namespaces.js';
 import { ucfirst } from '../wiki/language.js';
-import { md5, phpJsonEncode, PhpMap, type PhpValue } from './php.js';
+import { phpJsonEncode, PhpMap, type PhpValue } from '../php/json.js';
+import { md5 } from '../php/strings.js';
 import { propertyKeyFromLabel } from './types.js';
 import { queryString } from './query/descriptions.js';
 import { SMW_QDEFAULT_LIMIT, SMW_QMAX_INLINE_LIMIT, SMW_QMAX_LIMIT } from './query/limits.js';

@@ -6,6 +6,7 @@
  * One place for these rules: imageinfo/allimages report the URLs, the HTTP layer serves the bytes there.
  */
 import { createHash } from 'node:crypto';
+import { rawUrlEncode, wellFormed } from '../php/url.js';
 
 /** `$wgUploadPath` with an empty script path. */
 export const UPLOAD_PATH = '/images';
@@ -16,16 +17,6 @@ export const ARTICLE_PATH = '/index.php/$1';
 export function hashPath(name: string): string {
   const h = createHash('md5').update(name, 'utf8').digest('hex');
   return `${h[0]}/${h.slice(0, 2)}/`;
-}
-
-/** encodeURIComponent refuses lone surrogates; PHP would see U+FFFD after UTF-8 validation, so do we. */
-export function wellFormed(s: string): string {
-  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
-}
-
-/** PHP rawurlencode (RFC 3986): everything but A-Z a-z 0-9 - _ . ~ is percent-encoded, upper-case hex. */
-export function rawUrlEncode(s: string): string {
-  return encodeURIComponent(wellFormed(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
 /**

@@ -184,13 +184,6 @@ export function replaceParameters(text: string, args: readonly string[]): string
   });
 }
 
-/** PHP's loose != between two strings: numeric strings compare as numbers. */
-export function phpLooseEquals(a: string, b: string): boolean {
-  if (a === b) return true;
-  const num = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-  return num.test(a) && num.test(b) && Number(a) === Number(b);
-}
-
 /** MessageCache::get and the Message class of MediaWiki 1.25 for one request. */
 export class Messages {
   private readonly fetched = new Map<string, string | false>();

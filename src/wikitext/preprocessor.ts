@@ -35,8 +35,12 @@
  */
 import { convertGrammar, convertPlural, formatNumText, lcfirst, parseFormattedNumber, ucfirst } from '../wiki/language.js';
 import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../wiki/namespaces.js';
-import { phpLooseEquals, replaceParameters } from '../wiki/messages.js';
-import { rawUrlEncode, wellFormed, wfUrlencode } from '../wiki/files.js';
+import { replaceParameters } from '../wiki/messages.js';
+import { wfUrlencode } from '../wiki/files.js';
+import { phpLooseEquals } from '../php/compare.js';
+import { isNumericString, phpFloatCast, phpFloatToString, phpFloatval, phpIntCast, phpIntval, phpRound } from '../php/numbers.js';
+import { phpArraySlice, phpExplodeLimit, phpTrim } from '../php/strings.js';
+import { phpUrlencode, rawUrlEncode } from '../php/url.js';
 import { decodeCharReferences } from '../wiki/titles.js';
 import { escapeXmlText, htmlspecialchars } from '../wiki/html.js';
 import { fixSpecialName, resolveSpecialAlias } from '../wiki/special-pages.js';
@@ -2588,81 +2592,9 @@ function doOperation(op: Op, stack: number[]): void {
   stack.push(r);
 }
 
-/** PHP's float → string conversion with precision 14 (what #expr prints). */
-function phpFloatToString(v: number): string {
-  if (Number.isNaN(v)) return 'NAN';
-  if (v === Infinity) return 'INF';
-  if (v === -Infinity) return '-INF';
-  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  const sign = v < 0 ? '-' : '';
-  const [mant, expStr] = Math.abs(v).toExponential(13).split('e');
-  const exp = Number(expStr);
-  const digits = mant.replace('.', '').replace(/0+$/, '');
-  if (exp < -4 || exp >= 14) {
-    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : `${digits}.0`;
-    return `${sign}${m}E${exp < 0 ? '-' : '+'}${Math.abs(exp)}`;
-  }
-  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
-  const intPart = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
-  const frac = digits.slice(exp + 1);
-  return sign + intPart + (frac ? '.' + frac : '');
-}
-
-/** PHP round(): half away from zero, after pre-rounding to 15 significant digits. */
-function phpRound(value: number, places: number): number {
-  if (!Number.isFinite(value)) return value;
-  const f = Math.pow(10, Math.abs(places));
-  let t = places >= 0 ? value * f : value / f;
-  if (!Number.isFinite(t)) return value;
-  t = Number(t.toPrecision(15));
-  const r = Math.sign(t) * Math.floor(Math.abs(t) + 0.5);
-  return places >= 0 ? r / f : r * f;
-}
-
-function phpIntCast(v: number): number {
-  return Number.isFinite(v) ? Math.trunc(v) : 0;
-}
-
-/** PHP (float) cast of a run of digits and dots ("1.2.3" → 1.2, "." → 0). */
-function phpFloatval(s: string): number {
-  const dot = s.indexOf('.');
-  const second = dot < 0 ? -1 : s.indexOf('.', dot + 1);
-  const v = Number(second < 0 ? s : s.slice(0, second));
-  return Number.isNaN(v) ? 0 : v;
-}
-
-/** PHP's (float) cast of a string: its leading number, 0 when there is none. */
-function phpFloatCast(s: string): number {
-  const m = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(s);
-  return m ? Number(m[0].trim()) : 0;
-}
-
-/** PHP intval of a string: the leading integer, 0 when none. */
-function phpIntval(s: string): number {
-  const m = /^[ \t\n\r\v\f]*([+-]?\d+)/.exec(s);
-  return m ? Number(m[1]) : 0;
-}
-
 // ---------------------------------------------------------------------------------------------------
 // String helpers (PHP and MediaWiki equivalents)
 // ---------------------------------------------------------------------------------------------------
-
-/** PHP trim(): only " \t\n\r\0\x0B", not Unicode spaces. */
-export function phpTrim(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && isPhpBlank(s.charCodeAt(a))) a++;
-  while (b > a && isPhpBlank(s.charCodeAt(b - 1))) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
-}
-
-function isPhpBlank(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 0 || c === 11;
-}
-
-function isNumericString(s: string): boolean {
-  return /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s);
-}
 
 /** The error markup #iferror looks for. */
 function isErrorText(s: string): boolean {
@@ -2722,13 +2654,6 @@ export function escapeWikiText(text: string): string {
   return out.slice(1).replace(NON_SLASH_PROTOCOLS, '$1&#58;');
 }
 
-/** PHP urlencode(): "+" for space, only [A-Za-z0-9_.-] left alone. */
-function phpUrlencode(s: string): string {
-  return encodeURIComponent(wellFormed(s))
-    .replace(/[!'()*~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
-    .replace(/%20/g, '+');
-}
-
 /** {{anchorencode:}}: the legacy (HTML4) section anchor of a heading text. */
 function anchorEncode(text: string): string {
   let t = text.replace(/[ _]+/g, ' ').trim();
@@ -2738,19 +2663,3 @@ function anchorEncode(text: string): string {
   return phpUrlencode(t.replace(/ /g, '_')).replace(/%3A/g, ':').replace(/%/g, '.');
 }
 
-/** PHP explode() with a positive limit. */
-function phpExplodeLimit(s: string, sep: string, limit: number): string[] {
-  const bits = s.split(sep);
-  if (bits.length <= limit) return bits;
-  return [...bits.slice(0, limit - 1), bits.slice(limit - 1).join(sep)];
-}
-
-/** PHP array_slice() (negative offset and length count from the end). */
-function phpArraySlice<T>(arr: readonly T[], offset: number, length?: number): T[] {
-  const n = arr.length;
-  let start = offset < 0 ? Math.max(n + offset, 0) : Math.min(offset, n);
-  let end = length === undefined ? n : length < 0 ? n + length : start + length;
-  end = Math.min(Math.max(end, start), n);
-  start = Math.min(start, n);
-  return arr.slice(start, end);
-}

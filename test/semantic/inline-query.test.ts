@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { startDemoServer, type DemoServer, demoServerForFile } from '../helpers/demo-server.js';
 import { MAX_INLINE_QUERIES } from '../../src/wikitext/preprocess.js';
 import { formatNumber } from '../../src/semantic/datavalues/number.js';
-import { strnatcmp } from '../../src/semantic/printers/category.js';
+import { strnatcmp } from '../../src/php/compare.js';
 import { inlineBounds } from '../../src/modules/smw/inline-query.js';
 import fs from 'node:fs';
 import os from 'node:os';

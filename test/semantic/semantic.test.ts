@@ -22,7 +22,9 @@ import { demoDatabase, startDemoServer, type DemoServer } from '../helpers/demo-
 import { openStore } from '../../src/store/open.js';
 import { printerOptions, render } from '../../src/api/format/printer.js';
 import Database from 'better-sqlite3';
-import { md5, phpFloatToString, phpJsonEncode, PhpMap } from '../../src/semantic/php.js';
+import { phpFloatToString } from '../../src/php/numbers.js';
+import { phpJsonEncode, PhpMap } from '../../src/php/json.js';
+import { md5 } from '../../src/php/strings.js';
 import { parseBoolean, parsePage, parseValue } from '../../src/semantic/datavalues/values.js';
 import { parseDate } from '../../src/semantic/datavalues/time.js';
 import { parseEmail, parseTelephone, parseUrl } from '../../src/semantic/datavalues/uri.js';

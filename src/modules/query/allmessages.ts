@@ -16,7 +16,9 @@ import { texts } from '../../api/errors.js';
 import { withContent, type Obj } from '../../api/result.js';
 import { compareBytes } from '../../wiki/collation.js';
 import { isValidCodeMw, ucfirst } from '../../wiki/language.js';
-import { catalogLanguages, isStoredKeyForm, phpLooseEquals, userLanguage, type RenderTitle } from '../../wiki/messages.js';
+import { catalogLanguages, isStoredKeyForm, userLanguage, type RenderTitle } from '../../wiki/messages.js';
+import { phpLooseEquals, phpLooseGreater } from '../../php/compare.js';
+import { isNumericString } from '../../php/numbers.js';
 import { messageText } from '../../wikitext/message-transform.js';
 import type { KeyRange } from '../../store/message-store.js';
 import { MessageLoader } from '../message-loader.js';
@@ -106,7 +108,7 @@ export const allmessagesModule: QueryModule = {
     let size = 0;
     for (const name of names) {
       if (skip && name === from) skip = false;
-      if (to !== undefined && phpGreater(name, to)) break;
+      if (to !== undefined && phpLooseGreater(name, to)) break;
       if (skip) continue;
       const entry: Obj = { name };
       if (customised !== 'all') {
@@ -171,7 +173,7 @@ function keyRange(prefix: string | undefined, from: string | undefined, to: stri
   range.min = max(prefix, from);
   if (prefix !== undefined) range.below = prefixUpperBound(prefix);
   // a numeric amto compares numerically in PHP: leave it to the loop
-  if (to !== undefined && !isNumeric(to)) range.max = to;
+  if (to !== undefined && !isNumericString(to)) range.max = to;
   if (range.min !== undefined && range.below !== undefined && compareBytes(range.min, range.below) >= 0) return null;
   for (const k of Object.keys(range) as Array<keyof KeyRange>) if (range[k] === undefined) delete range[k];
   return range;
@@ -221,12 +223,3 @@ async function existingMessagePages(ctx: QueryModuleContext, names: string[], la
   return new Set([...pageOf].filter(([, page]) => existing.has(page)).map(([name]) => name));
 }
 
-function isNumeric(s: string): boolean {
-  return /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s);
-}
-
-/** PHP's $a > $b for two strings: numerically when both are numeric, else byte-wise. */
-function phpGreater(a: string, b: string): boolean {
-  if (isNumeric(a) && isNumeric(b)) return Number(a) > Number(b);
-  return compareBytes(a, b) > 0;
-}

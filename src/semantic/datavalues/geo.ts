@@ -2,7 +2,7 @@
  * Geographic coordinates as SMW 2.2's Maps-less coordinate type reads them (SMWDIGeoCoord).
  */
 import { DI } from '../types.js';
-import { phpFloatToString } from '../php.js';
+import { phpFloatToString } from '../../php/numbers.js';
 import type { ParseResult } from './data-item.js';
 
 const DIRS: Record<string, number> = { N: 1, S: -1, E: 1, W: -1, 'ПН': 1, 'ПД': -1, 'СХ': 1, 'ЗХ': -1 };

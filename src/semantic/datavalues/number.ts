@@ -3,7 +3,7 @@
  * SMW\NumberFormatter): numbers as people write them here, stored as PHP prints a float.
  */
 import { DI } from '../types.js';
-import { phpFloatToString } from '../php.js';
+import { phpFloatToString } from '../../php/numbers.js';
 import type { ParseResult } from './data-item.js';
 
 /**

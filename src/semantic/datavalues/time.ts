@@ -3,7 +3,7 @@
  * make, the Julian day that sorts them and the caption a stored date shows.
  */
 import { DI } from '../types.js';
-import { phpFloatToString } from '../php.js';
+import { phpFloatToString } from '../../php/numbers.js';
 import type { ParseResult } from './data-item.js';
 
 // prototype-less: month names come from annotation values

@@ -1,7 +1,7 @@
 /**
  * SMW 2.2's URI values (SMWURIValue for URL, Annotation URI, Email and Telephone number).
  */
-import { rawUrlEncode } from '../../wiki/files.js';
+import { rawUrlEncode } from '../../php/url.js';
 import { DI } from '../types.js';
 import type { ParseResult } from './data-item.js';
 

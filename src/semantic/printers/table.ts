@@ -3,7 +3,7 @@
  */
 import { itemSortKey } from '../datavalues/sort-key.js';
 import { valueText, type PrintValue } from '../datavalues/wiki-text.js';
-import { phpFloatToString } from '../php.js';
+import { phpFloatToString } from '../../php/numbers.js';
 import { DI } from '../types.js';
 import { PRINT_THIS } from '../query/print-requests.js';
 import { boolParam } from './parameters.js';

@@ -1,0 +1,40 @@
+/**
+ * PHP's string functions as MediaWiki's code calls them: trim() with PHP's own blank set, explode()
+ * with a limit, array_slice() and md5().
+ */
+import { createHash } from 'node:crypto';
+
+/** PHP trim(): only " \t\n\r\0\x0B", not Unicode spaces. */
+export function phpTrim(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isPhpBlank(s.charCodeAt(a))) a++;
+  while (b > a && isPhpBlank(s.charCodeAt(b - 1))) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+}
+
+function isPhpBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 0 || c === 11;
+}
+
+/** PHP explode() with a positive limit: the last piece keeps the rest, separators included. */
+export function phpExplodeLimit(s: string, sep: string, limit: number): string[] {
+  const bits = s.split(sep);
+  if (bits.length <= limit) return bits;
+  return [...bits.slice(0, limit - 1), bits.slice(limit - 1).join(sep)];
+}
+
+/** PHP array_slice() (negative offset and length count from the end). */
+export function phpArraySlice<T>(arr: readonly T[], offset: number, length?: number): T[] {
+  const n = arr.length;
+  let start = offset < 0 ? Math.max(n + offset, 0) : Math.min(offset, n);
+  let end = length === undefined ? n : length < 0 ? n + length : start + length;
+  end = Math.min(Math.max(end, start), n);
+  start = Math.min(start, n);
+  return arr.slice(start, end);
+}
+
+/** PHP md5() of a string: of its UTF-8 bytes, in lower-case hex. */
+export function md5(s: string): string {
+  return createHash('md5').update(s, 'utf8').digest('hex');
+}
