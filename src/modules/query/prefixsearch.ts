@@ -9,6 +9,7 @@ import type { ModuleContext, QueryModule } from '../../api/types.js';
 import { limitParam, namespaceParam } from '../../api/param-presets.js';
 import { NS_FILE, NS_MAIN, NS_MEDIA, NS_SPECIAL } from '../../wiki/namespaces.js';
 import { namespaceList } from './search.js';
+import { phpTrim } from '../../php/strings.js';
 
 export interface PrefixMatch {
   ns: number;
@@ -43,7 +44,7 @@ async function backend(ctx: ModuleContext, namespaces: number[], search: string,
 
 /** PrefixSearch::search: `limit` titles from `offset` that begin with `search`. */
 export async function prefixSearchTitles(ctx: ModuleContext, search: string, limit: number, namespaces: number[], offset: number): Promise<PrefixMatch[]> {
-  search = search.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
+  search = phpTrim(search);
   if (search === '') return [];
   namespaces = validNamespaces(ctx, namespaces);
   const title = ctx.wiki.codec.parse(search, NS_MAIN);
