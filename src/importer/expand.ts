@@ -7,7 +7,7 @@
  */
 import type { ImportSource } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';
-import { TemplateTreeCache } from '../wikitext/preprocessor.js';
+import { TemplateTreeCache } from '../wikitext/preprocessor/tree.js';
 import { expandRound, PageSnapshot, type ExpandOptions, type InlineQueryCall, type InlineQueryOutput, type PageSource } from '../wikitext/preprocess.js';
 import type { MessageSource } from '../wiki/messages.js';
 

@@ -8,7 +8,7 @@ import type { ActionModule, ModuleContext } from '../api/types.js';
 import { withContent } from '../api/result.js';
 import { escapeHtml } from '../wikitext/sanitizer.js';
 import { escapeElementText } from '../wiki/html.js';
-import { preprocessToXml } from '../wikitext/preprocessor.js';
+import { preprocessToXml } from '../wikitext/preprocessor/xml.js';
 import { getSection } from '../wikitext/sections.js';
 import { languageName } from '../wiki/interwiki.js';
 import { userLanguage } from '../wiki/messages.js';

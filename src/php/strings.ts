@@ -17,6 +17,18 @@ function isPhpBlank(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 0 || c === 11;
 }
 
+/** PHP strlen() of a string as UTF-8: its length in bytes. */
+export function utf8Length(s: string): number {
+  if (s.length > 256) return Buffer.byteLength(s, 'utf8');
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // a surrogate pair counts 4: 2 for each half
+    n += c < 0x80 ? 1 : c < 0x800 || (c >= 0xd800 && c < 0xe000) ? 2 : 3;
+  }
+  return n;
+}
+
 /** PHP explode() with a positive limit: the last piece keeps the rest, separators included. */
 export function phpExplodeLimit(s: string, sep: string, limit: number): string[] {
   const bits = s.split(sep);

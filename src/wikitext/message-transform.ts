@@ -9,7 +9,8 @@
 import { htmlspecialchars } from '../wiki/html.js';
 import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
 import type { Messages, RenderTitle } from '../wiki/messages.js';
-import { expandWikitext, type PreprocessContext } from './preprocessor.js';
+import type { PreprocessContext } from './preprocessor/context.js';
+import { expandWikitext } from './preprocessor/index.js';
 import { pageContext, sharedTreeCache } from './preprocess.js';
 
 /** {{CURRENTVERSION}} and its uk/ru synonyms: the only variable of the live wiki a message may need */

@@ -5,7 +5,8 @@
  * [[|a]] takes the context of the page's own title), trailing whitespace removed. Comments and
  * extension tags arrive as strip markers and are put back last, untouched by either pass.
  */
-import { escapeWikiText, pad2, UK_MONTHS_GEN } from './preprocessor.js';
+import { escapeWikiText } from './preprocessor/escape-wikitext.js';
+import { pad2, UK_MONTHS_GEN } from './preprocessor/magic-variables.js';
 
 /** Language::timeanddate of uk ('dmy both': "H:i, j xg Y") with the time zone's name, as pstPass2 signs */
 export function signatureDate(now: Date, tzName = 'UTC'): string {

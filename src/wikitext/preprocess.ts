@@ -9,7 +9,9 @@
  */
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_TEMPLATE } from '../wiki/namespaces.js';
-import { DEFAULT_LIMITS, expandWikitext, TemplateTreeCache, type ExpandResult, type PreprocessContext } from './preprocessor.js';
+import { DEFAULT_LIMITS, type ExpandResult, type PreprocessContext } from './preprocessor/context.js';
+import { expandWikitext } from './preprocessor/index.js';
+import { TemplateTreeCache } from './preprocessor/tree.js';
 import { displayTitleProp } from './display-title.js';
 import { MessageSnapshot, Messages, type MessageSource } from '../wiki/messages.js';
 

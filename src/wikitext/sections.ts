@@ -4,7 +4,7 @@
  * section 0 is what precedes the first heading. "T-N" counts in the transclusion view of the text
  * (what a template's T-N edit link names). The text comes back as written, right-trimmed.
  */
-import { topLevelHeadings } from './preprocessor.js';
+import { topLevelHeadings } from './preprocessor/tokenizer.js';
 
 /** the text of section `id` ("0", "3", "T-2"), or null when there is no such section */
 export function getSection(text: string, id: string): string | null {

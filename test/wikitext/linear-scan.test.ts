@@ -7,7 +7,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { expandWikitext, type PreprocessContext } from '../../src/wikitext/preprocessor.js';
+import type { PreprocessContext } from '../../src/wikitext/preprocessor/context.js';
+import { expandWikitext } from '../../src/wikitext/preprocessor/index.js';
 import { extractLinks, type PageLinks } from '../../src/wikitext/links.js';
 import { extractAnnotations, type PageAnnotations } from '../../src/semantic/annotations.js';
 import { TitleCodec } from '../../src/wiki/titles.js';

@@ -1,6 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { expandWikitext, TemplateTreeCache, type PreprocessContext, type ExpandResult } from '../../src/wikitext/preprocessor.js';
+import type { PreprocessContext, ExpandResult } from '../../src/wikitext/preprocessor/context.js';
+import { expandWikitext } from '../../src/wikitext/preprocessor/index.js';
+import { TemplateTreeCache } from '../../src/wikitext/preprocessor/tree.js';
 
 // ---------------------------------------------------------------------------------------------------
 // A small in-memory wiki

@@ -14,7 +14,7 @@ import { MessageLoader } from '../message-loader.js';
 import { ARTICLE_PATH, pageUrl, serverOf } from '../../wiki/files.js';
 import { SPECIAL_PAGE_ALIASES, fixSpecialName } from '../../wiki/special-pages.js';
 import { DEFAULT_USER_OPTIONS, FUNCTION_HOOKS, LANGUAGES_WITH_VARIANTS, LANGUAGE_NAMES, MAGIC_WORDS, PROTOCOLS, VARIABLES, extensionTags } from '../../wiki/site-facts.js';
-import { DEFAULT_EXTENSION_TAGS } from '../../wikitext/preprocessor.js';
+import { DEFAULT_EXTENSION_TAGS } from '../../wikitext/preprocessor/tokenizer.js';
 
 const PROPS = [
   'general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'interwikimap', 'dbrepllag', 'statistics', 'usergroups', 'libraries',

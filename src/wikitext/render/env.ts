@@ -1,6 +1,7 @@
 /** What one render needs from outside, and what it records (ParserOutput). */
 import type { TitleCodec } from '../../wiki/titles.js';
-import { DUPLICATE_DISPLAYTITLE_UK, type HeadingMark } from '../preprocessor.js';
+import type { HeadingMark } from '../preprocessor/context.js';
+import { DUPLICATE_DISPLAYTITLE_UK } from '../preprocessor/expander.js';
 
 export interface RenderFile {
   width: number;

@@ -7,7 +7,7 @@
 import { escapeHtml, escapeId } from '../sanitizer.js';
 import type { RenderEnv, RenderOutput } from './env.js';
 import { editUrl } from './urls.js';
-import { LEADING_HEADING_MARKER_RE } from '../preprocessor.js';
+import { LEADING_HEADING_MARKER_RE } from '../preprocessor/context.js';
 
 export function doHeadings(text: string): string {
   for (let i = 6; i >= 1; i--) {

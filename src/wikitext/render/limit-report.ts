@@ -9,7 +9,7 @@ import { commentSafe, htmlspecialchars, htmlspecialcharsDecode } from '../../wik
 import { Messages, type ParserEnv } from '../../wiki/messages.js';
 import type { TitleCodec } from '../../wiki/titles.js';
 import { messageText } from '../message-transform.js';
-import { DEFAULT_LIMITS, type ExpansionReport } from '../preprocessor.js';
+import { DEFAULT_LIMITS, type ExpansionReport } from '../preprocessor/context.js';
 
 /** A value of the report: a preformatted string (the times) or a count with its limit. */
 export type LimitReportValue = string | [number, number];

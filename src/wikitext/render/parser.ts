@@ -20,7 +20,7 @@ import { doDoubleUnderscore, renderSemantic } from './magic-words.js';
 import { doAllQuotes } from './quotes.js';
 import { StripState } from './strip.js';
 import { doTableStuff } from './tables.js';
-import { HEADING_MARKER_RE } from '../preprocessor.js';
+import { HEADING_MARKER_RE } from '../preprocessor/context.js';
 import { phpTrim } from '../../php/strings.js';
 import { articleUrl } from './urls.js';
 import { fixSpecialName } from '../../wiki/special-pages.js';
