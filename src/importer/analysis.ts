@@ -15,7 +15,7 @@ import { redirectTargetAndText } from '../wikitext/redirect.js';
 import { foldForSearch, stripMarkup, stripOptions, type StripOptions } from '../wiki/search-text.js';
 import type { ImportSource, PageWithText, SearchRow, TitleRef } from '../store/import-writer.js';
 import { createExpander, type Expander, type Expansion } from './expand.js';
-import type { InlineQueryOutput } from '../wikitext/preprocess.js';
+import type { InlineQueryOutput } from '../wikitext/expansion-rounds.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import type { HookAnalyzer, PageAnalysis } from './hooks.js';
 

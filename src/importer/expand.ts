@@ -1,6 +1,6 @@
 /**
  * Template expansion for pass 2: the one place where a page's text becomes the text its links are read
- * from. The expansion is the engine's round (src/wikitext/preprocess.ts expandRound), as for action=parse
+ * from. The expansion is the engine's round (src/wikitext/expansion-rounds.ts expandRound), as for action=parse
  * and expandtemplates; templates come synchronously from the database being built (the import writer's
  * pages after pass 1) through a small LRU cache, following one redirect as MediaWiki's
  * Parser::statelessFetchTemplate does, so one round answers everything.
@@ -8,7 +8,7 @@
 import type { ImportSource } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { TemplateTreeCache } from '../wikitext/preprocessor/tree.js';
-import { expandRound, PageSnapshot, type ExpandOptions, type InlineQueryCall, type InlineQueryOutput, type PageSource } from '../wikitext/preprocess.js';
+import { expandRound, PageSnapshot, type ExpandOptions, type InlineQueryCall, type InlineQueryOutput, type PageSource } from '../wikitext/expansion-rounds.js';
 import type { MessageSource } from '../wiki/messages.js';
 
 /** the page lookups expansion needs */

@@ -15,7 +15,7 @@ import type { CategoryLinkRow, ImportWriter, LateLinkCounts } from '../store/imp
 import { linkRows, PageAnalyzer, type AnalysisSetup, type PageResult } from './analysis.js';
 import type { PageLinks } from '../wikitext/links.js';
 import type { Expansion } from './expand.js';
-import { MAX_EXPANSION_DEPTH, queryKey, type InlineQueryCall, type InlineQueryOutput } from '../wikitext/preprocess.js';
+import { MAX_EXPANSION_DEPTH, queryKey, type InlineQueryCall, type InlineQueryOutput } from '../wikitext/expansion-rounds.js';
 import { createChunkAnalyzer, encodedChunk, type ChunkResults } from './analysis-pool.js';
 import { encodeChunk } from './result-codec.js';
 import { inBatch } from './batch.js';

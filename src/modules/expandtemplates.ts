@@ -1,7 +1,7 @@
 /**
  * action=expandtemplates (ApiExpandTemplates of 1.25): the wikitext with templates, parameters, parser
  * functions and variables expanded by the wikitext engine, templates read from the wiki in the
- * expansion rounds every expansion over the store uses (src/wikitext/preprocess.ts).
+ * expansion rounds every expansion over the store uses (src/wikitext/expansion-rounds.ts).
  */
 import { roundFetcher } from './transclusion.js';
 import type { ActionModule } from '../api/types.js';
@@ -10,7 +10,7 @@ import { texts } from '../api/errors.js';
 import { MessageLoader } from './message-loader.js';
 import type { ExpandResult } from '../wikitext/preprocessor/context.js';
 import { preprocessToXml } from '../wikitext/preprocessor/xml.js';
-import { expandInRounds, PageSnapshot } from '../wikitext/preprocess.js';
+import { expandInRounds, PageSnapshot } from '../wikitext/expansion-rounds.js';
 import { MAGIC_WORDS } from '../wiki/site-facts.js';
 import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
 import { formatNum } from '../wiki/language.js';

@@ -12,7 +12,7 @@ import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { compareBytes } from '../wiki/collation.js';
 import { MessageLoader } from './message-loader.js';
-import { expandInRounds, expandRound, PageSnapshot, type TitleRef } from '../wikitext/preprocess.js';
+import { expandInRounds, expandRound, PageSnapshot, type TitleRef } from '../wikitext/expansion-rounds.js';
 import { finish, finishIndicators, linkTargets, renderBody } from '../wikitext/render/parser.js';
 import { addTrackingCategory } from '../wikitext/render/images.js';
 import { fallbackChain } from '../wiki/language.js';

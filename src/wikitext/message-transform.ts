@@ -11,7 +11,7 @@ import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
 import type { Messages, RenderTitle } from '../wiki/messages.js';
 import type { PreprocessContext } from './preprocessor/context.js';
 import { expandWikitext } from './preprocessor/index.js';
-import { pageContext, sharedTreeCache } from './preprocess.js';
+import { pageContext, sharedTreeCache } from './expansion-rounds.js';
 
 /** {{CURRENTVERSION}} and its uk/ru synonyms: the only variable of the live wiki a message may need */
 const VERSION_WORDS = new Set(['CURRENTVERSION', 'ПОТОЧНА_ВЕРСІЯ', 'ТЕКУЩАЯ_ВЕРСИЯ']);

@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoServer, type DemoServer, demoServerForFile } from '../helpers/demo-server.js';
-import { MAX_INLINE_QUERIES } from '../../src/wikitext/preprocess.js';
+import { MAX_INLINE_QUERIES } from '../../src/wikitext/expansion-rounds.js';
 import { formatNumber } from '../../src/semantic/datavalues/number.js';
 import { strnatcmp } from '../../src/php/compare.js';
 import { inlineBounds } from '../../src/modules/smw/inline-query.js';

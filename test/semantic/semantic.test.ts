@@ -41,7 +41,7 @@ const codec = TitleCodec.forSite('Демовікі');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-semantic-'));
 process.once('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** PHP's json_encode escaping of non-ASCII, written independently of src/semantic/php.ts */
+/** PHP's json_encode escaping of non-ASCII, written independently of src/php/json.ts */
 const phpEscape = (s: string) => s.replace(/\//g, '\\/').replace(/[^\x20-\x7e]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 const hex = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 

@@ -11,7 +11,7 @@ import { propertyNames } from '../../semantic/query/parser.js';
 import { conceptBox, defineConcept } from '../../semantic/concept.js';
 import { encodeMessages } from '../../semantic/printers/result-printer.js';
 import { propertyTypeOf } from '../../semantic/engine/property-types.js';
-import type { InlineQueryCall, InlineQueryOutput, TitleRef } from '../../wikitext/preprocess.js';
+import type { InlineQueryCall, InlineQueryOutput, TitleRef } from '../../wikitext/expansion-rounds.js';
 
 /**
  * The output of `{{#concept:…}}` on `page` (ConceptParserFunction::parse): an error outside the Concept

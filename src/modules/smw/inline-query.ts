@@ -10,7 +10,7 @@ import { conceptCallOutput } from './concepts.js';
 import type { Store } from '../../store/store.js';
 import type { SubjectKey } from '../../store/semantic-store.js';
 import type { Wiki } from '../../wiki/wiki.js';
-import type { InlineQueryCall, InlineQueryOutput, TitleRef } from '../../wikitext/preprocess.js';
+import type { InlineQueryCall, InlineQueryOutput, TitleRef } from '../../wikitext/expansion-rounds.js';
 import { DI } from '../../semantic/types.js';
 import { SMW_QMAX_INLINE_LIMIT, SMW_QMAX_LIMIT, SMW_QUPPERBOUND } from '../../semantic/query/limits.js';
 import { componentsFromParams, queryOptions } from '../../semantic/query/parameters.js';
