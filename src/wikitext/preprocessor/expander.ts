@@ -576,20 +576,20 @@ export class Expander {
   // --- helpers for parser functions -------------------------------------------------------------
 
   /** Argument k (0 = the text after the colon) expanded and trimmed; '' when absent. */
-  trimmedArg(c: Call, k: number): string {
-    if (k === 0) return c.first;
-    const p = c.node.parts[k - 1];
-    return p ? phpTrim(this.expand(p.nodes, c.frame)) : '';
+  trimmedArg(call: Call, k: number): string {
+    if (k === 0) return call.first;
+    const p = call.node.parts[k - 1];
+    return p ? phpTrim(this.expand(p.nodes, call.frame)) : '';
   }
 
-  hasArg(c: Call, k: number): boolean {
-    return k === 0 || c.node.parts.length >= k;
+  hasArg(call: Call, k: number): boolean {
+    return k === 0 || call.node.parts.length >= k;
   }
 
   /** All arguments expanded and trimmed (how MediaWiki calls functions without SFH_OBJECT_ARGS). */
-  allTrimmedArgs(c: Call): string[] {
-    const args = [c.first];
-    for (const p of c.node.parts) args.push(phpTrim(this.expand(p.nodes, c.frame)));
+  allTrimmedArgs(call: Call): string[] {
+    const args = [call.first];
+    for (const p of call.node.parts) args.push(phpTrim(this.expand(p.nodes, call.frame)));
     return args;
   }
 

@@ -38,11 +38,11 @@ export const TITLE_WORDS: Record<TitleWord, string[]> = {
 };
 
 /** The value of a title magic word for a title (CoreParserFunctions / Parser::getVariableValue). */
-export function titleWord(ex: Expander, word: TitleWord, t: TitleInfo): string {
+export function titleWord(expander: Expander, word: TitleWord, t: TitleInfo): string {
   const subject = t.ns >= 0 ? t.ns & ~1 : t.ns;
   const talk = t.ns >= 0 ? t.ns | 1 : -1;
   const url = (s: string): string => wfUrlencode(s.replace(/ /g, '_'));
-  const prefixed = (ns: number): string => ex.prefixedText(ns, t.text, ns === t.ns ? t.nsText : undefined);
+  const prefixed = (ns: number): string => expander.prefixedText(ns, t.text, ns === t.ns ? t.nsText : undefined);
   switch (word) {
     case 'pagename':
       return escapeWikiText(t.text);
@@ -54,18 +54,18 @@ export function titleWord(ex: Expander, word: TitleWord, t: TitleInfo): string {
       return escapeWikiText(url(prefixed(t.ns)));
     case 'subpagename':
     case 'subpagenamee': {
-      const s = ex.hasSubpages(t.ns) ? t.text.slice(t.text.lastIndexOf('/') + 1) : t.text;
+      const s = expander.hasSubpages(t.ns) ? t.text.slice(t.text.lastIndexOf('/') + 1) : t.text;
       return escapeWikiText(word === 'subpagename' ? s : url(s));
     }
     case 'basepagename':
     case 'basepagenamee': {
       const slash = t.text.lastIndexOf('/');
-      const s = ex.hasSubpages(t.ns) && slash >= 0 ? t.text.slice(0, slash) : t.text;
+      const s = expander.hasSubpages(t.ns) && slash >= 0 ? t.text.slice(0, slash) : t.text;
       return escapeWikiText(word === 'basepagename' ? s : url(s));
     }
     case 'rootpagename':
     case 'rootpagenamee': {
-      const s = ex.hasSubpages(t.ns) ? (t.text.split('/').find((x) => x !== '') ?? '') : t.text;
+      const s = expander.hasSubpages(t.ns) ? (t.text.split('/').find((x) => x !== '') ?? '') : t.text;
       return escapeWikiText(word === 'rootpagename' ? s : url(s));
     }
     case 'namespace':
@@ -75,13 +75,13 @@ export function titleWord(ex: Expander, word: TitleWord, t: TitleInfo): string {
     case 'namespacenumber':
       return String(t.ns);
     case 'talkspace':
-      return talk < 0 ? '' : ex.nsName(talk);
+      return talk < 0 ? '' : expander.nsName(talk);
     case 'talkspacee':
-      return talk < 0 ? '' : url(ex.nsName(talk));
+      return talk < 0 ? '' : url(expander.nsName(talk));
     case 'subjectspace':
-      return subject === t.ns ? t.nsText : ex.nsName(subject);
+      return subject === t.ns ? t.nsText : expander.nsName(subject);
     case 'subjectspacee':
-      return url(subject === t.ns ? t.nsText : ex.nsName(subject));
+      return url(subject === t.ns ? t.nsText : expander.nsName(subject));
     case 'talkpagename':
       return talk < 0 ? '' : escapeWikiText(prefixed(talk));
     case 'talkpagenamee':
@@ -144,19 +144,19 @@ const UNSUPPORTED_VARIABLES = (
 /** Magic variables: {{NAME}} without arguments, case-sensitive. */
 export const MAGIC_VARIABLES = new Map<string, Variable>();
 for (const [word, names] of Object.entries(TITLE_WORDS) as Array<[TitleWord, string[]]>) {
-  for (const n of names) MAGIC_VARIABLES.set(n, (ex) => titleWord(ex, word, ex.current));
+  for (const n of names) MAGIC_VARIABLES.set(n, (expander) => titleWord(expander, word, expander.current));
 }
 for (const [names, fmt] of TIME_WORDS) {
   for (const n of names) {
-    const f: Variable = (ex) => fmt(ex.ctx.now ?? new Date());
+    const f: Variable = (expander) => fmt(expander.ctx.now ?? new Date());
     if (/^[A-Z0-9]+$/.test(n)) {
       MAGIC_VARIABLES.set('CURRENT' + n, f);
       MAGIC_VARIABLES.set('LOCAL' + n, f);
     } else MAGIC_VARIABLES.set(n, f);
   }
 }
-for (const n of ['SITENAME', 'НАЗВА_САЙТУ', 'НАЗВАНИЕ_САЙТА']) MAGIC_VARIABLES.set(n, (ex) => ex.ctx.siteName ?? LITERAL);
-for (const n of ['CONTENTLANGUAGE', 'CONTENTLANG', 'МОВА_ВМІСТУ', 'ЯЗЫК_СОДЕРЖАНИЯ']) MAGIC_VARIABLES.set(n, (ex) => ex.ctx.contentLanguage ?? 'uk');
+for (const n of ['SITENAME', 'НАЗВА_САЙТУ', 'НАЗВАНИЕ_САЙТА']) MAGIC_VARIABLES.set(n, (expander) => expander.ctx.siteName ?? LITERAL);
+for (const n of ['CONTENTLANGUAGE', 'CONTENTLANG', 'МОВА_ВМІСТУ', 'ЯЗЫК_СОДЕРЖАНИЯ']) MAGIC_VARIABLES.set(n, (expander) => expander.ctx.contentLanguage ?? 'uk');
 for (const n of ['DIRECTIONMARK', 'DIRMARK', 'НАПРЯМОК_ПИСЬМА']) MAGIC_VARIABLES.set(n, () => '\u200e');
 for (const n of UNSUPPORTED_VARIABLES) MAGIC_VARIABLES.set(n, () => LITERAL);
 MAGIC_VARIABLES.set('!', () => '|');

@@ -11,50 +11,50 @@ import type { ParserFunctionTable } from './table.js';
 
 export function registerCoreFunctions(table: ParserFunctionTable): void {
   // the rawsuffix magic word ("R", uk "Н") is case-sensitive
-  table.registerCaseInsensitive(['formatnum', 'ФОРМАТУВАТИ_ЧИСЛО', 'ФОРМАТИРОВАТЬ_ЧИСЛО'], (ex, c) => {
-    const arg = ex.trimmedArg(c, 1);
-    if (arg === 'R' || arg === 'Н') return parseFormattedNumber(c.first, ex.lang);
-    if (arg === 'NOSEP') return c.first;
-    return formatNumText(c.first, ex.lang);
+  table.registerCaseInsensitive(['formatnum', 'ФОРМАТУВАТИ_ЧИСЛО', 'ФОРМАТИРОВАТЬ_ЧИСЛО'], (expander, call) => {
+    const arg = expander.trimmedArg(call, 1);
+    if (arg === 'R' || arg === 'Н') return parseFormattedNumber(call.first, expander.lang);
+    if (arg === 'NOSEP') return call.first;
+    return formatNumText(call.first, expander.lang);
   });
 
-  table.registerCaseInsensitive(['plural', 'МНОЖИНА', 'МНОЖЕСТВЕННОЕ_ЧИСЛО'], (ex, c) => {
-    const args = ex.allTrimmedArgs(c);
-    const num = parseFormattedNumber(args[0], ex.lang);
-    return convertPlural(/^\d+$/.test(num) ? Number(num) : phpFloatCast(num), args.slice(1), ex.lang);
+  table.registerCaseInsensitive(['plural', 'МНОЖИНА', 'МНОЖЕСТВЕННОЕ_ЧИСЛО'], (expander, call) => {
+    const args = expander.allTrimmedArgs(call);
+    const num = parseFormattedNumber(args[0], expander.lang);
+    return convertPlural(/^\d+$/.test(num) ? Number(num) : phpFloatCast(num), args.slice(1), expander.lang);
   });
 
-  table.registerCaseInsensitive(['grammar', 'ВІДМІНОК', 'ПАДЕЖ'], (ex, c) => convertGrammar(ex.trimmedArg(c, 1), c.first, ex.lang));
+  table.registerCaseInsensitive(['grammar', 'ВІДМІНОК', 'ПАДЕЖ'], (expander, call) => convertGrammar(expander.trimmedArg(call, 1), call.first, expander.lang));
 
-  table.registerCaseInsensitive(['gender', 'СТАТЬ', 'ПОЛ'], (ex, c) => {
-    const forms = ex.allTrimmedArgs(c).slice(1);
+  table.registerCaseInsensitive(['gender', 'СТАТЬ', 'ПОЛ'], (expander, call) => {
+    const forms = expander.allTrimmedArgs(call).slice(1);
     if (forms.length === 0) return '';
     return forms.length >= 3 ? forms[2] : forms[0];
   });
 
-  table.registerCaseInsensitive(['int', 'ВНУТР'], (ex, c) => {
-    const key = c.first;
+  table.registerCaseInsensitive(['int', 'ВНУТР'], (expander, call) => {
+    const key = call.first;
     if (key === '') return NOT_FOUND;
     // Message::plain() in the parser options' user language, '<key>' when no such message exists (no hook:
     // no message exists); then parsed again in a frame holding the call's arguments, as braceSubstitution
     // does with a result that is not 'noparse'
-    const args = ex.allTrimmedArgs(c).slice(1);
-    const text = ex.ctx.interfaceMessage ? ex.ctx.interfaceMessage(key, args) : `<${htmlspecialchars(key)}>`;
-    return ex.expandGenerated(text, ex.newChild(c.frame, c.node.parts, ''), false);
+    const args = expander.allTrimmedArgs(call).slice(1);
+    const text = expander.ctx.interfaceMessage ? expander.ctx.interfaceMessage(key, args) : `<${htmlspecialchars(key)}>`;
+    return expander.expandGenerated(text, expander.newChild(call.frame, call.node.parts, ''), false);
   });
 
-  table.registerCaseInsensitive(['#language', '#МОВА', '#ЯЗЫК'], (_ex, c) => LANGUAGE_NAMES[c.first.toLowerCase()] ?? c.first.toLowerCase());
+  table.registerCaseInsensitive(['#language', '#МОВА', '#ЯЗЫК'], (_expander, call) => LANGUAGE_NAMES[call.first.toLowerCase()] ?? call.first.toLowerCase());
 
-  table.registerCaseInsensitive(['#tag', '#тег', '#мітка', '#метка', '#тэг'], (ex, c) => {
-    const name = c.first.toLowerCase();
-    if (!ex.extTagSet.has(name)) return `<span class="error">Unknown extension tag "${name}"</span>`;
-    const parts = c.node.parts;
-    const inner = parts.length > 0 ? ex.expandPart(parts[0], c.frame) : null;
+  table.registerCaseInsensitive(['#tag', '#тег', '#мітка', '#метка', '#тэг'], (expander, call) => {
+    const name = call.first.toLowerCase();
+    if (!expander.extTagSet.has(name)) return `<span class="error">Unknown extension tag "${name}"</span>`;
+    const parts = call.node.parts;
+    const inner = parts.length > 0 ? expander.expandPart(parts[0], call.frame) : null;
     let attrs = '';
     for (const p of parts.slice(1)) {
       if (p.name === null) continue;
-      const attrName = phpTrim(ex.expand(p.name, c.frame));
-      let value = phpTrim(ex.expand(p.value, c.frame));
+      const attrName = phpTrim(expander.expand(p.name, call.frame));
+      let value = phpTrim(expander.expand(p.value, call.frame));
       const quoted = /^(?:["']([\s\S]+)["']|""|'')$/.exec(value);
       if (quoted) value = quoted[1] ?? '';
       // CoreParserFunctions::tagObj escapes both the name and the value
@@ -65,13 +65,13 @@ export function registerCoreFunctions(table: ParserFunctionTable): void {
 
   table.registerCaseSensitive(
     ['DEFAULTSORT', 'DEFAULTSORTKEY', 'DEFAULTCATEGORYSORT', 'СОРТУВАННЯ_ЗА_ЗАМОВЧУВАННЯМ', 'СТАНДАРТНЕ_СОРТУВАННЯ', 'СОРТУВАННЯ', 'КЛЮЧ_СОРТУВАННЯ', 'СОРТИРОВКА_ПО_УМОЛЧАНИЮ', 'КЛЮЧ_СОРТИРОВКИ'],
-    (ex, c) => {
-      if (c.first !== '') ex.setDefaultSort(c.first, ex.trimmedArg(c, 1).toLowerCase() === 'noreplace');
+    (expander, call) => {
+      if (call.first !== '') expander.setDefaultSort(call.first, expander.trimmedArg(call, 1).toLowerCase() === 'noreplace');
       return '';
     },
   );
 
-  table.registerCaseSensitive(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], (ex, c) => ex.setDisplayTitle(c.first, ex.trimmedArg(c, 1)));
+  table.registerCaseSensitive(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], (expander, call) => expander.setDisplayTitle(call.first, expander.trimmedArg(call, 1)));
 
   // Functions that need the wiki's live state or its URLs: kept as written, and never taken for templates.
   table.registerCaseInsensitive(

@@ -8,14 +8,14 @@ import { LITERAL } from '../expander.js';
 import type { ParserFunctionTable } from './table.js';
 
 export function registerExpressionFunctions(table: ParserFunctionTable): void {
-  table.registerCaseInsensitive(['#expr'], (ex, c) => (ex.charge(Math.ceil(c.first.length / EXPR_UNIT)) ? evaluateExpression(c.first) : LITERAL));
+  table.registerCaseInsensitive(['#expr'], (expander, call) => (expander.charge(Math.ceil(call.first.length / EXPR_UNIT)) ? evaluateExpression(call.first) : LITERAL));
 
-  table.registerCaseInsensitive(['#ifexpr'], (ex, c) => {
-    if (!ex.charge(Math.ceil(c.first.length / EXPR_UNIT))) return LITERAL;
-    const r = evaluateExpressionRaw(c.first);
+  table.registerCaseInsensitive(['#ifexpr'], (expander, call) => {
+    if (!expander.charge(Math.ceil(call.first.length / EXPR_UNIT))) return LITERAL;
+    const r = evaluateExpressionRaw(call.first);
     if (typeof r !== 'string') return r.error;
     const truthy = r !== '' && !(isNumericString(r) && Number(r) === 0);
-    return ex.trimmedArg(c, truthy ? 1 : 2);
+    return expander.trimmedArg(call, truthy ? 1 : 2);
   });
 }
 

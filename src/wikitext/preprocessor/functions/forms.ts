@@ -4,23 +4,23 @@ import type { ParserFunctionTable } from './table.js';
 
 export function registerFormsFunctions(table: ParserFunctionTable): void {
   /** {{#arraymap:value|delimiter|var|formula|new delimiter|conjunction}} */
-  table.registerCaseInsensitive(['#arraymap'], (ex, c) => {
-    const parts = c.node.parts;
-    const value = c.first;
-    const delimiter = ex.hasArg(c, 1) ? unescapeNewlines(ex.trimmedArg(c, 1)) : ',';
+  table.registerCaseInsensitive(['#arraymap'], (expander, call) => {
+    const parts = call.node.parts;
+    const value = call.first;
+    const delimiter = expander.hasArg(call, 1) ? unescapeNewlines(expander.trimmedArg(call, 1)) : ',';
     const variable = parts[1] ? phpTrim(stripComments(parts[1].raw)) : 'x';
     const formula = parts[2] ? parts[2].raw : 'x';
-    const newDelimiter = ex.hasArg(c, 4) ? unescapeNewlines(ex.trimmedArg(c, 4)) : ', ';
-    let conjunction = ex.hasArg(c, 5) ? unescapeNewlines(ex.trimmedArg(c, 5)) : newDelimiter;
+    const newDelimiter = expander.hasArg(call, 4) ? unescapeNewlines(expander.trimmedArg(call, 4)) : ', ';
+    let conjunction = expander.hasArg(call, 5) ? unescapeNewlines(expander.trimmedArg(call, 5)) : newDelimiter;
     const values = delimiter === '' ? Array.from(value) : value.split(delimiter);
     const results: string[] = [];
     for (const raw of values) {
-      if (ex.isStopped) break;
+      if (expander.isStopped) break;
       const v = phpTrim(raw);
       if (v === '') continue;
       // The formula's source with the variable replaced, then preprocessed and expanded afresh.
       const source = variable === '' ? formula : formula.split(variable).join(v);
-      const r = phpTrim(ex.expandGenerated(source, c.frame, c.frame.isTemplate));
+      const r = phpTrim(expander.expandGenerated(source, call.frame, call.frame.isTemplate));
       if (r !== '') results.push(r);
     }
     if (conjunction !== newDelimiter) conjunction = ' ' + phpTrim(conjunction) + ' ';
@@ -34,17 +34,17 @@ export function registerFormsFunctions(table: ParserFunctionTable): void {
   });
 
   /** {{#arraymaptemplate:value|template|delimiter|new delimiter}} */
-  table.registerCaseInsensitive(['#arraymaptemplate'], (ex, c) => {
-    const value = c.first;
-    const template = ex.trimmedArg(c, 1);
-    const delimiter = ex.hasArg(c, 2) ? unescapeNewlines(ex.trimmedArg(c, 2)) : ',';
-    const newDelimiter = ex.hasArg(c, 3) ? unescapeNewlines(ex.trimmedArg(c, 3)) : ', ';
+  table.registerCaseInsensitive(['#arraymaptemplate'], (expander, call) => {
+    const value = call.first;
+    const template = expander.trimmedArg(call, 1);
+    const delimiter = expander.hasArg(call, 2) ? unescapeNewlines(expander.trimmedArg(call, 2)) : ',';
+    const newDelimiter = expander.hasArg(call, 3) ? unescapeNewlines(expander.trimmedArg(call, 3)) : ', ';
     const results: string[] = [];
     for (const raw of delimiter === '' ? [value] : value.split(delimiter)) {
-      if (ex.isStopped) break;
+      if (expander.isStopped) break;
       const v = phpTrim(raw);
       if (v === '') continue;
-      results.push(ex.expandGenerated(`{{${template}|1=${v}}}`, c.frame, false));
+      results.push(expander.expandGenerated(`{{${template}|1=${v}}}`, call.frame, false));
     }
     return results.join(newDelimiter);
   });

@@ -8,28 +8,28 @@ import type { ParserFunctionTable } from './table.js';
 
 export function registerSemanticFunctions(table: ParserFunctionTable): void {
   for (const fn of ['ask', 'show'] as const) {
-    table.registerCaseInsensitive(['#' + fn], (ex, c) => {
-      if (!ex.ctx.inlineQuery) return LITERAL;
-      const r = ex.ctx.inlineQuery(fn, ex.allTrimmedArgs(c));
+    table.registerCaseInsensitive(['#' + fn], (expander, call) => {
+      if (!expander.ctx.inlineQuery) return LITERAL;
+      const r = expander.ctx.inlineQuery(fn, expander.allTrimmedArgs(call));
       if (r === undefined) return LITERAL;
       if (!r.expand) return r.text;
       // ResultPrinter::$maxRecursionDepth: a template printer's output inside another's nests at most 2 deep
-      if (ex.inlineTemplateDepth >= 2) return '';
-      ex.inlineTemplateDepth++;
+      if (expander.inlineTemplateDepth >= 2) return '';
+      expander.inlineTemplateDepth++;
       try {
         // in the calling frame, so that template depth accumulates through query output
-        return ex.expandGenerated(r.text, c.frame, false);
+        return expander.expandGenerated(r.text, call.frame, false);
       } finally {
-        ex.inlineTemplateDepth--;
+        expander.inlineTemplateDepth--;
       }
     });
   }
 
   // SMW's {{#concept:}}: its description box, made by the same caller (it needs the properties' types)
-  table.registerCaseInsensitive(['#concept'], (ex, c) => {
-    if (!ex.ctx.inlineQuery) return LITERAL;
-    const fn = ex.conceptSeen ? 'concept-again' : 'concept';
-    ex.conceptSeen = true;
-    return ex.ctx.inlineQuery(fn, ex.allTrimmedArgs(c))?.text ?? LITERAL;
+  table.registerCaseInsensitive(['#concept'], (expander, call) => {
+    if (!expander.ctx.inlineQuery) return LITERAL;
+    const fn = expander.conceptSeen ? 'concept-again' : 'concept';
+    expander.conceptSeen = true;
+    return expander.ctx.inlineQuery(fn, expander.allTrimmedArgs(call))?.text ?? LITERAL;
   });
 }
