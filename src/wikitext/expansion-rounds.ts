@@ -9,7 +9,7 @@
  */
 import type { TitleCodec } from '../wiki/titles.js';
 import { NS_TEMPLATE } from '../wiki/namespaces.js';
-import { DEFAULT_LIMITS, type ExpandResult, type PreprocessContext } from './preprocessor/context.js';
+import { DEFAULT_LIMITS, type ExpandResult, type InlineQueryFn, type PreprocessContext } from './preprocessor/context.js';
 import { expandWikitext } from './preprocessor/index.js';
 import { TemplateTreeCache } from './preprocessor/tree.js';
 import { displayTitleProp } from './display-title.js';
@@ -78,8 +78,6 @@ export interface InlineQueryOutput {
   /** the output has template calls to expand (see PreprocessContext.inlineQuery) */
   expand: boolean;
 }
-
-export type InlineQueryFn = 'ask' | 'show' | 'concept' | 'concept-again';
 
 export interface InlineQueryCall {
   /** 'concept-again': a #concept after the page's first (SMW answers it with smw_multiple_concepts) */

@@ -4,6 +4,9 @@
  */
 import type { TemplateTreeCache } from './tree.js';
 
+/** The SMW function an inline query comes from; 'concept-again': a #concept after the page's first (SMW answers it with smw_multiple_concepts) */
+export type InlineQueryFn = 'ask' | 'show' | 'concept' | 'concept-again';
+
 export interface PreprocessContext {
   /** the page being expanded; dbkey has underscores, nsText is the local namespace name ('' for main) */
   title: { ns: number; dbkey: string; nsText: string };
@@ -76,7 +79,7 @@ export interface PreprocessContext {
    * answer is not known yet). `expand`: the output holds template calls to expand (format=template),
    * as SMW's printer runs Parser::replaceVariables on it; otherwise it is inserted as it is (noparse).
    */
-  inlineQuery?(fn: 'ask' | 'show' | 'concept' | 'concept-again', args: string[]): { text: string; expand: boolean } | undefined;
+  inlineQuery?(fn: InlineQueryFn, args: string[]): { text: string; expand: boolean } | undefined;
   /**
    * The language of {{PLURAL}}, {{GRAMMAR}} and {{formatnum}} (Parser::getTargetLanguage): the content
    * language for a page, the user language for an interface message. Default 'uk'.
