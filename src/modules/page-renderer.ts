@@ -17,7 +17,7 @@ import { finish, finishIndicators, linkTargets, renderBody } from '../wikitext/r
 import { addTrackingCategory } from '../wikitext/render/images.js';
 import { fallbackChain } from '../wiki/language.js';
 import { EN_INTERFACE_MESSAGES, UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
-import { ParserCache } from '../wikitext/cache.js';
+import { ParserCache } from '../wikitext/parser-cache.js';
 import { limitReportData, timingProfile, type LimitReportValue } from '../wikitext/render/limit-report.js';
 import { pstPass2, sanitizeIp, signatureArgs, signatureDate } from '../wikitext/pre-save-transform.js';
 import { evaluateInlineQueries } from './smw/inline-query.js';
