@@ -6,7 +6,7 @@
  * bytes, visited nodes) bound the work: when one is hit the rest is left unexpanded, `limitHit` says
  * which, and nothing is thrown. Parser functions and magic variables come from the tables it is given.
  */
-import { NS_MAIN, NS_MEDIAWIKI, NS_TEMPLATE } from '../../wiki/namespaces.js';
+import { NS_MAIN, NS_TEMPLATE } from '../../wiki/namespaces.js';
 import { replaceParameters } from '../../wiki/messages.js';
 import { escapeRegExp } from '../regexp.js';
 import { phpTrim, utf8Length } from '../../php/strings.js';

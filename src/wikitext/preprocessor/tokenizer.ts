@@ -5,7 +5,7 @@
  * dropped here, according to whether the text is the page itself or a transcluded template.
  */
 import { escapeRegExp } from '../regexp.js';
-import type { ArgDef, PNode, Part, TextNode } from './tree.js';
+import type { PNode, Part, TextNode } from './tree.js';
 
 export const DEFAULT_EXTENSION_TAGS = [
   'nowiki', 'pre', 'gallery', 'ref', 'references', 'math', 'source', 'syntaxhighlight', 'poem', 'charinsert',
@@ -121,9 +121,7 @@ const CH_LT = 60;
 const CH_EQ = 61;
 export const CH_SLASH = 47;
 const CH_LBRACKET = 91;
-const CH_RBRACKET = 93;
 const CH_LBRACE = 123;
-const CH_RBRACE = 125;
 const CH_PIPE = 124;
 
 /** "{", "[", "<" and newline: the characters the tokenizer always stops at */
