@@ -67,13 +67,22 @@ function requests(big: boolean, ask: AskValues, cont: ContinueValues): BenchRequ
           { name: 'links (5,000-link page, first 500)', query: q(linksQuery({})) },
           { name: 'links (5,000-link page, continued)', query: q(linksQuery(cont.links)) },
           // the issue's selective property query: Країна is Україна on ~90% of the articles, Населення > 100000 on 0.2%
-          { name: 'ask (Країна, Населення, sorted)', query: q({ action: 'ask', query: '[[Країна::Україна]][[Населення::>100000]]|?Населення|sort=Населення' }) },
+          {
+            name: 'ask (Країна, Населення, sorted)',
+            query: q({ action: 'ask', query: '[[Країна::Україна]][[Населення::>100000]]|?Населення|sort=Населення' }),
+          },
         ]
       : []),
     // SMW's query engine: a selective property query sorted by a number, and a category query of 10 results
-    { name: 'ask (property, sorted)', query: q({ action: 'ask', query: `[[Розташоване в::${ask.location}]][[Населення::>100000]]|?Населення|sort=Населення` }) },
+    {
+      name: 'ask (property, sorted)',
+      query: q({ action: 'ask', query: `[[Розташоване в::${ask.location}]][[Населення::>100000]]|?Населення|sort=Населення` }),
+    },
     { name: 'ask (category, 10 results)', query: q({ action: 'ask', query: `[[Категорія:${ask.category}]]|limit=10` }) },
-    { name: 'sfautocomplete (property)', query: q({ action: 'sfautocomplete', property: big ? 'Розташоване_в' : 'Регіон', substr: big ? 'малю' : 'київ' }) },
+    {
+      name: 'sfautocomplete (property)',
+      query: q({ action: 'sfautocomplete', property: big ? 'Розташоване_в' : 'Регіон', substr: big ? 'малю' : 'київ' }),
+    },
     // a one-letter prefix: the 1000-value cap is reached on any wiki size
     { name: 'sfautocomplete (1000 values)', query: q({ action: 'sfautocomplete', property: 'Розташоване_в', substr: 'м' }) },
     { name: 'duplicatefiles (titles)', query: q({ action: 'query', prop: 'duplicatefiles', titles: 'File:Flag_of_Ukraine.png' }) },
@@ -89,23 +98,51 @@ function requests(big: boolean, ask: AskValues, cont: ContinueValues): BenchRequ
     { name: 'search (one word)', query: q({ action: 'query', list: 'search', srsearch: big ? 'бомка' : 'памʼятник' }) },
     { name: 'search (word on every page)', query: q({ action: 'query', list: 'search', srsearch: big ? 'поселення' : 'місто' }) },
     { name: 'search (phrase)', query: q({ action: 'query', list: 'search', srsearch: big ? '"бомка чосище"' : '"стоїть памʼятник"' }) },
-    { name: 'search (phrase on every page)', query: q({ action: 'query', list: 'search', srsearch: big ? '"поселення громади"' : '"у місті"' }) },
+    {
+      name: 'search (phrase on every page)',
+      query: q({ action: 'query', list: 'search', srsearch: big ? '"поселення громади"' : '"у місті"' }),
+    },
     { name: 'opensearch (prefix)', query: q({ action: 'opensearch', search: big ? 'Бо' : 'Ки' }) },
     { name: 'siteinfo', query: q({ action: 'query', meta: 'siteinfo', siprop: 'general|namespaces|namespacealiases' }) },
     // page relations: every synthetic article transcludes Шаблон:Поселення (N backlinks): the first batch and
     // one continued from the middle are each a seek into templatelinks, never a count or a sort of the set
     ...(big
       ? [
-          { name: 'embeddedin (first 500 of N)', query: q({ action: 'query', list: 'embeddedin', eititle: 'Шаблон:Поселення', eilimit: '500' }) },
-          { name: 'embeddedin (continued)', query: q({ action: 'query', list: 'embeddedin', eititle: 'Шаблон:Поселення', eilimit: '500', eicontinue: '0|5000' }) },
+          {
+            name: 'embeddedin (first 500 of N)',
+            query: q({ action: 'query', list: 'embeddedin', eititle: 'Шаблон:Поселення', eilimit: '500' }),
+          },
+          {
+            name: 'embeddedin (continued)',
+            query: q({ action: 'query', list: 'embeddedin', eititle: 'Шаблон:Поселення', eilimit: '500', eicontinue: '0|5000' }),
+          },
         ]
-      : [{ name: 'backlinks (blredirect)', query: q({ action: 'query', list: 'backlinks', bltitle: 'Київ', blredirect: '', bllimit: 'max' }) }]),
+      : [
+          {
+            name: 'backlinks (blredirect)',
+            query: q({ action: 'query', list: 'backlinks', bltitle: 'Київ', blredirect: '', bllimit: 'max' }),
+          },
+        ]),
     { name: 'alllinks (continued)', query: q({ action: 'query', list: 'alllinks', alcontinue: 'П|1', allimit: '500' }) },
   ];
 }
 
-const backlinksQuery = (o: Record<string, string>) => ({ action: 'query', list: 'backlinks', bltitle: 'Україна', bllimit: '500', continue: '', ...o });
-const linksQuery = (o: Record<string, string>) => ({ action: 'query', prop: 'links', titles: 'Список поселень', pllimit: '500', continue: '', ...o });
+const backlinksQuery = (o: Record<string, string>) => ({
+  action: 'query',
+  list: 'backlinks',
+  bltitle: 'Україна',
+  bllimit: '500',
+  continue: '',
+  ...o,
+});
+const linksQuery = (o: Record<string, string>) => ({
+  action: 'query',
+  prop: 'links',
+  titles: 'Список поселень',
+  pllimit: '500',
+  continue: '',
+  ...o,
+});
 
 interface ContinueValues {
   backlinks: Record<string, string>;
@@ -116,10 +153,12 @@ interface ContinueValues {
 async function continueValues(base: string, big: boolean): Promise<ContinueValues> {
   if (!big) return { backlinks: {}, links: {} };
   const get = async (o: Record<string, string>) =>
-    ((await (await fetch(`${base}?${new URLSearchParams({ format: 'json', ...o })}`)).json()) as { continue?: Record<string, string> }).continue ?? {};
+    ((await (await fetch(`${base}?${new URLSearchParams({ format: 'json', ...o })}`)).json()) as { continue?: Record<string, string> })
+      .continue ?? {};
   const bl = await get(backlinksQuery({}));
   const pl = await get(linksQuery({}));
-  if (!bl.blcontinue || !pl.plcontinue) throw new Error('the synthetic wiki has no hub or link-list page to continue through (regenerate .bench/)');
+  if (!bl.blcontinue || !pl.plcontinue)
+    throw new Error('the synthetic wiki has no hub or link-list page to continue through (regenerate .bench/)');
   return { backlinks: bl, links: pl };
 }
 
@@ -137,7 +176,8 @@ async function askValues(base: string, big: boolean): Promise<AskValues> {
   };
   const first = Object.values(j.query.results)[0];
   const location = first.printouts['Розташоване в'][0].fulltext;
-  const category = first.printouts['Категорія'].map((c) => c.fulltext.replace(/^[^:]*:/, '')).find((c) => c.startsWith('Громада')) ?? 'Поселення';
+  const category =
+    first.printouts['Категорія'].map((c) => c.fulltext.replace(/^[^:]*:/, '')).find((c) => c.startsWith('Громада')) ?? 'Поселення';
   return { location, category };
 }
 
@@ -164,7 +204,9 @@ function parseWrkMs(s: string): number {
 
 function runWrk(url: string, duration: number, connections: number): Figures {
   spawnSync('wrk', ['-t1', '-c4', '-d1s', url]); // warm-up
-  const r = spawnSync('wrk', [`-t${Math.min(2, connections)}`, `-c${connections}`, `-d${duration}s`, '--latency', url], { encoding: 'utf8' });
+  const r = spawnSync('wrk', [`-t${Math.min(2, connections)}`, `-c${connections}`, `-d${duration}s`, '--latency', url], {
+    encoding: 'utf8',
+  });
   const out = r.stdout;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
   const p50 = parseWrkMs(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '');
@@ -256,7 +298,10 @@ function startServer(db: string, port: number, workers: number, cacheMb: string,
 
 /** Start the bare node:http server (bench/bare-server.ts) with `processes` processes; the caller stops it. */
 function startBare(port: number, processes: number, bytes = 100): Promise<ChildProcess> {
-  return spawnServer([join(root, 'dist', 'bench', 'bare-server.js'), String(port), String(processes), String(bytes)], `http://127.0.0.1:${port}/`);
+  return spawnServer(
+    [join(root, 'dist', 'bench', 'bare-server.js'), String(port), String(processes), String(bytes)],
+    `http://127.0.0.1:${port}/`,
+  );
 }
 
 function stopServer(child: ChildProcess): Promise<void> {
@@ -316,7 +361,8 @@ async function preparePostgres(db: string, label: string, dump: string, src: str
     const name = `bench_${label.replace(/\W/g, '_')}`;
     const admin = connect(cluster.url, { max: 1 });
     try {
-      if ((await admin.unsafe('SELECT 1 FROM pg_database WHERE datname = $1', [name])).length === 0) await admin.unsafe(`CREATE DATABASE "${name}"`);
+      if ((await admin.unsafe('SELECT 1 FROM pg_database WHERE datname = $1', [name])).length === 0)
+        await admin.unsafe(`CREATE DATABASE "${name}"`);
     } finally {
       await admin.end({ timeout: 5 });
     }
@@ -346,7 +392,9 @@ async function statementCounts(db: string, port: number, list: BenchRequest[]): 
   return withServer(startServer(db, port, 1, '0', ['--debug']), async () => {
     const counts = new Map<string, number>();
     for (const r of list) {
-      const get = async () => ((await (await fetch(`http://127.0.0.1:${port}/api.php?${r.query}`)).json()) as { debuginfo?: { queries?: unknown[] } }).debuginfo?.queries?.length ?? NaN;
+      const get = async () =>
+        ((await (await fetch(`http://127.0.0.1:${port}/api.php?${r.query}`)).json()) as { debuginfo?: { queries?: unknown[] } }).debuginfo
+          ?.queries?.length ?? NaN;
       await get(); // warm: what is read once per served import is not a cost of every request
       counts.set(r.name, await get());
     }
@@ -405,7 +453,11 @@ async function wikiShape(base: string): Promise<{ pages: number; synthetic: bool
 }
 
 /** The request list for the wiki `base` serves (`big`: the synthetic wiki's values; undefined: ask the server). */
-async function requestList(base: string, big: boolean | undefined, keep: (r: BenchRequest) => boolean): Promise<{ list: BenchRequest[]; pages: number; big: boolean }> {
+async function requestList(
+  base: string,
+  big: boolean | undefined,
+  keep: (r: BenchRequest) => boolean,
+): Promise<{ list: BenchRequest[]; pages: number; big: boolean }> {
   const shape = await wikiShape(base);
   const b = big ?? shape.synthetic;
   return { list: requests(b, await askValues(base, b), await continueValues(base, b)).filter(keep), pages: shape.pages, big: b };
@@ -477,8 +529,11 @@ async function seedTable(o: SeedTableOptions): Promise<void> {
   const load0 = loadavg()[0];
   const perRequest = o.rounds > 1 ? 2 * o.rounds + 1 : 2;
   const runs = o.workers.length * (4 + 2 * perRequest * SEED.length) + (o.compare ? 2 * SEED.length : 0);
-  console.error(`seed table: ~${runs} measurements of ${o.duration} s + 1 s warm-up: about ${Math.ceil((runs * (o.duration + 1.2)) / 60)} min`);
-  const progress = (what: string, f: Figures) => console.error(`  ${what}: ${int(f.rps)} req/s, p50 ${ms(f.p50)} ms, p99 ${ms(f.p99)} ms${trouble(f)}`);
+  console.error(
+    `seed table: ~${runs} measurements of ${o.duration} s + 1 s warm-up: about ${Math.ceil((runs * (o.duration + 1.2)) / 60)} min`,
+  );
+  const progress = (what: string, f: Figures) =>
+    console.error(`  ${what}: ${int(f.rps)} req/s, p50 ${ms(f.p50)} ms, p99 ${ms(f.p99)} ms${trouble(f)}`);
 
   let wiki: { list: BenchRequest[]; pages: number; big: boolean } | null = null;
   const groups: WorkerGroup[] = [];
@@ -487,7 +542,10 @@ async function seedTable(o: SeedTableOptions): Promise<void> {
     groups.push(g);
     const measureBare = () =>
       withServer(startBare(o.port - 1, workers), async () => {
-        for (const [c, into] of [[16, g.bare16], [64, g.bare64]] as const) {
+        for (const [c, into] of [
+          [16, g.bare16],
+          [64, g.bare64],
+        ] as const) {
           const f = await measure(bareUrl, c);
           into.push(f);
           progress(`bare node:http, ${workers} process(es), c${c}`, f);
@@ -497,40 +555,48 @@ async function seedTable(o: SeedTableOptions): Promise<void> {
     // paired rounds: a bare server of as many processes waits beside wikiquery, measured just before each round
     const beside = <T>(body: () => Promise<T>) => (o.rounds > 1 ? withServer(startBare(o.port - 1, workers), body) : body());
     for (const cached of [false, true]) {
-      await beside(() => withServer(startServer(o.db, o.port, workers, cached ? o.cacheMb : '0'), async () => {
-        wiki ??= await requestList(base, o.big, keep);
-        if (!cached) {
-          for (const r of wiki.list) {
-            const bytes = (await (await fetch(`${base}?${r.query}`)).arrayBuffer()).byteLength;
-            if (bytes > LARGE_ANSWER) g.large.set(r.name, { bytes, bare: null as unknown as Figures });
-          }
-        }
-        for (const r of wiki.list) {
-          const row = g.rows.get(r.name) ?? {};
-          g.rows.set(r.name, row);
-          const mode = cached ? 'cac' : 'unc';
-          if (o.rounds > 1) {
-            // the machine's speed drifts from minute to minute: each round's share is against the bare server
-            // measured just before it, and the round of the median share gives the c16 figures
-            const rounds: Array<{ share: number; f: Figures }> = [];
-            for (let i = 0; i < o.rounds; i++) {
-              const b = await measure(bareUrl, 16);
-              const f = await measure(`${base}?${r.query}`, 16);
-              rounds.push({ share: f.rps / b.rps, f });
-              progress(`--workers ${workers}, cache ${cached ? 'on' : 'off'}, c16, ${r.name}, round ${i + 1}: ${(f.rps / b.rps).toFixed(2)}× the bare server's ${int(b.rps)} req/s`, f);
+      await beside(() =>
+        withServer(startServer(o.db, o.port, workers, cached ? o.cacheMb : '0'), async () => {
+          wiki ??= await requestList(base, o.big, keep);
+          if (!cached) {
+            for (const r of wiki.list) {
+              const bytes = (await (await fetch(`${base}?${r.query}`)).arrayBuffer()).byteLength;
+              if (bytes > LARGE_ANSWER) g.large.set(r.name, { bytes, bare: null as unknown as Figures });
             }
-            rounds.sort((a, b) => a.share - b.share);
-            const median = rounds[(rounds.length - 1) >> 1]!;
-            row[`${mode}16`] = median.f;
-            g.shares.set(`${mode} ${r.name}`, rounds.map((x) => x.share));
           }
-          for (const c of o.rounds > 1 ? [64] : [16, 64]) {
-            const f = await measure(`${base}?${r.query}`, c);
-            row[`${mode}${c}` as keyof Measured] = f;
-            progress(`--workers ${workers}, cache ${cached ? 'on' : 'off'}, c${c}, ${r.name}`, f);
+          for (const r of wiki.list) {
+            const row = g.rows.get(r.name) ?? {};
+            g.rows.set(r.name, row);
+            const mode = cached ? 'cac' : 'unc';
+            if (o.rounds > 1) {
+              // the machine's speed drifts from minute to minute: each round's share is against the bare server
+              // measured just before it, and the round of the median share gives the c16 figures
+              const rounds: Array<{ share: number; f: Figures }> = [];
+              for (let i = 0; i < o.rounds; i++) {
+                const b = await measure(bareUrl, 16);
+                const f = await measure(`${base}?${r.query}`, 16);
+                rounds.push({ share: f.rps / b.rps, f });
+                progress(
+                  `--workers ${workers}, cache ${cached ? 'on' : 'off'}, c16, ${r.name}, round ${i + 1}: ${(f.rps / b.rps).toFixed(2)}× the bare server's ${int(b.rps)} req/s`,
+                  f,
+                );
+              }
+              rounds.sort((a, b) => a.share - b.share);
+              const median = rounds[(rounds.length - 1) >> 1]!;
+              row[`${mode}16`] = median.f;
+              g.shares.set(
+                `${mode} ${r.name}`,
+                rounds.map((x) => x.share),
+              );
+            }
+            for (const c of o.rounds > 1 ? [64] : [16, 64]) {
+              const f = await measure(`${base}?${r.query}`, c);
+              row[`${mode}${c}` as keyof Measured] = f;
+              progress(`--workers ${workers}, cache ${cached ? 'on' : 'off'}, c${c}, ${r.name}`, f);
+            }
           }
-        }
-      }));
+        }),
+      );
     }
     await measureBare();
     for (const [name, l] of g.large) {
@@ -583,7 +649,23 @@ async function seedTable(o: SeedTableOptions): Promise<void> {
         `c16 ${g.bare16.map((f) => `${int(f.rps)} req/s p50 ${ms(f.p50)} p99 ${ms(f.p99)}`).join(' / ')}; c64 p99 ${g.bare64.map((f) => ms(f.p99)).join(' / ')} ms. ` +
         `×bare: req/s over ${int(bareRps)} (the mean c16 req/s)`,
     );
-    const head = ['request', 'uncached req/s', '×bare', 'p50', 'p99', 'c64 p99', 'cached req/s', '×bare', 'p50', 'p99', 'c64 p99', `unc ≥${UNCACHED_SHARE}`, `cached ≥${CACHED_SHARE}`, `c64 p99<${P99_LIMIT_MS} unc`, `c64 p99<${P99_LIMIT_MS} cached`];
+    const head = [
+      'request',
+      'uncached req/s',
+      '×bare',
+      'p50',
+      'p99',
+      'c64 p99',
+      'cached req/s',
+      '×bare',
+      'p50',
+      'p99',
+      'c64 p99',
+      `unc ≥${UNCACHED_SHARE}`,
+      `cached ≥${CACHED_SHARE}`,
+      `c64 p99<${P99_LIMIT_MS} unc`,
+      `c64 p99<${P99_LIMIT_MS} cached`,
+    ];
     const bareCells = [int(bareRps), '1.00', ms(g.bare16[0].p50), ms(g.bare16[0].p99), ms(bareP99)];
     const rows: string[][] = [['bare node:http (100-byte JSON)', ...bareCells, ...bareCells, '', '', '', '']];
     const count = [0, 0, 0, 0];
@@ -615,7 +697,10 @@ async function seedTable(o: SeedTableOptions): Promise<void> {
     }
     printTable(head, rows, o.markdown);
     for (const n of notes) console.log(n);
-    for (const [k, s] of g.shares) console.log(`${k.startsWith('unc') ? 'uncached' : 'cached'} ${k.slice(4)}: shares of the paired rounds ${s.map((x) => x.toFixed(2)).join(', ')}`);
+    for (const [k, s] of g.shares)
+      console.log(
+        `${k.startsWith('unc') ? 'uncached' : 'cached'} ${k.slice(4)}: shares of the paired rounds ${s.map((x) => x.toFixed(2)).join(', ')}`,
+      );
     for (const [name, l] of g.large) {
       const m = g.rows.get(name)!;
       const of = (f: Figures | undefined) => (f ? (f.rps / l.bare.rps).toFixed(2) : '?');
@@ -632,7 +717,9 @@ async function seedTable(o: SeedTableOptions): Promise<void> {
     verdicts.push(summary);
   }
   if (compared) {
-    console.log(`\nuncached p50 (ms) at ${o.compare!.connections} connection(s), one worker: the ${compared.label} and this one, measured in turn per request; ratio: this / that`);
+    console.log(
+      `\nuncached p50 (ms) at ${o.compare!.connections} connection(s), one worker: the ${compared.label} and this one, measured in turn per request; ratio: this / that`,
+    );
     const rows: string[][] = [];
     let passed = 0;
     for (const r of w.list) {
@@ -690,15 +777,23 @@ async function main(): Promise<void> {
     },
   });
   const pages = values.pages ? Number(values.pages) : 0;
-  if (values['db-file'] && values.db) throw new Error('--db-file and --db: the PostgreSQL import reads the dump of .bench/ (leave out --db-file)');
+  if (values['db-file'] && values.db)
+    throw new Error('--db-file and --db: the PostgreSQL import reads the dump of .bench/ (leave out --db-file)');
 
   if (values['seed-table']) {
     const workers = (values.workers ?? '1,2').split(',').map(Number);
     if (!/^[1-9]\d*$/.test(values.rounds!)) throw new Error(`--rounds ${values.rounds}: a whole number of rounds, 1 or more`);
-    if (workers.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--workers ${values.workers}: a list of process counts (e.g. 1,2)`);
+    if (workers.some((n) => !Number.isInteger(n) || n < 1))
+      throw new Error(`--workers ${values.workers}: a list of process counts (e.g. 1,2)`);
     const db = values['db-file'] ? existingWiki(values['db-file']) : (await prepareWiki(pages, false, true)).db;
     let compare: SeedTableOptions['compare'];
-    if (values['compare-db-file']) compare = { db: existingWiki(values['compare-db-file']), big: undefined, file: values['compare-db-file'], connections: Number(values['compare-connections']) };
+    if (values['compare-db-file'])
+      compare = {
+        db: existingWiki(values['compare-db-file']),
+        big: undefined,
+        file: values['compare-db-file'],
+        connections: Number(values['compare-connections']),
+      };
     else if (values['compare-pages']) {
       const n = Number(values['compare-pages']);
       compare = { db: (await prepareWiki(n, false, true)).db, big: n > 0, connections: Number(values['compare-connections']) };
@@ -726,8 +821,16 @@ async function main(): Promise<void> {
   else ({ db, src } = await prepareWiki(pages, values.db !== undefined, !(values.db && values['import-only'])));
   let pgUrl: string | null = null;
   if (values.db !== undefined) {
-    if (values.db !== 'postgres' && !/^postgres(ql)?:\/\//.test(values.db)) throw new Error('--db: postgres (a throwaway cluster in .bench/postgres) or a postgres:// URL');
-    pgUrl = await preparePostgres(values.db, pages ? `big_${pages}` : 'demo', join(src, 'dump.xml'), src, values.reimport! || values['import-only']!, Number(values['pg-port']));
+    if (values.db !== 'postgres' && !/^postgres(ql)?:\/\//.test(values.db))
+      throw new Error('--db: postgres (a throwaway cluster in .bench/postgres) or a postgres:// URL');
+    pgUrl = await preparePostgres(
+      values.db,
+      pages ? `big_${pages}` : 'demo',
+      join(src, 'dump.xml'),
+      src,
+      values.reimport! || values['import-only']!,
+      Number(values['pg-port']),
+    );
     if (values['import-only']) return;
   }
 
@@ -753,14 +856,22 @@ async function main(): Promise<void> {
   console.log(`${'request'.padEnd(40)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`);
   // the ceiling: a bare node:http server, measured the same way
   const barePort = port - 1;
-  await withServer(startBare(barePort, 1), async () => console.log(line('bare node:http (100-byte JSON)', await measure(`http://127.0.0.1:${barePort}/`))));
+  await withServer(startBare(barePort, 1), async () =>
+    console.log(line('bare node:http (100-byte JSON)', await measure(`http://127.0.0.1:${barePort}/`))),
+  );
 
   const base = `http://127.0.0.1:${port}/api.php`;
   let list: BenchRequest[] | null = null;
   const results = new Map<string, Map<string, Figures>>();
   for (const c of configs) {
     await withServer(startServer(c.db, port, c.workers, cacheMb), async () => {
-      list ??= (await requestList(base, values['db-file'] ? undefined : pages > 0, (r) => (!values.only || r.name.includes(values.only)) && (!pgUrl || values.all || SEED.includes(r.name)))).list;
+      list ??= (
+        await requestList(
+          base,
+          values['db-file'] ? undefined : pages > 0,
+          (r) => (!values.only || r.name.includes(values.only)) && (!pgUrl || values.all || SEED.includes(r.name)),
+        )
+      ).list;
       if (pgUrl) console.log(`# ${c.label}`);
       for (const r of list) {
         const f = await measure(`${base}?${r.query}`);
@@ -776,7 +887,9 @@ async function main(): Promise<void> {
   console.log(`${'request'.padEnd(40)} ${configs.map((c) => c.label.padEnd(21)).join(' ')} stmts`);
   for (const r of list as BenchRequest[]) {
     const row = results.get(r.name)!;
-    console.log(`${r.name.padEnd(40)} ${configs.map((c) => fmt(row.get(c.label)!).padEnd(21)).join(' ')} ${String(statements.get(r.name) ?? '?').padStart(5)}`);
+    console.log(
+      `${r.name.padEnd(40)} ${configs.map((c) => fmt(row.get(c.label)!).padEnd(21)).join(' ')} ${String(statements.get(r.name) ?? '?').padStart(5)}`,
+    );
   }
 }
 

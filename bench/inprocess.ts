@@ -26,7 +26,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.db || !values.query) {
-  console.error('usage: node dist/bench/inprocess.js [--dist DIR] --db FILE --query QUERY [--n N] [--clock wall|cpu] [--parser-cache-mb MB]');
+  console.error(
+    'usage: node dist/bench/inprocess.js [--dist DIR] --db FILE --query QUERY [--n N] [--clock wall|cpu] [--parser-cache-mb MB]',
+  );
   process.exit(2);
 }
 const mod = (p: string) => import(pathToFileURL(resolve(values.dist!, p)).href);
@@ -48,7 +50,14 @@ if (values['parser-cache-mb'] !== undefined) {
 }
 const api = new ApiMain(store, wiki, createRegistry());
 const raw = Object.fromEntries(new URLSearchParams(values.query));
-const request = () => ({ method: 'GET', url: '/api.php?' + values.query, headers: {}, raw: { ...raw }, ip: '127.0.0.1', apiUrl: 'http://127.0.0.1/api.php' });
+const request = () => ({
+  method: 'GET',
+  url: '/api.php?' + values.query,
+  headers: {},
+  raw: { ...raw },
+  ip: '127.0.0.1',
+  apiUrl: 'http://127.0.0.1/api.php',
+});
 const n = Number(values.n);
 for (let i = 0; i < 500; i++) await api.handle(request());
 let best = Infinity;

@@ -10,7 +10,13 @@ import { Wiki } from '../src/wiki/wiki.js';
 import { parserCache, renderPage } from '../src/modules/page-renderer.js';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { db: { type: 'string', default: 'data/demo.sqlite' }, page: { type: 'string', default: 'Київ' }, runs: { type: 'string', default: '200' } } });
+  const { values } = parseArgs({
+    options: {
+      db: { type: 'string', default: 'data/demo.sqlite' },
+      page: { type: 'string', default: 'Київ' },
+      runs: { type: 'string', default: '200' },
+    },
+  });
   const store = await openStore(values.db!);
   const wiki = await Wiki.load(store.site);
   const runs = Number(values.runs);
@@ -34,7 +40,10 @@ async function main(): Promise<void> {
   const uncached = await measure(row, runs);
   const cache = parserCache(store);
   const text = (await store.pages.latestTexts([row.pageid])).get(row.pageid) ?? '';
-  cache.set(`${row.latestRevId}|1|1`, await renderPage(store, wiki, { title: { ns: row.ns, dbkey: row.title }, text, editSections: true, toc: true }));
+  cache.set(
+    `${row.latestRevId}|1|1`,
+    await renderPage(store, wiki, { title: { ns: row.ns, dbkey: row.title }, text, editSections: true, toc: true }),
+  );
   const hits: number[] = [];
   for (let i = 0; i < runs * 50; i++) {
     const start = process.hrtime.bigint();
@@ -44,7 +53,9 @@ async function main(): Promise<void> {
   const big = await measure(largest, Math.max(5, Math.floor(runs / 10)));
   console.log(`render ${values.page} (${row.length} bytes) uncached: p50 ${p50(uncached).toFixed(3)} ms over ${runs} runs`);
   console.log(`parser cache hit: p50 ${p50(hits).toFixed(4)} ms`);
-  console.log(`largest page ${wiki.titleText(largest.ns, largest.title)} (${largest.length} bytes) uncached: p50 ${p50(big).toFixed(3)} ms`);
+  console.log(
+    `largest page ${wiki.titleText(largest.ns, largest.title)} (${largest.length} bytes) uncached: p50 ${p50(big).toFixed(3)} ms`,
+  );
   store.close();
 }
 

@@ -87,7 +87,9 @@ async function main(): Promise<void> {
     const duration = Number(values.duration);
     const connections = Number(values.connections);
     console.log(`sfautocomplete on ${values.db}: autocannon -c ${connections} -d ${duration}, response cache off`);
-    console.log(`${'property'.padEnd(14)} ${'substr'.padEnd(50)} ${'values'.padStart(6)} ${'lookup µs'.padStart(9)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`);
+    console.log(
+      `${'property'.padEnd(14)} ${'substr'.padEnd(50)} ${'values'.padStart(6)} ${'lookup µs'.padStart(9)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`,
+    );
     for (const [property, substr] of REQUESTS) {
       const url = `${base}?${new URLSearchParams({ action: 'sfautocomplete', format: 'json', property, substr })}`;
       const n = ((await (await fetch(url)).json()) as { sfautocomplete: unknown[] }).sfautocomplete.length;

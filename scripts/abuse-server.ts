@@ -35,7 +35,9 @@ export function importDemo(): DemoWiki {
     db: path.join(dir, 'demo.sqlite'),
     cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
-  const r = spawnSync(process.execPath, [CLI, 'import', w.dump, '--db', w.db, '--files', w.files, '--messages', w.messages, '--quiet'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [CLI, 'import', w.dump, '--db', w.db, '--files', w.files, '--messages', w.messages, '--quiet'], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`import failed: ${r.stderr}`);
   return w;
 }
@@ -62,9 +64,13 @@ export interface RunningServer {
 /** `wikiquery serve` on the demo database, cache off unless given. */
 export async function startServer(w: DemoWiki, extraArgs: string[] = [], port?: number): Promise<RunningServer> {
   const p = port ?? (await freePort());
-  const child = spawn(process.execPath, [CLI, 'serve', '--db', w.db, '--files', w.files, '--port', String(p), '--cache-mb', '0', '--workers', '1', ...extraArgs], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--db', w.db, '--files', w.files, '--port', String(p), '--cache-mb', '0', '--workers', '1', ...extraArgs],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   const url = `http://127.0.0.1:${p}/api.php`;

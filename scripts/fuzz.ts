@@ -32,14 +32,90 @@ interface Module {
 
 const PROTO = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'];
 const FIXED = [
-  '', ' ', '|', '||||', '\x1f', '\x1fa\x1fb', '-1', '0', '1', '2147483648', '9223372036854775808', '99999999999999999999',
-  '1e309', 'NaN', 'max', 'Infinity', '0x10', 'A[b]{c}<d>', '%ZZ%41', '../../etc/passwd', "Кам'янець ʼ’ Ґ Ї Є І",
-  '\u0000\u0007', '\ud800', '\udfff\ud800', '😀😀😀', 'Категорія:', 'Файл:', ':', '#', '[[x]]', '{{x}}', '{{{1}}}',
-  '<!--', '<nowiki>', '&amp;&#0;&#x110000;', '20150101000000|Foo|1|2|3', 'page|zz|x', 'Київ', 'Головна сторінка',
-  'Файл:Tux.png', 'Шаблон:Картка', 'Категорія:Міста', 'MediaWiki:Mainpage', '2015-01-01T00:00:00Z', 'now', '*',
-  'javascript:alert(1)', '"><script>', '\r\nX-Injected: 1', 'a'.repeat(300),
+  '',
+  ' ',
+  '|',
+  '||||',
+  '\x1f',
+  '\x1fa\x1fb',
+  '-1',
+  '0',
+  '1',
+  '2147483648',
+  '9223372036854775808',
+  '99999999999999999999',
+  '1e309',
+  'NaN',
+  'max',
+  'Infinity',
+  '0x10',
+  'A[b]{c}<d>',
+  '%ZZ%41',
+  '../../etc/passwd',
+  "Кам'янець ʼ’ Ґ Ї Є І",
+  '\u0000\u0007',
+  '\ud800',
+  '\udfff\ud800',
+  '😀😀😀',
+  'Категорія:',
+  'Файл:',
+  ':',
+  '#',
+  '[[x]]',
+  '{{x}}',
+  '{{{1}}}',
+  '<!--',
+  '<nowiki>',
+  '&amp;&#0;&#x110000;',
+  '20150101000000|Foo|1|2|3',
+  'page|zz|x',
+  'Київ',
+  'Головна сторінка',
+  'Файл:Tux.png',
+  'Шаблон:Картка',
+  'Категорія:Міста',
+  'MediaWiki:Mainpage',
+  '2015-01-01T00:00:00Z',
+  'now',
+  '*',
+  'javascript:alert(1)',
+  '"><script>',
+  '\r\nX-Injected: 1',
+  'a'.repeat(300),
 ];
-const CHARS = ['a', 'Я', 'ї', '|', '\x1f', '\x00', '\n', '\t', '%', '&', '<', '>', '{', '}', '[', ']', '"', "'", ' ', '_', ':', '#', '😀', '\ud800', '\u202e', '\u00ad', '0', '9', '-', '+', '='];
+const CHARS = [
+  'a',
+  'Я',
+  'ї',
+  '|',
+  '\x1f',
+  '\x00',
+  '\n',
+  '\t',
+  '%',
+  '&',
+  '<',
+  '>',
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  "'",
+  ' ',
+  '_',
+  ':',
+  '#',
+  '😀',
+  '\ud800',
+  '\u202e',
+  '\u00ad',
+  '0',
+  '9',
+  '-',
+  '+',
+  '=',
+];
 
 function hostileValue(rng: Rng, p: Param | null): string {
   const r = rng.next();
@@ -100,7 +176,8 @@ function buildRequest(rng: Rng, mods: Module[], actions: string[]): Record<strin
     const k = rng.int(0, Math.min(4, m.parameters.length));
     for (const p of rng.sample(m.parameters, k)) params[prefix + p.name] = hostileValue(rng, p);
   }
-  for (const p of rng.sample(main.parameters, rng.int(0, 2))) if (p.name !== 'action' && p.name !== 'format') params[p.name] = hostileValue(rng, p);
+  for (const p of rng.sample(main.parameters, rng.int(0, 2)))
+    if (p.name !== 'action' && p.name !== 'format') params[p.name] = hostileValue(rng, p);
   const f = rng.next();
   params.format = f < 0.8 ? 'json' : f < 0.9 ? 'jsonfm' : f < 0.95 ? hostileValue(rng, null) : params.format;
   if (params.format === undefined) delete params.format;
@@ -139,7 +216,8 @@ function judge(status: number, headers: Headers, body: string, params: Record<st
       return { kind: 'malformed', status, detail: `JSONP payload does not parse: ${(e as Error).message}` };
     }
   } else if (type.startsWith('text/html')) {
-    if (!/^<!DOCTYPE html>/.test(body) || !body.trimEnd().endsWith('</html>')) return { kind: 'malformed', status, detail: 'HTML page cut' };
+    if (!/^<!DOCTYPE html>/.test(body) || !body.trimEnd().endsWith('</html>'))
+      return { kind: 'malformed', status, detail: 'HTML page cut' };
   } else if (status === 403 && params.origin !== undefined) {
     return { kind: 'apierror', status };
   } else if (status >= 400 && status < 500) {
@@ -150,7 +228,8 @@ function judge(status: number, headers: Headers, body: string, params: Record<st
   const headerCode = headers.get('mediawiki-api-error');
   if (json !== undefined) {
     const code = json?.error?.code;
-    if ((code ?? null) !== (headerCode ?? null)) return { kind: 'malformed', status, detail: `MediaWiki-API-Error ${headerCode} but error.code ${code}` };
+    if ((code ?? null) !== (headerCode ?? null))
+      return { kind: 'malformed', status, detail: `MediaWiki-API-Error ${headerCode} but error.code ${code}` };
     return { kind: code ? 'apierror' : 'ok', status };
   }
   return { kind: headerCode ? 'apierror' : 'ok', status };
@@ -162,7 +241,8 @@ async function send(url: string, params: Record<string, string>, method: 'GET' |
   try {
     let res: Response;
     if (method === 'GET') res = await fetch(`${url}?${qs}`, { signal });
-    else if (method === 'POST') res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: qs, signal });
+    else if (method === 'POST')
+      res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: qs, signal });
     else {
       const form = new FormData();
       for (const [k, v] of Object.entries(params)) form.append(k, v);
@@ -178,14 +258,18 @@ async function send(url: string, params: Record<string, string>, method: 'GET' |
 }
 
 async function paraminfo(url: string): Promise<{ mods: Module[]; actions: string[] }> {
-  const get = async (q: Record<string, string>) => (await fetch(`${url}?${new URLSearchParams({ format: 'json', ...q })}`)).json() as Promise<any>;
+  const get = async (q: Record<string, string>) =>
+    (await fetch(`${url}?${new URLSearchParams({ format: 'json', ...q })}`)).json() as Promise<any>;
   const main = (await get({ action: 'paraminfo', modules: 'main' })).paraminfo.modules[0] as Module;
   const actions = main.parameters.find((p) => p.name === 'action')!.type as string[];
   const query = (await get({ action: 'paraminfo', modules: 'query' })).paraminfo.modules[0] as Module;
-  const subs = ['prop', 'list', 'meta'].flatMap((k) => query.parameters.find((p) => p.name === k)!.type as string[]).map((n) => 'query+' + n);
+  const subs = ['prop', 'list', 'meta']
+    .flatMap((k) => query.parameters.find((p) => p.name === k)!.type as string[])
+    .map((n) => 'query+' + n);
   const paths = [...actions.filter((a) => a !== 'query'), ...subs];
   const mods: Module[] = [main, query];
-  for (let i = 0; i < paths.length; i += 40) mods.push(...(await get({ action: 'paraminfo', modules: paths.slice(i, i + 40).join('|') })).paraminfo.modules);
+  for (let i = 0; i < paths.length; i += 40)
+    mods.push(...(await get({ action: 'paraminfo', modules: paths.slice(i, i + 40).join('|') })).paraminfo.modules);
   return { mods, actions };
 }
 
@@ -197,7 +281,13 @@ export interface FuzzReport {
   serverDied: boolean;
 }
 
-export async function fuzz(opts: { url: string; requests: number; seed: number; concurrency: number; server?: RunningServer }): Promise<FuzzReport> {
+export async function fuzz(opts: {
+  url: string;
+  requests: number;
+  seed: number;
+  concurrency: number;
+  server?: RunningServer;
+}): Promise<FuzzReport> {
   const { mods, actions } = await paraminfo(opts.url);
   const rng = new Rng(opts.seed);
   const counts: FuzzReport['counts'] = { ok: 0, apierror: 0, shed: 0, '5xx': 0, internal: 0, hang: 0, malformed: 0, neterror: 0 };
@@ -218,7 +308,13 @@ export async function fuzz(opts: { url: string; requests: number; seed: number; 
     }
   };
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
-  return { requests: opts.requests, seconds: (Date.now() - t0) / 1000, counts, failures, serverDied: opts.server ? opts.server.child.exitCode !== null : false };
+  return {
+    requests: opts.requests,
+    seconds: (Date.now() - t0) / 1000,
+    counts,
+    failures,
+    serverDied: opts.server ? opts.server.child.exitCode !== null : false,
+  };
 }
 
 async function main(): Promise<void> {
@@ -250,7 +346,9 @@ async function main(): Promise<void> {
         `server ${r.serverDied ? 'DIED' : 'alive'}`,
     );
     for (const f of r.failures.slice(0, 10)) {
-      console.log(`  ${f.outcome.kind} ${f.outcome.status} ${f.method} ${JSON.stringify(f.params).slice(0, 300)} ${f.outcome.detail ?? ''}`);
+      console.log(
+        `  ${f.outcome.kind} ${f.outcome.status} ${f.method} ${JSON.stringify(f.params).slice(0, 300)} ${f.outcome.detail ?? ''}`,
+      );
     }
     if (server && r.serverDied) console.log(server.stderr().slice(-2000));
     const bad = c['5xx'] + c.internal + c.hang + c.malformed + c.neterror + (r.serverDied ? 1 : 0);

@@ -224,7 +224,9 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
       ns: 10,
       text:
         '<noinclude>Картка поселення синтетичної вікі.\n</noinclude><includeonly>' +
-        "{| class=\"infobox\"\n! {{{назва|{{PAGENAME}}}}} [[Файл:" + communityFile(0) + '|20px]]\n|-\n' +
+        '{| class="infobox"\n! {{{назва|{{PAGENAME}}}}} [[Файл:' +
+        communityFile(0) +
+        '|20px]]\n|-\n' +
         '| Розташування || [[Розташоване в::{{{розташування|}}}]]\n|-\n' +
         '| Примітка || [[Примітка::{{{примітка|}}}]]\n|-\n' +
         '| Населення || [[Населення::{{{населення|0}}}]]\n|}\n' +
@@ -293,7 +295,12 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
   };
 
   dump.write(
-    xmlHeader({ ...demoSiteInfo(), sitename: 'Синтетична вікі', dbname: 'bigwiki', base: 'http://127.0.0.1:8080/index.php/Головна_сторінка' }),
+    xmlHeader({
+      ...demoSiteInfo(),
+      sitename: 'Синтетична вікі',
+      dbname: 'bigwiki',
+      base: 'http://127.0.0.1:8080/index.php/Головна_сторінка',
+    }),
   );
   let pageId = 0;
   let revId = 0;
@@ -303,7 +310,9 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
     let texts = finalTexts;
     if (R > 1 && texts.length < R && redirect === undefined) {
       const last = texts[texts.length - 1]!;
-      const early = Array.from({ length: R - texts.length }, (_, k) => last.slice(0, Math.max(1, Math.floor((last.length * (k + 1)) / (R - texts.length + 1)))));
+      const early = Array.from({ length: R - texts.length }, (_, k) =>
+        last.slice(0, Math.max(1, Math.floor((last.length * (k + 1)) / (R - texts.length + 1)))),
+      );
       texts = [...early, ...texts];
     }
     const p: DumpPage = { title, ns, id: pageId, redirect, revisions: [] };
@@ -343,10 +352,17 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
     if (kind === 2) {
       const name = fileName(f);
       const cat = catName(mix(f, 31, seed) % Cref);
-      emit(`Файл:${name.replace(/_/g, ' ')}`, 6, [`== Опис ==\nФото громади.\n[[Категорія:${cat}]]\n[[Категорія:Фотографії]]`], k, undefined, {
-        name: uploaderOf(f).name,
-        id: uploaderOf(f).id,
-      });
+      emit(
+        `Файл:${name.replace(/_/g, ' ')}`,
+        6,
+        [`== Опис ==\nФото громади.\n[[Категорія:${cat}]]\n[[Категорія:Фотографії]]`],
+        k,
+        undefined,
+        {
+          name: uploaderOf(f).name,
+          id: uploaderOf(f).id,
+        },
+      );
       if (f % 50 !== 25) logUpload(f, name, k); // every 50th description page has no file
       f++;
       continue;

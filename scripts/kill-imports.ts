@@ -21,7 +21,13 @@ import { Rng } from './random.js';
 const sha = (f: string) => crypto.createHash('sha1').update(fs.readFileSync(f)).digest('hex');
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { kills: { type: 'string', default: '20' }, pages: { type: 'string', default: '5000' }, seed: { type: 'string', default: '15' } } });
+  const { values } = parseArgs({
+    options: {
+      kills: { type: 'string', default: '20' },
+      pages: { type: 'string', default: '5000' },
+      seed: { type: 'string', default: '15' },
+    },
+  });
   const kills = Number(values.kills);
   const rng = new Rng(Number(values.seed));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-kills-'));
@@ -37,7 +43,9 @@ async function main(): Promise<void> {
     if (first.status !== 0) throw new Error(first.stderr);
     const importMs = Date.now() - t0;
     let old = sha(db);
-    console.log(`kill-imports: ${values.pages} pages, a full import takes ${(importMs / 1000).toFixed(1)} s; old database ${old.slice(0, 12)}`);
+    console.log(
+      `kill-imports: ${values.pages} pages, a full import takes ${(importMs / 1000).toFixed(1)} s; old database ${old.slice(0, 12)}`,
+    );
 
     let intact = 0;
     let cleanExits = 0;
@@ -52,7 +60,9 @@ async function main(): Promise<void> {
       const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
-      const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((r) => child.on('exit', (code, sig) => r({ code, sig })));
+      const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((r) =>
+        child.on('exit', (code, sig) => r({ code, sig })),
+      );
       const timer = setTimeout(() => child.kill(signal), at);
       const { code, sig } = await exited;
       clearTimeout(timer);

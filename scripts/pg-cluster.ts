@@ -24,7 +24,9 @@ export function postgresBinDir(): string | null {
   }
   // initdb on PATH is often a symlink (Debian's /usr/bin wrappers, a hand-made /usr/local/bin link): the
   // directory it points into is the one holding the other server programs (pg_basebackup of the same version)
-  for (const dir of candidates) if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return path.dirname(fs.realpathSync(path.join(dir, 'initdb')));
+  for (const dir of candidates)
+    if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl')))
+      return path.dirname(fs.realpathSync(path.join(dir, 'initdb')));
   return null;
 }
 
@@ -65,9 +67,12 @@ function socketDirFor(dir: string, port: number): string {
  * Create (once) and start a cluster in `dir`. `extraConf` lines go to postgresql.conf (a replica's
  * settings, say). Fast but not durable: fsync is off, it is thrown away.
  */
-export function startCluster(dir: string, opts: { port?: number; initFrom?: (dataDir: string) => void; extraConf?: string[] } = {}): Cluster {
+export function startCluster(
+  dir: string,
+  opts: { port?: number; initFrom?: (dataDir: string) => void; extraConf?: string[] } = {},
+): Cluster {
   const bin = postgresBinDir();
-  if (!bin) throw new Error('PostgreSQL server programs (initdb, pg_ctl) not found: install Debian\'s postgresql package');
+  if (!bin) throw new Error("PostgreSQL server programs (initdb, pg_ctl) not found: install Debian's postgresql package");
   dir = path.resolve(dir);
   const port = opts.port ?? 54000 + (process.pid % 1000);
   const data = path.join(dir, 'data');
@@ -111,7 +116,12 @@ export function startCluster(dir: string, opts: { port?: number; initFrom?: (dat
   const autoConf = path.join(data, 'postgresql.auto.conf');
   const key = (line: string) => /^\s*([A-Za-z_.]+)\s*=/.exec(line)?.[1]?.toLowerCase();
   const ours = new Set(conf.map(key));
-  const kept = fs.existsSync(autoConf) ? fs.readFileSync(autoConf, 'utf8').split('\n').filter((l) => l.trim() !== '' && !ours.has(key(l))) : [];
+  const kept = fs.existsSync(autoConf)
+    ? fs
+        .readFileSync(autoConf, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '' && !ours.has(key(l)))
+    : [];
   fs.writeFileSync(autoConf, [...kept, ...conf].join('\n') + '\n');
   const hba = path.join(data, 'pg_hba.conf');
   if (!fs.readFileSync(hba, 'utf8').includes('local replication all trust')) fs.appendFileSync(hba, '\nlocal replication all trust\n');
@@ -125,13 +135,18 @@ export function stopCluster(dir: string): void {
   const bin = postgresBinDir();
   const data = path.join(path.resolve(dir), 'data');
   if (!bin || !fs.existsSync(path.join(data, 'postmaster.pid'))) return;
-  spawnSync(asRoot() ? 'runuser' : path.join(bin, 'pg_ctl'), [...(asRoot() ? ['-u', 'postgres', '--', path.join(bin, 'pg_ctl')] : []), '-D', data, '-m', 'fast', '-w', 'stop'], {
-    stdio: 'ignore',
-    cwd: os.tmpdir(),
-  });
+  spawnSync(
+    asRoot() ? 'runuser' : path.join(bin, 'pg_ctl'),
+    [...(asRoot() ? ['-u', 'postgres', '--', path.join(bin, 'pg_ctl')] : []), '-D', data, '-m', 'fast', '-w', 'stop'],
+    {
+      stdio: 'ignore',
+      cwd: os.tmpdir(),
+    },
+  );
   const record = path.join(path.resolve(dir), 'socket-dir');
   const socketDir = fs.existsSync(record) ? fs.readFileSync(record, 'utf8') : '';
-  if (path.basename(socketDir).startsWith('wq-pg-sock-') && path.dirname(socketDir) === os.tmpdir()) fs.rmSync(socketDir, { recursive: true, force: true });
+  if (path.basename(socketDir).startsWith('wq-pg-sock-') && path.dirname(socketDir) === os.tmpdir())
+    fs.rmSync(socketDir, { recursive: true, force: true });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

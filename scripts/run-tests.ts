@@ -70,7 +70,10 @@ async function pass(db: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv = {}): Pro
     else {
       const files = testFiles('dist/test');
       const alone = files.filter((file) => RUN_ALONE.some((name) => file.endsWith(path.sep + name)));
-      status = run(files.filter((file) => !alone.includes(file)), concurrency);
+      status = run(
+        files.filter((file) => !alone.includes(file)),
+        concurrency,
+      );
       if (!interrupted) status = Math.max(status, run(alone, '1'));
     }
     return interrupted ? 130 : status;
@@ -83,14 +86,16 @@ let status = 0;
 if (only !== 'postgres') status = await pass('sqlite');
 if (only !== 'sqlite' && status === 0) {
   if (!postgresBinDir()) {
-    process.stdout.write('\n# PostgreSQL pass skipped: no initdb/pg_ctl (install Debian\'s postgresql package, as .ci/run does)\n');
+    process.stdout.write("\n# PostgreSQL pass skipped: no initdb/pg_ctl (install Debian's postgresql package, as .ci/run does)\n");
     if (only === 'postgres') status = 1;
   } else {
     const dir = path.resolve(process.env.WIKIQUERY_TEST_PG_DIR ?? DEFAULT_DIR);
     stopCluster(dir);
     fs.rmSync(dir, { recursive: true, force: true });
     process.stdout.write(`\n# PostgreSQL pass: a throwaway cluster in ${dir}\n`);
-    const cluster = startCluster(dir, { port: process.env.WIKIQUERY_TEST_PG_PORT ? Number(process.env.WIKIQUERY_TEST_PG_PORT) : undefined });
+    const cluster = startCluster(dir, {
+      port: process.env.WIKIQUERY_TEST_PG_PORT ? Number(process.env.WIKIQUERY_TEST_PG_PORT) : undefined,
+    });
     try {
       // buildDemoDatabase makes its PostgreSQL database on the cluster named here, as the tests do
       process.env.WIKIQUERY_TEST_PG = cluster.url;

@@ -71,11 +71,14 @@ async function main(): Promise<void> {
     timeout: 30,
     requests: PATHS.map((path) => ({ method: 'GET' as const, path })),
   });
-  (instance as unknown as import("node:events").EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-    all.push(ms);
-    if (status === 200) served.push(ms);
-  });
+  (instance as unknown as import('node:events').EventEmitter).on(
+    'response',
+    (_client: unknown, status: number, _bytes: number, ms: number) => {
+      byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+      all.push(ms);
+      if (status === 200) served.push(ms);
+    },
+  );
   const result = await instance;
   clearInterval(sampler);
   // the server settles: what it keeps after the load
@@ -84,11 +87,16 @@ async function main(): Promise<void> {
   await stop();
   served.sort((a, b) => a - b);
   all.sort((a, b) => a - b);
-  const statuses = [...byStatus].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(', ');
+  const statuses = [...byStatus]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(', ');
   const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
   console.log(`soak: ${values.connections} connections, ${values.duration} s, cache off, ${PATHS.length} request kinds`);
   console.log(`  answers ${all.length} (${statuses}); errors ${result.errors} (timeouts ${result.timeouts})`);
-  console.log(`  served (200): p50 ${f(percentile(served, 50))} ms, p99 ${f(percentile(served, 99))} ms, max ${f(served[served.length - 1])} ms`);
+  console.log(
+    `  served (200): p50 ${f(percentile(served, 50))} ms, p99 ${f(percentile(served, 99))} ms, max ${f(served[served.length - 1])} ms`,
+  );
   console.log(`  all answers:  p50 ${f(percentile(all, 50))} ms, p99 ${f(percentile(all, 99))} ms, max ${f(all[all.length - 1])} ms`);
   console.log(`  server RSS: start ${f(rssStart)} MiB, peak ${f(rssPeak)} MiB, end ${f(rssEnd)} MiB`);
 }

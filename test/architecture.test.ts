@@ -14,7 +14,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const src = join(root, 'src');
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** file (relative to the repository, .ts) → the src/ files it imports */
@@ -26,7 +28,8 @@ function importGraph(): Map<string, string[]> {
     for (const m of text.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s+['"](\.[^'"]+)['"]/gm)) {
       deps.push(relative(root, resolve(dirname(file), m[1])).replace(/\.js$/, '.ts'));
     }
-    for (const m of text.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) deps.push(relative(root, resolve(dirname(file), m[1])).replace(/\.js$/, '.ts'));
+    for (const m of text.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g))
+      deps.push(relative(root, resolve(dirname(file), m[1])).replace(/\.js$/, '.ts'));
     graph.set(relative(root, file), deps);
   }
   return graph;
@@ -49,45 +52,80 @@ describe('architecture: the import graph of src/', () => {
 
   it('the API core and the modules know no storage backend', () => {
     const backend = (d: string) => under('src/store/sqlite')(d) || under('src/store/postgres')(d) || under('src/store/sql')(d);
-    assert.deepEqual(violations((f) => ['src/api', 'src/modules', 'src/http'].some((dir) => under(dir)(f)), backend), []);
-    const drivers = [...graph.keys()].filter((f) => !under('src/store')(f) && /from\s+['"](better-sqlite3|postgres)['"]/.test(readFileSync(join(root, f), 'utf8')));
+    assert.deepEqual(
+      violations((f) => ['src/api', 'src/modules', 'src/http'].some((dir) => under(dir)(f)), backend),
+      [],
+    );
+    const drivers = [...graph.keys()].filter(
+      (f) => !under('src/store')(f) && /from\s+['"](better-sqlite3|postgres)['"]/.test(readFileSync(join(root, f), 'utf8')),
+    );
     assert.deepEqual(drivers, [], 'database clients are used in src/store only');
   });
 
   it('the SQLite store does not lean on the PostgreSQL one; PostgreSQL uses of SQLite are its staging file and schema only', () => {
     assert.deepEqual(violations(under('src/store/sqlite'), under('src/store/postgres')), []);
     const uses = violations(under('src/store/postgres'), under('src/store/sqlite')).map((v) => v.split(' → ')[1]);
-    assert.deepEqual([...new Set(uses)].sort().filter((d) => !['src/store/sqlite/import/writer.ts', 'src/store/sqlite/schema.ts'].includes(d)), []);
+    assert.deepEqual(
+      [...new Set(uses)].sort().filter((d) => !['src/store/sqlite/import/writer.ts', 'src/store/sqlite/schema.ts'].includes(d)),
+      [],
+    );
   });
 
   it('the SQL the two engines share leans on neither engine', () => {
-    assert.deepEqual(violations(under('src/store/sql'), (d) => under('src/store/sqlite')(d) || under('src/store/postgres')(d)), []);
+    assert.deepEqual(
+      violations(under('src/store/sql'), (d) => under('src/store/sqlite')(d) || under('src/store/postgres')(d)),
+      [],
+    );
   });
 
   it('the store knows nothing above it (no API core, modules, HTTP or CLI)', () => {
-    assert.deepEqual(violations(under('src/store'), (d) => ['src/api', 'src/modules', 'src/http', 'src/cli'].some((dir) => under(dir)(d))), []);
+    assert.deepEqual(
+      violations(under('src/store'), (d) => ['src/api', 'src/modules', 'src/http', 'src/cli'].some((dir) => under(dir)(d))),
+      [],
+    );
   });
 
   it('wiki knowledge reads no store and knows nothing above it', () => {
-    assert.deepEqual(violations(under('src/wiki'), (d) => ['src/store', 'src/api', 'src/modules', 'src/http', 'src/cli', 'src/importer'].some((dir) => under(dir)(d))), []);
+    assert.deepEqual(
+      violations(under('src/wiki'), (d) =>
+        ['src/store', 'src/api', 'src/modules', 'src/http', 'src/cli', 'src/importer'].some((dir) => under(dir)(d)),
+      ),
+      [],
+    );
   });
 
   it('the API core does not reach into the HTTP layer or the CLI, and modules not into HTTP', () => {
-    assert.deepEqual(violations(under('src/api'), (d) => under('src/http')(d) || under('src/cli')(d)), []);
-    assert.deepEqual(violations(under('src/modules'), (d) => under('src/http')(d) || under('src/cli')(d)), []);
+    assert.deepEqual(
+      violations(under('src/api'), (d) => under('src/http')(d) || under('src/cli')(d)),
+      [],
+    );
+    assert.deepEqual(
+      violations(under('src/modules'), (d) => under('src/http')(d) || under('src/cli')(d)),
+      [],
+    );
   });
 
   it('serving does not depend on the importer', () => {
-    assert.deepEqual(violations((f) => ['src/api', 'src/modules', 'src/http', 'src/store'].some((dir) => under(dir)(f)), under('src/importer')), []);
+    assert.deepEqual(
+      violations((f) => ['src/api', 'src/modules', 'src/http', 'src/store'].some((dir) => under(dir)(f)), under('src/importer')),
+      [],
+    );
   });
 
   it('the wikitext engine is one place the importer and the modules use, and uses neither', () => {
-    assert.deepEqual(violations(under('src/wikitext'), (d) => ['src/importer', 'src/modules', 'src/api', 'src/http', 'src/store', 'src/cli'].some((dir) => under(dir)(d))), []);
+    assert.deepEqual(
+      violations(under('src/wikitext'), (d) =>
+        ['src/importer', 'src/modules', 'src/api', 'src/http', 'src/store', 'src/cli'].some((dir) => under(dir)(d)),
+      ),
+      [],
+    );
   });
 
   it('the importer writes only through the ImportWriter interface (no SQLite, no backend)', () => {
     assert.deepEqual(violations(under('src/importer'), under('src/store/sqlite')), []);
-    const direct = [...graph.keys()].filter((f) => under('src/importer')(f) && /from\s+['"]better-sqlite3['"]/.test(readFileSync(join(root, f), 'utf8')));
+    const direct = [...graph.keys()].filter(
+      (f) => under('src/importer')(f) && /from\s+['"]better-sqlite3['"]/.test(readFileSync(join(root, f), 'utf8')),
+    );
     assert.deepEqual(direct, []);
     // of the store, the importer sees the writer interface and the function that opens one
     const storeDeps = violations(under('src/importer'), under('src/store')).map((v) => v.split(' → ')[1]);
@@ -95,15 +133,28 @@ describe('architecture: the import graph of src/', () => {
   });
 
   it('the product imports nothing from scripts/ or bench/', () => {
-    assert.deepEqual(violations(under('src'), (d) => under('scripts')(d) || under('bench')(d)), []);
+    assert.deepEqual(
+      violations(under('src'), (d) => under('scripts')(d) || under('bench')(d)),
+      [],
+    );
   });
 
   it('the PHP behaviours and the demo encoders use nothing of src/ but wiki knowledge', () => {
-    for (const dir of ['src/php', 'src/demo']) assert.deepEqual(violations(under(dir), (d) => !under(dir)(d) && !under('src/wiki')(d)), []);
+    for (const dir of ['src/php', 'src/demo'])
+      assert.deepEqual(
+        violations(under(dir), (d) => !under(dir)(d) && !under('src/wiki')(d)),
+        [],
+      );
   });
 
   it('serving and importing do not use the demo wiki encoders', () => {
-    assert.deepEqual(violations((f) => ['src/api', 'src/modules', 'src/http', 'src/store', 'src/importer'].some((dir) => under(dir)(f)), under('src/demo')), []);
+    assert.deepEqual(
+      violations(
+        (f) => ['src/api', 'src/modules', 'src/http', 'src/store', 'src/importer'].some((dir) => under(dir)(f)),
+        under('src/demo'),
+      ),
+      [],
+    );
   });
 
   it('has no import circle', () => {
@@ -132,7 +183,8 @@ describe('architecture: the import graph of src/', () => {
       const lines = readFileSync(join(root, f), 'utf8').split('\n');
       lines.forEach((line, i) => {
         for (const h of helpers) {
-          if (new RegExp(`\\b${h}\\(`).test(line) && !new RegExp(`(await|async function|function|return)\\s+${h}\\(|import`).test(line)) floating.push(`${f}:${i + 1}: ${line.trim()}`);
+          if (new RegExp(`\\b${h}\\(`).test(line) && !new RegExp(`(await|async function|function|return)\\s+${h}\\(|import`).test(line))
+            floating.push(`${f}:${i + 1}: ${line.trim()}`);
         }
       });
     }

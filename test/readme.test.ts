@@ -14,7 +14,12 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
 /** The documents checked for paths and links, relative to the repository (docs/spec/ is a verbatim copy). */
-const DOCUMENTS = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => 'docs/' + f)];
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => 'docs/' + f),
+];
 
 /**
  * Folders the reorganisation of issue 29 is creating in parallel branches: named by docs/development.md
@@ -58,7 +63,10 @@ describe('README', () => {
     assert.ok(section.length > 100, 'a Modules section');
     const registry = createRegistry();
     const names = [...registry.actions.map((a) => a.name), ...registry.query.map((q) => q.name)];
-    assert.deepEqual(names.filter((n) => !section.includes('`' + n + '`')), []);
+    assert.deepEqual(
+      names.filter((n) => !section.includes('`' + n + '`')),
+      [],
+    );
   });
 
   it('is under 200 lines', () => {
@@ -67,7 +75,10 @@ describe('README', () => {
   });
 
   it('links nothing outside the repository', () => {
-    assert.deepEqual(linkTargets(readme).filter((t) => t.startsWith('../')), []);
+    assert.deepEqual(
+      linkTargets(readme).filter((t) => t.startsWith('../')),
+      [],
+    );
     assert.doesNotMatch(readme, /\.\.\/shared\//, 'the spec is in docs/spec/');
   });
 });

@@ -71,7 +71,8 @@ export class ContinuationManager {
   }
 
   addGeneratorContinue(module: string, encodedName: string, value: string | number): void {
-    const data = this.generatorData === NO_DATA ? (this.generatorData = new Map()) : (this.generatorData as Map<string, Map<string, string | number>>);
+    const data =
+      this.generatorData === NO_DATA ? (this.generatorData = new Map()) : (this.generatorData as Map<string, Map<string, string | number>>);
     let m = data.get(module);
     if (!m) data.set(module, (m = new Map()));
     m.set(encodedName, value);

@@ -25,7 +25,16 @@ export type CorsOutcome =
   | { kind: 'ok'; headers: Record<string, string> };
 
 /** What the Origin header may name besides the simple headers: MediaWiki's own whitelist. */
-const ALLOWED_REQUEST_HEADERS = new Set(['accept', 'accept-language', 'content-language', 'content-type', 'accept-encoding', 'dnt', 'origin', 'api-user-agent']);
+const ALLOWED_REQUEST_HEADERS = new Set([
+  'accept',
+  'accept-language',
+  'content-language',
+  'content-type',
+  'accept-encoding',
+  'dnt',
+  'origin',
+  'api-user-agent',
+]);
 
 export function handleCors(
   originParam: string | undefined,
@@ -81,10 +90,12 @@ const regexCache = new Map<string, RegExp>();
 export function wildcardToRegex(wildcard: string): RegExp {
   let re = regexCache.get(wildcard);
   if (!re) {
-    const body = wildcard.replace(/[.\\+^$()[\]{}|/=!<>:#-]/g, '\\$&').replace(/\*/g, '.*?').replace(/\?/g, '.');
+    const body = wildcard
+      .replace(/[.\\+^$()[\]{}|/=!<>:#-]/g, '\\$&')
+      .replace(/\*/g, '.*?')
+      .replace(/\?/g, '.');
     re = new RegExp(`^https?:\\/\\/${body}$`);
     regexCache.set(wildcard, re);
   }
   return re;
 }
-

@@ -144,8 +144,17 @@ export function findModule(path: string, registry: ModuleDirectory, mainParams: 
 
 function mainRef(mainParams: ParamDecls): ModuleRef {
   return {
-    path: 'main', name: 'main', prefix: '', description: 'The main module of the API.', params: mainParams, examples: [],
-    className: 'ApiMain', helpUrls: [], readRights: false, deprecated: false, source: MEDIAWIKI,
+    path: 'main',
+    name: 'main',
+    prefix: '',
+    description: 'The main module of the API.',
+    params: mainParams,
+    examples: [],
+    className: 'ApiMain',
+    helpUrls: [],
+    readRights: false,
+    deprecated: false,
+    source: MEDIAWIKI,
   };
 }
 
@@ -155,22 +164,51 @@ export function pageSetRef(registry: ModuleDirectory): ModuleRef {
   const params: ParamDecls = {};
   for (const name of Object.keys(PAGESET_PARAMS)) params[name] = query.params[name];
   return {
-    path: 'pageset', name: 'pageset', prefix: '', description: 'The set of pages to work on.', params, examples: [],
-    className: 'ApiPageSet', helpUrls: [], readRights: true, deprecated: false, source: MEDIAWIKI,
+    path: 'pageset',
+    name: 'pageset',
+    prefix: '',
+    description: 'The set of pages to work on.',
+    params,
+    examples: [],
+    className: 'ApiPageSet',
+    helpUrls: [],
+    readRights: true,
+    deprecated: false,
+    source: MEDIAWIKI,
   };
 }
 
 function formatRef(name: string): ModuleRef {
   const params: ParamDecls = {
-    callback: { type: 'string', help: 'If specified, wraps the output into a given function call. For safety, all user-specific data will be restricted.' },
-    utf8: { type: 'boolean', default: false, help: 'If specified, encodes most (but not all) non-ASCII characters as UTF-8 instead of replacing them with hexadecimal escape sequences. Default when formatversion is not 1.' },
-    ascii: { type: 'boolean', default: false, help: 'If specified, encodes all non-ASCII using hexadecimal escape sequences. Default when formatversion is 1.' },
+    callback: {
+      type: 'string',
+      help: 'If specified, wraps the output into a given function call. For safety, all user-specific data will be restricted.',
+    },
+    utf8: {
+      type: 'boolean',
+      default: false,
+      help: 'If specified, encodes most (but not all) non-ASCII characters as UTF-8 instead of replacing them with hexadecimal escape sequences. Default when formatversion is not 1.',
+    },
+    ascii: {
+      type: 'boolean',
+      default: false,
+      help: 'If specified, encodes all non-ASCII using hexadecimal escape sequences. Default when formatversion is 1.',
+    },
     formatversion: { type: ['1', '2', 'latest'], default: '1', help: 'Output formatting' },
   };
   return {
-    path: name, name, prefix: '', group: 'format', params, examples: [],
+    path: name,
+    name,
+    prefix: '',
+    group: 'format',
+    params,
+    examples: [],
     description: name === 'json' ? 'Output data in JSON format.' : 'Output data in JSON format (pretty-print in HTML).',
-    className: 'ApiFormatJson', helpUrls: [], readRights: false, deprecated: false, source: MEDIAWIKI,
+    className: 'ApiFormatJson',
+    helpUrls: [],
+    readRights: false,
+    deprecated: false,
+    source: MEDIAWIKI,
   };
 }
 
@@ -200,7 +238,8 @@ export function allModuleRefs(registry: ModuleDirectory, mainParams: ParamDecls)
     out.push(ref(a, a.name));
     if (a.name === 'query')
       for (const kind of ['prop', 'list', 'meta'] as const)
-        for (const q of registry.query.filter((m) => m.kind === kind).sort((x, y) => (x.name < y.name ? -1 : 1))) out.push(ref(q, `query+${q.name}`));
+        for (const q of registry.query.filter((m) => m.kind === kind).sort((x, y) => (x.name < y.name ? -1 : 1)))
+          out.push(ref(q, `query+${q.name}`));
   }
   return out;
 }
@@ -256,11 +295,15 @@ export function paramInfo(name: string, d: ParamDecl, description?: string): Rec
 
 function describeValue(d: ParamDecl): string {
   const parts: string[] = [];
-  if (Array.isArray(d.type)) parts.push(`One ${d.multi ? 'or more ' : ''}of: ${d.type.map((v) => `<span class="apihelp-value">${escapeHtml(v)}</span>`).join(', ')}`);
+  if (Array.isArray(d.type))
+    parts.push(
+      `One ${d.multi ? 'or more ' : ''}of: ${d.type.map((v) => `<span class="apihelp-value">${escapeHtml(v)}</span>`).join(', ')}`,
+    );
   else parts.push(`Type: ${escapeHtml(typeName(d))}${d.multi ? ' (list, separated with <kbd>|</kbd>)' : ''}`);
   if (d.type === 'limit') parts.push(`No more than ${d.max ?? 500} allowed; <kbd>max</kbd> gives that`);
   if (d.required) parts.push('This parameter is required.');
-  if (d.default !== undefined && d.type !== 'boolean') parts.push(`Default: ${escapeHtml(String(Array.isArray(d.default) ? d.default.join('|') : d.default))}`);
+  if (d.default !== undefined && d.type !== 'boolean')
+    parts.push(`Default: ${escapeHtml(String(Array.isArray(d.default) ? d.default.join('|') : d.default))}`);
   return parts.join('. ');
 }
 
@@ -268,10 +311,18 @@ function describeValue(d: ParamDecl): string {
 export function helpHtml(modules: ModuleRef[], apiUrl: string): string {
   const sections = modules.map((m) => {
     const rows = Object.entries(m.params)
-      .map(([n, d]) => `<dt id="${escapeHtml(m.path)}:${escapeHtml(m.prefix + n)}"><code>${escapeHtml(m.prefix + n)}</code></dt><dd>${escapeHtml(d.help)}<br><small>${describeValue(d)}</small></dd>`)
+      .map(
+        ([n, d]) =>
+          `<dt id="${escapeHtml(m.path)}:${escapeHtml(m.prefix + n)}"><code>${escapeHtml(m.prefix + n)}</code></dt><dd>${escapeHtml(d.help)}<br><small>${describeValue(d)}</small></dd>`,
+      )
       .join('\n');
-    const examples = m.examples.map((e) => `<li><a href="${escapeHtml(apiUrl)}?${escapeHtml(e)}"><code>api.php?${escapeHtml(e)}</code></a></li>`).join('\n');
-    const kind = m.group && m.group !== 'action' ? ` <small>(${m.group}${m.generator ? ', generator' : ''}; prefix <code>${escapeHtml(m.prefix)}</code>)</small>` : '';
+    const examples = m.examples
+      .map((e) => `<li><a href="${escapeHtml(apiUrl)}?${escapeHtml(e)}"><code>api.php?${escapeHtml(e)}</code></a></li>`)
+      .join('\n');
+    const kind =
+      m.group && m.group !== 'action'
+        ? ` <small>(${m.group}${m.generator ? ', generator' : ''}; prefix <code>${escapeHtml(m.prefix)}</code>)</small>`
+        : '';
     return `<section id="${escapeHtml(m.path)}">
 <h2>${escapeHtml(m.path)}${kind}</h2>
 <p>${escapeHtml(m.description)}</p>

@@ -30,8 +30,7 @@ export const texts = {
   invalidTitle: (value: string) => `Bad title "${value}"`,
   lessThan: (encName: string, min: number, value: number) => `${encName} may not be less than ${min} (set to ${value})`,
   overForUsers: (encName: string, max: number, value: number) => `${encName} may not be over ${max} (set to ${value}) for users`,
-  unrecognizedParams: (names: string[]) =>
-    `Unrecognized parameter${names.length > 1 ? 's' : ''}: '${names.join("', '")}'`,
+  unrecognizedParams: (names: string[]) => `Unrecognized parameter${names.length > 1 ? 's' : ''}: '${names.join("', '")}'`,
   phpArray: (name: string) => `Parameter '${name}' uses unsupported PHP array syntax`,
   rawContinueWarning: () =>
     "Formatting of continuation data will be changing soon. To continue using the current formatting, use the 'rawcontinue' parameter. To begin using the new format, pass an empty string for 'continue' in the initial query.",

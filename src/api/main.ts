@@ -7,7 +7,16 @@
 import { ApiError, texts } from './errors.js';
 import { CONTENT, type Obj } from './result.js';
 import { extractParams } from './params.js';
-import { DEFAULT_PRINTER, FORMATS, PRINTER_PARAMS, printerOptions, printsAscii, render, type FormatName, type PrinterOptions } from './format/printer.js';
+import {
+  DEFAULT_PRINTER,
+  FORMATS,
+  PRINTER_PARAMS,
+  printerOptions,
+  printsAscii,
+  render,
+  type FormatName,
+  type PrinterOptions,
+} from './format/printer.js';
 import type { ActionModule, CacheMode, CustomPrinter, ModuleDirectory, ParamDecls, QueryModule, RequestInfo } from './types.js';
 import { RequestState } from './request-state.js';
 import type { Store } from '../store/store.js';
@@ -38,7 +47,12 @@ export interface Registry {
 
 export const MAIN_PARAMS = (actions: string[]): ParamDecls => ({
   action: { type: actions, default: 'help', help: 'Which action to perform.', submodules: Object.fromEntries(actions.map((a) => [a, a])) },
-  format: { type: FORMATS, default: 'jsonfm', help: 'The format of the output.', submodules: Object.fromEntries(FORMATS.map((f) => [f, f])) },
+  format: {
+    type: FORMATS,
+    default: 'jsonfm',
+    help: 'The format of the output.',
+    submodules: Object.fromEntries(FORMATS.map((f) => [f, f])),
+  },
   maxlag: { type: 'integer', help: 'Maximum lag can be used when MediaWiki is installed on a database replicated cluster.' },
   smaxage: { type: 'integer', default: 0, help: 'Set the s-maxage header to this many seconds. Errors are never cached.' },
   maxage: { type: 'integer', default: 0, help: 'Set the max-age header to this many seconds. Errors are never cached.' },
@@ -85,7 +99,12 @@ export class ApiMain {
     if (raw.origin !== undefined) {
       const cors = handleCors(raw.origin, req.method, (name) => req.headers[name], this.opts.cors ?? NO_CORS);
       if (cors.kind === 'mismatch') {
-        return { status: 403, headers: Object.assign({}, headers, { 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }), body: texts.originMismatch() + '\n', cacheable: false };
+        return {
+          status: 403,
+          headers: Object.assign({}, headers, { 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }),
+          body: texts.originMismatch() + '\n',
+          cacheable: false,
+        };
       }
       if (cors.kind === 'ok') Object.assign(headers, cors.headers);
     }
@@ -134,7 +153,12 @@ export class ApiMain {
       if (mainParams.curtimestamp) state.result.set('curtimestamp', new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
       if (custom) {
         const body = custom.render(state.result);
-        return { status: 200, headers: Object.assign({}, headers, custom.headers, { 'Content-Type': custom.contentType }), body, cacheable: reuse(state) };
+        return {
+          status: 200,
+          headers: Object.assign({}, headers, custom.headers, { 'Content-Type': custom.contentType }),
+          body,
+          cacheable: reuse(state),
+        };
       }
     } catch (e) {
       const err = e instanceof ApiError ? e : this.internalError(e, state);

@@ -21,7 +21,11 @@ export function continueParam(help = 'When more results are available, use this 
 }
 
 /** A `dir` parameter: ascending/descending by default, or the given values (newer/older for time listings). */
-export function dirParam(help = 'The direction in which to list.', values: readonly string[] = ['ascending', 'descending'], def = values[0]): ParamDecl {
+export function dirParam(
+  help = 'The direction in which to list.',
+  values: readonly string[] = ['ascending', 'descending'],
+  def = values[0],
+): ParamDecl {
   return { type: values, default: def, help };
 }
 

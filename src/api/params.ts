@@ -42,12 +42,7 @@ export function splitMulti(value: string): string[] {
  * @param encPrefix the prefix as the client sees it ('ac', or 'gac' in generator mode)
  * @param codePrefix the prefix that error codes get (same as encPrefix)
  */
-export function extractParams(
-  decls: ParamDecls,
-  encPrefix: string,
-  src: ParamSource,
-  sink: ValidationSink,
-): Params {
+export function extractParams(decls: ParamDecls, encPrefix: string, src: ParamSource, sink: ValidationSink): Params {
   const c = compiled(decls, encPrefix);
   // every parameter the request does not send gets its value from the template; only the few the
   // request names (and required ones, which fail when absent) are validated

@@ -16,7 +16,11 @@ export const PAGESET_PARAMS: ParamDecls = {
   revids: { type: 'integer', multi: true, help: 'A list of revision IDs to work on.' },
   generator: { type: 'string', help: 'Get the list of pages to work on by executing the specified query module.' },
   redirects: { type: 'boolean', default: false, help: 'Automatically resolve redirects in titles, pageids and generated pages.' },
-  converttitles: { type: 'boolean', default: false, help: 'Convert titles to other variants if necessary (no variants in uk: has no effect).' },
+  converttitles: {
+    type: 'boolean',
+    default: false,
+    help: 'Convert titles to other variants if necessary (no variants in uk: has no effect).',
+  },
 };
 
 function mergeCacheMode(a: CacheMode, b: CacheMode): CacheMode {
@@ -26,42 +30,70 @@ function mergeCacheMode(a: CacheMode, b: CacheMode): CacheMode {
 }
 
 export function createQueryAction(modules: QueryModule[]): CoreActionModule {
-  const byKind = (k: QueryModule['kind']) => modules.filter((m) => m.kind === k).map((m) => m.name).sort();
+  const byKind = (k: QueryModule['kind']) =>
+    modules
+      .filter((m) => m.kind === k)
+      .map((m) => m.name)
+      .sort();
   const byName = new Map(modules.map((m) => [m.name, m]));
-  const generators = modules.filter((m) => m.generator).map((m) => m.name).sort();
+  const generators = modules
+    .filter((m) => m.generator)
+    .map((m) => m.name)
+    .sort();
   const paths = (names: string[]) => Object.fromEntries(names.map((n) => [n, 'query+' + n]));
   const params: ParamDecls = {
     prop: { type: byKind('prop'), multi: true, help: 'Which properties to get for the queried pages.', submodules: paths(byKind('prop')) },
     list: { type: byKind('list'), multi: true, help: 'Which lists to get.', submodules: paths(byKind('list')) },
     meta: { type: byKind('meta'), multi: true, help: 'Which metadata to get.', submodules: paths(byKind('meta')) },
     indexpageids: { type: 'boolean', default: false, help: 'Include an additional pageids section listing all returned page IDs.' },
-    export: { type: 'boolean', default: false, help: 'Export the current revisions of all given or generated pages (not supported: ignored).' },
+    export: {
+      type: 'boolean',
+      default: false,
+      help: 'Export the current revisions of all given or generated pages (not supported: ignored).',
+    },
     iwurl: { type: 'boolean', default: false, help: 'Whether to get the full URL if the title is an interwiki link.' },
-    continue: { type: 'string', help: 'When present, formats query-continue as key-value pairs that should simply be merged into the original request.' },
-    rawcontinue: { type: 'boolean', default: false, help: 'Currently ignored. In the future, continue will become the default and this will be needed to receive the raw query-continue data.' },
+    continue: {
+      type: 'string',
+      help: 'When present, formats query-continue as key-value pairs that should simply be merged into the original request.',
+    },
+    rawcontinue: {
+      type: 'boolean',
+      default: false,
+      help: 'Currently ignored. In the future, continue will become the default and this will be needed to receive the raw query-continue data.',
+    },
     ...PAGESET_PARAMS,
   };
   // validated as a string (unknown names get badgenerator), described as ApiPageSet's 'submodule' type
   // once per process: a spread copy given more members is fine here
-  params.generator = { ...params.generator, help: `${params.generator.help} One of: ${generators.join(', ')}.`, submodules: paths(generators), submoduleParamPrefix: 'g' };
+  params.generator = {
+    ...params.generator,
+    help: `${params.generator.help} One of: ${generators.join(', ')}.`,
+    submodules: paths(generators),
+    submoduleParamPrefix: 'g',
+  };
 
   return {
     kind: 'action',
     core: true,
     name: 'query',
     prefix: '',
-    description: 'Fetch data from and about MediaWiki. All data modifications will first have to use query to acquire a token to prevent abuse from malicious sites.',
+    description:
+      'Fetch data from and about MediaWiki. All data modifications will first have to use query to acquire a token to prevent abuse from malicious sites.',
     params,
-    examples: ['action=query&prop=info|revisions&titles=Головна_сторінка', 'action=query&generator=allimages&prop=duplicatefiles&continue='],
+    examples: [
+      'action=query&prop=info|revisions&titles=Головна_сторінка',
+      'action=query&generator=allimages&prop=duplicatefiles&continue=',
+    ],
     async run(ctx: CoreContext) {
       const p = ctx.params;
       const requested = [
-        ...(p.prop as string[] | undefined ?? []),
-        ...(p.list as string[] | undefined ?? []),
-        ...(p.meta as string[] | undefined ?? []),
+        ...((p.prop as string[] | undefined) ?? []),
+        ...((p.list as string[] | undefined) ?? []),
+        ...((p.meta as string[] | undefined) ?? []),
       ].map((n) => byName.get(n)!);
       const props = (p.prop as string[] | undefined) ?? [];
-      if (p.titles !== undefined && p.pageids !== undefined) throw new ApiError('multisource', "Cannot use 'pageids' at the same time as 'titles'");
+      if (p.titles !== undefined && p.pageids !== undefined)
+        throw new ApiError('multisource', "Cannot use 'pageids' at the same time as 'titles'");
       if (p.revids !== undefined && (p.titles !== undefined || p.pageids !== undefined)) {
         throw new ApiError('multisource', `Cannot use 'revids' at the same time as '${p.pageids !== undefined ? 'pageids' : 'titles'}'`);
       }
@@ -100,22 +132,30 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           const duplicates = new Map<string, SameContentRow[]>();
           // whether every page so far came with its duplicates
           let allWithDuplicates = wantsDuplicates;
-          const gctx = subContext(ctx, gen, 'g' + gen.prefix, pageSet, {
-            fullRows: requested.some((m) => m.needsPageRows === true),
-            fileDuplicates: wantsDuplicates,
-            add: (page: GeneratedPage) => {
-              if (page.data) generatorData.push(page);
-              if ('row' in page) rows.push(page.row);
-              else if ('pageid' in page) ids.push(page.pageid);
-              else {
-                titles.push({ ns: page.ns, dbkey: page.dbkey });
-                known.push('page' in page ? page.page : undefined);
-              }
-              const dups = 'duplicates' in page ? page.duplicates : undefined;
-              if (dups === undefined) allWithDuplicates = false;
-              else if (dups !== null) duplicates.set((page as TitleKey).dbkey, dups);
+          const gctx = subContext(
+            ctx,
+            gen,
+            'g' + gen.prefix,
+            pageSet,
+            {
+              fullRows: requested.some((m) => m.needsPageRows === true),
+              fileDuplicates: wantsDuplicates,
+              add: (page: GeneratedPage) => {
+                if (page.data) generatorData.push(page);
+                if ('row' in page) rows.push(page.row);
+                else if ('pageid' in page) ids.push(page.pageid);
+                else {
+                  titles.push({ ns: page.ns, dbkey: page.dbkey });
+                  known.push('page' in page ? page.page : undefined);
+                }
+                const dups = 'duplicates' in page ? page.duplicates : undefined;
+                if (dups === undefined) allWithDuplicates = false;
+                else if (dups !== null) duplicates.set((page as TitleKey).dbkey, dups);
+              },
             },
-          }, (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value), null);
+            (name, value) => cm.addGeneratorContinue(gen.name, 'g' + gen.prefix + name, value),
+            null,
+          );
           const ran = gen.run(gctx);
           if (ran) await ran;
           cacheMode = mergeCacheMode(cacheMode, gen.cacheMode(gctx.params));
@@ -142,7 +182,15 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           subContext(ctx, m, m.prefix, pageSet, null, () => {}, null);
           continue;
         }
-        const mctx = subContext(ctx, m, m.prefix, pageSet, null, (name, value) => cm.addContinue(m.name, m.prefix + name, value), fileDuplicates);
+        const mctx = subContext(
+          ctx,
+          m,
+          m.prefix,
+          pageSet,
+          null,
+          (name, value) => cm.addContinue(m.name, m.prefix + name, value),
+          fileDuplicates,
+        );
         // a synchronous module (meta=tokens, siteinfo…) costs no extra turn of the microtask queue
         const ran = m.run(mctx);
         if (ran) await ran;

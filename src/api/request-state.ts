@@ -79,14 +79,24 @@ export class RequestState {
   /** A module's context: its params are validated here. */
   context(module: { name: string; prefix: string; params: ParamDecls }, encPrefix = module.prefix): ModuleContext {
     const ctx = new Context(this, module.name, encPrefix);
-    ctx.params = extractParams(module.params, encPrefix, { raw: this.request.raw, used: this.used, namespaces: this.wiki.namespaceIds }, ctx);
+    ctx.params = extractParams(
+      module.params,
+      encPrefix,
+      { raw: this.request.raw, used: this.used, namespaces: this.wiki.namespaceIds },
+      ctx,
+    );
     return ctx;
   }
 
   /** The context of one of the framework's own modules: it may describe and run other modules. */
   coreContext(module: ModuleBase, modules: ModuleDirectory): CoreContext {
     const ctx = new CoreModuleContext(this, module.name, module.prefix, modules);
-    ctx.params = extractParams(module.params, module.prefix, { raw: this.request.raw, used: this.used, namespaces: this.wiki.namespaceIds }, ctx);
+    ctx.params = extractParams(
+      module.params,
+      module.prefix,
+      { raw: this.request.raw, used: this.used, namespaces: this.wiki.namespaceIds },
+      ctx,
+    );
     return ctx;
   }
 }

@@ -59,7 +59,11 @@ export class PrintedJson extends WriterNode {
   }
 
   value(): unknown {
-    return JSON.parse(typeof this.json === 'string' ? this.json : Buffer.from(this.json.buffer, this.json.byteOffset, this.json.byteLength).toString('utf8'));
+    return JSON.parse(
+      typeof this.json === 'string'
+        ? this.json
+        : Buffer.from(this.json.buffer, this.json.byteOffset, this.json.byteLength).toString('utf8'),
+    );
   }
 }
 

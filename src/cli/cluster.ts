@@ -26,7 +26,10 @@ const MAX_RESTARTS_PER_MINUTE = 10;
  * Run the primary: fork `count` workers (they run this same command line), print the ready line when all
  * listen, and supervise them. Resolves with the exit code once every worker has stopped.
  */
-export function runPrimary(count: number, log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void }): Promise<number> {
+export function runPrimary(
+  count: number,
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
+): Promise<number> {
   return new Promise((resolve) => {
     let ready = 0;
     let announced = false;

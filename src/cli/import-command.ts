@@ -21,15 +21,25 @@ const MAX_IMPORT_WORKERS = 32;
 
 export const IMPORT_COMMAND: CommandSpec = {
   name: 'import',
-  synopsis: 'import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--workers N] [--timings] [--quiet]',
+  synopsis:
+    'import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--workers N] [--timings] [--quiet]',
   summary:
     'Loads a MediaWiki XML export dump (plain, .gz or .bz2, recognised by content; - reads standard input) into a\n' +
     'new SQLite database and then replaces FILE atomically: a running `wikiquery serve` switches to it without\n' +
     'dropping a request. A failed or interrupted import leaves FILE as it was.',
   options: {
-    db: { type: 'string', value: 'FILE|URL', help: 'where to import: an SQLite file to create or replace, or a PostgreSQL database (postgres://USER@HOST/DB) to publish a new import into (built in a local staging file, then copied; readers switch when it is complete)' },
+    db: {
+      type: 'string',
+      value: 'FILE|URL',
+      help: 'where to import: an SQLite file to create or replace, or a PostgreSQL database (postgres://USER@HOST/DB) to publish a new import into (built in a local staging file, then copied; readers switch when it is complete)',
+    },
     files: { type: 'string', value: 'DIR', help: "the uploaded files: MediaWiki's images/ directory (or a files-manifest.jsonl)" },
-    messages: { type: 'string', multiple: true, value: 'DIR', help: "interface messages: MediaWiki's languages/i18n and each extension's i18n directory" },
+    messages: {
+      type: 'string',
+      multiple: true,
+      value: 'DIR',
+      help: "interface messages: MediaWiki's languages/i18n and each extension's i18n directory",
+    },
     interwiki: {
       type: 'string',
       value: 'FILE',
@@ -37,9 +47,19 @@ export const IMPORT_COMMAND: CommandSpec = {
     },
     lang: { type: 'string', value: 'CODE', help: "content language (default: the dump's xml:lang, else uk)" },
     quiet: { type: 'boolean', short: 'q', help: 'only warnings and the summary' },
-    workers: { type: 'string', value: 'N', help: 'threads analysing pages (expansion, links, search text) while the main thread writes (default: the cores but one, at least 1; 0: none)' },
-    'no-search-index': { type: 'boolean', help: 'leave the full-text search index empty (list=search finds nothing; prefix search still works)' },
-    render: { type: 'boolean', help: 'render every content page into the parser cache table: action=parse and the article path serve them without rendering' },
+    workers: {
+      type: 'string',
+      value: 'N',
+      help: 'threads analysing pages (expansion, links, search text) while the main thread writes (default: the cores but one, at least 1; 0: none)',
+    },
+    'no-search-index': {
+      type: 'boolean',
+      help: 'leave the full-text search index empty (list=search finds nothing; prefix search still works)',
+    },
+    render: {
+      type: 'boolean',
+      help: 'render every content page into the parser cache table: action=parse and the article path serve them without rendering',
+    },
     timings: { type: 'boolean', help: 'print the wall and CPU seconds of each step of the import (stderr), also with --quiet' },
   },
   notes: ['Exit codes: 0 done, 1 the import failed (FILE unchanged), 2 usage, 130/143 interrupted.'],
@@ -118,10 +138,13 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
     if (values.workers !== undefined && (!/^\d{1,3}$/.test(values.workers as string) || Number(values.workers) > MAX_IMPORT_WORKERS)) {
       throw new UsageError(`--workers ${String(values.workers)}: a number of threads from 0 to ${MAX_IMPORT_WORKERS}`);
     }
-    if (values.lang !== undefined && !/^[a-z]{2,3}(-[a-z0-9]+)*$/.test(values.lang as string)) throw new UsageError(`--lang ${String(values.lang)}: not a language code`);
+    if (values.lang !== undefined && !/^[a-z]{2,3}(-[a-z0-9]+)*$/.test(values.lang as string))
+      throw new UsageError(`--lang ${String(values.lang)}: not a language code`);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`wikiquery import: ${e.message}\nusage: wikiquery ${IMPORT_COMMAND.synopsis}\n(wikiquery import --help for more)\n`);
+    process.stderr.write(
+      `wikiquery import: ${e.message}\nusage: wikiquery ${IMPORT_COMMAND.synopsis}\n(wikiquery import --help for more)\n`,
+    );
     return 2;
   }
   const db = values.db as string;

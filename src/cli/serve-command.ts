@@ -21,23 +21,84 @@ export const SERVE_COMMAND: CommandSpec = {
   synopsis: 'serve --db FILE [--host ADDR] [--port N] [--files DIR] [options]',
   summary: "Answers MediaWiki 1.25's api.php (GET and POST /api.php) from an imported database.",
   options: {
-    db: { type: 'string', value: 'FILE|URL', help: 'the database `wikiquery import` wrote: an SQLite file (a path, or sqlite:PATH) or a PostgreSQL database (postgres://USER@HOST/DB; ?host=/socket/dir for a Unix socket)' },
-    'db-replica': { type: 'string', value: 'URL', help: 'a streaming replica of the PostgreSQL --db: reads go there (the served import is read from --db)' },
+    db: {
+      type: 'string',
+      value: 'FILE|URL',
+      help: 'the database `wikiquery import` wrote: an SQLite file (a path, or sqlite:PATH) or a PostgreSQL database (postgres://USER@HOST/DB; ?host=/socket/dir for a Unix socket)',
+    },
+    'db-replica': {
+      type: 'string',
+      value: 'URL',
+      help: 'a streaming replica of the PostgreSQL --db: reads go there (the served import is read from --db)',
+    },
     host: { type: 'string', value: 'ADDR', default: '127.0.0.1', help: 'address to listen on (0.0.0.0: every interface)' },
     port: { type: 'string', value: 'N', default: '8080', help: 'TCP port (0: any free port)' },
     files: { type: 'string', value: 'DIR', help: 'serve the uploaded files from the directory they were imported from' },
     'cache-mb': { type: 'string', value: 'MB', default: '64', help: 'response cache size (0: off)' },
-    'parser-cache-mb': { type: 'string', value: 'MB', default: '32', help: 'parser cache size: rendered pages kept per revision for action=parse and the article path (0: off)' },
-    'cors-origin': { type: 'string', multiple: true, value: 'PATTERN', help: "origins allowed to make cross-site requests with origin=, as $wgCrossSiteAJAXdomains: host names, * and ? wildcards (*.example.org)" },
-    'cors-except': { type: 'string', multiple: true, value: 'PATTERN', help: 'exceptions to --cors-origin ($wgCrossSiteAJAXdomainExceptions)' },
-    'trust-proxy': { type: 'string', value: 'PROXIES', help: 'believe X-Forwarded-For/-Proto/-Host from these peers: addresses or CIDR ranges (comma-separated), a hop count, or true for any' },
-    'watch-interval': { type: 'string', value: 'S', default: '2', help: 'check the database (file, or PostgreSQL served import) for a re-import every S seconds (0: only on SIGHUP)' },
-    'shutdown-grace': { type: 'string', value: 'S', default: '10', help: 'on SIGTERM/SIGINT, let running requests finish for at most S seconds' },
-    'max-concurrent': { type: 'string', value: 'N', default: '64', help: "API requests in flight (or taken together) past which a request is shed: HTTP 503, Retry-After and MediaWiki's maxlag error (0: never)" },
-    'max-connections': { type: 'string', value: 'N', default: '4096', help: 'open connections; more are closed as they arrive (give the process more file descriptors: ulimit -n)' },
-    'max-result-size': { type: 'string', value: 'BYTES', default: '8388608', help: "$wgAPIMaxResultSize: bytes of values in one answer; past it the module continues in the next request" },
-    workers: { type: 'string', value: 'N', default: String(availableParallelism()), help: 'processes answering requests, sharing the port (node:cluster); default: one per core; 1: this process alone' },
-    interwiki: { type: 'string', value: 'FILE', help: "the interwiki map (JSON, as src/wiki/data/interwiki.json) instead of MediaWiki's default list" },
+    'parser-cache-mb': {
+      type: 'string',
+      value: 'MB',
+      default: '32',
+      help: 'parser cache size: rendered pages kept per revision for action=parse and the article path (0: off)',
+    },
+    'cors-origin': {
+      type: 'string',
+      multiple: true,
+      value: 'PATTERN',
+      help: 'origins allowed to make cross-site requests with origin=, as $wgCrossSiteAJAXdomains: host names, * and ? wildcards (*.example.org)',
+    },
+    'cors-except': {
+      type: 'string',
+      multiple: true,
+      value: 'PATTERN',
+      help: 'exceptions to --cors-origin ($wgCrossSiteAJAXdomainExceptions)',
+    },
+    'trust-proxy': {
+      type: 'string',
+      value: 'PROXIES',
+      help: 'believe X-Forwarded-For/-Proto/-Host from these peers: addresses or CIDR ranges (comma-separated), a hop count, or true for any',
+    },
+    'watch-interval': {
+      type: 'string',
+      value: 'S',
+      default: '2',
+      help: 'check the database (file, or PostgreSQL served import) for a re-import every S seconds (0: only on SIGHUP)',
+    },
+    'shutdown-grace': {
+      type: 'string',
+      value: 'S',
+      default: '10',
+      help: 'on SIGTERM/SIGINT, let running requests finish for at most S seconds',
+    },
+    'max-concurrent': {
+      type: 'string',
+      value: 'N',
+      default: '64',
+      help: "API requests in flight (or taken together) past which a request is shed: HTTP 503, Retry-After and MediaWiki's maxlag error (0: never)",
+    },
+    'max-connections': {
+      type: 'string',
+      value: 'N',
+      default: '4096',
+      help: 'open connections; more are closed as they arrive (give the process more file descriptors: ulimit -n)',
+    },
+    'max-result-size': {
+      type: 'string',
+      value: 'BYTES',
+      default: '8388608',
+      help: '$wgAPIMaxResultSize: bytes of values in one answer; past it the module continues in the next request',
+    },
+    workers: {
+      type: 'string',
+      value: 'N',
+      default: String(availableParallelism()),
+      help: 'processes answering requests, sharing the port (node:cluster); default: one per core; 1: this process alone',
+    },
+    interwiki: {
+      type: 'string',
+      value: 'FILE',
+      help: "the interwiki map (JSON, as src/wiki/data/interwiki.json) instead of MediaWiki's default list",
+    },
     'log-level': { type: 'string', value: 'LEVEL', default: 'warn', help: `${LOG_LEVELS.join(', ')}; info logs one line per request` },
     debug: { type: 'boolean', help: "add MediaWiki's debuginfo (SQL queries and timings) to every answer" },
   },
@@ -122,7 +183,9 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
   if (where.backend === 'sqlite') {
     const problem = databaseProblem(where.path);
     if (problem !== null) {
-      process.stderr.write(`wikiquery serve: --db ${o.db}: ${problem}${problem === 'no such file' ? ' (run wikiquery import first)' : ''}\n`);
+      process.stderr.write(
+        `wikiquery serve: --db ${o.db}: ${problem}${problem === 'no such file' ? ' (run wikiquery import first)' : ''}\n`,
+      );
       return 1;
     }
   }
@@ -148,7 +211,8 @@ function parseWhole(value: string, what: string, unit: string): number {
 }
 
 function parseWorkers(v: string): number {
-  if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || Number(v) > 256) throw new UsageError(`--workers ${v}: a number of processes from 1 to 256`);
+  if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || Number(v) > 256)
+    throw new UsageError(`--workers ${v}: a number of processes from 1 to 256`);
   return Number(v);
 }
 
@@ -159,7 +223,10 @@ export function parseTrustProxy(v: string): boolean | number | string[] {
   if (s === 'false') return false;
   if (/^\d+$/.test(s)) return Number(s);
   const list = s.split(/[\s,]+/).filter(Boolean);
-  if (list.length === 0 || !list.every((a) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(a) || ['loopback', 'linklocal', 'uniquelocal'].includes(a))) {
+  if (
+    list.length === 0 ||
+    !list.every((a) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(a) || ['loopback', 'linklocal', 'uniquelocal'].includes(a))
+  ) {
     throw new UsageError(`--trust-proxy ${v}: expected true, a hop count, or proxy addresses/CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8)`);
   }
   return list;
@@ -222,13 +289,18 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
 
   const reopen = (why: string) =>
     server.reload().then(
-      (r) => log.warn({ why, import: r.current.id, previous: r.previous.id, generation: r.generation }, r.changed ? 'serving the new import' : 'database reopened'),
+      (r) =>
+        log.warn(
+          { why, import: r.current.id, previous: r.previous.id, generation: r.generation },
+          r.changed ? 'serving the new import' : 'database reopened',
+        ),
       (e: Error) => {
         log.error({ why, err: e.message }, 'database could not be reopened; still serving the previous one');
         throw e;
       },
     );
-  const watcher = (o.watchSeconds ?? 2) > 0 ? watchStoreLocation(o.db, (o.watchSeconds ?? 2) * 1000, () => reopen('a new import was published')) : null;
+  const watcher =
+    (o.watchSeconds ?? 2) > 0 ? watchStoreLocation(o.db, (o.watchSeconds ?? 2) * 1000, () => reopen('a new import was published')) : null;
   const onHup = () => void reopen('SIGHUP').catch(() => {});
   process.on('SIGHUP', onHup);
   let stopping = false;

@@ -19,11 +19,30 @@ async function main(): Promise<void> {
   // first start, or a database imported by a wikiquery with another schema: import the demo (again)
   if (!isCurrentDatabase(db)) {
     if (!existsSync(join(src, 'dump.xml'))) generateDemo(src);
-    const code = await runImportCommand([join(src, 'dump.xml'), '--db', db, '--files', join(src, 'files'), '--messages', join(src, 'messages'), '--lang', 'uk']);
+    const code = await runImportCommand([
+      join(src, 'dump.xml'),
+      '--db',
+      db,
+      '--files',
+      join(src, 'files'),
+      '--messages',
+      join(src, 'messages'),
+      '--lang',
+      'uk',
+    ]);
     if (code !== 0) process.exit(code);
   }
   // as `wikiquery serve`: one worker per core (cluster workers run this script again and find the database ready)
-  const code = await runServeCommand(['--db', db, '--host', process.env.HOST ?? '127.0.0.1', '--port', process.env.PORT ?? '8080', '--files', join(src, 'files')]);
+  const code = await runServeCommand([
+    '--db',
+    db,
+    '--host',
+    process.env.HOST ?? '127.0.0.1',
+    '--port',
+    process.env.PORT ?? '8080',
+    '--files',
+    join(src, 'files'),
+  ]);
   if (code !== 0) process.exitCode = code;
 }
 

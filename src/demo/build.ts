@@ -15,7 +15,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_WIKI_DIR, readDemoJson } from './folder.js';
-import { phpSerialize, sha1Base36, uploadLocation, xmlHeader, xmlLogItem, xmlPage, XML_FOOTER, type Contributor, type DumpUpload, type SiteInfo } from './dump-xml.js';
+import {
+  phpSerialize,
+  sha1Base36,
+  uploadLocation,
+  xmlHeader,
+  xmlLogItem,
+  xmlPage,
+  XML_FOOTER,
+  type Contributor,
+  type DumpUpload,
+  type SiteInfo,
+} from './dump-xml.js';
 import { pictureBytes, type Picture } from './pictures.js';
 
 interface DemoSite extends SiteInfo {
@@ -106,7 +117,9 @@ export function generateDemo(outDir: string): void {
   };
 
   // ---- revision ids: chronological, ties by page id (the position in pages.json), then by history position
-  const chronological = pages.flatMap((page, pageIndex) => page.revisions.map((revision, position) => ({ timestamp: revision.timestamp, pageIndex, position })));
+  const chronological = pages.flatMap((page, pageIndex) =>
+    page.revisions.map((revision, position) => ({ timestamp: revision.timestamp, pageIndex, position })),
+  );
   chronological.sort((a, b) => compareText(a.timestamp, b.timestamp) || a.pageIndex - b.pageIndex || a.position - b.position);
   const revisionIds = pages.map((page) => new Array<number>(page.revisions.length));
   chronological.forEach(({ pageIndex, position }, k) => (revisionIds[pageIndex]![position] = k + 1));
@@ -142,7 +155,9 @@ export function generateDemo(outDir: string): void {
       });
     }
   }
-  const uploadsLog = uploads.map(({ name, user, timestamp, comment }) => ({ name, user, timestamp, comment })).sort((a, b) => compareText(a.name, b.name));
+  const uploadsLog = uploads
+    .map(({ name, user, timestamp, comment }) => ({ name, user, timestamp, comment }))
+    .sort((a, b) => compareText(a.name, b.name));
   fs.writeFileSync(path.join(filesDir, 'uploads.json'), JSON.stringify(uploadsLog, null, 2) + '\n');
 
   // ---- dump
@@ -163,12 +178,34 @@ export function generateDemo(outDir: string): void {
       };
     });
     const upload = uploadOfPage.get(page.title);
-    chunks.push(xmlPage({ title: page.title, ns: splitTitle(site, page.title).ns, id: pageIndex + 1, redirect: page.redirect, revisions, uploads: upload ? [upload] : undefined }));
+    chunks.push(
+      xmlPage({
+        title: page.title,
+        ns: splitTitle(site, page.title).ns,
+        id: pageIndex + 1,
+        redirect: page.redirect,
+        revisions,
+        uploads: upload ? [upload] : undefined,
+      }),
+    );
   });
-  const log = logEvents.map((event, position) => ({ event, position })).sort((a, b) => compareText(a.event.timestamp, b.event.timestamp) || a.position - b.position);
+  const log = logEvents
+    .map((event, position) => ({ event, position }))
+    .sort((a, b) => compareText(a.event.timestamp, b.event.timestamp) || a.position - b.position);
   log.forEach(({ event }, k) => {
     const params = typeof event.params === 'string' ? event.params : phpSerialize(event.params);
-    chunks.push(xmlLogItem({ id: k + 1, timestamp: event.timestamp, contributor: userContributor(event.user), comment: event.comment ?? '', type: event.type, action: event.action, logtitle: event.title, params }));
+    chunks.push(
+      xmlLogItem({
+        id: k + 1,
+        timestamp: event.timestamp,
+        contributor: userContributor(event.user),
+        comment: event.comment ?? '',
+        type: event.type,
+        action: event.action,
+        logtitle: event.title,
+        params,
+      }),
+    );
   });
   chunks.push(XML_FOOTER);
   fs.writeFileSync(path.join(outDir, 'dump.xml'), chunks.join(''));
@@ -176,5 +213,6 @@ export function generateDemo(outDir: string): void {
   // ---- messages: already in MediaWiki's i18n format
   const messagesDir = path.join(outDir, 'messages');
   fs.mkdirSync(messagesDir, { recursive: true });
-  for (const file of fs.readdirSync(path.join(DEMO_WIKI_DIR, 'messages'))) fs.copyFileSync(path.join(DEMO_WIKI_DIR, 'messages', file), path.join(messagesDir, file));
+  for (const file of fs.readdirSync(path.join(DEMO_WIKI_DIR, 'messages')))
+    fs.copyFileSync(path.join(DEMO_WIKI_DIR, 'messages', file), path.join(messagesDir, file));
 }

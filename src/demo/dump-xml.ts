@@ -111,7 +111,8 @@ export function xmlHeader(site: SiteInfo = demoSiteInfo()): string {
 export const XML_FOOTER = '</mediawiki>\n';
 
 function xmlContributor(contributor: Contributor, indent: string): string {
-  if (contributor.ip !== undefined) return `${indent}<contributor>\n${indent}  <ip>${xmlEscape(contributor.ip)}</ip>\n${indent}</contributor>\n`;
+  if (contributor.ip !== undefined)
+    return `${indent}<contributor>\n${indent}  <ip>${xmlEscape(contributor.ip)}</ip>\n${indent}</contributor>\n`;
   return (
     `${indent}<contributor>\n${indent}  <username>${xmlEscape(contributor.name ?? '')}</username>\n` +
     `${indent}  <id>${contributor.id ?? 0}</id>\n${indent}</contributor>\n`

@@ -41,7 +41,11 @@ function layerColour(layer: Layer, x: number, y: number, width: number, height: 
     case 'diagonal gradient': {
       const t = (x + y) / (width + height - 2 || 1);
       const [from, to] = [layer.from, layer.to];
-      return [Math.round(from[0] + (to[0] - from[0]) * t), Math.round(from[1] + (to[1] - from[1]) * t), Math.round(from[2] + (to[2] - from[2]) * t)];
+      return [
+        Math.round(from[0] + (to[0] - from[0]) * t),
+        Math.round(from[1] + (to[1] - from[1]) * t),
+        Math.round(from[2] + (to[2] - from[2]) * t),
+      ];
     }
     case 'horizontal stripes':
       return layer.colours[Math.min(layer.colours.length - 1, Math.floor((y * layer.colours.length) / height))];

@@ -99,9 +99,21 @@ export class ApiAnswers {
     const error = res.headers['MediaWiki-API-Error'] !== undefined;
     // an answer computed on a database that has since been replaced is not kept
     if (cacheable && res.cacheable && gen === generations.current) {
-      const answer: CachedAnswer = { status: res.status, headers: res.headers, body: typeof res.body === 'string' ? Buffer.from(res.body, 'utf8') : res.body, labels };
-      const entry = this.cache.set(res.cacheable.perClient ? `${call.ip} ${call.base}` : call.base, url, answer, res.cacheable.untilSecondEnds);
-      return entry !== null ? { answer: entry, body: entry.body, entry, labels, error } : { answer, body: answer.body, entry: null, labels, error };
+      const answer: CachedAnswer = {
+        status: res.status,
+        headers: res.headers,
+        body: typeof res.body === 'string' ? Buffer.from(res.body, 'utf8') : res.body,
+        labels,
+      };
+      const entry = this.cache.set(
+        res.cacheable.perClient ? `${call.ip} ${call.base}` : call.base,
+        url,
+        answer,
+        res.cacheable.untilSecondEnds,
+      );
+      return entry !== null
+        ? { answer: entry, body: entry.body, entry, labels, error }
+        : { answer, body: answer.body, entry: null, labels, error };
     }
     return { answer: res, body: res.body, entry: null, labels, error };
   }

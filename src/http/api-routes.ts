@@ -42,12 +42,23 @@ export function registerApiRoutes(app: FastifyInstance, { answers, encoder, base
     return sendAnswer(request, reply, apiReply);
   };
   // API answers are compressed by sendAnswer (compress: false: no plugin hooks on these routes)
-  const apiRoute = { method: ['GET', 'POST', 'OPTIONS'], handler, compress: false, onRequest: loadHooks.onRequest, onSend: loadHooks.onSend } as const;
+  const apiRoute = {
+    method: ['GET', 'POST', 'OPTIONS'],
+    handler,
+    compress: false,
+    onRequest: loadHooks.onRequest,
+    onSend: loadHooks.onSend,
+  } as const;
   // once per process: a spread copy given more members is fine here
   app.route({ ...apiRoute, method: [...apiRoute.method], url: '/api.php' });
   app.route({ ...apiRoute, method: [...apiRoute.method], url: '/w/api.php' });
   // the site root: where a person typing the server's address wants to go
-  app.route({ method: ['GET', 'HEAD'], url: '/', exposeHeadRoute: false, handler: async (_req, reply) => reply.code(301).header('Location', '/api.php').header('Cache-Control', 'max-age=3600').send() });
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/',
+    exposeHeadRoute: false,
+    handler: async (_req, reply) => reply.code(301).header('Location', '/api.php').header('Cache-Control', 'max-age=3600').send(),
+  });
 }
 
 export function registerFallbackAnswers(app: FastifyInstance, baseUrls: BaseUrls): void {
@@ -59,7 +70,11 @@ export function registerFallbackAnswers(app: FastifyInstance, baseUrls: BaseUrls
     request.log.warn({ err: error }, 'request body refused');
     // a body refused before its end was not read: the connection cannot carry another request
     if (status === 413) reply.header('Connection', 'close');
-    reply.code(status).header('X-Frame-Options', 'DENY').header('MediaWiki-API-Error', 'badrequest').type('application/json; charset=utf-8');
+    reply
+      .code(status)
+      .header('X-Frame-Options', 'DENY')
+      .header('MediaWiki-API-Error', 'badrequest')
+      .type('application/json; charset=utf-8');
     return refusalBody(error.message, `${baseUrls.ofRequest(request)}/api.php`);
   });
   // Unknown paths: MediaWiki's web server would answer 404 too; say where the API is.

@@ -64,7 +64,10 @@ function indicators(out: RenderedPage): string {
 }
 
 /** `withWiki` runs a handler on the database being served (and its Wiki), which a re-import may replace */
-export function registerArticleRoutes(app: FastifyInstance, withWiki: <T>(use: (store: Store, wiki: Wiki) => Promise<T>) => Promise<T>): void {
+export function registerArticleRoutes(
+  app: FastifyInstance,
+  withWiki: <T>(use: (store: Store, wiki: Wiki) => Promise<T>) => Promise<T>,
+): void {
   const handler = (request: FastifyRequest, reply: FastifyReply) => withWiki((store, wiki) => answer(request, reply, store, wiki));
   app.get('/index.php', handler);
   app.get('/index.php/*', handler);
@@ -89,7 +92,16 @@ async function answer(request: FastifyRequest, reply: FastifyReply, store: Store
     const parsed = wiki.codec.parse(titleText, 0);
     reply.header('X-Content-Type-Options', 'nosniff');
     if (!parsed || parsed.ns < 0) {
-      return reply.code(400).type('text/html; charset=utf-8').send(page(wiki, 'Неправильна назва', `<h1>Неправильна назва</h1>\n<p>Запитана назва сторінки неправильна: «${escapeHtml(titleText)}».</p>`));
+      return reply
+        .code(400)
+        .type('text/html; charset=utf-8')
+        .send(
+          page(
+            wiki,
+            'Неправильна назва',
+            `<h1>Неправильна назва</h1>\n<p>Запитана назва сторінки неправильна: «${escapeHtml(titleText)}».</p>`,
+          ),
+        );
     }
     let [row] = await store.pages.byTitles([{ ns: parsed.ns, dbkey: parsed.dbkey }]);
     const shown = wiki.titleText(parsed.ns, parsed.dbkey);
@@ -99,7 +111,16 @@ async function answer(request: FastifyRequest, reply: FastifyReply, store: Store
       return reply.code(200).type('text/x-wiki; charset=UTF-8').header('Content-Disposition', 'inline').send(text);
     }
     if (!row) {
-      return reply.code(404).type('text/html; charset=utf-8').send(page(wiki, shown, `<h1 id="firstHeading">${escapeHtml(shown)}</h1>\n<p>Такої сторінки не існує. Повернутися на <a href="${articleUrl('')}">головну сторінку</a>.</p>`));
+      return reply
+        .code(404)
+        .type('text/html; charset=utf-8')
+        .send(
+          page(
+            wiki,
+            shown,
+            `<h1 id="firstHeading">${escapeHtml(shown)}</h1>\n<p>Такої сторінки не існує. Повернутися на <a href="${articleUrl('')}">головну сторінку</a>.</p>`,
+          ),
+        );
     }
     let redirectedFrom = '';
     if (row.isRedirect && query.get('redirect') !== 'no') {
@@ -128,7 +149,10 @@ ${redirectedFrom}<div id="mw-content-text" lang="${wiki.lang}" dir="ltr">${out.h
 ${categoryLinks(wiki, out)}
 </div>
 <footer>${escapeHtml(wiki.info.sitename)} · <a href="${api}">дані сторінки через API</a> · <a href="/index.php?title=${wfUrlencode(wiki.codec.prefixedDbKey(row.ns, row.title))}&amp;action=raw">вікітекст</a></footer>`;
-    return reply.code(200).type('text/html; charset=utf-8').send(page(wiki, title, body));
+    return reply
+      .code(200)
+      .type('text/html; charset=utf-8')
+      .send(page(wiki, title, body));
   }
 }
 

@@ -76,7 +76,8 @@ export function rescueRequest(packet: Buffer): Buffer | null {
   const line = packet.subarray(0, lineEnd);
   const firstSpace = line.indexOf(0x20);
   const lastSpace = line.lastIndexOf(0x20);
-  if (firstSpace <= 0 || lastSpace <= firstSpace + 1 || !/^HTTP\/1\.[01]$/.test(line.subarray(lastSpace + 1).toString('latin1'))) return null;
+  if (firstSpace <= 0 || lastSpace <= firstSpace + 1 || !/^HTTP\/1\.[01]$/.test(line.subarray(lastSpace + 1).toString('latin1')))
+    return null;
   const head = packet.subarray(lineEnd, headEnd + 4).toString('latin1');
   if (/\r\ntransfer-encoding:/i.test(head)) return null;
   const contentLength = /\r\ncontent-length:[ \t]*(\d+)[ \t]*\r\n/i.exec(head);
@@ -86,7 +87,18 @@ export function rescueRequest(packet: Buffer): Buffer | null {
   let encoded = '';
   for (const byte of target) {
     // bytes above 0x7F (UTF-8) and the printable characters nginx passes through but llhttp refuses
-    encoded += byte >= 0x80 || byte === 0x22 || byte === 0x3c || byte === 0x3e || byte === 0x5c || byte === 0x5e || byte === 0x60 || byte === 0x7b || byte === 0x7d ? '%' + byte.toString(16).toUpperCase().padStart(2, '0') : String.fromCharCode(byte);
+    encoded +=
+      byte >= 0x80 ||
+      byte === 0x22 ||
+      byte === 0x3c ||
+      byte === 0x3e ||
+      byte === 0x5c ||
+      byte === 0x5e ||
+      byte === 0x60 ||
+      byte === 0x7b ||
+      byte === 0x7d
+        ? '%' + byte.toString(16).toUpperCase().padStart(2, '0')
+        : String.fromCharCode(byte);
     if (byte < 0x21 || byte === 0x7f) return null; // controls: malformed whatever the encoding
   }
   // one request only: `Connection: close` makes the server end the connection after answering it

@@ -20,7 +20,9 @@ export const ENCODINGS: Encoding[] = ['br', 'gzip'];
 /** below this a compressed body saves less than its headers cost */
 export const THRESHOLD = 1024;
 const GZIP = { level: 5 };
-const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } };
+const BROTLI = {
+  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
+};
 
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(compress, { encodings: ENCODINGS, threshold: THRESHOLD, brotliOptions: BROTLI, zlibOptions: GZIP });

@@ -109,7 +109,14 @@ export class DirectPath {
     // Node then sends as UTF-8 rather than Latin-1: the same bytes while the header values are ASCII, as
     // they are but for CORS's echo of the Origin header.
     const text = typeof body === 'string' && call.headers.origin !== undefined ? Buffer.from(body, 'utf8') : body;
-    this.finish(res, status, this.headerList(apiReply.answer.headers, encoding), text, this.stages.metrics.series(apiReply.labels, status, apiReply.error), start);
+    this.finish(
+      res,
+      status,
+      this.headerList(apiReply.answer.headers, encoding),
+      text,
+      this.stages.metrics.series(apiReply.labels, status, apiReply.error),
+      start,
+    );
   }
 
   private lowerName(name: string): string {
@@ -195,7 +202,14 @@ export class DirectPath {
   }
 
   /** an answer not from the cache: its length (and, while closing, Connection: close) added to its headers */
-  private finish(res: ServerResponse, status: number, headers: string[], body: Buffer | string, series: Series | undefined, start: number): void {
+  private finish(
+    res: ServerResponse,
+    status: number,
+    headers: string[],
+    body: Buffer | string,
+    series: Series | undefined,
+    start: number,
+  ): void {
     if (this.stages.graceful.stopping) headers.push('connection', 'close');
     const bytes = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
     headers.push('content-length', String(bytes));
@@ -203,7 +217,16 @@ export class DirectPath {
   }
 
   /** every direct answer's end: its bytes counted in flight, its series and start kept for the metrics, written */
-  private writeOut(res: ServerResponse, status: number, headers: string[], body: Buffer | string, bytes: number, series: Series | undefined, start: number, block?: Block): void {
+  private writeOut(
+    res: ServerResponse,
+    status: number,
+    headers: string[],
+    body: Buffer | string,
+    bytes: number,
+    series: Series | undefined,
+    start: number,
+    block?: Block,
+  ): void {
     this.stages.loadGate.sent(res, bytes);
     const direct = res as DirectResponse;
     direct[SERIES] = series;

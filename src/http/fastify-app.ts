@@ -37,7 +37,10 @@ export async function createFastifyApp(log: Logger, limits: HttpLimits, trustPro
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     // a hop count: trust the nearest N peers
     trustProxy: typeof trustProxy === 'number' ? (_addr: string, i: number) => i < trustProxy : (trustProxy ?? false),
-    clientErrorHandler: makeClientErrorHandler(() => app.server, () => `http://${listenHost(app)}/api.php`) as (e: Error, s: Socket) => void,
+    clientErrorHandler: makeClientErrorHandler(
+      () => app.server,
+      () => `http://${listenHost(app)}/api.php`,
+    ) as (e: Error, s: Socket) => void,
   });
   // a socket that neither sends nor takes bytes for this long (a client that stopped reading) is closed;
   // watched once a second rather than by Node's timer per request (src/http/idle-timeout.ts)
@@ -52,7 +55,10 @@ export async function createFastifyApp(log: Logger, limits: HttpLimits, trustPro
   await app.register(formbody, { bodyLimit: limits.bodyBytes });
   // multipart under the same byte limit as urlencoded, streamed, refused (413) rather than truncated
   app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
-    parseMultipart(request.headers, payload, limits).then((fields) => done(null, fields), (e: Error) => done(e, undefined));
+    parseMultipart(request.headers, payload, limits).then(
+      (fields) => done(null, fields),
+      (e: Error) => done(e, undefined),
+    );
   });
   await registerCompression(app);
   return app;
@@ -61,5 +67,9 @@ export async function createFastifyApp(log: Logger, limits: HttpLimits, trustPro
 /** for requests too malformed to name a host: the address the server listens on */
 function listenHost(app: FastifyInstance): string {
   const address = app.server.address();
-  return address && typeof address === 'object' ? (address.family === 'IPv6' ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`) : '127.0.0.1';
+  return address && typeof address === 'object'
+    ? address.family === 'IPv6'
+      ? `[${address.address}]:${address.port}`
+      : `${address.address}:${address.port}`
+    : '127.0.0.1';
 }

@@ -20,7 +20,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../store/store.js';
 import { UPLOAD_PATH, hashPath, sha1Base36ToHex } from '../wiki/files.js';
 
-export function registerFileRoutes(app: FastifyInstance, withStore: <T>(use: (store: Store) => Promise<T>) => Promise<T>, filesDir?: string): void {
+export function registerFileRoutes(
+  app: FastifyInstance,
+  withStore: <T>(use: (store: Store) => Promise<T>) => Promise<T>,
+  filesDir?: string,
+): void {
   const root = filesDir === undefined ? null : path.resolve(filesDir);
   // the directory's own real path (it may itself be reached through a symlink, which is fine)
   let realRoot: Promise<string | null> | null = null;
@@ -62,10 +66,7 @@ export function registerFileRoutes(app: FastifyInstance, withStore: <T>(use: (st
 
     const etag = `"${sha1Base36ToHex(file.sha1)}"`;
     const mime = file.majorMime === 'unknown' ? 'application/octet-stream' : `${file.majorMime}/${file.minorMime}`;
-    reply
-      .header('ETag', etag)
-      .header('Last-Modified', st.mtime.toUTCString())
-      .header('X-Content-Type-Options', 'nosniff');
+    reply.header('ETag', etag).header('Last-Modified', st.mtime.toUTCString()).header('X-Content-Type-Options', 'nosniff');
     if (matchesEtag(request.headers['if-none-match'], etag)) {
       await handle.close();
       return reply.code(304).send();

@@ -35,7 +35,13 @@ export function watchIdleConnections(server: Server, timeoutMs: number): () => v
   };
   const onConnection = (socket: Socket) => {
     const watchedSocket = socket as WatchedSocket;
-    watchedSocket[WATCHED] = { read: socket.bytesRead, written: socket.bytesWritten, pending: socket.writableLength, since: Date.now(), fired: false };
+    watchedSocket[WATCHED] = {
+      read: socket.bytesRead,
+      written: socket.bytesWritten,
+      pending: socket.writableLength,
+      since: Date.now(),
+      fired: false,
+    };
     watched.add(watchedSocket);
     socket.once('close', onClose);
   };

@@ -54,7 +54,11 @@ export const tooLarge = (limit: number) => new HttpLimitError(`the request body 
  * that send every parameter as a file part (some do) get the same answer. A value is never truncated:
  * every bound is an error.
  */
-export function parseMultipart(headers: IncomingHttpHeaders, body: Readable, limits: HttpLimits): Promise<Record<string, string | string[]>> {
+export function parseMultipart(
+  headers: IncomingHttpHeaders,
+  body: Readable,
+  limits: HttpLimits,
+): Promise<Record<string, string | string[]>> {
   return new Promise((resolve, reject) => {
     const declared = Number(headers['content-length']);
     if (Number.isFinite(declared) && declared > limits.bodyBytes) {

@@ -63,7 +63,8 @@ class LatencyHistogram {
   ) {}
 
   getForPromString() {
-    const values: { labels: Record<string, string | number>; sharedLabels: Record<string, string>; value: number; metricName: string }[] = [];
+    const values: { labels: Record<string, string | number>; sharedLabels: Record<string, string>; value: number; metricName: string }[] =
+      [];
     for (const s of this.series.values()) {
       let acc = 0;
       for (let i = 0; i < this.bounds.length; i++) {
@@ -120,7 +121,7 @@ export class Metrics {
     const latencySeries = this.latencySeries;
     new Counter({
       name: 'wikiquery_api_requests_total',
-      help: 'api.php requests answered, by action, HTTP status and result (ok, or error: the answer is MediaWiki\'s error object)',
+      help: "api.php requests answered, by action, HTTP status and result (ok, or error: the answer is MediaWiki's error object)",
       labelNames: ['action', 'status', 'result'],
       registers,
       collect() {
@@ -136,7 +137,12 @@ export class Metrics {
         flush(this, moduleSeries.values());
       },
     });
-    const latency = new LatencyHistogram('wikiquery_api_request_duration_seconds', 'time from the request to the response, by action', LATENCY_BUCKETS, latencySeries);
+    const latency = new LatencyHistogram(
+      'wikiquery_api_request_duration_seconds',
+      'time from the request to the response, by action',
+      LATENCY_BUCKETS,
+      latencySeries,
+    );
     this.registry.registerMetric(latency as unknown as Metric);
     const hits = [this.hits];
     const misses = [this.misses];
@@ -156,9 +162,28 @@ export class Metrics {
         flush(this, misses);
       },
     });
-    this.reloads = new Counter({ name: 'wikiquery_database_reloads_total', help: 'database re-opens (re-import or SIGHUP), by result', labelNames: ['result'], registers });
-    new Gauge({ name: 'wikiquery_response_cache_entries', help: 'answers in the response cache', registers, collect() { this.set(source.cacheSize().entries); } });
-    new Gauge({ name: 'wikiquery_response_cache_bytes', help: 'approximate bytes held by the response cache', registers, collect() { this.set(source.cacheSize().bytes); } });
+    this.reloads = new Counter({
+      name: 'wikiquery_database_reloads_total',
+      help: 'database re-opens (re-import or SIGHUP), by result',
+      labelNames: ['result'],
+      registers,
+    });
+    new Gauge({
+      name: 'wikiquery_response_cache_entries',
+      help: 'answers in the response cache',
+      registers,
+      collect() {
+        this.set(source.cacheSize().entries);
+      },
+    });
+    new Gauge({
+      name: 'wikiquery_response_cache_bytes',
+      help: 'approximate bytes held by the response cache',
+      registers,
+      collect() {
+        this.set(source.cacheSize().bytes);
+      },
+    });
     new Gauge({
       name: 'wikiquery_database_bytes',
       help: 'size of the database being served',
@@ -168,8 +193,22 @@ export class Metrics {
         if (bytes !== undefined) this.set(bytes);
       },
     });
-    new Gauge({ name: 'wikiquery_database_pages', help: 'pages of the wiki being served', registers, collect() { this.set(source.pages()); } });
-    new Gauge({ name: 'wikiquery_database_generation', help: 'how many databases this process has served (1 + reloads)', registers, collect() { this.set(source.generation()); } });
+    new Gauge({
+      name: 'wikiquery_database_pages',
+      help: 'pages of the wiki being served',
+      registers,
+      collect() {
+        this.set(source.pages());
+      },
+    });
+    new Gauge({
+      name: 'wikiquery_database_generation',
+      help: 'how many databases this process has served (1 + reloads)',
+      registers,
+      collect() {
+        this.set(source.generation());
+      },
+    });
   }
 
   request(labels: RequestLabels, status: number, error: boolean, seconds: number): void {
@@ -195,7 +234,11 @@ export class Metrics {
   private newSeries(labels: RequestLabels, key: string, status: number, error: boolean): Series {
     const action = labels.action;
     let request = this.requestSeries.get(key);
-    if (!request) this.requestSeries.set(key, (request = { labels: { action, status: String(status), result: error ? 'error' : 'ok' }, count: 0, reported: 0 }));
+    if (!request)
+      this.requestSeries.set(
+        key,
+        (request = { labels: { action, status: String(status), result: error ? 'error' : 'ok' }, count: 0, reported: 0 }),
+      );
     const modules: Tally[] = [];
     for (const moduleName of labels.modules) {
       let tally = this.moduleSeries.get(moduleName);
@@ -207,7 +250,11 @@ export class Metrics {
 
   private latency(action: string): LatencyTally {
     let latency = this.latencySeries.get(action);
-    if (!latency) this.latencySeries.set(action, (latency = { labels: { action }, buckets: new Array<number>(LATENCY_BUCKETS.length).fill(0), sum: 0, count: 0 }));
+    if (!latency)
+      this.latencySeries.set(
+        action,
+        (latency = { labels: { action }, buckets: new Array<number>(LATENCY_BUCKETS.length).fill(0), sum: 0, count: 0 }),
+      );
     return latency;
   }
 
@@ -255,7 +302,8 @@ export function requestLabels(raw: Record<string, string>, actions: ReadonlySet<
     for (const param of QUERY_MODULE_PARAMS) {
       const value = raw[param];
       if (value === undefined) continue;
-      for (const moduleName of value.split('|')) if (queryModules.has(moduleName) && !modules.includes(moduleName)) modules.push(moduleName);
+      for (const moduleName of value.split('|'))
+        if (queryModules.has(moduleName) && !modules.includes(moduleName)) modules.push(moduleName);
     }
   }
   return { action, modules };

@@ -5,5 +5,7 @@
 
 /** the error object's JSON; `reason` says what could not be read, `apiUrl` is where the API is */
 export function refusalBody(reason: string, apiUrl: string): string {
-  return JSON.stringify({ error: { code: 'badrequest', info: `The request could not be read: ${reason}`, '*': `See ${apiUrl} for API usage` } });
+  return JSON.stringify({
+    error: { code: 'badrequest', info: `The request could not be read: ${reason}`, '*': `See ${apiUrl} for API usage` },
+  });
 }

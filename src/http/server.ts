@@ -87,7 +87,13 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const registry = createRegistry();
   const generations = await Generations.start(opts.store, async (store): Promise<ServedApi> => {
     const wiki = await Wiki.forServing(store.site, store.relations, opts.interwiki);
-    return { api: new ApiMain(store, wiki, registry, { debug: opts.debug, cors: opts.cors, maxResultSize: opts.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE }) };
+    return {
+      api: new ApiMain(store, wiki, registry, {
+        debug: opts.debug,
+        cors: opts.cors,
+        maxResultSize: opts.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE,
+      }),
+    };
   });
   const log = opts.logger ?? createLogger(opts.logLevel ?? 'warn');
   // once per process: a spread copy given more members is fine here
@@ -116,7 +122,16 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     probe: () => generations.using((gen) => gen.store.pages.byIds([1])).then(() => undefined),
   });
   metrics.register(app);
-  new DirectPath({ answers, encoder, metrics, loadGate: load.gate, graceful, baseUrls, log, behindProxy: Boolean(opts.trustProxy) }).install(app);
+  new DirectPath({
+    answers,
+    encoder,
+    metrics,
+    loadGate: load.gate,
+    graceful,
+    baseUrls,
+    log,
+    behindProxy: Boolean(opts.trustProxy),
+  }).install(app);
   registerRequestLog(app, metrics, log);
   registerFallbackAnswers(app, baseUrls);
 

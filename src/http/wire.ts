@@ -184,8 +184,19 @@ let tailText = '';
 
 /** The lines _storeHeader ends a keep-alive response with; null when this response is not the common case. */
 function keepAliveTail(response: NodeResponse): string | null {
-  if (!response.shouldKeepAlive || response.maxRequestsOnConnectionReached || response._removedConnection || response._expect_continue || !response.sendDate) return null;
-  if (response._keepAliveTimeout !== tailTimeout || response._maxRequestsPerSocket !== tailMax || response._defaultKeepAlive !== tailDefault) {
+  if (
+    !response.shouldKeepAlive ||
+    response.maxRequestsOnConnectionReached ||
+    response._removedConnection ||
+    response._expect_continue ||
+    !response.sendDate
+  )
+    return null;
+  if (
+    response._keepAliveTimeout !== tailTimeout ||
+    response._maxRequestsPerSocket !== tailMax ||
+    response._defaultKeepAlive !== tailDefault
+  ) {
     tailTimeout = response._keepAliveTimeout;
     tailMax = response._maxRequestsPerSocket;
     tailDefault = response._defaultKeepAlive;

@@ -45,10 +45,17 @@ class WorkerPool implements ChunkAnalyzer {
   private next = 0;
   private failure: Error | null = null;
 
-  constructor(n: number, data: WorkerData, private readonly onClosed: () => void) {
+  constructor(
+    n: number,
+    data: WorkerData,
+    private readonly onClosed: () => void,
+  ) {
     for (let i = 0; i < n; i++) {
       // a bigger young generation: a chunk's garbage dies young instead of being promoted and swept
-      const worker = new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 96 } });
+      const worker = new Worker(new URL('./analysis-worker.js', import.meta.url), {
+        workerData: data,
+        resourceLimits: { maxYoungGenerationSizeMb: 96 },
+      });
       const entry = { worker, pending: [] as Pending[] };
       worker.on('message', (m: { ok: true; results: EncodedResults } | { ok: false; error: string }) => {
         const p = entry.pending.shift();

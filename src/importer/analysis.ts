@@ -118,7 +118,14 @@ export function contentMessage(source: Pick<ImportSource, 'messages'>, lang: str
 function trackingCategories(source: ImportSource, codec: TitleCodec, lang: string): Map<string, string | null> {
   const out = new Map<string, string | null>();
   const catPrefix = codec.nsName(NS_CATEGORY) ?? 'Category';
-  for (const key of ['hidden-category-category', 'broken-file-category', 'index-category', 'noindex-category', 'restricted-displaytitle-ignored', ...Object.values(LIMIT_CATEGORIES)]) {
+  for (const key of [
+    'hidden-category-category',
+    'broken-file-category',
+    'index-category',
+    'noindex-category',
+    'restricted-displaytitle-ignored',
+    ...Object.values(LIMIT_CATEGORIES),
+  ]) {
     const text = contentMessage(source, lang, key);
     const t = text === undefined || text.trim() === '-' ? null : codec.parse(`${catPrefix}:${text.trim()}`, 0);
     out.set(key, t && t.ns === NS_CATEGORY ? t.dbkey : null);
@@ -184,7 +191,14 @@ export class PageAnalyzer {
 
   /** CSS, JavaScript, JSON pages have no links; the hooks still see them */
   private unlinked(page: PageWithText): PageResult {
-    const analysis: PageAnalysis = { pageId: page.id, ns: page.ns, dbkey: page.dbkey, isRedirect: page.isRedirect, latestTimestamp: page.latestTimestamp, categories: [] };
+    const analysis: PageAnalysis = {
+      pageId: page.id,
+      ns: page.ns,
+      dbkey: page.dbkey,
+      isRedirect: page.isRedirect,
+      latestTimestamp: page.latestTimestamp,
+      categories: [],
+    };
     return this.withHooks({ page: head(page), links: null, analysis, hooks: [] }, page.text);
   }
 
@@ -198,10 +212,18 @@ export class PageAnalyzer {
   private wikitext(page: PageWithText): PageResult {
     const { exp, links } = this.expandAndLink(page);
     const analysis: PageAnalysis = {
-      pageId: page.id, ns: page.ns, dbkey: page.dbkey, isRedirect: page.isRedirect, latestTimestamp: page.latestTimestamp, defaultSort: exp.defaultSort,
+      pageId: page.id,
+      ns: page.ns,
+      dbkey: page.dbkey,
+      isRedirect: page.isRedirect,
+      latestTimestamp: page.latestTimestamp,
+      defaultSort: exp.defaultSort,
       categories: [...links.categories.keys()],
     };
-    const r = this.withHooks({ page: head(page), links: linkRows(links, exp.templates, page.dbkey.replace(/_/g, ' ')), analysis, hooks: [] }, exp.text);
+    const r = this.withHooks(
+      { page: head(page), links: linkRows(links, exp.templates, page.dbkey.replace(/_/g, ' ')), analysis, hooks: [] },
+      exp.text,
+    );
     if (exp.inlineQueries) r.inlineQueries = true;
     return r;
   }

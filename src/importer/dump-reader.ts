@@ -287,13 +287,36 @@ class DumpParser {
         break;
       case 'revision':
         if (!this.page || parent !== 'page') this.fail('<revision> outside <page>');
-        this.rev = { id: 0, parentId: 0, timestamp: '', user: '', userId: 0, comment: '', minor: false, sha1: '', text: null, bytes: -1, deleted: 0 };
+        this.rev = {
+          id: 0,
+          parentId: 0,
+          timestamp: '',
+          user: '',
+          userId: 0,
+          comment: '',
+          minor: false,
+          sha1: '',
+          text: null,
+          bytes: -1,
+          deleted: 0,
+        };
         break;
       case 'upload':
         this.upload = { timestamp: '', user: '', userId: 0, comment: '', filename: '', size: 0, sha1base36: '' };
         break;
       case 'logitem':
-        this.logitem = { id: 0, timestamp: '', user: '', userId: 0, comment: '', type: '', action: '', logtitle: '', params: '', deleted: 0 };
+        this.logitem = {
+          id: 0,
+          timestamp: '',
+          user: '',
+          userId: 0,
+          comment: '',
+          type: '',
+          action: '',
+          logtitle: '',
+          params: '',
+          deleted: 0,
+        };
         break;
       case 'contributor':
         this.contributor = { user: '', userId: 0 };
@@ -375,7 +398,17 @@ class DumpParser {
     }
     this.out.push({
       type: 'page',
-      page: { id: p.id, line: p.line, ns: p.ns, title: p.title, redirectTitle: p.redirectTitle, revisionCount: p.count, first: p.first, latest: p.latest, uploads: p.uploads },
+      page: {
+        id: p.id,
+        line: p.line,
+        ns: p.ns,
+        title: p.title,
+        redirectTitle: p.redirectTitle,
+        revisionCount: p.count,
+        first: p.first,
+        latest: p.latest,
+        uploads: p.uploads,
+      },
     });
   }
 

@@ -48,7 +48,9 @@ export function checkDumpPath(file: string): void {
     st = fs.statSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new DumpSourceError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+    throw new DumpSourceError(
+      `${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+    );
   }
   if (st.isDirectory()) throw new DumpSourceError(`${file}: is a directory, not a dump`);
   try {
@@ -135,7 +137,9 @@ export async function openDump(file: string, opts: OpenDumpOptions = {}): Promis
   if (compression === 'gzip') stream = decompressed(plain, createGunzip(), name, compression);
   if (compression === 'bzip2') {
     const program = opts.bzip2 === 'js' ? null : bzip2Program();
-    stream = program ? viaProgram(plain, program, name) : decompressed(plain, unbzip2() as unknown as NodeJS.ReadWriteStream, name, compression);
+    stream = program
+      ? viaProgram(plain, program, name)
+      : decompressed(plain, unbzip2() as unknown as NodeJS.ReadWriteStream, name, compression);
   }
   return {
     stream,
@@ -150,7 +154,12 @@ export async function openDump(file: string, opts: OpenDumpOptions = {}): Promis
 }
 
 /** Decoder errors (a truncated or corrupt file) are the dump's fault: say so, naming the dump. */
-async function* decompressed(input: Readable, decoder: NodeJS.ReadWriteStream, name: string, what: DumpCompression): AsyncGenerator<Buffer> {
+async function* decompressed(
+  input: Readable,
+  decoder: NodeJS.ReadWriteStream,
+  name: string,
+  what: DumpCompression,
+): AsyncGenerator<Buffer> {
   // unbzip2-stream is a classic stream: a PassThrough gives both decoders backpressure and async iteration
   const out = new PassThrough();
   decoder.on('error', (e: Error) => out.destroy(new DumpSourceError(`${name}: corrupt ${what} data (${e.message})`)));
@@ -196,7 +205,10 @@ async function* viaProgram(input: Readable, program: string, name: string): Asyn
     for await (const chunk of child.stdout) yield chunk as Buffer;
     const code = await exited;
     if (code !== 0) {
-      const why = stderr.split('\n').map((l) => l.replace(/^\S*bzip2: /, '').trim()).find((l) => l && !l.startsWith('Input file') && !/^You can use|^It is possible/.test(l));
+      const why = stderr
+        .split('\n')
+        .map((l) => l.replace(/^\S*bzip2: /, '').trim())
+        .find((l) => l && !l.startsWith('Input file') && !/^You can use|^It is possible/.test(l));
       throw new DumpSourceError(`${name}: corrupt bzip2 data (${why ?? `${path.basename(program)} exited with ${code}`})`);
     }
   } finally {

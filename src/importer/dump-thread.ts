@@ -41,14 +41,36 @@ const REVISION = 1;
 const PAGE = 2;
 
 function encodeRevision(out: unknown[], r: DumpRevision, withText = true): void {
-  out.push(r.id, r.parentId, r.timestamp, r.user, r.userId, r.comment, r.minor, r.model, r.format, r.sha1, withText ? r.text : null, r.bytes, r.deleted);
+  out.push(
+    r.id,
+    r.parentId,
+    r.timestamp,
+    r.user,
+    r.userId,
+    r.comment,
+    r.minor,
+    r.model,
+    r.format,
+    r.sha1,
+    withText ? r.text : null,
+    r.bytes,
+    r.deleted,
+  );
 }
 
 function decodeRevision(v: unknown[], i: number): DumpRevision {
   const r: DumpRevision = {
-    id: v[i] as number, parentId: v[i + 1] as number, timestamp: v[i + 2] as string, user: v[i + 3] as string, userId: v[i + 4] as number,
-    comment: v[i + 5] as string, minor: v[i + 6] as boolean,
-    sha1: v[i + 9] as string, text: v[i + 10] as string | null, bytes: v[i + 11] as number, deleted: v[i + 12] as number,
+    id: v[i] as number,
+    parentId: v[i + 1] as number,
+    timestamp: v[i + 2] as string,
+    user: v[i + 3] as string,
+    userId: v[i + 4] as number,
+    comment: v[i + 5] as string,
+    minor: v[i + 6] as boolean,
+    sha1: v[i + 9] as string,
+    text: v[i + 10] as string | null,
+    bytes: v[i + 11] as number,
+    deleted: v[i + 12] as number,
   };
   // absent, as the reader leaves them
   if (v[i + 7] !== undefined) r.model = v[i + 7] as string;
@@ -87,8 +109,15 @@ function* decodeBatch(v: unknown[]): Generator<ThreadedDumpItem> {
       const first = decodeRevision(v, i + 8);
       const latest = decodeRevision(v, i + 8 + REV_FIELDS);
       const page: DumpPage = {
-        id: v[i + 1] as number, line: v[i + 2] as number, ns: v[i + 3] as number | undefined, title: v[i + 4] as string,
-        redirectTitle: v[i + 5] as string | undefined, revisionCount: v[i + 6] as number, first, latest, uploads: v[i + 7] as DumpUpload[],
+        id: v[i + 1] as number,
+        line: v[i + 2] as number,
+        ns: v[i + 3] as number | undefined,
+        title: v[i + 4] as string,
+        redirectTitle: v[i + 5] as string | undefined,
+        revisionCount: v[i + 6] as number,
+        first,
+        latest,
+        uploads: v[i + 7] as DumpUpload[],
       };
       i += 8 + 2 * REV_FIELDS;
       yield { item: { type: 'page', page } };

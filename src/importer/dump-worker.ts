@@ -45,7 +45,10 @@ async function send(): Promise<void> {
 }
 
 try {
-  for await (const item of readDump(file, { onBytes: (b) => (bytesRead = b), onWarning: (message) => port.postMessage({ kind: 'warning', message } satisfies DumpWorkerMessage) })) {
+  for await (const item of readDump(file, {
+    onBytes: (b) => (bytesRead = b),
+    onWarning: (message) => port.postMessage({ kind: 'warning', message } satisfies DumpWorkerMessage),
+  })) {
     // a text is deflated here while the main thread is behind (batches wait for it), else there: the
     // same bytes either way, and neither thread idles while the other has both jobs
     if (item.type === 'revision' && item.revision.text !== null && unacked >= 2) {
@@ -71,6 +74,13 @@ try {
   const err = e as Error & Partial<DumpError>;
   port.postMessage({
     kind: 'error',
-    error: { name: e instanceof DumpError ? 'DumpError' : e instanceof DumpSourceError ? 'DumpSourceError' : err.name, message: err.message ?? String(e), file: err.file, line: err.line, column: err.column, reason: err.reason },
+    error: {
+      name: e instanceof DumpError ? 'DumpError' : e instanceof DumpSourceError ? 'DumpSourceError' : err.name,
+      message: err.message ?? String(e),
+      file: err.file,
+      line: err.line,
+      column: err.column,
+      reason: err.reason,
+    },
   } satisfies DumpWorkerMessage);
 }

@@ -8,7 +8,14 @@
 import type { ImportSource } from '../store/import-writer.js';
 import type { TitleCodec } from '../wiki/titles.js';
 import { TemplateTreeCache } from '../wikitext/preprocessor/tree.js';
-import { expandRound, PageSnapshot, type ExpandOptions, type InlineQueryCall, type InlineQueryOutput, type PageSource } from '../wikitext/expansion-rounds.js';
+import {
+  expandRound,
+  PageSnapshot,
+  type ExpandOptions,
+  type InlineQueryCall,
+  type InlineQueryOutput,
+  type PageSource,
+} from '../wikitext/expansion-rounds.js';
 import type { MessageSource } from '../wiki/messages.js';
 
 /** the page lookups expansion needs */
@@ -125,7 +132,14 @@ export class PageLookup implements PageSource {
 
 /** Full template expansion with the engine, templates read through the lookup. */
 export class PreprocessorExpander implements Expander {
-  private readonly base: { codec: TitleCodec; siteName: string; now: Date; treeCache: TemplateTreeCache; message?: (key: string) => string | undefined; contentLang?: string };
+  private readonly base: {
+    codec: TitleCodec;
+    siteName: string;
+    now: Date;
+    treeCache: TemplateTreeCache;
+    message?: (key: string) => string | undefined;
+    contentLang?: string;
+  };
 
   constructor(
     private readonly lookup: PageLookup,
@@ -149,11 +163,26 @@ export class PreprocessorExpander implements Expander {
     if (answers) for (const [k, v] of answers) snap.queries.set(k, v);
     const b = this.base;
     // a literal, not a spread of the base: the same object shape on every page
-    const o: ExpandOptions = { codec: b.codec, title: { ns: page.ns, dbkey: page.dbkey }, siteName: b.siteName, now: b.now, treeCache: b.treeCache, message: b.message, contentLang: b.contentLang, inlineQueries: true };
+    const o: ExpandOptions = {
+      codec: b.codec,
+      title: { ns: page.ns, dbkey: page.dbkey },
+      siteName: b.siteName,
+      now: b.now,
+      treeCache: b.treeCache,
+      message: b.message,
+      contentLang: b.contentLang,
+      inlineQueries: true,
+    };
     const round = expandRound(page.text, snap, o);
     const r = round.result;
     return {
-      text: r.text, templates: r.templates, links: r.links, defaultSort: r.defaultSort, displayTitle: r.displayTitle, displayTitleIgnored: r.displayTitleIgnored, limitHit: r.limitHit,
+      text: r.text,
+      templates: r.templates,
+      links: r.links,
+      defaultSort: r.defaultSort,
+      displayTitle: r.displayTitle,
+      displayTitleIgnored: r.displayTitleIgnored,
+      limitHit: r.limitHit,
       inlineQueries: round.wantedQueries.length > 0 || (answers !== undefined && answers.size > 0),
       wantedQueries: round.wantedQueries,
     };
@@ -173,6 +202,9 @@ export interface ExpanderOptions {
 
 export function createExpander(pages: ImportPages, codec: TitleCodec, opts: ExpanderOptions): Expander {
   const m = opts.messages;
-  const messages: MessageSource | undefined = m && { catalogText: (lang, key) => m.text(lang, key), overrideText: (lang, key) => m.override(lang, key) };
+  const messages: MessageSource | undefined = m && {
+    catalogText: (lang, key) => m.text(lang, key),
+    overrideText: (lang, key) => m.override(lang, key),
+  };
   return new PreprocessorExpander(new PageLookup(pages, codec, messages), opts);
 }

@@ -105,7 +105,8 @@ export class FileImporter {
     inBatch(this.w, () => {
       for (const u of list) {
         const name = u.name ? this.dbKey(u.name) : null;
-        if (name && u.timestamp) this.w.uploads.fillIn(name, { user: u.user ?? '', userId: 0, timestamp: isoToMw(u.timestamp), comment: u.comment ?? '' });
+        if (name && u.timestamp)
+          this.w.uploads.fillIn(name, { user: u.user ?? '', userId: 0, timestamp: isoToMw(u.timestamp), comment: u.comment ?? '' });
       }
     });
   }
@@ -117,8 +118,18 @@ export class FileImporter {
   private write(r: ImageRow): void {
     const [major, minor = ''] = r.mime.split('/');
     this.w.files.write({
-      name: r.name, size: r.size, width: r.width, height: r.height, bits: r.bits, mediaType: mediaType(r.mime), majorMime: major, minorMime: minor,
-      sha1Base36: sha1HexToBase36(r.sha1hex), sha1Hex: r.sha1hex, uploader: r.uploader, path: r.path,
+      name: r.name,
+      size: r.size,
+      width: r.width,
+      height: r.height,
+      bits: r.bits,
+      mediaType: mediaType(r.mime),
+      majorMime: major,
+      minorMime: minor,
+      sha1Base36: sha1HexToBase36(r.sha1hex),
+      sha1Hex: r.sha1hex,
+      uploader: r.uploader,
+      path: r.path,
     });
     this.count++;
     if (this.count % 1000 === 0) {
@@ -133,7 +144,17 @@ export class FileImporter {
     for await (const line of lines) {
       lineNo++;
       if (line.trim() === '') continue;
-      let m: { name?: string; size?: number; sha1?: string; width?: number; height?: number; mime?: string; user?: string; timestamp?: string; comment?: string };
+      let m: {
+        name?: string;
+        size?: number;
+        sha1?: string;
+        width?: number;
+        height?: number;
+        mime?: string;
+        user?: string;
+        timestamp?: string;
+        comment?: string;
+      };
       try {
         m = JSON.parse(line);
       } catch {
@@ -158,8 +179,15 @@ export class FileImporter {
         }
       }
       this.write({
-        name, size: m.size ?? 0, width: m.width ?? 0, height: m.height ?? 0, bits: 0, mime: mimeType,
-        sha1hex: m.sha1.toLowerCase(), uploader, path: m.name!,
+        name,
+        size: m.size ?? 0,
+        width: m.width ?? 0,
+        height: m.height ?? 0,
+        bits: 0,
+        mime: mimeType,
+        sha1hex: m.sha1.toLowerCase(),
+        uploader,
+        path: m.name!,
       });
       if (lineNo % 10000 === 0) {
         checkAbort();
@@ -206,7 +234,17 @@ export class FileImporter {
       }
     }
     const uploader = this.uploader(name, () => ({ user: 'Maintenance script', userId: 0, timestamp: dateToMw(st.mtime), comment: '' }));
-    this.write({ name, size: st.size, width, height, bits: imageBits(mimeType, head), mime: mimeType, sha1hex, uploader, path: rel.split(path.sep).join('/') });
+    this.write({
+      name,
+      size: st.size,
+      width,
+      height,
+      bits: imageBits(mimeType, head),
+      mime: mimeType,
+      sha1hex,
+      uploader,
+      path: rel.split(path.sep).join('/'),
+    });
   }
 }
 
@@ -219,7 +257,9 @@ const NOT_UPLOADS = new Set(['archive', 'thumb', 'transcoded', 'deleted', 'temp'
 
 /** Files below dir (relative paths), skipping our own metadata files, dot files and description sidecars. */
 function* walk(dir: string, rel: string): Generator<string> {
-  const entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = fs
+    .readdirSync(path.join(dir, rel), { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const names = new Set(entries.map((e) => e.name));
   for (const e of entries) {
     if (e.name.startsWith('.')) continue;

@@ -199,7 +199,9 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     w.useIdleCores(true);
     indexPageTitles(w, log);
     w.useIdleCores(false);
-    log(`pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`);
+    log(
+      `pass 1: ${site.counts.pages} pages, ${site.counts.redirects} redirects, ${site.history.revisions} revisions, ${site.history.logItems} log items (${secondsSince(t0)} s)`,
+    );
     await checkpoint();
     // users, contributors and recent changes: nothing before the end of the import reads them, so they are
     // made while the autocompletion thread runs (made here, the other core was idle)
@@ -229,14 +231,26 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     await checkpoint();
     const messages = loadMessageDirs(w, opts.messageDirs ?? [], log);
     await checkpoint();
-    const messageOverrides = writeMessageOverrides(w, lang, messageLanguages(w, [...interwiki.entries.filter((e) => interwiki.isLanguage(e.prefix)).map((e) => e.prefix), 'en', lang]));
+    const messageOverrides = writeMessageOverrides(
+      w,
+      lang,
+      messageLanguages(w, [...interwiki.entries.filter((e) => interwiki.isLanguage(e.prefix)).map((e) => e.prefix), 'en', lang]),
+    );
     await checkpoint();
 
     // ---- pass 2: links
     const hooks = opts.hooks ?? [];
     const hookContext: HookContext = { codec: titleCodec, lang, log, step };
     const searchIndex = opts.searchIndex ?? true;
-    const setup: AnalysisSetup = { siteName: site.siteName, namespaces: site.namespaces, lang, interwikiFile: opts.interwikiFile, now: t0Wall, hookAnalyzers: hooks.map((h) => h.analyzer ?? null), searchIndex };
+    const setup: AnalysisSetup = {
+      siteName: site.siteName,
+      namespaces: site.namespaces,
+      lang,
+      interwikiFile: opts.interwikiFile,
+      now: t0Wall,
+      hookAnalyzers: hooks.map((h) => h.analyzer ?? null),
+      searchIndex,
+    };
     let prepass: PageAnalyzer | null = null;
     for (let i = 0; i < hooks.length; i++) {
       const analyzeNamespace = async (ns: number, each: (page: PageAnalysis, analyzed: unknown) => void) => {
@@ -313,7 +327,17 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
         await checkpoint();
       }
     };
-    await buildIndexes(['categorylinks', 'pagelinks', 'imagelinks', 'templatelinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'image']);
+    await buildIndexes([
+      'categorylinks',
+      'pagelinks',
+      'imagelinks',
+      'templatelinks',
+      'langlinks',
+      'externallinks',
+      'iwlinks',
+      'page_props',
+      'image',
+    ]);
     // the results of inline queries need the finished semantic data; their categories count in `category`
     if (lateLinks) {
       // the inline queries are answered by the serving code, which may read any table
@@ -325,7 +349,9 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       linkCounts.imagelinks += added.imagelinks;
       linkCounts.templatelinks += added.templatelinks;
       linkCounts.categorylinks += added.categorylinks;
-      log(`inline queries: ${withInlineQueries.length} pages, ${added.pagelinks + added.imagelinks + added.templatelinks + added.categorylinks} links of their results (${secondsSince(t0)} s)`);
+      log(
+        `inline queries: ${withInlineQueries.length} pages, ${added.pagelinks + added.imagelinks + added.templatelinks + added.categorylinks} links of their results (${secondsSince(t0)} s)`,
+      );
       await checkpoint();
     }
     step('category');
@@ -436,8 +462,16 @@ const PREPASS_CHUNK = 200;
  * Every content page that is no redirect, its latest revision rendered with the options of a page view,
  * into the parser cache table; in page id order, one transaction per chunk.
  */
-async function renderContentPages(w: ImportWriter, renderer: PageRenderer, o: { checkAbort: () => void; progress: Progress }): Promise<number> {
-  o.progress.phase('render', [...CONTENT_NAMESPACES].reduce((n, ns) => n + w.pages.count(ns), 0), 'pages');
+async function renderContentPages(
+  w: ImportWriter,
+  renderer: PageRenderer,
+  o: { checkAbort: () => void; progress: Progress },
+): Promise<number> {
+  o.progress.phase(
+    'render',
+    [...CONTENT_NAMESPACES].reduce((n, ns) => n + w.pages.count(ns), 0),
+    'pages',
+  );
   const render = await renderer.open(w.readStore());
   let seen = 0;
   // the content namespaces' pages only, a chunk (texts and latest revisions) a statement

@@ -64,7 +64,16 @@ export interface LinkPassResult {
 }
 
 export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promise<LinkPassResult> {
-  const counts: LinkCounts = { pagelinks: 0, imagelinks: 0, templatelinks: 0, categorylinks: 0, langlinks: 0, externallinks: 0, iwlinks: 0, pageProps: 0 };
+  const counts: LinkCounts = {
+    pagelinks: 0,
+    imagelinks: 0,
+    templatelinks: 0,
+    categorylinks: 0,
+    langlinks: 0,
+    externallinks: 0,
+    iwlinks: 0,
+    pageProps: 0,
+  };
   const out = w.links;
   out.interwikiMap(opts.interwiki);
   out.begin();
@@ -104,7 +113,12 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
     if (r.search) w.search.page(r.search);
   };
 
-  const analyzer = await createChunkAnalyzer(opts.workers, opts.setup, { source: w, interwiki: opts.interwiki, share: () => w.shareForReading(), stopSharing: () => w.stopSharing() });
+  const analyzer = await createChunkAnalyzer(opts.workers, opts.setup, {
+    source: w,
+    interwiki: opts.interwiki,
+    share: () => w.shareForReading(),
+    stopSharing: () => w.stopSharing(),
+  });
   try {
     // chunks asked for ahead: every worker busy while the main thread writes, memory bounded
     const ahead: Array<{ results: Promise<ChunkResults>; ready: boolean; local?: true }> = [];
@@ -231,7 +245,11 @@ export async function runInlineQueryLinkPass(
           calls.forEach((c, k) => known.set(queryKey(c), answers[k]));
         }
         const rows = linkRows(result.links, result.exp.templates, page.dbkey.replace(/_/g, ' '));
-        w.links.supplement(page.id, page.ns, Object.assign({}, rows, { timestamp: page.latestTimestamp, categoryType: categoryType(page.ns) }));
+        w.links.supplement(
+          page.id,
+          page.ns,
+          Object.assign({}, rows, { timestamp: page.latestTimestamp, categoryType: categoryType(page.ns) }),
+        );
       }
       add(w.links.flushSupplement());
     });

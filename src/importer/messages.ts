@@ -15,7 +15,10 @@ export function loadMessageDirs(w: ImportWriter, dirs: string[], log: (line: str
   let files = 0;
   for (const dir of dirs) {
     if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--messages ${dir}: not a directory`);
-    const names = fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    const names = fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
     for (const name of names) {
       const lang = name.slice(0, -5);
       if (!isValidLanguageCode(lang) || lang !== lang.toLowerCase()) continue; // not a language file

@@ -10,7 +10,16 @@ import { TitleCodec } from '../wiki/titles.js';
 import { NS_FILE, NS_MEDIAWIKI, NS_USER } from '../wiki/namespaces.js';
 import { sha1HexToBase36 } from '../wiki/files.js';
 import type { HistoryImportWriter, ImportWriter, PageRow } from '../store/import-writer.js';
-import { readDump, type DumpItem, type DumpLogItem, type DumpPage, type DumpRevision, type DumpRevisionPage, type DumpSiteInfo, type DumpUpload } from './dump-reader.js';
+import {
+  readDump,
+  type DumpItem,
+  type DumpLogItem,
+  type DumpPage,
+  type DumpRevision,
+  type DumpRevisionPage,
+  type DumpSiteInfo,
+  type DumpUpload,
+} from './dump-reader.js';
 import { redirectTarget, redirectTargetFromTitle } from '../wikitext/redirect.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
 import { inBatch } from './batch.js';
@@ -110,13 +119,31 @@ export class PageWriter {
     // the first revision's text is not kept, but its size and hash are, as the dump states them
     const isOnly = first.id === latest.id;
     const row: PageRow = {
-      id: p.id, ns: title.ns, dbkey: title.dbkey, isRedirect: target !== null, len, latestRevId: latest.id, touched: latest.timestamp,
-      revisionCount: p.revisionCount, model,
-      firstRevId: first.id, firstTimestamp: first.timestamp, firstUser: first.user, firstUserId: first.userId,
-      firstLen: isOnly ? len : first.bytes >= 0 ? first.bytes : null, firstSha1: isOnly ? latestSha1 : first.sha1, firstComment: first.comment,
+      id: p.id,
+      ns: title.ns,
+      dbkey: title.dbkey,
+      isRedirect: target !== null,
+      len,
+      latestRevId: latest.id,
+      touched: latest.timestamp,
+      revisionCount: p.revisionCount,
+      model,
+      firstRevId: first.id,
+      firstTimestamp: first.timestamp,
+      firstUser: first.user,
+      firstUserId: first.userId,
+      firstLen: isOnly ? len : first.bytes >= 0 ? first.bytes : null,
+      firstSha1: isOnly ? latestSha1 : first.sha1,
+      firstComment: first.comment,
       firstMinor: first.minor,
-      latestTimestamp: latest.timestamp, latestUser: latest.user, latestUserId: latest.userId, latestComment: latest.comment, latestSha1,
-      latestMinor: latest.minor, latestParentId: latest.parentId, random: pageRandom(p.id),
+      latestTimestamp: latest.timestamp,
+      latestUser: latest.user,
+      latestUserId: latest.userId,
+      latestComment: latest.comment,
+      latestSha1,
+      latestMinor: latest.minor,
+      latestParentId: latest.parentId,
+      random: pageRandom(p.id),
     };
     const pages = this.w.pages;
     if (!pages.insert(row)) {
@@ -250,7 +277,9 @@ export async function importPages(
     return { codec, namespaces: site?.namespaces, lang, siteName, counts: writer.counts, history: writer.history, writer };
   };
   const readOpts = { onBytes: opts.onBytes, onWarning: (w: string) => opts.log(`warning: ${w}`) };
-  const items: AsyncIterator<ThreadedDumpItem | DumpItem> = (opts.thread ? readDumpThreaded(dump, readOpts) : readDump(dump, readOpts))[Symbol.asyncIterator]();
+  const items: AsyncIterator<ThreadedDumpItem | DumpItem> = (opts.thread ? readDumpThreaded(dump, readOpts) : readDump(dump, readOpts))[
+    Symbol.asyncIterator
+  ]();
   // one batch per PAGES_PER_TRANSACTION dump items; false when the dump is done
   const batch = async (): Promise<boolean> => {
     for (let n = 0; n < PAGES_PER_TRANSACTION; n++) {
@@ -277,7 +306,14 @@ export async function importPages(
   }
   setup ??= start(null);
   opts.checkAbort();
-  return { codec: setup.codec, namespaces: setup.namespaces, lang: setup.lang, siteName: setup.siteName, counts: setup.counts, history: setup.writer.history };
+  return {
+    codec: setup.codec,
+    namespaces: setup.namespaces,
+    lang: setup.lang,
+    siteName: setup.siteName,
+    counts: setup.counts,
+    history: setup.writer.history,
+  };
 }
 
 function writeSiteMeta(

@@ -30,7 +30,8 @@ export function createProgress(enabled: boolean, stream: NodeJS.WritableStream =
           format: `${label.padEnd(20)} [{bar}] {percentage}% | {value}/{total} ${unit} | {duration_formatted} | ETA {eta_formatted}`,
           hideCursor: true,
           fps: 5,
-          formatValue: (v, _o, type) => (type === 'value' || type === 'total' ? (unit === 'MB' ? v.toFixed(1) : String(Math.round(v))) : String(v)),
+          formatValue: (v, _o, type) =>
+            type === 'value' || type === 'total' ? (unit === 'MB' ? v.toFixed(1) : String(Math.round(v))) : String(v),
         },
         cliProgress.Presets.shades_classic,
       );

@@ -110,7 +110,10 @@ class Encoder {
         return;
     }
     if (v === null) this.kinds.push(K_NULL);
-    else if (Array.isArray(v) && v.every((x) => x === null || (typeof x !== 'object' && typeof x !== 'function' && typeof x !== 'bigint' && typeof x !== 'symbol'))) {
+    else if (
+      Array.isArray(v) &&
+      v.every((x) => x === null || (typeof x !== 'object' && typeof x !== 'function' && typeof x !== 'bigint' && typeof x !== 'symbol'))
+    ) {
       this.kinds.push(K_ARRAY);
       this.num(v.length);
       for (const x of v) this.any(x);
@@ -145,7 +148,15 @@ export class ResultEncoder {
   /** the encoded chunk, and what postMessage should transfer */
   finish(): { encoded: EncodedResults; transfer: ArrayBuffer[] } {
     const encoded = this.e.done(this.count);
-    return { encoded, transfer: [encoded.bytes.buffer as ArrayBuffer, encoded.lengths.buffer as ArrayBuffer, encoded.nums.buffer as ArrayBuffer, encoded.kinds.buffer as ArrayBuffer] };
+    return {
+      encoded,
+      transfer: [
+        encoded.bytes.buffer as ArrayBuffer,
+        encoded.lengths.buffer as ArrayBuffer,
+        encoded.nums.buffer as ArrayBuffer,
+        encoded.kinds.buffer as ArrayBuffer,
+      ],
+    };
   }
 }
 
@@ -153,7 +164,11 @@ export class ResultEncoder {
  * A chunk analysed and encoded page by page, and what postMessage should transfer: the analysis workers'
  * answer, and the main thread's own chunks while they wait their turn.
  */
-export function encodeChunk(analyzer: Pick<PageAnalyzer, 'chunkInto'>, afterId: number, limit: number): { encoded: EncodedResults; transfer: ArrayBuffer[] } {
+export function encodeChunk(
+  analyzer: Pick<PageAnalyzer, 'chunkInto'>,
+  afterId: number,
+  limit: number,
+): { encoded: EncodedResults; transfer: ArrayBuffer[] } {
   const e = new ResultEncoder();
   analyzer.chunkInto(afterId, limit, (r) => e.add(r));
   return e.finish();
@@ -301,7 +316,9 @@ export function* eachResult(d: EncodedResults): Generator<PageResult> {
     const isRedirect = (flags & F_REDIRECT) !== 0;
     // as analysis.ts makes them: a wikitext page's has defaultSort (maybe undefined), the others' none
     const analysis: PageAnalysis =
-      flags & F_LINKS ? { pageId: id, ns, dbkey, isRedirect, latestTimestamp, defaultSort, categories } : { pageId: id, ns, dbkey, isRedirect, latestTimestamp, categories };
+      flags & F_LINKS
+        ? { pageId: id, ns, dbkey, isRedirect, latestTimestamp, defaultSort, categories }
+        : { pageId: id, ns, dbkey, isRedirect, latestTimestamp, categories };
     const hookCount = r.num();
     const hooks = new Array<unknown>(hookCount);
     for (let i = 0; i < hookCount; i++) hooks[i] = r.any();

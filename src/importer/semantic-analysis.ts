@@ -177,7 +177,8 @@ export class SemanticTyper {
         dbkey = target.dbkey;
       }
       if (user) {
-        if (this.value(key, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey, true) && prop.type === '_wpg') this.ops.push(OP.COMPLETION, dbkey);
+        if (this.value(key, DI.WIKIPAGE, wikiPageItem(ns, dbkey), ns, dbkey, true) && prop.type === '_wpg')
+          this.ops.push(OP.COMPLETION, dbkey);
       } else this.value(key, DI.WIKIPAGE, wikiPageItem(ns, dbkey), null, null);
     } else if (v.di === DI.BLOB) {
       if (user) {

@@ -144,7 +144,16 @@ class SemanticImportHook implements PageAnalysisHook {
         }
         case OP.VALUE:
         case OP.ERRP:
-          w.addValue(subject, ops[i] === OP.VALUE ? prop : ERRP_PENDING, seq++, ops[i + 1] as number, ops[i + 2] as string | null, ops[i + 3] as number | null, ops[i + 4] as string | null, ops[i + 5] as number | null);
+          w.addValue(
+            subject,
+            ops[i] === OP.VALUE ? prop : ERRP_PENDING,
+            seq++,
+            ops[i + 1] as number,
+            ops[i + 2] as string | null,
+            ops[i + 3] as number | null,
+            ops[i + 4] as string | null,
+            ops[i + 5] as number | null,
+          );
           this.values++;
           i += 6;
           break;
@@ -153,7 +162,16 @@ class SemanticImportHook implements PageAnalysisHook {
           i += 2;
           break;
         case OP.ITEM:
-          w.addValue(subject, this.propId(ops[i + 1] as string), seq++, ops[i + 2] as number, ops[i + 3] as string, null, null, ops[i + 4] as number | null);
+          w.addValue(
+            subject,
+            this.propId(ops[i + 1] as string),
+            seq++,
+            ops[i + 2] as number,
+            ops[i + 3] as string,
+            null,
+            null,
+            ops[i + 4] as number | null,
+          );
           this.values++;
           i += 5;
           break;

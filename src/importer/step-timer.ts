@@ -50,7 +50,13 @@ export class StepTimer {
   end(): void {
     if (this.current === null) return;
     const cpu = process.cpuUsage(this.cpu0);
-    this.steps.push({ step: this.current, wall: (performance.now() - this.wall0) / 1000, thread: threadCpu() - this.thread0, cpu: (cpu.user + cpu.system) / 1e6, peakRss: process.resourceUsage().maxRSS / 1024 });
+    this.steps.push({
+      step: this.current,
+      wall: (performance.now() - this.wall0) / 1000,
+      thread: threadCpu() - this.thread0,
+      cpu: (cpu.user + cpu.system) / 1e6,
+      peakRss: process.resourceUsage().maxRSS / 1024,
+    });
     this.current = null;
   }
 
@@ -58,9 +64,19 @@ export class StepTimer {
   lines(): string[] {
     this.end();
     const width = Math.max(4, ...this.steps.map((s) => s.step.length));
-    const total = this.steps.reduce((a, s) => ({ step: 'total', wall: a.wall + s.wall, thread: a.thread + s.thread, cpu: a.cpu + s.cpu, peakRss: Math.max(a.peakRss, s.peakRss) }), { step: 'total', wall: 0, thread: 0, cpu: 0, peakRss: 0 });
+    const total = this.steps.reduce(
+      (a, s) => ({
+        step: 'total',
+        wall: a.wall + s.wall,
+        thread: a.thread + s.thread,
+        cpu: a.cpu + s.cpu,
+        peakRss: Math.max(a.peakRss, s.peakRss),
+      }),
+      { step: 'total', wall: 0, thread: 0, cpu: 0, peakRss: 0 },
+    );
     const num = (n: number) => (Number.isNaN(n) ? '-' : n.toFixed(2)).padStart(9);
-    const row = (s: StepTime) => `${s.step.padEnd(width)}  ${num(s.wall)}  ${num(s.thread)}  ${num(s.cpu)}  ${Math.round(s.peakRss).toString().padStart(8)}`;
+    const row = (s: StepTime) =>
+      `${s.step.padEnd(width)}  ${num(s.wall)}  ${num(s.thread)}  ${num(s.cpu)}  ${Math.round(s.peakRss).toString().padStart(8)}`;
     const head = `${'step'.padEnd(width)}  ${'wall s'.padStart(9)}  ${'thread s'.padStart(9)}  ${'CPU s'.padStart(9)}  ${'peak MB'.padStart(8)}`;
     return [head, ...this.steps.map(row), row(total)];
   }

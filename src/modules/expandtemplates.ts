@@ -17,7 +17,6 @@ import { formatNum } from '../wiki/language.js';
 import { serverOf } from '../wiki/files.js';
 import { userLanguage } from '../wiki/messages.js';
 
-
 const PROPS = ['wikitext', 'categories', 'properties', 'volatile', 'ttl', 'parsetree'];
 /** The tracking category each expansion limit puts the page in (Parser::addTrackingCategory) */
 const LIMIT_CATEGORIES: Record<string, string> = {
@@ -35,7 +34,11 @@ export const expandtemplatesModule: ActionModule = {
     title: { type: 'string', default: 'API', help: 'Title of page.' },
     text: { type: 'text', required: true, help: 'Wikitext to convert.' },
     revid: { type: 'integer', help: 'Revision ID, for {{REVISIONID}} and similar variables.' },
-    prop: { type: PROPS, multi: true, help: 'Which pieces of information to get. Without it the result is the deprecated format: the expanded text as content.' },
+    prop: {
+      type: PROPS,
+      multi: true,
+      help: 'Which pieces of information to get. Without it the result is the deprecated format: the expanded text as content.',
+    },
     includecomments: { type: 'boolean', default: false, help: 'Whether to include HTML comments in the output.' },
     generatexml: { type: 'boolean', default: false, deprecated: true, help: 'Generate XML parse tree (replaced by prop=parsetree).' },
   },
@@ -67,7 +70,8 @@ export const expandtemplatesModule: ActionModule = {
       else {
         if (props.has('categories') && r.limitHit !== undefined && LIMIT_CATEGORIES[r.limitHit]) {
           const name = await new MessageLoader(ctx.store, ctx.wiki).get(LIMIT_CATEGORIES[r.limitHit], ctx.wiki.lang);
-          if (name !== false && name !== '') retval.categories = [withContent({ sortkey: r.defaultSort ?? '' }, 'category', name.replace(/ /g, '_'))];
+          if (name !== false && name !== '')
+            retval.categories = [withContent({ sortkey: r.defaultSort ?? '' }, 'category', name.replace(/ /g, '_'))];
         }
         if (props.has('wikitext')) retval.wikitext = r.text;
       }
@@ -86,7 +90,17 @@ async function expand(
   const variable = await variables(ctx, text, revid);
   // ApiExpandTemplates parses with ParserOptions::newFromContext: {{int:}} reads the uselang language
   const userLang = userLanguage(ctx.request.raw.uselang, ctx.wiki.lang);
-  const options = { codec: ctx.wiki.codec, title, siteName: ctx.wiki.info.sitename, now: new Date(), keepComments, variable, checkDisplayTitle: false, contentLang: ctx.wiki.lang, userLang };
+  const options = {
+    codec: ctx.wiki.codec,
+    title,
+    siteName: ctx.wiki.info.sitename,
+    now: new Date(),
+    keepComments,
+    variable,
+    checkDisplayTitle: false,
+    contentLang: ctx.wiki.lang,
+    userLang,
+  };
   return (await expandInRounds(text, new PageSnapshot(), options, roundFetcher(ctx.store))).result;
 }
 
@@ -99,7 +113,11 @@ const WORDS = new Map(MAGIC_WORDS.map((m) => [m.name, m]));
  * empty), {{NUMBEROF…}} (Language::formatNum of SiteStats). The statistics are read only when the text
  * names one of them.
  */
-async function variables(ctx: Parameters<ActionModule['run']>[0], text: string, revid: number | undefined): Promise<(word: string) => string | undefined> {
+async function variables(
+  ctx: Parameters<ActionModule['run']>[0],
+  text: string,
+  revid: number | undefined,
+): Promise<(word: string) => string | undefined> {
   const server = serverOf(ctx.request.apiUrl);
   const values = new Map<string, string>([
     ['server', server],

@@ -9,7 +9,12 @@ export const helpModule: CoreActionModule = {
   prefix: '',
   description: 'Display help for the specified modules.',
   params: {
-    modules: { type: 'string', multi: true, default: 'main', help: 'Modules to display help for (values of the action and format parameters, or main). Submodules can be specified with a +.' },
+    modules: {
+      type: 'string',
+      multi: true,
+      default: 'main',
+      help: 'Modules to display help for (values of the action and format parameters, or main). Submodules can be specified with a +.',
+    },
     submodules: { type: 'boolean', default: false, help: 'Include help for submodules of the named module.' },
     recursivesubmodules: { type: 'boolean', default: false, help: 'Include help for submodules recursively.' },
     toc: { type: 'boolean', default: false, help: 'Include a table of contents in the HTML output.' },

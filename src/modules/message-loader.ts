@@ -44,9 +44,13 @@ export class MessageLoader {
   async prefetchAll(lookups: ReadonlyArray<{ keys: readonly string[]; code: string }>): Promise<void> {
     // nothing to look up (e.g. an empty key range): no plans, no store call
     if (lookups.every((l) => l.keys.length === 0)) return;
-    const plans = lookups.map(({ keys, code }) => Object.assign({}, this.lookupLanguages(code), { stored: [...new Set(keys.flatMap(lookupKeys))] }));
+    const plans = lookups.map(({ keys, code }) =>
+      Object.assign({}, this.lookupLanguages(code), { stored: [...new Set(keys.flatMap(lookupKeys))] }),
+    );
     await this.fetchUnfetched(plans.map((p) => ({ langs: p.first, keys: p.stored })));
-    await this.fetchUnfetched(plans.map((p) => ({ langs: p.rest, keys: p.stored.filter((k) => !p.first.some((l) => this.snapshot.catalogHas(l, k))) })));
+    await this.fetchUnfetched(
+      plans.map((p) => ({ langs: p.rest, keys: p.stored.filter((k) => !p.first.some((l) => this.snapshot.catalogHas(l, k))) })),
+    );
   }
 
   /** one store call: each part's keys not yet fetched in all of its languages, in every language of the parts */
@@ -130,7 +134,6 @@ export class MessageLoader {
     const { texts } = await fetchTransclusions(this.store.pages, titles);
     for (const t of titles) this.snapshot.addTemplate(t.ns, t.dbkey, texts.get(transclusionKey(t))?.text ?? null);
   }
-
 }
 
 /** "content|code" → the languages a lookup reads (MessageLoader.lookupLanguages) */
@@ -139,8 +142,8 @@ const MAX_LOOKUP_LANGUAGES = 256;
 
 function computeLookupLanguages(code: string, content: string): { first: string[]; rest: string[] } {
   const first = code === content ? [code] : [code, content];
-  const rest = [...new Set([...catalogLanguages(code), ...languageFallbacks(code), ...catalogLanguages(content), ...languageFallbacks(content)])].filter(
-    (l) => !first.includes(l),
-  );
+  const rest = [
+    ...new Set([...catalogLanguages(code), ...languageFallbacks(code), ...catalogLanguages(content), ...languageFallbacks(content)]),
+  ].filter((l) => !first.includes(l));
   return { first, rest };
 }

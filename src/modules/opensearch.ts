@@ -23,9 +23,16 @@ export const opensearchModule: ActionModule = {
     limit: limitParam(10, 'Maximum number of results to return.', 100, 100),
     namespace: namespaceParam('Namespaces to search.', { multi: true, default: 0 }),
     suggest: { type: 'boolean', default: false, help: 'Do nothing if $wgEnableOpenSearchSuggest is false.' },
-    redirects: { type: ['return', 'resolve'], help: 'How to handle redirects: return the redirect itself, or resolve it to its target (default: return for json, as 1.25 keeps it for compatibility).' },
+    redirects: {
+      type: ['return', 'resolve'],
+      help: 'How to handle redirects: return the redirect itself, or resolve it to its target (default: return for json, as 1.25 keeps it for compatibility).',
+    },
     format: { type: ['json', 'jsonfm'], default: 'json', help: 'The format of the output.' },
-    warningsaserror: { type: 'boolean', default: false, help: 'If warnings are raised with format=json, return an API error instead of ignoring them.' },
+    warningsaserror: {
+      type: 'boolean',
+      default: false,
+      help: 'If warnings are raised with format=json, return an API error instead of ignoring them.',
+    },
   },
   examples: ['action=opensearch&search=Ки'],
   async run(ctx) {
@@ -75,7 +82,12 @@ function openSearchPrinter(ctx: ModuleContext): CustomPrinter | null {
   }
   const query = ctx.request.url.includes('?') ? ctx.request.url.slice(ctx.request.url.indexOf('?') + 1) : '';
   // jsonfm is an HTML page even with a callback (render() wraps the JSONP in it): its type first
-  const contentType = format === 'jsonfm' ? 'text/html; charset=utf-8' : printer.callback !== undefined ? 'text/javascript; charset=utf-8' : 'application/json; charset=utf-8';
+  const contentType =
+    format === 'jsonfm'
+      ? 'text/html; charset=utf-8'
+      : printer.callback !== undefined
+        ? 'text/javascript; charset=utf-8'
+        : 'application/json; charset=utf-8';
   return {
     contentType,
     render(result) {

@@ -64,7 +64,13 @@ export interface RenderOptions {
 const USER_KEYS = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more'] as const;
 /** what the page holds whoever reads it: tracking categories, messages put into the text, link targets */
 const CONTENT_KEYS: Array<keyof RenderMessages> = [
-  'broken-file-category', 'hidden-category-category', 'restricted-displaytitle-ignored', 'duplicate-displaytitle', 'invalid-indicator-name', 'rfcurl', 'pubmedurl',
+  'broken-file-category',
+  'hidden-category-category',
+  'restricted-displaytitle-ignored',
+  'duplicate-displaytitle',
+  'invalid-indicator-name',
+  'rfcurl',
+  'pubmedurl',
 ];
 const messageCache = new WeakMap<Store, Map<string, Promise<RenderMessages>>>();
 
@@ -83,8 +89,14 @@ async function loadMessages(store: Store, wiki: Wiki, userLang: string): Promise
   if (!p) {
     p = (async () => {
       const loader = new MessageLoader(store, wiki);
-      await loader.prefetchAll([{ keys: USER_KEYS, code: userLang }, { keys: CONTENT_KEYS, code: wiki.lang }]);
-      const [user, content] = await loader.render((m) => [USER_KEYS.map((k) => m.get(k, true, userLang)), CONTENT_KEYS.map((k) => m.get(k, true, wiki.lang))]);
+      await loader.prefetchAll([
+        { keys: USER_KEYS, code: userLang },
+        { keys: CONTENT_KEYS, code: wiki.lang },
+      ]);
+      const [user, content] = await loader.render((m) => [
+        USER_KEYS.map((k) => m.get(k, true, userLang)),
+        CONTENT_KEYS.map((k) => m.get(k, true, wiki.lang)),
+      ]);
       const out = {} as RenderMessages;
       // without the store's text: the built-in uk text for Ukrainian, English (the last fallback) otherwise
       const builtIn = fallbackChain(userLang).includes('uk') || userLang === 'uk' ? UK_MESSAGES : EN_INTERFACE_MESSAGES;
@@ -162,13 +174,24 @@ export async function renderRevision(store: Store, wiki: Wiki, r: RevisionRender
       return page;
     }
   }
-  const page = await renderPage(store, wiki, { title: r.title, text: await r.text(), editSections: r.editSections, toc: r.toc, userLang: r.userLang });
+  const page = await renderPage(store, wiki, {
+    title: r.title,
+    text: await r.text(),
+    editSections: r.editSections,
+    toc: r.toc,
+    userLang: r.userLang,
+  });
   cache.set(memKey, page);
   return page;
 }
 
 /** import --render: a page's latest revision rendered as a page view does, serialised for the table */
-export async function renderForStorage(store: Store, wiki: Wiki, title: TitleRef, text: string): Promise<{ optionsKey: string; output: string }> {
+export async function renderForStorage(
+  store: Store,
+  wiki: Wiki,
+  title: TitleRef,
+  text: string,
+): Promise<{ optionsKey: string; output: string }> {
   const page = await renderPage(store, wiki, { title, text, ...DEFAULT_RENDER_OPTIONS });
   return { optionsKey: renderOptionsKey(wiki, DEFAULT_RENDER_OPTIONS), output: JSON.stringify(page) };
 }
@@ -199,14 +222,30 @@ const SIGNATURE_ANON = '[[{{#special:Contributions}}/$1|$2]]';
  * Parser::preSaveTransform of `text` on page `title` by the anonymous user at `ip` (the API's user):
  * {{subst:}} expanded in rounds over the store like a render, then signatures and pipe tricks.
  */
-export async function preSaveTransform(store: Store, wiki: Wiki, title: TitleRef, text: string, ip: string, userLang?: string): Promise<string> {
+export async function preSaveTransform(
+  store: Store,
+  wiki: Wiki,
+  title: TitleRef,
+  text: string,
+  ip: string,
+  userLang?: string,
+): Promise<string> {
   const snap = new PageSnapshot();
   const now = new Date();
   const held: string[] = [];
   // strip markers: \x7f is no title character, so no pipe trick can reach across one
   const stripItem = (raw: string) => `\x7fUNIQ-pst-${held.push(raw) - 1}-QINU\x7f`;
   const source = text.replace(/\r\n?/g, '\n');
-  const options = { codec: wiki.codec, title, siteName: wiki.info.sitename, now, outputType: 'wiki' as const, stripItem, contentLang: wiki.lang, userLang };
+  const options = {
+    codec: wiki.codec,
+    title,
+    siteName: wiki.info.sitename,
+    now,
+    outputType: 'wiki' as const,
+    stripItem,
+    contentLang: wiki.lang,
+    userLang,
+  };
   // each round puts its comments and tags behind markers afresh
   const round = await expandInRounds(source, snap, options, roundFetcher(store), () => (held.length = 0));
   const loader = new MessageLoader(store, wiki);
@@ -214,8 +253,18 @@ export async function preSaveTransform(store: Store, wiki: Wiki, title: TitleRef
   const [user, nick] = signatureArgs(sanitizeIp(ip));
   // Message::text(): parameters in, then {{…}} transformed for the page
   const sigSource = (sigMsg === false ? SIGNATURE_ANON : sigMsg).replace(/\$([12])/g, (_m, k: string) => (k === '1' ? user : nick));
-  const signature = expandRound(sigSource, new PageSnapshot(), { codec: wiki.codec, title, siteName: wiki.info.sitename, now, contentLang: wiki.lang }).result.text;
-  const out = pstPass2(round.result.text, { titleText: title.dbkey.replace(/_/g, ' '), signature, date: signatureDate(now, tzMsg === false ? 'UTC' : tzMsg) });
+  const signature = expandRound(sigSource, new PageSnapshot(), {
+    codec: wiki.codec,
+    title,
+    siteName: wiki.info.sitename,
+    now,
+    contentLang: wiki.lang,
+  }).result.text;
+  const out = pstPass2(round.result.text, {
+    titleText: title.dbkey.replace(/_/g, ' '),
+    signature,
+    date: signatureDate(now, tzMsg === false ? 'UTC' : tzMsg),
+  });
   return out.replace(/\x7fUNIQ-pst-(\d+)-QINU\x7f/g, (_m, k: string) => held[Number(k)] ?? '');
 }
 
@@ -237,7 +286,12 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     contentLang: wiki.lang,
     userLang: o.userLang,
   };
-  const round = await expandInRounds(o.text, snap, expandOptions, roundFetcher(store, (calls) => evaluateInlineQueries(store, wiki, calls, o.title)));
+  const round = await expandInRounds(
+    o.text,
+    snap,
+    expandOptions,
+    roundFetcher(store, (calls) => evaluateInlineQueries(store, wiki, calls, o.title)),
+  );
   const expanded = round.result;
   const env: RenderEnv = {
     codec: wiki.codec,
@@ -290,12 +344,20 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   const cpu = process.cpuUsage(cpuStart);
   const page: RenderedPage = {
     html,
-    links: linkOrder([...expanded.links, ...out.links.values()].filter((t) => t.ns >= 0), exists),
+    links: linkOrder(
+      [...expanded.links, ...out.links.values()].filter((t) => t.ns >= 0),
+      exists,
+    ),
     templates: byNs(expanded.templates).map((t) => ({ ns: t.ns, dbkey: t.dbkey, exists: exists(t) })),
     images: [...out.images.keys()],
     externallinks: [...new Set(out.externalLinks)],
     sections: out.sections,
-    categories: [...out.categories].map(([name, sortkey]) => ({ name, sortkey, missing: !env.pages.has(`14|${name}`), hidden: hiddenCats.has(name) })),
+    categories: [...out.categories].map(([name, sortkey]) => ({
+      name,
+      sortkey,
+      missing: !env.pages.has(`14|${name}`),
+      hidden: hiddenCats.has(name),
+    })),
     langlinks: out.langLinks,
     iwlinks: out.iwLinks,
     properties: [...out.properties],
@@ -308,6 +370,11 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   };
   if (expanded.limitHit) page.limitHit = expanded.limitHit;
   if (expanded.displayTitle !== undefined) page.displayTitle = expanded.displayTitle;
-  page.size = html.length + 200 + JSON.stringify(page.sections).length + page.links.length * 40 + page.indicators.reduce((n, [k, v]) => n + k.length + v.length, 0);
+  page.size =
+    html.length +
+    200 +
+    JSON.stringify(page.sections).length +
+    page.links.length * 40 +
+    page.indicators.reduce((n, [k, v]) => n + k.length + v.length, 0);
   return page;
 }

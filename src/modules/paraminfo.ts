@@ -20,63 +20,88 @@ function phpTrue(v: unknown): boolean {
 /** The module; `queryModuleNames` types the deprecated querymodules parameter, as 1.25 does. */
 export function createParaminfoModule(queryModuleNames: string[]): CoreActionModule {
   return {
-  kind: 'action',
-  core: true,
-  name: 'paraminfo',
-  prefix: '',
-  description: 'Obtain information about API modules.',
-  params: {
-    modules: { type: 'string', multi: true, help: 'List of module names (values of the action and format parameters, or main). Submodules can be specified with a +.' },
-    helpformat: { type: ['html', 'wikitext', 'raw', 'none'], default: 'none', help: 'Format of help strings.' },
-    querymodules: { type: [...queryModuleNames].sort(), multi: true, deprecated: true, help: 'List of query module names (value of prop, meta or list parameter). Use modules=query+foo instead.' },
-    mainmodule: { type: 'string', deprecated: true, help: 'Get information about the main (top-level) module as well. Use modules=main instead.' },
-    pagesetmodule: { type: 'string', deprecated: true, help: 'Get information about the pageset module (providing titles= and friends) as well.' },
-    formatmodules: { type: FORMATS, multi: true, deprecated: true, help: 'List of format module names (value of format parameter). Use modules instead.' },
-  },
-  examples: ['action=paraminfo&modules=parse|phpfm|query+allpages|query+siteinfo'],
-  readRights: false,
-  run(ctx) {
-    const p = ctx.params;
-    const helpFormat = p.helpformat as HelpFormat;
-    const queryNames = (p.querymodules as string[] | undefined) ?? [];
-    const formatNames = (p.formatmodules as string[] | undefined) ?? [];
-    const paths: string[] = [...((p.modules as string[] | undefined) ?? []), ...queryNames.map((q) => 'query+' + q), ...formatNames];
-    const server = serverOf(ctx.request.apiUrl);
-    const specialNs = ctx.wiki.codec.namespaces.get(NS_SPECIAL)?.name ?? 'Special';
-    const info = (m: ModuleRef) => moduleInfo(m, helpFormat, (source) => pageUrl(server, `${specialNs}:${fixSpecialName('Version')}/License/${source}`.replace(/ /g, '_')));
+    kind: 'action',
+    core: true,
+    name: 'paraminfo',
+    prefix: '',
+    description: 'Obtain information about API modules.',
+    params: {
+      modules: {
+        type: 'string',
+        multi: true,
+        help: 'List of module names (values of the action and format parameters, or main). Submodules can be specified with a +.',
+      },
+      helpformat: { type: ['html', 'wikitext', 'raw', 'none'], default: 'none', help: 'Format of help strings.' },
+      querymodules: {
+        type: [...queryModuleNames].sort(),
+        multi: true,
+        deprecated: true,
+        help: 'List of query module names (value of prop, meta or list parameter). Use modules=query+foo instead.',
+      },
+      mainmodule: {
+        type: 'string',
+        deprecated: true,
+        help: 'Get information about the main (top-level) module as well. Use modules=main instead.',
+      },
+      pagesetmodule: {
+        type: 'string',
+        deprecated: true,
+        help: 'Get information about the pageset module (providing titles= and friends) as well.',
+      },
+      formatmodules: {
+        type: FORMATS,
+        multi: true,
+        deprecated: true,
+        help: 'List of format module names (value of format parameter). Use modules instead.',
+      },
+    },
+    examples: ['action=paraminfo&modules=parse|phpfm|query+allpages|query+siteinfo'],
+    readRights: false,
+    run(ctx) {
+      const p = ctx.params;
+      const helpFormat = p.helpformat as HelpFormat;
+      const queryNames = (p.querymodules as string[] | undefined) ?? [];
+      const formatNames = (p.formatmodules as string[] | undefined) ?? [];
+      const paths: string[] = [...((p.modules as string[] | undefined) ?? []), ...queryNames.map((q) => 'query+' + q), ...formatNames];
+      const server = serverOf(ctx.request.apiUrl);
+      const specialNs = ctx.wiki.codec.namespaces.get(NS_SPECIAL)?.name ?? 'Special';
+      const info = (m: ModuleRef) =>
+        moduleInfo(m, helpFormat, (source) =>
+          pageUrl(server, `${specialNs}:${fixSpecialName('Version')}/License/${source}`.replace(/ /g, '_')),
+        );
 
-    const res = new Map<string, unknown>();
-    const add = (key: string, item: unknown) => {
-      let list = res.get(key) as unknown[] | undefined;
-      if (!list) res.set(key, (list = []));
-      list.push(item);
-    };
-    for (const path of paths) {
-      const m = resolveModule(path, ctx.modules, ctx.modules.mainParams);
-      if (m instanceof BadModulePath) {
-        ctx.warn(m.message);
-        continue;
+      const res = new Map<string, unknown>();
+      const add = (key: string, item: unknown) => {
+        let list = res.get(key) as unknown[] | undefined;
+        if (!list) res.set(key, (list = []));
+        list.push(item);
+      };
+      for (const path of paths) {
+        const m = resolveModule(path, ctx.modules, ctx.modules.mainParams);
+        if (m instanceof BadModulePath) {
+          ctx.warn(m.message);
+          continue;
+        }
+        const item = info(m);
+        // back compat: modules asked for through querymodules/formatmodules are listed under those keys
+        if (path.startsWith('query+') && queryNames.includes(m.name) && m.group !== 'action') {
+          item.querytype = m.group;
+          add('querymodules', item);
+        } else if (formatNames.includes(m.name)) add('formatmodules', item);
+        else add('modules', item);
       }
-      const item = info(m);
-      // back compat: modules asked for through querymodules/formatmodules are listed under those keys
-      if (path.startsWith('query+') && queryNames.includes(m.name) && m.group !== 'action') {
-        item.querytype = m.group;
-        add('querymodules', item);
-      } else if (formatNames.includes(m.name)) add('formatmodules', item);
-      else add('modules', item);
-    }
-    const out: Record<string, unknown> = { helpformat: helpFormat };
-    for (const [k, v] of res) out[k] = v;
-    if (phpTrue(p.mainmodule)) out.mainmodule = info(resolveModule('main', ctx.modules, ctx.modules.mainParams) as ModuleRef);
-    if (phpTrue(p.pagesetmodule)) {
-      const ps = info(pageSetRef(ctx.modules));
-      delete ps.name;
-      delete ps.path;
-      delete ps.group;
-      out.pagesetmodule = ps;
-    }
-    ctx.result.set('paraminfo', out);
-  },
+      const out: Record<string, unknown> = { helpformat: helpFormat };
+      for (const [k, v] of res) out[k] = v;
+      if (phpTrue(p.mainmodule)) out.mainmodule = info(resolveModule('main', ctx.modules, ctx.modules.mainParams) as ModuleRef);
+      if (phpTrue(p.pagesetmodule)) {
+        const ps = info(pageSetRef(ctx.modules));
+        delete ps.name;
+        delete ps.path;
+        delete ps.group;
+        out.pagesetmodule = ps;
+      }
+      ctx.result.set('paraminfo', out);
+    },
   };
 }
 
@@ -114,6 +139,8 @@ function moduleInfo(m: ModuleRef, format: HelpFormat, licenseLink: (source: stri
   if (format !== 'none') {
     ret.examples = m.examples.map((query, i) => ({ query, description: helpText(format, `apihelp-${msgPath}-example-${i + 1}`, query) }));
   }
-  ret.parameters = Object.entries(m.params).map(([name, d]) => paramInfo(name, d, helpText(format, `apihelp-${msgPath}-param-${name}`, d.help) as string | undefined));
+  ret.parameters = Object.entries(m.params).map(([name, d]) =>
+    paramInfo(name, d, helpText(format, `apihelp-${msgPath}-param-${name}`, d.help) as string | undefined),
+  );
   return ret;
 }

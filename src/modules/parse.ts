@@ -19,8 +19,31 @@ import { MessageLoader } from './message-loader.js';
 import { MEDIAWIKI_VERSION } from '../wiki/wiki.js';
 import { MAX_TEXT_BYTES, preSaveTransform, renderPage, renderRevision, type RenderedPage } from './page-renderer.js';
 
-const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle',
-  'headitems', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml', 'parsetree'];
+const PROPS = [
+  'text',
+  'langlinks',
+  'categories',
+  'categorieshtml',
+  'links',
+  'templates',
+  'images',
+  'externallinks',
+  'sections',
+  'revid',
+  'displaytitle',
+  'headitems',
+  'headhtml',
+  'modules',
+  'jsconfigvars',
+  'encodedjsconfigvars',
+  'indicators',
+  'iwlinks',
+  'wikitext',
+  'properties',
+  'limitreportdata',
+  'limitreporthtml',
+  'parsetree',
+];
 const DEFAULT_PROP = 'text|langlinks|categories|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties';
 
 function formatTitles(ctx: ModuleContext, list: Array<{ ns: number; dbkey: string; exists: boolean }>): unknown[] {
@@ -34,7 +57,11 @@ export const parseModule: ActionModule = {
   prefix: '',
   description: 'Parses content and returns parser output.',
   params: {
-    title: { type: 'string', default: 'API', help: 'Title of page the text belongs to. If omitted, contentmodel must be specified, and "API" will be used as the title.' },
+    title: {
+      type: 'string',
+      default: 'API',
+      help: 'Title of page the text belongs to. If omitted, contentmodel must be specified, and "API" will be used as the title.',
+    },
     text: { type: 'string', help: 'Text to parse. Use title or contentmodel to control the content model.' },
     summary: { type: 'string', help: 'Summary to parse.' },
     page: { type: 'string', help: 'Parse the content of this page. Cannot be used together with text and title.' },
@@ -43,21 +70,36 @@ export const parseModule: ActionModule = {
     redirects: { type: 'boolean', help: 'If page or pageid is set to a redirect, resolve it.' },
     prop: { type: PROPS, multi: true, default: DEFAULT_PROP, help: 'Which pieces of information to get.' },
     pst: { type: 'boolean', help: 'Do a pre-save transform on the input before parsing it. Only valid when used with text.' },
-    onlypst: { type: 'boolean', help: 'Do a pre-save transform (PST) on the input, but don\'t parse it. Returns the same wikitext, after a PST has been applied. Only valid when used with text.' },
+    onlypst: {
+      type: 'boolean',
+      help: "Do a pre-save transform (PST) on the input, but don't parse it. Returns the same wikitext, after a PST has been applied. Only valid when used with text.",
+    },
     effectivelanglinks: { type: 'boolean', help: 'Includes language links supplied by extensions (for use with prop=langlinks).' },
     section: { type: 'string', help: 'Only retrieve the content of this section number.' },
     sectiontitle: { type: 'string', help: 'New section title when section is "new".' },
     disablepp: { type: 'boolean', help: 'Disable the PP Report from the parser output.' },
     disablelimitreport: { type: 'boolean', help: 'Omit the limit report ("NewPP limit report") from the parser output.' },
     disableeditsection: { type: 'boolean', help: 'Disable edit section links from the parser output.' },
-    generatexml: { type: 'boolean', deprecated: true, help: 'Generate XML parse tree (requires content model wikitext; replaced by prop=parsetree).' },
+    generatexml: {
+      type: 'boolean',
+      deprecated: true,
+      help: 'Generate XML parse tree (requires content model wikitext; replaced by prop=parsetree).',
+    },
     preview: { type: 'boolean', help: 'Parse in preview mode.' },
     sectionpreview: { type: 'boolean', help: 'Parse in section preview mode (enables preview mode too).' },
     disabletoc: { type: 'boolean', help: 'Disable table of contents in output.' },
     contentformat: { type: ['text/x-wiki'], help: 'Content serialization format used for the input text. Only valid when used with text.' },
-    contentmodel: { type: ['wikitext'], help: 'Content model of the input text. If omitted, title must be specified, and default will be the model of the specified title. Only valid when used with text.' },
+    contentmodel: {
+      type: ['wikitext'],
+      help: 'Content model of the input text. If omitted, title must be specified, and default will be the model of the specified title. Only valid when used with text.',
+    },
   },
-  examples: ['action=parse&page=Project:Sandbox', 'action=parse&text={{Project:Sandbox}}&contentmodel=wikitext', 'action=parse&text={{PAGENAME}}&title=Test', 'action=parse&summary=Some+[[link]]&prop='],
+  examples: [
+    'action=parse&page=Project:Sandbox',
+    'action=parse&text={{Project:Sandbox}}&contentmodel=wikitext',
+    'action=parse&text={{PAGENAME}}&title=Test',
+    'action=parse&summary=Some+[[link]]&prop=',
+  ],
   async run(ctx) {
     const p = ctx.params;
     const raw = ctx.request.raw;
@@ -70,7 +112,8 @@ export const parseModule: ActionModule = {
     if ((p.page !== undefined || p.pageid !== undefined || p.oldid !== undefined) && (text !== undefined || titleGiven)) {
       ctx.die('params', 'The page parameter cannot be used together with the text and title parameters');
     }
-    if (p.page !== undefined && p.pageid !== undefined) return ctx.die('invalidparammix', 'The page and pageid parameters can not be used together');
+    if (p.page !== undefined && p.pageid !== undefined)
+      return ctx.die('invalidparammix', 'The page and pageid parameters can not be used together');
     const content = (v: string) => (fv2 ? v : withContent({}, 'text', v));
     const bc = (v: string) => (fv2 ? v : { '*': v });
 
@@ -120,7 +163,11 @@ export const parseModule: ActionModule = {
       if (!t || t.ns < 0) return ctx.die('invalidtitle', `Bad title "${p.title}"`);
       title = { ns: t.ns, dbkey: t.dbkey };
       if (text === undefined) {
-        if (titleGiven) return ctx.die('params', 'The text parameter should be passed with the title parameter. Should you be using the "page" parameter instead?');
+        if (titleGiven)
+          return ctx.die(
+            'params',
+            'The text parameter should be passed with the title parameter. Should you be using the "page" parameter instead?',
+          );
         source = '';
       } else source = text;
       const [row] = await ctx.store.pages.byTitles([title]);
@@ -129,11 +176,17 @@ export const parseModule: ActionModule = {
     if (p.section !== undefined) {
       const s = p.section as string;
       if (s === 'new') {
-        if (text === undefined) return ctx.die('invalidsection', 'The section parameter must be set to an integer or \'new\'');
+        if (text === undefined) return ctx.die('invalidsection', "The section parameter must be set to an integer or 'new'");
       } else if (!/^(T-)?\d+$/.test(s)) return ctx.die('invalidsection', "The section parameter must be a valid section id or 'new'");
       else {
         const sec = getSection(source, s);
-        if (sec === null) return ctx.die('nosuchsection', revid !== undefined ? `There is no section ${s} in r${revid}` : `There is no section ${s} in ${ctx.wiki.titleText(title.ns, title.dbkey)}`);
+        if (sec === null)
+          return ctx.die(
+            'nosuchsection',
+            revid !== undefined
+              ? `There is no section ${s} in r${revid}`
+              : `There is no section ${s} in ${ctx.wiki.titleText(title.ns, title.dbkey)}`,
+          );
         source = sec;
       }
     }
@@ -150,7 +203,8 @@ export const parseModule: ActionModule = {
     }
     const original = source;
     if (pstText !== undefined) source = pstText;
-    if (Buffer.byteLength(source, 'utf8') > MAX_TEXT_BYTES) return ctx.die('contenttoobig', `The content you supplied exceeds the article size limit of ${MAX_TEXT_BYTES / 1024} kilobytes`);
+    if (Buffer.byteLength(source, 'utf8') > MAX_TEXT_BYTES)
+      return ctx.die('contenttoobig', `The content you supplied exceeds the article size limit of ${MAX_TEXT_BYTES / 1024} kilobytes`);
 
     const editSections = !p.disableeditsection && !p.preview && !p.sectionpreview;
     const userLang = userLanguage(raw.uselang, ctx.wiki.lang);
@@ -158,7 +212,15 @@ export const parseModule: ActionModule = {
     // a whole revision (page, pageid, oldid) goes through the parser cache; given text and sections do not
     const out: RenderedPage =
       revid !== undefined && p.section === undefined
-        ? await renderRevision(ctx.store, ctx.wiki, { pageid, revid, title, editSections, toc: !p.disabletoc, userLang, text: async () => source })
+        ? await renderRevision(ctx.store, ctx.wiki, {
+            pageid,
+            revid,
+            title,
+            editSections,
+            toc: !p.disabletoc,
+            userLang,
+            text: async () => source,
+          })
         : await renderPage(ctx.store, ctx.wiki, options);
 
     // disablepp turns the limit report off (ParserOptions::setEnableLimitReport): no comment, no data
@@ -166,7 +228,10 @@ export const parseModule: ActionModule = {
     const r: Record<string, unknown> = { title: ctx.wiki.titleText(title.ns, title.dbkey), pageid };
     // the messages of the limit report table and the head, in the user language: fetched together
     const messages = new MessageLoader(ctx.store, ctx.wiki);
-    const messageKeys = [...(props.has('limitreporthtml') && limitReport ? limitReportKeys(out) : []), ...(props.has('headhtml') ? HEAD_KEYS : [])];
+    const messageKeys = [
+      ...(props.has('limitreporthtml') && limitReport ? limitReportKeys(out) : []),
+      ...(props.has('headhtml') ? HEAD_KEYS : []),
+    ];
     if (messageKeys.length > 0) await messages.prefetch(messageKeys, userLang);
     if (revid !== undefined && props.has('revid')) r.revid = revid;
     if (redirects) r.redirects = redirects;
@@ -175,7 +240,8 @@ export const parseModule: ActionModule = {
       if (limitReport) {
         // a page from the parser cache repeats its report: written once per render
         let comment = reportComments.get(out);
-        if (comment === undefined) reportComments.set(out, (comment = limitReportComment(out.limitReport, out.timingProfile, ctx.wiki.codec)));
+        if (comment === undefined)
+          reportComments.set(out, (comment = limitReportComment(out.limitReport, out.timingProfile, ctx.wiki.codec)));
         html += comment;
       }
       r.text = content(html);
@@ -190,7 +256,13 @@ export const parseModule: ActionModule = {
         return withContent(e, 'title', l.title);
       });
     }
-    if (props.has('categories')) r.categories = out.categories.map((c) => Object.assign(withContent({ sortkey: c.sortkey }, 'category', c.name), c.missing ? { missing: true } : c.hidden ? { hidden: true } : {}));
+    if (props.has('categories'))
+      r.categories = out.categories.map((c) =>
+        Object.assign(
+          withContent({ sortkey: c.sortkey }, 'category', c.name),
+          c.missing ? { missing: true } : c.hidden ? { hidden: true } : {},
+        ),
+      );
     if (props.has('categorieshtml')) r.categorieshtml = bc(categoriesHtml(ctx, out));
     if (props.has('links')) r.links = formatTitles(ctx, out.links);
     if (props.has('templates')) r.templates = formatTitles(ctx, out.templates);
@@ -212,16 +284,26 @@ export const parseModule: ActionModule = {
     if (props.has('encodedjsconfigvars')) r.encodedjsconfigvars = '[]';
     // ApiParse: ParserOutput::getIndicators as a 'BCkvp' array keyed by name: {name: html} in fv2, a list
     // of {name, *} in fv1; in the order the page set them (only OutputPage sorts them, for the skin)
-    if (props.has('indicators')) r.indicators = fv2 ? Object.fromEntries(out.indicators) : out.indicators.map(([name, html]) => ({ name, '*': html }));
+    if (props.has('indicators'))
+      r.indicators = fv2 ? Object.fromEntries(out.indicators) : out.indicators.map(([name, html]) => ({ name, '*': html }));
     // ApiParse::formatIWLinks: prefix, url (the other wiki's), the prefixed title as content
-    if (props.has('iwlinks')) r.iwlinks = out.iwlinks.map((l) => withContent({ prefix: l.prefix, ...(l.url ? { url: l.url } : {}) }, 'title', `${l.prefix}:${l.title.replace(/_/g, ' ')}`));
+    if (props.has('iwlinks'))
+      r.iwlinks = out.iwlinks.map((l) =>
+        withContent({ prefix: l.prefix, ...(l.url ? { url: l.url } : {}) }, 'title', `${l.prefix}:${l.title.replace(/_/g, ' ')}`),
+      );
     if (props.has('wikitext')) {
       r.wikitext = bc(original);
       if (pstText !== undefined) r.psttext = bc(pstText);
     }
     if (props.has('properties')) r.properties = out.properties.map(([name, v]) => withContent({ name }, 'value', v));
     // ApiParse::formatLimitReportData: the name, then the value's elements as 0, 1, …
-    if (props.has('limitreportdata')) r.limitreportdata = limitReport ? out.limitReport.map(([name, v]) => new Map<string, unknown>([['name', name], ...(Array.isArray(v) ? v : [v]).map((x, i): [string, unknown] => [String(i), x])])) : [];
+    if (props.has('limitreportdata'))
+      r.limitreportdata = limitReport
+        ? out.limitReport.map(
+            ([name, v]) =>
+              new Map<string, unknown>([['name', name], ...(Array.isArray(v) ? v : [v]).map((x, i): [string, unknown] => [String(i), x])]),
+          )
+        : [];
     if (props.has('limitreporthtml')) r.limitreporthtml = bc(limitReport ? await limitReportTable(ctx, out, userLang, messages) : '');
     // Parser::preprocessToDom of the text itself (the section, before any pre-save transform)
     if (props.has('parsetree') || p.generatexml) r.parsetree = bc(preprocessToXml(original));
@@ -243,7 +325,11 @@ function limitReportKeys(out: RenderedPage): string[] {
 /** EditPage::getPreviewLimitReport with the wiki's messages in the user language (prefetched: limitReportKeys) */
 async function limitReportTable(ctx: ModuleContext, out: RenderedPage, userLang: string, loader: MessageLoader): Promise<string> {
   const title = { ns: 0, dbkey: 'API' };
-  return loader.render((m) => limitReportHtml(out.limitReport, ctx.wiki.codec, (key, params) => (m.exists(key, userLang) ? messageText(m, key, params, userLang, title) : false)));
+  return loader.render((m) =>
+    limitReportHtml(out.limitReport, ctx.wiki.codec, (key, params) =>
+      m.exists(key, userLang) ? messageText(m, key, params, userLang, title) : false,
+    ),
+  );
 }
 
 /** Skin::getCategoryLinks of 1.25, the normal categories only */
@@ -276,11 +362,25 @@ export function categoriesHtml(ctx: ModuleContext, out: RenderedPage): string {
  * title) and ->text(). The result is the `pagetitle` message of the user language with $1 empty:
  * " — Site" from uk.json's "$1 — {{SITENAME}}", escaped by Html::element (& and < only).
  */
-async function headHtml(ctx: ModuleContext, title: { ns: number; dbkey: string }, userLang: string, loader: MessageLoader): Promise<string> {
+async function headHtml(
+  ctx: ModuleContext,
+  title: { ns: number; dbkey: string },
+  userLang: string,
+  loader: MessageLoader,
+): Promise<string> {
   const prefixed = ctx.wiki.titleText(title.ns, title.dbkey);
   const htmlTitle = await loader.render((m) => messageText(m, 'pagetitle', [''], userLang, title));
   const kind = title.ns === -1 ? 'ns-special' : title.ns % 2 === 1 ? 'ns-talk' : 'ns-subject';
-  const bodyClass = ['mediawiki', 'ltr', 'sitedir-ltr', `ns-${title.ns}`, kind, escapeClass(`page-${prefixed}`), 'skin-vector', 'action-nosuchaction'].join(' ');
+  const bodyClass = [
+    'mediawiki',
+    'ltr',
+    'sitedir-ltr',
+    `ns-${title.ns}`,
+    kind,
+    escapeClass(`page-${prefixed}`),
+    'skin-vector',
+    'action-nosuchaction',
+  ].join(' ');
   return (
     `<!DOCTYPE html>\n<html lang="${escapeHtml(userLang)}" dir="ltr" class="client-nojs">\n<head>\n<meta charset="UTF-8" />\n` +
     `<title>${escapeElementText(htmlTitle)}</title>\n<meta name="generator" content="MediaWiki ${MEDIAWIKI_VERSION}" />\n</head>\n<body class="${escapeHtml(bodyClass)}">\n`
@@ -289,5 +389,8 @@ async function headHtml(ctx: ModuleContext, title: { ns: number; dbkey: string }
 
 /** Sanitizer::escapeClass: what cannot be in a class name becomes "_" */
 function escapeClass(s: string): string {
-  return s.replace(/^[0-9-]|[\x00-\x20!"#$%&'()*+,./:;<=>?@[\]^`{|}~\u00a0]/g, '_').replace(/_+/g, '_').replace(/_+$/, '');
+  return s
+    .replace(/^[0-9-]|[\x00-\x20!"#$%&'()*+,./:;<=>?@[\]^`{|}~\u00a0]/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/_+$/, '');
 }

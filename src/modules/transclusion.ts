@@ -6,7 +6,14 @@
  */
 import type { PageStore, TitleKey } from '../store/page-store.js';
 import type { MessageStore } from '../store/message-store.js';
-import { queryKey, titleKey, type InlineQueryCall, type InlineQueryOutput, type RoundFetcher, type Transcluded } from '../wikitext/expansion-rounds.js';
+import {
+  queryKey,
+  titleKey,
+  type InlineQueryCall,
+  type InlineQueryOutput,
+  type RoundFetcher,
+  type Transcluded,
+} from '../wikitext/expansion-rounds.js';
 
 export type { Transcluded };
 

@@ -41,7 +41,7 @@ export function strnatcmp(x: string, y: string): number {
       // a run starting with 0 compares left-aligned (a fraction), others by magnitude
       const fractional = ca === 0x30 || cb === 0x30;
       let result = 0;
-      for (;; ai++, bi++) {
+      for (; ; ai++, bi++) {
         const da = ai < a.length && digit(a[ai]);
         const db = bi < b.length && digit(b[bi]);
         if (!da && !db) break;

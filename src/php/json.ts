@@ -54,6 +54,7 @@ export function phpJsonEncode(v: PhpValue): string {
   if (typeof v === 'string') return phpJsonString(v);
   if (Array.isArray(v)) return '[' + v.map(phpJsonEncode).join(',') + ']';
   const entries = v.entries;
-  if (entries.length === 0 || entries.every(([k], i) => k === String(i))) return '[' + entries.map(([, x]) => phpJsonEncode(x)).join(',') + ']';
+  if (entries.length === 0 || entries.every(([k], i) => k === String(i)))
+    return '[' + entries.map(([, x]) => phpJsonEncode(x)).join(',') + ']';
   return '{' + entries.map(([k, x]) => phpJsonString(k) + ':' + phpJsonEncode(x)).join(',') + '}';
 }

@@ -100,7 +100,7 @@ export function phpFloatToString(x: number): string {
 /** PHP round(): half away from zero, after pre-rounding to 15 significant digits. */
 export function phpRound(value: number, places: number): number {
   if (!Number.isFinite(value)) return value;
-  const f = Math.pow(10, Math.abs(places));
+  const f = 10 ** Math.abs(places);
   let t = places >= 0 ? value * f : value / f;
   if (!Number.isFinite(t)) return value;
   t = Number(t.toPrecision(15));

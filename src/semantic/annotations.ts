@@ -44,7 +44,20 @@ export interface PageAnnotations {
 }
 
 /** Tags whose content MediaWiki does not parse: annotations inside them are text. */
-const STRIP_TAG_NAMES = ['nowiki', 'pre', 'source', 'syntaxhighlight', 'math', 'score', 'templatedata', 'graph', 'timeline', 'hiero', 'chem', 'ce'];
+const STRIP_TAG_NAMES = [
+  'nowiki',
+  'pre',
+  'source',
+  'syntaxhighlight',
+  'math',
+  'score',
+  'templatedata',
+  'graph',
+  'timeline',
+  'hiero',
+  'chem',
+  'ce',
+];
 const STRIP_TAGS = new Set(STRIP_TAG_NAMES);
 
 /**
@@ -63,7 +76,7 @@ function stripUnparsed(text: string): string {
       pos = text.indexOf('<', pos + 1);
       continue;
     }
-    const end = tag.selfClosing ? tag.end : scan.closingTag(tag.name, tag.end)?.end ?? text.length;
+    const end = tag.selfClosing ? tag.end : (scan.closingTag(tag.name, tag.end)?.end ?? text.length);
     out += text.slice(last, pos) + ' ';
     last = end;
     pos = text.indexOf('<', end);
@@ -106,7 +119,15 @@ export function findParserFunctions(text: string, names: readonly string[]): Par
     let end = -1;
     while (pos < text.length) {
       const c = text[pos];
-      const two = text.startsWith('{{', pos) ? '{{' : text.startsWith('}}', pos) ? '}}' : text.startsWith('[[', pos) ? '[[' : text.startsWith(']]', pos) ? ']]' : '';
+      const two = text.startsWith('{{', pos)
+        ? '{{'
+        : text.startsWith('}}', pos)
+          ? '}}'
+          : text.startsWith('[[', pos)
+            ? '[['
+            : text.startsWith(']]', pos)
+              ? ']]'
+              : '';
       if (two === '{{') {
         const known = closeOf.get(pos);
         if (known === -1) break;

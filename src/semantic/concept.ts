@@ -9,7 +9,7 @@
 import { parseConditions } from './query/parser.js';
 import { queryFeatures, queryString } from './query/descriptions.js';
 import { smwMessage } from './query/messages.js';
-import { type LanguageContext } from './query/properties.js';
+import type { LanguageContext } from './query/properties.js';
 import { decodeCharReferences } from '../wiki/titles.js';
 import { escapeElementText, escapeXmlText } from '../wiki/html.js';
 import { phpSerializeString } from '../php/serialize.js';
@@ -51,7 +51,7 @@ export function defineConcept(queryArg: string, docu: string | undefined, ctx: L
  * `[[…::…]]` is a parameter (and the concept's conditions are then empty), `?…` a printout.
  */
 function conceptConditions(raw: string): string {
-  const p = raw.trim().replace(/\[\[(?:([^:][^\]]*):[=:])+([^\[\]]*)\]\]/gu, (m) => m.replace(/=/g, '-3D'));
+  const p = raw.trim().replace(/\[\[(?:([^:][^\]]*):[=:])+([^[\]]*)\]\]/gu, (m) => m.replace(/=/g, '-3D'));
   if (p === '' || p[0] === '?' || p[0] === '+' || p.includes('=')) return '';
   return p.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/-3D/g, '=');
 }
@@ -108,14 +108,22 @@ export function conceptSerialization(v: ConceptValue): string {
   const prot = (name: string) => phpSerializeString('\0*\0' + name);
   return (
     'O:14:"SMW\\DIConcept":8:{' +
-    prot('m_concept') + phpSerializeString(v.query) +
-    prot('m_docu') + phpSerializeString(xmlContentEncode(v.docu)) +
-    prot('m_features') + phpSerializeString(String(v.features)) +
-    prot('m_size') + phpSerializeString(String(v.size)) +
-    prot('m_depth') + phpSerializeString(String(v.depth)) +
-    prot('cacheStatus') + 'N;' +
-    prot('cacheDate') + 'N;' +
-    prot('cacheCount') + 'N;' +
+    prot('m_concept') +
+    phpSerializeString(v.query) +
+    prot('m_docu') +
+    phpSerializeString(xmlContentEncode(v.docu)) +
+    prot('m_features') +
+    phpSerializeString(String(v.features)) +
+    prot('m_size') +
+    phpSerializeString(String(v.size)) +
+    prot('m_depth') +
+    phpSerializeString(String(v.depth)) +
+    prot('cacheStatus') +
+    'N;' +
+    prot('cacheDate') +
+    'N;' +
+    prot('cacheCount') +
+    'N;' +
     '}'
   );
 }

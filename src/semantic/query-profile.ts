@@ -86,7 +86,10 @@ export function describeQuery(args: string[], codec: TitleCodec): QueryInfo | nu
   const params = new Map<string, string>();
   const printouts: Printout[] = [];
   for (const a of args) {
-    const raw = a.trim().replace(/&#x005B;/g, '[').replace(/&#x005D;/g, ']');
+    const raw = a
+      .trim()
+      .replace(/&#x005B;/g, '[')
+      .replace(/&#x005D;/g, ']');
     if (raw === '') continue;
     if (raw[0] === '?') {
       const p = printout(raw.slice(1), codec);

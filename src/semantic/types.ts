@@ -44,7 +44,11 @@ export const TYPES: TypeInfo[] = [
   { id: '_anu', di: DI.URI, labels: ['Annotation URI'] },
   { id: '_ema', di: DI.URI, labels: ['Email', 'E-mail', 'Електронна пошта', 'Ел. пошта'] },
   { id: '_tel', di: DI.URI, labels: ['Telephone number', 'Номер телефону', 'Телефон'] },
-  { id: '_geo', di: DI.GEO, labels: ['Geographic coordinate', 'Geographic coordinates', 'Географічна координата', 'Географічні координати', 'Координати'] },
+  {
+    id: '_geo',
+    di: DI.GEO,
+    labels: ['Geographic coordinate', 'Geographic coordinates', 'Географічна координата', 'Географічні координати', 'Координати'],
+  },
   { id: '_rec', di: DI.WIKIPAGE, labels: ['Record', 'Запис'] },
 ];
 
@@ -104,9 +108,15 @@ export const PREDEFINED: PredefinedProperty[] = [
   { key: '_SF_AF', label: 'Has alternate form', type: '_wpg', ns: 106 },
   // the properties only SMW itself sets
   ...[
-    ['_SKEY', 'Sort key'], ['_MDAT', 'Modification date'], ['_ERRP', 'Has improper value for'],
-    ['_ASK', 'Has query'], ['_SOBJ', 'Has subobject'], ['_ASKST', 'Query string'],
-    ['_ASKFO', 'Query format'], ['_ASKSI', 'Query size'], ['_ASKDE', 'Query depth'],
+    ['_SKEY', 'Sort key'],
+    ['_MDAT', 'Modification date'],
+    ['_ERRP', 'Has improper value for'],
+    ['_ASK', 'Has query'],
+    ['_SOBJ', 'Has subobject'],
+    ['_ASKST', 'Query string'],
+    ['_ASKFO', 'Query format'],
+    ['_ASKSI', 'Query size'],
+    ['_ASKDE', 'Query depth'],
   ].map(([key, label]) => ({ key, label, type: '__fixed' })),
 ];
 
@@ -136,7 +146,7 @@ export const PREDEFINED_LABELS = new Map<string, string>([
  */
 export function propertyKeyFromLabel(label: string): string | null {
   const text = ucfirst(label.replace(/[\s_\u00a0]+/g, ' ').trim());
-  if (text === '' || /[#<>\[\]|{}\u0000-\u001f\u007f\ufffd]/.test(text)) return null;
+  if (text === '' || /[#<>[\]|{}\u0000-\u001f\u007f\ufffd]/.test(text)) return null;
   const predefined = PREDEFINED_LABELS.get(text);
   if (predefined) return predefined;
   if (text.startsWith('_')) return null; // no user property may look like a predefined key

@@ -41,9 +41,21 @@ export interface CategoryLinkStore {
    * Members of one type in sort-key order, starting at (sortkey, pageid) inclusive when given.
    * At most `limit` rows; `descending` reverses the order and the start condition.
    */
-  membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]>;
+  membersBySortkey(
+    category: string,
+    type: MemberType,
+    start: { sortkey: string; pageid: number } | undefined,
+    descending: boolean,
+    limit: number,
+  ): Promise<CategoryMemberRow[]>;
   /** Members of the given types in timestamp order from (timestamp, pageid) inclusive. */
-  membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]>;
+  membersByTimestamp(
+    category: string,
+    start: { timestamp: string; pageid: number } | undefined,
+    end: string | undefined,
+    descending: boolean,
+    limit: number,
+  ): Promise<CategoryMemberRow[]>;
   /**
    * prop=categories: the categories of a batch of pages in (page id, category name) order from `start`
    * (inclusive in the direction of the listing), at most `limit`; `only` keeps these categories alone,

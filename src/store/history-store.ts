@@ -175,7 +175,11 @@ export interface HistoryStore {
   /** the texts of these revisions (revisions without text are absent) */
   texts(revids: readonly number[]): Promise<Map<number, string>>;
   /** registered contributors of these pages, by (page id, user id), from `from` on, at most `limit` */
-  contributors(pageids: readonly number[], from: { pageid: number; userid: number } | undefined, limit: number): Promise<ContributorRecord[]>;
+  contributors(
+    pageids: readonly number[],
+    from: { pageid: number; userid: number } | undefined,
+    limit: number,
+  ): Promise<ContributorRecord[]>;
   /** distinct anonymous contributors per page (pages without any are absent) */
   anonContributors(pageids: readonly number[]): Promise<Map<number, number>>;
   usersByName(names: readonly string[]): Promise<UserRecord[]>;

@@ -352,7 +352,16 @@ export interface SemanticImportWriter {
   redirectTarget(t: TitleRef): TitleRef | undefined;
   /** run writes as one unit (a transaction) */
   batch(fn: () => void): void;
-  addValue(subject: number, property: number, seq: number, di: number, item: string | null, ns: number | null, key: string | null, sortNum: number | null): void;
+  addValue(
+    subject: number,
+    property: number,
+    seq: number,
+    di: number,
+    item: string | null,
+    ns: number | null,
+    key: string | null,
+    sortNum: number | null,
+  ): void;
   /** a value offered by autocompletion of `source` (a property id, or -1 - namespace) */
   addCompletionValue(source: number, value: string): void;
   /** staging done: the buffered rows written, the staged query strings dropped */
@@ -390,7 +399,6 @@ export interface ParserCacheImportWriter {
   write(pageId: number, revId: number, optionsKey: string, version: number, output: string): void;
   count(): number;
 }
-
 
 /**
  * What page analysis reads of the database under construction: pass 1's pages, files and messages,
@@ -476,5 +484,15 @@ export interface ImportWriter extends ImportSource {
  * kind has: the tables are MediaWiki's); `pendingIndexAreas()` may also name a backend's own.
  */
 export type IndexArea =
-  | 'revision' | 'logging' | 'categorylinks' | 'pagelinks' | 'imagelinks' | 'templatelinks' | 'langlinks' | 'externallinks'
-  | 'iwlinks' | 'page_props' | 'image' | (string & {});
+  | 'revision'
+  | 'logging'
+  | 'categorylinks'
+  | 'pagelinks'
+  | 'imagelinks'
+  | 'templatelinks'
+  | 'langlinks'
+  | 'externallinks'
+  | 'iwlinks'
+  | 'page_props'
+  | 'image'
+  | (string & {});

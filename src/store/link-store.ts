@@ -19,14 +19,27 @@ export interface LinkStore {
    * (inclusive in the direction of the listing), at most `limit`; `only` keeps these names alone.
    * Index seeks on il_from per page.
    */
-  imagesOf(opts: { pageids: readonly number[]; start?: { pageid: number; name: string }; only?: readonly string[]; descending: boolean; limit: number }): Promise<Array<{ pageid: number; name: string }>>;
+  imagesOf(opts: {
+    pageids: readonly number[];
+    start?: { pageid: number; name: string };
+    only?: readonly string[];
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ pageid: number; name: string }>>;
   /**
    * list=imageusage: the pages that use the file `target`, in page id order from `fromId`
    * (inclusive in the direction of the listing), at most `limit`; only those of the using page's
    * namespace `namespace` when given; only redirects (true) or non-redirects (false) when `redirect` is
    * given. A range scan of the imagelinks primary key, or of il_to_from_namespace with a namespace.
    */
-  fileUsers(opts: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): Promise<FileUserRow[]>;
+  fileUsers(opts: {
+    target: string;
+    namespace?: number;
+    fromId?: number;
+    redirect?: boolean;
+    descending: boolean;
+    limit: number;
+  }): Promise<FileUserRow[]>;
 }
 
 /** A page that uses a file (imageusage). */

@@ -125,11 +125,15 @@ export interface RelationStore {
   /** list=all* with unique: distinct target titles, one seek each */
   allLinkTitles(o: AllLinksOptions & { continueAt?: string }): Promise<string[]>;
 
-
   /** prop=pageprops: the properties of these pages from page id `fromId` on, in (page, name) order */
   propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>>;
   /** list=pageswithprop: pages with property `name`, in page id order from `fromId` (inclusive) */
-  pagesWithProp(o: { name: string; fromId?: number; descending: boolean; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>>;
+  pagesWithProp(o: {
+    name: string;
+    fromId?: number;
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>>;
   /** list=pagepropnames: distinct property names from `from` (inclusive), one seek each */
   propNames(o: { from?: string; limit: number }): Promise<string[]>;
 
@@ -137,12 +141,29 @@ export interface RelationStore {
    * prop=extlinks: external links of these pages in (page, URL) order, each URL once per page; only those
    * whose el_index starts with `indexPrefix` when given. `offset` rows are skipped (1.25's eloffset).
    */
-  extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>>;
+  extLinksOf(o: {
+    pageids: readonly number[];
+    indexPrefix?: string;
+    offset: number;
+    limit: number;
+  }): Promise<Array<{ from: number; url: string }>>;
   /** list=exturlusage: rows of the el_index index from `indexPrefix`, after `offset` rows (1.25's euoffset) */
-  extUrlUsage(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>>;
+  extUrlUsage(o: {
+    indexPrefix?: string;
+    namespaces?: readonly number[];
+    offset: number;
+    limit: number;
+  }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>>;
 
   /** prop=langlinks: (page, language) order from `continueAt` (inclusive) */
-  langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>>;
+  langLinksOf(o: {
+    pageids: readonly number[];
+    lang?: string;
+    title?: string;
+    continueAt?: { from: number; lang: string };
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ from: number; lang: string; title: string }>>;
   /** prop=iwlinks: (page, prefix, title) order from `continueAt` (inclusive) */
   iwLinksOf(o: IwLinksOfOptions): Promise<Array<{ from: number; prefix: string; title: string }>>;
   /** the interwiki table the import used (empty for a database without one) */
@@ -152,5 +173,10 @@ export interface RelationStore {
    * list=random: up to `limit` pages of each of these namespaces with page_random >= `from`, redirects or
    * not, lowest page_random first (the caller merges the namespaces).
    */
-  randomPages(o: { namespaces: readonly number[]; redirect: boolean; from: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>>;
+  randomPages(o: {
+    namespaces: readonly number[];
+    redirect: boolean;
+    from: number;
+    limit: number;
+  }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>>;
 }

@@ -459,12 +459,14 @@ export class SemanticQueryEngine {
     if (propKeys.size > 0) {
       const p = this.params();
       const sql = `SELECT sp_id AS id, sp_key AS key FROM ${dl.listTable(p.list([...propKeys], 'text'), 'text', 'j')} JOIN smw_property ON sp_key = j.value`;
-      for (const r of (await this.run.all(sql, p.values)) as Array<{ id: number; key: string }>) props.set(r.key, { id: r.id, ids: [r.id], user: !r.key.startsWith('_') });
+      for (const r of (await this.run.all(sql, p.values)) as Array<{ id: number; key: string }>)
+        props.set(r.key, { id: r.id, ids: [r.id], user: !r.key.startsWith('_') });
       await this.subproperties(props);
     }
     const resolvedPages = new Map<string, { id: number; ns: number; dbkey: string }>();
     // no page or subject has U+0000 in its title: SMW has no id for such a page (the statement's 0)
-    for (const x of pages) if (hasNul(x.dbkey!) || hasNul(x.subobject ?? '')) resolvedPages.set(pageKey(x), { id: 0, ns: x.ns!, dbkey: x.dbkey! });
+    for (const x of pages)
+      if (hasNul(x.dbkey!) || hasNul(x.subobject ?? '')) resolvedPages.set(pageKey(x), { id: 0, ns: x.ns!, dbkey: x.dbkey! });
     pages = pages.filter((x) => !resolvedPages.has(pageKey(x)));
     if (pages.length > 0) {
       // SMW's getSMWPageID answers a redirect's id with its target's (SMW_EQ_SOME)
@@ -474,7 +476,14 @@ export class SemanticQueryEngine {
         ['dbkey', 'text'],
         ['sub', 'text'],
       ];
-      const list = dl.rowsTable(p.rows(pages.map((x) => [x.ns, x.dbkey, x.subobject ?? '']), cols), cols, 'j');
+      const list = dl.rowsTable(
+        p.rows(
+          pages.map((x) => [x.ns, x.dbkey, x.subobject ?? '']),
+          cols,
+        ),
+        cols,
+        'j',
+      );
       const rows = (await this.run.all(
         `SELECT j.key AS i, COALESCE(t.ss_id, s.ss_id, 0) AS id, r.rd_namespace AS rns, r.rd_title AS rtitle FROM ${list}
            LEFT JOIN page p ON p.page_namespace = j.ns AND p.page_title = j.dbkey AND p.page_is_redirect = 1
@@ -485,20 +494,35 @@ export class SemanticQueryEngine {
       )) as Array<{ i: number; id: number; rns: number | null; rtitle: string | null }>;
       for (const r of rows) {
         const pg = pages[r.i - dl.keyBase];
-        resolvedPages.set(pageKey(pg), r.rtitle !== null ? { id: r.id, ns: r.rns!, dbkey: r.rtitle } : { id: r.id, ns: pg.ns!, dbkey: pg.dbkey! });
+        resolvedPages.set(
+          pageKey(pg),
+          r.rtitle !== null ? { id: r.id, ns: r.rns!, dbkey: r.rtitle } : { id: r.id, ns: pg.ns!, dbkey: pg.dbkey! },
+        );
       }
     }
     const classes = new Map<string, string[]>();
     if (cats.size > 0) {
-      const subc = ((await this.run.all("SELECT sp_id AS id FROM smw_property WHERE sp_key = '_SUBC'", [])) as Array<{ id: number }>)[0]?.id;
+      const subc = ((await this.run.all("SELECT sp_id AS id FROM smw_property WHERE sp_key = '_SUBC'", [])) as Array<{ id: number }>)[0]
+        ?.id;
       for (const cat of cats) {
         // Q_CLASS_HIERARCHY: the category and its subcategories down to $smwgQSubcategoryDepth levels
         const seen = new Set([cat]);
         let level = [cat];
-        for (let depth = 0; depth < SMW_QSUBCATEGORY_DEPTH && level.length > 0 && subc !== undefined && seen.size < MAX_CATEGORIES; depth++) {
+        for (
+          let depth = 0;
+          depth < SMW_QSUBCATEGORY_DEPTH && level.length > 0 && subc !== undefined && seen.size < MAX_CATEGORIES;
+          depth++
+        ) {
           // one statement per level of the tree: the subcategories of all categories of the level
           const p = this.params();
-          const list = dl.listTable(p.list(level.filter((c) => !hasNul(c)).map((c) => `${c}#14#`), 'text'), 'text', 'j');
+          const list = dl.listTable(
+            p.list(
+              level.filter((c) => !hasNul(c)).map((c) => `${c}#14#`),
+              'text',
+            ),
+            'text',
+            'j',
+          );
           const sql = `SELECT s.ss_title AS t FROM ${list} JOIN smw_value v ON v.sv_property = ${p.add(subc, 'int')} AND v.sv_item = j.value
              JOIN smw_subject s ON s.ss_id = v.sv_subject WHERE s.ss_subobject = '' LIMIT ${p.add(MAX_CATEGORIES, 'int')}`;
           const next: string[] = [];
@@ -510,7 +534,10 @@ export class SemanticQueryEngine {
           }
           level = next;
         }
-        classes.set(cat, [...seen].map((c) => `${c}#14#`));
+        classes.set(
+          cat,
+          [...seen].map((c) => `${c}#14#`),
+        );
       }
     }
     return { props, pages: resolvedPages, classes };
@@ -530,7 +557,14 @@ export class SemanticQueryEngine {
       let level = [key];
       for (let depth = 0; depth < SMW_QSUBPROPERTY_DEPTH && level.length > 0 && seen.size < MAX_SUBPROPERTIES; depth++) {
         const p = this.params();
-        const list = this.dialect.listTable(p.list(level.map((k) => `${k}#102#`), 'text'), 'text', 'j');
+        const list = this.dialect.listTable(
+          p.list(
+            level.map((k) => `${k}#102#`),
+            'text',
+          ),
+          'text',
+          'j',
+        );
         const sql = `SELECT s.ss_title AS t, sp.sp_id AS id FROM ${list} JOIN smw_value v ON v.sv_property = ${p.add(subp, 'int')} AND v.sv_item = j.value
            JOIN smw_subject s ON s.ss_id = v.sv_subject JOIN smw_property sp ON sp.sp_key = s.ss_title
            WHERE s.ss_namespace = 102 AND s.ss_subobject = '' ORDER BY sp.sp_id LIMIT ${p.add(MAX_SUBPROPERTIES, 'int')}`;
@@ -578,7 +612,11 @@ export class SemanticQueryEngine {
           expr = `(SELECT ${agg}(o.ss_sortkey) FROM smw_value v JOIN smw_subject o ON o.ss_namespace = v.sv_ns AND o.ss_title = v.sv_key AND o.ss_subobject = '' WHERE v.sv_subject = s.ss_id AND ${propIs(p, 'v.sv_property', info)})`;
         } else {
           // user properties keep texts in sv_key; URIs, codes and the like of every property in sv_item
-          const col = ['_num', '_qty', '_tem', '_dat', '_boo'].includes(type) ? 'v.sv_num' : info.user && BLOB_TYPES.has(type) ? 'v.sv_key' : 'v.sv_item';
+          const col = ['_num', '_qty', '_tem', '_dat', '_boo'].includes(type)
+            ? 'v.sv_num'
+            : info.user && BLOB_TYPES.has(type)
+              ? 'v.sv_key'
+              : 'v.sv_item';
           expr = `(SELECT ${agg}(${col}) FROM smw_value v WHERE v.sv_subject = s.ss_id AND ${propIs(p, 'v.sv_property', info)})`;
         }
         // a value page SMW has no subject for has no sort key: NULL, sorted as SQLite sorts it
@@ -610,7 +648,8 @@ export class SemanticQueryEngine {
       if (n === 0) break;
     }
     type Row = { id: number; ns: number; title: string; subobject: string; ex: number | boolean };
-    const walkOrder = (prefix: string) => ['ss_sortkey', 'ss_namespace', 'ss_title', 'ss_subobject'].map((x) => `${prefix}${x} ${pageOrder}`).join(', ');
+    const walkOrder = (prefix: string) =>
+      ['ss_sortkey', 'ss_namespace', 'ss_title', 'ss_subobject'].map((x) => `${prefix}${x} ${pageOrder}`).join(', ');
     const run = async (walk: boolean): Promise<Row[]> => {
       const p = this.params();
       const c = new Compiler(r, p);
@@ -635,7 +674,9 @@ export class SemanticQueryEngine {
     if (!walkable || (rows.length <= req.limit && driver >= 0)) rows = await run(false);
     const further = rows.length > req.limit;
     // EXISTS is an integer 0/1 on SQLite, a boolean on PostgreSQL
-    const subjects: AskSubject[] = rows.slice(0, req.limit).map((x) => ({ id: x.id, ns: x.ns, dbkey: x.title, subobject: x.subobject, exists: x.ex === 1 || x.ex === true }));
+    const subjects: AskSubject[] = rows
+      .slice(0, req.limit)
+      .map((x) => ({ id: x.id, ns: x.ns, dbkey: x.title, subobject: x.subobject, exists: x.ex === 1 || x.ex === true }));
     return { subjects, further };
   }
 
@@ -669,7 +710,13 @@ export class SemanticQueryEngine {
           p.values,
         )) as Array<{ subject: number; ns: number; title: string; so: string }>;
         for (const row of rows) {
-          const v: AskPrintValue = { di: DI.WIKIPAGE, item: `${row.title}#${row.ns}#${row.so ? '#' + row.so : ''}`, ns: row.ns, dbkey: row.title, subobject: row.so };
+          const v: AskPrintValue = {
+            di: DI.WIKIPAGE,
+            item: `${row.title}#${row.ns}#${row.so ? '#' + row.so : ''}`,
+            ns: row.ns,
+            dbkey: row.title,
+            subobject: row.so,
+          };
           out[si][index.get(row.subject)!].push(v);
           pagesToCheck.push(v);
         }
@@ -704,7 +751,10 @@ export class SemanticQueryEngine {
       ];
       const list = dl.rowsTable(p.rows(titles, cols), cols, 'j');
       const existing = new Set<string>();
-      for (const { i } of (await this.run.all(`SELECT j.key AS i FROM ${list} JOIN page ON page_namespace = j.ns AND page_title = j.dbkey`, p.values)) as Array<{ i: number }>) {
+      for (const { i } of (await this.run.all(
+        `SELECT j.key AS i FROM ${list} JOIN page ON page_namespace = j.ns AND page_title = j.dbkey`,
+        p.values,
+      )) as Array<{ i: number }>) {
         const [ns, dbkey] = titles[i - dl.keyBase];
         existing.add(`${ns}|${dbkey}`);
       }

@@ -13,7 +13,18 @@
  *    categorylinks' (cl_to, cl_sortkey, cl_from) index.
  * A database imported without the semantic hook has none of these tables: everything is empty then.
  */
-import type { AnswerForm, AskAnswer, AskPrintoutSpec, AskPrintValue, AskRequest, PrintedAnswer, SemanticPropertyValues, SemanticStore, SemanticSubjectData, SubjectKey } from './semantic-store.js';
+import type {
+  AnswerForm,
+  AskAnswer,
+  AskPrintoutSpec,
+  AskPrintValue,
+  AskRequest,
+  PrintedAnswer,
+  SemanticPropertyValues,
+  SemanticStore,
+  SemanticSubjectData,
+  SubjectKey,
+} from './semantic-store.js';
 import { Params, hasNul, semanticItem, type ParamType, type SemanticDialect, type SemanticQueryEngine } from './semantic-query.js';
 import { KEY_CHARS, cutChars, matchesFolded } from '../semantic/fold.js';
 import { BLOB_TYPES } from '../semantic/types.js';
@@ -82,8 +93,12 @@ function subjectSql(d: SemanticDialect, withSubs: boolean, one: { ns: string; db
   return `SELECT ${one ? String(d.keyBase) : 'j.key'} AS i, s.ss_subobject AS so, s.ss_sortkey AS sortkey, sp.sp_key AS property, v.sv_type AS type, ${semanticItem(d, 'v.')} AS item
         FROM ${one ? 'smw_subject s' : `${from} JOIN smw_subject s ON s.ss_namespace = ${ns} AND s.ss_title = ${dbkey} AND ${withSubs ? `(s.ss_subobject = ${sub} OR s.ss_subobject <> '')` : `s.ss_subobject = ${sub}`}`}
         LEFT JOIN smw_value v ON v.sv_subject = s.ss_id
-        LEFT JOIN smw_property sp ON sp.sp_id = v.sv_property${one ? `
-        WHERE s.ss_namespace = ${ns} AND s.ss_title = ${dbkey} AND ${withSubs ? `(s.ss_subobject = ${sub} OR s.ss_subobject <> '')` : `s.ss_subobject = ${sub}`}` : ''}
+        LEFT JOIN smw_property sp ON sp.sp_id = v.sv_property${
+          one
+            ? `
+        WHERE s.ss_namespace = ${ns} AND s.ss_title = ${dbkey} AND ${withSubs ? `(s.ss_subobject = ${sub} OR s.ss_subobject <> '')` : `s.ss_subobject = ${sub}`}`
+            : ''
+        }
         ORDER BY ${one ? '' : 'j.key, '}${withSubs ? 's.ss_id, ' : ''}v.sv_property, v.sv_seq`;
 }
 
@@ -110,26 +125,46 @@ export class SqlSemanticStore implements SemanticStore {
       const text = build(new Params(d));
       const label = `SemanticStore.${name}`;
       if (this.sql.prepare) return this.sql.prepare(label, text, pluck) as Runner<R>;
-      return pluck ? async (values) => (await this.sql.all(label, text, values)).map((r) => Object.values(r)[0] as R) : (values) => this.sql.all(label, text, values);
+      return pluck
+        ? async (values) => (await this.sql.all(label, text, values)).map((r) => Object.values(r)[0] as R)
+        : (values) => this.sql.all(label, text, values);
     };
     // rows as arrays where the store can (an object per row cost better-sqlite3 about twice as much)
     const subjectRunner = (build: (p: Params) => string): Runner<SubjectRow> => {
       if (!this.sql.prepare) return make('subjectData', false, build);
       const run = this.sql.prepare('SemanticStore.subjectData', build(new Params(d)), 'raw');
-      return async (values) => ((await run(values)) as unknown[][]).map((a) => ({ i: a[0], so: a[1], sortkey: a[2], property: a[3], type: a[4], item: a[5] }) as SubjectRow);
+      return async (values) =>
+        ((await run(values)) as unknown[][]).map(
+          (a) => ({ i: a[0], so: a[1], sortkey: a[2], property: a[3], type: a[4], item: a[5] }) as SubjectRow,
+        );
     };
     return (this.fixedStatements = {
-      property: make('autocomplete', false, (p) => `SELECT sp_id AS id, sp_type AS type FROM smw_property WHERE sp_key = ${p.add('', 'text')}`),
+      property: make(
+        'autocomplete',
+        false,
+        (p) => `SELECT sp_id AS id, sp_type AS type FROM smw_property WHERE sp_key = ${p.add('', 'text')}`,
+      ),
       // the list only of a node that lies in the prefix's range (the answer), not of the next one
       node: make('autocomplete', false, (p) => nodeSql(p, 'an_values')),
       nodeAscii: make('autocomplete', false, (p) => nodeSql(p, 'an_json')),
-      words: make('autocomplete', true, (p) => `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = ${p.add(0, 'int')} AND aw_key >= ${p.add('', 'text')} AND aw_key < ${p.add('', 'text')}`),
+      words: make(
+        'autocomplete',
+        true,
+        (p) =>
+          `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = ${p.add(0, 'int')} AND aw_key >= ${p.add('', 'text')} AND aw_key < ${p.add('', 'text')}`,
+      ),
       heavyWords: make(
         'autocomplete',
         true,
-        (p) => `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = ${p.add(0, 'int')} AND aw_key >= ${p.add('', 'text')} AND aw_key < ${p.add('', 'text')} ORDER BY aw_key, aw_value LIMIT ${p.add(0, 'int')}`,
+        (p) =>
+          `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = ${p.add(0, 'int')} AND aw_key >= ${p.add('', 'text')} AND aw_key < ${p.add('', 'text')} ORDER BY aw_key, aw_value LIMIT ${p.add(0, 'int')}`,
       ),
-      values: make('autocomplete', true, (p) => `SELECT av_value AS v FROM ${d.listTable(p.list([], 'int'), 'int', 'j')} CROSS JOIN smw_ac_value WHERE av_id = j.value ORDER BY j.key`),
+      values: make(
+        'autocomplete',
+        true,
+        (p) =>
+          `SELECT av_value AS v FROM ${d.listTable(p.list([], 'int'), 'int', 'j')} CROSS JOIN smw_ac_value WHERE av_id = j.value ORDER BY j.key`,
+      ),
       // SQLite only (lookupSteps): the prefix's values as one JSON array (bytes), with their ids: a row
       // per value cost the reader an object and a UTF-8 decoding each, three quarters of the light path.
       // The IN list is distinct and walked in id order, which an aggregate does not promise: the ids say
@@ -142,7 +177,9 @@ export class SqlSemanticStore implements SemanticStore {
       ),
       // the same text as subjectData's batch, with the one subject's key bound as three parameters
       subject: subjectRunner((p) => subjectSql(d, false, { ns: p.add(0, 'int'), dbkey: p.add('', 'text'), sub: p.add('', 'text') }, '')),
-      subjectWithSubs: subjectRunner((p) => subjectSql(d, true, { ns: p.add(0, 'int'), dbkey: p.add('', 'text'), sub: p.add('', 'text') }, '')),
+      subjectWithSubs: subjectRunner((p) =>
+        subjectSql(d, true, { ns: p.add(0, 'int'), dbkey: p.add('', 'text'), sub: p.add('', 'text') }, ''),
+      ),
     });
   }
 
@@ -162,7 +199,15 @@ export class SqlSemanticStore implements SemanticStore {
     if (keys.length === 0 || !(await this.has())) return out;
     const rows = await this.q<{ key: string; type: string }>(
       'propertyTypes',
-      (p, d) => `SELECT sp_key AS key, sp_type AS type FROM ${d.listTable(p.list(keys.filter((k) => !hasNul(k)), 'text'), 'text', 'j')} JOIN smw_property ON sp_key = j.value`,
+      (p, d) =>
+        `SELECT sp_key AS key, sp_type AS type FROM ${d.listTable(
+          p.list(
+            keys.filter((k) => !hasNul(k)),
+            'text',
+          ),
+          'text',
+          'j',
+        )} JOIN smw_property ON sp_key = j.value`,
     );
     for (const r of rows) out.set(r.key, r.type);
     return out;
@@ -178,7 +223,10 @@ export class SqlSemanticStore implements SemanticStore {
     return this.engine.printouts([...subjects], [...printouts]);
   }
 
-  async subjectData(subjects: readonly SubjectKey[], options: { subobjects?: boolean } = {}): Promise<Array<SemanticSubjectData | undefined>> {
+  async subjectData(
+    subjects: readonly SubjectKey[],
+    options: { subobjects?: boolean } = {},
+  ): Promise<Array<SemanticSubjectData | undefined>> {
     const out: Array<SemanticSubjectData | undefined> = subjects.map(() => undefined);
     if (subjects.length === 0 || !(await this.has())) return out;
     const withSubs = options.subobjects === true;
@@ -195,7 +243,21 @@ export class SqlSemanticStore implements SemanticStore {
     const one = known.length === 1 ? known[0]!.k : undefined;
     const rows: SubjectRow[] = one
       ? await (withSubs ? this.fixed.subjectWithSubs : this.fixed.subject)([one.ns, one.dbkey, one.subobject])
-      : await this.q<SubjectRow>('subjectData', (p, d) => subjectSql(d, withSubs, null, d.rowsTable(p.rows(known.map(({ k }) => [k.ns, k.dbkey, k.subobject]), cols), cols, 'j')));
+      : await this.q<SubjectRow>('subjectData', (p, d) =>
+          subjectSql(
+            d,
+            withSubs,
+            null,
+            d.rowsTable(
+              p.rows(
+                known.map(({ k }) => [k.ns, k.dbkey, k.subobject]),
+                cols,
+              ),
+              cols,
+              'j',
+            ),
+          ),
+        );
     const subs: Array<Map<string, SemanticSubjectData> | undefined> = [];
     let data: SemanticSubjectData | undefined;
     let lastI = -1;
@@ -225,19 +287,40 @@ export class SqlSemanticStore implements SemanticStore {
   }
 
   autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]>;
-  autocompleteProperty(property: string, foldedSubstr: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer>;
-  async autocompleteProperty(property: string, foldedSubstr: string, limit: number, printed?: AnswerForm): Promise<string[] | PrintedAnswer> {
+  autocompleteProperty(
+    property: string,
+    foldedSubstr: string,
+    limit: number,
+    printed: AnswerForm | undefined,
+  ): Promise<string[] | PrintedAnswer>;
+  async autocompleteProperty(
+    property: string,
+    foldedSubstr: string,
+    limit: number,
+    printed?: AnswerForm,
+  ): Promise<string[] | PrintedAnswer> {
     if (!(await this.has()) || property.startsWith('_') || hasNul(property)) return [];
     // only Page and text-like properties have values in the index
     if (this.dialect.inProcess) {
       const p = await this.property(property);
       return p && (p.type === '_wpg' || BLOB_TYPES.has(p.type)) ? this.lookupSteps(p.id, foldedSubstr, limit, printed) : [];
     }
-    return this.lookup((p, d) => `SELECT sp_id AS id FROM smw_property WHERE sp_key = ${p.add(property, 'text')} AND ${d.inTextList('sp_type', p.list(AC_TYPES, 'text'))}`, foldedSubstr, limit, printed);
+    return this.lookup(
+      (p, d) =>
+        `SELECT sp_id AS id FROM smw_property WHERE sp_key = ${p.add(property, 'text')} AND ${d.inTextList('sp_type', p.list(AC_TYPES, 'text'))}`,
+      foldedSubstr,
+      limit,
+      printed,
+    );
   }
 
   autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): Promise<string[]>;
-  autocompleteNamespace(ns: number, foldedSubstr: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer>;
+  autocompleteNamespace(
+    ns: number,
+    foldedSubstr: string,
+    limit: number,
+    printed: AnswerForm | undefined,
+  ): Promise<string[] | PrintedAnswer>;
   async autocompleteNamespace(ns: number, foldedSubstr: string, limit: number, printed?: AnswerForm): Promise<string[] | PrintedAnswer> {
     if (!(await this.has())) return [];
     if (this.dialect.inProcess) return this.lookupSteps(namespaceSource(ns), foldedSubstr, limit, printed);
@@ -251,7 +334,12 @@ export class SqlSemanticStore implements SemanticStore {
    * the node's list (the answer), the first LONG_QUERY_SCAN word rows under a heavy node (a query longer
    * than the stored keys, checked here on the values), or the ≤ heavy-rows word rows of a prefix without one.
    */
-  private async lookup(source: (p: Params, d: SemanticDialect) => string, folded: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer> {
+  private async lookup(
+    source: (p: Params, d: SemanticDialect) => string,
+    folded: string,
+    limit: number,
+    printed: AnswerForm | undefined,
+  ): Promise<string[] | PrintedAnswer> {
     if (folded === '') return [];
     const q = cutChars(folded, KEY_CHARS);
     const exact = q === folded; // else the stored keys are shorter than the query: check each value
@@ -265,8 +353,10 @@ export class SqlSemanticStore implements SemanticStore {
         heavy AS (SELECT list FROM node WHERE k < ${p.add(prefixEnd(q), 'text')})`;
       // a value seek per id, as a correlated subquery so that no plan (PostgreSQL's generic ones guess
       // ranges' sizes) turns it into a scan of smw_ac_value
-      const seek = (ids: string) => `SELECT NULL AS list, (SELECT av_value FROM smw_ac_value WHERE av_id = i.v) AS v, i.v AS i FROM ${ids} i`;
-      if (exact) return `${head} SELECT list, NULL AS v, NULL AS i FROM heavy UNION ALL ${seek(`(SELECT DISTINCT v FROM (${words('NOT')}) w ORDER BY v LIMIT ${p.add(limit, 'int')})`)} ORDER BY i`;
+      const seek = (ids: string) =>
+        `SELECT NULL AS list, (SELECT av_value FROM smw_ac_value WHERE av_id = i.v) AS v, i.v AS i FROM ${ids} i`;
+      if (exact)
+        return `${head} SELECT list, NULL AS v, NULL AS i FROM heavy UNION ALL ${seek(`(SELECT DISTINCT v FROM (${words('NOT')}) w ORDER BY v LIMIT ${p.add(limit, 'int')})`)} ORDER BY i`;
       return `${head}, ids AS (SELECT v FROM (${words('')} ORDER BY aw_key, aw_value LIMIT ${p.add(LONG_QUERY_SCAN, 'int')}) l UNION ${words('NOT')})
         ${seek('ids')} ORDER BY i`;
     });
@@ -280,7 +370,12 @@ export class SqlSemanticStore implements SemanticStore {
    * composite statement three times slower than these): the word-prefix node of a source (a property
    * id or a namespace's) with its list when it lies in the prefix's range, else the words' values.
    */
-  private async lookupSteps(source: number, folded: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer> {
+  private async lookupSteps(
+    source: number,
+    folded: string,
+    limit: number,
+    printed: AnswerForm | undefined,
+  ): Promise<string[] | PrintedAnswer> {
     if (folded === '') return [];
     const q = cutChars(folded, KEY_CHARS);
     const exact = q === folded;

@@ -65,7 +65,12 @@ export interface SemanticStore {
    * exactly (no normalisation).
    */
   autocompleteProperty(property: string, foldedSubstr: string, limit: number): Promise<string[]>;
-  autocompleteProperty(property: string, foldedSubstr: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer>;
+  autocompleteProperty(
+    property: string,
+    foldedSubstr: string,
+    limit: number,
+    printed: AnswerForm | undefined,
+  ): Promise<string[] | PrintedAnswer>;
 
   /**
    * The `baseprop`/`basevalue` form: the distinct values of `property` on the subjects whose `baseProperty`
@@ -75,7 +80,12 @@ export interface SemanticStore {
 
   /** Semantic Forms' namespace source: titles (DB keys with spaces) of the pages of `ns` that match, in the DB keys' byte order, at most `limit`. */
   autocompleteNamespace(ns: number, foldedSubstr: string, limit: number): Promise<string[]>;
-  autocompleteNamespace(ns: number, foldedSubstr: string, limit: number, printed: AnswerForm | undefined): Promise<string[] | PrintedAnswer>;
+  autocompleteNamespace(
+    ns: number,
+    foldedSubstr: string,
+    limit: number,
+    printed: AnswerForm | undefined,
+  ): Promise<string[] | PrintedAnswer>;
 
   /**
    * Semantic Forms' category source: the pages (not subcategories) in `category` and its subcategories

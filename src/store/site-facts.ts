@@ -12,7 +12,10 @@ export interface NamespaceTableRow {
   ns_case: string;
 }
 
-export function siteFacts(meta: Map<string, string>, namespaces: NamespaceTableRow[]): { info: SiteInfoRow; namespaces: NamespaceInfo[]; stats: SiteStatistics | null } {
+export function siteFacts(
+  meta: Map<string, string>,
+  namespaces: NamespaceTableRow[],
+): { info: SiteInfoRow; namespaces: NamespaceInfo[]; stats: SiteStatistics | null } {
   const si = JSON.parse(meta.get('siteinfo') ?? '{}') as Partial<SiteInfoRow>;
   const stored = meta.get('statistics');
   return {

@@ -7,15 +7,42 @@ import { decodeCharReferences } from './titles.js';
 
 /** $wgUrlProtocols of 1.25, in its order */
 export const URL_PROTOCOLS = [
-  'bitcoin:', 'ftp://', 'ftps://', 'geo:', 'git://', 'gopher://', 'http://', 'https://', 'irc://', 'ircs://', 'magnet:',
-  'mailto:', 'mms://', 'news:', 'nntp://', 'redis://', 'sftp://', 'sip:', 'sips:', 'sms:', 'ssh://', 'svn://', 'tel:',
-  'telnet://', 'urn:', 'worldwind://', 'xmpp:', '//',
+  'bitcoin:',
+  'ftp://',
+  'ftps://',
+  'geo:',
+  'git://',
+  'gopher://',
+  'http://',
+  'https://',
+  'irc://',
+  'ircs://',
+  'magnet:',
+  'mailto:',
+  'mms://',
+  'news:',
+  'nntp://',
+  'redis://',
+  'sftp://',
+  'sip:',
+  'sips:',
+  'sms:',
+  'ssh://',
+  'svn://',
+  'tel:',
+  'telnet://',
+  'urn:',
+  'worldwind://',
+  'xmpp:',
+  '//',
 ];
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** wfUrlProtocols(): the alternation for regexes */
 export const PROTOCOL_ALTERNATION = URL_PROTOCOLS.map(escapeRe).join('|');
-export const PROTOCOL_ALTERNATION_NO_REL = URL_PROTOCOLS.filter((p) => p !== '//').map(escapeRe).join('|');
+export const PROTOCOL_ALTERNATION_NO_REL = URL_PROTOCOLS.filter((p) => p !== '//')
+  .map(escapeRe)
+  .join('|');
 
 /** Sanitizer::cleanUrl: entities decoded, then control characters, brackets, quotes and '|' escaped. */
 export function cleanUrl(url: string): string {
@@ -25,7 +52,10 @@ export function cleanUrl(url: string): string {
   if (!m) return u;
   // characters IDNs ignore (soft hyphen, ZWJ, ZWNJ, …) and whitespace (PCRE's \s with /u, which PHP
   // compiles with PCRE_UCP: \p{Z}, \h, \v) are dropped from the host
-  let host = (m[2] ?? '').replace(/[\p{Z}\t\n\x0b\f\r\x85\u180e]|\u00ad|\u034f|\u1806|\u180b|\u180c|\u180d|\u200b|\u2060|\ufeff|\u200c|\u200d|[\ufe00-\ufe0f]/gu, '');
+  let host = (m[2] ?? '').replace(
+    /[\p{Z}\t\n\x0b\f\r\x85\u180e]|\u00ad|\u034f|\u1806|\u180b|\u180c|\u180d|\u200b|\u2060|\ufeff|\u200c|\u200d|[\ufe00-\ufe0f]/gu,
+    '',
+  );
   const v6 = /^\/\/%5B([0-9A-Fa-f:.]+)%5D((:\d+)?)$/.exec(host);
   if (v6) host = `//[${v6[1]}]${v6[2]}`;
   return m[1] + host + m[3];

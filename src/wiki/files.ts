@@ -52,7 +52,9 @@ export function serverOf(apiUrl: string): string {
 
 /** 40 hex digits → MediaWiki's base-36 SHA-1 (wfBaseConvert(hex, 16, 36, 31)). */
 export function sha1HexToBase36(hex: string): string {
-  return BigInt('0x' + hex).toString(36).padStart(31, '0');
+  return BigInt('0x' + hex)
+    .toString(36)
+    .padStart(31, '0');
 }
 
 /** MediaWiki's base-36 SHA-1 → 40 hex digits (wfBaseConvert(b36, 36, 16, 40)). */

@@ -68,7 +68,14 @@ export class InterwikiMap {
     if (!Array.isArray(data)) throw new Error(`${path}: expected a JSON array of interwiki entries`);
     const entries: InterwikiEntry[] = data.map((e, i) => {
       if (typeof e?.prefix !== 'string' || typeof e?.url !== 'string') throw new Error(`${path}: entry ${i} needs a prefix and a url`);
-      return { prefix: e.prefix.toLowerCase(), url: e.url, local: !!e.local, trans: e.trans ? true : undefined, api: e.api, wikiid: e.wikiid };
+      return {
+        prefix: e.prefix.toLowerCase(),
+        url: e.url,
+        local: !!e.local,
+        trans: e.trans ? true : undefined,
+        api: e.api,
+        wikiid: e.wikiid,
+      };
     });
     return new InterwikiMap(entries);
   }
@@ -94,7 +101,12 @@ export function languageName(code: string): string {
  * MediaWiki's default list: the languages it links to in practice (language-codes.ts).
  */
 export function interlanguageEntries(): InterwikiEntry[] {
-  return [...LANGUAGE_CODES_LIST].map((code) => ({ prefix: code, url: `https://${code}.wikipedia.org/wiki/$1`, local: false, api: `https://${code}.wikipedia.org/w/api.php` }));
+  return [...LANGUAGE_CODES_LIST].map((code) => ({
+    prefix: code,
+    url: `https://${code}.wikipedia.org/wiki/$1`,
+    local: false,
+    api: `https://${code}.wikipedia.org/w/api.php`,
+  }));
 }
 
 let importDefault: InterwikiMap | undefined;

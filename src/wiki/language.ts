@@ -101,7 +101,15 @@ export function parseFormattedNumber(s: string, lang: string): string {
  * reversed text does), then the language's separator table; uk and ru leave up to four integer digits ungrouped.
  */
 export function formatNumText(s: string, lang: string): string {
-  const commafy = (x: string) => [...[...x].reverse().join('').replace(/(\d{3})(?=\d)(?!\d*\.)/g, '$1,')].reverse().join('');
+  const commafy = (x: string) =>
+    [
+      ...[...x]
+        .reverse()
+        .join('')
+        .replace(/(\d{3})(?=\d)(?!\d*\.)/g, '$1,'),
+    ]
+      .reverse()
+      .join('');
   if (usesSpaceSeparators(lang)) {
     const grouped = /^-?\d{1,4}(\.\d+)?$/.test(s) ? s : commafy(s);
     return grouped.replace(/[,.]/g, (c) => (c === ',' ? '\u00a0' : ','));
@@ -136,15 +144,17 @@ export function formatSize(bytes: number): string {
 }
 
 /** MediaWiki's language fallback chains for the languages we know; everything ends in en. */
-const FALLBACKS: ReadonlyMap<string, string[]> = new Map(Object.entries({
-  uk: ['ru'],
-  be: ['ru'],
-  'be-tarask': ['be', 'ru'],
-  rue: ['uk', 'ru'],
-  crh: ['crh-latn'],
-  ru: [],
-  en: [],
-}));
+const FALLBACKS: ReadonlyMap<string, string[]> = new Map(
+  Object.entries({
+    uk: ['ru'],
+    be: ['ru'],
+    'be-tarask': ['be', 'ru'],
+    rue: ['uk', 'ru'],
+    crh: ['crh-latn'],
+    ru: [],
+    en: [],
+  }),
+);
 
 export function fallbackChain(lang: string): string[] {
   // a Map: the code comes from the request (amlang=constructor is a code, not Object.prototype's)
@@ -155,7 +165,7 @@ export function fallbackChain(lang: string): string[] {
 
 /** Language::isValidCode: no path or markup characters. */
 export function isValidLanguageCode(code: string): boolean {
-  return code.length > 0 && !/[:\/\\\x00&<>'"]/.test(code) && /^[a-z0-9-]+$/i.test(code);
+  return code.length > 0 && !/[:/\\\x00&<>'"]/.test(code) && /^[a-z0-9-]+$/i.test(code);
 }
 
 /**
@@ -163,7 +173,7 @@ export function isValidLanguageCode(code: string): boolean {
  * contain (ASCII controls, # < > [ ] { | }, DEL) and no %XX escape. The empty string is valid.
  */
 export function isValidCodeMw(code: string): boolean {
-  return !/[:\/\\\x00&<>'"]/.test(code) && !/[\x00-\x1f#<>\[\]{|}\x7f]|%[0-9A-Fa-f]{2}/.test(code);
+  return !/[:/\\\x00&<>'"]/.test(code) && !/[\x00-\x1f#<>[\]{|}\x7f]|%[0-9A-Fa-f]{2}/.test(code);
 }
 
 /** Language::isValidBuiltInCode: the form of a code that can have its own message file (PHP's "$" allows a final newline). */

@@ -6,7 +6,6 @@
  */
 import { phpUnserialize, type PhpArray, type PhpData } from '../php/serialize.js';
 
-
 /** The parameters of a log entry and whether they are in the legacy (newline-separated) form. */
 export function logParameters(raw: string): { params: PhpArray; legacy: boolean } {
   const v = raw === '' ? undefined : phpUnserialize(raw);
@@ -32,11 +31,27 @@ function str(v: PhpData | undefined): string {
 }
 
 const INFINITE = new Set(['infinite', 'indefinite', 'infinity', 'never']);
-const UNIT_SECONDS: Record<string, number> = { second: 1, sec: 1, minute: 60, min: 60, hour: 3600, day: 86400, week: 604800, fortnight: 1209600 };
+const UNIT_SECONDS: Record<string, number> = {
+  second: 1,
+  sec: 1,
+  minute: 60,
+  min: 60,
+  hour: 3600,
+  day: 86400,
+  week: 604800,
+  fortnight: 1209600,
+};
 
 /** strtotime(duration, ts) for the relative forms block durations use ('3 days', '1 month'); null otherwise. */
 function blockExpiry(duration: string, tsMw: string): string | null {
-  const base = Date.UTC(+tsMw.slice(0, 4), +tsMw.slice(4, 6) - 1, +tsMw.slice(6, 8), +tsMw.slice(8, 10), +tsMw.slice(10, 12), +tsMw.slice(12, 14));
+  const base = Date.UTC(
+    +tsMw.slice(0, 4),
+    +tsMw.slice(4, 6) - 1,
+    +tsMw.slice(6, 8),
+    +tsMw.slice(8, 10),
+    +tsMw.slice(10, 12),
+    +tsMw.slice(12, 14),
+  );
   const parts = [...duration.toLowerCase().matchAll(/([+-]?\d+)\s*([a-z]+?)s?\b/g)];
   if (parts.length === 0) {
     const abs = Date.parse(duration);
@@ -69,12 +84,22 @@ function parametersForApi(params: PhpArray, type: string, tsMw: string): PhpArra
   };
   switch (type) {
     case 'move':
-      map([['0', '4:title:target'], ['1', '5:bool:suppressredirect'], ['4::target', '4:title:target'], ['5::noredir', '5:bool:suppressredirect']]);
+      map([
+        ['0', '4:title:target'],
+        ['1', '5:bool:suppressredirect'],
+        ['4::target', '4:title:target'],
+        ['5::noredir', '5:bool:suppressredirect'],
+      ]);
       if (!params.has('5:bool:suppressredirect')) params.set('5:bool:suppressredirect', false);
       break;
     case 'rights': {
       const legacy = params.has('0') || params.has('1');
-      map([['0', '4:array:oldgroups'], ['1', '5:array:newgroups'], ['4::oldgroups', '4:array:oldgroups'], ['5::newgroups', '5:array:newgroups']]);
+      map([
+        ['0', '4:array:oldgroups'],
+        ['1', '5:array:newgroups'],
+        ['4::oldgroups', '4:array:oldgroups'],
+        ['5::newgroups', '5:array:newgroups'],
+      ]);
       // legacy entries list the groups as "a, b" text
       if (legacy) {
         for (const k of ['4:array:oldgroups', '5:array:newgroups']) {
@@ -87,16 +112,30 @@ function parametersForApi(params: PhpArray, type: string, tsMw: string): PhpArra
       break;
     }
     case 'patrol':
-      map([['0', '4:number:curid'], ['1', '5:number:previd'], ['2', '6:bool:auto'], ['4::curid', '4:number:curid'], ['5::previd', '5:number:previd'], ['6::auto', '6:bool:auto']]);
+      map([
+        ['0', '4:number:curid'],
+        ['1', '5:number:previd'],
+        ['2', '6:bool:auto'],
+        ['4::curid', '4:number:curid'],
+        ['5::previd', '5:number:previd'],
+        ['6::auto', '6:bool:auto'],
+      ]);
       break;
     case 'newusers':
-      map([['0', '4:number:userid'], ['4::userid', '4:number:userid']]);
+      map([
+        ['0', '4:number:userid'],
+        ['4::userid', '4:number:userid'],
+      ]);
       break;
     case 'upload':
       map([['img_timestamp', ':timestamp:img_timestamp']]);
       break;
     case 'block': {
-      map([['0', '5::duration'], ['1', '6:array:flags'], ['6::flags', '6:array:flags']]);
+      map([
+        ['0', '5::duration'],
+        ['1', '6:array:flags'],
+        ['6::flags', '6:array:flags'],
+      ]);
       const flags = params.get('6:array:flags');
       if (typeof flags === 'string') {
         const list: PhpArray = new Map();
@@ -155,7 +194,10 @@ export function formatLogParams(
         out.set(name, value !== null && value !== false && value !== '' && value !== '0' && value !== 0);
         break;
       case 'number':
-        out.set(name, typeof value === 'number' ? value : /^\d+$/.test(str(value)) ? Number(str(value)) : Number.parseFloat(str(value)) || 0);
+        out.set(
+          name,
+          typeof value === 'number' ? value : /^\d+$/.test(str(value)) ? Number(str(value)) : Number.parseFloat(str(value)) || 0,
+        );
         break;
       case 'timestamp':
         out.set(name, isoOf(value));

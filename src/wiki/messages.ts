@@ -241,7 +241,10 @@ export class Messages {
     }
     let out: string | false = false;
     // the three entities MessageCache decodes all start with '&' (most messages have none)
-    if (message !== undefined) out = message.includes('&') ? message.split('&#32;').join(' ').split('&nbsp;').join('\u00a0').split('&#160;').join('\u00a0') : message;
+    if (message !== undefined)
+      out = message.includes('&')
+        ? message.split('&#32;').join(' ').split('&nbsp;').join('\u00a0').split('&#160;').join('\u00a0')
+        : message;
     this.fetched.set(cacheKey, out);
     return out;
   }

@@ -27,7 +27,11 @@ const KEEP = new Set(['й', 'Й', 'ї', 'Ї', 'ё', 'Ё', 'ў', 'Ў']);
  */
 const DIACRITIC_LETTERS = (() => {
   let cls = '';
-  for (const [a, b] of [[0xc0, 0x24f], [0x1e00, 0x1eff], [0x400, 0x4ff]]) {
+  for (const [a, b] of [
+    [0xc0, 0x24f],
+    [0x1e00, 0x1eff],
+    [0x400, 0x4ff],
+  ]) {
     for (let cp = a; cp <= b; cp++) {
       const c = String.fromCodePoint(cp);
       if (c.normalize('NFD') !== c && !KEEP.has(c)) cls += c;
@@ -77,7 +81,13 @@ const FAST = (() => {
     if (HAS_MARK.test(ch) || (ch.normalize('NFD') !== ch && !KEEP.has(ch))) continue;
     const lower = ch.toLowerCase();
     // (the lowercase is looked up in this table too: Ⱥ's, ⱥ, is beyond it)
-    if (lower.length !== 1 || lower.charCodeAt(0) >= table.length || HAS_MARK.test(lower) || (lower.normalize('NFD') !== lower && !KEEP.has(lower))) continue;
+    if (
+      lower.length !== 1 ||
+      lower.charCodeAt(0) >= table.length ||
+      HAS_MARK.test(lower) ||
+      (lower.normalize('NFD') !== lower && !KEEP.has(lower))
+    )
+      continue;
     if (ch === "'" || ch === '’' || ch === '‘') table[c] = F_APOSTROPHE;
     else if (ln.test(ch)) table[c] = ln.test(lower) ? F_TOKEN : F_SLOW;
     else table[c] = ln.test(lower) ? F_SLOW : F_SEPARATOR;
@@ -222,7 +232,10 @@ function linkText(inner: string, opts: StripOptions): string {
 /** Remove [[…]] links innermost first (captions of files may hold links), keeping what a reader sees. */
 function replaceLinks(s: string, opts: StripOptions): string {
   for (let i = 0; i < MAX_NESTING_PASSES && s.includes('[['); i++) {
-    const next = s.replace(/\[\[((?:(?!\[\[|\]\])[\s\S])*)\]\]([\p{L}]*)/gu, (_m, inner: string, trail: string) => linkText(inner, opts) + trail);
+    const next = s.replace(
+      /\[\[((?:(?!\[\[|\]\])[\s\S])*)\]\]([\p{L}]*)/gu,
+      (_m, inner: string, trail: string) => linkText(inner, opts) + trail,
+    );
     if (next === s) break;
     s = next;
   }
@@ -280,7 +293,10 @@ export function stripMarkup(text: string, opts: StripOptions): string {
     })
     .join('\n');
   s = decodeCharReferences(s);
-  return s.replace(/[ \t]+/g, ' ').replace(/\n\s*\n+/g, '\n').trim();
+  return s
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\n\s*\n+/g, '\n')
+    .trim();
 }
 
 /** Section headings of wikitext, in order, as their text (for sectiontitle/sectionsnippet). */

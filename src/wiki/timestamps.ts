@@ -9,14 +9,38 @@ export function mwToIso(ts: string): string {
   // had to flatten first (this was half of a timestamp's cost in a list)
   if (ts.length === 14) {
     const c = (i: number) => ts.charCodeAt(i);
-    return String.fromCharCode(c(0), c(1), c(2), c(3), 45, c(4), c(5), 45, c(6), c(7), 84, c(8), c(9), 58, c(10), c(11), 58, c(12), c(13), 90);
+    return String.fromCharCode(
+      c(0),
+      c(1),
+      c(2),
+      c(3),
+      45,
+      c(4),
+      c(5),
+      45,
+      c(6),
+      c(7),
+      84,
+      c(8),
+      c(9),
+      58,
+      c(10),
+      c(11),
+      58,
+      c(12),
+      c(13),
+      90,
+    );
   }
   return `${ts.slice(0, 4)}-${ts.slice(4, 6)}-${ts.slice(6, 8)}T${ts.slice(8, 10)}:${ts.slice(10, 12)}:${ts.slice(12, 14)}Z`;
 }
 
 /** '2015-06-01T12:30:45Z' → '20150601123045' */
 export function isoToMw(iso: string): string {
-  return iso.replace(/[^0-9]/g, '').slice(0, 14).padEnd(14, '0');
+  return iso
+    .replace(/[^0-9]/g, '')
+    .slice(0, 14)
+    .padEnd(14, '0');
 }
 
 export function dateToMw(d: Date): string {

@@ -3,7 +3,16 @@
  * of 1.25): namespace prefixes in any case (local names, aliases, English canonical names), whitespace and
  * underscore folding, illegal characters, first-letter uppercasing with Unicode rules.
  */
-import { DEFAULT_ALIASES, NS_FILE, NS_MEDIA, NS_MEDIAWIKI, NS_SPECIAL, NS_USER, defaultNamespaces, type NamespaceInfo } from './namespaces.js';
+import {
+  DEFAULT_ALIASES,
+  NS_FILE,
+  NS_MEDIA,
+  NS_MEDIAWIKI,
+  NS_SPECIAL,
+  NS_USER,
+  defaultNamespaces,
+  type NamespaceInfo,
+} from './namespaces.js';
 import { ucfirst } from './language.js';
 import { decodeHTMLStrict } from 'entities';
 
@@ -16,10 +25,10 @@ export interface Title {
 }
 
 /** $wgLegalTitleChars of MediaWiki, as siteinfo reports it. */
-export const LEGAL_TITLE_CHARS = " %!\"$&'()*,\\-.\\/0-9:;=?@A-Z\\\\^_`a-z~\\x80-\\xFF+";
+export const LEGAL_TITLE_CHARS = ' %!"$&\'()*,\\-.\\/0-9:;=?@A-Z\\\\^_`a-z~\\x80-\\xFF+';
 
 // Characters that may never appear in a title: ASCII outside $wgLegalTitleChars, and U+FFFD.
-const ILLEGAL = /[\u0000-\u001f#<>\[\]|{}\u007f\ufffd]/;
+const ILLEGAL = /[\u0000-\u001f#<>[\]|{}\u007f\ufffd]/;
 const BIDI = /[\u200e\u200f\u202a-\u202e]/g;
 const WHITESPACE_RUN = /[ _\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
@@ -49,7 +58,14 @@ export function decodeCharReferences(s: string): string {
 }
 
 function validCodepoint(cp: number): boolean {
-  return cp === 0x09 || cp === 0x0a || cp === 0x0d || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+  return (
+    cp === 0x09 ||
+    cp === 0x0a ||
+    cp === 0x0d ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
 }
 
 /**

@@ -73,14 +73,15 @@ export class Wiki {
     readonly info: SiteInfo,
     ns: NamespaceInfo[],
   ) {
-    this.codec = ns.length
-      ? new TitleCodec({ namespaces: ns, aliases: DEFAULT_ALIASES })
-      : TitleCodec.forSite(this.info.sitename);
+    this.codec = ns.length ? new TitleCodec({ namespaces: ns, aliases: DEFAULT_ALIASES }) : TitleCodec.forSite(this.info.sitename);
   }
 
   /** The namespace ids a 'namespace' parameter accepts, as strings (MWNamespace::getValidNamespaces: ids ≥ 0). */
   get namespaceIds(): readonly string[] {
-    return (this.nsIds ??= [...this.codec.namespaces.keys()].filter((id) => id >= 0).sort((a, b) => a - b).map(String));
+    return (this.nsIds ??= [...this.codec.namespaces.keys()]
+      .filter((id) => id >= 0)
+      .sort((a, b) => a - b)
+      .map(String));
   }
 
   private nsIds?: string[];

@@ -28,7 +28,9 @@ function filterDisplayTitle(raw: string): string {
 
 /** Sanitizer::stripAllTags: the text a title is compared with */
 function stripAllTags(html: string): string {
-  return decodeCharReferences(html.replace(/<[^<>]*>/g, '')).replace(/\s+/g, ' ').trim();
+  return decodeCharReferences(html.replace(/<[^<>]*>/g, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The displaytitle property of {{DISPLAYTITLE:raw}} on `page`, or null when it is refused. */

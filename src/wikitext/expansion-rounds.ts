@@ -112,7 +112,10 @@ export function queryKey(call: InlineQueryCall): string {
  * PreprocessContext.inlineQuery over the answers known so far: a call not answered yet is added to
  * `wanted` (and left as written this round); calls beyond MAX_INLINE_QUERIES output nothing.
  */
-function inlineQueryAnswers(known: ReadonlyMap<string, InlineQueryOutput>, wanted: Map<string, InlineQueryCall>): NonNullable<PreprocessContext['inlineQuery']> {
+function inlineQueryAnswers(
+  known: ReadonlyMap<string, InlineQueryOutput>,
+  wanted: Map<string, InlineQueryCall>,
+): NonNullable<PreprocessContext['inlineQuery']> {
   return (fn, args) => {
     const call = { fn, args };
     const k = queryKey(call);
@@ -234,7 +237,12 @@ export interface ExpandOptions {
 
 /** whether a round asked for anything it did not have */
 function wantsMore(round: ExpandRound): boolean {
-  return round.wantedTemplates.length > 0 || round.wantedExists.length > 0 || round.wantedQueries.length > 0 || round.wantedMessages.keys.length > 0;
+  return (
+    round.wantedTemplates.length > 0 ||
+    round.wantedExists.length > 0 ||
+    round.wantedQueries.length > 0 ||
+    round.wantedMessages.keys.length > 0
+  );
 }
 
 /** Fetches, in one batch, what a round asked for into the snapshot. */
@@ -244,7 +252,13 @@ export type RoundFetcher = (round: ExpandRound, snap: PageSnapshot) => Promise<v
  * Expand `text` in rounds until it asks for nothing new, at most one per level of template nesting:
  * `fetch` fills the snapshot between rounds, `beforeRound` resets what a round's callbacks collected.
  */
-export async function expandInRounds(text: string, snap: PageSnapshot, o: ExpandOptions, fetch: RoundFetcher, beforeRound?: () => void): Promise<ExpandRound> {
+export async function expandInRounds(
+  text: string,
+  snap: PageSnapshot,
+  o: ExpandOptions,
+  fetch: RoundFetcher,
+  beforeRound?: () => void,
+): Promise<ExpandRound> {
   let round = expandRound(text, snap, o);
   for (let n = 0; n < MAX_EXPANSION_DEPTH && wantsMore(round); n++) {
     await fetch(round, snap);
@@ -313,5 +327,11 @@ export function expandRound(text: string, snap: PageSnapshot, o: ExpandOptions):
   const result = expandWikitext(text, ctx);
   const wantedTexts = snap.source?.messages ? new Map<string, Set<string>>() : snap.messageTexts.wantedTexts;
   const wantedMessages = { langs: [...wantedTexts.keys()], keys: [...new Set([...wantedTexts.values()].flatMap((k) => [...k]))] };
-  return { result, wantedTemplates: [...wantedTemplates.values()], wantedExists: [...wantedExists.values()], wantedQueries: [...wantedQueries.values()], wantedMessages };
+  return {
+    result,
+    wantedTemplates: [...wantedTemplates.values()],
+    wantedExists: [...wantedExists.values()],
+    wantedQueries: [...wantedQueries.values()],
+    wantedMessages,
+  };
 }

@@ -23,7 +23,7 @@ import { PROTOCOL_ALTERNATION, cleanUrl, replaceUnusualEscapes } from '../wiki/e
 export { LANGUAGE_CODES } from '../wiki/language-codes.js';
 
 // Title::legalChars() plus '#' and '%', as the link regexes of the parser use them.
-const TC = " %!\"$&'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#";
+const TC = ' %!"$&\'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#';
 const E1 = new RegExp(`^([${TC}]+)(?:\\|([\\s\\S]+?))?]]`);
 const E1_IMG = new RegExp(`^([${TC}]+)\\|([\\s\\S]*)$`);
 // wfUrlProtocols() of 1.25: a link target starting with one of these is no internal link
@@ -137,7 +137,7 @@ function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
       continue;
     }
     if (!forced && t.ns === NS_CATEGORY) {
-      const sortKey = label === '' ? ctx.defaultSort ?? '' : label;
+      const sortKey = label === '' ? (ctx.defaultSort ?? '') : label;
       out.categories.set(t.dbkey, decodeCharReferences(sortKey).replace(/\n/g, ''));
       continue;
     }
@@ -157,7 +157,9 @@ function scanLinks(text: string, ctx: LinkContext, out: PageLinks): void {
  * text MediaWiki refuses as a title.
  */
 function interwikiTitle(rest: string): string | null {
-  let t = decodeCharReferences(rest).replace(/[ _\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g, '_').replace(/^_+|_+$/g, '');
+  let t = decodeCharReferences(rest)
+    .replace(/[ _\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   if (t.startsWith(':')) t = t.slice(1).replace(/^_+/, '');
   const hash = t.indexOf('#');
   if (hash >= 0) t = t.slice(0, hash).replace(/_+$/, '');

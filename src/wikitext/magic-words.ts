@@ -18,23 +18,45 @@ export const DOUBLE_UNDERSCORES: Array<{ prop: string; caseSensitive: boolean; w
   { prop: 'nogallery', caseSensitive: false, words: ['__NOGALLERY__', '__БЕЗГАЛЕРЕЇ__', '__БЕЗ_ГАЛЕРЕИ__'] },
   { prop: 'forcetoc', caseSensitive: false, words: ['__FORCETOC__', '__ОБОВ_ЗМІСТ__', '__ОБЯЗАТЕЛЬНОЕ_ОГЛАВЛЕНИЕ__'] },
   { prop: 'toc', caseSensitive: false, words: ['__TOC__', '__ЗМІСТ__', '__ОГЛАВЛЕНИЕ__'] },
-  { prop: 'noeditsection', caseSensitive: false, words: ['__NOEDITSECTION__', '__БЕЗ_РЕДАГУВ_РОЗДІЛУ__', '__БЕЗ_РЕДАКТИРОВАНИЯ_РАЗДЕЛА__'] },
-  { prop: 'newsectionlink', caseSensitive: true, words: ['__NEWSECTIONLINK__', '__ПОСИЛАННЯ_НА_НОВИЙ_РОЗДІЛ__', '__ССЫЛКА_НА_НОВЫЙ_РАЗДЕЛ__'] },
-  { prop: 'nonewsectionlink', caseSensitive: true, words: ['__NONEWSECTIONLINK__', '__БЕЗ_ПОСИЛАННЯ_НА_НОВИЙ_РОЗДІЛ__', '__БЕЗ_ССЫЛКИ_НА_НОВЫЙ_РАЗДЕЛ__'] },
+  {
+    prop: 'noeditsection',
+    caseSensitive: false,
+    words: ['__NOEDITSECTION__', '__БЕЗ_РЕДАГУВ_РОЗДІЛУ__', '__БЕЗ_РЕДАКТИРОВАНИЯ_РАЗДЕЛА__'],
+  },
+  {
+    prop: 'newsectionlink',
+    caseSensitive: true,
+    words: ['__NEWSECTIONLINK__', '__ПОСИЛАННЯ_НА_НОВИЙ_РОЗДІЛ__', '__ССЫЛКА_НА_НОВЫЙ_РАЗДЕЛ__'],
+  },
+  {
+    prop: 'nonewsectionlink',
+    caseSensitive: true,
+    words: ['__NONEWSECTIONLINK__', '__БЕЗ_ПОСИЛАННЯ_НА_НОВИЙ_РОЗДІЛ__', '__БЕЗ_ССЫЛКИ_НА_НОВЫЙ_РАЗДЕЛ__'],
+  },
   { prop: 'hiddencat', caseSensitive: true, words: ['__HIDDENCAT__', '__ПРИХОВАНА_КАТЕГОРІЯ__', '__СКРЫТАЯ_КАТЕГОРИЯ__'] },
   { prop: 'index', caseSensitive: true, words: ['__INDEX__', '__ІНДЕКС__', '__ИНДЕКС__'] },
   { prop: 'noindex', caseSensitive: true, words: ['__NOINDEX__', '__БЕЗ_ІНДЕКСУ__', '__БЕЗ_ИНДЕКСА__'] },
-  { prop: 'staticredirect', caseSensitive: true, words: ['__STATICREDIRECT__', '__СТАТИЧНЕ_ПЕРЕНАПРАВЛЕННЯ__', '__СТАТИЧЕСКОЕ_ПЕРЕНАПРАВЛЕНИЕ__'] },
+  {
+    prop: 'staticredirect',
+    caseSensitive: true,
+    words: ['__STATICREDIRECT__', '__СТАТИЧНЕ_ПЕРЕНАПРАВЛЕННЯ__', '__СТАТИЧЕСКОЕ_ПЕРЕНАПРАВЛЕНИЕ__'],
+  },
   { prop: 'notitleconvert', caseSensitive: false, words: ['__NOTITLECONVERT__', '__NOTC__'] },
   { prop: 'nocontentconvert', caseSensitive: false, words: ['__NOCONTENTCONVERT__', '__NOCC__'] },
   { prop: 'disambiguation', caseSensitive: false, words: ['__DISAMBIG__', '__НЕОДНОЗНАЧНІСТЬ__'] },
 ];
 
 const BY_WORD = new Map<string, { prop: string; caseSensitive: boolean; word: string }>();
-for (const d of DOUBLE_UNDERSCORES) for (const w of d.words) BY_WORD.set(w.toUpperCase(), { prop: d.prop, caseSensitive: d.caseSensitive, word: w });
+for (const d of DOUBLE_UNDERSCORES)
+  for (const w of d.words) BY_WORD.set(w.toUpperCase(), { prop: d.prop, caseSensitive: d.caseSensitive, word: w });
 
 /** Every double-underscore word, case-insensitively (global: for replace/matchAll); see doubleUnderscoreProp. */
-export const DOUBLE_UNDERSCORE_RE = new RegExp(DOUBLE_UNDERSCORES.flatMap((d) => d.words).map(escapeRegExp).join('|'), 'gi');
+export const DOUBLE_UNDERSCORE_RE = new RegExp(
+  DOUBLE_UNDERSCORES.flatMap((d) => d.words)
+    .map(escapeRegExp)
+    .join('|'),
+  'gi',
+);
 
 /** The property a match of DOUBLE_UNDERSCORE_RE switches on; undefined for a case-sensitive word in another case. */
 export function doubleUnderscoreProp(match: string): string | undefined {

@@ -26,7 +26,11 @@ export function redirectTarget(text: string, codec: TitleCodec, interwiki?: Inte
  * link (WikitextContent::fillParserOutput's addLink), never an image or category link. Null when the text
  * is no redirect MediaWiki reads.
  */
-export function redirectTargetAndText(text: string, codec: TitleCodec, interwiki?: InterwikiMap): { target: RedirectTarget; rest: string } | null {
+export function redirectTargetAndText(
+  text: string,
+  codec: TitleCodec,
+  interwiki?: InterwikiMap,
+): { target: RedirectTarget; rest: string } | null {
   const m = REDIRECT_AND_TEXT_RE.exec(text);
   if (!m) return null;
   let target = m[1];

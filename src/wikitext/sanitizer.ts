@@ -8,18 +8,45 @@ import { decodeCharReferences } from '../wiki/titles.js';
 import { htmlspecialchars } from '../wiki/html.js';
 import { PROTOCOL_ALTERNATION_NO_REL } from '../wiki/external-urls.js';
 
-const PAIRS_STATIC = 'b bdi del i ins u font big small sub sup h1 h2 h3 h4 h5 h6 cite code em s strike strong tt var div center blockquote ol ul dl table caption pre ruby rb rp rt rtc p span abbr dfn kbd samp data time mark'.split(' ');
+const PAIRS_STATIC =
+  'b bdi del i ins u font big small sub sup h1 h2 h3 h4 h5 h6 cite code em s strike strong tt var div center blockquote ol ul dl table caption pre ruby rb rp rt rtc p span abbr dfn kbd samp data time mark'.split(
+    ' ',
+  );
 const SINGLE = 'br wbr hr li dt dd meta link'.split(' ');
 const SINGLE_ONLY = new Set('br wbr hr meta link'.split(' '));
-const NEST = new Set('table tr td th div blockquote ol ul li dl dt dd font big small sub sup span var kbd samp em strong q ruby bdo'.split(' '));
+const NEST = new Set(
+  'table tr td th div blockquote ol ul li dl dt dd font big small sub sup span var kbd samp em strong q ruby bdo'.split(' '),
+);
 const TABLE_TAGS = new Set(['td', 'th', 'tr']);
 const LIST_TAGS = new Set(['ul', 'ol']);
 /** every tag a page may write (Sanitizer::removeHTMLtags' $htmlelements) */
 export const ALLOWED_TAGS = new Set([...PAIRS_STATIC, ...SINGLE, 'tr', 'td', 'th', 'q', 'bdo']);
 const PAIRS = new Set([...PAIRS_STATIC, ...SINGLE.filter((t) => !SINGLE_ONLY.has(t)), 'tr', 'td', 'th', 'q', 'bdo']);
 
-const COMMON = ['id', 'class', 'style', 'lang', 'dir', 'title', 'aria-describedby', 'aria-flowto', 'aria-label', 'aria-labelledby', 'aria-owns', 'role',
-  'about', 'property', 'resource', 'datatype', 'typeof', 'itemid', 'itemprop', 'itemref', 'itemscope', 'itemtype'];
+const COMMON = [
+  'id',
+  'class',
+  'style',
+  'lang',
+  'dir',
+  'title',
+  'aria-describedby',
+  'aria-flowto',
+  'aria-label',
+  'aria-labelledby',
+  'aria-owns',
+  'role',
+  'about',
+  'property',
+  'resource',
+  'datatype',
+  'typeof',
+  'itemid',
+  'itemprop',
+  'itemref',
+  'itemscope',
+  'itemtype',
+];
 const BLOCK = [...COMMON, 'align'];
 const TABLE_ALIGN = ['align', 'valign'];
 const TABLE_CELL = ['abbr', 'axis', 'headers', 'scope', 'rowspan', 'colspan', 'nowrap', 'width', 'height', 'bgcolor'];
@@ -55,7 +82,8 @@ allow('meta', ['itemprop', 'content']);
 allow('link', ['itemprop', 'href']);
 
 const EVIL_URI = /(^|\s|\*\/\s*)(javascript|vbscript)([^\w]|$)/i;
-const INSECURE_CSS = /(?:expression|filter\s*:|accelerator\s*:|-o-link\s*:|-o-link-source\s*:|-o-replace\s*:|url\s*\(|image\s*\(|image-set\s*\()/i;
+const INSECURE_CSS =
+  /(?:expression|filter\s*:|accelerator\s*:|-o-link\s*:|-o-link-source\s*:|-o-replace\s*:|url\s*\(|image\s*\(|image-set\s*\()/i;
 
 /** Sanitizer::checkCss: the style value, or a comment in its place when it could load or run anything. */
 export function checkCss(value: string): string {
@@ -88,7 +116,7 @@ export function escapeId(id: string, noninitial = false): string {
   return s;
 }
 
-const ATTR_RE = /([^\s\/>=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([a-zA-Z0-9!#$%&()*,\-.\/:;<>?@[\]^_`{|}~]+)|(?=\s)))?/g;
+const ATTR_RE = /([^\s/>=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([a-zA-Z0-9!#$%&()*,\-./:;<>?@[\]^_`{|}~]+)|(?=\s)))?/g;
 
 /** Sanitizer::decodeTagAttributes: name → value (names lower-cased, values' character references decoded). */
 export function decodeTagAttributes(text: string): Map<string, string> {
@@ -108,15 +136,20 @@ const URL_PROTOCOLS_RE = new RegExp(`\\b(${PROTOCOL_ALTERNATION_NO_REL})`, 'gi')
 
 /** Sanitizer::encodeAttribute */
 export function encodeAttribute(v: string): string {
-  return htmlspecialchars(v, 'both')
-    .replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+  return htmlspecialchars(v, 'both').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }
 
 /** Sanitizer::safeEncodeAttribute: also hides what later wikitext passes would read as markup. */
 export function safeEncodeAttribute(v: string): string {
   let e = encodeAttribute(v);
-  e = e.replace(/[{}[\]|]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/''/g, '&#39;&#39;').replace(/__/g, '&#95;_')
-    .replace(/ISBN/g, '&#73;SBN').replace(/RFC/g, '&#82;FC').replace(/PMID/g, '&#80;MID').replace(/~~~/g, '&#126;~~');
+  e = e
+    .replace(/[{}[\]|]/g, (c) => `&#${c.charCodeAt(0)};`)
+    .replace(/''/g, '&#39;&#39;')
+    .replace(/__/g, '&#95;_')
+    .replace(/ISBN/g, '&#73;SBN')
+    .replace(/RFC/g, '&#82;FC')
+    .replace(/PMID/g, '&#80;MID')
+    .replace(/~~~/g, '&#126;~~');
   return e.replace(URL_PROTOCOLS_RE, (p) => p.replace(':', '&#58;'));
 }
 
@@ -130,7 +163,11 @@ export function validateAttributes(attrs: Map<string, string>, element: string):
     if (name.startsWith('on')) continue;
     if (name === 'style') value = checkCss(value);
     if (name === 'id') value = escapeId(value, true);
-    if (['rel', 'rev', 'about', 'property', 'resource', 'datatype', 'typeof', 'itemid', 'itemprop', 'itemref', 'itemtype'].includes(name) && EVIL_URI.test(value)) continue;
+    if (
+      ['rel', 'rev', 'about', 'property', 'resource', 'datatype', 'typeof', 'itemid', 'itemprop', 'itemref', 'itemtype'].includes(name) &&
+      EVIL_URI.test(value)
+    )
+      continue;
     if (name === 'href' || name === 'src') {
       if (!/^(?:https?:|ftps?:|mailto:|\/\/)/i.test(value)) continue;
     }
@@ -251,7 +288,13 @@ export function normalizeCharReferences(text: string): string {
     if (ref === undefined) return '&amp;';
     if (ref.startsWith('#')) {
       const cp = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      const valid = cp === 9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+      const valid =
+        cp === 9 ||
+        cp === 0xa ||
+        cp === 0xd ||
+        (cp >= 0x20 && cp <= 0xd7ff) ||
+        (cp >= 0xe000 && cp <= 0xfffd) ||
+        (cp >= 0x10000 && cp <= 0x10ffff);
       if (!valid) return '&amp;' + ref;
       return ref[1] === 'x' || ref[1] === 'X' ? `&#x${ref.slice(2)}` : `&#${cp};`;
     }

@@ -10,7 +10,9 @@
 import { TagScanner } from '../wiki/tag-scan.js';
 
 // Extension tags whose body is not parsed as wikitext (core + the common extensions of uk wikis).
-const OPAQUE_TAGS = new Set('nowiki pre math source syntaxhighlight timeline hiero score templatedata chem ce graph inputbox categorytree'.split(' '));
+const OPAQUE_TAGS = new Set(
+  'nowiki pre math source syntaxhighlight timeline hiero score templatedata chem ce graph inputbox categorytree'.split(' '),
+);
 const MARKERS = new Set(['noinclude', 'onlyinclude']);
 const OPENERS = new Set([...OPAQUE_TAGS, ...MARKERS, 'includeonly', 'gallery']);
 

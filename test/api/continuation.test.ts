@@ -10,7 +10,6 @@ import { RAW_CONTINUE_WARNING as RAW_WARNING, demoServerForFile } from '../helpe
 
 const s = demoServerForFile();
 
-
 type Params = Record<string, string | number>;
 type Form = 'raw' | 'rawcontinue' | 'new';
 const FORMS: Form[] = ['raw', 'rawcontinue', 'new'];
@@ -46,73 +45,329 @@ const same = (n: number) => n;
 const FILES_WITH_DUPLICATES =
   'Файл:Linux logo.png|File:Tux.png|Файл:Пінгвін.png|Файл:Прапор України.png|Файл:Ukraine flag copy.png|Файл:Flag of Ukraine.png|Файл:Зірка.svg|Файл:Немає.png|Файл:Zoo.png|Київ';
 
-const listFileUsages: Walk = { name: 'list=allfileusages afprop=ids|title', params: { list: 'allfileusages', afprop: 'ids|title' }, limits: [['aflimit', same]], kind: 'list', list: 'allfileusages' };
+const listFileUsages: Walk = {
+  name: 'list=allfileusages afprop=ids|title',
+  params: { list: 'allfileusages', afprop: 'ids|title' },
+  limits: [['aflimit', same]],
+  kind: 'list',
+  list: 'allfileusages',
+};
 const WALKS: Walk[] = [
-  { name: 'list=allcategories acprop=size|hidden', params: { list: 'allcategories', acprop: 'size|hidden' }, limits: [['aclimit', same]], kind: 'list', list: 'allcategories' },
-  { name: 'list=allcategories descending', params: { list: 'allcategories', acdir: 'descending' }, limits: [['aclimit', same]], kind: 'list', list: 'allcategories' },
-  { name: 'list=allcategories prefix, min', params: { list: 'allcategories', acprefix: 'С', acmin: 1, acprop: 'size' }, limits: [['aclimit', same]], kind: 'list', list: 'allcategories' },
+  {
+    name: 'list=allcategories acprop=size|hidden',
+    params: { list: 'allcategories', acprop: 'size|hidden' },
+    limits: [['aclimit', same]],
+    kind: 'list',
+    list: 'allcategories',
+  },
+  {
+    name: 'list=allcategories descending',
+    params: { list: 'allcategories', acdir: 'descending' },
+    limits: [['aclimit', same]],
+    kind: 'list',
+    list: 'allcategories',
+  },
+  {
+    name: 'list=allcategories prefix, min',
+    params: { list: 'allcategories', acprefix: 'С', acmin: 1, acprop: 'size' },
+    limits: [['aclimit', same]],
+    kind: 'list',
+    list: 'allcategories',
+  },
   { name: 'generator=allcategories', params: { generator: 'allcategories' }, limits: [['gaclimit', same]], kind: 'pages' },
-  { name: 'list=allimages', params: { list: 'allimages', aiprop: 'timestamp|user|size|sha1' }, limits: [['ailimit', same]], kind: 'list', list: 'allimages' },
-  { name: 'list=allimages descending', params: { list: 'allimages', aidir: 'descending', aiprop: '' }, limits: [['ailimit', same]], kind: 'list', list: 'allimages' },
-  { name: 'list=allimages from/to', params: { list: 'allimages', aifrom: 'B', aito: 'Я', aiprop: '' }, limits: [['ailimit', same]], kind: 'list', list: 'allimages' },
-  { name: 'list=allimages sort=timestamp', params: { list: 'allimages', aisort: 'timestamp', aiprop: 'timestamp' }, limits: [['ailimit', same]], kind: 'list', list: 'allimages' },
-  { name: 'list=allimages sort=timestamp older', params: { list: 'allimages', aisort: 'timestamp', aidir: 'older', aiprop: 'timestamp' }, limits: [['ailimit', same]], kind: 'list', list: 'allimages' },
-  { name: 'list=allimages mime', params: { list: 'allimages', aimime: 'image/gif|image/svg+xml|application/pdf', aiprop: 'mime' }, limits: [['ailimit', same]], kind: 'list', list: 'allimages' },
+  {
+    name: 'list=allimages',
+    params: { list: 'allimages', aiprop: 'timestamp|user|size|sha1' },
+    limits: [['ailimit', same]],
+    kind: 'list',
+    list: 'allimages',
+  },
+  {
+    name: 'list=allimages descending',
+    params: { list: 'allimages', aidir: 'descending', aiprop: '' },
+    limits: [['ailimit', same]],
+    kind: 'list',
+    list: 'allimages',
+  },
+  {
+    name: 'list=allimages from/to',
+    params: { list: 'allimages', aifrom: 'B', aito: 'Я', aiprop: '' },
+    limits: [['ailimit', same]],
+    kind: 'list',
+    list: 'allimages',
+  },
+  {
+    name: 'list=allimages sort=timestamp',
+    params: { list: 'allimages', aisort: 'timestamp', aiprop: 'timestamp' },
+    limits: [['ailimit', same]],
+    kind: 'list',
+    list: 'allimages',
+  },
+  {
+    name: 'list=allimages sort=timestamp older',
+    params: { list: 'allimages', aisort: 'timestamp', aidir: 'older', aiprop: 'timestamp' },
+    limits: [['ailimit', same]],
+    kind: 'list',
+    list: 'allimages',
+  },
+  {
+    name: 'list=allimages mime',
+    params: { list: 'allimages', aimime: 'image/gif|image/svg+xml|application/pdf', aiprop: 'mime' },
+    limits: [['ailimit', same]],
+    kind: 'list',
+    list: 'allimages',
+  },
   { name: 'generator=allimages', params: { generator: 'allimages' }, limits: [['gailimit', same]], kind: 'pages' },
-  { name: 'generator=allimages sort=timestamp older', params: { generator: 'allimages', gaisort: 'timestamp', gaidir: 'older' }, limits: [['gailimit', same]], kind: 'pages' },
+  {
+    name: 'generator=allimages sort=timestamp older',
+    params: { generator: 'allimages', gaisort: 'timestamp', gaidir: 'older' },
+    limits: [['gailimit', same]],
+    kind: 'pages',
+  },
   listFileUsages,
-  { name: 'list=allfileusages descending', params: { list: 'allfileusages', afprop: 'ids|title', afdir: 'descending' }, limits: [['aflimit', same]], kind: 'list', list: 'allfileusages' },
-  { name: 'list=allfileusages unique', params: { list: 'allfileusages', afunique: '' }, limits: [['aflimit', same]], kind: 'list', list: 'allfileusages' },
-  { name: 'list=allfileusages unique descending prefix', params: { list: 'allfileusages', afunique: '', afdir: 'descending', afprefix: 'П' }, limits: [['aflimit', same]], kind: 'list', list: 'allfileusages' },
-  { name: 'generator=allfileusages', params: { generator: 'allfileusages' }, limits: [['gaflimit', same]], kind: 'pageset', sameAs: listFileUsages },
-  { name: 'generator=allfileusages unique', params: { generator: 'allfileusages', gafunique: '' }, limits: [['gaflimit', same]], kind: 'pages' },
-  { name: 'prop=duplicatefiles titles=', params: { prop: 'duplicatefiles', titles: FILES_WITH_DUPLICATES }, limits: [['dflimit', same]], kind: 'dups' },
-  { name: 'prop=duplicatefiles descending titles=', params: { prop: 'duplicatefiles', dfdir: 'descending', titles: FILES_WITH_DUPLICATES }, limits: [['dflimit', same]], kind: 'dups' },
+  {
+    name: 'list=allfileusages descending',
+    params: { list: 'allfileusages', afprop: 'ids|title', afdir: 'descending' },
+    limits: [['aflimit', same]],
+    kind: 'list',
+    list: 'allfileusages',
+  },
+  {
+    name: 'list=allfileusages unique',
+    params: { list: 'allfileusages', afunique: '' },
+    limits: [['aflimit', same]],
+    kind: 'list',
+    list: 'allfileusages',
+  },
+  {
+    name: 'list=allfileusages unique descending prefix',
+    params: { list: 'allfileusages', afunique: '', afdir: 'descending', afprefix: 'П' },
+    limits: [['aflimit', same]],
+    kind: 'list',
+    list: 'allfileusages',
+  },
+  {
+    name: 'generator=allfileusages',
+    params: { generator: 'allfileusages' },
+    limits: [['gaflimit', same]],
+    kind: 'pageset',
+    sameAs: listFileUsages,
+  },
+  {
+    name: 'generator=allfileusages unique',
+    params: { generator: 'allfileusages', gafunique: '' },
+    limits: [['gaflimit', same]],
+    kind: 'pages',
+  },
+  {
+    name: 'prop=duplicatefiles titles=',
+    params: { prop: 'duplicatefiles', titles: FILES_WITH_DUPLICATES },
+    limits: [['dflimit', same]],
+    kind: 'dups',
+  },
+  {
+    name: 'prop=duplicatefiles descending titles=',
+    params: { prop: 'duplicatefiles', dfdir: 'descending', titles: FILES_WITH_DUPLICATES },
+    limits: [['dflimit', same]],
+    kind: 'dups',
+  },
   // a file that duplicates several of the given files is generated once per batch, so again in later batches
-  { name: 'generator=duplicatefiles titles=', params: { generator: 'duplicatefiles', titles: FILES_WITH_DUPLICATES }, limits: [['gdflimit', same]], kind: 'pageset' },
-  { name: 'generator=allimages&prop=duplicatefiles', params: { generator: 'allimages', prop: 'duplicatefiles' }, limits: [['gailimit', same], ['dflimit', same]], kind: 'dups' },
-  { name: 'generator=allimages&prop=duplicatefiles wider batches', params: { generator: 'allimages', prop: 'duplicatefiles' }, limits: [['gailimit', (n) => n + 4], ['dflimit', same]], kind: 'dups' },
+  {
+    name: 'generator=duplicatefiles titles=',
+    params: { generator: 'duplicatefiles', titles: FILES_WITH_DUPLICATES },
+    limits: [['gdflimit', same]],
+    kind: 'pageset',
+  },
+  {
+    name: 'generator=allimages&prop=duplicatefiles',
+    params: { generator: 'allimages', prop: 'duplicatefiles' },
+    limits: [
+      ['gailimit', same],
+      ['dflimit', same],
+    ],
+    kind: 'dups',
+  },
+  {
+    name: 'generator=allimages&prop=duplicatefiles wider batches',
+    params: { generator: 'allimages', prop: 'duplicatefiles' },
+    limits: [
+      ['gailimit', (n) => n + 4],
+      ['dflimit', same],
+    ],
+    kind: 'dups',
+  },
   // cmnamespace filters while reading: sparse matches must neither be lost nor end the walk early
-  { name: 'list=categorymembers cmnamespace=14 sort=timestamp', params: { list: 'categorymembers', cmtitle: 'Категорія:Міста', cmnamespace: 14, cmsort: 'timestamp', cmprop: 'ids|title|timestamp' }, limits: [['cmlimit', same]], kind: 'list', list: 'categorymembers' },
-  { name: 'list=categorymembers cmnamespace=6|14 sort=timestamp older', params: { list: 'categorymembers', cmtitle: 'Категорія:Українська кухня', cmnamespace: '6|14', cmsort: 'timestamp', cmdir: 'older', cmprop: 'ids|title|timestamp' }, limits: [['cmlimit', same]], kind: 'list', list: 'categorymembers' },
-  { name: 'list=categorymembers cmnamespace=14 sortkey', params: { list: 'categorymembers', cmtitle: 'Категорія:Міста', cmnamespace: 14, cmprop: 'ids|title|sortkey' }, limits: [['cmlimit', same]], kind: 'list', list: 'categorymembers' },
-  { name: 'generator=categorymembers gcmnamespace=0 sort=timestamp', params: { generator: 'categorymembers', gcmtitle: 'Категорія:Українська кухня', gcmnamespace: 0, gcmsort: 'timestamp' }, limits: [['gcmlimit', same]], kind: 'pages' },
-  { name: 'list=search', params: { list: 'search', srsearch: 'памʼятник', srprop: 'size|snippet|titlesnippet' }, limits: [['srlimit', same]], kind: 'list', list: 'search', max: 50 },
-  { name: 'list=search srwhat=text OR', params: { list: 'search', srsearch: 'річка OR озеро', srwhat: 'text', srprop: '' }, limits: [['srlimit', same]], kind: 'list', list: 'search', max: 50 },
-  { name: 'generator=search', params: { generator: 'search', gsrsearch: 'памʼятник' }, limits: [['gsrlimit', same]], kind: 'pages', max: 50 },
-  { name: 'list=prefixsearch', params: { list: 'prefixsearch', pssearch: 'к' }, limits: [['pslimit', same]], kind: 'list', list: 'prefixsearch', max: 100 },
-  { name: 'generator=prefixsearch', params: { generator: 'prefixsearch', gpssearch: 'Категорія:' }, limits: [['gpslimit', same]], kind: 'pages', max: 100 },
-  { name: 'generator=allimages older&prop=duplicatefiles descending', params: { generator: 'allimages', gaisort: 'timestamp', gaidir: 'older', prop: 'duplicatefiles', dfdir: 'descending' }, limits: [['gailimit', (n) => n + 1], ['dflimit', same]], kind: 'dups' },
+  {
+    name: 'list=categorymembers cmnamespace=14 sort=timestamp',
+    params: { list: 'categorymembers', cmtitle: 'Категорія:Міста', cmnamespace: 14, cmsort: 'timestamp', cmprop: 'ids|title|timestamp' },
+    limits: [['cmlimit', same]],
+    kind: 'list',
+    list: 'categorymembers',
+  },
+  {
+    name: 'list=categorymembers cmnamespace=6|14 sort=timestamp older',
+    params: {
+      list: 'categorymembers',
+      cmtitle: 'Категорія:Українська кухня',
+      cmnamespace: '6|14',
+      cmsort: 'timestamp',
+      cmdir: 'older',
+      cmprop: 'ids|title|timestamp',
+    },
+    limits: [['cmlimit', same]],
+    kind: 'list',
+    list: 'categorymembers',
+  },
+  {
+    name: 'list=categorymembers cmnamespace=14 sortkey',
+    params: { list: 'categorymembers', cmtitle: 'Категорія:Міста', cmnamespace: 14, cmprop: 'ids|title|sortkey' },
+    limits: [['cmlimit', same]],
+    kind: 'list',
+    list: 'categorymembers',
+  },
+  {
+    name: 'generator=categorymembers gcmnamespace=0 sort=timestamp',
+    params: { generator: 'categorymembers', gcmtitle: 'Категорія:Українська кухня', gcmnamespace: 0, gcmsort: 'timestamp' },
+    limits: [['gcmlimit', same]],
+    kind: 'pages',
+  },
+  {
+    name: 'list=search',
+    params: { list: 'search', srsearch: 'памʼятник', srprop: 'size|snippet|titlesnippet' },
+    limits: [['srlimit', same]],
+    kind: 'list',
+    list: 'search',
+    max: 50,
+  },
+  {
+    name: 'list=search srwhat=text OR',
+    params: { list: 'search', srsearch: 'річка OR озеро', srwhat: 'text', srprop: '' },
+    limits: [['srlimit', same]],
+    kind: 'list',
+    list: 'search',
+    max: 50,
+  },
+  {
+    name: 'generator=search',
+    params: { generator: 'search', gsrsearch: 'памʼятник' },
+    limits: [['gsrlimit', same]],
+    kind: 'pages',
+    max: 50,
+  },
+  {
+    name: 'list=prefixsearch',
+    params: { list: 'prefixsearch', pssearch: 'к' },
+    limits: [['pslimit', same]],
+    kind: 'list',
+    list: 'prefixsearch',
+    max: 100,
+  },
+  {
+    name: 'generator=prefixsearch',
+    params: { generator: 'prefixsearch', gpssearch: 'Категорія:' },
+    limits: [['gpslimit', same]],
+    kind: 'pages',
+    max: 100,
+  },
+  {
+    name: 'generator=allimages older&prop=duplicatefiles descending',
+    params: { generator: 'allimages', gaisort: 'timestamp', gaidir: 'older', prop: 'duplicatefiles', dfdir: 'descending' },
+    limits: [
+      ['gailimit', (n) => n + 1],
+      ['dflimit', same],
+    ],
+    kind: 'dups',
+  },
   // page relations (issue 9)
   ...relationWalks(),
 ];
 
 function relationWalks(): Walk[] {
-  const prop = (name: string, module: string, params: Params, limit: string): Walk => ({ name, params, limits: [[limit, same]], kind: 'dups', propKey: module, module });
+  const prop = (name: string, module: string, params: Params, limit: string): Walk => ({
+    name,
+    params,
+    limits: [[limit, same]],
+    kind: 'dups',
+    propKey: module,
+    module,
+  });
   const CITIES = 'Київ|Львів|Одеса|Харків|Головна сторінка|Шаблон:Місто';
-  const listWalk = (name: string, params: Params, limit: string, list: string, max?: number): Walk => ({ name, params, limits: [[limit, same]], kind: 'list', list, max });
+  const listWalk = (name: string, params: Params, limit: string, list: string, max?: number): Walk => ({
+    name,
+    params,
+    limits: [[limit, same]],
+    kind: 'list',
+    list,
+    max,
+  });
   const allLinks = listWalk('list=alllinks ids|title', { list: 'alllinks', alprop: 'ids|title', alprefix: 'К' }, 'allimit', 'alllinks');
   return [
     prop('prop=links', 'links', { prop: 'links', titles: CITIES }, 'pllimit'),
-    prop('prop=links descending, namespaces', 'links', { prop: 'links', titles: CITIES, pldir: 'descending', plnamespace: '0|14|6' }, 'pllimit'),
+    prop(
+      'prop=links descending, namespaces',
+      'links',
+      { prop: 'links', titles: CITIES, pldir: 'descending', plnamespace: '0|14|6' },
+      'pllimit',
+    ),
     prop('prop=templates', 'templates', { prop: 'templates', titles: CITIES }, 'tllimit'),
     prop('prop=linkshere', 'linkshere', { prop: 'linkshere', titles: 'Київ|Україна|Дніпро (річка)|Немає такої' }, 'lhlimit'),
-    prop('prop=linkshere namespaces', 'linkshere', { prop: 'linkshere', titles: 'Київ|Україна|Користувач:Тарас', lhnamespace: '0|2|10' }, 'lhlimit'),
+    prop(
+      'prop=linkshere namespaces',
+      'linkshere',
+      { prop: 'linkshere', titles: 'Київ|Україна|Користувач:Тарас', lhnamespace: '0|2|10' },
+      'lhlimit',
+    ),
     prop('prop=transcludedin', 'transcludedin', { prop: 'transcludedin', titles: 'Шаблон:Місто|Шаблон:Прапор|Шаблон:!!' }, 'tilimit'),
     prop('prop=redirects', 'redirects', { prop: 'redirects', titles: 'Київ|Борщ|Львів|Одеса', rdprop: 'pageid|title|fragment' }, 'rdlimit'),
-    { name: 'generator=links', params: { generator: 'links', titles: CITIES }, limits: [['gpllimit', same]], kind: 'pageset', module: 'links' },
-    { name: 'generator=templates', params: { generator: 'templates', titles: CITIES }, limits: [['gtllimit', same]], kind: 'pageset', module: 'templates' },
-    { name: 'generator=linkshere', params: { generator: 'linkshere', titles: 'Київ|Україна' }, limits: [['glhlimit', same]], kind: 'pageset', module: 'linkshere' },
+    {
+      name: 'generator=links',
+      params: { generator: 'links', titles: CITIES },
+      limits: [['gpllimit', same]],
+      kind: 'pageset',
+      module: 'links',
+    },
+    {
+      name: 'generator=templates',
+      params: { generator: 'templates', titles: CITIES },
+      limits: [['gtllimit', same]],
+      kind: 'pageset',
+      module: 'templates',
+    },
+    {
+      name: 'generator=linkshere',
+      params: { generator: 'linkshere', titles: 'Київ|Україна' },
+      limits: [['glhlimit', same]],
+      kind: 'pageset',
+      module: 'linkshere',
+    },
     listWalk('list=backlinks', { list: 'backlinks', bltitle: 'Київ' }, 'bllimit', 'backlinks'),
-    listWalk('list=backlinks namespaces descending', { list: 'backlinks', bltitle: 'Київська область', blnamespace: '0|2|10|14', bldir: 'descending' }, 'bllimit', 'backlinks'),
-    { name: 'list=backlinks blredirect', params: { list: 'backlinks', bltitle: 'Київ', blredirect: '' }, limits: [['bllimit', same]], kind: 'redirlinks', list: 'backlinks', max: 250 },
+    listWalk(
+      'list=backlinks namespaces descending',
+      { list: 'backlinks', bltitle: 'Київська область', blnamespace: '0|2|10|14', bldir: 'descending' },
+      'bllimit',
+      'backlinks',
+    ),
+    {
+      name: 'list=backlinks blredirect',
+      params: { list: 'backlinks', bltitle: 'Київ', blredirect: '' },
+      limits: [['bllimit', same]],
+      kind: 'redirlinks',
+      list: 'backlinks',
+      max: 250,
+    },
     { name: 'generator=backlinks', params: { generator: 'backlinks', gbltitle: 'Київ' }, limits: [['gbllimit', same]], kind: 'pages' },
     listWalk('list=embeddedin', { list: 'embeddedin', eititle: 'Шаблон:Місто' }, 'eilimit', 'embeddedin'),
     listWalk('list=embeddedin namespaces', { list: 'embeddedin', eititle: 'Шаблон:Прапор', einamespace: '0|10' }, 'eilimit', 'embeddedin'),
     allLinks,
     // not with alfrom: 1.25 drops the from bound once a continuation is given, which descending walks past
     listWalk('list=alllinks unique descending', { list: 'alllinks', alunique: '', aldir: 'descending', alto: 'Я' }, 'allimit', 'alllinks'),
-    { name: 'generator=alllinks', params: { generator: 'alllinks', galprefix: 'К' }, limits: [['gallimit', same]], kind: 'pageset', sameAs: allLinks },
+    {
+      name: 'generator=alllinks',
+      params: { generator: 'alllinks', galprefix: 'К' },
+      limits: [['gallimit', same]],
+      kind: 'pageset',
+      sameAs: allLinks,
+    },
     listWalk('list=alltransclusions', { list: 'alltransclusions', atprop: 'ids|title' }, 'atlimit', 'alltransclusions'),
     listWalk('list=alltransclusions unique', { list: 'alltransclusions', atunique: '' }, 'atlimit', 'alltransclusions'),
     listWalk('list=allredirects', { list: 'allredirects', arprop: 'ids|title|fragment|interwiki' }, 'arlimit', 'allredirects'),
@@ -122,10 +377,30 @@ function relationWalks(): Walk[] {
     prop('prop=langlinks', 'langlinks', { prop: 'langlinks', titles: CITIES, llprop: 'url|autonym' }, 'lllimit'),
     prop('prop=langlinks descending', 'langlinks', { prop: 'langlinks', titles: CITIES, lldir: 'descending' }, 'lllimit'),
     listWalk('list=exturlusage', { list: 'exturlusage' }, 'eulimit', 'exturlusage'),
-    listWalk('list=exturlusage *.example.org', { list: 'exturlusage', euquery: '*.example.org', euprop: 'title|url' }, 'eulimit', 'exturlusage'),
-    { name: 'generator=exturlusage', params: { generator: 'exturlusage', geuquery: 'example.com', geuprotocol: 'https' }, limits: [['geulimit', same]], kind: 'pages' },
-    listWalk('list=pageswithprop', { list: 'pageswithprop', pwppropname: 'defaultsort', pwpprop: 'ids|title|value' }, 'pwplimit', 'pageswithprop'),
-    listWalk('list=pageswithprop descending', { list: 'pageswithprop', pwppropname: 'defaultsort', pwpdir: 'descending' }, 'pwplimit', 'pageswithprop'),
+    listWalk(
+      'list=exturlusage *.example.org',
+      { list: 'exturlusage', euquery: '*.example.org', euprop: 'title|url' },
+      'eulimit',
+      'exturlusage',
+    ),
+    {
+      name: 'generator=exturlusage',
+      params: { generator: 'exturlusage', geuquery: 'example.com', geuprotocol: 'https' },
+      limits: [['geulimit', same]],
+      kind: 'pages',
+    },
+    listWalk(
+      'list=pageswithprop',
+      { list: 'pageswithprop', pwppropname: 'defaultsort', pwpprop: 'ids|title|value' },
+      'pwplimit',
+      'pageswithprop',
+    ),
+    listWalk(
+      'list=pageswithprop descending',
+      { list: 'pageswithprop', pwppropname: 'defaultsort', pwpdir: 'descending' },
+      'pwplimit',
+      'pageswithprop',
+    ),
     listWalk('list=pagepropnames', { list: 'pagepropnames' }, 'ppnlimit', 'pagepropnames'),
   ];
 }
@@ -223,7 +498,9 @@ describe('continuation join: batches of 1, 2, 3 join into the one-shot listing',
         oneShot = read(walk, r.json);
         assert.equal(r.json['query-continue'], undefined, 'the one-shot listing is complete');
         for (const [name] of walk.limits) {
-          const module = walk.module ?? (name === 'dflimit' || name === 'gdflimit' ? 'duplicatefiles' : (walk.params.list ?? walk.params.generator) as string);
+          const module =
+            walk.module ??
+            (name === 'dflimit' || name === 'gdflimit' ? 'duplicatefiles' : ((walk.params.list ?? walk.params.generator) as string));
           assert.equal(r.json.limits[module], walk.max ?? 500, name);
         }
       });
@@ -237,7 +514,10 @@ describe('continuation join: batches of 1, 2, 3 join into the one-shot listing',
             switch (walk.kind) {
               case 'list': {
                 for (const b of batches) assert.ok(b.items.length <= n);
-                assert.deepEqual(batches.flatMap((b) => b.items), oneShot.items);
+                assert.deepEqual(
+                  batches.flatMap((b) => b.items),
+                  oneShot.items,
+                );
                 assert.ok(batches.length >= Math.ceil(oneShot.items.length / n));
                 break;
               }
@@ -258,7 +538,10 @@ describe('continuation join: batches of 1, 2, 3 join into the one-shot listing',
                 assert.equal(batches.length, links.length);
                 batches.forEach((b, i) => {
                   assert.equal(new Set(b.pageids).size, b.pageids.length, 'each page once per batch');
-                  assert.deepEqual([...b.pageids].sort((x, y) => x - y), [...new Set(links[i].items.map((l: any) => l.fromid as number))].sort((x, y) => x - y));
+                  assert.deepEqual(
+                    [...b.pageids].sort((x, y) => x - y),
+                    [...new Set(links[i].items.map((l: any) => l.fromid as number))].sort((x, y) => x - y),
+                  );
                 });
                 break;
               }
@@ -279,7 +562,8 @@ describe('continuation join: batches of 1, 2, 3 join into the one-shot listing',
               }
               case 'dups': {
                 const dfl = walk.propKey ? limitOf(walk.limits[walk.limits.length - 1][0]) : limitOf('dflimit');
-                for (const b of batches) assert.ok([...b.dups.values()].reduce((sum, l) => sum + l.length, 0) <= dfl, 'dflimit counts over the batch');
+                for (const b of batches)
+                  assert.ok([...b.dups.values()].reduce((sum, l) => sum + l.length, 0) <= dfl, 'dflimit counts over the batch');
                 assert.deepEqual(sortedTitles(joinDups(batches)), sortedTitles(oneShot.dups));
                 // every generated page came out
                 const titles = new Set(batches.flatMap((b) => b.items as string[]));
@@ -311,14 +595,46 @@ describe('continuation envelopes', () => {
     assert.deepEqual(r.json.continue, { accontinue: 'Історія', continue: '-||' });
   });
   it('a list and a generator together: each continues on its own', async () => {
-    const r = await s.get({ action: 'query', generator: 'allimages', gailimit: 1, list: 'allcategories|allfileusages', aclimit: 1, aflimit: 1, continue: '' });
-    assert.deepEqual(r.json.continue, { accontinue: 'Історія', afcontinue: '2014_рік.png|337', gaicontinue: 'Blank.png', continue: 'gaicontinue||' });
+    const r = await s.get({
+      action: 'query',
+      generator: 'allimages',
+      gailimit: 1,
+      list: 'allcategories|allfileusages',
+      aclimit: 1,
+      aflimit: 1,
+      continue: '',
+    });
+    assert.deepEqual(r.json.continue, {
+      accontinue: 'Історія',
+      afcontinue: '2014_рік.png|337',
+      gaicontinue: 'Blank.png',
+      continue: 'gaicontinue||',
+    });
     // when the lists are done they are named after '||' and skipped
-    const done = await s.get({ action: 'query', generator: 'allimages', gailimit: 1, list: 'allcategories', aclimit: 1, gaicontinue: 'Blank.png', continue: 'gaicontinue||allcategories' });
+    const done = await s.get({
+      action: 'query',
+      generator: 'allimages',
+      gailimit: 1,
+      list: 'allcategories',
+      aclimit: 1,
+      gaicontinue: 'Blank.png',
+      continue: 'gaicontinue||allcategories',
+    });
     assert.equal(done.json.query.allcategories, undefined);
-    assert.deepEqual(Object.values(done.json.query.pages).map((p: any) => p.title), ['Файл:Blank.png']);
+    assert.deepEqual(
+      Object.values(done.json.query.pages).map((p: any) => p.title),
+      ['Файл:Blank.png'],
+    );
     // '-' as the generator part: the generator is done and only the lists run
-    const dry = await s.get({ action: 'query', generator: 'allimages', gailimit: 1, list: 'allcategories', aclimit: 1, accontinue: 'Історія', continue: '-||' });
+    const dry = await s.get({
+      action: 'query',
+      generator: 'allimages',
+      gailimit: 1,
+      list: 'allcategories',
+      aclimit: 1,
+      accontinue: 'Історія',
+      continue: '-||',
+    });
     assert.equal(dry.json.query.pages, undefined);
     assert.deepEqual(dry.json.query.allcategories, [{ '*': 'Історія' }]);
   });
@@ -329,23 +645,39 @@ describe('categorymembers with a namespace filter', () => {
   // rows and filtered it: a sparse namespace came back empty (or short) with no continuation.
   for (const sort of ['timestamp', 'sortkey']) {
     it(`cmsort=${sort}: the filtered listing is the unfiltered one restricted to the namespaces`, async () => {
-      const base = { action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Українська кухня', cmsort: sort, cmprop: 'ids|title', cmlimit: 'max', continue: '' };
+      const base = {
+        action: 'query',
+        list: 'categorymembers',
+        cmtitle: 'Категорія:Українська кухня',
+        cmsort: sort,
+        cmprop: 'ids|title',
+        cmlimit: 'max',
+        continue: '',
+      };
       const all = (await s.get(base)).json.query.categorymembers as Array<{ ns: number }>;
       for (const ns of ['0', '6', '14', '6|14']) {
         const wanted = ns.split('|').map(Number);
         const r = await s.get({ ...base, cmnamespace: ns });
-        assert.deepEqual(r.json.query.categorymembers, all.filter((m) => wanted.includes(m.ns)), `cmnamespace=${ns}`);
+        assert.deepEqual(
+          r.json.query.categorymembers,
+          all.filter((m) => wanted.includes(m.ns)),
+          `cmnamespace=${ns}`,
+        );
         assert.equal(r.json.continue, undefined);
         // the first member of a sparse namespace comes with limit 1, and a continuation when there are more
         const one = await s.get({ ...base, cmnamespace: ns, cmlimit: 1 });
-        assert.deepEqual(one.json.query.categorymembers, all.filter((m) => wanted.includes(m.ns)).slice(0, 1), `cmnamespace=${ns}, cmlimit=1`);
+        assert.deepEqual(
+          one.json.query.categorymembers,
+          all.filter((m) => wanted.includes(m.ns)).slice(0, 1),
+          `cmnamespace=${ns}, cmlimit=1`,
+        );
         assert.equal(one.json.continue !== undefined, all.filter((m) => wanted.includes(m.ns)).length > 1);
       }
     });
   }
   it('a namespace the wiki does not have: 1.25 warns for a multi-value namespace parameter and drops the value', async () => {
     const r = await s.get({ action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Міста', cmnamespace: '999|14', cmlimit: 2 });
-    assert.equal(r.json.warnings.categorymembers['*'], 'Unrecognized value for parameter \'cmnamespace\': 999');
+    assert.equal(r.json.warnings.categorymembers['*'], "Unrecognized value for parameter 'cmnamespace': 999");
     assert.ok(r.json.query.categorymembers.every((m: { ns: number }) => m.ns === 14));
   });
   // ApiBase::parseMultiValue dies for a single value; dieUsage prefixes the code: apunknown_apnamespace

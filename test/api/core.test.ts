@@ -30,9 +30,15 @@ describe('action=tokens', () => {
   });
   it('meta=tokens gives the anonymous token', async () => {
     assert.equal((await s.get({ action: 'query', meta: 'tokens' })).text, '{"query":{"tokens":{"csrftoken":"+\\\\"}}}');
-    assert.equal((await s.get({ action: 'query', meta: 'tokens', continue: '' })).text, '{"batchcomplete":"","query":{"tokens":{"csrftoken":"+\\\\"}}}');
+    assert.equal(
+      (await s.get({ action: 'query', meta: 'tokens', continue: '' })).text,
+      '{"batchcomplete":"","query":{"tokens":{"csrftoken":"+\\\\"}}}',
+    );
     const jsonp = await s.get({ action: 'query', meta: 'tokens', callback: 'cb' });
-    assert.equal(jsonp.text, '/**/cb({"warnings":{"tokens":{"*":"Tokens may not be obtained when the same-origin policy is not applied"}}})');
+    assert.equal(
+      jsonp.text,
+      '/**/cb({"warnings":{"tokens":{"*":"Tokens may not be obtained when the same-origin policy is not applied"}}})',
+    );
   });
 });
 
@@ -40,17 +46,29 @@ describe('errors', () => {
   const cases: Array<[Record<string, string>, string, string]> = [
     [{ action: 'nonexistent' }, 'unknown_action', "Unrecognized value for parameter 'action': nonexistent"],
     [{ action: 'query|tokens' }, 'multival_action', "Only one of 'ask', 'askargs', 'browsebysubject', "],
-    [{ action: 'query', continue: 'abc' }, 'badcontinue', 'Invalid continue param. You should pass the original value returned by the previous query'],
+    [
+      { action: 'query', continue: 'abc' },
+      'badcontinue',
+      'Invalid continue param. You should pass the original value returned by the previous query',
+    ],
     [{ action: 'query', generator: 'nothing' }, 'badgenerator', 'Unknown generator=nothing'],
     [{ action: 'query', generator: 'siteinfo' }, 'badgenerator', 'Module siteinfo cannot be used as a generator'],
     [{ action: 'query', titles: 'A', pageids: '1' }, 'multisource', "Cannot use 'pageids' at the same time as 'titles'"],
     [{ action: 'query', assert: 'user' }, 'assertuserfailed', 'Assertion that the user is logged in failed'],
     [{ action: 'query', assert: 'bot' }, 'assertbotfailed', 'Assertion that the user has the bot right failed'],
     [{ action: 'query', list: 'querypage' }, 'qpnopage', 'The page parameter must be set'],
-    [{ action: 'query', list: 'querypage', qppage: 'Nonexistent' }, 'qpunknown_qppage', "Unrecognized value for parameter 'qppage': Nonexistent"],
+    [
+      { action: 'query', list: 'querypage', qppage: 'Nonexistent' },
+      'qpunknown_qppage',
+      "Unrecognized value for parameter 'qppage': Nonexistent",
+    ],
     [{ action: 'query', generator: 'querypage' }, 'gqpnopage', 'The page parameter must be set'],
     [{ action: 'query', list: 'allimages', aistart: '2015' }, 'aibadparams', "Parameter 'aistart' can only be used with aisort=timestamp"],
-    [{ action: 'query', list: 'allimages', aisort: 'timestamp', aistart: 'not a time' }, 'aibadtimestamp_aistart', "Invalid value 'not a time' for timestamp parameter aistart"],
+    [
+      { action: 'query', list: 'allimages', aisort: 'timestamp', aistart: 'not a time' },
+      'aibadtimestamp_aistart',
+      "Invalid value 'not a time' for timestamp parameter aistart",
+    ],
   ];
   for (const [params, code, info] of cases) {
     it(`${toQuery(params)} → ${code}`, async () => {
@@ -67,9 +85,14 @@ describe('errors', () => {
   }
   it('keeps requestid and the warnings collected so far, and uses docref in fv2', async () => {
     const r = await s.get({ action: 'query', list: 'foo', requestid: 'r1', continue: 'x||y||z' });
-    assert.equal(r.text, `{"requestid":"r1","warnings":{"query":{"*":"Unrecognized value for parameter 'list': foo"}},"error":{"code":"badcontinue","info":"Invalid continue param. You should pass the original value returned by the previous query","*":"See ${s.url} for API usage"}}`);
+    assert.equal(
+      r.text,
+      `{"requestid":"r1","warnings":{"query":{"*":"Unrecognized value for parameter 'list': foo"}},"error":{"code":"badcontinue","info":"Invalid continue param. You should pass the original value returned by the previous query","*":"See ${s.url} for API usage"}}`,
+    );
     const v2 = await s.get({ action: 'nonexistent', formatversion: 2 });
-    assert.deepEqual(v2.json, { error: { code: 'unknown_action', info: "Unrecognized value for parameter 'action': nonexistent", docref: DOCREF() } });
+    assert.deepEqual(v2.json, {
+      error: { code: 'unknown_action', info: "Unrecognized value for parameter 'action': nonexistent", docref: DOCREF() },
+    });
   });
   it('an unknown format is reported in the HTML format', async () => {
     const r = await s.get({ action: 'query', format: 'xml' });
@@ -80,7 +103,10 @@ describe('errors', () => {
   it('a bad formatversion is re-printed with default printer parameters', async () => {
     const r = await s.get({ action: 'query', formatversion: 7 });
     assert.equal(r.headers.get('mediawiki-api-error'), 'unknown_formatversion');
-    assert.equal(r.json.warnings.main['*'], "Error printer failed (will retry without params): Unrecognized value for parameter 'formatversion': 7");
+    assert.equal(
+      r.json.warnings.main['*'],
+      "Error printer failed (will retry without params): Unrecognized value for parameter 'formatversion': 7",
+    );
   });
   it('maxlag below the lag answers maxlag with Retry-After', async () => {
     const r = await s.get({ action: 'query', maxlag: -1 });
@@ -119,7 +145,10 @@ describe('warnings', () => {
     const r = await s.get({ action: 'query', titles: '\x1fКиїв\x1fКиїв\x1fA|B', utf8: 1 });
     const pages = Object.values(r.json.query.pages) as any[];
     assert.equal(pages.length, 2);
-    assert.deepEqual(pages.find((p) => p.invalid === ''), { title: 'A|B', invalid: '' });
+    assert.deepEqual(
+      pages.find((p) => p.invalid === ''),
+      { title: 'A|B', invalid: '' },
+    );
     assert.ok(pages.some((p) => p.title === 'Київ' && p.pageid > 0));
   });
 });
@@ -154,7 +183,17 @@ describe('formats', () => {
     const r = await fetch(s.url);
     const html = await r.text();
     assert.equal(r.headers.get('content-type'), 'text/html; charset=utf-8');
-    for (const name of ['query+allcategories', 'query+allimages', 'query+duplicatefiles', 'sfautocomplete', 'browsebysubject', 'tokens', 'acprefix', 'gaicontinue'.slice(1)]) assert.ok(html.includes(name), name);
+    for (const name of [
+      'query+allcategories',
+      'query+allimages',
+      'query+duplicatefiles',
+      'sfautocomplete',
+      'browsebysubject',
+      'tokens',
+      'acprefix',
+      'gaicontinue'.slice(1),
+    ])
+      assert.ok(html.includes(name), name);
   });
   it('action=paraminfo describes a module from its declaration', async () => {
     const r = await s.get({ action: 'paraminfo', modules: 'query+allcategories' });
@@ -183,7 +222,9 @@ describe('main parameters', () => {
     assert.equal(bad.status, 403);
     // ApiMain::handleCORS echoes the text with a newline (1.25 and 1.39 alike)
     assert.equal(await bad.text(), "'origin' parameter does not match Origin header\n");
-    const good = await fetch(`${s.url}?action=query&meta=tokens&format=json&origin=http://a.example`, { headers: { Origin: 'http://a.example' } });
+    const good = await fetch(`${s.url}?action=query&meta=tokens&format=json&origin=http://a.example`, {
+      headers: { Origin: 'http://a.example' },
+    });
     assert.equal(good.status, 200);
     assert.equal(good.headers.get('vary'), 'Origin');
   });
@@ -201,7 +242,11 @@ describe('main parameters', () => {
 
 describe('titles and the page set', () => {
   it('normalizes English and Ukrainian prefixes, aliases, case and underscores', async () => {
-    const r = await s.get({ action: 'query', titles: 'File:foo_bar.png|Зображення:Foo_bar.png|Image:Foo bar.png|файл:foo bar.png', utf8: 1 });
+    const r = await s.get({
+      action: 'query',
+      titles: 'File:foo_bar.png|Зображення:Foo_bar.png|Image:Foo bar.png|файл:foo bar.png',
+      utf8: 1,
+    });
     assert.deepEqual(r.json.query.normalized, [
       { from: 'File:foo_bar.png', to: 'Файл:Foo bar.png' },
       { from: 'Зображення:Foo_bar.png', to: 'Файл:Foo bar.png' },
@@ -212,7 +257,10 @@ describe('titles and the page set', () => {
   });
   it('uppercases Ukrainian first letters (ґ, ї, є, і)', async () => {
     const r = await s.get({ action: 'query', titles: 'ґанок|їжак|єнот|іній', utf8: 1 });
-    assert.deepEqual(r.json.query.normalized.map((n: any) => n.to), ['Ґанок', 'Їжак', 'Єнот', 'Іній']);
+    assert.deepEqual(
+      r.json.query.normalized.map((n: any) => n.to),
+      ['Ґанок', 'Їжак', 'Єнот', 'Іній'],
+    );
   });
   it('lists invalid and missing titles under negative keys, existing pages by id', async () => {
     const r = await s.get({ action: 'query', titles: 'A[b]|Немає такої сторінки|Київ', utf8: 1 });
@@ -242,7 +290,7 @@ describe('siteinfo and userinfo', () => {
     const q = r.json.query;
     assert.match(q.general.generator, /^MediaWiki 1\.25\.\d+ \(wikiquery /);
     assert.equal(q.general.lang, 'uk');
-    assert.equal(q.general.legaltitlechars, " %!\"$&'()*,\\-.\\/0-9:;=?@A-Z\\\\^_`a-z~\\x80-\\xFF+");
+    assert.equal(q.general.legaltitlechars, ' %!"$&\'()*,\\-.\\/0-9:;=?@A-Z\\\\^_`a-z~\\x80-\\xFF+');
     assert.deepEqual(q.namespaces['6'], { id: 6, case: 'first-letter', canonical: 'File', '*': 'Файл' });
     assert.deepEqual(q.namespaces['0'], { id: 0, case: 'first-letter', content: '', '*': '' });
     assert.ok(q.namespacealiases.some((a: any) => a.id === 6 && a['*'] === 'Зображення'));
@@ -266,8 +314,30 @@ describe('debuginfo', () => {
       const keys = Object.keys(r.json);
       assert.equal(keys[keys.length - 1], 'debuginfo');
       const info = r.json.debuginfo;
-      for (const k of ['wikiqueryVersion', 'nodeVersion', 'nodeEngine', 'time', 'log', 'debugLog', 'queries', 'request', 'memory', 'memoryPeak', 'includes']) assert.ok(k in info, k);
-      assert.ok(info.queries.some((q: any) => q.function === 'PageStore.byTitles' && /FROM page WHERE page_namespace = \? AND page_title = \?|JOIN page ON page_namespace = t.ns AND page_title = t.dbkey/.test(q.sql) && typeof q.time === 'number'));
+      for (const k of [
+        'wikiqueryVersion',
+        'nodeVersion',
+        'nodeEngine',
+        'time',
+        'log',
+        'debugLog',
+        'queries',
+        'request',
+        'memory',
+        'memoryPeak',
+        'includes',
+      ])
+        assert.ok(k in info, k);
+      assert.ok(
+        info.queries.some(
+          (q: any) =>
+            q.function === 'PageStore.byTitles' &&
+            /FROM page WHERE page_namespace = \? AND page_title = \?|JOIN page ON page_namespace = t.ns AND page_title = t.dbkey/.test(
+              q.sql,
+            ) &&
+            typeof q.time === 'number',
+        ),
+      );
       assert.equal(info.request.method, 'GET');
       assert.equal(info.request.params.titles, 'Київ');
       assert.match(info.memory, /^[\d ,]+ (байтів|КБ|МБ|ГБ)$/);

@@ -12,7 +12,8 @@ import type { PageRef } from '../../src/store/page-store.js';
 import { toJson } from '../../src/api/format/json.js';
 import { TitleCodec } from '../../src/wiki/titles.js';
 
-const shape = (ps: PageSet) => JSON.stringify({ good: ps.good.map((p) => [p.pageid, p.ns, p.title, p.isRedirect]), missing: ps.missing, special: ps.special });
+const shape = (ps: PageSet) =>
+  JSON.stringify({ good: ps.good.map((p) => [p.pageid, p.ns, p.title, p.isRedirect]), missing: ps.missing, special: ps.special });
 
 describe('PageSet.addTitles with known pages', () => {
   it('any mix of known pages, known absences and titles to look up gives the page set of looking all up', async () => {
@@ -22,9 +23,17 @@ describe('PageSet.addTitles with known pages', () => {
       const wiki = await Wiki.load(store.site);
       // existing pages of several namespaces, missing titles of several namespaces, a repeat, a special page
       const titles = [
-        { ns: 6, dbkey: 'Tux.png' }, { ns: 0, dbkey: 'Немає_такої' }, { ns: 6, dbkey: 'Upload_only_photo.png' }, { ns: 0, dbkey: 'Київ' },
-        { ns: 6, dbkey: 'Немає.png' }, { ns: 14, dbkey: 'Немає_категорії' }, { ns: 6, dbkey: 'Borscht.png' }, { ns: 0, dbkey: 'Київ' },
-        { ns: -1, dbkey: 'Search' }, { ns: 6, dbkey: 'Linux_logo.png' }, { ns: 0, dbkey: 'Головна_сторінка' },
+        { ns: 6, dbkey: 'Tux.png' },
+        { ns: 0, dbkey: 'Немає_такої' },
+        { ns: 6, dbkey: 'Upload_only_photo.png' },
+        { ns: 0, dbkey: 'Київ' },
+        { ns: 6, dbkey: 'Немає.png' },
+        { ns: 14, dbkey: 'Немає_категорії' },
+        { ns: 6, dbkey: 'Borscht.png' },
+        { ns: 0, dbkey: 'Київ' },
+        { ns: -1, dbkey: 'Search' },
+        { ns: 6, dbkey: 'Linux_logo.png' },
+        { ns: 0, dbkey: 'Головна_сторінка' },
       ];
       const all = new PageSet(store, wiki);
       await all.addTitles(titles);
@@ -62,8 +71,16 @@ describe('PageSet.addTitles with known pages', () => {
       const codec = TitleCodec.forSite('Вікі', [{ id: 6, name: 'Файл_дивний', canonical: 'File', case: 'first-letter' }]);
       odd.keyPrefix = (ns: number) => codec.keyPrefix(ns);
       odd.titleText = (ns: number, dbkey: string) => codec.prefixedText(ns, dbkey);
-      const titles = [{ ns: 6, dbkey: 'Tux.png' }, { ns: 0, dbkey: 'Київ' }, { ns: 6, dbkey: 'Borscht.png' }, { ns: 0, dbkey: 'Головна_сторінка' }, { ns: 14, dbkey: 'Немає' }];
-      const forms = [1, 2].flatMap((formatversion) => [true, false].flatMap((ascii) => [true, false].map((pretty) => ({ formatversion: formatversion as 1 | 2, ascii, pretty }))));
+      const titles = [
+        { ns: 6, dbkey: 'Tux.png' },
+        { ns: 0, dbkey: 'Київ' },
+        { ns: 6, dbkey: 'Borscht.png' },
+        { ns: 0, dbkey: 'Головна_сторінка' },
+        { ns: 14, dbkey: 'Немає' },
+      ];
+      const forms = [1, 2].flatMap((formatversion) =>
+        [true, false].flatMap((ascii) => [true, false].map((pretty) => ({ formatversion: formatversion as 1 | 2, ascii, pretty }))),
+      );
       for (const w of [wiki, odd]) {
         // existing pages only (the final form), and with a missing title (entries written one by one either way)
         for (const list of [titles.slice(0, 4), titles, titles.slice(1, 2)]) {

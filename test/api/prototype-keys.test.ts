@@ -18,7 +18,9 @@ interface ParamInfo {
   multi?: boolean | string;
 }
 
-async function modules(): Promise<Array<{ path: string; prefix: string; group?: string; generator?: boolean | string; parameters: ParamInfo[] }>> {
+async function modules(): Promise<
+  Array<{ path: string; prefix: string; group?: string; generator?: boolean | string; parameters: ParamInfo[] }>
+> {
   const main = await s.get({ action: 'paraminfo', modules: 'main' });
   const actions = (main.json.paraminfo.modules[0].parameters as ParamInfo[]).find((p) => p.name === 'action')!.type as string[];
   const query = await s.get({ action: 'paraminfo', modules: 'query' });
@@ -48,7 +50,8 @@ describe('names of Object.prototype as parameter values', () => {
     let requests = 0;
     for (const m of mods) {
       const [head, sub] = m.path.split('+');
-      const base: Record<string, string> = head === 'main' ? {} : sub === undefined ? { action: head } : { action: 'query', [m.group!]: sub };
+      const base: Record<string, string> =
+        head === 'main' ? {} : sub === undefined ? { action: head } : { action: 'query', [m.group!]: sub };
       if (m.group === 'prop') base.titles = 'Київ|Файл:Tux.png|Немає';
       // string-like parameters: free text, users, titles, namespaces given as text, and enums (an enum value
       // that is a prototype name must be refused, not looked up)
@@ -62,7 +65,10 @@ describe('names of Object.prototype as parameter values', () => {
             check(await s.get(params), `${m.path} ${m.prefix}${p.name}=${value}`);
             requests++;
             if (m.generator !== undefined && sub) {
-              check(await s.get({ action: 'query', generator: sub, prop: 'info', ['g' + m.prefix + p.name]: value }), `generator=${sub} g${m.prefix}${p.name}=${value}`);
+              check(
+                await s.get({ action: 'query', generator: sub, prop: 'info', ['g' + m.prefix + p.name]: value }),
+                `generator=${sub} g${m.prefix}${p.name}=${value}`,
+              );
               requests++;
             }
           }
@@ -91,7 +97,14 @@ describe('names of Object.prototype as parameter values', () => {
 
   it('in wikitext given to expandtemplates: parser functions that look names up', async () => {
     for (const v of NAMES) {
-      for (const text of [`{{#language:${v}}}`, `{{#expr: ${v}}}`, `{{#expr: 1 ${v} 2}}`, `{{#switch:${v}|${v}=a|b}}`, `{{${v}:x}}`, `[[${v}]] {{DISPLAYTITLE:${v}}}`]) {
+      for (const text of [
+        `{{#language:${v}}}`,
+        `{{#expr: ${v}}}`,
+        `{{#expr: 1 ${v} 2}}`,
+        `{{#switch:${v}|${v}=a|b}}`,
+        `{{${v}:x}}`,
+        `[[${v}]] {{DISPLAYTITLE:${v}}}`,
+      ]) {
         const r = await s.get({ action: 'expandtemplates', text, prop: 'wikitext' });
         check(r, `expandtemplates ${text}`);
       }

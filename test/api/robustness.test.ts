@@ -94,10 +94,28 @@ describe('hostile parameter values', () => {
 
   it('main parameters, formats and the query module itself', async () => {
     for (const v of HOSTILE) {
-      for (const name of ['action', 'format', 'formatversion', 'callback', 'maxlag', 'smaxage', 'maxage', 'assert', 'requestid', 'uselang', 'continue', 'titles', 'pageids', 'generator', 'prop', 'list', 'meta']) {
+      for (const name of [
+        'action',
+        'format',
+        'formatversion',
+        'callback',
+        'maxlag',
+        'smaxage',
+        'maxage',
+        'assert',
+        'requestid',
+        'uselang',
+        'continue',
+        'titles',
+        'pageids',
+        'generator',
+        'prop',
+        'list',
+        'meta',
+      ]) {
         const r = await s.get({ action: 'query', [name]: v, ...(name === 'format' ? {} : { format: 'json' }) });
         assert.ok(r.status === 200, `${name}=${JSON.stringify(v)}: HTTP ${r.status}`);
-        const code = r.json?.error?.code ?? (/&quot;code&quot;: &quot;([^&]*)&quot;/.exec(r.text)?.[1]);
+        const code = r.json?.error?.code ?? /&quot;code&quot;: &quot;([^&]*)&quot;/.exec(r.text)?.[1];
         assert.ok(!String(code ?? '').startsWith('internal_api_error'), `${name}=${JSON.stringify(v)}: ${r.text.slice(0, 300)}`);
       }
     }

@@ -142,14 +142,18 @@ describe('KeyedRowList', () => {
 
 describe('TitleCodec.keyPrefix', () => {
   it('a prefix and a DB key, underscores shown as spaces, read as prefixedText; none for a name with an underscore', () => {
-    const codec = TitleCodec.forSite('Вікі', [{ id: 100, name: 'Мій простір', canonical: 'My space', case: 'first-letter' }, { id: 102, name: 'Дивна_назва', canonical: 'Odd', case: 'first-letter' }]);
+    const codec = TitleCodec.forSite('Вікі', [
+      { id: 100, name: 'Мій простір', canonical: 'My space', case: 'first-letter' },
+      { id: 102, name: 'Дивна_назва', canonical: 'Odd', case: 'first-letter' },
+    ]);
     for (const ns of [...codec.namespaces.keys(), 999]) {
       const p = codec.keyPrefix(ns);
       if (ns === 102) {
         assert.equal(p, undefined);
         continue;
       }
-      for (const key of ['Київ', 'Головна_сторінка', 'a_b_c.jpg']) assert.equal((p! + key).replace(/_/g, ' '), codec.prefixedText(ns, key), `${ns} ${key}`);
+      for (const key of ['Київ', 'Головна_сторінка', 'a_b_c.jpg'])
+        assert.equal((p! + key).replace(/_/g, ' '), codec.prefixedText(ns, key), `${ns} ${key}`);
     }
     assert.equal(codec.keyPrefix(0), '');
     assert.equal(codec.keyPrefix(100), 'Мій_простір:');

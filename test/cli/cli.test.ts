@@ -26,7 +26,12 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(args: string[], opts: { input?: Buffer | string; env?: Record<string, string> } = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input: opts.input, env: { ...process.env, ...opts.env }, timeout: 120_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    input: opts.input,
+    env: { ...process.env, ...opts.env },
+    timeout: 120_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -40,7 +45,10 @@ interface Served {
 
 /** `wikiquery serve …` until its ready line; the URL is read from that line. */
 async function startServe(args: string[], env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
@@ -81,10 +89,12 @@ describe('serve: ready line and signals', () => {
     const agent = new http.Agent({ keepAlive: true });
     try {
       await new Promise<void>((resolve, reject) => {
-        http.get(`${s.url}?action=query&meta=tokens&format=json`, { agent }, (res) => {
-          res.resume();
-          res.on('end', resolve);
-        }).on('error', reject);
+        http
+          .get(`${s.url}?action=query&meta=tokens&format=json`, { agent }, (res) => {
+            res.resume();
+            res.on('end', resolve);
+          })
+          .on('error', reject);
       });
       // the connection stays open (keep-alive) and idle: before the fix it held the process for 72 s
       assert.equal(Object.values(agent.freeSockets).flat().length, 1);
@@ -104,7 +114,9 @@ describe('serve: ready line and signals', () => {
     const sock = net.connect(Number(new URL(s.url).port), '127.0.0.1');
     await new Promise<void>((r) => sock.on('connect', () => r()));
     const body = 'action=query&meta=tokens&format=json';
-    sock.write(`POST /api.php HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    sock.write(
+      `POST /api.php HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
     let answer = '';
     sock.on('data', (d) => (answer += d));
     await new Promise((r) => setTimeout(r, 200));
@@ -135,7 +147,12 @@ describe('serve: ready line and signals', () => {
       assert.equal((await fetch(`${s.url}?action=query&meta=tokens&format=json`)).status, 200);
       assert.equal(s.child.exitCode, null);
       // one structured line per request at info: method, action, modules, status, ms (written asynchronously)
-      const apiLines = () => s.stderr().split('\n').filter((l) => l.includes('"msg":"request"') && l.includes('api.php')).map((l) => JSON.parse(l));
+      const apiLines = () =>
+        s
+          .stderr()
+          .split('\n')
+          .filter((l) => l.includes('"msg":"request"') && l.includes('api.php'))
+          .map((l) => JSON.parse(l));
       for (let i = 0; i < 100 && apiLines().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       const last = apiLines().at(-1);
       assert.equal(last.action, 'query');
@@ -160,12 +177,14 @@ describe('zero-downtime re-import', () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
     const get = (q: string) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        http.get(`${s.url}?${q}`, { agent }, (res) => {
-          let b = '';
-          res.setEncoding('utf8');
-          res.on('data', (d) => (b += d));
-          res.on('end', () => resolve({ status: res.statusCode!, body: b }));
-        }).on('error', reject);
+        http
+          .get(`${s.url}?${q}`, { agent }, (res) => {
+            let b = '';
+            res.setEncoding('utf8');
+            res.on('data', (d) => (b += d));
+            res.on('end', () => resolve({ status: res.statusCode!, body: b }));
+          })
+          .on('error', reject);
       });
     const q = 'action=query&list=allpages&apprefix=Нова&format=json';
     const firstId = ((await (await fetch(`${s.origin}/health`)).json()) as any).import.id;
@@ -190,7 +209,8 @@ describe('zero-downtime re-import', () => {
     const loops = [loop(), loop(), loop(), loop()];
     try {
       const dump = readFileSync(path.join(demo.dir, 'demo', 'dump.xml'), 'utf8');
-      const page = '<page><title>Нова сторінка</title><ns>0</ns><id>999999</id><revision><id>999999</id><timestamp>2020-01-01T00:00:00Z</timestamp><contributor><username>Admin</username><id>1</id></contributor><text xml:space="preserve">нова</text></revision></page>\n';
+      const page =
+        '<page><title>Нова сторінка</title><ns>0</ns><id>999999</id><revision><id>999999</id><timestamp>2020-01-01T00:00:00Z</timestamp><contributor><username>Admin</username><id>1</id></contributor><text xml:space="preserve">нова</text></revision></page>\n';
       writeFileSync(path.join(work, 'dump.xml'), dump.replace('</mediawiki>', page + '</mediawiki>'));
       const imp = await new Promise<{ code: number | null; out: string }>((resolve) => {
         const c = spawn(process.execPath, [CLI, 'import', path.join(work, 'dump.xml'), '--db', db, '--quiet']);
@@ -221,10 +241,13 @@ describe('zero-downtime re-import', () => {
     }
     assert.deepEqual(failures, []);
     assert.ok(ok > 40, `${ok} requests`);
-    assert.deepEqual([...answers].sort(), [
-      '{"query":{"allpages":[]}}',
-      '{"query":{"allpages":[{"pageid":999999,"ns":0,"title":"\\u041d\\u043e\\u0432\\u0430 \\u0441\\u0442\\u043e\\u0440\\u0456\\u043d\\u043a\\u0430"}]}}',
-    ].sort());
+    assert.deepEqual(
+      [...answers].sort(),
+      [
+        '{"query":{"allpages":[]}}',
+        '{"query":{"allpages":[{"pageid":999999,"ns":0,"title":"\\u041d\\u043e\\u0432\\u0430 \\u0441\\u0442\\u043e\\u0440\\u0456\\u043d\\u043a\\u0430"}]}}',
+      ].sort(),
+    );
   });
 });
 
@@ -237,7 +260,10 @@ describe('import: dumps as they come', () => {
   it('plain, gzip, bzip2 (multistream) and stdin give the same wiki; the format is read from the content', () => {
     const plain = pagesOf(path.join(dir, 'plain.sqlite'));
     assert.equal(plain.status, 0, plain.stderr);
-    assert.match(plain.stdout, /^Imported 5 pages, 0 files, 0 messages, \d+ links in [\d.]+ s \(\d+ pages\/s\), peak RSS \d+ MB, search index [\d.]+ MB; import id \d{14}-[0-9a-f]{8}\n$/);
+    assert.match(
+      plain.stdout,
+      /^Imported 5 pages, 0 files, 0 messages, \d+ links in [\d.]+ s \(\d+ pages\/s\), peak RSS \d+ MB, search index [\d.]+ MB; import id \d{14}-[0-9a-f]{8}\n$/,
+    );
     // names that say nothing (or the wrong thing) about the content
     const gz = path.join(dir, 'dump.data');
     writeFileSync(gz, zlib.gzipSync(readFileSync(SMALL)));
@@ -269,14 +295,25 @@ describe('import: dumps as they come', () => {
     assert.deepEqual(await read(SMALL + '.bz2'), readFileSync(SMALL));
     const cut = path.join(dir, 'cut-js.bz2');
     writeFileSync(cut, readFileSync(SMALL + '.bz2').subarray(0, 1000));
-    await assert.rejects(read(cut), (e: Error) => e instanceof DumpSourceError && /^.*cut-js\.bz2: corrupt bzip2 data \(.+\)$/.test(e.message));
+    await assert.rejects(
+      read(cut),
+      (e: Error) => e instanceof DumpSourceError && /^.*cut-js\.bz2: corrupt bzip2 data \(.+\)$/.test(e.message),
+    );
   });
 
   it('refuses what is no dump, saying how to unpack other archives; FILE stays as it was', () => {
     const db = path.join(dir, 'refused.sqlite');
     const cases: Array<[string, Buffer, RegExp]> = [
-      ['a.7z', Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0, 4]), /a\.7z: a 7-Zip archive, which wikiquery does not read; decompress it on the fly: 7z e -so DUMP\.7z \| wikiquery import - --db FILE$/],
-      ['a.xz', Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0, 0]), /a\.xz: xz-compressed, .*: xz -dc DUMP\.xz \| wikiquery import - --db FILE$/],
+      [
+        'a.7z',
+        Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0, 4]),
+        /a\.7z: a 7-Zip archive, which wikiquery does not read; decompress it on the fly: 7z e -so DUMP\.7z \| wikiquery import - --db FILE$/,
+      ],
+      [
+        'a.xz',
+        Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0, 0]),
+        /a\.xz: xz-compressed, .*: xz -dc DUMP\.xz \| wikiquery import - --db FILE$/,
+      ],
       ['a.txt', Buffer.from('hello, world\n'), /a\.txt: not a MediaWiki XML dump \(neither XML nor gzip nor bzip2 data\)$/],
       ['empty.xml', Buffer.alloc(0), /empty\.xml: empty, not a dump$/],
       ['cut.xml.bz2', readFileSync(SMALL + '.bz2').subarray(0, 1000), /cut\.xml\.bz2: corrupt bzip2 data \(.+\)$/],
@@ -291,7 +328,11 @@ describe('import: dumps as they come', () => {
       assert.equal(lines.length, 1, r.stderr);
       assert.match(lines[0], new RegExp(`^wikiquery import: .*${re.source}`), name);
       assert.equal(existsSync(db), false, name);
-      assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('refused.sqlite')), [], name);
+      assert.deepEqual(
+        readdirSync(dir).filter((n) => n.startsWith('refused.sqlite')),
+        [],
+        name,
+      );
     }
   });
 
@@ -307,7 +348,14 @@ describe('import: dumps as they come', () => {
     // MediaWiki's images/ as it is: hashed directories of uploads, and directories that hold none
     const filesDir = path.join(dir, 'images');
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-    for (const rel of ['0/01/Real.png', 'archive/0/01/20150101000000!Real.png', 'thumb/0/01/Real.png/120px-Real.png', 'temp/x.png', 'lockdir/x.lock', 'deleted/a/b/c.png']) {
+    for (const rel of [
+      '0/01/Real.png',
+      'archive/0/01/20150101000000!Real.png',
+      'thumb/0/01/Real.png/120px-Real.png',
+      'temp/x.png',
+      'lockdir/x.lock',
+      'deleted/a/b/c.png',
+    ]) {
       mkdirSync(path.dirname(path.join(filesDir, rel)), { recursive: true });
       writeFileSync(path.join(filesDir, rel), png);
     }
@@ -357,16 +405,25 @@ describe('CLI: help, version, environment, errors', () => {
   });
 
   it('every option can come from the environment; the command line wins', async () => {
-    const s = await startServe(['--db', db], { WIKIQUERY_CACHE_MB: '0', WIKIQUERY_CORS_ORIGIN: 'a.example.org b.example.org', WIKIQUERY_HOST: '127.0.0.1' });
+    const s = await startServe(['--db', db], {
+      WIKIQUERY_CACHE_MB: '0',
+      WIKIQUERY_CORS_ORIGIN: 'a.example.org b.example.org',
+      WIKIQUERY_HOST: '127.0.0.1',
+    });
     try {
-      const r = await fetch(`${s.url}?action=query&meta=tokens&format=json&origin=https://b.example.org`, { headers: { Origin: 'https://b.example.org' } });
+      const r = await fetch(`${s.url}?action=query&meta=tokens&format=json&origin=https://b.example.org`, {
+        headers: { Origin: 'https://b.example.org' },
+      });
       assert.equal(r.headers.get('access-control-allow-origin'), 'https://b.example.org');
     } finally {
       s.child.kill('SIGTERM');
       await s.exited;
     }
     // WIKIQUERY_PORT is used when --port is not given (here: 0, any free port, via the environment)
-    const child = spawn(process.execPath, [CLI, 'serve', '--db', db], { env: { ...process.env, WIKIQUERY_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--db', db], {
+      env: { ...process.env, WIKIQUERY_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const line = await new Promise<string>((resolve) => child.stdout.once('data', (d) => resolve(String(d))));
     assert.match(line, /serving http:\/\/127\.0\.0\.1:\d+\/api\.php/);
     assert.doesNotMatch(line, /:8080\//);
@@ -380,21 +437,40 @@ describe('CLI: help, version, environment, errors', () => {
   it('serve: clear one-line errors with non-zero exit codes', async () => {
     const notWiki = path.join(dir, 'other.sqlite');
     // an SQLite file of another program
-    const r0 = spawnSync(process.execPath, ['-e', `const D=require(${JSON.stringify(path.resolve(import.meta.dirname, '../../../node_modules/better-sqlite3'))});new D(${JSON.stringify(notWiki)}).exec('CREATE TABLE t(x)')`]);
+    const r0 = spawnSync(process.execPath, [
+      '-e',
+      `const D=require(${JSON.stringify(path.resolve(import.meta.dirname, '../../../node_modules/better-sqlite3'))});new D(${JSON.stringify(notWiki)}).exec('CREATE TABLE t(x)')`,
+    ]);
     assert.equal(r0.status, 0, String(r0.stderr));
     const text = path.join(dir, 'notes.txt');
     writeFileSync(text, 'hello\n'.repeat(200));
     const cases: Array<[string[], number, RegExp]> = [
       [['serve'], 2, /^wikiquery serve: --db FILE is required$/],
-      [['serve', '--db', path.join(dir, 'missing.sqlite')], 1, /^wikiquery serve: --db .*missing\.sqlite: no such file \(run wikiquery import first\)$/],
+      [
+        ['serve', '--db', path.join(dir, 'missing.sqlite')],
+        1,
+        /^wikiquery serve: --db .*missing\.sqlite: no such file \(run wikiquery import first\)$/,
+      ],
       [['serve', '--db', dir], 1, /^wikiquery serve: --db .*: is a directory, not a database file$/],
-      [['serve', '--db', notWiki], 1, /^wikiquery serve: --db .*other\.sqlite: not a wikiquery database \(an SQLite file without wikiquery tables\)$/],
+      [
+        ['serve', '--db', notWiki],
+        1,
+        /^wikiquery serve: --db .*other\.sqlite: not a wikiquery database \(an SQLite file without wikiquery tables\)$/,
+      ],
       [['serve', '--db', text], 1, /^wikiquery serve: --db .*notes\.txt: not a wikiquery database \(not an SQLite file\)$/],
       [['serve', '--db', db, '--port', 'abc'], 2, /^wikiquery serve: --port abc: not a port number \(0-65535\)$/],
       [['serve', '--db', db, '--port', '70000'], 2, /^wikiquery serve: --port 70000: not a port number \(0-65535\)$/],
       [['serve', '--db', db, '--cache-mb=-1'], 2, /^wikiquery serve: --cache-mb -1: expected a number of megabytes/],
-      [['serve', '--db', db, '--log-level', 'loud'], 2, /^wikiquery serve: --log-level loud: one of fatal, error, warn, info, debug, trace, silent$/],
-      [['serve', '--db', db, '--trust-proxy', 'proxy.example'], 2, /^wikiquery serve: --trust-proxy proxy\.example: expected true, a hop count, or proxy addresses/],
+      [
+        ['serve', '--db', db, '--log-level', 'loud'],
+        2,
+        /^wikiquery serve: --log-level loud: one of fatal, error, warn, info, debug, trace, silent$/,
+      ],
+      [
+        ['serve', '--db', db, '--trust-proxy', 'proxy.example'],
+        2,
+        /^wikiquery serve: --trust-proxy proxy\.example: expected true, a hop count, or proxy addresses/,
+      ],
       [['serve', '--db', db, '--bogus'], 2, /^wikiquery serve: unknown option --bogus$/],
       [['serve', '--db'], 2, /^wikiquery serve: --db needs a value$/],
       [['serve', '--db', db, 'extra'], 2, /^wikiquery serve: unexpected argument extra$/],
@@ -417,7 +493,10 @@ describe('CLI: help, version, environment, errors', () => {
         c.on('exit', (code) => resolve({ code, stderr }));
       });
       assert.equal(r.code, 1);
-      assert.equal(r.stderr, `wikiquery serve: 127.0.0.1:${port}: address already in use (another server is listening there; choose another --port)\n`);
+      assert.equal(
+        r.stderr,
+        `wikiquery serve: 127.0.0.1:${port}: address already in use (another server is listening there; choose another --port)\n`,
+      );
     } finally {
       blocker.close();
     }
@@ -432,12 +511,36 @@ describe('CLI: help, version, environment, errors', () => {
       [['import', SMALL, SMALL, '--db', 'x'], 2, /^wikiquery import: one dump at a time/],
       [['import', path.join(dir, 'nope.xml'), '--db', path.join(dir, 'x.sqlite')], 1, /^wikiquery import: .*nope\.xml: no such file$/],
       [['import', dir, '--db', path.join(dir, 'x.sqlite')], 1, /^wikiquery import: .*: is a directory, not a dump$/],
-      [['import', SMALL, '--db', dir], 1, /^wikiquery import: --db .*: is a directory; give the database file's path \(e\.g\. .*wiki\.sqlite\)$/],
-      [['import', SMALL, '--db', path.join(dir, 'no', 'such', 'dir', 'w.sqlite')], 1, /^wikiquery import: --db .*: directory .*dir does not exist$/],
-      [['import', SMALL, '--db', notWiki], 1, /^wikiquery import: --db .*precious\.txt: not a wikiquery database \(not an SQLite file\); refusing to replace it$/],
-      [['import', SMALL, '--db', path.join(dir, 'x.sqlite'), '--files', path.join(dir, 'nofiles')], 1, /^wikiquery import: --files .*nofiles: not a directory$/],
-      [['import', SMALL, '--db', path.join(dir, 'x.sqlite'), '--messages', SMALL], 1, /^wikiquery import: --messages .*small-dump\.xml: not a directory$/],
-      [['import', SMALL, '--db', path.join(dir, 'x.sqlite'), '--lang', 'Ukrainian'], 2, /^wikiquery import: --lang Ukrainian: not a language code$/],
+      [
+        ['import', SMALL, '--db', dir],
+        1,
+        /^wikiquery import: --db .*: is a directory; give the database file's path \(e\.g\. .*wiki\.sqlite\)$/,
+      ],
+      [
+        ['import', SMALL, '--db', path.join(dir, 'no', 'such', 'dir', 'w.sqlite')],
+        1,
+        /^wikiquery import: --db .*: directory .*dir does not exist$/,
+      ],
+      [
+        ['import', SMALL, '--db', notWiki],
+        1,
+        /^wikiquery import: --db .*precious\.txt: not a wikiquery database \(not an SQLite file\); refusing to replace it$/,
+      ],
+      [
+        ['import', SMALL, '--db', path.join(dir, 'x.sqlite'), '--files', path.join(dir, 'nofiles')],
+        1,
+        /^wikiquery import: --files .*nofiles: not a directory$/,
+      ],
+      [
+        ['import', SMALL, '--db', path.join(dir, 'x.sqlite'), '--messages', SMALL],
+        1,
+        /^wikiquery import: --messages .*small-dump\.xml: not a directory$/,
+      ],
+      [
+        ['import', SMALL, '--db', path.join(dir, 'x.sqlite'), '--lang', 'Ukrainian'],
+        2,
+        /^wikiquery import: --lang Ukrainian: not a language code$/,
+      ],
     ];
     for (const [args, code, re] of cases) {
       const r = run([...args, '--quiet']);
@@ -447,7 +550,10 @@ describe('CLI: help, version, environment, errors', () => {
     }
     assert.equal(readFileSync(notWiki, 'utf8'), 'my notes\n');
     assert.equal(existsSync(path.join(dir, 'x.sqlite')), false);
-    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('.tmp-')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((n) => n.includes('.tmp-')),
+      [],
+    );
   });
 });
 

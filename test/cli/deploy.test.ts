@@ -87,7 +87,14 @@ function exchange(port: number, request: Buffer): Promise<{ status: number; head
 }
 
 const get = (port: number, target: string, headers: Record<string, string> = {}) =>
-  exchange(port, Buffer.from(`GET ${target} HTTP/1.1\r\nHost: wiki.example.org\r\nConnection: close\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`));
+  exchange(
+    port,
+    Buffer.from(
+      `GET ${target} HTTP/1.1\r\nHost: wiki.example.org\r\nConnection: close\r\n${Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('')}\r\n`,
+    ),
+  );
 
 async function freePort(): Promise<number> {
   const s = net.createServer();
@@ -106,7 +113,11 @@ describe('nginx in front of wikiquery', () => {
   before(async () => {
     if (!nginx) return;
     const demo = await demoDatabase();
-    server = spawn(process.execPath, [CLI, 'serve', '--db', demo.db, '--files', path.join(demo.dir, 'demo', 'files'), '--port', '0', '--trust-proxy', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(
+      process.execPath,
+      [CLI, 'serve', '--db', demo.db, '--files', path.join(demo.dir, 'demo', 'files'), '--port', '0', '--trust-proxy', '127.0.0.1'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const line = await new Promise<string>((resolve) => server!.stdout!.once('data', (d) => resolve(String(d))));
     direct = /serving (http:\/\/\S+)\/api\.php/.exec(line)![1];
     port = await freePort();
@@ -123,7 +134,18 @@ describe('nginx in front of wikiquery', () => {
     );
     proxy = spawn(nginx, ['-p', conf, '-c', path.join(conf, 'nginx.conf')], { stdio: ['ignore', 'inherit', 'inherit'] });
     for (let i = 0; i < 100; i++) {
-      if (await new Promise<boolean>((r) => net.connect(port, '127.0.0.1').on('connect', function (this: net.Socket) { this.destroy(); r(true); }).on('error', () => r(false)))) return;
+      if (
+        await new Promise<boolean>((r) =>
+          net
+            .connect(port, '127.0.0.1')
+            .on('connect', function (this: net.Socket) {
+              this.destroy();
+              r(true);
+            })
+            .on('error', () => r(false)),
+        )
+      )
+        return;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`nginx did not start: ${readFileSync(path.join(conf, 'error.log'), 'utf8')}`);
@@ -135,7 +157,10 @@ describe('nginx in front of wikiquery', () => {
   const skip = nginx ? false : "nginx is not installed (Debian's nginx package; .ci/run installs it)";
 
   it('file and page URLs name the public host', { skip }, async () => {
-    const r = await get(port, '/api.php?action=query&prop=imageinfo|info&inprop=url&iiprop=url&titles=%D0%A4%D0%B0%D0%B9%D0%BB:Linux_logo.png&format=json');
+    const r = await get(
+      port,
+      '/api.php?action=query&prop=imageinfo|info&inprop=url&iiprop=url&titles=%D0%A4%D0%B0%D0%B9%D0%BB:Linux_logo.png&format=json',
+    );
     assert.equal(r.status, 200);
     const page = Object.values(JSON.parse(r.body.toString()).query.pages)[0] as any;
     assert.equal(page.imageinfo[0].url, `http://wiki.example.org${fileUrlPath('Linux_logo.png')}`);
@@ -149,8 +174,15 @@ describe('nginx in front of wikiquery', () => {
   });
 
   it('raw UTF-8 request lines pass through and are answered', { skip }, async () => {
-    const expected = await (await fetch(`${direct}/api.php?action=browsebysubject&subject=${encodeURIComponent('Київ')}&format=json`)).text();
-    const r = await exchange(port, Buffer.from('GET /api.php?action=browsebysubject&subject=Київ&format=json HTTP/1.1\r\nHost: wiki.example.org\r\nConnection: close\r\n\r\n'));
+    const expected = await (
+      await fetch(`${direct}/api.php?action=browsebysubject&subject=${encodeURIComponent('Київ')}&format=json`)
+    ).text();
+    const r = await exchange(
+      port,
+      Buffer.from(
+        'GET /api.php?action=browsebysubject&subject=Київ&format=json HTTP/1.1\r\nHost: wiki.example.org\r\nConnection: close\r\n\r\n',
+      ),
+    );
     assert.equal(r.status, 200);
     assert.equal(r.body.toString('utf8'), expected);
   });
@@ -158,7 +190,10 @@ describe('nginx in front of wikiquery', () => {
   it('compressed answers pass through; GET / and /health', { skip }, async () => {
     const target = '/api.php?action=query&list=allpages&aplimit=max&format=json';
     const plain = await get(port, target);
-    for (const [enc, decode] of [['gzip', zlib.gunzipSync], ['br', zlib.brotliDecompressSync]] as const) {
+    for (const [enc, decode] of [
+      ['gzip', zlib.gunzipSync],
+      ['br', zlib.brotliDecompressSync],
+    ] as const) {
       const r = await get(port, target, { 'Accept-Encoding': enc });
       assert.equal(r.headers['content-encoding'], enc);
       assert.deepEqual(decode(r.body), plain.body);

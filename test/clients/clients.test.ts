@@ -43,7 +43,6 @@ const ASK_QUERY = '[[Категорія:Міста]][[Населення::>20000
 // a Cyrillic word with an apostrophe (ʼ U+02BC); the pages spell it with ', ’ and ʼ
 const SEARCH = 'памʼятник';
 
-
 const mwclientAvailable = spawnSync(PYTHON, ['-c', 'import mwclient'], { stdio: 'ignore' }).status === 0;
 
 let s: DemoServer;
@@ -82,7 +81,11 @@ before(async () => {
   const imgs = await get({ action: 'query', list: 'allimages', ailimit: 'max', aiprop: 'sha1' });
   const images = new Map<string, string>(imgs.query.allimages.map((i: any) => [i.name, i.sha1]));
   const duplicates = new Map<string, string[]>();
-  for (const [name, sha1] of images) duplicates.set(name, [...images].filter(([n, h]) => h === sha1 && n !== name).map(([n]) => n));
+  for (const [name, sha1] of images)
+    duplicates.set(
+      name,
+      [...images].filter(([n, h]) => h === sha1 && n !== name).map(([n]) => n),
+    );
   const titles = (list: any[]) => list.map((m: any) => m.title);
   const members = await get({ action: 'query', list: 'categorymembers', cmtitle: `Категорія:${CATEGORY}`, cmlimit: 'max' });
   const text = await get({ action: 'query', prop: 'revisions', rvprop: 'content', titles: PAGE });
@@ -113,7 +116,11 @@ after(async () => {
 
 /** Same entries, each once. */
 function assertSameSet(actual: string[], expected: string[], what: string): void {
-  assert.equal(new Set(actual).size, actual.length, `${what}: repeated entries ${actual.filter((v, i) => actual.indexOf(v) !== i).join(', ')}`);
+  assert.equal(
+    new Set(actual).size,
+    actual.length,
+    `${what}: repeated entries ${actual.filter((v, i) => actual.indexOf(v) !== i).join(', ')}`,
+  );
   assert.deepEqual([...actual].sort(), [...expected].sort(), what);
 }
 
@@ -154,7 +161,7 @@ describe('mwn', () => {
     await bot.getSiteInfo();
   });
 
-  it('getSiteInfo() feeds mwn\'s title parser with our namespaces and aliases', () => {
+  it("getSiteInfo() feeds mwn's title parser with our namespaces and aliases", () => {
     assert.equal(new bot.Title('Category:Прапори').getNamespaceId(), 14);
     assert.equal(new bot.Title('Зображення:X.png').getNamespaceId(), 6);
     assert.equal(new bot.Title('Файл:X.png').toText(), 'Файл:X.png');
@@ -168,13 +175,24 @@ describe('mwn', () => {
     assert.ok(raw[0]['query-continue'].allcategories.accontinue);
     const responses = await bot.continuedQuery({ action: 'query', list: 'allcategories', aclimit: 7, continue: '' }, 100);
     assert.ok(responses.length > 5);
-    assertSameSet(responses.flatMap((r: any) => r.query.allcategories.map((c: any) => c.category)), base.categories, 'categories');
+    assertSameSet(
+      responses.flatMap((r: any) => r.query.allcategories.map((c: any) => c.category)),
+      base.categories,
+      'categories',
+    );
   });
 
   it('continuedQueryGen() walks all images with their duplicates (generator + prop continuation)', async () => {
     const dups = new Map<string, string[]>();
     let batches = 0;
-    for await (const r of bot.continuedQueryGen({ action: 'query', generator: 'allimages', gailimit: 7, prop: 'duplicatefiles', dflimit: 2, continue: '' })) {
+    for await (const r of bot.continuedQueryGen({
+      action: 'query',
+      generator: 'allimages',
+      gailimit: 7,
+      prop: 'duplicatefiles',
+      dflimit: 2,
+      continue: '',
+    })) {
       batches++;
       for (const p of r.query.pages) {
         const list = dups.get(dbKey(p.title)) ?? [];
@@ -187,7 +205,7 @@ describe('mwn', () => {
     for (const [name, list] of dups) assert.deepEqual(list, base.duplicates.get(name), `duplicates of ${name}`);
   });
 
-  it('download() fetches the bytes at imageinfo\'s url', async () => {
+  it("download() fetches the bytes at imageinfo's url", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wikiquery-mwn-'));
     try {
       const file = join(dir, 'f.png');
@@ -200,21 +218,33 @@ describe('mwn', () => {
 
   it('request() reads interface messages', async () => {
     const r = await bot.request({ action: 'query', meta: 'allmessages', amprefix: MSG_PREFIX });
-    assert.deepEqual(r.query.allmessages.map((m: any) => [m.name, m.content]), base.messages.map((m) => [m.name, m['*']]));
+    assert.deepEqual(
+      r.query.allmessages.map((m: any) => [m.name, m.content]),
+      base.messages.map((m) => [m.name, m['*']]),
+    );
   });
 
   it('continuedQuery() reads a query page through qpoffset', async () => {
-    const responses = await bot.continuedQuery({ action: 'query', list: 'querypage', qppage: 'Ancientpages', qplimit: 50, continue: '' }, 100);
+    const responses = await bot.continuedQuery(
+      { action: 'query', list: 'querypage', qppage: 'Ancientpages', qplimit: 50, continue: '' },
+      100,
+    );
     assert.ok(responses.length > 1);
-    assert.deepEqual(responses.flatMap((r: any) => r.query.querypage.results), base.querypage);
+    assert.deepEqual(
+      responses.flatMap((r: any) => r.query.querypage.results),
+      base.querypage,
+    );
   });
 
   it('Category(...).members() lists the members (English Category: prefix)', async () => {
     const members = await new bot.Category(`Category:${CATEGORY}`).members();
-    assert.deepEqual(members.map((m: any) => m.title), base.members);
+    assert.deepEqual(
+      members.map((m: any) => m.title),
+      base.members,
+    );
   });
 
-  it('Page(...).links()/templates()/categories()/externallinks() list the page\'s relations', async () => {
+  it("Page(...).links()/templates()/categories()/externallinks() list the page's relations", async () => {
     const page = new bot.Page(PAGE);
     assert.deepEqual(await page.links(), await relation({ prop: 'links', titles: PAGE, pllimit: 'max' }, 'links'));
     assert.deepEqual(await page.templates(), await relation({ prop: 'templates', titles: PAGE, tllimit: 'max' }, 'templates'));
@@ -228,7 +258,11 @@ describe('mwn', () => {
     assertSameSet(backlinks, await relation({ prop: 'linkshere', titles: PAGE, lhlimit: 'max' }, 'linkshere'), 'backlinks');
     const transclusions = await new bot.Page('Шаблон:Прапор').transclusions();
     assert.ok(transclusions.length > 10);
-    assertSameSet(transclusions, await relation({ prop: 'transcludedin', titles: 'Шаблон:Прапор', tilimit: 'max' }, 'transcludedin'), 'transclusions');
+    assertSameSet(
+      transclusions,
+      await relation({ prop: 'transcludedin', titles: 'Шаблон:Прапор', tilimit: 'max' }, 'transcludedin'),
+      'transclusions',
+    );
   });
 
   it('read() gives the page text (rvslots=main, formatversion=2)', async () => {
@@ -249,7 +283,10 @@ describe('mwn', () => {
   it('search() finds the pages of a Cyrillic word', async () => {
     const results = await bot.search(SEARCH, 'max');
     assert.ok(base.search.length > 10);
-    assert.deepEqual(results.map((r: any) => r.title), base.search);
+    assert.deepEqual(
+      results.map((r: any) => r.title),
+      base.search,
+    );
   });
 
   it('request() reaches browsebysubject', async () => {
@@ -306,16 +343,33 @@ describe('nodemw', () => {
     // Quirk: getAll() merges each `continue` into the same params object, so a prop's old dfcontinue would
     // ride along into later batches; with dflimit=max no prop continuation arises.
     const [pages] = await call((cb) =>
-      bot.getAll({ action: 'query', generator: 'allimages', gailimit: 7, prop: 'duplicatefiles', dflimit: 'max' }, (q: any) => Object.values(q.pages), cb),
+      bot.getAll(
+        { action: 'query', generator: 'allimages', gailimit: 7, prop: 'duplicatefiles', dflimit: 'max' },
+        (q: any) => Object.values(q.pages),
+        cb,
+      ),
     );
-    assertSameSet(pages.map((p: any) => dbKey(p.title)), [...base.images.keys()], 'images');
-    for (const p of pages) assert.deepEqual((p.duplicatefiles ?? []).map((d: any) => d.name), base.duplicates.get(dbKey(p.title)), `duplicates of ${p.title}`);
+    assertSameSet(
+      pages.map((p: any) => dbKey(p.title)),
+      [...base.images.keys()],
+      'images',
+    );
+    for (const p of pages)
+      assert.deepEqual(
+        (p.duplicatefiles ?? []).map((d: any) => d.name),
+        base.duplicates.get(dbKey(p.title)),
+        `duplicates of ${p.title}`,
+      );
   });
 
   it('getImages() lists all images (ailimit=5000 clamped) and fetchUrl() gets their bytes', async () => {
     // Quirk: getImages() hands back next.aifrom, which neither continuation format carries (aicontinue)
     const [images, next] = await call((cb) => bot.getImages(undefined, cb));
-    assertSameSet(images.map((i: any) => i.name), [...base.images.keys()], 'images');
+    assertSameSet(
+      images.map((i: any) => i.name),
+      [...base.images.keys()],
+      'images',
+    );
     assert.equal(next, false);
     const [info] = await call((cb) => bot.getImageInfo(`File:${IMAGE}`, cb));
     const [bytes] = await call((cb) => bot.fetchUrl(info.url, cb, 'binary'));
@@ -326,9 +380,15 @@ describe('nodemw', () => {
   it('getImagesFromArticle() and getImageUsage() (prop=images, list=imageusage)', async () => {
     const [images] = await call((cb) => bot.getImagesFromArticle(PAGE, cb));
     // prop=images without imlimit: the first 10 files in name order
-    assert.deepEqual(images.map((i: any) => i.title), base.imagesOfPage.slice(0, 10));
+    assert.deepEqual(
+      images.map((i: any) => i.title),
+      base.imagesOfPage.slice(0, 10),
+    );
     const [usage] = await call((cb) => bot.getImageUsage(`File:${IMAGE}`, cb));
-    assert.deepEqual(usage.map((u: any) => u.title), base.imageUsage);
+    assert.deepEqual(
+      usage.map((u: any) => u.title),
+      base.imageUsage,
+    );
   });
 
   it('api.call() reads interface messages', async () => {
@@ -343,24 +403,37 @@ describe('nodemw', () => {
 
   it('getPagesInCategory() lists the members (English Category: prefix, cmlimit=5000)', async () => {
     const [members] = await call((cb) => bot.getPagesInCategory(CATEGORY, cb));
-    assertSameSet(members.map((m: any) => m.title), base.members, 'members');
+    assertSameSet(
+      members.map((m: any) => m.title),
+      base.members,
+      'members',
+    );
   });
 
   it('parse() renders wikitext for a title (action=parse&text=&title=)', async () => {
     const [html] = await call((cb) => bot.parse(base.text, PAGE, cb));
     const server = (await s.post({ action: 'parse', text: base.text, title: PAGE, format: 'json' })).json;
     // the limit report's times are the only part that differs between two renders
-    const noReport = (h: string) => h.replace(/<!-- \nNewPP limit report[\s\S]*?-->\n\n<!-- \nTransclusion expansion time report[\s\S]*?-->\n/, '');
+    const noReport = (h: string) =>
+      h.replace(/<!-- \nNewPP limit report[\s\S]*?-->\n\n<!-- \nTransclusion expansion time report[\s\S]*?-->\n/, '');
     assert.equal(noReport(html), noReport(server.parse.text['*']));
     assert.match(html, /<span class="mw-headline"/);
   });
 
   it('getBacklinks() (list=backlinks, bllimit=5000 clamped) and getPagesTranscluding() (prop=transcludedin through continuation)', async () => {
     const [backlinks] = await call((cb) => bot.getBacklinks(PAGE, cb));
-    assertSameSet(backlinks.map((p: any) => p.title), await relation({ list: 'backlinks', bltitle: PAGE, blnamespace: '0', bllimit: 'max' }, 'backlinks'), 'backlinks');
+    assertSameSet(
+      backlinks.map((p: any) => p.title),
+      await relation({ list: 'backlinks', bltitle: PAGE, blnamespace: '0', bllimit: 'max' }, 'backlinks'),
+      'backlinks',
+    );
     const [pages] = await call((cb) => bot.getPagesTranscluding('Шаблон:Прапор', cb));
     assert.ok(pages.length > 10, 'more than one batch of the default limit');
-    assertSameSet(pages.map((p: any) => p.title), await relation({ prop: 'transcludedin', titles: 'Шаблон:Прапор', tilimit: 'max' }, 'transcludedin'), 'transcluding');
+    assertSameSet(
+      pages.map((p: any) => p.title),
+      await relation({ prop: 'transcludedin', titles: 'Шаблон:Прапор', tilimit: 'max' }, 'transcludedin'),
+      'transcluding',
+    );
   });
 
   it('getArticle() gives the page text', async () => {
@@ -375,7 +448,11 @@ describe('nodemw', () => {
 
   it('search() finds the pages of a Cyrillic word (its srlimit=5000 clamped to 50)', async () => {
     const [results] = await call((cb) => bot.search(SEARCH, cb));
-    assertSameSet(results.map((r: any) => r.title), base.search, 'search');
+    assertSameSet(
+      results.map((r: any) => r.title),
+      base.search,
+      'search',
+    );
   });
 
   it('api.call() reaches browsebysubject', async () => {
@@ -419,7 +496,11 @@ describe('mwbot', () => {
   it('request() lists all categories through continuation', async () => {
     const responses = await all({ action: 'query', list: 'allcategories', aclimit: 7 });
     assert.ok(responses.length > 5);
-    assertSameSet(responses.flatMap((r) => r.query.allcategories.map((c: any) => c['*'])), base.categories, 'categories');
+    assertSameSet(
+      responses.flatMap((r) => r.query.allcategories.map((c: any) => c['*'])),
+      base.categories,
+      'categories',
+    );
   });
 
   it('request() walks all images with their duplicates (generator + prop continuation)', async () => {
@@ -443,13 +524,19 @@ describe('mwbot', () => {
   it('request() reads a query page through qpoffset', async () => {
     const responses = await all({ action: 'query', list: 'querypage', qppage: 'Ancientpages', qplimit: 30 });
     assert.ok(responses.length > 1);
-    assert.deepEqual(responses.flatMap((r) => r.query.querypage.results), base.querypage);
+    assert.deepEqual(
+      responses.flatMap((r) => r.query.querypage.results),
+      base.querypage,
+    );
   });
 
   it('request() lists category members through continuation', async () => {
     const responses = await all({ action: 'query', list: 'categorymembers', cmtitle: `Category:${CATEGORY}`, cmlimit: 10 });
     assert.ok(responses.length > 5);
-    assert.deepEqual(responses.flatMap((r) => r.query.categorymembers.map((m: any) => m.title)), base.members);
+    assert.deepEqual(
+      responses.flatMap((r) => r.query.categorymembers.map((m: any) => m.title)),
+      base.members,
+    );
   });
 
   it('read() gives the page text (rvslots=main, legacy * content under slots.main)', async () => {
@@ -476,108 +563,125 @@ describe('mwbot', () => {
   });
 });
 
-describeOrSkip('mwclient (python3-mwclient)', { skip: mwclientAvailable ? false : `mwclient is not installed for ${PYTHON} (apt-get install python3-mwclient): mwclient tests skipped` }, () => {
-  let out: any;
-  before(async () => {
-    out = await runProbe();
-  });
+describeOrSkip(
+  'mwclient (python3-mwclient)',
+  {
+    skip: mwclientAvailable ? false : `mwclient is not installed for ${PYTHON} (apt-get install python3-mwclient): mwclient tests skipped`,
+  },
+  () => {
+    let out: any;
+    before(async () => {
+      out = await runProbe();
+    });
 
-  it('Site() accepts the server (generator MediaWiki 1.25, read right, our namespaces)', () => {
-    assert.deepEqual(out.site.version, [1, 25, 4]);
-    assert.ok(out.site.rights.includes('read'));
-    assert.equal(out.site.namespaces['6'], 'Файл');
-    assert.equal(out.site.namespaces['14'], 'Категорія');
-  });
+    it('Site() accepts the server (generator MediaWiki 1.25, read right, our namespaces)', () => {
+      assert.deepEqual(out.site.version, [1, 25, 4]);
+      assert.ok(out.site.rights.includes('read'));
+      assert.equal(out.site.namespaces['6'], 'Файл');
+      assert.equal(out.site.namespaces['14'], 'Категорія');
+    });
 
-  it('allcategories() lists all categories through continuation', () => {
-    assertSameSet(out.categories.map(withoutPrefix), base.categories, 'categories');
-  });
+    it('allcategories() lists all categories through continuation', () => {
+      assertSameSet(out.categories.map(withoutPrefix), base.categories, 'categories');
+    });
 
-  it('allimages() (generator form) lists all images with imageinfo; duplicatefiles() gives each one\'s duplicates', () => {
-    assertSameSet(out.images.map((i: any) => dbKey(i.name)), [...base.images.keys()], 'images');
-    for (const img of out.images) {
-      const name = dbKey(img.name);
-      assert.equal(img.imagerepository, 'local', name);
-      assert.equal(img.sha1, base.images.get(name), name);
-      assert.deepEqual(out.duplicates[withoutPrefix(img.name)], base.duplicates.get(name), `duplicates of ${name}`);
-    }
-    // a file without a description page is still listed, as a missing page with its file
-    assert.ok(out.images.some((i: any) => !i.exists));
-  });
+    it("allimages() (generator form) lists all images with imageinfo; duplicatefiles() gives each one's duplicates", () => {
+      assertSameSet(
+        out.images.map((i: any) => dbKey(i.name)),
+        [...base.images.keys()],
+        'images',
+      );
+      for (const img of out.images) {
+        const name = dbKey(img.name);
+        assert.equal(img.imagerepository, 'local', name);
+        assert.equal(img.sha1, base.images.get(name), name);
+        assert.deepEqual(out.duplicates[withoutPrefix(img.name)], base.duplicates.get(name), `duplicates of ${name}`);
+      }
+      // a file without a description page is still listed, as a missing page with its file
+      assert.ok(out.images.some((i: any) => !i.exists));
+    });
 
-  it('Image.download() gets the bytes at imageinfo\'s url; imageusage() lists the users', () => {
-    assert.equal(out.download.sha1, out.download.imageinfo_sha1);
-    assert.ok(out.download.length > 0);
-    assertSameSet(out.imageusage, base.imageUsage, 'imageusage');
-  });
+    it("Image.download() gets the bytes at imageinfo's url; imageusage() lists the users", () => {
+      assert.equal(out.download.sha1, out.download.imageinfo_sha1);
+      assert.ok(out.download.length > 0);
+      assertSameSet(out.imageusage, base.imageUsage, 'imageusage');
+    });
 
-  it('search() finds the pages of a Cyrillic word, 7 per request', () => {
-    assert.deepEqual(out.search, base.search);
-  });
+    it('search() finds the pages of a Cyrillic word, 7 per request', () => {
+      assert.deepEqual(out.search, base.search);
+    });
 
-  it('categories[...] (generator=categorymembers) and members() list the members', () => {
-    assert.deepEqual(out.members, base.members);
-    assertSameSet(out.member_pages, base.members, 'member pages');
-  });
+    it('categories[...] (generator=categorymembers) and members() list the members', () => {
+      assert.deepEqual(out.members, base.members);
+      assertSameSet(out.member_pages, base.members, 'member pages');
+    });
 
-  it('Page.text() gives the page text', () => {
-    assert.equal(out.text, base.text);
-  });
+    it('Page.text() gives the page text', () => {
+      assert.equal(out.text, base.text);
+    });
 
-  it('parse(page=) gives the rendered page with its links and sections', () => {
-    assert.equal(out.parse.apierror, undefined, JSON.stringify(out.parse));
-    assert.equal(out.parse.text['*'], base.parsed.text['*']);
-    assert.deepEqual(out.parse.sections, base.parsed.sections);
-    assert.deepEqual(out.parse.links, base.parsed.links);
-  });
+    it('parse(page=) gives the rendered page with its links and sections', () => {
+      assert.equal(out.parse.apierror, undefined, JSON.stringify(out.parse));
+      assert.equal(out.parse.text['*'], base.parsed.text['*']);
+      assert.deepEqual(out.parse.sections, base.parsed.sections);
+      assert.deepEqual(out.parse.links, base.parsed.links);
+    });
 
-  it('Page.links()/templates()/backlinks()/categories()/langlinks()/extlinks()/embeddedin() give the server\'s listings', async () => {
-    const r = out.relations;
-    const one = (params: Record<string, string>, key: string) => relation(params, key);
-    assertSameSet(r.links, await one({ prop: 'links', titles: PAGE, pllimit: 'max' }, 'links'), 'links');
-    assertSameSet(r.templates, await one({ prop: 'templates', titles: PAGE, tllimit: 'max' }, 'templates'), 'templates');
-    assertSameSet(r.backlinks, await one({ list: 'backlinks', bltitle: PAGE, bllimit: 'max' }, 'backlinks'), 'backlinks');
-    assertSameSet(r.categories, await one({ prop: 'categories', titles: PAGE, cllimit: 'max' }, 'categories'), 'categories');
-    assertSameSet(r.embeddedin, await one({ list: 'embeddedin', eititle: 'Шаблон:Прапор', eilimit: 'max' }, 'embeddedin'), 'embeddedin');
-    assertSameSet(r.extlinks, await one({ prop: 'extlinks', titles: PAGE, ellimit: 'max' }, 'extlinks'), 'extlinks');
-    const ll = (await s.get({ action: 'query', prop: 'langlinks', titles: PAGE, lllimit: 'max' })).json;
-    assert.deepEqual(r.langlinks, (Object.values(ll.query.pages)[0] as any).langlinks.map((l: any) => [l.lang, l['*']]));
-    assert.ok(r.links.length > 5 && r.templates.length > 3 && r.backlinks.length > 5 && r.langlinks.length > 3 && r.embeddedin.length > 10);
-  });
+    it("Page.links()/templates()/backlinks()/categories()/langlinks()/extlinks()/embeddedin() give the server's listings", async () => {
+      const r = out.relations;
+      const one = (params: Record<string, string>, key: string) => relation(params, key);
+      assertSameSet(r.links, await one({ prop: 'links', titles: PAGE, pllimit: 'max' }, 'links'), 'links');
+      assertSameSet(r.templates, await one({ prop: 'templates', titles: PAGE, tllimit: 'max' }, 'templates'), 'templates');
+      assertSameSet(r.backlinks, await one({ list: 'backlinks', bltitle: PAGE, bllimit: 'max' }, 'backlinks'), 'backlinks');
+      assertSameSet(r.categories, await one({ prop: 'categories', titles: PAGE, cllimit: 'max' }, 'categories'), 'categories');
+      assertSameSet(r.embeddedin, await one({ list: 'embeddedin', eititle: 'Шаблон:Прапор', eilimit: 'max' }, 'embeddedin'), 'embeddedin');
+      assertSameSet(r.extlinks, await one({ prop: 'extlinks', titles: PAGE, ellimit: 'max' }, 'extlinks'), 'extlinks');
+      const ll = (await s.get({ action: 'query', prop: 'langlinks', titles: PAGE, lllimit: 'max' })).json;
+      assert.deepEqual(
+        r.langlinks,
+        (Object.values(ll.query.pages)[0] as any).langlinks.map((l: any) => [l.lang, l['*']]),
+      );
+      assert.ok(
+        r.links.length > 5 && r.templates.length > 3 && r.backlinks.length > 5 && r.langlinks.length > 3 && r.embeddedin.length > 10,
+      );
+    });
 
-  it('get_token() gives the anonymous token', () => {
-    assert.equal(out.token, ANON_TOKEN);
-  });
+    it('get_token() gives the anonymous token', () => {
+      assert.equal(out.token, ANON_TOKEN);
+    });
 
-  it('get() reads interface messages', () => {
-    assert.deepEqual(out.messages, base.messages);
-  });
+    it('get() reads interface messages', () => {
+      assert.deepEqual(out.messages, base.messages);
+    });
 
-  it('get() reads a query page through continuation', () => {
-    assert.deepEqual(out.querypage, base.querypage);
-  });
+    it('get() reads a query page through continuation', () => {
+      assert.deepEqual(out.querypage, base.querypage);
+    });
 
-  it('get() reaches browsebysubject', async () => {
-    assertBrowseShape(out.browsebysubject);
-    assert.deepEqual(out.browsebysubject, await serverAnswer({ action: 'browsebysubject', subject: SUBJECT }));
-  });
+    it('get() reaches browsebysubject', async () => {
+      assertBrowseShape(out.browsebysubject);
+      assert.deepEqual(out.browsebysubject, await serverAnswer({ action: 'browsebysubject', subject: SUBJECT }));
+    });
 
-  it('get() reaches sfautocomplete', async () => {
-    assertAutocompleteShape(out.sfautocomplete);
-    assert.deepEqual(out.sfautocomplete, await serverAnswer({ action: 'sfautocomplete', property: SF_PROPERTY, substr: SF_SUBSTR }));
-  });
+    it('get() reaches sfautocomplete', async () => {
+      assertAutocompleteShape(out.sfautocomplete);
+      assert.deepEqual(out.sfautocomplete, await serverAnswer({ action: 'sfautocomplete', property: SF_PROPERTY, substr: SF_SUBSTR }));
+    });
 
-  it('ask() continues through query-continue-offset to the one-shot answer', async () => {
-    const all = await serverAnswer({ action: 'ask', query: ASK_QUERY.replace('limit=3', 'limit=500') });
-    assert.ok(out.ask.length > 6, JSON.stringify(out.ask).slice(0, 300));
-    assert.deepEqual(out.ask, Object.values(all.query.results));
-  });
-});
+    it('ask() continues through query-continue-offset to the one-shot answer', async () => {
+      const all = await serverAnswer({ action: 'ask', query: ASK_QUERY.replace('limit=3', 'limit=500') });
+      assert.ok(out.ask.length > 6, JSON.stringify(out.ask).slice(0, 300));
+      assert.deepEqual(out.ask, Object.values(all.query.results));
+    });
+  },
+);
 
 /** Run the mwclient probe against the server, with a time limit; its stdout is one JSON object. */
 function runProbe(): Promise<any> {
   return new Promise((res, rej) => {
-    const child = spawn(PYTHON, [PROBE, port, CATEGORY, PAGE, IMAGE, SUBJECT, SF_PROPERTY, SF_SUBSTR, MSG_PREFIX, ASK_QUERY, SEARCH], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(PYTHON, [PROBE, port, CATEGORY, PAGE, IMAGE, SUBJECT, SF_PROPERTY, SF_SUBSTR, MSG_PREFIX, ASK_QUERY, SEARCH], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => stdout.push(b));

@@ -80,7 +80,8 @@ export async function buildDemoDatabase(dir: string, postgres: boolean): Promise
       filesDir: join(dir, 'demo', 'files'),
       messageDirs: [join(dir, 'demo', 'messages')],
       lang: 'uk',
-      hooks: importHooks(), inlineQueries: importInlineQueries(),
+      hooks: importHooks(),
+      inlineQueries: importInlineQueries(),
       progress: false,
       log: () => {},
     });
@@ -119,7 +120,9 @@ export async function demoDatabase(): Promise<DemoDatabase> {
  * @param opts.filesDir the files directory to serve (default: the demo's, when serving the demo database)
  * @param opts.server further server options (CORS, trusted proxies, cache size)
  */
-export async function startDemoServer(opts: { debug?: boolean; db?: string; filesDir?: string; server?: Partial<ServerOptions>; interwiki?: InterwikiMap } = {}): Promise<DemoServer> {
+export async function startDemoServer(
+  opts: { debug?: boolean; db?: string; filesDir?: string; server?: Partial<ServerOptions>; interwiki?: InterwikiMap } = {},
+): Promise<DemoServer> {
   const { dir, served: db } = opts.db ? { dir: '', served: opts.db } : await demoDatabase();
   const server = await createServer({
     store: await openStore(db, { debug: opts.debug }),

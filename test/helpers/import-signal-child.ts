@@ -24,7 +24,8 @@ try {
     filesDir,
     messageDirs: [messagesDir],
     lang: 'uk',
-    hooks: importHooks(), inlineQueries: mode === 'no-inline-queries' ? undefined : importInlineQueries(),
+    hooks: importHooks(),
+    inlineQueries: mode === 'no-inline-queries' ? undefined : importInlineQueries(),
     progress: false,
     log: (line) => {
       process.stderr.write(line + '\n');

@@ -26,22 +26,43 @@ export const SEED_REQUESTS: Array<[string, RequestParams]> = [
 /** The README's example request (its first lines). */
 export const README_REQUESTS: Array<[string, RequestParams]> = [['README: tokens', { action: 'tokens' }]];
 
-const FILES = 'File:Flag_of_Ukraine.png|Файл:Linux logo.png|File:Tux.png|Файл:Пінгвін.png|Файл:Прапор України.png|Файл:Зірка.svg|Файл:Немає.png';
+const FILES =
+  'File:Flag_of_Ukraine.png|Файл:Linux logo.png|File:Tux.png|Файл:Пінгвін.png|Файл:Прапор України.png|Файл:Зірка.svg|Файл:Немає.png';
 const PAGES = 'Київ|Львів|Одеса|Харків|Дніпро|Неіснуюча|Файл:Tux.png|Демовікі:Пісочниця';
 
 /** Every module, with the parameters that take each through its store reads. */
 export const BROAD_REQUESTS: Array<[string, RequestParams]> = [
   // bench's other requests on the demo wiki
-  ['ask (property, sorted)', { action: 'ask', query: '[[Розташоване в::Київська область]][[Населення::>100000]]|?Населення|sort=Населення' }],
+  [
+    'ask (property, sorted)',
+    { action: 'ask', query: '[[Розташоване в::Київська область]][[Населення::>100000]]|?Населення|sort=Населення' },
+  ],
   ['ask (category, 10 results)', { action: 'ask', query: '[[Категорія:Супи]]|limit=10' }],
-  ['ask (several pages, offset)', { action: 'ask', query: '[[Категорія:Міста]][[Населення::>200000]]|?Населення|sort=Населення|order=desc|limit=3|offset=3' }],
-  ['ask (printouts of every kind)', { action: 'ask', query: '[[Категорія:Міста]]|?Населення|?Розташоване в|?Категорія|?Дата заснування|limit=20' }],
-  ['askargs', { action: 'askargs', conditions: 'Категорія:Міста|Населення::>500000', printouts: 'Населення', parameters: 'sort=Населення|order=asc' }],
+  [
+    'ask (several pages, offset)',
+    { action: 'ask', query: '[[Категорія:Міста]][[Населення::>200000]]|?Населення|sort=Населення|order=desc|limit=3|offset=3' },
+  ],
+  [
+    'ask (printouts of every kind)',
+    { action: 'ask', query: '[[Категорія:Міста]]|?Населення|?Розташоване в|?Категорія|?Дата заснування|limit=20' },
+  ],
+  [
+    'askargs',
+    { action: 'askargs', conditions: 'Категорія:Міста|Населення::>500000', printouts: 'Населення', parameters: 'sort=Населення|order=asc' },
+  ],
   ['sfautocomplete (1000 values)', { action: 'sfautocomplete', property: 'Розташоване_в', substr: 'м' }],
   ['sfautocomplete (category)', { action: 'sfautocomplete', category: 'Міста', substr: 'ки' }],
   ['browsebysubject (city)', { action: 'browsebysubject', subject: 'Київ' }],
   ['parse (page)', { action: 'parse', page: 'Київ' }],
-  ['parse (text)', { action: 'parse', text: "'''Привіт''' [[Київ]] {{PAGENAME}} [[Категорія:Тест]]", title: 'Тест', prop: 'text|links|categories|templates|sections' }],
+  [
+    'parse (text)',
+    {
+      action: 'parse',
+      text: "'''Привіт''' [[Київ]] {{PAGENAME}} [[Категорія:Тест]]",
+      title: 'Тест',
+      prop: 'text|links|categories|templates|sections',
+    },
+  ],
   ['expandtemplates', { action: 'expandtemplates', text: '{{PAGENAME}} {{#if: x | так | ні}}', title: 'Київ', prop: 'wikitext' }],
   ['opensearch (prefix)', { action: 'opensearch', search: 'Ки' }],
   ['search (one word)', { action: 'query', list: 'search', srsearch: 'памʼятник' }],
@@ -50,15 +71,28 @@ export const BROAD_REQUESTS: Array<[string, RequestParams]> = [
   ['search (title, what=title)', { action: 'query', list: 'search', srsearch: 'Київ', srwhat: 'title' }],
   ['generator=search', { action: 'query', generator: 'search', gsrsearch: 'річка', prop: 'info' }],
   ['prefixsearch', { action: 'query', list: 'prefixsearch', pssearch: 'Ха' }],
-  ['siteinfo', { action: 'query', meta: 'siteinfo', siprop: 'general|namespaces|namespacealiases|statistics|interwikimap|specialpagealiases|magicwords' }],
+  [
+    'siteinfo',
+    {
+      action: 'query',
+      meta: 'siteinfo',
+      siprop: 'general|namespaces|namespacealiases|statistics|interwikimap|specialpagealiases|magicwords',
+    },
+  ],
   ['userinfo', { action: 'query', meta: 'userinfo', uiprop: 'rights|groups' }],
   ['tokens (query meta)', { action: 'query', meta: 'tokens' }],
   ['allmessages (list)', { action: 'query', meta: 'allmessages', ammessages: 'august|july|mainpage|demo-apostrophe|nosuchmessage' }],
   ['allmessages (from, limit)', { action: 'query', meta: 'allmessages', amfrom: 'b', amto: 'c', amprop: 'default' }],
   // prop modules on a page set with missing and file titles, redirects resolved
   ['info (page set)', { action: 'query', prop: 'info', titles: PAGES, redirects: '', inprop: 'protection|talkid|url|displaytitle' }],
-  ['revisions (content)', { action: 'query', prop: 'revisions', titles: 'Київ|Львів', rvprop: 'ids|timestamp|user|comment|size|sha1|content' }],
-  ['revisions (history)', { action: 'query', prop: 'revisions', titles: 'Демовікі:Пісочниця', rvlimit: 'max', rvprop: 'ids|user|comment|parsedcomment|content' }],
+  [
+    'revisions (content)',
+    { action: 'query', prop: 'revisions', titles: 'Київ|Львів', rvprop: 'ids|timestamp|user|comment|size|sha1|content' },
+  ],
+  [
+    'revisions (history)',
+    { action: 'query', prop: 'revisions', titles: 'Демовікі:Пісочниця', rvlimit: 'max', rvprop: 'ids|user|comment|parsedcomment|content' },
+  ],
   ['revisions (revids)', { action: 'query', prop: 'revisions', revids: '1|2|3|4|5|6|7|8|999999', rvprop: 'ids|content' }],
   ['categories', { action: 'query', prop: 'categories', titles: PAGES, clprop: 'sortkey|timestamp|hidden', cllimit: 'max' }],
   ['categoryinfo', { action: 'query', prop: 'categoryinfo', titles: 'Категорія:Міста|Категорія:Супи|Категорія:Немає' }],
@@ -79,8 +113,28 @@ export const BROAD_REQUESTS: Array<[string, RequestParams]> = [
   // lists
   ['allpages', { action: 'query', list: 'allpages', aplimit: '50', apfrom: 'К' }],
   ['allpages (namespace, redirects)', { action: 'query', list: 'allpages', apnamespace: '6', apfilterredir: 'all', aplimit: 'max' }],
-  ['categorymembers', { action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Міста', cmlimit: '20', cmprop: 'ids|title|sortkey|sortkeyprefix|type|timestamp' }],
-  ['categorymembers (continued)', { action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Міста', cmlimit: '20', cmsort: 'timestamp', cmdir: 'desc', continue: '' }],
+  [
+    'categorymembers',
+    {
+      action: 'query',
+      list: 'categorymembers',
+      cmtitle: 'Категорія:Міста',
+      cmlimit: '20',
+      cmprop: 'ids|title|sortkey|sortkeyprefix|type|timestamp',
+    },
+  ],
+  [
+    'categorymembers (continued)',
+    {
+      action: 'query',
+      list: 'categorymembers',
+      cmtitle: 'Категорія:Міста',
+      cmlimit: '20',
+      cmsort: 'timestamp',
+      cmdir: 'desc',
+      continue: '',
+    },
+  ],
   ['allcategories (max, from)', { action: 'query', list: 'allcategories', acprop: 'size|hidden', aclimit: 'max', acfrom: 'М' }],
   ['allimages', { action: 'query', list: 'allimages', ailimit: 'max', aiprop: 'timestamp|user|size|sha1|mime|url' }],
   ['allimages (by sha1)', { action: 'query', list: 'allimages', aisha1: '0000000000000000000000000000000000000000' }],
@@ -97,16 +151,38 @@ export const BROAD_REQUESTS: Array<[string, RequestParams]> = [
   ['exturlusage', { action: 'query', list: 'exturlusage', eulimit: 'max' }],
   ['pageswithprop', { action: 'query', list: 'pageswithprop', pwppropname: 'defaultsort', pwplimit: 'max', pwpprop: 'ids|title|value' }],
   ['pagepropnames', { action: 'query', list: 'pagepropnames' }],
-  ['users', { action: 'query', list: 'users', ususers: 'Тарас|Олена Коваль|Нема|192.0.2.15', usprop: 'editcount|groups|rights|registration' }],
+  [
+    'users',
+    { action: 'query', list: 'users', ususers: 'Тарас|Олена Коваль|Нема|192.0.2.15', usprop: 'editcount|groups|rights|registration' },
+  ],
   ['allusers', { action: 'query', list: 'allusers', aulimit: 'max', auprop: 'editcount|groups' }],
-  ['usercontribs', { action: 'query', list: 'usercontribs', ucuser: 'Тарас|Олена Коваль|Адміністратор', ucnamespace: '0|4|14', uclimit: 'max', ucprop: 'ids|title|sizediff|parsedcomment' }],
+  [
+    'usercontribs',
+    {
+      action: 'query',
+      list: 'usercontribs',
+      ucuser: 'Тарас|Олена Коваль|Адміністратор',
+      ucnamespace: '0|4|14',
+      uclimit: 'max',
+      ucprop: 'ids|title|sizediff|parsedcomment',
+    },
+  ],
   ['logevents', { action: 'query', list: 'logevents', lelimit: 'max', leprop: 'ids|title|type|details|parsedcomment' }],
   ['recentchanges', { action: 'query', list: 'recentchanges', rclimit: 'max', rcprop: 'title|ids|sizes|flags|user|loginfo|parsedcomment' }],
   // generators, continuation and other formats
-  ['generator=categorymembers + info|categories', { action: 'query', generator: 'categorymembers', gcmtitle: 'Категорія:Міста', gcmlimit: '10', prop: 'info|categories', continue: '' }],
-  ['generator=links + revisions', { action: 'query', generator: 'links', titles: 'Київ', gpllimit: 'max', prop: 'revisions', rvprop: 'ids|size' }],
+  [
+    'generator=categorymembers + info|categories',
+    { action: 'query', generator: 'categorymembers', gcmtitle: 'Категорія:Міста', gcmlimit: '10', prop: 'info|categories', continue: '' },
+  ],
+  [
+    'generator=links + revisions',
+    { action: 'query', generator: 'links', titles: 'Київ', gpllimit: 'max', prop: 'revisions', rvprop: 'ids|size' },
+  ],
   ['generator=backlinks', { action: 'query', generator: 'backlinks', gbltitle: 'Україна', gbllimit: 'max', prop: 'pageprops' }],
-  ['generator=allpages + imageinfo', { action: 'query', generator: 'allpages', gapnamespace: '6', gaplimit: 'max', prop: 'imageinfo', iiprop: 'size|sha1' }],
+  [
+    'generator=allpages + imageinfo',
+    { action: 'query', generator: 'allpages', gapnamespace: '6', gaplimit: 'max', prop: 'imageinfo', iiprop: 'size|sha1' },
+  ],
   ['pageids', { action: 'query', pageids: '1|2|3|50|99999', prop: 'info' }],
   ['format=xml', { action: 'query', list: 'allcategories', acprop: 'size', format: 'xml' }],
   ['format=jsonfm', { action: 'query', list: 'allimages', aiprop: 'size|url', format: 'jsonfm' }],
@@ -140,16 +216,25 @@ export function getAs(base: string, path: string, timeoutMs = 10_000): Promise<P
   return new Promise((resolve, reject) => {
     // a connection per request (agent: false): a kept-alive socket the server closes after its keep-alive
     // timeout, just as the client reuses it on a loaded machine, fails the request on the client's side
-    const req = http.get({ host: u.hostname, port: u.port, path: u.pathname + u.search, headers: { host: COMPARED_HOST }, timeout: timeoutMs, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const header = (name: string) => (typeof res.headers[name] === 'string' ? (res.headers[name] as string) : undefined);
-        resolve({ status: res.statusCode ?? 0, contentType: header('content-type'), apiError: header('mediawiki-api-error'), body, text: body.toString('utf8') });
-      });
-    });
+    const req = http.get(
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, headers: { host: COMPARED_HOST }, timeout: timeoutMs, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const header = (name: string) => (typeof res.headers[name] === 'string' ? (res.headers[name] as string) : undefined);
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: header('content-type'),
+            apiError: header('mediawiki-api-error'),
+            body,
+            text: body.toString('utf8'),
+          });
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`GET ${path}: no answer in ${timeoutMs} ms`)));
     req.on('error', reject);
   });

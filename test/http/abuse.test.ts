@@ -50,7 +50,12 @@ function multipart(fields: Array<[string, string]>): { body: Blob; type: string 
   return { body: new Blob([parts.join('') + `--${boundary}--\r\n`]), type: `multipart/form-data; boundary=${boundary}` };
 }
 
-const BASE: Array<[string, string]> = [['action', 'query'], ['meta', 'siteinfo'], ['siprop', 'general'], ['format', 'json']];
+const BASE: Array<[string, string]> = [
+  ['action', 'query'],
+  ['meta', 'siteinfo'],
+  ['siprop', 'general'],
+  ['format', 'json'],
+];
 
 describe('request bodies', () => {
   it('a multipart field over 1 MiB comes back whole, as the same value urlencoded does', async () => {
@@ -73,7 +78,11 @@ describe('request bodies', () => {
     assert.equal(json.error.code, 'badrequest');
     assert.match(json.error.info, /larger than the limit of 8388608 bytes/);
     // the same for an urlencoded body: one limit for both
-    const u = await fetch(s.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'action=query&requestid=' + 'x'.repeat(9 * 1024 * 1024) });
+    const u = await fetch(s.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'action=query&requestid=' + 'x'.repeat(9 * 1024 * 1024),
+    });
     assert.equal(u.status, 413);
   });
 
@@ -128,7 +137,9 @@ describe('answer size: $wgAPIMaxResultSize as ApiResult::addValue of 1.25', () =
         break;
       }
       // 1.25's text, two spaces and the English-formatted limit included
-      assert.deepEqual(r.warnings, { result: { '*': 'This result was truncated because it would otherwise  be larger than the limit of 2,500 bytes' } });
+      assert.deepEqual(r.warnings, {
+        result: { '*': 'This result was truncated because it would otherwise  be larger than the limit of 2,500 bytes' },
+      });
       assert.match(r.continue.rvcontinue, /^\d+\|\d+$/);
       assert.equal(r.batchcomplete, undefined);
       cont = r.continue;
@@ -139,7 +150,11 @@ describe('answer size: $wgAPIMaxResultSize as ApiResult::addValue of 1.25', () =
 
   it('a revision that does not fit in enumeration mode continues from its id', async () => {
     const { url } = await serverWith({ maxResultSize: 60 });
-    const r = await (await fetch(`${url}?${toQuery({ action: 'query', prop: 'revisions', titles: 'Євпаторія', rvprop: 'ids|content', rvlimit: '10', format: 'json', continue: '' })}`)).json();
+    const r = await (
+      await fetch(
+        `${url}?${toQuery({ action: 'query', prop: 'revisions', titles: 'Євпаторія', rvprop: 'ids|content', rvlimit: '10', format: 'json', continue: '' })}`,
+      )
+    ).json();
     const page = Object.values(r.query.pages)[0] as any;
     assert.equal(page.revisions, undefined);
     assert.match(String(r.continue.rvcontinue), /^\d+$/);
@@ -154,7 +169,9 @@ describe('answer size: $wgAPIMaxResultSize as ApiResult::addValue of 1.25', () =
     for (let i = 0; i < 2; i++) {
       const socket = net.connect(port, '127.0.0.1');
       socket.pause();
-      socket.write(`POST /api.php HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      socket.write(
+        `POST /api.php HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
       sockets.push(socket);
     }
     let shed: Response | null = null;
@@ -259,7 +276,9 @@ describe('overload: a bounded queue, shed as MediaWiki answers under lag', () =>
     // one request in flight: its headers are in, its body is not
     const held = net.connect(port, '127.0.0.1');
     held.on('error', () => {});
-    held.write('POST /api.php HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 40\r\n\r\naction=query');
+    held.write(
+      'POST /api.php HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 40\r\n\r\naction=query',
+    );
     let shed: Response | null = null;
     for (let i = 0; i < 100 && !shed; i++) {
       const r = await fetch(`${url}?action=query&meta=siteinfo&format=json`);

@@ -14,7 +14,9 @@ import type { Readable, Writable } from 'node:stream';
 import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
 import { describeOrSkip } from '../helpers/skip.js';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => spawnSync(p, ['--version'], { stdio: 'ignore' }).status === 0);
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p) => spawnSync(p, ['--version'], { stdio: 'ignore' }).status === 0,
+);
 
 class Browser {
   private nextId = 1;
@@ -44,9 +46,22 @@ class Browser {
 
   static launch(path: string): Browser {
     const dir = mkdtempSync(join(tmpdir(), 'wikiquery-chromium-'));
-    const child = spawn(path, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--remote-debugging-pipe', `--user-data-dir=${dir}`, 'about:blank'], {
-      stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      path,
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--no-first-run',
+        '--remote-debugging-pipe',
+        `--user-data-dir=${dir}`,
+        'about:blank',
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'],
+      },
+    );
     return new Browser(child, dir);
   }
 
@@ -76,34 +91,61 @@ async function waitFor(b: Browser, session: string, expr: string, what: string):
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describeOrSkip('a browser on the article path', { skip: CHROMIUM ? false : 'chromium is not installed (apt-get install chromium): browser test skipped' }, () => {
-  let s: DemoServer;
-  let b: Browser;
-  before(async () => {
-    s = await startDemoServer();
-    b = Browser.launch(CHROMIUM!);
-  });
-  after(async () => {
-    await b?.close();
-    await s?.close();
-  });
+describeOrSkip(
+  'a browser on the article path',
+  { skip: CHROMIUM ? false : 'chromium is not installed (apt-get install chromium): browser test skipped' },
+  () => {
+    let s: DemoServer;
+    let b: Browser;
+    before(async () => {
+      s = await startDemoServer();
+      b = Browser.launch(CHROMIUM!);
+    });
+    after(async () => {
+      await b?.close();
+      await s?.close();
+    });
 
-  it('opens Київ, follows the link to Київська область and finds its rendered text', async () => {
-    const origin = new URL(s.url).origin;
-    const { targetId } = await b.send('Target.createTarget', { url: `${origin}/index.php/${encodeURIComponent('Київ')}` });
-    const { sessionId } = await b.send('Target.attachToTarget', { targetId, flatten: true });
-    const h1 = await waitFor(b, sessionId, `document.readyState === 'complete' && document.querySelector('#firstHeading')?.textContent`, 'the first page');
-    assert.equal(h1, 'Київ');
-    const target = 'Київська область';
-    const clicked = await waitFor(b, sessionId, `(() => { const a = [...document.querySelectorAll('#mw-content-text a')].find((x) => x.getAttribute('title') === ${JSON.stringify(target)}); if (!a) return false; a.click(); return a.getAttribute('href'); })()`, 'the link');
-    assert.match(clicked, /^\/index\.php\//);
-    const h1b = await waitFor(b, sessionId, `document.readyState === 'complete' && document.querySelector('#firstHeading')?.textContent === ${JSON.stringify(target)} && document.querySelector('#firstHeading').textContent`, 'the second page');
-    assert.equal(h1b, target);
-    const shown: string = await waitFor(b, sessionId, `document.querySelector('#mw-content-text')?.innerText`, 'the content');
-    // the text the API renders for that page, as the browser shows it
-    const parsed = (await s.get({ action: 'parse', page: target, prop: 'text', disablelimitreport: '1', format: 'json', formatversion: '2' })).json.parse.text as string;
-    const firstSentence = parsed.replace(/<[^>]*>/g, '').replace(/&#160;/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim().slice(0, 40);
-    assert.ok(firstSentence.length > 10);
-    assert.ok(shown.replace(/\s+/g, ' ').includes(firstSentence), `${firstSentence} in ${shown.slice(0, 200)}`);
-  });
-});
+    it('opens Київ, follows the link to Київська область and finds its rendered text', async () => {
+      const origin = new URL(s.url).origin;
+      const { targetId } = await b.send('Target.createTarget', { url: `${origin}/index.php/${encodeURIComponent('Київ')}` });
+      const { sessionId } = await b.send('Target.attachToTarget', { targetId, flatten: true });
+      const h1 = await waitFor(
+        b,
+        sessionId,
+        `document.readyState === 'complete' && document.querySelector('#firstHeading')?.textContent`,
+        'the first page',
+      );
+      assert.equal(h1, 'Київ');
+      const target = 'Київська область';
+      const clicked = await waitFor(
+        b,
+        sessionId,
+        `(() => { const a = [...document.querySelectorAll('#mw-content-text a')].find((x) => x.getAttribute('title') === ${JSON.stringify(target)}); if (!a) return false; a.click(); return a.getAttribute('href'); })()`,
+        'the link',
+      );
+      assert.match(clicked, /^\/index\.php\//);
+      const h1b = await waitFor(
+        b,
+        sessionId,
+        `document.readyState === 'complete' && document.querySelector('#firstHeading')?.textContent === ${JSON.stringify(target)} && document.querySelector('#firstHeading').textContent`,
+        'the second page',
+      );
+      assert.equal(h1b, target);
+      const shown: string = await waitFor(b, sessionId, `document.querySelector('#mw-content-text')?.innerText`, 'the content');
+      // the text the API renders for that page, as the browser shows it
+      const parsed = (
+        await s.get({ action: 'parse', page: target, prop: 'text', disablelimitreport: '1', format: 'json', formatversion: '2' })
+      ).json.parse.text as string;
+      const firstSentence = parsed
+        .replace(/<[^>]*>/g, '')
+        .replace(/&#160;/g, ' ')
+        .replace(/&amp;/g, '&')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 40);
+      assert.ok(firstSentence.length > 10);
+      assert.ok(shown.replace(/\s+/g, ' ').includes(firstSentence), `${firstSentence} in ${shown.slice(0, 200)}`);
+    });
+  },
+);

@@ -128,9 +128,15 @@ describe('answers written together at the end of a turn', () => {
     const server = await startDemoServer();
     try {
       const port = portOf(server);
-      const paths = ['/api.php?action=tokens&format=json', '/api.php?action=query&list=allcategories&acprop=size&format=json', '/api.php?action=query&list=allpages&aplimit=5&format=json'];
+      const paths = [
+        '/api.php?action=tokens&format=json',
+        '/api.php?action=query&list=allcategories&acprop=size&format=json',
+        '/api.php?action=query&list=allpages&aplimit=5&format=json',
+      ];
       // each connection asks for the three in its own order, pipelined; alone first (the answers to expect)
-      const orders = Array.from({ length: 24 }, (_, i) => [paths[i % 3]!, paths[(i + 1) % 3]!, paths[(i + 2) % 3]!].map((p, k) => `${p}&requestid=${i}-${k}`));
+      const orders = Array.from({ length: 24 }, (_, i) =>
+        [paths[i % 3]!, paths[(i + 1) % 3]!, paths[(i + 2) % 3]!].map((p, k) => `${p}&requestid=${i}-${k}`),
+      );
       const request = (order: string[]) => order.map((p) => `GET ${p} HTTP/1.1\r\nHost: h\r\n\r\n`).join('');
       const alone: string[] = [];
       for (const order of orders) alone.push(undated(await exchange(port, request(order), 150)));
@@ -147,7 +153,7 @@ describe('answers written together at the end of a turn', () => {
 });
 
 describe('the request headers a hit reads', () => {
-  it('are those of Node\'s header object (first Host, Accept-Encoding joined, any case, any Origin)', async () => {
+  it("are those of Node's header object (first Host, Accept-Encoding joined, any case, any Origin)", async () => {
     const seen: Array<[HitHeaders, http.IncomingHttpHeaders]> = [];
     const server = http.createServer((req, res) => {
       const mine = readHitHeaders(req.rawHeaders, { host: undefined, acceptEncoding: undefined, origin: false, body: false });

@@ -61,14 +61,22 @@ describe('LiveList', () => {
     l.delete(all[2]!);
     l.delete(all[0]!);
     l.delete(all[5]!);
-    for (const i of [all[0]!, all[2]!, all[5]!]) assert.deepEqual(links(i).filter((v) => v !== undefined), []);
+    for (const i of [all[0]!, all[2]!, all[5]!])
+      assert.deepEqual(
+        links(i).filter((v) => v !== undefined),
+        [],
+      );
     // the members still link each other (and only the list's members)
     const members = new Set<unknown>([all[1], all[3], all[4], l]);
     for (const i of [all[1]!, all[3]!, all[4]!]) for (const v of links(i)) if (v !== undefined) assert.ok(members.has(v));
     l.clear();
     assert.equal(l.size, 0);
     assert.equal(l.first(), undefined);
-    for (const i of all) assert.deepEqual(links(i).filter((v) => v !== undefined), []);
+    for (const i of all)
+      assert.deepEqual(
+        links(i).filter((v) => v !== undefined),
+        [],
+      );
   });
 
   it('forEach visits every member once when the visited one is removed on the way', () => {

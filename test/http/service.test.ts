@@ -52,13 +52,19 @@ describe('compression', () => {
   });
   const big = { action: 'query', list: 'allpages', aplimit: 'max', format: 'json' };
 
-  for (const [name, server] of [['cache on', () => s], ['cache off', () => nocache]] as const) {
+  for (const [name, server] of [
+    ['cache on', () => s],
+    ['cache off', () => nocache],
+  ] as const) {
     it(`gzip and br bodies decode to the plain body (${name})`, async () => {
       const srv = server();
       const plain = await srv.get(big, { headers: { 'accept-encoding': 'identity' } });
       assert.equal(plain.headers.get('content-encoding'), null);
       assert.ok(plain.text.length > 10_000);
-      for (const [enc, decode] of [['gzip', zlib.gunzipSync], ['br', zlib.brotliDecompressSync]] as const) {
+      for (const [enc, decode] of [
+        ['gzip', zlib.gunzipSync],
+        ['br', zlib.brotliDecompressSync],
+      ] as const) {
         for (let i = 0; i < 2; i++) {
           // fetch would decode by itself: read the raw bytes over a socket instead
           const q = new URLSearchParams(big).toString();
@@ -86,7 +92,9 @@ describe('compression', () => {
 async function rawBytes(port: number, path: string, acceptEncoding: string): Promise<{ headers: Record<string, string>; body: Buffer }> {
   const chunks: Buffer[] = [];
   await new Promise<void>((resolve, reject) => {
-    const c = net.connect(port, '127.0.0.1', () => c.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept-Encoding: ${acceptEncoding}\r\nConnection: close\r\n\r\n`));
+    const c = net.connect(port, '127.0.0.1', () =>
+      c.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept-Encoding: ${acceptEncoding}\r\nConnection: close\r\n\r\n`),
+    );
     c.on('data', (d: Buffer) => chunks.push(d));
     c.on('error', reject);
     c.on('close', () => resolve());
@@ -117,23 +125,36 @@ async function rawBytes(port: number, path: string, acceptEncoding: string): Pro
 describe('CORS (ApiMain::handleCORS of 1.25)', () => {
   let s: DemoServer;
   before(async () => {
-    s = await startDemoServer({ server: { cors: { allow: ['*.example.org', 'tools.example.net', 'localhost:30??'], except: ['evil.example.org'] } } });
+    s = await startDemoServer({
+      server: { cors: { allow: ['*.example.org', 'tools.example.net', 'localhost:30??'], except: ['evil.example.org'] } },
+    });
   });
   after(() => s.close());
   const url = (origin: string, extra = '') => `${s.url}?action=query&meta=tokens&format=json&origin=${encodeURIComponent(origin)}${extra}`;
-  const CORS_HEADERS = ['access-control-allow-origin', 'access-control-allow-credentials', 'timing-allow-origin', 'access-control-expose-headers', 'access-control-allow-methods', 'access-control-allow-headers'];
+  const CORS_HEADERS = [
+    'access-control-allow-origin',
+    'access-control-allow-credentials',
+    'timing-allow-origin',
+    'access-control-expose-headers',
+    'access-control-allow-methods',
+    'access-control-allow-headers',
+  ];
   const corsOf = (h: Headers) => Object.fromEntries(CORS_HEADERS.filter((n) => h.has(n)).map((n) => [n, h.get(n)]));
 
   it('an allowed origin gets exactly the 1.25 headers', async () => {
     for (const origin of ['https://www.example.org', 'http://a.b.example.org', 'https://tools.example.net', 'http://localhost:3000']) {
       const r = await fetch(url(origin), { headers: { Origin: origin } });
       assert.equal(r.status, 200);
-      assert.deepEqual(corsOf(r.headers), {
-        'access-control-allow-origin': origin,
-        'access-control-allow-credentials': 'true',
-        'timing-allow-origin': origin,
-        'access-control-expose-headers': 'MediaWiki-API-Error, Retry-After, X-Database-Lag',
-      }, origin);
+      assert.deepEqual(
+        corsOf(r.headers),
+        {
+          'access-control-allow-origin': origin,
+          'access-control-allow-credentials': 'true',
+          'timing-allow-origin': origin,
+          'access-control-expose-headers': 'MediaWiki-API-Error, Retry-After, X-Database-Lag',
+        },
+        origin,
+      );
       assert.equal(r.headers.get('vary'), 'Origin');
       assert.equal(await r.text(), '{"query":{"tokens":{"csrftoken":"+\\\\"}}}');
     }
@@ -141,7 +162,14 @@ describe('CORS (ApiMain::handleCORS of 1.25)', () => {
 
   it('an origin that is not allowed is served without CORS headers', async () => {
     // the patterns match the whole origin: no prefix or suffix tricks, no other port, the exception wins
-    for (const origin of ['https://example.org.evil.com', 'https://evilexample.org', 'https://evil.example.org', 'http://localhost:8080', 'ftp://www.example.org', 'https://tools.example.net:8443']) {
+    for (const origin of [
+      'https://example.org.evil.com',
+      'https://evilexample.org',
+      'https://evil.example.org',
+      'http://localhost:8080',
+      'ftp://www.example.org',
+      'https://tools.example.net:8443',
+    ]) {
       const r = await fetch(url(origin), { headers: { Origin: origin } });
       assert.equal(r.status, 200, origin);
       assert.deepEqual(corsOf(r.headers), {}, origin);
@@ -168,7 +196,14 @@ describe('CORS (ApiMain::handleCORS of 1.25)', () => {
   it('preflight: allowed methods and headers are echoed; anything else gets no CORS headers', async () => {
     const origin = 'https://www.example.org';
     const pre = (method: string, headers?: string) =>
-      fetch(url(origin), { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': method, ...(headers ? { 'Access-Control-Request-Headers': headers } : {}) } });
+      fetch(url(origin), {
+        method: 'OPTIONS',
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': method,
+          ...(headers ? { 'Access-Control-Request-Headers': headers } : {}),
+        },
+      });
     let r = await pre('POST', 'Api-User-Agent, content-type');
     assert.equal(r.status, 200);
     assert.deepEqual(corsOf(r.headers), {
@@ -182,7 +217,11 @@ describe('CORS (ApiMain::handleCORS of 1.25)', () => {
     r = await pre('GET');
     assert.equal(r.headers.get('access-control-allow-methods'), 'POST, GET');
     assert.equal(r.headers.get('access-control-allow-headers'), null);
-    for (const [method, headers] of [['PUT', undefined], ['post', undefined], ['GET', 'X-Custom']] as const) {
+    for (const [method, headers] of [
+      ['PUT', undefined],
+      ['post', undefined],
+      ['GET', 'X-Custom'],
+    ] as const) {
       r = await pre(method, headers);
       assert.equal(r.status, 200);
       assert.deepEqual(corsOf(r.headers), {}, `${method} ${headers}`);
@@ -194,7 +233,9 @@ describe('CORS (ApiMain::handleCORS of 1.25)', () => {
   it('without --cors-origin nothing is allowed (the default $wgCrossSiteAJAXdomains is empty)', async () => {
     const plain = await startDemoServer();
     try {
-      const r = await fetch(`${plain.url}?action=query&meta=tokens&format=json&origin=https://www.example.org`, { headers: { Origin: 'https://www.example.org' } });
+      const r = await fetch(`${plain.url}?action=query&meta=tokens&format=json&origin=https://www.example.org`, {
+        headers: { Origin: 'https://www.example.org' },
+      });
       assert.equal(r.status, 200);
       assert.deepEqual(corsOf(r.headers), {});
     } finally {
@@ -251,12 +292,20 @@ describe('request lines as clients send them', () => {
   it('raw UTF-8 in the URL is answered as its percent-encoded form', async () => {
     const encoded = await s.get({ action: 'browsebysubject', subject: 'Київ' });
     assert.equal(encoded.status, 200);
-    const r = await rawRequest(portOf(s), Buffer.from('GET /api.php?action=browsebysubject&subject=Київ&format=json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n'));
+    const r = await rawRequest(
+      portOf(s),
+      Buffer.from(
+        'GET /api.php?action=browsebysubject&subject=Київ&format=json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n',
+      ),
+    );
     assert.equal(r.status, 200);
     assert.equal(r.body, encoded.text);
     assert.match(r.head, /\r\nConnection: close/i);
     // as curl sends it, with characters nginx passes through as well
-    const r2 = await rawRequest(portOf(s), Buffer.from('GET /api.php?action=query&list=allcategories&acprefix=Мі&format=json&x={"a"} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
+    const r2 = await rawRequest(
+      portOf(s),
+      Buffer.from('GET /api.php?action=query&list=allcategories&acprefix=Мі&format=json&x={"a"} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+    );
     const e2 = await s.get({ action: 'query', list: 'allcategories', acprefix: 'Мі', x: '{"a"}' });
     assert.equal(r2.body, e2.text);
   });
@@ -265,14 +314,20 @@ describe('request lines as clients send them', () => {
     const body = 'action=browsebysubject&format=json';
     const r = await rawRequest(
       portOf(s),
-      Buffer.from(`POST /api.php?subject=Київ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`),
+      Buffer.from(
+        `POST /api.php?subject=Київ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      ),
     );
     const e = await s.get({ action: 'browsebysubject', subject: 'Київ' });
     assert.equal(r.body, e.text);
   });
 
-  it('a request line that cannot be read gets MediaWiki\'s error object', async () => {
-    for (const bad of ['GET /api.php?a=\x01 HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /api.php?a=b HTTP/1.1\r\nHo st: x\r\n\r\n', 'BREW /api.php HTTP/9.9\r\n\r\n']) {
+  it("a request line that cannot be read gets MediaWiki's error object", async () => {
+    for (const bad of [
+      'GET /api.php?a=\x01 HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /api.php?a=b HTTP/1.1\r\nHo st: x\r\n\r\n',
+      'BREW /api.php HTTP/9.9\r\n\r\n',
+    ]) {
       const r = await rawRequest(portOf(s), Buffer.from(bad, 'latin1'));
       assert.equal(r.status, 400, JSON.stringify(bad));
       assert.match(r.head, /\r\nContent-Type: application\/json; charset=utf-8\r\n/);
@@ -315,7 +370,9 @@ export function parsePrometheus(text: string): Map<string, number> {
   const name = '[a-zA-Z_:][a-zA-Z0-9_:]*';
   const label = `[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\[\\\\"n])*"`;
   // values as Go's ParseFloat reads them (Prometheus' parser): NaN and Inf in any case
-  const sample = new RegExp(`^(${name})(\\{(?:${label}(?:,${label})*)?,?\\})? ([+-]?(?:[0-9.]+(?:e[+-]?[0-9]+)?|[nN][aA][nN]|[iI][nN][fF]))(?: -?[0-9]+)?$`);
+  const sample = new RegExp(
+    `^(${name})(\\{(?:${label}(?:,${label})*)?,?\\})? ([+-]?(?:[0-9.]+(?:e[+-]?[0-9]+)?|[nN][aA][nN]|[iI][nN][fF]))(?: -?[0-9]+)?$`,
+  );
   assert.ok(text.endsWith('\n'), 'ends with a newline');
   for (const line of text.slice(0, -1).split('\n')) {
     if (line === '') continue; // the format ignores empty lines
@@ -378,12 +435,18 @@ describe('/health and /metrics', () => {
     assert.match(r.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
     const m = parsePrometheus(await r.text());
     assert.equal(m.get(key), was + 3);
-    assert.equal(m.get('wikiquery_api_requests_total{action="query",status="200",result="error"}'), (before.get('wikiquery_api_requests_total{action="query",status="200",result="error"}') ?? 0) + 1);
+    assert.equal(
+      m.get('wikiquery_api_requests_total{action="query",status="200",result="error"}'),
+      (before.get('wikiquery_api_requests_total{action="query",status="200",result="error"}') ?? 0) + 1,
+    );
     assert.ok((m.get('wikiquery_api_requests_total{action="invalid",status="200",result="error"}') ?? 0) >= 1);
     assert.ok((m.get('wikiquery_api_module_requests_total{module="allpages"}') ?? 0) >= 3);
     assert.ok((m.get('wikiquery_response_cache_hits_total') ?? 0) >= 2);
     assert.ok((m.get('wikiquery_api_request_duration_seconds_count{action="query"}') ?? 0) >= 5);
-    assert.equal(m.get('wikiquery_api_request_duration_seconds_bucket{le="+Inf",action="query"}'), m.get('wikiquery_api_request_duration_seconds_count{action="query"}'));
+    assert.equal(
+      m.get('wikiquery_api_request_duration_seconds_bucket{le="+Inf",action="query"}'),
+      m.get('wikiquery_api_request_duration_seconds_count{action="query"}'),
+    );
     assert.ok((m.get('wikiquery_database_bytes') ?? 0) > 100_000);
     assert.equal(m.get('wikiquery_database_generation'), 1);
     assert.ok(m.has('process_resident_memory_bytes'));
@@ -392,9 +455,52 @@ describe('/health and /metrics', () => {
 });
 
 describe('query strings read as URLSearchParams reads them', () => {
-  it('queryPairs gives URLSearchParams\' pairs, for tricky and random query strings', () => {
-    const tricky = ['', '&', '&&a', 'a', 'a=', '=b', '=', 'a=b=c', 'a+b=c+d', '%', '%2', '%zz=1', 'a=%E2%80%99', 'a=%E2%80', 'a=%ED%A0%80', 'a=%C0%AF', 'x=%D0%BA%D0%B8%D1%97%D0%B2&y=%2B+%25', '__proto__=1&constructor=2', 'a[]=1&a[b]=2', 'k=%F0%9F%98%80', 'k=%f0%9f%98%80'];
-    const alphabet = ['a', 'b', '=', '&', '+', '%', '2', 'F', 'z', '%20', '%2B', '%25', '%D0%B9', '%D0', '%B9', '%E2%80%99', '%FF', '%C3%A9', 'é', 'й'];
+  it("queryPairs gives URLSearchParams' pairs, for tricky and random query strings", () => {
+    const tricky = [
+      '',
+      '&',
+      '&&a',
+      'a',
+      'a=',
+      '=b',
+      '=',
+      'a=b=c',
+      'a+b=c+d',
+      '%',
+      '%2',
+      '%zz=1',
+      'a=%E2%80%99',
+      'a=%E2%80',
+      'a=%ED%A0%80',
+      'a=%C0%AF',
+      'x=%D0%BA%D0%B8%D1%97%D0%B2&y=%2B+%25',
+      '__proto__=1&constructor=2',
+      'a[]=1&a[b]=2',
+      'k=%F0%9F%98%80',
+      'k=%f0%9f%98%80',
+    ];
+    const alphabet = [
+      'a',
+      'b',
+      '=',
+      '&',
+      '+',
+      '%',
+      '2',
+      'F',
+      'z',
+      '%20',
+      '%2B',
+      '%25',
+      '%D0%B9',
+      '%D0',
+      '%B9',
+      '%E2%80%99',
+      '%FF',
+      '%C3%A9',
+      'é',
+      'й',
+    ];
     let seed = 7;
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     const random = Array.from({ length: 3000 }, () => Array.from({ length: 1 + rand(14) }, () => alphabet[rand(alphabet.length)]).join(''));
@@ -405,7 +511,9 @@ describe('query strings read as URLSearchParams reads them', () => {
     const fast: string[] = [];
     for (let c = 0; c < 0x500; c++) if (isNfc(String.fromCharCode(c))) fast.push(String.fromCharCode(c));
     assert.ok(fast.includes('й') && fast.includes('ї') && fast.includes('a') && !fast.includes('\u0306') && !fast.includes('é'));
-    for (const a of fast) for (const b of fast) assert.equal((a + b).normalize('NFC'), a + b, `U+${a.charCodeAt(0).toString(16)} U+${b.charCodeAt(0).toString(16)}`);
+    for (const a of fast)
+      for (const b of fast)
+        assert.equal((a + b).normalize('NFC'), a + b, `U+${a.charCodeAt(0).toString(16)} U+${b.charCodeAt(0).toString(16)}`);
     assert.equal(isNfc('и\u0306'), false);
   });
 });
@@ -438,7 +546,10 @@ describe('the direct API path (GET without Fastify) answers as the Fastify route
   });
   const requests: Array<[string, Record<string, string>]> = [
     ['/api.php?action=query&list=allcategories&acprop=size&format=json', {}],
-    ['/w/api.php?action=query&prop=info&titles=%D0%93%D0%BE%D0%BB%D0%BE%D0%B2%D0%BD%D0%B0_%D1%81%D1%82%D0%BE%D1%80%D1%96%D0%BD%D0%BA%D0%B0|Nope&format=json', {}],
+    [
+      '/w/api.php?action=query&prop=info&titles=%D0%93%D0%BE%D0%BB%D0%BE%D0%B2%D0%BD%D0%B0_%D1%81%D1%82%D0%BE%D1%80%D1%96%D0%BD%D0%BA%D0%B0|Nope&format=json',
+      {},
+    ],
     ['/api.php?action=query&list=allpages&aplimit=max&format=json', { 'accept-encoding': 'gzip' }],
     ['/api.php?action=query&list=allpages&aplimit=max&format=json', { 'accept-encoding': 'br, gzip' }],
     ['/api.php?action=query&meta=tokens&format=json', { origin: 'https://www.example.org' }],
@@ -449,14 +560,20 @@ describe('the direct API path (GET without Fastify) answers as the Fastify route
     ['/api.php', {}],
   ];
   /** the header lines in order, without those Node writes itself (Date, Connection, Keep-Alive) */
-  const lines = (pairs: Array<[string, string]>) => pairs.filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k.toLowerCase())).map(([k, v]) => `${k}: ${v}`);
-  for (const [name, server] of [['cache off', () => nocache], ['cache on', () => s]] as const) {
+  const lines = (pairs: Array<[string, string]>) =>
+    pairs.filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k.toLowerCase())).map(([k, v]) => `${k}: ${v}`);
+  for (const [name, server] of [
+    ['cache off', () => nocache],
+    ['cache on', () => s],
+  ] as const) {
     it(`same status, header lines in the same order and the same bytes (${name})`, async () => {
       const srv = server();
       const port = portOf(srv);
       for (const [url, headers] of requests) {
         const host = `127.0.0.1:${port}`;
-        const head = Object.entries({ host, ...headers, connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+        const head = Object.entries({ host, ...headers, connection: 'close' })
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('');
         const direct = await new Promise<{ status: number; headers: Array<[string, string]>; body: Buffer }>((resolve, reject) => {
           const chunks: Buffer[] = [];
           const c = net.connect(port, '127.0.0.1', () => c.write(`GET ${url} HTTP/1.1\r\n${head}\r\n`));
@@ -466,7 +583,11 @@ describe('the direct API path (GET without Fastify) answers as the Fastify route
             const all = Buffer.concat(chunks);
             const sep = all.indexOf('\r\n\r\n');
             const [status, ...hl] = all.subarray(0, sep).toString('latin1').split('\r\n');
-            resolve({ status: Number(status!.slice(9, 12)), headers: hl.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]), body: all.subarray(sep + 4) });
+            resolve({
+              status: Number(status!.slice(9, 12)),
+              headers: hl.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+              body: all.subarray(sep + 4),
+            });
           });
         });
         const viaFastify = await srv.server.app.inject({ method: 'GET', url, headers: { host, ...headers } });
@@ -501,11 +622,19 @@ describe('replacing the database while serving', () => {
     assert.deepEqual(beforeAnswer.json.query.allpages, []);
     // a new dump: the demo plus one page
     const dump = readFileSync(join(demo.dir, 'demo', 'dump.xml'), 'utf8');
-    const page = '<page><title>Нова сторінка</title><ns>0</ns><id>999999</id><revision><id>999999</id><timestamp>2020-01-01T00:00:00Z</timestamp><contributor><username>Admin</username><id>1</id></contributor><text xml:space="preserve">нова</text></revision></page>\n';
+    const page =
+      '<page><title>Нова сторінка</title><ns>0</ns><id>999999</id><revision><id>999999</id><timestamp>2020-01-01T00:00:00Z</timestamp><contributor><username>Admin</username><id>1</id></contributor><text xml:space="preserve">нова</text></revision></page>\n';
     const newDump = join(dir, 'dump.xml');
     writeFileSync(newDump, dump.replace('</mediawiki>', page + '</mediawiki>'));
     const oldId = s.server.identity.id;
-    const summary = await importWiki({ dump: newDump, db, lang: 'uk', hooks: importHooks(), inlineQueries: importInlineQueries(), log: () => {} });
+    const summary = await importWiki({
+      dump: newDump,
+      db,
+      lang: 'uk',
+      hooks: importHooks(),
+      inlineQueries: importInlineQueries(),
+      log: () => {},
+    });
     // still the old file until told
     assert.deepEqual((await s.get(q)).json.query.allpages, []);
     const inflight = s.get({ action: 'query', list: 'allpages', aplimit: 'max' });
@@ -547,7 +676,12 @@ describe('one HTML escaper', () => {
       for (const e of readdirSync(d, { withFileTypes: true })) {
         const f = join(d, e.name);
         if (e.isDirectory()) walk(f);
-        else if (f.endsWith('.ts') && !f.endsWith(join('wiki', 'html.ts')) && /replace\([^)]*['"]&(?:amp|lt|quot);['"]\)/.test(readFileSync(f, 'utf8'))) offenders.push(f);
+        else if (
+          f.endsWith('.ts') &&
+          !f.endsWith(join('wiki', 'html.ts')) &&
+          /replace\([^)]*['"]&(?:amp|lt|quot);['"]\)/.test(readFileSync(f, 'utf8'))
+        )
+          offenders.push(f);
       }
     };
     walk(join(root, 'src'));

@@ -95,8 +95,14 @@ describe('an import stops on a signal in every phase', () => {
     // -ac, -reports: the files of the autocompletion index's and the reports' threads (-wal, -shm: the
     // build file while a thread reads it)
     const stale = [
-      `wiki.sqlite.tmp-${dead}`, `wiki.sqlite.tmp-${dead}-journal`, `wiki.sqlite.tmp-${dead}-wal`, `wiki.sqlite.tmp-${dead}-shm`,
-      `wiki.sqlite.tmp-${dead}-ac`, `wiki.sqlite.tmp-${dead}-ac-journal`, `wiki.sqlite.tmp-${dead}-reports`, `wiki.sqlite.tmp-${dead}-reports-journal`,
+      `wiki.sqlite.tmp-${dead}`,
+      `wiki.sqlite.tmp-${dead}-journal`,
+      `wiki.sqlite.tmp-${dead}-wal`,
+      `wiki.sqlite.tmp-${dead}-shm`,
+      `wiki.sqlite.tmp-${dead}-ac`,
+      `wiki.sqlite.tmp-${dead}-ac-journal`,
+      `wiki.sqlite.tmp-${dead}-reports`,
+      `wiki.sqlite.tmp-${dead}-reports-journal`,
     ];
     for (const f of stale) fs.writeFileSync(path.join(dir, f), 'partial database');
     fs.writeFileSync(path.join(dir, `wiki.sqlite.tmp-${live}`), 'another import at work');
@@ -135,7 +141,10 @@ describe('odd page ids', () => {
       const r = run(pages);
       assert.equal(r.status, 1, r.stderr);
       const line = lineOf(pages, `<id>${id}</id>`);
-      assert.match(r.stderr, new RegExp(`ids\\.xml:${line}:\\d+: <page> id ${id.replace('-', '\\-')} ${why}|ids\\.xml:${line}:\\d+: <id> ${id} ${why}`));
+      assert.match(
+        r.stderr,
+        new RegExp(`ids\\.xml:${line}:\\d+: <page> id ${id.replace('-', '\\-')} ${why}|ids\\.xml:${line}:\\d+: <id> ${id} ${why}`),
+      );
       assert.ok(fs.readFileSync(db).equals(OLD));
       assert.deepEqual(leftovers(), []);
     });
@@ -152,6 +161,11 @@ describe('odd page ids', () => {
     const r = run(pages);
     assert.equal(r.status, 0, r.stderr);
     const line = (head + pages[0]).split('\n').length; // the second <page> opens on the line after the first ends
-    assert.match(r.stderr, new RegExp(`warning: .*ids\\.xml:${line}: page id 3 \\("Друга"\\) was already used by an earlier page of the dump; the copy with the newer latest revision \\(7\\) is kept`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `warning: .*ids\\.xml:${line}: page id 3 \\("Друга"\\) was already used by an earlier page of the dump; the copy with the newer latest revision \\(7\\) is kept`,
+      ),
+    );
   });
 });

@@ -37,8 +37,16 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80"/></svg>\n';
 
 const NAMESPACES: Array<[number, string]> = [
-  [-2, 'Медіа'], [-1, 'Спеціальна'], [0, ''], [1, 'Обговорення'], [2, 'Користувач'], [4, 'Тестовікі'],
-  [6, 'Файл'], [8, 'MediaWiki'], [10, 'Шаблон'], [14, 'Категорія'],
+  [-2, 'Медіа'],
+  [-1, 'Спеціальна'],
+  [0, ''],
+  [1, 'Обговорення'],
+  [2, 'Користувач'],
+  [4, 'Тестовікі'],
+  [6, 'Файл'],
+  [8, 'MediaWiki'],
+  [10, 'Шаблон'],
+  [14, 'Категорія'],
 ];
 
 function esc(s: string): string {
@@ -57,7 +65,8 @@ interface Rev {
 
 let nextPageId = 1;
 function page(title: string, ns: number, revs: Rev[] | string, extra = ''): string {
-  const list = typeof revs === 'string' ? [{ id: nextPageId * 100, ts: '2015-01-01T00:00:00Z', user: 'Адмін', userId: 1, text: revs }] : revs;
+  const list =
+    typeof revs === 'string' ? [{ id: nextPageId * 100, ts: '2015-01-01T00:00:00Z', user: 'Адмін', userId: 1, text: revs }] : revs;
   let s = `  <page>\n    <title>${esc(title)}</title>\n    <ns>${ns}</ns>\n    <id>${nextPageId++}</id>\n${extra}`;
   for (const r of list) {
     const who = r.ip ? `<ip>${r.ip}</ip>` : `<username>${esc(r.user ?? '')}</username><id>${r.userId ?? 0}</id>`;
@@ -119,11 +128,19 @@ function setupWiki(): void {
     page('Категорія:Приховані', 14, '__HIDDENCAT__ Службова.'),
     page('Категорія:Порожня', 14, 'Без членів.'),
     page('Сторінка з прихованою', 0, '[[Категорія:Приховані]] [[Київ]]'),
-    page('Файл:Прапор.png', 6, 'Прапор. [[Категорія:Прапори]]',
+    page(
+      'Файл:Прапор.png',
+      6,
+      'Прапор. [[Категорія:Прапори]]',
       '    <upload>\n      <timestamp>2015-03-03T03:03:03Z</timestamp>\n      <contributor><username>Олена</username><id>7</id></contributor>\n' +
-        '      <comment>Прапор України</comment>\n      <filename>Прапор.png</filename>\n      <size>70</size>\n    </upload>\n'),
+        '      <comment>Прапор України</comment>\n      <filename>Прапор.png</filename>\n      <size>70</size>\n    </upload>\n',
+    ),
     page('Файл:Схема.svg', 6, [{ id: 700, ts: '2013-02-02T02:02:02Z', user: 'Петро', userId: 9, text: 'Схема.' }]),
-    page('Шаблон:Картка міста', 10, '<includeonly>[[Категорія:Міста з карткою]]{{{назва|}}} на {{PAGENAME}}.</includeonly><noinclude>Картка.</noinclude>'),
+    page(
+      'Шаблон:Картка міста',
+      10,
+      '<includeonly>[[Категорія:Міста з карткою]]{{{назва|}}} на {{PAGENAME}}.</includeonly><noinclude>Картка.</noinclude>',
+    ),
     page('Шаблон:Картка', 10, '#REDIRECT [[Шаблон:Картка міста]]'),
     page('Львів', 0, '{{Картка|назва=Лев}} {{#ifexist:Дніпро (річка)|є|нема}} {{#ifexist:Тернопіль|є|нема}}'),
     page('MediaWiki:August', 8, 'серпень (змінено)'),
@@ -141,17 +158,32 @@ function setupWiki(): void {
   fs.writeFileSync(path.join(files, 'Схема.svg'), SVG);
   fs.writeFileSync(path.join(files, 'Нотатки.txt'), 'текст\n');
   fs.utimesSync(path.join(files, 'Нотатки.txt'), new Date('2012-12-12T12:12:12Z'), new Date('2012-12-12T12:12:12Z'));
-  fs.writeFileSync(path.join(files, 'uploads.json'), JSON.stringify([
-    { name: 'Копія прапора.png', user: 'Іван', timestamp: '2016-01-01T00:00:00Z', comment: 'копія' },
-    { name: 'Прапор.png', user: 'Не той', timestamp: '2010-01-01T00:00:00Z', comment: 'ігнорується: дамп важливіший' },
-  ]));
+  fs.writeFileSync(
+    path.join(files, 'uploads.json'),
+    JSON.stringify([
+      { name: 'Копія прапора.png', user: 'Іван', timestamp: '2016-01-01T00:00:00Z', comment: 'копія' },
+      { name: 'Прапор.png', user: 'Не той', timestamp: '2010-01-01T00:00:00Z', comment: 'ігнорується: дамп важливіший' },
+    ]),
+  );
 
   const m1 = path.join(dir, 'messages1');
   const m2 = path.join(dir, 'messages2');
   fs.mkdirSync(m1);
   fs.mkdirSync(m2);
-  fs.writeFileSync(path.join(m1, 'en.json'), JSON.stringify({ '@metadata': { authors: [] }, august: 'August', 'hidden-category-category': 'Hidden categories' }));
-  fs.writeFileSync(path.join(m1, 'uk.json'), JSON.stringify({ '@metadata': {}, august: 'серпень', 'hidden-category-category': 'Приховані категорії', 'broken-file-category': 'Сторінки з неробочими посиланнями на файли', 'link-target': 'Київ' }));
+  fs.writeFileSync(
+    path.join(m1, 'en.json'),
+    JSON.stringify({ '@metadata': { authors: [] }, august: 'August', 'hidden-category-category': 'Hidden categories' }),
+  );
+  fs.writeFileSync(
+    path.join(m1, 'uk.json'),
+    JSON.stringify({
+      '@metadata': {},
+      august: 'серпень',
+      'hidden-category-category': 'Приховані категорії',
+      'broken-file-category': 'Сторінки з неробочими посиланнями на файли',
+      'link-target': 'Київ',
+    }),
+  );
   fs.writeFileSync(path.join(m1, 'ru.json'), JSON.stringify({ august: 'август', 'ru-only': '$1' }));
   fs.writeFileSync(path.join(m2, 'uk.json'), JSON.stringify({ august: 'серпня' }));
 }
@@ -191,8 +223,13 @@ after(() => {
 });
 
 const all = (sql: string, ...p: unknown[]) => db.prepare(sql).all(...p) as any[];
-const col = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().all(...p) as any[];
-const idOf = (ns: number, title: string) => db.prepare('SELECT page_id FROM page WHERE page_namespace = ? AND page_title = ?').pluck().get(ns, title) as number;
+const col = (sql: string, ...p: unknown[]) =>
+  db
+    .prepare(sql)
+    .pluck()
+    .all(...p) as any[];
+const idOf = (ns: number, title: string) =>
+  db.prepare('SELECT page_id FROM page WHERE page_namespace = ? AND page_title = ?').pluck().get(ns, title) as number;
 
 describe('import: pages and redirects', () => {
   it('writes one page row per dump page with the first and latest revision', () => {
@@ -219,7 +256,9 @@ describe('import: pages and redirects', () => {
 
   it('reads #REDIRECT and the Ukrainian magic words in any case', () => {
     assert.deepEqual(
-      all('SELECT p.page_title AS t, rd_namespace AS ns, rd_title AS target, rd_fragment AS frag FROM redirect JOIN page p ON p.page_id = rd_from ORDER BY t'),
+      all(
+        'SELECT p.page_title AS t, rd_namespace AS ns, rd_title AS target, rd_fragment AS frag FROM redirect JOIN page p ON p.page_id = rd_from ORDER BY t',
+      ),
       [
         { t: 'Kyiv', ns: 0, target: 'Київ', frag: 'Історія' },
         { t: 'Картка', ns: 10, target: 'Картка_міста', frag: '' },
@@ -227,14 +266,24 @@ describe('import: pages and redirects', () => {
         { t: 'Кийів', ns: 0, target: 'Київ', frag: '' },
       ],
     );
-    assert.deepEqual(col('SELECT page_title FROM page WHERE page_is_redirect = 1 ORDER BY page_title'), ['Kyiv', 'Картка', 'Киев', 'Кийів']);
+    assert.deepEqual(col('SELECT page_title FROM page WHERE page_is_redirect = 1 ORDER BY page_title'), [
+      'Kyiv',
+      'Картка',
+      'Киев',
+      'Кийів',
+    ]);
   });
 
   it('stores siteinfo, namespaces and the schema version in meta', () => {
     const meta = Object.fromEntries(all('SELECT key, value FROM meta').map((r) => [r.key, r.value]));
     assert.equal(meta.schema_version, String(SCHEMA_VERSION));
     assert.deepEqual(JSON.parse(meta.siteinfo), {
-      sitename: 'Тестовікі', dbname: 'testwiki', base: 'http://localhost/index.php/Головна', generator: 'MediaWiki 1.25.4', case: 'first-letter', lang: 'uk',
+      sitename: 'Тестовікі',
+      dbname: 'testwiki',
+      base: 'http://localhost/index.php/Головна',
+      generator: 'MediaWiki 1.25.4',
+      case: 'first-letter',
+      lang: 'uk',
     });
     assert.match(meta.import_time, /^\d{14}$/);
     assert.equal(db.prepare('SELECT ns_name FROM namespace WHERE ns_id = 4').pluck().get(), 'Тестовікі');
@@ -251,37 +300,57 @@ describe('import: pages and redirects', () => {
 });
 
 describe('import: links', () => {
-  it('{{int:}} reads the imported messages in the content language (LinksUpdate\'s options): override, catalogs, fallback chain', () => {
+  it("{{int:}} reads the imported messages in the content language (LinksUpdate's options): override, catalogs, fallback chain", () => {
     const from = idOf(0, 'Повідомлення');
     // link-target: uk catalog; August: the MediaWiki:August override; ru-only: uk → ru fallback with $1;
     // no-such: Message::plain's "<no-such>", no title; no message is a transclusion
-    assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ? ORDER BY pl_title', from), ['Дніпро_(річка)', 'Київ', 'Серпень_(змінено)']);
+    assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ? ORDER BY pl_title', from), [
+      'Дніпро_(річка)',
+      'Київ',
+      'Серпень_(змінено)',
+    ]);
     assert.deepEqual(col('SELECT tl_title FROM templatelinks WHERE tl_from = ?', from), []);
   });
 
   it('records page links once per target, without self-links, comments, nowiki, SMW annotations or interwikis', () => {
     const kyiv = idOf(0, 'Київ');
-    assert.deepEqual(all('SELECT pl_namespace AS ns, pl_title AS t, pl_from_namespace AS fns FROM pagelinks WHERE pl_from = ? ORDER BY pl_namespace, pl_title', kyiv), [
-      { ns: 0, t: 'W:Kyiv', fns: 0 }, // 'w' is no prefix of MediaWiki's default interwiki map
-      { ns: 0, t: 'Головна', fns: 0 }, // {{:Головна}} does not exist: MediaWiki shows (and records) a red link
-      { ns: 0, t: 'Дніпро_(річка)', fns: 0 },
-      { ns: 0, t: 'Київ', fns: 0 }, // [[Київ#Історія]]: a self-link with a fragment is recorded
-      { ns: 0, t: 'Київ_(значення)', fns: 0 },
-      { ns: 0, t: 'Львів', fns: 0 }, // from a gallery caption
-      { ns: 0, t: 'Одеса', fns: 0 }, // an image's посилання= (link=)
-      { ns: 0, t: 'Україна', fns: 0 }, // from an image caption
-      { ns: 6, t: 'Герб.png', fns: 0 },
-      { ns: 14, t: 'Міста', fns: 0 },
-    ]);
+    assert.deepEqual(
+      all(
+        'SELECT pl_namespace AS ns, pl_title AS t, pl_from_namespace AS fns FROM pagelinks WHERE pl_from = ? ORDER BY pl_namespace, pl_title',
+        kyiv,
+      ),
+      [
+        { ns: 0, t: 'W:Kyiv', fns: 0 }, // 'w' is no prefix of MediaWiki's default interwiki map
+        { ns: 0, t: 'Головна', fns: 0 }, // {{:Головна}} does not exist: MediaWiki shows (and records) a red link
+        { ns: 0, t: 'Дніпро_(річка)', fns: 0 },
+        { ns: 0, t: 'Київ', fns: 0 }, // [[Київ#Історія]]: a self-link with a fragment is recorded
+        { ns: 0, t: 'Київ_(значення)', fns: 0 },
+        { ns: 0, t: 'Львів', fns: 0 }, // from a gallery caption
+        { ns: 0, t: 'Одеса', fns: 0 }, // an image's посилання= (link=)
+        { ns: 0, t: 'Україна', fns: 0 }, // from an image caption
+        { ns: 6, t: 'Герб.png', fns: 0 },
+        { ns: 14, t: 'Міста', fns: 0 },
+      ],
+    );
     // redirects link to their target, whatever its namespace: a page link, never a file or category use
     assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ?', idOf(0, 'Kyiv')), ['Київ']);
-    assert.deepEqual(all('SELECT pl_namespace AS ns, pl_title AS t FROM pagelinks WHERE pl_from = ?', idOf(10, 'Картка')), [{ ns: 10, t: 'Картка_міста' }]);
+    assert.deepEqual(all('SELECT pl_namespace AS ns, pl_title AS t FROM pagelinks WHERE pl_from = ?', idOf(10, 'Картка')), [
+      { ns: 10, t: 'Картка_міста' },
+    ]);
     // subpage links
-    assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ? ORDER BY pl_title', idOf(2, 'Олена/Чернетка')), ['Олена', 'Олена/Чернетка/Друга']);
+    assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ? ORDER BY pl_title', idOf(2, 'Олена/Чернетка')), [
+      'Олена',
+      'Олена/Чернетка/Друга',
+    ]);
   });
 
   it('records file links from [[Файл:]], [[Image:]], [[Медіа:]] and <gallery>, missing files included', () => {
-    assert.deepEqual(col('SELECT il_to FROM imagelinks WHERE il_from = ? ORDER BY il_to', idOf(0, 'Київ')), ['Герб.png', 'Звук.ogg', 'Немає.jpg', 'Прапор.png']);
+    assert.deepEqual(col('SELECT il_to FROM imagelinks WHERE il_from = ? ORDER BY il_to', idOf(0, 'Київ')), [
+      'Герб.png',
+      'Звук.ogg',
+      'Немає.jpg',
+      'Прапор.png',
+    ]);
   });
 
   it('records interlanguage links', () => {
@@ -304,12 +373,16 @@ describe('import: links', () => {
     const server = await createServer({ store, logLevel: 'silent' });
     const base = await server.app.listen({ host: '127.0.0.1', port: 0 });
     try {
-      const r = await (await fetch(`${base}/api.php?action=query&format=json&prop=iwlinks&iwprop=url&titles=${encodeURIComponent('Київ')}`)).json();
+      const r = await (
+        await fetch(`${base}/api.php?action=query&format=json&prop=iwlinks&iwprop=url&titles=${encodeURIComponent('Київ')}`)
+      ).json();
       assert.deepEqual((Object.values(r.query.pages)[0] as any).iwlinks, [
         { prefix: 'en', url: 'https://en.wikipedia.org/wiki/Kyiv_city', '*': 'Kyiv_city' },
         { prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/Kyiv', '*': 'Kyiv' },
       ]);
-      const one = await (await fetch(`${base}/api.php?action=query&format=json&prop=iwlinks&iwlimit=1&continue=&titles=${encodeURIComponent('Київ')}`)).json();
+      const one = await (
+        await fetch(`${base}/api.php?action=query&format=json&prop=iwlinks&iwlimit=1&continue=&titles=${encodeURIComponent('Київ')}`)
+      ).json();
       assert.deepEqual(one.continue, { iwcontinue: `${idOf(0, 'Київ')}|wikipedia|Kyiv`, continue: '||' });
     } finally {
       await server.close();
@@ -318,24 +391,33 @@ describe('import: links', () => {
 
   it('reads interwiki redirect targets: prefix apart, title as written, fragment apart', () => {
     const codec = TitleCodec.forSite('Тестовікі');
-    assert.deepEqual(redirectTarget('#REDIRECT [[wikipedia:Kyiv city#Історія]]', codec, InterwikiMap.defaults()), { ns: 0, dbkey: 'Kyiv_city', fragment: 'Історія', interwiki: 'wikipedia' });
+    assert.deepEqual(redirectTarget('#REDIRECT [[wikipedia:Kyiv city#Історія]]', codec, InterwikiMap.defaults()), {
+      ns: 0,
+      dbkey: 'Kyiv_city',
+      fragment: 'Історія',
+      interwiki: 'wikipedia',
+    });
     assert.deepEqual(redirectTarget('#REDIRECT [[w:Kyiv]]', codec, InterwikiMap.defaults())?.dbkey, 'W:Kyiv');
   });
 
   it('records external links with their reversed-host index: bracketed, free, protocol-relative, image link=', () => {
-    assert.deepEqual(all('SELECT el_to AS url, el_index AS idx FROM externallinks WHERE el_from = ? ORDER BY el_to, el_index', idOf(0, 'Київ')), [
-      { url: '//proto.example/x', idx: 'http://example.proto./x' },
-      { url: '//proto.example/x', idx: 'https://example.proto./x' },
-      // '%7E' is a harmless escape (Parser::replaceUnusualEscapes); the host is lowercased in the index only
-      { url: 'http://Example.ORG/a~b?x=1', idx: 'http://org.example./a~b?x=1' },
-      // the free link ends before trailing punctuation and a ')' without '('
-      { url: 'http://example.com/path', idx: 'http://com.example./path' },
-      { url: 'https://flag.example/', idx: 'https://example.flag./' },
-    ]);
+    assert.deepEqual(
+      all('SELECT el_to AS url, el_index AS idx FROM externallinks WHERE el_from = ? ORDER BY el_to, el_index', idOf(0, 'Київ')),
+      [
+        { url: '//proto.example/x', idx: 'http://example.proto./x' },
+        { url: '//proto.example/x', idx: 'https://example.proto./x' },
+        // '%7E' is a harmless escape (Parser::replaceUnusualEscapes); the host is lowercased in the index only
+        { url: 'http://Example.ORG/a~b?x=1', idx: 'http://org.example./a~b?x=1' },
+        // the free link ends before trailing punctuation and a ')' without '('
+        { url: 'http://example.com/path', idx: 'http://com.example./path' },
+        { url: 'https://flag.example/', idx: 'https://example.flag./' },
+      ],
+    );
   });
 
   it('records transclusions: missing ones, redirects and their targets; no variables or parser functions', () => {
-    const tl = (page: string) => all('SELECT tl_namespace AS ns, tl_title AS t FROM templatelinks WHERE tl_from = ? ORDER BY tl_namespace, tl_title', idOf(0, page));
+    const tl = (page: string) =>
+      all('SELECT tl_namespace AS ns, tl_title AS t FROM templatelinks WHERE tl_from = ? ORDER BY tl_namespace, tl_title', idOf(0, page));
     assert.deepEqual(tl('Київ'), [
       { ns: 0, t: 'Головна' },
       { ns: 10, t: 'Картка_міста' },
@@ -346,12 +428,18 @@ describe('import: links', () => {
     ]);
     // <includeonly> categories apply to the pages that use the template, not to the template
     assert.deepEqual(col('SELECT cl_to FROM categorylinks WHERE cl_from = ?', idOf(10, 'Картка_міста')), []);
-    assert.deepEqual(col("SELECT p.page_title FROM categorylinks JOIN page p ON p.page_id = cl_from WHERE cl_to = 'Міста_з_карткою' ORDER BY 1"), ['Київ', 'Львів']);
+    assert.deepEqual(
+      col("SELECT p.page_title FROM categorylinks JOIN page p ON p.page_id = cl_from WHERE cl_to = 'Міста_з_карткою' ORDER BY 1"),
+      ['Київ', 'Львів'],
+    );
   });
 
   it('analyses the expanded text: parameters, variables, parser functions, #ifexist links', () => {
     assert.match(expandedKyiv, /\[\[Категорія:Міста з карткою\]\]Київ на Київ\. \[\[:Головна\]\] Київ y\n/);
-    assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ? ORDER BY pl_title', idOf(0, 'Львів')), ['Дніпро_(річка)', 'Тернопіль']);
+    assert.deepEqual(col('SELECT pl_title FROM pagelinks WHERE pl_from = ? ORDER BY pl_title', idOf(0, 'Львів')), [
+      'Дніпро_(річка)',
+      'Тернопіль',
+    ]);
   });
 
   it('writes category links with MediaWiki sort keys, types and the latest revision time', () => {
@@ -360,7 +448,14 @@ describe('import: links', () => {
        FROM categorylinks JOIN page p ON p.page_id = cl_from ORDER BY cl_to, cl_sortkey`,
     );
     const by = (page: string, cat: string) => rows.find((r) => r.page === page && r.cat === cat);
-    assert.deepEqual(by('Київ', 'Міста'), { page: 'Київ', cat: 'Міста', key: 'КИЇВ\nКИЇВ', prefix: 'Київ', type: 'page', ts: '20150602123045' });
+    assert.deepEqual(by('Київ', 'Міста'), {
+      page: 'Київ',
+      cat: 'Міста',
+      key: 'КИЇВ\nКИЇВ',
+      prefix: 'Київ',
+      type: 'page',
+      ts: '20150602123045',
+    });
     assert.deepEqual(by('Київ', 'Столиці'), { page: 'Київ', cat: 'Столиці', key: 'КИЇВ', prefix: '', type: 'page', ts: '20150602123045' });
     assert.equal(by('Київ', 'Міста_України').key, ' \nКИЇВ');
     // DEFAULTSORT is the prefix of links without one; an explicit one wins
@@ -382,7 +477,9 @@ describe('import: links', () => {
   });
 
   it('builds the category table by SQL from the links', () => {
-    const cats = Object.fromEntries(all('SELECT * FROM category').map((r) => [r.cat_title, [r.cat_pages, r.cat_subcats, r.cat_files, r.cat_hidden]]));
+    const cats = Object.fromEntries(
+      all('SELECT * FROM category').map((r) => [r.cat_title, [r.cat_pages, r.cat_subcats, r.cat_files, r.cat_hidden]]),
+    );
     assert.deepEqual(cats['Міста'], [1, 0, 0, 0]);
     assert.deepEqual(cats['Україна'], [1, 1, 0, 0]);
     assert.deepEqual(cats['Прапори'], [1, 0, 1, 0]);
@@ -397,21 +494,37 @@ describe('import: files', () => {
   it('hashes files, reads sizes and MIME types, and finds duplicates by SHA-1', () => {
     const hex = crypto.createHash('sha1').update(PNG).digest('hex');
     const rows = all('SELECT * FROM image ORDER BY img_name');
-    assert.deepEqual(rows.map((r) => r.img_name), ['Копія_прапора.png', 'Нотатки.txt', 'Прапор.png', 'Схема.svg']);
+    assert.deepEqual(
+      rows.map((r) => r.img_name),
+      ['Копія_прапора.png', 'Нотатки.txt', 'Прапор.png', 'Схема.svg'],
+    );
     const flag = rows[2];
     assert.equal(flag.img_sha1_hex, hex);
-    assert.equal(flag.img_sha1, BigInt('0x' + hex).toString(36).padStart(31, '0'));
+    assert.equal(
+      flag.img_sha1,
+      BigInt('0x' + hex)
+        .toString(36)
+        .padStart(31, '0'),
+    );
     assert.equal(rows[0].img_sha1, flag.img_sha1);
     assert.deepEqual([flag.img_size, flag.img_width, flag.img_height, flag.img_bits], [PNG.length, 1, 1, 8]);
     assert.deepEqual([flag.img_media_type, flag.img_major_mime, flag.img_minor_mime], ['BITMAP', 'image', 'png']);
     assert.equal(rows[0].img_path, 'a/ab/Копія_прапора.png');
     const svg = rows[3];
-    assert.deepEqual([svg.img_media_type, svg.img_major_mime, svg.img_minor_mime, svg.img_width, svg.img_height], ['DRAWING', 'image', 'svg+xml', 120, 80]);
+    assert.deepEqual(
+      [svg.img_media_type, svg.img_major_mime, svg.img_minor_mime, svg.img_width, svg.img_height],
+      ['DRAWING', 'image', 'svg+xml', 120, 80],
+    );
     assert.deepEqual([rows[1].img_media_type, rows[1].img_major_mime, rows[1].img_minor_mime], ['TEXT', 'text', 'plain']);
   });
 
   it('takes the uploader from the dump, then uploads.json, then the description page, then the mtime', () => {
-    const who = Object.fromEntries(all('SELECT img_name, img_user_text, img_user, img_timestamp, img_description FROM image').map((r) => [r.img_name, [r.img_user_text, r.img_user, r.img_timestamp, r.img_description]]));
+    const who = Object.fromEntries(
+      all('SELECT img_name, img_user_text, img_user, img_timestamp, img_description FROM image').map((r) => [
+        r.img_name,
+        [r.img_user_text, r.img_user, r.img_timestamp, r.img_description],
+      ]),
+    );
     assert.deepEqual(who['Прапор.png'], ['Олена', 7, '20150303030303', 'Прапор України']);
     assert.deepEqual(who['Копія_прапора.png'], ['Іван', 0, '20160101000000', 'копія']);
     assert.deepEqual(who['Схема.svg'], ['Петро', 9, '20130202020202', '']);
@@ -444,9 +557,20 @@ describe('import: analysis hooks', () => {
     assert.deepEqual(hookCalls, ['begin:20', 'finish:0']);
     assert.ok(summary.categories > 0);
     assert.equal(hookPages.length, 20);
-    assert.deepEqual(hookPages.map((p) => p.pageId), [...hookPages.map((p) => p.pageId)].sort((a, b) => a - b));
+    assert.deepEqual(
+      hookPages.map((p) => p.pageId),
+      [...hookPages.map((p) => p.pageId)].sort((a, b) => a - b),
+    );
     const dnipro = hookPages.find((p) => p.dbkey === 'Дніпро_(річка)')!;
-    assert.deepEqual(dnipro, { pageId: idOf(0, 'Дніпро_(річка)'), ns: 0, dbkey: 'Дніпро_(річка)', isRedirect: false, latestTimestamp: '20150101000000', defaultSort: 'Дніпро', categories: ['Річки', 'Річки_України'] });
+    assert.deepEqual(dnipro, {
+      pageId: idOf(0, 'Дніпро_(річка)'),
+      ns: 0,
+      dbkey: 'Дніпро_(річка)',
+      isRedirect: false,
+      latestTimestamp: '20150101000000',
+      defaultSort: 'Дніпро',
+      categories: ['Річки', 'Річки_України'],
+    });
     assert.equal(hookPages.find((p) => p.dbkey === 'Kyiv')!.isRedirect, true);
   });
 });
@@ -454,18 +578,42 @@ describe('import: analysis hooks', () => {
 describe('import: analysis threads', () => {
   const importWith = async (workers: number, hooks: PageAnalysisHook[], db: string, dump = path.join(dir, 'dump.xml')) =>
     importWiki({
-      dump, db, filesDir: path.join(dir, 'files'), messageDirs: [path.join(dir, 'messages1'), path.join(dir, 'messages2')],
-      lang: 'uk', hooks, workers, log: () => {},
+      dump,
+      db,
+      filesDir: path.join(dir, 'files'),
+      messageDirs: [path.join(dir, 'messages1'), path.join(dir, 'messages2')],
+      lang: 'uk',
+      hooks,
+      workers,
+      log: () => {},
     });
 
   it('writes the same rows with no worker thread, one or three', async () => {
-    const tables = ['pagelinks', 'imagelinks', 'templatelinks', 'categorylinks', 'langlinks', 'externallinks', 'iwlinks', 'page_props', 'category', 'search_title', 'smw_subject', 'smw_value', 'smw_property', 'querycache'];
+    const tables = [
+      'pagelinks',
+      'imagelinks',
+      'templatelinks',
+      'categorylinks',
+      'langlinks',
+      'externallinks',
+      'iwlinks',
+      'page_props',
+      'category',
+      'search_title',
+      'smw_subject',
+      'smw_value',
+      'smw_property',
+      'querycache',
+    ];
     const rows = (file: string) => {
       const d = new Database(file, { readonly: true });
       try {
         const out: Record<string, unknown[]> = {};
         for (const t of tables) out[t] = d.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3`).raw().all();
-        out.search = d.prepare("SELECT rowid FROM search_index WHERE search_index MATCH 'київ OR дніпро' ORDER BY rank, rowid").pluck().all();
+        out.search = d
+          .prepare("SELECT rowid FROM search_index WHERE search_index MATCH 'київ OR дніпро' ORDER BY rank, rowid")
+          .pluck()
+          .all();
         return out;
       } finally {
         d.close();
@@ -485,7 +633,10 @@ describe('import: analysis threads', () => {
         },
       };
       // the analyzer refuses Київ: that page is renamed in a copy of the dump
-      fs.writeFileSync(renamed, fs.readFileSync(path.join(dir, 'dump.xml'), 'utf8').replaceAll('<title>Київ</title>', '<title>Київ2</title>'));
+      fs.writeFileSync(
+        renamed,
+        fs.readFileSync(path.join(dir, 'dump.xml'), 'utf8').replaceAll('<title>Київ</title>', '<title>Київ2</title>'),
+      );
       await importWith(workers, [semanticImportHook(), hook], file, renamed);
       results.push(rows(file));
     }
@@ -499,7 +650,9 @@ describe('import: analysis threads', () => {
     assert.ok(seen[3].every(([k, v]) => typeof v === 'number' && !k.includes('[[')));
   });
 
-  it('writes the same rows over many chunks: the worker’s, and those the main thread analyses while it waits', { timeout: 120_000 }, async () => {
+  it('writes the same rows over many chunks: the worker’s, and those the main thread analyses while it waits', {
+    timeout: 120_000,
+  }, async () => {
     // 2,600 synthetic pages: six chunks of 500, each encoded page by page and decoded as it is written
     // (result-codec.ts); the main thread takes chunks of its own while the worker starts and whenever it is behind
     const big = path.join(dir, 'big-chunks');
@@ -508,10 +661,23 @@ describe('import: analysis threads', () => {
       const d = new Database(file, { readonly: true });
       try {
         const out: Record<string, unknown[]> = {};
-        for (const t of ['pagelinks', 'imagelinks', 'templatelinks', 'categorylinks', 'externallinks', 'page_props', 'category', 'smw_value', 'querycache']) {
+        for (const t of [
+          'pagelinks',
+          'imagelinks',
+          'templatelinks',
+          'categorylinks',
+          'externallinks',
+          'page_props',
+          'category',
+          'smw_value',
+          'querycache',
+        ]) {
           out[t] = d.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3`).raw().all();
         }
-        out.search = d.prepare("SELECT rowid FROM search_index WHERE search_index MATCH 'поселення' ORDER BY rank, rowid LIMIT 3000").pluck().all();
+        out.search = d
+          .prepare("SELECT rowid FROM search_index WHERE search_index MATCH 'поселення' ORDER BY rank, rowid LIMIT 3000")
+          .pluck()
+          .all();
         return out;
       } finally {
         d.close();
@@ -520,7 +686,15 @@ describe('import: analysis threads', () => {
     const results = [];
     for (const workers of [0, 1]) {
       const file = path.join(dir, `chunks-${workers}.sqlite`);
-      await importWiki({ dump: path.join(big, 'dump.xml'), db: file, filesDir: path.join(big, 'files'), lang: 'uk', hooks: [semanticImportHook()], workers, log: () => {} });
+      await importWiki({
+        dump: path.join(big, 'dump.xml'),
+        db: file,
+        filesDir: path.join(big, 'files'),
+        lang: 'uk',
+        hooks: [semanticImportHook()],
+        workers,
+        log: () => {},
+      });
       results.push(rows(file));
     }
     assert.ok((results[0].pagelinks as unknown[]).length > 10_000);
@@ -532,10 +706,17 @@ describe('import: analysis threads', () => {
     const file = path.join(dir, 'workers-fail.sqlite');
     await importWith(0, [], file);
     const before = crypto.createHash('sha1').update(fs.readFileSync(file)).digest('hex');
-    const hook: PageAnalysisHook = { name: 'failing', analyzer: new URL('../helpers/failing-analyzer.js', import.meta.url).href, page: () => {} };
+    const hook: PageAnalysisHook = {
+      name: 'failing',
+      analyzer: new URL('../helpers/failing-analyzer.js', import.meta.url).href,
+      page: () => {},
+    };
     await assert.rejects(importWith(1, [hook], file), /page analysis failed: .*the test analyzer refuses Київ/s);
     assert.equal(crypto.createHash('sha1').update(fs.readFileSync(file)).digest('hex'), before);
-    assert.deepEqual(fs.readdirSync(dir).filter((n) => n.startsWith('workers-fail.sqlite.tmp-')), []);
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((n) => n.startsWith('workers-fail.sqlite.tmp-')),
+      [],
+    );
   });
 });
 
@@ -568,20 +749,38 @@ describe('dump reader', () => {
     );
     const items = [];
     for await (const it of readDump(file)) items.push(it);
-    assert.deepEqual(items.map((i) => i.type), ['revision', 'revision', 'revision', 'page']);
+    assert.deepEqual(
+      items.map((i) => i.type),
+      ['revision', 'revision', 'revision', 'page'],
+    );
     const revs = items.flatMap((i) => (i.type === 'revision' ? [i.revision] : []));
-    assert.deepEqual(revs.map((r) => [r.id, r.user, r.deleted, r.text]), [[3, 'C', 0, 'третя & остання'], [1, '', 5, null], [2, '::1', 0, 'два']]);
+    assert.deepEqual(
+      revs.map((r) => [r.id, r.user, r.deleted, r.text]),
+      [
+        [3, 'C', 0, 'третя & остання'],
+        [1, '', 5, null],
+        [2, '::1', 0, 'два'],
+      ],
+    );
     const p = (items[3] as { page: DumpPage }).page;
     assert.equal(p.revisionCount, 3);
     assert.deepEqual([p.first.id, p.first.user, p.first.minor, p.first.text], [1, '', true, null]);
-    assert.deepEqual([p.latest.id, p.latest.parentId, p.latest.user, p.latest.userId, p.latest.sha1, p.latest.text, p.latest.bytes], [3, 2, 'C', 3, 'abc', 'третя & остання', 12]);
+    assert.deepEqual(
+      [p.latest.id, p.latest.parentId, p.latest.user, p.latest.userId, p.latest.sha1, p.latest.text, p.latest.bytes],
+      [3, 2, 'C', 3, 'abc', 'третя & остання', 12],
+    );
   });
 
   it('reads the same items on a thread of its own, revision texts encoded there or left for the writer; the same errors', async () => {
     // enough pages for several batches, so that some texts come encoded and some as text
     const many = path.join(dir, 'threaded.xml');
     const firstId = nextPageId;
-    fs.writeFileSync(many, dumpXml(Array.from({ length: 1500 }, (_, i) => page(`Сторінка ${i}`, i % 3 === 0 ? 10 : 0, `текст ${i} [[Київ]] `.repeat(1 + (i % 7))))));
+    fs.writeFileSync(
+      many,
+      dumpXml(
+        Array.from({ length: 1500 }, (_, i) => page(`Сторінка ${i}`, i % 3 === 0 ? 10 : 0, `текст ${i} [[Київ]] `.repeat(1 + (i % 7)))),
+      ),
+    );
     nextPageId = firstId;
     for (const file of [path.join(dir, 'v011.xml'), many]) {
       const plain: DumpItem[] = [];
@@ -606,15 +805,21 @@ describe('dump reader', () => {
     const drain = async (items: AsyncIterable<unknown>) => {
       for await (const _ of items);
     };
-    const plainError = await drain(readDump(cut)).then(() => null, (e: Error) => e);
-    const threadedError = await drain(readDumpThreaded(cut)).then(() => null, (e: Error) => e);
+    const plainError = await drain(readDump(cut)).then(
+      () => null,
+      (e: Error) => e,
+    );
+    const threadedError = await drain(readDumpThreaded(cut)).then(
+      () => null,
+      (e: Error) => e,
+    );
     assert.ok(plainError instanceof DumpError && threadedError instanceof DumpError);
     assert.equal(threadedError.message, plainError.message);
   });
 });
 
 describe('revision texts as stored', () => {
-  it('keeps a text under DEFLATE_FROM_BYTES UTF-8 bytes as it is, a longer one deflated with a window fitted to it: the default window\'s bytes, read back by a plain raw inflate', () => {
+  it("keeps a text under DEFLATE_FROM_BYTES UTF-8 bytes as it is, a longer one deflated with a window fitted to it: the default window's bytes, read back by a plain raw inflate", () => {
     // lengths around each window's reach (2^w - 262 bytes), past the largest (32 KB), astral characters on the edges
     const lengths = [0, 1, 2, 100, 249, 250, 251, 500, 762, 763, 5000, 16122, 16123, 32506, 32507, 40000, 100000];
     const piece = 'Київ 𝄞 [[Дніпро|річка]] {{Шаблон|x=1}} 😀 ';
@@ -624,9 +829,18 @@ describe('revision texts as stored', () => {
       const half = Array.from({ length: Math.ceil(n / 2) }, () => {
         seed = (seed * 1103515245 + 12345) % 2147483648;
         const r = seed % 100;
-        return r < 60 ? String.fromCodePoint(0x410 + (r % 48)) : r < 95 ? String.fromCodePoint(0x20 + r) : String.fromCodePoint(0x1f600 + r);
+        return r < 60
+          ? String.fromCodePoint(0x410 + (r % 48))
+          : r < 95
+            ? String.fromCodePoint(0x20 + r)
+            : String.fromCodePoint(0x1f600 + r);
       });
-      for (const text of [Array.from(piece.repeat(Math.ceil(n / piece.length) + 1)).slice(0, n).join(''), [...half, ...half].slice(0, n).join('')]) {
+      for (const text of [
+        Array.from(piece.repeat(Math.ceil(n / piece.length) + 1))
+          .slice(0, n)
+          .join(''),
+        [...half, ...half].slice(0, n).join(''),
+      ]) {
         const bytes = Buffer.from(text, 'utf8');
         const stored = encodeRevisionText(text);
         const deflated = isDeflatedLength(bytes.length);
@@ -635,12 +849,21 @@ describe('revision texts as stored', () => {
         assert.deepEqual(Buffer.from(encodeRevisionText(text)), Buffer.from(stored), 'the same text, the same bytes');
         if (deflated) {
           assert.ok(inflateRawSync(stored).toString('utf8') === text, `${n} characters`);
-          assert.deepEqual(Buffer.from(stored), deflateRawSync(bytes), `${n} characters (${bytes.length} bytes): the default window's bytes`);
+          assert.deepEqual(
+            Buffer.from(stored),
+            deflateRawSync(bytes),
+            `${n} characters (${bytes.length} bytes): the default window's bytes`,
+          );
         } else assert.deepEqual(Buffer.from(stored), bytes, `${n} characters (${bytes.length} bytes): as they are`);
       }
     }
     // the edge, in bytes: 'ї' is two
-    for (const [text, deflated] of [['a'.repeat(DEFLATE_FROM_BYTES - 1), false], ['a'.repeat(DEFLATE_FROM_BYTES), true], ['ї'.repeat(DEFLATE_FROM_BYTES / 2 - 1) + 'a', false], ['ї'.repeat(DEFLATE_FROM_BYTES / 2), true]] as const) {
+    for (const [text, deflated] of [
+      ['a'.repeat(DEFLATE_FROM_BYTES - 1), false],
+      ['a'.repeat(DEFLATE_FROM_BYTES), true],
+      ['ї'.repeat(DEFLATE_FROM_BYTES / 2 - 1) + 'a', false],
+      ['ї'.repeat(DEFLATE_FROM_BYTES / 2), true],
+    ] as const) {
       const stored = encodeRevisionText(text);
       assert.equal(isDeflatedLength(Buffer.byteLength(text)), deflated);
       assert.deepEqual(Buffer.from(stored), deflated ? deflateRawSync(Buffer.from(text)) : Buffer.from(text));
@@ -685,7 +908,10 @@ describe('link extraction details', () => {
   it('decodes every HTML5 named entity in titles; unknown names and invalid code points as MediaWiki', () => {
     assert.deepEqual([...links('[[Категорія:Caf&eacute;]] [[Категорія:&Uuml;ber&nbsp;alles]]').categories.keys()], ['Café', 'Über_alles']);
     // &NotNestedGreaterGreater; is HTML5 only (two code points); &bogus; stays text; &#0; is U+FFFD, no title character
-    assert.deepEqual([...links('[[A&NotNestedGreaterGreater;]] [[B&bogus;]] [[C&#0;]] [[D&#x44;]]').pages.keys()], ['0|A⪢̸', '0|B&bogus;', '0|DD']);
+    assert.deepEqual(
+      [...links('[[A&NotNestedGreaterGreater;]] [[B&bogus;]] [[C&#0;]] [[D&#x44;]]').pages.keys()],
+      ['0|A⪢̸', '0|B&bogus;', '0|DD'],
+    );
   });
 });
 
@@ -700,10 +926,20 @@ describe('import: failures leave the existing database untouched', () => {
     const r = spawnSync(process.execPath, [CLI, bad, '--db', dbFile], { encoding: 'utf8' });
     assert.equal(r.status, 1);
     // the notes on what an import without --files/--messages lacks come first; the error is one line
-    const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('note: '));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('note: '));
     assert.equal(lines.length, 1, r.stderr);
-    const lineNo = fs.readFileSync(bad, 'utf8').split('\n').findIndex((l) => l === '  </revision>') + 1;
-    assert.match(lines[0], new RegExp(`^wikiquery import: .*bad\\.xml:${lineNo}:\\d+: unexpected close tag </revision>, expected </page>$`));
+    const lineNo =
+      fs
+        .readFileSync(bad, 'utf8')
+        .split('\n')
+        .findIndex((l) => l === '  </revision>') + 1;
+    assert.match(
+      lines[0],
+      new RegExp(`^wikiquery import: .*bad\\.xml:${lineNo}:\\d+: unexpected close tag </revision>, expected </page>$`),
+    );
     assert.equal(r.stdout, '');
     assert.equal(sha(dbFile), before);
     assert.deepEqual(leftovers(dbFile), []);

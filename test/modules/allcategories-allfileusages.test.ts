@@ -6,7 +6,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { RAW_CONTINUE_WARNING as RAW_WARNING, startDemoServer, type DemoServer, demoServerForFile, assertApiError } from '../helpers/demo-server.js';
+import {
+  RAW_CONTINUE_WARNING as RAW_WARNING,
+  startDemoServer,
+  type DemoServer,
+  demoServerForFile,
+  assertApiError,
+} from '../helpers/demo-server.js';
 import { Db } from '../../src/store/sqlite/db.js';
 import { SqliteLinkStore } from '../../src/store/sqlite/links.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,7 +45,10 @@ describe('list=allcategories', () => {
   });
   it('the continuation resumes at the category named', async () => {
     const r = await get({ action: 'query', list: 'allcategories', accontinue: 'Демовікі', aclimit: 2, rawcontinue: 1 });
-    assert.equal(r.text, '{"query-continue":{"allcategories":{"accontinue":"Користувачі"}},"query":{"allcategories":[{"*":"Демовікі"},{"*":"Казкові персонажі"}]}}');
+    assert.equal(
+      r.text,
+      '{"query-continue":{"allcategories":{"accontinue":"Користувачі"}},"query":{"allcategories":[{"*":"Демовікі"},{"*":"Казкові персонажі"}]}}',
+    );
   });
   it('new continuation: continue object and batchcomplete', async () => {
     const r = await get({ action: 'query', list: 'allcategories', acprefix: 'с', aclimit: 3, continue: '' });
@@ -54,7 +63,15 @@ describe('list=allcategories', () => {
       r.text,
       '{"query-continue":{"allcategories":{"accontinue":"Столиці_україни"}},"query":{"allcategories":[{"size":29,"pages":29,"files":0,"subcats":0,"hidden":"","*":"Статті без джерел"},{"size":1,"pages":1,"files":0,"subcats":0,"*":"Столиці"}]}}',
     );
-    const v2 = await get({ action: 'query', list: 'allcategories', acfrom: 'Статті', aclimit: 2, acprop: 'hidden', formatversion: 2, rawcontinue: 1 });
+    const v2 = await get({
+      action: 'query',
+      list: 'allcategories',
+      acfrom: 'Статті',
+      aclimit: 2,
+      acprop: 'hidden',
+      formatversion: 2,
+      rawcontinue: 1,
+    });
     assert.deepEqual(v2.json.query.allcategories, [
       { category: 'Статті без джерел', hidden: true },
       { category: 'Столиці', hidden: false },
@@ -72,22 +89,48 @@ describe('list=allcategories', () => {
     assert.equal(p.text, '{"query":{"allcategories":[{"*":"Порожня категорія"}]}}');
   });
   it('acto, acdir=descending (from/to swap roles), acmin/acmax on the member count', async () => {
-    assert.deepEqual((await get({ action: 'query', list: 'allcategories', acfrom: 'Ф', acto: 'Фотографії' })).json.query.allcategories.map((c: any) => c['*']), ['Файли', 'Форми', 'Фотографії']);
-    assert.deepEqual((await get({ action: 'query', list: 'allcategories', acfrom: 'Ш', acto: 'Ф', acdir: 'descending' })).json.query.allcategories.map((c: any) => c['*']), ['Фотографії', 'Форми', 'Файли']);
-    assert.equal((await get({ action: 'query', list: 'allcategories', acfrom: 'Ф', acto: 'Ш', acdir: 'descending' })).text, '{"query":{"allcategories":[]}}');
-    assert.deepEqual((await get({ action: 'query', list: 'allcategories', acmin: 25, acprop: 'size' })).json.query.allcategories.map((c: any) => [c['*'], c.size]), [
-      ['Власні роботи', 35],
-      ['Міста', 71],
-      ['Обласні центри', 25],
-      ['Персонажі', 30],
-      ['Річки', 25],
-      ['Статті без джерел', 29],
-      ['Українська кухня', 42],
-    ]);
-    assert.deepEqual((await get({ action: 'query', list: 'allcategories', acmin: 20, acmax: 23, acdir: 'descending' })).json.query.allcategories.map((c: any) => c['*']), ['Фотографії', 'Властивості']);
+    assert.deepEqual(
+      (await get({ action: 'query', list: 'allcategories', acfrom: 'Ф', acto: 'Фотографії' })).json.query.allcategories.map(
+        (c: any) => c['*'],
+      ),
+      ['Файли', 'Форми', 'Фотографії'],
+    );
+    assert.deepEqual(
+      (await get({ action: 'query', list: 'allcategories', acfrom: 'Ш', acto: 'Ф', acdir: 'descending' })).json.query.allcategories.map(
+        (c: any) => c['*'],
+      ),
+      ['Фотографії', 'Форми', 'Файли'],
+    );
+    assert.equal(
+      (await get({ action: 'query', list: 'allcategories', acfrom: 'Ф', acto: 'Ш', acdir: 'descending' })).text,
+      '{"query":{"allcategories":[]}}',
+    );
+    assert.deepEqual(
+      (await get({ action: 'query', list: 'allcategories', acmin: 25, acprop: 'size' })).json.query.allcategories.map((c: any) => [
+        c['*'],
+        c.size,
+      ]),
+      [
+        ['Власні роботи', 35],
+        ['Міста', 71],
+        ['Обласні центри', 25],
+        ['Персонажі', 30],
+        ['Річки', 25],
+        ['Статті без джерел', 29],
+        ['Українська кухня', 42],
+      ],
+    );
+    assert.deepEqual(
+      (await get({ action: 'query', list: 'allcategories', acmin: 20, acmax: 23, acdir: 'descending' })).json.query.allcategories.map(
+        (c: any) => c['*'],
+      ),
+      ['Фотографії', 'Властивості'],
+    );
   });
   it('byte order: Latin before Cyrillic, І/Ї/Є (U+04xx low) before А-Я', async () => {
-    const all = (await get({ action: 'query', list: 'allcategories', aclimit: 'max' })).json.query.allcategories.map((c: any) => c['*'] as string);
+    const all = (await get({ action: 'query', list: 'allcategories', aclimit: 'max' })).json.query.allcategories.map(
+      (c: any) => c['*'] as string,
+    );
     const sorted = [...all].sort((a, b) => Buffer.compare(Buffer.from(a.replace(/ /g, '_')), Buffer.from(b.replace(/ /g, '_'))));
     assert.deepEqual(all, sorted);
     assert.deepEqual(all.slice(0, 3), ['Rivers', 'Історія', 'Вигадані місця']);
@@ -95,7 +138,10 @@ describe('list=allcategories', () => {
   });
   it('aclimit: over the maximum is clamped with the warning, max reports limits, below 1 is raised', async () => {
     const over = await get({ action: 'query', list: 'allcategories', aclimit: 5000, acprefix: 'Ш' });
-    assert.equal(over.text, '{"warnings":{"allcategories":{"*":"aclimit may not be over 500 (set to 5000) for users"}},"query":{"allcategories":[{"*":"Шаблони"},{"*":"Шаблони-картки"}]}}');
+    assert.equal(
+      over.text,
+      '{"warnings":{"allcategories":{"*":"aclimit may not be over 500 (set to 5000) for users"}},"query":{"allcategories":[{"*":"Шаблони"},{"*":"Шаблони-картки"}]}}',
+    );
     const all = await get({ action: 'query', list: 'allcategories', aclimit: 5000 });
     assert.equal(all.json.query.allcategories.length, 56);
     const max = await get({ action: 'query', list: 'allcategories', aclimit: 'max', acprefix: 'Ш' });
@@ -113,7 +159,10 @@ describe('list=allcategories', () => {
       '{"query-continue":{"allcategories":{"gaccontinue":"Річки_України"}},"query":{"pages":{"191":{"pageid":191,"ns":14,"title":"Категорія:Регіони України"},"405":{"pageid":405,"ns":14,"title":"Категорія:Річки"},"169":{"pageid":169,"ns":14,"title":"Категорія:Річки (стара назва)"}}}}',
     );
     const missing = await get({ action: 'query', generator: 'allcategories', gacfrom: 'Rivers', gaclimit: 1, rawcontinue: 1 });
-    assert.equal(missing.text, '{"query-continue":{"allcategories":{"gaccontinue":"Історія"}},"query":{"pages":{"-1":{"ns":14,"title":"Категорія:Rivers","missing":""}}}}');
+    assert.equal(
+      missing.text,
+      '{"query-continue":{"allcategories":{"gaccontinue":"Історія"}},"query":{"pages":{"-1":{"ns":14,"title":"Категорія:Rivers","missing":""}}}}',
+    );
   });
   it('errors', async () => {
     const bad = 'Invalid continue param. You should pass the original value returned by the previous query';
@@ -123,9 +172,16 @@ describe('list=allcategories', () => {
     assertError(await get({ action: 'query', list: 'allcategories', acfrom: 'Foo[bar]' }), 'acinvalidtitle', 'Bad title "Foo[bar]"');
     assertError(await get({ action: 'query', list: 'allcategories', acto: 'a|b' }), 'acinvalidtitle', 'Bad title "a|b"');
     assertError(await get({ action: 'query', generator: 'allcategories', gacprefix: 'x{' }), 'gacinvalidtitle', 'Bad title "x{"');
-    assertError(await get({ action: 'query', list: 'allcategories', acdir: 'up' }), 'acunknown_acdir', "Unrecognized value for parameter 'acdir': up");
+    assertError(
+      await get({ action: 'query', list: 'allcategories', acdir: 'up' }),
+      'acunknown_acdir',
+      "Unrecognized value for parameter 'acdir': up",
+    );
     const w = await get({ action: 'query', list: 'allcategories', acprop: 'size|bogus', acprefix: 'Шаблони-' });
-    assert.equal(w.text, '{"warnings":{"allcategories":{"*":"Unrecognized value for parameter \'acprop\': bogus"}},"query":{"allcategories":[{"size":5,"pages":5,"files":0,"subcats":0,"*":"Шаблони-картки"}]}}');
+    assert.equal(
+      w.text,
+      '{"warnings":{"allcategories":{"*":"Unrecognized value for parameter \'acprop\': bogus"}},"query":{"allcategories":[{"size":5,"pages":5,"files":0,"subcats":0,"*":"Шаблони-картки"}]}}',
+    );
   });
 });
 
@@ -143,22 +199,34 @@ describe('generator=allfileusages', () => {
   });
   it('a page that uses several files of one batch appears once', async () => {
     const params = { action: 'query', generator: 'allfileusages', gaffrom: 'Ukraine_flag_copy.png', gaflimit: 10, rawcontinue: 1 };
-    const links = (await get({ action: 'query', list: 'allfileusages', affrom: 'Ukraine_flag_copy.png', afprop: 'ids|title' })).json.query.allfileusages;
+    const links = (await get({ action: 'query', list: 'allfileusages', affrom: 'Ukraine_flag_copy.png', afprop: 'ids|title' })).json.query
+      .allfileusages;
     const ids: number[] = links.map((l: any) => l.fromid as number);
     assert.equal(ids.length, 10);
     const unique = [...new Set(ids)].sort((a, b) => a - b);
     assert.ok(unique.length < 10, 'the batch has a page using several files');
     const r = await get(params);
     // in page id order, each once
-    assert.deepEqual([...r.text.matchAll(/"(\d+)":\{"pageid"/g)].map((m) => Number(m[1])), unique);
+    assert.deepEqual(
+      [...r.text.matchAll(/"(\d+)":\{"pageid"/g)].map((m) => Number(m[1])),
+      unique,
+    );
   });
   it('continues at the link past the limit, in both directions (the store reads only the last target)', async () => {
     for (const dir of ['ascending', 'descending']) {
-      const links = (await get({ action: 'query', list: 'allfileusages', afdir: dir, afprop: 'ids|title', aflimit: 'max' })).json.query.allfileusages as Array<{ fromid: number; title: string }>;
+      const links = (await get({ action: 'query', list: 'allfileusages', afdir: dir, afprop: 'ids|title', aflimit: 'max' })).json.query
+        .allfileusages as Array<{ fromid: number; title: string }>;
       assert.ok(links.length > 12, 'enough links to walk');
       let cont: string | undefined;
       for (let at = 0; at + 3 < links.length && at < 12; at += 3) {
-        const r = await get({ action: 'query', generator: 'allfileusages', gafdir: dir, gaflimit: 3, rawcontinue: 1, ...(cont === undefined ? {} : { gafcontinue: cont }) });
+        const r = await get({
+          action: 'query',
+          generator: 'allfileusages',
+          gafdir: dir,
+          gaflimit: 3,
+          rawcontinue: 1,
+          ...(cont === undefined ? {} : { gafcontinue: cont }),
+        });
         const next = links[at + 3]!;
         cont = r.json['query-continue'].allfileusages.gafcontinue as string;
         assert.equal(cont, `${next.title.replace(/^Файл:/, '').replace(/ /g, '_')}|${next.fromid}`, `${dir} at ${at}`);
@@ -174,7 +242,10 @@ describe('generator=allfileusages', () => {
       '{"1":{"pageid":1,"ns":0,"title":"Головна сторінка"},"26":{"pageid":26,"ns":0,"title":"Суми"},"33":{"pageid":33,"ns":0,"title":"Умань"}}',
     );
     const t = await get({ action: 'query', generator: 'allfileusages', gafprefix: 'flag_of' });
-    assert.equal(t.text, '{"query":{"pages":{"41":{"pageid":41,"ns":10,"title":"Шаблон:Прапор"},"376":{"pageid":376,"ns":0,"title":"Галерея"}}}}');
+    assert.equal(
+      t.text,
+      '{"query":{"pages":{"41":{"pageid":41,"ns":10,"title":"Шаблон:Прапор"},"376":{"pageid":376,"ns":0,"title":"Галерея"}}}}',
+    );
   });
   it('gafunique yields the file pages, red links as missing pages', async () => {
     const r = await get({ action: 'query', generator: 'allfileusages', gafunique: 1, gaffrom: 'Н', gaflimit: 3, rawcontinue: 1 });
@@ -196,13 +267,23 @@ describe('list=allfileusages', () => {
     );
   });
   it('default prop title; afunique; afto; afprefix; descending', async () => {
-    const titles = async (p: Record<string, string | number>) => (await get({ action: 'query', list: 'allfileusages', aflimit: 'max', ...p })).json.query.allfileusages;
+    const titles = async (p: Record<string, string | number>) =>
+      (await get({ action: 'query', list: 'allfileusages', aflimit: 'max', ...p })).json.query.allfileusages;
     assert.deepEqual(await titles({ afprefix: 'Говерла' }), Array(3).fill({ ns: 6, title: 'Файл:Говерла.png' }));
     assert.deepEqual(await titles({ afprefix: 'Говерла', afunique: 1 }), [{ ns: 6, title: 'Файл:Говерла.png' }]);
-    assert.deepEqual((await titles({ affrom: 'Р', afto: 'Світязь.png', afunique: 1 })).map((t: any) => t.title), ['Файл:Рось.png', 'Файл:Сало.png', 'Файл:Світязь.png']);
-    assert.deepEqual((await titles({ afprefix: 'Говерла', afprop: 'ids', afdir: 'descending' })).map((t: any) => t.fromid), [376, 270, 190]);
+    assert.deepEqual(
+      (await titles({ affrom: 'Р', afto: 'Світязь.png', afunique: 1 })).map((t: any) => t.title),
+      ['Файл:Рось.png', 'Файл:Сало.png', 'Файл:Світязь.png'],
+    );
+    assert.deepEqual(
+      (await titles({ afprefix: 'Говерла', afprop: 'ids', afdir: 'descending' })).map((t: any) => t.fromid),
+      [376, 270, 190],
+    );
     // from/to keep their meaning when descending (MediaWiki does not swap them)
-    assert.deepEqual((await titles({ affrom: 'Р', afto: 'Світязь.png', afunique: 1, afdir: 'descending' })).map((t: any) => t.title), ['Файл:Світязь.png', 'Файл:Сало.png', 'Файл:Рось.png']);
+    assert.deepEqual(
+      (await titles({ affrom: 'Р', afto: 'Світязь.png', afunique: 1, afdir: 'descending' })).map((t: any) => t.title),
+      ['Файл:Світязь.png', 'Файл:Сало.png', 'Файл:Рось.png'],
+    );
   });
   it('continue overrides from', async () => {
     const r = await get({ action: 'query', list: 'allfileusages', affrom: 'Я', afcontinue: 'Ґанок.png|0', afprop: 'ids' });
@@ -210,15 +291,30 @@ describe('list=allfileusages', () => {
   });
   it('errors', async () => {
     const bad = 'Invalid continue param. You should pass the original value returned by the previous query';
-    assertError(await get({ action: 'query', list: 'allfileusages', afunique: 1, afprop: 'ids|title' }), 'afparams', 'Cannot use afprop=ids with afunique');
-    assertError(await get({ action: 'query', generator: 'allfileusages', gafunique: 1, gafprop: 'ids' }), 'gafparams', 'Cannot use afprop=ids with afunique');
+    assertError(
+      await get({ action: 'query', list: 'allfileusages', afunique: 1, afprop: 'ids|title' }),
+      'afparams',
+      'Cannot use afprop=ids with afunique',
+    );
+    assertError(
+      await get({ action: 'query', generator: 'allfileusages', gafunique: 1, gafprop: 'ids' }),
+      'gafparams',
+      'Cannot use afprop=ids with afunique',
+    );
     assertError(await get({ action: 'query', list: 'allfileusages', afcontinue: 'A' }), 'afbadcontinue', bad);
     assertError(await get({ action: 'query', list: 'allfileusages', afunique: 1, afcontinue: 'A|1' }), 'afbadcontinue', bad);
     assertError(await get({ action: 'query', generator: 'allfileusages', gafcontinue: 'A|1|2' }), 'gafbadcontinue', bad);
     assertError(await get({ action: 'query', list: 'allfileusages', afprefix: '<' }), 'afinvalidtitle', 'Bad title "<"');
-    assertError(await get({ action: 'query', list: 'allfileusages', afdir: 'newer' }), 'afunknown_afdir', "Unrecognized value for parameter 'afdir': newer");
+    assertError(
+      await get({ action: 'query', list: 'allfileusages', afdir: 'newer' }),
+      'afunknown_afdir',
+      "Unrecognized value for parameter 'afdir': newer",
+    );
     const w = await get({ action: 'query', list: 'allfileusages', aflimit: 600, afprefix: 'Ґ' });
-    assert.equal(w.text, '{"warnings":{"allfileusages":{"*":"aflimit may not be over 500 (set to 600) for users"}},"query":{"allfileusages":[{"ns":6,"title":"Файл:Ґанок.png"}]}}');
+    assert.equal(
+      w.text,
+      '{"warnings":{"allfileusages":{"*":"aflimit may not be over 500 (set to 600) for users"}},"query":{"allfileusages":[{"ns":6,"title":"Файл:Ґанок.png"}]}}',
+    );
   });
 });
 
@@ -285,7 +381,9 @@ describe('LinkStore.fileUsagePages', () => {
     const db = new Db(file);
     try {
       const links = new SqliteLinkStore(db);
-      const pageOf = db.raw.prepare('SELECT page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS r FROM page WHERE page_id = ?');
+      const pageOf = db.raw.prepare(
+        'SELECT page_id AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS r FROM page WHERE page_id = ?',
+      );
       let redirects = 0;
       let missing = 0;
       for (const descending of [false, true]) {
@@ -294,13 +392,20 @@ describe('LinkStore.fileUsagePages', () => {
           const usages = await links.fileUsages(o);
           const pages = await links.fileUsagePages(o);
           const full = await links.fileUsagePages(o, true);
-          assert.deepEqual(pages.from, usages.map((u) => u.from));
+          assert.deepEqual(
+            pages.from,
+            usages.map((u) => u.from),
+          );
           assert.equal(pages.lastTarget, usages.at(-1)?.target);
           assert.deepEqual(full.from, pages.from);
           assert.equal(full.lastTarget, pages.lastTarget);
           for (const [i, p] of pages.page.entries()) {
             const row = pageOf.get(pages.from[i]) as { pageid: number; ns: number; title: string; r: number } | undefined;
-            assert.deepEqual(p, row ? { pageid: row.pageid, ns: row.ns, title: row.title, isRedirect: row.r === 1 } : null, String(pages.from[i]));
+            assert.deepEqual(
+              p,
+              row ? { pageid: row.pageid, ns: row.ns, title: row.title, isRedirect: row.r === 1 } : null,
+              String(pages.from[i]),
+            );
             const f = full.page[i];
             assert.deepEqual(f && { pageid: f.pageid, ns: f.ns, title: f.title, isRedirect: f.isRedirect }, p);
             if (row?.r === 1) redirects++;

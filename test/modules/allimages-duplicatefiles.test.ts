@@ -65,29 +65,59 @@ describe('prop=duplicatefiles&titles=', () => {
     const r = await get({ action: 'query', prop: 'duplicatefiles', titles, dflimit: 3, rawcontinue: 1 });
     assert.deepEqual(r.json['query-continue'], { duplicatefiles: { dfcontinue: 'Tux.png|Пінгвін.png' } });
     const pages = r.json.query.pages;
-    assert.deepEqual(pages['171'].duplicatefiles.map((d: any) => d.name), ['Tux.png', 'Пінгвін.png']);
-    assert.deepEqual(pages['40'].duplicatefiles.map((d: any) => d.name), ['Linux_logo.png']);
-    const r2 = await get({ action: 'query', prop: 'duplicatefiles', titles, dflimit: 3, continue: '||', dfcontinue: 'Tux.png|Пінгвін.png' });
+    assert.deepEqual(
+      pages['171'].duplicatefiles.map((d: any) => d.name),
+      ['Tux.png', 'Пінгвін.png'],
+    );
+    assert.deepEqual(
+      pages['40'].duplicatefiles.map((d: any) => d.name),
+      ['Linux_logo.png'],
+    );
+    const r2 = await get({
+      action: 'query',
+      prop: 'duplicatefiles',
+      titles,
+      dflimit: 3,
+      continue: '||',
+      dfcontinue: 'Tux.png|Пінгвін.png',
+    });
     assert.equal(
       r2.text,
       '{"batchcomplete":"","query":{"pages":{"171":{"pageid":171,"ns":6,"title":"Файл:Linux logo.png"},"40":{"pageid":40,"ns":6,"title":"Файл:Tux.png","duplicatefiles":[{"name":"Пінгвін.png","user":"Марʼяна","timestamp":"2012-04-26T21:54:57Z"}]}}}}',
     );
   });
-  it(
-    'new continuation of a prop on titles=: "||" and no batchcomplete (prop modules are always the generated modules)',
-    async () => {
-      const titles = 'Файл:Linux logo.png|Файл:Tux.png';
-      const r = await get({ action: 'query', prop: 'duplicatefiles', titles, dflimit: 3, continue: '' });
-      assert.deepEqual(Object.keys(r.json), ['continue', 'query']);
-      assert.deepEqual(r.json.continue, { dfcontinue: 'Tux.png|Пінгвін.png', continue: '||' });
-    },
-  );
+  it('new continuation of a prop on titles=: "||" and no batchcomplete (prop modules are always the generated modules)', async () => {
+    const titles = 'Файл:Linux logo.png|Файл:Tux.png';
+    const r = await get({ action: 'query', prop: 'duplicatefiles', titles, dflimit: 3, continue: '' });
+    assert.deepEqual(Object.keys(r.json), ['continue', 'query']);
+    assert.deepEqual(r.json.continue, { dfcontinue: 'Tux.png|Пінгвін.png', continue: '||' });
+  });
   it('dfdir=descending reverses files and duplicates', async () => {
-    const r = await get({ action: 'query', prop: 'duplicatefiles', titles: 'Файл:Linux logo.png|Файл:Tux.png', dfdir: 'descending', dflimit: 2, rawcontinue: 1 });
+    const r = await get({
+      action: 'query',
+      prop: 'duplicatefiles',
+      titles: 'Файл:Linux logo.png|Файл:Tux.png',
+      dfdir: 'descending',
+      dflimit: 2,
+      rawcontinue: 1,
+    });
     assert.deepEqual(r.json['query-continue'], { duplicatefiles: { dfcontinue: 'Linux_logo.png|Пінгвін.png' } });
-    assert.deepEqual(r.json.query.pages['40'].duplicatefiles.map((d: any) => d.name), ['Пінгвін.png', 'Linux_logo.png']);
-    const r2 = await get({ action: 'query', prop: 'duplicatefiles', titles: 'Файл:Linux logo.png|Файл:Tux.png', dfdir: 'descending', dflimit: 2, dfcontinue: 'Linux_logo.png|Пінгвін.png' });
-    assert.deepEqual(r2.json.query.pages['171'].duplicatefiles.map((d: any) => d.name), ['Пінгвін.png', 'Tux.png']);
+    assert.deepEqual(
+      r.json.query.pages['40'].duplicatefiles.map((d: any) => d.name),
+      ['Пінгвін.png', 'Linux_logo.png'],
+    );
+    const r2 = await get({
+      action: 'query',
+      prop: 'duplicatefiles',
+      titles: 'Файл:Linux logo.png|Файл:Tux.png',
+      dfdir: 'descending',
+      dflimit: 2,
+      dfcontinue: 'Linux_logo.png|Пінгвін.png',
+    });
+    assert.deepEqual(
+      r2.json.query.pages['171'].duplicatefiles.map((d: any) => d.name),
+      ['Пінгвін.png', 'Tux.png'],
+    );
     assert.equal(r2.json.query.pages['40'].duplicatefiles, undefined);
     assert.equal(r2.json['query-continue'], undefined);
   });
@@ -96,7 +126,12 @@ describe('prop=duplicatefiles&titles=', () => {
     const b = await get({ action: 'query', prop: 'duplicatefiles', titles: 'Файл:Tux.png' });
     assert.equal(a.text, b.text);
     const v2 = await get({ action: 'query', prop: 'duplicatefiles', titles: 'Файл:Tux.png', formatversion: 2 });
-    assert.deepEqual(v2.json.query.pages[0].duplicatefiles[0], { name: 'Linux_logo.png', user: 'Ivan Petrenko', timestamp: '2012-04-12T02:52:00Z', shared: false });
+    assert.deepEqual(v2.json.query.pages[0].duplicatefiles[0], {
+      name: 'Linux_logo.png',
+      user: 'Ivan Petrenko',
+      timestamp: '2012-04-12T02:52:00Z',
+      shared: false,
+    });
   });
   it('as a generator it yields the duplicates', async () => {
     const r = await get({ action: 'query', generator: 'duplicatefiles', titles: 'Файл:Прапор України.png' });
@@ -110,9 +145,17 @@ describe('prop=duplicatefiles&titles=', () => {
   });
   it('bad dfcontinue', async () => {
     for (const v of ['abc', 'a|b|c']) {
-      assertError(await get({ action: 'query', prop: 'duplicatefiles', titles: 'Файл:Tux.png', dfcontinue: v }), 'dfbadcontinue', 'Invalid continue param. You should pass the original value returned by the previous query');
+      assertError(
+        await get({ action: 'query', prop: 'duplicatefiles', titles: 'Файл:Tux.png', dfcontinue: v }),
+        'dfbadcontinue',
+        'Invalid continue param. You should pass the original value returned by the previous query',
+      );
     }
-    assertError(await get({ action: 'query', generator: 'duplicatefiles', titles: 'Файл:Tux.png', gdfcontinue: 'x' }), 'gdfbadcontinue', 'Invalid continue param. You should pass the original value returned by the previous query');
+    assertError(
+      await get({ action: 'query', generator: 'duplicatefiles', titles: 'Файл:Tux.png', gdfcontinue: 'x' }),
+      'gdfbadcontinue',
+      'Invalid continue param. You should pass the original value returned by the previous query',
+    );
   });
 });
 
@@ -143,7 +186,10 @@ describe('generator=allimages&prop=duplicatefiles', () => {
   });
   it('prop and generator continuation meet (facts §10): raw form', async () => {
     const r = await get({ action: 'query', generator: 'allimages', prop: 'duplicatefiles', gailimit: 5, dflimit: 2 });
-    assert.deepEqual(r.json['query-continue'], { duplicatefiles: { dfcontinue: 'Dnipro_aerial.png|Дніпро_з_висоти.png' }, allimages: { gaicontinue: 'IPhone.png' } });
+    assert.deepEqual(r.json['query-continue'], {
+      duplicatefiles: { dfcontinue: 'Dnipro_aerial.png|Дніпро_з_висоти.png' },
+      allimages: { gaicontinue: 'IPhone.png' },
+    });
     assert.equal(r.json.warnings.query['*'], RAW_WARNING);
     assert.deepEqual(Object.keys(r.json), ['warnings', 'query-continue', 'query']);
   });
@@ -154,8 +200,14 @@ describe('generator=allimages&prop=duplicatefiles', () => {
     assert.deepEqual(r1.json.continue, { dfcontinue: 'Dnipro_aerial.png|Дніпро_з_висоти.png', continue: '||' });
     const r2 = await get({ ...base, ...r1.json.continue });
     assert.deepEqual(r2.json.continue, { dfcontinue: 'Flag_of_Ukraine.png|Прапор_України.png', continue: '||' });
-    assert.deepEqual(r2.json.query.pages['195'].duplicatefiles.map((d: any) => d.name), ['Дніпро_з_висоти.png']);
-    assert.deepEqual(r2.json.query.pages['133'].duplicatefiles.map((d: any) => d.name), ['Ukraine_flag_copy.png']);
+    assert.deepEqual(
+      r2.json.query.pages['195'].duplicatefiles.map((d: any) => d.name),
+      ['Дніпро_з_висоти.png'],
+    );
+    assert.deepEqual(
+      r2.json.query.pages['133'].duplicatefiles.map((d: any) => d.name),
+      ['Ukraine_flag_copy.png'],
+    );
     const r3 = await get({ ...base, ...r2.json.continue });
     assert.deepEqual(r3.json.continue, { gaicontinue: 'IPhone.png', continue: 'gaicontinue||' });
     // the next generator batch, whose duplicates continue with the generator position copied back
@@ -163,7 +215,10 @@ describe('generator=allimages&prop=duplicatefiles', () => {
     assert.deepEqual(r4.json.continue, { dfcontinue: 'Linux_logo.png|Пінгвін.png', gaicontinue: 'IPhone.png', continue: 'gaicontinue||' });
     assert.equal(r4.json.batchcomplete, undefined);
     // pages in title order (JSON.parse would reorder integer keys: look at the text)
-    assert.deepEqual([...r4.text.matchAll(/"(\d+)":\{"pageid"/g)].map((m) => m[1]), ['202', '372', '171', '241', '132']);
+    assert.deepEqual(
+      [...r4.text.matchAll(/"(\d+)":\{"pageid"/g)].map((m) => m[1]),
+      ['202', '372', '171', '241', '132'],
+    );
   });
   it('the generator alone: gaicontinue with batchcomplete', async () => {
     const r = await get({ action: 'query', generator: 'allimages', gailimit: 2, continue: '' });
@@ -199,7 +254,8 @@ describe('list=allimages', () => {
       list: 'allimages',
       aifrom: "П'ятниця.png",
       ailimit: 1,
-      aiprop: 'bitdepth|mediatype|mime|sha1|dimensions|size|url|canonicaltitle|parsedcomment|comment|userid|user|timestamp|metadata|commonmetadata',
+      aiprop:
+        'bitdepth|mediatype|mime|sha1|dimensions|size|url|canonicaltitle|parsedcomment|comment|userid|user|timestamp|metadata|commonmetadata',
       rawcontinue: 1,
     });
     const srv = server();
@@ -218,7 +274,9 @@ describe('list=allimages', () => {
     assert.deepEqual(Object.keys(r.json.query.allimages[0]), ['name', 'user', 'anon', 'ns', 'title']);
   });
   it('byte order of names: digits, Latin, Ё, Є, Ї, then А-Я, Ґ last', async () => {
-    const names = (await get({ action: 'query', list: 'allimages', ailimit: 'max', aiprop: '' })).json.query.allimages.map((i: any) => i.name as string);
+    const names = (await get({ action: 'query', list: 'allimages', ailimit: 'max', aiprop: '' })).json.query.allimages.map(
+      (i: any) => i.name as string,
+    );
     assert.equal(names.length, 54);
     assert.deepEqual(names.slice(0, 2), ['2014_рік.png', 'Blank.png']);
     const i = names.indexOf('Ёлка.png');
@@ -226,19 +284,39 @@ describe('list=allimages', () => {
     assert.equal(names.at(-1), 'Ґанок.png');
     assert.ok(names.indexOf('Мʼясо.png') < names.indexOf('Мавка.png'));
     assert.ok(names.indexOf("П'ятниця.png") < names.indexOf('Паляниця.png'));
-    assert.deepEqual(names, [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
-    const desc = (await get({ action: 'query', list: 'allimages', ailimit: 'max', aiprop: '', aidir: 'descending' })).json.query.allimages.map((i: any) => i.name);
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+    );
+    const desc = (
+      await get({ action: 'query', list: 'allimages', ailimit: 'max', aiprop: '', aidir: 'descending' })
+    ).json.query.allimages.map((i: any) => i.name);
     assert.deepEqual(desc, [...names].reverse());
   });
   it('aifrom/aito/aiprefix are title parts (first letter uppercased, spaces to underscores)', async () => {
-    const names = async (p: Record<string, string | number>) => (await get({ action: 'query', list: 'allimages', aiprop: '', ...p })).json.query.allimages.map((i: any) => i.name);
+    const names = async (p: Record<string, string | number>) =>
+      (await get({ action: 'query', list: 'allimages', aiprop: '', ...p })).json.query.allimages.map((i: any) => i.name);
     assert.deepEqual(await names({ aiprefix: 'прапор ' }), ['Прапор_Києва.png', 'Прапор_Львова.png', 'Прапор_України.png']);
     assert.deepEqual(await names({ aifrom: 'герб', aito: 'Говерла.png' }), ['Герб_Києва.png', 'Герб_Львова.png', 'Говерла.png']);
-    assert.deepEqual(await names({ aifrom: 'Говерла.png', aito: 'герб', aidir: 'descending' }), ['Говерла.png', 'Герб_Львова.png', 'Герб_Києва.png']);
+    assert.deepEqual(await names({ aifrom: 'Говерла.png', aito: 'герб', aidir: 'descending' }), [
+      'Говерла.png',
+      'Герб_Львова.png',
+      'Герб_Києва.png',
+    ]);
     assert.deepEqual(await names({ aiprefix: 'Категорія:' }), []);
   });
   it('sort=timestamp: newer/older, start/end, user, continuation <timestamp>|<name>', async () => {
-    const r = await get({ action: 'query', list: 'allimages', aisort: 'timestamp', aistart: '2016-01-01T00:00:00Z', aiend: '2015-01-01T00:00:00Z', aidir: 'older', ailimit: 3, aiprop: 'timestamp|user', rawcontinue: 1 });
+    const r = await get({
+      action: 'query',
+      list: 'allimages',
+      aisort: 'timestamp',
+      aistart: '2016-01-01T00:00:00Z',
+      aiend: '2015-01-01T00:00:00Z',
+      aidir: 'older',
+      ailimit: 3,
+      aiprop: 'timestamp|user',
+      rawcontinue: 1,
+    });
     assert.equal(
       r.text,
       '{"query-continue":{"allimages":{"aicontinue":"20150712021720|Kyiv_coat_of_arms.png"}},"query":{"allimages":[' +
@@ -246,58 +324,150 @@ describe('list=allimages', () => {
         '{"name":"Софійський_собор.png","timestamp":"2015-08-12T14:45:00Z","user":"Адміністратор","ns":6,"title":"Файл:Софійський собор.png"},' +
         '{"name":"Blank.png","timestamp":"2015-07-13T21:27:39Z","user":"ДемоБот","ns":6,"title":"Файл:Blank.png"}]}}',
     );
-    const next = await get({ action: 'query', list: 'allimages', aisort: 'timestamp', aistart: '2016-01-01T00:00:00Z', aiend: '2015-01-01T00:00:00Z', aidir: 'older', ailimit: 3, aiprop: 'timestamp', aicontinue: '20150712021720|Kyiv_coat_of_arms.png' });
-    assert.deepEqual(next.json.query.allimages.map((i: any) => [i.name, i.timestamp]), [
-      ['Kyiv_coat_of_arms.png', '2015-07-12T02:17:20Z'],
-      // equal upload times: by name, descending too
-      ['Upload_only_photo.png', '2015-06-01T00:00:00Z'],
-      ['Ukraine_flag_copy.png', '2015-06-01T00:00:00Z'],
-    ]);
-    const tie = await get({ action: 'query', list: 'allimages', aisort: 'timestamp', aistart: '2015-06-01T00:00:00Z', ailimit: 1, aiprop: '', rawcontinue: 1 });
-    const iso = await get({ action: 'query', list: 'allimages', aisort: 'timestamp', ailimit: 1, aiprop: '', aicontinue: '2015-06-01T00:00:00Z|Upload_only_photo.png', rawcontinue: 1 });
+    const next = await get({
+      action: 'query',
+      list: 'allimages',
+      aisort: 'timestamp',
+      aistart: '2016-01-01T00:00:00Z',
+      aiend: '2015-01-01T00:00:00Z',
+      aidir: 'older',
+      ailimit: 3,
+      aiprop: 'timestamp',
+      aicontinue: '20150712021720|Kyiv_coat_of_arms.png',
+    });
+    assert.deepEqual(
+      next.json.query.allimages.map((i: any) => [i.name, i.timestamp]),
+      [
+        ['Kyiv_coat_of_arms.png', '2015-07-12T02:17:20Z'],
+        // equal upload times: by name, descending too
+        ['Upload_only_photo.png', '2015-06-01T00:00:00Z'],
+        ['Ukraine_flag_copy.png', '2015-06-01T00:00:00Z'],
+      ],
+    );
+    const tie = await get({
+      action: 'query',
+      list: 'allimages',
+      aisort: 'timestamp',
+      aistart: '2015-06-01T00:00:00Z',
+      ailimit: 1,
+      aiprop: '',
+      rawcontinue: 1,
+    });
+    const iso = await get({
+      action: 'query',
+      list: 'allimages',
+      aisort: 'timestamp',
+      ailimit: 1,
+      aiprop: '',
+      aicontinue: '2015-06-01T00:00:00Z|Upload_only_photo.png',
+      rawcontinue: 1,
+    });
     assert.equal(iso.json.query.allimages[0].name, 'Upload_only_photo.png');
     assert.deepEqual(tie.json, {
       'query-continue': { allimages: { aicontinue: '20150601000000|Upload_only_photo.png' } },
       query: { allimages: [{ name: 'Ukraine_flag_copy.png', ns: 6, title: 'Файл:Ukraine flag copy.png' }] },
     });
     const newer = await get({ action: 'query', list: 'allimages', aisort: 'timestamp', ailimit: 2, aiprop: 'timestamp' });
-    assert.deepEqual(newer.json.query.allimages.map((i: any) => [i.name, i.timestamp]), [['Герб_Києва.png', '2009-10-15T22:27:33Z'], ['Єнот.png', '2009-12-28T19:34:58Z']]);
-    const user = await get({ action: 'query', list: 'allimages', aisort: 'timestamp', aiuser: 'Остап_Ґудзь', aiprop: 'user', aidir: 'older' });
-    assert.deepEqual(user.json.query.allimages.map((i: any) => [i.name, i.user]), [
-      ['Трембіта.gif', 'Остап Ґудзь'],
-      ['Ґанок.png', 'Остап Ґудзь'],
-      ['Об’єкт.png', 'Остап Ґудзь'],
-      ['Герб_Львова.png', 'Остап Ґудзь'],
-      ['Прапор_Львова.png', 'Остап Ґудзь'],
-    ]);
+    assert.deepEqual(
+      newer.json.query.allimages.map((i: any) => [i.name, i.timestamp]),
+      [
+        ['Герб_Києва.png', '2009-10-15T22:27:33Z'],
+        ['Єнот.png', '2009-12-28T19:34:58Z'],
+      ],
+    );
+    const user = await get({
+      action: 'query',
+      list: 'allimages',
+      aisort: 'timestamp',
+      aiuser: 'Остап_Ґудзь',
+      aiprop: 'user',
+      aidir: 'older',
+    });
+    assert.deepEqual(
+      user.json.query.allimages.map((i: any) => [i.name, i.user]),
+      [
+        ['Трембіта.gif', 'Остап Ґудзь'],
+        ['Ґанок.png', 'Остап Ґудзь'],
+        ['Об’єкт.png', 'Остап Ґудзь'],
+        ['Герб_Львова.png', 'Остап Ґудзь'],
+        ['Прапор_Львова.png', 'Остап Ґудзь'],
+      ],
+    );
     // the user name's first letter is uppercased (User::getCanonicalName)
-    assert.equal((await get({ action: 'query', list: 'allimages', aisort: 'timestamp', aiuser: 'тарас', aiprop: 'user', ailimit: 1 })).json.query.allimages[0].user, 'Тарас');
+    assert.equal(
+      (await get({ action: 'query', list: 'allimages', aisort: 'timestamp', aiuser: 'тарас', aiprop: 'user', ailimit: 1 })).json.query
+        .allimages[0].user,
+      'Тарас',
+    );
   });
   it('filters: size, sha1, sha1base36, mime, filterbots', async () => {
-    const names = async (p: Record<string, string | number>) => (await get({ action: 'query', list: 'allimages', aiprop: '', ailimit: 'max', ...p })).json.query.allimages.map((i: any) => i.name);
+    const names = async (p: Record<string, string | number>) =>
+      (await get({ action: 'query', list: 'allimages', aiprop: '', ailimit: 'max', ...p })).json.query.allimages.map((i: any) => i.name);
     assert.deepEqual(await names({ aiminsize: 5000 }), ['Ukraine_map.gif', 'Мапа_України.gif', 'Трембіта.gif']);
     assert.deepEqual(await names({ aimaxsize: 90 }), ['Blank.png', 'Порожнє_зображення.png']);
-    assert.deepEqual(await names({ aiminsize: 118, aimaxsize: 119 }), ['Flag_of_Ukraine.png', 'Ukraine_flag_copy.png', 'Прапор_Києва.png', 'Прапор_України.png']);
+    assert.deepEqual(await names({ aiminsize: 118, aimaxsize: 119 }), [
+      'Flag_of_Ukraine.png',
+      'Ukraine_flag_copy.png',
+      'Прапор_Києва.png',
+      'Прапор_України.png',
+    ]);
     const hex = createHash('sha1').update('').digest('hex');
     assert.deepEqual(await names({ aisha1: hex }), []);
-    const sha = (await get({ action: 'query', list: 'allimages', aifrom: 'Tux.png', ailimit: 1, aiprop: 'sha1' })).json.query.allimages[0].sha1;
+    const sha = (await get({ action: 'query', list: 'allimages', aifrom: 'Tux.png', ailimit: 1, aiprop: 'sha1' })).json.query.allimages[0]
+      .sha1;
     assert.deepEqual(await names({ aisha1: sha.toUpperCase() }), ['Linux_logo.png', 'Tux.png', 'Пінгвін.png']);
     assert.deepEqual(await names({ aisha1base36: sha1HexToBase36(sha) }), ['Linux_logo.png', 'Tux.png', 'Пінгвін.png']);
     assert.deepEqual(await names({ aisha1: sha, aisort: 'timestamp' }), ['Tux.png', 'Linux_logo.png', 'Пінгвін.png']);
-    assert.deepEqual(await names({ aimime: 'image/gif|image/svg+xml' }), ['Star.svg', 'Ukraine_map.gif', 'Зірка.svg', 'Мапа_України.gif', 'Схема_метро.svg', 'Трембіта.gif']);
+    assert.deepEqual(await names({ aimime: 'image/gif|image/svg+xml' }), [
+      'Star.svg',
+      'Ukraine_map.gif',
+      'Зірка.svg',
+      'Мапа_України.gif',
+      'Схема_метро.svg',
+      'Трембіта.gif',
+    ]);
     assert.deepEqual(await names({ aimime: 'application/pdf|text' }), ['Документ.pdf']);
     assert.equal((await get({ action: 'query', list: 'allimages', aimime: '' })).text, '{"query":{"allimages":[]}}');
     assert.deepEqual(await names({ aisort: 'timestamp', aifilterbots: 'bots' }), []);
     assert.equal((await names({ aisort: 'timestamp', aifilterbots: 'nobots' })).length, 54);
   });
   it('size/dimensions, mime, mediatype, bitdepth of other file types', async () => {
-    const r = await get({ action: 'query', list: 'allimages', aimime: 'image/svg+xml|application/pdf', aiprop: 'dimensions|mime|mediatype|bitdepth', ailimit: 2 });
-    assert.deepEqual(r.json.query.allimages[0], { name: 'Star.svg', size: 261, width: 100, height: 95, mime: 'image/svg+xml', mediatype: 'DRAWING', bitdepth: 0, ns: 6, title: 'Файл:Star.svg' });
-    assert.deepEqual(r.json.query.allimages[1], { name: 'Документ.pdf', size: 672, width: 0, height: 0, mime: 'application/pdf', mediatype: 'OFFICE', bitdepth: 0, ns: 6, title: 'Файл:Документ.pdf' });
+    const r = await get({
+      action: 'query',
+      list: 'allimages',
+      aimime: 'image/svg+xml|application/pdf',
+      aiprop: 'dimensions|mime|mediatype|bitdepth',
+      ailimit: 2,
+    });
+    assert.deepEqual(r.json.query.allimages[0], {
+      name: 'Star.svg',
+      size: 261,
+      width: 100,
+      height: 95,
+      mime: 'image/svg+xml',
+      mediatype: 'DRAWING',
+      bitdepth: 0,
+      ns: 6,
+      title: 'Файл:Star.svg',
+    });
+    assert.deepEqual(r.json.query.allimages[1], {
+      name: 'Документ.pdf',
+      size: 672,
+      width: 0,
+      height: 0,
+      mime: 'application/pdf',
+      mediatype: 'OFFICE',
+      bitdepth: 0,
+      ns: 6,
+      title: 'Файл:Документ.pdf',
+    });
   });
   it('ailimit warnings and limits', async () => {
     const over = await get({ action: 'query', list: 'allimages', ailimit: 501, aiprop: '', aiprefix: 'Zoo' });
-    assert.equal(over.text, '{"warnings":{"allimages":{"*":"ailimit may not be over 500 (set to 501) for users"}},"query":{"allimages":[{"name":"Zoo.png","ns":6,"title":"Файл:Zoo.png"}]}}');
+    assert.equal(
+      over.text,
+      '{"warnings":{"allimages":{"*":"ailimit may not be over 500 (set to 501) for users"}},"query":{"allimages":[{"name":"Zoo.png","ns":6,"title":"Файл:Zoo.png"}]}}',
+    );
     const g = await get({ action: 'query', generator: 'allimages', gailimit: 'max', gaiprefix: 'Zoo' });
     assert.equal(g.text, '{"limits":{"allimages":500},"query":{"pages":{"154":{"pageid":154,"ns":6,"title":"Файл:Zoo.png"}}}}');
   });
@@ -308,11 +478,23 @@ describe('list=allimages', () => {
       [{ list: 'allimages', aiend: '2015-01-01T00:00:00Z' }, 'aibadparams', "Parameter 'aiend' can only be used with aisort=timestamp"],
       [{ list: 'allimages', aiuser: 'Тарас' }, 'aibadparams', "Parameter 'aiuser' can only be used with aisort=timestamp"],
       [{ list: 'allimages', aifilterbots: 'nobots' }, 'aibadparams', "Parameter 'aifilterbots' can only be used with aisort=timestamp"],
-      [{ generator: 'allimages', gaistart: '2015-01-01T00:00:00Z' }, 'gaibadparams', "Parameter 'aistart' can only be used with aisort=timestamp"],
+      [
+        { generator: 'allimages', gaistart: '2015-01-01T00:00:00Z' },
+        'gaibadparams',
+        "Parameter 'aistart' can only be used with aisort=timestamp",
+      ],
       [{ list: 'allimages', aisort: 'timestamp', aifrom: 'A' }, 'aibadparams', "Parameter 'aifrom' can only be used with aisort=name"],
       [{ list: 'allimages', aisort: 'timestamp', aito: 'A' }, 'aibadparams', "Parameter 'aito' can only be used with aisort=name"],
-      [{ generator: 'allimages', gaisort: 'timestamp', gaiprefix: 'A' }, 'gaibadparams', "Parameter 'aiprefix' can only be used with aisort=name"],
-      [{ list: 'allimages', aisort: 'timestamp', aiuser: 'Тарас', aifilterbots: 'bots' }, 'aibadparams', "Parameters 'aiuser' and 'aifilterbots' cannot be used together"],
+      [
+        { generator: 'allimages', gaisort: 'timestamp', gaiprefix: 'A' },
+        'gaibadparams',
+        "Parameter 'aiprefix' can only be used with aisort=name",
+      ],
+      [
+        { list: 'allimages', aisort: 'timestamp', aiuser: 'Тарас', aifilterbots: 'bots' },
+        'aibadparams',
+        "Parameters 'aiuser' and 'aifilterbots' cannot be used together",
+      ],
       [{ list: 'allimages', aisha1: 'abc' }, 'aiinvalidsha1hash', 'The SHA1 hash provided is not valid'],
       [{ generator: 'allimages', gaisha1: 'g'.repeat(40) }, 'gaiinvalidsha1hash', 'The SHA1 hash provided is not valid'],
       [{ list: 'allimages', aisha1base36: 'abc' }, 'aiinvalidsha1base36hash', 'The SHA1Base36 hash provided is not valid'],
@@ -324,7 +506,11 @@ describe('list=allimages', () => {
       [{ generator: 'allimages', gaiprefix: 'a}' }, 'gaiinvalidtitle', 'Bad title "a}"'],
       [{ list: 'allimages', aisort: 'size' }, 'aiunknown_aisort', "Unrecognized value for parameter 'aisort': size"],
       [{ list: 'allimages', aisort: 'timestamp', aiuser: 'a[b' }, 'aibaduser_aiuser', "Invalid value 'a[b' for user parameter aiuser"],
-      [{ generator: 'allimages', redirects: '' }, 'gaiparams', 'Use "gaifilterredir=nonredirects" option instead of "redirects" when using allimages as a generator'],
+      [
+        { generator: 'allimages', redirects: '' },
+        'gaiparams',
+        'Use "gaifilterredir=nonredirects" option instead of "redirects" when using allimages as a generator',
+      ],
     ];
     for (const [params, code, info] of cases) assertError(await get({ action: 'query', ...params }), code, info);
   });
@@ -336,7 +522,7 @@ describe('file URLs', () => {
     assert.equal(hashPath('Ёлка.png'), `${md5[0]}/${md5.slice(0, 2)}/`);
     assert.equal(fileUrlPath("A b'(c)!~.png"), `/images/${hashPath("A b'(c)!~.png")}A%20b%27%28c%29%21~.png`);
     assert.equal(rawUrlEncode('Ґ*'), '%D2%90%2A');
-    assert.equal(wfUrlencode("Файл:A_b'(c)!~;@$,/&?#.png"), "%D0%A4%D0%B0%D0%B9%D0%BB:A_b%27(c)!~;@$,/%26%3F%23.png");
+    assert.equal(wfUrlencode("Файл:A_b'(c)!~;@$,/&?#.png"), '%D0%A4%D0%B0%D0%B9%D0%BB:A_b%27(c)!~;@$,/%26%3F%23.png');
     const hex = createHash('sha1').update('x').digest('hex');
     assert.equal(sha1Base36ToHex(sha1HexToBase36(hex)), hex);
     assert.equal(sha1HexToBase36('0'.repeat(40)), '0'.repeat(31));
@@ -359,7 +545,9 @@ describe('FileStore.listPages', () => {
     const db = new Db(file);
     try {
       const files = new SqliteFileStore(db);
-      const pageOf = db.raw.prepare('SELECT page_id AS pageid, page_is_redirect AS r FROM page WHERE page_namespace = 6 AND page_title = ?');
+      const pageOf = db.raw.prepare(
+        'SELECT page_id AS pageid, page_is_redirect AS r FROM page WHERE page_namespace = 6 AND page_title = ?',
+      );
       let redirects = 0;
       let missing = 0;
       for (const sort of ['name', 'timestamp'] as const) {
@@ -367,9 +555,16 @@ describe('FileStore.listPages', () => {
           const o = { sort, descending, limit: 500 };
           const listed = await files.list(o);
           const pages = await files.listPages(o);
-          assert.deepEqual(pages.map((p) => p.name), listed.map((f) => f.name));
+          assert.deepEqual(
+            pages.map((p) => p.name),
+            listed.map((f) => f.name),
+          );
           // the upload time is read where it makes the continuation (sort=timestamp)
-          if (sort === 'timestamp') assert.deepEqual(pages.map((p) => p.timestamp), listed.map((f) => f.timestamp));
+          if (sort === 'timestamp')
+            assert.deepEqual(
+              pages.map((p) => p.timestamp),
+              listed.map((f) => f.timestamp),
+            );
           const full = await files.listPages(o, true);
           for (const [i, p] of pages.entries()) {
             const row = pageOf.get(p.name) as { pageid: number; r: number } | undefined;
@@ -395,7 +590,10 @@ describe('FileStore.listPages', () => {
           const pages = await files.listPages(o);
           for (const full of [false, true]) {
             const dups = await files.listPages(o, full, true);
-            assert.deepEqual(dups.map((p) => [p.name, p.page?.pageid, p.page?.isRedirect]), pages.map((p) => [p.name, p.page?.pageid, p.page?.isRedirect]));
+            assert.deepEqual(
+              dups.map((p) => [p.name, p.page?.pageid, p.page?.isRedirect]),
+              pages.map((p) => [p.name, p.page?.pageid, p.page?.isRedirect]),
+            );
             for (const p of dups) {
               const expected = sameSha1.all(p.name) as Array<{ name: string; userText: string; timestamp: string }>;
               assert.deepEqual(p.duplicates, expected.length ? expected : null, p.name);
@@ -433,10 +631,33 @@ describe('store query plans', () => {
           await files.listPages({ sort: 'name', descending, limit: 3 }, false, true);
           await files.listPages({ sort: 'timestamp', descending, limit: 3 }, false, true);
           await files.listPages({ sort: 'timestamp', descending, user: 'Тарас', limit: 3 }, true, true);
-          await files.list({ sort: 'name', descending, from: 'A', to: 'Я', prefix: 'Б', continueName: 'Б', minSize: 1, maxSize: 999, mimes: [['image', 'png'], ['image', 'gif']], limit: 3 });
+          await files.list({
+            sort: 'name',
+            descending,
+            from: 'A',
+            to: 'Я',
+            prefix: 'Б',
+            continueName: 'Б',
+            minSize: 1,
+            maxSize: 999,
+            mimes: [
+              ['image', 'png'],
+              ['image', 'gif'],
+            ],
+            limit: 3,
+          });
           await files.list({ sort: 'name', descending, sha1: 'x', limit: 3 });
           await files.list({ sort: 'timestamp', descending, limit: 3 });
-          await files.list({ sort: 'timestamp', descending, start: '2010', end: '2020', continueAt: { timestamp: '2011', name: 'A' }, minSize: 1, mimes: [['image', 'png']], limit: 3 });
+          await files.list({
+            sort: 'timestamp',
+            descending,
+            start: '2010',
+            end: '2020',
+            continueAt: { timestamp: '2011', name: 'A' },
+            minSize: 1,
+            mimes: [['image', 'png']],
+            limit: 3,
+          });
           await files.list({ sort: 'timestamp', descending, user: 'Тарас', continueAt: { timestamp: '2011', name: 'A' }, limit: 3 });
           await files.list({ sort: 'timestamp', descending, sha1: 'x', limit: 3 });
           await cats.list({ descending, hidden: true, min: 1, max: 5, from: 'A', to: 'Я', prefix: 'Б', continueFrom: 'Б', limit: 3 });
@@ -454,7 +675,9 @@ describe('store query plans', () => {
         if (seen.has(sql)) continue;
         seen.add(sql);
         const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]))];
-        const args = names.length ? [Object.fromEntries(names.map((n) => [n, n === 'limit' ? 3 : 'x']))] : (sql.match(/\?/g) ?? []).map(() => 'x');
+        const args = names.length
+          ? [Object.fromEntries(names.map((n) => [n, n === 'limit' ? 3 : 'x']))]
+          : (sql.match(/\?/g) ?? []).map(() => 'x');
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
         for (const step of plan) {
           // a whole-table scan would be 'SCAN <table>' with a sort, or a scan of a table that is not ordered by its key
@@ -474,18 +697,29 @@ describe('store query plans', () => {
           if (/^SCAN /.test(step) && !/VIRTUAL TABLE|subquery/.test(step)) assert.match(sql, /ORDER BY .* LIMIT @?\w+\)?$/, sql);
         }
         // a sort only where an equality seek bounds the rows (all files with one SHA-1)
-        if (plan.includes('USE TEMP B-TREE FOR ORDER BY')) assert.ok(plan.some((p) => /USING INDEX img_sha1 \(img_sha1=\?\)/.test(p)), plan.join(' / '));
+        if (plan.includes('USE TEMP B-TREE FOR ORDER BY'))
+          assert.ok(
+            plan.some((p) => /USING INDEX img_sha1 \(img_sha1=\?\)/.test(p)),
+            plan.join(' / '),
+          );
         // a file's duplicates come from its own row (img_dups, written at import): a primary-key seek, none of img_sha1
         if (/img_dups (FROM|IS NOT NULL)/.test(sql) && !sql.includes('img_page')) {
           sameContentPlans++;
-          assert.ok(plan.some((p) => /^SEARCH (f|image) USING PRIMARY KEY \(img_name=\?\)$/.test(p)), plan.join(' / '));
+          assert.ok(
+            plan.some((p) => /^SEARCH (f|image) USING PRIMARY KEY \(img_name=\?\)$/.test(p)),
+            plan.join(' / '),
+          );
           assert.ok(!plan.some((p) => p.includes('img_sha1')), plan.join(' / '));
         }
         // the generator's files with their description pages and duplicates: no seek of the page table, and by
         // time none of the image rows but for the files that have duplicates (img_timestamp covers the rest)
         if (sql.includes('img_page AS c1')) {
           assert.ok(!plan.some((p) => /\bpage\b/.test(p)), plan.join(' / '));
-          if (!sql.includes('img_user_text')) assert.ok(plan.some((p) => /^SCAN image( USING COVERING INDEX img_timestamp)?$/.test(p)), plan.join(' / '));
+          if (!sql.includes('img_user_text'))
+            assert.ok(
+              plan.some((p) => /^SCAN image( USING COVERING INDEX img_timestamp)?$/.test(p)),
+              plan.join(' / '),
+            );
         }
       }
       assert.equal(sameContentPlans, 2);

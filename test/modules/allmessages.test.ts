@@ -20,7 +20,6 @@ import { prefixUpperBound } from '../../src/modules/query/allmessages.js';
 
 const s = demoServerForFile();
 
-
 /** GET with raw UTF-8 output (utf8=1) so that expected texts are readable. */
 const get = (params: Record<string, string | number | boolean>) => s.get({ utf8: 1, ...params });
 const am = (params: Record<string, string | number | boolean>) => get({ action: 'query', meta: 'allmessages', ...params });
@@ -60,7 +59,10 @@ describe('meta=allmessages&amprefix=', () => {
   });
   it('escapes non-ASCII without utf8 and has no continuation, even for the whole catalog', async () => {
     const r = await s.get({ action: 'query', meta: 'allmessages', amprefix: 'demo-fo' });
-    assert.equal(r.text, '{"query":{"allmessages":[{"name":"demo-footer","*":"\\u0414\\u0435\\u043c\\u043e\\u0432\\u0456\\u043a\\u0456, $1"}]}}');
+    assert.equal(
+      r.text,
+      '{"query":{"allmessages":[{"name":"demo-footer","*":"\\u0414\\u0435\\u043c\\u043e\\u0432\\u0456\\u043a\\u0456, $1"}]}}',
+    );
     const all = await am({});
     assert.deepEqual(Object.keys(all.json), ['query']);
     const names: string[] = all.json.query.allmessages.map((m: any) => m.name);
@@ -71,7 +73,10 @@ describe('meta=allmessages&amprefix=', () => {
     } finally {
       db.close();
     }
-    assert.deepEqual(names, [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+    );
     assert.equal(new Set(names).size, names.length);
     // the merged uk catalog: uk, ru and en keys; local-only pages only with amincludelocal
     for (const k of ['oct', 'demo-only-en', 'size-terabytes', 'word-separator']) assert.ok(names.includes(k), k);
@@ -107,7 +112,10 @@ describe('meta=allmessages parameters', () => {
   });
   it('amnocontent drops the text but keeps default; customised comes before default', async () => {
     const r = await am({ ammessages: 'august|nosuch|sunday', amnocontent: 1, amprop: 'default', amcustomised: 'modified' });
-    assert.equal(r.text, '{"query":{"allmessages":[{"name":"august","customised":"","default":"серпень"},{"name":"sunday","customised":"","default":"неділя"}]}}');
+    assert.equal(
+      r.text,
+      '{"query":{"allmessages":[{"name":"august","customised":"","default":"серпень"},{"name":"sunday","customised":"","default":"неділя"}]}}',
+    );
   });
   it('amcustomised=modified / unmodified split the list by the existence of the MediaWiki: page', async () => {
     const mod = await am({ amprefix: 'demo-', amcustomised: 'modified' });
@@ -137,7 +145,10 @@ describe('meta=allmessages parameters', () => {
     );
     // also for another language (the local keys are always the content language's)
     const en = await am({ amprefix: 'demo-l', amincludelocal: 1, amlang: 'en' });
-    assert.equal(en.text, '{"query":{"allmessages":[{"name":"demo-local-only","*":"Це повідомлення існує лише як сторінка MediaWiki: у Демовікі."}]}}');
+    assert.equal(
+      en.text,
+      '{"query":{"allmessages":[{"name":"demo-local-only","*":"Це повідомлення існує лише як сторінка MediaWiki: у Демовікі."}]}}',
+    );
   });
   it('amfilter keeps names containing the text (case-sensitive)', async () => {
     assert.equal(
@@ -151,7 +162,8 @@ describe('meta=allmessages parameters', () => {
     assert.equal(r.text, '{"query":{"allmessages":[{"name":"august","*":"серпень (змінено локально)"},{"name":"april","*":"квітень"}]}}');
   });
   it('amfrom must be an existing key (else nothing), amto is inclusive', async () => {
-    const names = async (p: Record<string, string>) => (await am({ amprefix: 'demo-', ...p })).json.query.allmessages.map((m: any) => m.name);
+    const names = async (p: Record<string, string>) =>
+      (await am({ amprefix: 'demo-', ...p })).json.query.allmessages.map((m: any) => m.name);
     assert.deepEqual(await names({ amfrom: 'demo-empty', amto: 'demo-footer' }), ['demo-empty', 'demo-files', 'demo-footer']);
     assert.deepEqual(await names({ amfrom: 'demo-e' }), []);
     assert.deepEqual(await names({ amto: 'demo-e' }), ['demo-apostrophe', 'demo-back-to-main', 'demo-date']);
@@ -160,7 +172,10 @@ describe('meta=allmessages parameters', () => {
     assert.deepEqual(await names({ amfrom: 'august' }), []);
     // on an explicit list the output starts at the first occurrence and stops at the first greater name
     const r = await am({ ammessages: 'sunday|august|april|zzz|may', amfrom: 'august', amto: 'sunday' });
-    assert.deepEqual(r.json.query.allmessages.map((m: any) => m.name), ['august', 'april']);
+    assert.deepEqual(
+      r.json.query.allmessages.map((m: any) => m.name),
+      ['august', 'april'],
+    );
   });
   it('amlang: another language, its overrides (MediaWiki:Key/ru), fallback to the site language for local-only keys', async () => {
     const r = await am({ ammessages: 'august|january|oct|demo-local-only|demo-ru-fallback-2', amlang: 'ru', amprop: 'default' });
@@ -210,7 +225,23 @@ describe('meta=allmessages parameters', () => {
       (await am({ ammessages: 'demo-files', amenableparser: 1, amargs: n, amlang: lang })).json.query.allmessages[0]['*'];
     assert.deepEqual(
       await Promise.all(['1', '2', '4', '5', '11', '12', '14', '21', '22', '25', '101', '111', '0', '1,5', 'abc'].map((n) => plural(n))),
-      ['1 файл', '2 файли', '4 файли', '5 файлів', '11 файлів', '12 файлів', '14 файлів', '21 файл', '22 файли', '25 файлів', '101 файл', '111 файлів', '0 файлів', '1,5 файлів', 'abc файлів'],
+      [
+        '1 файл',
+        '2 файли',
+        '4 файли',
+        '5 файлів',
+        '11 файлів',
+        '12 файлів',
+        '14 файлів',
+        '21 файл',
+        '22 файли',
+        '25 файлів',
+        '101 файл',
+        '111 файлів',
+        '0 файлів',
+        '1,5 файлів',
+        'abc файлів',
+      ],
     );
     assert.deepEqual(await Promise.all(['1', '21'].map((n) => plural(n, 'en'))), ['1 file', '21 files']);
     assert.deepEqual(await Promise.all(['1', '3', '21', '5'].map((n) => plural(n, 'ru'))), ['1 файл', '3 файла', '21 файл', '5 файлов']);
@@ -225,9 +256,15 @@ describe('meta=allmessages parameters', () => {
   });
   it('{{GENDER:}} takes the third form for an unknown gender when there is one; {{int:}} in the message language', async () => {
     const ru = await am({ ammessages: 'demo-welcome|demo-back-to-main', amenableparser: 1, amargs: 'Olena|2015', amlang: 'ru' });
-    assert.equal(ru.text, '{"query":{"allmessages":[{"name":"demo-welcome","*":"он присоединился к Демовики 2015."},{"name":"demo-back-to-main","*":"Вернуться на [[Заглавная страница]]."}]}}');
+    assert.equal(
+      ru.text,
+      '{"query":{"allmessages":[{"name":"demo-welcome","*":"он присоединился к Демовики 2015."},{"name":"demo-back-to-main","*":"Вернуться на [[Заглавная страница]]."}]}}',
+    );
     const en = await am({ ammessages: 'demo-welcome|demo-back-to-main', amenableparser: 1, amargs: 'Olena|2015', amlang: 'en' });
-    assert.equal(en.text, '{"query":{"allmessages":[{"name":"demo-welcome","*":"He joined Demowiki on 2015. Welcome, Olena!"},{"name":"demo-back-to-main","*":"Return to [[Front page]]."}]}}');
+    assert.equal(
+      en.text,
+      '{"query":{"allmessages":[{"name":"demo-welcome","*":"He joined Demowiki on 2015. Welcome, Olena!"},{"name":"demo-back-to-main","*":"Return to [[Front page]]."}]}}',
+    );
   });
   it('amargs without the parser replace $N only; amprop=default then shows the raw text', async () => {
     const r = await am({ ammessages: 'demo-files|demo-footer', amargs: '7', amprop: 'default' });
@@ -240,7 +277,10 @@ describe('meta=allmessages parameters', () => {
   it('amtitle is checked only with amenableparser', async () => {
     assertError(await am({ ammessages: 'august', amenableparser: 1, amtitle: '[[' }), 'aminvalidtitle', 'Bad title "[["');
     assert.equal((await am({ ammessages: 'jan', amtitle: '[[' })).text, '{"query":{"allmessages":[{"name":"jan","*":"січ."}]}}');
-    assert.equal((await am({ ammessages: 'jan', amenableparser: 1, amtitle: 'Київ' })).text, '{"query":{"allmessages":[{"name":"jan","*":"січ."}]}}');
+    assert.equal(
+      (await am({ ammessages: 'jan', amenableparser: 1, amtitle: 'Київ' })).text,
+      '{"query":{"allmessages":[{"name":"jan","*":"січ."}]}}',
+    );
   });
   it('errors: invalid amlang; unknown amcustomised and amprop values', async () => {
     for (const lang of ['x:y', 'a/b', 'a<b', 'a|b', 'a%41']) {
@@ -269,12 +309,26 @@ describe('meta=allmessages parameters', () => {
 
 describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
   const catalogs: Record<string, Record<string, string>> = {
-    en: { a: 'A en', b: 'B en', t: 'T en', only_en: 'E', nbsp: 'x&nbsp;y&#32;', loop: '{{int:loop}}', pl: '{{PLURAL:$1|one|other}}', arg: '[$1|{{{1}}}|{{{k|-}}}]' },
+    en: {
+      a: 'A en',
+      b: 'B en',
+      t: 'T en',
+      only_en: 'E',
+      nbsp: 'x&nbsp;y&#32;',
+      loop: '{{int:loop}}',
+      pl: '{{PLURAL:$1|one|other}}',
+      arg: '[$1|{{{1}}}|{{{k|-}}}]',
+    },
     ru: { a: 'A ru', c: 'C ru', t: 'T ru' },
     uk: { a: 'A uk', t: 'T uk' },
   };
   const overrides: Record<string, Record<string, string>> = {
-    uk: { a: 'A local', d: 'D local', 'parser-template-loop-warning': 'Петля: [[$1]]', tpl: 'x {{Шаблон|x|1=v|y}} {{Шаблон|3= z }} {{Нема}} {{{1|def}}} {{{2}}}' },
+    uk: {
+      a: 'A local',
+      d: 'D local',
+      'parser-template-loop-warning': 'Петля: [[$1]]',
+      tpl: 'x {{Шаблон|x|1=v|y}} {{Шаблон|3= z }} {{Нема}} {{{1|def}}} {{{2}}}',
+    },
     ru: { c: 'C local ru', t: 'T local ru' },
     en: { b: 'B local en' },
   };
@@ -288,15 +342,12 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
     contentLang: 'uk',
     fetchTemplate: (ns, dbkey) => templates[`${ns}:${dbkey}`] ?? null,
   };
-  const m = new Messages(
-    { catalogText: (l, k) => catalogs[l]?.[k], overrideText: (l, k) => overrides[l]?.[k] },
-    env,
-  );
+  const m = new Messages({ catalogText: (l, k) => catalogs[l]?.[k], overrideText: (l, k) => overrides[l]?.[k] }, env);
   const title = { ns: 0, dbkey: 'API' };
   const text = (key: string, args: string[], code: string, t: typeof title) => messageText(m, key, args, code, t);
   const transform = (s: string, code: string, t: typeof title) => transformMessage(m, s, code, t);
 
-  it('the fallback chain of 1.25: own override, merged catalog, fallbacks\' overrides, site language', () => {
+  it("the fallback chain of 1.25: own override, merged catalog, fallbacks' overrides, site language", () => {
     assert.equal(m.get('a', true, 'uk'), 'A local');
     assert.equal(m.get('a', false, 'uk'), 'A uk');
     assert.equal(m.get('c', true, 'uk'), 'C ru'); // the merged uk catalog wins over MediaWiki:C/ru
@@ -314,7 +365,13 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
   });
   it('plain(): $N by PHP strtr, $* list; missing messages as <key>', () => {
     assert.equal(replaceParameters('$1 $2 $10 $01 $3', ['a', 'b']), 'a b a0 $01 $3');
-    assert.equal(replaceParameters('$10 $1', Array.from({ length: 10 }, (_, i) => `p${i + 1}`)), 'p10 p1');
+    assert.equal(
+      replaceParameters(
+        '$10 $1',
+        Array.from({ length: 10 }, (_, i) => `p${i + 1}`),
+      ),
+      'p10 p1',
+    );
     assert.equal(m.plain('nothing<', [], 'uk'), '<nothing&lt;>');
     assert.equal(text('nothing', [], 'uk', title), '&lt;nothing&gt;');
   });
@@ -324,7 +381,7 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
   it('{{int:key|…}}: $N from its arguments, and its text expanded in a frame holding them', () => {
     assert.equal(transform('{{int:arg|x|k=y}} {{int:pl|2}} {{int:nothing}}', 'en', title), '[x|x|y] other <nothing>');
   });
-  it('a template loop shows the content language\'s parser-template-loop-warning', () => {
+  it("a template loop shows the content language's parser-template-loop-warning", () => {
     assert.equal(transform('{{Петля}}', 'en', title), 'x<span class="error">Петля: [[Шаблон:Петля]]</span>');
   });
   it('text(): the expansion depth limit stops a message that includes itself', () => {
@@ -335,9 +392,18 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
     assert.equal(transform('{{PLURAL:1|[[a|b]]|c}}', 'en', title), '[[a|b]]');
     assert.equal(transform('{{{{PLURAL:1|x|y}}', 'en', title), '{{x');
     assert.equal(transform('a<!-- c -->{{lc:ABC}}<nowiki>{{uc:x}}</nowiki>', 'en', title), 'aabc<nowiki>{{uc:x}}</nowiki>');
-    assert.equal(transform('{{ucfirst:їжак}} {{formatnum:1234567.5}} {{formatnum:1234}} {{ns:6}} {{ns:Category}} {{SITENAME}} {{!}}', 'uk', title), 'Їжак 1\u00a0234\u00a0567,5 1234 Файл Категорія Вікі |');
-    assert.equal(transform('{{formatnum:1234567.5}} {{GRAMMAR:genitive|Вікіпедія}} {{PAGENAME}}', 'en', title), '1,234,567.5 Вікіпедія API');
-    assert.equal(transform('{{GRAMMAR:genitive|Вікіпедія}} {{GRAMMAR:accusative|Вікіпедія}} {{ВНУТР:a}} {{МНОЖИНА:5|x|y|z}}', 'uk', title), 'Вікіпедії Вікіпедію A local z');
+    assert.equal(
+      transform('{{ucfirst:їжак}} {{formatnum:1234567.5}} {{formatnum:1234}} {{ns:6}} {{ns:Category}} {{SITENAME}} {{!}}', 'uk', title),
+      'Їжак 1\u00a0234\u00a0567,5 1234 Файл Категорія Вікі |',
+    );
+    assert.equal(
+      transform('{{formatnum:1234567.5}} {{GRAMMAR:genitive|Вікіпедія}} {{PAGENAME}}', 'en', title),
+      '1,234,567.5 Вікіпедія API',
+    );
+    assert.equal(
+      transform('{{GRAMMAR:genitive|Вікіпедія}} {{GRAMMAR:accusative|Вікіпедія}} {{ВНУТР:a}} {{МНОЖИНА:5|x|y|z}}', 'uk', title),
+      'Вікіпедії Вікіпедію A local z',
+    );
     assert.equal(transform('{{padleft:7|3}} {{padright:ab|5|xy}} {{GENDER:|a}} {{GENDER:x}}', 'uk', title), '007 abxyx a ');
     assert.equal(transform('{{PLURAL:1|b=c|d}}', 'en', title), 'b=c');
   });
@@ -352,7 +418,8 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
   });
   it('language codes: Language::isValidCode and isValidBuiltInCode; the user language', () => {
     for (const ok of ['uk', 'en', 'de-formal', 'Bad_Code', '']) assert.ok(isValidCodeMw(ok), ok);
-    for (const bad of ['a:b', 'a/b', 'a\\b', 'a&b', 'a<b', "a'b", 'a"b', 'a#b', 'a[b', 'a{b', 'a|b', 'a%2Fb', 'a\nb']) assert.ok(!isValidCodeMw(bad), bad);
+    for (const bad of ['a:b', 'a/b', 'a\\b', 'a&b', 'a<b', "a'b", 'a"b', 'a#b', 'a[b', 'a{b', 'a|b', 'a%2Fb', 'a\nb'])
+      assert.ok(!isValidCodeMw(bad), bad);
     assert.ok(isValidBuiltInCode('uk') && isValidBuiltInCode('be-tarask') && !isValidBuiltInCode('x') && !isValidBuiltInCode('Uk'));
     assert.equal(userLanguage(undefined, 'uk'), 'uk');
     assert.equal(userLanguage('content', 'uk'), 'uk');
@@ -374,7 +441,22 @@ describe('Messages (MessageCache::get, Message::plain/text of 1.25)', () => {
       }
       return undefined;
     };
-    for (const p of ['', 'a', 'Я', 'x\uD7FE', 'x\uD7FF', 'x\uE000', 'x\uFFFE', 'x\uFFFF', 'x😀', 'x\u{10FFFF}', 'демо-', 'a\uDBFF', 'a\uDC00', '\uFFFF']) {
+    for (const p of [
+      '',
+      'a',
+      'Я',
+      'x\uD7FE',
+      'x\uD7FF',
+      'x\uE000',
+      'x\uFFFE',
+      'x\uFFFF',
+      'x😀',
+      'x\u{10FFFF}',
+      'демо-',
+      'a\uDBFF',
+      'a\uDC00',
+      '\uFFFF',
+    ]) {
       assert.equal(prefixUpperBound(p), slow(p), JSON.stringify(p));
     }
   });
@@ -388,7 +470,10 @@ describe('store query plans', () => {
       const reports = new SqliteReportStore(db);
       const log: QueryLogEntry[] = [];
       await queryLog.run(log, async () => {
-        assert.deepEqual((await messages.keys(['uk'], null, { min: 'demo-', below: 'demo.' })).sort().slice(0, 2), ['demo-apostrophe', 'demo-back-to-main']);
+        assert.deepEqual((await messages.keys(['uk'], null, { min: 'demo-', below: 'demo.' })).sort().slice(0, 2), [
+          'demo-apostrophe',
+          'demo-back-to-main',
+        ]);
         await messages.keys(['uk', 'ru', 'en'], null, { min: 'demo-f', below: 'demo.', max: 'demo-g' });
         await messages.keys(['uk'], 'uk', { min: 'demo-', below: 'demo.' });
         const texts = await messages.texts(['uk', 'ru'], ['august', 'july']);
@@ -398,17 +483,31 @@ describe('store query plans', () => {
       });
       for (const sql of new Set(log.map((e) => e.sql))) {
         const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]))];
-        const args = names.length ? [Object.fromEntries(names.map((n) => [n, n === 'langs' ? '["uk"]' : 'x']))] : (sql.match(/\?/g) ?? []).map(() => '["x"]');
+        const args = names.length
+          ? [Object.fromEntries(names.map((n) => [n, n === 'langs' ? '["uk"]' : 'x']))]
+          : (sql.match(/\?/g) ?? []).map(() => '["x"]');
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
         for (const step of plan) {
           // batches are read through json_each (a scan of the batch, then a seek per element); UNIONs merge
-          if (/^SCAN (\w+ )?VIRTUAL TABLE INDEX/.test(step) || /^(COMPOUND QUERY|LEFT-MOST SUBQUERY|UNION (ALL )?USING TEMP B-TREE|UNION ALL)$/.test(step)) continue;
+          if (
+            /^SCAN (\w+ )?VIRTUAL TABLE INDEX/.test(step) ||
+            /^(COMPOUND QUERY|LEFT-MOST SUBQUERY|UNION (ALL )?USING TEMP B-TREE|UNION ALL)$/.test(step)
+          )
+            continue;
           // rows read as one JSON text (StatementCache.jsonRows): the statement inside feeds the aggregate
           if (/^(CO-ROUTINE|SCAN) \(subquery-\d+\)$/.test(step)) continue;
           assert.match(step, /^SEARCH \w+ USING (COVERING INDEX \w+|PRIMARY KEY) \(/, `${step}\n  in ${sql}`);
         }
-        if (/msg_key >= @min AND msg_key < @below/.test(sql)) assert.ok(plan.some((p) => /msg_key>\? AND msg_key<\?/.test(p)), plan.join(' / '));
-        if (/qc_seq >= \?/.test(sql)) assert.ok(plan.some((p) => /qc_type=\? AND qc_seq>\?/.test(p)), plan.join(' / '));
+        if (/msg_key >= @min AND msg_key < @below/.test(sql))
+          assert.ok(
+            plan.some((p) => /msg_key>\? AND msg_key<\?/.test(p)),
+            plan.join(' / '),
+          );
+        if (/qc_seq >= \?/.test(sql))
+          assert.ok(
+            plan.some((p) => /qc_type=\? AND qc_seq>\?/.test(p)),
+            plan.join(' / '),
+          );
       }
     } finally {
       db.close();

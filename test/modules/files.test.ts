@@ -64,12 +64,37 @@ describe('prop=imageinfo', () => {
   });
 
   it('every iiprop mwclient, nodemw and mwn ask for, in 1.25 key order', async () => {
-    const r = await get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Linux logo.png', iiprop: 'timestamp|user|userid|comment|parsedcomment|canonicaltitle|url|size|sha1|mime|mediatype|metadata|archivename|bitdepth' });
+    const r = await get({
+      action: 'query',
+      prop: 'imageinfo',
+      titles: 'Файл:Linux logo.png',
+      iiprop: 'timestamp|user|userid|comment|parsedcomment|canonicaltitle|url|size|sha1|mime|mediatype|metadata|archivename|bitdepth',
+    });
     const info = r.json.query.pages['171'].imageinfo[0];
-    assert.deepEqual(Object.keys(info), ['timestamp', 'user', 'userid', 'size', 'width', 'height', 'parsedcomment', 'comment', 'canonicaltitle', 'url', 'descriptionurl', 'sha1', 'metadata', 'mime', 'mediatype', 'bitdepth']);
+    assert.deepEqual(Object.keys(info), [
+      'timestamp',
+      'user',
+      'userid',
+      'size',
+      'width',
+      'height',
+      'parsedcomment',
+      'comment',
+      'canonicaltitle',
+      'url',
+      'descriptionurl',
+      'sha1',
+      'metadata',
+      'mime',
+      'mediatype',
+      'bitdepth',
+    ]);
     assert.equal(info.url, `${origin}${fileUrlPath('Linux_logo.png')}`);
     assert.equal(info.descriptionurl, `${origin}/index.php/%D0%A4%D0%B0%D0%B9%D0%BB:Linux_logo.png`);
-    assert.deepEqual([info.size, info.width, info.height, info.mime, info.mediatype, info.bitdepth, info.canonicaltitle], [128, 48, 48, 'image/png', 'BITMAP', 8, 'Файл:Linux logo.png']);
+    assert.deepEqual(
+      [info.size, info.width, info.height, info.mime, info.mediatype, info.bitdepth, info.canonicaltitle],
+      [128, 48, 48, 'image/png', 'BITMAP', 8, 'Файл:Linux logo.png'],
+    );
     const bytes = Buffer.from(await (await fetch(info.url)).arrayBuffer());
     assert.equal(sha1(bytes), info.sha1);
     assert.equal(bytes.length, info.size);
@@ -78,7 +103,13 @@ describe('prop=imageinfo', () => {
   it('fv2 and dimensions', async () => {
     const r = await get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Зірка.svg', iiprop: 'dimensions|mime', formatversion: 2 });
     assert.deepEqual(r.json.query.pages, [
-      { pageid: 158, ns: 6, title: 'Файл:Зірка.svg', imagerepository: 'local', imageinfo: [{ size: 261, width: 100, height: 95, mime: 'image/svg+xml' }] },
+      {
+        pageid: 158,
+        ns: 6,
+        title: 'Файл:Зірка.svg',
+        imagerepository: 'local',
+        imageinfo: [{ size: 261, width: 100, height: 95, mime: 'image/svg+xml' }],
+      },
     ]);
   });
 
@@ -94,24 +125,56 @@ describe('prop=imageinfo', () => {
     assert.deepEqual(await sizes({ iiurlwidth: 300, iiurlheight: 50 }), [80, 50]);
     assert.deepEqual(await sizes({ iiurlheight: 100 }), [160, 100]);
     assert.deepEqual(await sizes({ iiurlwidth: 200 }, 'Файл:Зірка.svg'), [200, 190]); // vector files do scale up
-    const r = await get({ action: 'query', prop: 'imageinfo', iiprop: 'url|thumbmime', titles: 'Файл:Велика картинка.png', iiurlwidth: 100 });
-    assert.deepEqual(Object.keys(r.json.query.pages['330'].imageinfo[0]), ['thumburl', 'thumbwidth', 'thumbheight', 'thumbmime', 'url', 'descriptionurl']);
+    const r = await get({
+      action: 'query',
+      prop: 'imageinfo',
+      iiprop: 'url|thumbmime',
+      titles: 'Файл:Велика картинка.png',
+      iiurlwidth: 100,
+    });
+    assert.deepEqual(Object.keys(r.json.query.pages['330'].imageinfo[0]), [
+      'thumburl',
+      'thumbwidth',
+      'thumbheight',
+      'thumbmime',
+      'url',
+      'descriptionurl',
+    ]);
     const pdf = await get({ action: 'query', prop: 'imageinfo', iiprop: 'url', titles: 'Файл:Документ.pdf', iiurlwidth: 100 });
     assert.deepEqual(Object.keys((Object.values(pdf.json.query.pages)[0] as any).imageinfo[0]), ['url', 'descriptionurl']);
   });
 
   it('iistart/iiend bound the (only, current) version; iicontinue is checked', async () => {
-    const one = async (params: Record<string, string>) => (await get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Tux.png', ...params })).json.query.pages['40'];
+    const one = async (params: Record<string, string>) =>
+      (await get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Tux.png', ...params })).json.query.pages['40'];
     assert.deepEqual(await one({ iistart: '2011-01-01T00:00:00Z', iiend: '2010-01-01T00:00:00Z' }), {
-      pageid: 40, ns: 6, title: 'Файл:Tux.png', imagerepository: 'local', imageinfo: [{ timestamp: '2010-03-23T10:00:39Z', user: 'Тарас' }],
+      pageid: 40,
+      ns: 6,
+      title: 'Файл:Tux.png',
+      imagerepository: 'local',
+      imageinfo: [{ timestamp: '2010-03-23T10:00:39Z', user: 'Тарас' }],
     });
-    assert.deepEqual(await one({ iistart: '2009-01-01T00:00:00Z' }), { pageid: 40, ns: 6, title: 'Файл:Tux.png', imagerepository: 'local' });
+    assert.deepEqual(await one({ iistart: '2009-01-01T00:00:00Z' }), {
+      pageid: 40,
+      ns: 6,
+      title: 'Файл:Tux.png',
+      imagerepository: 'local',
+    });
     assert.deepEqual(await one({ iiend: '2011-01-01T00:00:00Z' }), { pageid: 40, ns: 6, title: 'Файл:Tux.png', imagerepository: 'local' });
     // files before the continuation title are left out; the title itself uses the continuation timestamp
-    const r = await get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Tux.png|Файл:Linux logo.png', iicontinue: 'Tux.png|20100323100039' });
+    const r = await get({
+      action: 'query',
+      prop: 'imageinfo',
+      titles: 'Файл:Tux.png|Файл:Linux logo.png',
+      iicontinue: 'Tux.png|20100323100039',
+    });
     assert.deepEqual(r.json.query.pages['171'], { pageid: 171, ns: 6, title: 'Файл:Linux logo.png' });
     assert.equal(r.json.query.pages['40'].imageinfo.length, 1);
-    assertError(await get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Tux.png', iicontinue: 'Tux.png' }), 'iibadcontinue', 'Invalid continue param. You should pass the original value returned by the previous query');
+    assertError(
+      await get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Tux.png', iicontinue: 'Tux.png' }),
+      'iibadcontinue',
+      'Invalid continue param. You should pass the original value returned by the previous query',
+    );
   });
 
   it('a description page that redirects to another file shows that file', async () => {
@@ -160,7 +223,10 @@ describe('prop=images', () => {
         assert.ok(n >= expected.length / limit);
         assert.deepEqual([...got].sort(), [...expected].sort(), `limit ${limit} ${dir}`);
         // the pages are walked in id order (descending for imdir=descending)
-        assert.deepEqual(conts, [...conts].sort((a, b) => (dir === 'ascending' ? a - b : b - a)));
+        assert.deepEqual(
+          conts,
+          [...conts].sort((a, b) => (dir === 'ascending' ? a - b : b - a)),
+        );
       }
     }
   });
@@ -174,11 +240,18 @@ describe('prop=images', () => {
     const g = await get({ action: 'query', generator: 'images', titles: 'Київ', gimlimit: 'max' });
     const titles = (Object.values(g.json.query.pages) as any[]).map((p) => p.title).sort();
     assert.deepEqual(titles, all.json.query.pages['336'].images.map((i: any) => i.title).sort());
-    assert.ok((Object.values(g.json.query.pages) as any[]).some((p) => p.missing === ''), 'red links come out as missing pages');
+    assert.ok(
+      (Object.values(g.json.query.pages) as any[]).some((p) => p.missing === ''),
+      'red links come out as missing pages',
+    );
   });
 
   it('bad continuation', async () => {
-    assertError(await get({ action: 'query', prop: 'images', titles: 'Київ', imcontinue: '336' }), 'imbadcontinue', 'Invalid continue param. You should pass the original value returned by the previous query');
+    assertError(
+      await get({ action: 'query', prop: 'images', titles: 'Київ', imcontinue: '336' }),
+      'imbadcontinue',
+      'Invalid continue param. You should pass the original value returned by the previous query',
+    );
   });
 });
 
@@ -214,7 +287,8 @@ describe('prop=fileusage', () => {
   });
 
   it('fushow, fuprop, namespaces; errors', async () => {
-    const q = (extra: Record<string, string>) => get({ action: 'query', prop: 'fileusage', titles: 'Файл:Прапор України.png', fulimit: 'max', ...extra });
+    const q = (extra: Record<string, string>) =>
+      get({ action: 'query', prop: 'fileusage', titles: 'Файл:Прапор України.png', fulimit: 'max', ...extra });
     // the demo's file redirect (Файл:Старий прапор.png) links to the file but does not use it (the oracle agrees):
     // no redirect uses this file
     assert.equal((await q({ fushow: 'redirect' })).json.query.pages['147'].fileusage, undefined);
@@ -225,14 +299,27 @@ describe('prop=fileusage', () => {
     const fv2 = await get({ action: 'query', prop: 'fileusage', titles: 'Файл:Прапор України.png', fulimit: 2, formatversion: 2 });
     assert.deepEqual(fv2.json.query.pages[0].fileusage[0], { pageid: 1, ns: 0, title: 'Головна сторінка', redirect: false });
     assertError(await q({ fushow: 'redirect|!redirect' }), 'fushow', 'Incorrect parameter - mutually exclusive values may not be supplied');
-    assertError(await q({ fucontinue: 'x' }), 'fubadcontinue', 'Invalid continue param. You should pass the original value returned by the previous query');
-    assertError(await q({ fucontinue: '1|2' }), 'fubadcontinue', 'Invalid continue param. You should pass the original value returned by the previous query');
+    assertError(
+      await q({ fucontinue: 'x' }),
+      'fubadcontinue',
+      'Invalid continue param. You should pass the original value returned by the previous query',
+    );
+    assertError(
+      await q({ fucontinue: '1|2' }),
+      'fubadcontinue',
+      'Invalid continue param. You should pass the original value returned by the previous query',
+    );
   });
 
   it('generator=fileusage yields the using pages', async () => {
-    const list = (await get({ action: 'query', prop: 'fileusage', titles: 'Файл:Прапор України.png', fulimit: 'max' })).json.query.pages['147'].fileusage;
+    const list = (await get({ action: 'query', prop: 'fileusage', titles: 'Файл:Прапор України.png', fulimit: 'max' })).json.query.pages[
+      '147'
+    ].fileusage;
     const g = await get({ action: 'query', generator: 'fileusage', titles: 'Файл:Прапор України.png', gfulimit: 'max' });
-    assert.deepEqual((Object.values(g.json.query.pages) as any[]).map((p) => p.pageid).sort((a, b) => a - b), list.map((u: any) => u.pageid).sort((a: number, b: number) => a - b));
+    assert.deepEqual(
+      (Object.values(g.json.query.pages) as any[]).map((p) => p.pageid).sort((a, b) => a - b),
+      list.map((u: any) => u.pageid).sort((a: number, b: number) => a - b),
+    );
   });
 });
 
@@ -249,13 +336,26 @@ describe('list=imageusage', () => {
   it('joins across continuation (limits 1-3, both directions, one or several namespaces)', async () => {
     for (const ns of [undefined, '0', '0|6']) {
       const extra: Record<string, string> = ns === undefined ? {} : { iunamespace: ns };
-      const expected = (await get({ action: 'query', list: 'imageusage', iutitle: 'Файл:Прапор України.png', iulimit: 'max', ...extra })).json.query.imageusage.map((u: any) => u.pageid);
+      const expected = (
+        await get({ action: 'query', list: 'imageusage', iutitle: 'Файл:Прапор України.png', iulimit: 'max', ...extra })
+      ).json.query.imageusage.map((u: any) => u.pageid);
       for (const dir of ['ascending', 'descending']) {
         for (const limit of [1, 2, 3]) {
           const got: number[] = [];
-          await walk({ action: 'query', list: 'imageusage', iutitle: 'Файл:Прапор України.png', iulimit: limit, iudir: dir, ...extra }, (j) => got.push(...j.query.imageusage.map((u: any) => u.pageid)));
-          assert.deepEqual([...got].sort((a, b) => a - b), [...expected].sort((a: number, b: number) => a - b), `ns ${ns} ${dir} ${limit}`);
-          if (ns !== '0|6') assert.deepEqual(got, [...got].sort((a, b) => (dir === 'ascending' ? a - b : b - a)));
+          await walk(
+            { action: 'query', list: 'imageusage', iutitle: 'Файл:Прапор України.png', iulimit: limit, iudir: dir, ...extra },
+            (j) => got.push(...j.query.imageusage.map((u: any) => u.pageid)),
+          );
+          assert.deepEqual(
+            [...got].sort((a, b) => a - b),
+            [...expected].sort((a: number, b: number) => a - b),
+            `ns ${ns} ${dir} ${limit}`,
+          );
+          if (ns !== '0|6')
+            assert.deepEqual(
+              got,
+              [...got].sort((a, b) => (dir === 'ascending' ? a - b : b - a)),
+            );
         }
       }
     }
@@ -268,7 +368,9 @@ describe('list=imageusage', () => {
     assert.deepEqual(r.json.limits, { imageusage: 250 });
     const plain = await get({ action: 'query', list: 'imageusage', iutitle: 'Файл:Прапор України.png', iulimit: 'max' });
     assert.deepEqual(r.json.query.imageusage, plain.json.query.imageusage);
-    const onlyRedirects = (await get({ action: 'query', list: 'imageusage', iutitle: 'Файл:Прапор України.png', iufilterredir: 'redirects' })).json.query.imageusage;
+    const onlyRedirects = (
+      await get({ action: 'query', list: 'imageusage', iutitle: 'Файл:Прапор України.png', iufilterredir: 'redirects' })
+    ).json.query.imageusage;
     assert.deepEqual(onlyRedirects, []);
     const warn = await get({ action: 'query', list: 'imageusage', iutitle: 'Файл:Прапор України.png', iulimit: 300, iuredirect: 1 });
     assert.equal(warn.json.warnings.imageusage['*'], 'iulimit may not be over 250 (set to 300) for users');
@@ -284,20 +386,45 @@ describe('list=imageusage', () => {
       byTitle.json.query.imageusage.map((u: any) => u.pageid).sort((a: number, b: number) => a - b),
     );
     assert.ok((Object.values(g.json.query.pages) as any[]).every((p) => /^\d{4}-/.test(p.touched)));
-    assertError(await get({ action: 'query', list: 'imageusage' }), 'iumissingparam', 'One of the parameters iutitle, iupageid is required');
-    assertError(await get({ action: 'query', list: 'imageusage', iutitle: 'Файл:A.png', iupageid: 1 }), 'iuinvalidparammix', 'The parameters iutitle, iupageid can not be used together');
-    assertError(await get({ action: 'query', list: 'imageusage', iutitle: 'Київ' }), 'iubad_image_title', 'The title for imageusage query must be a file');
+    assertError(
+      await get({ action: 'query', list: 'imageusage' }),
+      'iumissingparam',
+      'One of the parameters iutitle, iupageid is required',
+    );
+    assertError(
+      await get({ action: 'query', list: 'imageusage', iutitle: 'Файл:A.png', iupageid: 1 }),
+      'iuinvalidparammix',
+      'The parameters iutitle, iupageid can not be used together',
+    );
+    assertError(
+      await get({ action: 'query', list: 'imageusage', iutitle: 'Київ' }),
+      'iubad_image_title',
+      'The title for imageusage query must be a file',
+    );
     assertError(await get({ action: 'query', list: 'imageusage', iutitle: 'Файл:[x]' }), 'iuinvalidtitle', 'Bad title "Файл:[x]"');
     assertError(await get({ action: 'query', list: 'imageusage', iupageid: 999999 }), 'iunosuchpageid', 'There is no page with ID 999999');
-    assertError(await get({ action: 'query', list: 'imageusage', iutitle: 'Файл:A.png', iucontinue: '0|07' }), 'iubadcontinue', 'Invalid continue param. You should pass the original value returned by the previous query');
-    assertError(await get({ action: 'query', generator: 'imageusage', giutitle: 'Київ' }), 'giubad_image_title', 'The title for imageusage query must be a file');
+    assertError(
+      await get({ action: 'query', list: 'imageusage', iutitle: 'Файл:A.png', iucontinue: '0|07' }),
+      'iubadcontinue',
+      'Invalid continue param. You should pass the original value returned by the previous query',
+    );
+    assertError(
+      await get({ action: 'query', generator: 'imageusage', giutitle: 'Київ' }),
+      'giubad_image_title',
+      'The title for imageusage query must be a file',
+    );
   });
 });
 
-describe('the files at imageinfo\'s url', () => {
+describe("the files at imageinfo's url", () => {
   it('serves the bytes with Content-Type, Content-Length, ETag and Last-Modified; 304 on If-None-Match; HEAD', async () => {
     const { dir } = await demoDatabase();
-    for (const [name, mime] of [['Linux_logo.png', 'image/png'], ['Зірка.svg', 'image/svg+xml'], ['Документ.pdf', 'application/pdf'], ['Мапа_України.gif', 'image/gif']]) {
+    for (const [name, mime] of [
+      ['Linux_logo.png', 'image/png'],
+      ['Зірка.svg', 'image/svg+xml'],
+      ['Документ.pdf', 'application/pdf'],
+      ['Мапа_України.gif', 'image/gif'],
+    ]) {
       const url = origin + fileUrlPath(name);
       const res = await fetch(url);
       const bytes = Buffer.from(await res.arrayBuffer());
@@ -345,7 +472,9 @@ describe('the files at imageinfo\'s url', () => {
 
   it('404 for files described by a manifest without bytes, and for every file without --files', async () => {
     const w = await miniWiki();
-    const info = await (await fetch(`${w.base}/api.php?action=query&format=json&prop=imageinfo&iiprop=url|size&titles=File:Synthetic.png|File:A.png`)).json();
+    const info = await (
+      await fetch(`${w.base}/api.php?action=query&format=json&prop=imageinfo&iiprop=url|size&titles=File:Synthetic.png|File:A.png`)
+    ).json();
     const pages = Object.values(info.query.pages) as any[];
     const synth = pages.find((p) => p.title.endsWith('Synthetic.png'));
     const real = pages.find((p) => p.title.endsWith(':A.png'));
@@ -365,21 +494,38 @@ describe('the files at imageinfo\'s url', () => {
 describe('list=imageusage&iuredirect on a wiki with a used file redirect', () => {
   it('lists the users of the redirect under it, each level with its own limit and continuation', async () => {
     const w = await miniWiki();
-    const api = async (params: Record<string, string>) => (await fetch(`${w.base}/api.php?${new URLSearchParams({ format: 'json', action: 'query', ...params })}`)).json();
+    const api = async (params: Record<string, string>) =>
+      (await fetch(`${w.base}/api.php?${new URLSearchParams({ format: 'json', action: 'query', ...params })}`)).json();
     const all = await api({ list: 'imageusage', iutitle: 'Файл:A.png', iuredirect: '1', iulimit: 'max' });
     assert.deepEqual(all.query.imageusage, [
-      { pageid: 1, ns: 6, title: 'Файл:B.png', redirect: '', redirlinks: [{ pageid: 4, ns: 0, title: 'Користує B' }, { pageid: 5, ns: 0, title: 'Ще B' }] },
+      {
+        pageid: 1,
+        ns: 6,
+        title: 'Файл:B.png',
+        redirect: '',
+        redirlinks: [
+          { pageid: 4, ns: 0, title: 'Користує B' },
+          { pageid: 5, ns: 0, title: 'Ще B' },
+        ],
+      },
       { pageid: 3, ns: 0, title: 'Користує A' },
     ]);
     // without iuredirect the redirect is one more user
     const plain = await api({ list: 'imageusage', iutitle: 'Файл:A.png' });
-    assert.deepEqual(plain.query.imageusage.map((u: any) => u.pageid), [1, 3]);
+    assert.deepEqual(
+      plain.query.imageusage.map((u: any) => u.pageid),
+      [1, 3],
+    );
     // limit 1: the second level continues with the first level's start kept
     const first = await api({ list: 'imageusage', iutitle: 'Файл:A.png', iuredirect: '1', iulimit: '1', continue: '' });
     assert.deepEqual(first.continue, { iucontinue: '6|1|6|B.png|0|5', continue: '-||' });
-    assert.deepEqual(first.query.imageusage, [{ pageid: 1, ns: 6, title: 'Файл:B.png', redirect: '', redirlinks: [{ pageid: 4, ns: 0, title: 'Користує B' }] }]);
+    assert.deepEqual(first.query.imageusage, [
+      { pageid: 1, ns: 6, title: 'Файл:B.png', redirect: '', redirlinks: [{ pageid: 4, ns: 0, title: 'Користує B' }] },
+    ]);
     const second = await api({ list: 'imageusage', iutitle: 'Файл:A.png', iuredirect: '1', iulimit: '1', ...first.continue });
-    assert.deepEqual(second.query.imageusage, [{ pageid: 1, ns: 6, title: 'Файл:B.png', redirect: '', redirlinks: [{ pageid: 5, ns: 0, title: 'Ще B' }] }]);
+    assert.deepEqual(second.query.imageusage, [
+      { pageid: 1, ns: 6, title: 'Файл:B.png', redirect: '', redirlinks: [{ pageid: 5, ns: 0, title: 'Ще B' }] },
+    ]);
     assert.deepEqual(second.continue, { iucontinue: '0|3', continue: '-||' });
     const gen = await api({ generator: 'imageusage', giutitle: 'Файл:A.png', giuredirect: '1' });
     assert.deepEqual(Object.keys(gen.query.pages).sort(), ['1', '3', '4', '5']);
@@ -401,7 +547,16 @@ function miniWiki(): Promise<{ base: string; db: string }> {
     const files = join(tmp, 'files');
     mkdirSync(files);
     copyFileSync(join(dir, 'demo', 'files', 'Linux_logo.png'), join(files, 'A.png'));
-    const synthetic = { name: 'Synthetic.png', size: 1234, sha1: 'a'.repeat(40), width: 10, height: 10, mime: 'image/png', user: 'X', timestamp: '2015-01-01T00:00:00Z' };
+    const synthetic = {
+      name: 'Synthetic.png',
+      size: 1234,
+      sha1: 'a'.repeat(40),
+      width: 10,
+      height: 10,
+      mime: 'image/png',
+      user: 'X',
+      timestamp: '2015-01-01T00:00:00Z',
+    };
     writeFileSync(join(files, 'files-manifest.jsonl'), JSON.stringify(synthetic) + '\n');
     const pages: Array<[string, number, string]> = [
       // a redirect's target is a page link (WikitextContent::fillParserOutput); the text after it is parsed
@@ -419,10 +574,11 @@ function miniWiki(): Promise<{ base: string; db: string }> {
       '<namespace key="0" case="first-letter" /><namespace key="6" case="first-letter">Файл</namespace><namespace key="14" case="first-letter">Категорія</namespace>' +
       '</namespaces></siteinfo>\n' +
       pages
-        .map(([title, ns, text], i) =>
-          `<page><title>${esc(title)}</title><ns>${ns}</ns><id>${i + 1}</id><revision><id>${i + 100}</id><timestamp>2015-01-01T00:00:00Z</timestamp>` +
-          `<contributor><username>Адмін</username><id>1</id></contributor><model>wikitext</model><format>text/x-wiki</format>` +
-          `<text xml:space="preserve">${esc(text)}</text></revision></page>\n`,
+        .map(
+          ([title, ns, text], i) =>
+            `<page><title>${esc(title)}</title><ns>${ns}</ns><id>${i + 1}</id><revision><id>${i + 100}</id><timestamp>2015-01-01T00:00:00Z</timestamp>` +
+            `<contributor><username>Адмін</username><id>1</id></contributor><model>wikitext</model><format>text/x-wiki</format>` +
+            `<text xml:space="preserve">${esc(text)}</text></revision></page>\n`,
         )
         .join('') +
       '</mediawiki>\n';
@@ -459,15 +615,23 @@ describe('store query plans (imageinfo, images, fileusage, imageusage)', () => {
         if (seen.has(sql)) continue;
         seen.add(sql);
         const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]))];
-        const args = names.length ? [Object.fromEntries(names.map((n) => [n, n === 'limit' ? 3 : 'x']))] : (sql.match(/\?/g) ?? []).map(() => 'x');
+        const args = names.length
+          ? [Object.fromEntries(names.map((n) => [n, n === 'limit' ? 3 : 'x']))]
+          : (sql.match(/\?/g) ?? []).map(() => 'x');
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
         for (const step of plan) {
           // a batch of pages is read through json_each (a scan of the batch, a seek per page), and its rows
           // -- bounded by the batch, not the wiki -- may be sorted
-          const batch = /json_each/.test(sql) && (/^SCAN j VIRTUAL TABLE/.test(step) || step === 'USE TEMP B-TREE FOR ORDER BY' || /^LIST SUBQUERY|^SCAN json_each/.test(step));
+          const batch =
+            /json_each/.test(sql) &&
+            (/^SCAN j VIRTUAL TABLE/.test(step) || step === 'USE TEMP B-TREE FOR ORDER BY' || /^LIST SUBQUERY|^SCAN json_each/.test(step));
           if (!batch) assert.match(step, /^SEARCH /, `${step}\n  in ${sql}`);
         }
-        if (/il_from_namespace = /.test(sql)) assert.ok(plan.some((p) => p.includes('il_to_from_namespace')), plan.join(' / '));
+        if (/il_from_namespace = /.test(sql))
+          assert.ok(
+            plan.some((p) => p.includes('il_to_from_namespace')),
+            plan.join(' / '),
+          );
       }
       assert.ok(seen.size >= 8);
     } finally {

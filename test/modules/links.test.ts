@@ -45,7 +45,12 @@ describe('prop=links, prop=templates', () => {
   });
   it('as a generator yields the targets, missing ones included', async () => {
     const r = await q({ generator: 'links', titles: 'Головна сторінка', gpllimit: 'max', gplnamespace: 14 });
-    assert.deepEqual(Object.values(r.query.pages).map((p: any) => p.title).sort(), ['Категорія:Міста', 'Категорія:Персонажі', 'Категорія:Річки', 'Категорія:Українська кухня']);
+    assert.deepEqual(
+      Object.values(r.query.pages)
+        .map((p: any) => p.title)
+        .sort(),
+      ['Категорія:Міста', 'Категорія:Персонажі', 'Категорія:Річки', 'Категорія:Українська кухня'],
+    );
   });
 });
 
@@ -54,16 +59,34 @@ describe('list=backlinks, list=embeddedin', () => {
     const r = await q({ list: 'backlinks', bltitle: 'Київ', blredirect: '', bllimit: 'max' });
     assert.deepEqual(r.limits, { backlinks: 250 });
     const byId = new Map(r.query.backlinks.map((e: any) => [e.pageid, e]));
-    assert.deepEqual(byId.get(95), { pageid: 95, ns: 0, title: 'Історія Києва', redirect: '', redirlinks: [{ pageid: 336, ns: 0, title: 'Київ' }] });
-    assert.deepEqual(byId.get(179), { pageid: 179, ns: 0, title: 'Місто Київ', redirect: '', redirlinks: [{ pageid: 189, ns: 0, title: 'Столиця України', redirect: '' }] });
+    assert.deepEqual(byId.get(95), {
+      pageid: 95,
+      ns: 0,
+      title: 'Історія Києва',
+      redirect: '',
+      redirlinks: [{ pageid: 336, ns: 0, title: 'Київ' }],
+    });
+    assert.deepEqual(byId.get(179), {
+      pageid: 179,
+      ns: 0,
+      title: 'Місто Київ',
+      redirect: '',
+      redirlinks: [{ pageid: 189, ns: 0, title: 'Столиця України', redirect: '' }],
+    });
     // 58 (Списки міст) links Київ through the results of its {{#ask:}} (the oracle, not refreshed after import, lacks it),
     // and so does 416 (Concept:Великі обласні центри), its {{#ask:}} over the concept itself
-    assert.deepEqual(r.query.backlinks.map((e: any) => e.pageid), [1, 4, 32, 37, 44, 58, 68, 95, 128, 179, 339, 346, 416]);
+    assert.deepEqual(
+      r.query.backlinks.map((e: any) => e.pageid),
+      [1, 4, 32, 37, 44, 58, 68, 95, 128, 179, 339, 346, 416],
+    );
   });
   it('first-level continuation <ns>|<page id>; blfilterredir', async () => {
     assert.deepEqual((await q({ list: 'backlinks', bltitle: 'Київ', bllimit: 4 })).continue, { blcontinue: '0|44', continue: '-||' });
     const r = await q({ list: 'backlinks', bltitle: 'Київ', blfilterredir: 'redirects', bllimit: 'max' });
-    assert.deepEqual(r.query.backlinks.map((e: any) => e.title), ['Kyiv', 'Історія Києва', 'Місто Київ']);
+    assert.deepEqual(
+      r.query.backlinks.map((e: any) => e.title),
+      ['Kyiv', 'Історія Києва', 'Місто Київ'],
+    );
   });
   it('errors as 1.25: title and pageid together, neither, a bad continuation; eiredirect does not exist', async () => {
     assert.equal((await q({ list: 'backlinks', bltitle: 'Київ', blpageid: 1 })).error.code, 'blinvalidparammix');
@@ -90,7 +113,9 @@ describe('prop=linkshere, transcludedin, redirects, categoryinfo', () => {
   it('redirects with fragments; rdshow=fragment; mutually exclusive show values', async () => {
     assert.deepEqual(await q({ prop: 'redirects', titles: 'Київ', rdprop: 'title|fragment', rdshow: 'fragment' }), {
       batchcomplete: '',
-      query: { pages: { '336': { pageid: 336, ns: 0, title: 'Київ', redirects: [{ ns: 0, title: 'Історія Києва', fragment: 'Історія' }] } } },
+      query: {
+        pages: { '336': { pageid: 336, ns: 0, title: 'Київ', redirects: [{ ns: 0, title: 'Історія Києва', fragment: 'Історія' }] } },
+      },
     });
     assert.equal((await q({ prop: 'redirects', titles: 'Київ', rdshow: 'fragment|!fragment' })).error.code, 'rdshow');
   });
@@ -140,11 +165,15 @@ describe('prop=pageprops, extlinks, langlinks; list=pageswithprop, pagepropnames
     assert.equal((await q({ prop: 'pageprops', titles: 'Київ', ppcontinue: '07' })).error.code, 'ppbadcontinue');
   });
   it('pageswithprop and pagepropnames (the oracle gives the same defaultsort pages)', async () => {
-    assert.deepEqual((await q({ list: 'pageswithprop', pwppropname: 'hiddencat', pwpprop: 'title|value' })).query.pageswithprop, [{ ns: 14, title: 'Категорія:Статті без джерел', value: '' }]);
+    assert.deepEqual((await q({ list: 'pageswithprop', pwppropname: 'hiddencat', pwpprop: 'title|value' })).query.pageswithprop, [
+      { ns: 14, title: 'Категорія:Статті без джерел', value: '' },
+    ]);
     assert.equal((await q({ list: 'pageswithprop' })).error.code, 'pwpnopropname');
     // names in byte order: defaultsort, displaytitle (IPhone's {{DISPLAYTITLE:iPhone}}), hiddencat, …
     assert.deepEqual((await q({ list: 'pagepropnames', ppnlimit: 2 })).continue, { ppncontinue: 'displaytitle', continue: '-||' });
-    assert.deepEqual((await q({ list: 'pageswithprop', pwppropname: 'displaytitle', pwpprop: 'title|value' })).query.pageswithprop, [{ ns: 0, title: 'IPhone', value: 'iPhone' }]);
+    assert.deepEqual((await q({ list: 'pageswithprop', pwppropname: 'displaytitle', pwpprop: 'title|value' })).query.pageswithprop, [
+      { ns: 0, title: 'IPhone', value: 'iPhone' },
+    ]);
   });
   it('extlinks: URLs as 1.25 stores them ("|" escaped, no further %-encoding; 1.39 encodes the Cyrillic), offset continuation', async () => {
     const r = await q({ prop: 'extlinks', titles: 'Демонстраційна сторінка|Київ', ellimit: 2 });
@@ -162,14 +191,20 @@ describe('prop=pageprops, extlinks, langlinks; list=pageswithprop, pagepropnames
     assert.deepEqual(sub.query.exturlusage, exact.query.exturlusage);
     // a path is a prefix; https is another protocol
     const path = await q({ list: 'exturlusage', euquery: 'example.org/uk/misto/1', eulimit: 'max', euprop: 'url' });
-    assert.deepEqual(path.query.exturlusage.map((e: any) => e.url).slice(0, 3), ['http://example.org/uk/misto/1', 'http://example.org/uk/misto/10', 'http://example.org/uk/misto/11']);
+    assert.deepEqual(path.query.exturlusage.map((e: any) => e.url).slice(0, 3), [
+      'http://example.org/uk/misto/1',
+      'http://example.org/uk/misto/10',
+      'http://example.org/uk/misto/11',
+    ]);
     assert.deepEqual((await q({ list: 'exturlusage', euquery: 'example.org', euprotocol: 'https' })).query.exturlusage, []);
     assert.equal((await q({ list: 'exturlusage', euquery: 'a*b' })).error.code, 'eubad_query');
     assert.deepEqual((await q({ list: 'exturlusage', eulimit: 3 })).continue, { euoffset: 3, continue: '-||' });
   });
   it('langlinks with url, langname, autonym; lltitle needs lllang', async () => {
     const r = await q({ prop: 'langlinks', titles: 'Київ', llprop: 'url|langname|autonym', lllang: 'en' });
-    assert.deepEqual(r.query.pages['336'].langlinks, [{ lang: 'en', url: 'https://en.wikipedia.org/wiki/Kyiv', langname: 'English', autonym: 'English', '*': 'Kyiv' }]);
+    assert.deepEqual(r.query.pages['336'].langlinks, [
+      { lang: 'en', url: 'https://en.wikipedia.org/wiki/Kyiv', langname: 'English', autonym: 'English', '*': 'Kyiv' },
+    ]);
     assert.deepEqual((await q({ prop: 'langlinks', titles: 'Київ', lltitle: 'Kyiv' })).error.code, 'llnolang');
     // 1.25 core has only the autonyms of Names.php (localised names need the cldr extension)
     const de = await q({ prop: 'langlinks', titles: 'Київ', llprop: 'langname', llinlanguagecode: 'de', lllang: 'pl' });
@@ -184,7 +219,8 @@ describe('prop=pageprops, extlinks, langlinks; list=pageswithprop, pagepropnames
     assert.deepEqual(redirects.limits, { random: 10 });
     const ids = new Set(redirects.query.random.map((p: any) => p.pageid ?? p.id));
     // every redirect is reachable: 30 draws of 10 from a random point cover the demo's few redirects
-    for (let i = 0; i < 30; i++) for (const p of (await q({ list: 'random', rnlimit: 'max', rnredirect: '', rnnamespace: 0 })).query.random) ids.add(p.id);
+    for (let i = 0; i < 30; i++)
+      for (const p of (await q({ list: 'random', rnlimit: 'max', rnredirect: '', rnnamespace: 0 })).query.random) ids.add(p.id);
     const all = await q({ list: 'allpages', apfilterredir: 'redirects', aplimit: 'max' });
     assert.deepEqual([...ids].sort(), all.query.allpages.map((r: any) => r.pageid).sort());
   });
@@ -194,7 +230,12 @@ describe('the interwiki map the import used', () => {
   it('siteinfo lists it, language prefixes with their name (appendInterwikiMap); iwlinks/langlinks URLs come from it', async () => {
     const r = await q({ meta: 'siteinfo', siprop: 'interwikimap' });
     const en = r.query.interwikimap.find((e: any) => e.prefix === 'en');
-    assert.deepEqual(en, { prefix: 'en', language: 'English', url: 'https://en.wikipedia.org/wiki/$1', api: 'https://en.wikipedia.org/w/api.php' });
+    assert.deepEqual(en, {
+      prefix: 'en',
+      language: 'English',
+      url: 'https://en.wikipedia.org/wiki/$1',
+      api: 'https://en.wikipedia.org/w/api.php',
+    });
     assert.equal(r.query.interwikimap.find((e: any) => e.prefix === 'wikipedia').language, undefined);
   });
 });
@@ -217,7 +258,9 @@ describe('batched store calls', () => {
     try {
       const get = async (qs: string) => (await fetch(`${base}/api.php?action=query&format=json&${qs}`)).json();
       calls.length = 0;
-      const r = await get(`prop=linkshere&lhlimit=max&lhnamespace=0|2|14&titles=${encodeURIComponent('Київ|Україна|Львів|Одеса|Харків|Дніпро (річка)|Немає')}`);
+      const r = await get(
+        `prop=linkshere&lhlimit=max&lhnamespace=0|2|14&titles=${encodeURIComponent('Київ|Україна|Львів|Одеса|Харків|Дніпро (річка)|Немає')}`,
+      );
       assert.ok(Object.values(r.query.pages).some((p: any) => p.linkshere?.length > 5));
       assert.deepEqual(calls, ['linkersOf']);
       calls.length = 0;
@@ -251,14 +294,39 @@ describe('relation store query plans', () => {
         for (const descending of [false, true]) {
           for (const table of ['pagelinks', 'templatelinks'] as const) {
             void r.linksOf({ table, pageids: [1, 2], descending, limit: 3 });
-            void r.linksOf({ table, pageids: [1], namespaces: [0, 10], only: [{ ns: 0, title: 'A' }], continueAt: { from: 1, ns: 0, title: 'A' }, descending, limit: 3 });
+            void r.linksOf({
+              table,
+              pageids: [1],
+              namespaces: [0, 10],
+              only: [{ ns: 0, title: 'A' }],
+              continueAt: { from: 1, ns: 0, title: 'A' },
+              descending,
+              limit: 3,
+            });
           }
           for (const table of ['pagelinks', 'templatelinks', 'redirect'] as const) {
             void r.linkers({ table, ns: 0, title: 'A', descending, limit: 3 });
             void r.linkers({ table, ns: 0, title: 'A', fromNs: 0, fromId: 3, redirect: true, descending, limit: 3 });
             void r.linkers({ table, ns: 0, title: 'A', fromId: 3, pageNamespaces: [0, 2], descending, limit: 3 });
-            void r.linkersOf({ table, targets: [{ ns: 0, title: 'A', fromId: 3 }, { ns: 0, title: 'B' }], redirect: true, pageNamespaces: [0], limit: 3 });
-            if (table !== 'redirect') void r.linkersOf({ table, targets: [{ ns: 0, title: 'A', fromNs: 0, fromId: 3 }, { ns: 0, title: 'A', fromNs: 2 }], limit: 3 });
+            void r.linkersOf({
+              table,
+              targets: [
+                { ns: 0, title: 'A', fromId: 3 },
+                { ns: 0, title: 'B' },
+              ],
+              redirect: true,
+              pageNamespaces: [0],
+              limit: 3,
+            });
+            if (table !== 'redirect')
+              void r.linkersOf({
+                table,
+                targets: [
+                  { ns: 0, title: 'A', fromNs: 0, fromId: 3 },
+                  { ns: 0, title: 'A', fromNs: 2 },
+                ],
+                limit: 3,
+              });
             // one target: its values bound instead of a JSON batch, the same index range
             void r.linkersOf({ table, targets: [{ ns: 0, title: 'A', fromId: 3 }], redirect: true, pageNamespaces: [0], limit: 3 });
             if (table !== 'redirect') void r.linkersOf({ table, targets: [{ ns: 0, title: 'A', fromNs: 2 }], limit: 3 });
@@ -267,8 +335,23 @@ describe('relation store query plans', () => {
           }
         }
         // prop=fileusage: imagelinks has no target namespace column
-        void r.linkersOf({ table: 'imagelinks', targets: [{ ns: 6, title: 'A', fromId: 3 }, { ns: 6, title: 'B' }], redirect: true, limit: 3 });
-        void r.linkersOf({ table: 'imagelinks', targets: [{ ns: 6, title: 'A', fromNs: 0, fromId: 3 }, { ns: 6, title: 'A', fromNs: 2 }], limit: 3 });
+        void r.linkersOf({
+          table: 'imagelinks',
+          targets: [
+            { ns: 6, title: 'A', fromId: 3 },
+            { ns: 6, title: 'B' },
+          ],
+          redirect: true,
+          limit: 3,
+        });
+        void r.linkersOf({
+          table: 'imagelinks',
+          targets: [
+            { ns: 6, title: 'A', fromNs: 0, fromId: 3 },
+            { ns: 6, title: 'A', fromNs: 2 },
+          ],
+          limit: 3,
+        });
         void r.linkersOf({ table: 'imagelinks', targets: [{ ns: 6, title: 'A', fromNs: 2 }], limit: 3 });
         void r.propsOf({ pageids: [1, 2], names: ['a'] });
         for (const descending of [false, true]) void r.pagesWithProp({ name: 'a', fromId: 2, descending, limit: 3 });
@@ -278,7 +361,14 @@ describe('relation store query plans', () => {
         void r.extUrlUsage({ offset: 0, limit: 3 });
         for (const descending of [false, true]) {
           void r.langLinksOf({ pageids: [1, 2], lang: 'en', title: 'x', continueAt: { from: 1, lang: 'a' }, descending, limit: 3 });
-          void r.iwLinksOf({ pageids: [1, 2], prefix: 'a', title: 'x', continueAt: { from: 1, prefix: 'a', title: 'x' }, descending, limit: 3 });
+          void r.iwLinksOf({
+            pageids: [1, 2],
+            prefix: 'a',
+            title: 'x',
+            continueAt: { from: 1, prefix: 'a', title: 'x' },
+            descending,
+            limit: 3,
+          });
         }
         void r.randomPages({ namespaces: [0, 14], redirect: false, from: 0.5, limit: 3 });
       });
@@ -287,12 +377,38 @@ describe('relation store query plans', () => {
         if (seen.has(sql)) continue;
         seen.add(sql);
         const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]))];
-        const args = [Object.fromEntries(names.map((n) => [n, n === "targets" ? "[[0,\"A\",0,0]]" : n === "ids" ? "[1,2]" : /^(limit|offset|ns|fromNs|fromId|from|cf|cn|p\d|n\d|on\d|pn\d|redirect|contFrom)$/.test(n) ? 3 : 'x']))];
+        const args = [
+          Object.fromEntries(
+            names.map((n) => [
+              n,
+              n === 'targets'
+                ? '[[0,"A",0,0]]'
+                : n === 'ids'
+                  ? '[1,2]'
+                  : /^(limit|offset|ns|fromNs|fromId|from|cf|cn|p\d|n\d|on\d|pn\d|redirect|contFrom)$/.test(n)
+                    ? 3
+                    : 'x',
+            ]),
+          ),
+        ];
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((p) => p.detail);
-        for (const step of plan) assert.match(step, /^(SEARCH |SCAN (j|json_each) VIRTUAL TABLE|SCAN \w+ USING (COVERING )?INDEX el_index$|CREATE BLOOM FILTER|SCAN CONSTANT ROW|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CO-ROUTINE|SCAN \d+-ROW VALUES|USING ROWID SEARCH)/, `${step}\n  in ${sql}\n  ${plan.join(' / ')}`);
+        for (const step of plan)
+          assert.match(
+            step,
+            /^(SEARCH |SCAN (j|json_each) VIRTUAL TABLE|SCAN \w+ USING (COVERING )?INDEX el_index$|CREATE BLOOM FILTER|SCAN CONSTANT ROW|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CO-ROUTINE|SCAN \d+-ROW VALUES|USING ROWID SEARCH)/,
+            `${step}\n  in ${sql}\n  ${plan.join(' / ')}`,
+          );
         assert.ok(!plan.some((p) => p.includes('TEMP B-TREE')), `${plan.join(' / ')}\n  in ${sql}`);
-        if (/pl_from_namespace = @fromNs/.test(sql)) assert.ok(plan.some((p) => p.includes('pl_backlinks_namespace')), plan.join(' / '));
-        if (/il_from_namespace = (@fromNs|j\.value)/.test(sql)) assert.ok(plan.some((p) => p.includes('il_to_from_namespace')), plan.join(' / '));
+        if (/pl_from_namespace = @fromNs/.test(sql))
+          assert.ok(
+            plan.some((p) => p.includes('pl_backlinks_namespace')),
+            plan.join(' / '),
+          );
+        if (/il_from_namespace = (@fromNs|j\.value)/.test(sql))
+          assert.ok(
+            plan.some((p) => p.includes('il_to_from_namespace')),
+            plan.join(' / '),
+          );
       }
       assert.ok(seen.size >= 20);
     } finally {

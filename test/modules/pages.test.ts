@@ -37,7 +37,11 @@ describe('list=allpages', () => {
       const full = await get({ action: 'query', list: 'allpages', aplimit: 'max', apdir: dir, apnamespace: 14 });
       const all = full.json.query.allpages;
       assert.ok(all.length > 30);
-      for (const n of [1, 2, 3]) assert.deepEqual(await walk({ action: 'query', list: 'allpages', aplimit: n, apdir: dir, apnamespace: 14 }, (j) => j.query.allpages), all);
+      for (const n of [1, 2, 3])
+        assert.deepEqual(
+          await walk({ action: 'query', list: 'allpages', aplimit: n, apdir: dir, apnamespace: 14 }, (j) => j.query.allpages),
+          all,
+        );
     }
   });
   it('filters redirects and sizes; an invalid apfrom is apinvalidtitle', async () => {
@@ -57,23 +61,49 @@ describe('list=allpages', () => {
 
 describe('list=categorymembers', () => {
   it('lists pages, then subcategories, then files, each in sort-key order, with hex sort keys in cmcontinue', async () => {
-    const r = await get({ action: 'query', list: 'categorymembers', cmtitle: 'Category:Річки', cmlimit: 3, cmprop: 'ids|title|sortkeyprefix|type', continue: '' });
+    const r = await get({
+      action: 'query',
+      list: 'categorymembers',
+      cmtitle: 'Category:Річки',
+      cmlimit: 3,
+      cmprop: 'ids|title|sortkeyprefix|type',
+      continue: '',
+    });
     assert.equal(
       r.text,
       '{"batchcomplete":"","continue":{"cmcontinue":"page|d093d09ed0a0d098d09dd0ac|57","continue":"-||"},"query":{"categorymembers":[{"pageid":277,"ns":0,"title":"Інгул","sortkeyprefix":"","type":"page"},{"pageid":323,"ns":0,"title":"Інгулець","sortkeyprefix":"","type":"page"},{"pageid":211,"ns":0,"title":"Ворскла","sortkeyprefix":"","type":"page"}]}}',
     );
-    const all = (await get({ action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Українська кухня', cmlimit: 'max', cmprop: 'title|type' })).json.query.categorymembers;
+    const all = (
+      await get({ action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Українська кухня', cmlimit: 'max', cmprop: 'title|type' })
+    ).json.query.categorymembers;
     const types = all.map((m: any) => m.type);
-    assert.deepEqual(types, [...types].sort((a: string, b: string) => ['page', 'subcat', 'file'].indexOf(a) - ['page', 'subcat', 'file'].indexOf(b)));
+    assert.deepEqual(
+      types,
+      [...types].sort((a: string, b: string) => ['page', 'subcat', 'file'].indexOf(a) - ['page', 'subcat', 'file'].indexOf(b)),
+    );
     assert.deepEqual(new Set(types), new Set(['page', 'subcat', 'file']));
   });
   it('joins batches of 1, 2, 3 in every sort and direction; cmtype and cmnamespace filter', async () => {
-    const variants: Array<Record<string, string>> = [{}, { cmdir: 'desc' }, { cmsort: 'timestamp' }, { cmsort: 'timestamp', cmdir: 'older' }, { cmtype: 'subcat|file' }, { cmnamespace: '6' }];
+    const variants: Array<Record<string, string>> = [
+      {},
+      { cmdir: 'desc' },
+      { cmsort: 'timestamp' },
+      { cmsort: 'timestamp', cmdir: 'older' },
+      { cmtype: 'subcat|file' },
+      { cmnamespace: '6' },
+    ];
     for (const extra of variants) {
-      const base = { action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Українська кухня', cmprop: 'ids|title|type|timestamp', ...extra };
+      const base = {
+        action: 'query',
+        list: 'categorymembers',
+        cmtitle: 'Категорія:Українська кухня',
+        cmprop: 'ids|title|type|timestamp',
+        ...extra,
+      };
       const full = (await get({ ...base, cmlimit: 'max' })).json.query.categorymembers;
       assert.ok(full.length > 0, JSON.stringify(extra));
-      for (const n of [1, 2, 3]) assert.deepEqual(await walk({ ...base, cmlimit: n }, (j) => j.query.categorymembers), full, JSON.stringify(extra));
+      for (const n of [1, 2, 3])
+        assert.deepEqual(await walk({ ...base, cmlimit: n }, (j) => j.query.categorymembers), full, JSON.stringify(extra));
       if ('cmtype' in extra) assert.ok(full.every((m: any) => m.type !== 'page'));
       if ('cmnamespace' in extra) assert.ok(full.every((m: any) => m.ns === 6));
     }
@@ -85,8 +115,14 @@ describe('list=categorymembers', () => {
     assert.ok(pages.every((p) => p.pageid > 0 && /^\d{4}-\d\d-\d\dT/.test(p.touched)));
     assert.equal((await get({ action: 'query', list: 'categorymembers' })).json.error.code, 'cmmissingparam');
     assert.equal((await get({ action: 'query', list: 'categorymembers', cmtitle: 'Київ' })).json.error.code, 'cminvalidcategory');
-    assert.equal((await get({ action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Річки', cmcontinue: 'x' })).json.error.code, 'cmbadcontinue');
-    assert.equal((await get({ action: 'query', generator: 'categorymembers', gcmtitle: 'Категорія:Річки', gcmcontinue: 'x' })).json.error.code, 'gcmbadcontinue');
+    assert.equal(
+      (await get({ action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Річки', cmcontinue: 'x' })).json.error.code,
+      'cmbadcontinue',
+    );
+    assert.equal(
+      (await get({ action: 'query', generator: 'categorymembers', gcmtitle: 'Категорія:Річки', gcmcontinue: 'x' })).json.error.code,
+      'gcmbadcontinue',
+    );
   });
 });
 
@@ -98,8 +134,17 @@ describe('prop=categories and prop=info', () => {
       page.categories.map((c: any) => c.title),
       ['Категорія:Міста', 'Категорія:Обласні центри', 'Категорія:Столиці', 'Категорія:Столиці україни'],
     );
-    const hidden = await get({ action: 'query', generator: 'categorymembers', gcmtitle: 'Категорія:Статті без джерел', gcmlimit: 3, prop: 'categories', clprop: 'hidden', clshow: 'hidden' });
-    for (const p of Object.values(hidden.json.query.pages) as any[]) assert.deepEqual(p.categories, [{ ns: 14, title: 'Категорія:Статті без джерел', hidden: '' }]);
+    const hidden = await get({
+      action: 'query',
+      generator: 'categorymembers',
+      gcmtitle: 'Категорія:Статті без джерел',
+      gcmlimit: 3,
+      prop: 'categories',
+      clprop: 'hidden',
+      clshow: 'hidden',
+    });
+    for (const p of Object.values(hidden.json.query.pages) as any[])
+      assert.deepEqual(p.categories, [{ ns: 14, title: 'Категорія:Статті без джерел', hidden: '' }]);
   });
   it('prop=categories continues across pages with <page id>|<category>', async () => {
     const params = { action: 'query', prop: 'categories', titles: 'Київ|Львів|Одеса' };
@@ -115,7 +160,21 @@ describe('prop=categories and prop=info', () => {
     const r = await get({ action: 'query', prop: 'info', titles: 'Київ|Kyiv|Немає', inprop: 'protection|url' });
     const pages = Object.values(r.json.query.pages) as any[];
     const kyiv = pages.find((p) => p.title === 'Київ');
-    assert.deepEqual(Object.keys(kyiv), ['pageid', 'ns', 'title', 'contentmodel', 'pagelanguage', 'touched', 'lastrevid', 'length', 'protection', 'restrictiontypes', 'fullurl', 'editurl', 'canonicalurl']);
+    assert.deepEqual(Object.keys(kyiv), [
+      'pageid',
+      'ns',
+      'title',
+      'contentmodel',
+      'pagelanguage',
+      'touched',
+      'lastrevid',
+      'length',
+      'protection',
+      'restrictiontypes',
+      'fullurl',
+      'editurl',
+      'canonicalurl',
+    ]);
     assert.equal(kyiv.fullurl, `${new URL(s.url).origin}/index.php/%D0%9A%D0%B8%D1%97%D0%B2`);
     assert.equal(pages.find((p) => p.title === 'Kyiv').redirect, '');
     assert.equal(pages.find((p) => p.title === 'Немає').missing, '');
@@ -138,11 +197,25 @@ describe('prop=revisions', () => {
     const first = (Object.values(r.json.query.pages)[0] as any).revisions;
     assert.equal(first.length, 1);
     assert.ok(r.json.continue.rvcontinue);
-    const next = await get({ action: 'query', prop: 'revisions', titles: 'Львів', rvprop: 'ids|timestamp', rvlimit: 1, ...r.json.continue });
+    const next = await get({
+      action: 'query',
+      prop: 'revisions',
+      titles: 'Львів',
+      rvprop: 'ids|timestamp',
+      rvlimit: 1,
+      ...r.json.continue,
+    });
     const second = (Object.values(next.json.query.pages)[0] as any).revisions[0];
     assert.ok(second.timestamp < first[0].timestamp);
     // the first revision's text is not kept, its size and hash are
-    const meta = await get({ action: 'query', prop: 'revisions', titles: 'Львів', rvprop: 'ids|size|sha1|comment', rvlimit: 2, rvdir: 'newer' });
+    const meta = await get({
+      action: 'query',
+      prop: 'revisions',
+      titles: 'Львів',
+      rvprop: 'ids|size|sha1|comment',
+      rvlimit: 2,
+      rvdir: 'newer',
+    });
     const [oldest] = (Object.values(meta.json.query.pages)[0] as any).revisions;
     assert.equal(oldest.parentid, 0);
     assert.ok(oldest.size > 0);

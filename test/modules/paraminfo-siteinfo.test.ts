@@ -42,7 +42,12 @@ describe('action=paraminfo', () => {
     assert.ok(gen.type.includes('allpages') && !gen.type.includes('siteinfo'));
     assert.ok(gen.type.every((n: string) => sub.includes(n)));
     assert.equal(query.readrights, true);
-    assert.deepEqual(query.helpurls, ['https://www.mediawiki.org/wiki/API:Query', 'https://www.mediawiki.org/wiki/API:Meta', 'https://www.mediawiki.org/wiki/API:Properties', 'https://www.mediawiki.org/wiki/API:Lists']);
+    assert.deepEqual(query.helpurls, [
+      'https://www.mediawiki.org/wiki/API:Query',
+      'https://www.mediawiki.org/wiki/API:Meta',
+      'https://www.mediawiki.org/wiki/API:Properties',
+      'https://www.mediawiki.org/wiki/API:Lists',
+    ]);
   });
 
   it('describes a module exactly as 1.25 does (fv1, helpformat=none: no description, no examples)', async () => {
@@ -64,9 +69,20 @@ describe('action=paraminfo', () => {
       generator: '',
       helpurls: ['https://www.mediawiki.org/wiki/API:Allcategories'],
     });
-    assert.equal(licenselink, `${s.url.replace('/api.php', '')}/index.php/${encodeURIComponent('Спеціальна')}:${encodeURIComponent('Версія')}/License/MediaWiki`);
+    assert.equal(
+      licenselink,
+      `${s.url.replace('/api.php', '')}/index.php/${encodeURIComponent('Спеціальна')}:${encodeURIComponent('Версія')}/License/MediaWiki`,
+    );
     assert.deepEqual(param(m, 'limit'), { name: 'limit', default: 10, type: 'limit', max: 500, highmax: 5000, min: 1 });
-    assert.deepEqual(param(m, 'prop'), { name: 'prop', default: '', multi: '', limit: 50, lowlimit: 50, highlimit: 500, type: ['size', 'hidden'] });
+    assert.deepEqual(param(m, 'prop'), {
+      name: 'prop',
+      default: '',
+      multi: '',
+      limit: 50,
+      lowlimit: 50,
+      highlimit: 500,
+      type: ['size', 'hidden'],
+    });
     assert.deepEqual(param(m, 'dir'), { name: 'dir', default: 'ascending', type: ['ascending', 'descending'] });
   });
 
@@ -82,7 +98,10 @@ describe('action=paraminfo', () => {
       r.json.warnings.paraminfo['*'],
       'The module "main" does not have a submodule "bogus"\nThe module "query" does not have a submodule "bogus"\nThe module "tokens" has no submodules',
     );
-    assert.deepEqual(r.json.paraminfo.modules.map((m: any) => m.path), ['query+allpages']);
+    assert.deepEqual(
+      r.json.paraminfo.modules.map((m: any) => m.path),
+      ['query+allpages'],
+    );
   });
 
   it('keeps the deprecated querymodules, formatmodules, mainmodule and pagesetmodule forms', async () => {
@@ -96,14 +115,22 @@ describe('action=paraminfo', () => {
     assert.equal(pi.pagesetmodule.classname, 'ApiPageSet');
     assert.equal(pi.pagesetmodule.name, undefined);
     // 1.25's ApiPageSet: titles, pageids, revids, generator, redirects, converttitles
-    assert.deepEqual(pi.pagesetmodule.parameters.map((p: any) => p.name), ['titles', 'pageids', 'revids', 'generator', 'redirects', 'converttitles']);
+    assert.deepEqual(
+      pi.pagesetmodule.parameters.map((p: any) => p.name),
+      ['titles', 'pageids', 'revids', 'generator', 'redirects', 'converttitles'],
+    );
   });
 
   it('gives descriptions and examples in the help formats', async () => {
     const w = await s.get({ action: 'paraminfo', modules: 'paraminfo', helpformat: 'wikitext' });
     const m = w.json.paraminfo.modules[0];
     assert.equal(m.description, 'Obtain information about API modules.');
-    assert.deepEqual(m.examples, [{ query: 'action=paraminfo&modules=parse|phpfm|query+allpages|query+siteinfo', description: 'action=paraminfo&modules=parse|phpfm|query+allpages|query+siteinfo' }]);
+    assert.deepEqual(m.examples, [
+      {
+        query: 'action=paraminfo&modules=parse|phpfm|query+allpages|query+siteinfo',
+        description: 'action=paraminfo&modules=parse|phpfm|query+allpages|query+siteinfo',
+      },
+    ]);
     assert.equal(param(m, 'helpformat').description, 'Format of help strings.');
     const raw = await s.get({ action: 'paraminfo', modules: 'paraminfo', helpformat: 'raw' });
     assert.deepEqual(raw.json.paraminfo.modules[0].description, [{ key: 'apihelp-paraminfo-description', params: [] }]);
@@ -111,7 +138,8 @@ describe('action=paraminfo', () => {
 });
 
 describe('meta=siteinfo', () => {
-  const ALL = 'general|namespaces|namespacealiases|specialpagealiases|magicwords|interwikimap|dbrepllag|statistics|usergroups|libraries|extensions|fileextensions|rightsinfo|restrictions|languages|skins|extensiontags|functionhooks|showhooks|variables|protocols|defaultoptions';
+  const ALL =
+    'general|namespaces|namespacealiases|specialpagealiases|magicwords|interwikimap|dbrepllag|statistics|usergroups|libraries|extensions|fileextensions|rightsinfo|restrictions|languages|skins|extensiontags|functionhooks|showhooks|variables|protocols|defaultoptions';
 
   it('answers every 1.25 siprop, in the order asked for', async () => {
     const r = await s.get({ action: 'query', meta: 'siteinfo', siprop: ALL });
@@ -124,12 +152,21 @@ describe('meta=siteinfo', () => {
   it('lists the special page aliases with the Ukrainian name first (MessagesUk.php, then ru, then en)', async () => {
     const r = await s.get({ action: 'query', meta: 'siteinfo', siprop: 'specialpagealiases|magicwords', utf8: 1 });
     const sp = r.json.query.specialpagealiases;
-    assert.deepEqual(sp.find((p: any) => p.realname === 'Version'), { realname: 'Version', aliases: ['Версія', 'Версия', 'Version'] });
+    assert.deepEqual(
+      sp.find((p: any) => p.realname === 'Version'),
+      { realname: 'Version', aliases: ['Версія', 'Версия', 'Version'] },
+    );
     assert.equal(sp[0].realname, 'BrokenRedirects');
     // special pages that came after 1.25 are not there
-    assert.equal(sp.find((p: any) => p.realname === 'ApiSandbox'), undefined);
+    assert.equal(
+      sp.find((p: any) => p.realname === 'ApiSandbox'),
+      undefined,
+    );
     const mw = r.json.query.magicwords;
-    assert.deepEqual(mw.find((m: any) => m.name === 'redirect'), { name: 'redirect', aliases: ['#ПЕРЕНАПРАВЛЕННЯ', '#ПЕРЕНАПР', '#перенапр', '#перенаправление', '#REDIRECT'] });
+    assert.deepEqual(
+      mw.find((m: any) => m.name === 'redirect'),
+      { name: 'redirect', aliases: ['#ПЕРЕНАПРАВЛЕННЯ', '#ПЕРЕНАПР', '#перенапр', '#перенаправление', '#REDIRECT'] },
+    );
     assert.deepEqual(mw.find((m: any) => m.name === 'img_thumbnail')['case-sensitive'], '');
   });
 
@@ -153,7 +190,10 @@ describe('meta=siteinfo', () => {
     assert.ok(map.length > 50);
     const prefixes = map.map((e: any) => e.prefix);
     assert.deepEqual(prefixes, [...prefixes].sort());
-    assert.deepEqual(map.find((e: any) => e.prefix === 'wikipedia'), { prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/$1', api: 'https://en.wikipedia.org/w/api.php' });
+    assert.deepEqual(
+      map.find((e: any) => e.prefix === 'wikipedia'),
+      { prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/$1', api: 'https://en.wikipedia.org/w/api.php' },
+    );
     const local = await s.get({ action: 'query', meta: 'siteinfo', siprop: 'interwikimap', sifilteriw: 'local' });
     assert.deepEqual(local.json.query.interwikimap, []);
     const nonlocal = await s.get({ action: 'query', meta: 'siteinfo', siprop: 'interwikimap', sifilteriw: '!local' });
@@ -162,7 +202,13 @@ describe('meta=siteinfo', () => {
 
   it('interwikimap: an operator list (serve --interwiki FILE) replaces the default one', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'wq-iw-')), 'interwiki.json');
-    writeFileSync(file, JSON.stringify([{ prefix: 'Sister', url: '//sister.example/wiki/$1', local: true, trans: true }, { prefix: 'other', url: 'https://other.example/$1' }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { prefix: 'Sister', url: '//sister.example/wiki/$1', local: true, trans: true },
+        { prefix: 'other', url: 'https://other.example/$1' },
+      ]),
+    );
     const own = await startDemoServer({ interwiki: InterwikiMap.fromFile(file) });
     try {
       const r = await own.get({ action: 'query', meta: 'siteinfo', siprop: 'interwikimap', formatversion: 2 });
@@ -171,14 +217,22 @@ describe('meta=siteinfo', () => {
         { prefix: 'sister', local: true, trans: true, url: 'http://sister.example/wiki/$1', protorel: true },
       ]);
       const local = await own.get({ action: 'query', meta: 'siteinfo', siprop: 'interwikimap', sifilteriw: 'local', formatversion: 2 });
-      assert.deepEqual(local.json.query.interwikimap.map((e: any) => e.prefix), ['sister']);
+      assert.deepEqual(
+        local.json.query.interwikimap.map((e: any) => e.prefix),
+        ['sister'],
+      );
     } finally {
       await own.close();
     }
   });
 
   it('defaultoptions keep their booleans in fv1 (META_BC_BOOLS); usergroups count their members', async () => {
-    const r = await s.get({ action: 'query', meta: 'siteinfo', siprop: 'defaultoptions|usergroups|dbrepllag|extensions', sinumberingroup: 1 });
+    const r = await s.get({
+      action: 'query',
+      meta: 'siteinfo',
+      siprop: 'defaultoptions|usergroups|dbrepllag|extensions',
+      sinumberingroup: 1,
+    });
     const o = r.json.query.defaultoptions;
     assert.equal(o.searchNs0, true);
     assert.equal(o.searchNs1, false);
@@ -186,24 +240,42 @@ describe('meta=siteinfo', () => {
     assert.equal(o.language, 'uk');
     assert.equal(o['variant-sr'], 'sr');
     const groups = r.json.query.usergroups;
-    assert.deepEqual(groups.map((g: any) => g.name), ['*', 'user', 'autoconfirmed', 'bot', 'sysop', 'bureaucrat', 'smwadministrator']);
+    assert.deepEqual(
+      groups.map((g: any) => g.name),
+      ['*', 'user', 'autoconfirmed', 'bot', 'sysop', 'bureaucrat', 'smwadministrator'],
+    );
     assert.deepEqual(groups[0], { name: '*', rights: ['read'] });
     const stats = (await s.get({ action: 'query', meta: 'siteinfo', siprop: 'statistics' })).json.query.statistics;
     assert.equal(groups[1].number, stats.users);
     assert.equal(groups[2].number, undefined);
     assert.deepEqual(r.json.query.dbrepllag, [{ host: '', lag: 0 }]);
-    assert.deepEqual(r.json.query.extensions.map((e: any) => [e.name, e.version, e.type]), [['Semantic MediaWiki', '2.2', 'semantic'], ['Semantic Forms', '3.3', 'semantic']]);
+    assert.deepEqual(
+      r.json.query.extensions.map((e: any) => [e.name, e.version, e.type]),
+      [
+        ['Semantic MediaWiki', '2.2', 'semantic'],
+        ['Semantic Forms', '3.3', 'semantic'],
+      ],
+    );
   });
 
   it('the hooks, tags and variables of the wiki', async () => {
-    const r = await s.get({ action: 'query', meta: 'siteinfo', siprop: 'extensiontags|functionhooks|variables|showhooks|restrictions|skins' });
+    const r = await s.get({
+      action: 'query',
+      meta: 'siteinfo',
+      siprop: 'extensiontags|functionhooks|variables|showhooks|restrictions|skins',
+    });
     const q = r.json.query;
     assert.deepEqual(q.extensiontags.slice(0, 4), ['<pre>', '<nowiki>', '<gallery>', '<indicator>']);
     assert.ok(q.extensiontags.includes('<ref>'));
     for (const f of ['ns', 'if', 'switch', 'ask', 'arraymap']) assert.ok(q.functionhooks.includes(f), f);
     assert.ok(q.variables.includes('currentyear') && !q.variables.includes('numberofviews'));
     assert.deepEqual(q.showhooks, []);
-    assert.deepEqual(q.restrictions, { types: ['create', 'edit', 'move', 'upload'], levels: ['', 'autoconfirmed', 'sysop'], cascadinglevels: ['sysop'], semiprotectedlevels: ['autoconfirmed'] });
+    assert.deepEqual(q.restrictions, {
+      types: ['create', 'edit', 'move', 'upload'],
+      levels: ['', 'autoconfirmed', 'sysop'],
+      cascadinglevels: ['sysop'],
+      semiprotectedlevels: ['autoconfirmed'],
+    });
     assert.deepEqual(q.skins[0], { code: 'vector', default: '', '*': 'Векторне' });
   });
 });
@@ -211,7 +283,11 @@ describe('meta=siteinfo', () => {
 describe('Special: titles (Title::fixSpecialName)', () => {
   it('are normalised to the Ukrainian canonical name; existing special pages are not missing', async () => {
     // same answer as the oracle (1.39)
-    const r = await s.get({ action: 'query', titles: 'Special:Version|Special:Nonexistent|Спеціальна:AllPages/Foo|special:allpages', utf8: 1 });
+    const r = await s.get({
+      action: 'query',
+      titles: 'Special:Version|Special:Nonexistent|Спеціальна:AllPages/Foo|special:allpages',
+      utf8: 1,
+    });
     assert.equal(
       r.text,
       '{"query":{"normalized":[{"from":"Special:Version","to":"Спеціальна:Версія"},{"from":"Special:Nonexistent","to":"Спеціальна:Nonexistent"},{"from":"Спеціальна:AllPages/Foo","to":"Спеціальна:Усі сторінки/Foo"},{"from":"special:allpages","to":"Спеціальна:Усі сторінки"}],' +
@@ -230,8 +306,14 @@ describe('formatversion=2 query.pages', () => {
     assert.equal(ids1.length, 8);
     const ids2 = v2.json.query.pages.map((p: any) => p.pageid);
     // fv1 keeps the generator's (title) order, fv2 sorts
-    assert.notDeepEqual(ids1, [...ids1].sort((a, b) => a - b));
-    assert.deepEqual(ids2, [...ids1].sort((a, b) => a - b));
+    assert.notDeepEqual(
+      ids1,
+      [...ids1].sort((a, b) => a - b),
+    );
+    assert.deepEqual(
+      ids2,
+      [...ids1].sort((a, b) => a - b),
+    );
     const mixed = await s.get({ action: 'query', titles: 'Київ|Nope|Головна сторінка|Special:Version', formatversion: 2 });
     assert.deepEqual(
       mixed.json.query.pages.map((p: any) => p.title),
@@ -298,11 +380,15 @@ describe('action=expandtemplates', () => {
   });
   it('variables of the site, the request and the statistics (Parser::getVariableValue)', async () => {
     const stats = (await s.get({ action: 'query', meta: 'siteinfo', siprop: 'statistics' })).json.query.statistics;
-    const text = '{{SERVER}}|{{server}}|{{SCRIPTPATH}}|{{CURRENTVERSION}}|{{currentversion}}|{{REVISIONID}}|{{NUMBEROFPAGES}}|{{КІЛЬКІСТЬ_СТАТЕЙ}}';
+    const text =
+      '{{SERVER}}|{{server}}|{{SCRIPTPATH}}|{{CURRENTVERSION}}|{{currentversion}}|{{REVISIONID}}|{{NUMBEROFPAGES}}|{{КІЛЬКІСТЬ_СТАТЕЙ}}';
     const server = s.url.replace('/api.php', '');
     const r = await s.get({ action: 'expandtemplates', text, prop: 'wikitext', revid: 5 });
     // CURRENTVERSION is case-sensitive: {{currentversion}} is a (missing) template
-    assert.equal(r.json.expandtemplates.wikitext, `${server}|${server}||1.25.4|[[:Шаблон:Currentversion]]|5|${stats.pages}|${stats.articles}`);
+    assert.equal(
+      r.json.expandtemplates.wikitext,
+      `${server}|${server}||1.25.4|[[:Шаблон:Currentversion]]|5|${stats.pages}|${stats.articles}`,
+    );
     const norev = await s.get({ action: 'expandtemplates', text: '[{{REVISIONID}}]', prop: 'wikitext' });
     assert.equal(norev.json.expandtemplates.wikitext, '[]');
   });

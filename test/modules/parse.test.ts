@@ -13,13 +13,28 @@ import { demoServerForFile } from '../helpers/demo-server.js';
 import { removeHtmlTags, checkCss, escapeId } from '../../src/wikitext/sanitizer.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const cases = JSON.parse(readFileSync(join(ROOT, 'test', 'data', 'render-cases.json'), 'utf8')) as Array<{ name: string; wikitext: string; html: string }>;
+const cases = JSON.parse(readFileSync(join(ROOT, 'test', 'data', 'render-cases.json'), 'utf8')) as Array<{
+  name: string;
+  wikitext: string;
+  html: string;
+}>;
 const hostile = JSON.parse(readFileSync(join(ROOT, 'test', 'data', 'hostile-wikitext.json'), 'utf8')) as string[];
 
 const s = demoServerForFile();
 
 const parseText = async (text: string, extra: Record<string, string> = {}) =>
-  (await s.post({ action: 'parse', text, title: 'API', prop: 'text', disablelimitreport: '1', format: 'json', formatversion: '2', ...extra })).json;
+  (
+    await s.post({
+      action: 'parse',
+      text,
+      title: 'API',
+      prop: 'text',
+      disablelimitreport: '1',
+      format: 'json',
+      formatversion: '2',
+      ...extra,
+    })
+  ).json;
 
 describe('renderer: wikitext → HTML as MediaWiki 1.25', () => {
   assert.ok(cases.length >= 40);
@@ -45,9 +60,14 @@ describe('sanitizer: hostile wikitext comes out inert', () => {
       for (const a of attrs.matchAll(/\s([\w:-]+)="([^"]*)"/g)) {
         const value = a[2].replace(/&#(\d+);/g, (_x, d: string) => String.fromCharCode(Number(d))).replace(/&amp;/g, '&');
         if (/^on/i.test(a[1])) problems.push(`event handler ${tag}`);
-        if (/^(href|src|action|formaction|data|background|xlink:href|content|poster|lowsrc|dynsrc)$/i.test(a[1]) && /^\s*(javascript|vbscript|data):/i.test(value)) problems.push(`script URL ${tag}`);
+        if (
+          /^(href|src|action|formaction|data|background|xlink:href|content|poster|lowsrc|dynsrc)$/i.test(a[1]) &&
+          /^\s*(javascript|vbscript|data):/i.test(value)
+        )
+          problems.push(`script URL ${tag}`);
         if (a[1] === 'style' && /(expression|url\s*\(|image\s*\(|behavior|binding)/i.test(value)) problems.push(`style ${tag}`);
-        if ((a[1] === 'href' || a[1] === 'src') && !/^(\/index\.php|\/images\/|#|https?:\/\/)/.test(value)) problems.push(`link target ${tag}`);
+        if ((a[1] === 'href' || a[1] === 'src') && !/^(\/index\.php|\/images\/|#|https?:\/\/)/.test(value))
+          problems.push(`link target ${tag}`);
       }
     }
     return problems;
@@ -83,7 +103,22 @@ describe('action=parse', () => {
   it('page=: output keys in ApiParse order (fv1), links/templates/images/categories/sections', async () => {
     const r = (await s.get({ action: 'parse', page: 'Київ', format: 'json' })).json;
     const p = r.parse;
-    assert.deepEqual(Object.keys(p), ['title', 'pageid', 'revid', 'text', 'langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections', 'displaytitle', 'iwlinks', 'properties']);
+    assert.deepEqual(Object.keys(p), [
+      'title',
+      'pageid',
+      'revid',
+      'text',
+      'langlinks',
+      'categories',
+      'links',
+      'templates',
+      'images',
+      'externallinks',
+      'sections',
+      'displaytitle',
+      'iwlinks',
+      'properties',
+    ]);
     assert.equal(p.title, 'Київ');
     assert.equal(typeof p.text['*'], 'string');
     assert.match(p.text['*'], /<!-- \nNewPP limit report\n/);
@@ -91,13 +126,31 @@ describe('action=parse', () => {
     assert.ok(p.links.some((l: { '*': string }) => l['*'] === 'Київська область'));
     assert.deepEqual(p.templates[0], { ns: 10, exists: '', '*': 'Шаблон:Місто' });
     assert.ok(p.images.includes('Прапор_України.png'));
-    assert.deepEqual(p.sections[0], { toclevel: 1, level: '2', line: 'Історія', number: '1', index: '1', fromtitle: 'Київ', byteoffset: p.sections[0].byteoffset, anchor: '.D0.86.D1.81.D1.82.D0.BE.D1.80.D1.96.D1.8F' });
+    assert.deepEqual(p.sections[0], {
+      toclevel: 1,
+      level: '2',
+      line: 'Історія',
+      number: '1',
+      index: '1',
+      fromtitle: 'Київ',
+      byteoffset: p.sections[0].byteoffset,
+      anchor: '.D0.86.D1.81.D1.82.D0.BE.D1.80.D1.96.D1.8F',
+    });
     assert.equal(typeof p.sections[0].byteoffset, 'number');
     assert.equal(p.displaytitle, 'Київ');
   });
 
   it('fv2: plain text string, booleans, content keys named', async () => {
-    const p = (await s.get({ action: 'parse', page: 'Київ', format: 'json', formatversion: '2', prop: 'text|links|categories', disablelimitreport: '1' })).json.parse;
+    const p = (
+      await s.get({
+        action: 'parse',
+        page: 'Київ',
+        format: 'json',
+        formatversion: '2',
+        prop: 'text|links|categories',
+        disablelimitreport: '1',
+      })
+    ).json.parse;
     assert.equal(typeof p.text, 'string');
     assert.doesNotMatch(p.text, /NewPP/);
     assert.deepEqual(Object.keys(p.links[0]), ['ns', 'title', 'exists']);
@@ -107,23 +160,67 @@ describe('action=parse', () => {
 
   it('links to missing pages are red links and exists is absent (fv1)', async () => {
     const p = (await s.get({ action: 'parse', text: '[[Нема такої]] [[Київ]]', title: 'Тест', prop: 'links', format: 'json' })).json.parse;
-    assert.deepEqual(p.links, [{ ns: 0, exists: '', '*': 'Київ' }, { ns: 0, '*': 'Нема такої' }]);
+    assert.deepEqual(p.links, [
+      { ns: 0, exists: '', '*': 'Київ' },
+      { ns: 0, '*': 'Нема такої' },
+    ]);
   });
 
   it('prop=revisions&rvparse gives the rendered content (the same renderer, no limit report)', async () => {
-    const r = (await s.get({ action: 'query', prop: 'revisions', rvprop: 'content', rvparse: '1', titles: 'Київ', format: 'json', formatversion: '2' })).json;
-    const p = (await s.get({ action: 'parse', page: 'Київ', prop: 'text', disablelimitreport: '1', format: 'json', formatversion: '2' })).json.parse;
+    const r = (
+      await s.get({
+        action: 'query',
+        prop: 'revisions',
+        rvprop: 'content',
+        rvparse: '1',
+        titles: 'Київ',
+        format: 'json',
+        formatversion: '2',
+      })
+    ).json;
+    const p = (await s.get({ action: 'parse', page: 'Київ', prop: 'text', disablelimitreport: '1', format: 'json', formatversion: '2' }))
+      .json.parse;
     assert.equal(r.query.pages[0].revisions[0].content, p.text);
   });
 
   it('oldid= renders that revision as its page; an unknown one is missingrev', async () => {
-    const q = (await s.get({ action: 'query', prop: 'revisions', rvprop: 'ids|content', rvlimit: '2', rvdir: 'newer', titles: 'Київ', format: 'json', formatversion: '2' })).json;
+    const q = (
+      await s.get({
+        action: 'query',
+        prop: 'revisions',
+        rvprop: 'ids|content',
+        rvlimit: '2',
+        rvdir: 'newer',
+        titles: 'Київ',
+        format: 'json',
+        formatversion: '2',
+      })
+    ).json;
     const first = q.query.pages[0].revisions[0];
-    const p = (await s.get({ action: 'parse', oldid: String(first.revid), prop: 'text|revid|wikitext', disablelimitreport: '1', format: 'json', formatversion: '2' })).json.parse;
+    const p = (
+      await s.get({
+        action: 'parse',
+        oldid: String(first.revid),
+        prop: 'text|revid|wikitext',
+        disablelimitreport: '1',
+        format: 'json',
+        formatversion: '2',
+      })
+    ).json.parse;
     assert.equal(p.title, 'Київ');
     assert.equal(p.revid, first.revid);
     assert.equal(p.wikitext, first.content);
-    const t = (await s.post({ action: 'parse', title: 'Київ', text: first.content, prop: 'text', disablelimitreport: '1', format: 'json', formatversion: '2' })).json.parse;
+    const t = (
+      await s.post({
+        action: 'parse',
+        title: 'Київ',
+        text: first.content,
+        prop: 'text',
+        disablelimitreport: '1',
+        format: 'json',
+        formatversion: '2',
+      })
+    ).json.parse;
     assert.equal(p.text, t.text);
     assert.equal((await s.get({ action: 'parse', oldid: '99999999', format: 'json' })).json.error.code, 'missingrev');
   });
@@ -131,27 +228,55 @@ describe('action=parse', () => {
   it('categories: hidden ones flagged, missing ones flagged, tracking categories (hidden-category-category, broken-file-category)', async () => {
     const page = (await s.get({ action: 'parse', page: 'Petro Smith', prop: 'categories', format: 'json', formatversion: '2' })).json.parse;
     assert.ok(page.categories.some((c: { category: string; hidden?: boolean }) => c.category === 'Статті_без_джерел' && c.hidden === true));
-    const cat = (await s.get({ action: 'parse', page: 'Категорія:Статті без джерел', prop: 'categories', format: 'json', formatversion: '2' })).json.parse;
-    assert.deepEqual(cat.categories, [{ sortkey: '', category: 'Приховані_категорії', missing: true }, { sortkey: '', category: 'Службові_категорії' }]);
-    const broken = (await s.post({ action: 'parse', title: 'API', text: '[[Файл:Нема такого.png]]', prop: 'categories|images', format: 'json', formatversion: '2' })).json.parse;
+    const cat = (
+      await s.get({ action: 'parse', page: 'Категорія:Статті без джерел', prop: 'categories', format: 'json', formatversion: '2' })
+    ).json.parse;
+    assert.deepEqual(cat.categories, [
+      { sortkey: '', category: 'Приховані_категорії', missing: true },
+      { sortkey: '', category: 'Службові_категорії' },
+    ]);
+    const broken = (
+      await s.post({
+        action: 'parse',
+        title: 'API',
+        text: '[[Файл:Нема такого.png]]',
+        prop: 'categories|images',
+        format: 'json',
+        formatversion: '2',
+      })
+    ).json.parse;
     assert.deepEqual(broken.images, ['Нема_такого.png']);
-    assert.deepEqual(broken.categories.map((c: { category: string }) => c.category), ['Сторінки,_що_посилаються_на_неіснуючі_файли']);
+    assert.deepEqual(
+      broken.categories.map((c: { category: string }) => c.category),
+      ['Сторінки,_що_посилаються_на_неіснуючі_файли'],
+    );
   });
 
-  it('iwlinks: prefix, the other wiki\'s URL from the interwiki map, the prefixed title', async () => {
+  it("iwlinks: prefix, the other wiki's URL from the interwiki map, the prefixed title", async () => {
     const p = (await s.get({ action: 'parse', text: '[[wikipedia:Kyiv]]', title: 'Тест', prop: 'iwlinks', format: 'json' })).json.parse;
     assert.deepEqual(p.iwlinks, [{ prefix: 'wikipedia', url: 'https://en.wikipedia.org/wiki/Kyiv', '*': 'wikipedia:Kyiv' }]);
   });
 
   it('section=N renders one section; a missing one is nosuchsection', async () => {
-    const r = (await s.get({ action: 'parse', page: 'Київ', section: '1', prop: 'text|sections', format: 'json', formatversion: '2', disablelimitreport: '1' })).json;
+    const r = (
+      await s.get({
+        action: 'parse',
+        page: 'Київ',
+        section: '1',
+        prop: 'text|sections',
+        format: 'json',
+        formatversion: '2',
+        disablelimitreport: '1',
+      })
+    ).json;
     assert.match(r.parse.text, /^<h2><span class="mw-headline"/);
     const e = (await s.get({ action: 'parse', page: 'Київ', section: '99', format: 'json' })).json;
     assert.equal(e.error.code, 'nosuchsection');
   });
 
   it('sections are cut where the preprocessor numbers headings (Parser::extractSections); T-N in the transclusion view', async () => {
-    const text = 'вступ\n\n== A ==\na\n=== A1 ===\na1\n== B ==\n{{x|\n== in ==\n}}\nb\n<includeonly>\n== I ==\n</includeonly>\n== C ==\nc  \n';
+    const text =
+      'вступ\n\n== A ==\na\n=== A1 ===\na1\n== B ==\n{{x|\n== in ==\n}}\nb\n<includeonly>\n== I ==\n</includeonly>\n== C ==\nc  \n';
     const get = async (section: string) => {
       const r = await parse2({ action: 'parse', title: 'Тест', text, section, prop: 'wikitext' });
       return r.error ? r.error.code : r.parse.wikitext;
@@ -188,7 +313,9 @@ describe('action=parse', () => {
   });
 
   it('onlypst applies the pipe trick and trims; the original text only with prop=wikitext (ApiParse 1.25)', async () => {
-    const r = (await s.get({ action: 'parse', text: '[[Дніпро (річка)|]]  \n', onlypst: '1', prop: 'wikitext', format: 'json', formatversion: '2' })).json;
+    const r = (
+      await s.get({ action: 'parse', text: '[[Дніпро (річка)|]]  \n', onlypst: '1', prop: 'wikitext', format: 'json', formatversion: '2' })
+    ).json;
     assert.deepEqual(r.parse, { text: '[[Дніпро (річка)|Дніпро]]', wikitext: '[[Дніпро (річка)|]]  \n' });
     const bare = (await s.get({ action: 'parse', text: '[[Дніпро (річка)|]]', onlypst: '1', format: 'json', formatversion: '2' })).json;
     assert.deepEqual(bare.parse, { text: '[[Дніпро (річка)|Дніпро]]' });
@@ -197,14 +324,24 @@ describe('action=parse', () => {
   it('an expansion that blows up stops at the limits with a warning, never hangs', async () => {
     // a template calling itself with a growing argument: loop detection and the node/size limits stop it
     const bomb = '{{#if:x|' + '{{#if:x|{{{1|a}}}{{{1|a}}}}}'.repeat(2000) + '}}';
-    const r = (await s.post({ action: 'parse', text: bomb + '\n' + '{{'.repeat(5000), title: 'API', format: 'json', formatversion: '2' })).json;
+    const r = (await s.post({ action: 'parse', text: bomb + '\n' + '{{'.repeat(5000), title: 'API', format: 'json', formatversion: '2' }))
+      .json;
     assert.equal(r.error, undefined);
     assert.equal(typeof r.parse.text, 'string');
   });
 
   it('long pages of unclosed constructs are scanned once (no rescanning from every "[" or link)', async () => {
     // each of these was quadratic in an earlier version: unclosed "[http://…", "[[" runs, many links after «
-    const r = (await s.post({ action: 'parse', title: 'API', text: '[http://x.org/'.repeat(20000) + '\n' + '[['.repeat(50000) + '\n' + '«[[Київ]]» '.repeat(5000), prop: 'links|externallinks', format: 'json', formatversion: '2' })).json;
+    const r = (
+      await s.post({
+        action: 'parse',
+        title: 'API',
+        text: '[http://x.org/'.repeat(20000) + '\n' + '[['.repeat(50000) + '\n' + '«[[Київ]]» '.repeat(5000),
+        prop: 'links|externallinks',
+        format: 'json',
+        formatversion: '2',
+      })
+    ).json;
     assert.equal(r.error, undefined);
     assert.deepEqual(r.parse.links, [{ ns: 0, title: 'Київ', exists: true }]);
     // no bracketed link closes; the URLs are free links (one, listed once)
@@ -212,29 +349,55 @@ describe('action=parse', () => {
   });
 
   it('the limit report of 1.25: English comment, transclusion time report, limitreportdata as name/0/1, the preview table; disablepp drops it', async () => {
-    const q = { action: 'parse', page: 'Київ', format: 'json', formatversion: '2', utf8: '1', prop: 'text|limitreportdata|limitreporthtml', uselang: 'en' };
+    const q = {
+      action: 'parse',
+      page: 'Київ',
+      format: 'json',
+      formatversion: '2',
+      utf8: '1',
+      prop: 'text|limitreportdata|limitreporthtml',
+      uselang: 'en',
+    };
     const raw = (await s.get(q)).text;
     const p = JSON.parse(raw).parse;
-    const m = /\n<!-- \nNewPP limit report\n([^]*?)-->\n\n<!-- \nTransclusion expansion time report \(%,ms,calls,template\)\n([^]*?)\n-->\n$/.exec(p.text);
+    const m =
+      /\n<!-- \nNewPP limit report\n([^]*?)-->\n\n<!-- \nTransclusion expansion time report \(%,ms,calls,template\)\n([^]*?)\n-->\n$/.exec(
+        p.text,
+      );
     assert.ok(m, p.text.slice(-800));
     const lines = m[1].split('\n').filter(Boolean);
-    assert.deepEqual(lines.map((l) => l.replace(/: .*/, '')), [
-      'CPU time usage', 'Real time usage', 'Preprocessor visited node count', 'Preprocessor generated node count',
-      'Post\u2010expand include size', 'Template argument size', 'Highest expansion depth', 'Expensive parser function count',
-    ]);
+    assert.deepEqual(
+      lines.map((l) => l.replace(/: .*/, '')),
+      [
+        'CPU time usage',
+        'Real time usage',
+        'Preprocessor visited node count',
+        'Preprocessor generated node count',
+        'Post\u2010expand include size',
+        'Template argument size',
+        'Highest expansion depth',
+        'Expensive parser function count',
+      ],
+    );
     assert.match(lines[0], /^CPU time usage: \d+\.\d{3} seconds?$/);
     assert.match(lines[4], /^Post\u2010expand include size: \d+\/2097152 bytes$/);
     assert.match(lines[6], /^Highest expansion depth: \d+\/40$/);
     const rows = m[2].split('\n');
     assert.match(rows[0], /^100\.00% +\d+\.\d{3} +1 - -total$/);
-    assert.ok(rows.some((r) => /^ *\d+\.\d\d% +\d+\.\d{3} +1 - Шаблон:Місто$/.test(r)), rows.join('\n'));
+    assert.ok(
+      rows.some((r) => /^ *\d+\.\d\d% +\d+\.\d{3} +1 - Шаблон:Місто$/.test(r)),
+      rows.join('\n'),
+    );
     // ApiParse::formatLimitReportData: the name first, then the value's elements
     assert.match(raw, /"limitreportdata":\[\{"name":"limitreport-cputime","0":"\d+\.\d{3}"\},/);
     const depth = p.limitreportdata.find((d: { name: string }) => d.name === 'limitreport-expansiondepth');
     assert.deepEqual(Object.keys(depth), ['0', '1', 'name']);
     assert.equal(depth[1], 40);
     assert.ok(depth[0] >= 2, JSON.stringify(depth));
-    assert.match(p.limitreporthtml, /^<div class="mw-limitReportExplanation"><p>Parser profiling data:\n<\/p><\/div><div class="preview-limit-report-wrapper"><table class="preview-limit-report wikitable"><tbody><tr><th>CPU time usage<\/th><td>\d+\.\d{3} seconds?<\/td><\/tr>/);
+    assert.match(
+      p.limitreporthtml,
+      /^<div class="mw-limitReportExplanation"><p>Parser profiling data:\n<\/p><\/div><div class="preview-limit-report-wrapper"><table class="preview-limit-report wikitable"><tbody><tr><th>CPU time usage<\/th><td>\d+\.\d{3} seconds?<\/td><\/tr>/,
+    );
     assert.match(p.limitreporthtml, /<tr><th>Post-expand include size<\/th><td>\d+\/2097152 bytes<\/td><\/tr>/);
     const off = (await s.get({ ...q, disablepp: '1' })).json.parse;
     assert.deepEqual([off.limitreportdata, off.limitreporthtml], [[], '']);
@@ -242,13 +405,27 @@ describe('action=parse', () => {
   });
 
   it('{{#ifexist:}} counts as an expensive function once per title', async () => {
-    const p = (await s.post({ action: 'parse', title: 'API', text: '{{#ifexist:Київ|a}}{{#ifexist:Київ|b}}{{#ifexist:Нема|c}}', prop: 'limitreportdata', format: 'json', formatversion: '2' })).json.parse;
-    assert.deepEqual(p.limitreportdata.find((d: { name: string }) => d.name === 'limitreport-expensivefunctioncount'), { name: 'limitreport-expensivefunctioncount', 0: 2, 1: 100 });
+    const p = (
+      await s.post({
+        action: 'parse',
+        title: 'API',
+        text: '{{#ifexist:Київ|a}}{{#ifexist:Київ|b}}{{#ifexist:Нема|c}}',
+        prop: 'limitreportdata',
+        format: 'json',
+        formatversion: '2',
+      })
+    ).json.parse;
+    assert.deepEqual(
+      p.limitreportdata.find((d: { name: string }) => d.name === 'limitreport-expensivefunctioncount'),
+      { name: 'limitreport-expensivefunctioncount', 0: 2, 1: 100 },
+    );
   });
 
   it('the parser cache answers a repeated page from the same render', async () => {
-    const a = (await s.get({ action: 'parse', page: 'Львів', format: 'json', formatversion: '2', prop: 'text|limitreportdata' })).json.parse;
-    const b = (await s.get({ action: 'parse', page: 'Львів', format: 'json', formatversion: '2', prop: 'text|limitreportdata', utf8: '1' })).json.parse;
+    const a = (await s.get({ action: 'parse', page: 'Львів', format: 'json', formatversion: '2', prop: 'text|limitreportdata' })).json
+      .parse;
+    const b = (await s.get({ action: 'parse', page: 'Львів', format: 'json', formatversion: '2', prop: 'text|limitreportdata', utf8: '1' }))
+      .json.parse;
     // a second render would have measured its own times; the cached output repeats the first
     assert.deepEqual(b.limitreportdata, a.limitreportdata);
     assert.equal(b.text, a.text);
@@ -263,7 +440,10 @@ describe('the article path and action=raw', () => {
     const html = await r.text();
     assert.match(html, /<html lang="uk"/);
     assert.match(html, /<h1 id="firstHeading">Київ<\/h1>/);
-    assert.match(html, /<a href="\/index\.php\/%D0%9A%D0%B8%D1%97%D0%B2%D1%81%D1%8C%D0%BA%D0%B0_%D0%BE%D0%B1%D0%BB%D0%B0%D1%81%D1%82%D1%8C" title="Київська область">/);
+    assert.match(
+      html,
+      /<a href="\/index\.php\/%D0%9A%D0%B8%D1%97%D0%B2%D1%81%D1%8C%D0%BA%D0%B0_%D0%BE%D0%B1%D0%BB%D0%B0%D1%81%D1%82%D1%8C" title="Київська область">/,
+    );
     assert.match(html, /id="catlinks"/);
     assert.match(html, /action=parse&amp;page=/);
   });
@@ -291,14 +471,16 @@ describe('the article path and action=raw', () => {
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /^text\/x-wiki/);
     const text = await r.text();
-    const api = (await s.get({ action: 'query', prop: 'revisions', rvprop: 'content', titles: 'Київ', format: 'json', formatversion: '2' })).json;
+    const api = (await s.get({ action: 'query', prop: 'revisions', rvprop: 'content', titles: 'Київ', format: 'json', formatversion: '2' }))
+      .json;
     assert.equal(text, api.query.pages[0].revisions[0].content);
     const missing = await fetch(`${base}/index.php?title=${encodeURIComponent('Нема такої')}&action=raw`);
     assert.equal(missing.status, 404);
   });
 });
 
-const parse2 = async (params: Record<string, string>) => (await s.post({ format: 'json', formatversion: '2', disablelimitreport: '1', ...params })).json;
+const parse2 = async (params: Record<string, string>) =>
+  (await s.post({ format: 'json', formatversion: '2', disablelimitreport: '1', ...params })).json;
 
 describe('DISPLAYTITLE (CoreParserFunctions::displaytitle of 1.25, $wgRestrictDisplayTitle)', () => {
   it('an equivalent title applies: displaytitle and the displaytitle property carry its HTML', async () => {
@@ -312,22 +494,48 @@ describe('DISPLAYTITLE (CoreParserFunctions::displaytitle of 1.25, $wgRestrictDi
     const r = await parse2({ action: 'parse', title: 'Тест', text: '{{DISPLAYTITLE:Інше}}', prop: 'displaytitle|properties|categories' });
     assert.equal(r.parse.displaytitle, 'Тест');
     assert.deepEqual(r.parse.properties, []);
-    assert.deepEqual(r.parse.categories.map((c: { category: string }) => c.category), ['Сторінки,_де_ігноруються_відображувані_назви']);
+    assert.deepEqual(
+      r.parse.categories.map((c: { category: string }) => c.category),
+      ['Сторінки,_де_ігноруються_відображувані_назви'],
+    );
   });
 
   it('a second different one replaces the first with the duplicate-displaytitle warning; noreplace keeps, noerror silences', async () => {
-    const dup = await parse2({ action: 'parse', title: 'Тест', text: '{{DISPLAYTITLE:тест}}{{DISPLAYTITLE:<b>Тест</b>}}', prop: 'displaytitle|text' });
+    const dup = await parse2({
+      action: 'parse',
+      title: 'Тест',
+      text: '{{DISPLAYTITLE:тест}}{{DISPLAYTITLE:<b>Тест</b>}}',
+      prop: 'displaytitle|text',
+    });
     assert.equal(dup.parse.displaytitle, '<b>Тест</b>');
     // the titles go into the message escaped (wfEscapeWikiText), so they show as text
-    assert.match(dup.parse.text, /^<p><span class="error"><strong>Увага:<\/strong> .*"&#60;b&#62;Тест&#60;\/b&#62;".*"тест"\.<\/span>\n<\/p>$/);
-    const keep = await parse2({ action: 'parse', title: 'Тест', text: '{{DISPLAYTITLE:тест}}{{DISPLAYTITLE:ТЕСТ|noreplace}}', prop: 'displaytitle|text' });
+    assert.match(
+      dup.parse.text,
+      /^<p><span class="error"><strong>Увага:<\/strong> .*"&#60;b&#62;Тест&#60;\/b&#62;".*"тест"\.<\/span>\n<\/p>$/,
+    );
+    const keep = await parse2({
+      action: 'parse',
+      title: 'Тест',
+      text: '{{DISPLAYTITLE:тест}}{{DISPLAYTITLE:ТЕСТ|noreplace}}',
+      prop: 'displaytitle|text',
+    });
     assert.deepEqual([keep.parse.displaytitle, keep.parse.text], ['тест', '']);
-    const quiet = await parse2({ action: 'parse', title: 'Тест', text: '{{DISPLAYTITLE:тест}}{{DISPLAYTITLE:Тест|noerror}}', prop: 'displaytitle|text' });
+    const quiet = await parse2({
+      action: 'parse',
+      title: 'Тест',
+      text: '{{DISPLAYTITLE:тест}}{{DISPLAYTITLE:Тест|noerror}}',
+      prop: 'displaytitle|text',
+    });
     assert.deepEqual([quiet.parse.displaytitle, quiet.parse.text], ['Тест', '']);
   });
 
   it('block tags are escaped, event handlers dropped, styles that hide text neutralised', async () => {
-    const r = await parse2({ action: 'parse', title: 'Тест', text: '{{DISPLAYTITLE:<span style="display:none" onmouseover="alert(1)">Тест</span>}}', prop: 'displaytitle' });
+    const r = await parse2({
+      action: 'parse',
+      title: 'Тест',
+      text: '{{DISPLAYTITLE:<span style="display:none" onmouseover="alert(1)">Тест</span>}}',
+      prop: 'displaytitle',
+    });
     // 1.25 validates the replaced style again (checkCss drops the comment: " "); 1.39 keeps
     // "/* attempt to bypass $wgRestrictDisplayTitle */" because it checks attributes before the callback
     assert.equal(r.parse.displaytitle, '<span style=" ">Тест</span>');
@@ -350,10 +558,13 @@ describe('DISPLAYTITLE of a demo page (IPhone: {{DISPLAYTITLE:iPhone}})', () => 
 
   it('prop=info inprop=displaytitle reads the page property the import stored', async () => {
     const r = (await s.get({ action: 'query', titles: 'IPhone|Linux', prop: 'info', inprop: 'displaytitle', formatversion: 2 })).json;
-    assert.deepEqual(Object.fromEntries(r.query.pages.map((p: { title: string; displaytitle: string }) => [p.title, p.displaytitle])), { IPhone: 'iPhone', Linux: 'Linux' });
+    assert.deepEqual(Object.fromEntries(r.query.pages.map((p: { title: string; displaytitle: string }) => [p.title, p.displaytitle])), {
+      IPhone: 'iPhone',
+      Linux: 'Linux',
+    });
   });
 
-  it('the article path shows it as the heading; headhtml\'s <title> does not', async () => {
+  it("the article path shows it as the heading; headhtml's <title> does not", async () => {
     const html = await (await fetch(`${s.url.replace('/api.php', '')}/index.php/IPhone`)).text();
     assert.match(html, /<h1 id="firstHeading">iPhone<\/h1>/);
     // headhtml's <title> has no page title in 1.25's API (see prop=headhtml below)
@@ -372,24 +583,45 @@ describe('page status indicators (CoreTagHooks::indicator, ParserOutput::setIndi
 
   it('fv2: an object by name in the order set (a name set again keeps its place); the tags leave nothing in the text', async () => {
     const r = await parse2({ action: 'parse', title: 'Тест', text, prop: 'indicators|text|links' });
-    assert.deepEqual(Object.entries(r.parse.indicators), [['zeta', 'друге'], ['alpha', '<i>один</i>']]);
+    assert.deepEqual(Object.entries(r.parse.indicators), [
+      ['zeta', 'друге'],
+      ['alpha', '<i>один</i>'],
+    ]);
     assert.doesNotMatch(r.parse.text, /indicator|один|друге/);
     // the links of every indicator parsed count as the page's (ParserOutput is shared), the replaced one's too
     assert.deepEqual(r.parse.links, [{ ns: 0, title: 'Київ', exists: true }]);
   });
 
   it('fv1: a list of {name, *}; content is parsed with templates in the frame, one paragraph unwrapped, several kept', async () => {
-    const one = (await s.post({ action: 'parse', title: 'Тест', text: '<indicator name="x">[[Київ]] і {{PAGENAME}}</indicator>', prop: 'indicators', format: 'json' })).json;
-    assert.deepEqual(one.parse.indicators, [{ name: 'x', '*': '<a href="/index.php/%D0%9A%D0%B8%D1%97%D0%B2" title="Київ">Київ</a> і Тест' }]);
+    const one = (
+      await s.post({
+        action: 'parse',
+        title: 'Тест',
+        text: '<indicator name="x">[[Київ]] і {{PAGENAME}}</indicator>',
+        prop: 'indicators',
+        format: 'json',
+      })
+    ).json;
+    assert.deepEqual(one.parse.indicators, [
+      { name: 'x', '*': '<a href="/index.php/%D0%9A%D0%B8%D1%97%D0%B2" title="Київ">Київ</a> і Тест' },
+    ]);
     const two = await parse2({ action: 'parse', title: 'Тест', text: '<indicator name="x">один\n\nдва</indicator>', prop: 'indicators' });
     assert.deepEqual(two.parse.indicators, { x: '<p>один\n</p><p>два\n</p>' });
     const none = await parse2({ action: 'parse', title: 'Тест', text: 'Нема.', prop: 'indicators' });
     assert.deepEqual(none.parse.indicators, {});
-    assert.deepEqual((await s.post({ action: 'parse', title: 'Тест', text: 'Нема.', prop: 'indicators', format: 'json' })).json.parse.indicators, []);
+    assert.deepEqual(
+      (await s.post({ action: 'parse', title: 'Тест', text: 'Нема.', prop: 'indicators', format: 'json' })).json.parse.indicators,
+      [],
+    );
   });
 
   it('an indicator inside a parser function: its content expanded in that frame', async () => {
-    const r = await parse2({ action: 'parse', title: 'Тест', text: '{{#if:1|<indicator name="i">{{uc:так}}</indicator>}}', prop: 'indicators' });
+    const r = await parse2({
+      action: 'parse',
+      title: 'Тест',
+      text: '{{#if:1|<indicator name="i">{{uc:так}}</indicator>}}',
+      prop: 'indicators',
+    });
     assert.deepEqual(r.parse.indicators, { i: 'ТАК' });
   });
 
@@ -404,11 +636,19 @@ describe('page status indicators (CoreTagHooks::indicator, ParserOutput::setIndi
   it('the error text is the invalid-indicator-name message of the content language, looked up like any other', async () => {
     // the demo's uk catalog has no text (nor ru): the lookup falls back to en.json's
     const r = await parse2({ action: 'parse', title: 'Тест', text: '<indicator>x</indicator>', prop: 'text', uselang: 'de' });
-    assert.equal(r.parse.text, "<p><span class=\"error\">Error: Page status indicators' <code>name</code> attribute must not be empty.</span>\n</p>");
+    assert.equal(
+      r.parse.text,
+      '<p><span class="error">Error: Page status indicators\' <code>name</code> attribute must not be empty.</span>\n</p>',
+    );
   });
 
   it('hostile content comes out sanitised', async () => {
-    const r = await parse2({ action: 'parse', title: 'Тест', text: '<indicator name="x"><script>alert(1)</script><span onclick="x()">a</span>[javascript:alert(1) b]</indicator>', prop: 'indicators' });
+    const r = await parse2({
+      action: 'parse',
+      title: 'Тест',
+      text: '<indicator name="x"><script>alert(1)</script><span onclick="x()">a</span>[javascript:alert(1) b]</indicator>',
+      prop: 'indicators',
+    });
     assert.doesNotMatch(r.parse.indicators.x, /<script|onclick|href="javascript/);
   });
 
@@ -419,7 +659,10 @@ describe('page status indicators (CoreTagHooks::indicator, ParserOutput::setIndi
     assert.match(r.parse.indicators.logo, /^<img alt="IPhone.png" src="\/images\/[^"]+IPhone.png" width="20" height="\d+" \/>$/);
     assert.doesNotMatch(r.parse.text, /★/);
     const html = await (await fetch(`${s.url.replace('/api.php', '')}/index.php/IPhone`)).text();
-    assert.match(html, /<div class="mw-indicators">\n<div id="mw-indicator-a-mark" class="mw-indicator">★<\/div>\n<div id="mw-indicator-logo" class="mw-indicator"><img [^>]+><\/div>\n<\/div>\n<h1 id="firstHeading">iPhone<\/h1>/);
+    assert.match(
+      html,
+      /<div class="mw-indicators">\n<div id="mw-indicator-a-mark" class="mw-indicator">★<\/div>\n<div id="mw-indicator-logo" class="mw-indicator"><img [^>]+><\/div>\n<\/div>\n<h1 id="firstHeading">iPhone<\/h1>/,
+    );
   });
 });
 
@@ -433,7 +676,10 @@ describe('prop=headhtml (OutputPage::headElement of 1.25, without ResourceLoader
     );
     assert.deepEqual(r.parse.headitems, []);
     const fv1 = (await s.get({ action: 'parse', title: 'Обговорення:Тест (1)', text: 'x', prop: 'headhtml' })).json;
-    assert.match(fv1.parse.headhtml['*'], /<body class="mediawiki ltr sitedir-ltr ns-1 ns-talk page-Обговорення_Тест_1 skin-vector action-nosuchaction">/);
+    assert.match(
+      fv1.parse.headhtml['*'],
+      /<body class="mediawiki ltr sitedir-ltr ns-1 ns-talk page-Обговорення_Тест_1 skin-vector action-nosuchaction">/,
+    );
   });
 
   it('<title> is the pagetitle message of the user language with an empty $1, whatever the page and its display title', async () => {
@@ -443,11 +689,15 @@ describe('prop=headhtml (OutputPage::headElement of 1.25, without ResourceLoader
     // page title was never set (mPagetitle = ''), and setHTMLTitle's Message::setContext() puts the message in
     // the request's language (uselang) before ->text(). So uk.json's "$1 — {{SITENAME}}" gives " — Демовікі",
     // en.json's "$1 - {{SITENAME}}" gives " - Демовікі"; Html::element escapes only & and <.
-    const title = async (params: Record<string, string>) => /<title>([^<]*)<\/title>/.exec((await parse2({ action: 'parse', prop: 'headhtml', ...params })).parse.headhtml)?.[1];
+    const title = async (params: Record<string, string>) =>
+      /<title>([^<]*)<\/title>/.exec((await parse2({ action: 'parse', prop: 'headhtml', ...params })).parse.headhtml)?.[1];
     assert.equal(await title({ page: 'IPhone' }), ' — Демовікі');
     assert.equal(await title({ title: 'Тест', text: '{{DISPLAYTITLE:тест}}' }), ' — Демовікі');
     assert.equal(await title({ page: 'IPhone', uselang: 'en' }), ' - Демовікі');
-    assert.match((await parse2({ action: 'parse', page: 'IPhone', prop: 'headhtml', uselang: 'en' })).parse.headhtml, /^<!DOCTYPE html>\n<html lang="en" /);
+    assert.match(
+      (await parse2({ action: 'parse', page: 'IPhone', prop: 'headhtml', uselang: 'en' })).parse.headhtml,
+      /^<!DOCTYPE html>\n<html lang="en" /,
+    );
     // ru has a catalog text of its own; a language without one falls back along its chain to English
     assert.equal(await title({ page: 'IPhone', uselang: 'ru' }), ' — Демовікі');
     assert.equal(await title({ page: 'IPhone', uselang: 'de' }), ' - Демовікі');
@@ -455,9 +705,10 @@ describe('prop=headhtml (OutputPage::headElement of 1.25, without ResourceLoader
 });
 
 describe('{{int:}} on pages (CoreParserFunctions::intFunction of 1.25: wfMessage()->inLanguage(user language)->plain(), then parsed)', () => {
-  const html = async (text: string, extra: Record<string, string> = {}) => (await parse2({ action: 'parse', title: 'Тест', text, prop: 'text', ...extra })).parse.text;
+  const html = async (text: string, extra: Record<string, string> = {}) =>
+    (await parse2({ action: 'parse', title: 'Тест', text, prop: 'text', ...extra })).parse.text;
 
-  it('MessageCache\'s whole lookup: the MediaWiki: override, the catalogs along the fallback chain, $N from the call', async () => {
+  it("MessageCache's whole lookup: the MediaWiki: override, the catalogs along the fallback chain, $N from the call", async () => {
     // MediaWiki:Demo-only-en overrides the en-only catalog message; demo-ru-fallback-2 is in ru and en only
     assert.equal(await html('{{int:demo-only-en}}'), '<p>Тепер є й українською (локально)\n</p>');
     assert.equal(await html('{{int:demo-ru-fallback-2|ікс}}'), '<p>Второе сообщение только на русском: ікс.\n</p>');
@@ -473,9 +724,12 @@ describe('{{int:}} on pages (CoreParserFunctions::intFunction of 1.25: wfMessage
   it('the text is expanded ({{PLURAL}}, nested {{int:}}) and parsed as wikitext (links, markup)', async () => {
     assert.equal(await html('{{int:pagecategories|5}}'), '<p>Категорій сторінки\n</p>');
     const r = await parse2({ action: 'parse', title: 'Тест', text: '{{int:demo-back-to-main}}', prop: 'text|links' });
-    assert.equal(r.parse.text, '<p>Повернутися на <a href="/index.php/%D0%93%D0%BE%D0%BB%D0%BE%D0%B2%D0%BD%D0%B0_%D1%81%D1%82%D0%BE%D1%80%D1%96%D0%BD%D0%BA%D0%B0" title="Головна сторінка">Головна сторінка</a>.\n</p>');
+    assert.equal(
+      r.parse.text,
+      '<p>Повернутися на <a href="/index.php/%D0%93%D0%BE%D0%BB%D0%BE%D0%B2%D0%BD%D0%B0_%D1%81%D1%82%D0%BE%D1%80%D1%96%D0%BD%D0%BA%D0%B0" title="Головна сторінка">Головна сторінка</a>.\n</p>',
+    );
     assert.deepEqual(r.parse.links, [{ ns: 0, title: 'Головна сторінка', exists: true }]);
-    assert.equal(await html("{{int:demo-html}}"), '<p>Текст із <b>розміткою</b> &amp; «лапками»\n</p>');
+    assert.equal(await html('{{int:demo-html}}'), '<p>Текст із <b>розміткою</b> &amp; «лапками»\n</p>');
   });
 
   it('a message nobody has: Message::plain\'s "<key>", which the sanitizer escapes; no template is recorded', async () => {
@@ -485,7 +739,9 @@ describe('{{int:}} on pages (CoreParserFunctions::intFunction of 1.25: wfMessage
   });
 
   it('expandtemplates reads the same lookup in uselang', async () => {
-    const ex = async (extra: Record<string, string>) => (await parse2({ action: 'expandtemplates', text: '{{int:demo-ru-fallback-2|x}}', prop: 'wikitext', ...extra })).expandtemplates.wikitext;
+    const ex = async (extra: Record<string, string>) =>
+      (await parse2({ action: 'expandtemplates', text: '{{int:demo-ru-fallback-2|x}}', prop: 'wikitext', ...extra })).expandtemplates
+        .wikitext;
     assert.equal(await ex({}), 'Второе сообщение только на русском: x.');
     assert.equal(await ex({ uselang: 'en' }), 'Second English-and-Russian-only message: x.');
   });
@@ -494,7 +750,12 @@ describe('{{int:}} on pages (CoreParserFunctions::intFunction of 1.25: wfMessage
 describe('magic links RFC / PMID / ISBN (Parser::doMagicLinks of 1.25)', () => {
   // MediaWiki 1.39 turns magic links off by default ($wgEnableMagicLinks); 1.25 always makes them
   it('numbers become links; word boundaries, no newline inside, &nbsp; allowed', async () => {
-    const r = await parse2({ action: 'parse', title: 'Тест', text: 'RFC 1234, PMID&nbsp;42; ISBN 978-3-16-148410-0 і ISBN 0-306-40615-x. xRFC 5 RFC\n7 ISBN 12345', prop: 'text|externallinks' });
+    const r = await parse2({
+      action: 'parse',
+      title: 'Тест',
+      text: 'RFC 1234, PMID&nbsp;42; ISBN 978-3-16-148410-0 і ISBN 0-306-40615-x. xRFC 5 RFC\n7 ISBN 12345',
+      prop: 'text|externallinks',
+    });
     assert.equal(
       r.parse.text,
       '<p><a class="external mw-magiclink-rfc" href="//tools.ietf.org/html/rfc1234">RFC 1234</a>, ' +
@@ -515,10 +776,14 @@ describe('magic links RFC / PMID / ISBN (Parser::doMagicLinks of 1.25)', () => {
 
 describe('pre-save transform (Parser::preSaveTransform / pstPass2 of 1.25)', () => {
   it('signatures of the API user, subst: only, markup protected, pipe tricks, reverse pipe trick from the title', async () => {
-    const text = 'П: ~~~~ / ~~~ / ~~~~~\n<nowiki>~~~~</nowiki><!-- ~~~ -->[[Дніпро (річка)|]] [[Київ, Україна|]] [[Файл:Х (у)|]] [[|Львів]] ' +
+    const text =
+      'П: ~~~~ / ~~~ / ~~~~~\n<nowiki>~~~~</nowiki><!-- ~~~ -->[[Дніпро (річка)|]] [[Київ, Україна|]] [[Файл:Х (у)|]] [[|Львів]] ' +
       '{{subst:PAGENAME}} {{PAGENAME}} {{subst:Немає}} {{subst:#if:x|так|ні}} {{{1|a}}} <includeonly>{{subst:PAGENAME}}</includeonly>\n\n  ';
     const r = await parse2({ action: 'parse', title: 'Тест (значення)', text, onlypst: '1' });
-    const m = /^П: \[\[Спеціальна:Внесок\/([0-9.:A-F]+)\|\1\]\] (\d\d:\d\d, \d+ [а-яії]+ \d{4} \(UTC\)) \/ \[\[Спеціальна:Внесок\/\1\|\1\]\] \/ \2\n/.exec(r.parse.text);
+    const m =
+      /^П: \[\[Спеціальна:Внесок\/([0-9.:A-F]+)\|\1\]\] (\d\d:\d\d, \d+ [а-яії]+ \d{4} \(UTC\)) \/ \[\[Спеціальна:Внесок\/\1\|\1\]\] \/ \2\n/.exec(
+        r.parse.text,
+      );
     assert.ok(m, r.parse.text);
     assert.equal(
       r.parse.text.slice(m[0].length),
@@ -533,14 +798,20 @@ describe('pre-save transform (Parser::preSaveTransform / pstPass2 of 1.25)', () 
     assert.match(r.parse.text, /\[\[Населення::\]\] осіб/);
   });
 
-  it('{{subst:msgnw:…}} substitutes the template\'s source as written; {{msgnw:…}} stays for the view to escape', async () => {
+  it("{{subst:msgnw:…}} substitutes the template's source as written; {{msgnw:…}} stays for the view to escape", async () => {
     const r = await parse2({ action: 'parse', title: 'API', text: '{{subst:msgnw:Прапор}} {{msgnw:Прапор}}', onlypst: '1' });
-    const source = (await parse2({ action: 'query', titles: 'Шаблон:Прапор', prop: 'revisions', rvprop: 'content' })).query.pages[0].revisions[0].content as string;
+    const source = (await parse2({ action: 'query', titles: 'Шаблон:Прапор', prop: 'revisions', rvprop: 'content' })).query.pages[0]
+      .revisions[0].content as string;
     assert.equal(r.parse.text, `${source} {{msgnw:Прапор}}`.trimEnd());
   });
 
   it('the pre-save transform reads what {{subst:#ifexist:}} checks in the same expansion rounds as a render', async () => {
-    const r = await parse2({ action: 'parse', title: 'API', text: '{{subst:#ifexist:Київ|так|ні}} {{subst:#ifexist:Немає такої|так|ні}}', onlypst: '1' });
+    const r = await parse2({
+      action: 'parse',
+      title: 'API',
+      text: '{{subst:#ifexist:Київ|так|ні}} {{subst:#ifexist:Немає такої|так|ні}}',
+      onlypst: '1',
+    });
     assert.equal(r.parse.text, 'так ні');
   });
 
@@ -557,7 +828,12 @@ describe('pre-save transform (Parser::preSaveTransform / pstPass2 of 1.25)', () 
 
 describe('sections as the preprocessor numbers them (Parser::formatHeadings of 1.25)', () => {
   it("a template's headings are T-n of that template, edited there; no byteoffset; generated headings have no index", async () => {
-    const r = await parse2({ action: 'parse', title: 'Тест', text: '== А ==\nї\n== Б ==\n{{:Львів}}\n{{#if:x|\n== Ц ==\n}}', prop: 'sections|text' });
+    const r = await parse2({
+      action: 'parse',
+      title: 'Тест',
+      text: '== А ==\nї\n== Б ==\n{{:Львів}}\n{{#if:x|\n== Ц ==\n}}',
+      prop: 'sections|text',
+    });
     const pick = (x: Record<string, unknown>) => [x.line, x.index, x.fromtitle, x.byteoffset];
     assert.deepEqual(r.parse.sections.map(pick), [
       ['А', '1', 'Тест', 0],
@@ -569,7 +845,10 @@ describe('sections as the preprocessor numbers them (Parser::formatHeadings of 1
       ['Ц', '', false, null],
     ]);
     // 1.25 gives a template's edit link no hint (Linker's default title: the template); 1.39 adds the hint
-    assert.match(r.parse.text, /<span class="mw-headline" id=".D0.86.D1.81.D1.82.D0.BE.D1.80.D1.96.D1.8F">Історія<\/span><span class="mw-editsection"><span class="mw-editsection-bracket">\[<\/span><a href="\/index.php\?title=%D0%9B%D1%8C%D0%B2%D1%96%D0%B2&amp;action=edit&amp;section=T-1" title="Львів">ред.<\/a>/);
+    assert.match(
+      r.parse.text,
+      /<span class="mw-headline" id=".D0.86.D1.81.D1.82.D0.BE.D1.80.D1.96.D1.8F">Історія<\/span><span class="mw-editsection"><span class="mw-editsection-bracket">\[<\/span><a href="\/index.php\?title=%D0%9B%D1%8C%D0%B2%D1%96%D0%B2&amp;action=edit&amp;section=T-1" title="Львів">ред.<\/a>/,
+    );
     // no edit link and no tocsection class where no text wrote the heading
     assert.match(r.parse.text, /<span class="mw-headline" id=".D0.A6">Ц<\/span><\/h2>/);
     assert.match(r.parse.text, /<li class="toclevel-1"><a href="#.D0.86/);
@@ -578,7 +857,9 @@ describe('sections as the preprocessor numbers them (Parser::formatHeadings of 1
 
   it('fv1 omits a false fromtitle', async () => {
     const r = (await s.post({ action: 'parse', title: 'Тест', text: '{{#if:x|\n== Ц ==\n}}', prop: 'sections', format: 'json' })).json;
-    assert.deepEqual(r.parse.sections, [{ toclevel: 1, level: '2', line: 'Ц', number: '1', index: '', byteoffset: null, anchor: '.D0.A6' }]);
+    assert.deepEqual(r.parse.sections, [
+      { toclevel: 1, level: '2', line: 'Ц', number: '1', index: '', byteoffset: null, anchor: '.D0.A6' },
+    ]);
   });
 });
 
@@ -586,7 +867,8 @@ describe('parse trees (prop=parsetree, generatexml: Parser::preprocessToDom as 1
   // checked against the oracle's expandtemplates prop=parsetree; where 1.39 (Preprocessor_Hash) differs
   // from a stock 1.25 (Preprocessor_DOM, libxml's serialiser) the expected text follows 1.25: '"' stays,
   // a heading inside an argument is <h> (1.39: <possible-h>), a named argument's "=" is bare (1.39: <equals>)
-  const text = 'a "q" <b>&amp; {{T|x|k = v|{{{1|d}}}}}\n== H == <!-- c -->\n<!-- eat -->\n<ref name="r">i</ref><br/><nowiki/> ' +
+  const text =
+    'a "q" <b>&amp; {{T|x|k = v|{{{1|d}}}}}\n== H == <!-- c -->\n<!-- eat -->\n<ref name="r">i</ref><br/><nowiki/> ' +
     '<includeonly>io</includeonly><noinclude>ni</noinclude>\n{{X|\n== N ==\n}}\n[[L|{{Y}}]] {{{{b}}}} <ref>unclosed';
   const xml =
     '<root>a "q" &lt;b&gt;&amp;amp; <template><title>T</title><part><name index="1"/><value>x</value></part><part><name>k </name>=<value> v</value></part>' +
@@ -600,18 +882,35 @@ describe('parse trees (prop=parsetree, generatexml: Parser::preprocessToDom as 1
   it('action=parse prop=parsetree (fv2 string, fv1 {"*"}), of the text before the pre-save transform', async () => {
     const r = await parse2({ action: 'parse', title: 'Тест', text, prop: 'parsetree' });
     assert.deepEqual(r.parse, { title: 'Тест', pageid: 0, parsetree: xml });
-    const v1 = (await s.post({ action: 'parse', title: 'Тест', text: '~~~ {{subst:x}}', pst: '1', prop: 'parsetree', format: 'json' })).json;
+    const v1 = (await s.post({ action: 'parse', title: 'Тест', text: '~~~ {{subst:x}}', pst: '1', prop: 'parsetree', format: 'json' }))
+      .json;
     assert.deepEqual(v1.parse.parsetree, { '*': '<root>~~~ <template><title>subst:x</title></template></root>' });
   });
 
   it('generatexml is deprecated and gives the same tree', async () => {
     const r = (await s.post({ action: 'parse', title: 'Тест', text: 'a', prop: '', generatexml: '1', format: 'json' })).json;
-    assert.deepEqual(r, { warnings: { parse: { '*': 'The generatexml parameter has been deprecated.' } }, parse: { title: 'Тест', pageid: 0, parsetree: { '*': '<root>a</root>' } } });
+    assert.deepEqual(r, {
+      warnings: { parse: { '*': 'The generatexml parameter has been deprecated.' } },
+      parse: { title: 'Тест', pageid: 0, parsetree: { '*': '<root>a</root>' } },
+    });
   });
 
   it('expandtemplates: prop=parsetree alone expands nothing; generatexml puts the tree beside the module', async () => {
-    const r = (await s.post({ action: 'expandtemplates', title: 'Тест', text: '{{{{{a}}}}}\n==\n===\n\r', prop: 'parsetree', format: 'json', formatversion: '2' })).json;
-    assert.deepEqual(r, { expandtemplates: { parsetree: '<root><template><title><tplarg><title>a</title></tplarg></title></template>\n==\n<h level="1" i="1">===</h>\n\n</root>' } });
+    const r = (
+      await s.post({
+        action: 'expandtemplates',
+        title: 'Тест',
+        text: '{{{{{a}}}}}\n==\n===\n\r',
+        prop: 'parsetree',
+        format: 'json',
+        formatversion: '2',
+      })
+    ).json;
+    assert.deepEqual(r, {
+      expandtemplates: {
+        parsetree: '<root><template><title><tplarg><title>a</title></tplarg></title></template>\n==\n<h level="1" i="1">===</h>\n\n</root>',
+      },
+    });
     const old = (await s.post({ action: 'expandtemplates', title: 'Тест', text: 'a', generatexml: '1', format: 'json' })).json;
     assert.deepEqual(Object.keys(old), ['warnings', 'parsetree', 'expandtemplates']);
     assert.deepEqual(old.parsetree, { '*': '<root>a</root>' });
@@ -626,7 +925,10 @@ describe('uselang (the user language of ApiMain / RequestContext::getLanguage of
     assert.match(en.parse.text, /title="Edit section: А">edit<\/a>/);
     assert.match(en.parse.text, /title="Нема такої \(page does not exist\)"/);
     // a tracking category is the wiki's, whoever reads the page
-    assert.deepEqual(en.parse.categories.map((c: { category: string }) => c.category), ['Сторінки,_де_ігноруються_відображувані_назви']);
+    assert.deepEqual(
+      en.parse.categories.map((c: { category: string }) => c.category),
+      ['Сторінки,_де_ігноруються_відображувані_назви'],
+    );
     for (const uselang of ['user', 'content', 'qqq', 'a|b']) {
       const uk = await parse2({ action: 'parse', title: 'Тест', text, prop: 'text', uselang });
       assert.match(uk.parse.text, /<h2>Зміст<\/h2>.*title="Редагувати розділ: А">ред.<\/a>/s, uselang);

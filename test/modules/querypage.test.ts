@@ -18,7 +18,6 @@ import { QUERY_PAGES } from '../../src/modules/query/querypage.js';
 
 const s = demoServerForFile();
 
-
 /** GET with raw UTF-8 output (utf8=1) so that expected texts are readable. */
 const get = (params: Record<string, string | number | boolean>) => s.get({ utf8: 1, ...params });
 const qp = (params: Record<string, string | number | boolean>) => get({ action: 'query', list: 'querypage', ...params });
@@ -59,9 +58,15 @@ describe('list=querypage&qppage=Ancientpages', () => {
   });
   it('rawcontinue keeps the raw form without the warning; continue= gives the new form with batchcomplete', async () => {
     const raw = await qp({ qppage: 'Ancientpages', rawcontinue: 1 });
-    assert.equal(raw.text, `{"query-continue":{"querypage":{"qpoffset":10}},"query":{"querypage":{"name":"Ancientpages","results":${ANCIENT_FIRST_10}}}}`);
+    assert.equal(
+      raw.text,
+      `{"query-continue":{"querypage":{"qpoffset":10}},"query":{"querypage":{"name":"Ancientpages","results":${ANCIENT_FIRST_10}}}}`,
+    );
     const cont = await qp({ qppage: 'Ancientpages', continue: '' });
-    assert.equal(cont.text, `{"batchcomplete":"","continue":{"qpoffset":10,"continue":"-||"},"query":{"querypage":{"name":"Ancientpages","results":${ANCIENT_FIRST_10}}}}`);
+    assert.equal(
+      cont.text,
+      `{"batchcomplete":"","continue":{"qpoffset":10,"continue":"-||"},"query":{"querypage":{"name":"Ancientpages","results":${ANCIENT_FIRST_10}}}}`,
+    );
     const next = await qp({ qppage: 'Ancientpages', continue: '-||', qpoffset: 10, qplimit: 2 });
     assert.deepEqual(next.json.continue, { qpoffset: 12, continue: '-||' });
     const all = await qp({ qppage: 'Ancientpages', qplimit: 12 });
@@ -78,13 +83,19 @@ describe('list=querypage&qppage=Ancientpages', () => {
         .prepare('SELECT page_title AS t, latest_timestamp AS v FROM page WHERE page_namespace = 0 AND page_is_redirect = 0')
         .all() as Array<{ t: string; v: string }>;
       expected.sort((a, b) => (a.v < b.v ? -1 : a.v > b.v ? 1 : Buffer.compare(Buffer.from(a.t), Buffer.from(b.t))));
-      assert.deepEqual(results.map((x) => [x.value, x.title]), expected.map((e) => [e.v, e.t.replace(/_/g, ' ')]));
+      assert.deepEqual(
+        results.map((x) => [x.value, x.title]),
+        expected.map((e) => [e.v, e.t.replace(/_/g, ' ')]),
+      );
     } finally {
       db.close();
     }
     for (const x of results) {
       assert.match(x.value, /^\d{14}$/);
-      assert.equal(x.timestamp, `${x.value.slice(0, 4)}-${x.value.slice(4, 6)}-${x.value.slice(6, 8)}T${x.value.slice(8, 10)}:${x.value.slice(10, 12)}:${x.value.slice(12, 14)}Z`);
+      assert.equal(
+        x.timestamp,
+        `${x.value.slice(0, 4)}-${x.value.slice(4, 6)}-${x.value.slice(6, 8)}T${x.value.slice(8, 10)}:${x.value.slice(10, 12)}:${x.value.slice(12, 14)}Z`,
+      );
       assert.deepEqual(Object.keys(x), ['value', 'timestamp', 'ns', 'title']);
     }
     const tail = await qp({ qppage: 'Ancientpages', qpoffset: results.length - 2 });
@@ -125,7 +136,9 @@ describe('list=querypage: other reports against the demo data', () => {
     const results = r.json.query.querypage.results as any[];
     const db = demoDb();
     try {
-      const counts = db.prepare('SELECT tl_namespace AS ns, tl_title AS t, COUNT(DISTINCT tl_from) AS c FROM templatelinks GROUP BY 1, 2').all() as any[];
+      const counts = db
+        .prepare('SELECT tl_namespace AS ns, tl_title AS t, COUNT(DISTINCT tl_from) AS c FROM templatelinks GROUP BY 1, 2')
+        .all() as any[];
       assert.equal(results.length, counts.length);
       for (const c of counts) {
         const row = results.find((x) => x.ns === c.ns && x.title === (c.ns === 10 ? 'Шаблон:' : '') + c.t.replace(/_/g, ' '));
@@ -136,7 +149,10 @@ describe('list=querypage: other reports against the demo data', () => {
       db.close();
     }
     const values = results.map((x) => Number(x.value));
-    assert.deepEqual(values, [...values].sort((a, b) => b - a));
+    assert.deepEqual(
+      values,
+      [...values].sort((a, b) => b - a),
+    );
     assert.deepEqual(results.slice(0, 2), [
       { value: '68', ns: 10, title: 'Шаблон:Місто' },
       { value: '68', ns: 10, title: 'Шаблон:Прапор' },
@@ -147,20 +163,26 @@ describe('list=querypage: other reports against the demo data', () => {
     const results = r.json.query.querypage.results as any[];
     const db = demoDb();
     try {
-      assert.equal(results.length, (db.prepare('SELECT COUNT(*) FROM page WHERE page_is_redirect = 1').pluck().get() as number));
+      assert.equal(results.length, db.prepare('SELECT COUNT(*) FROM page WHERE page_is_redirect = 1').pluck().get() as number);
       const kyiv = db.prepare("SELECT page_id FROM page WHERE page_namespace = 0 AND page_title = 'Київ'").pluck().get();
-      assert.deepEqual(results.find((x) => x.title === 'Kyiv'), {
-        value: 'Kyiv',
-        ns: 0,
-        title: 'Kyiv',
-        databaseResult: { rd_namespace: '0', rd_title: 'Київ', rd_fragment: '', rd_interwiki: '', redirid: String(kyiv) },
-      });
+      assert.deepEqual(
+        results.find((x) => x.title === 'Kyiv'),
+        {
+          value: 'Kyiv',
+          ns: 0,
+          title: 'Kyiv',
+          databaseResult: { rd_namespace: '0', rd_title: 'Київ', rd_fragment: '', rd_interwiki: '', redirid: String(kyiv) },
+        },
+      );
     } finally {
       db.close();
     }
     const broken = results.find((x) => x.title === 'Загублена сторінка');
     assert.equal(broken.databaseResult.redirid, null);
-    assert.deepEqual(results.map((x) => x.ns), [...results.map((x) => x.ns)].sort((a, b) => a - b));
+    assert.deepEqual(
+      results.map((x) => x.ns),
+      [...results.map((x) => x.ns)].sort((a, b) => a - b),
+    );
   });
   it('MediaStatistics: one fake Media: title per (media type, MIME) with count and bytes, MySQL enum order', async () => {
     assert.equal(
@@ -186,7 +208,11 @@ describe('list=querypage: other reports against the demo data', () => {
     const wanted = (await qp({ qppage: 'Wantedpages', qplimit: 'max' })).json.query.querypage.results as any[];
     assert.ok(wanted.length > 0);
     const missing = ml.filter((x) => x.databaseResult.page_namespace === null).map((x) => x.title);
-    for (const t of missing) assert.ok(wanted.some((w) => w.title === t), t);
+    for (const t of missing)
+      assert.ok(
+        wanted.some((w) => w.title === t),
+        t,
+      );
     const db = demoDb();
     try {
       const exists = db.prepare('SELECT 1 FROM page WHERE page_namespace = ? AND page_title = ?');
@@ -215,7 +241,11 @@ describe('list=querypage: other reports against the demo data', () => {
     assertError(await qp({ qppage: 'Nonexistent' }), 'qpunknown_qppage', "Unrecognized value for parameter 'qppage': Nonexistent");
     assertError(await qp({ qppage: 'ancientpages' }), 'qpunknown_qppage', "Unrecognized value for parameter 'qppage': ancientpages");
     assertError(await qp({ qppage: 'MIMEsearch' }), 'qpunknown_qppage', "Unrecognized value for parameter 'qppage': MIMEsearch");
-    assertError(await qp({ qppage: 'Unwatchedpages' }), 'qpspecialpage-cantexecute', "You don't have permission to view the results of this special page");
+    assertError(
+      await qp({ qppage: 'Unwatchedpages' }),
+      'qpspecialpage-cantexecute',
+      "You don't have permission to view the results of this special page",
+    );
     assertError(
       await get({ action: 'query', generator: 'querypage', gqppage: 'Unwatchedpages' }),
       'gqpspecialpage-cantexecute',
@@ -269,7 +299,9 @@ describe('continuation joins: small limits in every form equal one qplimit=max c
   type Form = 'raw' | 'rawcontinue' | 'new';
   async function walk(kind: 'list' | 'generator', page: string, limit: number | 'max', form: Form): Promise<string[]> {
     const base: Record<string, string | number> =
-      kind === 'list' ? { action: 'query', list: 'querypage', qppage: page, qplimit: limit } : { action: 'query', generator: 'querypage', gqppage: page, gqplimit: limit };
+      kind === 'list'
+        ? { action: 'query', list: 'querypage', qppage: page, qplimit: limit }
+        : { action: 'query', generator: 'querypage', gqppage: page, gqplimit: limit };
     const param = kind === 'list' ? 'qpoffset' : 'gqpoffset';
     let extra: Record<string, string | number> = form === 'new' ? { continue: '' } : form === 'rawcontinue' ? { rawcontinue: 1 } : {};
     const out: string[] = [];
@@ -331,12 +363,16 @@ describe('buildReports (MediaWiki 1.25 definitions)', () => {
     ).run(id, ns, title, opts.redirect ? 1 : 0, opts.len ?? 100, id, ts, opts.revs ?? 1, id, ts, ts);
     return id;
   };
-  const redirect = (from: number, ns: number, title: string) => db.prepare('INSERT INTO redirect (rd_from, rd_namespace, rd_title) VALUES (?, ?, ?)').run(from, ns, title);
+  const redirect = (from: number, ns: number, title: string) =>
+    db.prepare('INSERT INTO redirect (rd_from, rd_namespace, rd_title) VALUES (?, ?, ?)').run(from, ns, title);
   const link = (from: number, fromNs: number, ns: number, title: string) =>
-    db.prepare('INSERT INTO pagelinks (pl_from, pl_namespace, pl_title, pl_from_namespace) VALUES (?, ?, ?, ?)').run(from, ns, title, fromNs);
+    db
+      .prepare('INSERT INTO pagelinks (pl_from, pl_namespace, pl_title, pl_from_namespace) VALUES (?, ?, ?, ?)')
+      .run(from, ns, title, fromNs);
   const tlink = (from: number, ns: number, title: string) =>
     db.prepare('INSERT INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES (?, ?, ?, 0)').run(from, ns, title);
-  const ilink = (from: number, file: string) => db.prepare('INSERT INTO imagelinks (il_from, il_to, il_from_namespace) VALUES (?, ?, 0)').run(from, file);
+  const ilink = (from: number, file: string) =>
+    db.prepare('INSERT INTO imagelinks (il_from, il_to, il_from_namespace) VALUES (?, ?, 0)').run(from, file);
   const cat = (from: number, to: string) =>
     db.prepare("INSERT INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_timestamp, cl_type) VALUES (?, ?, '', '', 'page')").run(from, to);
   const image = (name: string, sha1: string, ts = '20140101000000') =>
@@ -347,9 +383,13 @@ describe('buildReports (MediaWiki 1.25 definitions)', () => {
       )
       .run(name, sha1, ts);
   const rows = (type: string) =>
-    (db.prepare('SELECT qc_seq, qc_value AS v, qc_namespace AS ns, qc_title AS t, qc_extra AS x FROM querycache WHERE qc_type = ? ORDER BY qc_seq').all(type) as any[]).map(
-      (r) => (r.x === null ? [r.v, r.ns, r.t] : [r.v, r.ns, r.t, JSON.parse(r.x)]),
-    );
+    (
+      db
+        .prepare(
+          'SELECT qc_seq, qc_value AS v, qc_namespace AS ns, qc_title AS t, qc_extra AS x FROM querycache WHERE qc_type = ? ORDER BY qc_seq',
+        )
+        .all(type) as any[]
+    ).map((r) => (r.x === null ? [r.v, r.ns, r.t] : [r.v, r.ns, r.t, JSON.parse(r.x)]));
 
   before(() => {
     db = new Database(':memory:');
@@ -407,7 +447,11 @@ describe('buildReports (MediaWiki 1.25 definitions)', () => {
     assert.ok(!types.includes('Unwatchedpages'));
     for (const q of REPORT_QUERIES) {
       const seqs = db.prepare('SELECT qc_seq FROM querycache WHERE qc_type = ? ORDER BY qc_seq').pluck().all(q.name) as number[];
-      assert.deepEqual(seqs, seqs.map((_, i) => i), q.name);
+      assert.deepEqual(
+        seqs,
+        seqs.map((_, i) => i),
+        q.name,
+      );
     }
   });
   it('Ancientpages: content pages without redirects, oldest first, ties by title', () => {
@@ -452,7 +496,10 @@ describe('buildReports (MediaWiki 1.25 definitions)', () => {
       ['3', 0, 'A', { redirect: '0' }],
       ['5', 0, 'R1', { redirect: '1' }],
     ]);
-    assert.deepEqual(rows('Mostrevisions').map((r) => r[2]), ['R1', 'A', 'C']);
+    assert.deepEqual(
+      rows('Mostrevisions').map((r) => r[2]),
+      ['R1', 'A', 'C'],
+    );
   });
   it('Lonelypages: neither linked nor transcluded; Deadendpages: no outgoing links', () => {
     assert.deepEqual(rows('Lonelypages'), []);
@@ -461,10 +508,13 @@ describe('buildReports (MediaWiki 1.25 definitions)', () => {
   it('files: ListDuplicatedFiles, Mostimages, Unusedimages, Uncategorizedimages', () => {
     assert.deepEqual(rows('ListDuplicatedFiles'), [['2', 6, 'Copy.png']]);
     assert.deepEqual(rows('Mostimages'), [['2', 6, 'New.png']]);
-    assert.deepEqual(rows('Unusedimages').map((r) => r.slice(0, 3)), [
-      ['20120101000000', 6, 'Solo.png'],
-      ['20130101000000', 6, 'Copy.png'],
-    ]);
+    assert.deepEqual(
+      rows('Unusedimages').map((r) => r.slice(0, 3)),
+      [
+        ['20120101000000', 6, 'Solo.png'],
+        ['20130101000000', 6, 'Copy.png'],
+      ],
+    );
     assert.deepEqual(rows('Uncategorizedimages'), [['Lost.png', 6, 'Lost.png']]);
   });
   it('categories: Mostcategories (more than one), Mostlinkedcategories, Wantedcategories, Unusedcategories, Uncategorizedpages', () => {
@@ -481,14 +531,29 @@ describe('buildReports (MediaWiki 1.25 definitions)', () => {
     assert.deepEqual(rows('Uncategorizedpages'), [['C', 0, 'C']]);
   });
   it('Longpages / Shortpages order by length, ties by page id (descending for Longpages: the page_len index read backwards)', () => {
-    assert.deepEqual(rows('Longpages').map((r) => r[2]), ['C', 'B', 'A']);
-    assert.deepEqual(rows('Shortpages').map((r) => r[2]), ['A', 'B', 'C']);
+    assert.deepEqual(
+      rows('Longpages').map((r) => r[2]),
+      ['C', 'B', 'A'],
+    );
+    assert.deepEqual(
+      rows('Shortpages').map((r) => r[2]),
+      ['A', 'B', 'C'],
+    );
   });
   it('maxRows caps every report (top rows in final order) and replaces earlier rows', () => {
     buildReports(db, { maxRows: 2 });
-    assert.deepEqual(rows('Ancientpages').map((r) => r[2]), ['C', 'A']);
-    assert.deepEqual(rows('Longpages').map((r) => r[2]), ['C', 'B']);
-    assert.deepEqual(rows('Fewestrevisions').map((r) => r[2]), ['C', 'A']);
+    assert.deepEqual(
+      rows('Ancientpages').map((r) => r[2]),
+      ['C', 'A'],
+    );
+    assert.deepEqual(
+      rows('Longpages').map((r) => r[2]),
+      ['C', 'B'],
+    );
+    assert.deepEqual(
+      rows('Fewestrevisions').map((r) => r[2]),
+      ['C', 'A'],
+    );
     buildReports(db);
     assert.equal(rows('Ancientpages').length, 3);
   });
@@ -547,11 +612,24 @@ describe('the reports computed on their own thread during the import', () => {
     // the semantic hook's value subjects and indexes between the thread's start and its join
     assert.ok(at(/^link indexes, categories/) >= 0 && at(/^link indexes, categories/) < at(/^semantic: tables finished/), lines.join('\n'));
     assert.ok(at(/^semantic: tables finished/) < at(/^reports: \d+ rows/), lines.join('\n'));
-    assert.deepEqual(fs.readdirSync(tmp).filter((n) => n !== 'no-inline.sqlite'), []);
+    assert.deepEqual(
+      fs.readdirSync(tmp).filter((n) => n !== 'no-inline.sqlite'),
+      [],
+    );
     assertSerialSame(file);
   });
 
   it('the tables the main connection leaves alone meanwhile are those the reports read', () => {
-    assert.deepEqual([...REPORT_SOURCE_TABLES].sort(), ['category', 'categorylinks', 'image', 'imagelinks', 'langlinks', 'page', 'pagelinks', 'redirect', 'templatelinks']);
+    assert.deepEqual([...REPORT_SOURCE_TABLES].sort(), [
+      'category',
+      'categorylinks',
+      'image',
+      'imagelinks',
+      'langlinks',
+      'page',
+      'pagelinks',
+      'redirect',
+      'templatelinks',
+    ]);
   });
 });

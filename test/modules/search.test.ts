@@ -8,7 +8,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { demoDatabase, demoServerForFile } from '../helpers/demo-server.js';
-import { foldForSearch, foldGeneral, highlightAll, stripMarkup, stripOptions, termMatcher, textSnippet } from '../../src/wiki/search-text.js';
+import {
+  foldForSearch,
+  foldGeneral,
+  highlightAll,
+  stripMarkup,
+  stripOptions,
+  termMatcher,
+  textSnippet,
+} from '../../src/wiki/search-text.js';
 import { TitleCodec } from '../../src/wiki/titles.js';
 import { LANGUAGE_CODES } from '../../src/wiki/language-codes.js';
 
@@ -34,14 +42,23 @@ async function pagesWithWord(word: string): Promise<string[]> {
     const codec = TitleCodec.forSite('Демовікі');
     const opts = stripOptions(codec, LANGUAGE_CODES);
     const rows = conn
-      .prepare('SELECT p.page_title AS title, t.old_text AS text FROM page p JOIN page_text t USING (page_id) WHERE p.page_namespace = 0 AND p.page_is_redirect = 0')
+      .prepare(
+        'SELECT p.page_title AS title, t.old_text AS text FROM page p JOIN page_text t USING (page_id) WHERE p.page_namespace = 0 AND p.page_is_redirect = 0',
+      )
       .all() as Array<{ title: string; text: string }>;
     const redirects = conn
-      .prepare('SELECT p.page_title AS source, r.rd_title AS target FROM redirect r JOIN page p ON p.page_id = r.rd_from WHERE r.rd_namespace = 0')
+      .prepare(
+        'SELECT p.page_title AS source, r.rd_title AS target FROM redirect r JOIN page p ON p.page_id = r.rd_from WHERE r.rd_namespace = 0',
+      )
       .all() as Array<{ source: string; target: string }>;
     const has = (text: string) => foldForSearch(text).split(' ').includes(word);
     return rows
-      .filter((r) => has(r.title.replace(/_/g, ' ')) || has(stripMarkup(r.text, opts)) || redirects.some((d) => d.target === r.title && has(d.source.replace(/_/g, ' '))))
+      .filter(
+        (r) =>
+          has(r.title.replace(/_/g, ' ')) ||
+          has(stripMarkup(r.text, opts)) ||
+          redirects.some((d) => d.target === r.title && has(d.source.replace(/_/g, ' '))),
+      )
       .map((r) => r.title.replace(/_/g, ' '))
       .sort();
   } finally {
@@ -91,7 +108,12 @@ describe('list=search', () => {
     assert.equal((await titles('київ'))[0], 'Київ');
     // a redirect's title finds its target first
     const kyiv = await search({ srsearch: 'Kyiv', srprop: 'redirecttitle|redirectsnippet' });
-    assert.deepEqual(kyiv.query.search[0], { ns: 0, title: 'Київ', redirecttitle: 'Kyiv', redirectsnippet: '<span class="searchmatch">Kyiv</span>' });
+    assert.deepEqual(kyiv.query.search[0], {
+      ns: 0,
+      title: 'Київ',
+      redirecttitle: 'Kyiv',
+      redirectsnippet: '<span class="searchmatch">Kyiv</span>',
+    });
   });
 
   it('gives 1.25’s items, snippets with searchmatch spans, totalhits', async () => {
@@ -145,7 +167,24 @@ describe('list=search', () => {
     assert.equal(empty.json.error.code, 'srnosearch');
     const missing = await s.get({ action: 'query', list: 'search' });
     assert.equal(missing.json.error.code, 'srnosearch');
-    const odd = ['"unbalanced', '*', 'OR', '-', '- OR -', 'a\u0000b', 'NOT AND NEAR(', '"', 'intitle:', '{ns}:n0', 'памʼятник"', '^', ':', '""*', 'x'.repeat(10240), 'слово '.repeat(2000)];
+    const odd = [
+      '"unbalanced',
+      '*',
+      'OR',
+      '-',
+      '- OR -',
+      'a\u0000b',
+      'NOT AND NEAR(',
+      '"',
+      'intitle:',
+      '{ns}:n0',
+      'памʼятник"',
+      '^',
+      ':',
+      '""*',
+      'x'.repeat(10240),
+      'слово '.repeat(2000),
+    ];
     for (const q of odd) {
       // POST: a 10 KB query does not fit in a URL
       const r = await s.post({ action: 'query', list: 'search', srsearch: q, continue: '', format: 'json' });
@@ -183,10 +222,18 @@ describe('list=prefixsearch and action=opensearch', () => {
     const raw = await fetch(`${s.url}?action=opensearch&search=${encodeURIComponent('Київськ')}`);
     assert.match(raw.headers.get('content-type') ?? '', /^application\/json/);
     const j = JSON.parse(await raw.text());
-    assert.deepEqual(j, ['Київськ', ['Київська область'], [''], [`${new URL(s.url).origin}/index.php/${encodeURIComponent('Київська_область')}`]]);
+    assert.deepEqual(j, [
+      'Київськ',
+      ['Київська область'],
+      [''],
+      [`${new URL(s.url).origin}/index.php/${encodeURIComponent('Київська_область')}`],
+    ]);
     const ps = await s.get({ action: 'query', list: 'prefixsearch', pssearch: 'Ки', pslimit: 5 });
     const os = await s.get({ action: 'opensearch', search: 'Ки', limit: 5 });
-    assert.deepEqual(os.json[1], ps.json.query.prefixsearch.map((i: any) => i.title));
+    assert.deepEqual(
+      os.json[1],
+      ps.json.query.prefixsearch.map((i: any) => i.title),
+    );
   });
 
   it('opensearch returns or resolves redirects', async () => {
@@ -214,8 +261,17 @@ describe('list=prefixsearch and action=opensearch', () => {
 const ORACLE = process.env.WIKIQUERY_TEST_ORACLE;
 
 describe('Latin words: what the reference MediaWiki finds', async () => {
-  const up = ORACLE ? await fetch(`${ORACLE}?action=query&meta=siteinfo&format=json`).then((r) => r.ok, () => false) : false;
-  const skip = !ORACLE ? 'WIKIQUERY_TEST_ORACLE (the reference MediaWiki\'s api.php) is not set' : up ? false : `the reference MediaWiki at ${ORACLE} is not running`;
+  const up = ORACLE
+    ? await fetch(`${ORACLE}?action=query&meta=siteinfo&format=json`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    : false;
+  const skip = !ORACLE
+    ? "WIKIQUERY_TEST_ORACLE (the reference MediaWiki's api.php) is not set"
+    : up
+      ? false
+      : `the reference MediaWiki at ${ORACLE} is not running`;
   it('finds every page MediaWiki finds (its redirect pages as their targets)', { skip }, async () => {
     for (const word of ['Linux', 'Zoo', 'logo', 'Kyiv', 'Borscht', 'Ukraine', 'Lviv', 'Dnieper', 'iPhone', 'Town']) {
       const q = `action=query&list=search&srsearch=${encodeURIComponent(word)}&srnamespace=0&srlimit=500&srprop=&format=json`;
@@ -232,7 +288,10 @@ describe('Latin words: what the reference MediaWiki finds', async () => {
 
 describe('search text', () => {
   it('folds case, diacritics and apostrophes, keeping й, ї, ё', () => {
-    assert.equal(foldForSearch("Пам'ять ПАМ’ЯТЬ памʼять пам‘ять zóó Ёлка мі́сто İstanbul 'цитата' Їжак й"), 'памʼять памʼять памʼять памʼять zoo ёлка місто istanbul цитата їжак й');
+    assert.equal(
+      foldForSearch("Пам'ять ПАМ’ЯТЬ памʼять пам‘ять zóó Ёлка мі́сто İstanbul 'цитата' Їжак й"),
+      'памʼять памʼять памʼять памʼять zoo ёлка місто istanbul цитата їжак й',
+    );
   });
 
   it('folds common-script text by its fast path exactly as by the general one', () => {
@@ -253,15 +312,37 @@ describe('search text', () => {
       "{| class=wikitable\n|-\n! Рік !! Населення\n|-\n| style='x' | 2001 || 2 611 327\n|}\n" +
       '[[Файл:A.png|thumb|200px|Вид на [[Дніпро]]]]\n{{Infobox|a={{b}}}}&nbsp;текст<!-- c -->\n[[Категорія:Міста]]\n[[en:Kyiv]]';
     assert.deepEqual(foldForSearch(stripMarkup(text, opts)).split(' '), [
-      'історія', 'київ', 'столиця', 'україни', 'джерело', 'сайт', 'герб', 'рік', 'населення', '2001', '2', '611', '327', 'вид', 'на', 'дніпро', 'текст',
+      'історія',
+      'київ',
+      'столиця',
+      'україни',
+      'джерело',
+      'сайт',
+      'герб',
+      'рік',
+      'населення',
+      '2001',
+      '2',
+      '611',
+      '327',
+      'вид',
+      'на',
+      'дніпро',
+      'текст',
     ]);
   });
 });
 
 describe('snippets', () => {
   it('wrap matches in searchmatch spans and escape the HTML around them', () => {
-    const match = termMatcher([{ token: 'памʼять', prefix: false }, { token: 'кот', prefix: true }]);
-    assert.equal(highlightAll('<b> & "Пам\'ять" котик', match), '&lt;b&gt; &amp; &quot;<span class="searchmatch">Пам\'ять</span>&quot; <span class="searchmatch">котик</span>');
+    const match = termMatcher([
+      { token: 'памʼять', prefix: false },
+      { token: 'кот', prefix: true },
+    ]);
+    assert.equal(
+      highlightAll('<b> & "Пам\'ять" котик', match),
+      '&lt;b&gt; &amp; &quot;<span class="searchmatch">Пам\'ять</span>&quot; <span class="searchmatch">котик</span>',
+    );
     const long = 'слово '.repeat(30) + 'пам’ять ' + 'слово '.repeat(30);
     const snippet = textSnippet(`перший рядок\n${long}\nще пам'ять\nі пам'ять втретє`, match);
     const lines = snippet.split('\n');

@@ -70,7 +70,9 @@ describe('action=ask: the query table', () => {
       if (c.printouts) {
         for (const [title, expected] of Object.entries(c.printouts)) {
           const got = results[title].printouts;
-          const norm = Array.isArray(got) ? {} : Object.fromEntries(Object.entries(got).map(([l, vs]) => [l, (vs as unknown[]).map(plain)]));
+          const norm = Array.isArray(got)
+            ? {}
+            : Object.fromEntries(Object.entries(got).map(([l, vs]) => [l, (vs as unknown[]).map(plain)]));
           assert.deepEqual(norm, expected, title);
         }
       }
@@ -80,7 +82,12 @@ describe('action=ask: the query table', () => {
 
 describe('action=ask: the answer', () => {
   it('is SMW 2.2 QueryResultSerializer output, booleans as formatversion=1 writes them', async () => {
-    const r = await s.get({ action: 'ask', query: '[[Розташоване в::Київська область]][[Населення::>200000]]|?Населення|?Розташоване в=Область|?Категорія:Столиці|mainlabel=Місто', utf8: 1 });
+    const r = await s.get({
+      action: 'ask',
+      query:
+        '[[Розташоване в::Київська область]][[Населення::>200000]]|?Населення|?Розташоване в=Область|?Категорія:Столиці|mainlabel=Місто',
+      utf8: 1,
+    });
     const url = (t: string) => `${s.url.replace(/\/api\.php$/, '')}/index.php/${encodeURIComponent(t).replace(/%20/g, '_')}`;
     const region = { fulltext: 'Київська область', fullurl: url('Київська_область'), namespace: 0, exists: '' };
     const expected = {
@@ -115,10 +122,7 @@ describe('action=ask: the answer', () => {
     assert.deepEqual(r.json, expected);
     // the hash: md5 of FormatJson::encode of the serialization as PHP held it (real booleans, false kept)
     const php = {
-      printrequests: [
-        { label: 'Місто', typeid: '_wpg', mode: 2, format: false },
-        ...expected.query.printrequests.slice(1),
-      ],
+      printrequests: [{ label: 'Місто', typeid: '_wpg', mode: 2, format: false }, ...expected.query.printrequests.slice(1)],
       results: Object.fromEntries(
         Object.entries(expected.query.results).map(([k, v]) => [
           k,
@@ -135,7 +139,10 @@ describe('action=ask: the answer', () => {
     const r = await s.get({ action: 'ask', query: '[[Рік::1991]][[Подія::~*референдум*]]', utf8: 1 });
     const e = r.json.query.results['1991 рік#референдум'];
     assert.equal(e.fulltext, '1991 рік#референдум');
-    assert.ok(e.fullurl.endsWith('/index.php/1991_%D1%80%D1%96%D0%BA#.D1.80.D0.B5.D1.84.D0.B5.D1.80.D0.B5.D0.BD.D0.B4.D1.83.D0.BC'), e.fullurl);
+    assert.ok(
+      e.fullurl.endsWith('/index.php/1991_%D1%80%D1%96%D0%BA#.D1.80.D0.B5.D1.84.D0.B5.D1.80.D0.B5.D0.BD.D0.B4.D1.83.D0.BC'),
+      e.fullurl,
+    );
   });
 
   it('gives an empty results list (not an object) and no continuation when nothing matches', async () => {
@@ -169,10 +176,16 @@ describe('action=ask: the answer', () => {
 
 describe('action=ask: bounded work on hostile input', () => {
   it('answers a query nested thousands of levels deep with SMW\'s "too large" error', async () => {
-    for (const q of ['<q>'.repeat(3000) + '[[Київ]]' + '</q>'.repeat(3000), '[[Впадає в::' + '<q>[[Впадає в::'.repeat(2000) + 'x' + ']]</q>'.repeat(2000) + ']]']) {
+    for (const q of [
+      '<q>'.repeat(3000) + '[[Київ]]' + '</q>'.repeat(3000),
+      '[[Впадає в::' + '<q>[[Впадає в::'.repeat(2000) + 'x' + ']]</q>'.repeat(2000) + ']]',
+    ]) {
       const r = await s.post({ action: 'ask', format: 'json', query: q });
       assert.equal(r.status, 200);
-      assert.ok(r.json.error.query.some((e: string) => e.startsWith('Наступні умови запиту не можуть бути опрацьовані')), JSON.stringify(r.json).slice(0, 300));
+      assert.ok(
+        r.json.error.query.some((e: string) => e.startsWith('Наступні умови запиту не можуть бути опрацьовані')),
+        JSON.stringify(r.json).slice(0, 300),
+      );
     }
   });
 
@@ -180,7 +193,11 @@ describe('action=ask: bounded work on hostile input', () => {
     const r = await s.post({ action: 'ask', format: 'json', query: '[[Київ]] OR '.repeat(2000) + '[[Львів]]' });
     assert.equal(r.status, 200);
     assert.deepEqual(r.json.error.query.length, 1, JSON.stringify(r.json).slice(0, 300));
-    assert.ok(r.json.error.query[0].startsWith('Наступні умови запиту не можуть бути опрацьовані в зв’язку з обмеженнями цього вікі в розмірі та/або глибині запиту:  <q>&#x005B;&#x005B;:Київ]] OR &#x005B;&#x005B;:Київ]] OR '));
+    assert.ok(
+      r.json.error.query[0].startsWith(
+        'Наступні умови запиту не можуть бути опрацьовані в зв’язку з обмеженнями цього вікі в розмірі та/або глибині запиту:  <q>&#x005B;&#x005B;:Київ]] OR &#x005B;&#x005B;:Київ]] OR ',
+      ),
+    );
     assert.ok(r.json.error.query[0].endsWith(' OR &#x005B;&#x005B;:Львів]]</q> .'));
   });
 });
@@ -194,7 +211,11 @@ describe('action=askargs', () => {
       parameters: 'sort=Населення|order=desc|limit=2',
       utf8: 1,
     });
-    const b = await s.get({ action: 'ask', query: '[[Категорія:Міста]] [[Населення::>1000000]]|?Населення|?Розташоване в|sort=Населення|order=desc|limit=2', utf8: 1 });
+    const b = await s.get({
+      action: 'ask',
+      query: '[[Категорія:Міста]] [[Населення::>1000000]]|?Населення|?Розташоване в|sort=Населення|order=desc|limit=2',
+      utf8: 1,
+    });
     assert.deepEqual(a.json.query.results, b.json.query.results);
     assert.deepEqual(Object.keys(a.json.query.results), ['Київ', 'Харків']);
     assert.equal(a.json['query-continue-offset'], 2);
@@ -233,7 +254,17 @@ describe('the query engine', () => {
       assert.ok(queries.length >= 60);
       for (const q of queries) {
         const parts = componentsFromParams(splitAskQuery(q));
-        const types = await store.semantic.propertyTypes(['Населення', 'Довжина', 'Розташоване_в', 'Впадає_в', 'Опис', 'Код', 'Рік', 'Дата_заснування', 'Прізвисько']);
+        const types = await store.semantic.propertyTypes([
+          'Населення',
+          'Довжина',
+          'Розташоване_в',
+          'Впадає_в',
+          'Опис',
+          'Код',
+          'Рік',
+          'Дата_заснування',
+          'Прізвисько',
+        ]);
         const parsed = parseConditions(parts.queryString, { codec: wiki.codec, typeOf: (k) => types.get(k) ?? '_wpg' });
         const o = queryOptions(parts.parameters);
         const sortTypes = Object.fromEntries(o.sort.filter(([k]) => k !== '').map(([k]) => [k, types.get(k) ?? '_wpg']));

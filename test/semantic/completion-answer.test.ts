@@ -26,9 +26,14 @@ const TRICKY = [
 ];
 
 describe('completion answers printed at import', () => {
-  it('escapeNonAscii of JSON.stringify is the writer\'s ASCII escaping', () => {
+  it("escapeNonAscii of JSON.stringify is the writer's ASCII escaping", () => {
     // (the writer's cross-domain-policy rewrite runs on the whole answer, a PrintedJson's included: below)
-    for (const t of TRICKY.filter((t) => !t.includes('<'))) assert.equal(escapeNonAscii(JSON.stringify({ t })), toJson({ t }, { formatversion: 1, ascii: true, pretty: false }), JSON.stringify(t));
+    for (const t of TRICKY.filter((t) => !t.includes('<')))
+      assert.equal(
+        escapeNonAscii(JSON.stringify({ t })),
+        toJson({ t }, { formatversion: 1, ascii: true, pretty: false }),
+        JSON.stringify(t),
+      );
   });
 
   it('UTF-8 answers of every size decode to the same text (small ones by V8, large ones through UTF-16)', () => {
@@ -57,7 +62,11 @@ describe('completion answers printed at import', () => {
             const expected = toJson(new Map([['sfautocomplete', plain]]), opts);
             for (const node of [new PrintedJson('ascii', printed.ascii), new PrintedJson('utf8', printed.utf8)]) {
               assert.equal(toJson(new Map([['sfautocomplete', node]]), opts), expected, `${node.form} as ${JSON.stringify(opts)}`);
-              assert.equal(toJsonBytes(new Map([['sfautocomplete', node]]), opts).toString('utf8'), expected, `${node.form} as ${JSON.stringify(opts)}, bytes`);
+              assert.equal(
+                toJsonBytes(new Map([['sfautocomplete', node]]), opts).toString('utf8'),
+                expected,
+                `${node.form} as ${JSON.stringify(opts)}, bytes`,
+              );
             }
           }
         }

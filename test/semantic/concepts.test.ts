@@ -17,7 +17,15 @@ import { TitleCodec } from '../../src/wiki/titles.js';
 const s = demoServerForFile();
 
 /** the serialization written out by hand (byte lengths counted in UTF-8) */
-function serialized(query: string, queryBytes: number, docu: string, docuBytes: number, features: string, size: string, depth: string): string {
+function serialized(
+  query: string,
+  queryBytes: number,
+  docu: string,
+  docuBytes: number,
+  features: string,
+  size: string,
+  depth: string,
+): string {
   return (
     'O:14:"SMW\\DIConcept":8:{' +
     `s:12:"\0*\0m_concept";s:${queryBytes}:"${query}";` +
@@ -40,20 +48,29 @@ describe('concepts: the _CONC value', () => {
     // [[Категорія:Міста]] (1) [[Населення::>1000000]] (2): size 3, depth 1, conjunction|category|property = 19;
     // the query: 23 Cyrillic letters (46 bytes) + 20 ASCII = 66 bytes; the documentation: 28 letters + 7 = 63
     assert.deepEqual(await conceptItem('Concept:Міста-мільйонники'), [
-      { type: 10, item: serialized('[[Категорія:Міста]] [[Населення::>1000000]]', 66, 'Міста, де живе понад мільйон людей.', 63, '19', '3', '1') },
+      {
+        type: 10,
+        item: serialized('[[Категорія:Міста]] [[Населення::>1000000]]', 66, 'Міста, де живе понад мільйон людей.', 63, '19', '3', '1'),
+      },
     ]);
   });
 
   it('keeps the query as SMW normalises it and encodes the documentation', async () => {
     // classes in a disjunction merge into one ClassDescription of two categories: size 1, category|disjunction = 34
-    assert.deepEqual(await conceptItem('Concept:Страви й напої'), [{ type: 10, item: serialized('[[Категорія:Супи||Напої]]', 43, '', 0, '34', '1', '0') }]);
+    assert.deepEqual(await conceptItem('Concept:Страви й напої'), [
+      { type: 10, item: serialized('[[Категорія:Супи||Напої]]', 43, '', 0, '34', '1', '0') },
+    ]);
     const tributaries = await conceptItem('Concept:Довгі притоки Дніпра');
     const docu = 'Притоки Дніпра, довші за 700 км (&lt;q&gt; та &lt;b&gt;розмітка&lt;/b&gt; в описі).';
-    assert.deepEqual(tributaries, [{ type: 10, item: serialized('[[Впадає в::Dnieper]] [[Довжина::>700]]', 53, docu, Buffer.byteLength(docu), '17', '4', '1') }]);
+    assert.deepEqual(tributaries, [
+      { type: 10, item: serialized('[[Впадає в::Dnieper]] [[Довжина::>700]]', 53, docu, Buffer.byteLength(docu), '17', '4', '1') },
+    ]);
   });
 
   it('is stored for the first #concept of a Concept: page only', async () => {
-    assert.deepEqual(await conceptItem('Concept:Дві концепції'), [{ type: 10, item: serialized('[[Категорія:Супи]]', 31, '', 0, '2', '1', '0') }]);
+    assert.deepEqual(await conceptItem('Concept:Дві концепції'), [
+      { type: 10, item: serialized('[[Категорія:Супи]]', 31, '', 0, '2', '1', '0') },
+    ]);
     assert.equal(await conceptItem('Concept:Без означення'), undefined);
   });
 
@@ -82,7 +99,8 @@ describe('concepts: in inline queries', () => {
 });
 
 describe('concepts: {{#concept:}} rendered', () => {
-  const parse = async (p: Record<string, string>) => (await s.get({ action: 'parse', prop: 'text', disablepp: 1, utf8: 1, ...p })).json.parse.text['*'] as string;
+  const parse = async (p: Record<string, string>) =>
+    (await s.get({ action: 'parse', prop: 'text', disablepp: 1, utf8: 1, ...p })).json.parse.text['*'] as string;
   const warning = (m: string) =>
     `<span class="smw-highlighter" data-type="4" data-state="inline" data-title="Помилка"><span class="smwtticon warning"></span><div class="smwttcontent">${m}</div></span>`;
   const enc = (s: string) => encodeURIComponent(s).replace(/%2F/g, '/').replace(/%3A/g, ':');
@@ -97,13 +115,26 @@ describe('concepts: {{#concept:}} rendered', () => {
         '<pre>&#x005B;&#x005B;Категорія:Міста]] &#x005B;&#x005B;Населення::&gt;1000000]]</pre><br /></div>',
     );
     // Html::element escapes & and < of the documentation; the parse that follows escapes the > left in text
-    assert.match(await parse({ title: 'Concept:Нова', text: '{{#concept:[[Категорія:Міста]]|a & b <i>"x"</i>}}' }), /<p class="concept-documenation">a &amp; b &lt;i&gt;"x"&lt;\/i&gt;<\/p>/);
+    assert.match(
+      await parse({ title: 'Concept:Нова', text: '{{#concept:[[Категорія:Міста]]|a & b <i>"x"</i>}}' }),
+      /<p class="concept-documenation">a &amp; b &lt;i&gt;"x"&lt;\/i&gt;<\/p>/,
+    );
   });
 
   it("errors: outside the Concept namespace, a page's second #concept, the query's own", async () => {
-    assert.equal(await parse({ title: 'Київ', text: '{{#concept:[[Категорія:Міста]]}}' }), warning('Концепції можна означувати лише у просторі назв «Концепція:».') + '\n');
+    assert.equal(
+      await parse({ title: 'Київ', text: '{{#concept:[[Категорія:Міста]]}}' }),
+      warning('Концепції можна означувати лише у просторі назв «Концепція:».') + '\n',
+    );
     const two = await parse({ page: 'Concept:Дві концепції' });
-    assert.ok(two.endsWith('<pre>&#x005B;&#x005B;Категорія:Супи]]</pre><br /></div>\n' + warning('Кожна сторінка концепції може мати лише одне означення концепції.') + '\n'), two);
+    assert.ok(
+      two.endsWith(
+        '<pre>&#x005B;&#x005B;Категорія:Супи]]</pre><br /></div>\n' +
+          warning('Кожна сторінка концепції може мати лише одне означення концепції.') +
+          '\n',
+      ),
+      two,
+    );
     assert.equal(await parse({ title: 'Concept:Нова', text: '{{#concept:[[Населення::abc]]}}' }), warning('«abc» не є числом') + '\n');
   });
 });
@@ -119,7 +150,9 @@ describe('concepts: the definition', () => {
     assert.ok(parseConditions(conditions(7), ctx).errors[0].startsWith('Наступні умови запиту'));
     const eleven = defineConcept(conditions(11), 'д', ctx);
     assert.equal(eleven.value.size, 20);
-    assert.deepEqual(eleven.errors, ['Наступні умови запиту не можуть бути опрацьовані в зв’язку з обмеженнями цього вікі в розмірі та/або глибині запиту: &#x005B;&#x005B;Населення::!10]].']);
+    assert.deepEqual(eleven.errors, [
+      'Наступні умови запиту не можуть бути опрацьовані в зв’язку з обмеженнями цього вікі в розмірі та/або глибині запиту: &#x005B;&#x005B;Населення::!10]].',
+    ]);
     assert.equal(eleven.value.docu, 'д');
   });
 

@@ -42,24 +42,48 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-semantic-'));
 process.once('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** PHP's json_encode escaping of non-ASCII, written independently of src/php/json.ts */
-const phpEscape = (s: string) => s.replace(/\//g, '\\/').replace(/[^\x20-\x7e]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+const phpEscape = (s: string) =>
+  s.replace(/\//g, '\\/').replace(/[^\x20-\x7e]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 const hex = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 
 // ---------------------------------------------------------------------------------------------------
 describe('PHP formatting', () => {
   it('strval(float) with precision 14', () => {
     const cases: Array<[number, string]> = [
-      [1, '1'], [1.5, '1.5'], [-3, '-3'], [0.1, '0.1'], [0, '0'], [12345, '12345'], [2884000, '2884000'],
-      [1e14, '1.0E+14'], [123456789012345, '1.2345678901234E+14'], [99999999999999, '99999999999999'],
-      [1e-5, '1.0E-5'], [0.0001, '0.0001'], [1 / 3, '0.33333333333333'], [50.45, '50.45'], [-0.5, '-0.5'],
-      [1.5e-7, '1.5E-7'], [2.5e20, '2.5E+20'], [0.1 + 0.2, '0.3'], [1234.5678, '1234.5678'],
+      [1, '1'],
+      [1.5, '1.5'],
+      [-3, '-3'],
+      [0.1, '0.1'],
+      [0, '0'],
+      [12345, '12345'],
+      [2884000, '2884000'],
+      [1e14, '1.0E+14'],
+      [123456789012345, '1.2345678901234E+14'],
+      [99999999999999, '99999999999999'],
+      [1e-5, '1.0E-5'],
+      [0.0001, '0.0001'],
+      [1 / 3, '0.33333333333333'],
+      [50.45, '50.45'],
+      [-0.5, '-0.5'],
+      [1.5e-7, '1.5E-7'],
+      [2.5e20, '2.5E+20'],
+      [0.1 + 0.2, '0.3'],
+      [1234.5678, '1234.5678'],
     ];
     for (const [n, s] of cases) assert.equal(phpFloatToString(n), s, String(n));
   });
   it('json_encode escapes slashes and non-ASCII, lists vs maps', () => {
     assert.equal(phpJsonEncode(new PhpMap([['a/b', ['Рік', 'x"y']]])), '{"a\\/b":["\\u0420\\u0456\\u043a","x\\"y"]}');
     assert.equal(phpJsonEncode(new PhpMap([])), '[]');
-    assert.equal(phpJsonEncode(new PhpMap([['0', 'a'], ['1', 'b']])), '["a","b"]');
+    assert.equal(
+      phpJsonEncode(
+        new PhpMap([
+          ['0', 'a'],
+          ['1', 'b'],
+        ]),
+      ),
+      '["a","b"]',
+    );
     assert.equal(phpJsonEncode('😀'), '"\\ud83d\\ude00"');
   });
 });
@@ -132,10 +156,26 @@ describe('values per type', () => {
   });
   it('type labels in English and Ukrainian; property keys', () => {
     const labels: Array<[string, string]> = [
-      ['Page', '_wpg'], ['Сторінка', '_wpg'], ['Text', '_txt'], ['Текст', '_txt'], ['String', '_str'], ['Рядок', '_str'],
-      ['Number', '_num'], ['Число', '_num'], ['Boolean', '_boo'], ['Булеве', '_boo'], ['Логічний', '_boo'], ['Date', '_dat'],
-      ['Дата', '_dat'], ['URL', '_uri'], ['Email', '_ema'], ['Telephone number', '_tel'], ['Номер телефону', '_tel'],
-      ['Geographic coordinate', '_geo'], ['Географічна координата', '_geo'], ['number', '_num'],
+      ['Page', '_wpg'],
+      ['Сторінка', '_wpg'],
+      ['Text', '_txt'],
+      ['Текст', '_txt'],
+      ['String', '_str'],
+      ['Рядок', '_str'],
+      ['Number', '_num'],
+      ['Число', '_num'],
+      ['Boolean', '_boo'],
+      ['Булеве', '_boo'],
+      ['Логічний', '_boo'],
+      ['Date', '_dat'],
+      ['Дата', '_dat'],
+      ['URL', '_uri'],
+      ['Email', '_ema'],
+      ['Telephone number', '_tel'],
+      ['Номер телефону', '_tel'],
+      ['Geographic coordinate', '_geo'],
+      ['Географічна координата', '_geo'],
+      ['number', '_num'],
     ];
     for (const [l, id] of labels) assert.equal(typeIdFromLabel(l), id, l);
     assert.equal(typeIdFromLabel('Foo'), undefined);
@@ -173,20 +213,42 @@ describe('annotation extraction', () => {
     ]);
   });
   it('#subobject: named, anonymous (md5 of the parameters), merged, @category', () => {
-    const a = extractAnnotations('{{#subobject:перша згадка|Рік=482}}{{#subobject:|Рік=1991|Подія=Столиця}}{{#subobject:перша згадка|Подія=x|@category=Події}}{{#subobject:|Рік=}}', codec);
+    const a = extractAnnotations(
+      '{{#subobject:перша згадка|Рік=482}}{{#subobject:|Рік=1991|Подія=Столиця}}{{#subobject:перша згадка|Подія=x|@category=Події}}{{#subobject:|Рік=}}',
+      codec,
+    );
     const anon = '_' + hex(`{"${phpEscape('Рік')}":["1991"],"${phpEscape('Подія')}":["${phpEscape('Столиця')}"]}`);
     assert.deepEqual(
       a.subobjects.map((s) => [s.name, s.annotations]),
       [
-        ['перша_згадка', [{ prop: 'Рік', value: '482' }, { prop: 'Подія', value: 'x' }, { prop: '@category', key: '_INST', value: 'Події' }]],
-        [anon, [{ prop: 'Рік', value: '1991' }, { prop: 'Подія', value: 'Столиця' }]],
+        [
+          'перша_згадка',
+          [
+            { prop: 'Рік', value: '482' },
+            { prop: 'Подія', value: 'x' },
+            { prop: '@category', key: '_INST', value: 'Події' },
+          ],
+        ],
+        [
+          anon,
+          [
+            { prop: 'Рік', value: '1991' },
+            { prop: 'Подія', value: 'Столиця' },
+          ],
+        ],
       ],
     );
   });
   it('parser function arguments split outside [[…]] and {{…}}', () => {
     const [call] = findParserFunctions('x {{#ask:[[P::a|b]]|?Q|format=ul|x={{y|z}}}} y', ['ask']);
     assert.deepEqual(call.args, ['[[P::a|b]]', '?Q', 'format=ul', 'x={{y|z}}']);
-    assert.deepEqual(mapParameters(['', 'A=1', '2', 'B=3']), { first: '', map: [['A', ['1', '2']], ['B', ['3']]] });
+    assert.deepEqual(mapParameters(['', 'A=1', '2', 'B=3']), {
+      first: '',
+      map: [
+        ['A', ['1', '2']],
+        ['B', ['3']],
+      ],
+    });
   });
   it('#ask: query subobject name, format, size, depth and normalised query string', () => {
     const q = describeQuery(['[[Розташоване в::київська_область]]', '?Населення', 'format=ul', 'limit=3'], codec)!;
@@ -197,7 +259,10 @@ describe('annotation extraction', () => {
     assert.deepEqual([q.format, q.size, q.depth], ['ul', 2, 1]);
     const typeOf = (k: string) => (k === 'Населення' ? '_num' : '_wpg');
     assert.equal(normalizedQueryString(q.conditions, { codec, typeOf }), '[[Розташоване в::Київська область]]');
-    assert.equal(normalizedQueryString('[[категорія:міста]] [[населення::>1 000]]', { codec, typeOf }), '[[Категорія:Міста]] [[Населення::>1000]]');
+    assert.equal(
+      normalizedQueryString('[[категорія:міста]] [[населення::>1 000]]', { codec, typeOf }),
+      '[[Категорія:Міста]] [[Населення::>1000]]',
+    );
     const sorted = describeQuery(['[[Категорія:Обласні центри]]', '?Розташоване в', 'sort=Населення', 'order=desc'], codec)!;
     assert.equal(sorted.format, 'table');
     assert.equal(
@@ -212,7 +277,10 @@ describe('annotation extraction', () => {
     // SMWParamFormat's default counts the subject column: one print request left is a list
     assert.equal(describeQuery(['[[A::+]]', '?B', 'mainlabel=-'], codec)!.format, 'list');
     assert.equal(describeQuery(['[[A::+]]', '?B', 'format=nosuch'], codec)!.format, 'table');
-    assert.deepEqual(['rss', 'datatables', 'atom'].map((f) => describeQuery(['[[A::+]]', 'format=' + f], codec)!.format), ['feed', 'datatables', 'list']);
+    assert.deepEqual(
+      ['rss', 'datatables', 'atom'].map((f) => describeQuery(['[[A::+]]', 'format=' + f], codec)!.format),
+      ['feed', 'datatables', 'list'],
+    );
   });
   it('word keys and folding', () => {
     assert.deepEqual(wordKeys('Київська_область'), ['київська область', 'область']);
@@ -254,14 +322,26 @@ after(async () => {
 });
 
 /** Text values with characters that JSON escapes, and one outside the BMP */
-const QUOTES = ['Цитата "в лапках"', 'Цитата зі шляхом C:\\temp\\файл', 'Цитата 😀 з емодзі', "Цитата з апострофом ' і </script>", 'Цитата / з косою'];
+const QUOTES = [
+  'Цитата "в лапках"',
+  'Цитата зі шляхом C:\\temp\\файл',
+  'Цитата 😀 з емодзі',
+  "Цитата з апострофом ' і </script>",
+  'Цитата / з косою',
+];
 
 /** A wiki of SMALL_VALUES pages with one Page value and one Text value each, plus redirects. */
 async function smallWiki(): Promise<string> {
   const pages: DumpPage[] = [];
   let id = 1;
   const add = (ns: number, title: string, text: string, redirect?: string) =>
-    pages.push({ title, ns, id: id++, redirect, revisions: [{ id: 1000 + id, timestamp: '2015-06-01T12:30:45Z', contributor: { name: 'Адмін', id: 1 }, text }] });
+    pages.push({
+      title,
+      ns,
+      id: id++,
+      redirect,
+      revisions: [{ id: 1000 + id, timestamp: '2015-06-01T12:30:45Z', contributor: { name: 'Адмін', id: 1 }, text }],
+    });
   add(102, 'Місце', '[[Має тип::Сторінка]]');
   add(102, 'Примітка', '[[Has type::Text]]');
   add(102, 'Тип', '[[Has type::String]]');
@@ -269,7 +349,11 @@ async function smallWiki(): Promise<string> {
   for (let i = 0; i < SMALL_VALUES; i++) {
     const n = String(i).padStart(4, '0');
     const region = i % 3 === 0 ? `Область ${n}` : i % 3 === 1 ? `область_${n} південна` : `Район ${n} Область`;
-    add(0, `Сторінка ${n}`, `[[Місце::${region}]] [[Примітка::Примітка номер ${n} про обʼєкт]] [[Тип::${i % 2 ? 'парний' : 'непарний'}]] [[Номер::${i}]]`);
+    add(
+      0,
+      `Сторінка ${n}`,
+      `[[Місце::${region}]] [[Примітка::Примітка номер ${n} про обʼєкт]] [[Тип::${i % 2 ? 'парний' : 'непарний'}]] [[Номер::${i}]]`,
+    );
   }
   add(102, 'Цитата', '[[Has type::Text]]');
   QUOTES.forEach((q, i) => add(0, `Цитати ${i}`, `[[Цитата::${q}]]`));
@@ -362,7 +446,9 @@ describe('action=browsebysubject', () => {
     const store = await openStore(demoDb);
     try {
       const file = new Database(demoDb, { readonly: true });
-      const keys = file.prepare('SELECT ss_namespace AS ns, ss_title AS dbkey, ss_subobject AS subobject FROM smw_subject ORDER BY ss_id DESC').all() as Array<{ ns: number; dbkey: string; subobject: string }>;
+      const keys = file
+        .prepare('SELECT ss_namespace AS ns, ss_title AS dbkey, ss_subobject AS subobject FROM smw_subject ORDER BY ss_id DESC')
+        .all() as Array<{ ns: number; dbkey: string; subobject: string }>;
       file.close();
       keys.push({ ns: 0, dbkey: 'Немає_такої', subobject: '' });
       const [plain, withSubs] = [await store.semantic.subjectData(keys), await store.semantic.subjectData(keys, { subobjects: true })];
@@ -384,7 +470,12 @@ describe('action=browsebysubject', () => {
 
   it('a subobject on its own; an unknown subobject has no data', async () => {
     const r = await demo.get({ action: 'browsebysubject', subject: page, subobject: 'подія-друга', utf8: 1 });
-    assert.equal(r.text, JSON.stringify({ query: { subject: `${page}#0##подія-друга`, data: expected.query.sobj[2].data, serializer: SERIALIZER, version: 0.1 } }));
+    assert.equal(
+      r.text,
+      JSON.stringify({
+        query: { subject: `${page}#0##подія-друга`, data: expected.query.sobj[2].data, serializer: SERIALIZER, version: 0.1 },
+      }),
+    );
     const none = await demo.get({ action: 'browsebysubject', subject: page, subobject: 'немає', utf8: 1 });
     assert.equal(none.text, JSON.stringify({ query: { subject: `${page}#0##немає`, data: [], serializer: SERIALIZER, version: 0.1 } }));
   });
@@ -396,7 +487,10 @@ describe('action=browsebysubject', () => {
       ['Сторінка, якої зовсім немає', 'Сторінка,_якої_зовсім_немає#0#'],
     ]) {
       const r = await demo.get({ action: 'browsebysubject', subject, utf8: 1 });
-      assert.equal(r.text, `{"query":{"subject":"${id}","data":[],"serializer":"SMW\\\\Serializers\\\\SemanticDataSerializer","version":0.1}}`);
+      assert.equal(
+        r.text,
+        `{"query":{"subject":"${id}","data":[],"serializer":"SMW\\\\Serializers\\\\SemanticDataSerializer","version":0.1}}`,
+      );
     }
   });
 
@@ -423,7 +517,9 @@ describe('action=browsebysubject', () => {
     assert.ok(data['_INST'].some((x: { item: string }) => x.item === 'Міста#14#'));
     assert.equal(r.json.query.sobj.length, 2);
     const prop102 = await demo.get({ action: 'browsebysubject', subject: 'Property:Розташоване_в', utf8: 1 });
-    assert.deepEqual(prop102.json.query.data.find((p: { property: string }) => p.property === '_TYPE').dataitem, [di(5, 'http://semantic-mediawiki.org/swivt/1.0#_wpg')]);
+    assert.deepEqual(prop102.json.query.data.find((p: { property: string }) => p.property === '_TYPE').dataitem, [
+      di(5, 'http://semantic-mediawiki.org/swivt/1.0#_wpg'),
+    ]);
     const cat = await demo.get({ action: 'browsebysubject', subject: 'Категорія:Міста', utf8: 1 });
     assert.ok(cat.json.query.data.every((p: { property: string }) => p.property !== '_INST'));
   });
@@ -438,13 +534,21 @@ describe('action=browsebysubject', () => {
     assert.equal(bad.text, `{"error":{"code":"invalidtitle","info":"Bad title \\"[[\\"","*":"See ${demo.url} for API usage"}}`);
     assert.equal(bad.headers.get('mediawiki-api-error'), 'invalidtitle');
     const circle = await small.get({ action: 'browsebysubject', subject: 'Коло А', utf8: 1 });
-    assert.deepEqual(circle.json.error, { code: 'redirect-target-unresolvable', info: 'Circular redirect for Коло_А detected.', '*': `See ${small.url} for API usage` });
+    assert.deepEqual(circle.json.error, {
+      code: 'redirect-target-unresolvable',
+      info: 'Circular redirect for Коло_А detected.',
+      '*': `See ${small.url} for API usage`,
+    });
     const self = await small.get({ action: 'browsebysubject', subject: 'Сам себе', utf8: 1 });
     assert.equal(self.json.error.info, 'Circular redirect for Сам_себе detected.');
     // a special page that can be no redirect target (MediaWiki makes no redirect to it either)
     for (const subject of ['Спеціальна:Userlogout', 'Special:MyPage']) {
       const r = await small.get({ action: 'browsebysubject', subject, utf8: 1 });
-      assert.deepEqual(r.json.error, { code: 'redirect-target-unresolvable', info: 'Redirect target is unresolvable', '*': `See ${small.url} for API usage` });
+      assert.deepEqual(r.json.error, {
+        code: 'redirect-target-unresolvable',
+        info: 'Redirect target is unresolvable',
+        '*': `See ${small.url} for API usage`,
+      });
     }
   });
 });
@@ -457,7 +561,10 @@ describe('action=sfautocomplete', () => {
   it('property source: prefix and word matches, any case, in byte order', async () => {
     for (const substr of ['київ', 'Київ', 'КИЇВ', 'кИЇв']) {
       const r = await ac(demo, { property: 'Розташоване_в', substr });
-      assert.equal(r.text, '{"sfautocomplete":[{"title":"\\u041a\\u0438\\u0457\\u0432"},{"title":"\\u041a\\u0438\\u0457\\u0432\\u0441\\u044c\\u043a\\u0430 \\u043e\\u0431\\u043b\\u0430\\u0441\\u0442\\u044c"}]}');
+      assert.equal(
+        r.text,
+        '{"sfautocomplete":[{"title":"\\u041a\\u0438\\u0457\\u0432"},{"title":"\\u041a\\u0438\\u0457\\u0432\\u0441\\u044c\\u043a\\u0430 \\u043e\\u0431\\u043b\\u0430\\u0441\\u0442\\u044c"}]}',
+      );
     }
     const words = titles(await ac(demo, { property: 'Розташоване_в', substr: 'ОБЛАСТЬ' }));
     assert.ok(words.length > 10);
@@ -471,12 +578,13 @@ describe('action=sfautocomplete', () => {
     assert.deepEqual(titles(await ac(demo, { property: 'Розташоване_в', substr: 'КИЇВСЬКА ОБ' })), ['Київська область']);
   });
 
-  it('і/І, ї/Ї, є/Є, ґ/Ґ and the apostrophes \' ’ ʼ fold together', async () => {
+  it("і/І, ї/Ї, є/Є, ґ/Ґ and the apostrophes ' ’ ʼ fold together", async () => {
     assert.deepEqual(titles(await ac(demo, { property: 'Розташоване_в', substr: 'ІВАНО' })), ['Івано-Франківська область']);
     for (const substr of ["м'ясо", 'м’ясо', 'мʼясо', 'МʼЯСО']) {
       assert.equal(titles(await ac(demo, { property: 'Опис', substr })).length, 1, substr);
     }
-    for (const substr of ["п'ят", 'П’ЯТ', 'пʼят']) assert.deepEqual(titles(await ac(demo, { namespace: 'Main', substr })), ["П'ятниця"], substr);
+    for (const substr of ["п'ят", 'П’ЯТ', 'пʼят'])
+      assert.deepEqual(titles(await ac(demo, { namespace: 'Main', substr })), ["П'ятниця"], substr);
     assert.deepEqual(titles(await ac(demo, { namespace: 'main', substr: "об'є" })), ['Об’єкт']);
     assert.deepEqual(titles(await ac(demo, { namespace: 'Main', substr: 'ґан' })), ['Ґанок']);
     assert.deepEqual(titles(await ac(demo, { namespace: 'Main', substr: 'єно' })), ['Єнот']);
@@ -502,21 +610,35 @@ describe('action=sfautocomplete', () => {
     assert.deepEqual(titles(await ac(demo, { namespace: 'Шаблон', substr: 'міс' })), ['Місто']);
     assert.deepEqual(titles(await ac(demo, { namespace: 'Template', substr: 'міс' })), ['Місто']);
     const bad = await ac(demo, { namespace: 'шаблон', substr: 'м' });
-    assert.equal(bad.text, `{"error":{"code":"","info":"Could not find namespace: \\u0448\\u0430\\u0431\\u043b\\u043e\\u043d","*":"See ${demo.url} for API usage"}}`);
+    assert.equal(
+      bad.text,
+      `{"error":{"code":"","info":"Could not find namespace: \\u0448\\u0430\\u0431\\u043b\\u043e\\u043d","*":"See ${demo.url} for API usage"}}`,
+    );
     assert.equal(bad.headers.get('mediawiki-api-error'), '');
   });
 
   it('param_substr before anything else; empty answers; concept and external_url errors', async () => {
-    const cases: Array<Record<string, string>> = [{}, { property: 'Розташоване_в' }, { category: 'Міста', substr: '' }, { namespace: 'Foo' }];
+    const cases: Array<Record<string, string>> = [
+      {},
+      { property: 'Розташоване_в' },
+      { category: 'Міста', substr: '' },
+      { namespace: 'Foo' },
+    ];
     for (const params of cases) {
       const r = await ac(demo, params);
-      assert.equal(r.text, `{"error":{"code":"param_substr","info":"The substring must be specified","*":"See ${demo.url} for API usage"}}`);
+      assert.equal(
+        r.text,
+        `{"error":{"code":"param_substr","info":"The substring must be specified","*":"See ${demo.url} for API usage"}}`,
+      );
       assert.equal(r.headers.get('mediawiki-api-error'), 'param_substr');
     }
     assert.equal((await ac(demo, { substr: 'x' })).text, '{"sfautocomplete":[]}');
     assert.equal((await ac(demo, { substr: 'x', cargo_table: 't', cargo_field: 'f' })).text, '{"sfautocomplete":[]}');
     assert.equal((await ac(demo, { concept: 'Немає', substr: 'x' })).json.error.info, 'Could not find concept: Немає');
-    assert.equal((await ac(demo, { external_url: 'x', substr: 'x' })).json.error.info, 'No external URLs are specified for autocompletion on this wiki');
+    assert.equal(
+      (await ac(demo, { external_url: 'x', substr: 'x' })).json.error.info,
+      'No external URLs are specified for autocompletion on this wiki',
+    );
     const r = await ac(demo, { property: 'Розташоване_в', substr: 'обл', limit: '3' });
     assert.equal(r.headers.get('cache-control'), 'private, must-revalidate, max-age=0');
     assert.ok(titles(r).length > 3); // limit is parsed but not used
@@ -524,8 +646,12 @@ describe('action=sfautocomplete', () => {
 
   it('baseprop/basevalue: values of the property on the subjects with the base value', async () => {
     assert.deepEqual(titles(await ac(demo, { property: 'Регіон', baseprop: 'Код', basevalue: 'МС-001' })), ['Київська область']);
-    assert.deepEqual(titles(await ac(small, { property: 'Місце', baseprop: 'Примітка', basevalue: 'Примітка номер 0004 про обʼєкт' })), ['Область 0004 південна']);
-    assert.deepEqual(titles(await ac(small, { property: 'Примітка', baseprop: 'Місце', basevalue: 'Район 0005 Область' })), ['Примітка номер 0005 про обʼєкт']);
+    assert.deepEqual(titles(await ac(small, { property: 'Місце', baseprop: 'Примітка', basevalue: 'Примітка номер 0004 про обʼєкт' })), [
+      'Область 0004 південна',
+    ]);
+    assert.deepEqual(titles(await ac(small, { property: 'Примітка', baseprop: 'Місце', basevalue: 'Район 0005 Область' })), [
+      'Примітка номер 0005 про обʼєкт',
+    ]);
   });
 
   it('values with quotes, backslashes and astral characters come back whole, in byte order', async () => {
@@ -533,7 +659,10 @@ describe('action=sfautocomplete', () => {
     assert.deepEqual(titles(await ac(small, { property: 'Цитата', substr: 'ЦИТАТА' })), expected);
     assert.deepEqual(titles(await ac(small, { property: 'Цитата', substr: 'c:' })), [QUOTES[1]]);
     const r = await ac(small, { property: 'Цитата', substr: '"в' });
-    assert.equal(r.text, '{"sfautocomplete":[{"title":"\\u0426\\u0438\\u0442\\u0430\\u0442\\u0430 \\"\\u0432 \\u043b\\u0430\\u043f\\u043a\\u0430\\u0445\\""}]}');
+    assert.equal(
+      r.text,
+      '{"sfautocomplete":[{"title":"\\u0426\\u0438\\u0442\\u0430\\u0442\\u0430 \\"\\u0432 \\u043b\\u0430\\u043f\\u043a\\u0430\\u0445\\""}]}',
+    );
   });
 
   it('at most 1000 values, the first in byte order; both index paths agree with a full scan', async () => {
@@ -545,7 +674,10 @@ describe('action=sfautocomplete', () => {
     }
     const expect = (substr: string) => {
       const f = fold(substr);
-      return [...new Set(stored.filter((v) => matchesFolded(v, f)))].sort(compareBytes).slice(0, 1000).map((v) => v.replace(/_/g, ' '));
+      return [...new Set(stored.filter((v) => matchesFolded(v, f)))]
+        .sort(compareBytes)
+        .slice(0, 1000)
+        .map((v) => v.replace(/_/g, ' '));
     };
     for (const substr of ['о', 'об', 'ОБЛАСТЬ', 'область 0', 'область 00', 'область 0012', 'район', 'р', 'півд', '1', '01', 'x']) {
       const got = titles(await ac(small, { property: 'Місце', substr }));
@@ -571,7 +703,7 @@ describe('action=sfautocomplete', () => {
     assert.equal(titles(await ac(small, { namespace: 'Main', substr: 'сторінка' })).length, 1000);
   });
 
-  it('precomputed answers (printed at import) are the plain answers\' bytes in every output form', async () => {
+  it("precomputed answers (printed at import) are the plain answers' bytes in every output form", async () => {
     const store = await openStore(smallDb);
     try {
       const cases: Array<[Record<string, string>, () => Promise<string[]>]> = [
@@ -580,7 +712,15 @@ describe('action=sfautocomplete', () => {
         [{ namespace: 'Main', substr: 'сторінка' }, () => store.semantic.autocompleteNamespace(0, fold('сторінка'), 1000)],
         [{ property: 'Цитата', substr: 'ЦИТАТА' }, () => store.semantic.autocompleteProperty('Цитата', fold('ЦИТАТА'), 1000)],
       ];
-      const forms: Array<Record<string, string>> = [{}, { utf8: '1' }, { formatversion: '2' }, { formatversion: '2', ascii: '1' }, { formatversion: '2', utf8: '1' }, { callback: 'cb' }, { utf8: '1', callback: 'cb' }];
+      const forms: Array<Record<string, string>> = [
+        {},
+        { utf8: '1' },
+        { formatversion: '2' },
+        { formatversion: '2', ascii: '1' },
+        { formatversion: '2', utf8: '1' },
+        { callback: 'cb' },
+        { utf8: '1', callback: 'cb' },
+      ];
       for (const [params, plain] of cases) {
         const values = await plain();
         assert.ok(values.length > 0);
@@ -591,7 +731,9 @@ describe('action=sfautocomplete', () => {
         }
         // pretty-printed (jsonfm): the same list
         const html = (await ac(small, { ...params, format: 'jsonfm' })).text;
-        const pretty = String(render(new Map([['sfautocomplete', values.map((title) => ({ title }))]]), printerOptions('jsonfm', {}), small.url, '').body);
+        const pretty = String(
+          render(new Map([['sfautocomplete', values.map((title) => ({ title }))]]), printerOptions('jsonfm', {}), small.url, '').body,
+        );
         const pre = (t: string) => t.slice(t.indexOf('<pre'), t.indexOf('</pre>'));
         assert.equal(pre(html), pre(pretty));
       }
@@ -612,7 +754,15 @@ describe('categories and files that templates add', () => {
     const pages: string[] = [];
     let cont: Record<string, string> = { continue: '' };
     for (let i = 0; i < 20; i++) {
-      const r = await demo.get({ action: 'query', generator: 'allfileusages', gaffrom: 'Прапор_України.png', gafto: 'Прапор_України.png', gaflimit: 500, utf8: 1, ...cont });
+      const r = await demo.get({
+        action: 'query',
+        generator: 'allfileusages',
+        gaffrom: 'Прапор_України.png',
+        gafto: 'Прапор_України.png',
+        gaflimit: 500,
+        utf8: 1,
+        ...cont,
+      });
       pages.push(...Object.values(r.json.query?.pages ?? {}).map((p: any) => p.title as string));
       if (!r.json.continue) break;
       cont = r.json.continue;
@@ -628,7 +778,12 @@ describe('import: types declared by Property: pages', () => {
     const pages: DumpPage[] = [];
     let id = 1;
     const add = (ns: number, title: string, text: string) =>
-      pages.push({ title, ns, id: id++, revisions: [{ id: 5000 + id, timestamp: '2015-06-01T12:30:45Z', contributor: { name: 'Адмін', id: 1 }, text }] });
+      pages.push({
+        title,
+        ns,
+        id: id++,
+        revisions: [{ id: 5000 + id, timestamp: '2015-06-01T12:30:45Z', contributor: { name: 'Адмін', id: 1 }, text }],
+      });
     // the values come first in page id order: their type is known only from the later Property: page
     add(0, 'Перша', '[[Висота::12,5]] [[Висота::12,5]] [[Висота::не число]] {{#ask:[[Висота::>10]]|?Висота}}');
     add(10, 'Числовий тип', '[[Has type::{{{1}}}]]');
@@ -661,9 +816,12 @@ describe('import: types declared by Property: pages', () => {
         assert.equal(rows.find((r) => r.key === '_ERRP')!.item, 'Висота#102#');
         assert.match(rows.find((r) => r.key === '_ASKST')!.item, /Висота/);
         // _ERRP is numbered after every property used in pass 2
-        const ids = d.prepare('SELECT sp_key AS key, sp_id AS id FROM smw_property ORDER BY sp_id').all() as Array<{ key: string; id: number }>;
+        const ids = d.prepare('SELECT sp_key AS key, sp_id AS id FROM smw_property ORDER BY sp_id').all() as Array<{
+          key: string;
+          id: number;
+        }>;
         assert.equal(ids[ids.length - 1].key, '_ERRP');
-        assert.equal((d.prepare('SELECT count(*) FROM smw_value WHERE sv_property < 0').pluck().get() as number), 0);
+        assert.equal(d.prepare('SELECT count(*) FROM smw_value WHERE sv_property < 0').pluck().get() as number, 0);
       } finally {
         d.close();
       }

@@ -36,7 +36,11 @@ async function tamper(edit: { output?: (json: any) => void; version?: number }, 
     const sql = connect(location, { max: 1 });
     try {
       const [{ schema_name: schema }] = await sql.unsafe('SELECT schema_name FROM wikiquery.served');
-      await sql.unsafe(`UPDATE "${schema}".parser_cache SET pc_output = $1, pc_version = $2 WHERE pc_page = $3`, [JSON.stringify(json), version, pageid]);
+      await sql.unsafe(`UPDATE "${schema}".parser_cache SET pc_output = $1, pc_version = $2 WHERE pc_page = $3`, [
+        JSON.stringify(json),
+        version,
+        pageid,
+      ]);
     } finally {
       await sql.end({ timeout: 5 });
     }
@@ -80,7 +84,9 @@ after(async () => {
 
 describe('import --render fills the parser cache table', () => {
   it('one entry per content page that is no redirect, with the default options key', async () => {
-    const nonRedirects = (await plain.get({ action: 'query', list: 'allpages', apnamespace: 0, apfilterredir: 'nonredirects', aplimit: 500, formatversion: 2 })).json.query.allpages;
+    const nonRedirects = (
+      await plain.get({ action: 'query', list: 'allpages', apnamespace: 0, apfilterredir: 'nonredirects', aplimit: 500, formatversion: 2 })
+    ).json.query.allpages;
     assert.ok(nonRedirects.length > 100);
     assert.equal(summary.rendered, nonRedirects.length);
     for (const p of nonRedirects.slice(0, 20)) {
@@ -91,7 +97,9 @@ describe('import --render fills the parser cache table', () => {
 
   it('nothing for redirects, other namespaces, other revisions, other options or another renderer version', async () => {
     const [kyiv, redirect, template] = await Promise.all(
-      ['Київ', 'Kyiv', 'Шаблон:Заглушка'].map(async (t) => (await plain.get({ action: 'query', titles: t, prop: 'info', formatversion: 2 })).json.query.pages[0]),
+      ['Київ', 'Kyiv', 'Шаблон:Заглушка'].map(
+        async (t) => (await plain.get({ action: 'query', titles: t, prop: 'info', formatversion: 2 })).json.query.pages[0],
+      ),
     );
     assert.equal(redirect.redirect, true);
     assert.equal(await store.parserCache.get(redirect.pageid, redirect.lastrevid, '1|1', RENDERER_VERSION), null);
@@ -105,8 +113,18 @@ describe('import --render fills the parser cache table', () => {
   it('the stored output is what rendering at request time gives (every content page, all of action=parse)', async () => {
     const served = await startDemoServer({ db: location, filesDir: join(dir, 'demo', 'files') });
     try {
-      const pages = (await plain.get({ action: 'query', list: 'allpages', apnamespace: 0, apfilterredir: 'nonredirects', aplimit: 500, formatversion: 2 })).json.query.allpages;
-      const prop = 'text|langlinks|categories|categorieshtml|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties|modules|indicators|headhtml';
+      const pages = (
+        await plain.get({
+          action: 'query',
+          list: 'allpages',
+          apnamespace: 0,
+          apfilterredir: 'nonredirects',
+          aplimit: 500,
+          formatversion: 2,
+        })
+      ).json.query.allpages;
+      const prop =
+        'text|langlinks|categories|categorieshtml|links|templates|images|externallinks|sections|revid|displaytitle|iwlinks|properties|modules|indicators|headhtml';
       for (const p of pages) {
         const q = { action: 'parse', pageid: p.pageid, prop, disablelimitreport: 1, formatversion: 2 };
         const [a, b] = await Promise.all([plain.get(q), served.get(q)]);
@@ -124,13 +142,20 @@ describe('serving reads the table', () => {
     const db = await tamper({ output: (o) => (o.html = '<p>з таблиці</p>') }, iphone.pageid);
     const s = await startDemoServer({ db, filesDir: join(dir, 'demo', 'files') });
     try {
-      assert.equal((await s.get({ action: 'parse', page: 'IPhone', prop: 'text', disablelimitreport: 1, formatversion: 2 })).json.parse.text, '<p>з таблиці</p>');
+      assert.equal(
+        (await s.get({ action: 'parse', page: 'IPhone', prop: 'text', disablelimitreport: 1, formatversion: 2 })).json.parse.text,
+        '<p>з таблиці</p>',
+      );
       const rv = await s.get({ action: 'query', titles: 'IPhone', prop: 'revisions', rvprop: 'content', rvparse: 1, formatversion: 2 });
       assert.equal(rv.json.query.pages[0].revisions[0].content, '<p>з таблиці</p>');
       const article = await fetch(s.url.replace('/api.php', '/index.php/IPhone'));
       assert.match(await article.text(), /<p>з таблиці<\/p>/);
       // other options are rendered: the table holds the default ones only
-      assert.notEqual((await s.get({ action: 'parse', page: 'IPhone', prop: 'text', disableeditsection: 1, disablelimitreport: 1, formatversion: 2 })).json.parse.text, '<p>з таблиці</p>');
+      assert.notEqual(
+        (await s.get({ action: 'parse', page: 'IPhone', prop: 'text', disableeditsection: 1, disablelimitreport: 1, formatversion: 2 }))
+          .json.parse.text,
+        '<p>з таблиці</p>',
+      );
     } finally {
       await s.close();
     }

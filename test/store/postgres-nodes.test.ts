@@ -24,7 +24,8 @@ import { describeOrSkip } from '../helpers/skip.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/src/cli/main.js');
-const skip = TEST_DB === 'postgres' ? false : 'runs serving nodes over PostgreSQL: the PostgreSQL pass of npm test (WIKIQUERY_TEST_DB=postgres) only';
+const skip =
+  TEST_DB === 'postgres' ? false : 'runs serving nodes over PostgreSQL: the PostgreSQL pass of npm test (WIKIQUERY_TEST_DB=postgres) only';
 
 // the page the second import adds
 const NEW_PAGE = 'Сторінка після переімпорту';
@@ -43,18 +44,37 @@ let replica: Cluster | undefined;
 const nodes: Node[] = [];
 
 function runImport(dump: string): void {
-  const r = spawnSync(process.execPath, [CLI, 'import', dump, '--db', primaryUrl, '--files', path.join(dir, 'demo', 'files'), '--messages', path.join(dir, 'demo', 'messages'), '--quiet'], {
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      CLI,
+      'import',
+      dump,
+      '--db',
+      primaryUrl,
+      '--files',
+      path.join(dir, 'demo', 'files'),
+      '--messages',
+      path.join(dir, 'demo', 'messages'),
+      '--quiet',
+    ],
+    {
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
   assert.equal(r.status, 0, `wikiquery import: ${r.stderr}`);
 }
 
 /** A `wikiquery serve` child on a free port; resolves once it prints its address. */
 function startNode(name: string, args: string[]): Promise<Node> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args, '--port', '0', '--workers', '1', '--watch-interval', '0.2', '--cache-mb', '0', '--log-level', 'warn'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', ...args, '--port', '0', '--workers', '1', '--watch-interval', '0.2', '--cache-mb', '0', '--log-level', 'warn'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const stderr: string[] = [];
   child.stderr!.setEncoding('utf8').on('data', (d: string) => stderr.push(d));
   return new Promise((resolve, reject) => {
@@ -114,7 +134,12 @@ describeOrSkip('serving nodes over PostgreSQL', { skip, timeout: 120_000 }, () =
     replica = startCluster(path.join(dir, 'replica'), {
       port: Number(process.env.WIKIQUERY_TEST_PG_REPLICA_PORT ?? port + 1),
       initFrom: (data) => {
-        runPg(postgresBinDir()!, 'pg_basebackup', ['-D', data, '-R', '-X', 'stream', '-c', 'fast', '-h', socketDir, '-p', String(port), '-U', 'postgres'], { quiet: true });
+        runPg(
+          postgresBinDir()!,
+          'pg_basebackup',
+          ['-D', data, '-R', '-X', 'stream', '-c', 'fast', '-h', socketDir, '-p', String(port), '-U', 'postgres'],
+          { quiet: true },
+        );
       },
     });
     replicaUrl = urlFor(replica.socketDir, replica.port, primary.pathname.slice(1));
@@ -181,7 +206,8 @@ describeOrSkip('serving nodes over PostgreSQL', { skip, timeout: 120_000 }, () =
           } catch {
             /* reported below */
           }
-          if (r.status !== 200 || json === undefined || json.error !== undefined) failures.push(`${node.name}, ${name}: ${r.status} ${r.text.slice(0, 200)}`);
+          if (r.status !== 200 || json === undefined || json.error !== undefined)
+            failures.push(`${node.name}, ${name}: ${r.status} ${r.text.slice(0, 200)}`);
         } catch (e) {
           failures.push(`${node.name}, ${name}: ${(e as Error).message}`);
         }
@@ -194,7 +220,9 @@ describeOrSkip('serving nodes over PostgreSQL', { skip, timeout: 120_000 }, () =
       await admin.unsafe('SELECT pg_wal_replay_pause()');
       try {
         runImport(second);
-        await until('the primary nodes serve the new import', async () => (await Promise.all(nodes.slice(0, 2).map(servedImport))).every((id) => id !== before));
+        await until('the primary nodes serve the new import', async () =>
+          (await Promise.all(nodes.slice(0, 2).map(servedImport))).every((id) => id !== before),
+        );
         for (const n of nodes.slice(0, 2)) assert.equal(await hasNewPage(n), true, n.name);
         // replay paused: the replica has not got the new schema; both replica readers keep the previous import
         await new Promise((r) => setTimeout(r, 1000));
@@ -205,7 +233,9 @@ describeOrSkip('serving nodes over PostgreSQL', { skip, timeout: 120_000 }, () =
       } finally {
         await admin.unsafe('SELECT pg_wal_replay_resume()');
       }
-      await until('every node serves the new import', async () => (await Promise.all(nodes.map(servedImport))).every((id) => id !== before));
+      await until('every node serves the new import', async () =>
+        (await Promise.all(nodes.map(servedImport))).every((id) => id !== before),
+      );
       for (const n of nodes) assert.equal(await hasNewPage(n), true, n.name);
       // a moment more of driving on the new import
       const after = sent;
@@ -224,7 +254,8 @@ describeOrSkip('serving nodes over PostgreSQL', { skip, timeout: 120_000 }, () =
   it('the nodes answer the request set alike on the new import', async () => {
     for (const [name, params] of DEMO_REQUESTS) {
       const answers = await Promise.all(nodes.map((n) => api(n, params)));
-      for (let i = 1; i < nodes.length; i++) assert.equal(masked(answers[i].text), masked(answers[0].text), `${name}: ${nodes[i].name} differs from ${nodes[0].name}`);
+      for (let i = 1; i < nodes.length; i++)
+        assert.equal(masked(answers[i].text), masked(answers[0].text), `${name}: ${nodes[i].name} differs from ${nodes[0].name}`);
     }
   });
 

@@ -15,7 +15,8 @@ import { DEMO_REQUESTS, apiPath, getAs, masked } from '../helpers/request-set.js
 import { TEST_DB } from '../helpers/test-db.js';
 import { describeOrSkip } from '../helpers/skip.js';
 
-const skip = TEST_DB === 'postgres' ? false : 'compares SQLite with PostgreSQL: runs in the PostgreSQL pass of npm test (WIKIQUERY_TEST_DB=postgres)';
+const skip =
+  TEST_DB === 'postgres' ? false : 'compares SQLite with PostgreSQL: runs in the PostgreSQL pass of npm test (WIKIQUERY_TEST_DB=postgres)';
 
 let sqlite: DemoServer;
 let postgres: DemoServer;
@@ -45,7 +46,9 @@ describeOrSkip('SQLite and PostgreSQL answer the demo wiki alike', { skip }, () 
       if (x !== y) {
         let i = 0;
         while (i < x.length && x[i] === y[i]) i++;
-        assert.fail(`bodies differ at character ${i}:\n  SQLite:     …${x.slice(Math.max(0, i - 80), i + 120)}\n  PostgreSQL: …${y.slice(Math.max(0, i - 80), i + 120)}`);
+        assert.fail(
+          `bodies differ at character ${i}:\n  SQLite:     …${x.slice(Math.max(0, i - 80), i + 120)}\n  PostgreSQL: …${y.slice(Math.max(0, i - 80), i + 120)}`,
+        );
       }
       // what was masked is there: the engine each names
       if (name === 'siteinfo') {
@@ -58,7 +61,13 @@ describeOrSkip('SQLite and PostgreSQL answer the demo wiki alike', { skip }, () 
   it('the article and file routes too', async () => {
     const info = await sqlite.get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Tux.png', iiprop: 'url' });
     const fileUrl = new URL((Object.values(info.json.query.pages)[0] as { imageinfo: Array<{ url: string }> }).imageinfo[0].url);
-    for (const path of ['/index.php/Київ', '/index.php?title=Київ&action=raw', '/index.php/Файл:Tux.png', '/index.php/Немає_такої', fileUrl.pathname]) {
+    for (const path of [
+      '/index.php/Київ',
+      '/index.php?title=Київ&action=raw',
+      '/index.php/Файл:Tux.png',
+      '/index.php/Немає_такої',
+      fileUrl.pathname,
+    ]) {
       const [a, b] = await Promise.all([getAs(sqlite.url, encodeURI(path)), getAs(postgres.url, encodeURI(path))]);
       assert.equal(b.status, a.status, path);
       assert.equal(b.contentType, a.contentType, path);

@@ -20,7 +20,8 @@ import type { Store } from '../../src/store/store.js';
 import type { LinkTable, TargetTable } from '../../src/store/relation-store.js';
 import { describeOrSkip } from '../helpers/skip.js';
 
-const skip = TEST_DB === 'postgres' ? false : 'compares the PostgreSQL store with SQLite: runs in the PostgreSQL pass (WIKIQUERY_TEST_DB=postgres)';
+const skip =
+  TEST_DB === 'postgres' ? false : 'compares the PostgreSQL store with SQLite: runs in the PostgreSQL pass (WIKIQUERY_TEST_DB=postgres)';
 
 let lite: Store;
 let pg: Store;
@@ -47,7 +48,11 @@ async function same(label: string, call: (s: Store) => Promise<unknown>): Promis
 }
 
 const rows = <T = any>(sql: string, ...params: unknown[]): T[] => raw.prepare(sql).all(...params) as T[];
-const column = <T = unknown>(sql: string, ...params: unknown[]): T[] => raw.prepare(sql).pluck().all(...params) as T[];
+const column = <T = unknown>(sql: string, ...params: unknown[]): T[] =>
+  raw
+    .prepare(sql)
+    .pluck()
+    .all(...params) as T[];
 /** a few spread-out elements of a list (first, last, and evenly between) */
 function spread<T>(list: readonly T[], n: number): T[] {
   if (list.length <= n) return [...list];
@@ -74,7 +79,11 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
 
   const tables: LinkTable[] = ['pagelinks', 'templatelinks'];
   const targetTables: TargetTable[] = ['pagelinks', 'templatelinks', 'redirect'];
-  const col = { pagelinks: ['pl_from', 'pl_namespace', 'pl_title'], templatelinks: ['tl_from', 'tl_namespace', 'tl_title'], redirect: ['rd_from', 'rd_namespace', 'rd_title'] } as const;
+  const col = {
+    pagelinks: ['pl_from', 'pl_namespace', 'pl_title'],
+    templatelinks: ['tl_from', 'tl_namespace', 'tl_title'],
+    redirect: ['rd_from', 'rd_namespace', 'rd_title'],
+  } as const;
 
   it('RelationStore.linksOf', async () => {
     for (const table of tables) {
@@ -107,7 +116,9 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
   it('RelationStore.linkers and linkersOf', async () => {
     for (const table of targetTables) {
       const [from, ns, title] = col[table];
-      const targets = rows<{ ns: number; title: string; n: number }>(`SELECT ${ns} AS ns, ${title} AS title, count(*) AS n FROM ${table} GROUP BY 1, 2 ORDER BY n DESC, 1, 2`);
+      const targets = rows<{ ns: number; title: string; n: number }>(
+        `SELECT ${ns} AS ns, ${title} AS title, count(*) AS n FROM ${table} GROUP BY 1, 2 ORDER BY n DESC, 1, 2`,
+      );
       const picked = [...targets.slice(0, 4), ...spread(targets, 4), { ns: 0, title: 'Немає_такої', n: 0 }];
       for (const t of picked) {
         const froms = column<number>(`SELECT ${from} FROM ${table} WHERE ${ns} = ? AND ${title} = ? ORDER BY 1`, t.ns, t.title);
@@ -118,7 +129,18 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
                 for (const fragment of table === 'redirect' ? [undefined, true, false] : [undefined]) {
                   for (const descending of [false, true]) {
                     for (const limit of [1, 3, 500]) {
-                      const args = { table, ns: t.ns, title: t.title, fromNs, fromId, redirect, pageNamespaces, fragment, descending, limit };
+                      const args = {
+                        table,
+                        ns: t.ns,
+                        title: t.title,
+                        fromNs,
+                        fromId,
+                        redirect,
+                        pageNamespaces,
+                        fragment,
+                        descending,
+                        limit,
+                      };
                       await same(label('linkers', args), (s) => s.relations.linkers(args));
                     }
                   }
@@ -130,7 +152,12 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
       }
       // batches in the order given, duplicates included; each target from its own page id on
       const batch = picked.map((t, i) => ({ ns: t.ns, title: t.title, fromId: i % 3 === 0 ? undefined : i * 7 }));
-      const batchNs = [...picked, picked[0]].map((t, i) => ({ ns: t.ns, title: t.title, fromNs: i % 2 === 0 ? 0 : 2, fromId: i % 3 === 0 ? undefined : i * 7 }));
+      const batchNs = [...picked, picked[0]].map((t, i) => ({
+        ns: t.ns,
+        title: t.title,
+        fromNs: i % 2 === 0 ? 0 : 2,
+        fromId: i % 3 === 0 ? undefined : i * 7,
+      }));
       for (const targets of [batch, batchNs, [batch[0]], [...batch].reverse()]) {
         for (const redirect of [undefined, true, false]) {
           for (const pageNamespaces of [undefined, [0], [0, 2, 10], []]) {
@@ -150,7 +177,12 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
     const files = rows<{ title: string; n: number }>('SELECT il_to AS title, count(*) AS n FROM imagelinks GROUP BY 1 ORDER BY n DESC, 1');
     const picked = [...files.slice(0, 3), ...spread(files, 3), { title: 'Немає_такого.png', n: 0 }];
     const batch = picked.map((t, i) => ({ ns: 6, title: t.title, fromId: i % 3 === 0 ? undefined : i * 7 }));
-    const batchNs = [...picked, picked[0]].map((t, i) => ({ ns: 6, title: t.title, fromNs: i % 2 === 0 ? 0 : 6, fromId: i % 3 === 0 ? undefined : i * 5 }));
+    const batchNs = [...picked, picked[0]].map((t, i) => ({
+      ns: 6,
+      title: t.title,
+      fromNs: i % 2 === 0 ? 0 : 6,
+      fromId: i % 3 === 0 ? undefined : i * 5,
+    }));
     for (const targets of [batch, batchNs, [batch[0]], [batchNs[1]], [...batch].reverse()]) {
       for (const redirect of [undefined, true, false]) {
         for (const limit of [1, 4, 11, 500]) {
@@ -202,12 +234,16 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
     const propPages = column<number>('SELECT DISTINCT pp_page FROM page_props ORDER BY 1');
     const names = column<string>('SELECT DISTINCT pp_propname FROM page_props ORDER BY 1');
     for (const pageids of [propPages, [propPages[0]], [...propPages, 1, 999999, propPages[0]], [999999]]) {
-      for (const n of [undefined, names.slice(0, 2), ['немає'], []]) await same(label('propsOf', { pageids, n }), (s) => s.relations.propsOf({ pageids, names: n }));
+      for (const n of [undefined, names.slice(0, 2), ['немає'], []])
+        await same(label('propsOf', { pageids, n }), (s) => s.relations.propsOf({ pageids, names: n }));
     }
     for (const name of [...names, 'немає']) {
       for (const fromId of [undefined, propPages[1] ?? 1]) {
         for (const descending of [false, true]) {
-          for (const limit of [1, 500]) await same(label('pagesWithProp', { name, fromId, descending, limit }), (s) => s.relations.pagesWithProp({ name, fromId, descending, limit }));
+          for (const limit of [1, 500])
+            await same(label('pagesWithProp', { name, fromId, descending, limit }), (s) =>
+              s.relations.pagesWithProp({ name, fromId, descending, limit }),
+            );
         }
       }
     }
@@ -220,20 +256,36 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
     const prefixes = [undefined, 'http://', 'https://', ...spread(indexes, 4).map((x) => x.slice(0, 14)), 'ftp://немає.'];
     for (const pageids of [spread(elPages, 10), [elPages[0]], [...spread(elPages, 4), elPages[0], 999999]]) {
       for (const indexPrefix of prefixes) {
-        for (const [offset, limit] of [[0, 1], [0, 500], [3, 4], [10, 10]]) {
-          await same(label('extLinksOf', { pageids, indexPrefix, offset, limit }), (s) => s.relations.extLinksOf({ pageids, indexPrefix, offset, limit }));
+        for (const [offset, limit] of [
+          [0, 1],
+          [0, 500],
+          [3, 4],
+          [10, 10],
+        ]) {
+          await same(label('extLinksOf', { pageids, indexPrefix, offset, limit }), (s) =>
+            s.relations.extLinksOf({ pageids, indexPrefix, offset, limit }),
+          );
         }
       }
     }
     for (const indexPrefix of prefixes) {
       for (const namespaces of [undefined, [0], [0, 2, 4], []]) {
-        for (const [offset, limit] of [[0, 1], [0, 500], [3, 4], [20, 10]]) {
-          await same(label('extUrlUsage', { indexPrefix, namespaces, offset, limit }), (s) => s.relations.extUrlUsage({ indexPrefix, namespaces, offset, limit }));
+        for (const [offset, limit] of [
+          [0, 1],
+          [0, 500],
+          [3, 4],
+          [20, 10],
+        ]) {
+          await same(label('extUrlUsage', { indexPrefix, namespaces, offset, limit }), (s) =>
+            s.relations.extUrlUsage({ indexPrefix, namespaces, offset, limit }),
+          );
         }
       }
     }
 
-    const ll = rows<{ from: number; lang: string; title: string }>('SELECT ll_from AS "from", ll_lang AS lang, ll_title AS title FROM langlinks ORDER BY 1, 2');
+    const ll = rows<{ from: number; lang: string; title: string }>(
+      'SELECT ll_from AS "from", ll_lang AS lang, ll_title AS title FROM langlinks ORDER BY 1, 2',
+    );
     const llPages = [...new Set(ll.map((r) => r.from))];
     for (const pageids of [llPages, [llPages[0]], [...llPages, 999999]]) {
       for (const f of [{}, { lang: ll[0].lang }, { lang: ll[0].lang, title: ll[0].title }, { lang: 'xx' }]) {
@@ -262,7 +314,10 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
     for (const namespaces of [[0], [0, 14], [14, 0, 0], [2, 10, 6], [999]]) {
       for (const redirect of [false, true]) {
         for (const from of [0, 0.3, 0.75, 0.999999]) {
-          for (const limit of [1, 5, 500]) await same(label('randomPages', { namespaces, redirect, from, limit }), (s) => s.relations.randomPages({ namespaces, redirect, from, limit }));
+          for (const limit of [1, 5, 500])
+            await same(label('randomPages', { namespaces, redirect, from, limit }), (s) =>
+              s.relations.randomPages({ namespaces, redirect, from, limit }),
+            );
         }
       }
     }
@@ -270,7 +325,15 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
 
   it('LinkStore', async () => {
     const files = column<string>('SELECT DISTINCT il_to FROM imagelinks ORDER BY 1');
-    const bounds = [{}, { from: files[2] }, { to: files[files.length - 3] }, { from: 'A', to: 'Я' }, { prefix: files[1].slice(0, 2) }, { prefix: 'Ф' }, { from: 'z', to: 'a' }];
+    const bounds = [
+      {},
+      { from: files[2] },
+      { to: files[files.length - 3] },
+      { from: 'A', to: 'Я' },
+      { prefix: files[1].slice(0, 2) },
+      { prefix: 'Ф' },
+      { from: 'z', to: 'a' },
+    ];
     for (const b of bounds) {
       for (const descending of [false, true]) {
         for (const limit of [1, 6, 500]) {
@@ -345,9 +408,14 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
         }
       }
     }
-    const busy = rows<{ page: number }>('SELECT rev_page AS page, count(*) AS n FROM revision GROUP BY 1 ORDER BY n DESC, 1 LIMIT 3').map((r) => r.page);
+    const busy = rows<{ page: number }>('SELECT rev_page AS page, count(*) AS n FROM revision GROUP BY 1 ORDER BY n DESC, 1 LIMIT 3').map(
+      (r) => r.page,
+    );
     for (const page of [...busy, pageids[0], 999999]) {
-      const revs = rows<{ id: number; ts: string; user: string }>('SELECT rev_id AS id, rev_timestamp AS ts, rev_user_text AS user FROM revision WHERE rev_page = ? ORDER BY rev_timestamp, rev_id', page);
+      const revs = rows<{ id: number; ts: string; user: string }>(
+        'SELECT rev_id AS id, rev_timestamp AS ts, rev_user_text AS user FROM revision WHERE rev_page = ? ORDER BY rev_timestamp, rev_id',
+        page,
+      );
       const mid = revs[Math.floor(revs.length / 2)];
       const filters = [
         {},
@@ -374,7 +442,16 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
     for (const names of [users, [...users].reverse(), [users[2], 'Немає', users[2], users[0]], ['Немає'], []]) {
       await same(label('usersByName', names), (s) => s.history.usersByName(names));
     }
-    for (const b of [{}, { from: 'М' }, { to: 'Т' }, { from: users[1], to: users[4] }, { prefix: 'О' }, { prefix: 'I' }, { prefix: 'Ґ' }, { from: 'Я', to: 'A' }]) {
+    for (const b of [
+      {},
+      { from: 'М' },
+      { to: 'Т' },
+      { from: users[1], to: users[4] },
+      { prefix: 'О' },
+      { prefix: 'I' },
+      { prefix: 'Ґ' },
+      { from: 'Я', to: 'A' },
+    ]) {
       for (const descending of [false, true]) {
         for (const withEditsOnly of [false, true]) {
           for (const limit of [1, 3, 500]) {
@@ -390,8 +467,28 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
     const editors = column<string>('SELECT rev_user_text FROM revision GROUP BY 1 ORDER BY count(*) DESC, 1');
     const stamps = column<string>('SELECT rev_timestamp FROM revision ORDER BY 1');
     const midTs = stamps[Math.floor(stamps.length / 2)];
-    const selections = [{ users: [editors[0]] }, { users: [editors[0], editors[3], 'Немає'] }, { users: [editors[2], editors[2]] }, { users: editors }, { prefix: 'О' }, { prefix: '' }, { prefix: '192.' }, { users: [] as string[] }];
-    const filters = [{}, { namespaces: [0] }, { namespaces: [0, 2, 0] }, { namespaces: [] as number[] }, { start: midTs }, { end: midTs }, { minor: true }, { minor: false, top: true }, { top: false, isNew: true }, { isNew: false }];
+    const selections = [
+      { users: [editors[0]] },
+      { users: [editors[0], editors[3], 'Немає'] },
+      { users: [editors[2], editors[2]] },
+      { users: editors },
+      { prefix: 'О' },
+      { prefix: '' },
+      { prefix: '192.' },
+      { users: [] as string[] },
+    ];
+    const filters = [
+      {},
+      { namespaces: [0] },
+      { namespaces: [0, 2, 0] },
+      { namespaces: [] as number[] },
+      { start: midTs },
+      { end: midTs },
+      { minor: true },
+      { minor: false, top: true },
+      { top: false, isNew: true },
+      { isNew: false },
+    ];
     for (const who of selections) {
       for (const f of filters) {
         for (const descending of [false, true]) {
@@ -402,7 +499,10 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
           // continuation points in the middle: with and without the user they name
           const all = await lite.history.contributions({ ...who, ...f, descending, limit: 500 });
           for (const r of spread(all, 3)) {
-            for (const from of [{ user: r.user, timestamp: r.timestamp, revid: r.revid }, { timestamp: r.timestamp, revid: r.revid }]) {
+            for (const from of [
+              { user: r.user, timestamp: r.timestamp, revid: r.revid },
+              { timestamp: r.timestamp, revid: r.revid },
+            ]) {
               const args = { ...who, ...f, from, descending, limit: 6 };
               await same(label('contributions', args), (s) => s.history.contributions(args));
             }
@@ -438,7 +538,9 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
       }
     }
 
-    const rc = rows<{ ts: string; id: number; user: string }>('SELECT rc_timestamp AS ts, rc_id AS id, rc_user_text AS user FROM recentchanges ORDER BY rc_timestamp, rc_id');
+    const rc = rows<{ ts: string; id: number; user: string }>(
+      'SELECT rc_timestamp AS ts, rc_id AS id, rc_user_text AS user FROM recentchanges ORDER BY rc_timestamp, rc_id',
+    );
     const rcMid = rc[Math.floor(rc.length / 2)];
     const rcFilters = [
       {},
@@ -495,16 +597,48 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
     // A table the demo leaves empty costs the same whichever index is read (the planner may take any):
     // only sequential scans are looked for there.
     const empty = new Set(
-      ['page', 'pagelinks', 'templatelinks', 'redirect', 'imagelinks', 'page_props', 'externallinks', 'langlinks', 'iwlinks', 'interwiki', 'revision', 'revision_text', 'user', 'page_contributor', 'page_anon_contributors', 'logging', 'recentchanges'].filter((t) => column<number>(`SELECT count(*) FROM "${t}"`)[0] === 0),
+      [
+        'page',
+        'pagelinks',
+        'templatelinks',
+        'redirect',
+        'imagelinks',
+        'page_props',
+        'externallinks',
+        'langlinks',
+        'iwlinks',
+        'interwiki',
+        'revision',
+        'revision_text',
+        'user',
+        'page_contributor',
+        'page_anon_contributors',
+        'logging',
+        'recentchanges',
+      ].filter((t) => column<number>(`SELECT count(*) FROM "${t}"`)[0] === 0),
     );
-    const walks = new Set(['RelationStore.extUrlUsage', 'RelationStore.propNames', 'LinkStore.fileUsages', 'LinkStore.fileUsageTargets', 'HistoryStore.userRange', 'HistoryStore.logEvents', 'HistoryStore.recentChanges']);
+    const walks = new Set([
+      'RelationStore.extUrlUsage',
+      'RelationStore.propNames',
+      'LinkStore.fileUsages',
+      'LinkStore.fileUsageTargets',
+      'HistoryStore.userRange',
+      'HistoryStore.logEvents',
+      'HistoryStore.recentChanges',
+    ]);
     // The demo's tables are small enough that reading them whole would win on cost: sequential scans and
     // the joins that read both sides whole (hash, merge) are priced out, so that one remaining in a plan
     // means no index serves the statement. Generic plans (the parameters' values unknown) are what a
     // prepared statement runs with.
     const sql = connect(served, {
       max: 1,
-      connection: { search_path: schema, enable_seqscan: 'off', enable_hashjoin: 'off', enable_mergejoin: 'off', plan_cache_mode: 'force_generic_plan' } as never,
+      connection: {
+        search_path: schema,
+        enable_seqscan: 'off',
+        enable_hashjoin: 'off',
+        enable_mergejoin: 'off',
+        plan_cache_mode: 'force_generic_plan',
+      } as never,
     });
     try {
       let i = 0;
@@ -523,8 +657,14 @@ describeOrSkip('the PostgreSQL store answers as the SQLite store does: relations
           if (type === 'Limit') limited = true;
           else if (['Sort', 'Hash', 'Aggregate', 'Materialize', 'SetOp', 'WindowAgg'].includes(type)) limited = false;
           const table = node['Relation Name'];
-          if (type === 'Seq Scan' || type === 'Bitmap Heap Scan' && !node.Plans?.every((p: any) => p['Index Cond'])) bad.push(`${type} of ${table}`);
-          if ((type === 'Index Scan' || type === 'Index Only Scan') && !node['Index Cond'] && !(fn === 'RelationStore.interwikiMap' || (walks.has(fn) && limited) || empty.has(table))) bad.push(`unbounded ${type} of ${table} (${node['Index Name']})`);
+          if (type === 'Seq Scan' || (type === 'Bitmap Heap Scan' && !node.Plans?.every((p: any) => p['Index Cond'])))
+            bad.push(`${type} of ${table}`);
+          if (
+            (type === 'Index Scan' || type === 'Index Only Scan') &&
+            !node['Index Cond'] &&
+            !(fn === 'RelationStore.interwikiMap' || (walks.has(fn) && limited) || empty.has(table))
+          )
+            bad.push(`unbounded ${type} of ${table} (${node['Index Name']})`);
           for (const child of node.Plans ?? []) walk(child, limited);
         };
         walk(plan, false);

@@ -15,18 +15,36 @@ import { SEED_REQUESTS } from '../helpers/request-set.js';
 import { TEST_DB } from '../helpers/test-db.js';
 import { describeOrSkip } from '../helpers/skip.js';
 
-const skip = TEST_DB === 'postgres' ? false : 'counts PostgreSQL statements: the PostgreSQL pass of npm test (WIKIQUERY_TEST_DB=postgres) only';
+const skip =
+  TEST_DB === 'postgres' ? false : 'counts PostgreSQL statements: the PostgreSQL pass of npm test (WIKIQUERY_TEST_DB=postgres) only';
 
-const MANY_FILES = ['File:Flag_of_Ukraine.png', 'Файл:Linux logo.png', 'File:Tux.png', 'Файл:Пінгвін.png', 'Файл:Прапор України.png', 'Файл:Ukraine flag copy.png', 'Файл:Зірка.svg', 'Файл:Немає.png', 'Файл:Zoo.png', 'Київ'].join('|');
+const MANY_FILES = [
+  'File:Flag_of_Ukraine.png',
+  'Файл:Linux logo.png',
+  'File:Tux.png',
+  'Файл:Пінгвін.png',
+  'Файл:Прапор України.png',
+  'Файл:Ukraine flag copy.png',
+  'Файл:Зірка.svg',
+  'Файл:Немає.png',
+  'Файл:Zoo.png',
+  'Київ',
+].join('|');
 
 // the nine, then the same modules with batches as large as they come (as store-calls.test.ts sends them)
 const REQUESTS: Array<[string, Record<string, string>]> = [
   ...SEED_REQUESTS,
   ['duplicatefiles, ten titles', { action: 'query', prop: 'duplicatefiles', titles: MANY_FILES }],
   ['allcategories acprop=size, limit max', { action: 'query', list: 'allcategories', acprop: 'size', aclimit: 'max' }],
-  ['generator=allimages + duplicatefiles, every file', { action: 'query', generator: 'allimages', gailimit: 'max', prop: 'duplicatefiles', dflimit: 'max' }],
+  [
+    'generator=allimages + duplicatefiles, every file',
+    { action: 'query', generator: 'allimages', gailimit: 'max', prop: 'duplicatefiles', dflimit: 'max' },
+  ],
   ['generator=allfileusages, limit max', { action: 'query', generator: 'allfileusages', gaffrom: 'П', gaflimit: 'max' }],
-  ['allmessages, a list of messages', { action: 'query', meta: 'allmessages', ammessages: 'august|july|mainpage|demo-apostrophe|nosuchmessage' }],
+  [
+    'allmessages, a list of messages',
+    { action: 'query', meta: 'allmessages', ammessages: 'august|july|mainpage|demo-apostrophe|nosuchmessage' },
+  ],
   ['querypage Ancientpages, limit max', { action: 'query', list: 'querypage', qppage: 'Ancientpages', qplimit: 'max' }],
 ];
 

@@ -17,7 +17,8 @@ import type { FullTextSearch } from '../../src/store/search-store.js';
 import { parseSearch } from '../../src/wiki/search-query.js';
 import { describeOrSkip } from '../helpers/skip.js';
 
-const skip = TEST_DB === 'postgres' ? false : 'compares the PostgreSQL store with SQLite: runs in the PostgreSQL pass (WIKIQUERY_TEST_DB=postgres)';
+const skip =
+  TEST_DB === 'postgres' ? false : 'compares the PostgreSQL store with SQLite: runs in the PostgreSQL pass (WIKIQUERY_TEST_DB=postgres)';
 
 describeOrSkip('PostgreSQL full-text search answers as SQLite FTS5', { skip }, () => {
   let lite: Store;
@@ -35,7 +36,10 @@ describeOrSkip('PostgreSQL full-text search answers as SQLite FTS5', { skip }, (
     try {
       conn.exec('CREATE VIRTUAL TABLE temp.v_row USING fts5vocab(main, search_index, row)');
       conn.exec('CREATE VIRTUAL TABLE temp.v_inst USING fts5vocab(main, search_index, instance)');
-      const byDocs = conn.prepare("SELECT term FROM temp.v_row WHERE term NOT GLOB 'n[0-9]*' ORDER BY doc DESC, term").pluck().all() as string[];
+      const byDocs = conn
+        .prepare("SELECT term FROM temp.v_row WHERE term NOT GLOB 'n[0-9]*' ORDER BY doc DESC, term")
+        .pluck()
+        .all() as string[];
       const n = byDocs.length;
       // frequent, middling and rare words, Cyrillic and Latin
       const words = [...byDocs.slice(0, 12), ...byDocs.filter((_w, i) => i % Math.max(1, Math.floor(n / 25)) === 0), ...byDocs.slice(-8)];
@@ -100,8 +104,16 @@ describeOrSkip('PostgreSQL full-text search answers as SQLite FTS5', { skip }, (
       q.add('"незакрита лапка');
       queries = [...q];
       pageIds = conn.prepare('SELECT page_id FROM page ORDER BY page_id').pluck().all() as number[];
-      const tp = conn.prepare('SELECT page_namespace AS ns, page_title AS title FROM page WHERE page_id % 11 = 0').all() as Array<{ ns: number; title: string }>;
-      titlePrefixes = [...tp.map((r) => ({ ns: r.ns, prefix: r.title.slice(0, 2) })), { ns: 0, prefix: '' }, { ns: 14, prefix: '' }, { ns: 0, prefix: 'Ї' }];
+      const tp = conn.prepare('SELECT page_namespace AS ns, page_title AS title FROM page WHERE page_id % 11 = 0').all() as Array<{
+        ns: number;
+        title: string;
+      }>;
+      titlePrefixes = [
+        ...tp.map((r) => ({ ns: r.ns, prefix: r.title.slice(0, 2) })),
+        { ns: 0, prefix: '' },
+        { ns: 14, prefix: '' },
+        { ns: 0, prefix: 'Ї' },
+      ];
     } finally {
       conn.close();
     }
@@ -123,7 +135,11 @@ describeOrSkip('PostgreSQL full-text search answers as SQLite FTS5', { skip }, (
       if (!query) continue;
       for (const fields of ['all', 'title', 'text'] as const) {
         for (const namespaces of NAMESPACES) {
-          for (const [offset, limit] of [[0, 500], [0, 3], [2, 5]]) {
+          for (const [offset, limit] of [
+            [0, 500],
+            [0, 3],
+            [2, 5],
+          ]) {
             const req: FullTextSearch = { query, namespaces, fields, offset, limit, countHits: true };
             const [a, b] = await Promise.all([lite.search.fullText(req), pg.search.fullText(req)]);
             assert.deepEqual(b, a, `${JSON.stringify(text)} fields=${fields} ns=${namespaces} offset=${offset} limit=${limit}`);
@@ -153,8 +169,16 @@ describeOrSkip('PostgreSQL full-text search answers as SQLite FTS5', { skip }, (
       }
     }
     for (const { ns, prefix } of titlePrefixes) {
-      for (const [offset, limit] of [[0, 10], [3, 4], [0, 500]]) {
-        assert.deepEqual(await pg.search.titlePrefix(ns, prefix, offset, limit), await lite.search.titlePrefix(ns, prefix, offset, limit), `${ns}:${prefix}`);
+      for (const [offset, limit] of [
+        [0, 10],
+        [3, 4],
+        [0, 500],
+      ]) {
+        assert.deepEqual(
+          await pg.search.titlePrefix(ns, prefix, offset, limit),
+          await lite.search.titlePrefix(ns, prefix, offset, limit),
+          `${ns}:${prefix}`,
+        );
       }
     }
   });

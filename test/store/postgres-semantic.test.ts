@@ -39,7 +39,9 @@ import { describeOrSkip } from '../helpers/skip.js';
 
 const skip = TEST_DB !== 'postgres' ? 'the PostgreSQL pass only (WIKIQUERY_TEST_DB=postgres): compares the two stores' : false;
 
-const CASES: Array<{ query: string; results?: string[] }> = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/data/ask-queries.json', import.meta.url)), 'utf8'));
+const CASES: Array<{ query: string; results?: string[] }> = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../../test/data/ask-queries.json', import.meta.url)), 'utf8'),
+);
 
 /** Queries whose patterns hold LIKE's and GLOB's special characters, cases, ranges, extreme numbers. */
 const MORE_QUERIES = [
@@ -137,14 +139,60 @@ function request(q: string): AskRequest | null {
   return { description: parsed.description, sort: o.sort, sortTypes, limit: o.limit, offset: o.offset };
 }
 
-describeOrSkip('the semantic store on PostgreSQL gives SQLite\'s answers', { skip }, () => {
+describeOrSkip("the semantic store on PostgreSQL gives SQLite's answers", { skip }, () => {
   it('LIKE patterns keep every character but * and ? literal', () => {
     assert.equal(likePattern('a*b?c%d_e\\f[g]'), 'a%b_c\\%d\\_e\\\\f[g]');
   });
 
   it("the dialects' patterns match the same strings (GLOB on SQLite, LIKE on PostgreSQL)", async () => {
-    const strings = ['', 'a', 'A', 'abc', 'ABC', 'a%c', 'a_c', 'a\\c', 'a[b]c', 'a*c', 'a?c', 'Київ', 'київ', 'КИЇВ', 'Кï', 'ґ', 'ab\nc', '€x', '𝄞', 'a b'];
-    const patterns = ['*', '?', 'a*', 'A*', '*c', 'a?c', 'a%c', 'a_c', 'a\\c', 'a[b]c', 'a[*', '*]*', 'К*', 'к*', 'Ки?в', '?', '??', '*%*', '*_*', '*\\*', 'ab*c', 'a*b*c', '*?*', ''];
+    const strings = [
+      '',
+      'a',
+      'A',
+      'abc',
+      'ABC',
+      'a%c',
+      'a_c',
+      'a\\c',
+      'a[b]c',
+      'a*c',
+      'a?c',
+      'Київ',
+      'київ',
+      'КИЇВ',
+      'Кï',
+      'ґ',
+      'ab\nc',
+      '€x',
+      '𝄞',
+      'a b',
+    ];
+    const patterns = [
+      '*',
+      '?',
+      'a*',
+      'A*',
+      '*c',
+      'a?c',
+      'a%c',
+      'a_c',
+      'a\\c',
+      'a[b]c',
+      'a[*',
+      '*]*',
+      'К*',
+      'к*',
+      'Ки?в',
+      '?',
+      '??',
+      '*%*',
+      '*_*',
+      '*\\*',
+      'ab*c',
+      'a*b*c',
+      '*?*',
+      '',
+    ];
     for (const negate of [false, true]) {
       for (const text of strings) {
         for (const pattern of patterns) {
@@ -153,7 +201,11 @@ describeOrSkip('the semantic store on PostgreSQL gives SQLite\'s answers', { ski
           const expected = (sqliteDb.raw.prepare(sq).get(...ps.values) as { m: number }).m === 1;
           const pp = new Params(POSTGRES_SEMANTIC);
           const pq = `SELECT ${POSTGRES_SEMANTIC.matches(pp.add(text, 'text'), negate, (v) => pp.add(v, 'text'), pattern)} AS m`;
-          assert.equal((await pgDb.one<{ m: boolean }>('test', pq, pp.values))!.m, expected, `${JSON.stringify(text)} ${negate ? '!~' : '~'} ${JSON.stringify(pattern)}`);
+          assert.equal(
+            (await pgDb.one<{ m: boolean }>('test', pq, pp.values))!.m,
+            expected,
+            `${JSON.stringify(text)} ${negate ? '!~' : '~'} ${JSON.stringify(pattern)}`,
+          );
         }
       }
     }
@@ -163,8 +215,12 @@ describeOrSkip('the semantic store on PostgreSQL gives SQLite\'s answers', { ski
     for (const order of ['ASC', 'DESC'] as const) {
       const rows = (sql: string) => sql.replace('@', SQLITE_SEMANTIC.orderTerm('x', order));
       const values = `(VALUES (1.5), (NULL), (-2), (1e300), (0.1), (3))`;
-      const a = (sqliteDb.raw.prepare(rows(`SELECT x FROM (SELECT column1 AS x FROM ${values}) ORDER BY @`)).all() as Array<{ x: number | null }>).map((r) => r.x);
-      const b = (await pgDb.all<{ x: number | null }>('test', `SELECT x FROM ${values} AS t(x) ORDER BY ${POSTGRES_SEMANTIC.orderTerm('x', order)}`)).map((r) => r.x);
+      const a = (
+        sqliteDb.raw.prepare(rows(`SELECT x FROM (SELECT column1 AS x FROM ${values}) ORDER BY @`)).all() as Array<{ x: number | null }>
+      ).map((r) => r.x);
+      const b = (
+        await pgDb.all<{ x: number | null }>('test', `SELECT x FROM ${values} AS t(x) ORDER BY ${POSTGRES_SEMANTIC.orderTerm('x', order)}`)
+      ).map((r) => r.x);
       assert.deepEqual(b, a, order);
       assert.equal(order === 'ASC' ? a[0] : a[a.length - 1], null);
     }
@@ -190,7 +246,12 @@ describeOrSkip('the semantic store on PostgreSQL gives SQLite\'s answers', { ski
 
   it('printouts of every property (and its inverse) and the categories, for every answer of the table', async () => {
     const props = file.prepare("SELECT sp_key FROM smw_property WHERE sp_key NOT LIKE '\\_%' ESCAPE '\\'").pluck().all() as string[];
-    const specs: AskPrintoutSpec[] = [{ kind: 'cats' }, { kind: 'prop', key: '_MDAT', inverse: false }, { kind: 'prop', key: 'Немає', inverse: false }, { kind: 'prop', key: 'Опис\0', inverse: true }];
+    const specs: AskPrintoutSpec[] = [
+      { kind: 'cats' },
+      { kind: 'prop', key: '_MDAT', inverse: false },
+      { kind: 'prop', key: 'Немає', inverse: false },
+      { kind: 'prop', key: 'Опис\0', inverse: true },
+    ];
     for (const key of props) specs.push({ kind: 'prop', key, inverse: false }, { kind: 'prop', key, inverse: true });
     const all = file.prepare('SELECT ss_id FROM smw_subject ORDER BY ss_id DESC').pluck().all() as number[];
     const a = await sqlite.semantic.askPrintouts([...all, 999999], specs);
@@ -200,8 +261,17 @@ describeOrSkip('the semantic store on PostgreSQL gives SQLite\'s answers', { ski
   });
 
   it('subject data of every subject, and of subjects SMW does not know, in the order asked', async () => {
-    const subjects = file.prepare('SELECT ss_namespace AS ns, ss_title AS dbkey, ss_subobject AS subobject FROM smw_subject ORDER BY ss_sortkey DESC').all() as Array<{ ns: number; dbkey: string; subobject: string }>;
-    subjects.splice(7, 0, { ns: 0, dbkey: 'Немає_такої', subobject: '' }, { ns: 0, dbkey: subjects[0].dbkey, subobject: 'немає' }, { ns: 0, dbkey: 'Київ\0', subobject: '' }, { ns: 0, dbkey: 'Київ', subobject: '\0' });
+    const subjects = file
+      .prepare('SELECT ss_namespace AS ns, ss_title AS dbkey, ss_subobject AS subobject FROM smw_subject ORDER BY ss_sortkey DESC')
+      .all() as Array<{ ns: number; dbkey: string; subobject: string }>;
+    subjects.splice(
+      7,
+      0,
+      { ns: 0, dbkey: 'Немає_такої', subobject: '' },
+      { ns: 0, dbkey: subjects[0].dbkey, subobject: 'немає' },
+      { ns: 0, dbkey: 'Київ\0', subobject: '' },
+      { ns: 0, dbkey: 'Київ', subobject: '\0' },
+    );
     const expected = await sqlite.semantic.subjectData(subjects);
     assert.deepEqual(await pg.semantic.subjectData(subjects), expected);
     assert.ok(expected.filter((x) => x && x.properties.length > 0).length > 100);
@@ -214,7 +284,26 @@ describeOrSkip('the semantic store on PostgreSQL gives SQLite\'s answers', { ski
 
   it('autocompletion: properties, namespaces, categories and the dependent form', async () => {
     const props = file.prepare('SELECT sp_key FROM smw_property').pluck().all() as string[];
-    const substrings = ['а', 'к', 'ки', 'київ', 'Київ', 'по', 'ри', '1', 'h', 'http', 'a'.repeat(80), 'р'.repeat(70), '%', '_', 'є', 'ї', 'к\0', 'р'.repeat(70) + '\0'];
+    const substrings = [
+      'а',
+      'к',
+      'ки',
+      'київ',
+      'Київ',
+      'по',
+      'ри',
+      '1',
+      'h',
+      'http',
+      'a'.repeat(80),
+      'р'.repeat(70),
+      '%',
+      '_',
+      'є',
+      'ї',
+      'к\0',
+      'р'.repeat(70) + '\0',
+    ];
     let found = 0;
     for (const p of [...props, 'Немає']) {
       for (const s of substrings) {
@@ -267,7 +356,12 @@ describeOrSkip('the semantic store on PostgreSQL gives SQLite\'s answers', { ski
     try {
       const pages: DumpPage[] = [];
       const add = (ns: number, title: string, text: string) =>
-        pages.push({ title, ns, id: pages.length + 1, revisions: [{ id: 1000 + pages.length, timestamp: '2015-06-01T12:30:45Z', contributor: { name: 'Адмін', id: 1 }, text }] });
+        pages.push({
+          title,
+          ns,
+          id: pages.length + 1,
+          revisions: [{ id: 1000 + pages.length, timestamp: '2015-06-01T12:30:45Z', contributor: { name: 'Адмін', id: 1 }, text }],
+        });
       add(102, 'Місце', '[[Has type::Page]]');
       add(102, 'Примітка', '[[Has type::Text]]');
       for (let i = 0; i < 90; i++) {
@@ -289,7 +383,27 @@ describeOrSkip('the semantic store on PostgreSQL gives SQLite\'s answers', { ski
       f.close();
       assert.ok(nodes > 10, `${nodes} precomputed prefixes`);
       const long = 'спільний початок примітки: ' + 'дуже '.repeat(12);
-      const substrings = ['о', 'об', 'обʼ', "об'єкт", 'область', 'область 0', 'область_01', 'р', 'с', 'сп', 'дуже', long, long + 'довгий, номер 01', long + 'x', 'п', 'примітка 0', 'номер 0', 'є', 'щось'];
+      const substrings = [
+        'о',
+        'об',
+        'обʼ',
+        "об'єкт",
+        'область',
+        'область 0',
+        'область_01',
+        'р',
+        'с',
+        'сп',
+        'дуже',
+        long,
+        long + 'довгий, номер 01',
+        long + 'x',
+        'п',
+        'примітка 0',
+        'номер 0',
+        'є',
+        'щось',
+      ];
       let found = 0;
       let printedSeen = 0;
       for (const p of ['Місце', 'Примітка']) {
@@ -355,7 +469,8 @@ describe('texts with U+0000 (decided without sending them to PostgreSQL)', () =>
       for (const s of stored) {
         for (const v of values) {
           const before = v.slice(0, v.indexOf('\0'));
-          for (const [op, f] of Object.entries(rule)) assert.equal(db.prepare(`SELECT ? ${op} ?`).pluck().get(s, v) === 1, f(s, before), `${s} ${op} ${JSON.stringify(v)}`);
+          for (const [op, f] of Object.entries(rule))
+            assert.equal(db.prepare(`SELECT ? ${op} ?`).pluck().get(s, v) === 1, f(s, before), `${s} ${op} ${JSON.stringify(v)}`);
           const glob = (p: string) => db.prepare('SELECT ? GLOB ?').pluck().get(s, p) === 1;
           assert.equal(glob(v + '*'), glob(before), `${s} GLOB ${JSON.stringify(v)}*`);
           assert.equal(glob(v), glob(before), `${s} GLOB ${JSON.stringify(v)}`);

@@ -26,7 +26,10 @@ describe('StatementCache', () => {
     for (const dir of ['', ' DESC']) {
       for (const limit of [1, 4, 100]) {
         const rest = `FROM t WHERE k >= @from ORDER BY k${dir} LIMIT @limit`;
-        const expected = db.raw.prepare(`SELECT k, n, v ${rest.replace('@limit', String(limit))}`).raw().all({ from: '' });
+        const expected = db.raw
+          .prepare(`SELECT k, n, v ${rest.replace('@limit', String(limit))}`)
+          .raw()
+          .all({ from: '' });
         assert.deepEqual(cache.jsonRows(HEAD, rest, { from: '', limit }), expected);
         assert.deepEqual(cache.rows(`SELECT k, n, v ${rest}`, { from: '', limit }), expected);
       }
@@ -42,7 +45,10 @@ describe('StatementCache', () => {
     }
     const inner = cache as unknown as { count: number; groups: Map<string, { entries: Map<number, unknown> }> };
     assert.ok(inner.count <= 512, String(inner.count));
-    assert.equal(inner.count, [...inner.groups.values()].reduce((s, g) => s + g.entries.size, 0));
+    assert.equal(
+      inner.count,
+      [...inner.groups.values()].reduce((s, g) => s + g.entries.size, 0),
+    );
     // a text without LIMIT @limit is one statement whatever the limit
     assert.equal(cache.rows('SELECT k FROM t ORDER BY k LIMIT 2', { limit: 5 }).length, 2);
     assert.throws(() => cache.rows('SELECT k FROM t WHERE k = @k', {}), /no value for @k/);

@@ -53,7 +53,18 @@ async function storeCalls(params: Record<string, string>): Promise<string[]> {
   return [...calls];
 }
 
-const MANY_FILES = ['File:Flag_of_Ukraine.png', 'Файл:Linux logo.png', 'File:Tux.png', 'Файл:Пінгвін.png', 'Файл:Прапор України.png', 'Файл:Ukraine flag copy.png', 'Файл:Зірка.svg', 'Файл:Немає.png', 'Файл:Zoo.png', 'Київ'].join('|');
+const MANY_FILES = [
+  'File:Flag_of_Ukraine.png',
+  'Файл:Linux logo.png',
+  'File:Tux.png',
+  'Файл:Пінгвін.png',
+  'Файл:Прапор України.png',
+  'Файл:Ukraine flag copy.png',
+  'Файл:Зірка.svg',
+  'Файл:Немає.png',
+  'Файл:Zoo.png',
+  'Київ',
+].join('|');
 
 // The seed requests of the contract (those `npm run bench` measures), with batches as large as they come.
 const SEED: Array<[string, Record<string, string>]> = [
@@ -61,10 +72,16 @@ const SEED: Array<[string, Record<string, string>]> = [
   ['duplicatefiles, one title', { action: 'query', prop: 'duplicatefiles', titles: 'File:Flag_of_Ukraine.png' }],
   ['duplicatefiles, ten titles', { action: 'query', prop: 'duplicatefiles', titles: MANY_FILES }],
   ['allcategories acprop=size', { action: 'query', list: 'allcategories', acprop: 'size', aclimit: 'max' }],
-  ['generator=allimages + duplicatefiles, every file', { action: 'query', generator: 'allimages', gailimit: 'max', prop: 'duplicatefiles', dflimit: 'max' }],
+  [
+    'generator=allimages + duplicatefiles, every file',
+    { action: 'query', generator: 'allimages', gailimit: 'max', prop: 'duplicatefiles', dflimit: 'max' },
+  ],
   ['generator=allfileusages', { action: 'query', generator: 'allfileusages', gaffrom: 'П', gaflimit: 'max' }],
   ['allmessages amprefix', { action: 'query', meta: 'allmessages', amprefix: 'demo-' }],
-  ['allmessages, a list of messages', { action: 'query', meta: 'allmessages', ammessages: 'august|july|mainpage|demo-apostrophe|nosuchmessage' }],
+  [
+    'allmessages, a list of messages',
+    { action: 'query', meta: 'allmessages', ammessages: 'august|july|mainpage|demo-apostrophe|nosuchmessage' },
+  ],
   ['querypage Ancientpages', { action: 'query', list: 'querypage', qppage: 'Ancientpages', qplimit: 'max' }],
   ['browsebysubject', { action: 'browsebysubject', subject: 'Демонстраційна_сторінка' }],
   ['tokens', { action: 'tokens' }],
@@ -81,14 +98,36 @@ describe('store calls per seed request', () => {
   // contributors, then the anonymous counts), whatever the number of pages, users or namespaces (usercontribs
   // reads each user and namespace inside one call); parsed comments add the shared comment-link lookups
   for (const [name, params] of [
-    ['revisions, a page history with content and parsed comments', { action: 'query', prop: 'revisions', titles: 'Демовікі:Пісочниця', rvlimit: 'max', rvprop: 'ids|user|comment|parsedcomment|content' }],
+    [
+      'revisions, a page history with content and parsed comments',
+      {
+        action: 'query',
+        prop: 'revisions',
+        titles: 'Демовікі:Пісочниця',
+        rvlimit: 'max',
+        rvprop: 'ids|user|comment|parsedcomment|content',
+      },
+    ],
     ['revisions by revids', { action: 'query', prop: 'revisions', revids: '1|2|3|4|5|6|7|8|999999', rvprop: 'ids|content' }],
     ['contributors of several pages', { action: 'query', prop: 'contributors', titles: 'Київ|Львів|Одеса|Харків|Демовікі:Пісочниця' }],
     ['users', { action: 'query', list: 'users', ususers: 'Тарас|Олена Коваль|Нема|192.0.2.15', usprop: 'editcount|groups|rights' }],
     ['allusers', { action: 'query', list: 'allusers', aulimit: 'max', auprop: 'editcount' }],
-    ['usercontribs, several users and namespaces', { action: 'query', list: 'usercontribs', ucuser: 'Тарас|Олена Коваль|Адміністратор', ucnamespace: '0|4|14', uclimit: 'max', ucprop: 'ids|title|sizediff|parsedcomment' }],
+    [
+      'usercontribs, several users and namespaces',
+      {
+        action: 'query',
+        list: 'usercontribs',
+        ucuser: 'Тарас|Олена Коваль|Адміністратор',
+        ucnamespace: '0|4|14',
+        uclimit: 'max',
+        ucprop: 'ids|title|sizediff|parsedcomment',
+      },
+    ],
     ['logevents', { action: 'query', list: 'logevents', lelimit: 'max', leprop: 'ids|title|type|details|parsedcomment' }],
-    ['recentchanges', { action: 'query', list: 'recentchanges', rclimit: 'max', rcprop: 'title|ids|sizes|flags|user|loginfo|parsedcomment' }],
+    [
+      'recentchanges',
+      { action: 'query', list: 'recentchanges', rclimit: 'max', rcprop: 'title|ids|sizes|flags|user|loginfo|parsedcomment' },
+    ],
   ] as Array<[string, Record<string, string>]>) {
     it(`${name}: at most 2 history calls, 4 in all`, async () => {
       const made = await storeCalls(params);
@@ -114,15 +153,26 @@ describe('store calls per seed request', () => {
       { gaisort: 'timestamp', gaidir: 'older', dfdir: 'descending' },
       { gaicontinue: 'П', dflimit: '1', dfcontinue: 'Прапор_України.png|Flag_of_Ukraine.png' },
     ]) {
-      assert.deepEqual(await storeCalls({ action: 'query', generator: 'allimages', prop: 'duplicatefiles', ...params }), ['files.listPages']);
+      assert.deepEqual(await storeCalls({ action: 'query', generator: 'allimages', prop: 'duplicatefiles', ...params }), [
+        'files.listPages',
+      ]);
     }
     // other sources of the page set read the duplicates themselves
     const titles = await storeCalls({ action: 'query', prop: 'duplicatefiles', titles: MANY_FILES });
-    assert.deepEqual(titles.filter((c) => c.startsWith('files.')), ['files.sameContent'], titles.join(', '));
+    assert.deepEqual(
+      titles.filter((c) => c.startsWith('files.')),
+      ['files.sameContent'],
+      titles.join(', '),
+    );
   });
   it('the count does not grow with the number of titles', async () => {
     const one = await storeCalls({ action: 'query', prop: 'info', titles: 'Київ' });
-    const many = await storeCalls({ action: 'query', prop: 'info|categories|images|revisions|imageinfo', titles: 'Київ|Львів|Одеса|Харків|Дніпро|Неіснуюча|Файл:Tux.png', redirects: '' });
+    const many = await storeCalls({
+      action: 'query',
+      prop: 'info|categories|images|revisions|imageinfo',
+      titles: 'Київ|Львів|Одеса|Харків|Дніпро|Неіснуюча|Файл:Tux.png',
+      redirects: '',
+    });
     assert.equal(one.length, 1);
     assert.ok(many.length <= 8, many.join(', '));
   });
@@ -133,10 +183,21 @@ describe('{{int:}} in a rendered text: the messages a round reads in one store c
     const params = { action: 'parse', title: 'Тест', prop: 'text', disablelimitreport: '1' };
     // the renderer's own interface messages are read once per process: warm them first
     await storeCalls({ ...params, text: 'x' });
-    const flat = await storeCalls({ ...params, text: '{{int:mainpage}} {{int:august}} {{int:demo-only-en}} {{int:no-such}} {{int:demo-ru-fallback-2|x}}' });
-    assert.deepEqual(flat.filter((c) => c.startsWith('messages.')), ['messages.texts'], flat.join(', '));
+    const flat = await storeCalls({
+      ...params,
+      text: '{{int:mainpage}} {{int:august}} {{int:demo-only-en}} {{int:no-such}} {{int:demo-ru-fallback-2|x}}',
+    });
+    assert.deepEqual(
+      flat.filter((c) => c.startsWith('messages.')),
+      ['messages.texts'],
+      flat.join(', '),
+    );
     // demo-greeting's override holds {{int:demo-welcome}}: its text is read in the next round
     const nested = await storeCalls({ ...params, text: '{{int:demo-greeting}} {{int:august}}' });
-    assert.deepEqual(nested.filter((c) => c.startsWith('messages.')), ['messages.texts', 'messages.texts'], nested.join(', '));
+    assert.deepEqual(
+      nested.filter((c) => c.startsWith('messages.')),
+      ['messages.texts', 'messages.texts'],
+      nested.join(', '),
+    );
   });
 });

@@ -40,9 +40,21 @@ describe('PHP strings', () => {
 describe('PHP numbers', () => {
   it('(string) of a float: precision 14, %.14G', () => {
     const cases: Array<[number, string]> = [
-      [1, '1'], [-0, '-0'], [0.1 + 0.2, '0.3'], [1 / 3, '0.33333333333333'], [1e15, '1.0E+15'], [1e14, '1.0E+14'],
-      [99999999999999, '99999999999999'], [0.0001, '0.0001'], [0.00001, '1.0E-5'], [-1.5e-7, '-1.5E-7'],
-      [NaN, 'NAN'], [Infinity, 'INF'], [-Infinity, '-INF'], [7e-10, '7.0E-10'], [1.2345678901234568, '1.2345678901235'],
+      [1, '1'],
+      [-0, '-0'],
+      [0.1 + 0.2, '0.3'],
+      [1 / 3, '0.33333333333333'],
+      [1e15, '1.0E+15'],
+      [1e14, '1.0E+14'],
+      [99999999999999, '99999999999999'],
+      [0.0001, '0.0001'],
+      [0.00001, '1.0E-5'],
+      [-1.5e-7, '-1.5E-7'],
+      [NaN, 'NAN'],
+      [Infinity, 'INF'],
+      [-Infinity, '-INF'],
+      [7e-10, '7.0E-10'],
+      [1.2345678901234568, '1.2345678901235'],
     ];
     for (const [n, s] of cases) assert.equal(phpFloatToString(n), s, String(n));
   });
@@ -99,7 +111,12 @@ describe('PHP comparisons', () => {
     assert.ok(phpLooseGreater('b', 'a'));
   });
   it('strnatcmp(): natural order, case-sensitive', () => {
-    assert.deepEqual(['img12.png', 'img10.png', 'img2.png', 'img1.png'].sort(strnatcmp), ['img1.png', 'img2.png', 'img10.png', 'img12.png']);
+    assert.deepEqual(['img12.png', 'img10.png', 'img2.png', 'img1.png'].sort(strnatcmp), [
+      'img1.png',
+      'img2.png',
+      'img10.png',
+      'img12.png',
+    ]);
     assert.equal(strnatcmp('img12.png', 'img10.png'), 1);
     assert.equal(strnatcmp('Hello', 'hello'), -1);
     assert.equal(strnatcmp('', ''), 0);
@@ -119,14 +136,29 @@ describe('PHP encodings', () => {
   it('serialize() of a string counts UTF-8 bytes; unserialize() of scalars and arrays', () => {
     assert.equal(phpSerializeString('Hello'), 's:5:"Hello";');
     assert.equal(phpSerializeString('Рік'), 's:6:"Рік";');
-    assert.deepEqual(phpUnserialize('a:2:{i:0;s:6:"Рік";s:1:"b";b:1;}'), new Map<string, unknown>([['0', 'Рік'], ['b', true]]));
+    assert.deepEqual(
+      phpUnserialize('a:2:{i:0;s:6:"Рік";s:1:"b";b:1;}'),
+      new Map<string, unknown>([
+        ['0', 'Рік'],
+        ['b', true],
+      ]),
+    );
     assert.equal(phpUnserialize('d:0.5;'), 0.5);
     assert.equal(phpUnserialize('N;'), null);
     assert.equal(phpUnserialize('s:5:"Hello";x'), undefined);
     assert.equal(phpUnserialize('s:9:"Hello";'), undefined);
   });
   it('json_encode() with default flags', () => {
-    assert.equal(phpJsonEncode(new PhpMap([['a', 1], ['b', 2], ['c', 3]])), '{"a":1,"b":2,"c":3}');
+    assert.equal(
+      phpJsonEncode(
+        new PhpMap([
+          ['a', 1],
+          ['b', 2],
+          ['c', 3],
+        ]),
+      ),
+      '{"a":1,"b":2,"c":3}',
+    );
     assert.equal(phpJsonEncode(['/', 0.1, true, null]), '["\\/",0.1,true,null]');
     assert.equal(phpJsonEncode('é'), '"\\u00e9"');
   });

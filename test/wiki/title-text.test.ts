@@ -6,7 +6,20 @@ import { TitleCodec } from '../../src/wiki/titles.js';
 describe('prefixedText', () => {
   it('prefixes the local namespace name and turns every underscore into a space', () => {
     const codec = TitleCodec.forSite('Вікі');
-    const keys = ['', '_', '__', 'A', 'A_b', '_A', 'A_', 'a__b___c', 'Фото_Євбоков.jpg', 'Довга_назва_сторінки_номер_12345_кінець', 'x'.repeat(40) + '_' + 'y'.repeat(40), '😀_😀'];
+    const keys = [
+      '',
+      '_',
+      '__',
+      'A',
+      'A_b',
+      '_A',
+      'A_',
+      'a__b___c',
+      'Фото_Євбоков.jpg',
+      'Довга_назва_сторінки_номер_12345_кінець',
+      'x'.repeat(40) + '_' + 'y'.repeat(40),
+      '😀_😀',
+    ];
     let checked = 0;
     for (const ns of [0, 1, 2, 6, 14, 10, 4, 828, 12345]) {
       const name = codec.nsName(ns) ?? '';

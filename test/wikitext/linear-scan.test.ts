@@ -48,7 +48,14 @@ const CASES: Case[] = [
   { name: 'nested [[ ]]', make: (b) => nested('[[', 'Ціль', ']]', b), check: (l) => assert.deepEqual(pages(l), ['0|Ціль']) },
   { name: 'unclosed [[', make: (b) => repeat('[[Ціль|', b), check: none },
   // an image whose caption never closes is no image; the links of the caption still are links
-  { name: 'unclosed image caption with links', make: (b) => repeat('[[Файл:A.png|[[Ціль]] ', b), check: (l) => { assert.deepEqual(pages(l), ['0|Ціль']); assert.deepEqual([...l.files], []); } },
+  {
+    name: 'unclosed image caption with links',
+    make: (b) => repeat('[[Файл:A.png|[[Ціль]] ', b),
+    check: (l) => {
+      assert.deepEqual(pages(l), ['0|Ціль']);
+      assert.deepEqual([...l.files], []);
+    },
+  },
   { name: 'nested images', make: (b) => nested('[[Файл:A.png|x', '', ']]', b), check: (l) => assert.deepEqual([...l.files], ['A.png']) },
   { name: 'nested [ ]', make: (b) => nested('[', 'http://example.org/ x', ']', b), check: none },
   { name: 'nested {{ }}', make: (b) => nested('{{', 'Немає', '}}', b), check: none },
@@ -58,8 +65,16 @@ const CASES: Case[] = [
   { name: 'unclosed <!--', make: (b) => repeat('<!--[[Ціль]]', b), check: none },
   { name: 'many comments', make: (b) => repeat('<!-- x -->[[Ціль]]', b), check: (l) => assert.deepEqual(pages(l), ['0|Ціль']) },
   { name: 'unclosed <nowiki>', make: (b) => repeat('<nowiki>[[Ціль]]', b), check: (l) => assert.deepEqual(pages(l), ['0|Ціль']) },
-  { name: 'unclosed <pre with attributes', make: (b) => repeat('<pre a [[Ціль]] ', b), check: (l) => assert.deepEqual(pages(l), ['0|Ціль']) },
-  { name: 'unclosed <gallery>', make: (b) => repeat('<gallery>\nA.png|[[Ціль]]\n', b), check: (l) => assert.deepEqual(pages(l), ['0|Ціль']) },
+  {
+    name: 'unclosed <pre with attributes',
+    make: (b) => repeat('<pre a [[Ціль]] ', b),
+    check: (l) => assert.deepEqual(pages(l), ['0|Ціль']),
+  },
+  {
+    name: 'unclosed <gallery>',
+    make: (b) => repeat('<gallery>\nA.png|[[Ціль]]\n', b),
+    check: (l) => assert.deepEqual(pages(l), ['0|Ціль']),
+  },
   { name: 'unclosed <ref>', make: (b) => repeat('<ref>[[Ціль]]', b), check: (l) => assert.deepEqual(pages(l), ['0|Ціль']) },
   // SMW's pattern starts at the first '[[': the property is everything up to '::', brackets included
   {

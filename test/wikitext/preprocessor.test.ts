@@ -9,7 +9,14 @@ import { TemplateTreeCache } from '../../src/wikitext/preprocessor/tree.js';
 // ---------------------------------------------------------------------------------------------------
 
 const NS: Record<string, number> = {
-  '': 0, користувач: 2, шаблон: 10, template: 10, категорія: 14, category: 14, файл: 6, довідка: 12,
+  '': 0,
+  користувач: 2,
+  шаблон: 10,
+  template: 10,
+  категорія: 14,
+  category: 14,
+  файл: 6,
+  довідка: 12,
 };
 const NS_NAME: Record<number, string> = { 0: '', 2: 'Користувач', 6: 'Файл', 10: 'Шаблон', 12: 'Довідка', 14: 'Категорія' };
 
@@ -65,7 +72,13 @@ function makeCtx(wiki: Wiki, title = 'Київ', ns = 0, extra: Partial<Preproce
   };
 }
 
-function expand(text: string, pages: Record<string, string> = {}, title = 'Київ', ns = 0, extra: Partial<PreprocessContext> = {}): ExpandResult {
+function expand(
+  text: string,
+  pages: Record<string, string> = {},
+  title = 'Київ',
+  ns = 0,
+  extra: Partial<PreprocessContext> = {},
+): ExpandResult {
   return expandWikitext(text, makeCtx({ pages }, title, ns, extra));
 }
 
@@ -76,7 +89,7 @@ const x = (text: string, pages: Record<string, string> = {}, title?: string, ns?
 // ---------------------------------------------------------------------------------------------------
 
 const MISTO =
-  "{| class=\"infobox\"\n|-\n! Населення\n| {{{населення|}}}\n|}\n" +
+  '{| class="infobox"\n|-\n! Населення\n| {{{населення|}}}\n|}\n' +
   '[[Населення::{{{населення|}}}]] [[Область::{{{область|невідомо}}}]]' +
   '{{#set:Код={{{код|}}}|Назва={{PAGENAME}}}}' +
   '[[Категорія:Міста]]{{#if:{{{область|}}}|[[Категорія:Міста області {{{область}}}]]}}' +
@@ -85,11 +98,11 @@ const MISTO =
 describe('form-style template Шаблон:Місто', () => {
   const pages = { 'Шаблон:Місто': MISTO };
 
-  test('a page calling it gets the properties, #set and the category, not the template\'s own category', () => {
+  test("a page calling it gets the properties, #set and the category, not the template's own category", () => {
     const r = expand('{{Місто\n| населення = 2 884 000\n| код = 80000\n| область = Київська\n}}\nТекст.', pages);
     assert.equal(
       r.text,
-      "\n{| class=\"infobox\"\n|-\n! Населення\n| 2 884 000\n|}\n" +
+      '\n{| class="infobox"\n|-\n! Населення\n| 2 884 000\n|}\n' +
         '[[Населення::2 884 000]] [[Область::Київська]]{{#set:Код=80000|Назва=Київ}}' +
         '[[Категорія:Міста]][[Категорія:Міста області Київська]]\nТекст.',
     );
@@ -118,7 +131,10 @@ describe('form-style template Шаблон:Місто', () => {
     });
     assert.ok(r.text.startsWith('<div>\n{| class="infobox"'), r.text);
     assert.ok(r.text.includes('[[Населення::100]] [[Область::]]{{#set:Код=07|Назва=Київ}}[[Категорія:Міста]]</div>'), r.text);
-    assert.deepEqual(r.templates, [{ ns: 10, dbkey: 'Картка_міста' }, { ns: 10, dbkey: 'Місто' }]);
+    assert.deepEqual(r.templates, [
+      { ns: 10, dbkey: 'Картка_міста' },
+      { ns: 10, dbkey: 'Місто' },
+    ]);
   });
 });
 
@@ -251,11 +267,15 @@ describe('templates and parameters', () => {
   });
 
   test('template names are trimmed and passed to getTemplate as written', () => {
-    const ctx = makeCtx({ pages: { 'Шаблон:Echo': '{{{1}}}', 'Головна': 'main', 'Користувач:X/y': 'user' } });
+    const ctx = makeCtx({ pages: { 'Шаблон:Echo': '{{{1}}}', Головна: 'main', 'Користувач:X/y': 'user' } });
     const r = expandWikitext('{{ Echo |1}}{{Шаблон:Echo|2}}{{Template:Echo|3}}{{:Головна}}{{Користувач:X/y}}', ctx);
     assert.equal(r.text, '123mainuser');
     assert.deepEqual(ctx.calls, ['Echo', 'Шаблон:Echo', 'Template:Echo', ':Головна', 'Користувач:X/y']);
-    assert.deepEqual(r.templates, [{ ns: 10, dbkey: 'Echo' }, { ns: 0, dbkey: 'Головна' }, { ns: 2, dbkey: 'X/y' }]);
+    assert.deepEqual(r.templates, [
+      { ns: 10, dbkey: 'Echo' },
+      { ns: 0, dbkey: 'Головна' },
+      { ns: 2, dbkey: 'X/y' },
+    ]);
   });
 
   test('outside the pre-save transform subst: stays as written and safesubst: transcludes (braceSubstitution of 1.25)', () => {
@@ -264,26 +284,40 @@ describe('templates and parameters', () => {
 
   test('the pre-save transform (OT_WIKI) expands only subst:/safesubst:, one level, and holds comments and tags apart', () => {
     const held: string[] = [];
-    const r = expand('{{subst:T|x}} {{Echo|a}} {{{1|d}}} <!-- c --><ref>{{subst:Echo|r}}</ref> {{subst:Немає|y}}<includeonly>{{subst:Echo|i}}</includeonly>', { ...pages, 'Шаблон:T': '{{{1}}}-{{{2|def}}}-{{Echo|{{{1}}}}}<!-- t --><noinclude>n</noinclude>' }, 'Київ', 0, {
-      outputType: 'wiki',
-      stripItem: (raw) => `<${held.push(raw) - 1}>`,
-    });
+    const r = expand(
+      '{{subst:T|x}} {{Echo|a}} {{{1|d}}} <!-- c --><ref>{{subst:Echo|r}}</ref> {{subst:Немає|y}}<includeonly>{{subst:Echo|i}}</includeonly>',
+      { ...pages, 'Шаблон:T': '{{{1}}}-{{{2|def}}}-{{Echo|{{{1}}}}}<!-- t --><noinclude>n</noinclude>' },
+      'Київ',
+      0,
+      {
+        outputType: 'wiki',
+        stripItem: (raw) => `<${held.push(raw) - 1}>`,
+      },
+    );
     assert.equal(r.text, 'x-def-{{Echo|x}}<0> {{Echo|a}} {{{1|d}}} <1><2> {{subst:Немає|y}}<includeonly>{{subst:Echo|i}}</includeonly>');
     assert.deepEqual(held, ['<!-- t -->', '<!-- c -->', '<ref>{{subst:Echo|r}}</ref>']);
   });
 
   test('the pre-save transform: {{subst:msgnw:…}} puts the source in as written, {{msgnw:…}} stays (braceSubstitution with RECOVER_ORIG)', () => {
     const held: string[] = [];
-    const r = expand('{{subst:msgnw:T}} {{msgnw:T}} {{subst:msgnw:Немає}} x {{subst:msgnw:L}}', { ...pages, 'Шаблон:T': '{{{1}}}<!-- t --><noinclude>n</noinclude>', 'Шаблон:L': '* a' }, 'Київ', 0, {
-      outputType: 'wiki',
-      stripItem: (raw) => `<${held.push(raw) - 1}>`,
-    });
+    const r = expand(
+      '{{subst:msgnw:T}} {{msgnw:T}} {{subst:msgnw:Немає}} x {{subst:msgnw:L}}',
+      { ...pages, 'Шаблон:T': '{{{1}}}<!-- t --><noinclude>n</noinclude>', 'Шаблон:L': '* a' },
+      'Київ',
+      0,
+      {
+        outputType: 'wiki',
+        stripItem: (raw) => `<${held.push(raw) - 1}>`,
+      },
+    );
     assert.equal(r.text, '{{{1}}}<!-- t --><noinclude>n</noinclude> {{msgnw:T}} {{subst:msgnw:Немає}} x \n* a');
     assert.deepEqual(held, []);
   });
 
   test('headings carry markers naming the text and the heading number there (headingMarkers)', () => {
-    const r = expand('== A ==\n{{T}}\n{{Echo|\n== B ==\n}}\n=== C === <!-- x -->\n', { ...pages, 'Шаблон:T': 'x\n== T1 ==' }, 'Київ', 0, { headingMarkers: true });
+    const r = expand('== A ==\n{{T}}\n{{Echo|\n== B ==\n}}\n=== C === <!-- x -->\n', { ...pages, 'Шаблон:T': 'x\n== T1 ==' }, 'Київ', 0, {
+      headingMarkers: true,
+    });
     assert.equal(r.text, '==\x7fUNIQ-h-0-QINU\x7f A ==\nx\n==\x7fUNIQ-h-1-QINU\x7f T1 ==\n\n== B ==\n\n===\x7fUNIQ-h-2-QINU\x7f C === \n');
     // "== B ==" inside the argument is counted (2) but stays text; "C" is the page's third
     assert.deepEqual(r.headings, [
@@ -296,14 +330,21 @@ describe('templates and parameters', () => {
   test('a missing template becomes a red link and is reported', () => {
     const r = expand('{{Немає|x}} {{Шаблон:Теж немає}}');
     assert.equal(r.text, '[[:Шаблон:Немає]] [[:Шаблон:Теж немає]]');
-    assert.deepEqual(r.templates, [{ ns: 10, dbkey: 'Немає' }, { ns: 10, dbkey: 'Теж_немає' }]);
+    assert.deepEqual(r.templates, [
+      { ns: 10, dbkey: 'Немає' },
+      { ns: 10, dbkey: 'Теж_немає' },
+    ]);
   });
 
   test('without resolveTarget the built-in resolver names missing templates', () => {
     const ctx = makeCtx({ pages: {} }, 'Київ', 0, { resolveTarget: undefined });
     const r = expandWikitext('{{немає такого}}{{Template:Інший}}{{:Стаття}}', ctx);
     assert.equal(r.text, '[[:Шаблон:Немає такого]][[:Шаблон:Інший]][[:Стаття]]');
-    assert.deepEqual(r.templates, [{ ns: 10, dbkey: 'Немає_такого' }, { ns: 10, dbkey: 'Інший' }, { ns: 0, dbkey: 'Стаття' }]);
+    assert.deepEqual(r.templates, [
+      { ns: 10, dbkey: 'Немає_такого' },
+      { ns: 10, dbkey: 'Інший' },
+      { ns: 0, dbkey: 'Стаття' },
+    ]);
   });
 
   test('an invalid title is left as written', () => {
@@ -311,15 +352,24 @@ describe('templates and parameters', () => {
   });
 
   test('redirected templates are followed; both titles are reported', () => {
-    const r = expandWikitext('{{Старий|a}}', makeCtx({ pages: { 'Шаблон:Новий': 'new:{{{1}}}' }, redirects: { 'Шаблон:Старий': 'Шаблон:Новий' } }));
+    const r = expandWikitext(
+      '{{Старий|a}}',
+      makeCtx({ pages: { 'Шаблон:Новий': 'new:{{{1}}}' }, redirects: { 'Шаблон:Старий': 'Шаблон:Новий' } }),
+    );
     assert.equal(r.text, 'new:a');
-    assert.deepEqual(r.templates, [{ ns: 10, dbkey: 'Старий' }, { ns: 10, dbkey: 'Новий' }]);
+    assert.deepEqual(r.templates, [
+      { ns: 10, dbkey: 'Старий' },
+      { ns: 10, dbkey: 'Новий' },
+    ]);
   });
 
   test('templates are reported once each, in first-use order, nested ones included', () => {
     const r = expand('{{B}}{{A}}{{B}}', { 'Шаблон:A': '{{C}}', 'Шаблон:B': 'b{{C}}', 'Шаблон:C': 'c' });
     assert.equal(r.text, 'bccbc');
-    assert.deepEqual(r.templates.map((t) => t.dbkey), ['B', 'C', 'A']);
+    assert.deepEqual(
+      r.templates.map((t) => t.dbkey),
+      ['B', 'C', 'A'],
+    );
   });
 
   test('{{!}} and {{=}}', () => {
@@ -361,7 +411,10 @@ describe('templates and parameters', () => {
   test('template loops are detected and not expanded further', () => {
     const r = expand('{{Петля}}', { 'Шаблон:Петля': 'a{{Петля2|x}}', 'Шаблон:Петля2': 'b{{Петля}}' });
     assert.equal(r.text, 'ab<span class="error">Template loop detected: [[Шаблон:Петля]]</span>');
-    assert.deepEqual(r.templates.map((t) => t.dbkey), ['Петля', 'Петля2']);
+    assert.deepEqual(
+      r.templates.map((t) => t.dbkey),
+      ['Петля', 'Петля2'],
+    );
   });
 
   test('a self-calling template with growing parameters stops at the loop', () => {
@@ -370,7 +423,7 @@ describe('templates and parameters', () => {
   });
 
   test('a page may transclude itself once', () => {
-    assert.equal(x('[{{:Київ}}]', { 'Київ': 'k{{:Київ}}' }), '[k<span class="error">Template loop detected: [[Київ]]</span>]');
+    assert.equal(x('[{{:Київ}}]', { Київ: 'k{{:Київ}}' }), '[k<span class="error">Template loop detected: [[Київ]]</span>]');
   });
 
   test('relative subpage transclusion where the namespace has subpages', () => {
@@ -401,7 +454,10 @@ describe('ParserFunctions', () => {
   test('only the taken branch is expanded', () => {
     const r = expand('{{#if: x | {{A}} | {{B}} }}', { 'Шаблон:A': 'a', 'Шаблон:B': 'b' });
     assert.equal(r.text, 'a');
-    assert.deepEqual(r.templates.map((t) => t.dbkey), ['A']);
+    assert.deepEqual(
+      r.templates.map((t) => t.dbkey),
+      ['A'],
+    );
   });
 
   test('#ifeq compares numbers numerically', () => {
@@ -428,9 +484,12 @@ describe('ParserFunctions', () => {
   });
 
   test('#ifexist checks through the context and records a link', () => {
-    const r = expand('{{#ifexist: Головна | так | ні }} {{#ifexist: Нема | так | ні }} {{#ifexist: | так | ні }}', { 'Головна': '.' });
+    const r = expand('{{#ifexist: Головна | так | ні }} {{#ifexist: Нема | так | ні }} {{#ifexist: | так | ні }}', { Головна: '.' });
     assert.equal(r.text, 'так ні ні');
-    assert.deepEqual(r.links, [{ ns: 0, dbkey: 'Головна' }, { ns: 0, dbkey: 'Нема' }]);
+    assert.deepEqual(r.links, [
+      { ns: 0, dbkey: 'Головна' },
+      { ns: 0, dbkey: 'Нема' },
+    ]);
   });
 
   test('#expr precedence and associativity', () => {
@@ -455,7 +514,10 @@ describe('ParserFunctions', () => {
     assert.equal(x('{{#expr: 7.9 mod 3 }}'), '1');
     assert.equal(x('{{#expr: 7 div 2 }}'), '3.5');
     assert.equal(x('{{#expr: 1/3 }}'), '0.33333333333333');
-    assert.equal(x('{{#expr: 2.5 round 0 }}{{#expr: -2.5 round 0 }}{{#expr: 1234.5678 round -2 }}{{#expr: 3.14159 round 2 }}'), '3-312003.14');
+    assert.equal(
+      x('{{#expr: 2.5 round 0 }}{{#expr: -2.5 round 0 }}{{#expr: 1234.5678 round -2 }}{{#expr: 3.14159 round 2 }}'),
+      '3-312003.14',
+    );
     assert.equal(x('{{#expr: floor 2.7 }} {{#expr: ceil 2.1 }} {{#expr: abs -5 }} {{#expr: trunc -2.7 }}'), '2 3 5 -2');
     assert.equal(x('{{#expr: 2e3 }} {{#expr: e }} {{#expr: pi }}'), '2000 2.718281828459 3.1415926535898');
     assert.equal(x('{{#expr: 1e20 }} {{#expr: 0.00001 }} {{#expr: 0.0001 }} {{#expr: 100000000000000 }}'), '1.0E+20 1.0E-5 0.0001 1.0E+14');
@@ -520,19 +582,36 @@ describe('Semantic MediaWiki / Semantic Forms functions', () => {
       seen.push(fn + ':' + args.join('|'));
       return args[0] === '[[Unknown]]' ? undefined : { text: `<${fn} ${args.length}>`, expand: false };
     };
-    const r = expand('{{#ask: [[Категорія:{{PAGENAME}}]] |?Населення | format = ul }} {{#show: {{PAGENAME}} |?Код}} {{#ask:[[Unknown]]}}', {}, 'Київ', 0, { inlineQuery });
+    const r = expand(
+      '{{#ask: [[Категорія:{{PAGENAME}}]] |?Населення | format = ul }} {{#show: {{PAGENAME}} |?Код}} {{#ask:[[Unknown]]}}',
+      {},
+      'Київ',
+      0,
+      { inlineQuery },
+    );
     assert.deepEqual(seen, ['ask:[[Категорія:Київ]]|?Населення|format = ul', 'show:Київ|?Код', 'ask:[[Unknown]]']);
     // noparse output is not expanded again; an unknown answer leaves the call as written
     assert.equal(r.text, '<ask 3> <show 2> {{#ask:[[Unknown]]}}');
   });
 
-  test('a template printer\'s output is expanded, nested at most two deep (ResultPrinter::$maxRecursionDepth)', () => {
+  test("a template printer's output is expanded, nested at most two deep (ResultPrinter::$maxRecursionDepth)", () => {
     // each row template runs a template query of its own (one template inside itself is a template loop)
-    const pages = { 'Шаблон:Row1': '[1:{{#ask:q|template=Row2}}]', 'Шаблон:Row2': '[2:{{#ask:q|template=Row3}}]', 'Шаблон:Row3': '[3:{{#ask:q|template=Row1}}]' };
-    const inlineQuery: PreprocessContext['inlineQuery'] = (_fn, args) => ({ text: `{{${args[1].slice('template='.length)}|1=a}}`, expand: true });
+    const pages = {
+      'Шаблон:Row1': '[1:{{#ask:q|template=Row2}}]',
+      'Шаблон:Row2': '[2:{{#ask:q|template=Row3}}]',
+      'Шаблон:Row3': '[3:{{#ask:q|template=Row1}}]',
+    };
+    const inlineQuery: PreprocessContext['inlineQuery'] = (_fn, args) => ({
+      text: `{{${args[1].slice('template='.length)}|1=a}}`,
+      expand: true,
+    });
     assert.equal(expand('{{#ask:q|template=Row1}}', pages, 'Київ', 0, { inlineQuery }).text, '[1:[2:]]');
     // template output is expanded like any text: {{{1}}} of the caller's frame does not leak in
-    assert.equal(expand('{{#ask:x}}', { 'Шаблон:E': '<{{{1|}}}>' }, 'Київ', 0, { inlineQuery: () => ({ text: '{{E|b}}{{{1|-}}}', expand: true }) }).text, '<b>-');
+    assert.equal(
+      expand('{{#ask:x}}', { 'Шаблон:E': '<{{{1|}}}>' }, 'Київ', 0, { inlineQuery: () => ({ text: '{{E|b}}{{{1|-}}}', expand: true }) })
+        .text,
+      '<b>-',
+    );
   });
 
   test('unknown functions never count as templates', () => {
@@ -557,19 +636,28 @@ describe('Semantic MediaWiki / Semantic Forms functions', () => {
 
 describe('core parser functions', () => {
   test('case functions are Unicode-aware', () => {
-    assert.equal(x('{{lc: ЇЖАК Ґанок }}|{{uc: їжак ґанок }}|{{lcfirst: Їжак }}|{{ucfirst: їжак }}|{{LC:ABC}}'), 'їжак ґанок|ЇЖАК ҐАНОК|їжак|Їжак|abc');
+    assert.equal(
+      x('{{lc: ЇЖАК Ґанок }}|{{uc: їжак ґанок }}|{{lcfirst: Їжак }}|{{ucfirst: їжак }}|{{LC:ABC}}'),
+      'їжак ґанок|ЇЖАК ҐАНОК|їжак|Їжак|abc',
+    );
   });
 
   test('urlencode and anchorencode', () => {
     assert.equal(x('{{urlencode: a b&c/д }}'), 'a+b%26c%2F%D0%B4');
     assert.equal(x('{{urlencode: a b/д | PATH }}'), 'a%20b%2F%D0%B4');
     assert.equal(x('{{urlencode: a b/д | WIKI }}'), 'a_b/%D0%B4');
-    assert.equal(x('{{anchorencode: Історія [[міста|Києва]] }}'), '.D0.86.D1.81.D1.82.D0.BE.D1.80.D1.96.D1.8F_.D0.9A.D0.B8.D1.94.D0.B2.D0.B0');
+    assert.equal(
+      x('{{anchorencode: Історія [[міста|Києва]] }}'),
+      '.D0.86.D1.81.D1.82.D0.BE.D1.80.D1.96.D1.8F_.D0.9A.D0.B8.D1.94.D0.B2.D0.B0',
+    );
     assert.equal(x('{{anchorencode: a: b }}'), 'a:_b');
   });
 
   test('padleft and padright', () => {
-    assert.equal(x('{{padleft: 7 | 3 }}|{{padleft: 7 | 5 | ab }}|{{padright: ї | 3 | ґ }}|{{padleft: xyz | 2 }}|{{padleft: 7 | 3 | }}'), '007|abab7|їґґ|xyz|7');
+    assert.equal(
+      x('{{padleft: 7 | 3 }}|{{padleft: 7 | 5 | ab }}|{{padright: ї | 3 | ґ }}|{{padleft: xyz | 2 }}|{{padleft: 7 | 3 | }}'),
+      '007|abab7|їґґ|xyz|7',
+    );
   });
 
   test('{{int:}}: the message hook gets the key and the trimmed arguments; its text is expanded in a frame of the call', () => {
@@ -597,11 +685,24 @@ describe('core parser functions', () => {
   test('#language, ns, formatnum, plural', () => {
     assert.equal(x('{{#language: uk }} {{#language: en }}'), 'українська English');
     assert.equal(x('{{ns:10}}|{{ns:Template}}|{{ns:14}}|{{ns:0}}'), 'Шаблон|Шаблон|Категорія|');
-    assert.equal(x('{{formatnum: 1234567.5 }}|{{formatnum: 1234 }}|{{formatnum: 1\u00a0234\u00a0567,5 | R }}'), '1\u00a0234\u00a0567,5|1234|1234567.5');
+    assert.equal(
+      x('{{formatnum: 1234567.5 }}|{{formatnum: 1234 }}|{{formatnum: 1\u00a0234\u00a0567,5 | R }}'),
+      '1\u00a0234\u00a0567,5|1234|1234567.5',
+    );
     // Language::parseFormattedNumber maps the separators of the table only: plain spaces stay, "r" is no rawsuffix
     assert.equal(x('{{formatnum: 1 234,5 | R }}|{{formatnum:1234567|r}}|{{formatnum:1234.5|NOSEP}}'), '1 234.5|1\u00a0234\u00a0567|1234.5');
     const pl = (n: number): string => x(`{{PLURAL: ${n} | місто | міста | міст }}`);
-    assert.deepEqual([1, 2, 5, 11, 21, 22, 25, 102, 112].map(pl), ['місто', 'міста', 'міст', 'міст', 'місто', 'міста', 'міст', 'міста', 'міст']);
+    assert.deepEqual([1, 2, 5, 11, 21, 22, 25, 102, 112].map(pl), [
+      'місто',
+      'міста',
+      'міст',
+      'міст',
+      'місто',
+      'міста',
+      'міст',
+      'міста',
+      'міст',
+    ]);
   });
 });
 
@@ -639,7 +740,10 @@ describe('magic words', () => {
   });
 
   test('the optional :title argument', () => {
-    assert.equal(x('{{PAGENAME: шаблон:foo bar }}|{{NAMESPACE:Категорія:X}}|{{FULLPAGENAME:Template:x_y}}|{{PAGENAME:}}'), 'Foo bar|Категорія|Шаблон:X y|');
+    assert.equal(
+      x('{{PAGENAME: шаблон:foo bar }}|{{NAMESPACE:Категорія:X}}|{{FULLPAGENAME:Template:x_y}}|{{PAGENAME:}}'),
+      'Foo bar|Категорія|Шаблон:X y|',
+    );
     assert.equal(x('{{BASEPAGENAME:Користувач:A/B/C}}|{{SUBPAGENAME:Користувач:A/B/C}}'), 'A/B|C');
   });
 
@@ -659,7 +763,13 @@ describe('magic words', () => {
 
   test('time variables use ctx.now', () => {
     const now = new Date(Date.UTC(2015, 4, 7, 9, 5, 3));
-    const r = expand('{{CURRENTYEAR}}-{{CURRENTMONTH}}-{{CURRENTDAY2}} {{CURRENTTIME}} {{CURRENTMONTHNAMEGEN}} {{CURRENTTIMESTAMP}}', {}, 'X', 0, { now });
+    const r = expand(
+      '{{CURRENTYEAR}}-{{CURRENTMONTH}}-{{CURRENTDAY2}} {{CURRENTTIME}} {{CURRENTMONTHNAMEGEN}} {{CURRENTTIMESTAMP}}',
+      {},
+      'X',
+      0,
+      { now },
+    );
     assert.equal(r.text, '2015-05-07 09:05 травня 20150507090503');
   });
 
@@ -765,7 +875,12 @@ describe('limits', () => {
   });
 
   test('pathological brace runs and unclosed constructs do not blow up', () => {
-    for (const text of ['{'.repeat(300000) + '}'.repeat(300000), '{{a|'.repeat(100000) + '[[b'.repeat(50000), '{{#if:x|'.repeat(50000) + 'y' + '}}'.repeat(50000), '<nowiki'.repeat(100000)]) {
+    for (const text of [
+      '{'.repeat(300000) + '}'.repeat(300000),
+      '{{a|'.repeat(100000) + '[[b'.repeat(50000),
+      '{{#if:x|'.repeat(50000) + 'y' + '}}'.repeat(50000),
+      '<nowiki'.repeat(100000),
+    ]) {
       const { r } = timed(() => expand(text));
       assert.equal(typeof r.text, 'string');
     }

@@ -33,7 +33,8 @@ const PARAGRAPH_SEPARATOR = Buffer.from('\u2029', 'utf8');
 function applyFormatJsonEscapes(json: string, opts: JsonOptions): string {
   if (!opts.ascii && (json.includes('\u2028') || json.includes('\u2029'))) json = json.replace(/[\u2028\u2029]/g, escapeUnit);
   // A JSON answer must never be mistaken for a Flash cross-domain policy (FormatJson::encode).
-  if (json.includes('<') && /<\s*cross-domain-policy\s*>/i.test(json)) json = json.replace(/<\s*cross-domain-policy\s*>/gi, (tag) => tag.replace('<', '\\u003C').replace('>', '\\u003E'));
+  if (json.includes('<') && /<\s*cross-domain-policy\s*>/i.test(json))
+    json = json.replace(/<\s*cross-domain-policy\s*>/gi, (tag) => tag.replace('<', '\\u003C').replace('>', '\\u003E'));
   return json;
 }
 
@@ -127,7 +128,8 @@ export class JsonWriter {
     try {
       const bytes = this.bytes.subarray(0, this.written);
       const lessThan = bytes.indexOf(LESS_THAN) >= 0;
-      if (!lessThan && (opts.ascii || (bytes.indexOf(LINE_SEPARATOR) < 0 && bytes.indexOf(PARAGRAPH_SEPARATOR) < 0))) return Buffer.from(bytes);
+      if (!lessThan && (opts.ascii || (bytes.indexOf(LINE_SEPARATOR) < 0 && bytes.indexOf(PARAGRAPH_SEPARATOR) < 0)))
+        return Buffer.from(bytes);
       const plain = this.text(opts.ascii);
       const escaped = applyFormatJsonEscapes(plain, opts);
       return escaped === plain ? Buffer.from(bytes) : Buffer.from(escaped, 'utf8');
@@ -143,7 +145,8 @@ export class JsonWriter {
    */
   private text(ascii: boolean): string {
     if (ascii) return this.bytes.toString('latin1', 0, this.written);
-    if (this.hasNonAscii && this.written > 256) return transcode(this.bytes.subarray(0, this.written), 'utf8', 'utf16le').toString('utf16le');
+    if (this.hasNonAscii && this.written > 256)
+      return transcode(this.bytes.subarray(0, this.written), 'utf8', 'utf16le').toString('utf16le');
     return this.bytes.toString('utf8', 0, this.written);
   }
 
@@ -384,7 +387,16 @@ export class JsonWriter {
    * One member of an object, after a comma unless it is the first written: MEMBER_SKIPPED (undefined, or
    * fv1's false), MEMBER_CONTENT (the content member, written last by the caller) or MEMBER_WRITTEN.
    */
-  private writeMember(key: string, item: unknown, fv: 1 | 2, indent: string, ascii: boolean, bcBools: readonly string[] | undefined, contentKey: string | undefined, empty: boolean): number {
+  private writeMember(
+    key: string,
+    item: unknown,
+    fv: 1 | 2,
+    indent: string,
+    ascii: boolean,
+    bcBools: readonly string[] | undefined,
+    contentKey: string | undefined,
+    empty: boolean,
+  ): number {
     if (item === undefined) return MEMBER_SKIPPED;
     const bcBool = bcBools !== undefined && typeof item === 'boolean' && bcBools.includes(key);
     if (!bcBool) {
@@ -434,7 +446,8 @@ export class JsonWriter {
     // one test for both kinds of node the writer prints itself (every object node pays it)
     if (value instanceof WriterNode) {
       if (value instanceof PrintedJson) this.writePrinted(value, fv, newline, ascii);
-      else if (newline !== '') this.writeValue(value instanceof KeyedRowList ? value.node() : (value as RowList).objects(), fv, newline, ascii);
+      else if (newline !== '')
+        this.writeValue(value instanceof KeyedRowList ? value.node() : (value as RowList).objects(), fv, newline, ascii);
       else if (value instanceof KeyedRowList) this.writeKeyedRows(value, fv, ascii);
       else this.writeRows(value as RowList, fv, ascii);
       return;
@@ -449,7 +462,8 @@ export class JsonWriter {
       this.writeValue(byIndex, fv, newline, ascii);
       return;
     }
-    if (Array.isArray(value) || (fv === 2 && arrayType === 'BCarray')) this.writeList(Array.isArray(value) ? value : ksortedValues(value as Map<string, unknown>), fv, newline, indent, ascii);
+    if (Array.isArray(value) || (fv === 2 && arrayType === 'BCarray'))
+      this.writeList(Array.isArray(value) ? value : ksortedValues(value as Map<string, unknown>), fv, newline, indent, ascii);
     else this.writeObject(value, fv, newline, indent, ascii);
   }
 
@@ -483,7 +497,7 @@ export class JsonWriter {
     } else {
       // own members only (Object.keys' array per object cost more than the member it wrote)
       for (const key in value) {
-        if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+        if (!Object.hasOwn(value, key)) continue;
         const item = (value as Record<string, unknown>)[key];
         const written = this.writeMember(key, item, fv, indent, ascii, bcBools, contentKey, empty);
         if (written === MEMBER_CONTENT) content = item;

@@ -52,7 +52,11 @@ export function render(tree: unknown, p: PrinterOptions, apiUrl: string, query: 
   const ascii = printsAscii(p);
   // plain JSON, the answer of nearly every client, goes out as the writer's bytes
   if (!html && p.callback === undefined) {
-    return { contentType: 'application/json; charset=utf-8', body: toJsonBytes(tree, { formatversion: p.formatversion, ascii, pretty: false }), extraHeaders: JSON_HEADERS };
+    return {
+      contentType: 'application/json; charset=utf-8',
+      body: toJsonBytes(tree, { formatversion: p.formatversion, ascii, pretty: false }),
+      extraHeaders: JSON_HEADERS,
+    };
   }
   const json = toJson(tree, { formatversion: p.formatversion, ascii, pretty: html });
   const body = p.callback !== undefined ? `/**/${p.callback}(${json})` : json;
@@ -68,7 +72,6 @@ export function render(tree: unknown, p: PrinterOptions, apiUrl: string, query: 
 }
 
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Disposition': 'inline; filename=api-result.json' });
-
 
 /** The jsonfm page: our own Ukrainian explanation, then the pretty JSON, HTML-escaped. */
 function htmlPage(pretty: string, apiUrl: string, query: string): string {

@@ -31,8 +31,17 @@ export const allfileusagesModule: QueryModule = {
     from: { type: 'string', help: 'The title of the file to start enumerating from.' },
     to: { type: 'string', help: 'The title of the file to stop enumerating at.' },
     prefix: { type: 'string', help: 'Search for all file titles that begin with this value.' },
-    unique: { type: 'boolean', default: false, help: 'Only show distinct file titles. Cannot be used with afprop=ids. When used as a generator, yields target pages instead of source pages.' },
-    prop: { type: ['ids', 'title'], multi: true, default: 'title', help: 'Which pieces of information to include: ids (the page ID of the using page), title (the title of the file).' },
+    unique: {
+      type: 'boolean',
+      default: false,
+      help: 'Only show distinct file titles. Cannot be used with afprop=ids. When used as a generator, yields target pages instead of source pages.',
+    },
+    prop: {
+      type: ['ids', 'title'],
+      multi: true,
+      default: 'title',
+      help: 'Which pieces of information to include: ids (the page ID of the using page), title (the title of the file).',
+    },
     limit: limitParam(10, 'How many total items to return.'),
     dir: dirParam('The direction in which to list.'),
   },
@@ -60,7 +69,14 @@ export const allfileusagesModule: QueryModule = {
       });
       return;
     }
-    const usageRange = { from, to, prefix, descending, limit: limit + 1, continueAt: contTarget !== undefined ? { target: contTarget, from: contFrom } : undefined };
+    const usageRange = {
+      from,
+      to,
+      prefix,
+      descending,
+      limit: limit + 1,
+      continueAt: contTarget !== undefined ? { target: contTarget, from: contFrom } : undefined,
+    };
     if (ctx.generator) {
       // the using pages come with the rows: the page set gets them in page id order, each once, as it
       // would have read them by id; a page id without a page is still looked up (and reported missing,
@@ -91,7 +107,11 @@ export const allfileusagesModule: QueryModule = {
     const title = prop.has('title');
     rows.forEach((row, i) => {
       if (i >= limit) return ctx.setContinue('continue', `${row.target}|${row.from}`);
-      list.push(ids ? row.from : undefined, title ? NS_FILE : undefined, !title ? undefined : filePrefix === undefined ? ctx.wiki.titleText(NS_FILE, row.target) : filePrefix + row.target);
+      list.push(
+        ids ? row.from : undefined,
+        title ? NS_FILE : undefined,
+        !title ? undefined : filePrefix === undefined ? ctx.wiki.titleText(NS_FILE, row.target) : filePrefix + row.target,
+      );
     });
   },
 };

@@ -14,8 +14,22 @@ import { commentLinks, formatComment, type CommentLinks } from './comments.js';
 
 /** ApiQueryImageInfo::getPropertyNames() of 1.25 without archivename, thumbmime and uploadwarning. */
 export const ALLIMAGES_PROPS = [
-  'timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'canonicaltitle', 'url', 'size', 'dimensions', 'sha1', 'mime',
-  'mediatype', 'metadata', 'commonmetadata', 'extmetadata', 'bitdepth',
+  'timestamp',
+  'user',
+  'userid',
+  'comment',
+  'parsedcomment',
+  'canonicaltitle',
+  'url',
+  'size',
+  'dimensions',
+  'sha1',
+  'mime',
+  'mediatype',
+  'metadata',
+  'commonmetadata',
+  'extmetadata',
+  'bitdepth',
 ];
 
 export const allimagesModule: QueryModule = {
@@ -26,7 +40,10 @@ export const allimagesModule: QueryModule = {
   description: 'Enumerate all images sequentially.',
   params: {
     sort: { type: ['name', 'timestamp'], default: 'name', help: 'Property to sort by.' },
-    dir: dirParam('The direction in which to list (ascending/descending for sort=name, newer/older for sort=timestamp; only descending and older reverse).', ['ascending', 'descending', 'newer', 'older']),
+    dir: dirParam(
+      'The direction in which to list (ascending/descending for sort=name, newer/older for sort=timestamp; only descending and older reverse).',
+      ['ascending', 'descending', 'newer', 'older'],
+    ),
     from: { type: 'string', help: 'The image title to start enumerating from. Can only be used with sort=name.' },
     to: { type: 'string', help: 'The image title to stop enumerating at. Can only be used with sort=name.' },
     continue: continueParam(),
@@ -135,7 +152,12 @@ export const allimagesModule: QueryModule = {
     const rows = p.filterbots === 'bots' ? [] : await ctx.store.files.list(opts);
     const list = ctx.result.queryList('allimages');
     const prop = new Set(p.prop as string[]);
-    const links = prop.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.description)) : null;
+    const links = prop.has('parsedcomment')
+      ? await commentLinks(
+          ctx,
+          rows.slice(0, limit).map((r) => r.description),
+        )
+      : null;
     let count = 0;
     for (const row of rows) {
       if (++count > limit) {
@@ -151,7 +173,8 @@ export const allimagesModule: QueryModule = {
 function userName(ctx: QueryModuleContext, value: string): string {
   const enc = ctx.encodeParamName('user');
   const t = ctx.wiki.codec.parse(`${ctx.wiki.codec.nsName(NS_USER) ?? 'User'}:${value}`, 0);
-  if (t === null || t.ns !== NS_USER) ctx.die(`baduser_${enc}`, `Invalid value '${ctx.request.raw[enc] ?? value}' for user parameter ${enc}`);
+  if (t === null || t.ns !== NS_USER)
+    ctx.die(`baduser_${enc}`, `Invalid value '${ctx.request.raw[enc] ?? value}' for user parameter ${enc}`);
   return t.dbkey.replace(/_/g, ' ');
 }
 

@@ -55,7 +55,16 @@ async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Promise<vo
   const limit = p.limit as number;
   const list = ctx.generator ? null : ctx.result.queryList(s.name);
   if (unique) {
-    const titles = await ctx.store.relations.allLinkTitles({ table: s.table, ns, from, to, prefix, descending, limit: limit + 1, continueAt: contTitle });
+    const titles = await ctx.store.relations.allLinkTitles({
+      table: s.table,
+      ns,
+      from,
+      to,
+      prefix,
+      descending,
+      limit: limit + 1,
+      continueAt: contTitle,
+    });
     titles.forEach((title, i) => {
       if (i >= limit) return ctx.setContinue('continue', title);
       if (ctx.generator) ctx.generator.add({ ns, dbkey: title });
@@ -63,7 +72,16 @@ async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Promise<vo
     });
     return;
   }
-  const rows = await ctx.store.relations.allLinks({ table: s.table, ns, from, to, prefix, descending, limit: limit + 1, continueAt: contTitle !== undefined ? { title: contTitle, from: contFrom } : undefined });
+  const rows = await ctx.store.relations.allLinks({
+    table: s.table,
+    ns,
+    from,
+    to,
+    prefix,
+    descending,
+    limit: limit + 1,
+    continueAt: contTitle !== undefined ? { title: contTitle, from: contFrom } : undefined,
+  });
   rows.forEach((row, i) => {
     if (i >= limit) return ctx.setContinue('continue', `${row.title}|${row.from}`);
     if (ctx.generator) return ctx.generator.add({ pageid: row.from });
@@ -83,7 +101,13 @@ async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Promise<vo
  * With `unique`, the props of a single link (ids and the module's extra props) are refused; the text
  * names them with the module prefix itself (never the generator's g).
  */
-export function refuseUniqueWith(ctx: QueryModuleContext, modulePrefix: string, extraProps: readonly string[], prop: Set<string>, unique: boolean): void {
+export function refuseUniqueWith(
+  ctx: QueryModuleContext,
+  modulePrefix: string,
+  extraProps: readonly string[],
+  prop: Set<string>,
+  unique: boolean,
+): void {
   if (!unique) return;
   const clash = ['ids', ...extraProps].filter((x) => prop.has(x));
   if (clash.length) ctx.die('params', `Cannot use ${modulePrefix}prop=${clash.join('|')} with ${modulePrefix}unique`);

@@ -102,51 +102,51 @@ export const allmessagesModule: QueryModule = {
       customised === 'all' ? Promise.resolve(new Set<string>()) : existingMessagePages(ctx, names, lang, foreign),
     ]);
     const { list, cont } = await loader.render((messages) => {
-    const list: unknown[] = [];
-    let cont: string | undefined;
-    let skip = from !== undefined;
-    let size = 0;
-    for (const name of names) {
-      if (skip && name === from) skip = false;
-      if (to !== undefined && phpLooseGreater(name, to)) break;
-      if (skip) continue;
-      const entry: Obj = { name };
-      if (customised !== 'all') {
-        const isCustomised = customisedPages.has(name);
-        if (isCustomised !== (customised === 'modified')) continue;
-        if (isCustomised) entry.customised = true;
-      }
-      let entrySize = Buffer.byteLength(name) + (entry.customised ? 1 : 0);
-      if (!messages.exists(name, lang)) {
-        entry.missing = true;
-        entrySize += 1;
-      } else {
-        const text = p.enableparser ? messageText(messages, name, args, lang, title) : messages.plain(name, args, lang);
-        if (!p.nocontent) {
-          withContent(entry, 'content', text);
-          entrySize += Buffer.byteLength(text);
+      const list: unknown[] = [];
+      let cont: string | undefined;
+      let skip = from !== undefined;
+      let size = 0;
+      for (const name of names) {
+        if (skip && name === from) skip = false;
+        if (to !== undefined && phpLooseGreater(name, to)) break;
+        if (skip) continue;
+        const entry: Obj = { name };
+        if (customised !== 'all') {
+          const isCustomised = customisedPages.has(name);
+          if (isCustomised !== (customised === 'modified')) continue;
+          if (isCustomised) entry.customised = true;
         }
-        if (props.has('default')) {
-          if (messages.get(name, false, lang) === false) {
-            entry.defaultmissing = true;
-            entrySize += 1;
-          } else {
-            const def = messages.plain(name, [], lang, false);
-            if (!phpLooseEquals(def, text)) {
-              entry.default = def;
-              entrySize += Buffer.byteLength(def);
+        let entrySize = Buffer.byteLength(name) + (entry.customised ? 1 : 0);
+        if (!messages.exists(name, lang)) {
+          entry.missing = true;
+          entrySize += 1;
+        } else {
+          const text = p.enableparser ? messageText(messages, name, args, lang, title) : messages.plain(name, args, lang);
+          if (!p.nocontent) {
+            withContent(entry, 'content', text);
+            entrySize += Buffer.byteLength(text);
+          }
+          if (props.has('default')) {
+            if (messages.get(name, false, lang) === false) {
+              entry.defaultmissing = true;
+              entrySize += 1;
+            } else {
+              const def = messages.plain(name, [], lang, false);
+              if (!phpLooseEquals(def, text)) {
+                entry.default = def;
+                entrySize += Buffer.byteLength(def);
+              }
             }
           }
         }
+        if (size + entrySize > MAX_RESULT_SIZE) {
+          cont = name;
+          break;
+        }
+        size += entrySize;
+        list.push(entry);
       }
-      if (size + entrySize > MAX_RESULT_SIZE) {
-        cont = name;
-        break;
-      }
-      size += entrySize;
-      list.push(entry);
-    }
-    return { list, cont };
+      return { list, cont };
     });
     if (cont !== undefined) ctx.setContinue('from', cont);
     ctx.result.object('query').allmessages = list;
@@ -157,7 +157,13 @@ export const allmessagesModule: QueryModule = {
  * Language::getMessageKeysFor (+ the local keys), within a key range, in byte order; their texts come
  * with them, in the same store call.
  */
-async function allKeys(loader: MessageLoader, lang: string, content: string, includeLocal: boolean, range: KeyRange | null): Promise<string[]> {
+async function allKeys(
+  loader: MessageLoader,
+  lang: string,
+  content: string,
+  includeLocal: boolean,
+  range: KeyRange | null,
+): Promise<string[]> {
   if (range === null) return [];
   const keys = await loader.listRange(catalogLanguages(lang), includeLocal ? content : null, range, lang);
   return [...keys].sort(compareBytes);
@@ -169,7 +175,8 @@ async function allKeys(loader: MessageLoader, lang: string, content: string, inc
  */
 function keyRange(prefix: string | undefined, from: string | undefined, to: string | undefined): KeyRange | null {
   const range: KeyRange = {};
-  const max = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined ? a : compareBytes(a, b) >= 0 ? a : b);
+  const max = (a: string | undefined, b: string | undefined) =>
+    a === undefined ? b : b === undefined ? a : compareBytes(a, b) >= 0 ? a : b;
   range.min = max(prefix, from);
   if (prefix !== undefined) range.below = prefixUpperBound(prefix);
   // a numeric amto compares numerically in PHP: leave it to the loop
@@ -222,4 +229,3 @@ async function existingMessagePages(ctx: QueryModuleContext, names: string[], la
   const existing = new Set(rows.map((r) => r.title));
   return new Set([...pageOf].filter(([, page]) => existing.has(page)).map(([name]) => name));
 }
-

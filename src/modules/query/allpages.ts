@@ -21,7 +21,11 @@ export const allpagesModule: QueryModule = {
     prtype: { type: ['edit', 'move', 'upload'], multi: true, help: 'Limit to protected pages only (no page is protected here).' },
     limit: limitParam(10, 'How many total pages to return.'),
     dir: dirParam('The direction in which to list.'),
-    filterlanglinks: { type: ['withlanglinks', 'withoutlanglinks', 'all'], default: 'all', help: 'Filter based on whether a page has langlinks.' },
+    filterlanglinks: {
+      type: ['withlanglinks', 'withoutlanglinks', 'all'],
+      default: 'all',
+      help: 'Filter based on whether a page has langlinks.',
+    },
   },
   examples: ['action=query&list=allpages&apfrom=К', 'action=query&generator=allpages&gaplimit=4&gapfrom=К&prop=info'],
   cacheMode: () => 'public',

@@ -2,7 +2,16 @@
 import { defineAllLinksModule } from './alllinks-shared.js';
 
 export const allredirectsModule = defineAllLinksModule({
-  name: 'allredirects', prefix: 'ar', table: 'redirect', defaultNs: 0, what: 'redirected', extraProps: ['fragment', 'interwiki'],
+  name: 'allredirects',
+  prefix: 'ar',
+  table: 'redirect',
+  defaultNs: 0,
+  what: 'redirected',
+  extraProps: ['fragment', 'interwiki'],
   description: 'List all redirects to a namespace.',
-  examples: ['action=query&list=allredirects&arfrom=B&arprop=ids|title', 'action=query&list=allredirects&arunique=&arfrom=B', 'action=query&generator=allredirects&garunique=&garfrom=B'],
+  examples: [
+    'action=query&list=allredirects&arfrom=B&arprop=ids|title',
+    'action=query&list=allredirects&arunique=&arfrom=B',
+    'action=query&generator=allredirects&garunique=&garfrom=B',
+  ],
 });

@@ -2,7 +2,16 @@
 import { defineAllLinksModule } from './alllinks-shared.js';
 
 export const alltransclusionsModule = defineAllLinksModule({
-  name: 'alltransclusions', prefix: 'at', table: 'templatelinks', defaultNs: 10, what: 'transcluded', extraProps: [],
+  name: 'alltransclusions',
+  prefix: 'at',
+  table: 'templatelinks',
+  defaultNs: 10,
+  what: 'transcluded',
+  extraProps: [],
   description: 'List all transclusions (pages embedded using {{x}}), including non-existing.',
-  examples: ['action=query&list=alltransclusions&atfrom=B&atprop=ids|title', 'action=query&list=alltransclusions&atunique=&atfrom=B', 'action=query&generator=alltransclusions&gatunique=&gatfrom=B'],
+  examples: [
+    'action=query&list=alltransclusions&atfrom=B&atprop=ids|title',
+    'action=query&list=alltransclusions&atunique=&atfrom=B',
+    'action=query&generator=alltransclusions&gatunique=&gatfrom=B',
+  ],
 });

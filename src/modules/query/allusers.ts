@@ -26,7 +26,11 @@ export const allusersModule: QueryModule = {
     group: { type: EXPLICIT_GROUPS, multi: true, help: 'Only include users in the given groups.' },
     excludegroup: { type: EXPLICIT_GROUPS, multi: true, help: 'Exclude users in the given groups.' },
     rights: { type: ALL_RIGHTS, multi: true, help: 'Only include users with the given rights.' },
-    prop: { type: ['blockinfo', 'groups', 'implicitgroups', 'rights', 'editcount', 'registration'], multi: true, help: 'Which pieces of information to include.' },
+    prop: {
+      type: ['blockinfo', 'groups', 'implicitgroups', 'rights', 'editcount', 'registration'],
+      multi: true,
+      help: 'Which pieces of information to include.',
+    },
     limit: limitParam(10, 'How many total user names to return.'),
     witheditsonly: { type: 'boolean', default: false, help: 'Only list users who have made edits.' },
     activeusers: { type: 'boolean', default: false, help: 'Only list users active in the last 30 days.' },
@@ -36,7 +40,8 @@ export const allusersModule: QueryModule = {
   async run(ctx) {
     const p = ctx.params;
     const props = new Set((p.prop as string[] | undefined) ?? []);
-    if (p.group !== undefined && p.excludegroup !== undefined) ctx.die('group-excludegroup', 'group and excludegroup cannot be used together');
+    if (p.group !== undefined && p.excludegroup !== undefined)
+      ctx.die('group-excludegroup', 'group and excludegroup cannot be used together');
     const out = ctx.result.queryList('allusers');
     // 1.25 turns rights into the groups that have them and joins user_groups, where implicit groups never
     // are: with nobody in an explicit group, both filters leave nobody

@@ -55,7 +55,12 @@ function backlinksParams(code: string, withRedirect: boolean): ParamDecls {
         : 'How many total pages to return.',
     ),
   };
-  if (withRedirect) p.redirect = { type: 'boolean', default: false, help: 'If linking page is a redirect, find all pages that link to that redirect as well. Maximum limit is halved.' };
+  if (withRedirect)
+    p.redirect = {
+      type: 'boolean',
+      default: false,
+      help: 'If linking page is a redirect, find all pages that link to that redirect as well. Maximum limit is halved.',
+    };
   return p;
 }
 
@@ -120,7 +125,12 @@ async function runBacklinks(ctx: QueryModuleContext, o: BacklinksSpec): Promise<
       let titleCmp = 0;
       if (secondCont && (!files || byTitle)) {
         const cNs = cont[2] as number;
-        titleCmp = !files && t.ns !== cNs ? cmp(t.ns, cNs) : descending ? compareBytes(cont[3] as string, t.title) : compareBytes(t.title, cont[3] as string);
+        titleCmp =
+          !files && t.ns !== cNs
+            ? cmp(t.ns, cNs)
+            : descending
+              ? compareBytes(cont[3] as string, t.title)
+              : compareBytes(t.title, cont[3] as string);
         if (titleCmp < 0) continue;
       }
       // the linking page's namespace is its from namespace: the same filter as 1.25's page_namespace
@@ -164,7 +174,15 @@ interface Range {
  * The ranges of one target, one per from namespace of `nsList` (undefined: all), in output order; with
  * a continuation at `contNs` the ranges before it are left out and its own starts at page `contId`.
  */
-function pushFromNsRanges(ranges: Range[], target: { ns: number; title: string }, nsList: Array<number | undefined>, byNs: boolean, cmp: (a: number, b: number) => number, contNs: number | undefined, contId: number): void {
+function pushFromNsRanges(
+  ranges: Range[],
+  target: { ns: number; title: string },
+  nsList: Array<number | undefined>,
+  byNs: boolean,
+  cmp: (a: number, b: number) => number,
+  contNs: number | undefined,
+  contId: number,
+): void {
   for (const fromNs of nsList) {
     let fromId: number | undefined;
     if (contNs !== undefined) {
@@ -184,15 +202,32 @@ type RangeRow = Pick<LinkerRow, 'pageid' | 'ns' | 'title' | 'isRedirect' | 'from
  * call for the batch when ascending; descending, one per range (each a range scan read backwards).
  * imagelinks is read one range at a time, its linking pages' namespace standing for the from namespace.
  */
-async function readRanges(ctx: QueryModuleContext, table: LinkTable | 'imagelinks', ranges: Range[], redirect: boolean | undefined, descending: boolean, limit: number): Promise<RangeRow[]> {
+async function readRanges(
+  ctx: QueryModuleContext,
+  table: LinkTable | 'imagelinks',
+  ranges: Range[],
+  redirect: boolean | undefined,
+  descending: boolean,
+  limit: number,
+): Promise<RangeRow[]> {
   if (ranges.length === 0) return [];
   if (table === 'imagelinks') return readFileUsers(ctx, ranges, redirect, descending, limit);
   const all = ranges.every((r) => r.fromNs !== undefined);
-  if (!descending && (all || ranges.every((r) => r.fromNs === undefined))) return ctx.store.relations.linkersOf({ table, targets: ranges, redirect, limit });
+  if (!descending && (all || ranges.every((r) => r.fromNs === undefined)))
+    return ctx.store.relations.linkersOf({ table, targets: ranges, redirect, limit });
   const out: RangeRow[] = [];
   for (let i = 0; i < ranges.length && out.length < limit; i++) {
     const r = ranges[i];
-    const rows = await ctx.store.relations.linkers({ table, ns: r.ns, title: r.title, fromNs: r.fromNs, fromId: r.fromId, redirect, descending, limit: limit - out.length });
+    const rows = await ctx.store.relations.linkers({
+      table,
+      ns: r.ns,
+      title: r.title,
+      fromNs: r.fromNs,
+      fromId: r.fromId,
+      redirect,
+      descending,
+      limit: limit - out.length,
+    });
     for (const row of rows) {
       (row as LinkerRow & { target: number }).target = i;
       out.push(row as LinkerRow & { target: number });
@@ -201,11 +236,24 @@ async function readRanges(ctx: QueryModuleContext, table: LinkTable | 'imagelink
   return out;
 }
 
-async function readFileUsers(ctx: QueryModuleContext, ranges: Range[], redirect: boolean | undefined, descending: boolean, limit: number): Promise<RangeRow[]> {
+async function readFileUsers(
+  ctx: QueryModuleContext,
+  ranges: Range[],
+  redirect: boolean | undefined,
+  descending: boolean,
+  limit: number,
+): Promise<RangeRow[]> {
   const out: RangeRow[] = [];
   for (let i = 0; i < ranges.length && out.length < limit; i++) {
     const r = ranges[i];
-    const rows = await ctx.store.links.fileUsers({ target: r.title, namespace: r.fromNs, fromId: r.fromId, redirect, descending, limit: limit - out.length });
+    const rows = await ctx.store.links.fileUsers({
+      target: r.title,
+      namespace: r.fromNs,
+      fromId: r.fromId,
+      redirect,
+      descending,
+      limit: limit - out.length,
+    });
     for (const row of rows as Array<FileUserRow & Partial<RangeRow>>) {
       row.fromNs = row.ns;
       row.target = i;

@@ -46,8 +46,10 @@ async function runBacklinksprop(ctx: QueryModuleContext, o: BacklinkspropSpec): 
   // imagelinks only has File: targets)
   const wanted = (ns: number): boolean => (o.table === 'imagelinks' ? ns === NS_FILE : ns >= 0);
   const byKey = new Map<string, { ns: number; title: string; id: number }>();
-  for (const g of ctx.pageSet.good) if (wanted(g.ns) && !byKey.has(`${g.ns}|${g.title}`)) byKey.set(`${g.ns}|${g.title}`, { ns: g.ns, title: g.title, id: g.pageid });
-  for (const m of ctx.pageSet.missing) if (wanted(m.ns) && !byKey.has(`${m.ns}|${m.dbkey}`)) byKey.set(`${m.ns}|${m.dbkey}`, { ns: m.ns, title: m.dbkey, id: m.fakeId });
+  for (const g of ctx.pageSet.good)
+    if (wanted(g.ns) && !byKey.has(`${g.ns}|${g.title}`)) byKey.set(`${g.ns}|${g.title}`, { ns: g.ns, title: g.title, id: g.pageid });
+  for (const m of ctx.pageSet.missing)
+    if (wanted(m.ns) && !byKey.has(`${m.ns}|${m.dbkey}`)) byKey.set(`${m.ns}|${m.dbkey}`, { ns: m.ns, title: m.dbkey, id: m.fakeId });
   if (byKey.size === 0) return;
   const targets = [...byKey.values()].sort((a, b) => a.ns - b.ns || compareBytes(a.title, b.title));
   const byNsField = new Set(targets.map((t) => t.ns)).size > 1;

@@ -16,7 +16,11 @@ export const categoriesModule: QueryModule = {
     show: { type: ['hidden', '!hidden'], multi: true, help: 'Which kind of categories to show.' },
     limit: limitParam(10, 'How many categories to return.'),
     continue: continueParam(),
-    categories: { type: 'string', multi: true, help: 'Only list these categories. Useful for checking whether a certain page is in a certain category.' },
+    categories: {
+      type: 'string',
+      multi: true,
+      help: 'Only list these categories. Useful for checking whether a certain page is in a certain category.',
+    },
     dir: dirParam('The direction in which to list.'),
   },
   examples: ['action=query&prop=categories&titles=Київ'],
@@ -27,7 +31,14 @@ export const categoriesModule: QueryModule = {
     if (show.has('hidden') && show.has('!hidden')) ctx.die('show', 'Incorrect parameter - mutually exclusive values may not be supplied');
     const props = new Set((p.prop as string[] | undefined) ?? []);
     const descending = p.dir === 'descending';
-    const only = p.categories ? new Set((p.categories as string[]).map((c) => ctx.wiki.codec.parse(c, NS_CATEGORY)).filter((t) => t && t.ns === NS_CATEGORY).map((t) => t!.dbkey)) : null;
+    const only = p.categories
+      ? new Set(
+          (p.categories as string[])
+            .map((c) => ctx.wiki.codec.parse(c, NS_CATEGORY))
+            .filter((t) => t && t.ns === NS_CATEGORY)
+            .map((t) => t!.dbkey),
+        )
+      : null;
     const pages = ctx.pageSet.good.map((pg) => pg.pageid);
     let start: { pageid: number; to: string } | undefined;
     if (p.continue !== undefined) {

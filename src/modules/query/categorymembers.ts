@@ -22,23 +22,51 @@ export const categorymembersModule: QueryModule = {
   generator: true,
   description: 'List all pages in a given category.',
   params: {
-    title: { type: 'string', help: 'Which category to enumerate (required). Must include the Категорія: (or Category:) prefix. Cannot be used together with pageid.' },
+    title: {
+      type: 'string',
+      help: 'Which category to enumerate (required). Must include the Категорія: (or Category:) prefix. Cannot be used together with pageid.',
+    },
     pageid: { type: 'integer', help: 'Page ID of the category to enumerate. Cannot be used together with title.' },
-    prop: { type: ['ids', 'title', 'sortkey', 'sortkeyprefix', 'type', 'timestamp'], multi: true, default: 'ids|title', help: 'Which pieces of information to include.' },
+    prop: {
+      type: ['ids', 'title', 'sortkey', 'sortkeyprefix', 'type', 'timestamp'],
+      multi: true,
+      default: 'ids|title',
+      help: 'Which pieces of information to include.',
+    },
     namespace: namespaceParam('Only include pages in these namespaces.', { multi: true }),
-    type: { type: TYPES, multi: true, default: 'page|subcat|file', help: 'Which type of category members to include. Ignored when sort=timestamp is set.' },
+    type: {
+      type: TYPES,
+      multi: true,
+      default: 'page|subcat|file',
+      help: 'Which type of category members to include. Ignored when sort=timestamp is set.',
+    },
     continue: continueParam(),
     limit: limitParam(10, 'The maximum number of pages to return.'),
     sort: { type: ['sortkey', 'timestamp'], default: 'sortkey', help: 'Property to sort by.' },
     dir: dirParam('In which direction to sort.', ['asc', 'desc', 'ascending', 'descending', 'newer', 'older'], 'ascending'),
     start: { type: 'timestamp', help: 'Timestamp to start listing from. Can only be used with cmsort=timestamp.' },
     end: { type: 'timestamp', help: 'Timestamp to end listing at. Can only be used with cmsort=timestamp.' },
-    starthexsortkey: { type: 'string', help: 'Sortkey to start listing from, as returned by cmprop=sortkey. Can only be used with cmsort=sortkey.' },
-    endhexsortkey: { type: 'string', help: 'Sortkey to end listing at, as returned by cmprop=sortkey. Can only be used with cmsort=sortkey.' },
-    startsortkeyprefix: { type: 'string', help: 'Sortkey prefix to start listing from. Can only be used with cmsort=sortkey. Overrides cmstarthexsortkey.' },
-    endsortkeyprefix: { type: 'string', help: 'Sortkey prefix to end listing BEFORE (not at). Can only be used with cmsort=sortkey. Overrides cmendhexsortkey.' },
+    starthexsortkey: {
+      type: 'string',
+      help: 'Sortkey to start listing from, as returned by cmprop=sortkey. Can only be used with cmsort=sortkey.',
+    },
+    endhexsortkey: {
+      type: 'string',
+      help: 'Sortkey to end listing at, as returned by cmprop=sortkey. Can only be used with cmsort=sortkey.',
+    },
+    startsortkeyprefix: {
+      type: 'string',
+      help: 'Sortkey prefix to start listing from. Can only be used with cmsort=sortkey. Overrides cmstarthexsortkey.',
+    },
+    endsortkeyprefix: {
+      type: 'string',
+      help: 'Sortkey prefix to end listing BEFORE (not at). Can only be used with cmsort=sortkey. Overrides cmendhexsortkey.',
+    },
   },
-  examples: ['action=query&list=categorymembers&cmtitle=Категорія:Міста_України', 'action=query&generator=categorymembers&gcmtitle=Category:Rivers&prop=info'],
+  examples: [
+    'action=query&list=categorymembers&cmtitle=Категорія:Міста_України',
+    'action=query&generator=categorymembers&gcmtitle=Category:Rivers&prop=info',
+  ],
   cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
@@ -51,8 +79,16 @@ export const categorymembersModule: QueryModule = {
     let next: string | undefined;
 
     if (p.sort === 'timestamp') {
-      if (p.starthexsortkey !== undefined || p.startsortkeyprefix !== undefined || p.endhexsortkey !== undefined || p.endsortkeyprefix !== undefined)
-        ctx.die('badparams', 'Parameters starthexsortkey, endhexsortkey, startsortkeyprefix and endsortkeyprefix can only be used with cmsort=sortkey');
+      if (
+        p.starthexsortkey !== undefined ||
+        p.startsortkeyprefix !== undefined ||
+        p.endhexsortkey !== undefined ||
+        p.endsortkeyprefix !== undefined
+      )
+        ctx.die(
+          'badparams',
+          'Parameters starthexsortkey, endhexsortkey, startsortkeyprefix and endsortkeyprefix can only be used with cmsort=sortkey',
+        );
       let start = p.start !== undefined ? { timestamp: p.start as string, pageid: descending ? Number.MAX_SAFE_INTEGER : 0 } : undefined;
       if (p.continue !== undefined) {
         const m = /^(\d{14})\|(\d+)$/.exec(p.continue);
@@ -69,10 +105,18 @@ export const categorymembersModule: QueryModule = {
       rows.push(...found.rows);
       if (found.next) next = `${found.next.timestamp}|${found.next.pageid}`;
     } else {
-      if (p.start !== undefined || p.end !== undefined) ctx.die('badparams', 'Parameters start and end can only be used with cmsort=timestamp');
+      if (p.start !== undefined || p.end !== undefined)
+        ctx.die('badparams', 'Parameters start and end can only be used with cmsort=timestamp');
       let types = TYPES.filter((t) => (p.type as string[]).includes(t));
       // a namespace filter on 6 or 14 only decides which member types can match at all
-      if (namespaces) types = types.filter((t) => (t === 'file' ? namespaces.includes(NS_FILE) : t === 'subcat' ? namespaces.includes(NS_CATEGORY) : namespaces.some((n) => n !== NS_FILE && n !== NS_CATEGORY)));
+      if (namespaces)
+        types = types.filter((t) =>
+          t === 'file'
+            ? namespaces.includes(NS_FILE)
+            : t === 'subcat'
+              ? namespaces.includes(NS_CATEGORY)
+              : namespaces.some((n) => n !== NS_FILE && n !== NS_CATEGORY),
+        );
       if (descending) types.reverse();
       let startType = 0;
       let start: { sortkey: string; pageid: number } | undefined;
@@ -87,7 +131,12 @@ export const categorymembersModule: QueryModule = {
       } else if (p.starthexsortkey !== undefined) {
         start = { sortkey: unhex(p.starthexsortkey), pageid: descending ? Number.MAX_SAFE_INTEGER : 0 };
       }
-      const end = p.endsortkeyprefix !== undefined ? ucfirstAll(p.endsortkeyprefix) : p.endhexsortkey !== undefined ? unhex(p.endhexsortkey) : undefined;
+      const end =
+        p.endsortkeyprefix !== undefined
+          ? ucfirstAll(p.endsortkeyprefix)
+          : p.endhexsortkey !== undefined
+            ? unhex(p.endhexsortkey)
+            : undefined;
       for (let i = startType; i < types.length && next === undefined; i++) {
         const type = types[i];
         const found = await scan(
@@ -104,7 +153,11 @@ export const categorymembersModule: QueryModule = {
     }
 
     // the page set lists the members in this (sort key) order
-    if (ctx.generator) await generatePageRows(ctx, rows.map((r) => r.pageid));
+    if (ctx.generator)
+      await generatePageRows(
+        ctx,
+        rows.map((r) => r.pageid),
+      );
     else {
       const out = ctx.result.queryList('categorymembers');
       for (const r of rows) {

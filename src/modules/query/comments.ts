@@ -16,7 +16,10 @@ const escapeHtml = (s: string) => htmlspecialchars(s, 'both');
 const COMMENT_LINK = /\[\[:?([^\]|]+)(?:\|([^\]]*))?\]\]([a-zабвгґдеєжзиіїйклмнопрстуфхцчшщьюя']*)/gu;
 
 function unescapeTarget(target: string): string {
-  return target.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#039;/g, "'");
+  return target
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#039;/g, "'");
 }
 
 /** What formatting comments needs from the store: which linked pages exist, and the red-link tooltip. */
@@ -37,7 +40,10 @@ export async function commentLinks(ctx: QueryModuleContext, comments: string[]):
     }
   }
   if (targets.size === 0) return { existing: new Set(), redLinkTitle: '' };
-  const [rows, red] = await Promise.all([ctx.store.pages.byTitles([...targets.values()]), new MessageLoader(ctx.store, ctx.wiki).get('red-link-title', ctx.wiki.lang)]);
+  const [rows, red] = await Promise.all([
+    ctx.store.pages.byTitles([...targets.values()]),
+    new MessageLoader(ctx.store, ctx.wiki).get('red-link-title', ctx.wiki.lang),
+  ]);
   return { existing: new Set(rows.map((r) => r.ns + ':' + r.title)), redLinkTitle: red === false ? '$1 (page does not exist)' : red };
 }
 
@@ -66,7 +72,14 @@ export function formatComment(ctx: QueryModuleContext, comment: string, links: C
  * The comment fields of one row: `commenthidden` when the comment is deleted, else `comment` and
  * `parsedcomment` as asked for (`links` read by commentLinks when parsedcomment is).
  */
-export function addCommentFields(ctx: QueryModuleContext, item: Record<string, unknown>, props: Set<string>, hidden: boolean, comment: string, links: CommentLinks | null): void {
+export function addCommentFields(
+  ctx: QueryModuleContext,
+  item: Record<string, unknown>,
+  props: Set<string>,
+  hidden: boolean,
+  comment: string,
+  links: CommentLinks | null,
+): void {
   if (!props.has('comment') && !props.has('parsedcomment')) return;
   if (hidden) item.commenthidden = true;
   else {

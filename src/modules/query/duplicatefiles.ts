@@ -31,7 +31,10 @@ export const duplicatefilesModule: QueryModule = {
     dir: dirParam('The direction in which to list.'),
     localonly: { type: 'boolean', default: false, help: 'Look only for files in the local repository.' },
   },
-  examples: ['action=query&titles=File:Albert_Einstein_Head.jpg&prop=duplicatefiles', 'action=query&generator=allimages&prop=duplicatefiles'],
+  examples: [
+    'action=query&titles=File:Albert_Einstein_Head.jpg&prop=duplicatefiles',
+    'action=query&generator=allimages&prop=duplicatefiles',
+  ],
   cacheMode: () => 'public',
   needsFileDuplicates: true,
   async run(ctx) {

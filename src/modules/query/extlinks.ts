@@ -17,8 +17,15 @@ export const extlinksModule: QueryModule = {
   params: {
     limit: limitParam(10, 'How many links to return.'),
     offset: { type: 'integer', help: 'When more results are available, use this to continue.' },
-    protocol: { type: PROTOCOL_NAMES, default: '', help: 'Protocol of the URL. If empty and elquery set, the protocol is http. Leave both this and elquery empty to list all external links.' },
-    query: { type: 'string', help: 'Search string without protocol. Useful for checking whether a certain page contains a certain external url.' },
+    protocol: {
+      type: PROTOCOL_NAMES,
+      default: '',
+      help: 'Protocol of the URL. If empty and elquery set, the protocol is http. Leave both this and elquery empty to list all external links.',
+    },
+    query: {
+      type: 'string',
+      help: 'Search string without protocol. Useful for checking whether a certain page contains a certain external url.',
+    },
     expandurl: { type: 'boolean', default: false, help: 'Expand protocol-relative URLs with the canonical protocol.' },
   },
   examples: ['action=query&prop=extlinks&titles=Київ'],

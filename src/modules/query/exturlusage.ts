@@ -19,7 +19,11 @@ export const exturlusageModule: QueryModule = {
   params: {
     prop: { type: ['ids', 'title', 'url'], multi: true, default: 'ids|title|url', help: 'Which pieces of information to include.' },
     offset: { type: 'integer', help: 'When more results are available, use this to continue.' },
-    protocol: { type: PROTOCOL_NAMES, default: '', help: 'Protocol of the URL. If empty and euquery set, the protocol is http. Leave both this and euquery empty to list all external links.' },
+    protocol: {
+      type: PROTOCOL_NAMES,
+      default: '',
+      help: 'Protocol of the URL. If empty and euquery set, the protocol is http. Leave both this and euquery empty to list all external links.',
+    },
     query: { type: 'string', help: 'Search string without protocol. See Special:LinkSearch. Leave empty to list all external links.' },
     namespace: namespaceParam('The page namespaces to enumerate.', { multi: true }),
     limit: limitParam(10, 'How many pages to return.'),
@@ -34,7 +38,12 @@ export const exturlusageModule: QueryModule = {
     const limit = p.limit as number;
     const offset = offsetOf(ctx);
     const namespaces = p.namespace as number[] | undefined;
-    const rows = await ctx.store.relations.extUrlUsage({ indexPrefix, namespaces: namespaces && namespaces.length ? namespaces : undefined, offset, limit: limit + 1 });
+    const rows = await ctx.store.relations.extUrlUsage({
+      indexPrefix,
+      namespaces: namespaces && namespaces.length ? namespaces : undefined,
+      offset,
+      limit: limit + 1,
+    });
     const generated: number[] = [];
     const list = ctx.generator ? null : ctx.result.queryList('exturlusage');
     rows.forEach((row, i) => {

@@ -2,7 +2,12 @@
 import { defineBacklinkspropModule } from './backlinksprop-shared.js';
 
 export const fileusageModule = defineBacklinkspropModule({
-  name: 'fileusage', prefix: 'fu', table: 'imagelinks',
+  name: 'fileusage',
+  prefix: 'fu',
+  table: 'imagelinks',
   description: 'Find all pages that use the given files.',
-  examples: ['action=query&prop=fileusage&titles=File:Linux_logo.png', 'action=query&generator=fileusage&titles=File:Linux_logo.png&prop=info'],
+  examples: [
+    'action=query&prop=fileusage&titles=File:Linux_logo.png',
+    'action=query&generator=fileusage&titles=File:Linux_logo.png&prop=info',
+  ],
 });

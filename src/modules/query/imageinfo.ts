@@ -26,8 +26,25 @@ import { continueParts } from './shared.js';
 
 /** ApiQueryImageInfo::getPropertyNames() of 1.25, in its order. */
 export const IMAGEINFO_PROPS = [
-  'timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'canonicaltitle', 'url', 'size', 'dimensions', 'sha1', 'mime',
-  'thumbmime', 'mediatype', 'metadata', 'commonmetadata', 'extmetadata', 'archivename', 'bitdepth', 'uploadwarning',
+  'timestamp',
+  'user',
+  'userid',
+  'comment',
+  'parsedcomment',
+  'canonicaltitle',
+  'url',
+  'size',
+  'dimensions',
+  'sha1',
+  'mime',
+  'thumbmime',
+  'mediatype',
+  'metadata',
+  'commonmetadata',
+  'extmetadata',
+  'archivename',
+  'bitdepth',
+  'uploadwarning',
 ];
 
 export const imageinfoModule: QueryModule = {
@@ -48,9 +65,21 @@ export const imageinfoModule: QueryModule = {
     urlheight: { type: 'integer', default: -1, help: 'Similar to iiurlwidth.' },
     metadataversion: { type: 'string', default: '1', help: "Version of metadata to use. If 'latest' is specified, use latest version." },
     extmetadatalanguage: { type: 'string', help: 'What language to fetch extmetadata in (default: the content language).' },
-    extmetadatamultilang: { type: 'boolean', default: false, help: 'If translations for extmetadata property are available, fetch all of them.' },
-    extmetadatafilter: { type: 'string', multi: true, help: 'If specified and non-empty, only these keys will be returned for iiprop=extmetadata.' },
-    urlparam: { type: 'string', default: '', help: 'A handler specific parameter string (accepted, not used: no thumbnails are rendered).' },
+    extmetadatamultilang: {
+      type: 'boolean',
+      default: false,
+      help: 'If translations for extmetadata property are available, fetch all of them.',
+    },
+    extmetadatafilter: {
+      type: 'string',
+      multi: true,
+      help: 'If specified and non-empty, only these keys will be returned for iiprop=extmetadata.',
+    },
+    urlparam: {
+      type: 'string',
+      default: '',
+      help: 'A handler specific parameter string (accepted, not used: no thumbnails are rendered).',
+    },
     continue: continueParam('If the query response includes a continue value, use it here to get another page of results.'),
     localonly: { type: 'boolean', default: false, help: 'Look only for files in the local repository.' },
   },
@@ -76,8 +105,16 @@ export const imageinfoModule: QueryModule = {
     const scale = thumbBox(p.urlwidth as number, p.urlheight as number);
     const filter = (p.extmetadatafilter as string[] | undefined) ?? [];
     const end = p.end as string | undefined;
-    const files = await findFiles(ctx, list.map((t) => t.dbkey));
-    const links = prop.has('parsedcomment') ? await commentLinks(ctx, [...files.values()].map((f) => f.description)) : null;
+    const files = await findFiles(
+      ctx,
+      list.map((t) => t.dbkey),
+    );
+    const links = prop.has('parsedcomment')
+      ? await commentLinks(
+          ctx,
+          [...files.values()].map((f) => f.description),
+        )
+      : null;
     for (const t of list) {
       const entry = ctx.pageSet.entry(t.id);
       if (!entry) continue;
@@ -138,7 +175,14 @@ function thumbBox(width: number, height: number): Box | null {
   return null;
 }
 
-function info(ctx: QueryModuleContext, file: FileRow, prop: Set<string>, scale: Box | null, filter: string[], links: CommentLinks | null): Record<string, unknown> {
+function info(
+  ctx: QueryModuleContext,
+  file: FileRow,
+  prop: Set<string>,
+  scale: Box | null,
+  filter: string[],
+  links: CommentLinks | null,
+): Record<string, unknown> {
   const vals = fileInfo(ctx, file, prop, links);
   if (prop.has('extmetadata') && filter.length && vals.extmetadata) {
     const keep = new Set(filter);

@@ -2,7 +2,13 @@
 import { defineBacklinksModule } from './backlinks-shared.js';
 
 export const imageusageModule = defineBacklinksModule({
-  name: 'imageusage', prefix: 'iu', table: 'imagelinks', withRedirect: true,
+  name: 'imageusage',
+  prefix: 'iu',
+  table: 'imagelinks',
+  withRedirect: true,
   description: 'Find all pages that use the given image title.',
-  examples: ['action=query&list=imageusage&iutitle=File:Linux_logo.png', 'action=query&generator=imageusage&giutitle=File:Linux_logo.png&prop=info'],
+  examples: [
+    'action=query&list=imageusage&iutitle=File:Linux_logo.png',
+    'action=query&generator=imageusage&giutitle=File:Linux_logo.png&prop=info',
+  ],
 });

@@ -6,7 +6,18 @@ import { mwToIso } from '../../wiki/timestamps.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { pageUrl, serverOf, wfUrlencode } from '../../wiki/files.js';
 
-const PROPS = ['protection', 'talkid', 'watched', 'watchers', 'notificationtimestamp', 'subjectid', 'url', 'readable', 'preload', 'displaytitle'];
+const PROPS = [
+  'protection',
+  'talkid',
+  'watched',
+  'watchers',
+  'notificationtimestamp',
+  'subjectid',
+  'url',
+  'readable',
+  'preload',
+  'displaytitle',
+];
 
 export const infoModule: QueryModule = {
   kind: 'prop',
@@ -16,7 +27,12 @@ export const infoModule: QueryModule = {
   description: 'Get basic page information.',
   params: {
     prop: { type: PROPS, multi: true, help: 'Which additional properties to get.' },
-    token: { type: ['edit', 'delete', 'protect', 'move', 'block', 'unblock', 'email', 'import', 'watch'], multi: true, deprecated: true, help: 'Use action=query&meta=tokens instead.' },
+    token: {
+      type: ['edit', 'delete', 'protect', 'move', 'block', 'unblock', 'email', 'import', 'watch'],
+      multi: true,
+      deprecated: true,
+      help: 'Use action=query&meta=tokens instead.',
+    },
     continue: continueParam(),
   },
   examples: ['action=query&prop=info&titles=Київ', 'action=query&prop=info&inprop=protection|url&titles=Київ'],
@@ -27,7 +43,8 @@ export const infoModule: QueryModule = {
     // ApiQueryInfo::getDisplayTitle: the displaytitle page property of the set's pages, in one call
     const displayTitles = new Map<number, string>();
     if (props.has('displaytitle') && ctx.pageSet.good.length) {
-      for (const row of await ctx.store.relations.propsOf({ pageids: ctx.pageSet.good.map((p) => p.pageid), names: ['displaytitle'] })) displayTitles.set(row.page, row.value);
+      for (const row of await ctx.store.relations.propsOf({ pageids: ctx.pageSet.good.map((p) => p.pageid), names: ['displaytitle'] }))
+        displayTitles.set(row.page, row.value);
     }
     // a generator's pages may have come without these fields: one read by id then
     for (const page of await ctx.pageSet.rows()) {
@@ -65,7 +82,16 @@ async function associatedPageIds(ctx: QueryModuleContext, props: Set<string>): P
   return new Map(rows.map((r) => [r.ns + ':' + r.title, r.pageid]));
 }
 
-function extras(ctx: QueryModuleContext, e: Obj, ns: number, dbkey: string, props: Set<string>, exists: boolean, associated: Map<string, number>, displayTitle?: string): void {
+function extras(
+  ctx: QueryModuleContext,
+  e: Obj,
+  ns: number,
+  dbkey: string,
+  props: Set<string>,
+  exists: boolean,
+  associated: Map<string, number>,
+  displayTitle?: string,
+): void {
   if (props.has('protection')) {
     // nothing is protected on this wiki; the restriction types are those MediaWiki offers
     e.protection = [];

@@ -2,7 +2,9 @@
 import { defineBacklinkspropModule } from './backlinksprop-shared.js';
 
 export const linkshereModule = defineBacklinkspropModule({
-  name: 'linkshere', prefix: 'lh', table: 'pagelinks',
+  name: 'linkshere',
+  prefix: 'lh',
+  table: 'pagelinks',
   description: 'Find all pages that link to the given pages.',
   examples: ['action=query&prop=linkshere&titles=Головна', 'action=query&generator=linkshere&titles=Головна&prop=info'],
 });

@@ -11,16 +11,60 @@ import { addUserFields, logTitleInfo, timestampIdContinue } from './history-shar
 import { addTitleFields } from './shared.js';
 
 /** $wgLogTypes of 1.25. */
-export const LOG_TYPES = ['', 'block', 'protect', 'rights', 'delete', 'upload', 'move', 'import', 'patrol', 'merge', 'suppress', 'managetags', 'newusers'];
+export const LOG_TYPES = [
+  '',
+  'block',
+  'protect',
+  'rights',
+  'delete',
+  'upload',
+  'move',
+  'import',
+  'patrol',
+  'merge',
+  'suppress',
+  'managetags',
+  'newusers',
+];
 
 /** array_keys($wgLogActions + $wgLogActionsHandlers) of 1.25. */
 export const LOG_ACTIONS = [
-  'block/block', 'block/unblock', 'block/reblock', 'protect/protect', 'protect/modify', 'protect/unprotect', 'protect/move_prot',
-  'upload/upload', 'upload/overwrite', 'upload/revert', 'import/upload', 'import/interwiki', 'merge/merge', 'suppress/block',
-  'suppress/reblock', 'delete/delete', 'delete/restore', 'delete/event', 'delete/revision', 'move/move', 'move/move_redir',
-  'newusers/newusers', 'newusers/create', 'newusers/create2', 'newusers/byemail', 'newusers/autocreate', 'patrol/patrol',
-  'rights/rights', 'rights/autopromote', 'suppress/event', 'suppress/delete', 'suppress/revision', 'managetags/create',
-  'managetags/delete', 'managetags/activate', 'managetags/deactivate',
+  'block/block',
+  'block/unblock',
+  'block/reblock',
+  'protect/protect',
+  'protect/modify',
+  'protect/unprotect',
+  'protect/move_prot',
+  'upload/upload',
+  'upload/overwrite',
+  'upload/revert',
+  'import/upload',
+  'import/interwiki',
+  'merge/merge',
+  'suppress/block',
+  'suppress/reblock',
+  'delete/delete',
+  'delete/restore',
+  'delete/event',
+  'delete/revision',
+  'move/move',
+  'move/move_redir',
+  'newusers/newusers',
+  'newusers/create',
+  'newusers/create2',
+  'newusers/byemail',
+  'newusers/autocreate',
+  'patrol/patrol',
+  'rights/rights',
+  'rights/autopromote',
+  'suppress/event',
+  'suppress/delete',
+  'suppress/revision',
+  'managetags/create',
+  'managetags/delete',
+  'managetags/activate',
+  'managetags/deactivate',
 ];
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
@@ -65,19 +109,27 @@ export const logeventsModule: QueryModule = {
     const from = cont && { timestamp: cont[0], logid: Number(cont[1]) };
     const limit = p.limit as number;
     // the dump carries no change tags
-    const rows = p.tag !== undefined ? [] : await ctx.store.history.logEvents({
-      type,
-      action,
-      user: p.user,
-      title,
-      prefix,
-      descending: p.dir === 'older',
-      start: p.start,
-      end: p.end,
-      from,
-      limit: limit + 1,
-    });
-    const links = props.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.comment)) : null;
+    const rows =
+      p.tag !== undefined
+        ? []
+        : await ctx.store.history.logEvents({
+            type,
+            action,
+            user: p.user,
+            title,
+            prefix,
+            descending: p.dir === 'older',
+            start: p.start,
+            end: p.end,
+            from,
+            limit: limit + 1,
+          });
+    const links = props.has('parsedcomment')
+      ? await commentLinks(
+          ctx,
+          rows.slice(0, limit).map((r) => r.comment),
+        )
+      : null;
     const out = ctx.result.queryList('logevents');
     const titleInfo = logTitleInfo(ctx);
     rows.forEach((r, i) => {

@@ -14,7 +14,11 @@ export const pagepropsModule: QueryModule = {
   description: 'Get various properties defined in the page content.',
   params: {
     continue: continueParam(),
-    prop: { type: 'string', multi: true, help: 'Only list these props. Useful for checking whether a certain page uses a certain page prop.' },
+    prop: {
+      type: 'string',
+      multi: true,
+      help: 'Only list these props. Useful for checking whether a certain page uses a certain page prop.',
+    },
   },
   examples: ['action=query&prop=pageprops&titles=Категорія:Статті без джерел|Київ'],
   cacheMode: () => 'public',

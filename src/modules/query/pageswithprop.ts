@@ -20,7 +20,10 @@ export const pageswithpropModule: QueryModule = {
     limit: limitParam(10, 'The maximum number of pages to return.'),
     dir: dirParam('In which direction to sort.'),
   },
-  examples: ['action=query&list=pageswithprop&pwppropname=hiddencat&pwpprop=title|value', 'action=query&generator=pageswithprop&gpwppropname=notoc&prop=info'],
+  examples: [
+    'action=query&list=pageswithprop&pwppropname=hiddencat&pwpprop=title|value',
+    'action=query&generator=pageswithprop&gpwppropname=notoc&prop=info',
+  ],
   cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
@@ -29,7 +32,12 @@ export const pageswithpropModule: QueryModule = {
     const descending = p.dir === 'descending';
     const limit = p.limit as number;
     // PHP (int) of the continuation
-    const rows = await ctx.store.relations.pagesWithProp({ name: p.propname as string, fromId: cont ? intval(cont[0]) : undefined, descending, limit: limit + 1 });
+    const rows = await ctx.store.relations.pagesWithProp({
+      name: p.propname as string,
+      fromId: cont ? intval(cont[0]) : undefined,
+      descending,
+      limit: limit + 1,
+    });
     const generated: number[] = [];
     const list = ctx.generator ? null : ctx.result.queryList('pageswithprop');
     rows.forEach((row, i) => {

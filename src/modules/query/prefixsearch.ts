@@ -43,7 +43,13 @@ async function backend(ctx: ModuleContext, namespaces: number[], search: string,
 }
 
 /** PrefixSearch::search: `limit` titles from `offset` that begin with `search`. */
-export async function prefixSearchTitles(ctx: ModuleContext, search: string, limit: number, namespaces: number[], offset: number): Promise<PrefixMatch[]> {
+export async function prefixSearchTitles(
+  ctx: ModuleContext,
+  search: string,
+  limit: number,
+  namespaces: number[],
+  offset: number,
+): Promise<PrefixMatch[]> {
   search = phpTrim(search);
   if (search === '') return [];
   namespaces = validNamespaces(ctx, namespaces);

@@ -27,7 +27,9 @@ export const randomModule: QueryModule = {
     const asked = p.namespace as number[] | undefined;
     const namespaces = asked && asked.length ? [...new Set(asked)] : [...ctx.wiki.codec.namespaces.keys()].filter((n) => n >= 0);
     const pick = async (from: number, n: number) =>
-      (await ctx.store.relations.randomPages({ namespaces, redirect: p.redirect === true, from, limit: n })).sort((a, b) => a.random - b.random).slice(0, n);
+      (await ctx.store.relations.randomPages({ namespaces, redirect: p.redirect === true, from, limit: n }))
+        .sort((a, b) => a.random - b.random)
+        .slice(0, n);
     let rows = await pick(Math.random(), limit);
     // too few above the point: the lowest ones, as SpecialRandompage does
     if (rows.length < limit) rows = [...rows, ...(await pick(0, limit - rows.length))];

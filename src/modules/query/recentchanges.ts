@@ -12,7 +12,22 @@ import { addCommentFields, commentLinks } from './comments.js';
 import { addUserFields, logTitleInfo, timestampIdContinue } from './history-shared.js';
 import { addTitleFields } from './shared.js';
 
-const PROPS = ['user', 'userid', 'comment', 'parsedcomment', 'flags', 'timestamp', 'title', 'ids', 'sizes', 'redirect', 'patrolled', 'loginfo', 'tags', 'sha1'];
+const PROPS = [
+  'user',
+  'userid',
+  'comment',
+  'parsedcomment',
+  'flags',
+  'timestamp',
+  'title',
+  'ids',
+  'sizes',
+  'redirect',
+  'patrolled',
+  'loginfo',
+  'tags',
+  'sha1',
+];
 const SHOW = ['minor', '!minor', 'bot', '!bot', 'anon', '!anon', 'redirect', '!redirect', 'patrolled', '!patrolled', 'unpatrolled'];
 /** RecentChange::getChangeTypes and the rc_type numbers */
 const TYPES: Record<string, number> = { edit: 0, new: 1, log: 3, external: 5 };
@@ -41,13 +56,17 @@ export const recentchangesModule: QueryModule = {
     toponly: { type: 'boolean', default: false, help: 'Only list changes which are the latest revision.' },
     continue: continueParam(),
   },
-  examples: ['action=query&list=recentchanges&rcprop=title|ids|sizes|flags|user', 'action=query&generator=recentchanges&rcshow=!patrolled&prop=info'],
+  examples: [
+    'action=query&list=recentchanges&rcprop=title|ids|sizes|flags|user',
+    'action=query&generator=recentchanges&rcshow=!patrolled&prop=info',
+  ],
   cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
     const show = new Set((p.show as string[] | undefined) ?? []);
-    const conflict = ['minor', 'bot', 'anon', 'redirect', 'patrolled'].some((f) => show.has(f) && show.has('!' + f)) ||
+    const conflict =
+      ['minor', 'bot', 'anon', 'redirect', 'patrolled'].some((f) => show.has(f) && show.has('!' + f)) ||
       (show.has('unpatrolled') && (show.has('patrolled') || show.has('!patrolled')));
     if (conflict) ctx.die('show', 'Incorrect parameter - mutually exclusive values may not be supplied');
     // readers here have no patrol right
@@ -60,23 +79,32 @@ export const recentchangesModule: QueryModule = {
     const limit = p.limit as number;
     const flag = (name: string) => (show.has(name) ? true : show.has('!' + name) ? false : undefined);
     // the dump carries no change tags
-    const rows = p.tag !== undefined ? [] : await ctx.store.history.recentChanges({
-      descending: p.dir === 'older',
-      start: p.start,
-      end: p.end,
-      from,
-      namespaces: p.namespace,
-      user: p.user,
-      excludeUser: p.excludeuser,
-      types: (p.type as string[]).map((t) => TYPES[t]),
-      minor: flag('minor'),
-      bot: flag('bot'),
-      anon: flag('anon'),
-      redirect: flag('redirect'),
-      topOnly: p.toponly,
-      limit: limit + 1,
-    });
-    const links = !ctx.generator && props.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.comment)) : null;
+    const rows =
+      p.tag !== undefined
+        ? []
+        : await ctx.store.history.recentChanges({
+            descending: p.dir === 'older',
+            start: p.start,
+            end: p.end,
+            from,
+            namespaces: p.namespace,
+            user: p.user,
+            excludeUser: p.excludeuser,
+            types: (p.type as string[]).map((t) => TYPES[t]),
+            minor: flag('minor'),
+            bot: flag('bot'),
+            anon: flag('anon'),
+            redirect: flag('redirect'),
+            topOnly: p.toponly,
+            limit: limit + 1,
+          });
+    const links =
+      !ctx.generator && props.has('parsedcomment')
+        ? await commentLinks(
+            ctx,
+            rows.slice(0, limit).map((r) => r.comment),
+          )
+        : null;
     const out = ctx.generator ? null : ctx.result.queryList('recentchanges');
     const titleInfo = logTitleInfo(ctx);
     rows.forEach((r, i) => {

@@ -17,7 +17,20 @@ import { DEFAULT_RENDER_OPTIONS, renderPage, renderRevision } from '../page-rend
 import { userLanguage } from '../../wiki/messages.js';
 import { dieBadContinue } from './shared.js';
 
-const PROPS = ['ids', 'flags', 'timestamp', 'user', 'userid', 'size', 'sha1', 'contentmodel', 'comment', 'parsedcomment', 'content', 'tags'];
+const PROPS = [
+  'ids',
+  'flags',
+  'timestamp',
+  'user',
+  'userid',
+  'size',
+  'sha1',
+  'contentmodel',
+  'comment',
+  'parsedcomment',
+  'content',
+  'tags',
+];
 
 export const revisionsModule: QueryModule = {
   kind: 'prop',
@@ -26,7 +39,11 @@ export const revisionsModule: QueryModule = {
   description: 'Get revision information.',
   params: {
     prop: { type: PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
-    slots: { type: ['main', '*'], multi: true, help: 'Which revision slots to return data for (MediaWiki 1.32+ clients); only the main slot exists.' },
+    slots: {
+      type: ['main', '*'],
+      multi: true,
+      help: 'Which revision slots to return data for (MediaWiki 1.32+ clients); only the main slot exists.',
+    },
     limit: limitParam(undefined, 'Limit how many revisions will be returned (enumeration mode).'),
     startid: { type: 'integer', help: 'From which revision ID to start enumeration.' },
     endid: { type: 'integer', help: 'Stop revision enumeration on this revision ID.' },
@@ -36,18 +53,37 @@ export const revisionsModule: QueryModule = {
     user: { type: 'user', help: 'Only include revisions made by user.' },
     excludeuser: { type: 'user', help: 'Exclude revisions made by user.' },
     tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
-    parse: { type: 'boolean', default: false, help: 'Parse revision content (requires prop=content). For performance reasons, if this option is used, rvlimit is enforced to 1.' },
-    expandtemplates: { type: 'boolean', default: false, help: 'Expand templates in revision content (not supported here: content is returned as stored).' },
+    parse: {
+      type: 'boolean',
+      default: false,
+      help: 'Parse revision content (requires prop=content). For performance reasons, if this option is used, rvlimit is enforced to 1.',
+    },
+    expandtemplates: {
+      type: 'boolean',
+      default: false,
+      help: 'Expand templates in revision content (not supported here: content is returned as stored).',
+    },
     section: { type: 'string', help: 'Only retrieve the content of this section number.' },
     contentformat: { type: ['text/x-wiki'], help: 'Serialization format used for difftotext and expected for output of content.' },
     continue: continueParam(),
   },
-  examples: ['action=query&prop=revisions&titles=Київ&rvprop=timestamp|user|comment|content', 'action=query&prop=revisions&titles=Київ&rvlimit=5&rvprop=timestamp|user|comment'],
+  examples: [
+    'action=query&prop=revisions&titles=Київ&rvprop=timestamp|user|comment|content',
+    'action=query&prop=revisions&titles=Київ&rvlimit=5&rvprop=timestamp|user|comment',
+  ],
   cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
-    const enumMode = p.limit !== undefined || p.startid !== undefined || p.endid !== undefined || p.dir === 'newer' || p.start !== undefined || p.end !== undefined || p.user !== undefined || p.excludeuser !== undefined;
+    const enumMode =
+      p.limit !== undefined ||
+      p.startid !== undefined ||
+      p.endid !== undefined ||
+      p.dir === 'newer' ||
+      p.start !== undefined ||
+      p.end !== undefined ||
+      p.user !== undefined ||
+      p.excludeuser !== undefined;
     const pageSet = ctx.pageSet;
     const pages = pageSet.good;
     const revCount = pageSet.revisionIds.size;
@@ -56,7 +92,10 @@ export const revisionsModule: QueryModule = {
       ctx.die('revids', 'The revids= parameter may not be used with the list options (limit, startid, endid, dirNewer, start, end).');
     }
     if (enumMode && pages.length > 1) {
-      ctx.die('multpages', 'titles, pageids or a generator was used to supply multiple pages, but the limit, startid, endid, dirNewer, user, excludeuser, start and end parameters may only be used on a single page.');
+      ctx.die(
+        'multpages',
+        'titles, pageids or a generator was used to supply multiple pages, but the limit, startid, endid, dirNewer, user, excludeuser, start and end parameters may only be used on a single page.',
+      );
     }
     const fetchContent = props.has('content');
     const slots = p.slots as string[] | undefined;
@@ -109,8 +148,15 @@ export const revisionsModule: QueryModule = {
       list.sort((a, b) => a.pageid - b.pageid || a.revid - b.revid);
     }
     if (p.tag !== undefined) list = []; // the dump carries no change tags
-    const texts = fetchContent ? await ctx.store.history.texts(list.filter((r) => !r.textHidden).map((r) => r.revid)) : new Map<number, string>();
-    const links = props.has('parsedcomment') ? await commentLinks(ctx, list.map((r) => r.comment)) : null;
+    const texts = fetchContent
+      ? await ctx.store.history.texts(list.filter((r) => !r.textHidden).map((r) => r.revid))
+      : new Map<number, string>();
+    const links = props.has('parsedcomment')
+      ? await commentLinks(
+          ctx,
+          list.map((r) => r.comment),
+        )
+      : null;
     const byPage = new Map<number, Record<string, unknown>[]>();
     for (const rev of list) {
       const v: Record<string, unknown> = {};
@@ -144,8 +190,16 @@ export const revisionsModule: QueryModule = {
           let content = sectionOf(text, p.section);
           if (content === null) ctx.die('nosuchsection', `There is no section ${p.section} in r${rev.revid}`);
           // rvparse: the content as action=parse renders it (the same renderer and parser cache)
-          if (p.parse) content = await renderRevisionText(ctx, rev, pages.find((pg) => pg.pageid === rev.pageid)?.title ?? '', content!, p.section === undefined);
-          if (slots) v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: rev.contentFormat }, 'content', content!) };
+          if (p.parse)
+            content = await renderRevisionText(
+              ctx,
+              rev,
+              pages.find((pg) => pg.pageid === rev.pageid)?.title ?? '',
+              content!,
+              p.section === undefined,
+            );
+          if (slots)
+            v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: rev.contentFormat }, 'content', content!) };
           else withContent(Object.assign(v, { contentformat: rev.contentFormat, contentmodel: rev.contentModel }), 'content', content!);
         }
       }
@@ -166,12 +220,19 @@ export const revisionsModule: QueryModule = {
   },
 };
 
-async function renderRevisionText(ctx: QueryModuleContext, rev: RevisionRecord, dbkey: string, text: string, wholeRevision: boolean): Promise<string> {
+async function renderRevisionText(
+  ctx: QueryModuleContext,
+  rev: RevisionRecord,
+  dbkey: string,
+  text: string,
+  wholeRevision: boolean,
+): Promise<string> {
   // rvparse renders with the request's user language, as ApiParse does; a section is rendered on its own
   const userLang = userLanguage(ctx.request.raw.uselang, ctx.wiki.lang);
   const o = { title: { ns: rev.ns, dbkey }, ...DEFAULT_RENDER_OPTIONS, userLang };
   if (!wholeRevision) return (await renderPage(ctx.store, ctx.wiki, Object.assign({}, o, { text }))).html;
-  return (await renderRevision(ctx.store, ctx.wiki, Object.assign({}, o, { pageid: rev.pageid, revid: rev.revid, text: async () => text }))).html;
+  return (await renderRevision(ctx.store, ctx.wiki, Object.assign({}, o, { pageid: rev.pageid, revid: rev.revid, text: async () => text })))
+    .html;
 }
 
 /**

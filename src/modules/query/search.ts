@@ -82,7 +82,19 @@ export const searchModule: QueryModule = {
     what: { type: ['title', 'text', 'nearmatch'], help: 'Search inside the text or titles.' },
     info: { type: ['totalhits', 'suggestion'], multi: true, default: 'totalhits|suggestion', help: 'What metadata to return.' },
     prop: {
-      type: ['size', 'wordcount', 'timestamp', 'score', 'snippet', 'titlesnippet', 'redirecttitle', 'redirectsnippet', 'sectiontitle', 'sectionsnippet', 'hasrelated'],
+      type: [
+        'size',
+        'wordcount',
+        'timestamp',
+        'score',
+        'snippet',
+        'titlesnippet',
+        'redirecttitle',
+        'redirectsnippet',
+        'sectiontitle',
+        'sectionsnippet',
+        'hasrelated',
+      ],
       multi: true,
       default: 'size|wordcount|timestamp|snippet',
       help: 'What properties to return.',
@@ -93,7 +105,11 @@ export const searchModule: QueryModule = {
     interwiki: { type: 'boolean', default: false, help: 'Include interwiki results in the search, if available.' },
     backend: { type: [BACKEND], help: 'Which search backend to use, if not the default.' },
   },
-  examples: ['action=query&list=search&srsearch=місто', 'action=query&list=search&srwhat=text&srsearch=памʼятник', 'action=query&generator=search&gsrsearch=місто&prop=info'],
+  examples: [
+    'action=query&list=search&srsearch=місто',
+    'action=query&list=search&srwhat=text&srsearch=памʼятник',
+    'action=query&generator=search&gsrsearch=місто&prop=info',
+  ],
   cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;

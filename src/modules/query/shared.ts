@@ -16,7 +16,12 @@ export interface ModuleSpec {
  * A public generator module whose parameters and run come from its family's shared code, as one
  * MediaWiki class (ApiQueryBacklinks, ApiQueryAllLinks...) serves several module names.
  */
-export function moduleFromSpec<S extends ModuleSpec>(kind: 'prop' | 'list', spec: S, params: ParamDecls, run: (ctx: QueryModuleContext, spec: S) => Promise<void>): QueryModule {
+export function moduleFromSpec<S extends ModuleSpec>(
+  kind: 'prop' | 'list',
+  spec: S,
+  params: ParamDecls,
+  run: (ctx: QueryModuleContext, spec: S) => Promise<void>,
+): QueryModule {
   return {
     kind,
     name: spec.name,
@@ -110,7 +115,11 @@ export function addInterwikiUrl(item: Record<string, unknown>, map: InterwikiMap
 }
 
 /** A listed page as `prop=ids|title` shows it: its page id, its namespace and title, as asked for. */
-export function pageItem(ctx: QueryModuleContext, prop: Set<string>, row: { pageid: number; ns: number; title: string }): Record<string, unknown> {
+export function pageItem(
+  ctx: QueryModuleContext,
+  prop: Set<string>,
+  row: { pageid: number; ns: number; title: string },
+): Record<string, unknown> {
   const item: Record<string, unknown> = {};
   if (prop.has('ids')) item.pageid = row.pageid;
   addTitleFields(ctx, item, prop, row.ns, row.title);

@@ -13,12 +13,40 @@ import { USER_GROUPS } from '../../wiki/user-groups.js';
 import { MessageLoader } from '../message-loader.js';
 import { ARTICLE_PATH, pageUrl, serverOf } from '../../wiki/files.js';
 import { SPECIAL_PAGE_ALIASES, fixSpecialName } from '../../wiki/special-pages.js';
-import { DEFAULT_USER_OPTIONS, FUNCTION_HOOKS, LANGUAGES_WITH_VARIANTS, LANGUAGE_NAMES, MAGIC_WORDS, PROTOCOLS, VARIABLES, extensionTags } from '../../wiki/site-facts.js';
+import {
+  DEFAULT_USER_OPTIONS,
+  FUNCTION_HOOKS,
+  LANGUAGES_WITH_VARIANTS,
+  LANGUAGE_NAMES,
+  MAGIC_WORDS,
+  PROTOCOLS,
+  VARIABLES,
+  extensionTags,
+} from '../../wiki/site-facts.js';
 import { DEFAULT_EXTENSION_TAGS } from '../../wikitext/preprocessor/tokenizer.js';
 
 const PROPS = [
-  'general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'interwikimap', 'dbrepllag', 'statistics', 'usergroups', 'libraries',
-  'extensions', 'fileextensions', 'rightsinfo', 'restrictions', 'languages', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols',
+  'general',
+  'namespaces',
+  'namespacealiases',
+  'specialpagealiases',
+  'magicwords',
+  'interwikimap',
+  'dbrepllag',
+  'statistics',
+  'usergroups',
+  'libraries',
+  'extensions',
+  'fileextensions',
+  'rightsinfo',
+  'restrictions',
+  'languages',
+  'skins',
+  'extensiontags',
+  'functionhooks',
+  'showhooks',
+  'variables',
+  'protocols',
   'defaultoptions',
 ];
 
@@ -37,7 +65,10 @@ export const siteinfoModule: QueryModule = {
     numberingroup: { type: 'boolean', default: false, help: 'Lists the number of users in user groups.' },
     inlanguagecode: { type: 'string', help: 'Language code for localised language names (best effort) and skin names.' },
   },
-  examples: ['action=query&meta=siteinfo&siprop=general|namespaces|namespacealiases|statistics', 'action=query&meta=siteinfo&siprop=interwikimap&sifilteriw=local'],
+  examples: [
+    'action=query&meta=siteinfo&siprop=general|namespaces|namespacealiases|statistics',
+    'action=query&meta=siteinfo&siprop=interwikimap&sifilteriw=local',
+  ],
   cacheMode: () => 'public',
   async run(ctx) {
     const q = ctx.result.object('query');
@@ -88,7 +119,12 @@ export const siteinfoModule: QueryModule = {
           q.rightsinfo = { url: '', text: '' };
           break;
         case 'restrictions':
-          q.restrictions = { types: ['create', 'edit', 'move', 'upload'], levels: ['', 'autoconfirmed', 'sysop'], cascadinglevels: ['sysop'], semiprotectedlevels: ['autoconfirmed'] };
+          q.restrictions = {
+            types: ['create', 'edit', 'move', 'upload'],
+            levels: ['', 'autoconfirmed', 'sysop'],
+            cascadinglevels: ['sysop'],
+            semiprotectedlevels: ['autoconfirmed'],
+          };
           break;
         case 'languages':
           q.languages = LANGUAGE_NAMES.map(([code, name]) => withContent({ code }, 'name', name));
@@ -128,9 +164,14 @@ export const siteinfoModule: QueryModule = {
 async function general(ctx: QueryModuleContext): Promise<Record<string, unknown>> {
   const info = ctx.wiki.info;
   const server = serverOf(ctx.request.apiUrl);
-  const [main, dbversion] = await Promise.all([new MessageLoader(ctx.store, ctx.wiki).get('mainpage', ctx.wiki.lang), ctx.store.site.dbVersion()]);
+  const [main, dbversion] = await Promise.all([
+    new MessageLoader(ctx.store, ctx.wiki).get('mainpage', ctx.wiki.lang),
+    ctx.store.site.dbVersion(),
+  ]);
   const mainpage = main === false ? 'Головна сторінка' : main;
-  const fallback = fallbackChain(ctx.wiki.lang).slice(1).map((code) => ({ code }));
+  const fallback = fallbackChain(ctx.wiki.lang)
+    .slice(1)
+    .map((code) => ({ code }));
   const out: Obj = {
     mainpage,
     base: pageUrl(server, mainpage.replace(/ /g, '_')),

@@ -2,7 +2,14 @@
 import { defineLinksModule } from './links-shared.js';
 
 export const templatesModule = defineLinksModule({
-  name: 'templates', prefix: 'tl', table: 'templatelinks', titlesParam: 'templates',
+  name: 'templates',
+  prefix: 'tl',
+  table: 'templatelinks',
+  titlesParam: 'templates',
   description: 'Returns all pages transcluded on the given pages.',
-  examples: ['action=query&prop=templates&titles=Головна', 'action=query&generator=templates&titles=Головна&prop=info', 'action=query&prop=templates&titles=Головна&tlnamespace=3|0'],
+  examples: [
+    'action=query&prop=templates&titles=Головна',
+    'action=query&generator=templates&titles=Головна&prop=info',
+    'action=query&prop=templates&titles=Головна&tlnamespace=3|0',
+  ],
 });

@@ -30,7 +30,12 @@ export const usercontribsModule: QueryModule = {
     userprefix: { type: 'string', help: 'Retrieve contributions for all users whose names begin with this value. Overrides ucuser.' },
     dir: dirParam('In which direction to enumerate.', ['newer', 'older'], 'older'),
     namespace: namespaceParam('Only list contributions in these namespaces.', { multi: true }),
-    prop: { type: PROPS, multi: true, default: 'ids|title|timestamp|comment|size|flags', help: 'Include additional pieces of information.' },
+    prop: {
+      type: PROPS,
+      multi: true,
+      default: 'ids|title|timestamp|comment|size|flags',
+      help: 'Include additional pieces of information.',
+    },
     show: { type: SHOW, multi: true, help: 'Show only items that meet these criteria.' },
     tag: { type: 'string', help: 'Only list revisions tagged with this tag.' },
     toponly: { type: 'boolean', default: false, deprecated: true, help: 'Only list changes which are the latest revision.' },
@@ -40,7 +45,7 @@ export const usercontribsModule: QueryModule = {
   async run(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
-    let users: string[] = [];
+    const users: string[] = [];
     let prefix: string | undefined;
     // 1.25 matches the prefix exactly as given (rev_user_text LIKE 'prefix%')
     if (p.userprefix !== undefined) prefix = p.userprefix as string;
@@ -81,14 +86,24 @@ export const usercontribsModule: QueryModule = {
       isNew: show.has('new') ? true : show.has('!new') ? false : undefined,
     };
     // the dump carries no change tags
-    const rows = p.tag !== undefined ? [] : await ctx.store.history.contributions(Object.assign(base, {
-      users: prefix === undefined ? users : undefined,
-      prefix,
-      namespaces: p.namespace as number[] | undefined,
-      from,
-      limit: limit + 1,
-    }));
-    const links = props.has('parsedcomment') ? await commentLinks(ctx, rows.slice(0, limit).map((r) => r.comment)) : null;
+    const rows =
+      p.tag !== undefined
+        ? []
+        : await ctx.store.history.contributions(
+            Object.assign(base, {
+              users: prefix === undefined ? users : undefined,
+              prefix,
+              namespaces: p.namespace as number[] | undefined,
+              from,
+              limit: limit + 1,
+            }),
+          );
+    const links = props.has('parsedcomment')
+      ? await commentLinks(
+          ctx,
+          rows.slice(0, limit).map((r) => r.comment),
+        )
+      : null;
     const out = ctx.result.queryList('usercontribs');
     rows.forEach((r, i) => {
       if (i > limit) return;

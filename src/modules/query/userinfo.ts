@@ -2,7 +2,23 @@
 import type { QueryModule } from '../../api/types.js';
 import { ANON_GROUPS, ANON_RIGHTS } from '../../wiki/users.js';
 
-const PROPS = ['blockinfo', 'hasmsg', 'groups', 'implicitgroups', 'rights', 'changeablegroups', 'options', 'preferencestoken', 'editcount', 'ratelimits', 'email', 'realname', 'acceptlang', 'registrationdate', 'unreadcount'];
+const PROPS = [
+  'blockinfo',
+  'hasmsg',
+  'groups',
+  'implicitgroups',
+  'rights',
+  'changeablegroups',
+  'options',
+  'preferencestoken',
+  'editcount',
+  'ratelimits',
+  'email',
+  'realname',
+  'acceptlang',
+  'registrationdate',
+  'unreadcount',
+];
 
 export const userinfoModule: QueryModule = {
   kind: 'meta',
@@ -16,7 +32,7 @@ export const userinfoModule: QueryModule = {
   cacheMode: () => 'private',
   run(ctx) {
     ctx.markVolatile('client'); // the anonymous user is named by the client's address
-    const props = new Set(ctx.params.prop as string[] | undefined ?? []);
+    const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
     const info: Record<string, unknown> = { id: 0, name: ctx.request.ip, anon: true };
     // blockinfo: anonymous readers here are never blocked, so nothing is added (as for an unblocked user).
     if (props.has('groups')) info.groups = ANON_GROUPS;

@@ -46,7 +46,11 @@ export const sfAutocompleteModule: ActionModule = {
     base_cargo_field: { type: 'string', help: 'The Cargo field for the base field' },
     basevalue: { type: 'string', help: 'The value to check for the previous property' },
   },
-  examples: ['action=sfautocomplete&substr=te', 'action=sfautocomplete&substr=te&property=Has_author', 'action=sfautocomplete&substr=te&category=Authors'],
+  examples: [
+    'action=sfautocomplete&substr=te',
+    'action=sfautocomplete&substr=te&property=Has_author',
+    'action=sfautocomplete&substr=te&category=Authors',
+  ],
   async run(ctx) {
     const p = ctx.params as Record<string, string | undefined>;
     const substr = p.substr ?? '';
@@ -57,7 +61,15 @@ export const sfAutocompleteModule: ActionModule = {
     const folded = fold(substr);
     let data: string[] | PrintedAnswer;
     if (p.baseprop !== undefined) {
-      data = p.property !== undefined ? await semantic.autocompleteDependent(p.property.replace(/ /g, '_'), p.baseprop.replace(/ /g, '_'), p.basevalue ?? '', MAX_VALUES) : [];
+      data =
+        p.property !== undefined
+          ? await semantic.autocompleteDependent(
+              p.property.replace(/ /g, '_'),
+              p.baseprop.replace(/ /g, '_'),
+              p.basevalue ?? '',
+              MAX_VALUES,
+            )
+          : [];
       data = data.map((v) => v.replace(/_/g, ' '));
     } else if (p.property !== undefined) {
       data = await semantic.autocompleteProperty(p.property.replace(/ /g, '_'), folded, MAX_VALUES, ctx.compactJson ?? undefined);

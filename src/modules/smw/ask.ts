@@ -23,7 +23,14 @@ import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { DI } from '../../semantic/types.js';
 import { phpJsonEncode, PhpMap, type PhpValue } from '../../php/json.js';
 import { md5 } from '../../php/strings.js';
-import { PRINT_CCAT, PRINT_PROP, PRINT_THIS, addThisPrintout, printRequestFromString, type PrintRequest } from '../../semantic/query/print-requests.js';
+import {
+  PRINT_CCAT,
+  PRINT_PROP,
+  PRINT_THIS,
+  addThisPrintout,
+  printRequestFromString,
+  type PrintRequest,
+} from '../../semantic/query/print-requests.js';
 import { componentsFromParams, queryOptions, splitAskQuery } from '../../semantic/query/parameters.js';
 import { parseConditions } from '../../semantic/query/parser.js';
 import { userProperty } from '../../semantic/query/properties.js';
@@ -72,7 +79,14 @@ interface PageSerialization {
   exists: boolean;
 }
 
-function pageSerialization(ctx: ModuleContext, server: string, ns: number, dbkey: string, subobject: string, exists: boolean): PageSerialization {
+function pageSerialization(
+  ctx: ModuleContext,
+  server: string,
+  ns: number,
+  dbkey: string,
+  subobject: string,
+  exists: boolean,
+): PageSerialization {
   // Title::makeTitleSafe($ns, $dbkey, $subobject): the fragment gets spaces for underscores
   const fragment = subobject.replace(/_/g, ' ');
   const text = ctx.wiki.codec.prefixedText(ns, dbkey);
@@ -92,11 +106,19 @@ function serializeValue(ctx: ModuleContext, server: string, v: AskPrintValue, ty
     case DI.NUMBER: {
       const n = Number(v.item);
       // a quantity without declared units has no unit to show
-      return typeid === '_qty' ? new Map<string, unknown>([['value', n], ['unit', '']]) : n;
+      return typeid === '_qty'
+        ? new Map<string, unknown>([
+            ['value', n],
+            ['unit', ''],
+          ])
+        : n;
     }
     case DI.GEO: {
       const [lat, lon] = v.item.split(',').map(Number);
-      return new Map<string, unknown>([['lat', lat], ['lon', lon]]);
+      return new Map<string, unknown>([
+        ['lat', lat],
+        ['lon', lon],
+      ]);
     }
     case DI.TIME:
       return unixTime(v.item);
@@ -137,7 +159,12 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
     if (input.plainPrintouts) {
       const u = userProperty(p);
       if ('error' in u) continue; // SMW throws on it (an internal error); the printout is left out here
-      printRequests.push({ mode: PRINT_PROP, label: p, format: false, prop: { key: u.key, inverse: u.inverse, type: u.inverse ? '_wpg' : lang.typeOf(u.key) } });
+      printRequests.push({
+        mode: PRINT_PROP,
+        label: p,
+        format: false,
+        prop: { key: u.key, inverse: u.inverse, type: u.inverse ? '_wpg' : lang.typeOf(u.key) },
+      });
     } else {
       const pr = printRequestFromString(p, lang);
       if (pr) printRequests.push(pr);
@@ -161,7 +188,12 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
     ctx.result.set('error', { query: engineErrors });
     return;
   }
-  const answer = await answerConditions(ctx.store.semantic, lang, { description, sort: options.sort, limit: options.limit, offset: options.offset });
+  const answer = await answerConditions(ctx.store.semantic, lang, {
+    description,
+    sort: options.sort,
+    limit: options.limit,
+    offset: options.offset,
+  });
 
   const { specs, specIndex } = printoutSpecs(printRequests);
   const ids = answer.subjects.map((s) => s.id);
@@ -190,7 +222,12 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
     });
     const entry: Record<string, unknown> = { printouts: printouts.size > 0 ? printouts : [] };
     if (self) Object.assign(entry, self);
-    results.set(entry.fulltext !== undefined ? (entry.fulltext as string) : pageSerialization(ctx, server, subject.ns, subject.dbkey, subject.subobject, subject.exists).fulltext, entry);
+    results.set(
+      entry.fulltext !== undefined
+        ? (entry.fulltext as string)
+        : pageSerialization(ctx, server, subject.ns, subject.dbkey, subject.subobject, subject.exists).fulltext,
+      entry,
+    );
   });
 
   const serialized = {

@@ -17,11 +17,23 @@ export const askArgsModule: ActionModule = {
   prefix: '',
   description: 'API module to query SMW by providing a query specified as a list of conditions, printouts and parameters.',
   params: {
-    conditions: { type: 'string', multi: true, required: true, help: 'The query conditions, i.e. the requirements for a subject to be included' },
+    conditions: {
+      type: 'string',
+      multi: true,
+      required: true,
+      help: 'The query conditions, i.e. the requirements for a subject to be included',
+    },
     printouts: { type: 'string', multi: true, default: '', help: 'The query printouts, i.e. the properties to show per subject' },
-    parameters: { type: 'string', multi: true, default: '', help: 'The query parameters, i.e. all non-condition and non-printout arguments' },
+    parameters: {
+      type: 'string',
+      multi: true,
+      default: '',
+      help: 'The query parameters, i.e. all non-condition and non-printout arguments',
+    },
   },
-  examples: ['action=askargs&conditions=Modification%20date::%2B&printouts=Modification%20date&parameters=|sort%3DModification%20date|order%3Ddesc'],
+  examples: [
+    'action=askargs&conditions=Modification%20date::%2B&printouts=Modification%20date&parameters=|sort%3DModification%20date|order%3Ddesc',
+  ],
   async run(ctx) {
     const conditions = (ctx.params.conditions as string[] | undefined) ?? [];
     const printouts = (ctx.params.printouts as string[] | undefined) ?? [];

@@ -42,7 +42,10 @@ function subjectString(ns: number, dbkey: string, subobject: string): string {
 
 function serializeData(data: SemanticSubjectData | undefined): Serialized['data'] {
   if (!data) return [];
-  const props = data.properties.map((p) => ({ property: p.property, dataitem: p.values.map((v) => ({ type: v.type, item: v.type === DI.CONCEPT ? conceptItem(v.item) : v.item })) }));
+  const props = data.properties.map((p) => ({
+    property: p.property,
+    dataitem: p.values.map((v) => ({ type: v.type, item: v.type === DI.CONCEPT ? conceptItem(v.item) : v.item })),
+  }));
   props.push({ property: '_SKEY', dataitem: [{ type: DI.BLOB, item: data.sortkey }] });
   props.sort((a, b) => compareBytes(a.property, b.property));
   return props;
@@ -68,7 +71,8 @@ async function resolveRedirects(ctx: ModuleContext, start: { ns: number; dbkey: 
     if (!target) break;
     t = { ns: target.ns, dbkey: target.dbkey };
   }
-  if (t.ns === NS_SPECIAL && INVALID_TARGETS.has(t.dbkey.toLowerCase())) ctx.die('redirect-target-unresolvable', 'Redirect target is unresolvable');
+  if (t.ns === NS_SPECIAL && INVALID_TARGETS.has(t.dbkey.toLowerCase()))
+    ctx.die('redirect-target-unresolvable', 'Redirect target is unresolvable');
   return t;
 }
 
@@ -113,7 +117,10 @@ export const browseBySubjectModule: ActionModule = {
     const others = wanted.filter((w) => !isLocal(w.key));
     const otherData = others.length ? await semantic.subjectData(others.map((w) => w.key)) : [];
     const fromOthers = new Map(others.map((w, i) => [w.item, otherData[i]]));
-    const sobj: Serialized[] = wanted.map((w) => ({ subject: w.item, data: serializeData(isLocal(w.key) ? local.get(w.key.subobject) : fromOthers.get(w.item)) }));
+    const sobj: Serialized[] = wanted.map((w) => ({
+      subject: w.item,
+      data: serializeData(isLocal(w.key) ? local.get(w.key.subobject) : fromOthers.get(w.item)),
+    }));
     const query: Record<string, unknown> = { subject: out.subject, data: out.data };
     if (sobj.length) query.sobj = sobj;
     query.serializer = SERIALIZER;

@@ -17,7 +17,12 @@ import type { InlineQueryCall, InlineQueryOutput, TitleRef } from '../../wikitex
  * The output of `{{#concept:…}}` on `page` (ConceptParserFunction::parse): an error outside the Concept
  * namespace and for a page's second #concept, the query's errors if it has any, else the description box.
  */
-export async function conceptCallOutput(store: Store, codec: TitleCodec, call: InlineQueryCall, page: TitleRef): Promise<InlineQueryOutput> {
+export async function conceptCallOutput(
+  store: Store,
+  codec: TitleCodec,
+  call: InlineQueryCall,
+  page: TitleRef,
+): Promise<InlineQueryOutput> {
   const warn = (messages: string[]) => ({ text: encodeMessages(messages, 'double'), expand: false });
   if (page.ns !== SMW_NS_CONCEPT) return warn([smwMessage('smw_no_concept_namespace')]);
   if (call.fn === 'concept-again') return warn([smwMessage('smw_multiple_concepts')]);

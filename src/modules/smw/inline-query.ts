@@ -15,7 +15,14 @@ import { DI } from '../../semantic/types.js';
 import { SMW_QMAX_INLINE_LIMIT, SMW_QMAX_LIMIT, SMW_QUPPERBOUND } from '../../semantic/query/limits.js';
 import { componentsFromParams, queryOptions } from '../../semantic/query/parameters.js';
 import { parseConditions } from '../../semantic/query/parser.js';
-import { PRINT_PROP, PRINT_THIS, addThisPrintout, printRequestFromString, printRequestSerialisation, type PrintRequest } from '../../semantic/query/print-requests.js';
+import {
+  PRINT_PROP,
+  PRINT_THIS,
+  addThisPrintout,
+  printRequestFromString,
+  printRequestSerialisation,
+  type PrintRequest,
+} from '../../semantic/query/print-requests.js';
 import { expandConcepts } from '../../semantic/engine/concept-expansion.js';
 import { answerConditions, printoutSpecs, queryLanguage } from '../../semantic/engine/query-engine.js';
 import type { PrintValue } from '../../semantic/datavalues/wiki-text.js';
@@ -42,7 +49,7 @@ function validCount(v: string, upper?: number): boolean {
  */
 function literal(call: InlineQueryCall): InlineQueryOutput {
   const text = '{{#' + call.fn + ':' + call.args.join('|') + '}}';
-  return { text: text.replace(/[\[\]{}|<>&'_=*#:;~]/g, (c) => '&#' + c.charCodeAt(0) + ';'), expand: false };
+  return { text: text.replace(/[[\]{}|<>&'_=*#:;~]/g, (c) => '&#' + c.charCodeAt(0) + ';'), expand: false };
 }
 
 async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall, page: TitleRef): Promise<InlineQueryOutput> {
@@ -150,6 +157,11 @@ async function evaluate(store: Store, wiki: Wiki, call: InlineQueryCall, page: T
 }
 
 /** The output of each call on the page `page`, in the order given. */
-export async function evaluateInlineQueries(store: Store, wiki: Wiki, calls: readonly InlineQueryCall[], page: TitleRef): Promise<InlineQueryOutput[]> {
+export async function evaluateInlineQueries(
+  store: Store,
+  wiki: Wiki,
+  calls: readonly InlineQueryCall[],
+  page: TitleRef,
+): Promise<InlineQueryOutput[]> {
   return Promise.all(calls.map((c) => evaluate(store, wiki, c, page)));
 }

@@ -5,7 +5,7 @@ import { DI } from '../types.js';
 import { phpFloatToString } from '../../php/numbers.js';
 import type { ParseResult } from './data-item.js';
 
-const DIRS: Record<string, number> = { N: 1, S: -1, E: 1, W: -1, 'ПН': 1, 'ПД': -1, 'СХ': 1, 'ЗХ': -1 };
+const DIRS: Record<string, number> = { N: 1, S: -1, E: 1, W: -1, ПН: 1, ПД: -1, СХ: 1, ЗХ: -1 };
 
 /** One coordinate: decimal (50.45, 50,45) or degrees/minutes/seconds (50°27′0″N), with a direction. */
 function parseAngle(s: string): { value: number; axis?: 'lat' | 'lon' } | null {
@@ -14,7 +14,10 @@ function parseAngle(s: string): { value: number; axis?: 'lat' | 'lon' } | null {
   let axis: 'lat' | 'lon' | undefined;
   const dir = /\s*(N|S|E|W|пн\.?\s*ш\.?|пд\.?\s*ш\.?|сх\.?\s*д\.?|зх\.?\s*д\.?)$/iu.exec(t);
   if (dir) {
-    const k = dir[1].toUpperCase().replace(/[^A-ZА-ЯІЇЄҐ]/gu, '').slice(0, 2);
+    const k = dir[1]
+      .toUpperCase()
+      .replace(/[^A-ZА-ЯІЇЄҐ]/gu, '')
+      .slice(0, 2);
     const d = DIRS[k] ?? DIRS[k[0]];
     if (d === undefined) return null;
     sign = d;

@@ -13,7 +13,7 @@ import type { ParseResult } from './data-item.js';
  * at the start.
  */
 export function parseNumberText(input: string): { value: number; rest: string } | null {
-  let s = input
+  const s = input
     .replace(/&(?:nbsp|#160|thinsp|#8201);/g, ' ')
     .replace(/[\u00a0\u2009\u202f]/g, ' ')
     .replace(/\u2212/g, '-')
@@ -107,7 +107,7 @@ export function formatNumber(value: number, decplaces = 3): string {
   let scientific = false;
   if (places > 0 && value !== 0) {
     const abs = Math.abs(value);
-    if (abs >= 1e12 || abs <= Math.pow(10, -places)) scientific = true;
+    if (abs >= 1e12 || abs <= 10 ** -places) scientific = true;
     else if (abs < 1) for (let i = 0.1; abs <= i; i *= 0.1) places++;
   }
   if (scientific) {
@@ -124,4 +124,3 @@ export function formatNumber(value: number, decplaces = 3): string {
   else s = s.replace(/(\.\d+?)0*$/, '$1');
   return s;
 }
-

@@ -153,7 +153,16 @@ export function parseDate(value: string): ParseResult {
   }
   return {
     di: DI.TIME,
-    item: timeItem({ year: y, month: mo, day: d, hour: time?.h, minute: time?.mi, second: time?.sec, era: era === 1 ? 1 : undefined, model }),
+    item: timeItem({
+      year: y,
+      month: mo,
+      day: d,
+      hour: time?.h,
+      minute: time?.mi,
+      second: time?.sec,
+      era: era === 1 ? 1 : undefined,
+      model,
+    }),
   };
 }
 
@@ -177,7 +186,20 @@ export function julianDay(model: number, year: number, month: number, day: numbe
 }
 
 /** SMW 2.2 has no Ukrainian language class: month labels come from SMWLanguageEn. */
-const MONTH_LABELS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_LABELS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /**
  * SMWTimeValue::getCaptionFromDataitem (the preferred caption of a stored date): "day Month year" to the
@@ -196,4 +218,3 @@ export function timeCaption(item: string): string {
   }
   return out;
 }
-

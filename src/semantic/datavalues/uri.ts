@@ -58,7 +58,7 @@ export function parseUrl(value: string): ParseResult {
 }
 
 // Sanitizer::validateEmail (MediaWiki 1.25)
-const EMAIL = /^[a-z0-9!#$%&'*+\-\/=?^_`{|}~.]+@[a-z0-9\-]+(?:\.[a-z0-9\-]+)*$/i;
+const EMAIL = /^[a-z0-9!#$%&'*+\-/=?^_`{|}~.]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*$/i;
 
 /** SMWURIValue in email mode: mailto:<address>. */
 export function parseEmail(value: string): ParseResult {
@@ -76,6 +76,6 @@ export function parseTelephone(value: string): ParseResult {
   if (v.startsWith('tel:')) v = v.slice(4);
   let h = v.replace(/(?<=[0-9]) (?=[0-9])/g, '-').replace(/ /g, '');
   if (h.startsWith('00')) h = '+' + h.slice(2);
-  if (h.replace(/[^0-9]/g, '').length < 6 || /[-+.\/][-.\/]/.test(h) || !TEL_GLOBAL.test('tel:' + h)) return { error: 'smw_baduri' };
+  if (h.replace(/[^0-9]/g, '').length < 6 || /[-+./][-./]/.test(h) || !TEL_GLOBAL.test('tel:' + h)) return { error: 'smw_baduri' };
   return { di: DI.URI, item: 'tel:' + h };
 }

@@ -22,7 +22,7 @@ export function wikiPageItem(ns: number, dbkey: string, subobject = ''): string 
 
 /** SMWWikiPageValue: a title (the fragment is dropped); `fixedNs` for category/property/form values. */
 export function parsePage(value: string, codec: TitleCodec, fixedNs?: number): ParseResult {
-  const v = value.replace(/^[\s\[]+/, '').replace(/[\s\]]+$/, '');
+  const v = value.replace(/^[\s[]+/, '').replace(/[\s\]]+$/, '');
   if (v === '') return { error: 'smw_notitle' };
   const t = codec.parse(v, fixedNs ?? 0);
   if (t === null || t.ns < 0) return { error: 'smw_notitle' };
@@ -56,10 +56,19 @@ export function parseBoolean(value: string): ParseResult {
 
 /** How each type's values are read; the types not listed read a page. */
 const PARSERS = new Map<string, (value: string) => ParseResult>([
-  ['_txt', parseBlob], ['_str', parseBlob], ['_cod', parseBlob],
-  ['_num', parseNumber], ['_qty', parseQuantity], ['_tem', parseTemperature],
-  ['_boo', parseBoolean], ['_dat', parseDate], ['_geo', parseGeo],
-  ['_uri', parseUrl], ['_anu', parseUrl], ['_ema', parseEmail], ['_tel', parseTelephone],
+  ['_txt', parseBlob],
+  ['_str', parseBlob],
+  ['_cod', parseBlob],
+  ['_num', parseNumber],
+  ['_qty', parseQuantity],
+  ['_tem', parseTemperature],
+  ['_boo', parseBoolean],
+  ['_dat', parseDate],
+  ['_geo', parseGeo],
+  ['_uri', parseUrl],
+  ['_anu', parseUrl],
+  ['_ema', parseEmail],
+  ['_tel', parseTelephone],
 ]);
 
 /** Parse a user value for a type id (Page when the type is unknown). Record values are not stored: null. */

@@ -37,7 +37,12 @@ export function valueText(v: PrintValue, type: string, linked: boolean, codec: T
       return timeCaption(v.item);
     case DI.URI: {
       // SMWURIValue: an e-mail address or telephone number shows without its scheme
-      const caption = type === '_ema' && v.item.startsWith('mailto:') ? v.item.slice(7) : type === '_tel' && v.item.startsWith('tel:') ? v.item.slice(4) : v.item;
+      const caption =
+        type === '_ema' && v.item.startsWith('mailto:')
+          ? v.item.slice(7)
+          : type === '_tel' && v.item.startsWith('tel:')
+            ? v.item.slice(4)
+            : v.item;
       const scheme = /^([a-z][a-z0-9+.-]*):(\/\/)?/i.exec(v.item);
       const url = scheme && URL_PROTOCOLS.has(scheme[1].toLowerCase() + ':' + (scheme[2] ?? '')) ? v.item : '';
       return linked && url !== '' && caption !== '' ? `[${url} ${caption}]` : caption;
@@ -52,5 +57,32 @@ export function valueText(v: PrintValue, type: string, linked: boolean, codec: T
 }
 
 /** $wgUrlProtocols of MediaWiki 1.25: a URI value links only with one of these schemes */
-const URL_PROTOCOLS = new Set(['bitcoin:', 'ftp://', 'ftps://', 'geo:', 'git://', 'gopher://', 'http://', 'https://', 'irc://', 'ircs://', 'magnet:', 'mailto:', 'mms://', 'news:', 'nntp://', 'redis://', 'sftp://', 'sip:', 'sips:', 'sms:', 'ssh://', 'svn://', 'tel:', 'telnet://', 'urn:', 'worldwind://', 'xmpp:']);
-
+const URL_PROTOCOLS = new Set([
+  'bitcoin:',
+  'ftp://',
+  'ftps://',
+  'geo:',
+  'git://',
+  'gopher://',
+  'http://',
+  'https://',
+  'irc://',
+  'ircs://',
+  'magnet:',
+  'mailto:',
+  'mms://',
+  'news:',
+  'nntp://',
+  'redis://',
+  'sftp://',
+  'sip:',
+  'sips:',
+  'sms:',
+  'ssh://',
+  'svn://',
+  'tel:',
+  'telnet://',
+  'urn:',
+  'worldwind://',
+  'xmpp:',
+]);

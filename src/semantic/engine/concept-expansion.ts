@@ -47,7 +47,11 @@ export async function expandConcepts(d: Description, codec: TitleCodec, store: S
       const conc = data[i]?.properties.find((p) => p.property === '_CONC')?.values.find((v) => v.type === DI.CONCEPT);
       return conc ? decodeConcept(conc.item) : null;
     });
-    const typeOf = await propertyTypeOf(store, values.flatMap((v) => (v ? propertyNames(conceptQueryText(v), codec) : [])), types);
+    const typeOf = await propertyTypeOf(
+      store,
+      values.flatMap((v) => (v ? propertyNames(conceptQueryText(v), codec) : [])),
+      types,
+    );
     keys.forEach((k, i) => {
       const v = values[i];
       if (!v) return parsed.set(k, null);

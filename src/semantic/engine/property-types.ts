@@ -10,7 +10,11 @@ import type { LanguageContext } from '../query/properties.js';
  * "_…", have theirs built in): one store call for those not in `types` yet (none when there are none),
  * kept in `types`; a property nobody declared is a Page.
  */
-export async function propertyTypeOf(store: SemanticStore, names: Iterable<string>, types = new Map<string, string>()): Promise<LanguageContext['typeOf']> {
+export async function propertyTypeOf(
+  store: SemanticStore,
+  names: Iterable<string>,
+  types = new Map<string, string>(),
+): Promise<LanguageContext['typeOf']> {
   const wanted = [...names].filter((n) => !n.startsWith('_') && !types.has(n));
   if (wanted.length > 0) for (const [k, t] of await store.propertyTypes(wanted)) types.set(k, t);
   return (key) => types.get(key) ?? '_wpg';

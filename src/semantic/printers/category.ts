@@ -62,7 +62,8 @@ function columnList(groups: Map<string, string[]>, columns: number): string {
     for (const item of items) {
       if (phpMod(numRows, rowsPerColumn) == 0) {
         result += `<div class="smw-column" style="width:${width}%;">`;
-        if (same(prev)) result += (key !== '' ? letterHeader(key + ' ' + PRINTER_MESSAGES.listContinues) : '') + `<ul start=${numRows + 1}>`;
+        if (same(prev))
+          result += (key !== '' ? letterHeader(key + ' ' + PRINTER_MESSAGES.listContinues) : '') + `<ul start=${numRows + 1}>`;
       }
       if (!same(prev)) {
         const m = phpMod(numRows, rowsPerColumn);
@@ -156,4 +157,3 @@ export function printCategory(o: PrintInput): PrintOutput {
   if (linkFurther(o)) groups.get(lastKey)!.push(furtherResultsLink(o, o.rows.length));
   return { text: columnList(groups, intParam(o, 'columns', 3)), templates };
 }
-

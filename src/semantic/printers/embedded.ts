@@ -48,4 +48,3 @@ export function printEmbedded(o: PrintInput): PrintOutput {
   if (linkFurther(o)) result += embStart + furtherResultsLink(o, o.rows.length) + embEnd;
   return { text: result + footer, templates: true };
 }
-

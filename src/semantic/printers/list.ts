@@ -64,7 +64,8 @@ export function printList(o: PrintInput): PrintOutput {
     if (inColumn === rowsPerColumn) {
       // a new column; a numbered list goes on counting
       inColumn = 0;
-      result += footer + '</div>' + `<div style="float: left; width: ${columnWidth}%">` + (format === 'ol' ? `<ol start="${n + 1}">` : header);
+      result +=
+        footer + '</div>' + `<div style="float: left; width: ${columnWidth}%">` + (format === 'ol' ? `<ol start="${n + 1}">` : header);
     }
     let rowSortkey = '';
     let content = '';
@@ -124,4 +125,3 @@ export function printList(o: PrintInput): PrintOutput {
   if (result === '') result = o.params.get('default') ?? '';
   return { text: result, templates };
 }
-

@@ -16,14 +16,28 @@ const bool = (name: string): ParamSpec => ({ name, kind: 'bool' });
 
 /** the parameters of SMWQueryProcessor::getParameters, in their order */
 const COMMON_PARAMS: ParamSpec[] = [
-  str('format'), str('source'), str('limit'), str('offset'), { name: 'link', kind: 'values', values: ['all', 'subject', 'none'] },
-  str('sort'), str('order'), { name: 'headers', kind: 'values', values: ['show', 'hide', 'plain'] }, str('mainlabel'),
-  str('intro'), str('outro'), str('searchlabel'), str('default'),
+  str('format'),
+  str('source'),
+  str('limit'),
+  str('offset'),
+  { name: 'link', kind: 'values', values: ['all', 'subject', 'none'] },
+  str('sort'),
+  str('order'),
+  { name: 'headers', kind: 'values', values: ['show', 'hide', 'plain'] },
+  str('mainlabel'),
+  str('intro'),
+  str('outro'),
+  str('searchlabel'),
+  str('default'),
 ];
 const LIST_PARAMS = (columns: boolean): ParamSpec[] => [
-  str('sep'), str('template'), bool('named args'),
+  str('sep'),
+  str('template'),
+  bool('named args'),
   ...(columns ? [{ name: 'columns', kind: 'int', min: 1, max: 10 } as ParamSpec] : []),
-  str('userparam'), str('introtemplate'), str('outrotemplate'),
+  str('userparam'),
+  str('introtemplate'),
+  str('outrotemplate'),
 ];
 /** each printer's own parameters (getParamDefinitions), in their order */
 const PRINTER_PARAMS: Record<string, ParamSpec[]> = {
@@ -40,7 +54,9 @@ const PRINTER_PARAMS: Record<string, ParamSpec[]> = {
   json: [bool('prettyprint')],
   rdf: [{ name: 'syntax', kind: 'values', values: ['rdfxml', 'turtle'] }],
   feed: [
-    { name: 'type', kind: 'values', values: ['rss', 'atom'] }, str('title', ['rsstitle']), str('description', ['rssdescription']),
+    { name: 'type', kind: 'values', values: ['rss', 'atom'] },
+    str('title', ['rsstitle']),
+    str('description', ['rssdescription']),
     { name: 'page', kind: 'values', values: ['none', 'full'] },
   ],
 };

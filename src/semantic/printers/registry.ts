@@ -9,19 +9,77 @@ import { printCategory } from './category.js';
 import { printEmbedded } from './embedded.js';
 
 /** Formats of SMW 2.2's $smwgResultFormats (and $smwgResultAliases). */
-const KNOWN_FORMATS = new Set(['table', 'list', 'ol', 'ul', 'broadtable', 'category', 'embedded', 'template', 'count', 'debug', 'feed', 'csv', 'dsv', 'json', 'rdf']);
+const KNOWN_FORMATS = new Set([
+  'table',
+  'list',
+  'ol',
+  'ul',
+  'broadtable',
+  'category',
+  'embedded',
+  'template',
+  'count',
+  'debug',
+  'feed',
+  'csv',
+  'dsv',
+  'json',
+  'rdf',
+]);
 const FORMAT_ALIASES: Record<string, string> = Object.assign(Object.create(null), { rss: 'feed' });
 /**
  * Formats of the usual Semantic Result Formats, which a wiki's pages may name: recorded as written
  * (_ASKFO) and, not being printed here, shown inert like SMW's export formats.
  */
 export const SRF_FORMATS: readonly string[] = [
-  'map', 'googlemaps', 'googlemaps3', 'openlayers', 'leaflet', 'timeline', 'eventline', 'calendar', 'gallery', 'tagcloud',
-  'sum', 'average', 'max', 'min', 'product', 'median', 'graph', 'bibtex', 'vcard', 'icalendar', 'excel', 'outline',
-  'datatables', 'filtered', 'tree', 'ultree', 'oltree', 'jqplotchart', 'jqplotseries', 'sparkline',
+  'map',
+  'googlemaps',
+  'googlemaps3',
+  'openlayers',
+  'leaflet',
+  'timeline',
+  'eventline',
+  'calendar',
+  'gallery',
+  'tagcloud',
+  'sum',
+  'average',
+  'max',
+  'min',
+  'product',
+  'median',
+  'graph',
+  'bibtex',
+  'vcard',
+  'icalendar',
+  'excel',
+  'outline',
+  'datatables',
+  'filtered',
+  'tree',
+  'ultree',
+  'oltree',
+  'jqplotchart',
+  'jqplotseries',
+  'sparkline',
 ];
 /** what is printed here; the other formats leave the call as written */
-export const PRINTED_FORMATS = new Set(['table', 'broadtable', 'list', 'ol', 'ul', 'template', 'count', 'category', 'embedded', 'csv', 'dsv', 'json', 'rdf', 'feed']);
+export const PRINTED_FORMATS = new Set([
+  'table',
+  'broadtable',
+  'list',
+  'ol',
+  'ul',
+  'template',
+  'count',
+  'category',
+  'embedded',
+  'csv',
+  'dsv',
+  'json',
+  'rdf',
+  'feed',
+]);
 
 /**
  * SMW's file export printers: outside Special:Ask their query mode is MODE_NONE (the query is not run)

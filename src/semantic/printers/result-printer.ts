@@ -76,9 +76,15 @@ export function encodeMessages(messages: string[], quotes: 'double' | 'both' = '
   const escaped = messages.map((m) => htmlspecialchars(m, quotes));
   // SMW joins the items with ' <!--br-->'; the parse that follows removes the comment (Sanitizer::removeHTMLcomments)
   const list = escaped.length === 1 ? escaped[0] : '<ul>' + escaped.map((m) => '<li>' + m + '</li>').join(' ') + '</ul>';
-  return (
-    element('span', [['class', 'smw-highlighter'], ['data-type', '4'], ['data-state', 'inline'], ['data-title', PRINTER_MESSAGES.warningTitle]],
-      element('span', [['class', 'smwtticon warning']], '') + element('div', [['class', 'smwttcontent']], list))
+  return element(
+    'span',
+    [
+      ['class', 'smw-highlighter'],
+      ['data-type', '4'],
+      ['data-state', 'inline'],
+      ['data-title', PRINTER_MESSAGES.warningTitle],
+    ],
+    element('span', [['class', 'smwtticon warning']], '') + element('div', [['class', 'smwttcontent']], list),
   );
 }
 
@@ -105,7 +111,10 @@ export function element(name: string, attrs: Array<[string, string]>, content: s
       v = [...new Set(raw.split(' ').filter((x) => x !== ''))].join(' ');
       if (v === '') continue;
     }
-    const escaped = v.replace(/[&"<\n\r\t]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '\n': '&#10;', '\r': '&#13;', '\t': '&#9;' })[c]!);
+    const escaped = v.replace(
+      /[&"<\n\r\t]/g,
+      (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '\n': '&#10;', '\r': '&#13;', '\t': '&#9;' })[c]!,
+    );
     out += ` ${k}="${escaped}"`;
   }
   return out + '>' + content + '</' + name + '>';
@@ -114,9 +123,26 @@ export function element(name: string, attrs: Array<[string, string]>, content: s
 /** SMWInfolink::encodeParameters for a title. */
 export function encodeTitleParam(value: string): string {
   const map: Array<[string, string]> = [
-    ['-', '-2D'], ['#', '-23'], ['\n', '-0A'], [' ', '-20'], ['/', '-2F'], ['[', '-5B'], [']', '-5D'], ['<', '-3C'], ['>', '-3E'],
-    ['&lt;', '-3C'], ['&gt;', '-3E'], ['&amp;', '-26'], ["''", '-27-27'], ['|', '-7C'], ['&', '-26'], ['%', '-25'], ['?', '-3F'],
-    ['$', '-24'], ['\\', '-5C'], [';', '-3B'],
+    ['-', '-2D'],
+    ['#', '-23'],
+    ['\n', '-0A'],
+    [' ', '-20'],
+    ['/', '-2F'],
+    ['[', '-5B'],
+    [']', '-5D'],
+    ['<', '-3C'],
+    ['>', '-3E'],
+    ['&lt;', '-3C'],
+    ['&gt;', '-3E'],
+    ['&amp;', '-26'],
+    ["''", '-27-27'],
+    ['|', '-7C'],
+    ['&', '-26'],
+    ['%', '-25'],
+    ['?', '-3F'],
+    ['$', '-24'],
+    ['\\', '-5C'],
+    [';', '-3B'],
   ];
   // str_replace with arrays: each pair in turn over the whole string
   let out = value;
@@ -139,7 +165,7 @@ export function furtherResultsLink(o: PrintInput, count: number): string {
 }
 
 export function searchLabel(o: PrintInput): string {
-  return o.params.has('searchlabel') ? o.params.get('searchlabel')! : EXPORT_LABELS[o.format] ?? PRINTER_MESSAGES.moreresults;
+  return o.params.has('searchlabel') ? o.params.get('searchlabel')! : (EXPORT_LABELS[o.format] ?? PRINTER_MESSAGES.moreresults);
 }
 
 export function linkFurther(o: PrintInput): boolean {

@@ -7,7 +7,18 @@ import { phpFloatToString } from '../../php/numbers.js';
 import { DI } from '../types.js';
 import { PRINT_THIS } from '../query/print-requests.js';
 import { boolParam } from './parameters.js';
-import { displayValues, element, furtherResultsLink, headersMode, linkFurther, linking, printRequestText, typeOf, type PrintInput, type PrintOutput } from './result-printer.js';
+import {
+  displayValues,
+  element,
+  furtherResultsLink,
+  headersMode,
+  linkFurther,
+  linking,
+  printRequestText,
+  typeOf,
+  type PrintInput,
+  type PrintOutput,
+} from './result-printer.js';
 
 /** PHP's is_numeric on a string */
 const NUMERIC = /^[ \t\n\r\v\f]*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -68,7 +79,9 @@ export function printTable(o: PrintInput): PrintOutput {
   const columnClasses: string[] = [];
   if (headers !== 'hide') {
     for (const pr of o.printRequests) {
-      const cls = printRequestText(pr, false, o.codec).replace(/<[^>]*>/g, '').replace(/[ _]/g, '-');
+      const cls = printRequestText(pr, false, o.codec)
+        .replace(/<[^>]*>/g, '')
+        .replace(/[ _]/g, '-');
       columnClasses.push(cls);
       const text = printRequestText(pr, headers === 'show', o.codec);
       table.addHeader(text === '' ? '&nbsp;' : text, cls);
@@ -92,11 +105,13 @@ export function printTable(o: PrintInput): PrintOutput {
     table.addRow();
   }
   if (linkFurther(o)) {
-    table.addCell(furtherResultsLink(o, o.rows.length), [['class', 'sortbottom'], ['colspan', String(o.printRequests.length)]]);
+    table.addCell(furtherResultsLink(o, o.rows.length), [
+      ['class', 'sortbottom'],
+      ['colspan', String(o.printRequests.length)],
+    ]);
     table.addRow('smwfooter');
   }
   const attrs: Array<[string, string]> = [['class', o.params.get('class') ?? 'sortable wikitable smwtable']];
   if (o.format === 'broadtable') attrs.push(['width', '100%']);
   return { text: table.html(attrs, headers !== 'hide' && boolParam(o, 'transpose')), templates: false };
 }
-

@@ -20,10 +20,11 @@ export function componentsFromParams(rawParams: string[], showMode = false): Ask
   const printouts: string[] = [];
   for (let raw of rawParams) {
     // '=' inside [[…::…]] is not a parameter separator (bug 32955)
-    raw = raw.replace(/\[\[(?:([^:][^\]]*):[=:])+([^\[\]]*)\]\]/gu, (m) => m.replace(/=/g, '-3D'));
+    raw = raw.replace(/\[\[(?:([^:][^\]]*):[=:])+([^[\]]*)\]\]/gu, (m) => m.replace(/=/g, '-3D'));
     if (raw === '') continue;
     if (raw[0] === '?') printouts.push(raw.slice(1));
-    else if (raw[0] === '+') continue; // a parameter of the previous printout (no effect on the API output)
+    else if (raw[0] === '+')
+      continue; // a parameter of the previous printout (no effect on the API output)
     else {
       const eq = raw.indexOf('=');
       if (eq >= 0) parameters.set(raw.slice(0, eq).trim().toLowerCase(), raw.slice(eq + 1));

@@ -47,7 +47,7 @@ function errorText(code: string, value: string, type: string, codec: TitleCodec)
 
 /** A page value as SMWWikiPageValue reads it (the fragment names a subobject). */
 function pageItem(text: string, codec: TitleCodec, defaultNs: number): QueryItem | null {
-  const v = text.replace(/^[\s\[]+/, '').replace(/[\s\]]+$/, '');
+  const v = text.replace(/^[\s[]+/, '').replace(/[\s\]]+$/, '');
   if (v === '') return null;
   const t = codec.parse(v, defaultNs);
   if (t === null || t.ns < 0 || t.dbkey === '') return null;
@@ -109,7 +109,7 @@ function valueDescription(raw: string, prop: PropertyRef, ctx: LanguageContext, 
 // ---------------------------------------------------------------------------------------------------
 
 function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&');
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /** <q> levels the parser follows (far beyond what $smwgQMaxDepth and $smwgQMaxSize leave standing). */
@@ -130,7 +130,20 @@ class QueryParser {
     const concept = (ctx.codec.nsName(108) ?? 'Concept') + ':';
     this.categoryPrefixes = [cat, 'Category:'];
     this.conceptPrefixes = [concept, 'Concept:'];
-    const alts = ['\\[\\[', '\\]\\]', '::', ':=', '<q>', '<\\/q>', '^' + escapeRegex(cat), '^Category:', '^' + escapeRegex(concept), '^Concept:', '\\|\\|', '\\|'];
+    const alts = [
+      '\\[\\[',
+      '\\]\\]',
+      '::',
+      ':=',
+      '<q>',
+      '<\\/q>',
+      '^' + escapeRegex(cat),
+      '^Category:',
+      '^' + escapeRegex(concept),
+      '^Concept:',
+      '\\|\\|',
+      '\\|',
+    ];
     this.defaultStop = new RegExp('[\\s]*(' + alts.join('|') + ')', 'iu');
   }
 
@@ -263,7 +276,8 @@ class QueryParser {
           const d: Description = { k: 'class', cats: [t.dbkey] };
           result = result === null ? d : disjoin([result, d]);
         }
-        if (t !== null && !category) result = result === null ? { k: 'concept', dbkey: t.dbkey } : disjoin([result, { k: 'concept', dbkey: t.dbkey }]);
+        if (t !== null && !category)
+          result = result === null ? { k: 'concept', dbkey: t.dbkey } : disjoin([result, { k: 'concept', dbkey: t.dbkey }]);
       }
       chunk = this.readChunk();
       go = chunk === '||' && category;
@@ -437,7 +451,9 @@ export function parseConditions(queryString: string, ctx: LanguageContext, forCo
   const parsed = p.parse(queryString);
   const errors = [...p.errors];
   const log: string[] = [];
-  const budget = forConcept ? { size: SMW_QCONCEPT_MAX_SIZE, depth: SMW_QCONCEPT_MAX_DEPTH } : { size: SMW_QMAX_SIZE, depth: SMW_QMAX_DEPTH };
+  const budget = forConcept
+    ? { size: SMW_QCONCEPT_MAX_SIZE, depth: SMW_QCONCEPT_MAX_DEPTH }
+    : { size: SMW_QMAX_SIZE, depth: SMW_QMAX_DEPTH };
   const description = prune(parsed, budget, log, ctx.codec);
   if (log.length > 0) errors.push(smwMessage('smw_querytoolarge', log.join(', ').replace(/\[/g, '&#x005B;')));
   return { description, errors, size: descriptionSize(description), depth: descriptionDepth(description) };

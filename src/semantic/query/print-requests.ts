@@ -48,7 +48,12 @@ export function printRequestFromString(raw: string, ctx: LanguageContext, showMo
     } else {
       const p = userProperty(name.trim());
       if ('error' in p) return null;
-      pr = { mode: PRINT_PROP, label: p.label, format: false, prop: { key: p.key, inverse: p.inverse, type: p.inverse ? '_wpg' : typeOfKey(ctx, p.key) } };
+      pr = {
+        mode: PRINT_PROP,
+        label: p.label,
+        format: false,
+        prop: { key: p.key, inverse: p.inverse, type: p.inverse ? '_wpg' : typeOfKey(ctx, p.key) },
+      };
     }
   }
   pr.format = pr.mode === PRINT_CCAT && format === '' ? 'x' : format;

@@ -54,7 +54,7 @@ export type PropertyParse = { key: string; inverse: boolean; label: string } | {
 
 /** SMWPropertyValue::makeUserProperty: the key, or SMW's error text. */
 export function userProperty(value: string): PropertyParse {
-  let name = normalTitleText(value.replace(/[ \]]+$/, '').replace(/^[ \[]+/, ''));
+  let name = normalTitleText(value.replace(/[ \]]+$/, '').replace(/^[ []+/, ''));
   let inverse = false;
   if (name !== '' && name[0] === '-') {
     name = normalTitleText(value.slice(1));

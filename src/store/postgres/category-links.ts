@@ -10,23 +10,47 @@ import { MEMBER_COLUMNS, toMember } from '../sql/row-columns.js';
 export class PostgresCategoryLinkStore implements CategoryLinkStore {
   constructor(private readonly db: PgDb) {}
 
-  async membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
+  async membersBySortkey(
+    category: string,
+    type: MemberType,
+    start: { sortkey: string; pageid: number } | undefined,
+    descending: boolean,
+    limit: number,
+  ): Promise<CategoryMemberRow[]> {
     const dir = descending ? 'DESC' : 'ASC';
     const sql = `SELECT ${MEMBER_COLUMNS} FROM categorylinks JOIN page ON page_id = cl_from
       WHERE cl_to = @cat AND cl_type = @type${start ? ` AND (cl_sortkey, cl_from) ${descending ? '<=' : '>='} (@sortkey, @pageid)` : ''}
       ORDER BY cl_sortkey ${dir}, cl_from ${dir} LIMIT @limit`;
-    const rows = await this.db.named('CategoryLinkStore.membersBySortkey', sql, { cat: category, type, sortkey: start?.sortkey, pageid: start?.pageid, limit });
+    const rows = await this.db.named('CategoryLinkStore.membersBySortkey', sql, {
+      cat: category,
+      type,
+      sortkey: start?.sortkey,
+      pageid: start?.pageid,
+      limit,
+    });
     return rows.map(toMember);
   }
 
-  async membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
+  async membersByTimestamp(
+    category: string,
+    start: { timestamp: string; pageid: number } | undefined,
+    end: string | undefined,
+    descending: boolean,
+    limit: number,
+  ): Promise<CategoryMemberRow[]> {
     const dir = descending ? 'DESC' : 'ASC';
     const where = ['cl_to = @cat'];
     if (start) where.push(`(cl_timestamp, cl_from) ${descending ? '<=' : '>='} (@timestamp, @pageid)`);
     if (end !== undefined) where.push(`cl_timestamp ${descending ? '>=' : '<='} @end`);
     const sql = `SELECT ${MEMBER_COLUMNS} FROM categorylinks JOIN page ON page_id = cl_from
       WHERE ${where.join(' AND ')} ORDER BY cl_timestamp ${dir}, cl_from ${dir} LIMIT @limit`;
-    const rows = await this.db.named('CategoryLinkStore.membersByTimestamp', sql, { cat: category, timestamp: start?.timestamp, pageid: start?.pageid, end, limit });
+    const rows = await this.db.named('CategoryLinkStore.membersByTimestamp', sql, {
+      cat: category,
+      timestamp: start?.timestamp,
+      pageid: start?.pageid,
+      end,
+      limit,
+    });
     return rows.map(toMember);
   }
 

@@ -18,7 +18,8 @@ export type Sql = postgres.Sql<any>;
  * continuation) selects what the largest safe integer does.
  */
 function int8Text(x: unknown): string {
-  if (typeof x === 'number' && Number.isFinite(x) && Math.abs(x) > Number.MAX_SAFE_INTEGER) return String(Math.sign(x) * Number.MAX_SAFE_INTEGER);
+  if (typeof x === 'number' && Number.isFinite(x) && Math.abs(x) > Number.MAX_SAFE_INTEGER)
+    return String(Math.sign(x) * Number.MAX_SAFE_INTEGER);
   return String(x);
 }
 
@@ -83,7 +84,11 @@ export class PgDb {
     // tables, and a re-import (a new schema) is served by a new pool. JIT off: every statement is an index
     // seek or a bounded scan taking milliseconds, while compiling one the planner prices above
     // jit_above_cost (a CTE-heavy search) took over a second (measured, 20,000 pages)
-    this.sql = connect(url, { max: opts.max ?? 8, connection: { search_path: schema, application_name: 'wikiquery', jit: 'off' } as never, idle_timeout: 60 });
+    this.sql = connect(url, {
+      max: opts.max ?? 8,
+      connection: { search_path: schema, application_name: 'wikiquery', jit: 'off' } as never,
+      idle_timeout: 60,
+    });
   }
 
   /**
@@ -91,7 +96,12 @@ export class PgDb {
    * from a request's structure (SMW queries): a prepared statement per distinct text would stay in each
    * connection's backend for the connection's life.
    */
-  async all<R = any>(name: string, text: string, params: readonly unknown[] = [], { prepare = true }: { prepare?: boolean } = {}): Promise<R[]> {
+  async all<R = any>(
+    name: string,
+    text: string,
+    params: readonly unknown[] = [],
+    { prepare = true }: { prepare?: boolean } = {},
+  ): Promise<R[]> {
     params = params.map(storable);
     if (!this.opts.debug) return (await this.sql.unsafe(text, params as never[], { prepare })) as unknown as R[];
     const log = queryLog.getStore();

@@ -1,5 +1,12 @@
 import type { PgDb } from './db.js';
-import { sameContentRows, type FileListOptions, type FilePageRow, type FileRow, type FileStore, type SameContentRow } from '../file-store.js';
+import {
+  sameContentRows,
+  type FileListOptions,
+  type FilePageRow,
+  type FileRow,
+  type FileStore,
+  type SameContentRow,
+} from '../file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_BY_NAME, PAGE_LIST_COLUMNS_FULL, filePage } from '../sql/row-columns.js';
 import { titleBounds } from '../sql/prefix-range.js';
@@ -15,14 +22,22 @@ export class PostgresFileStore implements FileStore {
   // so that the Set and Map iterate alike on both stores.
   async existing(names: readonly string[]): Promise<Set<string>> {
     if (names.length === 0) return new Set();
-    const rows = await this.db.all<{ img_name: string }>('FileStore.existing', 'SELECT img_name FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name', [names]);
+    const rows = await this.db.all<{ img_name: string }>(
+      'FileStore.existing',
+      'SELECT img_name FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name',
+      [names],
+    );
     return new Set(rows.map((r) => r.img_name));
   }
 
   async byNames(names: readonly string[]): Promise<Map<string, FileRow>> {
     const out = new Map<string, FileRow>();
     if (names.length === 0) return out;
-    const rows = await this.db.all<FileRow>('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name`, [names]);
+    const rows = await this.db.all<FileRow>(
+      'FileStore.byNames',
+      `SELECT ${FILE_COLUMNS} FROM image WHERE img_name = ANY($1::text[]) ORDER BY img_name`,
+      [names],
+    );
     for (const r of rows) out.set(r.name, r);
     return out;
   }
@@ -118,7 +133,9 @@ function listQuery(o: FileListOptions, columns: string, withPages: boolean): { s
   if (o.mimes !== undefined) {
     if (o.mimes.length === 0) return null;
     // the MIME pairs as two arrays: one statement text whatever their number
-    where.push('EXISTS (SELECT 1 FROM unnest(@majors::text[], @minors::text[]) AS m(major, minor) WHERE m.major = img_major_mime AND m.minor = img_minor_mime)');
+    where.push(
+      'EXISTS (SELECT 1 FROM unnest(@majors::text[], @minors::text[]) AS m(major, minor) WHERE m.major = img_major_mime AND m.minor = img_minor_mime)',
+    );
     v.majors = o.mimes.map((m) => m[0]);
     v.minors = o.mimes.map((m) => m[1]);
   }

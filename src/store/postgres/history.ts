@@ -1,10 +1,31 @@
 import type { PgDb } from './db.js';
 import { prefixEnd } from '../sql/prefix-range.js';
 import { compareBytes } from '../../wiki/collation.js';
-import type { ContributionOptions, ContributionRecord, ContributorRecord, HistoryStore, LogOptions, LogRecord, PageHistoryOptions, RecentChangeOptions, RecentChangeRecord, RevisionRecord, UserRangeOptions, UserRecord } from '../history-store.js';
+import type {
+  ContributionOptions,
+  ContributionRecord,
+  ContributorRecord,
+  HistoryStore,
+  LogOptions,
+  LogRecord,
+  PageHistoryOptions,
+  RecentChangeOptions,
+  RecentChangeRecord,
+  RevisionRecord,
+  UserRangeOptions,
+  UserRecord,
+} from '../history-store.js';
 import { REV_COLUMNS, USER_COLUMNS, toRev } from '../sql/row-columns.js';
 import { decodeRevisionText } from '../revision-text.js';
-import { type LogPrefixScan, logEventsStatement, pageHistoryStatement, recentChangesStatement, rowCmp, toRecentChange, userRangeStatement } from '../sql/history.js';
+import {
+  type LogPrefixScan,
+  logEventsStatement,
+  pageHistoryStatement,
+  recentChangesStatement,
+  rowCmp,
+  toRecentChange,
+  userRangeStatement,
+} from '../sql/history.js';
 import { POSTGRES_DIALECT } from '../sql/dialect.js';
 
 /** a title prefix alone: written so that no index on the title can take it (no index hints here) */
@@ -13,13 +34,16 @@ const POSTGRES_LOG_PREFIX_SCAN: LogPrefixScan = {
   condition: "log_namespace + 0 = @ns AND log_title || '' >= @prefix AND log_title || '' < @prefixEnd",
 };
 
-
 export class PostgresHistoryStore implements HistoryStore {
   constructor(private readonly db: PgDb) {}
 
   async revisionsByIds(ids: readonly number[]): Promise<RevisionRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.all('HistoryStore.revisionsByIds', `SELECT ${REV_COLUMNS} FROM revision WHERE rev_id = ANY($1::bigint[]) ORDER BY rev_id`, [ids]);
+    const rows = await this.db.all(
+      'HistoryStore.revisionsByIds',
+      `SELECT ${REV_COLUMNS} FROM revision WHERE rev_id = ANY($1::bigint[]) ORDER BY rev_id`,
+      [ids],
+    );
     return rows.map((r) => toRev(r));
   }
 
@@ -59,7 +83,11 @@ export class PostgresHistoryStore implements HistoryStore {
    * Per page (ascending) a range of the (page, user) key from the continuation, each read only as far as
    * the limit; pages come in order (the ordinality), so the outer sort orders one page's rows at a time.
    */
-  async contributors(pageids: readonly number[], from: { pageid: number; userid: number } | undefined, limit: number): Promise<ContributorRecord[]> {
+  async contributors(
+    pageids: readonly number[],
+    from: { pageid: number; userid: number } | undefined,
+    limit: number,
+  ): Promise<ContributorRecord[]> {
     const sorted = [...new Set(pageids)].sort((a, b) => a - b).filter((id) => !from || id >= from.pageid);
     if (sorted.length === 0 || limit <= 0) return [];
     const minUsers = sorted.map((page) => (from && page === from.pageid ? from.userid : 0));
@@ -149,7 +177,12 @@ export class PostgresHistoryStore implements HistoryStore {
   }
 
   /** The SELECT of one group of ranges: users (or the prefix) × namespaces, each a lateral range. */
-  private contributionRange(o: ContributionOptions, g: { users?: string[]; from: ContributionOptions['from'] }, i: number, v: Record<string, unknown>): string {
+  private contributionRange(
+    o: ContributionOptions,
+    g: { users?: string[]; from: ContributionOptions['from'] },
+    i: number,
+    v: Record<string, unknown>,
+  ): string {
     const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
     const d = o.descending ? 'DESC' : 'ASC';
     const where: string[] = [];
@@ -178,7 +211,8 @@ export class PostgresHistoryStore implements HistoryStore {
     if (o.end !== undefined) where.push(`rev_timestamp ${hi} @end`);
     if (o.minor !== undefined) where.push(`rev_minor_edit = ${o.minor ? 1 : 0}`);
     if (o.isNew !== undefined) where.push(`rev_parent_id ${o.isNew ? '=' : '!='} 0`);
-    if (o.top !== undefined) where.push(`${o.top ? '' : 'NOT '}EXISTS (SELECT 1 FROM page t WHERE t.page_id = rev_page AND t.page_latest = rev_id)`);
+    if (o.top !== undefined)
+      where.push(`${o.top ? '' : 'NOT '}EXISTS (SELECT 1 FROM page t WHERE t.page_id = rev_page AND t.page_latest = rev_id)`);
     const range = `SELECT ${REV_COLUMNS}, page_title AS title, CASE WHEN page_latest = rev_id THEN 1 ELSE 0 END AS top,
         (SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id) AS "parentSize"
       FROM revision JOIN page ON page_id = rev_page

@@ -47,7 +47,10 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
   try {
     const site = await loadPostgresSiteStore(db, (meta) => {
       const version = meta.get('schema_version');
-      if (Number(version) !== SCHEMA_VERSION) throw new Error(`import ${served.importId}: schema version ${String(version)}, this wikiquery reads ${SCHEMA_VERSION}: import the dump again`);
+      if (Number(version) !== SCHEMA_VERSION)
+        throw new Error(
+          `import ${served.importId}: schema version ${String(version)}, this wikiquery reads ${SCHEMA_VERSION}: import the dump again`,
+        );
     });
     return {
       site,

@@ -17,17 +17,41 @@ export class PostgresLinkStore implements LinkStore {
 
   /** fileUsages' range scan with a primary-key seek of the using page per row */
   async fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full = false): Promise<FileUsagePages> {
-    const { sql, v } = this.usageQuery(o, `il_to AS target, il_from AS "from", ${full ? PAGE_COLUMNS : PAGE_REF_COLUMNS}`, ' LEFT JOIN page ON page_id = il_from');
+    const { sql, v } = this.usageQuery(
+      o,
+      `il_to AS target, il_from AS "from", ${full ? PAGE_COLUMNS : PAGE_REF_COLUMNS}`,
+      ' LEFT JOIN page ON page_id = il_from',
+    );
     const rows = await this.db.named('LinkStore.fileUsages', sql, v);
     const out: FileUsagePages = { from: [], page: [], lastTarget: rows.length ? rows[rows.length - 1].target : undefined };
     for (const r of rows) {
       out.from.push(r.from);
-      out.page.push(r.pageid === null ? null : full ? toPage({ pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect, length: r.length, latestRevId: r.latestRevId, touched: r.touched, revCount: r.revCount, contentModel: r.contentModel }) : { pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect === 1 });
+      out.page.push(
+        r.pageid === null
+          ? null
+          : full
+            ? toPage({
+                pageid: r.pageid,
+                ns: r.ns,
+                title: r.title,
+                isRedirect: r.isRedirect,
+                length: r.length,
+                latestRevId: r.latestRevId,
+                touched: r.touched,
+                revCount: r.revCount,
+                contentModel: r.contentModel,
+              })
+            : { pageid: r.pageid, ns: r.ns, title: r.title, isRedirect: r.isRedirect === 1 },
+      );
     }
     return out;
   }
 
-  private usageQuery(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, columns: string, join: string): { sql: string; v: Record<string, unknown> } {
+  private usageQuery(
+    o: FileUsageOptions & { continueAt?: { target: string; from: number } },
+    columns: string,
+    join: string,
+  ): { sql: string; v: Record<string, unknown> } {
     const where: string[] = [];
     const v: Record<string, unknown> = { limit: o.limit };
     if (o.continueAt !== undefined) {
@@ -54,7 +78,11 @@ export class PostgresLinkStore implements LinkStore {
       v.cont = o.continueAt;
     }
     titleBounds('il_to', o, where, v);
-    const rows = await this.db.named<{ v: string }>('LinkStore.fileUsageTargets', distinctValuesSql('imagelinks', 'il_to', where, o.descending), v);
+    const rows = await this.db.named<{ v: string }>(
+      'LinkStore.fileUsageTargets',
+      distinctValuesSql('imagelinks', 'il_to', where, o.descending),
+      v,
+    );
     return rows.map((r) => r.v);
   }
 
@@ -63,7 +91,13 @@ export class PostgresLinkStore implements LinkStore {
    * limit; the sort is over the batch's rows. The batch is joined as a list, not a set, as the SQLite store
    * joins it (a page given twice has its rows twice).
    */
-  async imagesOf(o: { pageids: readonly number[]; start?: { pageid: number; name: string }; only?: readonly string[]; descending: boolean; limit: number }): Promise<Array<{ pageid: number; name: string }>> {
+  async imagesOf(o: {
+    pageids: readonly number[];
+    start?: { pageid: number; name: string };
+    only?: readonly string[];
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ pageid: number; name: string }>> {
     if (o.pageids.length === 0 || (o.only && o.only.length === 0)) return [];
     const dir = o.descending ? ' DESC' : '';
     const v: Record<string, unknown> = { ids: o.pageids, limit: o.limit };
@@ -83,7 +117,14 @@ export class PostgresLinkStore implements LinkStore {
     return this.db.named<{ pageid: number; name: string }>('LinkStore.imagesOf', sql, v);
   }
 
-  async fileUsers(o: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): Promise<FileUserRow[]> {
+  async fileUsers(o: {
+    target: string;
+    namespace?: number;
+    fromId?: number;
+    redirect?: boolean;
+    descending: boolean;
+    limit: number;
+  }): Promise<FileUserRow[]> {
     const { sql, values } = fileUsersStatement(o, POSTGRES_DIALECT);
     return toFileUsers(await this.db.named<any>('LinkStore.fileUsers', sql, values));
   }

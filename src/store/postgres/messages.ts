@@ -38,7 +38,13 @@ export class PostgresMessageStore implements MessageStore {
    * per language of `langs` that finds no catalog entry: one statement. The keys come as rows without
    * a source.
    */
-  async rangeTexts(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange, langs: readonly string[], fallbackLangs: readonly string[]): Promise<{ keys: string[]; texts: StoredMessage[] }> {
+  async rangeTexts(
+    catalogLangs: readonly string[],
+    overrideLang: string | null,
+    range: KeyRange,
+    langs: readonly string[],
+    fallbackLangs: readonly string[],
+  ): Promise<{ keys: string[]; texts: StoredMessage[] }> {
     const { sql, values } = keyRangeQuery(catalogLangs, overrideLang, range);
     const textsOf = (langsParam: string) => `SELECT s.source, l.lang, k.key, s.text
        FROM k CROSS JOIN unnest(${langsParam}::text[]) AS l(lang)
@@ -72,7 +78,11 @@ export class PostgresMessageStore implements MessageStore {
  * The keys of a range: index range scans of message (msg_lang, msg_key) per language and of
  * message_override (mo_lang, mo_key).
  */
-function keyRangeQuery(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange): { sql: string; values: Record<string, unknown> } {
+function keyRangeQuery(
+  catalogLangs: readonly string[],
+  overrideLang: string | null,
+  range: KeyRange,
+): { sql: string; values: Record<string, unknown> } {
   const conds = keyRangeConditions(range, (bound) => '@' + bound);
   const parts = [`SELECT msg_key AS key FROM unnest(@langs::text[]) AS l(lang) JOIN message ON msg_lang = l.lang${conds('msg_key')}`];
   if (overrideLang !== null) parts.push(`SELECT mo_key FROM message_override WHERE mo_lang = @olang${conds('mo_key')}`);

@@ -25,12 +25,22 @@ export class PostgresPageStore implements PageStore {
 
   async redirectTargets(pageids: readonly number[]): Promise<Map<number, RedirectTarget>> {
     if (pageids.length === 0) return new Map();
-    return redirectTargetsByPage(await this.db.all('PageStore.redirectTargets', `SELECT ${REDIRECT_TARGET_COLUMNS} FROM redirect WHERE rd_from = ANY($1::bigint[])`, [pageids]));
+    return redirectTargetsByPage(
+      await this.db.all('PageStore.redirectTargets', `SELECT ${REDIRECT_TARGET_COLUMNS} FROM redirect WHERE rd_from = ANY($1::bigint[])`, [
+        pageids,
+      ]),
+    );
   }
 
   async latestTexts(pageids: readonly number[]): Promise<Map<number, string>> {
     if (pageids.length === 0) return new Map();
-    return textsByPage(await this.db.all('PageStore.latestTexts', 'SELECT page_id AS pageid, old_text AS text FROM page_text WHERE page_id = ANY($1::bigint[])', [pageids]));
+    return textsByPage(
+      await this.db.all(
+        'PageStore.latestTexts',
+        'SELECT page_id AS pageid, old_text AS text FROM page_text WHERE page_id = ANY($1::bigint[])',
+        [pageids],
+      ),
+    );
   }
 
   async range(opts: PageRangeOptions): Promise<PageRow[]> {

@@ -8,7 +8,7 @@
  * REAL → double precision, BLOB → bytea), so the two stores cannot drift apart.
  */
 import Database from 'better-sqlite3';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { writeToCopy } from './copy-stream.js';
 import { connect, quoteSchema, type Sql } from './db.js';
 import { ensureCatalog, switchServed } from './catalog.js';
@@ -37,7 +37,9 @@ function ident(name: string): string {
 
 /** Tables of the staging file that are copied: FTS5's index is SQLite's own (the PostgreSQL search reads its own tables). */
 function stagingTables(db: Database.Database): string[] {
-  const rows = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid").all() as Array<{ name: string; sql: string }>;
+  const rows = db
+    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
+    .all() as Array<{ name: string; sql: string }>;
   const virtual = rows.filter((r) => /CREATE\s+VIRTUAL\s+TABLE/i.test(r.sql)).map((r) => r.name);
   return rows.filter((r) => !virtual.includes(r.name) && !virtual.some((v) => r.name.startsWith(v + '_'))).map((r) => r.name);
 }
@@ -65,16 +67,20 @@ function copyValue(v: unknown): string {
   return String(v).replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 }
 
-
 async function copyTable(db: Database.Database, sql: Sql, schema: string, table: string, cols: Column[]): Promise<number> {
-  const stream = (await sql.unsafe(`COPY ${schema}.${ident(table)} (${cols.map((c) => ident(c.name)).join(', ')}) FROM STDIN`).writable()) as Writable;
+  const stream = (await sql
+    .unsafe(`COPY ${schema}.${ident(table)} (${cols.map((c) => ident(c.name)).join(', ')}) FROM STDIN`)
+    .writable()) as Writable;
   const finished = new Promise<void>((resolve, reject) => {
     stream.once('finish', resolve);
     stream.once('error', reject);
   });
   let rows = 0;
   let buf = '';
-  for (const row of db.prepare(`SELECT ${cols.map((c) => ident(c.name)).join(', ')} FROM ${ident(table)}`).raw().iterate() as IterableIterator<unknown[]>) {
+  for (const row of db
+    .prepare(`SELECT ${cols.map((c) => ident(c.name)).join(', ')} FROM ${ident(table)}`)
+    .raw()
+    .iterate() as IterableIterator<unknown[]>) {
     buf += row.map(copyValue).join('\t') + '\n';
     rows++;
     if (buf.length >= 1 << 20) {
@@ -104,7 +110,11 @@ export function newSchemaName(): string {
  * Load the finished staging file into a new schema of the database at `url` and make it the served
  * import. Only one publication runs at a time per database (an advisory lock).
  */
-export async function publishToPostgres(stagingFile: string, url: string, opts: PublishOptions): Promise<{ schema: string; previous: string | null }> {
+export async function publishToPostgres(
+  stagingFile: string,
+  url: string,
+  opts: PublishOptions,
+): Promise<{ schema: string; previous: string | null }> {
   const db = new Database(stagingFile, { readonly: true, fileMustExist: true });
   const sql = connect(url, { max: 2 });
   const name = newSchemaName();
@@ -120,10 +130,13 @@ export async function publishToPostgres(stagingFile: string, url: string, opts: 
       for (const table of stagingTables(db)) {
         opts.checkAbort?.();
         const cols = columnsOf(db, table);
-        await sql.unsafe(`CREATE TABLE ${schema}.${ident(table)} (${cols.map((c) => `${ident(c.name)} ${pgType(table, c)}${c.notnull ? ' NOT NULL' : ''}`).join(', ')})`);
+        await sql.unsafe(
+          `CREATE TABLE ${schema}.${ident(table)} (${cols.map((c) => `${ident(c.name)} ${pgType(table, c)}${c.notnull ? ' NOT NULL' : ''}`).join(', ')})`,
+        );
         total += await copyTable(db, sql, schema, table, cols);
         const pk = cols.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
-        if (pk.length) await sql.unsafe(`ALTER TABLE ${schema}.${ident(table)} ADD PRIMARY KEY (${pk.map((c) => ident(c.name)).join(', ')})`);
+        if (pk.length)
+          await sql.unsafe(`ALTER TABLE ${schema}.${ident(table)} ADD PRIMARY KEY (${pk.map((c) => ident(c.name)).join(', ')})`);
         // UNIQUE column constraints (SQLite's automatic indexes)
         for (const idx of db.pragma(`index_list(${ident(table)})`) as Array<{ name: string; unique: number; origin: string }>) {
           if (idx.origin !== 'u') continue;
@@ -133,7 +146,10 @@ export async function publishToPostgres(stagingFile: string, url: string, opts: 
       }
       opts.log(`postgres: ${total} rows copied into ${name} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       const t1 = Date.now();
-      const indexes = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(stagingTables(db))) as string[];
+      const indexes = db
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each(?))")
+        .pluck()
+        .all(JSON.stringify(stagingTables(db))) as string[];
       for (const ix of indexes) {
         opts.checkAbort?.();
         await sql.unsafe(translateIndex(ix, schema));
@@ -145,7 +161,10 @@ export async function publishToPostgres(stagingFile: string, url: string, opts: 
       await sql.unsafe(`ANALYZE`);
       opts.log(`postgres: ${indexes.length} indexes and statistics in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
       await opts.beforeSwitch?.();
-      const previous = await switchServed(sql, { schema: name, importId: String(db.prepare("SELECT value FROM meta WHERE key = 'import_id'").pluck().get() ?? '') });
+      const previous = await switchServed(sql, {
+        schema: name,
+        importId: String(db.prepare("SELECT value FROM meta WHERE key = 'import_id'").pluck().get() ?? ''),
+      });
       opts.log(`postgres: serving ${name}${previous ? ` (was ${previous.schema})` : ''}`);
       return { schema: name, previous: previous?.schema ?? null };
     } catch (e) {

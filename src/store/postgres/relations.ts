@@ -1,9 +1,34 @@
 import type { PgDb } from './db.js';
-import type { AllLinkRow, AllLinksOptions, LinkRow, LinkerRow, IwLinksOfOptions, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
+import type {
+  AllLinkRow,
+  AllLinksOptions,
+  LinkRow,
+  LinkerRow,
+  IwLinksOfOptions,
+  LinkersOfOptions,
+  LinkersOptions,
+  LinksOfOptions,
+  RelationStore,
+} from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
-import { BACKLINK_COLUMNS, INTERWIKI_MAP_SQL, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, extLinksOfStatement, extUrlUsageStatement, iwLinksOfStatement, langLinksOfStatement, linkerFilters, linkersConditions, linksOfStatement, pagesWithPropStatement, propsOfStatement, toInterwikiEntry } from '../sql/relations.js';
+import {
+  BACKLINK_COLUMNS,
+  INTERWIKI_MAP_SQL,
+  TARGET_COLUMNS,
+  allLinkTitlesBounds,
+  allLinksStatement,
+  extLinksOfStatement,
+  extUrlUsageStatement,
+  iwLinksOfStatement,
+  langLinksOfStatement,
+  linkerFilters,
+  linkersConditions,
+  linksOfStatement,
+  pagesWithPropStatement,
+  propsOfStatement,
+  toInterwikiEntry,
+} from '../sql/relations.js';
 import { POSTGRES_DIALECT } from '../sql/dialect.js';
-
 
 type LinkerDbRow = Omit<LinkerRow, 'isRedirect'> & { isRedirect: number };
 // in place: a copy made by spreading the row and then given a member is promoted by V8 (11.3) at once
@@ -96,17 +121,29 @@ export class PostgresRelationStore implements RelationStore {
     const c = TARGET_COLUMNS[o.table];
     const { where, values: v } = allLinkTitlesBounds(o, c);
     v.limit = o.limit;
-    const rows = await this.db.named<{ v: string }>('RelationStore.allLinkTitles', distinctValuesSql(o.table, c.title, where, o.descending), v);
+    const rows = await this.db.named<{ v: string }>(
+      'RelationStore.allLinkTitles',
+      distinctValuesSql(o.table, c.title, where, o.descending),
+      v,
+    );
     return rows.map((r) => r.v);
   }
 
-  async propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>> {
+  async propsOf(o: {
+    pageids: readonly number[];
+    names?: readonly string[];
+  }): Promise<Array<{ page: number; name: string; value: string }>> {
     if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
     const { sql, values } = propsOfStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.propsOf', sql, values);
   }
 
-  async pagesWithProp(o: { name: string; fromId?: number; descending: boolean; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
+  async pagesWithProp(o: {
+    name: string;
+    fromId?: number;
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
     const { sql, values } = pagesWithPropStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.pagesWithProp', sql, values);
   }
@@ -114,23 +151,44 @@ export class PostgresRelationStore implements RelationStore {
   async propNames(o: { from?: string; limit: number }): Promise<string[]> {
     if (o.limit <= 0) return [];
     const where = o.from === undefined ? [] : ['pp_propname >= @from'];
-    const rows = await this.db.named<{ v: string }>('RelationStore.propNames', distinctValuesSql('page_props', 'pp_propname', where, false), { from: o.from, limit: o.limit });
+    const rows = await this.db.named<{ v: string }>(
+      'RelationStore.propNames',
+      distinctValuesSql('page_props', 'pp_propname', where, false),
+      { from: o.from, limit: o.limit },
+    );
     return rows.map((r) => r.v);
   }
 
-  async extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>> {
+  async extLinksOf(o: {
+    pageids: readonly number[];
+    indexPrefix?: string;
+    offset: number;
+    limit: number;
+  }): Promise<Array<{ from: number; url: string }>> {
     if (o.pageids.length === 0) return [];
     const { sql, values } = extLinksOfStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.extLinksOf', sql, values);
   }
 
-  async extUrlUsage(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
+  async extUrlUsage(o: {
+    indexPrefix?: string;
+    namespaces?: readonly number[];
+    offset: number;
+    limit: number;
+  }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
     if (o.namespaces && o.namespaces.length === 0) return [];
     const { sql, values } = extUrlUsageStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.extUrlUsage', sql, values);
   }
 
-  async langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>> {
+  async langLinksOf(o: {
+    pageids: readonly number[];
+    lang?: string;
+    title?: string;
+    continueAt?: { from: number; lang: string };
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ from: number; lang: string; title: string }>> {
     if (o.pageids.length === 0) return [];
     const { sql, values } = langLinksOfStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.langLinksOf', sql, values);
@@ -161,7 +219,12 @@ export class PostgresRelationStore implements RelationStore {
     }
   }
 
-  async randomPages(o: { namespaces: readonly number[]; redirect: boolean; from: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
+  async randomPages(o: {
+    namespaces: readonly number[];
+    redirect: boolean;
+    from: number;
+    limit: number;
+  }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
     if (o.namespaces.length === 0) return [];
     // per namespace a range of page_random_namespace (redirect, ns, random), in the order the namespaces
     // were given; page id breaks ties of page_random as SQLite's index (whose rows end with the rowid) does

@@ -16,7 +16,7 @@
  * matches.
  */
 import type Database from 'better-sqlite3';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { writeToCopy } from './copy-stream.js';
 import type { Sql } from './db.js';
 
@@ -38,7 +38,11 @@ function copyText(v: string): string {
   return v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 }
 
-async function openCopy(ctx: SearchTablesContext, table: string, cols: string): Promise<{ put(line: string): Promise<void>; end(): Promise<void> }> {
+async function openCopy(
+  ctx: SearchTablesContext,
+  table: string,
+  cols: string,
+): Promise<{ put(line: string): Promise<void>; end(): Promise<void> }> {
   const stream = (await ctx.sql.unsafe(`COPY ${ctx.schema}.${table} (${cols}) FROM STDIN`).writable()) as Writable;
   const finished = new Promise<void>((resolve, reject) => {
     stream.once('finish', resolve);
@@ -90,7 +94,9 @@ function hasSearchIndex(db: Database.Database): boolean {
 export async function buildSearchTables(ctx: SearchTablesContext): Promise<void> {
   const { staging: db, sql, schema } = ctx;
   const t0 = Date.now();
-  await sql.unsafe(`CREATE TABLE ${schema}.search_posting (sp_term text COLLATE "C" NOT NULL, sp_page bigint NOT NULL, sp_cols integer NOT NULL, sp_pos integer[] NOT NULL)`);
+  await sql.unsafe(
+    `CREATE TABLE ${schema}.search_posting (sp_term text COLLATE "C" NOT NULL, sp_page bigint NOT NULL, sp_cols integer NOT NULL, sp_pos integer[] NOT NULL)`,
+  );
   await sql.unsafe(`CREATE TABLE ${schema}.search_doc (sd_page bigint PRIMARY KEY, sd_ns bigint NOT NULL, sd_len bigint NOT NULL)`);
   await sql.unsafe(`CREATE TABLE ${schema}.search_size (ss_rows bigint NOT NULL, ss_tokens bigint NOT NULL)`);
   const nsOf = new Map<number, number>();
@@ -110,7 +116,9 @@ export async function buildSearchTables(ctx: SearchTablesContext): Promise<void>
       await copy.put(`${copyText(term)}\t${page}\t${cols}\t{${pos.join(',')}}\n`);
     };
     // instance rows come term by term, then by document, column and offset
-    const rows = db.prepare('SELECT term, doc, col, "offset" FROM temp.wq_search_vocab').raw().iterate() as IterableIterator<[string, number, string, number]>;
+    const rows = db.prepare('SELECT term, doc, col, "offset" FROM temp.wq_search_vocab').raw().iterate() as IterableIterator<
+      [string, number, string, number]
+    >;
     for (const [t, doc, colName, offset] of rows) {
       const col = COLUMN[colName];
       if (col === undefined) throw new Error(`search index: unexpected column ${colName}`);
@@ -137,7 +145,9 @@ export async function buildSearchTables(ctx: SearchTablesContext): Promise<void>
   let tokens = 0;
   if (hasSearchIndex(db)) {
     const copy = await openCopy(ctx, 'search_doc', 'sd_page, sd_ns, sd_len');
-    for (const [id, sz] of db.prepare('SELECT id, sz FROM search_index_docsize ORDER BY id').raw().iterate() as IterableIterator<[number, Buffer]>) {
+    for (const [id, sz] of db.prepare('SELECT id, sz FROM search_index_docsize ORDER BY id').raw().iterate() as IterableIterator<
+      [number, Buffer]
+    >) {
       const ns = nsOf.get(id);
       if (ns === undefined) throw new Error(`search index: page ${id} has no namespace token`);
       const len = docLength(sz);

@@ -23,7 +23,14 @@ import { POS_COLUMN } from './search-index.js';
 
 /** a position's column: position >> COLUMN_SHIFT (search-index.ts) */
 const COLUMN_SHIFT = Math.log2(POS_COLUMN);
-import { RANK_CANDIDATES, type FullTextResult, type FullTextSearch, type SearchDocument, type SearchStore, type TitlePrefixRow } from '../search-store.js';
+import {
+  RANK_CANDIDATES,
+  type FullTextResult,
+  type FullTextSearch,
+  type SearchDocument,
+  type SearchStore,
+  type TitlePrefixRow,
+} from '../search-store.js';
 import type { SearchTerm } from '../../wiki/search-query.js';
 
 /** bm25(search_index, 0.0, 10.0, 6.0, 1.0): weights of the columns ns, title, redirects, text */
@@ -126,7 +133,9 @@ export class PostgresSearchStore implements SearchStore {
   async fullText(req: FullTextSearch): Promise<FullTextResult> {
     const namespaces = req.namespaces.filter((n) => n >= 0);
     const groups: Group[] = req.query.groups.map((g) => ({
-      must: g.must.map((t) => this.phrase(t, t.titleOnly ? MASK_TITLES : req.fields === 'title' ? MASK_TITLES : req.fields === 'text' ? MASK_TEXT : MASK_ALL)),
+      must: g.must.map((t) =>
+        this.phrase(t, t.titleOnly ? MASK_TITLES : req.fields === 'title' ? MASK_TITLES : req.fields === 'text' ? MASK_TEXT : MASK_ALL),
+      ),
       // a page is excluded by an excluded word anywhere in it
       not: g.not.map((t) => this.phrase(t, MASK_ALL)),
     }));
@@ -160,7 +169,9 @@ export class PostgresSearchStore implements SearchStore {
     const matchCols = groups.map((g, gi) => {
       const own = g.must.map(() => k++);
       const found = own.map((i) => `COALESCE(f${i}.f, 0) > 0`).join(' AND ');
-      return g.not.length ? `CASE WHEN ${found} THEN ${g.not.map((p) => absent(p, 'c')).join(' AND ')} ELSE false END AS g${gi}` : `${found} AS g${gi}`;
+      return g.not.length
+        ? `CASE WHEN ${found} THEN ${g.not.map((p) => absent(p, 'c')).join(' AND ')} ELSE false END AS g${gi}`
+        : `${found} AS g${gi}`;
     });
     const groupOf = groups.flatMap((g, gi) => g.must.map(() => gi));
     // score = -sum(idf * f * (k1 + 1) / (f + k1 * (1 - b + b * D / avgdl))) in phrase order, in the
@@ -168,7 +179,8 @@ export class PostgresSearchStore implements SearchStore {
     const K1 = '1.2::float8';
     const B = '0.75::float8';
     const terms = must.map(
-      (_p, i) => `CASE WHEN g${groupOf[i]} THEN idf${i} * ((f${i} * (${K1} + 1.0::float8)) / (f${i} + ${K1} * (1.0::float8 - ${B} + ${B} * d / avgdl))) ELSE 0.0::float8 END`,
+      (_p, i) =>
+        `CASE WHEN g${groupOf[i]} THEN idf${i} * ((f${i} * (${K1} + 1.0::float8)) / (f${i} + ${K1} * (1.0::float8 - ${B} + ${B} * d / avgdl))) ELSE 0.0::float8 END`,
     );
     const score = terms.reduce((acc, t) => `(${acc} + ${t})`, '0.0::float8');
     const exact = key !== null ? `c.page IN (SELECT st_page FROM search_title WHERE st_key = ${params.add(key, 'text')})` : 'false';
@@ -185,8 +197,14 @@ export class PostgresSearchStore implements SearchStore {
         LEFT JOIN LATERAL (SELECT page, exact, score FROM h ORDER BY exact DESC, score, page LIMIT ${params.add(Math.max(0, req.limit), 'bigint')} OFFSET ${params.add(Math.max(0, req.offset), 'bigint')}) x ON true
         LEFT JOIN page p ON p.page_id = x.page
       ORDER BY x.exact DESC, x.score, x.page`;
-    const rows = await this.db.all<{ total: number | null; pageid: number | null; ns: number; title: string }>('SearchStore.fullText', text, params.values);
-    const out: FullTextResult = { hits: rows.filter((r) => r.pageid !== null).map((r) => ({ pageid: r.pageid!, ns: r.ns, title: r.title })) };
+    const rows = await this.db.all<{ total: number | null; pageid: number | null; ns: number; title: string }>(
+      'SearchStore.fullText',
+      text,
+      params.values,
+    );
+    const out: FullTextResult = {
+      hits: rows.filter((r) => r.pageid !== null).map((r) => ({ pageid: r.pageid!, ns: r.ns, title: r.title })),
+    };
     if (req.countHits) out.totalHits = Number(rows[0].total);
     return out;
   }
@@ -203,7 +221,10 @@ export class PostgresSearchStore implements SearchStore {
       'SELECT st_ns AS ns, st_page AS page FROM search_title WHERE st_key = $1 ORDER BY st_ns, st_page LIMIT 500',
       [key],
     );
-    return rows.filter((r) => want.has(r.ns)).slice(0, limit).map((r) => r.page);
+    return rows
+      .filter((r) => want.has(r.ns))
+      .slice(0, limit)
+      .map((r) => r.page);
   }
 
   async documents(ids: readonly number[]): Promise<SearchDocument[]> {
@@ -232,16 +253,27 @@ export class PostgresSearchStore implements SearchStore {
       if (!list) redirectsOf.set(r.target, (list = []));
       list.push({ ns: r.ns, dbkey: r.dbkey });
     }
-    return docs.map((d) => ({ pageid: d.pageid, ns: d.ns, title: d.title, length: d.length, touched: d.touched, contentModel: d.contentModel, text: d.text, redirects: redirectsOf.get(d.pageid) ?? [] }));
+    return docs.map((d) => ({
+      pageid: d.pageid,
+      ns: d.ns,
+      title: d.title,
+      length: d.length,
+      touched: d.touched,
+      contentModel: d.contentModel,
+      text: d.text,
+      redirects: redirectsOf.get(d.pageid) ?? [],
+    }));
   }
 
   async titlePrefix(ns: number, prefix: string, offset: number, limit: number): Promise<TitlePrefixRow[]> {
     // a plain array (the client's result is a subclass)
-    return [...(await this.db.all<TitlePrefixRow>(
-      'SearchStore.titlePrefix',
-      `SELECT page_id AS pageid, page_namespace AS ns, page_title AS title FROM page
+    return [
+      ...(await this.db.all<TitlePrefixRow>(
+        'SearchStore.titlePrefix',
+        `SELECT page_id AS pageid, page_namespace AS ns, page_title AS title FROM page
        WHERE page_namespace = $1 AND page_title >= $2 AND page_title < $3 ORDER BY page_title LIMIT $4 OFFSET $5`,
-      [ns, prefix, prefixEnd(prefix), limit, offset],
-    ))];
+        [ns, prefix, prefixEnd(prefix), limit, offset],
+      )),
+    ];
   }
 }

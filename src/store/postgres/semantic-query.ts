@@ -47,5 +47,9 @@ export const POSTGRES_SEMANTIC: SemanticDialect = {
 
 /** The query engine on a PostgreSQL import (tests give a lower probe cap to exercise the sort-order walk). */
 export function postgresQueryEngine(db: PgDb, probeCap?: number): SemanticQueryEngine {
-  return new SemanticQueryEngine(POSTGRES_SEMANTIC, { all: (sql, params, shaped) => db.all('SemanticStore.ask', sql, params, { prepare: !shaped }) }, probeCap);
+  return new SemanticQueryEngine(
+    POSTGRES_SEMANTIC,
+    { all: (sql, params, shaped) => db.all('SemanticStore.ask', sql, params, { prepare: !shaped }) },
+    probeCap,
+  );
 }

@@ -33,8 +33,24 @@ export function recentChangesStatement(o: RecentChangeOptions, d: SqlDialect): {
   if (o.start !== undefined) where.push(`rc_timestamp ${lo} @start`);
   if (o.end !== undefined) where.push(`rc_timestamp ${hi} @end`);
   if (o.from) where.push(rowCmp(['rc_timestamp', 'rc_id'], lo, ['@fromTs', '@fromId']));
-  if (o.namespaces) where.push(d.amongNumbers('rc_namespace', o.namespaces.map((n) => Number(n)), 'namespaces', values));
-  if (o.types) where.push(d.amongNumbers('rc_type', o.types.map((n) => Number(n)), 'types', values));
+  if (o.namespaces)
+    where.push(
+      d.amongNumbers(
+        'rc_namespace',
+        o.namespaces.map((n) => Number(n)),
+        'namespaces',
+        values,
+      ),
+    );
+  if (o.types)
+    where.push(
+      d.amongNumbers(
+        'rc_type',
+        o.types.map((n) => Number(n)),
+        'types',
+        values,
+      ),
+    );
   if (o.user !== undefined) where.push('rc_user_text = @user');
   if (o.excludeUser !== undefined) where.push('rc_user_text != @excludeUser');
   if (o.minor !== undefined) where.push(`rc_minor ${o.minor ? '!=' : '='} 0`);
@@ -74,7 +90,16 @@ export function pageHistoryStatement(o: PageHistoryOptions): SqlStatement {
   const d = newer ? 'ASC' : 'DESC';
   const order = o.orderBy === 'id' ? `rev_id ${d}` : `rev_timestamp ${d}, rev_id ${d}`;
   const sql = `SELECT ${REV_COLUMNS} FROM revision WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`;
-  const values = { page: o.pageid, startId: o.startId, endId: o.endId, start: o.start, end: o.end, user: o.user, excludeUser: o.excludeUser, limit: o.limit };
+  const values = {
+    page: o.pageid,
+    startId: o.startId,
+    endId: o.endId,
+    start: o.start,
+    end: o.end,
+    user: o.user,
+    excludeUser: o.excludeUser,
+    limit: o.limit,
+  };
   return { sql, values };
 }
 
@@ -88,7 +113,13 @@ export function userRangeStatement(o: UserRangeOptions, d: SqlDialect): SqlState
   if (o.withEditsOnly) where.push('user_editcount > 0');
   const sql = `SELECT ${USER_COLUMNS} FROM ${d.userName} ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
       ORDER BY user_name ${o.descending ? 'DESC' : 'ASC'} LIMIT @limit`;
-  const values = { from: o.from, to: o.to, prefix: o.prefix, prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix), limit: o.limit };
+  const values = {
+    from: o.from,
+    to: o.to,
+    prefix: o.prefix,
+    prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix),
+    limit: o.limit,
+  };
   return { sql, values };
 }
 
@@ -113,7 +144,8 @@ export function logEventsStatement(o: LogOptions, d: SqlDialect, prefixScan: Log
   if (o.action !== undefined) where.push('log_action = @action');
   if (o.user !== undefined) where.push('log_user_text = @user');
   if (o.title !== undefined) where.push('log_namespace = @ns AND log_title = @title');
-  if (o.prefix !== undefined) where.push(prefixOnly ? prefixScan.condition : 'log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd');
+  if (o.prefix !== undefined)
+    where.push(prefixOnly ? prefixScan.condition : 'log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd');
   if (o.start !== undefined) where.push(`log_timestamp ${lo} @start`);
   if (o.end !== undefined) where.push(`log_timestamp ${hi} @end`);
   if (o.from) where.push(rowCmp(['log_timestamp', 'log_id'], lo, ['@fromTs', '@fromId']));

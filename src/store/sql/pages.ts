@@ -7,7 +7,8 @@ import { prefixEnd } from './prefix-range.js';
 import { PAGE_COLUMNS } from './row-columns.js';
 
 /** the redirect table's columns a RedirectTarget is read from, with the page they belong to */
-export const REDIRECT_TARGET_COLUMNS = 'rd_from AS pageid, rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment, rd_interwiki AS interwiki';
+export const REDIRECT_TARGET_COLUMNS =
+  'rd_from AS pageid, rd_namespace AS ns, rd_title AS dbkey, rd_fragment AS fragment, rd_interwiki AS interwiki';
 
 /** rows of REDIRECT_TARGET_COLUMNS by page id */
 export function redirectTargetsByPage(rows: Iterable<any>): Map<number, RedirectTarget> {

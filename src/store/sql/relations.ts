@@ -3,7 +3,15 @@
  * (both take `@name` parameters and order titles by bytes), shared by the two relation stores; what only
  * one engine can say (a batch of targets, the loose index scan) stays in its store.
  */
-import type { AllLinksOptions, BacklinkTable, IwLinksOfOptions, LinkersOfOptions, LinkersOptions, LinksOfOptions, TargetTable } from '../relation-store.js';
+import type {
+  AllLinksOptions,
+  BacklinkTable,
+  IwLinksOfOptions,
+  LinkersOfOptions,
+  LinkersOptions,
+  LinksOfOptions,
+  TargetTable,
+} from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { prefixEnd, titleBounds } from './prefix-range.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
@@ -36,7 +44,10 @@ export function allLinksBounds(o: AllLinksOptions, c: TargetColumns, where: stri
 }
 
 /** list=all*: a range scan of the (ns, title, from) key (pagelinks/templatelinks primary key, redirect_target) from `continueAt` (inclusive). */
-export function allLinksStatement(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): { sql: string; values: Record<string, unknown> } {
+export function allLinksStatement(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): {
+  sql: string;
+  values: Record<string, unknown>;
+} {
   const c = TARGET_COLUMNS[o.table];
   const where: string[] = [];
   const values: Record<string, unknown> = { limit: o.limit };
@@ -55,7 +66,10 @@ export function allLinksStatement(o: AllLinksOptions & { continueAt?: { title: s
 }
 
 /** list=all* with unique: the bounds of the distinct-title walk from `continueAt` (inclusive); the walk itself is the store's. */
-export function allLinkTitlesBounds(o: AllLinksOptions & { continueAt?: string }, c: TargetColumns): { where: string[]; values: Record<string, unknown> } {
+export function allLinkTitlesBounds(
+  o: AllLinksOptions & { continueAt?: string },
+  c: TargetColumns,
+): { where: string[]; values: Record<string, unknown> } {
   const where: string[] = [];
   const values: Record<string, unknown> = {};
   allLinksBounds(o, c, where, values);
@@ -131,7 +145,10 @@ export function propsOfStatement(o: { pageids: readonly number[]; names?: readon
 }
 
 /** list=pageswithprop: a range of the (propname, page) index joined with each page */
-export function pagesWithPropStatement(o: { name: string; fromId?: number; descending: boolean; limit: number }, d: SqlDialect): SqlStatement {
+export function pagesWithPropStatement(
+  o: { name: string; fromId?: number; descending: boolean; limit: number },
+  d: SqlDialect,
+): SqlStatement {
   const values: Record<string, unknown> = { name: o.name, limit: o.limit };
   const where = ['pp_propname = @name'];
   if (o.fromId !== undefined) {
@@ -153,7 +170,10 @@ function indexPrefixBounds(indexPrefix: string | undefined, where: string[], val
 }
 
 /** prop=extlinks: the external links of a batch of pages, each URL once per page */
-export function extLinksOfStatement(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }, d: SqlDialect): SqlStatement {
+export function extLinksOfStatement(
+  o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number },
+  d: SqlDialect,
+): SqlStatement {
   const values: Record<string, unknown> = { limit: o.limit, offset: o.offset };
   const where = [d.amongIds('el_from', o.pageids, 'ids', values)];
   indexPrefixBounds(o.indexPrefix, where, values);
@@ -163,7 +183,10 @@ export function extLinksOfStatement(o: { pageids: readonly number[]; indexPrefix
 }
 
 /** list=exturlusage: the el_index index in order, joined with each linking page */
-export function extUrlUsageStatement(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }, d: SqlDialect): SqlStatement {
+export function extUrlUsageStatement(
+  o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number },
+  d: SqlDialect,
+): SqlStatement {
   const values: Record<string, unknown> = { limit: o.limit, offset: o.offset };
   const where: string[] = [];
   indexPrefixBounds(o.indexPrefix, where, values);
@@ -176,7 +199,14 @@ export function extUrlUsageStatement(o: { indexPrefix?: string; namespaces?: rea
 
 /** prop=langlinks: a range of the (from, lang) primary key per page of the batch */
 export function langLinksOfStatement(
-  o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number },
+  o: {
+    pageids: readonly number[];
+    lang?: string;
+    title?: string;
+    continueAt?: { from: number; lang: string };
+    descending: boolean;
+    limit: number;
+  },
   d: SqlDialect,
 ): SqlStatement {
   const values: Record<string, unknown> = { limit: o.limit };
@@ -221,9 +251,24 @@ export function iwLinksOfStatement(o: IwLinksOfOptions, d: SqlDialect): SqlState
 }
 
 /** the whole interwiki table (a few hundred rows at most), read once per store */
-export const INTERWIKI_MAP_SQL = 'SELECT iw_prefix AS prefix, iw_url AS url, iw_api AS api, iw_local AS local, iw_trans AS trans, iw_wikiid AS wikiid FROM interwiki ORDER BY iw_prefix';
+export const INTERWIKI_MAP_SQL =
+  'SELECT iw_prefix AS prefix, iw_url AS url, iw_api AS api, iw_local AS local, iw_trans AS trans, iw_wikiid AS wikiid FROM interwiki ORDER BY iw_prefix';
 
 /** a row of INTERWIKI_MAP_SQL: its 0/1 flags as booleans, empty texts left out */
-export function toInterwikiEntry(r: { prefix: string; url: string; api: string; local: number; trans: number; wikiid: string }): InterwikiEntry {
-  return { prefix: r.prefix, url: r.url, local: !!r.local, trans: r.trans ? true : undefined, api: r.api || undefined, wikiid: r.wikiid || undefined };
+export function toInterwikiEntry(r: {
+  prefix: string;
+  url: string;
+  api: string;
+  local: number;
+  trans: number;
+  wikiid: string;
+}): InterwikiEntry {
+  return {
+    prefix: r.prefix,
+    url: r.url,
+    local: !!r.local,
+    trans: r.trans ? true : undefined,
+    api: r.api || undefined,
+    wikiid: r.wikiid || undefined,
+  };
 }

@@ -19,7 +19,17 @@ export function toPage(r: any): PageRow {
 }
 
 /** PAGE_COLUMNS without their names, in their order (statements that name their columns themselves) */
-export const PAGE_COLUMN_LIST = ['page_id', 'page_namespace', 'page_title', 'page_is_redirect', 'page_len', 'page_latest', 'page_touched', 'page_rev_count', 'page_content_model'];
+export const PAGE_COLUMN_LIST = [
+  'page_id',
+  'page_namespace',
+  'page_title',
+  'page_is_redirect',
+  'page_len',
+  'page_latest',
+  'page_touched',
+  'page_rev_count',
+  'page_content_model',
+];
 /** PAGE_REF_COLUMNS without their names */
 export const PAGE_REF_COLUMN_LIST = PAGE_COLUMN_LIST.slice(0, 4);
 
@@ -33,7 +43,17 @@ export function pageRefFromArray(a: any[], at: number): PageRef {
 }
 
 /** a PageRow from its columns (the redirect flag as stored, 0/1) */
-function fullPage(pageid: number, ns: number, title: string, isRedirect: number, length: number, latestRevId: number, touched: string, revCount: number, contentModel: string): PageRow {
+function fullPage(
+  pageid: number,
+  ns: number,
+  title: string,
+  isRedirect: number,
+  length: number,
+  latestRevId: number,
+  touched: string,
+  revCount: number,
+  contentModel: string,
+): PageRow {
   return { pageid, ns, title, isRedirect: isRedirect === 1, length, latestRevId, touched, revCount, contentModel };
 }
 
@@ -42,7 +62,17 @@ function fullPage(pageid: number, ns: number, title: string, isRedirect: number,
  * here costs about half of what better-sqlite3 spends on an object row.
  */
 export function pageFromArray(a: any[]): PageRow {
-  return { pageid: a[0], ns: a[1], title: a[2], isRedirect: a[3] === 1, length: a[4], latestRevId: a[5], touched: a[6], revCount: a[7], contentModel: a[8] };
+  return {
+    pageid: a[0],
+    ns: a[1],
+    title: a[2],
+    isRedirect: a[3] === 1,
+    length: a[4],
+    latestRevId: a[5],
+    touched: a[6],
+    revCount: a[7],
+    contentModel: a[8],
+  };
 }
 
 export const FILE_COLUMNS = `img_name AS name, img_size AS size, img_width AS width, img_height AS height, img_bits AS bits,

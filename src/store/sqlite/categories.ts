@@ -27,7 +27,9 @@ export class SqliteCategoryStore implements CategoryStore {
 
   async byTitles(titles: readonly string[]): Promise<CategoryRow[]> {
     if (titles.length === 0) return [];
-    const rows = this.byTitlesStmt.all(JSON.stringify(titles)) as Array<CategoryRow | (Omit<CategoryRow, 'hidden'> & { hidden: number | boolean })>;
+    const rows = this.byTitlesStmt.all(JSON.stringify(titles)) as Array<
+      CategoryRow | (Omit<CategoryRow, 'hidden'> & { hidden: number | boolean })
+    >;
     for (const r of rows) r.hidden = r.hidden === 1;
     return rows as CategoryRow[];
   }
@@ -68,10 +70,22 @@ export class SqliteCategoryStore implements CategoryStore {
       v.max = o.max;
     }
     const sql = (this.listTexts[shape] ??= jsonColumnsSql(o.hidden ? LIST_HIDDEN : LIST_COLUMNS, listRest(shape)));
-    const [titles, pages, subcats, files, hidden] = this.lists.jsonRowsOf(sql, v) as [string[], number[], number[], number[], number[] | undefined];
+    const [titles, pages, subcats, files, hidden] = this.lists.jsonRowsOf(sql, v) as [
+      string[],
+      number[],
+      number[],
+      number[],
+      number[] | undefined,
+    ];
     const out: CategoryRow[] = [];
     for (let i = 0; i < titles.length; i++) {
-      out.push({ title: titles[i]!, pages: pages[i]!, subcats: subcats[i]!, files: files[i]!, hidden: hidden !== undefined && hidden[i] === 1 });
+      out.push({
+        title: titles[i]!,
+        pages: pages[i]!,
+        subcats: subcats[i]!,
+        files: files[i]!,
+        hidden: hidden !== undefined && hidden[i] === 1,
+      });
     }
     return out;
   }

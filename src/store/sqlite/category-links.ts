@@ -20,7 +20,10 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
          WHERE cl_to = @cat AND cl_type = @type ${from ? `AND (cl_sortkey, cl_from) ${dir === 'ASC' ? '>=' : '<='} (@sortkey, @pageid)` : ''}
          ORDER BY cl_sortkey ${dir}, cl_from ${dir} LIMIT @limit`,
       );
-    this.bySortkey = { asc: { first: sk('ASC', false), from: sk('ASC', true) }, desc: { first: sk('DESC', false), from: sk('DESC', true) } };
+    this.bySortkey = {
+      asc: { first: sk('ASC', false), from: sk('ASC', true) },
+      desc: { first: sk('DESC', false), from: sk('DESC', true) },
+    };
     const ts = (dir: 'ASC' | 'DESC', from: boolean) =>
       db.prepare(
         'CategoryLinkStore.membersByTimestamp',
@@ -29,12 +32,20 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
          AND (@end IS NULL OR cl_timestamp ${dir === 'ASC' ? '<=' : '>='} @end)
          ORDER BY cl_timestamp ${dir}, cl_from ${dir} LIMIT @limit`,
       );
-    this.byTimestamp = { asc: { first: ts('ASC', false), from: ts('ASC', true) }, desc: { first: ts('DESC', false), from: ts('DESC', true) } };
+    this.byTimestamp = {
+      asc: { first: ts('ASC', false), from: ts('ASC', true) },
+      desc: { first: ts('DESC', false), from: ts('DESC', true) },
+    };
     this.ofPages = new StatementCache(db, 'CategoryLinkStore.categoriesOf');
-
   }
 
-  async membersBySortkey(category: string, type: MemberType, start: { sortkey: string; pageid: number } | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
+  async membersBySortkey(
+    category: string,
+    type: MemberType,
+    start: { sortkey: string; pageid: number } | undefined,
+    descending: boolean,
+    limit: number,
+  ): Promise<CategoryMemberRow[]> {
     const set = this.bySortkey[descending ? 'desc' : 'asc'];
     const rows = start
       ? set.from.all({ cat: category, type, sortkey: start.sortkey, pageid: start.pageid, limit } as any)
@@ -42,7 +53,13 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
     return rows.map(toMember);
   }
 
-  async membersByTimestamp(category: string, start: { timestamp: string; pageid: number } | undefined, end: string | undefined, descending: boolean, limit: number): Promise<CategoryMemberRow[]> {
+  async membersByTimestamp(
+    category: string,
+    start: { timestamp: string; pageid: number } | undefined,
+    end: string | undefined,
+    descending: boolean,
+    limit: number,
+  ): Promise<CategoryMemberRow[]> {
     const set = this.byTimestamp[descending ? 'desc' : 'asc'];
     const rows = start
       ? set.from.all({ cat: category, timestamp: start.timestamp, pageid: start.pageid, end: end ?? null, limit } as any)
@@ -55,5 +72,4 @@ export class SqliteCategoryLinkStore implements CategoryLinkStore {
     const { sql, values } = categoriesOfStatement(o, SQLITE_DIALECT);
     return toPageCategories(this.ofPages.all<any>(sql, values));
   }
-
 }

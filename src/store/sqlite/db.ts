@@ -40,14 +40,17 @@ export function databaseProblem(file: string): string | null {
   try {
     conn = new Database(file, { readonly: true, fileMustExist: true });
   } catch (e) {
-    return (e as { code?: string }).code === 'SQLITE_CANTOPEN' ? 'cannot be opened (permission denied?)' : `cannot be opened: ${(e as Error).message}`;
+    return (e as { code?: string }).code === 'SQLITE_CANTOPEN'
+      ? 'cannot be opened (permission denied?)'
+      : `cannot be opened: ${(e as Error).message}`;
   }
   try {
     const hasMeta = conn.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").pluck().get();
     if (!hasMeta) return 'not a wikiquery database (an SQLite file without wikiquery tables)';
     const v = conn.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
     if (v === undefined) return 'not a wikiquery database (no schema version)';
-    if (Number(v) !== SCHEMA_VERSION) return `imported by another wikiquery version (schema ${String(v)}, this one reads ${SCHEMA_VERSION}): import the dump again`;
+    if (Number(v) !== SCHEMA_VERSION)
+      return `imported by another wikiquery version (schema ${String(v)}, this one reads ${SCHEMA_VERSION}): import the dump again`;
     return null;
   } catch (e) {
     const code = (e as { code?: string }).code;
@@ -92,7 +95,12 @@ export class Db {
    * column's value per row; 'raw': each row as an array of its columns (no object per row). `shown`: the
    * text debuginfo shows (the statement as written, where `sql` is what was made of it).
    */
-  prepare<P extends unknown[] = unknown[], R = any>(name: string, sql: string, pluck: boolean | 'raw' = false, shown = sql): Statement<P, R> {
+  prepare<P extends unknown[] = unknown[], R = any>(
+    name: string,
+    sql: string,
+    pluck: boolean | 'raw' = false,
+    shown = sql,
+  ): Statement<P, R> {
     const stmt = this.raw.prepare(sql);
     if (pluck === 'raw') stmt.raw();
     else if (pluck) stmt.pluck();

@@ -1,5 +1,13 @@
 import type { Db, Statement } from './db.js';
-import { sameContentOf, sameContentRows, type FileListOptions, type FilePageRow, type FileRow, type FileStore, type SameContentRow } from '../file-store.js';
+import {
+  sameContentOf,
+  sameContentRows,
+  type FileListOptions,
+  type FilePageRow,
+  type FileRow,
+  type FileStore,
+  type SameContentRow,
+} from '../file-store.js';
 import { StatementCache, jsonRowsSql } from './statement-cache.js';
 import { prefixEnd } from '../sql/prefix-range.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
@@ -14,8 +22,15 @@ export class SqliteFileStore implements FileStore {
   private readonly pathStmt: Statement<[string]>;
 
   constructor(private readonly db: Db) {
-    this.existingStmt = db.prepare('FileStore.existing', 'SELECT img_name FROM image WHERE img_name IN (SELECT value FROM json_each(?))', true);
-    this.byNamesStmt = db.prepare('FileStore.byNames', `SELECT ${FILE_COLUMNS} FROM image WHERE img_name IN (SELECT value FROM json_each(?))`);
+    this.existingStmt = db.prepare(
+      'FileStore.existing',
+      'SELECT img_name FROM image WHERE img_name IN (SELECT value FROM json_each(?))',
+      true,
+    );
+    this.byNamesStmt = db.prepare(
+      'FileStore.byNames',
+      `SELECT ${FILE_COLUMNS} FROM image WHERE img_name IN (SELECT value FROM json_each(?))`,
+    );
     // a primary-key seek per file for the duplicates the import wrote into its row (img_dups): one JSON
     // text [i, dups, j, dups, …], i the file's place in the batch, for the files that have any (CROSS JOIN
     // keeps the batch's order)
@@ -57,7 +72,8 @@ export class SqliteFileStore implements FileStore {
     const json = this.sameContentStmt.get(JSON.stringify(names)) as string | null;
     if (json === null) return out;
     const parts = JSON.parse(json) as Array<number | [string, string, string][]>;
-    for (let i = 0; i < parts.length; i += 2) out.set(names[parts[i] as number]!, sameContentOf(parts[i + 1] as [string, string, string][])!);
+    for (let i = 0; i < parts.length; i += 2)
+      out.set(names[parts[i] as number]!, sameContentOf(parts[i + 1] as [string, string, string][])!);
     return out;
   }
 
@@ -132,7 +148,17 @@ export class SqliteFileStore implements FileStore {
 }
 
 /** listPages(full)'s columns (PAGE_LIST_COLUMNS_FULL), in their order */
-const PAGE_LIST_FULL = ['img_name', 'img_timestamp', 'page_id', 'page_is_redirect', 'page_len', 'page_latest', 'page_touched', 'page_rev_count', 'page_content_model'];
+const PAGE_LIST_FULL = [
+  'img_name',
+  'img_timestamp',
+  'page_id',
+  'page_is_redirect',
+  'page_len',
+  'page_latest',
+  'page_touched',
+  'page_rev_count',
+  'page_content_model',
+];
 
 /**
  * listPages()' statement for PageRefs: the names, the description pages (img_page: id * 2 + redirect flag;
@@ -145,7 +171,9 @@ const PAGE_LIST_FULL = ['img_name', 'img_timestamp', 'page_id', 'page_is_redirec
 function pageListSql(shape: number, rest: string, duplicates: boolean): string {
   const byName = (shape & 2) !== 0;
   // img_dups is JSON already: joined as it is (json_group_array would quote it)
-  const dups = byName ? 'img_dups' : 'CASE WHEN img_dup_count > 0 THEN (SELECT d.img_dups FROM image d WHERE d.img_name = image.img_name) END';
+  const dups = byName
+    ? 'img_dups'
+    : 'CASE WHEN img_dup_count > 0 THEN (SELECT d.img_dups FROM image d WHERE d.img_name = image.img_name) END';
   return (
     `SELECT json_group_array(c0), json_group_array(c1)${byName ? '' : ', json_group_array(c2)'}` +
     `${duplicates ? ", '[' || group_concat(coalesce(c3, 'null'), ',') || ']'" : ''} ` +
@@ -245,7 +273,9 @@ function listRest(shape: number, withPages: boolean): string {
   if (shape & 256) where.push('img_sha1 = @sha1');
   if (shape & 512) {
     const mimes = Math.floor(shape / 1024);
-    where.push('(' + Array.from({ length: mimes }, (_m, i) => `(+img_major_mime = @major${i} AND +img_minor_mime = @minor${i})`).join(' OR ') + ')');
+    where.push(
+      '(' + Array.from({ length: mimes }, (_m, i) => `(+img_major_mime = @major${i} AND +img_minor_mime = @minor${i})`).join(' OR ') + ')',
+    );
   }
   // the description page: a primary-key seek per file listed, in the loop over the ordered scan
   const from = withPages ? `image LEFT JOIN page ON page_namespace = ${NS_FILE} AND page_title = img_name` : 'image';

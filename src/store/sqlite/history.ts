@@ -2,18 +2,39 @@ import type { Db, Statement } from './db.js';
 import { StatementCache } from './statement-cache.js';
 import { prefixEnd } from '../sql/prefix-range.js';
 import { compareBytes } from '../../wiki/collation.js';
-import type { ContributionOptions, ContributionRecord, ContributorRecord, HistoryStore, LogOptions, LogRecord, PageHistoryOptions, RecentChangeOptions, RecentChangeRecord, RevisionRecord, UserRangeOptions, UserRecord } from '../history-store.js';
+import type {
+  ContributionOptions,
+  ContributionRecord,
+  ContributorRecord,
+  HistoryStore,
+  LogOptions,
+  LogRecord,
+  PageHistoryOptions,
+  RecentChangeOptions,
+  RecentChangeRecord,
+  RevisionRecord,
+  UserRangeOptions,
+  UserRecord,
+} from '../history-store.js';
 import { REV_COLUMNS, USER_COLUMNS, toRev } from '../sql/row-columns.js';
 import { decodeRevisionText } from '../revision-text.js';
-import { type LogPrefixScan, logEventsStatement, pageHistoryStatement, recentChangesStatement, rowCmp, toRecentChange, userRangeStatement } from '../sql/history.js';
+import {
+  type LogPrefixScan,
+  logEventsStatement,
+  pageHistoryStatement,
+  recentChangesStatement,
+  rowCmp,
+  toRecentChange,
+  userRangeStatement,
+} from '../sql/history.js';
 import { SQLITE_DIALECT } from '../sql/dialect.js';
 
 /** a title prefix alone: the time-ordered index that the other filters pick, named */
 const SQLITE_LOG_PREFIX_SCAN: LogPrefixScan = {
-  fromHint: (o) => ` INDEXED BY ${o.action !== undefined ? 'log_type_action' : o.type !== undefined ? 'log_type_time' : o.user !== undefined ? 'log_user_text_time' : 'log_times'}`,
+  fromHint: (o) =>
+    ` INDEXED BY ${o.action !== undefined ? 'log_type_action' : o.type !== undefined ? 'log_type_time' : o.user !== undefined ? 'log_user_text_time' : 'log_times'}`,
   condition: 'log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd',
 };
-
 
 export class SqliteHistoryStore implements HistoryStore {
   private readonly revById: Statement<[number]>;
@@ -25,7 +46,10 @@ export class SqliteHistoryStore implements HistoryStore {
 
   constructor(db: Db) {
     this.revById = db.prepare('HistoryStore.revisionsByIds', `SELECT ${REV_COLUMNS} FROM revision WHERE rev_id = ?`);
-    this.latest = db.prepare('HistoryStore.latestRevisions', `SELECT ${REV_COLUMNS} FROM page JOIN revision ON rev_id = page_latest WHERE page_id = ?`);
+    this.latest = db.prepare(
+      'HistoryStore.latestRevisions',
+      `SELECT ${REV_COLUMNS} FROM page JOIN revision ON rev_id = page_latest WHERE page_id = ?`,
+    );
     this.text = db.prepare('HistoryStore.texts', 'SELECT rt_data, rt_deflated FROM revision_text WHERE rt_rev_id = ?', 'raw');
     this.anon = db.prepare('HistoryStore.anonContributors', 'SELECT pac_count FROM page_anon_contributors WHERE pac_page = ?', true);
     this.userByName = db.prepare('HistoryStore.usersByName', `SELECT ${USER_COLUMNS} FROM user WHERE user_name = ?`);
@@ -64,7 +88,11 @@ export class SqliteHistoryStore implements HistoryStore {
     return out;
   }
 
-  async contributors(pageids: readonly number[], from: { pageid: number; userid: number } | undefined, limit: number): Promise<ContributorRecord[]> {
+  async contributors(
+    pageids: readonly number[],
+    from: { pageid: number; userid: number } | undefined,
+    limit: number,
+  ): Promise<ContributorRecord[]> {
     const out: ContributorRecord[] = [];
     const sorted = [...new Set(pageids)].sort((a, b) => a - b).filter((id) => !from || id >= from.pageid);
     for (const page of sorted) {
@@ -117,15 +145,25 @@ export class SqliteHistoryStore implements HistoryStore {
       return sign * (compareBytes(x[0], y[0]) || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0) || x[2] - y[2]);
     };
     const merged = (lists: ContributionRecord[][], limit: number) => lists.flat().sort(cmp).slice(0, limit);
-    if (o.prefix !== undefined) return merged(nss.map((ns) => this.contributionRange(o, { prefix: o.prefix, ns, from: o.from, limit: o.limit })), o.limit);
+    if (o.prefix !== undefined)
+      return merged(
+        nss.map((ns) => this.contributionRange(o, { prefix: o.prefix, ns, from: o.from, limit: o.limit })),
+        o.limit,
+      );
     const users = [...new Set(o.users ?? [])].sort(compareBytes);
     if (o.descending) users.reverse();
     const out: ContributionRecord[] = [];
     for (const user of users) {
       if (o.from?.user !== undefined && sign * compareBytes(user, o.from.user) < 0) continue;
-      const from = o.from && (o.from.user === undefined || o.from.user === user) ? { timestamp: o.from.timestamp, revid: o.from.revid } : undefined;
+      const from =
+        o.from && (o.from.user === undefined || o.from.user === user) ? { timestamp: o.from.timestamp, revid: o.from.revid } : undefined;
       const need = o.limit - out.length;
-      out.push(...merged(nss.map((ns) => this.contributionRange(o, { user, ns, from, limit: need })), need));
+      out.push(
+        ...merged(
+          nss.map((ns) => this.contributionRange(o, { user, ns, from, limit: need })),
+          need,
+        ),
+      );
       if (out.length >= o.limit) break;
     }
     return out;
@@ -153,7 +191,8 @@ export class SqliteHistoryStore implements HistoryStore {
     if (o.end !== undefined) where.push(`rev_timestamp ${hi} @end`);
     if (o.minor !== undefined) where.push(`rev_minor_edit = ${o.minor ? 1 : 0}`);
     if (o.isNew !== undefined) where.push(`rev_parent_id ${o.isNew ? '=' : '!='} 0`);
-    if (o.top !== undefined) where.push(`${o.top ? '' : 'NOT '}EXISTS (SELECT 1 FROM page t WHERE t.page_id = rev_page AND t.page_latest = rev_id)`);
+    if (o.top !== undefined)
+      where.push(`${o.top ? '' : 'NOT '}EXISTS (SELECT 1 FROM page t WHERE t.page_id = rev_page AND t.page_latest = rev_id)`);
     // one user in one namespace: the (user, namespace, timestamp) index gives exactly the rows, in order
     const index = r.user !== undefined && r.ns !== undefined ? ' INDEXED BY rev_user_text_ns_timestamp' : '';
     const sql = `SELECT ${REV_COLUMNS}, page_title AS title, page_latest = rev_id AS top,

@@ -18,7 +18,11 @@ import { SqliteParserCacheStore } from './parser-cache.js';
 
 export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): Store {
   const db = new Db(file, { readonly: true, debug: opts.debug });
-  return storeOn(db, async () => statSync(file, { throwIfNoEntry: false })?.size ?? 0, () => db.close());
+  return storeOn(
+    db,
+    async () => statSync(file, { throwIfNoEntry: false })?.size ?? 0,
+    () => db.close(),
+  );
 }
 
 /** The Store over an open connection (the served file, or an import's own database while it runs). */

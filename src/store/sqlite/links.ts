@@ -11,7 +11,11 @@ import { fileUsersStatement, toFileUsers } from '../sql/links.js';
  * the columns of fileUsages, fileUsagePages (the using page's PageRef but its id), and with `full`; the
  * pages' rows leave out the target (il_to, the first column), read only as the last row's
  */
-const USAGE_COLUMNS = [['il_to', 'il_from'], ['il_to', 'il_from', ...PAGE_REF_COLUMN_LIST.slice(1)], ['il_to', 'il_from', ...PAGE_COLUMN_LIST]];
+const USAGE_COLUMNS = [
+  ['il_to', 'il_from'],
+  ['il_to', 'il_from', ...PAGE_REF_COLUMN_LIST.slice(1)],
+  ['il_to', 'il_from', ...PAGE_COLUMN_LIST],
+];
 
 export class SqliteLinkStore implements LinkStore {
   private readonly usages: StatementCache;
@@ -76,7 +80,8 @@ export class SqliteLinkStore implements LinkStore {
       return out;
     }
     const [, ns, title, redirect] = cols as [number[], Array<number | null>, string[], number[]];
-    for (let i = 0; i < from.length; i++) page.push(ns[i] === null ? null : { pageid: from[i]!, ns: ns[i]!, title: title[i]!, isRedirect: redirect[i] === 1 });
+    for (let i = 0; i < from.length; i++)
+      page.push(ns[i] === null ? null : { pageid: from[i]!, ns: ns[i]!, title: title[i]!, isRedirect: redirect[i] === 1 });
     return out;
   }
 
@@ -135,7 +140,13 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   /** A range scan of the il_from index (il_from, il_to) per page of the batch; the sort is over the batch's rows. */
-  async imagesOf(o: { pageids: readonly number[]; start?: { pageid: number; name: string }; only?: readonly string[]; descending: boolean; limit: number }): Promise<Array<{ pageid: number; name: string }>> {
+  async imagesOf(o: {
+    pageids: readonly number[];
+    start?: { pageid: number; name: string };
+    only?: readonly string[];
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ pageid: number; name: string }>> {
     if (o.pageids.length === 0 || (o.only && o.only.length === 0)) return [];
     const dir = o.descending ? ' DESC' : '';
     const v: Record<string, unknown> = { ids: JSON.stringify(o.pageids), limit: o.limit };
@@ -154,7 +165,14 @@ export class SqliteLinkStore implements LinkStore {
     return this.images.all<{ pageid: number; name: string }>(sql, v);
   }
 
-  async fileUsers(o: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number }): Promise<FileUserRow[]> {
+  async fileUsers(o: {
+    target: string;
+    namespace?: number;
+    fromId?: number;
+    redirect?: boolean;
+    descending: boolean;
+    limit: number;
+  }): Promise<FileUserRow[]> {
     const { sql, values } = fileUsersStatement(o, SQLITE_DIALECT);
     return toFileUsers(this.users.all<any>(sql, values));
   }
@@ -177,7 +195,10 @@ function usageSql(shape: number): string {
   // aggregate beside the rows' columns, no string per row
   const columns = USAGE_COLUMNS[kind]!;
   const inner = columns.map((c, i) => `${c} AS c${i}`).join(', ');
-  const rowColumns = columns.slice(1).map((_c, i) => `json_group_array(c${i + 1})`).join(', ');
+  const rowColumns = columns
+    .slice(1)
+    .map((_c, i) => `json_group_array(c${i + 1})`)
+    .join(', ');
   // one JSON text holding both (a second column cost more than the array around them), column by
   // column as jsonColumnsSql's
   return `SELECT json_array(${rowColumns}, ${descending ? 'min' : 'max'}(c0)) FROM (SELECT ${inner} ${rest})`;

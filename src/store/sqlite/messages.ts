@@ -31,7 +31,11 @@ export class SqliteMessageStore implements MessageStore {
     // one prepared statement per combination of bounds and number of languages, so that every bound is an
     // index range (found by which bounds there are, without building its text); one range per language,
     // bound by position (a JSON batch of two or three languages cost more than the ranges)
-    const shape = (range.min !== undefined ? 1 : 0) | (range.below !== undefined ? 2 : 0) | (range.max !== undefined ? 4 : 0) | (overrideLang !== null ? 8 : 0);
+    const shape =
+      (range.min !== undefined ? 1 : 0) |
+      (range.below !== undefined ? 2 : 0) |
+      (range.max !== undefined ? 4 : 0) |
+      (overrideLang !== null ? 8 : 0);
     const key = shape + 16 * catalogLangs.length;
     let st = this.ranges.get(key);
     if (!st) {
@@ -53,7 +57,13 @@ export class SqliteMessageStore implements MessageStore {
 
   // In-process the parts cost no round trip: keys(), then the seeks texts() makes (a range scan returning
   // the texts was slower: converting the texts the seeks skip costs more than the seeks).
-  async rangeTexts(catalogLangs: readonly string[], overrideLang: string | null, range: KeyRange, langs: readonly string[], fallbackLangs: readonly string[]): Promise<{ keys: string[]; texts: StoredMessage[] }> {
+  async rangeTexts(
+    catalogLangs: readonly string[],
+    overrideLang: string | null,
+    range: KeyRange,
+    langs: readonly string[],
+    fallbackLangs: readonly string[],
+  ): Promise<{ keys: string[]; texts: StoredMessage[] }> {
     const keys = [...new Set(await this.keys(catalogLangs, overrideLang, range))];
     const texts: StoredMessage[] = [];
     const lacking: string[] = [];

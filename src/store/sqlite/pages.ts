@@ -18,7 +18,11 @@ export class SqlitePageStore implements PageStore {
   // Page rows are read as arrays (pageFromArray). A batch is bound as one JSON array and joined through
   // json_each: one prepared statement whatever the batch size, and an index seek per element.
   constructor(private readonly db: Db) {
-    this.byIdsStmt = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id IN (SELECT value FROM json_each(?))`, 'raw');
+    this.byIdsStmt = db.prepare(
+      'PageStore.byIds',
+      `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id IN (SELECT value FROM json_each(?))`,
+      'raw',
+    );
     this.byTitlesStmt = db.prepare(
       'PageStore.byTitles',
       `SELECT ${PAGE_COLUMNS} FROM json_each(?) j CROSS JOIN page ON page_namespace = j.value->>0 AND page_title = j.value->>1`,
@@ -28,14 +32,18 @@ export class SqlitePageStore implements PageStore {
       'PageStore.redirectTargets',
       `SELECT ${REDIRECT_TARGET_COLUMNS} FROM redirect WHERE rd_from IN (SELECT value FROM json_each(?))`,
     );
-    this.texts = db.prepare('PageStore.latestTexts', 'SELECT page_id AS pageid, old_text AS text FROM page_text WHERE page_id IN (SELECT value FROM json_each(?))');
+    this.texts = db.prepare(
+      'PageStore.latestTexts',
+      'SELECT page_id AS pageid, old_text AS text FROM page_text WHERE page_id IN (SELECT value FROM json_each(?))',
+    );
     this.ranges = new StatementCache(db, 'PageStore.range');
     this.byIdStmt = db.prepare('PageStore.byIds', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id = ?`, 'raw');
-    this.byTitleStmt = db.prepare('PageStore.byTitles', `SELECT ${PAGE_COLUMNS} FROM page WHERE page_namespace = ? AND page_title = ?`, 'raw');
-    this.redirectStmt = db.prepare(
-      'PageStore.redirectTargets',
-      `SELECT ${REDIRECT_TARGET_COLUMNS} FROM redirect WHERE rd_from = ?`,
+    this.byTitleStmt = db.prepare(
+      'PageStore.byTitles',
+      `SELECT ${PAGE_COLUMNS} FROM page WHERE page_namespace = ? AND page_title = ?`,
+      'raw',
     );
+    this.redirectStmt = db.prepare('PageStore.redirectTargets', `SELECT ${REDIRECT_TARGET_COLUMNS} FROM redirect WHERE rd_from = ?`);
   }
 
   async byIds(ids: readonly number[]): Promise<PageRow[]> {
@@ -52,7 +60,9 @@ export class SqlitePageStore implements PageStore {
 
   async redirectTargets(pageids: readonly number[]): Promise<Map<number, RedirectTarget>> {
     if (pageids.length === 0) return new Map();
-    return redirectTargetsByPage(pageids.length === 1 ? this.redirectStmt.all(pageids[0]) : this.redirectsStmt.all(JSON.stringify(pageids)));
+    return redirectTargetsByPage(
+      pageids.length === 1 ? this.redirectStmt.all(pageids[0]) : this.redirectsStmt.all(JSON.stringify(pageids)),
+    );
   }
 
   async latestTexts(pageids: readonly number[]): Promise<Map<number, string>> {

@@ -1,10 +1,36 @@
 import type { Db } from './db.js';
-import type { AllLinkRow, AllLinksOptions, BacklinkTable, LinkRow, LinkerRow, IwLinksOfOptions, LinkersOfOptions, LinkersOptions, LinksOfOptions, RelationStore } from '../relation-store.js';
+import type {
+  AllLinkRow,
+  AllLinksOptions,
+  BacklinkTable,
+  LinkRow,
+  LinkerRow,
+  IwLinksOfOptions,
+  LinkersOfOptions,
+  LinkersOptions,
+  LinksOfOptions,
+  RelationStore,
+} from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { StatementCache } from './statement-cache.js';
-import { BACKLINK_COLUMNS, INTERWIKI_MAP_SQL, TARGET_COLUMNS, allLinkTitlesBounds, allLinksStatement, extLinksOfStatement, extUrlUsageStatement, iwLinksOfStatement, langLinksOfStatement, linkerFilters, linkersConditions, linksOfStatement, pagesWithPropStatement, propsOfStatement, toInterwikiEntry } from '../sql/relations.js';
+import {
+  BACKLINK_COLUMNS,
+  INTERWIKI_MAP_SQL,
+  TARGET_COLUMNS,
+  allLinkTitlesBounds,
+  allLinksStatement,
+  extLinksOfStatement,
+  extUrlUsageStatement,
+  iwLinksOfStatement,
+  langLinksOfStatement,
+  linkerFilters,
+  linkersConditions,
+  linksOfStatement,
+  pagesWithPropStatement,
+  propsOfStatement,
+  toInterwikiEntry,
+} from '../sql/relations.js';
 import { SQLITE_DIALECT } from '../sql/dialect.js';
-
 
 const FROM_NS_INDEX: Record<Exclude<BacklinkTable, 'redirect'>, string> = {
   pagelinks: 'pl_backlinks_namespace',
@@ -14,12 +40,27 @@ const FROM_NS_INDEX: Record<Exclude<BacklinkTable, 'redirect'>, string> = {
 
 /** A linker from a row (from, page_namespace, page_title, page_is_redirect, from namespace, fragment). */
 function linkerRow(r: unknown[]): LinkerRow {
-  return { pageid: r[0] as number, ns: r[1] as number, title: r[2] as string, isRedirect: !!r[3], fromNs: r[4] as number, fragment: r[5] as string };
+  return {
+    pageid: r[0] as number,
+    ns: r[1] as number,
+    title: r[2] as string,
+    isRedirect: !!r[3],
+    fromNs: r[4] as number,
+    fragment: r[5] as string,
+  };
 }
 
 /** The same with the index of its target in the batch. */
 function targetLinkerRow(r: unknown[], target: number): LinkerRow & { target: number } {
-  return { target, pageid: r[0] as number, ns: r[1] as number, title: r[2] as string, isRedirect: !!r[3], fromNs: r[4] as number, fragment: r[5] as string };
+  return {
+    target,
+    pageid: r[0] as number,
+    ns: r[1] as number,
+    title: r[2] as string,
+    isRedirect: !!r[3],
+    fromNs: r[4] as number,
+    fragment: r[5] as string,
+  };
 }
 
 export class SqliteRelationStore implements RelationStore {
@@ -91,7 +132,9 @@ export class SqliteRelationStore implements RelationStore {
         : ` FROM json_each(@targets) j CROSS JOIN ${o.table} ${index} ON ${on.join(' AND ')} CROSS JOIN page ON page_id = ${c.from}` +
           `${where.length ? ' WHERE ' + where.join(' AND ') : ''}`) +
       ' LIMIT @limit';
-    return this.cache('linkersOf').rows(sql, v).map((r) => targetLinkerRow(r, single ? 0 : (r[6] as number)));
+    return this.cache('linkersOf')
+      .rows(sql, v)
+      .map((r) => targetLinkerRow(r, single ? 0 : (r[6] as number)));
   }
 
   async allLinks(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): Promise<AllLinkRow[]> {
@@ -125,13 +168,21 @@ export class SqliteRelationStore implements RelationStore {
     return c;
   }
 
-  async propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>> {
+  async propsOf(o: {
+    pageids: readonly number[];
+    names?: readonly string[];
+  }): Promise<Array<{ page: number; name: string; value: string }>> {
     if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
     const { sql, values } = propsOfStatement(o, SQLITE_DIALECT);
     return this.cache('propsOf').all(sql, values);
   }
 
-  async pagesWithProp(o: { name: string; fromId?: number; descending: boolean; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
+  async pagesWithProp(o: {
+    name: string;
+    fromId?: number;
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
     const { sql, values } = pagesWithPropStatement(o, SQLITE_DIALECT);
     return this.cache('pagesWithProp').all(sql, values);
   }
@@ -139,30 +190,54 @@ export class SqliteRelationStore implements RelationStore {
   async propNames(o: { from?: string; limit: number }): Promise<string[]> {
     const c = this.cache('propNames');
     const out: string[] = [];
-    let t = o.from === undefined
-      ? c.value<string>('SELECT pp_propname FROM page_props INDEXED BY pp_propname_page ORDER BY pp_propname LIMIT 1', {})
-      : c.value<string>('SELECT pp_propname FROM page_props INDEXED BY pp_propname_page WHERE pp_propname >= @from ORDER BY pp_propname LIMIT 1', { from: o.from });
+    let t =
+      o.from === undefined
+        ? c.value<string>('SELECT pp_propname FROM page_props INDEXED BY pp_propname_page ORDER BY pp_propname LIMIT 1', {})
+        : c.value<string>(
+            'SELECT pp_propname FROM page_props INDEXED BY pp_propname_page WHERE pp_propname >= @from ORDER BY pp_propname LIMIT 1',
+            { from: o.from },
+          );
     while (t !== undefined && out.length < o.limit) {
       out.push(t);
       if (out.length >= o.limit) break;
-      t = c.value<string>('SELECT pp_propname FROM page_props INDEXED BY pp_propname_page WHERE pp_propname > @after ORDER BY pp_propname LIMIT 1', { after: t });
+      t = c.value<string>(
+        'SELECT pp_propname FROM page_props INDEXED BY pp_propname_page WHERE pp_propname > @after ORDER BY pp_propname LIMIT 1',
+        { after: t },
+      );
     }
     return out;
   }
 
-  async extLinksOf(o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number }): Promise<Array<{ from: number; url: string }>> {
+  async extLinksOf(o: {
+    pageids: readonly number[];
+    indexPrefix?: string;
+    offset: number;
+    limit: number;
+  }): Promise<Array<{ from: number; url: string }>> {
     if (o.pageids.length === 0) return [];
     const { sql, values } = extLinksOfStatement(o, SQLITE_DIALECT);
     return this.cache('extLinksOf').all(sql, values);
   }
 
-  async extUrlUsage(o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
+  async extUrlUsage(o: {
+    indexPrefix?: string;
+    namespaces?: readonly number[];
+    offset: number;
+    limit: number;
+  }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
     if (o.namespaces && o.namespaces.length === 0) return [];
     const { sql, values } = extUrlUsageStatement(o, SQLITE_DIALECT);
     return this.cache('extUrlUsage').all(sql, values);
   }
 
-  async langLinksOf(o: { pageids: readonly number[]; lang?: string; title?: string; continueAt?: { from: number; lang: string }; descending: boolean; limit: number }): Promise<Array<{ from: number; lang: string; title: string }>> {
+  async langLinksOf(o: {
+    pageids: readonly number[];
+    lang?: string;
+    title?: string;
+    continueAt?: { from: number; lang: string };
+    descending: boolean;
+    limit: number;
+  }): Promise<Array<{ from: number; lang: string; title: string }>> {
     if (o.pageids.length === 0) return [];
     const { sql, values } = langLinksOfStatement(o, SQLITE_DIALECT);
     return this.cache('langLinksOf').all(sql, values);
@@ -182,12 +257,25 @@ export class SqliteRelationStore implements RelationStore {
     return this.iwMap;
   }
 
-  async randomPages(o: { namespaces: readonly number[]; redirect: boolean; from: number; limit: number }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
+  async randomPages(o: {
+    namespaces: readonly number[];
+    redirect: boolean;
+    from: number;
+    limit: number;
+  }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
     const out: Array<{ pageid: number; ns: number; title: string; random: number }> = [];
     const sql =
       'SELECT page_id AS pageid, page_namespace AS ns, page_title AS title, page_random AS random FROM page INDEXED BY page_random_namespace' +
       ' WHERE page_is_redirect = @redirect AND page_namespace = @ns AND page_random >= @from ORDER BY page_random LIMIT @limit';
-    for (const ns of o.namespaces) out.push(...this.cache('randomPages').all<{ pageid: number; ns: number; title: string; random: number }>(sql, { redirect: o.redirect ? 1 : 0, ns, from: o.from, limit: o.limit }));
+    for (const ns of o.namespaces)
+      out.push(
+        ...this.cache('randomPages').all<{ pageid: number; ns: number; title: string; random: number }>(sql, {
+          redirect: o.redirect ? 1 : 0,
+          ns,
+          from: o.from,
+          limit: o.limit,
+        }),
+      );
     return out;
   }
 }

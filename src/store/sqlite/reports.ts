@@ -2,7 +2,10 @@ import type { Db, Statement } from './db.js';
 import type { ReportRow, ReportStore } from '../report-store.js';
 import { StatementCache, jsonColumnsSql } from './statement-cache.js';
 
-const ROWS = jsonColumnsSql(['qc_value', 'qc_namespace', 'qc_title', 'qc_extra'], 'FROM querycache WHERE qc_type = @type AND qc_seq >= @offset ORDER BY qc_seq LIMIT @limit');
+const ROWS = jsonColumnsSql(
+  ['qc_value', 'qc_namespace', 'qc_title', 'qc_extra'],
+  'FROM querycache WHERE qc_type = @type AND qc_seq >= @offset ORDER BY qc_seq LIMIT @limit',
+);
 
 export class SqliteReportStore implements ReportStore {
   // the limit written into the statement (a bound LIMIT made SQLite compile the statement again on every call)
@@ -15,11 +18,21 @@ export class SqliteReportStore implements ReportStore {
   }
 
   async rows(type: string, offset: number, limit: number): Promise<ReportRow[]> {
-    const [values, namespaces, titles, extras] = this.page.jsonRowsOf(ROWS, { type, offset, limit }) as [string[], number[], string[], Array<string | null>];
+    const [values, namespaces, titles, extras] = this.page.jsonRowsOf(ROWS, { type, offset, limit }) as [
+      string[],
+      number[],
+      string[],
+      Array<string | null>,
+    ];
     const out: ReportRow[] = [];
     for (let i = 0; i < values.length; i++) {
       const extra = extras[i]!;
-      out.push({ value: values[i]!, ns: namespaces[i]!, title: titles[i]!, extra: extra === null ? null : (JSON.parse(extra) as Record<string, string | null>) });
+      out.push({
+        value: values[i]!,
+        ns: namespaces[i]!,
+        title: titles[i]!,
+        extra: extra === null ? null : (JSON.parse(extra) as Record<string, string | null>),
+      });
     }
     return out;
   }

@@ -5,7 +5,14 @@
  */
 import type { Db, Statement } from './db.js';
 import { prefixEnd } from '../sql/prefix-range.js';
-import { RANK_CANDIDATES, type FullTextResult, type FullTextSearch, type SearchDocument, type SearchStore, type TitlePrefixRow } from '../search-store.js';
+import {
+  RANK_CANDIDATES,
+  type FullTextResult,
+  type FullTextSearch,
+  type SearchDocument,
+  type SearchStore,
+  type TitlePrefixRow,
+} from '../search-store.js';
 import type { ParsedSearch, SearchTerm } from '../../wiki/search-query.js';
 
 /** BM25 column weights (ns, title, redirects, text): a title word counts ten text words, a redirect's six. */
@@ -104,7 +111,11 @@ export class SqliteSearchStore implements SearchStore {
     if (words === null || namespaces.length === 0) return { hits: [], totalHits: req.countHits ? 0 : undefined };
     const key = req.query.titleKey;
     const params = { match: words, namespaces: JSON.stringify(namespaces), limit: req.limit, offset: req.offset };
-    const rows = (key !== null && req.fields !== 'text' ? this.rankedWithTitle.all({ match: params.match, namespaces: params.namespaces, limit: params.limit, offset: params.offset, key }) : this.ranked.all(params)) as Array<TitlePrefixRow & { total: number }>;
+    const rows = (
+      key !== null && req.fields !== 'text'
+        ? this.rankedWithTitle.all({ match: params.match, namespaces: params.namespaces, limit: params.limit, offset: params.offset, key })
+        : this.ranked.all(params)
+    ) as Array<TitlePrefixRow & { total: number }>;
     const out: FullTextResult = { hits: rows.map((r) => ({ pageid: r.pageid, ns: r.ns, title: r.title })) };
     if (req.countHits) {
       // the candidates are every match when they are fewer than the bound; past it (or past the last
@@ -119,7 +130,10 @@ export class SqliteSearchStore implements SearchStore {
     const want = new Set(namespaces);
     // one title key has few pages (case variants, redirects): the namespace filter is applied to them
     const rows = this.titleKey.all(key, 500) as Array<{ ns: number; page: number }>;
-    return rows.filter((r) => want.has(r.ns)).slice(0, limit).map((r) => r.page);
+    return rows
+      .filter((r) => want.has(r.ns))
+      .slice(0, limit)
+      .map((r) => r.page);
   }
 
   async documents(ids: readonly number[]): Promise<SearchDocument[]> {
@@ -136,5 +150,4 @@ export class SqliteSearchStore implements SearchStore {
   async titlePrefix(ns: number, prefix: string, offset: number, limit: number): Promise<TitlePrefixRow[]> {
     return this.prefix.all({ ns, prefix, end: prefixEnd(prefix), limit, offset }) as TitlePrefixRow[];
   }
-
 }

@@ -8,7 +8,7 @@ import { SemanticQueryEngine, type SemanticDialect } from '../semantic-query.js'
 
 /** SMW's pattern (* any, ? one character) as a GLOB pattern: only GLOB's brackets need escaping. */
 function globPattern(p: string): string {
-  return p.replace(/[\[\]]/g, (c) => (c === '[' ? '[[]' : '[]]'));
+  return p.replace(/[[\]]/g, (c) => (c === '[' ? '[[]' : '[]]'));
 }
 
 export const SQLITE_SEMANTIC: SemanticDialect = {
@@ -16,7 +16,8 @@ export const SQLITE_SEMANTIC: SemanticDialect = {
   bindList: (values) => [JSON.stringify(values)],
   listTable: ([ph], _type, alias) => `json_each(${ph}) ${alias}`,
   bindRows: (rows) => [JSON.stringify(rows)],
-  rowsTable: ([ph], columns, alias) => `(SELECT key, ${columns.map(([n], i) => `json_extract(value, '$[${i}]') AS ${n}`).join(', ')} FROM json_each(${ph})) ${alias}`,
+  rowsTable: ([ph], columns, alias) =>
+    `(SELECT key, ${columns.map(([n], i) => `json_extract(value, '$[${i}]') AS ${n}`).join(', ')} FROM json_each(${ph})) ${alias}`,
   keyBase: 0,
   inTextList: (expr, [ph]) => `${expr} IN (SELECT value FROM json_each(${ph}))`,
   inIntList: (expr, [ph]) => `${expr} IN (SELECT value FROM json_each(${ph}))`,

@@ -4,7 +4,9 @@ import { FixedSiteStore, META_SQL, NAMESPACES_SQL, siteFacts, type NamespaceTabl
 
 /** The site facts of the served database, read once (the database is read-only while served). */
 export function readSqliteSiteStore(db: Db): SiteStore {
-  const meta = new Map<string, string>((db.raw.prepare(META_SQL).all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
+  const meta = new Map<string, string>(
+    (db.raw.prepare(META_SQL).all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]),
+  );
   const f = siteFacts(meta, db.raw.prepare(NAMESPACES_SQL).all() as NamespaceTableRow[]);
   const version = String(db.raw.prepare('SELECT sqlite_version()').pluck().get());
   return new FixedSiteStore(f.info, f.namespaces, f.stats ?? computeStatistics(db), version, 'sqlite');
@@ -15,7 +17,7 @@ function computeStatistics(db: Db): SiteStatistics {
   const one = (sql: string) => Number(db.raw.prepare(sql).pluck().get() ?? 0);
   return {
     pages: one('SELECT count(*) FROM page'),
-    articles: one("SELECT count(*) FROM page WHERE page_namespace = 0 AND page_is_redirect = 0"),
+    articles: one('SELECT count(*) FROM page WHERE page_namespace = 0 AND page_is_redirect = 0'),
     edits: one('SELECT coalesce(sum(page_rev_count), 0) FROM page'),
     images: one('SELECT count(*) FROM image'),
     users: 0,

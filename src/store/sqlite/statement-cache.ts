@@ -152,11 +152,12 @@ export interface JsonRowsHead {
 
 /** the columns named c0, c1, … inside, listed in order by json_array outside */
 export function jsonRowsHead(columns: readonly string[]): JsonRowsHead {
-  return { text: `SELECT json_group_array(json_array(${columns.map((_c, i) => 'c' + i).join(', ')})) FROM (SELECT ${columns.map((c, i) => `${c} AS c${i}`).join(', ')} ` };
+  return {
+    text: `SELECT json_group_array(json_array(${columns.map((_c, i) => 'c' + i).join(', ')})) FROM (SELECT ${columns.map((c, i) => `${c} AS c${i}`).join(', ')} `,
+  };
 }
 
 /** a whole jsonRows statement, for one prepared once */
 export function jsonRowsSql(columns: readonly string[], rest: string): string {
   return jsonRowsHead(columns).text + rest + ')';
 }
-

@@ -1,6 +1,13 @@
 const ESCAPE_RE = /[\n\r](?:----|[#*: \n\r\t])|(?:ISBN|RFC|PMID)[ \t\r\n\f]|__|:\/\/|["&'<=>[\]{|};]/g;
 const ESCAPE_CHAR: Record<string, string> = {
-  '#': '&#35;', '*': '&#42;', ':': '&#58;', ' ': '&#32;', '\n': '&#10;', '\r': '&#13;', '\t': '&#9;', '\f': '&#12;',
+  '#': '&#35;',
+  '*': '&#42;',
+  ':': '&#58;',
+  ' ': '&#32;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+  '\t': '&#9;',
+  '\f': '&#12;',
 };
 const NON_SLASH_PROTOCOLS = /\b(bitcoin|geo|magnet|mailto|news|sip|sips|sms|tel|urn|xmpp):/gi;
 

@@ -15,7 +15,17 @@ import { escapeWikiText } from './escape-wikitext.js';
 import { Frame } from './frame.js';
 import { SiteTables, normalizeNsName, resolveTitle } from './site-tables.js';
 import { CH_SLASH, INDICATOR_OPEN, preprocessToTree } from './tokenizer.js';
-import { rawOf, templateTreeSize, treeSize, type ArgDef, type ArgNode, type HeadingNode, type PNode, type Part, type TplNode } from './tree.js';
+import {
+  rawOf,
+  templateTreeSize,
+  treeSize,
+  type ArgDef,
+  type ArgNode,
+  type HeadingNode,
+  type PNode,
+  type Part,
+  type TplNode,
+} from './tree.js';
 
 /** A transclusion target as written, resolved (see Expander.lookupTarget). */
 interface TemplateTarget {
@@ -328,7 +338,8 @@ export class Expander {
     const hasColon = part1.includes(':');
     const subst = hasColon ? substPrefix(part1) : null;
     if (subst) part1 = part1.slice(subst.length);
-    if (this.wikiMode ? subst === null : subst !== null && !SAFESUBST_WORDS.includes(subst.toUpperCase())) return this.literalCall(node, titleWithSpaces, frame);
+    if (this.wikiMode ? subst === null : subst !== null && !SAFESUBST_WORDS.includes(subst.toUpperCase()))
+      return this.literalCall(node, titleWithSpaces, frame);
 
     if (node.parts.length === 0) {
       const known = this.ctx.variable?.(part1);
@@ -476,7 +487,11 @@ export class Expander {
     if (!tree) {
       const shared = this.ctx.treeCache;
       // trees with kept comments differ from the usual ones
-      const tags = this.wikiMode ? this.site.extTagsKey + '\x00wiki' : this.ctx.keepComments ? this.site.extTagsKey + '\x00comments' : this.site.extTagsKey;
+      const tags = this.wikiMode
+        ? this.site.extTagsKey + '\x00wiki'
+        : this.ctx.keepComments
+          ? this.site.extTagsKey + '\x00comments'
+          : this.site.extTagsKey;
       tree = shared?.get(text, tags);
       if (tree) {
         if (this.ctx.limitReport) this.generatedNodes += templateTreeSize(tree);

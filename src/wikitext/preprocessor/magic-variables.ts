@@ -7,10 +7,27 @@ import { escapeWikiText } from './escape-wikitext.js';
 import { LITERAL, type Expander, type TitleInfo, type Variable } from './expander.js';
 
 export type TitleWord =
-  | 'pagename' | 'pagenamee' | 'fullpagename' | 'fullpagenamee' | 'basepagename' | 'basepagenamee'
-  | 'subpagename' | 'subpagenamee' | 'rootpagename' | 'rootpagenamee' | 'namespace' | 'namespacee'
-  | 'namespacenumber' | 'talkspace' | 'talkspacee' | 'subjectspace' | 'subjectspacee' | 'talkpagename'
-  | 'talkpagenamee' | 'subjectpagename' | 'subjectpagenamee';
+  | 'pagename'
+  | 'pagenamee'
+  | 'fullpagename'
+  | 'fullpagenamee'
+  | 'basepagename'
+  | 'basepagenamee'
+  | 'subpagename'
+  | 'subpagenamee'
+  | 'rootpagename'
+  | 'rootpagenamee'
+  | 'namespace'
+  | 'namespacee'
+  | 'namespacenumber'
+  | 'talkspace'
+  | 'talkspacee'
+  | 'subjectspace'
+  | 'subjectspacee'
+  | 'talkpagename'
+  | 'talkpagenamee'
+  | 'subjectpagename'
+  | 'subjectpagenamee';
 
 /** Case-sensitive synonyms (English and MessagesUk.php) of the title magic words. */
 export const TITLE_WORDS: Record<TitleWord, string[]> = {
@@ -93,8 +110,34 @@ export function titleWord(expander: Expander, word: TitleWord, t: TitleInfo): st
   }
 }
 
-const UK_MONTHS = ['січень', 'лютий', 'березень', 'квітень', 'травень', 'червень', 'липень', 'серпень', 'вересень', 'жовтень', 'листопад', 'грудень'];
-export const UK_MONTHS_GEN = ['січня', 'лютого', 'березня', 'квітня', 'травня', 'червня', 'липня', 'серпня', 'вересня', 'жовтня', 'листопада', 'грудня'];
+const UK_MONTHS = [
+  'січень',
+  'лютий',
+  'березень',
+  'квітень',
+  'травень',
+  'червень',
+  'липень',
+  'серпень',
+  'вересень',
+  'жовтень',
+  'листопад',
+  'грудень',
+];
+export const UK_MONTHS_GEN = [
+  'січня',
+  'лютого',
+  'березня',
+  'квітня',
+  'травня',
+  'червня',
+  'липня',
+  'серпня',
+  'вересня',
+  'жовтня',
+  'листопада',
+  'грудня',
+];
 const UK_MONTHS_ABBR = ['січ', 'лют', 'бер', 'квіт', 'трав', 'чер', 'лип', 'сер', 'вер', 'жов', 'лис', 'груд'];
 const UK_DAYS = ['неділя', 'понеділок', 'вівторок', 'середа', 'четвер', "п'ятниця", 'субота'];
 
@@ -128,7 +171,8 @@ const TIME_WORDS: Array<[string[], (d: Date) => string]> = [
   [['HOUR', 'ПОТОЧНА_ГОДИНА', 'ЛОКАЛЬНА_ГОДИНА'], (d) => pad2(d.getUTCHours())],
   [
     ['TIMESTAMP', 'МІТКА_ПОТОЧНОГО_ЧАСУ', 'МІТКА_ЛОКАЛЬНОГО_ЧАСУ'],
-    (d) => `${d.getUTCFullYear()}${pad2(d.getUTCMonth() + 1)}${pad2(d.getUTCDate())}${pad2(d.getUTCHours())}${pad2(d.getUTCMinutes())}${pad2(d.getUTCSeconds())}`,
+    (d) =>
+      `${d.getUTCFullYear()}${pad2(d.getUTCMonth() + 1)}${pad2(d.getUTCDate())}${pad2(d.getUTCHours())}${pad2(d.getUTCMinutes())}${pad2(d.getUTCSeconds())}`,
   ],
 ];
 
@@ -156,7 +200,8 @@ for (const [names, fmt] of TIME_WORDS) {
   }
 }
 for (const n of ['SITENAME', 'НАЗВА_САЙТУ', 'НАЗВАНИЕ_САЙТА']) MAGIC_VARIABLES.set(n, (expander) => expander.ctx.siteName ?? LITERAL);
-for (const n of ['CONTENTLANGUAGE', 'CONTENTLANG', 'МОВА_ВМІСТУ', 'ЯЗЫК_СОДЕРЖАНИЯ']) MAGIC_VARIABLES.set(n, (expander) => expander.ctx.contentLanguage ?? 'uk');
+for (const n of ['CONTENTLANGUAGE', 'CONTENTLANG', 'МОВА_ВМІСТУ', 'ЯЗЫК_СОДЕРЖАНИЯ'])
+  MAGIC_VARIABLES.set(n, (expander) => expander.ctx.contentLanguage ?? 'uk');
 for (const n of ['DIRECTIONMARK', 'DIRMARK', 'НАПРЯМОК_ПИСЬМА']) MAGIC_VARIABLES.set(n, () => '\u200e');
 for (const n of UNSUPPORTED_VARIABLES) MAGIC_VARIABLES.set(n, () => LITERAL);
 MAGIC_VARIABLES.set('!', () => '|');

@@ -38,11 +38,35 @@ const DEFAULT_NAMESPACE_NAMES: Record<number, string> = {
 
 /** Canonical English names and the uk aliases, accepted as prefixes by the built-in resolver. */
 const NAMESPACE_ALIASES: Array<[string, number]> = [
-  ['Media', -2], ['Special', -1], ['Talk', 1], ['User', 2], ['User talk', 3], ['Project', 4], ['Project talk', 5],
-  ['File', 6], ['File talk', 7], ['Image', 6], ['Image talk', 7], ['MediaWiki', 8], ['MediaWiki talk', 9],
-  ['Template', 10], ['Template talk', 11], ['Help', 12], ['Help talk', 13], ['Category', 14], ['Category talk', 15],
-  ['Property', 102], ['Property talk', 103], ['Form', 106], ['Form talk', 107], ['Concept', 108], ['Concept talk', 109],
-  ['Спеціальні', -1], ['Зображення', 6], ['Обговорення зображення', 7], ['Обговорення шаблона', 11],
+  ['Media', -2],
+  ['Special', -1],
+  ['Talk', 1],
+  ['User', 2],
+  ['User talk', 3],
+  ['Project', 4],
+  ['Project talk', 5],
+  ['File', 6],
+  ['File talk', 7],
+  ['Image', 6],
+  ['Image talk', 7],
+  ['MediaWiki', 8],
+  ['MediaWiki talk', 9],
+  ['Template', 10],
+  ['Template talk', 11],
+  ['Help', 12],
+  ['Help talk', 13],
+  ['Category', 14],
+  ['Category talk', 15],
+  ['Property', 102],
+  ['Property talk', 103],
+  ['Form', 106],
+  ['Form talk', 107],
+  ['Concept', 108],
+  ['Concept talk', 109],
+  ['Спеціальні', -1],
+  ['Зображення', 6],
+  ['Обговорення зображення', 7],
+  ['Обговорення шаблона', 11],
 ];
 
 /** $wgNamespacesWithSubpages of MediaWiki's defaults */
@@ -114,7 +138,7 @@ export class SiteTables {
 type SiteKey = 'namespaceNames' | 'namespacesWithSubpages' | 'extensionTags';
 const SITE_KEYS: readonly SiteKey[] = ['namespaceNames', 'namespacesWithSubpages', 'extensionTags'];
 
-const INVALID_TITLE_CHARS = /[\[\]{}|<>\u0000-\u001f\u007f\ufffd]|%[0-9A-Fa-f]{2}/;
+const INVALID_TITLE_CHARS = /[[\]{}|<>\u0000-\u001f\u007f\ufffd]|%[0-9A-Fa-f]{2}/;
 /** what Title::secureAndSplit turns into one "_" */
 const TITLE_WHITESPACE = /[ _\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 
@@ -127,7 +151,10 @@ export function resolveTitle(
   defaultNs: number,
   names: { nsIndex(name: string): number | undefined; nsName(ns: number): string },
 ): { ns: number; dbkey: string; nsText: string } | null {
-  let t = decodeCharReferences(target).replace(/[\u200e\u200f\u202a-\u202e]/g, '').replace(TITLE_WHITESPACE, ' ').trim();
+  let t = decodeCharReferences(target)
+    .replace(/[\u200e\u200f\u202a-\u202e]/g, '')
+    .replace(TITLE_WHITESPACE, ' ')
+    .trim();
   const hash = t.indexOf('#');
   if (hash >= 0) t = t.slice(0, hash).trim();
   let ns = defaultNs;

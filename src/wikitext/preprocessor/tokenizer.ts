@@ -8,12 +8,30 @@ import { escapeRegExp } from '../regexp.js';
 import type { PNode, Part, TextNode } from './tree.js';
 
 export const DEFAULT_EXTENSION_TAGS = [
-  'nowiki', 'pre', 'gallery', 'ref', 'references', 'math', 'source', 'syntaxhighlight', 'poem', 'charinsert',
-  'inputbox', 'categorytree', 'imagemap', 'timeline', 'hiero', 'score', 'templatedata', 'indicator', 'graph',
-  'chem', 'ce',
+  'nowiki',
+  'pre',
+  'gallery',
+  'ref',
+  'references',
+  'math',
+  'source',
+  'syntaxhighlight',
+  'poem',
+  'charinsert',
+  'inputbox',
+  'categorytree',
+  'imagemap',
+  'timeline',
+  'hiero',
+  'score',
+  'templatedata',
+  'indicator',
+  'graph',
+  'chem',
+  'ce',
 ];
 
-export const INDICATOR_OPEN = /^<indicator[\s>\/]/i;
+export const INDICATOR_OPEN = /^<indicator[\s>/]/i;
 
 /** Shared empty node list: accumulators allocate their own array only when a node arrives. */
 const NO_NODES: PNode[] = [];
@@ -197,7 +215,13 @@ const MAX_OPEN_PIECES = 20000;
  * keepComments: false drops comments, true keeps them as literal text, 'node' as verbatim nodes (OT_WIKI);
  * keepIgnored: the tags the view ignores, and the element it drops, stay as literal text (OT_WIKI's root)
  */
-export function preprocessToTree(text: string, forInclusion: boolean, extTags: readonly string[], keepComments: boolean | 'node' = false, keepIgnored = false): ParseResult {
+export function preprocessToTree(
+  text: string,
+  forInclusion: boolean,
+  extTags: readonly string[],
+  keepComments: boolean | 'node' = false,
+  keepIgnored = false,
+): ParseResult {
   const len = text.length;
   let overflow = false;
 
@@ -275,7 +299,8 @@ export function preprocessToTree(text: string, forInclusion: boolean, extTags: r
         i = j;
       }
       if (i >= len) {
-        if (top && top.open === '\n') found = 'line-end'; // finish off a heading at the end
+        if (top && top.open === '\n')
+          found = 'line-end'; // finish off a heading at the end
         else break;
       } else {
         curChar = text.charCodeAt(i);
@@ -391,7 +416,16 @@ export function preprocessToTree(text: string, forInclusion: boolean, extTags: r
         }
         refresh();
         // only headings that end up at the top level become <h> (one inside a template argument stays text)
-        if (level > 0) accum.addNode({ k: 'h', level, index: headingIndex++, start: piece.start, nodes: part.nodes, raw: text.slice(piece.start, i), possible: stack.length !== 0 });
+        if (level > 0)
+          accum.addNode({
+            k: 'h',
+            level,
+            index: headingIndex++,
+            start: piece.start,
+            nodes: part.nodes,
+            raw: text.slice(piece.start, i),
+            possible: stack.length !== 0,
+          });
         else accum.addAccum(part);
         continue;
       }
@@ -514,7 +548,11 @@ export function preprocessToTree(text: string, forInclusion: boolean, extTags: r
  * Skip the comment starting at `i` ("<!--"). Like MediaWiki, a run of comments alone on its line
  * (only blanks around) takes the whole line with it, so that removing it leaves no blank line.
  */
-function skipComment(text: string, i: number, accum: Accum): { i: number; eatLine: boolean; eaten: number; closed: boolean; wsStart: number } {
+function skipComment(
+  text: string,
+  i: number,
+  accum: Accum,
+): { i: number; eatLine: boolean; eaten: number; closed: boolean; wsStart: number } {
   const endPos = text.indexOf('-->', i + 4);
   if (endPos < 0) return { i: text.length, eatLine: false, eaten: 0, closed: false, wsStart: i }; // unclosed: runs to the end
   let wsStart = i;
@@ -537,7 +575,11 @@ function skipComment(text: string, i: number, accum: Accum): { i: number; eatLin
  * The headings at the top level of a text's tree (the page view, or the transclusion view of "T-"
  * sections), in order: what Parser::extractSections walks.
  */
-export function topLevelHeadings(text: string, forInclusion: boolean, extTags: readonly string[] = DEFAULT_EXTENSION_TAGS): Array<{ index: number; level: number; start: number }> {
+export function topLevelHeadings(
+  text: string,
+  forInclusion: boolean,
+  extTags: readonly string[] = DEFAULT_EXTENSION_TAGS,
+): Array<{ index: number; level: number; start: number }> {
   const { nodes } = preprocessToTree(text, forInclusion, extTags);
   const out: Array<{ index: number; level: number; start: number }> = [];
   for (const n of nodes) if (n.k === 'h') out.push({ index: n.index, level: n.level, start: n.start });

@@ -67,7 +67,16 @@ export class RenderOutput {
   readonly iwLinks: Array<{ prefix: string; title: string; url?: string }> = [];
   readonly externalLinks: string[] = [];
   readonly properties = new Map<string, string>();
-  sections: Array<{ toclevel: number; level: string; line: string; number: string; index: string; fromtitle: string | false; byteoffset: number | null; anchor: string }> = [];
+  sections: Array<{
+    toclevel: number;
+    level: string;
+    line: string;
+    number: string;
+    index: string;
+    fromtitle: string | false;
+    byteoffset: number | null;
+    anchor: string;
+  }> = [];
   displayTitle?: string;
   defaultSort?: string;
   /** "__NOTOC__" etc. seen */
@@ -85,13 +94,14 @@ export const linkKey = (ns: number, dbkey: string) => `${ns}|${dbkey}`;
 
 /** the uk texts of these messages in MediaWiki 1.25's languages/i18n/uk.json, for a store without them */
 /** the en.json texts of the interface ones, for a user language the store has no text for */
-export const EN_INTERFACE_MESSAGES: Pick<RenderMessages, 'editsection' | 'editsectionhint' | 'toc' | 'red-link-title' | 'thumbnail-more'> = {
-  editsection: 'edit',
-  editsectionhint: 'Edit section: $1',
-  toc: 'Contents',
-  'red-link-title': '$1 (page does not exist)',
-  'thumbnail-more': 'Enlarge',
-};
+export const EN_INTERFACE_MESSAGES: Pick<RenderMessages, 'editsection' | 'editsectionhint' | 'toc' | 'red-link-title' | 'thumbnail-more'> =
+  {
+    editsection: 'edit',
+    editsectionhint: 'Edit section: $1',
+    toc: 'Contents',
+    'red-link-title': '$1 (page does not exist)',
+    'thumbnail-more': 'Enlarge',
+  };
 
 export const UK_MESSAGES: Omit<RenderMessages, 'invalid-indicator-name'> = {
   editsection: 'ред.',

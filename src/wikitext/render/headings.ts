@@ -89,7 +89,8 @@ export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, 
     const mark = marker ? env.headings?.[Number(marker[1])] : undefined;
     if (marker) headline = headline.slice(marker[0].length);
     const from = mark?.title ?? env.title;
-    const isTemplate = mark !== undefined && mark.title !== null && !(mark.title.ns === env.title.ns && mark.title.dbkey === env.title.dbkey);
+    const isTemplate =
+      mark !== undefined && mark.title !== null && !(mark.title.ns === env.title.ns && mark.title.dbkey === env.title.dbkey);
     const sectionIndex: number | false = mark ? mark.index : false;
     const safe0 = hooks.plainHeadline(headline);
     const tocline = safe0

@@ -13,12 +13,34 @@ const UPLOAD_PAGE = 'Завантаження';
 
 /** $wgThumbLimits[$wgDefaultUserOptions['thumbsize'] = 5] */
 const THUMB_SIZE = 300;
-const HORIZ = new Map([['left', 'left'], ['ліворуч', 'left'], ['зліва', 'left'], ['right', 'right'], ['праворуч', 'right'], ['справа', 'right'],
-  ['center', 'center'], ['centre', 'center'], ['центр', 'center'], ['none', 'none'], ['без', 'none']]);
+const HORIZ = new Map([
+  ['left', 'left'],
+  ['ліворуч', 'left'],
+  ['зліва', 'left'],
+  ['right', 'right'],
+  ['праворуч', 'right'],
+  ['справа', 'right'],
+  ['center', 'center'],
+  ['centre', 'center'],
+  ['центр', 'center'],
+  ['none', 'none'],
+  ['без', 'none'],
+]);
 const VERT = new Set(['baseline', 'sub', 'super', 'top', 'text-top', 'middle', 'bottom', 'text-bottom']);
-const FRAMES = new Map([['thumb', 'thumbnail'], ['thumbnail', 'thumbnail'], ['мініатюра', 'thumbnail'], ['міні', 'thumbnail'],
-  ['frame', 'framed'], ['framed', 'framed'], ['enframed', 'framed'], ['обрамити', 'framed'], ['frameless', 'frameless'], ['безрамки', 'frameless'],
-  ['border', 'border'], ['межа', 'border']]);
+const FRAMES = new Map([
+  ['thumb', 'thumbnail'],
+  ['thumbnail', 'thumbnail'],
+  ['мініатюра', 'thumbnail'],
+  ['міні', 'thumbnail'],
+  ['frame', 'framed'],
+  ['framed', 'framed'],
+  ['enframed', 'framed'],
+  ['обрамити', 'framed'],
+  ['frameless', 'frameless'],
+  ['безрамки', 'frameless'],
+  ['border', 'border'],
+  ['межа', 'border'],
+]);
 
 interface FrameParams {
   align: string;
@@ -82,9 +104,12 @@ export function makeImage(env: RenderEnv, out: RenderOutput, dbkey: string, opti
     } else if (HORIZ.has(low)) fp.align = HORIZ.get(low)!;
     else if (VERT.has(low)) fp.valign = low;
     else if (FRAMES.has(low)) (fp as unknown as Record<string, boolean>)[FRAMES.get(low)!] = true;
-    else if (low === 'upright' || low === 'зменшено' || /^upright\s*=?\s*[0-9.]+$/.test(low)) fp.upright = Number(low.replace(/^upright\s*=?\s*/, '')) || 0.75;
-    else if (eq > 0 && ['alt', 'альт'].includes(part.slice(0, eq).trim().toLowerCase())) fp.alt = hooks.stripAlt(part0.slice(part0.indexOf('=') + 1));
-    else if (eq > 0 && ['link', 'посилання'].includes(part.slice(0, eq).trim().toLowerCase())) fp.link = part0.slice(part0.indexOf('=') + 1).trim();
+    else if (low === 'upright' || low === 'зменшено' || /^upright\s*=?\s*[0-9.]+$/.test(low))
+      fp.upright = Number(low.replace(/^upright\s*=?\s*/, '')) || 0.75;
+    else if (eq > 0 && ['alt', 'альт'].includes(part.slice(0, eq).trim().toLowerCase()))
+      fp.alt = hooks.stripAlt(part0.slice(part0.indexOf('=') + 1));
+    else if (eq > 0 && ['link', 'посилання'].includes(part.slice(0, eq).trim().toLowerCase()))
+      fp.link = part0.slice(part0.indexOf('=') + 1).trim();
     else if (eq > 0 && ['page', 'сторінка', 'class', 'lang'].includes(part.slice(0, eq).trim().toLowerCase())) {
       /* accepted, no effect on a bitmap */
     } else {
@@ -156,7 +181,8 @@ export function makeImage(env: RenderEnv, out: RenderOutput, dbkey: string, opti
       }
       outer = box.width + 2;
       s = linkWrap(imgTag(box.width, box.height, 'thumbimage'));
-      if (!fp.framed) zoom = `<div class="magnify"><a href="${descHref}" class="internal" title="${escapeHtml(env.messages['thumbnail-more'])}"></a></div>`;
+      if (!fp.framed)
+        zoom = `<div class="magnify"><a href="${descHref}" class="internal" title="${escapeHtml(env.messages['thumbnail-more'])}"></a></div>`;
     }
     const html = `<div class="thumb t${fp.align}"><div class="thumbinner" style="width:${outer}px;">${s}  <div class="thumbcaption">${zoom}${caption}</div></div></div>`;
     return (prefix + html + postfix).replace(/\n/g, ' ');
@@ -182,7 +208,11 @@ export function trackBrokenFile(env: RenderEnv, out: RenderOutput): void {
 }
 
 /** Parser::addTrackingCategory: the category a message names, sorted by the page's DEFAULTSORT */
-export function addTrackingCategory(env: RenderEnv, out: RenderOutput, msg: 'broken-file-category' | 'hidden-category-category' | 'restricted-displaytitle-ignored'): void {
+export function addTrackingCategory(
+  env: RenderEnv,
+  out: RenderOutput,
+  msg: 'broken-file-category' | 'hidden-category-category' | 'restricted-displaytitle-ignored',
+): void {
   const t = env.codec.parse(env.messages[msg], 14);
   if (t && t.ns === 14 && !out.categories.has(t.dbkey)) out.categories.set(t.dbkey, out.defaultSort ?? '');
 }

@@ -64,9 +64,16 @@ export function limitReportData(cpuSeconds: number, wallSeconds: number, r: Expa
  */
 export function timingProfile(r: ExpansionReport): string[] {
   const total = r.profileTotalMs ?? 0;
-  const rows = [{ name: '-total', calls: 1, ms: total, pct: 100 }, ...(r.profile ?? []).map((p) => Object.assign({}, p, { pct: total ? (100 * p.ms) / total : 0 }))];
+  const rows = [
+    { name: '-total', calls: 1, ms: total, pct: 100 },
+    ...(r.profile ?? []).map((p) => Object.assign({}, p, { pct: total ? (100 * p.ms) / total : 0 })),
+  ];
   rows.sort((a, b) => b.ms - a.ms);
-  return rows.slice(0, 10).map((p) => `${p.pct.toFixed(2).padStart(6)}% ${p.ms.toFixed(3).padStart(8)} ${String(p.calls).padStart(6)} - ${htmlspecialchars(p.name)}`);
+  return rows
+    .slice(0, 10)
+    .map(
+      (p) => `${p.pct.toFixed(2).padStart(6)}% ${p.ms.toFixed(3).padStart(8)} ${String(p.calls).padStart(6)} - ${htmlspecialchars(p.name)}`,
+    );
 }
 
 const english = new WeakMap<TitleCodec, Messages>();
@@ -76,7 +83,10 @@ function englishMessages(codec: TitleCodec): Messages {
   let m = english.get(codec);
   if (!m) {
     const env: ParserEnv = { codec, siteName: '', contentLang: 'en', fetchTemplate: () => null };
-    m = new Messages({ catalogText: (lang, key) => (lang === 'en' ? LIMIT_REPORT_EN[key] : undefined), overrideText: () => undefined }, env);
+    m = new Messages(
+      { catalogText: (lang, key) => (lang === 'en' ? LIMIT_REPORT_EN[key] : undefined), overrideText: () => undefined },
+      env,
+    );
     english.set(codec, m);
   }
   return m;
@@ -118,7 +128,11 @@ export function limitReportComment(data: ReadonlyArray<[string, LimitReportValue
  * in the user language with {{…}} transformed, or false when the wiki has no such message; the English
  * texts stand in then (the message files' last fallback).
  */
-export function limitReportHtml(data: ReadonlyArray<[string, LimitReportValue]>, codec: TitleCodec, message: (key: string, params: string[]) => string | false): string {
+export function limitReportHtml(
+  data: ReadonlyArray<[string, LimitReportValue]>,
+  codec: TitleCodec,
+  message: (key: string, params: string[]) => string | false,
+): string {
   const en = englishMessages(codec);
   const text = (key: string, params: string[]): string | false => {
     const t = message(key, params);

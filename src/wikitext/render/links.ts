@@ -15,7 +15,7 @@ import { makeImage, type ImageHooks } from './images.js';
 import { doQuotes } from './quotes.js';
 import { articleUrl, editUrl } from './urls.js';
 
-const TC = " %!\"$&'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#";
+const TC = ' %!"$&\'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#';
 const E1 = new RegExp(`^([${TC}]+)(?:\\|([\\s\\S]+?))?]]([\\s\\S]*)$`);
 const E1_IMG = new RegExp(`^([${TC}]+)\\|([\\s\\S]*)$`);
 const URL_PROTOCOL = new RegExp(`^(?:${PROTOCOL_ALTERNATION})`, 'i');
@@ -147,7 +147,7 @@ export class LinkPass {
         continue;
       }
       const noforce = !target.startsWith(':');
-      let link = noforce ? target : target.slice(1);
+      const link = noforce ? target : target.slice(1);
       // interwiki and interlanguage prefixes: "en:Foo", "wikipedia:Foo"
       const iw = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*:(.*)$/s.exec(link);
       const iwPrefix = iw && this.env.codec.nsIdFromPrefix(iw[1]) === undefined ? iw[1].toLowerCase() : null;
@@ -166,17 +166,21 @@ export class LinkPass {
           continue;
         }
         const url = this.env.interwiki?.url(iwPrefix, rest);
-        if (!this.out.iwLinks.some((l) => l.prefix === iwPrefix && l.title === rest.replace(/ /g, '_'))) this.out.iwLinks.push({ prefix: iwPrefix, title: rest.replace(/ /g, '_'), url });
+        if (!this.out.iwLinks.some((l) => l.prefix === iwPrefix && l.title === rest.replace(/ /g, '_')))
+          this.out.iwLinks.push({ prefix: iwPrefix, title: rest.replace(/ /g, '_'), url });
         const shown = text === '' ? link : doQuotes(text);
         const [inside, after] = splitTrail(trail);
         // Linker::link of an interwiki title: the other wiki's URL, class extiw, the prefixed title
-        s.push(`${prefix}<a${url ? ` href="${escapeHtml(url)}"` : ''} class="extiw" title="${escapeHtml(`${iwPrefix}:${rest}`)}">${shown}${inside}</a>${after}`);
+        s.push(
+          `${prefix}<a${url ? ` href="${escapeHtml(url)}"` : ''} class="extiw" title="${escapeHtml(`${iwPrefix}:${rest}`)}">${shown}${inside}</a>${after}`,
+        );
         continue;
       }
       // "[[#Section]]": a link to a section of this page
-      const nt = link.trim().startsWith('#') && link.trim().length > 1
-        ? { ns: this.env.title.ns, dbkey: '', fragment: decodeCharReferences(link.trim().slice(1)).replace(/_/g, ' ') }
-        : this.env.codec.parse(link, 0);
+      const nt =
+        link.trim().startsWith('#') && link.trim().length > 1
+          ? { ns: this.env.title.ns, dbkey: '', fragment: decodeCharReferences(link.trim().slice(1)).replace(/_/g, ' ') }
+          : this.env.codec.parse(link, 0);
       if (!nt || (nt.dbkey === '' && nt.fragment === '')) {
         s.push(prefix + '[[' + line);
         continue;
@@ -216,7 +220,11 @@ export class LinkPass {
           const caption = wasBlank ? '' : text;
           const hooks: ImageHooks = {
             renderCaption: (c) => this.replaceInternalLinks(this.externalLinks(c)),
-            stripAlt: (c) => escapeHtml(decodeCharReferences(c.replace(/<[^>]*>/g, '').replace(/\[\[(?:[^|\]]*\|)?([^\]]*)\]\]/g, '$1'))).replace(/'/g, '&#039;'),
+            stripAlt: (c) =>
+              escapeHtml(decodeCharReferences(c.replace(/<[^>]*>/g, '').replace(/\[\[(?:[^|\]]*\|)?([^\]]*)\]\]/g, '$1'))).replace(
+                /'/g,
+                '&#039;',
+              ),
           };
           s.push(prefix + this.armor(makeImage(this.env, this.out, nt.dbkey, caption === '' ? '' : caption, hooks)) + trail);
           continue;

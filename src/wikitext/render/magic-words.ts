@@ -58,5 +58,7 @@ export function renderSemantic(text: string): string {
     }
     out = s + out.slice(last);
   }
-  return out.replace(/\[\[([^\[\]|:]+?)::([^\[\]|]*)(?:\|([^\[\]]*))?\]\]/g, (_m, _p: string, v: string, t?: string) => (t !== undefined ? t : v));
+  return out.replace(/\[\[([^[\]|:]+?)::([^[\]|]*)(?:\|([^[\]]*))?\]\]/g, (_m, _p: string, v: string, t?: string) =>
+    t !== undefined ? t : v,
+  );
 }

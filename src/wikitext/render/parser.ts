@@ -28,7 +28,6 @@ import { fixSpecialName } from '../../wiki/special-pages.js';
 const EXT_TAG = /<(nowiki|pre|gallery|indicator)(\s[^>]*?)?(?:\/>|>([\s\S]*?)<\/\1\s*>)/gi;
 const NOPARSE = '\x7fNOPARSE';
 
-
 export interface RenderedBody {
   html: string;
   out: RenderOutput;
@@ -67,7 +66,13 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
     bookSources: (isbn) => articleUrl(`${env.codec.nsName(-1) ?? 'Special'}:${fixSpecialName('Booksources')}/${isbn}`),
   });
   const armor = (html: string) => html.replace(/\b(https?:|ftps?:|mailto:|\/\/)/gi, NOPARSE + '$1');
-  const links: LinkPass = new LinkPass(env, out, (t) => ext.replaceExternalLinks(t), () => defaultSort ?? '', armor);
+  const links: LinkPass = new LinkPass(
+    env,
+    out,
+    (t) => ext.replaceExternalLinks(t),
+    () => defaultSort ?? '',
+    armor,
+  );
   /**
    * CoreTagHooks::indicator: the content parsed as a fragment (Parser::recursiveTagParseFully: the
    * internal passes and the block levels; its templates were expanded with the page's), its lone
@@ -77,25 +82,31 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
   const indicator = (attrs: string, content: string): string => {
     const name = phpTrim(decodeTagAttributes(attrs).get('name') ?? '');
     // wfMessage('invalid-indicator-name')->inContentLanguage()->parse(): a stored text is wikitext, never raw HTML
-    if (name === '') return strip.add('general', 'indicator', `<span class="error">${doAllQuotes(removeHtmlTags(env.messages['invalid-indicator-name']))}</span>`);
+    if (name === '')
+      return strip.add(
+        'general',
+        'indicator',
+        `<span class="error">${doAllQuotes(removeHtmlTags(env.messages['invalid-indicator-name']))}</span>`,
+      );
     out.indicators.set(name, stripOuterParagraph(parse(content, false)));
     return strip.add('general', 'indicator', '');
   };
-  const extensionTags = (source: string): string => source.replace(EXT_TAG, (_m, name: string, attrs: string | undefined, body: string | undefined) => {
-    const tag = name.toLowerCase();
-    const content = body ?? '';
-    if (tag === 'indicator') return indicator(attrs ?? '', content);
-    if (tag === 'nowiki') return strip.add('nowiki', 'nowiki', escapeTagsOnly(content));
-    if (tag === 'pre') {
-      const inner = content.replace(/<nowiki>([\s\S]*?)<\/nowiki>/gi, '$1');
-      return strip.add('general', 'pre', `<pre${fixTagAttributes(attrs ?? '', 'pre')}>${escapeTagsOnly(inner)}</pre>`);
-    }
-    const hooks = {
-      renderCaption: (c: string) => doAllQuotes(links.replaceInternalLinks(ext.replaceExternalLinks(removeHtmlTags(c)))),
-      stripAlt: (c: string) => c.replace(/<[^>]*>/g, '').replace(/\[\[(?:[^|\]]*\|)?([^\]]*)\]\]/g, '$1'),
-    };
-    return strip.add('general', 'gallery', renderGallery(env, out, content, fixTagAttributes(attrs ?? '', 'ul'), hooks));
-  });
+  const extensionTags = (source: string): string =>
+    source.replace(EXT_TAG, (_m, name: string, attrs: string | undefined, body: string | undefined) => {
+      const tag = name.toLowerCase();
+      const content = body ?? '';
+      if (tag === 'indicator') return indicator(attrs ?? '', content);
+      if (tag === 'nowiki') return strip.add('nowiki', 'nowiki', escapeTagsOnly(content));
+      if (tag === 'pre') {
+        const inner = content.replace(/<nowiki>([\s\S]*?)<\/nowiki>/gi, '$1');
+        return strip.add('general', 'pre', `<pre${fixTagAttributes(attrs ?? '', 'pre')}>${escapeTagsOnly(inner)}</pre>`);
+      }
+      const hooks = {
+        renderCaption: (c: string) => doAllQuotes(links.replaceInternalLinks(ext.replaceExternalLinks(removeHtmlTags(c)))),
+        stripAlt: (c: string) => c.replace(/<[^>]*>/g, '').replace(/\[\[(?:[^|\]]*\|)?([^\]]*)\]\]/g, '$1'),
+      };
+      return strip.add('general', 'gallery', renderGallery(env, out, content, fixTagAttributes(attrs ?? '', 'ul'), hooks));
+    });
   /**
    * internalParse and the passes after it; the page's text (`page`) also has its double underscores
    * and its sections (formatHeadings), a fragment (an indicator) not
@@ -120,10 +131,16 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
     text = text.split(NOPARSE).join('');
     text = ext.doMagicLinks(text);
     if (page) {
-      text = formatHeadings(text, env, out, {
-        plainHeadline: (h) => strip.unstripBoth(links.holderText(h)),
-        offsetOf: characterOffsets(source),
-      }, forceTocPosition);
+      text = formatHeadings(
+        text,
+        env,
+        out,
+        {
+          plainHeadline: (h) => strip.unstripBoth(links.holderText(h)),
+          offsetOf: characterOffsets(source),
+        },
+        forceTocPosition,
+      );
     }
     return doBlockLevels(frenchSpacing(strip.unstripGeneral(text)), true);
   };
@@ -132,7 +149,10 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
 
 /** French spacing (1.25 fixtags): a no-break space before ? : ; ! % » and after « */
 function frenchSpacing(text: string): string {
-  return text.replace(/(.) (?=\?|:|;|!|%|»)/g, '$1&#160;').replace(/(«) /g, '$1&#160;').replace(/&#160;(!\s*important)/g, ' $1');
+  return text
+    .replace(/(.) (?=\?|:|;|!|%|»)/g, '$1&#160;')
+    .replace(/(«) /g, '$1&#160;')
+    .replace(/&#160;(!\s*important)/g, ' $1');
 }
 
 /** Parser::stripOuterParagraph: the HTML of one paragraph without its <p> */

@@ -64,24 +64,59 @@ export function doQuotes(text: string): string {
     }
     const len = r.length;
     if (len === 2) {
-      if (state === 'i') { out += '</i>'; state = ''; }
-      else if (state === 'bi') { out += '</i>'; state = 'b'; }
-      else if (state === 'ib') { out += '</b></i><b>'; state = 'b'; }
-      else if (state === 'both') { out += '<b><i>' + buffer + '</i>'; state = 'b'; }
-      else { out += '<i>'; state += 'i'; }
+      if (state === 'i') {
+        out += '</i>';
+        state = '';
+      } else if (state === 'bi') {
+        out += '</i>';
+        state = 'b';
+      } else if (state === 'ib') {
+        out += '</b></i><b>';
+        state = 'b';
+      } else if (state === 'both') {
+        out += '<b><i>' + buffer + '</i>';
+        state = 'b';
+      } else {
+        out += '<i>';
+        state += 'i';
+      }
     } else if (len === 3) {
-      if (state === 'b') { out += '</b>'; state = ''; }
-      else if (state === 'bi') { out += '</i></b><i>'; state = 'i'; }
-      else if (state === 'ib') { out += '</b>'; state = 'i'; }
-      else if (state === 'both') { out += '<i><b>' + buffer + '</b>'; state = 'i'; }
-      else { out += '<b>'; state += 'b'; }
+      if (state === 'b') {
+        out += '</b>';
+        state = '';
+      } else if (state === 'bi') {
+        out += '</i></b><i>';
+        state = 'i';
+      } else if (state === 'ib') {
+        out += '</b>';
+        state = 'i';
+      } else if (state === 'both') {
+        out += '<i><b>' + buffer + '</b>';
+        state = 'i';
+      } else {
+        out += '<b>';
+        state += 'b';
+      }
     } else if (len === 5) {
-      if (state === 'b') { out += '</b><i>'; state = 'i'; }
-      else if (state === 'i') { out += '</i><b>'; state = 'b'; }
-      else if (state === 'bi') { out += '</i></b>'; state = ''; }
-      else if (state === 'ib') { out += '</b></i>'; state = ''; }
-      else if (state === 'both') { out += '<i><b>' + buffer + '</b></i>'; state = ''; }
-      else { buffer = ''; state = 'both'; }
+      if (state === 'b') {
+        out += '</b><i>';
+        state = 'i';
+      } else if (state === 'i') {
+        out += '</i><b>';
+        state = 'b';
+      } else if (state === 'bi') {
+        out += '</i></b>';
+        state = '';
+      } else if (state === 'ib') {
+        out += '</b></i>';
+        state = '';
+      } else if (state === 'both') {
+        out += '<i><b>' + buffer + '</b></i>';
+        state = '';
+      } else {
+        buffer = '';
+        state = 'both';
+      }
     }
   }
   if (state === 'b' || state === 'ib') out += '</b>';

@@ -144,7 +144,9 @@ export class BuildDb {
   /** the main database's ordinary tables (ANALYZE skips the others: virtual tables, its own) */
   private tables(): string[] {
     return this.db
-      .prepare("SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")
+      .prepare(
+        "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name",
+      )
       .pluck()
       .all() as string[];
   }

@@ -40,7 +40,9 @@ export class DerivedTablesWriter implements DerivedImportWriter {
         INSERT INTO category (cat_title, cat_pages, cat_subcats, cat_files)
         SELECT cl_to, COUNT(*), SUM(cl_type = 'subcat'), SUM(cl_type = 'file')
         FROM categorylinks GROUP BY cl_to ORDER BY cl_to`);
-      db.prepare('INSERT OR IGNORE INTO category (cat_title) SELECT page_title FROM page WHERE page_namespace = ? ORDER BY page_title').run(NS_CATEGORY);
+      db.prepare('INSERT OR IGNORE INTO category (cat_title) SELECT page_title FROM page WHERE page_namespace = ? ORDER BY page_title').run(
+        NS_CATEGORY,
+      );
       db.prepare(
         `UPDATE category SET cat_hidden = 1 WHERE cat_title IN (
            SELECT p.page_title FROM page_props pp JOIN page p ON p.page_id = pp.pp_page
@@ -93,7 +95,8 @@ export class DerivedTablesWriter implements DerivedImportWriter {
   startReports(opts: ReportOptions = {}): void {
     if (this.background !== null) throw new Error('startReports: the reports are being built already');
     const maxRows = opts.maxRows ?? null;
-    if (maxRows !== null && (!Number.isInteger(maxRows) || maxRows < 0)) throw new Error(`buildReports: maxRows must be a non-negative integer, got ${maxRows}`);
+    if (maxRows !== null && (!Number.isInteger(maxRows) || maxRows < 0))
+      throw new Error(`buildReports: maxRows must be a non-negative integer, got ${maxRows}`);
     removeDbFiles(this.sideFile);
     this.sharing.start();
     const t0 = performance.now();

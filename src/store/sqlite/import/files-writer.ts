@@ -17,8 +17,21 @@ export class FilesWriter implements FileImportWriter {
 
   write(r: ImageRow): void {
     this.ins.run(
-      r.name, r.size, r.width, r.height, r.bits, r.mediaType, r.majorMime, r.minorMime, r.sha1Base36, r.sha1Hex,
-      r.uploader.userId, r.uploader.user, r.uploader.timestamp, r.uploader.comment, r.path,
+      r.name,
+      r.size,
+      r.width,
+      r.height,
+      r.bits,
+      r.mediaType,
+      r.majorMime,
+      r.minorMime,
+      r.sha1Base36,
+      r.sha1Hex,
+      r.uploader.userId,
+      r.uploader.user,
+      r.uploader.timestamp,
+      r.uploader.comment,
+      r.path,
     );
   }
 

@@ -36,8 +36,20 @@ export class HistoryWriter implements HistoryImportWriter {
   writeRevision(r: RevisionInput): void {
     const hasText = r.text !== null || r.encodedText !== undefined;
     const res = this.insRev.run(
-      r.id, r.page, r.ns, r.parentId, r.timestamp, r.userId, r.user, r.comment, r.minor ? 1 : 0, r.deleted | (hasText ? 0 : 1),
-      r.len, r.sha1, r.model, r.format,
+      r.id,
+      r.page,
+      r.ns,
+      r.parentId,
+      r.timestamp,
+      r.userId,
+      r.user,
+      r.comment,
+      r.minor ? 1 : 0,
+      r.deleted | (hasText ? 0 : 1),
+      r.len,
+      r.sha1,
+      r.model,
+      r.format,
     );
     if (res.changes === 0) return;
     this.revisions++;
@@ -72,13 +84,19 @@ export class HistoryWriter implements HistoryImportWriter {
     // MAX() aggregate is taken from the row of the maximum).
     db.exec(`CREATE TEMP TABLE tmp_rev_user AS SELECT rev_user AS id, rev_user_text AS name, MAX(rev_timestamp) AS last,
       COUNT(*) AS edits FROM revision WHERE rev_user > 0 GROUP BY rev_user`);
-    db.exec(`CREATE TEMP TABLE tmp_rev_first AS SELECT rev_user AS id, MIN(rev_timestamp) AS first FROM revision WHERE rev_user > 0 GROUP BY rev_user`);
+    db.exec(
+      `CREATE TEMP TABLE tmp_rev_first AS SELECT rev_user AS id, MIN(rev_timestamp) AS first FROM revision WHERE rev_user > 0 GROUP BY rev_user`,
+    );
     db.exec(`CREATE TEMP TABLE tmp_log_user AS SELECT log_user AS id, log_user_text AS name, MAX(log_timestamp) AS last FROM logging
       WHERE log_user > 0 AND log_user_text != '' GROUP BY log_user`);
-    db.exec(`CREATE TEMP TABLE tmp_log_first AS SELECT log_user AS id, MIN(log_timestamp) AS first FROM logging WHERE log_user > 0 GROUP BY log_user`);
+    db.exec(
+      `CREATE TEMP TABLE tmp_log_first AS SELECT log_user AS id, MIN(log_timestamp) AS first FROM logging WHERE log_user > 0 GROUP BY log_user`,
+    );
     // an account creation in the log (newusers/*, titled with the user page) is the registration itself
     db.exec(`CREATE TEMP TABLE tmp_created (title TEXT PRIMARY KEY, ts TEXT NOT NULL)`);
-    db.exec(`INSERT INTO tmp_created SELECT log_title, MIN(log_timestamp) FROM logging WHERE log_type = 'newusers' AND log_namespace = 2 GROUP BY log_title`);
+    db.exec(
+      `INSERT INTO tmp_created SELECT log_title, MIN(log_timestamp) FROM logging WHERE log_type = 'newusers' AND log_namespace = 2 GROUP BY log_title`,
+    );
     for (const t of ['tmp_rev_user', 'tmp_rev_first', 'tmp_log_user', 'tmp_log_first']) db.exec(`CREATE UNIQUE INDEX ${t}_id ON ${t} (id)`);
     db.exec(`INSERT INTO user (user_id, user_name, user_editcount) SELECT id, name, edits FROM tmp_rev_user`);
     db.exec(`INSERT OR IGNORE INTO user (user_id, user_name, user_editcount) SELECT id, name, 0 FROM tmp_log_user`);
@@ -93,7 +111,9 @@ export class HistoryWriter implements HistoryImportWriter {
       SELECT rev_page, rev_user, user_name FROM revision JOIN user ON user_id = rev_user WHERE rev_user > 0 GROUP BY rev_page, rev_user`);
     db.exec(`INSERT INTO page_anon_contributors (pac_page, pac_count)
       SELECT rev_page, COUNT(DISTINCT rev_user_text) FROM revision WHERE rev_user = 0 GROUP BY rev_page`);
-    db.exec(`UPDATE logging SET log_page = COALESCE((SELECT page_id FROM page WHERE page_namespace = log_namespace AND page_title = log_title), 0)`);
+    db.exec(
+      `UPDATE logging SET log_page = COALESCE((SELECT page_id FROM page WHERE page_namespace = log_namespace AND page_title = log_title), 0)`,
+    );
     const newest = db.prepare('SELECT MAX(rev_timestamp) FROM revision').pluck().get() as string | null;
     let recentChanges = 0;
     if (newest !== null) {
@@ -130,6 +150,13 @@ export class HistoryWriter implements HistoryImportWriter {
 
 /** TS_MW of RC_MAX_AGE_SECONDS before `newest` (TS_MW). */
 function cutoffOf(newest: string): string {
-  const t = Date.UTC(+newest.slice(0, 4), +newest.slice(4, 6) - 1, +newest.slice(6, 8), +newest.slice(8, 10), +newest.slice(10, 12), +newest.slice(12, 14));
+  const t = Date.UTC(
+    +newest.slice(0, 4),
+    +newest.slice(4, 6) - 1,
+    +newest.slice(6, 8),
+    +newest.slice(8, 10),
+    +newest.slice(10, 12),
+    +newest.slice(12, 14),
+  );
   return new Date(t - RC_MAX_AGE_SECONDS * 1000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }

@@ -24,8 +24,11 @@ export class LinksWriter implements LinkImportWriter {
 
   /** The interwiki table: the map the links were read with. */
   interwikiMap(map: InterwikiMap): void {
-    const ins = this.db.prepare('INSERT OR REPLACE INTO interwiki (iw_prefix, iw_url, iw_api, iw_local, iw_trans, iw_wikiid, iw_language) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    for (const e of map.entries) ins.run(e.prefix, e.url, e.api ?? '', e.local ? 1 : 0, e.trans ? 1 : 0, e.wikiid ?? '', map.isLanguage(e.prefix) ? 1 : 0);
+    const ins = this.db.prepare(
+      'INSERT OR REPLACE INTO interwiki (iw_prefix, iw_url, iw_api, iw_local, iw_trans, iw_wikiid, iw_language) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const e of map.entries)
+      ins.run(e.prefix, e.url, e.api ?? '', e.local ? 1 : 0, e.trans ? 1 : 0, e.wikiid ?? '', map.isLanguage(e.prefix) ? 1 : 0);
   }
 
   begin(): void {
@@ -40,7 +43,11 @@ export class LinksWriter implements LinkImportWriter {
       pl: new RowBuffer(db, 'INSERT INTO tmp_pagelinks VALUES', 4),
       il: new RowBuffer(db, 'INSERT INTO tmp_imagelinks VALUES', 3),
       tl: new RowBuffer(db, 'INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES', 4),
-      cl: new RowBuffer(db, 'INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type) VALUES', 6),
+      cl: new RowBuffer(
+        db,
+        'INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type) VALUES',
+        6,
+      ),
     };
     this.ins = {
       ll: db.prepare('INSERT OR IGNORE INTO langlinks (ll_from, ll_lang, ll_title) VALUES (?, ?, ?)'),
@@ -95,14 +102,23 @@ export class LinksWriter implements LinkImportWriter {
     const b = (this.late ??= {
       pagelinks: new RowBuffer(db, 'INSERT OR IGNORE INTO pagelinks (pl_from, pl_namespace, pl_title, pl_from_namespace) VALUES', 4),
       imagelinks: new RowBuffer(db, 'INSERT OR IGNORE INTO imagelinks (il_from, il_to, il_from_namespace) VALUES', 3),
-      templatelinks: new RowBuffer(db, 'INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES', 4),
-      categorylinks: new RowBuffer(db, 'INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type) VALUES', 6),
+      templatelinks: new RowBuffer(
+        db,
+        'INSERT OR IGNORE INTO templatelinks (tl_from, tl_namespace, tl_title, tl_from_namespace) VALUES',
+        4,
+      ),
+      categorylinks: new RowBuffer(
+        db,
+        'INSERT OR IGNORE INTO categorylinks (cl_from, cl_to, cl_sortkey, cl_sortkey_prefix, cl_timestamp, cl_type) VALUES',
+        6,
+      ),
     });
     const { pages, templates, categories } = links;
     for (let i = 0; i < pages.length; i += 2) b.pagelinks.add(from, pages[i], pages[i + 1], fromNs);
     for (const f of links.files) b.imagelinks.add(from, f, fromNs);
     for (let i = 0; i < templates.length; i += 2) b.templatelinks.add(from, templates[i], templates[i + 1], fromNs);
-    for (let i = 0; i < categories.length; i += 3) b.categorylinks.add(from, categories[i], categories[i + 1], categories[i + 2], links.timestamp, links.categoryType);
+    for (let i = 0; i < categories.length; i += 3)
+      b.categorylinks.add(from, categories[i], categories[i + 1], categories[i + 2], links.timestamp, links.categoryType);
   }
 
   flushSupplement(): LateLinkCounts {

@@ -17,10 +17,30 @@ export const PAGE_CHUNK_SQL = `SELECT p.page_id AS id, p.page_namespace AS ns, p
   FROM page p JOIN page_text t ON t.page_id = p.page_id WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?`;
 
 /** a row of PAGE_CHUNK_SQL read raw (statements prepared with .raw()): arrays are cheaper to make than named rows */
-export type PageChunkRow = [id: number, ns: number, dbkey: string, redirect: number, ts: string, rev: number, model: string, text: string, redirected: number];
+export type PageChunkRow = [
+  id: number,
+  ns: number,
+  dbkey: string,
+  redirect: number,
+  ts: string,
+  rev: number,
+  model: string,
+  text: string,
+  redirected: number,
+];
 
 export function toPageWithText(r: PageChunkRow): PageWithText {
-  return { id: r[0], ns: r[1], dbkey: r[2], isRedirect: r[3] === 1, latestTimestamp: r[4], latestRevId: r[5], model: r[6], text: r[7], redirected: r[8] === 1 };
+  return {
+    id: r[0],
+    ns: r[1],
+    dbkey: r[2],
+    isRedirect: r[3] === 1,
+    latestTimestamp: r[4],
+    latestRevId: r[5],
+    model: r[6],
+    text: r[7],
+    redirected: r[8] === 1,
+  };
 }
 
 /** The DB keys of the pages that redirect to a title, in page id order. */
@@ -70,7 +90,9 @@ export class PagesWriter implements PageImportWriter {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insText = db.prepare('INSERT INTO page_text (page_id, old_text) VALUES (?, ?)');
-    this.insRedirect = db.prepare('INSERT INTO redirect (rd_from, rd_namespace, rd_title, rd_fragment, rd_interwiki) VALUES (?, ?, ?, ?, ?)');
+    this.insRedirect = db.prepare(
+      'INSERT INTO redirect (rd_from, rd_namespace, rd_title, rd_fragment, rd_interwiki) VALUES (?, ?, ?, ?, ?)',
+    );
     this.latest = db.prepare('SELECT latest_timestamp AS timestamp, page_latest AS revId FROM page WHERE page_id = ?');
     this.delPage = db.prepare('DELETE FROM page WHERE page_id = ?');
     this.delText = db.prepare('DELETE FROM page_text WHERE page_id = ?');
@@ -80,9 +102,31 @@ export class PagesWriter implements PageImportWriter {
   insert(r: PageRow): boolean {
     try {
       this.insPage.run(
-        r.id, r.ns, r.dbkey, r.isRedirect ? 1 : 0, r.len, r.latestRevId, r.touched, r.revisionCount, r.model,
-        r.firstRevId, r.firstTimestamp, r.firstUser, r.firstUserId, r.firstLen, r.firstSha1, r.firstComment, r.firstMinor ? 1 : 0,
-        r.latestTimestamp, r.latestUser, r.latestUserId, r.latestComment, r.latestSha1, r.latestMinor ? 1 : 0, r.latestParentId, r.random,
+        r.id,
+        r.ns,
+        r.dbkey,
+        r.isRedirect ? 1 : 0,
+        r.len,
+        r.latestRevId,
+        r.touched,
+        r.revisionCount,
+        r.model,
+        r.firstRevId,
+        r.firstTimestamp,
+        r.firstUser,
+        r.firstUserId,
+        r.firstLen,
+        r.firstSha1,
+        r.firstComment,
+        r.firstMinor ? 1 : 0,
+        r.latestTimestamp,
+        r.latestUser,
+        r.latestUserId,
+        r.latestComment,
+        r.latestSha1,
+        r.latestMinor ? 1 : 0,
+        r.latestParentId,
+        r.random,
       );
       return true;
     } catch (e) {
@@ -153,7 +197,9 @@ export class PagesWriter implements PageImportWriter {
   }
 
   chunkEnd(afterId: number, limit: number): number | null {
-    this.chunkLast ??= this.db.prepare('SELECT MAX(page_id) FROM (SELECT page_id FROM page WHERE page_id > ? ORDER BY page_id LIMIT ?)').pluck();
+    this.chunkLast ??= this.db
+      .prepare('SELECT MAX(page_id) FROM (SELECT page_id FROM page WHERE page_id > ? ORDER BY page_id LIMIT ?)')
+      .pluck();
     return (this.chunkLast.get(afterId, limit) as number | null) ?? null;
   }
 
@@ -167,7 +213,14 @@ export class PagesWriter implements PageImportWriter {
   private byIds: Database.Statement | null = null;
 
   withText(ids: readonly number[]): PageWithText[] {
-    this.byIds ??= this.db.prepare(PAGE_CHUNK_SQL.replace('WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?', 'WHERE p.page_id IN (SELECT value FROM json_each(?)) ORDER BY p.page_id')).raw();
+    this.byIds ??= this.db
+      .prepare(
+        PAGE_CHUNK_SQL.replace(
+          'WHERE p.page_id > ? ORDER BY p.page_id LIMIT ?',
+          'WHERE p.page_id IN (SELECT value FROM json_each(?)) ORDER BY p.page_id',
+        ),
+      )
+      .raw();
     return (this.byIds.all(JSON.stringify(ids)) as PageChunkRow[]).map(toPageWithText);
   }
 

@@ -6,7 +6,9 @@ export class ParserCacheWriter implements ParserCacheImportWriter {
   private readonly ins: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
-    this.ins = db.prepare('INSERT OR REPLACE INTO parser_cache (pc_page, pc_rev, pc_options, pc_version, pc_output) VALUES (?, ?, ?, ?, ?)');
+    this.ins = db.prepare(
+      'INSERT OR REPLACE INTO parser_cache (pc_page, pc_rev, pc_options, pc_version, pc_output) VALUES (?, ?, ?, ?, ?)',
+    );
   }
 
   write(pageId: number, revId: number, optionsKey: string, version: number, output: string): void {

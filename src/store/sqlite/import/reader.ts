@@ -41,7 +41,8 @@ class SqliteImportReader implements ImportReader {
     this.messageOverride = db.prepare('SELECT mo_text FROM message_override WHERE mo_lang = ? AND mo_key = ?').pluck();
     const q = this.lookups;
     this.pages = {
-      chunkWithText: (afterId: number, limit: number): PageWithText[] => (this.chunk.all(afterId, limit) as PageChunkRow[]).map(toPageWithText),
+      chunkWithText: (afterId: number, limit: number): PageWithText[] =>
+        (this.chunk.all(afterId, limit) as PageChunkRow[]).map(toPageWithText),
       byTitle: (t: TitleRef) => {
         const row = q.byTitle.get(t.ns, t.dbkey) as { id: number; r: number } | undefined;
         return row && { id: row.id, isRedirect: row.r === 1 };

@@ -75,8 +75,30 @@ interface ReportQuery {
 }
 
 /** MySQL's ENUM order of image.img_media_type / img_major_mime (ORDER BY on an ENUM uses its index). */
-const MEDIA_TYPE_INDEX = enumIndex('img_media_type', ['UNKNOWN', 'BITMAP', 'DRAWING', 'AUDIO', 'VIDEO', 'MULTIMEDIA', 'OFFICE', 'TEXT', 'EXECUTABLE', 'ARCHIVE']);
-const MAJOR_MIME_INDEX = enumIndex('img_major_mime', ['unknown', 'application', 'audio', 'image', 'text', 'video', 'message', 'model', 'multipart', 'chemical']);
+const MEDIA_TYPE_INDEX = enumIndex('img_media_type', [
+  'UNKNOWN',
+  'BITMAP',
+  'DRAWING',
+  'AUDIO',
+  'VIDEO',
+  'MULTIMEDIA',
+  'OFFICE',
+  'TEXT',
+  'EXECUTABLE',
+  'ARCHIVE',
+]);
+const MAJOR_MIME_INDEX = enumIndex('img_major_mime', [
+  'unknown',
+  'application',
+  'audio',
+  'image',
+  'text',
+  'video',
+  'message',
+  'model',
+  'multipart',
+  'chemical',
+]);
 
 function enumIndex(column: string, values: string[]): string {
   return `CASE ${column} ${values.map((v, i) => `WHEN '${v}' THEN ${i + 1}`).join(' ')} ELSE 0 END`;
@@ -311,7 +333,8 @@ export const REPORT_SOURCE_TABLES: readonly string[] = [
  */
 export function buildReports(db: Database.Database, opts: ReportOptions = {}): void {
   const cap = opts.maxRows ?? null;
-  if (cap !== null && (!Number.isInteger(cap) || cap < 0)) throw new Error(`buildReports: maxRows must be a non-negative integer, got ${cap}`);
+  if (cap !== null && (!Number.isInteger(cap) || cap < 0))
+    throw new Error(`buildReports: maxRows must be a non-negative integer, got ${cap}`);
   const now = dateToMw(new Date());
   const clear = db.prepare('DELETE FROM querycache WHERE qc_type = ?');
   const info = db.prepare('INSERT OR REPLACE INTO querycache_info (qci_type, qci_timestamp) VALUES (?, ?)');

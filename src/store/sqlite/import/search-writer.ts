@@ -80,7 +80,14 @@ export class SearchIndexWriter implements SearchImportWriter {
   /** Bytes the search index (FTS5's shadow tables, the title table and its index) and the whole file take. */
   private sizeBytes(): { index: number; database: number } {
     const size = this.db.prepare('SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name = ? AND aggregate = TRUE').pluck();
-    const names = ['search_index_data', 'search_index_idx', 'search_index_docsize', 'search_index_config', 'search_title', 'search_title_key'];
+    const names = [
+      'search_index_data',
+      'search_index_idx',
+      'search_index_docsize',
+      'search_index_config',
+      'search_title',
+      'search_title_key',
+    ];
     const index = names.reduce((n, name) => n + (size.get(name) as number), 0);
     const database = (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);
     return { index, database };

@@ -96,14 +96,23 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   addSubject(ns: number, dbkey: string, subobject: string, sortkey: string): number {
     // the id an INSERT without one would give (the largest + 1: nothing else writes the table meanwhile),
     // so that the rows can be queued and go in many at a time
-    this.nextSubject ??= (this.db.prepare('SELECT COALESCE(MAX(ss_id), 0) + 1 FROM smw_subject').pluck().get() as number);
+    this.nextSubject ??= this.db.prepare('SELECT COALESCE(MAX(ss_id), 0) + 1 FROM smw_subject').pluck().get() as number;
     const id = this.nextSubject++;
-    (this.buffers.subject ??= new RowBuffer(this.db, 'INSERT INTO smw_subject (ss_id, ss_namespace, ss_title, ss_subobject, ss_sortkey) VALUES', 5)).add(id, ns, dbkey, subobject, sortkey);
+    (this.buffers.subject ??= new RowBuffer(
+      this.db,
+      'INSERT INTO smw_subject (ss_id, ss_namespace, ss_title, ss_subobject, ss_sortkey) VALUES',
+      5,
+    )).add(id, ns, dbkey, subobject, sortkey);
     return id;
   }
 
   stage(subject: number, property: number, kind: number, text: string): void {
-    (this.buffers.stage ??= new RowBuffer(this.db, 'INSERT INTO smw_stage (st_subject, st_property, st_kind, st_text) VALUES', 4)).add(subject, property, kind, text);
+    (this.buffers.stage ??= new RowBuffer(this.db, 'INSERT INTO smw_stage (st_subject, st_property, st_kind, st_text) VALUES', 4)).add(
+      subject,
+      property,
+      kind,
+      text,
+    );
   }
 
   renumberProperty(from: number, to: number): void {
@@ -116,7 +125,11 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
     // the last [[Has type::…]] of the property's page; Page when none
     this.db.exec(`UPDATE smw_property SET sp_type = (SELECT sd_type FROM smw_type_decl WHERE sd_property = sp_id)
              WHERE sp_id IN (SELECT sd_property FROM smw_type_decl) AND substr(sp_key, 1, 1) <> '_'`);
-    return this.db.prepare('SELECT sp_id AS id, sp_key AS key, sp_type AS type FROM smw_property').all() as Array<{ id: number; key: string; type: string }>;
+    return this.db.prepare('SELECT sp_id AS id, sp_key AS key, sp_type AS type FROM smw_property').all() as Array<{
+      id: number;
+      key: string;
+      type: string;
+    }>;
   }
 
   stagedRows(afterRow: number, limit: number): Array<{ row: number; subject: number; property: number; kind: number; text: string }> {
@@ -140,10 +153,21 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
     this.db.transaction(fn)();
   }
 
-  addValue(subject: number, property: number, seq: number, di: number, item: string | null, ns: number | null, key: string | null, sortNum: number | null): void {
-    (this.buffers.value ??= new RowBuffer(this.db, 'INSERT INTO smw_value (sv_subject, sv_property, sv_seq, sv_type, sv_item, sv_ns, sv_key, sv_num) VALUES', 8)).add(
-      subject, property, seq, di, item, ns, key, sortNum,
-    );
+  addValue(
+    subject: number,
+    property: number,
+    seq: number,
+    di: number,
+    item: string | null,
+    ns: number | null,
+    key: string | null,
+    sortNum: number | null,
+  ): void {
+    (this.buffers.value ??= new RowBuffer(
+      this.db,
+      'INSERT INTO smw_value (sv_subject, sv_property, sv_seq, sv_type, sv_item, sv_ns, sv_key, sv_num) VALUES',
+      8,
+    )).add(subject, property, seq, di, item, ns, key, sortNum);
   }
 
   addCompletionValue(source: number, value: string): void {
@@ -284,7 +308,9 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   endWordKeys(): number {
     this.buffers.wordStage?.flush();
     this.buffers.wordStage = undefined;
-    const n = this.db.prepare('INSERT OR IGNORE INTO smw_ac_word (aw_source, aw_key, aw_value) SELECT s, k, v FROM smw_ac_word_stage ORDER BY s, k, v').run().changes;
+    const n = this.db
+      .prepare('INSERT OR IGNORE INTO smw_ac_word (aw_source, aw_key, aw_value) SELECT s, k, v FROM smw_ac_word_stage ORDER BY s, k, v')
+      .run().changes;
     this.db.exec('DROP TABLE smw_ac_word_stage');
     return n;
   }
@@ -292,7 +318,10 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   wordKeys(after: [number, string, number] | null, limit: number): Array<[source: number, key: string, value: number]> {
     // rows as arrays: 10 million of them at 1,000,000 pages, and named rows cost a property set per column
     if (after === null) {
-      const s = this.st('wordsFirst', 'SELECT aw_source, aw_key, aw_value FROM smw_ac_word ORDER BY aw_source, aw_key, aw_value LIMIT ?').raw();
+      const s = this.st(
+        'wordsFirst',
+        'SELECT aw_source, aw_key, aw_value FROM smw_ac_word ORDER BY aw_source, aw_key, aw_value LIMIT ?',
+      ).raw();
       return s.all(limit) as Array<[number, string, number]>;
     }
     const s = this.st(
@@ -304,9 +333,16 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
   }
 
   addHeavyPrefix(source: number, key: string, topValues: number[]): void {
-    const texts = this.st('top', 'SELECT av_value FROM json_each(?) j JOIN smw_ac_value ON av_id = j.value ORDER BY j.key', true).all(JSON.stringify(topValues)) as string[];
+    const texts = this.st('top', 'SELECT av_value FROM json_each(?) j JOIN smw_ac_value ON av_id = j.value ORDER BY j.key', true).all(
+      JSON.stringify(topValues),
+    ) as string[];
     const printed = printCompletionAnswer(texts);
-    this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key, an_values, an_json) VALUES (?, ?, ?, ?)').run(source, key, printed.utf8, printed.ascii);
+    this.st('node', 'INSERT INTO smw_ac_node (an_source, an_key, an_values, an_json) VALUES (?, ?, ?, ?)').run(
+      source,
+      key,
+      printed.utf8,
+      printed.ascii,
+    );
   }
 
   finish(): void {

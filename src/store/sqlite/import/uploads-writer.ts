@@ -9,7 +9,6 @@ import type { UploadFactsWriter, Uploader } from '../../import-writer.js';
 const UPLOAD_TABLE_SQL = `CREATE TABLE tmp_upload (name TEXT PRIMARY KEY, user TEXT NOT NULL, user_id INTEGER NOT NULL,
   timestamp TEXT NOT NULL, comment TEXT NOT NULL) WITHOUT ROWID`;
 
-
 export class UploadsWriter implements UploadFactsWriter {
   private readonly ins: Database.Statement;
   private readonly insIgnore: Database.Statement;

@@ -139,7 +139,10 @@ export class SqliteImportWriter implements ImportWriter {
     this.files = new FilesWriter(db);
     this.messages = new MessagesWriter(db);
     this.links = new LinksWriter(db);
-    this.derived = new DerivedTablesWriter(db, tmp, `${tmp}-reports`, { start: () => this.live().shareForReading(), stop: () => this.build?.stopSharing() });
+    this.derived = new DerivedTablesWriter(db, tmp, `${tmp}-reports`, {
+      start: () => this.live().shareForReading(),
+      stop: () => this.build?.stopSharing(),
+    });
     this.semantic = new SqliteSemanticImportWriter(db, `${tmp}-ac`);
     this.search = new SearchIndexWriter(db);
     this.parserCache = new ParserCacheWriter(db);
@@ -150,7 +153,11 @@ export class SqliteImportWriter implements ImportWriter {
     this.live();
     if (!this.reader) {
       const db = this.db;
-      this.reader = storeOn(new Db(db), async () => (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number), () => {});
+      this.reader = storeOn(
+        new Db(db),
+        async () => (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number),
+        () => {},
+      );
     }
     return this.reader;
   }

@@ -24,7 +24,9 @@ export function registerCoreFunctions(table: ParserFunctionTable): void {
     return convertPlural(/^\d+$/.test(num) ? Number(num) : phpFloatCast(num), args.slice(1), expander.lang);
   });
 
-  table.registerCaseInsensitive(['grammar', 'ВІДМІНОК', 'ПАДЕЖ'], (expander, call) => convertGrammar(expander.trimmedArg(call, 1), call.first, expander.lang));
+  table.registerCaseInsensitive(['grammar', 'ВІДМІНОК', 'ПАДЕЖ'], (expander, call) =>
+    convertGrammar(expander.trimmedArg(call, 1), call.first, expander.lang),
+  );
 
   table.registerCaseInsensitive(['gender', 'СТАТЬ', 'ПОЛ'], (expander, call) => {
     const forms = expander.allTrimmedArgs(call).slice(1);
@@ -43,7 +45,10 @@ export function registerCoreFunctions(table: ParserFunctionTable): void {
     return expander.expandGenerated(text, expander.newChild(call.frame, call.node.parts, ''), false);
   });
 
-  table.registerCaseInsensitive(['#language', '#МОВА', '#ЯЗЫК'], (_expander, call) => LANGUAGE_NAMES[call.first.toLowerCase()] ?? call.first.toLowerCase());
+  table.registerCaseInsensitive(
+    ['#language', '#МОВА', '#ЯЗЫК'],
+    (_expander, call) => LANGUAGE_NAMES[call.first.toLowerCase()] ?? call.first.toLowerCase(),
+  );
 
   table.registerCaseInsensitive(['#tag', '#тег', '#мітка', '#метка', '#тэг'], (expander, call) => {
     const name = call.first.toLowerCase();
@@ -64,34 +69,114 @@ export function registerCoreFunctions(table: ParserFunctionTable): void {
   });
 
   table.registerCaseSensitive(
-    ['DEFAULTSORT', 'DEFAULTSORTKEY', 'DEFAULTCATEGORYSORT', 'СОРТУВАННЯ_ЗА_ЗАМОВЧУВАННЯМ', 'СТАНДАРТНЕ_СОРТУВАННЯ', 'СОРТУВАННЯ', 'КЛЮЧ_СОРТУВАННЯ', 'СОРТИРОВКА_ПО_УМОЛЧАНИЮ', 'КЛЮЧ_СОРТИРОВКИ'],
+    [
+      'DEFAULTSORT',
+      'DEFAULTSORTKEY',
+      'DEFAULTCATEGORYSORT',
+      'СОРТУВАННЯ_ЗА_ЗАМОВЧУВАННЯМ',
+      'СТАНДАРТНЕ_СОРТУВАННЯ',
+      'СОРТУВАННЯ',
+      'КЛЮЧ_СОРТУВАННЯ',
+      'СОРТИРОВКА_ПО_УМОЛЧАНИЮ',
+      'КЛЮЧ_СОРТИРОВКИ',
+    ],
     (expander, call) => {
       if (call.first !== '') expander.setDefaultSort(call.first, expander.trimmedArg(call, 1).toLowerCase() === 'noreplace');
       return '';
     },
   );
 
-  table.registerCaseSensitive(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], (expander, call) => expander.setDisplayTitle(call.first, expander.trimmedArg(call, 1)));
+  table.registerCaseSensitive(['DISPLAYTITLE', 'ПОКАЗАТИ_ЗАГОЛОВОК', 'ПОКАЗАТЬ_ЗАГОЛОВОК'], (expander, call) =>
+    expander.setDisplayTitle(call.first, expander.trimmedArg(call, 1)),
+  );
 
   // Functions that need the wiki's live state or its URLs: kept as written, and never taken for templates.
   table.registerCaseInsensitive(
-    ['localurl', 'localurle', 'fullurl', 'fullurle', 'canonicalurl', 'canonicalurle', 'filepath', 'special', 'speciale',
-      'bidi', '#formatdate', '#dateformat', 'numberofpages', 'numberofusers',
-      'numberofactiveusers', 'numberofarticles', 'numberoffiles', 'numberofadmins', 'numberofedits', 'numberofviews',
-      'pageid', 'cascadingsources', 'ЛОКАЛЬНА_АДРЕСА', 'ПОВНА_АДРЕСА', 'ШЛЯХ_ДО_ФАЙЛУ', 'спеціальна'],
+    [
+      'localurl',
+      'localurle',
+      'fullurl',
+      'fullurle',
+      'canonicalurl',
+      'canonicalurle',
+      'filepath',
+      'special',
+      'speciale',
+      'bidi',
+      '#formatdate',
+      '#dateformat',
+      'numberofpages',
+      'numberofusers',
+      'numberofactiveusers',
+      'numberofarticles',
+      'numberoffiles',
+      'numberofadmins',
+      'numberofedits',
+      'numberofviews',
+      'pageid',
+      'cascadingsources',
+      'ЛОКАЛЬНА_АДРЕСА',
+      'ПОВНА_АДРЕСА',
+      'ШЛЯХ_ДО_ФАЙЛУ',
+      'спеціальна',
+    ],
     () => LITERAL,
   );
 
-  table.registerCaseSensitive(['PAGESINCATEGORY', 'PAGESINCAT', 'PAGESIZE', 'PROTECTIONLEVEL', 'NUMBERINGROUP', 'NUMINGROUP', 'PAGESINNAMESPACE', 'PAGESINNS', 'REVISIONID', 'REVISIONUSER', 'REVISIONTIMESTAMP'], () => LITERAL);
+  table.registerCaseSensitive(
+    [
+      'PAGESINCATEGORY',
+      'PAGESINCAT',
+      'PAGESIZE',
+      'PROTECTIONLEVEL',
+      'NUMBERINGROUP',
+      'NUMINGROUP',
+      'PAGESINNAMESPACE',
+      'PAGESINNS',
+      'REVISIONID',
+      'REVISIONUSER',
+      'REVISIONTIMESTAMP',
+    ],
+    () => LITERAL,
+  );
 }
 
 const LANGUAGE_NAMES: Record<string, string> = {
-  uk: 'українська', en: 'English', ru: 'русский', be: 'беларуская', 'be-tarask': 'беларуская (тарашкевіца)',
-  pl: 'polski', de: 'Deutsch', fr: 'français', es: 'español', it: 'italiano', pt: 'português', cs: 'čeština',
-  sk: 'slovenčina', bg: 'български', sr: 'српски / srpski', hr: 'hrvatski', ro: 'română', hu: 'magyar',
-  la: 'Latina', el: 'Ελληνικά', tr: 'Türkçe', ka: 'ქართული', crh: 'qırımtatarca', rue: 'русиньскый',
-  yi: 'ייִדיש', he: 'עברית', lt: 'lietuvių', lv: 'latviešu', et: 'eesti', fi: 'suomi', sv: 'svenska',
-  nl: 'Nederlands', ja: '日本語', zh: '中文', eo: 'Esperanto',
+  uk: 'українська',
+  en: 'English',
+  ru: 'русский',
+  be: 'беларуская',
+  'be-tarask': 'беларуская (тарашкевіца)',
+  pl: 'polski',
+  de: 'Deutsch',
+  fr: 'français',
+  es: 'español',
+  it: 'italiano',
+  pt: 'português',
+  cs: 'čeština',
+  sk: 'slovenčina',
+  bg: 'български',
+  sr: 'српски / srpski',
+  hr: 'hrvatski',
+  ro: 'română',
+  hu: 'magyar',
+  la: 'Latina',
+  el: 'Ελληνικά',
+  tr: 'Türkçe',
+  ka: 'ქართული',
+  crh: 'qırımtatarca',
+  rue: 'русиньскый',
+  yi: 'ייִדיש',
+  he: 'עברית',
+  lt: 'lietuvių',
+  lv: 'latviešu',
+  et: 'eesti',
+  fi: 'suomi',
+  sv: 'svenska',
+  nl: 'Nederlands',
+  ja: '日本語',
+  zh: '中文',
+  eo: 'Esperanto',
 };
 
 // keys come from the wikitext ({{#language:constructor}}, {{#expr: constructor}}): no prototype to find them in

@@ -8,7 +8,9 @@ import { LITERAL } from '../expander.js';
 import type { ParserFunctionTable } from './table.js';
 
 export function registerExpressionFunctions(table: ParserFunctionTable): void {
-  table.registerCaseInsensitive(['#expr'], (expander, call) => (expander.charge(Math.ceil(call.first.length / EXPR_UNIT)) ? evaluateExpression(call.first) : LITERAL));
+  table.registerCaseInsensitive(['#expr'], (expander, call) =>
+    expander.charge(Math.ceil(call.first.length / EXPR_UNIT)) ? evaluateExpression(call.first) : LITERAL,
+  );
 
   table.registerCaseInsensitive(['#ifexpr'], (expander, call) => {
     if (!expander.charge(Math.ceil(call.first.length / EXPR_UNIT))) return LITERAL;
@@ -22,37 +24,144 @@ export function registerExpressionFunctions(table: ParserFunctionTable): void {
 // Evaluating an expression costs about as much per EXPR_UNIT characters as expanding a node.
 const EXPR_UNIT = 4;
 
-const enum Op {
-  NEGATIVE = 3, POSITIVE, PLUS, MINUS, TIMES, DIVIDE, MOD, OPEN, CLOSE, AND, OR, NOT, EQUALITY, LESS, GREATER,
-  LESSEQ, GREATEREQ, NOTEQ, ROUND, EXPONENT, SINE, COSINE, TANGENS, ARCSINE, ARCCOS, ARCTAN, EXP, LN, ABS = 32,
-  FLOOR, TRUNC, CEIL, POW, PI, FMOD, SQRT,
+enum Op {
+  NEGATIVE = 3,
+  POSITIVE,
+  PLUS,
+  MINUS,
+  TIMES,
+  DIVIDE,
+  MOD,
+  OPEN,
+  CLOSE,
+  AND,
+  OR,
+  NOT,
+  EQUALITY,
+  LESS,
+  GREATER,
+  LESSEQ,
+  GREATEREQ,
+  NOTEQ,
+  ROUND,
+  EXPONENT,
+  SINE,
+  COSINE,
+  TANGENS,
+  ARCSINE,
+  ARCCOS,
+  ARCTAN,
+  EXP,
+  LN,
+  ABS = 32,
+  FLOOR,
+  TRUNC,
+  CEIL,
+  POW,
+  PI,
+  FMOD,
+  SQRT,
 }
 
 const PRECEDENCE: Record<number, number> = {
-  [Op.NEGATIVE]: 10, [Op.POSITIVE]: 10, [Op.EXPONENT]: 10,
-  [Op.SINE]: 9, [Op.COSINE]: 9, [Op.TANGENS]: 9, [Op.ARCSINE]: 9, [Op.ARCCOS]: 9, [Op.ARCTAN]: 9, [Op.EXP]: 9,
-  [Op.LN]: 9, [Op.ABS]: 9, [Op.FLOOR]: 9, [Op.TRUNC]: 9, [Op.CEIL]: 9, [Op.NOT]: 9, [Op.SQRT]: 9,
+  [Op.NEGATIVE]: 10,
+  [Op.POSITIVE]: 10,
+  [Op.EXPONENT]: 10,
+  [Op.SINE]: 9,
+  [Op.COSINE]: 9,
+  [Op.TANGENS]: 9,
+  [Op.ARCSINE]: 9,
+  [Op.ARCCOS]: 9,
+  [Op.ARCTAN]: 9,
+  [Op.EXP]: 9,
+  [Op.LN]: 9,
+  [Op.ABS]: 9,
+  [Op.FLOOR]: 9,
+  [Op.TRUNC]: 9,
+  [Op.CEIL]: 9,
+  [Op.NOT]: 9,
+  [Op.SQRT]: 9,
   [Op.POW]: 8,
-  [Op.TIMES]: 7, [Op.DIVIDE]: 7, [Op.MOD]: 7, [Op.FMOD]: 7,
-  [Op.PLUS]: 6, [Op.MINUS]: 6,
+  [Op.TIMES]: 7,
+  [Op.DIVIDE]: 7,
+  [Op.MOD]: 7,
+  [Op.FMOD]: 7,
+  [Op.PLUS]: 6,
+  [Op.MINUS]: 6,
   [Op.ROUND]: 5,
-  [Op.EQUALITY]: 4, [Op.LESS]: 4, [Op.GREATER]: 4, [Op.LESSEQ]: 4, [Op.GREATEREQ]: 4, [Op.NOTEQ]: 4,
-  [Op.AND]: 3, [Op.OR]: 2, [Op.PI]: 0, [Op.OPEN]: -1, [Op.CLOSE]: -1,
+  [Op.EQUALITY]: 4,
+  [Op.LESS]: 4,
+  [Op.GREATER]: 4,
+  [Op.LESSEQ]: 4,
+  [Op.GREATEREQ]: 4,
+  [Op.NOTEQ]: 4,
+  [Op.AND]: 3,
+  [Op.OR]: 2,
+  [Op.PI]: 0,
+  [Op.OPEN]: -1,
+  [Op.CLOSE]: -1,
 };
 
 const OP_NAMES: Record<number, string> = {
-  [Op.NEGATIVE]: '-', [Op.POSITIVE]: '+', [Op.NOT]: 'not', [Op.TIMES]: '*', [Op.DIVIDE]: '/', [Op.MOD]: 'mod',
-  [Op.FMOD]: 'fmod', [Op.PLUS]: '+', [Op.MINUS]: '-', [Op.ROUND]: 'round', [Op.EQUALITY]: '=', [Op.LESS]: '<',
-  [Op.GREATER]: '>', [Op.LESSEQ]: '<=', [Op.GREATEREQ]: '>=', [Op.NOTEQ]: '<>', [Op.AND]: 'and', [Op.OR]: 'or',
-  [Op.EXPONENT]: 'e', [Op.SINE]: 'sin', [Op.COSINE]: 'cos', [Op.TANGENS]: 'tan', [Op.ARCSINE]: 'asin',
-  [Op.ARCCOS]: 'acos', [Op.ARCTAN]: 'atan', [Op.LN]: 'ln', [Op.EXP]: 'exp', [Op.ABS]: 'abs', [Op.FLOOR]: 'floor',
-  [Op.TRUNC]: 'trunc', [Op.CEIL]: 'ceil', [Op.POW]: '^', [Op.PI]: 'pi', [Op.SQRT]: 'sqrt',
+  [Op.NEGATIVE]: '-',
+  [Op.POSITIVE]: '+',
+  [Op.NOT]: 'not',
+  [Op.TIMES]: '*',
+  [Op.DIVIDE]: '/',
+  [Op.MOD]: 'mod',
+  [Op.FMOD]: 'fmod',
+  [Op.PLUS]: '+',
+  [Op.MINUS]: '-',
+  [Op.ROUND]: 'round',
+  [Op.EQUALITY]: '=',
+  [Op.LESS]: '<',
+  [Op.GREATER]: '>',
+  [Op.LESSEQ]: '<=',
+  [Op.GREATEREQ]: '>=',
+  [Op.NOTEQ]: '<>',
+  [Op.AND]: 'and',
+  [Op.OR]: 'or',
+  [Op.EXPONENT]: 'e',
+  [Op.SINE]: 'sin',
+  [Op.COSINE]: 'cos',
+  [Op.TANGENS]: 'tan',
+  [Op.ARCSINE]: 'asin',
+  [Op.ARCCOS]: 'acos',
+  [Op.ARCTAN]: 'atan',
+  [Op.LN]: 'ln',
+  [Op.EXP]: 'exp',
+  [Op.ABS]: 'abs',
+  [Op.FLOOR]: 'floor',
+  [Op.TRUNC]: 'trunc',
+  [Op.CEIL]: 'ceil',
+  [Op.POW]: '^',
+  [Op.PI]: 'pi',
+  [Op.SQRT]: 'sqrt',
 };
 
 const WORDS: Record<string, Op> = {
-  mod: Op.MOD, fmod: Op.FMOD, and: Op.AND, or: Op.OR, not: Op.NOT, round: Op.ROUND, div: Op.DIVIDE, e: Op.EXPONENT,
-  sin: Op.SINE, cos: Op.COSINE, tan: Op.TANGENS, asin: Op.ARCSINE, acos: Op.ARCCOS, atan: Op.ARCTAN, exp: Op.EXP,
-  ln: Op.LN, abs: Op.ABS, trunc: Op.TRUNC, floor: Op.FLOOR, ceil: Op.CEIL, pi: Op.PI, sqrt: Op.SQRT,
+  mod: Op.MOD,
+  fmod: Op.FMOD,
+  and: Op.AND,
+  or: Op.OR,
+  not: Op.NOT,
+  round: Op.ROUND,
+  div: Op.DIVIDE,
+  e: Op.EXPONENT,
+  sin: Op.SINE,
+  cos: Op.COSINE,
+  tan: Op.TANGENS,
+  asin: Op.ARCSINE,
+  acos: Op.ARCCOS,
+  atan: Op.ARCTAN,
+  exp: Op.EXP,
+  ln: Op.LN,
+  abs: Op.ABS,
+  trunc: Op.TRUNC,
+  floor: Op.FLOOR,
+  ceil: Op.CEIL,
+  pi: Op.PI,
+  sqrt: Op.SQRT,
 };
 
 // keys come from the wikitext ({{#language:constructor}}, {{#expr: constructor}}): no prototype to find them in
@@ -232,32 +341,57 @@ function doOperation(op: Op, stack: number[]): void {
     const a = stack.pop() as number;
     let r: number;
     switch (op) {
-      case Op.NEGATIVE: r = -a; break;
-      case Op.POSITIVE: r = a; break;
-      case Op.NOT: r = a ? 0 : 1; break;
-      case Op.SINE: r = Math.sin(a); break;
-      case Op.COSINE: r = Math.cos(a); break;
-      case Op.TANGENS: r = Math.tan(a); break;
+      case Op.NEGATIVE:
+        r = -a;
+        break;
+      case Op.POSITIVE:
+        r = a;
+        break;
+      case Op.NOT:
+        r = a ? 0 : 1;
+        break;
+      case Op.SINE:
+        r = Math.sin(a);
+        break;
+      case Op.COSINE:
+        r = Math.cos(a);
+        break;
+      case Op.TANGENS:
+        r = Math.tan(a);
+        break;
       case Op.ARCSINE:
       case Op.ARCCOS:
         if (a < -1 || a > 1) throw exprError('invalid_argument', OP_NAMES[op]);
         r = op === Op.ARCSINE ? Math.asin(a) : Math.acos(a);
         break;
-      case Op.ARCTAN: r = Math.atan(a); break;
-      case Op.EXP: r = Math.exp(a); break;
+      case Op.ARCTAN:
+        r = Math.atan(a);
+        break;
+      case Op.EXP:
+        r = Math.exp(a);
+        break;
       case Op.LN:
         if (a <= 0) throw exprError('invalid_argument_ln');
         r = Math.log(a);
         break;
-      case Op.ABS: r = Math.abs(a); break;
-      case Op.FLOOR: r = Math.floor(a); break;
-      case Op.TRUNC: r = phpIntCast(a); break;
-      case Op.CEIL: r = Math.ceil(a); break;
+      case Op.ABS:
+        r = Math.abs(a);
+        break;
+      case Op.FLOOR:
+        r = Math.floor(a);
+        break;
+      case Op.TRUNC:
+        r = phpIntCast(a);
+        break;
+      case Op.CEIL:
+        r = Math.ceil(a);
+        break;
       case Op.SQRT:
         r = Math.sqrt(a);
         if (Number.isNaN(r)) throw exprError('not_a_number', 'sqrt');
         break;
-      default: throw exprError('missing_operand', OP_NAMES[op]);
+      default:
+        throw exprError('missing_operand', OP_NAMES[op]);
     }
     stack.push(r);
     return;
@@ -266,7 +400,9 @@ function doOperation(op: Op, stack: number[]): void {
   const left = stack.pop() as number;
   let r: number;
   switch (op) {
-    case Op.TIMES: r = left * right; break;
+    case Op.TIMES:
+      r = left * right;
+      break;
     case Op.DIVIDE:
       if (right === 0) throw exprError('division_by_zero', OP_NAMES[op]);
       r = left / right;
@@ -282,20 +418,47 @@ function doOperation(op: Op, stack: number[]): void {
       if (right === 0) throw exprError('division_by_zero', OP_NAMES[op]);
       r = left % right;
       break;
-    case Op.PLUS: r = left + right; break;
-    case Op.MINUS: r = left - right; break;
-    case Op.AND: r = left && right ? 1 : 0; break;
-    case Op.OR: r = left || right ? 1 : 0; break;
-    case Op.EQUALITY: r = left === right ? 1 : 0; break;
-    case Op.NOTEQ: r = left !== right ? 1 : 0; break;
-    case Op.LESS: r = left < right ? 1 : 0; break;
-    case Op.GREATER: r = left > right ? 1 : 0; break;
-    case Op.LESSEQ: r = left <= right ? 1 : 0; break;
-    case Op.GREATEREQ: r = left >= right ? 1 : 0; break;
-    case Op.ROUND: r = phpRound(left, phpIntCast(right)); break;
-    case Op.EXPONENT: r = left * Math.pow(10, right); break;
-    case Op.POW: r = Math.pow(left, right); break;
-    default: throw exprError('missing_operand', OP_NAMES[op]);
+    case Op.PLUS:
+      r = left + right;
+      break;
+    case Op.MINUS:
+      r = left - right;
+      break;
+    case Op.AND:
+      r = left && right ? 1 : 0;
+      break;
+    case Op.OR:
+      r = left || right ? 1 : 0;
+      break;
+    case Op.EQUALITY:
+      r = left === right ? 1 : 0;
+      break;
+    case Op.NOTEQ:
+      r = left !== right ? 1 : 0;
+      break;
+    case Op.LESS:
+      r = left < right ? 1 : 0;
+      break;
+    case Op.GREATER:
+      r = left > right ? 1 : 0;
+      break;
+    case Op.LESSEQ:
+      r = left <= right ? 1 : 0;
+      break;
+    case Op.GREATEREQ:
+      r = left >= right ? 1 : 0;
+      break;
+    case Op.ROUND:
+      r = phpRound(left, phpIntCast(right));
+      break;
+    case Op.EXPONENT:
+      r = left * 10 ** right;
+      break;
+    case Op.POW:
+      r = left ** right;
+      break;
+    default:
+      throw exprError('missing_operand', OP_NAMES[op]);
   }
   stack.push(r);
 }

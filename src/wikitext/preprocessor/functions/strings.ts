@@ -16,11 +16,19 @@ import { TITLE_WORDS, titleWord, type TitleWord } from '../magic-variables.js';
 import type { ParserFunctionTable } from './table.js';
 
 export function registerTitleAndStringFunctions(table: ParserFunctionTable): void {
-  table.registerCaseInsensitive(['lc', 'НР', 'НИЖНІЙ_РЕГІСТР', 'МАЛИМИ_БУКВАМИ', 'МАЛЕНЬКИМИ_БУКВАМИ'], (_expander, call) => call.first.toLowerCase());
-  table.registerCaseInsensitive(['uc', 'ВР', 'ВЕРХНІЙ_РЕГІСТР', 'ВЕЛИКИМИ_БУКВАМИ', 'БОЛЬШИМИ_БУКВАМИ'], (_expander, call) => call.first.toUpperCase());
+  table.registerCaseInsensitive(['lc', 'НР', 'НИЖНІЙ_РЕГІСТР', 'МАЛИМИ_БУКВАМИ', 'МАЛЕНЬКИМИ_БУКВАМИ'], (_expander, call) =>
+    call.first.toLowerCase(),
+  );
+  table.registerCaseInsensitive(['uc', 'ВР', 'ВЕРХНІЙ_РЕГІСТР', 'ВЕЛИКИМИ_БУКВАМИ', 'БОЛЬШИМИ_БУКВАМИ'], (_expander, call) =>
+    call.first.toUpperCase(),
+  );
 
-  table.registerCaseInsensitive(['lcfirst', 'НР_ПЕРША', 'ПЕРША_БУКВА_МАЛА', 'ПЕРВАЯ_БУКВА_МАЛЕНЬКАЯ'], (_expander, call) => lcfirst(call.first));
-  table.registerCaseInsensitive(['ucfirst', 'ВР_ПЕРША', 'ПЕРША_БУКВА_ВЕЛИКА', 'ПЕРВАЯ_БУКВА_БОЛЬШАЯ'], (_expander, call) => ucfirst(call.first));
+  table.registerCaseInsensitive(['lcfirst', 'НР_ПЕРША', 'ПЕРША_БУКВА_МАЛА', 'ПЕРВАЯ_БУКВА_МАЛЕНЬКАЯ'], (_expander, call) =>
+    lcfirst(call.first),
+  );
+  table.registerCaseInsensitive(['ucfirst', 'ВР_ПЕРША', 'ПЕРША_БУКВА_ВЕЛИКА', 'ПЕРВАЯ_БУКВА_БОЛЬШАЯ'], (_expander, call) =>
+    ucfirst(call.first),
+  );
 
   table.registerCaseInsensitive(['urlencode', 'ЗАКОДОВАНА_АДРЕСА', 'ЗАКОДИРОВАННЫЙ_АДРЕС'], (expander, call) => {
     const mode = expander.trimmedArg(call, 1).toUpperCase();
@@ -90,7 +98,7 @@ function namespaceOf(expander: Expander, arg: string): number | undefined {
 
 /** Language::getFormattedNsText: '' for a number no namespace has */
 function formattedNsText(expander: Expander, ns: number): string {
-  return ns === NS_MAIN ? '' : expander.knownNsName(ns) ?? '';
+  return ns === NS_MAIN ? '' : (expander.knownNsName(ns) ?? '');
 }
 
 /** CoreParserFunctions::special: the local name of a special page (an unknown one as written) */
