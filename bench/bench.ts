@@ -177,7 +177,7 @@ async function askValues(base: string, big: boolean): Promise<AskValues> {
   const first = Object.values(j.query.results)[0];
   const location = first.printouts['Розташоване в'][0].fulltext;
   const category =
-    first.printouts['Категорія'].map((c) => c.fulltext.replace(/^[^:]*:/, '')).find((c) => c.startsWith('Громада')) ?? 'Поселення';
+    first.printouts.Категорія.map((c) => c.fulltext.replace(/^[^:]*:/, '')).find((c) => c.startsWith('Громада')) ?? 'Поселення';
   return { location, category };
 }
 

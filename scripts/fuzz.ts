@@ -120,7 +120,7 @@ const CHARS = [
 function hostileValue(rng: Rng, p: Param | null): string {
   const r = rng.next();
   const enums = p && Array.isArray(p.type) ? p.type : null;
-  if (enums && enums.length && r < 0.3) {
+  if (enums?.length && r < 0.3) {
     // valid values mixed with junk, in a list
     const n = rng.int(1, 4);
     const vals: string[] = [];

@@ -60,7 +60,7 @@ export class ContinuationManager {
   }
 
   isSkipped(module: string): boolean {
-    return this.skip !== null && this.skip.has(module);
+    return this.skip?.has(module) === true;
   }
 
   addContinue(module: string, encodedName: string, value: string | number): void {

@@ -121,7 +121,7 @@ class StandIn extends Duplex {
   static {
     // the addresses are the real socket's: the request log and the API read them
     for (const name of ['remoteAddress', 'remotePort', 'remoteFamily', 'localAddress', 'localPort'] as const) {
-      Object.defineProperty(this.prototype, name, {
+      Object.defineProperty(StandIn.prototype, name, {
         get(this: StandIn) {
           return this.real[name];
         },

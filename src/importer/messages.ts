@@ -12,7 +12,7 @@ import { NS_MEDIAWIKI } from '../wiki/namespaces.js';
 import { inBatch } from './batch.js';
 
 export function loadMessageDirs(w: ImportWriter, dirs: string[], log: (line: string) => void): number {
-  let files = 0;
+  let _files = 0;
   for (const dir of dirs) {
     if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--messages ${dir}: not a directory`);
     const names = fs
@@ -39,7 +39,7 @@ export function loadMessageDirs(w: ImportWriter, dirs: string[], log: (line: str
           w.messages.write(lang, key, text);
         }
       });
-      files++;
+      _files++;
     }
   }
   return w.messages.count();

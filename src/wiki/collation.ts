@@ -8,7 +8,7 @@ export function compareBytes(a: string, b: string): number {
   // Outside the surrogates, UTF-16 units order as the UTF-8 bytes of their code points do: compare units
   // up to the first difference, without encoding (two Buffers per comparison were most of a sort's time).
   // A surrogate there is decided by the bytes, as Buffer.from encodes it (a lone one as U+FFFD).
-  const n = a.length < b.length ? a.length : b.length;
+  const n = Math.min(a.length, b.length);
   let i = 0;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   // a prefix encodes to a prefix of the bytes, or ends in a lone high surrogate (EF BF BD) where the other

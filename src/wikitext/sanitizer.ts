@@ -18,7 +18,7 @@ const NEST = new Set(
   'table tr td th div blockquote ol ul li dl dt dd font big small sub sup span var kbd samp em strong q ruby bdo'.split(' '),
 );
 const TABLE_TAGS = new Set(['td', 'th', 'tr']);
-const LIST_TAGS = new Set(['ul', 'ol']);
+const _LIST_TAGS = new Set(['ul', 'ol']);
 /** every tag a page may write (Sanitizer::removeHTMLtags' $htmlelements) */
 export const ALLOWED_TAGS = new Set([...PAIRS_STATIC, ...SINGLE, 'tr', 'td', 'th', 'q', 'bdo']);
 const PAIRS = new Set([...PAIRS_STATIC, ...SINGLE.filter((t) => !SINGLE_ONLY.has(t)), 'tr', 'td', 'th', 'q', 'bdo']);

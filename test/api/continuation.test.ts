@@ -4,7 +4,7 @@
  * continuation exactly as a client would, must join into the one-shot `limit=max` listing -- nothing
  * lost, nothing repeated. Also the envelope of each form (warning, rawcontinue, batchcomplete).
  */
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RAW_CONTINUE_WARNING as RAW_WARNING, demoServerForFile } from '../helpers/demo-server.js';
 

@@ -2,7 +2,7 @@
  * The API core over HTTP on the demo wiki: envelopes, errors and warnings of the 1.25 core, formats,
  * main parameters, titles and the page set, tokens, siteinfo/userinfo, help, debuginfo.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoServer, toQuery, demoServerForFile } from '../helpers/demo-server.js';
 

@@ -4,7 +4,7 @@
  * every module, as paraminfo declares them (plus the page-set parameters), is sent each of the names
  * Object.prototype carries, alone and inside a multi-value list; no answer may be an internal error.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoServerForFile } from '../helpers/demo-server.js';
 

@@ -4,7 +4,7 @@
  * with a generator; each answer must be a 200 (or MediaWiki's own 403 for origin) with either a result or
  * MediaWiki's error object — never an internal_api_error.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoServerForFile } from '../helpers/demo-server.js';
 

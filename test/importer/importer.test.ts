@@ -480,12 +480,12 @@ describe('import: links', () => {
     const cats = Object.fromEntries(
       all('SELECT * FROM category').map((r) => [r.cat_title, [r.cat_pages, r.cat_subcats, r.cat_files, r.cat_hidden]]),
     );
-    assert.deepEqual(cats['Міста'], [1, 0, 0, 0]);
-    assert.deepEqual(cats['Україна'], [1, 1, 0, 0]);
-    assert.deepEqual(cats['Прапори'], [1, 0, 1, 0]);
-    assert.deepEqual(cats['Приховані'], [1, 0, 0, 1]);
-    assert.deepEqual(cats['Порожня'], [0, 0, 0, 0], 'a category page without members is listed');
-    assert.deepEqual(cats['Міста_з_карткою'], [2, 0, 0, 0]);
+    assert.deepEqual(cats.Міста, [1, 0, 0, 0]);
+    assert.deepEqual(cats.Україна, [1, 1, 0, 0]);
+    assert.deepEqual(cats.Прапори, [1, 0, 1, 0]);
+    assert.deepEqual(cats.Приховані, [1, 0, 0, 1]);
+    assert.deepEqual(cats.Порожня, [0, 0, 0, 0], 'a category page without members is listed');
+    assert.deepEqual(cats.Міста_з_карткою, [2, 0, 0, 0]);
     assert.equal(summary.categories, Object.keys(cats).length);
   });
 });
@@ -931,11 +931,7 @@ describe('import: failures leave the existing database untouched', () => {
       .split('\n')
       .filter((l) => !l.startsWith('note: '));
     assert.equal(lines.length, 1, r.stderr);
-    const lineNo =
-      fs
-        .readFileSync(bad, 'utf8')
-        .split('\n')
-        .findIndex((l) => l === '  </revision>') + 1;
+    const lineNo = fs.readFileSync(bad, 'utf8').split('\n').indexOf('  </revision>') + 1;
     assert.match(
       lines[0],
       new RegExp(`^wikiquery import: .*bad\\.xml:${lineNo}:\\d+: unexpected close tag </revision>, expected </page>$`),

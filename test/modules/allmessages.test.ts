@@ -3,7 +3,7 @@
  * errors, all three continuation forms and continuation joins; then the message logic on an in-memory
  * catalog, and the query plans of the message and report store methods.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

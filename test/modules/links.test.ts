@@ -6,7 +6,7 @@
  * says so; the oracle differs from us only where it runs without Semantic MediaWiki ([[P::V]] are page
  * links there) and without language prefixes in its interwiki table ([[en:X]] are page links there).
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoDatabase, demoServerForFile } from '../helpers/demo-server.js';
 import { Db } from '../../src/store/sqlite/db.js';

@@ -2,7 +2,7 @@
  * The page modules the clients use: list=allpages, list=categorymembers (lists and generators),
  * prop=categories, prop=info and prop=revisions, over HTTP on the demo wiki.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoServerForFile } from '../helpers/demo-server.js';
 

@@ -4,7 +4,7 @@
  * formatversion=2 page order, query-page ties, action=expandtemplates.
  * Where MediaWiki 1.39 (the oracle) differs from 1.25, 1.25 wins; the comments say where.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,7 @@
  * not), a sanitizer table of hostile wikitext that must come out inert, the API's parameters and output
  * shapes (fv1/fv2), errors, limits, the parser cache, and the article path with action=raw.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -4,7 +4,7 @@
  * ranking, snippets, bad input, and the Latin-word answers of the reference MediaWiki on the same dump.
  * (Continuation joins of these modules are in continuation.test.ts.)
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { demoDatabase, demoServerForFile } from '../helpers/demo-server.js';

@@ -8,7 +8,7 @@
  *  - the exact JSON of an answer (printrequests, results, serializer, version, meta with its hash);
  *  - askargs giving ask's answer; continuation through query-continue-offset; bounds of limit/offset.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -231,7 +231,7 @@ describe('action=askargs', () => {
       { label: '', typeid: '_wpg', mode: 2 },
       { label: 'опис', typeid: '_txt', mode: 1 },
     ]);
-    assert.deepEqual(r.json.query.results['Борщ'].printouts, { опис: ['Смак залежить від регіону й господині.'] });
+    assert.deepEqual(r.json.query.results.Борщ.printouts, { опис: ['Смак залежить від регіону й господині.'] });
     assert.equal(r.json['query-continue-offset'], 1);
   });
 

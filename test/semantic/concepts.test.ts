@@ -7,7 +7,7 @@
  *    returns, the documentation XML-encoded, the cache members null);
  *  - a concept's definition is pruned to $smwgQConceptMaxSize/$smwgQConceptMaxDepth, not to the inline limits.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoServerForFile } from '../helpers/demo-server.js';
 import { defineConcept } from '../../src/semantic/concept.js';

@@ -24,7 +24,6 @@ import { printerOptions, render } from '../../src/api/format/printer.js';
 import Database from 'better-sqlite3';
 import { phpFloatToString } from '../../src/php/numbers.js';
 import { phpJsonEncode, PhpMap } from '../../src/php/json.js';
-import { md5 } from '../../src/php/strings.js';
 import { parseBoolean, parsePage, parseValue } from '../../src/semantic/datavalues/values.js';
 import { parseDate } from '../../src/semantic/datavalues/time.js';
 import { parseEmail, parseTelephone, parseUrl } from '../../src/semantic/datavalues/uri.js';
@@ -511,10 +510,10 @@ describe('action=browsebysubject', () => {
   it('page values, categories, template-set values and _ERRP of a form-created page', async () => {
     const r = await demo.get({ action: 'browsebysubject', subject: 'Київ', utf8: 1 });
     const data = Object.fromEntries(r.json.query.data.map((p: { property: string; dataitem: unknown }) => [p.property, p.dataitem]));
-    assert.deepEqual(data['Розташоване_в'], [di(9, 'Київська_область#0#')]);
-    assert.deepEqual(data['Код'], [di(2, 'МС-001')]);
-    assert.deepEqual(data['Дата_заснування'], [di(6, '2/482')]);
-    assert.ok(data['_INST'].some((x: { item: string }) => x.item === 'Міста#14#'));
+    assert.deepEqual(data.Розташоване_в, [di(9, 'Київська_область#0#')]);
+    assert.deepEqual(data.Код, [di(2, 'МС-001')]);
+    assert.deepEqual(data.Дата_заснування, [di(6, '2/482')]);
+    assert.ok(data._INST.some((x: { item: string }) => x.item === 'Міста#14#'));
     assert.equal(r.json.query.sobj.length, 2);
     const prop102 = await demo.get({ action: 'browsebysubject', subject: 'Property:Розташоване_в', utf8: 1 });
     assert.deepEqual(prop102.json.query.data.find((p: { property: string }) => p.property === '_TYPE').dataitem, [

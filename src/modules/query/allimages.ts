@@ -8,7 +8,7 @@ import type { QueryModule, QueryModuleContext } from '../../api/types.js';
 import type { FileListOptions, FileRow } from '../../store/file-store.js';
 import { NS_FILE, NS_USER } from '../../wiki/namespaces.js';
 import { mwToIso, parseTimestamp } from '../../wiki/timestamps.js';
-import { fileUrl, pageUrl, serverOf, sha1Base36ToHex, sha1HexToBase36, splitMime, wfUrlencode } from '../../wiki/files.js';
+import { fileUrl, pageUrl, serverOf, sha1Base36ToHex, sha1HexToBase36, splitMime } from '../../wiki/files.js';
 import { continueParts, dieBadContinue, titlePartOrDie } from './shared.js';
 import { commentLinks, formatComment, type CommentLinks } from './comments.js';
 

@@ -40,7 +40,7 @@ export const exturlusageModule: QueryModule = {
     const namespaces = p.namespace as number[] | undefined;
     const rows = await ctx.store.relations.extUrlUsage({
       indexPrefix,
-      namespaces: namespaces && namespaces.length ? namespaces : undefined,
+      namespaces: namespaces?.length ? namespaces : undefined,
       offset,
       limit: limit + 1,
     });

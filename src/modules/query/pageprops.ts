@@ -33,7 +33,7 @@ export const pagepropsModule: QueryModule = {
     if (ids.length === 0) return;
     const names = ctx.params.prop as string[] | undefined;
     const byPage = new Map<number, Record<string, string>>();
-    for (const row of await ctx.store.relations.propsOf({ pageids: ids, names: names && names.length ? names : undefined })) {
+    for (const row of await ctx.store.relations.propsOf({ pageids: ids, names: names?.length ? names : undefined })) {
       let props = byPage.get(row.page);
       if (!props) byPage.set(row.page, (props = {}));
       props[row.name] = row.value;

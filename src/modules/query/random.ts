@@ -25,7 +25,7 @@ export const randomModule: QueryModule = {
     const p = ctx.params;
     const limit = p.limit as number;
     const asked = p.namespace as number[] | undefined;
-    const namespaces = asked && asked.length ? [...new Set(asked)] : [...ctx.wiki.codec.namespaces.keys()].filter((n) => n >= 0);
+    const namespaces = asked?.length ? [...new Set(asked)] : [...ctx.wiki.codec.namespaces.keys()].filter((n) => n >= 0);
     const pick = async (from: number, n: number) =>
       (await ctx.store.relations.randomPages({ namespaces, redirect: p.redirect === true, from, limit: n }))
         .sort((a, b) => a.random - b.random)

@@ -66,7 +66,7 @@ async function resolveRedirects(ctx: ModuleContext, start: { ns: number; dbkey: 
     if (seen.has(prefixed)) ctx.die('redirect-target-unresolvable', `Circular redirect for ${prefixed} detected.`);
     seen.add(prefixed);
     const page = t.ns >= 0 ? (await ctx.store.pages.byTitles([t]))[0] : undefined;
-    if (!page || !page.isRedirect) break;
+    if (!page?.isRedirect) break;
     const target = (await ctx.store.pages.redirectTargets([page.pageid])).get(page.pageid);
     if (!target) break;
     t = { ns: target.ns, dbkey: target.dbkey };

@@ -60,6 +60,7 @@ function columnList(groups: Map<string, string[]>, columns: number): string {
     const same = (prev: string) => key === prev || (prev === '' && key === '0');
     let prev = '';
     for (const item of items) {
+      // biome-ignore lint/suspicious/noDoubleEquals: PHP compares phpMod's false loosely: false == 0
       if (phpMod(numRows, rowsPerColumn) == 0) {
         result += `<div class="smw-column" style="width:${width}%;">`;
         if (same(prev))
@@ -73,6 +74,7 @@ function columnList(groups: Map<string, string[]>, columns: number): string {
       prev = key;
       result += '<li>' + item + '</li>';
       usedCloser = false;
+      // biome-ignore lint/suspicious/noDoubleEquals: PHP compares phpMod's false loosely: false == 0
       if (phpMod(numRows + 1, rowsPerColumn) == 0 && numRows + 1 < total) {
         result += '</ul></div> <!-- end column -->';
         usedCloser = true;

@@ -12,7 +12,7 @@ export class SqliteCategoryStore implements CategoryStore {
   /** list()'s statements (jsonColumnsSql), by shape */
   private readonly listTexts: string[] = [];
 
-  constructor(private readonly db: Db) {
+  constructor(readonly db: Db) {
     this.lists = new StatementCache(db, 'CategoryStore.list');
     // one seek of the cat_title index per title, the batch bound as one JSON array
     this.byTitlesStmt = db.prepare<[string], Omit<CategoryRow, 'hidden'> & { hidden: number }>(

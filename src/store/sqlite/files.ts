@@ -21,7 +21,7 @@ export class SqliteFileStore implements FileStore {
   private readonly lists: StatementCache;
   private readonly pathStmt: Statement<[string]>;
 
-  constructor(private readonly db: Db) {
+  constructor(readonly db: Db) {
     this.existingStmt = db.prepare(
       'FileStore.existing',
       'SELECT img_name FROM image WHERE img_name IN (SELECT value FROM json_each(?))',

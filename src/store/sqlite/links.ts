@@ -23,7 +23,7 @@ export class SqliteLinkStore implements LinkStore {
   private readonly images: StatementCache;
   private readonly users: StatementCache;
 
-  constructor(private readonly db: Db) {
+  constructor(readonly db: Db) {
     this.usages = new StatementCache(db, 'LinkStore.fileUsages');
     this.targets = new StatementCache(db, 'LinkStore.fileUsageTargets');
     this.images = new StatementCache(db, 'LinkStore.imagesOf');

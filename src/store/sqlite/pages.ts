@@ -17,7 +17,7 @@ export class SqlitePageStore implements PageStore {
 
   // Page rows are read as arrays (pageFromArray). A batch is bound as one JSON array and joined through
   // json_each: one prepared statement whatever the batch size, and an index seek per element.
-  constructor(private readonly db: Db) {
+  constructor(readonly db: Db) {
     this.byIdsStmt = db.prepare(
       'PageStore.byIds',
       `SELECT ${PAGE_COLUMNS} FROM page WHERE page_id IN (SELECT value FROM json_each(?))`,

@@ -12,7 +12,7 @@ export class SqliteReportStore implements ReportStore {
   private readonly page: StatementCache;
   private readonly info: Statement<[string], string>;
 
-  constructor(private readonly db: Db) {
+  constructor(readonly db: Db) {
     this.page = new StatementCache(db, 'ReportStore.rows');
     this.info = db.prepare('ReportStore.computedAt', 'SELECT qci_timestamp FROM querycache_info WHERE qci_type = ?', true);
   }

@@ -229,7 +229,7 @@ export function renderGallery(env: RenderEnv, out: RenderOutput, body: string, a
     const target = bar < 0 ? line : line.slice(0, bar);
     const label = bar < 0 ? '' : line.slice(bar + 1);
     const t = env.codec.parse(target, 6);
-    if (!t || t.ns !== 6) continue;
+    if (t?.ns !== 6) continue;
     out.images.set(t.dbkey, true);
     const file = env.files.get(t.dbkey);
     if (!file && !env.filesLoaded) out.filesWanted.add(t.dbkey);

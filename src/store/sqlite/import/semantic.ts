@@ -286,7 +286,7 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
 
   /** buildCompletionIndex's worker has ended, not joined yet */
   builtUnjoined(): boolean {
-    return this.background !== null && this.background.ended;
+    return this.background?.ended === true;
   }
 
   /** stop the worker (the import is abandoned) */
