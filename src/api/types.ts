@@ -213,4 +213,15 @@ export interface QueryModule extends ModuleBase {
   run(ctx: QueryModuleContext): void | Promise<void>;
 }
 
+/** A query module as declared: `cacheMode` may be left out by a module whose answers are public (nearly all). */
+export type QueryModuleDecl = Omit<QueryModule, 'cacheMode'> & { cacheMode?: QueryModule['cacheMode'] };
+
+const publicCacheMode = (): CacheMode => 'public';
+
+/** A query module from its declaration: one that declares no cacheMode is cached as 'public'. */
+export function queryModule(decl: QueryModuleDecl): QueryModule {
+  if (decl.cacheMode === undefined) decl.cacheMode = publicCacheMode;
+  return decl as QueryModule;
+}
+
 export type AnyModule = ActionModule | QueryModule;

@@ -9,7 +9,7 @@
  * generator), info `Bad title "<text as sent>"`.
  */
 import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { RowShape } from '../../api/result.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { continueParts, titlePartOrDie } from './shared.js';
@@ -17,7 +17,7 @@ import { continueParts, titlePartOrDie } from './shared.js';
 /** an item: the title (fv1's content member, its DB key printed as text), then the counts (acprop=size) and the hidden flag */
 const ITEM = new RowShape(['category', 'size', 'pages', 'files', 'subcats', 'hidden'], 'category', ['category']);
 
-export const allcategoriesModule: QueryModule = {
+export const allcategoriesModule = queryModule({
   kind: 'list',
   name: 'allcategories',
   prefix: 'ac',
@@ -40,7 +40,6 @@ export const allcategoriesModule: QueryModule = {
     },
   },
   examples: ['action=query&list=allcategories&acprop=size', 'action=query&generator=allcategories&gacprefix=List&prop=info'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const descending = p.dir === 'descending';
@@ -79,4 +78,4 @@ export const allcategoriesModule: QueryModule = {
       else list!.push(title, undefined, undefined, undefined, undefined, hidden ? row.hidden : undefined);
     }
   },
-};
+});

@@ -6,7 +6,7 @@
  * and range are ApiQueryAllLinks' (alllinks-shared.ts); its rows are read and printed its own way.
  */
 import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import type { PageRef } from '../../store/page-store.js';
 import { RowShape } from '../../api/result.js';
@@ -20,7 +20,7 @@ const ITEM_KEYS = new RowShape(ITEM.keys, undefined, ['title']);
 /** afprop has no props beyond ids and title */
 const NO_EXTRA_PROPS: readonly string[] = [];
 
-export const allfileusagesModule: QueryModule = {
+export const allfileusagesModule = queryModule({
   kind: 'list',
   name: 'allfileusages',
   prefix: 'af',
@@ -51,7 +51,6 @@ export const allfileusagesModule: QueryModule = {
     'action=query&generator=allfileusages&gafunique=&gaffrom=B',
     'action=query&generator=allfileusages&gaffrom=B',
   ],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const prop = new Set(p.prop as string[]);
@@ -114,4 +113,4 @@ export const allfileusagesModule: QueryModule = {
       );
     });
   },
-};
+});

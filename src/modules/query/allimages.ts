@@ -4,7 +4,7 @@
  * files without a description page come out as missing pages).
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
-import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import { queryModule, type QueryModuleContext } from '../../api/types.js';
 import type { FileListOptions, FileRow } from '../../store/file-store.js';
 import { NS_FILE, NS_USER } from '../../wiki/namespaces.js';
 import { mwToIso, parseTimestamp } from '../../wiki/timestamps.js';
@@ -32,7 +32,7 @@ export const ALLIMAGES_PROPS = [
   'bitdepth',
 ];
 
-export const allimagesModule: QueryModule = {
+export const allimagesModule = queryModule({
   kind: 'list',
   name: 'allimages',
   prefix: 'ai',
@@ -70,7 +70,6 @@ export const allimagesModule: QueryModule = {
     'action=query&list=allimages&aimime=image/png|image/gif',
     'action=query&generator=allimages&gailimit=4&gaifrom=T&prop=imageinfo',
   ],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     if (ctx.generator && ctx.request.raw.redirects !== undefined) {
@@ -167,7 +166,7 @@ export const allimagesModule: QueryModule = {
       list.push({ name: row.name, ...fileInfo(ctx, row, prop, links), ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, row.name) });
     }
   },
-};
+});
 
 /** A 'user' parameter as User::getCanonicalName sees it: a valid user page title, first letter uppercased. */
 function userName(ctx: QueryModuleContext, value: string): string {

@@ -1,9 +1,9 @@
 /** list=allpages (ApiQueryAllPages of 1.25): pages of one namespace in title order; also a generator. */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { titlePartOrDie } from './shared.js';
 
-export const allpagesModule: QueryModule = {
+export const allpagesModule = queryModule({
   kind: 'list',
   name: 'allpages',
   prefix: 'ap',
@@ -28,7 +28,6 @@ export const allpagesModule: QueryModule = {
     },
   },
   examples: ['action=query&list=allpages&apfrom=К', 'action=query&generator=allpages&gaplimit=4&gapfrom=К&prop=info'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const ns = p.namespace as number;
@@ -58,4 +57,4 @@ export const allpagesModule: QueryModule = {
       else out!.push({ pageid: r.pageid, ns: r.ns, title: ctx.wiki.titleText(r.ns, r.title) });
     });
   },
-};
+});

@@ -3,7 +3,7 @@
  * order. Only implicit groups exist, so a group filter leaves nobody and an exclusion keeps everybody.
  */
 import { dirParam, limitParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { ALL_RIGHTS, EXPLICIT_GROUPS, IMPLICIT_GROUPS, groupRights } from '../../wiki/user-groups.js';
 
@@ -13,7 +13,7 @@ function canonical(s: string): string {
   return t.charAt(0).toLocaleUpperCase('uk') + t.slice(1);
 }
 
-export const allusersModule: QueryModule = {
+export const allusersModule = queryModule({
   kind: 'list',
   name: 'allusers',
   prefix: 'au',
@@ -36,7 +36,6 @@ export const allusersModule: QueryModule = {
     activeusers: { type: 'boolean', default: false, help: 'Only list users active in the last 30 days.' },
   },
   examples: ['action=query&list=allusers&aufrom=Т'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const props = new Set((p.prop as string[] | undefined) ?? []);
@@ -71,4 +70,4 @@ export const allusersModule: QueryModule = {
       out.push(v);
     });
   },
-};
+});

@@ -1,11 +1,11 @@
 /** prop=categories (ApiQueryCategories of 1.25): the categories of each page; continuation `<page id>|<category>`. */
 import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { dieBadContinue, sortkeyHex } from './shared.js';
 
-export const categoriesModule: QueryModule = {
+export const categoriesModule = queryModule({
   kind: 'prop',
   name: 'categories',
   prefix: 'cl',
@@ -24,7 +24,6 @@ export const categoriesModule: QueryModule = {
     dir: dirParam('The direction in which to list.'),
   },
   examples: ['action=query&prop=categories&titles=Київ'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const show = new Set((p.show as string[] | undefined) ?? []);
@@ -77,4 +76,4 @@ export const categoriesModule: QueryModule = {
       ((entry.categories ??= []) as unknown[]).push(item);
     }
   },
-};
+});

@@ -4,11 +4,11 @@
  * category DB key) restarts the list there, as MediaWiki does when its result is full.
  */
 import { continueParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { NS_CATEGORY } from '../../wiki/namespaces.js';
 import { compareBytes } from '../../wiki/collation.js';
 
-export const categoryinfoModule: QueryModule = {
+export const categoryinfoModule = queryModule({
   kind: 'prop',
   name: 'categoryinfo',
   prefix: 'ci',
@@ -17,7 +17,6 @@ export const categoryinfoModule: QueryModule = {
     continue: continueParam(),
   },
   examples: ['action=query&prop=categoryinfo&titles=Категорія:Міста|Категорія:Столиці'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const ids = new Map<string, number>();
     for (const t of ctx.pageSet.titlesInNamespace(NS_CATEGORY)) ids.set(t.dbkey, t.id);
@@ -35,4 +34,4 @@ export const categoryinfoModule: QueryModule = {
       };
     }
   },
-};
+});

@@ -4,7 +4,7 @@
  * continuation `<type>|<hex sort key>|<page id>`, or `<timestamp>|<page id>` for timestamp order.
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
-import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import { queryModule, type QueryModuleContext } from '../../api/types.js';
 import type { CategoryMemberRow, MemberType } from '../../store/category-link-store.js';
 import { NS_CATEGORY, NS_FILE } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
@@ -15,7 +15,7 @@ const TYPES: MemberType[] = ['page', 'subcat', 'file'];
 
 const unhex = (h: string) => Buffer.from(h, 'hex').toString('utf8');
 
-export const categorymembersModule: QueryModule = {
+export const categorymembersModule = queryModule({
   kind: 'list',
   name: 'categorymembers',
   prefix: 'cm',
@@ -67,7 +67,6 @@ export const categorymembersModule: QueryModule = {
     'action=query&list=categorymembers&cmtitle=Категорія:Міста_України',
     'action=query&generator=categorymembers&gcmtitle=Category:Rivers&prop=info',
   ],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const category = await categoryKey(ctx);
@@ -176,7 +175,7 @@ export const categorymembersModule: QueryModule = {
     }
     if (next !== undefined) ctx.setContinue('continue', next);
   },
-};
+});
 
 /** The category's DB key from cmtitle (must be in the category namespace) or cmpageid. */
 async function categoryKey(ctx: QueryModuleContext): Promise<string> {

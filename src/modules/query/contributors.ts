@@ -4,12 +4,12 @@
  * group and rights filters leave no registered contributor and their exclusions leave them all.
  */
 import { continueParam, limitParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { intval } from '../../api/params.js';
 import { ALL_RIGHTS, EXPLICIT_GROUPS } from '../../wiki/user-groups.js';
 import { dieBadContinue } from './shared.js';
 
-export const contributorsModule: QueryModule = {
+export const contributorsModule = queryModule({
   kind: 'prop',
   name: 'contributors',
   prefix: 'pc',
@@ -23,7 +23,6 @@ export const contributorsModule: QueryModule = {
     continue: continueParam(),
   },
   examples: ['action=query&prop=contributors&titles=Київ'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const given = ['group', 'excludegroup', 'rights', 'excluderights'].filter((n) => p[n] !== undefined);
@@ -53,4 +52,4 @@ export const contributorsModule: QueryModule = {
       ((entry.contributors ??= []) as unknown[]).push({ userid: r.userid, name: r.name });
     });
   },
-};
+});

@@ -12,14 +12,14 @@
  * would answer the same batch forever).
  */
 import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { sortUnlessSorted } from '../../api/pageset.js';
 import { compareBytes } from '../../wiki/collation.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { continueParts } from './shared.js';
 
-export const duplicatefilesModule: QueryModule = {
+export const duplicatefilesModule = queryModule({
   kind: 'prop',
   name: 'duplicatefiles',
   prefix: 'df',
@@ -35,7 +35,6 @@ export const duplicatefilesModule: QueryModule = {
     'action=query&titles=File:Albert_Einstein_Head.jpg&prop=duplicatefiles',
     'action=query&generator=allimages&prop=duplicatefiles',
   ],
-  cacheMode: () => 'public',
   needsFileDuplicates: true,
   async run(ctx) {
     const p = ctx.params;
@@ -84,4 +83,4 @@ export const duplicatefilesModule: QueryModule = {
       }
     }
   },
-};
+});

@@ -4,12 +4,12 @@
  * protocol-relative URLs absolute. Continuation is an offset (`eloffset`), as in 1.25.
  */
 import { limitParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { PROTOCOL_NAMES, expandUrl } from '../../wiki/external-urls.js';
 import { withContent } from '../../api/result.js';
 import { indexPrefixOf, offsetOf } from './extlinks-shared.js';
 
-export const extlinksModule: QueryModule = {
+export const extlinksModule = queryModule({
   kind: 'prop',
   name: 'extlinks',
   prefix: 'el',
@@ -29,7 +29,6 @@ export const extlinksModule: QueryModule = {
     expandurl: { type: 'boolean', default: false, help: 'Expand protocol-relative URLs with the canonical protocol.' },
   },
   examples: ['action=query&prop=extlinks&titles=Київ'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const pageids = [...new Set(ctx.pageSet.good.map((g) => g.pageid))];
     if (pageids.length === 0) return;
@@ -45,4 +44,4 @@ export const extlinksModule: QueryModule = {
       ((entry.extlinks ??= []) as unknown[]).push(withContent({}, 'url', url));
     });
   },
-};
+});

@@ -5,12 +5,12 @@
  * yields the linking pages.
  */
 import { limitParam, namespaceParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { PROTOCOL_NAMES, expandUrl } from '../../wiki/external-urls.js';
 import { generatePageRows, pageItem } from './shared.js';
 import { indexPrefixOf, offsetOf } from './extlinks-shared.js';
 
-export const exturlusageModule: QueryModule = {
+export const exturlusageModule = queryModule({
   kind: 'list',
   name: 'exturlusage',
   prefix: 'eu',
@@ -30,7 +30,6 @@ export const exturlusageModule: QueryModule = {
     expandurl: { type: 'boolean', default: false, help: 'Expand protocol-relative URLs with the canonical protocol.' },
   },
   examples: ['action=query&list=exturlusage&euquery=www.mediawiki.org'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const prop = new Set(p.prop as string[]);
@@ -55,4 +54,4 @@ export const exturlusageModule: QueryModule = {
     });
     if (ctx.generator) await generatePageRows(ctx, generated);
   },
-};
+});

@@ -16,7 +16,7 @@
  * is uploadwarning (no `html` is produced).
  */
 import { limitParam, continueParam } from '../../api/param-presets.js';
-import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import { queryModule, type QueryModuleContext } from '../../api/types.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type { FileRow } from '../../store/file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
@@ -47,7 +47,7 @@ export const IMAGEINFO_PROPS = [
   'uploadwarning',
 ];
 
-export const imageinfoModule: QueryModule = {
+export const imageinfoModule = queryModule({
   kind: 'prop',
   name: 'imageinfo',
   prefix: 'ii',
@@ -87,7 +87,6 @@ export const imageinfoModule: QueryModule = {
     'action=query&titles=File:Linux_logo.png&prop=imageinfo',
     'action=query&titles=File:Linux_logo.png&prop=imageinfo&iiprop=timestamp|user|url|size|sha1|mime',
   ],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const titles = ctx.pageSet.titlesInNamespace(NS_FILE).sort((a, b) => compareBytes(a.dbkey, b.dbkey));
@@ -131,7 +130,7 @@ export const imageinfoModule: QueryModule = {
       }
     }
   },
-};
+});
 
 /**
  * The uploaded file of each file title, following a description page that redirects to another file:

@@ -5,11 +5,11 @@
  * none is left, do not filter at all (ApiQueryBase::addWhereFld skips an empty list).
  */
 import { limitParam, continueParam, dirParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { continueParts } from './shared.js';
 
-export const imagesModule: QueryModule = {
+export const imagesModule = queryModule({
   kind: 'prop',
   name: 'images',
   prefix: 'im',
@@ -22,7 +22,6 @@ export const imagesModule: QueryModule = {
     dir: dirParam('The direction in which to list.'),
   },
   examples: ['action=query&titles=Київ&prop=images', 'action=query&generator=images&titles=Київ&prop=info'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     if (ctx.pageSet.good.length === 0) return;
@@ -59,4 +58,4 @@ export const imagesModule: QueryModule = {
       ((entry.images ??= []) as unknown[]).push({ ns: NS_FILE, title: ctx.wiki.titleText(NS_FILE, name) });
     }
   },
-};
+});

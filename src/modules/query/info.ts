@@ -1,6 +1,6 @@
 /** prop=info (ApiQueryInfo of 1.25): basic page information, protection and URLs. */
 import { continueParam } from '../../api/param-presets.js';
-import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import { queryModule, type QueryModuleContext } from '../../api/types.js';
 import type { Obj } from '../../api/result.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
@@ -19,7 +19,7 @@ const PROPS = [
   'displaytitle',
 ];
 
-export const infoModule: QueryModule = {
+export const infoModule = queryModule({
   kind: 'prop',
   name: 'info',
   prefix: 'in',
@@ -36,7 +36,6 @@ export const infoModule: QueryModule = {
     continue: continueParam(),
   },
   examples: ['action=query&prop=info&titles=Київ', 'action=query&prop=info&inprop=protection|url&titles=Київ'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
     const associated = await associatedPageIds(ctx, props);
@@ -65,7 +64,7 @@ export const infoModule: QueryModule = {
       extras(ctx, e, m.ns, m.dbkey, props, false, associated);
     }
   },
-};
+});
 
 /**
  * The talk pages (talkid) and subject pages (subjectid) of every page in the set that exist, as

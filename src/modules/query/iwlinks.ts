@@ -5,12 +5,12 @@
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import { intval } from '../../api/params.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import { InterwikiMap } from '../../wiki/interwiki.js';
 import { addInterwikiUrl, continueParts, interwikiLinkPageIds } from './shared.js';
 
-export const iwlinksModule: QueryModule = {
+export const iwlinksModule = queryModule({
   kind: 'prop',
   name: 'iwlinks',
   prefix: 'iw',
@@ -25,7 +25,6 @@ export const iwlinksModule: QueryModule = {
     dir: dirParam(),
   },
   examples: ['action=query&prop=iwlinks&titles=Головна сторінка'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const pageids = interwikiLinkPageIds(ctx, 'prefix', 'noprefix');
@@ -51,4 +50,4 @@ export const iwlinksModule: QueryModule = {
       ((entry.iwlinks ??= []) as unknown[]).push(withContent(item, 'title', row.title));
     });
   },
-};
+});

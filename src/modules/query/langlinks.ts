@@ -6,12 +6,12 @@
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import { intval } from '../../api/params.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import { InterwikiMap, languageName } from '../../wiki/interwiki.js';
 import { addInterwikiUrl, continueParts, interwikiLinkPageIds } from './shared.js';
 
-export const langlinksModule: QueryModule = {
+export const langlinksModule = queryModule({
   kind: 'prop',
   name: 'langlinks',
   prefix: 'll',
@@ -27,7 +27,6 @@ export const langlinksModule: QueryModule = {
     inlanguagecode: { type: 'string', help: 'Language code for localised language names.' },
   },
   examples: ['action=query&prop=langlinks&titles=Київ&redirects='],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const pageids = interwikiLinkPageIds(ctx, 'lang', 'nolang');
@@ -57,4 +56,4 @@ export const langlinksModule: QueryModule = {
       ((entry.langlinks ??= []) as unknown[]).push(withContent(item, 'title', row.title));
     });
   },
-};
+});

@@ -3,7 +3,7 @@
  * default, with type/action, user, title and prefix filters and "timestamp|logid" continuation.
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { formatLogParams } from '../../wiki/log-params.js';
 import { addCommentFields, commentLinks } from './comments.js';
@@ -69,7 +69,7 @@ export const LOG_ACTIONS = [
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
 
-export const logeventsModule: QueryModule = {
+export const logeventsModule = queryModule({
   kind: 'list',
   name: 'logevents',
   prefix: 'le',
@@ -89,7 +89,6 @@ export const logeventsModule: QueryModule = {
     continue: continueParam(),
   },
   examples: ['action=query&list=logevents'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
@@ -163,4 +162,4 @@ export const logeventsModule: QueryModule = {
       out.push(v);
     });
   },
-};
+});

@@ -1,9 +1,9 @@
 /** list=pagepropnames (ApiQueryPagePropNames of 1.25): the page property names in use, in byte order; continuation is the next name. */
 import { continueParam, limitParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { continueParts } from './shared.js';
 
-export const pagepropnamesModule: QueryModule = {
+export const pagepropnamesModule = queryModule({
   kind: 'list',
   name: 'pagepropnames',
   prefix: 'ppn',
@@ -13,7 +13,6 @@ export const pagepropnamesModule: QueryModule = {
     limit: limitParam(10, 'The maximum number of names to return.'),
   },
   examples: ['action=query&list=pagepropnames'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const cont = continueParts(ctx, 1);
     const limit = ctx.params.limit as number;
@@ -24,4 +23,4 @@ export const pagepropnamesModule: QueryModule = {
       list.push({ propname: name });
     });
   },
-};
+});

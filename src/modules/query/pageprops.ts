@@ -4,10 +4,10 @@
  * page id, written exactly as PHP writes an int) only when the answer would be too big.
  */
 import { continueParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { dieBadContinue } from './shared.js';
 
-export const pagepropsModule: QueryModule = {
+export const pagepropsModule = queryModule({
   kind: 'prop',
   name: 'pageprops',
   prefix: 'pp',
@@ -21,7 +21,6 @@ export const pagepropsModule: QueryModule = {
     },
   },
   examples: ['action=query&prop=pageprops&titles=Категорія:Статті без джерел|Київ'],
-  cacheMode: () => 'public',
   async run(ctx) {
     let ids = [...new Set(ctx.pageSet.good.map((g) => g.pageid))];
     const cont = ctx.params.continue as string | undefined;
@@ -43,4 +42,4 @@ export const pagepropsModule: QueryModule = {
       if (entry) entry.pageprops = props;
     }
   },
-};
+});

@@ -4,10 +4,10 @@
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import { intval } from '../../api/params.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { continueParts, generatePageRows, pageItem } from './shared.js';
 
-export const pageswithpropModule: QueryModule = {
+export const pageswithpropModule = queryModule({
   kind: 'list',
   name: 'pageswithprop',
   prefix: 'pwp',
@@ -24,7 +24,6 @@ export const pageswithpropModule: QueryModule = {
     'action=query&list=pageswithprop&pwppropname=hiddencat&pwpprop=title|value',
     'action=query&generator=pageswithprop&gpwppropname=notoc&prop=info',
   ],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const prop = new Set(p.prop as string[]);
@@ -49,4 +48,4 @@ export const pageswithpropModule: QueryModule = {
     });
     if (ctx.generator) await generatePageRows(ctx, generated);
   },
-};
+});

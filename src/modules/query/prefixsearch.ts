@@ -5,7 +5,7 @@
  * Case-insensitive on the first letter (Unicode-aware) because titles are stored with it uppercased and
  * the search text is made a title the same way.
  */
-import type { ModuleContext, QueryModule } from '../../api/types.js';
+import { queryModule, type ModuleContext } from '../../api/types.js';
 import { limitParam, namespaceParam } from '../../api/param-presets.js';
 import { NS_FILE, NS_MAIN, NS_MEDIA, NS_SPECIAL } from '../../wiki/namespaces.js';
 import { namespaceList } from './search.js';
@@ -65,7 +65,7 @@ export async function prefixSearchTitles(
   return backend(ctx, namespaces, search, limit, offset);
 }
 
-export const prefixsearchModule: QueryModule = {
+export const prefixsearchModule = queryModule({
   kind: 'list',
   name: 'prefixsearch',
   prefix: 'ps',
@@ -79,7 +79,6 @@ export const prefixsearchModule: QueryModule = {
     offset: { type: 'integer', default: 0, help: 'Number of results to skip.' },
   },
   examples: ['action=query&list=prefixsearch&pssearch=Київ'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const limit = p.limit as number;
@@ -101,4 +100,4 @@ export const prefixsearchModule: QueryModule = {
       out.push(item);
     }
   },
-};
+});

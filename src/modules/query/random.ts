@@ -4,9 +4,9 @@
  * lists redirects instead of articles. No continuation. As a generator it yields those pages.
  */
 import { limitParam, namespaceParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 
-export const randomModule: QueryModule = {
+export const randomModule = queryModule({
   kind: 'list',
   name: 'random',
   prefix: 'rn',
@@ -18,7 +18,6 @@ export const randomModule: QueryModule = {
     redirect: { type: 'boolean', default: false, help: 'Load a random redirect instead of a random page.' },
   },
   examples: ['action=query&list=random&rnnamespace=0&rnlimit=2', 'action=query&generator=random&grnnamespace=0&grnlimit=2&prop=info'],
-  cacheMode: () => 'public',
   async run(ctx) {
     // a new answer every time: never from the response cache
     ctx.markVolatile('always');
@@ -45,4 +44,4 @@ export const randomModule: QueryModule = {
       list!.push({ id: row.pageid, ns: row.ns, title: ctx.wiki.titleText(row.ns, row.title) });
     }
   },
-};
+});

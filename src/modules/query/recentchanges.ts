@@ -4,7 +4,7 @@
  * rebuildrecentchanges.php would fill it. Also a generator (of the changed pages).
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { formatLogParams } from '../../wiki/log-params.js';
@@ -33,7 +33,7 @@ const SHOW = ['minor', '!minor', 'bot', '!bot', 'anon', '!anon', 'redirect', '!r
 const TYPES: Record<string, number> = { edit: 0, new: 1, log: 3, external: 5 };
 const TYPE_NAMES = new Map(Object.entries(TYPES).map(([k, v]) => [v, k]));
 
-export const recentchangesModule: QueryModule = {
+export const recentchangesModule = queryModule({
   kind: 'list',
   name: 'recentchanges',
   prefix: 'rc',
@@ -60,7 +60,6 @@ export const recentchangesModule: QueryModule = {
     'action=query&list=recentchanges&rcprop=title|ids|sizes|flags|user',
     'action=query&generator=recentchanges&rcshow=!patrolled&prop=info',
   ],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
@@ -161,4 +160,4 @@ export const recentchangesModule: QueryModule = {
       out!.push(v);
     });
   },
-};
+});

@@ -4,7 +4,7 @@
  * contentmodel) or, when a client asks with rvslots (MediaWiki 1.32+ clients), under slots.main.
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { withContent } from '../../api/result.js';
 import type { QueryModuleContext } from '../../api/types.js';
 import type { RevisionRecord } from '../../store/history-store.js';
@@ -32,7 +32,7 @@ const PROPS = [
   'tags',
 ];
 
-export const revisionsModule: QueryModule = {
+export const revisionsModule = queryModule({
   kind: 'prop',
   name: 'revisions',
   prefix: 'rv',
@@ -71,7 +71,6 @@ export const revisionsModule: QueryModule = {
     'action=query&prop=revisions&titles=Київ&rvprop=timestamp|user|comment|content',
     'action=query&prop=revisions&titles=Київ&rvlimit=5&rvprop=timestamp|user|comment',
   ],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
@@ -218,7 +217,7 @@ export const revisionsModule: QueryModule = {
       if (entry) entry.revisions = revs;
     }
   },
-};
+});
 
 async function renderRevisionText(
   ctx: QueryModuleContext,

@@ -7,7 +7,7 @@
  * searches titles and redirect titles, srwhat=text the text, srwhat=nearmatch resolves the query to one
  * title ignoring case. Snippets mark the matched words with searchmatch spans, HTML-escaped around them.
  */
-import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import { queryModule, type QueryModuleContext } from '../../api/types.js';
 import { limitParam, namespaceParam } from '../../api/param-presets.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { parseSearch, highlightTerms, type ParsedSearch } from '../../wiki/search-query.js';
@@ -70,7 +70,7 @@ function replacePrefixes(ctx: QueryModuleContext, query: string, namespaces: num
   return { query: parsed, namespaces: ns };
 }
 
-export const searchModule: QueryModule = {
+export const searchModule = queryModule({
   kind: 'list',
   name: 'search',
   prefix: 'sr',
@@ -110,7 +110,6 @@ export const searchModule: QueryModule = {
     'action=query&list=search&srwhat=text&srsearch=памʼятник',
     'action=query&generator=search&gsrsearch=місто&prop=info',
   ],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const prop = new Set(p.prop as string[]);
@@ -161,7 +160,7 @@ export const searchModule: QueryModule = {
     const match = termMatcher(parsed ? highlightTerms(parsed) : []);
     for (const d of docs) out.push(resultItem(ctx, d, prop, match));
   },
-};
+});
 
 /** SearchEngine::getNearMatch: the page the query names, ignoring case (and diacritics, apostrophes). */
 async function nearMatch(ctx: QueryModuleContext, query: string): Promise<Array<{ pageid: number; ns: number; title: string }>> {

@@ -1,5 +1,5 @@
 /** Small pieces several query modules use the same way. */
-import type { ParamDecls, QueryModule, QueryModuleContext } from '../../api/types.js';
+import { queryModule, type ParamDecls, type QueryModule, type QueryModuleContext } from '../../api/types.js';
 import { texts } from '../../api/errors.js';
 import type { PageRow } from '../../store/page-store.js';
 import type { InterwikiMap } from '../../wiki/interwiki.js';
@@ -22,7 +22,7 @@ export function moduleFromSpec<S extends ModuleSpec>(
   params: ParamDecls,
   run: (ctx: QueryModuleContext, spec: S) => Promise<void>,
 ): QueryModule {
-  return {
+  return queryModule({
     kind,
     name: spec.name,
     prefix: spec.prefix,
@@ -30,9 +30,8 @@ export function moduleFromSpec<S extends ModuleSpec>(
     description: spec.description,
     params,
     examples: spec.examples,
-    cacheMode: () => 'public',
     run: (ctx) => run(ctx, spec),
-  };
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
  * with Semantic MediaWiki 2.2 and Semantic Forms 3.3 has (src/wiki/site-facts.ts and its data files).
  */
 import { languageName } from '../../wiki/interwiki.js';
-import type { QueryModule, QueryModuleContext } from '../../api/types.js';
+import { queryModule, type QueryModuleContext } from '../../api/types.js';
 import { BC_BOOLS, bcAssoc, withContent, type Obj } from '../../api/result.js';
 import { LEGAL_TITLE_CHARS } from '../../wiki/titles.js';
 import { MEDIAWIKI_VERSION, WIKIQUERY_VERSION } from '../../wiki/wiki.js';
@@ -53,7 +53,7 @@ const PROPS = [
 const FILE_EXTENSIONS = ['png', 'gif', 'jpg', 'jpeg', 'webp', 'svg', 'pdf'];
 const LINK_PREFIX_CHARSET = '„«';
 
-export const siteinfoModule: QueryModule = {
+export const siteinfoModule = queryModule({
   kind: 'meta',
   name: 'siteinfo',
   prefix: 'si',
@@ -69,7 +69,6 @@ export const siteinfoModule: QueryModule = {
     'action=query&meta=siteinfo&siprop=general|namespaces|namespacealiases|statistics',
     'action=query&meta=siteinfo&siprop=interwikimap&sifilteriw=local',
   ],
-  cacheMode: () => 'public',
   async run(ctx) {
     const q = ctx.result.object('query');
     for (const prop of ctx.params.prop as string[]) {
@@ -158,7 +157,7 @@ export const siteinfoModule: QueryModule = {
       }
     }
   },
-};
+});
 
 /** ApiQuerySiteinfo::appendGeneralInfo of 1.25, keys in its order. */
 async function general(ctx: QueryModuleContext): Promise<Record<string, unknown>> {

@@ -5,7 +5,7 @@
  * The store reads each user and namespace along its own index range, at most limit + 1 rows each.
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import type { ContributionOptions } from '../../store/history-store.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { canonicalUserName, isIp } from '../../wiki/user-groups.js';
@@ -15,7 +15,7 @@ import { addTitleFields, dieBadContinue } from './shared.js';
 const PROPS = ['ids', 'title', 'timestamp', 'comment', 'parsedcomment', 'size', 'sizediff', 'flags', 'patrolled', 'tags'];
 const SHOW = ['minor', '!minor', 'patrolled', '!patrolled', 'top', '!top', 'new', '!new'];
 
-export const usercontribsModule: QueryModule = {
+export const usercontribsModule = queryModule({
   kind: 'list',
   name: 'usercontribs',
   prefix: 'uc',
@@ -41,7 +41,6 @@ export const usercontribsModule: QueryModule = {
     toponly: { type: 'boolean', default: false, deprecated: true, help: 'Only list changes which are the latest revision.' },
   },
   examples: ['action=query&list=usercontribs&ucuser=Олена Коваль', 'action=query&list=usercontribs&ucuserprefix=192.0.2.'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const props = new Set(p.prop as string[]);
@@ -140,4 +139,4 @@ export const usercontribsModule: QueryModule = {
       out.push(v);
     });
   },
-};
+});

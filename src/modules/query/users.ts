@@ -2,13 +2,13 @@
  * list=users (ApiQueryUsers of 1.25): facts about the named users, in the order asked. The users are
  * the dump's registered contributors; they have the implicit groups only and are never blocked.
  */
-import type { QueryModule } from '../../api/types.js';
+import { queryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { IMPLICIT_GROUPS, canonicalUserName, groupRights } from '../../wiki/user-groups.js';
 
 const PROPS = ['blockinfo', 'groups', 'implicitgroups', 'rights', 'editcount', 'registration', 'emailable', 'gender'];
 
-export const usersModule: QueryModule = {
+export const usersModule = queryModule({
   kind: 'list',
   name: 'users',
   prefix: 'us',
@@ -19,7 +19,6 @@ export const usersModule: QueryModule = {
     token: { type: ['userrights'], multi: true, deprecated: true, help: 'Use action=query&meta=tokens instead.' },
   },
   examples: ['action=query&list=users&ususers=Олена Коваль|Тарас&usprop=groups|editcount|gender'],
-  cacheMode: () => 'public',
   async run(ctx) {
     const p = ctx.params;
     const props = new Set((p.prop as string[] | undefined) ?? []);
@@ -49,4 +48,4 @@ export const usersModule: QueryModule = {
       out.push(v);
     }
   },
-};
+});
