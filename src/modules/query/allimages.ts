@@ -12,8 +12,8 @@ import { fileUrl, pageUrl, serverOf, sha1Base36ToHex, sha1HexToBase36, splitMime
 import { continueParts, dieBadContinue, titlePartOrDie } from './shared.js';
 import { commentLinks, formatComment, type CommentLinks } from './comments.js';
 
-/** ApiQueryImageInfo::getPropertyNames() of 1.25 without archivename, thumbmime and uploadwarning. */
-export const ALLIMAGES_PROPS = [
+/** ApiQueryImageInfo::getPropertyNames() of 1.25, in its order: prop=imageinfo's iiprop. */
+export const IMAGEINFO_PROPS = [
   'timestamp',
   'user',
   'userid',
@@ -25,12 +25,19 @@ export const ALLIMAGES_PROPS = [
   'dimensions',
   'sha1',
   'mime',
+  'thumbmime',
   'mediatype',
   'metadata',
   'commonmetadata',
   'extmetadata',
+  'archivename',
   'bitdepth',
+  'uploadwarning',
 ];
+
+/** list=allimages's aiprop: the same without archivename, thumbmime and uploadwarning (ApiQueryAllImages of 1.25). */
+const NOT_ALLIMAGES_PROPS = new Set(['archivename', 'thumbmime', 'uploadwarning']);
+export const ALLIMAGES_PROPS = IMAGEINFO_PROPS.filter((p) => !NOT_ALLIMAGES_PROPS.has(p));
 
 export const allimagesModule = queryModule({
   kind: 'list',

@@ -48,6 +48,23 @@ export async function commentLinks(ctx: QueryModuleContext, comments: string[]):
 }
 
 /**
+ * commentLinks for the comments of the first `count` rows (the rows past it are the one read to see
+ * whether to continue) when `parsedcomment` is among `props`; null when it is not.
+ */
+export function parsedCommentLinks(
+  ctx: QueryModuleContext,
+  props: ReadonlySet<string>,
+  rows: readonly { comment: string }[],
+  count = rows.length,
+): Promise<CommentLinks> | null {
+  if (!props.has('parsedcomment')) return null;
+  const comments: string[] = [];
+  const n = Math.min(count, rows.length);
+  for (let i = 0; i < n; i++) comments.push(rows[i].comment);
+  return commentLinks(ctx, comments);
+}
+
+/**
  * Linker::formatComment for upload comments: HTML-escaped text with [[internal links]] turned into
  * anchors (red links to missing pages). `links` comes from commentLinks over the same comments.
  */

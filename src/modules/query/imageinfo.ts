@@ -20,32 +20,9 @@ import { queryModule, type QueryModuleContext } from '../../api/types.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type { FileRow } from '../../store/file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { fileInfo } from './allimages.js';
+import { fileInfo, IMAGEINFO_PROPS } from './allimages.js';
 import { commentLinks, type CommentLinks } from './comments.js';
 import { continueParts } from './shared.js';
-
-/** ApiQueryImageInfo::getPropertyNames() of 1.25, in its order. */
-export const IMAGEINFO_PROPS = [
-  'timestamp',
-  'user',
-  'userid',
-  'comment',
-  'parsedcomment',
-  'canonicaltitle',
-  'url',
-  'size',
-  'dimensions',
-  'sha1',
-  'mime',
-  'thumbmime',
-  'mediatype',
-  'metadata',
-  'commonmetadata',
-  'extmetadata',
-  'archivename',
-  'bitdepth',
-  'uploadwarning',
-];
 
 export const imageinfoModule = queryModule({
   kind: 'prop',

@@ -6,7 +6,7 @@ import { continueParam, dirParam, limitParam } from '../../api/param-presets.js'
 import { queryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { formatLogParams } from '../../wiki/log-params.js';
-import { addCommentFields, commentLinks } from './comments.js';
+import { addCommentFields, parsedCommentLinks } from './comments.js';
 import { addUserFields, logTitleInfo, timestampIdContinue } from './history-shared.js';
 import { addTitleFields } from './shared.js';
 
@@ -123,12 +123,7 @@ export const logeventsModule = queryModule({
             from,
             limit: limit + 1,
           });
-    const links = props.has('parsedcomment')
-      ? await commentLinks(
-          ctx,
-          rows.slice(0, limit).map((r) => r.comment),
-        )
-      : null;
+    const links = await parsedCommentLinks(ctx, props, rows, limit);
     const out = ctx.result.queryList('logevents');
     const titleInfo = logTitleInfo(ctx);
     rows.forEach((r, i) => {

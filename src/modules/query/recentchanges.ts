@@ -8,7 +8,7 @@ import { queryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { formatLogParams } from '../../wiki/log-params.js';
-import { addCommentFields, commentLinks } from './comments.js';
+import { addCommentFields, parsedCommentLinks } from './comments.js';
 import { addUserFields, logTitleInfo, timestampIdContinue } from './history-shared.js';
 import { addTitleFields } from './shared.js';
 
@@ -97,13 +97,7 @@ export const recentchangesModule = queryModule({
             topOnly: p.toponly,
             limit: limit + 1,
           });
-    const links =
-      !ctx.generator && props.has('parsedcomment')
-        ? await commentLinks(
-            ctx,
-            rows.slice(0, limit).map((r) => r.comment),
-          )
-        : null;
+    const links = ctx.generator ? null : await parsedCommentLinks(ctx, props, rows, limit);
     const out = ctx.generator ? null : ctx.result.queryList('recentchanges');
     const titleInfo = logTitleInfo(ctx);
     rows.forEach((r, i) => {

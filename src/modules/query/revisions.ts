@@ -11,7 +11,7 @@ import type { RevisionRecord } from '../../store/history-store.js';
 import { texts } from '../../api/errors.js';
 import { intval } from '../../api/params.js';
 import { mwToIso } from '../../wiki/timestamps.js';
-import { addCommentFields, commentLinks } from './comments.js';
+import { addCommentFields, parsedCommentLinks } from './comments.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { DEFAULT_RENDER_OPTIONS, renderPage, renderRevision } from '../page-renderer.js';
 import { userLanguage } from '../../wiki/messages.js';
@@ -150,12 +150,7 @@ export const revisionsModule = queryModule({
     const texts = fetchContent
       ? await ctx.store.history.texts(list.filter((r) => !r.textHidden).map((r) => r.revid))
       : new Map<number, string>();
-    const links = props.has('parsedcomment')
-      ? await commentLinks(
-          ctx,
-          list.map((r) => r.comment),
-        )
-      : null;
+    const links = await parsedCommentLinks(ctx, props, list);
     const byPage = new Map<number, Record<string, unknown>[]>();
     for (const rev of list) {
       const v: Record<string, unknown> = {};

@@ -9,7 +9,7 @@ import { queryModule } from '../../api/types.js';
 import type { ContributionOptions } from '../../store/history-store.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { canonicalUserName, isIp } from '../../wiki/user-groups.js';
-import { commentLinks, formatComment } from './comments.js';
+import { formatComment, parsedCommentLinks } from './comments.js';
 import { addTitleFields, dieBadContinue } from './shared.js';
 
 const PROPS = ['ids', 'title', 'timestamp', 'comment', 'parsedcomment', 'size', 'sizediff', 'flags', 'patrolled', 'tags'];
@@ -97,12 +97,7 @@ export const usercontribsModule = queryModule({
               limit: limit + 1,
             }),
           );
-    const links = props.has('parsedcomment')
-      ? await commentLinks(
-          ctx,
-          rows.slice(0, limit).map((r) => r.comment),
-        )
-      : null;
+    const links = await parsedCommentLinks(ctx, props, rows, limit);
     const out = ctx.result.queryList('usercontribs');
     rows.forEach((r, i) => {
       if (i > limit) return;
