@@ -87,6 +87,16 @@ export interface LinkersOfOptions {
 }
 
 /** prop=iwlinks' request (RelationStore.iwLinksOf) */
+/** prop=langlinks' options: the batch's pages, an optional language and title, where to continue */
+export interface LangLinksOfOptions {
+  pageids: readonly number[];
+  lang?: string;
+  title?: string;
+  continueAt?: { from: number; lang: string };
+  descending: boolean;
+  limit: number;
+}
+
 export interface IwLinksOfOptions {
   pageids: readonly number[];
   prefix?: string;
@@ -156,14 +166,7 @@ export interface RelationStore {
   }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>>;
 
   /** prop=langlinks: (page, language) order from `continueAt` (inclusive) */
-  langLinksOf(o: {
-    pageids: readonly number[];
-    lang?: string;
-    title?: string;
-    continueAt?: { from: number; lang: string };
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ from: number; lang: string; title: string }>>;
+  langLinksOf(o: LangLinksOfOptions): Promise<Array<{ from: number; lang: string; title: string }>>;
   /** prop=iwlinks: (page, prefix, title) order from `continueAt` (inclusive) */
   iwLinksOf(o: IwLinksOfOptions): Promise<Array<{ from: number; prefix: string; title: string }>>;
   /** the interwiki table the import used (empty for a database without one) */

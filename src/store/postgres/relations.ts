@@ -5,6 +5,7 @@ import type {
   LinkRow,
   LinkerRow,
   IwLinksOfOptions,
+  LangLinksOfOptions,
   LinkersOfOptions,
   LinkersOptions,
   LinksOfOptions,
@@ -181,14 +182,7 @@ export class PostgresRelationStore implements RelationStore {
     return this.db.named('RelationStore.extUrlUsage', sql, values);
   }
 
-  async langLinksOf(o: {
-    pageids: readonly number[];
-    lang?: string;
-    title?: string;
-    continueAt?: { from: number; lang: string };
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ from: number; lang: string; title: string }>> {
+  async langLinksOf(o: LangLinksOfOptions): Promise<Array<{ from: number; lang: string; title: string }>> {
     if (o.pageids.length === 0) return [];
     const { sql, values } = langLinksOfStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.langLinksOf', sql, values);

@@ -7,6 +7,7 @@ import type {
   AllLinksOptions,
   BacklinkTable,
   IwLinksOfOptions,
+  LangLinksOfOptions,
   LinkersOfOptions,
   LinkersOptions,
   LinksOfOptions,
@@ -198,17 +199,7 @@ export function extUrlUsageStatement(
 }
 
 /** prop=langlinks: a range of the (from, lang) primary key per page of the batch */
-export function langLinksOfStatement(
-  o: {
-    pageids: readonly number[];
-    lang?: string;
-    title?: string;
-    continueAt?: { from: number; lang: string };
-    descending: boolean;
-    limit: number;
-  },
-  d: SqlDialect,
-): SqlStatement {
+export function langLinksOfStatement(o: LangLinksOfOptions, d: SqlDialect): SqlStatement {
   const values: Record<string, unknown> = { limit: o.limit };
   const where = [d.amongIds('ll_from', o.pageids, 'ids', values)];
   if (o.lang !== undefined) {

@@ -6,6 +6,7 @@ import type {
   LinkRow,
   LinkerRow,
   IwLinksOfOptions,
+  LangLinksOfOptions,
   LinkersOfOptions,
   LinkersOptions,
   LinksOfOptions,
@@ -230,14 +231,7 @@ export class SqliteRelationStore implements RelationStore {
     return this.cache('extUrlUsage').all(sql, values);
   }
 
-  async langLinksOf(o: {
-    pageids: readonly number[];
-    lang?: string;
-    title?: string;
-    continueAt?: { from: number; lang: string };
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ from: number; lang: string; title: string }>> {
+  async langLinksOf(o: LangLinksOfOptions): Promise<Array<{ from: number; lang: string; title: string }>> {
     if (o.pageids.length === 0) return [];
     const { sql, values } = langLinksOfStatement(o, SQLITE_DIALECT);
     return this.cache('langLinksOf').all(sql, values);
