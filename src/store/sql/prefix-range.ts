@@ -30,3 +30,34 @@ export function titleBounds(
     v.prefixEnd = prefixEnd(o.prefix);
   }
 }
+
+/**
+ * For the statements SQLite caches by shape (a number whose bits say which clauses it has): binds `value`
+ * as `@name` on `v` when it is given and answers `bit`, else 0.
+ */
+export function boundBit(v: Record<string, unknown>, name: string, value: unknown, bit: number): number {
+  if (value === undefined) return 0;
+  v[name] = value;
+  return bit;
+}
+
+/**
+ * titleBounds for the statements cached by shape: binds from / to / prefix on `v` and answers their bits,
+ * `bit` for from, `bit * 2` for to, `bit * 4` for a prefix; titleBoundsWhere writes the clauses of those bits.
+ */
+export function titleBoundsBits(o: { from?: string; to?: string; prefix?: string }, v: Record<string, unknown>, bit: number): number {
+  let shape = boundBit(v, 'from', o.from, bit) | boundBit(v, 'to', o.to, bit * 2);
+  if (o.prefix !== undefined && o.prefix !== '') {
+    shape |= bit * 4;
+    v.prefix = o.prefix;
+    v.prefixEnd = prefixEnd(o.prefix);
+  }
+  return shape;
+}
+
+/** the conditions on `col` of titleBoundsBits' bits in `shape` (`ge`/`le` as for titleBounds) */
+export function titleBoundsWhere(col: string, shape: number, bit: number, where: string[], ge = '>=', le = '<='): void {
+  if (shape & bit) where.push(`${col} ${ge} @from`);
+  if (shape & (bit * 2)) where.push(`${col} ${le} @to`);
+  if (shape & (bit * 4)) where.push(`${col} >= @prefix AND ${col} < @prefixEnd`);
+}

@@ -1,7 +1,7 @@
 import type { Db } from './db.js';
 import type { CategoryListOptions, CategoryRow, CategoryStore } from '../category-store.js';
 import { StatementCache, jsonColumnsSql } from './statement-cache.js';
-import { prefixEnd } from '../sql/prefix-range.js';
+import { boundBit, titleBoundsBits, titleBoundsWhere } from '../sql/prefix-range.js';
 
 const LIST_COLUMNS = ['cat_title', 'cat_pages', 'cat_subcats', 'cat_files'];
 const LIST_HIDDEN = [...LIST_COLUMNS, 'pp_propname IS NOT NULL'];
@@ -44,31 +44,8 @@ export class SqliteCategoryStore implements CategoryStore {
     const v: Record<string, unknown> = { limit: o.limit };
     // which clauses the statement has: its text is made once per combination
     let shape = (o.descending ? 1 : 0) | (o.hidden ? 2 : 0);
-    if (o.continueFrom !== undefined) {
-      shape |= 4;
-      v.cont = o.continueFrom;
-    }
-    if (o.from !== undefined) {
-      shape |= 8;
-      v.from = o.from;
-    }
-    if (o.to !== undefined) {
-      shape |= 16;
-      v.to = o.to;
-    }
-    if (o.prefix !== undefined && o.prefix !== '') {
-      shape |= 32;
-      v.prefix = o.prefix;
-      v.prefixEnd = prefixEnd(o.prefix);
-    }
-    if (o.min !== undefined) {
-      shape |= 64;
-      v.min = o.min;
-    }
-    if (o.max !== undefined) {
-      shape |= 128;
-      v.max = o.max;
-    }
+    shape |= boundBit(v, 'cont', o.continueFrom, 4) | titleBoundsBits(o, v, 8);
+    shape |= boundBit(v, 'min', o.min, 64) | boundBit(v, 'max', o.max, 128);
     const sql = (this.listTexts[shape] ??= jsonColumnsSql(o.hidden ? LIST_HIDDEN : LIST_COLUMNS, listRest(shape)));
     const [titles, pages, subcats, files, hidden] = this.lists.jsonRowsOf(sql, v) as [
       string[],
@@ -97,9 +74,7 @@ function listRest(shape: number): string {
   const [ge, le] = descending ? ['<=', '>='] : ['>=', '<='];
   const where: string[] = [];
   if (shape & 4) where.push(`cat_title ${ge} @cont`);
-  if (shape & 8) where.push(`cat_title ${ge} @from`);
-  if (shape & 16) where.push(`cat_title ${le} @to`);
-  if (shape & 32) where.push('cat_title >= @prefix AND cat_title < @prefixEnd');
+  titleBoundsWhere('cat_title', shape, 8, where, ge, le);
   if (shape & 64) where.push('+cat_pages >= @min');
   if (shape & 128) where.push('+cat_pages <= @max');
   const from =

@@ -9,7 +9,7 @@ import {
   type SameContentRow,
 } from '../file-store.js';
 import { StatementCache, jsonRowsSql } from './statement-cache.js';
-import { prefixEnd } from '../sql/prefix-range.js';
+import { boundBit, titleBoundsBits, titleBoundsWhere } from '../sql/prefix-range.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { FILE_COLUMNS, filePageFromArray } from '../sql/row-columns.js';
 
@@ -189,54 +189,17 @@ function listValues(o: FileListOptions): { shape: number; v: Record<string, unkn
   const v: Record<string, unknown> = { limit: o.limit };
   let shape = (o.descending ? 1 : 0) | (o.sort === 'name' ? 2 : 0);
   if (o.sort === 'name') {
-    if (o.continueName !== undefined) {
-      shape |= 4;
-      v.cont = o.continueName;
-    }
-    if (o.from !== undefined) {
-      shape |= 8;
-      v.from = o.from;
-    }
-    if (o.to !== undefined) {
-      shape |= 16;
-      v.to = o.to;
-    }
-    if (o.prefix !== undefined && o.prefix !== '') {
-      shape |= 32;
-      v.prefix = o.prefix;
-      v.prefixEnd = prefixEnd(o.prefix);
-    }
+    shape |= boundBit(v, 'cont', o.continueName, 4) | titleBoundsBits(o, v, 8);
   } else {
-    if (o.user !== undefined) {
-      shape |= 4;
-      v.user = o.user;
-    }
+    shape |= boundBit(v, 'user', o.user, 4);
     if (o.continueAt !== undefined) {
       shape |= 8;
       v.contTs = o.continueAt.timestamp;
       v.contName = o.continueAt.name;
     }
-    if (o.start !== undefined) {
-      shape |= 16;
-      v.start = o.start;
-    }
-    if (o.end !== undefined) {
-      shape |= 32;
-      v.end = o.end;
-    }
+    shape |= boundBit(v, 'start', o.start, 16) | boundBit(v, 'end', o.end, 32);
   }
-  if (o.minSize !== undefined) {
-    shape |= 64;
-    v.minSize = o.minSize;
-  }
-  if (o.maxSize !== undefined) {
-    shape |= 128;
-    v.maxSize = o.maxSize;
-  }
-  if (o.sha1 !== undefined) {
-    shape |= 256;
-    v.sha1 = o.sha1;
-  }
+  shape |= boundBit(v, 'minSize', o.minSize, 64) | boundBit(v, 'maxSize', o.maxSize, 128) | boundBit(v, 'sha1', o.sha1, 256);
   if (o.mimes !== undefined) {
     if (o.mimes.length === 0) return null;
     shape |= 512 + 1024 * o.mimes.length;
@@ -257,9 +220,7 @@ function listRest(shape: number, withPages: boolean): string {
   let order: string;
   if (shape & 2) {
     if (shape & 4) where.push(`img_name ${ge} @cont`);
-    if (shape & 8) where.push(`img_name ${ge} @from`);
-    if (shape & 16) where.push(`img_name ${le} @to`);
-    if (shape & 32) where.push('img_name >= @prefix AND img_name < @prefixEnd');
+    titleBoundsWhere('img_name', shape, 8, where, ge, le);
     order = `img_name${dir}`;
   } else {
     if (shape & 4) where.push('img_user_text = @user');

@@ -3,7 +3,7 @@ import type { FileUsageOptions, FileUsagePages, FileUsageRow, FileUserRow, LinkS
 import { PAGE_COLUMN_LIST, PAGE_REF_COLUMN_LIST, pageRefFromArray } from '../sql/row-columns.js';
 import type { PageRef } from '../page-store.js';
 import { StatementCache, jsonRowsSql } from './statement-cache.js';
-import { prefixEnd } from '../sql/prefix-range.js';
+import { titleBounds, titleBoundsBits, titleBoundsWhere } from '../sql/prefix-range.js';
 import { SQLITE_DIALECT } from '../sql/dialect.js';
 import { fileUsersStatement, toFileUsers } from '../sql/links.js';
 
@@ -32,23 +32,6 @@ export class SqliteLinkStore implements LinkStore {
 
   /** fileUsages' and fileUsagePages' statements (jsonRowsSql), by shape */
   private readonly usageTexts: string[] = [];
-
-  /** Target bounds shared by both listings: from/to/prefix on il_to. */
-  private bounds(o: FileUsageOptions, where: string[], v: Record<string, unknown>): void {
-    if (o.from !== undefined) {
-      where.push('il_to >= @from');
-      v.from = o.from;
-    }
-    if (o.to !== undefined) {
-      where.push('il_to <= @to');
-      v.to = o.to;
-    }
-    if (o.prefix !== undefined && o.prefix !== '') {
-      where.push('il_to >= @prefix AND il_to < @prefixEnd');
-      v.prefix = o.prefix;
-      v.prefixEnd = prefixEnd(o.prefix);
-    }
-  }
 
   /** A range scan of the imagelinks primary key (il_to, il_from). */
   async fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]> {
@@ -95,19 +78,7 @@ export class SqliteLinkStore implements LinkStore {
       v.contTo = o.continueAt.target;
       v.contFrom = o.continueAt.from;
     }
-    if (o.from !== undefined) {
-      shape |= 16;
-      v.from = o.from;
-    }
-    if (o.to !== undefined) {
-      shape |= 32;
-      v.to = o.to;
-    }
-    if (o.prefix !== undefined && o.prefix !== '') {
-      shape |= 64;
-      v.prefix = o.prefix;
-      v.prefixEnd = prefixEnd(o.prefix);
-    }
+    shape |= titleBoundsBits(o, v, 16);
     const sql = (this.usageTexts[shape] ??= usageSql(shape));
     return this.usages.jsonRowsOf(sql, v);
   }
@@ -123,7 +94,7 @@ export class SqliteLinkStore implements LinkStore {
       where.push(`il_to ${o.descending ? '<=' : '>='} @cont`);
       v.cont = o.continueAt;
     }
-    this.bounds(o, where, v);
+    titleBounds('il_to', o, where, v);
     const dir = o.descending ? ' DESC' : '';
     const base = `SELECT il_to FROM imagelinks`;
     const first = `${base}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir} LIMIT 1`;
@@ -184,9 +155,7 @@ function usageSql(shape: number): string {
   const descending = (shape & 4) !== 0;
   const where: string[] = [];
   if (shape & 8) where.push(`(il_to, il_from) ${descending ? '<=' : '>='} (@contTo, @contFrom)`);
-  if (shape & 16) where.push('il_to >= @from');
-  if (shape & 32) where.push('il_to <= @to');
-  if (shape & 64) where.push('il_to >= @prefix AND il_to < @prefixEnd');
+  titleBoundsWhere('il_to', shape, 16, where);
   const dir = descending ? ' DESC' : '';
   const join = kind === 0 ? '' : ' LEFT JOIN page ON page_id = il_from';
   const rest = `FROM imagelinks${join}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir}, il_from${dir} LIMIT @limit`;
