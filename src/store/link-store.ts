@@ -19,27 +19,14 @@ export interface LinkStore {
    * (inclusive in the direction of the listing), at most `limit`; `only` keeps these names alone.
    * Index seeks on il_from per page.
    */
-  imagesOf(opts: {
-    pageids: readonly number[];
-    start?: { pageid: number; name: string };
-    only?: readonly string[];
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ pageid: number; name: string }>>;
+  imagesOf(opts: ImagesOfOptions): Promise<Array<{ pageid: number; name: string }>>;
   /**
    * list=imageusage: the pages that use the file `target`, in page id order from `fromId`
    * (inclusive in the direction of the listing), at most `limit`; only those of the using page's
    * namespace `namespace` when given; only redirects (true) or non-redirects (false) when `redirect` is
    * given. A range scan of the imagelinks primary key, or of il_to_from_namespace with a namespace.
    */
-  fileUsers(opts: {
-    target: string;
-    namespace?: number;
-    fromId?: number;
-    redirect?: boolean;
-    descending: boolean;
-    limit: number;
-  }): Promise<FileUserRow[]>;
+  fileUsers(opts: FileUsersOptions): Promise<FileUserRow[]>;
 }
 
 /** A page that uses a file (imageusage). */
@@ -71,6 +58,25 @@ export interface FileUsageOptions {
   from?: string;
   to?: string;
   prefix?: string;
+  descending: boolean;
+  limit: number;
+}
+
+/** prop=images' options: the batch's pages, where to start, the names to keep alone */
+export interface ImagesOfOptions {
+  pageids: readonly number[];
+  start?: { pageid: number; name: string };
+  only?: readonly string[];
+  descending: boolean;
+  limit: number;
+}
+
+/** list=imageusage's options: the file, the using pages' namespace and redirect flag, where to start */
+export interface FileUsersOptions {
+  target: string;
+  namespace?: number;
+  fromId?: number;
+  redirect?: boolean;
   descending: boolean;
   limit: number;
 }

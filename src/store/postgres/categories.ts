@@ -1,6 +1,6 @@
 import type { PgDb } from './db.js';
 import type { CategoryListOptions, CategoryRow, CategoryStore } from '../category-store.js';
-import { titleBounds } from '../sql/prefix-range.js';
+import { titleBounds, whereBound } from '../sql/prefix-range.js';
 
 // the category page's `hiddencat` property, as MediaWiki joins it: seeks of page (page_namespace,
 // page_title) and of page_props' primary key (pp_page, pp_propname) per category row
@@ -36,14 +36,8 @@ export class PostgresCategoryStore implements CategoryStore {
       v.cont = o.continueFrom;
     }
     titleBounds('cat_title', o, where, v, ge, le);
-    if (o.min !== undefined) {
-      where.push('cat_pages >= @min');
-      v.min = o.min;
-    }
-    if (o.max !== undefined) {
-      where.push('cat_pages <= @max');
-      v.max = o.max;
-    }
+    whereBound(where, v, 'cat_pages >= @min', 'min', o.min);
+    whereBound(where, v, 'cat_pages <= @max', 'max', o.max);
     const from = o.hidden ? `, (pp_propname IS NOT NULL)::int AS hidden FROM category ${HIDDEN_JOIN}` : ', 0 AS hidden FROM category';
     const sql =
       `SELECT cat_title AS title, cat_pages AS pages, cat_subcats AS subcats, cat_files AS files${from}` +

@@ -9,7 +9,7 @@ import {
 } from '../file-store.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { FILE_COLUMNS, PAGE_LIST_COLUMNS, PAGE_LIST_COLUMNS_BY_NAME, PAGE_LIST_COLUMNS_FULL, filePage } from '../sql/row-columns.js';
-import { titleBounds } from '../sql/prefix-range.js';
+import { titleBounds, whereBound } from '../sql/prefix-range.js';
 
 export class PostgresFileStore implements FileStore {
   constructor(private readonly db: PgDb) {}
@@ -99,10 +99,7 @@ function listQuery(o: FileListOptions, columns: string, withPages: boolean): { s
     titleBounds('img_name', o, where, v, ge, le);
     order = `img_name${dir}`;
   } else {
-    if (o.user !== undefined) {
-      where.push('img_user_text = @user');
-      v.user = o.user;
-    }
+    whereBound(where, v, 'img_user_text = @user', 'user', o.user);
     if (o.continueAt !== undefined) {
       where.push(`(img_timestamp, img_name) ${ge} (@contTs, @contName)`);
       v.contTs = o.continueAt.timestamp;
@@ -118,18 +115,9 @@ function listQuery(o: FileListOptions, columns: string, withPages: boolean): { s
     }
     order = `img_timestamp${dir}, img_name${dir}`;
   }
-  if (o.minSize !== undefined) {
-    where.push('img_size >= @minSize');
-    v.minSize = o.minSize;
-  }
-  if (o.maxSize !== undefined) {
-    where.push('img_size <= @maxSize');
-    v.maxSize = o.maxSize;
-  }
-  if (o.sha1 !== undefined) {
-    where.push('img_sha1 = @sha1');
-    v.sha1 = o.sha1;
-  }
+  whereBound(where, v, 'img_size >= @minSize', 'minSize', o.minSize);
+  whereBound(where, v, 'img_size <= @maxSize', 'maxSize', o.maxSize);
+  whereBound(where, v, 'img_sha1 = @sha1', 'sha1', o.sha1);
   if (o.mimes !== undefined) {
     if (o.mimes.length === 0) return null;
     // the MIME pairs as two arrays: one statement text whatever their number

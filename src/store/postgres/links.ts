@@ -1,9 +1,17 @@
 import type { PgDb } from './db.js';
-import type { FileUsageOptions, FileUsagePages, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
+import type {
+  FileUsageOptions,
+  FileUsagePages,
+  FileUsageRow,
+  FileUserRow,
+  FileUsersOptions,
+  ImagesOfOptions,
+  LinkStore,
+} from '../link-store.js';
 import { POSTGRES_DIALECT } from '../sql/dialect.js';
 import { fileUsersStatement, toFileUsers } from '../sql/links.js';
 import { PAGE_COLUMNS, PAGE_REF_COLUMNS, toPage } from '../sql/row-columns.js';
-import { titleBounds } from '../sql/prefix-range.js';
+import { titleBounds, whereBound } from '../sql/prefix-range.js';
 import { distinctValuesSql } from './relations.js';
 
 export class PostgresLinkStore implements LinkStore {
@@ -91,13 +99,7 @@ export class PostgresLinkStore implements LinkStore {
    * limit; the sort is over the batch's rows. The batch is joined as a list, not a set, as the SQLite store
    * joins it (a page given twice has its rows twice).
    */
-  async imagesOf(o: {
-    pageids: readonly number[];
-    start?: { pageid: number; name: string };
-    only?: readonly string[];
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ pageid: number; name: string }>> {
+  async imagesOf(o: ImagesOfOptions): Promise<Array<{ pageid: number; name: string }>> {
     if (o.pageids.length === 0 || (o.only && o.only.length === 0)) return [];
     const dir = o.descending ? ' DESC' : '';
     const v: Record<string, unknown> = { ids: o.pageids, limit: o.limit };
@@ -107,24 +109,14 @@ export class PostgresLinkStore implements LinkStore {
       v.startPage = o.start.pageid;
       v.startName = o.start.name;
     }
-    if (o.only !== undefined) {
-      where.push('il_to = ANY(@only::text[])');
-      v.only = o.only;
-    }
+    whereBound(where, v, 'il_to = ANY(@only::text[])', 'only', o.only);
     const sql = `SELECT x.* FROM unnest(@ids::bigint[]) AS j(id) CROSS JOIN LATERAL (
         SELECT il_from AS pageid, il_to AS name FROM imagelinks WHERE ${where.join(' AND ')} ORDER BY il_to${dir} LIMIT @limit) x
       ORDER BY x.pageid${dir}, x.name${dir} LIMIT @limit`;
     return this.db.named<{ pageid: number; name: string }>('LinkStore.imagesOf', sql, v);
   }
 
-  async fileUsers(o: {
-    target: string;
-    namespace?: number;
-    fromId?: number;
-    redirect?: boolean;
-    descending: boolean;
-    limit: number;
-  }): Promise<FileUserRow[]> {
+  async fileUsers(o: FileUsersOptions): Promise<FileUserRow[]> {
     const { sql, values } = fileUsersStatement(o, POSTGRES_DIALECT);
     return toFileUsers(await this.db.named<any>('LinkStore.fileUsers', sql, values));
   }

@@ -1,22 +1,17 @@
 /** The imagelinks statements that read the same in SQLite and PostgreSQL, shared by the two link stores. */
-import type { FileUserRow } from '../link-store.js';
+import type { FileUserRow, FileUsersOptions } from '../link-store.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
+import { whereBound } from './prefix-range.js';
 
 /**
  * list=imageusage: a range scan of the primary key (il_to, il_from), or of il_to_from_namespace (il_to,
  * il_from_namespace, il_from) for one namespace; each row joined to its page (by primary key) for title
  * and redirect flag.
  */
-export function fileUsersStatement(
-  o: { target: string; namespace?: number; fromId?: number; redirect?: boolean; descending: boolean; limit: number },
-  d: SqlDialect,
-): SqlStatement {
+export function fileUsersStatement(o: FileUsersOptions, d: SqlDialect): SqlStatement {
   const where = ['il_to = @target'];
   const values: Record<string, unknown> = { target: o.target, limit: o.limit };
-  if (o.namespace !== undefined) {
-    where.push('il_from_namespace = @ns');
-    values.ns = o.namespace;
-  }
+  whereBound(where, values, 'il_from_namespace = @ns', 'ns', o.namespace);
   if (o.fromId !== undefined) {
     const op = o.descending ? '<=' : '>=';
     where.push(`il_from ${op} @fromId`);

@@ -61,3 +61,10 @@ export function titleBoundsWhere(col: string, shape: number, bit: number, where:
   if (shape & (bit * 2)) where.push(`${col} ${le} @to`);
   if (shape & (bit * 4)) where.push(`${col} >= @prefix AND ${col} < @prefixEnd`);
 }
+
+/** `clause` on `where` and `value` bound on `v` as `@name`, when `value` is given */
+export function whereBound(where: string[], v: Record<string, unknown>, clause: string, name: string, value: unknown): void {
+  if (value === undefined) return;
+  where.push(clause);
+  v[name] = value;
+}

@@ -14,7 +14,7 @@ import type {
   TargetTable,
 } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
-import { prefixEnd, titleBounds } from './prefix-range.js';
+import { prefixEnd, titleBounds, whereBound } from './prefix-range.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
 
 export interface TargetColumns {
@@ -202,14 +202,8 @@ export function extUrlUsageStatement(
 export function langLinksOfStatement(o: LangLinksOfOptions, d: SqlDialect): SqlStatement {
   const values: Record<string, unknown> = { limit: o.limit };
   const where = [d.amongIds('ll_from', o.pageids, 'ids', values)];
-  if (o.lang !== undefined) {
-    where.push('ll_lang = @lang');
-    values.lang = o.lang;
-  }
-  if (o.title !== undefined) {
-    where.push('ll_title = @title');
-    values.title = o.title;
-  }
+  whereBound(where, values, 'll_lang = @lang', 'lang', o.lang);
+  whereBound(where, values, 'll_title = @title', 'title', o.title);
   if (o.continueAt) {
     where.push(`(ll_from, ll_lang) ${o.descending ? '<=' : '>='} (@cf, @cl)`);
     values.cf = o.continueAt.from;
@@ -224,14 +218,8 @@ export function langLinksOfStatement(o: LangLinksOfOptions, d: SqlDialect): SqlS
 export function iwLinksOfStatement(o: IwLinksOfOptions, d: SqlDialect): SqlStatement {
   const values: Record<string, unknown> = { limit: o.limit };
   const where = [d.amongIds('iwl_from', o.pageids, 'ids', values)];
-  if (o.prefix !== undefined) {
-    where.push('iwl_prefix = @prefix');
-    values.prefix = o.prefix;
-  }
-  if (o.title !== undefined) {
-    where.push('iwl_title = @title');
-    values.title = o.title;
-  }
+  whereBound(where, values, 'iwl_prefix = @prefix', 'prefix', o.prefix);
+  whereBound(where, values, 'iwl_title = @title', 'title', o.title);
   if (o.continueAt) {
     where.push(`(iwl_from, iwl_prefix, iwl_title) ${o.descending ? '<=' : '>='} (@cf, @cp, @ct)`);
     Object.assign(values, { cf: o.continueAt.from, cp: o.continueAt.prefix, ct: o.continueAt.title });

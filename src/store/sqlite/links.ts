@@ -1,5 +1,13 @@
 import type { Db } from './db.js';
-import type { FileUsageOptions, FileUsagePages, FileUsageRow, FileUserRow, LinkStore } from '../link-store.js';
+import type {
+  FileUsageOptions,
+  FileUsagePages,
+  FileUsageRow,
+  FileUserRow,
+  FileUsersOptions,
+  ImagesOfOptions,
+  LinkStore,
+} from '../link-store.js';
 import { PAGE_COLUMN_LIST, PAGE_REF_COLUMN_LIST, pageRefFromArray } from '../sql/row-columns.js';
 import type { PageRef } from '../page-store.js';
 import { StatementCache, jsonRowsSql } from './statement-cache.js';
@@ -111,13 +119,7 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   /** A range scan of the il_from index (il_from, il_to) per page of the batch; the sort is over the batch's rows. */
-  async imagesOf(o: {
-    pageids: readonly number[];
-    start?: { pageid: number; name: string };
-    only?: readonly string[];
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ pageid: number; name: string }>> {
+  async imagesOf(o: ImagesOfOptions): Promise<Array<{ pageid: number; name: string }>> {
     if (o.pageids.length === 0 || (o.only && o.only.length === 0)) return [];
     const dir = o.descending ? ' DESC' : '';
     const v: Record<string, unknown> = { ids: JSON.stringify(o.pageids), limit: o.limit };
@@ -136,14 +138,7 @@ export class SqliteLinkStore implements LinkStore {
     return this.images.all<{ pageid: number; name: string }>(sql, v);
   }
 
-  async fileUsers(o: {
-    target: string;
-    namespace?: number;
-    fromId?: number;
-    redirect?: boolean;
-    descending: boolean;
-    limit: number;
-  }): Promise<FileUserRow[]> {
+  async fileUsers(o: FileUsersOptions): Promise<FileUserRow[]> {
     const { sql, values } = fileUsersStatement(o, SQLITE_DIALECT);
     return toFileUsers(this.users.all<any>(sql, values));
   }
