@@ -97,6 +97,44 @@ export interface LangLinksOfOptions {
   limit: number;
 }
 
+/** prop=pageprops' options: the batch's pages, the property names to keep alone */
+export interface PropsOfOptions {
+  pageids: readonly number[];
+  names?: readonly string[];
+}
+
+/** list=pageswithprop's options: the property, where to start */
+export interface PagesWithPropOptions {
+  name: string;
+  fromId?: number;
+  descending: boolean;
+  limit: number;
+}
+
+/** prop=extlinks' options: the batch's pages, the el_index prefix, the rows to skip */
+export interface ExtLinksOfOptions {
+  pageids: readonly number[];
+  indexPrefix?: string;
+  offset: number;
+  limit: number;
+}
+
+/** list=exturlusage's options: the el_index prefix, the pages' namespaces, the rows to skip */
+export interface ExtUrlUsageOptions {
+  indexPrefix?: string;
+  namespaces?: readonly number[];
+  offset: number;
+  limit: number;
+}
+
+/** list=random's options: the namespaces, redirects or not, the page_random to start at */
+export interface RandomPagesOptions {
+  namespaces: readonly number[];
+  redirect: boolean;
+  from: number;
+  limit: number;
+}
+
 export interface IwLinksOfOptions {
   pageids: readonly number[];
   prefix?: string;
@@ -136,14 +174,9 @@ export interface RelationStore {
   allLinkTitles(o: AllLinksOptions & { continueAt?: string }): Promise<string[]>;
 
   /** prop=pageprops: the properties of these pages from page id `fromId` on, in (page, name) order */
-  propsOf(o: { pageids: readonly number[]; names?: readonly string[] }): Promise<Array<{ page: number; name: string; value: string }>>;
+  propsOf(o: PropsOfOptions): Promise<Array<{ page: number; name: string; value: string }>>;
   /** list=pageswithprop: pages with property `name`, in page id order from `fromId` (inclusive) */
-  pagesWithProp(o: {
-    name: string;
-    fromId?: number;
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>>;
+  pagesWithProp(o: PagesWithPropOptions): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>>;
   /** list=pagepropnames: distinct property names from `from` (inclusive), one seek each */
   propNames(o: { from?: string; limit: number }): Promise<string[]>;
 
@@ -151,19 +184,9 @@ export interface RelationStore {
    * prop=extlinks: external links of these pages in (page, URL) order, each URL once per page; only those
    * whose el_index starts with `indexPrefix` when given. `offset` rows are skipped (1.25's eloffset).
    */
-  extLinksOf(o: {
-    pageids: readonly number[];
-    indexPrefix?: string;
-    offset: number;
-    limit: number;
-  }): Promise<Array<{ from: number; url: string }>>;
+  extLinksOf(o: ExtLinksOfOptions): Promise<Array<{ from: number; url: string }>>;
   /** list=exturlusage: rows of the el_index index from `indexPrefix`, after `offset` rows (1.25's euoffset) */
-  extUrlUsage(o: {
-    indexPrefix?: string;
-    namespaces?: readonly number[];
-    offset: number;
-    limit: number;
-  }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>>;
+  extUrlUsage(o: ExtUrlUsageOptions): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>>;
 
   /** prop=langlinks: (page, language) order from `continueAt` (inclusive) */
   langLinksOf(o: LangLinksOfOptions): Promise<Array<{ from: number; lang: string; title: string }>>;
@@ -176,10 +199,5 @@ export interface RelationStore {
    * list=random: up to `limit` pages of each of these namespaces with page_random >= `from`, redirects or
    * not, lowest page_random first (the caller merges the namespaces).
    */
-  randomPages(o: {
-    namespaces: readonly number[];
-    redirect: boolean;
-    from: number;
-    limit: number;
-  }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>>;
+  randomPages(o: RandomPagesOptions): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>>;
 }

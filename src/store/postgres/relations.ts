@@ -5,6 +5,11 @@ import type {
   LinkRow,
   LinkerRow,
   IwLinksOfOptions,
+  PropsOfOptions,
+  PagesWithPropOptions,
+  ExtLinksOfOptions,
+  ExtUrlUsageOptions,
+  RandomPagesOptions,
   LangLinksOfOptions,
   LinkersOfOptions,
   LinkersOptions,
@@ -130,21 +135,13 @@ export class PostgresRelationStore implements RelationStore {
     return rows.map((r) => r.v);
   }
 
-  async propsOf(o: {
-    pageids: readonly number[];
-    names?: readonly string[];
-  }): Promise<Array<{ page: number; name: string; value: string }>> {
+  async propsOf(o: PropsOfOptions): Promise<Array<{ page: number; name: string; value: string }>> {
     if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
     const { sql, values } = propsOfStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.propsOf', sql, values);
   }
 
-  async pagesWithProp(o: {
-    name: string;
-    fromId?: number;
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
+  async pagesWithProp(o: PagesWithPropOptions): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
     const { sql, values } = pagesWithPropStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.pagesWithProp', sql, values);
   }
@@ -160,23 +157,13 @@ export class PostgresRelationStore implements RelationStore {
     return rows.map((r) => r.v);
   }
 
-  async extLinksOf(o: {
-    pageids: readonly number[];
-    indexPrefix?: string;
-    offset: number;
-    limit: number;
-  }): Promise<Array<{ from: number; url: string }>> {
+  async extLinksOf(o: ExtLinksOfOptions): Promise<Array<{ from: number; url: string }>> {
     if (o.pageids.length === 0) return [];
     const { sql, values } = extLinksOfStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.extLinksOf', sql, values);
   }
 
-  async extUrlUsage(o: {
-    indexPrefix?: string;
-    namespaces?: readonly number[];
-    offset: number;
-    limit: number;
-  }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
+  async extUrlUsage(o: ExtUrlUsageOptions): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
     if (o.namespaces && o.namespaces.length === 0) return [];
     const { sql, values } = extUrlUsageStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.extUrlUsage', sql, values);
@@ -213,12 +200,7 @@ export class PostgresRelationStore implements RelationStore {
     }
   }
 
-  async randomPages(o: {
-    namespaces: readonly number[];
-    redirect: boolean;
-    from: number;
-    limit: number;
-  }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
+  async randomPages(o: RandomPagesOptions): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
     if (o.namespaces.length === 0) return [];
     // per namespace a range of page_random_namespace (redirect, ns, random), in the order the namespaces
     // were given; page id breaks ties of page_random as SQLite's index (whose rows end with the rowid) does

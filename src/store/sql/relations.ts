@@ -7,6 +7,10 @@ import type {
   AllLinksOptions,
   BacklinkTable,
   IwLinksOfOptions,
+  PropsOfOptions,
+  PagesWithPropOptions,
+  ExtLinksOfOptions,
+  ExtUrlUsageOptions,
   LangLinksOfOptions,
   LinkersOfOptions,
   LinkersOptions,
@@ -137,7 +141,7 @@ export function linkersConditions(o: LinkersOptions, d: SqlDialect): { where: st
 }
 
 /** prop=pageprops: the named properties (all when `names` is not given) of a batch of pages */
-export function propsOfStatement(o: { pageids: readonly number[]; names?: readonly string[] }, d: SqlDialect): SqlStatement {
+export function propsOfStatement(o: PropsOfOptions, d: SqlDialect): SqlStatement {
   const values: Record<string, unknown> = {};
   const where = [d.amongIds('pp_page', o.pageids, 'ids', values)];
   if (o.names) where.push(d.amongTexts('pp_propname', o.names, 'n', values));
@@ -146,10 +150,7 @@ export function propsOfStatement(o: { pageids: readonly number[]; names?: readon
 }
 
 /** list=pageswithprop: a range of the (propname, page) index joined with each page */
-export function pagesWithPropStatement(
-  o: { name: string; fromId?: number; descending: boolean; limit: number },
-  d: SqlDialect,
-): SqlStatement {
+export function pagesWithPropStatement(o: PagesWithPropOptions, d: SqlDialect): SqlStatement {
   const values: Record<string, unknown> = { name: o.name, limit: o.limit };
   const where = ['pp_propname = @name'];
   if (o.fromId !== undefined) {
@@ -171,10 +172,7 @@ function indexPrefixBounds(indexPrefix: string | undefined, where: string[], val
 }
 
 /** prop=extlinks: the external links of a batch of pages, each URL once per page */
-export function extLinksOfStatement(
-  o: { pageids: readonly number[]; indexPrefix?: string; offset: number; limit: number },
-  d: SqlDialect,
-): SqlStatement {
+export function extLinksOfStatement(o: ExtLinksOfOptions, d: SqlDialect): SqlStatement {
   const values: Record<string, unknown> = { limit: o.limit, offset: o.offset };
   const where = [d.amongIds('el_from', o.pageids, 'ids', values)];
   indexPrefixBounds(o.indexPrefix, where, values);
@@ -184,10 +182,7 @@ export function extLinksOfStatement(
 }
 
 /** list=exturlusage: the el_index index in order, joined with each linking page */
-export function extUrlUsageStatement(
-  o: { indexPrefix?: string; namespaces?: readonly number[]; offset: number; limit: number },
-  d: SqlDialect,
-): SqlStatement {
+export function extUrlUsageStatement(o: ExtUrlUsageOptions, d: SqlDialect): SqlStatement {
   const values: Record<string, unknown> = { limit: o.limit, offset: o.offset };
   const where: string[] = [];
   indexPrefixBounds(o.indexPrefix, where, values);

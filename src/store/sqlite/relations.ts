@@ -6,6 +6,11 @@ import type {
   LinkRow,
   LinkerRow,
   IwLinksOfOptions,
+  PropsOfOptions,
+  PagesWithPropOptions,
+  ExtLinksOfOptions,
+  ExtUrlUsageOptions,
+  RandomPagesOptions,
   LangLinksOfOptions,
   LinkersOfOptions,
   LinkersOptions,
@@ -169,21 +174,13 @@ export class SqliteRelationStore implements RelationStore {
     return c;
   }
 
-  async propsOf(o: {
-    pageids: readonly number[];
-    names?: readonly string[];
-  }): Promise<Array<{ page: number; name: string; value: string }>> {
+  async propsOf(o: PropsOfOptions): Promise<Array<{ page: number; name: string; value: string }>> {
     if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
     const { sql, values } = propsOfStatement(o, SQLITE_DIALECT);
     return this.cache('propsOf').all(sql, values);
   }
 
-  async pagesWithProp(o: {
-    name: string;
-    fromId?: number;
-    descending: boolean;
-    limit: number;
-  }): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
+  async pagesWithProp(o: PagesWithPropOptions): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
     const { sql, values } = pagesWithPropStatement(o, SQLITE_DIALECT);
     return this.cache('pagesWithProp').all(sql, values);
   }
@@ -209,23 +206,13 @@ export class SqliteRelationStore implements RelationStore {
     return out;
   }
 
-  async extLinksOf(o: {
-    pageids: readonly number[];
-    indexPrefix?: string;
-    offset: number;
-    limit: number;
-  }): Promise<Array<{ from: number; url: string }>> {
+  async extLinksOf(o: ExtLinksOfOptions): Promise<Array<{ from: number; url: string }>> {
     if (o.pageids.length === 0) return [];
     const { sql, values } = extLinksOfStatement(o, SQLITE_DIALECT);
     return this.cache('extLinksOf').all(sql, values);
   }
 
-  async extUrlUsage(o: {
-    indexPrefix?: string;
-    namespaces?: readonly number[];
-    offset: number;
-    limit: number;
-  }): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
+  async extUrlUsage(o: ExtUrlUsageOptions): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
     if (o.namespaces && o.namespaces.length === 0) return [];
     const { sql, values } = extUrlUsageStatement(o, SQLITE_DIALECT);
     return this.cache('extUrlUsage').all(sql, values);
@@ -251,12 +238,7 @@ export class SqliteRelationStore implements RelationStore {
     return this.iwMap;
   }
 
-  async randomPages(o: {
-    namespaces: readonly number[];
-    redirect: boolean;
-    from: number;
-    limit: number;
-  }): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
+  async randomPages(o: RandomPagesOptions): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
     const out: Array<{ pageid: number; ns: number; title: string; random: number }> = [];
     const sql =
       'SELECT page_id AS pageid, page_namespace AS ns, page_title AS title, page_random AS random FROM page INDEXED BY page_random_namespace' +
