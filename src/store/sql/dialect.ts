@@ -46,18 +46,35 @@ function listOf(values: readonly unknown[], name: string, v: Record<string, unkn
   return names.join(', ');
 }
 
+/** SQLite's `col` among a few values, each bound on `v` (amongNumbers, amongTexts) */
+function sqliteAmong(col: string, values: readonly unknown[], name: string, v: Record<string, unknown>): string {
+  return `${col} IN (${listOf(values, name, v)})`;
+}
+
+/** SQLite's `col` among a batch of any length, bound on `v` as one JSON text `@name` (amongIds, amongTextBatch) */
+function sqliteAmongBatch(col: string, values: readonly unknown[], name: string, v: Record<string, unknown>): string {
+  v[name] = JSON.stringify(values);
+  return `${col} IN (SELECT value FROM json_each(@${name}))`;
+}
+
+/** PostgreSQL's `col` among numbers bound on `v` as the bigint array `@name` (amongNumbers, amongIds) */
+function postgresAmongNumbers(col: string, values: readonly number[], name: string, v: Record<string, unknown>): string {
+  v[name] = values;
+  return `${col} = ANY(@${name}::bigint[])`;
+}
+
+/** PostgreSQL's `col` among texts bound on `v` as the text array `@name` (amongTexts, amongTextBatch) */
+function postgresAmongTexts(col: string, values: readonly string[], name: string, v: Record<string, unknown>): string {
+  v[name] = values;
+  return `${col} = ANY(@${name}::text[])`;
+}
+
 export const SQLITE_DIALECT: SqlDialect = {
   unindexed: (col) => '+' + col,
-  amongNumbers: (col, values, name, v) => `${col} IN (${listOf(values, name, v)})`,
-  amongTexts: (col, values, name, v) => `${col} IN (${listOf(values, name, v)})`,
-  amongIds: (col, ids, name, v) => {
-    v[name] = JSON.stringify(ids);
-    return `${col} IN (SELECT value FROM json_each(@${name}))`;
-  },
-  amongTextBatch: (col, values, name, v) => {
-    v[name] = JSON.stringify(values);
-    return `${col} IN (SELECT value FROM json_each(@${name}))`;
-  },
+  amongNumbers: sqliteAmong,
+  amongTexts: sqliteAmong,
+  amongIds: sqliteAmongBatch,
+  amongTextBatch: sqliteAmongBatch,
   eachId: (ids, name, v) => {
     v[name] = JSON.stringify(ids);
     return { source: `json_each(@${name}) j`, id: 'j.value' };
@@ -72,22 +89,10 @@ export const SQLITE_DIALECT: SqlDialect = {
 
 export const POSTGRES_DIALECT: SqlDialect = {
   unindexed: (col) => col,
-  amongNumbers: (col, values, name, v) => {
-    v[name] = values;
-    return `${col} = ANY(@${name}::bigint[])`;
-  },
-  amongTexts: (col, values, name, v) => {
-    v[name] = values;
-    return `${col} = ANY(@${name}::text[])`;
-  },
-  amongIds: (col, ids, name, v) => {
-    v[name] = ids;
-    return `${col} = ANY(@${name}::bigint[])`;
-  },
-  amongTextBatch: (col, values, name, v) => {
-    v[name] = values;
-    return `${col} = ANY(@${name}::text[])`;
-  },
+  amongNumbers: postgresAmongNumbers,
+  amongTexts: postgresAmongTexts,
+  amongIds: postgresAmongNumbers,
+  amongTextBatch: postgresAmongTexts,
   eachId: (ids, name, v) => {
     v[name] = ids;
     return { source: `unnest(@${name}::bigint[]) AS t(id)`, id: 't.id' };

@@ -33,24 +33,8 @@ export function recentChangesStatement(o: RecentChangeOptions, d: SqlDialect): {
   if (o.start !== undefined) where.push(`rc_timestamp ${lo} @start`);
   if (o.end !== undefined) where.push(`rc_timestamp ${hi} @end`);
   if (o.from) where.push(rowCmp(['rc_timestamp', 'rc_id'], lo, ['@fromTs', '@fromId']));
-  if (o.namespaces)
-    where.push(
-      d.amongNumbers(
-        'rc_namespace',
-        o.namespaces.map((n) => Number(n)),
-        'namespaces',
-        values,
-      ),
-    );
-  if (o.types)
-    where.push(
-      d.amongNumbers(
-        'rc_type',
-        o.types.map((n) => Number(n)),
-        'types',
-        values,
-      ),
-    );
+  if (o.namespaces) where.push(d.amongNumbers('rc_namespace', o.namespaces.map(Number), 'namespaces', values));
+  if (o.types) where.push(d.amongNumbers('rc_type', o.types.map(Number), 'types', values));
   if (o.user !== undefined) where.push('rc_user_text = @user');
   if (o.excludeUser !== undefined) where.push('rc_user_text != @excludeUser');
   if (o.minor !== undefined) where.push(`rc_minor ${o.minor ? '!=' : '='} 0`);

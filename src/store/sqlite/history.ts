@@ -57,21 +57,11 @@ export class SqliteHistoryStore implements HistoryStore {
   }
 
   async revisionsByIds(ids: readonly number[]): Promise<RevisionRecord[]> {
-    const out: RevisionRecord[] = [];
-    for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
-      const r = this.revById.get(id);
-      if (r) out.push(toRev(r));
-    }
-    return out;
+    return revisionsInIdOrder(this.revById, ids);
   }
 
   async latestRevisions(pageids: readonly number[]): Promise<RevisionRecord[]> {
-    const out: RevisionRecord[] = [];
-    for (const id of [...new Set(pageids)].sort((a, b) => a - b)) {
-      const r = this.latest.get(id);
-      if (r) out.push(toRev(r));
-    }
-    return out;
+    return revisionsInIdOrder(this.latest, pageids);
   }
 
   async pageHistory(o: PageHistoryOptions): Promise<RevisionRecord[]> {
@@ -227,4 +217,14 @@ export class SqliteHistoryStore implements HistoryStore {
     const { sql, values } = recentChangesStatement(o, SQLITE_DIALECT);
     return this.cache.all(sql, values).map(toRecentChange);
   }
+}
+
+/** the revisions `stmt` finds by each id of `ids` (one seek each), once per id, in id order */
+function revisionsInIdOrder(stmt: Statement<[number]>, ids: readonly number[]): RevisionRecord[] {
+  const out: RevisionRecord[] = [];
+  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+    const r = stmt.get(id);
+    if (r) out.push(toRev(r));
+  }
+  return out;
 }
