@@ -11,7 +11,7 @@ import {
 import { StatementCache, jsonRowsSql } from './statement-cache.js';
 import { boundBit, titleBoundsBits, titleBoundsWhere } from '../sql/prefix-range.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
-import { FILE_COLUMNS, filePageFromArray } from '../sql/row-columns.js';
+import { FILE_COLUMNS, PAGE_COLUMN_LIST, filePageFromArray } from '../sql/row-columns.js';
 
 export class SqliteFileStore implements FileStore {
   private readonly existingStmt: Statement<[string]>;
@@ -147,18 +147,11 @@ export class SqliteFileStore implements FileStore {
   }
 }
 
-/** listPages(full)'s columns (PAGE_LIST_COLUMNS_FULL), in their order */
-const PAGE_LIST_FULL = [
-  'img_name',
-  'img_timestamp',
-  'page_id',
-  'page_is_redirect',
-  'page_len',
-  'page_latest',
-  'page_touched',
-  'page_rev_count',
-  'page_content_model',
-];
+/**
+ * listPages(full)'s columns (PAGE_LIST_COLUMNS_FULL), in their order: the file's name and timestamp, then
+ * the description page's columns but its namespace and title (the file's)
+ */
+const PAGE_LIST_FULL = ['img_name', 'img_timestamp', 'page_id'].concat(PAGE_COLUMN_LIST.slice(3));
 
 /**
  * listPages()' statement for PageRefs: the names, the description pages (img_page: id * 2 + redirect flag;

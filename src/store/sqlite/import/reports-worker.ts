@@ -7,7 +7,7 @@
  * then 'done'.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import { openScratchDb } from './scratch-db.js';
 import { buildReports, REPORT_TABLES_SQL } from './reports.js';
 
 export interface ReportsWorkerData {
@@ -19,15 +19,10 @@ export interface ReportsWorkerData {
 }
 
 const data = workerData as ReportsWorkerData;
-const db = new Database(data.side);
 // main. only: without a schema these pragmas would apply to the build file attached below too (an
-// exclusive lock there would shut the import's own connection out)
-db.unsafeMode(true);
-db.pragma('main.journal_mode = OFF');
-db.unsafeMode(false);
-db.pragma('main.synchronous = OFF');
-db.pragma('main.locking_mode = EXCLUSIVE');
-db.pragma('temp_store = FILE'); // the reports' sorts and groupings spill to temp files, as on the import's connection
+// exclusive lock there would shut the import's own connection out); the reports' sorts and groupings
+// spill to temp files, as on the import's connection
+const db = openScratchDb(data.side, 'main.');
 db.exec(REPORT_TABLES_SQL);
 db.prepare('ATTACH ? AS src').run(data.file);
 // beside the import's 256 MiB, while the semantic indexes are built: 64 MiB put the import's peak at 991 MiB at
