@@ -17,6 +17,31 @@ export const MAGIC_WORDS: readonly MagicWord[] = magicWordData as MagicWord[];
 /** Language::fetchLanguageNames(): code → autonym */
 export const LANGUAGE_NAMES: ReadonlyArray<readonly [string, string]> = languageData as Array<[string, string]>;
 
+/** The revision magic words ({{REVISIONID}} …): variables, and functions of another page's revision */
+const REVISION_WORDS = [
+  'revisionid',
+  'revisionday',
+  'revisionday2',
+  'revisionmonth',
+  'revisionmonth1',
+  'revisionyear',
+  'revisiontimestamp',
+  'revisionuser',
+];
+
+/** CoreParserFunctions' URL functions: function hooks, which the preprocessor keeps as written */
+export const URL_FUNCTIONS = ['localurl', 'localurle', 'fullurl', 'fullurle', 'canonicalurl', 'canonicalurle'];
+
+/** CoreParserFunctions' site statistics functions: function hooks, which the preprocessor keeps as written */
+export const STATISTICS_FUNCTIONS = [
+  'numberofpages',
+  'numberofusers',
+  'numberofactiveusers',
+  'numberofarticles',
+  'numberoffiles',
+  'numberofadmins',
+];
+
 /** MagicWord::getVariableIDs() of 1.25 (no NUMBEROFVIEWS: hit counters left core in 1.25) */
 export const VARIABLES = [
   '!',
@@ -63,14 +88,7 @@ export const VARIABLES = [
   'currentdow',
   'localweek',
   'localdow',
-  'revisionid',
-  'revisionday',
-  'revisionday2',
-  'revisionmonth',
-  'revisionmonth1',
-  'revisionyear',
-  'revisiontimestamp',
-  'revisionuser',
+  ...REVISION_WORDS,
   'revisionsize',
   'subpagename',
   'subpagenamee',
@@ -110,23 +128,13 @@ export const FUNCTION_HOOKS = [
   'ucfirst',
   'lc',
   'uc',
-  'localurl',
-  'localurle',
-  'fullurl',
-  'fullurle',
-  'canonicalurl',
-  'canonicalurle',
+  ...URL_FUNCTIONS,
   'formatnum',
   'grammar',
   'gender',
   'plural',
   'bidi',
-  'numberofpages',
-  'numberofusers',
-  'numberofactiveusers',
-  'numberofarticles',
-  'numberoffiles',
-  'numberofadmins',
+  ...STATISTICS_FUNCTIONS,
   'numberingroup',
   'numberofedits',
   'language',
@@ -160,14 +168,7 @@ export const FUNCTION_HOOKS = [
   'subjectpagename',
   'subjectpagenamee',
   'pageid',
-  'revisionid',
-  'revisionday',
-  'revisionday2',
-  'revisionmonth',
-  'revisionmonth1',
-  'revisionyear',
-  'revisiontimestamp',
-  'revisionuser',
+  ...REVISION_WORDS,
   'cascadingsources',
   'int',
   'special',

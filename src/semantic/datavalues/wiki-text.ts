@@ -2,6 +2,7 @@
  * SMWDataValue::getShortWikiText of a stored value, linked (a linker given) or not: how the result
  * printers write a value.
  */
+import { URL_PROTOCOLS as WIKI_URL_PROTOCOLS } from '../../wiki/external-urls.js';
 import type { TitleCodec } from '../../wiki/titles.js';
 import { DI } from '../types.js';
 import { formatNumber } from './number.js';
@@ -57,32 +58,4 @@ export function valueText(v: PrintValue, type: string, linked: boolean, codec: T
 }
 
 /** $wgUrlProtocols of MediaWiki 1.25: a URI value links only with one of these schemes */
-const URL_PROTOCOLS = new Set([
-  'bitcoin:',
-  'ftp://',
-  'ftps://',
-  'geo:',
-  'git://',
-  'gopher://',
-  'http://',
-  'https://',
-  'irc://',
-  'ircs://',
-  'magnet:',
-  'mailto:',
-  'mms://',
-  'news:',
-  'nntp://',
-  'redis://',
-  'sftp://',
-  'sip:',
-  'sips:',
-  'sms:',
-  'ssh://',
-  'svn://',
-  'tel:',
-  'telnet://',
-  'urn:',
-  'worldwind://',
-  'xmpp:',
-]);
+const URL_PROTOCOLS = new Set(WIKI_URL_PROTOCOLS);

@@ -4,6 +4,7 @@
  */
 import { convertGrammar, convertPlural, formatNumText, parseFormattedNumber } from '../../../wiki/language.js';
 import { htmlspecialchars } from '../../../wiki/html.js';
+import { STATISTICS_FUNCTIONS, URL_FUNCTIONS } from '../../../wiki/site-facts.js';
 import { phpFloatCast } from '../../../php/numbers.js';
 import { phpTrim } from '../../../php/strings.js';
 import { LITERAL, NOT_FOUND } from '../expander.js';
@@ -93,24 +94,14 @@ export function registerCoreFunctions(table: ParserFunctionTable): void {
   // Functions that need the wiki's live state or its URLs: kept as written, and never taken for templates.
   table.registerCaseInsensitive(
     [
-      'localurl',
-      'localurle',
-      'fullurl',
-      'fullurle',
-      'canonicalurl',
-      'canonicalurle',
+      ...URL_FUNCTIONS,
       'filepath',
       'special',
       'speciale',
       'bidi',
       '#formatdate',
       '#dateformat',
-      'numberofpages',
-      'numberofusers',
-      'numberofactiveusers',
-      'numberofarticles',
-      'numberoffiles',
-      'numberofadmins',
+      ...STATISTICS_FUNCTIONS,
       'numberofedits',
       'numberofviews',
       'pageid',
