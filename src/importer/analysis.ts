@@ -191,15 +191,7 @@ export class PageAnalyzer {
 
   /** CSS, JavaScript, JSON pages have no links; the hooks still see them */
   private unlinked(page: PageWithText): PageResult {
-    const analysis: PageAnalysis = {
-      pageId: page.id,
-      ns: page.ns,
-      dbkey: page.dbkey,
-      isRedirect: page.isRedirect,
-      latestTimestamp: page.latestTimestamp,
-      categories: [],
-    };
-    return this.withHooks({ page: head(page), links: null, analysis, hooks: [] }, page.text);
+    return this.withHooks({ page: head(page), links: null, analysis: pageAnalysis(page, []), hooks: [] }, page.text);
   }
 
   private withHooks(r: PageResult, text: string): PageResult {
@@ -211,15 +203,8 @@ export class PageAnalyzer {
 
   private wikitext(page: PageWithText): PageResult {
     const { exp, links } = this.expandAndLink(page);
-    const analysis: PageAnalysis = {
-      pageId: page.id,
-      ns: page.ns,
-      dbkey: page.dbkey,
-      isRedirect: page.isRedirect,
-      latestTimestamp: page.latestTimestamp,
-      defaultSort: exp.defaultSort,
-      categories: [...links.categories.keys()],
-    };
+    const analysis = pageAnalysis(page, [...links.categories.keys()]);
+    analysis.defaultSort = exp.defaultSort;
     const r = this.withHooks(
       { page: head(page), links: linkRows(links, exp.templates, page.dbkey.replace(/_/g, ' ')), analysis, hooks: [] },
       exp.text,
@@ -296,6 +281,11 @@ export class PageAnalyzer {
     const text = foldForSearch(page.model === 'wikitext' ? stripMarkup(page.text, strip) : page.text);
     return { id: page.id, ns: page.ns, title, redirects, text };
   }
+}
+
+/** What the hooks are told of a page; a wikitext page's analysis then gets its defaultSort (maybe undefined) */
+function pageAnalysis(p: PageWithText, categories: string[]): PageAnalysis {
+  return { pageId: p.id, ns: p.ns, dbkey: p.dbkey, isRedirect: p.isRedirect, latestTimestamp: p.latestTimestamp, categories };
 }
 
 function head(p: PageWithText): PageResult['page'] {

@@ -13,6 +13,7 @@
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { isoToMw } from '../wiki/timestamps.js';
+import type { RevisionHeader } from '../wiki/revisions.js';
 import { dumpDisplayName, openDump } from './dump-source.js';
 
 export interface DumpNamespace {
@@ -33,16 +34,7 @@ export interface DumpSiteInfo {
   lang?: string;
 }
 
-export interface DumpRevision {
-  id: number;
-  parentId: number;
-  /** TS_MW */
-  timestamp: string;
-  /** user name or IP ('' when deleted) */
-  user: string;
-  userId: number;
-  comment: string;
-  minor: boolean;
+export interface DumpRevision extends RevisionHeader {
   model?: string;
   format?: string;
   /** base-36 SHA-1 as the dump gives it ('' when absent) */
@@ -51,8 +43,6 @@ export interface DumpRevision {
   text: string | null;
   /** the <text bytes="…"> attribute (-1 when absent) */
   bytes: number;
-  /** Revision::DELETED_* bits from deleted="deleted" attributes: 1 text, 2 comment, 4 user */
-  deleted: number;
 }
 
 export interface DumpUpload {

@@ -317,7 +317,7 @@ export function* eachResult(d: EncodedResults): Generator<PageResult> {
     // as analysis.ts makes them: a wikitext page's has defaultSort (maybe undefined), the others' none
     const analysis: PageAnalysis =
       flags & F_LINKS
-        ? { pageId: id, ns, dbkey, isRedirect, latestTimestamp, defaultSort, categories }
+        ? { pageId: id, ns, dbkey, isRedirect, latestTimestamp, categories, defaultSort }
         : { pageId: id, ns, dbkey, isRedirect, latestTimestamp, categories };
     const hookCount = r.num();
     const hooks = new Array<unknown>(hookCount);

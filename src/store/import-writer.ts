@@ -13,6 +13,7 @@
  * throws everything away and leaves the location as it was.
  */
 import type { InterwikiMap } from '../wiki/interwiki.js';
+import type { RevisionHeader } from '../wiki/revisions.js';
 import type { FileRow } from './file-store.js';
 import type { SiteStatistics } from './site-store.js';
 import type { Store } from './store.js';
@@ -90,19 +91,9 @@ export interface Uploader {
   comment: string;
 }
 
-export interface RevisionInput {
-  id: number;
+export interface RevisionInput extends RevisionHeader {
   page: number;
   ns: number;
-  parentId: number;
-  /** TS_MW */
-  timestamp: string;
-  user: string;
-  userId: number;
-  comment: string;
-  minor: boolean;
-  /** Revision::DELETED_* bits */
-  deleted: number;
   /** null when the dump has no text (deleted) */
   text: string | null;
   /** the text in its stored form, made off the writing thread (encodeRevisionText in open.ts): `text` is not read then */
