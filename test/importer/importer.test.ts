@@ -12,83 +12,22 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { importWiki, type ImportSummary } from '../../src/importer/import.js';
-import { DumpError, readDump, type DumpItem, type DumpPage } from '../../src/importer/dump-reader.js';
-import { readDumpThreaded, type ThreadedDumpItem } from '../../src/importer/dump-thread.js';
-import { encodeRevisionText } from '../../src/store/open.js';
-import { DEFLATE_FROM_BYTES, decodeRevisionText, isDeflatedLength } from '../../src/store/revision-text.js';
-import { sha1HexToBase36 } from '../../src/wiki/files.js';
 import { SCHEMA, SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
-import { extractLinks } from '../../src/wikitext/links.js';
 import { TitleCodec } from '../../src/wiki/titles.js';
 import { InterwikiMap } from '../../src/wiki/interwiki.js';
 import { redirectTarget } from '../../src/wikitext/redirect.js';
-import { displayTitleProp } from '../../src/wikitext/display-title.js';
 import { openStore } from '../../src/store/open.js';
 import { createServer } from '../../src/http/server.js';
 import type { PageAnalysis, PageAnalysisHook } from '../../src/importer/hooks.js';
 import { semanticImportHook } from '../../src/importer/semantic-hook.js';
 import { generateBig } from '../../scripts/generate-big.js';
+import { dumpXml, page, pageIds } from '../helpers/dump-pages.js';
 
 // the import command runs on its own too (`wikiquery import` is the same function behind main.js)
 const CLI = path.resolve(import.meta.dirname, '../../src/cli/import-command.js');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80"/></svg>\n';
-
-const NAMESPACES: Array<[number, string]> = [
-  [-2, 'Медіа'],
-  [-1, 'Спеціальна'],
-  [0, ''],
-  [1, 'Обговорення'],
-  [2, 'Користувач'],
-  [4, 'Тестовікі'],
-  [6, 'Файл'],
-  [8, 'MediaWiki'],
-  [10, 'Шаблон'],
-  [14, 'Категорія'],
-];
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-interface Rev {
-  id: number;
-  ts: string;
-  user?: string;
-  userId?: number;
-  ip?: string;
-  comment?: string;
-  text: string;
-}
-
-let nextPageId = 1;
-function page(title: string, ns: number, revs: Rev[] | string, extra = ''): string {
-  const list =
-    typeof revs === 'string' ? [{ id: nextPageId * 100, ts: '2015-01-01T00:00:00Z', user: 'Адмін', userId: 1, text: revs }] : revs;
-  let s = `  <page>\n    <title>${esc(title)}</title>\n    <ns>${ns}</ns>\n    <id>${nextPageId++}</id>\n${extra}`;
-  for (const r of list) {
-    const who = r.ip ? `<ip>${r.ip}</ip>` : `<username>${esc(r.user ?? '')}</username><id>${r.userId ?? 0}</id>`;
-    s += `    <revision>\n      <id>${r.id}</id>\n      <timestamp>${r.ts}</timestamp>\n      <contributor>${who}</contributor>\n`;
-    if (r.comment) s += `      <comment>${esc(r.comment)}</comment>\n`;
-    s += `      <model>wikitext</model>\n      <format>text/x-wiki</format>\n`;
-    s += `      <text xml:space="preserve" bytes="${Buffer.byteLength(r.text)}">${esc(r.text)}</text>\n    </revision>\n`;
-  }
-  return s + '  </page>\n';
-}
-
-function dumpXml(pages: string[]): string {
-  const ns = NAMESPACES.map(([k, v]) => `      <namespace key="${k}" case="first-letter">${esc(v)}</namespace>`).join('\n');
-  return (
-    `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10" xml:lang="uk">\n` +
-    `  <siteinfo>\n    <sitename>Тестовікі</sitename>\n    <dbname>testwiki</dbname>\n` +
-    `    <base>http://localhost/index.php/Головна</base>\n    <generator>MediaWiki 1.25.4</generator>\n` +
-    `    <case>first-letter</case>\n    <namespaces>\n${ns}\n    </namespaces>\n  </siteinfo>\n` +
-    pages.join('') +
-    `</mediawiki>\n`
-  );
-}
 
 const KYIV_TEXT = `'''Київ''' — столиця на [[Дніпро (річка)|Дніпрі]] і на [[дніпро_(річка)]] ще раз.
 Посилання на себе: [[Київ]], на розділ: [[Київ#Історія]], [[Київ (значення)]].
@@ -113,7 +52,7 @@ const hookCalls: string[] = [];
 let expandedKyiv = '';
 
 function setupWiki(): void {
-  nextPageId = 1;
+  pageIds.next = 1;
   const pages = [
     page('Київ', 0, [
       { id: 11, ts: '2014-05-01T10:00:00Z', user: 'Олена', userId: 7, comment: 'створено', text: 'Київ — місто.' },
@@ -720,201 +659,6 @@ describe('import: analysis threads', () => {
   });
 });
 
-describe('dump reader', () => {
-  it('reads schema 0.11 with reordered elements, deleted text and uploads: every revision as read, then the page with its first and latest', async () => {
-    const file = path.join(dir, 'v011.xml');
-    fs.writeFileSync(
-      file,
-      `<?xml version="1.0"?>
-<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11" xml:lang="uk">
-  <page>
-    <title>Сторінка</title><ns>0</ns><id>5</id>
-    <revision>
-      <id>3</id><parentid>2</parentid><timestamp>2020-01-03T00:00:00Z</timestamp>
-      <contributor><username>C</username><id>3</id></contributor>
-      <origin>3</origin><model>wikitext</model><format>text/x-wiki</format>
-      <text bytes="12" sha1="x" xml:space="preserve">третя &amp; остання</text><sha1>abc</sha1>
-    </revision>
-    <revision>
-      <id>1</id><timestamp>2020-01-01T00:00:00Z</timestamp>
-      <contributor deleted="deleted" /><minor/>
-      <sha1>def</sha1><text bytes="5" deleted="deleted" /><model>wikitext</model>
-    </revision>
-    <revision>
-      <id>2</id><timestamp>2020-01-02T00:00:00Z</timestamp><contributor><ip>::1</ip></contributor>
-      <text bytes="3">два</text>
-    </revision>
-  </page>
-</mediawiki>`,
-    );
-    const items = [];
-    for await (const it of readDump(file)) items.push(it);
-    assert.deepEqual(
-      items.map((i) => i.type),
-      ['revision', 'revision', 'revision', 'page'],
-    );
-    const revs = items.flatMap((i) => (i.type === 'revision' ? [i.revision] : []));
-    assert.deepEqual(
-      revs.map((r) => [r.id, r.user, r.deleted, r.text]),
-      [
-        [3, 'C', 0, 'третя & остання'],
-        [1, '', 5, null],
-        [2, '::1', 0, 'два'],
-      ],
-    );
-    const p = (items[3] as { page: DumpPage }).page;
-    assert.equal(p.revisionCount, 3);
-    assert.deepEqual([p.first.id, p.first.user, p.first.minor, p.first.text], [1, '', true, null]);
-    assert.deepEqual(
-      [p.latest.id, p.latest.parentId, p.latest.user, p.latest.userId, p.latest.sha1, p.latest.text, p.latest.bytes],
-      [3, 2, 'C', 3, 'abc', 'третя & остання', 12],
-    );
-  });
-
-  it('reads the same items on a thread of its own, revision texts encoded there or left for the writer; the same errors', async () => {
-    // enough pages for several batches, so that some texts come encoded and some as text
-    const many = path.join(dir, 'threaded.xml');
-    const firstId = nextPageId;
-    fs.writeFileSync(
-      many,
-      dumpXml(
-        Array.from({ length: 1500 }, (_, i) => page(`Сторінка ${i}`, i % 3 === 0 ? 10 : 0, `текст ${i} [[Київ]] `.repeat(1 + (i % 7)))),
-      ),
-    );
-    nextPageId = firstId;
-    for (const file of [path.join(dir, 'v011.xml'), many]) {
-      const plain: DumpItem[] = [];
-      for await (const it of readDump(file)) plain.push(it);
-      const threaded: ThreadedDumpItem[] = [];
-      for await (const it of readDumpThreaded(file)) threaded.push(it);
-      assert.equal(threaded.length, plain.length);
-      threaded.forEach(({ item, prepared }, i) => {
-        const want = plain[i];
-        if (prepared) {
-          assert.ok(want.type === 'revision' && item.type === 'revision' && want.revision.text !== null);
-          assert.deepEqual(Buffer.from(prepared.encoded), Buffer.from(encodeRevisionText(want.revision.text)));
-          assert.equal(prepared.len, Buffer.byteLength(want.revision.text));
-          const text = want.revision.text;
-          assert.equal(prepared.sha1, want.revision.sha1 || sha1HexToBase36(crypto.createHash('sha1').update(text).digest('hex')));
-          assert.deepEqual(item, { ...want, revision: { ...want.revision, text: null } });
-        } else assert.deepEqual(item, want);
-      });
-    }
-    const cut = path.join(dir, 'threaded-cut.xml');
-    fs.writeFileSync(cut, fs.readFileSync(many, 'utf8').slice(0, 200000));
-    const drain = async (items: AsyncIterable<unknown>) => {
-      for await (const _ of items);
-    };
-    const plainError = await drain(readDump(cut)).then(
-      () => null,
-      (e: Error) => e,
-    );
-    const threadedError = await drain(readDumpThreaded(cut)).then(
-      () => null,
-      (e: Error) => e,
-    );
-    assert.ok(plainError instanceof DumpError && threadedError instanceof DumpError);
-    assert.equal(threadedError.message, plainError.message);
-  });
-});
-
-describe('revision texts as stored', () => {
-  it("keeps a text under DEFLATE_FROM_BYTES UTF-8 bytes as it is, a longer one deflated with a window fitted to it: the default window's bytes, read back by a plain raw inflate", () => {
-    // lengths around each window's reach (2^w - 262 bytes), past the largest (32 KB), astral characters on the edges
-    const lengths = [0, 1, 2, 100, 249, 250, 251, 500, 762, 763, 5000, 16122, 16123, 32506, 32507, 40000, 100000];
-    const piece = 'Київ 𝄞 [[Дніпро|річка]] {{Шаблон|x=1}} 😀 ';
-    for (const n of lengths) {
-      // pseudo-random characters (Cyrillic, ASCII, astral) repeated once: the repeat is a match as far back as half the text
-      let seed = n + 1;
-      const half = Array.from({ length: Math.ceil(n / 2) }, () => {
-        seed = (seed * 1103515245 + 12345) % 2147483648;
-        const r = seed % 100;
-        return r < 60
-          ? String.fromCodePoint(0x410 + (r % 48))
-          : r < 95
-            ? String.fromCodePoint(0x20 + r)
-            : String.fromCodePoint(0x1f600 + r);
-      });
-      for (const text of [
-        Array.from(piece.repeat(Math.ceil(n / piece.length) + 1))
-          .slice(0, n)
-          .join(''),
-        [...half, ...half].slice(0, n).join(''),
-      ]) {
-        const bytes = Buffer.from(text, 'utf8');
-        const stored = encodeRevisionText(text);
-        const deflated = isDeflatedLength(bytes.length);
-        assert.equal(deflated, bytes.length >= DEFLATE_FROM_BYTES);
-        assert.ok(decodeRevisionText(stored, deflated ? 1 : 0) === text, `${n} characters`);
-        assert.deepEqual(Buffer.from(encodeRevisionText(text)), Buffer.from(stored), 'the same text, the same bytes');
-        if (deflated) {
-          assert.ok(inflateRawSync(stored).toString('utf8') === text, `${n} characters`);
-          assert.deepEqual(
-            Buffer.from(stored),
-            deflateRawSync(bytes),
-            `${n} characters (${bytes.length} bytes): the default window's bytes`,
-          );
-        } else assert.deepEqual(Buffer.from(stored), bytes, `${n} characters (${bytes.length} bytes): as they are`);
-      }
-    }
-    // the edge, in bytes: 'ї' is two
-    for (const [text, deflated] of [
-      ['a'.repeat(DEFLATE_FROM_BYTES - 1), false],
-      ['a'.repeat(DEFLATE_FROM_BYTES), true],
-      ['ї'.repeat(DEFLATE_FROM_BYTES / 2 - 1) + 'a', false],
-      ['ї'.repeat(DEFLATE_FROM_BYTES / 2), true],
-    ] as const) {
-      const stored = encodeRevisionText(text);
-      assert.equal(isDeflatedLength(Buffer.byteLength(text)), deflated);
-      assert.deepEqual(Buffer.from(stored), deflated ? deflateRawSync(Buffer.from(text)) : Buffer.from(text));
-      assert.equal(decodeRevisionText(stored, deflated ? 1 : 0), text);
-    }
-  });
-});
-
-describe('link extraction details', () => {
-  const codec = TitleCodec.forSite('Тестовікі');
-  const links = (text: string) => extractLinks(text, { codec, ns: 0, dbkey: 'Тест' });
-  it('follows the parser on unclosed and nested constructs', () => {
-    assert.deepEqual([...links('[[A|x [[B]] y]]').pages.keys()], ['0|B']); // a label cannot hold [[
-    assert.deepEqual([...links('[[Файл:X.png|thumb|[[A]] і [[B]]]]').files], ['X.png']);
-    assert.deepEqual([...links('[[Файл:X.png|thumb|[[A]] без кінця').files], []); // the image never closes
-    assert.deepEqual([...links('[[http://example.org]] [[A<nowiki/>B]] [[#розділ]] [[Спеціальна:Пошук]]').pages.keys()], []);
-    assert.deepEqual([...links('[[A%20B]] [[a&amp;b]]').pages.keys()], ['0|A_B', '0|A&b']);
-    assert.deepEqual([...links('[[Категорія:X|1]] [[Категорія:X|2]]').categories], [['X', '2']]);
-  });
-  it('DISPLAYTITLE applies only when it names the page itself (quotes and inline tags kept, block tags escaped)', () => {
-    const codec = TitleCodec.forSite('Тестовікі');
-    const page = { ns: 0, dbkey: 'Київ' };
-    assert.equal(displayTitleProp("''Київ''", page, codec), '<i>Київ</i>');
-    assert.equal(displayTitleProp('<span style="color:red">к</span>иїв', page, codec), '<span style="color:red">к</span>иїв');
-    assert.equal(displayTitleProp('Львів', page, codec), null);
-    assert.equal(displayTitleProp('<div>Київ</div>', page, codec), null);
-    assert.equal(displayTitleProp('Київ#Історія', page, codec), null);
-  });
-  it('reads prefixes with the interwiki map it is given: unknown prefixes are page links, language codes language links', () => {
-    const map = new InterwikiMap([
-      { prefix: 'w', url: 'https://uk.wikipedia.org/wiki/$1', local: false },
-      { prefix: 'de', url: 'https://de.wikipedia.org/wiki/$1', local: false },
-    ]);
-    const l = extractLinks('[[w:Київ]] [[de:Kiew]] [[en:Kyiv]] [[Talk:x]]', { codec, ns: 0, dbkey: 'Тест', interwiki: map });
-    assert.deepEqual([...l.interwikis.values()], [{ prefix: 'w', title: 'Київ' }]);
-    assert.deepEqual([...l.langs], [['de', 'Kiew']]);
-    assert.deepEqual([...l.pages.keys()], ['0|En:Kyiv', '1|X']);
-    // on a talk page a language prefix makes an interwiki link
-    const talk = extractLinks('[[de:Kiew]]', { codec, ns: 1, dbkey: 'Тест', interwiki: map });
-    assert.deepEqual([...talk.interwikis.values()], [{ prefix: 'de', title: 'Kiew' }]);
-  });
-  it('decodes every HTML5 named entity in titles; unknown names and invalid code points as MediaWiki', () => {
-    assert.deepEqual([...links('[[Категорія:Caf&eacute;]] [[Категорія:&Uuml;ber&nbsp;alles]]').categories.keys()], ['Café', 'Über_alles']);
-    // &NotNestedGreaterGreater; is HTML5 only (two code points); &bogus; stays text; &#0; is U+FFFD, no title character
-    assert.deepEqual(
-      [...links('[[A&NotNestedGreaterGreater;]] [[B&bogus;]] [[C&#0;]] [[D&#x44;]]').pages.keys()],
-      ['0|A⪢̸', '0|B&bogus;', '0|DD'],
-    );
-  });
-});
-
 describe('import: failures leave the existing database untouched', () => {
   const sha = (f: string) => crypto.createHash('sha1').update(fs.readFileSync(f)).digest('hex');
   const leftovers = (target: string) => fs.readdirSync(path.dirname(target)).filter((n) => n.startsWith(path.basename(target) + '.tmp-'));
@@ -960,7 +704,7 @@ describe('import: failures leave the existing database untouched', () => {
     const big = path.join(dir, 'big.xml');
     const out = fs.createWriteStream(big);
     out.write(dumpXml([]).replace('</mediawiki>\n', ''));
-    nextPageId = 1;
+    pageIds.next = 1;
     for (let i = 0; i < 60000; i++) {
       out.write(page(`Сторінка ${i}`, 0, `Текст ${i} [[Сторінка ${(i * 7) % 60000}]] [[Категорія:Група ${i % 100}]] {{Шаблон ${i % 10}}}`));
     }
