@@ -1,7 +1,7 @@
 /**
  * Semantic MediaWiki data and Semantic Forms autocompletion:
- *  - the pieces on their own: PHP number/JSON formatting, value parsing per type, annotation extraction,
- *    query profiles, word keys, the top-k trie;
+ *  - PHP number/JSON formatting on its own (value parsing is in values.test.ts, annotation extraction,
+ *    query profiles, word keys and the top-k trie in annotation-extraction.test.ts);
  *  - over HTTP on the demo wiki (imported with the semantic hook): the exact JSON of browsebysubject for
  *    the page with every data type, a page without semantic data, redirects, subobjects, the errors;
  *    sfautocomplete's sources, matching, folding, order and errors; categories and files that come from
@@ -17,26 +17,16 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { xmlHeader, xmlPage, XML_FOOTER, type DumpPage } from '../../src/demo/dump-xml.js';
 import { importWiki } from '../../src/importer/import.js';
-import { semanticImportHook, TopKTrie } from '../../src/importer/semantic-hook.js';
+import { semanticImportHook } from '../../src/importer/semantic-hook.js';
 import { demoDatabase, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
 import { openStore } from '../../src/store/open.js';
 import { printerOptions, render } from '../../src/api/format/printer.js';
 import Database from 'better-sqlite3';
 import { phpFloatToString } from '../../src/php/numbers.js';
 import { phpJsonEncode, PhpMap } from '../../src/php/json.js';
-import { parseBoolean, parsePage, parseValue } from '../../src/semantic/datavalues/values.js';
-import { parseDate } from '../../src/semantic/datavalues/time.js';
-import { parseEmail, parseTelephone, parseUrl } from '../../src/semantic/datavalues/uri.js';
-import { parseGeo } from '../../src/semantic/datavalues/geo.js';
-import { parseNumber } from '../../src/semantic/datavalues/number.js';
-import { extractAnnotations, findParserFunctions, mapParameters } from '../../src/semantic/annotations.js';
-import { describeQuery, normalizedQueryString } from '../../src/semantic/query-profile.js';
-import { fold, matchesFolded, wordKeys } from '../../src/semantic/fold.js';
-import { propertyKeyFromLabel, typeIdFromLabel } from '../../src/semantic/types.js';
-import { TitleCodec } from '../../src/wiki/titles.js';
+import { fold, matchesFolded } from '../../src/semantic/fold.js';
 import { compareBytes } from '../../src/wiki/collation.js';
 
-const codec = TitleCodec.forSite('Демовікі');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-semantic-'));
 process.once('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -84,222 +74,6 @@ describe('PHP formatting', () => {
       '["a","b"]',
     );
     assert.equal(phpJsonEncode('😀'), '"\\ud83d\\ude00"');
-  });
-});
-
-// ---------------------------------------------------------------------------------------------------
-describe('values per type', () => {
-  const item = (r: ReturnType<typeof parseNumber>) => ('error' in r ? `error:${r.error}` : r.item);
-  it('Number: decimal comma and point, thousands separators, exponent, no unit', () => {
-    assert.equal(item(parseNumber('12345')), '12345');
-    assert.equal(item(parseNumber('1 234 567,5')), '1234567.5');
-    assert.equal(item(parseNumber('1\u00a0234')), '1234');
-    assert.equal(item(parseNumber('3,14')), '3.14');
-    assert.equal(item(parseNumber('3.14')), '3.14');
-    assert.equal(item(parseNumber('1,234,567.25')), '1234567.25');
-    assert.equal(item(parseNumber('1.234.567,25')), '1234567.25');
-    assert.equal(item(parseNumber('−12')), '-12');
-    assert.equal(item(parseNumber('1.5e3')), '1500');
-    assert.equal(item(parseNumber('1e20')), '1.0E+20');
-    assert.match(item(parseNumber('багато')), /^error/);
-    assert.match(item(parseNumber('12 осіб')), /^error/);
-    assert.match(item(parseNumber('')), /^error/);
-  });
-  it('Boolean in English and Ukrainian', () => {
-    for (const t of ['true', 'Так', 'ТАК', '1', 'yes', 't']) assert.equal(item(parseBoolean(t)), 't', t);
-    for (const f of ['false', 'ні', 'Ні', '0', 'no', 'f']) assert.equal(item(parseBoolean(f)), 'f', f);
-    assert.match(item(parseBoolean('можливо')), /^error/);
-  });
-  it('Date: ISO, Ukrainian and English month names, year only, BC, Julian before 1582', () => {
-    assert.equal(item(parseDate('1991-08-24')), '1/1991/8/24');
-    assert.equal(item(parseDate('1 січня 2015')), '1/2015/1/1');
-    assert.equal(item(parseDate('24 серпня 1991 року')), '1/1991/8/24');
-    assert.equal(item(parseDate('2015')), '1/2015');
-    assert.equal(item(parseDate('березень 2014')), '1/2014/3');
-    assert.equal(item(parseDate('Jan 1, 2015')), '1/2015/1/1');
-    assert.equal(item(parseDate('1 January 2015')), '1/2015/1/1');
-    assert.equal(item(parseDate('24.08.1991')), '1/1991/8/24');
-    assert.equal(item(parseDate('2015-06-01T12:30:45Z')), '1/2015/6/1/12/30/45');
-    assert.equal(item(parseDate('482')), '2/482');
-    assert.equal(item(parseDate('500 BC')), '2/-500');
-    assert.equal(item(parseDate('44 до н. е.')), '2/-44');
-    assert.match(item(parseDate('2015-02-30')), /^error/);
-    assert.match(item(parseDate('невідомо коли')), /^error/);
-  });
-  it('URL, Email, Telephone number', () => {
-    assert.equal(item(parseUrl('https://demo.example.org/path?x=1#frag')), 'https://demo.example.org/path?x=1#frag');
-    assert.equal(item(parseUrl('example.org/a b')), 'http://example.org/a%20b');
-    assert.equal(item(parseUrl('https://uk.example.org/Київ')), 'https://uk.example.org/%D0%9A%D0%B8%D1%97%D0%B2');
-    assert.equal(item(parseUrl('mailto:x@example.org')), 'mailto:x@example.org');
-    assert.equal(item(parseEmail('demo@example.org')), 'mailto:demo@example.org');
-    assert.equal(item(parseEmail('mailto:demo@example.org')), 'mailto:demo@example.org');
-    assert.match(item(parseEmail('не пошта')), /^error/);
-    assert.equal(item(parseTelephone('+380 44 123 4567')), 'tel:+380-44-123-4567');
-    assert.equal(item(parseTelephone('tel:+380441234567')), 'tel:+380441234567');
-    assert.equal(item(parseTelephone('00380 44 123 4567')), 'tel:+380-44-123-4567');
-    assert.match(item(parseTelephone('123')), /^error/);
-  });
-  it('Geographic coordinate: decimal and degrees/minutes/seconds', () => {
-    assert.equal(item(parseGeo('50.45, 30.52')), '50.45,30.52');
-    assert.equal(item(parseGeo('50,45; 30,52')), '50.45,30.52');
-    assert.equal(item(parseGeo('50°27′N, 30°31′12″E')), '50.45,30.52');
-    assert.equal(item(parseGeo('33°51′S 151°12′E')), '-33.85,151.2');
-    assert.match(item(parseGeo('95, 30')), /^error/);
-  });
-  it('Page and Text', () => {
-    assert.equal(item(parsePage('київська_область', codec)), 'Київська_область#0#');
-    assert.equal(item(parsePage('Категорія:міста', codec)), 'Міста#14#');
-    assert.equal(item(parsePage('Міста', codec, 14)), 'Міста#14#');
-    assert.match(item(parsePage('[[', codec)), /^error/);
-    assert.equal(item(parseValue('_txt', '  Текст з пробілами ', codec)!), 'Текст з пробілами');
-  });
-  it('type labels in English and Ukrainian; property keys', () => {
-    const labels: Array<[string, string]> = [
-      ['Page', '_wpg'],
-      ['Сторінка', '_wpg'],
-      ['Text', '_txt'],
-      ['Текст', '_txt'],
-      ['String', '_str'],
-      ['Рядок', '_str'],
-      ['Number', '_num'],
-      ['Число', '_num'],
-      ['Boolean', '_boo'],
-      ['Булеве', '_boo'],
-      ['Логічний', '_boo'],
-      ['Date', '_dat'],
-      ['Дата', '_dat'],
-      ['URL', '_uri'],
-      ['Email', '_ema'],
-      ['Telephone number', '_tel'],
-      ['Номер телефону', '_tel'],
-      ['Geographic coordinate', '_geo'],
-      ['Географічна координата', '_geo'],
-      ['number', '_num'],
-    ];
-    for (const [l, id] of labels) assert.equal(typeIdFromLabel(l), id, l);
-    assert.equal(typeIdFromLabel('Foo'), undefined);
-    assert.equal(propertyKeyFromLabel(' розташоване  в '), 'Розташоване_в');
-    assert.equal(propertyKeyFromLabel('Has type'), '_TYPE');
-    assert.equal(propertyKeyFromLabel('має тип'), '_TYPE');
-    assert.equal(propertyKeyFromLabel('a|b'), null);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------------
-describe('annotation extraction', () => {
-  it('in-text annotations: value, label, two properties, := and SMW::off', () => {
-    const a = extractAnnotations(
-      '[[P::V]] [[P::W|label]] [[A::B::C]] [[Q:=x]] [[Файл:X.png|thumb]] [[Foo|Bar::Baz]] [[SMW::off]][[P::hidden]][[SMW::on]] [[P::]] [[:Категорія:X]]',
-      codec,
-    );
-    assert.deepEqual(a.annotations, [
-      { prop: 'P', value: 'V' },
-      { prop: 'P', value: 'W' },
-      { prop: 'A', value: 'C' },
-      { prop: 'B', value: 'C' },
-      { prop: 'Q', value: 'x' },
-    ]);
-  });
-  it('#set with several values, bare values and +sep; parser functions before in-text annotations', () => {
-    const a = extractAnnotations('[[P::late]] {{#set:P=a|b|Q=1,2|+sep=,|R=}} {{ #SET: S = x }}', codec);
-    assert.deepEqual(a.annotations, [
-      { prop: 'P', value: 'a' },
-      { prop: 'P', value: 'b' },
-      { prop: 'Q', value: '1' },
-      { prop: 'Q', value: '2' },
-      { prop: 'S ', value: 'x' },
-      { prop: 'P', value: 'late' },
-    ]);
-  });
-  it('#subobject: named, anonymous (md5 of the parameters), merged, @category', () => {
-    const a = extractAnnotations(
-      '{{#subobject:перша згадка|Рік=482}}{{#subobject:|Рік=1991|Подія=Столиця}}{{#subobject:перша згадка|Подія=x|@category=Події}}{{#subobject:|Рік=}}',
-      codec,
-    );
-    const anon = '_' + hex(`{"${phpEscape('Рік')}":["1991"],"${phpEscape('Подія')}":["${phpEscape('Столиця')}"]}`);
-    assert.deepEqual(
-      a.subobjects.map((s) => [s.name, s.annotations]),
-      [
-        [
-          'перша_згадка',
-          [
-            { prop: 'Рік', value: '482' },
-            { prop: 'Подія', value: 'x' },
-            { prop: '@category', key: '_INST', value: 'Події' },
-          ],
-        ],
-        [
-          anon,
-          [
-            { prop: 'Рік', value: '1991' },
-            { prop: 'Подія', value: 'Столиця' },
-          ],
-        ],
-      ],
-    );
-  });
-  it('parser function arguments split outside [[…]] and {{…}}', () => {
-    const [call] = findParserFunctions('x {{#ask:[[P::a|b]]|?Q|format=ul|x={{y|z}}}} y', ['ask']);
-    assert.deepEqual(call.args, ['[[P::a|b]]', '?Q', 'format=ul', 'x={{y|z}}']);
-    assert.deepEqual(mapParameters(['', 'A=1', '2', 'B=3']), {
-      first: '',
-      map: [
-        ['A', ['1', '2']],
-        ['B', ['3']],
-      ],
-    });
-  });
-  it('#ask: query subobject name, format, size, depth and normalised query string', () => {
-    const q = describeQuery(['[[Розташоване в::київська_область]]', '?Населення', 'format=ul', 'limit=3'], codec)!;
-    const json =
-      `{"conditions":"[[${phpEscape('Розташоване в::київська_область')}]]","parameters":{"limit":3,"offset":0,"sortkeys":[],"mainlabel":"","querymode":1},` +
-      `"printouts":["?${phpEscape('Населення')}"]}`;
-    assert.equal(q.name, '_QUERY' + hex(json));
-    assert.deepEqual([q.format, q.size, q.depth], ['ul', 2, 1]);
-    const typeOf = (k: string) => (k === 'Населення' ? '_num' : '_wpg');
-    assert.equal(normalizedQueryString(q.conditions, { codec, typeOf }), '[[Розташоване в::Київська область]]');
-    assert.equal(
-      normalizedQueryString('[[категорія:міста]] [[населення::>1 000]]', { codec, typeOf }),
-      '[[Категорія:Міста]] [[Населення::>1000]]',
-    );
-    const sorted = describeQuery(['[[Категорія:Обласні центри]]', '?Розташоване в', 'sort=Населення', 'order=desc'], codec)!;
-    assert.equal(sorted.format, 'table');
-    assert.equal(
-      sorted.name,
-      '_QUERY' +
-        hex(
-          `{"conditions":"[[${phpEscape('Категорія:Обласні центри')}]]","parameters":{"limit":50,"offset":0,"sortkeys":{"${phpEscape('Населення')}":"DESC"},"mainlabel":"","querymode":1},"printouts":["?${phpEscape('Розташоване в')}"]}`,
-        ),
-    );
-    assert.deepEqual([sorted.size, sorted.depth], [1, 0]);
-    assert.equal(describeQuery(['[[A::+]] OR [[B.C::x||y]]'], codec)!.format, 'list');
-    // SMWParamFormat's default counts the subject column: one print request left is a list
-    assert.equal(describeQuery(['[[A::+]]', '?B', 'mainlabel=-'], codec)!.format, 'list');
-    assert.equal(describeQuery(['[[A::+]]', '?B', 'format=nosuch'], codec)!.format, 'table');
-    assert.deepEqual(
-      ['rss', 'datatables', 'atom'].map((f) => describeQuery(['[[A::+]]', 'format=' + f], codec)!.format),
-      ['feed', 'datatables', 'list'],
-    );
-  });
-  it('word keys and folding', () => {
-    assert.deepEqual(wordKeys('Київська_область'), ['київська область', 'область']);
-    assert.equal(fold('КИЇВ’ʼ`'), "київ'''");
-    assert.ok(matchesFolded("Кам'янець-Подільський", fold('КАМ’')));
-    assert.ok(matchesFolded('Івано-Франківська область', fold('ОБЛ')));
-    assert.ok(!matchesFolded('Київська_область', fold('їв')));
-    assert.equal(wordKeys('x'.repeat(100))[0].length, 64);
-  });
-  it('the top-k trie reports every heavy node with its smallest ids', () => {
-    const keys = ['a', 'ab', 'ab', 'abc', 'abd', 'b', 'ba', 'bb', 'bc'].map((k, i) => [k, 10 - i] as const);
-    const got: Array<[string, number[]]> = [];
-    const t = new TopKTrie(2, 2, (k, ids) => got.push([k, ids]));
-    for (const [k, id] of keys) t.add(k, id);
-    t.end();
-    assert.deepEqual(got, [
-      ['ab', [6, 7]],
-      ['a', [6, 7]],
-      ['b', [2, 3]],
-    ]);
   });
 });
 
