@@ -5,6 +5,7 @@
  * named after the log type.
  */
 import { phpUnserialize, type PhpArray, type PhpData } from '../php/serialize.js';
+import { mwToEpochMs } from './timestamps.js';
 
 /** The parameters of a log entry and whether they are in the legacy (newline-separated) form. */
 export function logParameters(raw: string): { params: PhpArray; legacy: boolean } {
@@ -44,14 +45,7 @@ const UNIT_SECONDS: Record<string, number> = {
 
 /** strtotime(duration, ts) for the relative forms block durations use ('3 days', '1 month'); null otherwise. */
 function blockExpiry(duration: string, tsMw: string): string | null {
-  const base = Date.UTC(
-    +tsMw.slice(0, 4),
-    +tsMw.slice(4, 6) - 1,
-    +tsMw.slice(6, 8),
-    +tsMw.slice(8, 10),
-    +tsMw.slice(10, 12),
-    +tsMw.slice(12, 14),
-  );
+  const base = mwToEpochMs(tsMw);
   const parts = [...duration.toLowerCase().matchAll(/([+-]?\d+)\s*([a-z]+?)s?\b/g)];
   if (parts.length === 0) {
     const abs = Date.parse(duration);

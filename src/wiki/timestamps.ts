@@ -43,6 +43,11 @@ export function isoToMw(iso: string): string {
     .padEnd(14, '0');
 }
 
+/** '20150601123045' → its milliseconds since the epoch (UTC) */
+export function mwToEpochMs(ts: string): number {
+  return Date.UTC(+ts.slice(0, 4), +ts.slice(4, 6) - 1, +ts.slice(6, 8), +ts.slice(8, 10), +ts.slice(10, 12), +ts.slice(12, 14));
+}
+
 export function dateToMw(d: Date): string {
   return isoToMw(d.toISOString());
 }
