@@ -123,7 +123,8 @@ export const logeventsModule = queryModule({
             from,
             limit: limit + 1,
           });
-    const links = await parsedCommentLinks(ctx, props, rows, limit);
+    const pendingLinks = parsedCommentLinks(ctx, props, rows, limit);
+    const links = pendingLinks && (await pendingLinks);
     const out = ctx.result.queryList('logevents');
     const titleInfo = logTitleInfo(ctx);
     rows.forEach((r, i) => {

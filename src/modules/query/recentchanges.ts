@@ -97,7 +97,8 @@ export const recentchangesModule = queryModule({
             topOnly: p.toponly,
             limit: limit + 1,
           });
-    const links = ctx.generator ? null : await parsedCommentLinks(ctx, props, rows, limit);
+    const pendingLinks = ctx.generator ? null : parsedCommentLinks(ctx, props, rows, limit);
+    const links = pendingLinks && (await pendingLinks);
     const out = ctx.generator ? null : ctx.result.queryList('recentchanges');
     const titleInfo = logTitleInfo(ctx);
     rows.forEach((r, i) => {

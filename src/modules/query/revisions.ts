@@ -150,7 +150,8 @@ export const revisionsModule = queryModule({
     const texts = fetchContent
       ? await ctx.store.history.texts(list.filter((r) => !r.textHidden).map((r) => r.revid))
       : new Map<number, string>();
-    const links = await parsedCommentLinks(ctx, props, list);
+    const pendingLinks = parsedCommentLinks(ctx, props, list);
+    const links = pendingLinks && (await pendingLinks);
     const byPage = new Map<number, Record<string, unknown>[]>();
     for (const rev of list) {
       const v: Record<string, unknown> = {};

@@ -97,7 +97,8 @@ export const usercontribsModule = queryModule({
               limit: limit + 1,
             }),
           );
-    const links = await parsedCommentLinks(ctx, props, rows, limit);
+    const pendingLinks = parsedCommentLinks(ctx, props, rows, limit);
+    const links = pendingLinks && (await pendingLinks);
     const out = ctx.result.queryList('usercontribs');
     rows.forEach((r, i) => {
       if (i > limit) return;
