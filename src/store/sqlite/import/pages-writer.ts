@@ -52,7 +52,7 @@ export function pageLookupStatements(db: Database.Database) {
   return {
     // page_redirect_namespace_title holds all three columns: two seeks in it (0, then 1) instead of a
     // seek in page_name and another in the table, whose rows are scattered over gigabytes at 1,000,000
-    // pages (9-19 → 8-10 µs a lookup there); (namespace, title) is unique, so at most one row either way
+    // pages; (namespace, title) is unique, so at most one row either way
     byTitle: db.prepare(
       'SELECT page_id AS id, page_is_redirect AS r FROM page INDEXED BY page_redirect_namespace_title WHERE page_is_redirect IN (0, 1) AND page_namespace = ? AND page_title = ?',
     ),
