@@ -3,12 +3,18 @@
  * socket and each open the read-only database, with their own response cache. The primary answers no
  * request: it prints the ready line once every worker listens, forwards SIGHUP (reopen the database) and
  * SIGTERM/SIGINT (stop gracefully, each worker within its grace period), and replaces a worker that dies
- * while serving, so one crash costs the requests that worker held and nothing more.
+ * while serving, so one crash costs the requests that worker held and nothing more. The worker that takes
+ * a /metrics request asks the primary, which gathers every worker's registry (prom-client's
+ * AggregatorRegistry) and hands back one text: the service's counters, monotonic whichever worker answers.
  */
 import cluster, { type Worker } from 'node:cluster';
+import { AggregatorRegistry, type Registry } from 'prom-client';
 
 /** What a worker tells the primary. */
-export type WorkerMessage = { kind: 'ready'; line: string } | { kind: 'failed'; message: string };
+export type WorkerMessage = { kind: 'ready'; line: string } | { kind: 'failed'; message: string } | { kind: 'metrics'; id: number };
+
+/** What the primary answers a worker's `metrics` request. */
+type PrimaryMessage = { kind: 'metrics-text'; id: number; text?: string; error?: string };
 
 export function isWorker(): boolean {
   return cluster.isWorker;
@@ -17,6 +23,38 @@ export function isWorker(): boolean {
 /** In a worker: tell the primary (instead of printing). */
 export function tellPrimary(msg: WorkerMessage): void {
   process.send?.(msg);
+}
+
+/**
+ * In a worker: make `local` the registry the primary gathers from, and return what /metrics answers (the
+ * aggregate of all workers, asked of the primary). Installed at start in every worker, since the primary
+ * asks all of them whichever one took the request.
+ */
+export function workerSharedMetrics(local: Registry): () => Promise<string> {
+  AggregatorRegistry.setRegistries([local]);
+  // its constructor makes this worker answer the primary's requests for its registry
+  new AggregatorRegistry();
+  const waiting = new Map<number, { resolve(text: string): void; reject(e: Error): void }>();
+  let next = 0;
+  process.on('message', (msg: PrimaryMessage) => {
+    if (msg?.kind !== 'metrics-text') return;
+    const w = waiting.get(msg.id);
+    if (w === undefined) return;
+    waiting.delete(msg.id);
+    if (msg.text !== undefined) w.resolve(msg.text);
+    else w.reject(new Error(msg.error ?? 'no answer'));
+  });
+  return () =>
+    new Promise<string>((resolve, reject) => {
+      const id = next++;
+      waiting.set(id, { resolve, reject });
+      tellPrimary({ kind: 'metrics', id });
+    });
+}
+
+/** A worker that died meanwhile asked for nothing any more. */
+function reply(worker: Worker, msg: PrimaryMessage): void {
+  if (worker.isConnected()) worker.send(msg);
 }
 
 /** Replacements of crashed workers allowed per minute before the primary gives up. */
@@ -37,6 +75,8 @@ export function runPrimary(
     let exitCode = 0;
     const restarts: number[] = [];
     const live = new Set<Worker>();
+    // listens for the workers' registries (prom-client's own messages)
+    const aggregator = new AggregatorRegistry();
 
     const finishIfDone = () => {
       if (stopping && live.size === 0) resolve(exitCode);
@@ -58,6 +98,11 @@ export function runPrimary(
             announced = true;
             process.stdout.write(msg.line + '\n');
           }
+        } else if (msg?.kind === 'metrics') {
+          aggregator.clusterMetrics().then(
+            (text) => reply(worker, { kind: 'metrics-text', id: msg.id, text }),
+            (e: Error) => reply(worker, { kind: 'metrics-text', id: msg.id, error: e.message }),
+          );
         } else if (msg?.kind === 'failed') {
           // a worker that cannot start (address in use, database unreadable) stops them all
           if (!stopping) process.stderr.write(`wikiquery serve: ${msg.message}\n`);

@@ -13,7 +13,7 @@ import { createLogger, LOG_LEVELS } from '../http/logger.js';
 import { databaseProblem } from '../store/sqlite/db.js';
 import { openStore, parseStoreLocation, watchStoreLocation } from '../store/open.js';
 import { availableParallelism } from 'node:os';
-import { isWorker, runPrimary, tellPrimary } from './cluster.js';
+import { isWorker, runPrimary, tellPrimary, workerSharedMetrics } from './cluster.js';
 import { InterwikiMap } from '../wiki/interwiki.js';
 
 export const SERVE_COMMAND: CommandSpec = {
@@ -270,6 +270,7 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     load: o.maxConcurrent === undefined ? undefined : { maxConcurrent: o.maxConcurrent },
     limits: o.maxConnections === undefined ? undefined : { maxConnections: o.maxConnections },
     maxResultSize: o.maxResultSize,
+    sharedMetrics: isWorker() ? workerSharedMetrics : undefined,
   }).catch((e: unknown) => {
     store.close();
     throw e;

@@ -97,6 +97,14 @@ export interface MetricsSource {
   generation(): number;
 }
 
+/**
+ * With several worker processes, /metrics must describe the service, not whichever worker took the
+ * request (counters would jump between the workers' values, which Prometheus reads as resets). Given
+ * this process's registry once at start, it returns what /metrics answers: the text of every worker's
+ * registry aggregated (counters and histograms summed, gauges by each one's `aggregator`).
+ */
+export type SharedMetrics = (local: Registry) => () => Promise<string>;
+
 export class Metrics {
   readonly registry = new Registry();
   /**
@@ -112,8 +120,10 @@ export class Metrics {
   private readonly hits: Tally = { labels: {}, count: 0, reported: 0 };
   private readonly misses: Tally = { labels: {}, count: 0, reported: 0 };
   readonly reloads: Counter<'result'>;
+  /** the text /metrics answers: this registry's, or every worker's aggregated */
+  private readonly text: () => Promise<string>;
 
-  constructor(source: MetricsSource) {
+  constructor(source: MetricsSource, shared?: SharedMetrics) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     const requestSeries = this.requestSeries;
@@ -188,6 +198,8 @@ export class Metrics {
       name: 'wikiquery_database_bytes',
       help: 'size of the database being served',
       registers,
+      // every worker serves the same database
+      aggregator: 'max',
       async collect() {
         const bytes = await source.databaseBytes().catch(() => undefined);
         if (bytes !== undefined) this.set(bytes);
@@ -197,18 +209,22 @@ export class Metrics {
       name: 'wikiquery_database_pages',
       help: 'pages of the wiki being served',
       registers,
+      aggregator: 'max',
       collect() {
         this.set(source.pages());
       },
     });
     new Gauge({
       name: 'wikiquery_database_generation',
-      help: 'how many databases this process has served (1 + reloads)',
+      help: 'how many databases a worker has served (1 + reloads; with several workers, the most of any)',
       registers,
+      aggregator: 'max',
       collect() {
         this.set(source.generation());
       },
     });
+    const registry = this.registry;
+    this.text = shared ? shared(registry) : () => registry.metrics();
   }
 
   request(labels: RequestLabels, status: number, error: boolean, seconds: number): void {
@@ -282,8 +298,18 @@ export class Metrics {
 
   register(app: FastifyInstance): void {
     app.get('/metrics', async (_request, reply) => {
-      const body = await this.registry.metrics();
-      return reply.header('Content-Type', this.registry.contentType).header('Cache-Control', 'no-store').send(body);
+      reply.header('Cache-Control', 'no-store');
+      let body: string;
+      try {
+        body = await this.text();
+      } catch (e) {
+        // one worker's figures alone would read as a counter reset: fail the scrape instead
+        return reply
+          .code(503)
+          .type('text/plain; charset=utf-8')
+          .send(`the workers' metrics could not be gathered: ${e instanceof Error ? e.message : String(e)}\n`);
+      }
+      return reply.header('Content-Type', this.registry.contentType).send(body);
     });
   }
 }

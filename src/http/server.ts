@@ -26,7 +26,7 @@ import { registerHealth } from './health.js';
 import { DEFAULT_LIMITS, type HttpLimits } from './limits.js';
 import { DEFAULT_LOAD_LIMITS, createLoadShedding, type LoadLimits, type LoadState } from './load-shedding.js';
 import { createLogger } from './logger.js';
-import { Metrics } from './metrics.js';
+import { Metrics, type SharedMetrics } from './metrics.js';
 import { Reloads, type ReloadResult } from './reload.js';
 import { registerRequestLog } from './request-log.js';
 import { ResponseCache } from './response-cache.js';
@@ -61,6 +61,8 @@ export interface ServerOptions {
   load?: Partial<LoadLimits>;
   /** $wgAPIMaxResultSize: bytes of values in one answer (default 8388608) */
   maxResultSize?: number;
+  /** with several worker processes: /metrics answers all of theirs together (src/cli/cluster.ts) */
+  sharedMetrics?: SharedMetrics;
 }
 
 export interface WikiServer {
@@ -102,12 +104,15 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const load = createLoadShedding({ ...DEFAULT_LOAD_LIMITS, ...opts.load });
   const graceful = new GracefulClose(app);
   const cache = new ResponseCache((opts.cacheMb ?? 64) * 1024 * 1024);
-  const metrics = new Metrics({
-    cacheSize: () => cache.size,
-    databaseBytes: () => generations.current.store.sizeBytes(),
-    pages: () => generations.current.identity.pages,
-    generation: () => generations.current.number,
-  });
+  const metrics = new Metrics(
+    {
+      cacheSize: () => cache.size,
+      databaseBytes: () => generations.current.store.sizeBytes(),
+      pages: () => generations.current.identity.pages,
+      generation: () => generations.current.number,
+    },
+    opts.sharedMetrics,
+  );
   const answers = new ApiAnswers(registry, generations, cache, metrics);
   const encoder = new AnswerEncoder(cache);
   const baseUrls = new BaseUrls();
