@@ -121,7 +121,8 @@ export function runPrimary(
           return stopAll('SIGTERM');
         }
         restarts.push(now);
-        log.warn({ pid: worker.process.pid, code, signal }, 'worker died; starting another');
+        // `pid` is the logging process's own (the primary's): the worker is named apart
+        log.warn({ worker: worker.process.pid, code, signal }, 'worker died; starting another');
         fork();
       });
     };

@@ -107,21 +107,6 @@ export function formatSummary(s: ImportSummary): string {
   );
 }
 
-/** What a wiki imported without --files or --messages will lack, said before the import starts. */
-export function missingNotices(o: { files?: string; messages?: string[] }): string[] {
-  const out: string[] = [];
-  if (o.files === undefined) {
-    out.push(
-      'note: no --files: the wiki will have no files (allimages, imageinfo, duplicatefiles and the file URLs are empty; ' +
-        "File: description pages stay ordinary pages); give MediaWiki's images/ directory to load them",
-    );
-  }
-  if (!o.messages?.length) {
-    out.push("note: no --messages: meta=allmessages lists only the wiki's MediaWiki: pages and siteinfo has no mainpage");
-  }
-  return out;
-}
-
 export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let values: Record<string, unknown>;
   let positionals: string[];
@@ -150,9 +135,6 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
   const db = values.db as string;
   const quiet = values.quiet === true;
   try {
-    for (const line of missingNotices({ files: values.files as string | undefined, messages: values.messages as string[] | undefined })) {
-      if (!quiet) process.stderr.write(line + '\n');
-    }
     const summary = await importWiki({
       dump: positionals[0],
       db,

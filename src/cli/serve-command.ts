@@ -11,7 +11,15 @@ import { raiseMallocThresholds } from '../http/malloc-thresholds.js';
 import { configureParserCache } from '../modules/page-renderer.js';
 import { createLogger, LOG_LEVELS } from '../http/logger.js';
 import { databaseProblem } from '../store/sqlite/db.js';
-import { openStore, parseStoreLocation, watchStoreLocation } from '../store/open.js';
+import {
+  describeStoreError,
+  openStore,
+  parseStoreLocation,
+  printableLocation,
+  serveServerProblem,
+  unsupportedLocation,
+  watchStoreLocation,
+} from '../store/open.js';
 import { availableParallelism } from 'node:os';
 import { isWorker, runPrimary, tellPrimary, workerSharedMetrics } from './cluster.js';
 import { InterwikiMap } from '../wiki/interwiki.js';
@@ -175,6 +183,11 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
     process.stderr.write(`wikiquery serve: ${e.message}\nusage: wikiquery ${SERVE_COMMAND.synopsis}\n(wikiquery serve --help for more)\n`);
     return 2;
   }
+  const unsupported = unsupportedLocation(o.db);
+  if (unsupported !== null) {
+    process.stderr.write(`wikiquery serve: --db ${o.db}: ${unsupported}\n`);
+    return 2;
+  }
   const where = parseStoreLocation(o.db);
   if (o.dbReplica !== undefined && (where.backend !== 'postgres' || parseStoreLocation(o.dbReplica).backend !== 'postgres')) {
     process.stderr.write('wikiquery serve: --db-replica: a postgres:// replica of a postgres:// --db\n');
@@ -186,6 +199,14 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       process.stderr.write(
         `wikiquery serve: --db ${o.db}: ${problem}${problem === 'no such file' ? ' (run wikiquery import first)' : ''}\n`,
       );
+      return 1;
+    }
+  }
+  // a database server is asked once, before any worker starts: down, or the role without rights, is one clear line
+  if (!isWorker()) {
+    const problem = await serveServerProblem(o.db);
+    if (problem !== null) {
+      process.stderr.write(`wikiquery serve: --db ${printableLocation(o.db)}: ${problem}\n`);
       return 1;
     }
   }
@@ -243,6 +264,8 @@ function listenError(e: unknown, o: ServeOptions): string {
     case 'ENOTFOUND':
       return `--host ${o.host}: not an address of this machine`;
     default:
+      // a database server that went away after the check: said as the check says it
+      if (parseStoreLocation(o.db).backend === 'postgres') return `--db ${printableLocation(o.db)}: ${describeStoreError(o.db, e)}`;
       return err.message ?? String(e);
   }
 }
@@ -291,7 +314,7 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
   const reopen = (why: string) =>
     server.reload().then(
       (r) =>
-        log.warn(
+        log.info(
           { why, import: r.current.id, previous: r.previous.id, generation: r.generation },
           r.changed ? 'serving the new import' : 'database reopened',
         ),
@@ -310,7 +333,7 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     stopping = true;
     watcher?.close();
     process.off('SIGHUP', onHup);
-    log.warn({ signal }, 'stopping');
+    log.info({ signal }, 'stopping');
     void server.shutdown((o.graceSeconds ?? 10) * 1000).then(() => {
       log.flush?.();
       process.exit(0);

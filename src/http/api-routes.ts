@@ -67,7 +67,7 @@ export function registerFallbackAnswers(app: FastifyInstance, baseUrls: BaseUrls
   // fault, so it gets a 4xx with MediaWiki's error object, never a 500.
   app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-    request.log.warn({ err: error }, 'request body refused');
+    request.log.info({ err: error }, 'request body refused');
     // a body refused before its end was not read: the connection cannot carry another request
     if (status === 413) reply.header('Connection', 'close');
     reply

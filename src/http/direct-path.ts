@@ -194,7 +194,7 @@ export class DirectPath {
 
   /** as the error handler answers on the Fastify route (ApiMain answers every failure itself: not expected) */
   private refuse(res: ServerResponse, error: Error, base: string, start: number): void {
-    this.stages.log.warn({ err: error }, 'request body refused');
+    this.stages.log.info({ err: error }, 'request body refused');
     const body = Buffer.from(refusalBody(error.message, `${base}/api.php`), 'utf8');
     const headers = ['x-frame-options', 'DENY', 'mediawiki-api-error', 'badrequest', 'content-type', 'application/json; charset=utf-8'];
     // not an API answer: the metrics skip it, as the request log skips a request it has no labels for

@@ -27,7 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { dateToMw } from '../wiki/timestamps.js';
 import { importPages, indexPageTitles } from './pages.js';
 import { FileImporter } from './files.js';
-import { loadMessageDirs, messageLanguages, writeMessageOverrides } from './messages.js';
+import { loadMessageDirs, messageDirProblem, messageLanguages, writeMessageOverrides } from './messages.js';
 import { runInlineQueryLinkPass, runLinkPass, type InlineQueryEvaluator, type LinkCounts } from './link-pass.js';
 import { inBatch } from './batch.js';
 import { createProgress, type Progress } from './progress.js';
@@ -36,7 +36,7 @@ import type { HookContext, PageAnalysis, PageAnalysisHook, PageRenderer } from '
 import { PageAnalyzer, type AnalysisSetup } from './analysis.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { checkDumpPath, STDIN } from './dump-source.js';
-import { importTargetProblem, openImportWriter } from '../store/open.js';
+import { importServerProblem, importTargetProblem, openImportWriter, printableLocation } from '../store/open.js';
 import type { ImportWriter, IndexArea, Store } from '../store/import-writer.js';
 
 export interface ImportOptions {
@@ -118,7 +118,19 @@ export class ImportSetupError extends Error {
  */
 export function checkImportTarget(db: string): void {
   const problem = importTargetProblem(db);
-  if (problem !== null) throw new ImportSetupError(`--db ${db}: ${problem}`);
+  if (problem !== null) throw new ImportSetupError(`--db ${printableLocation(db)}: ${problem}`);
+}
+
+/**
+ * What an import without --messages will lack, said once the dump's MediaWiki: pages are counted: the
+ * interface texts come from MediaWiki's message files, which a dump does not carry.
+ */
+export function messagesNotice(overrides: number): string {
+  const where =
+    "give --messages the languages/i18n folder of a MediaWiki installation (and --messages again for includes/api/i18n and each extension's i18n folder, e.g. extensions/SemanticMediaWiki/i18n)";
+  if (overrides === 0)
+    return `note: no --messages and no MediaWiki: pages in the dump: meta=allmessages and every interface text the API renders (messages in parse output, SMW's and the help's texts) will be empty; ${where}`;
+  return `note: no --messages: meta=allmessages and the interface texts come only from the dump's ${overrides} MediaWiki: page${overrides === 1 ? '' : 's'}; ${where}`;
 }
 
 export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
@@ -138,8 +150,18 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
     throw new ImportSetupError((e as Error).message);
   }
   for (const dir of opts.messageDirs ?? []) {
-    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new ImportSetupError(`--messages ${dir}: not a directory`);
+    const problem = messageDirProblem(dir);
+    if (problem !== null) throw new ImportSetupError(`--messages ${dir}: ${problem}`);
   }
+  // a database server is asked last, once everything local is right, and before the dump is read
+  const serverProblem = await importServerProblem(opts.db);
+  if (serverProblem !== null) throw new ImportSetupError(`--db ${printableLocation(opts.db)}: ${serverProblem}`);
+  // advice comes after the checks: a fatal error is the one thing said when there is one
+  if (opts.filesDir === undefined)
+    log(
+      'note: no --files: the wiki will have no files (allimages, imageinfo, duplicatefiles and the file URLs are empty; ' +
+        "File: description pages stay ordinary pages); give MediaWiki's images/ directory to load them",
+    );
   const workers = opts.workers ?? Math.max(1, os.availableParallelism() - 1);
   const dumpSize = opts.dump === STDIN ? 0 : fs.statSync(opts.dump).size;
   const importId = `${dateToMw(new Date(t0Wall))}-${randomBytes(4).toString('hex')}`;
@@ -237,6 +259,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
       messageLanguages(w, [...interwiki.entries.filter((e) => interwiki.isLanguage(e.prefix)).map((e) => e.prefix), 'en', lang]),
     );
     await checkpoint();
+    if (!opts.messageDirs?.length) log(messagesNotice(messageOverrides));
 
     // ---- pass 2: links
     const hooks = opts.hooks ?? [];

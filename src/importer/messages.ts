@@ -11,17 +11,31 @@ import { isValidLanguageCode, lcfirst } from '../wiki/language.js';
 import { NS_MEDIAWIKI } from '../wiki/namespaces.js';
 import { inBatch } from './batch.js';
 
+/** The message files of a folder: `<language code>.json`, as MediaWiki's languages/i18n holds them. */
+export function messageFileNames(dir: string): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.json') && isValidLanguageCode(n.slice(0, -5)) && n === n.toLowerCase())
+    .sort();
+}
+
+/**
+ * Why a --messages folder cannot be loaded (null: it can): missing, or without message files -- a folder
+ * given one level too high (MediaWiki's languages/ instead of languages/i18n) would import no message.
+ */
+export function messageDirProblem(dir: string): string | null {
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return 'not a directory';
+  if (messageFileNames(dir).length > 0) return null;
+  const inner = path.join(dir, 'i18n');
+  const hint = fs.statSync(inner, { throwIfNoEntry: false })?.isDirectory() ? ` (did you mean ${inner}?)` : '';
+  return `no message files in it (LANGUAGE.json, such as en.json and uk.json, as MediaWiki's languages/i18n holds)${hint}`;
+}
+
 export function loadMessageDirs(w: ImportWriter, dirs: string[], log: (line: string) => void): number {
-  let _files = 0;
   for (const dir of dirs) {
     if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--messages ${dir}: not a directory`);
-    const names = fs
-      .readdirSync(dir)
-      .filter((n) => n.endsWith('.json'))
-      .sort();
-    for (const name of names) {
+    for (const name of messageFileNames(dir)) {
       const lang = name.slice(0, -5);
-      if (!isValidLanguageCode(lang) || lang !== lang.toLowerCase()) continue; // not a language file
       const file = path.join(dir, name);
       let data: unknown;
       try {
@@ -39,7 +53,6 @@ export function loadMessageDirs(w: ImportWriter, dirs: string[], log: (line: str
           w.messages.write(lang, key, text);
         }
       });
-      _files++;
     }
   }
   return w.messages.count();

@@ -12,6 +12,8 @@ import { openSqliteImportWriter, sqliteImportTargetProblem } from './sqlite/impo
 import { openPostgresStore } from './postgres/index.js';
 import { openPostgresImportWriter } from './postgres/import-writer.js';
 import { watchServedImport } from './postgres/watch.js';
+import { describePostgresError, postgresImportProblem, postgresServeProblem } from './postgres/probe.js';
+import { redact } from './postgres/import-writer.js';
 
 // an import's revision texts can be encoded on the thread that reads the dump (every backend's import is
 // built in an SQLite file first)
@@ -31,6 +33,40 @@ export function parseStoreLocation(location: string): { backend: 'sqlite'; path:
   return { backend: 'sqlite', path: m ? m[1] : location };
 }
 
+/** A location that names another database system (mysql://…): said as such, not as a missing file. */
+export function unsupportedLocation(location: string): string | null {
+  const m = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location);
+  if (m === null || /^(postgres|postgresql|sqlite|file)$/i.test(m[1])) return null;
+  return `${m[1]}:// databases are not supported: give an SQLite file (a path, or sqlite:PATH) or a PostgreSQL database (postgres://USER@HOST/DB)`;
+}
+
+/** The location as messages show it: a PostgreSQL URL without its password. */
+export function printableLocation(location: string): string {
+  return parseStoreLocation(location).backend === 'postgres' ? redact(location) : location;
+}
+
+/**
+ * Why an import cannot write to the location, found by asking its server (null: it can, or the location
+ * has no server: an SQLite file's checks are importTargetProblem's). Run before the dump is read.
+ */
+export async function importServerProblem(location: string): Promise<string | null> {
+  const where = parseStoreLocation(location);
+  return where.backend === 'postgres' ? postgresImportProblem(where.url) : null;
+}
+
+/** Why a server cannot serve the location, found by asking its server (null: it can, or it has none). */
+export async function serveServerProblem(location: string): Promise<string | null> {
+  const where = parseStoreLocation(location);
+  return where.backend === 'postgres' ? postgresServeProblem(where.url) : null;
+}
+
+/** An error of opening or reading the location, in words (a PostgreSQL connection error says what to check). */
+export function describeStoreError(location: string, e: unknown): string {
+  const where = parseStoreLocation(location);
+  if (where.backend === 'postgres') return describePostgresError(where.url, e);
+  return e instanceof Error ? e.message : String(e);
+}
+
 export async function openStore(location: string, opts: OpenOptions = {}): Promise<Store> {
   const where = parseStoreLocation(location);
   if (where.backend === 'postgres') return openPostgresStore(where.url, { debug: opts.debug, replica: opts.replica });
@@ -44,6 +80,8 @@ export async function openStore(location: string, opts: OpenOptions = {}): Promi
  * it is a wikiquery database. A PostgreSQL location is checked when the import connects.
  */
 export function importTargetProblem(location: string): string | null {
+  const unsupported = unsupportedLocation(location);
+  if (unsupported !== null) return unsupported;
   const where = parseStoreLocation(location);
   if (where.backend === 'postgres') {
     try {

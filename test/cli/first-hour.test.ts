@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { demoDatabase } from '../helpers/demo-server.js';
 
@@ -109,5 +109,82 @@ describe('/metrics under --workers', () => {
       s.child.kill('SIGTERM');
     }
     assert.equal(await s.exited, 0);
+  });
+});
+
+describe('a database that cannot be used is said before any work, in words', () => {
+  const SMALL = path.resolve(import.meta.dirname, '../../../test/fixtures/small-dump.xml');
+
+  it('PostgreSQL down (no socket, nothing on the port): import and serve stop at once, saying what to check', () => {
+    const socketDir = mkdtempSync(path.join(dir, 'no-server-'));
+    const socket = `postgres://wiki:secret@localhost/wiki?host=${socketDir}`;
+    // port 1 of the loopback: nothing listens there
+    const tcp = 'postgres://wiki:secret@127.0.0.1:1/wiki';
+    for (const [url, says] of [
+      [
+        socket,
+        new RegExp(
+          `no PostgreSQL server at the socket ${socketDir}/\\.s\\.PGSQL\\.5432: is the server running .*\\?host= the directory of its socket`,
+        ),
+      ],
+      [tcp, /nothing listens at 127\.0\.0\.1:1: is the PostgreSQL server running/],
+    ] as const) {
+      const started = Date.now();
+      const imported = run(['import', SMALL, '--db', url]);
+      assert.equal(imported.status, 1, imported.stderr);
+      // the one line is the error: no note or progress before it, and the password is not shown
+      assert.equal(imported.stderr.split('\n').length, 2, imported.stderr);
+      assert.match(imported.stderr, /^wikiquery import: --db postgres:\/\/wiki:\*\*\*@/);
+      assert.match(imported.stderr, says);
+      assert.doesNotMatch(imported.stderr, /secret|ENOENT|ECONNREFUSED/);
+      assert.equal(imported.stdout, '');
+      assert.ok(Date.now() - started < 30_000, 'refused before the dump is read');
+      const served = run(['serve', '--db', url, '--port', '0']);
+      assert.equal(served.status, 1, served.stderr);
+      assert.equal(served.stderr.split('\n').length, 2, served.stderr);
+      assert.match(served.stderr, /^wikiquery serve: --db postgres:\/\/wiki:\*\*\*@/);
+      assert.match(served.stderr, says);
+      assert.equal(served.stdout, '');
+    }
+  });
+
+  it('a URL of another database system is named as such, not as a missing file', () => {
+    const imported = run(['import', SMALL, '--db', 'mysql://wiki@db.example/wiki']);
+    assert.equal(imported.status, 1);
+    assert.equal(
+      imported.stderr,
+      'wikiquery import: --db mysql://wiki@db.example/wiki: mysql:// databases are not supported: give an SQLite file (a path, or sqlite:PATH) or a PostgreSQL database (postgres://USER@HOST/DB)\n',
+    );
+    const served = run(['serve', '--db', 'mysql://wiki@db.example/wiki']);
+    assert.equal(served.status, 2);
+    assert.match(served.stderr, /^wikiquery serve: --db mysql:\/\/wiki@db\.example\/wiki: mysql:\/\/ databases are not supported/);
+  });
+});
+
+describe('interface messages: where they come from', () => {
+  const SMALL = path.resolve(import.meta.dirname, '../../../test/fixtures/small-dump.xml');
+
+  it('without --messages and without MediaWiki: pages, the import says once what will be empty and where messages come from', () => {
+    const r = run(['import', SMALL, '--db', path.join(dir, 'no-messages.sqlite')]);
+    assert.equal(r.status, 0, r.stderr);
+    const notes = r.stderr.split('\n').filter((line) => /messages/.test(line) && line.startsWith('note:'));
+    assert.deepEqual(notes, [
+      "note: no --messages and no MediaWiki: pages in the dump: meta=allmessages and every interface text the API renders (messages in parse output, SMW's and the help's texts) will be empty; give --messages the languages/i18n folder of a MediaWiki installation (and --messages again for includes/api/i18n and each extension's i18n folder, e.g. extensions/SemanticMediaWiki/i18n)",
+    ]);
+    assert.match(r.stdout, /^Imported 5 pages, 0 files, 0 messages, /);
+  });
+
+  it('a --messages folder without message files is an error that names the folder (and the i18n folder inside it)', () => {
+    const languages = mkdtempSync(path.join(dir, 'languages-'));
+    mkdirSync(path.join(languages, 'i18n'));
+    writeFileSync(path.join(languages, 'README'), 'not messages\n');
+    const db = path.join(dir, 'never.sqlite');
+    const r = run(['import', SMALL, '--db', db, '--messages', languages]);
+    assert.equal(r.status, 1);
+    assert.equal(
+      r.stderr,
+      `wikiquery import: --messages ${languages}: no message files in it (LANGUAGE.json, such as en.json and uk.json, as MediaWiki's languages/i18n holds) (did you mean ${path.join(languages, 'i18n')}?)\n`,
+    );
+    assert.equal(existsSync(db), false);
   });
 });
