@@ -1,6 +1,8 @@
 /**
  * `npm start`: the newcomer's path. Generates the bundled demo wiki and imports it into data/demo.sqlite
- * the first time, then serves it at http://127.0.0.1:8080/api.php (HOST/PORT override).
+ * the first time, then serves it as `wikiquery serve` does, at http://127.0.0.1:8080/api.php by default.
+ * Every serve option is taken as serve takes it: after `npm start --` (`npm start -- --port 8090`) or from
+ * its environment variable (WIKIQUERY_PORT, WIKIQUERY_HOST, …). WIKIQUERY_DEMO_DATA moves the demo's folder.
  */
 import { existsSync } from 'node:fs';
 import { isCurrentDatabase } from '../store/sqlite/db.js';
@@ -11,11 +13,19 @@ import { runImportCommand } from './import-command.js';
 import { runServeCommand } from './serve-command.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../../..');
-const dataDir = join(root, 'data');
+const dataDir = process.env.WIKIQUERY_DEMO_DATA ?? join(root, 'data');
 const db = join(dataDir, 'demo.sqlite');
 const src = join(dataDir, 'demo');
 
-async function main(): Promise<void> {
+async function main(argv: string[]): Promise<number> {
+  // the demo is what npm start serves: another database is `wikiquery serve --db`'s
+  const own = argv.find((arg) => /^--(db|files)(=|$)/.test(arg));
+  if (own !== undefined) {
+    process.stderr.write(
+      `npm start: ${own.split('=')[0]}: npm start serves the demo wiki; serve your own with wikiquery serve --db FILE\n`,
+    );
+    return 2;
+  }
   // first start, or a database imported by a wikiquery with another schema: import the demo (again)
   if (!isCurrentDatabase(db)) {
     if (!existsSync(join(src, 'dump.xml'))) generateDemo(src);
@@ -29,24 +39,20 @@ async function main(): Promise<void> {
       join(src, 'messages'),
       '--lang',
       'uk',
+      '--quiet',
     ]);
-    if (code !== 0) process.exit(code);
+    if (code !== 0) return code;
   }
   // as `wikiquery serve`: one worker per core (cluster workers run this script again and find the database ready)
-  const code = await runServeCommand([
-    '--db',
-    db,
-    '--host',
-    process.env.HOST ?? '127.0.0.1',
-    '--port',
-    process.env.PORT ?? '8080',
-    '--files',
-    join(src, 'files'),
-  ]);
-  if (code !== 0) process.exitCode = code;
+  return runServeCommand(['--db', db, '--files', join(src, 'files'), ...argv]);
 }
 
-main().catch((e: unknown) => {
-  console.error(`wikiquery: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
-});
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0) process.exitCode = code;
+  },
+  (e: unknown) => {
+    console.error(`wikiquery: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  },
+);

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { demoDatabase } from '../helpers/demo-server.js';
 
@@ -186,5 +187,84 @@ describe('interface messages: where they come from', () => {
       `wikiquery import: --messages ${languages}: no message files in it (LANGUAGE.json, such as en.json and uk.json, as MediaWiki's languages/i18n holds) (did you mean ${path.join(languages, 'i18n')}?)\n`,
     );
     assert.equal(existsSync(db), false);
+  });
+});
+
+describe('npm start: port and host as serve takes them, no rebuild, in the foreground', () => {
+  const ROOT = path.resolve(import.meta.dirname, '../../..');
+  const entry = path.join(ROOT, 'dist', 'src', 'cli', 'start-demo.js');
+  // npm start builds when a source is newer than dist/: here that would empty dist/ under the running tests
+  const stale =
+    readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).some(
+      (name) => name.endsWith('.ts') && statSync(path.join(ROOT, 'src', name)).mtimeMs > statSync(entry).mtimeMs,
+    ) || spawnSync('npm', ['--version']).status !== 0;
+  let data: string;
+  before(async () => {
+    // the demo wiki as npm start would have imported it the first time
+    const demo = await demoDatabase();
+    data = mkdtempSync(path.join(dir, 'start-'));
+    copyFileSync(demo.db, path.join(data, 'demo.sqlite'));
+    symlinkSync(path.join(demo.dir, 'demo'), path.join(data, 'demo'));
+  });
+
+  async function freePort(): Promise<number> {
+    const s = net.createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+    const port = (s.address() as net.AddressInfo).port;
+    await new Promise((r) => s.close(r));
+    return port;
+  }
+
+  /** `npm start -- ARGS` until its ready line. */
+  async function npmStart(args: string[], env: Record<string, string>) {
+    const child = spawn('npm', ['start', '--', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, WIKIQUERY_DEMO_DATA: data, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (d) => {
+        out += d;
+        const ready = /^wikiquery: .*$/m.exec(out);
+        if (ready) resolve(ready[0]);
+      });
+      void exited.then((code) => reject(new Error(`npm start exited (${code}): ${out}${err}`)));
+    });
+    return { child, line, exited, output: () => out + err };
+  }
+
+  it('--port and --host after --, or WIKIQUERY_PORT; SIGTERM to npm stops the server', {
+    skip: stale && 'dist/ is older than src/ (npm run build first)',
+  }, async () => {
+    const builtAt = statSync(entry).mtimeMs;
+    const port = await freePort();
+    const s = await npmStart(['--port', String(port), '--host', '127.0.0.1', '--workers', '1'], {});
+    let serverPid = 0;
+    try {
+      assert.equal(s.line, `wikiquery: Демовікі, ${/(\d+) pages/.exec(s.line)?.[1]} pages, serving http://127.0.0.1:${port}/api.php`);
+      serverPid = JSON.parse((await fresh(`http://127.0.0.1:${port}/health`)).body).pid;
+    } finally {
+      // as a supervisor stops it: the signal goes to npm
+      s.child.kill('SIGTERM');
+    }
+    await s.exited;
+    // the server got the signal and stopped: nothing is left behind npm
+    assert.throws(() => process.kill(serverPid, 0), /ESRCH/);
+    await assert.rejects(fresh(`http://127.0.0.1:${port}/health`));
+    assert.doesNotMatch(s.output(), /tsc -p/, 'a current build is not rebuilt');
+    assert.equal(statSync(entry).mtimeMs, builtAt);
+
+    const envPort = await freePort();
+    const e = await npmStart(['--workers', '1'], { WIKIQUERY_PORT: String(envPort) });
+    try {
+      assert.match(e.line, new RegExp(`serving http://127\\.0\\.0\\.1:${envPort}/api\\.php$`));
+    } finally {
+      e.child.kill('SIGTERM');
+    }
+    await e.exited;
   });
 });
