@@ -306,7 +306,10 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     throw e;
   }
   const id = server.identity;
-  const ready = `wikiquery: ${id.sitename}, ${id.pages} pages, serving ${address}/api.php`;
+  // the first line is what scripts wait for; the second says where a person looks
+  const ready =
+    `wikiquery: ${id.sitename}, ${id.pages} pages, serving ${address}/api.php\n` +
+    `wikiquery: the wiki's pages at ${address}/index.php, health at ${address}/health, metrics at ${address}/metrics`;
   // a worker's primary prints the line once all its workers listen
   if (isWorker()) tellPrimary({ kind: 'ready', line: ready });
   else process.stdout.write(ready + '\n');

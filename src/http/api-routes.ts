@@ -52,12 +52,13 @@ export function registerApiRoutes(app: FastifyInstance, { answers, encoder, base
   // once per process: a spread copy given more members is fine here
   app.route({ ...apiRoute, method: [...apiRoute.method], url: '/api.php' });
   app.route({ ...apiRoute, method: [...apiRoute.method], url: '/w/api.php' });
-  // the site root: where a person typing the server's address wants to go
+  // the site root: where a person typing the server's address wants to go, the wiki's main page (a client
+  // wants /api.php, which every page of the view links to)
   app.route({
     method: ['GET', 'HEAD'],
     url: '/',
     exposeHeadRoute: false,
-    handler: async (_req, reply) => reply.code(301).header('Location', '/api.php').header('Cache-Control', 'max-age=3600').send(),
+    handler: async (_req, reply) => reply.code(301).header('Location', '/index.php').header('Cache-Control', 'max-age=3600').send(),
   });
 }
 

@@ -4,6 +4,7 @@
  * returns the wikitext as index.php does (text/x-wiki, 404 for a missing page). Every link of rendered
  * HTML, imageinfo's descriptionurl and siteinfo's base point here.
  */
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
@@ -13,6 +14,7 @@ import { DEFAULT_RENDER_OPTIONS, renderRevision, type RenderedPage } from '../mo
 import { escapeHtml, escapeId } from '../wikitext/sanitizer.js';
 import { compareBytes } from '../wiki/collation.js';
 import { articleUrl } from '../wikitext/render/urls.js';
+import { categoryMembers, fileView } from './article-extras.js';
 
 const STYLE = `body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em;line-height:1.5;color:#202122}
 a{color:#0645ad}a.new{color:#ba0000}.mw-editsection{font-size:small;margin-left:1em}
@@ -24,7 +26,12 @@ a{color:#0645ad}a.new{color:#ba0000}.mw-editsection{font-size:small;margin-left:
 .catlinks{border:1px solid #a2a9b1;background:#f8f9fa;padding:5px;margin-top:1em;clear:both}.catlinks ul{display:inline;margin:0;padding:0}
 .catlinks li{display:inline-block;padding:0 .5em;border-left:1px solid #aaa}.catlinks li:first-child{border-left:0}
 .gallery{list-style:none;padding:0}.gallerybox{display:inline-block;vertical-align:top;margin:2px}
-footer{margin-top:2em;font-size:small;color:#54595d}`;
+footer{margin-top:2em;font-size:small;color:#54595d}header a{color:#202122;text-decoration:none;font-size:large}
+header img{vertical-align:middle;margin-right:.5em}`;
+
+/** $wgLogo's default path (siteinfo's `logo`), served with the page view: the image is a data file */
+const LOGO_PATH = '/resources/assets/wiki.png';
+const LOGO_FILE = new URL('../../../src/http/assets/wiki.png', import.meta.url);
 
 function page(wiki: Wiki, title: string, body: string): string {
   return `<!DOCTYPE html>
@@ -35,6 +42,7 @@ function page(wiki: Wiki, title: string, body: string): string {
 <style>${STYLE}</style>
 </head>
 <body>
+<header><a href="${articleUrl('')}"><img src="${LOGO_PATH}" alt="" width="48" height="48">${escapeHtml(wiki.info.sitename)}</a></header>
 ${body}
 </body>
 </html>
@@ -63,6 +71,10 @@ function indicators(out: RenderedPage): string {
   return `<div class="mw-indicators">\n${sorted.map(([name, html]) => `<div id="${escapeId(`mw-indicator-${name}`)}" class="mw-indicator">${html}</div>\n`).join('')}</div>\n`;
 }
 
+/** An edit-section link as the renderer writes it (Linker::makeEditSectionLink: nothing else nests in it). */
+const EDIT_SECTION =
+  /<span class="mw-editsection"><span class="mw-editsection-bracket">\[<\/span>.*?<span class="mw-editsection-bracket">\]<\/span><\/span>/g;
+
 /** `withWiki` runs a handler on the database being served (and its Wiki), which a re-import may replace */
 export function registerArticleRoutes(
   app: FastifyInstance,
@@ -71,6 +83,14 @@ export function registerArticleRoutes(
   const handler = (request: FastifyRequest, reply: FastifyReply) => withWiki((store, wiki) => answer(request, reply, store, wiki));
   app.get('/index.php', handler);
   app.get('/index.php/*', handler);
+  // the short article path most wikis use ($wgArticlePath = /wiki/$1): the same page
+  app.get('/wiki/*', handler);
+  app.get('/wiki', handler);
+  // once per process
+  const logo = readFileSync(LOGO_FILE);
+  app.get(LOGO_PATH, (_request, reply) =>
+    reply.type('image/png').header('Cache-Control', 'max-age=86400').header('X-Content-Type-Options', 'nosniff').send(logo),
+  );
 }
 
 async function answer(request: FastifyRequest, reply: FastifyReply, store: Store, wiki: Wiki) {
@@ -80,9 +100,10 @@ async function answer(request: FastifyRequest, reply: FastifyReply, store: Store
     const query = new URLSearchParams(queryStart < 0 ? '' : url.slice(queryStart + 1));
     const path = queryStart < 0 ? url : url.slice(0, queryStart);
     let titleText = query.get('title');
-    if (path.startsWith('/index.php/')) {
+    const prefix = path.startsWith('/index.php/') ? '/index.php/' : path.startsWith('/wiki/') ? '/wiki/' : null;
+    if (prefix !== null) {
       try {
-        titleText = decodeURIComponent(path.slice('/index.php/'.length));
+        titleText = decodeURIComponent(path.slice(prefix.length));
       } catch {
         titleText = null;
       }
@@ -141,12 +162,16 @@ async function answer(request: FastifyRequest, reply: FastifyReply, store: Store
       text: async () => (await store.pages.latestTexts([shownRow.pageid])).get(shownRow.pageid) ?? '',
     });
     const title = wiki.titleText(row.ns, row.title);
+    // a read-only server offers no editing: the sections' edit links go (the parser cache keeps them for action=parse)
+    const html = out.html.replace(EDIT_SECTION, '');
+    const before = row.ns === 6 ? await fileView(store, row.title) : '';
+    const after = row.ns === 14 ? await categoryMembers(store, wiki, row.title, query) : '';
     const api = `/api.php?action=parse&amp;page=${wfUrlencode(wiki.codec.prefixedDbKey(row.ns, row.title))}&amp;format=json`;
     // OutputPage::setPageTitle: the heading shows the {{DISPLAYTITLE:}} HTML (sanitised when parsed)
     const body = `${indicators(out)}<h1 id="firstHeading">${out.displayTitle ?? escapeHtml(title)}</h1>
 <div id="bodyContent">
-${redirectedFrom}<div id="mw-content-text" lang="${wiki.lang}" dir="ltr">${out.html}</div>
-${categoryLinks(wiki, out)}
+${redirectedFrom}${before}<div id="mw-content-text" lang="${wiki.lang}" dir="ltr">${html}</div>
+${after}${categoryLinks(wiki, out)}
 </div>
 <footer>${escapeHtml(wiki.info.sitename)} · <a href="${api}">дані сторінки через API</a> · <a href="/index.php?title=${wfUrlencode(wiki.codec.prefixedDbKey(row.ns, row.title))}&amp;action=raw">вікітекст</a></footer>`;
     return reply

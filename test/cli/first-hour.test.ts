@@ -39,16 +39,19 @@ async function startServe(args: string[]): Promise<Served> {
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const line = await new Promise<string>((resolve, reject) => {
+  const lines = await new Promise<string[]>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]);
+      if (out.split('\n').length > 2) resolve(out.split('\n').slice(0, 2));
     });
     void exited.then((code) => reject(new Error(`serve exited (${code}) before it was ready: ${err}`)));
   });
-  const url = /serving (http:\/\/\S+\/api\.php)/.exec(line)?.[1];
-  assert.ok(url, line);
-  return { child, url, origin: new URL(url).origin, exited };
+  const url = /serving (http:\/\/\S+\/api\.php)$/.exec(lines[0]!)?.[1];
+  assert.ok(url, lines[0]);
+  const origin = new URL(url).origin;
+  // the second line says where a person looks
+  assert.equal(lines[1], `wikiquery: the wiki's pages at ${origin}/index.php, health at ${origin}/health, metrics at ${origin}/metrics`);
+  return { child, url, origin, exited };
 }
 
 /** GET over a new connection of its own, so that the cluster deals it to the next worker. */

@@ -348,14 +348,16 @@ describe('request lines as clients send them', () => {
     assert.equal(rescueRequest(Buffer.from('POST /a?b=ї HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n')), null);
   });
 
-  it('GET / leads to api.php; other paths are 404 saying where the API is', async () => {
+  it("GET / leads to the main page's view, which links to api.php; other paths are 404 saying where the API is", async () => {
     const origin = new URL(s.url).origin;
     const r = await fetch(`${origin}/`, { redirect: 'manual' });
     assert.equal(r.status, 301);
-    assert.equal(r.headers.get('location'), '/api.php');
+    assert.equal(r.headers.get('location'), '/index.php');
     const followed = await fetch(`${origin}/`);
-    assert.equal(followed.url, `${origin}/api.php`);
-    assert.match(await followed.text(), /<html/);
+    assert.equal(followed.url, `${origin}/index.php`);
+    const html = await followed.text();
+    assert.match(html, /<h1 id="firstHeading">Головна сторінка<\/h1>/);
+    assert.match(html, /<a href="\/api\.php\?action=parse&amp;page=/);
     // (/index.php is the article path since issue 17: test/parse.test.ts)
     const nf = await fetch(`${origin}/wiki.php?title=X`);
     assert.equal(nf.status, 404);
