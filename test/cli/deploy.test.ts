@@ -200,7 +200,7 @@ describe('nginx in front of wikiquery', () => {
     }
     const root = await get(port, '/');
     assert.equal(root.status, 301);
-    assert.equal(root.headers.location, '/api.php');
+    assert.equal(root.headers.location, '/index.php');
     const health = await get(port, '/health');
     assert.equal(health.status, 200);
     assert.equal(JSON.parse(health.body.toString()).status, 'ok');

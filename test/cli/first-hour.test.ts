@@ -31,6 +31,7 @@ interface Served {
   url: string;
   origin: string;
   exited: Promise<number | null>;
+  stderr: () => string;
 }
 
 async function startServe(args: string[]): Promise<Served> {
@@ -51,7 +52,7 @@ async function startServe(args: string[]): Promise<Served> {
   const origin = new URL(url).origin;
   // the second line says where a person looks
   assert.equal(lines[1], `wikiquery: the wiki's pages at ${origin}/index.php, health at ${origin}/health, metrics at ${origin}/metrics`);
-  return { child, url, origin, exited };
+  return { child, url, origin, exited, stderr: () => err };
 }
 
 /** GET over a new connection of its own, so that the cluster deals it to the next worker. */
@@ -113,6 +114,37 @@ describe('/metrics under --workers', () => {
       s.child.kill('SIGTERM');
     }
     assert.equal(await s.exited, 0);
+  });
+});
+
+describe('the log', () => {
+  it('JSON lines with one pid each; a dead worker at warn, routine events at info', async () => {
+    const { db } = await demoDatabase();
+    const s = await startServe(['--db', db, '--workers', '2', '--log-level', 'info']);
+    let victim = 0;
+    try {
+      victim = JSON.parse((await fresh(`${s.origin}/health`)).body).pid;
+      process.kill(victim, 'SIGKILL');
+      const deadline = Date.now() + 20_000;
+      while (!s.stderr().includes('worker died') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      s.child.kill('SIGTERM');
+    }
+    assert.equal(await s.exited, 0);
+    const lines = s.stderr().trim().split('\n');
+    const entries = lines.map((line) => {
+      // a key written twice would be lost to JSON.parse: count them in the text
+      assert.equal(line.match(/"pid":/g)?.length, 1, line);
+      return JSON.parse(line) as { level: number; msg: string; pid: number; worker?: number };
+    });
+    const died = entries.find((e) => e.msg === 'worker died; starting another');
+    assert.ok(died, lines.join('\n'));
+    assert.equal(died.level, 40);
+    assert.equal(died.worker, victim);
+    assert.equal(died.pid, s.child.pid);
+    const stopping = entries.filter((e) => e.msg === 'stopping');
+    assert.ok(stopping.length >= 1);
+    assert.ok(stopping.every((e) => e.level === 30));
   });
 });
 
