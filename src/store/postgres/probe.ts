@@ -6,6 +6,10 @@
 import { servedImport } from './catalog.js';
 import { connect, connectionOptions } from './db.js';
 
+/** whether an import made the catalog (read from pg_catalog: the role may lack the rights to look into it) */
+const CATALOG_TABLE = `SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = 'wikiquery' AND c.relname = 'served'`;
+
 /** seconds to wait for the server before calling it unreachable */
 const CONNECT_TIMEOUT_S = 10;
 
@@ -82,7 +86,7 @@ export async function postgresImportProblem(url: string): Promise<string | null>
   try {
     const [rights] = await sql.unsafe(
       `SELECT current_user AS role, current_database() AS db, has_database_privilege(current_database(), 'CREATE') AS create_schema,
-         to_regclass('wikiquery.served') IS NOT NULL AS has_catalog`,
+         EXISTS (${CATALOG_TABLE}) AS has_catalog`,
     );
     if (!rights.create_schema)
       return `the role ${rights.role} may not create schemas in the database ${rights.db}, which each import is loaded into: GRANT CREATE ON DATABASE ${rights.db} TO ${rights.role}`;
@@ -110,8 +114,15 @@ export async function postgresServeProblem(url: string): Promise<string | null> 
     return describePostgresError(url, e);
   }
   try {
+    const [catalog] = await sql.unsafe(
+      `SELECT current_user AS role, EXISTS (${CATALOG_TABLE}) AS present,
+         EXISTS (${CATALOG_TABLE}) AND has_schema_privilege('wikiquery', 'USAGE') AND has_table_privilege('wikiquery.served', 'SELECT') AS readable`,
+    );
+    if (!catalog.present) return 'no wiki has been imported into this database (run wikiquery import --db with it)';
+    if (!catalog.readable)
+      return `the role ${catalog.role} may not read which import is served (the table wikiquery.served): serve as the importing role, or GRANT USAGE ON SCHEMA wikiquery and SELECT ON wikiquery.served TO ${catalog.role}`;
     const served = await servedImport(sql);
-    if (served === null) return `no wiki has been imported into this database (run wikiquery import --db with it)`;
+    if (served === null) return 'no wiki has been imported into this database (run wikiquery import --db with it)';
     const [rights] = await sql.unsafe(
       `SELECT current_user AS role, has_schema_privilege($1, 'USAGE') AND has_table_privilege(format('%I.page', $1::text), 'SELECT') AS read`,
       [served.schema],
