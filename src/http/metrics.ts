@@ -3,7 +3,9 @@
  * whether the answer was MediaWiki's error object), query submodules used, a latency histogram per
  * action, response-cache hits and misses, the database (size, pages, which import, reloads) and
  * prom-client's process metrics (CPU, memory, event-loop lag, GC). Labels take only names the server
- * knows (unknown actions count as `invalid`), so a client cannot grow the series without bound.
+ * knows (unknown actions count as `invalid`), so a client cannot grow the series without bound. Under
+ * --workers every worker's registry is gathered and aggregated (SharedMetrics): a gauge every worker
+ * shares says so with `aggregator: 'max'`, or the workers' values would be added up.
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
