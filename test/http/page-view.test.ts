@@ -5,7 +5,14 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { dumpXml, page } from '../helpers/dump-pages.js';
+import { importWiki } from '../../src/importer/import.js';
+import { openStore } from '../../src/store/open.js';
+import { createServer } from '../../src/http/server.js';
 
 let s: DemoServer;
 let origin: string;
@@ -147,5 +154,47 @@ describe('the page view', () => {
     const bytes = await fetch(origin + src);
     assert.equal(bytes.status, 200);
     assert.equal(bytes.headers.get('content-type'), file.mime);
+  });
+});
+
+describe('a category of more than 200 pages', () => {
+  it('shows 200 at a time, with links to the next and the previous 200', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wikiquery-page-view-'));
+    try {
+      // 205 members; page numbers padded so that the sort keys order as the numbers do
+      const titles = Array.from({ length: 205 }, (_, i) => `Сторінка ${String(i + 1).padStart(3, '0')}`);
+      const pages = [
+        page('Категорія:Багато', 14, 'Категорія з багатьма сторінками.'),
+        ...titles.map((t) => page(t, 0, `Текст.\n[[Категорія:Багато]]`)),
+      ];
+      writeFileSync(join(dir, 'dump.xml'), dumpXml(pages));
+      const db = join(dir, 'wiki.sqlite');
+      await importWiki({ dump: join(dir, 'dump.xml'), db, lang: 'uk', progress: false, log: () => {} });
+      const server = await createServer({ store: await openStore(db), logLevel: 'silent' });
+      const base = await server.app.listen({ host: '127.0.0.1', port: 0 });
+      try {
+        const get = async (query: string) =>
+          (await fetch(`${base}/index.php?title=${encodeURIComponent('Категорія:Багато')}${query}`)).text();
+        const first = await get('');
+        assert.deepEqual(listed(first, 'mw-pages'), titles.slice(0, 200));
+        assert.match(first, /Показано 200 сторінок цієї категорії \(із 205\)/);
+        const next = /\(попередня сторінка\) \(<a href="([^"]+)"[^>]*>наступна сторінка<\/a>\)/.exec(first);
+        assert.ok(next, 'a link to the next 200');
+        const nextUrl = next[1]!.replace(/&amp;/g, '&').replace(/#.*$/, '');
+        assert.equal(new URL(nextUrl, base).searchParams.get('pagefrom'), titles[200]);
+        const second = await (await fetch(new URL(nextUrl, base))).text();
+        assert.deepEqual(listed(second, 'mw-pages'), titles.slice(200));
+        assert.match(second, /Показано 5 сторінок цієї категорії \(із 205\)/);
+        const prev = /\(<a href="([^"]+)"[^>]*>попередня сторінка<\/a>\) \(наступна сторінка\)/.exec(second);
+        assert.ok(prev, 'a link back, none further');
+        const back = await (await fetch(new URL(prev[1]!.replace(/&amp;/g, '&').replace(/#.*$/, ''), base))).text();
+        // the 200 before the first of the second page
+        assert.deepEqual(listed(back, 'mw-pages'), titles.slice(0, 200));
+      } finally {
+        await server.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
