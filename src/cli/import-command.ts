@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { importWiki, ImportInterrupted, ImportSetupError, type ImportOptions, type ImportSummary } from '../importer/import.js';
 import { evaluateInlineQueries } from '../modules/smw/inline-query.js';
 import { DumpError } from '../importer/dump-reader.js';
+import { updateFromDump, UpdateRefused } from '../importer/update.js';
 import { DumpSourceError } from '../importer/dump-source.js';
 import type { PageAnalysisHook, PageRenderer } from '../importer/hooks.js';
 import { RENDERER_VERSION, renderForStorage } from '../modules/page-renderer.js';
@@ -22,7 +23,7 @@ const MAX_IMPORT_WORKERS = 32;
 export const IMPORT_COMMAND: CommandSpec = {
   name: 'import',
   synopsis:
-    'import DUMP --db FILE [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--workers N] [--timings] [--quiet]',
+    'import DUMP --db FILE [--update] [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--workers N] [--timings] [--quiet]',
   summary:
     'Loads a MediaWiki XML export dump (plain, .gz or .bz2, recognised by content; - reads standard input) into a\n' +
     'new SQLite database and then replaces FILE atomically: a running `wikiquery serve` switches to it without\n' +
@@ -32,6 +33,10 @@ export const IMPORT_COMMAND: CommandSpec = {
       type: 'string',
       value: 'FILE|URL',
       help: 'where to import: an SQLite file to create or replace, or a PostgreSQL database (postgres://USER@HOST/DB) to publish a new import into (built in a local staging file, then copied; readers switch when it is complete)',
+    },
+    update: {
+      type: 'boolean',
+      help: 'apply a dump of changed pages (Special:Export of some pages, full history or current only) to the existing database FILE in place, batch by batch; pages the dump does not mention stay',
     },
     files: { type: 'string', value: 'DIR', help: "the uploaded files: MediaWiki's images/ directory (or a files-manifest.jsonl)" },
     messages: {
@@ -134,6 +139,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
   }
   const db = values.db as string;
   const quiet = values.quiet === true;
+  if (values.update) return runUpdate(positionals[0], db, values, quiet);
   try {
     const summary = await importWiki({
       dump: positionals[0],
@@ -164,6 +170,31 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
     const known = e instanceof DumpError || e instanceof DumpSourceError || e instanceof ImportSetupError;
     const msg = known ? (e as Error).message : `${db}: import failed: ${(e as Error).message ?? String(e)}`;
     process.stderr.write(`wikiquery import: ${msg}\n`);
+    return 1;
+  }
+}
+
+/** `import --update`: the dump's pages applied to the database in place (src/importer/update.ts) */
+async function runUpdate(dump: string, db: string, values: Record<string, unknown>, quiet: boolean): Promise<number> {
+  try {
+    const s = await updateFromDump({
+      dump,
+      db,
+      filesDir: values.files as string | undefined,
+      interwikiFile: values.interwiki as string | undefined,
+      log: (line) => {
+        if (!quiet || line.startsWith('warning:')) process.stderr.write(line + '\n');
+      },
+    });
+    process.stdout.write(
+      `Updated ${s.pages} pages (${s.deleted} deleted), ${s.revisions} revisions, ${s.logItems} log items, ${s.files} files in ` +
+        `${s.batches} batches; ${s.refreshed} pages refreshed; ${s.seconds.toFixed(1)} s (${Math.round(s.pagesPerSecond)} pages/s)\n`,
+    );
+    return 0;
+  } catch (e) {
+    const known = e instanceof DumpError || e instanceof DumpSourceError || e instanceof UpdateRefused;
+    const msg = known ? (e as Error).message : `${db}: update failed: ${(e as Error).message ?? String(e)}`;
+    process.stderr.write(`wikiquery import --update: ${msg}; the batches applied before stay, the one under way was rolled back\n`);
     return 1;
   }
 }

@@ -274,6 +274,11 @@ export class PageAnalyzer {
     return known;
   }
 
+  /** the page's row of the full-text index as analyze() makes it (undefined: a redirect, or no index) */
+  searchRowOf(page: PageWithText): SearchRow | undefined {
+    return this.strip !== null && !page.isRedirect ? this.searchRow(page, this.strip) : undefined;
+  }
+
   /** Title, redirect titles and the source text with markup stripped, folded for search. */
   private searchRow(page: PageWithText, strip: StripOptions): SearchRow {
     const title = foldForSearch(page.dbkey.replace(/_/g, ' '));

@@ -218,34 +218,50 @@ export class FileImporter {
   }
 
   private async importFile(dir: string, rel: string, name: string): Promise<void> {
-    const full = path.join(dir, rel);
-    const st = fs.statSync(full);
-    const { sha1hex, head } = await hashFile(full);
-    const mimeType = mimeOf(name);
-    let width = 0;
-    let height = 0;
-    if (mimeType.startsWith('image/')) {
-      try {
-        const size = imageSize(head);
-        width = size.width ?? 0;
-        height = size.height ?? 0;
-      } catch {
-        // not an image after all, or a header image-size does not know: MediaWiki stores 0×0 too
-      }
-    }
-    const uploader = this.uploader(name, () => ({ user: 'Maintenance script', userId: 0, timestamp: dateToMw(st.mtime), comment: '' }));
+    const facts = await readFileFacts(path.join(dir, rel), name);
+    const uploader = this.uploader(name, () => ({ user: 'Maintenance script', userId: 0, timestamp: dateToMw(facts.mtime), comment: '' }));
     this.write({
       name,
-      size: st.size,
-      width,
-      height,
-      bits: imageBits(mimeType, head),
-      mime: mimeType,
-      sha1hex,
+      size: facts.size,
+      width: facts.width,
+      height: facts.height,
+      bits: facts.bits,
+      mime: facts.mime,
+      sha1hex: facts.sha1hex,
       uploader,
       path: rel.split(path.sep).join('/'),
     });
   }
+}
+
+/** What a file's bytes say of it: size, SHA-1, MIME type (from its name), pixel size and bit depth. */
+export interface FileFacts {
+  size: number;
+  sha1hex: string;
+  mime: string;
+  width: number;
+  height: number;
+  bits: number;
+  mtime: Date;
+}
+
+/** A file's facts read from its bytes, as the import reads every file of --files. */
+export async function readFileFacts(full: string, name: string): Promise<FileFacts> {
+  const st = fs.statSync(full);
+  const { sha1hex, head } = await hashFile(full);
+  const mimeType = mimeOf(name);
+  let width = 0;
+  let height = 0;
+  if (mimeType.startsWith('image/')) {
+    try {
+      const size = imageSize(head);
+      width = size.width ?? 0;
+      height = size.height ?? 0;
+    } catch {
+      // not an image after all, or a header image-size does not know: MediaWiki stores 0×0 too
+    }
+  }
+  return { size: st.size, sha1hex, mime: mimeType, width, height, bits: imageBits(mimeType, head), mtime: st.mtime };
 }
 
 /**

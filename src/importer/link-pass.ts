@@ -11,7 +11,7 @@
 import { NS_CATEGORY, NS_FILE } from '../wiki/namespaces.js';
 import type { PageAnalysisHook } from './hooks.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
-import type { CategoryLinkRow, ImportWriter, LateLinkCounts } from '../store/import-writer.js';
+import type { CategoryLinkRow, ImportWriter, LateLinkCounts, LinkImportWriter } from '../store/import-writer.js';
 import { linkRows, PageAnalyzer, type AnalysisSetup, type PageResult } from './analysis.js';
 import type { PageLinks } from '../wikitext/links.js';
 import type { Expansion } from './expand.js';
@@ -82,33 +82,8 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
   const withInlineQueries: number[] = [];
 
   const write = async (r: PageResult) => {
-    const { page, links } = r;
-    if (r.inlineQueries) withInlineQueries.push(page.id);
-    if (links !== null) {
-      const from = page.id;
-      const fromNs = page.ns;
-      const pl = links.pages;
-      for (let i = 0; i < pl.length; i += 2) out.pageLink(from, fromNs, { ns: pl[i] as number, dbkey: pl[i + 1] as string });
-      for (const f of links.files) out.imageLink(from, fromNs, f);
-      const tl = links.templates;
-      for (let i = 0; i < tl.length; i += 2) out.templateLink(from, fromNs, { ns: tl[i] as number, dbkey: tl[i + 1] as string });
-      const type = categoryType(fromNs);
-      const cl = links.categories;
-      for (let i = 0; i < cl.length; i += 3) {
-        out.categoryLink({ from, to: cl[i], sortkey: cl[i + 1], sortkeyPrefix: cl[i + 2], timestamp: page.latestTimestamp, type });
-      }
-      const ll = links.langs;
-      for (let i = 0; i < ll.length; i += 2) counts.langlinks += out.langLink(from, ll[i], ll[i + 1]);
-      counts.externallinks += out.externalLinks(from, links.external);
-      const iw = links.interwikis;
-      if (iw.length > 0) {
-        const pairs: Array<{ prefix: string; title: string }> = [];
-        for (let i = 0; i < iw.length; i += 2) pairs.push({ prefix: iw[i], title: iw[i + 1] });
-        counts.iwlinks += out.interwikiLinks(from, pairs);
-      }
-      const pp = links.props;
-      for (let i = 0; i < pp.length; i += 2) counts.pageProps += out.pageProp(from, pp[i], pp[i + 1]);
-    }
+    if (r.inlineQueries) withInlineQueries.push(r.page.id);
+    writePageLinks(out, r, counts);
     for (let i = 0; i < hooks.length; i++) await hooks[i].page(r.analysis, r.text ?? '', r.hooks[i]);
     if (r.search) w.search.page(r.search);
   };
@@ -209,6 +184,48 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
   return { counts, withInlineQueries };
 }
 
+/** what a page's link rows are written to: the import's LinkImportWriter, or the incremental writer's live tables */
+export type PageLinkSink = Pick<
+  LinkImportWriter,
+  'pageLink' | 'imageLink' | 'templateLink' | 'categoryLink' | 'langLink' | 'externalLinks' | 'interwikiLinks' | 'pageProp'
+>;
+
+/**
+ * What LinksUpdate writes for one analysed page: its rows of every link table and page_props. The counts
+ * of the per-page tables (langlinks, externallinks, iwlinks, page_props) grow by the rows added.
+ */
+export function writePageLinks(
+  out: PageLinkSink,
+  r: PageResult,
+  counts: Pick<LinkCounts, 'langlinks' | 'externallinks' | 'iwlinks' | 'pageProps'>,
+): void {
+  const { page, links } = r;
+  if (links === null) return;
+  const from = page.id;
+  const fromNs = page.ns;
+  const pl = links.pages;
+  for (let i = 0; i < pl.length; i += 2) out.pageLink(from, fromNs, { ns: pl[i] as number, dbkey: pl[i + 1] as string });
+  for (const f of links.files) out.imageLink(from, fromNs, f);
+  const tl = links.templates;
+  for (let i = 0; i < tl.length; i += 2) out.templateLink(from, fromNs, { ns: tl[i] as number, dbkey: tl[i + 1] as string });
+  const type = categoryType(fromNs);
+  const cl = links.categories;
+  for (let i = 0; i < cl.length; i += 3) {
+    out.categoryLink({ from, to: cl[i], sortkey: cl[i + 1], sortkeyPrefix: cl[i + 2], timestamp: page.latestTimestamp, type });
+  }
+  const ll = links.langs;
+  for (let i = 0; i < ll.length; i += 2) counts.langlinks += out.langLink(from, ll[i], ll[i + 1]);
+  counts.externallinks += out.externalLinks(from, links.external);
+  const iw = links.interwikis;
+  if (iw.length > 0) {
+    const pairs: Array<{ prefix: string; title: string }> = [];
+    for (let i = 0; i < iw.length; i += 2) pairs.push({ prefix: iw[i], title: iw[i + 1] });
+    counts.iwlinks += out.interwikiLinks(from, pairs);
+  }
+  const pp = links.props;
+  for (let i = 0; i < pp.length; i += 2) counts.pageProps += out.pageProp(from, pp[i], pp[i + 1]);
+}
+
 /** Answers inline query calls over the wiki being imported (the modules' evaluator, handed in by the CLI). */
 export type InlineQueryEvaluator = (calls: InlineQueryCall[], page: { ns: number; dbkey: string }) => Promise<InlineQueryOutput[]>;
 
@@ -260,6 +277,6 @@ export async function runInlineQueryLinkPass(
 }
 
 /** categorylinks' cl_type of the pages of a namespace */
-function categoryType(ns: number): CategoryLinkRow['type'] {
+export function categoryType(ns: number): CategoryLinkRow['type'] {
   return ns === NS_CATEGORY ? 'subcat' : ns === NS_FILE ? 'file' : 'page';
 }

@@ -68,25 +68,39 @@ export function writeMessageOverrides(w: ImportWriter, contentLang: string, know
   const rows = w.pages.inNamespaceWithText(NS_MEDIAWIKI).map((r) => ({ title: r.dbkey, text: r.text, model: r.model }));
   const overrides: Array<[string, string, string]> = [];
   for (const r of rows) {
-    if (r.model !== 'wikitext' || /\.(css|js|json)$/.test(r.title)) continue;
-    let key = r.title;
-    let lang = contentLang;
-    const slash = key.lastIndexOf('/');
-    if (slash > 0) {
-      const code = key.slice(slash + 1);
-      if (knownLangs.has(code)) {
-        // MediaWiki:X/uk on a uk wiki is never read (content-language messages have no suffix)
-        if (code === contentLang) continue;
-        key = key.slice(0, slash);
-        lang = code;
-      }
-    }
-    overrides.push([lang, lcfirst(key), r.text]);
+    const o = messageOverrideKey(r.title, r.model, contentLang, knownLangs);
+    if (o !== null) overrides.push([o.lang, o.key, r.text]);
   }
   inBatch(w, () => {
     for (const o of overrides) w.messages.writeOverride(...o);
   });
   return overrides.length;
+}
+
+/**
+ * The message a MediaWiki: page overrides (its DB key without the namespace), or null when it is no
+ * message: a style sheet or script, or the content language's own code as a suffix.
+ */
+export function messageOverrideKey(
+  title: string,
+  model: string,
+  contentLang: string,
+  knownLangs: ReadonlySet<string>,
+): { lang: string; key: string } | null {
+  if (model !== 'wikitext' || /\.(css|js|json)$/.test(title)) return null;
+  let key = title;
+  let lang = contentLang;
+  const slash = key.lastIndexOf('/');
+  if (slash > 0) {
+    const code = key.slice(slash + 1);
+    if (knownLangs.has(code)) {
+      // MediaWiki:X/uk on a uk wiki is never read (content-language messages have no suffix)
+      if (code === contentLang) return null;
+      key = key.slice(0, slash);
+      lang = code;
+    }
+  }
+  return { lang, key: lcfirst(key) };
 }
 
 /**

@@ -9,7 +9,14 @@ import crypto from 'node:crypto';
 import { TitleCodec } from '../wiki/titles.js';
 import { NS_FILE, NS_MEDIAWIKI, NS_USER } from '../wiki/namespaces.js';
 import { sha1HexToBase36 } from '../wiki/files.js';
-import type { HistoryImportWriter, ImportWriter, PageRow } from '../store/import-writer.js';
+import type {
+  HistoryImportWriter,
+  ImportWriter,
+  PageImportWriter,
+  PageRow,
+  RedirectRow,
+  UploadFactsWriter,
+} from '../store/import-writer.js';
 import {
   readDump,
   type DumpItem,
@@ -75,6 +82,20 @@ function defaultModel(ns: number, dbkey: string): string {
   return 'wikitext';
 }
 
+/** A dump page's rows, before they are written: its page row, latest text and redirect target. */
+export interface PreparedPage {
+  row: PageRow;
+  text: string;
+  target: RedirectRow | null;
+}
+
+/** What pass 1 writes to: the import's writer, or the incremental writer (src/importer/update.ts). */
+export interface PageWriterTarget {
+  pages: Pick<PageImportWriter, 'insert' | 'remove' | 'insertText' | 'insertRedirect' | 'latestOf'>;
+  history: Pick<HistoryImportWriter, 'writeRevision' | 'writeLog'>;
+  uploads: Pick<UploadFactsWriter, 'record'>;
+}
+
 export interface Pass1Counts {
   pages: number;
   redirects: number;
@@ -84,12 +105,12 @@ export interface Pass1Counts {
 
 export class PageWriter {
   readonly counts: Pass1Counts = { pages: 0, redirects: 0, duplicates: 0, skipped: 0 };
-  readonly history: HistoryImportWriter;
+  readonly history: PageWriterTarget['history'];
   /** the title of the page whose revisions are being read (revisions come page by page) */
   private revPage: { id: number; title: { ns: number; dbkey: string } | null } | null = null;
 
   constructor(
-    private readonly w: ImportWriter,
+    private readonly w: PageWriterTarget,
     private readonly codec: TitleCodec,
     private readonly log: (line: string) => void,
     private readonly interwiki?: InterwikiMap,
@@ -100,11 +121,17 @@ export class PageWriter {
   }
 
   write(p: DumpPage): void {
+    const prepared = this.prepare(p);
+    if (prepared !== null) this.insert(p, prepared);
+  }
+
+  /** The rows of a dump page (null: its title is unusable, said in the log); written by insert(). */
+  prepare(p: DumpPage): PreparedPage | null {
     const title = dumpPageTitle(p, this.codec);
     if (title === null) {
       this.counts.skipped++;
       this.log(`warning: page ${p.id} has an unusable title ${JSON.stringify(p.title)}; skipped`);
-      return;
+      return null;
     }
     const { first, latest } = p;
     const text = latest.text ?? '';
@@ -145,6 +172,17 @@ export class PageWriter {
       latestParentId: latest.parentId,
       random: pageRandom(p.id),
     };
+    return {
+      row,
+      text,
+      target: target && { ns: target.ns, dbkey: target.dbkey, fragment: target.fragment, interwiki: target.interwiki ?? '' },
+    };
+  }
+
+  /** The prepared rows of a page written (an id written before: the copy with the newer latest revision wins). */
+  insert(p: DumpPage, { row, text, target }: PreparedPage): void {
+    const { latest } = p;
+    const title = row;
     const pages = this.w.pages;
     if (!pages.insert(row)) {
       // the same page id twice (concatenated dumps): the copy with the newer latest revision wins, and
@@ -164,7 +202,7 @@ export class PageWriter {
     }
     pages.insertText(p.id, text);
     if (target) {
-      pages.insertRedirect(p.id, { ns: target.ns, dbkey: target.dbkey, fragment: target.fragment, interwiki: target.interwiki ?? '' });
+      pages.insertRedirect(p.id, target);
       this.counts.redirects++;
     }
     this.counts.pages++;
@@ -274,7 +312,7 @@ export async function importPages(
     if (!site) opts.log('warning: the dump has no <siteinfo>; default namespaces are used');
     writeSiteMeta(w, site, { codec, lang, siteName, importTime: opts.importTime, importId: opts.importId });
     const writer = new PageWriter(w, codec, opts.log, opts.interwiki, dump);
-    return { codec, namespaces: site?.namespaces, lang, siteName, counts: writer.counts, history: writer.history, writer };
+    return { codec, namespaces: site?.namespaces, lang, siteName, counts: writer.counts, history: w.history, writer };
   };
   const readOpts = { onBytes: opts.onBytes, onWarning: (w: string) => opts.log(`warning: ${w}`) };
   const items: AsyncIterator<ThreadedDumpItem | DumpItem> = (opts.thread ? readDumpThreaded(dump, readOpts) : readDump(dump, readOpts))[
@@ -312,7 +350,7 @@ export async function importPages(
     lang: setup.lang,
     siteName: setup.siteName,
     counts: setup.counts,
-    history: setup.writer.history,
+    history: w.history,
   };
 }
 

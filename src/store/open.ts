@@ -9,11 +9,14 @@ import { openSqliteStore } from './sqlite/index.js';
 import type { ImportReader, ImportWriter } from './import-writer.js';
 import { openSqliteImportReader } from './sqlite/import/reader.js';
 import { openSqliteImportWriter, sqliteImportTargetProblem } from './sqlite/import/writer.js';
+import { databaseProblem } from './sqlite/db.js';
 import { openPostgresStore } from './postgres/index.js';
 import { openPostgresImportWriter } from './postgres/import-writer.js';
 import { watchServedImport } from './postgres/watch.js';
 import { describePostgresError, postgresImportProblem, postgresServeProblem } from './postgres/probe.js';
 import { redact } from './postgres/import-writer.js';
+import type { UpdateWriter } from './update-writer.js';
+import { openSqliteUpdateWriter } from './sqlite/update-writer.js';
 
 // an import's revision texts can be encoded on the thread that reads the dump (every backend's import is
 // built in an SQLite file first)
@@ -103,6 +106,18 @@ export function openImportWriter(location: string, opts: { log: (line: string) =
   const where = parseStoreLocation(location);
   if (where.backend === 'postgres') return openPostgresImportWriter(where.url, opts);
   return openSqliteImportWriter(where.path, opts);
+}
+
+/**
+ * The incremental writer of a database an import made (`import --update`, `follow`): it changes the
+ * served tables in place, one transaction per batch.
+ */
+export function openUpdateWriter(location: string): UpdateWriter {
+  const where = parseStoreLocation(location);
+  if (where.backend === 'postgres') throw new Error(`--db ${location}: incremental updates are not implemented for PostgreSQL yet`);
+  const problem = databaseProblem(where.path);
+  if (problem !== null) throw new Error(`--db ${location}: ${problem}`);
+  return openSqliteUpdateWriter(where.path);
 }
 
 /**

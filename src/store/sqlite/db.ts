@@ -80,8 +80,10 @@ export class Db {
     this.raw.pragma('query_only = ON');
     // Hold the shared lock for the connection's life: without this every statement takes and drops a
     // file lock and re-validates the page cache (several syscalls per query). Imports replace the file by
-    // rename, so they are never blocked by a serving process.
-    this.raw.pragma('locking_mode = EXCLUSIVE');
+    // rename, so they are never blocked by a serving process. A file in WAL mode is one an incremental
+    // update (`import --update`, `follow`) writes in place: its readers share it through the WAL index,
+    // and see each batch as it commits.
+    if (this.raw.pragma('journal_mode', { simple: true }) !== 'wal') this.raw.pragma('locking_mode = EXCLUSIVE');
     this.raw.pragma('cache_size = -65536');
     this.raw.pragma('mmap_size = 1073741824');
     const v = this.raw.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();

@@ -80,7 +80,8 @@ export class PagesWriter implements PageImportWriter {
 
   constructor(
     private readonly db: Database.Database,
-    private readonly build: BuildDb,
+    /** null on a finished database (the incremental writer's): its indexes exist */
+    private readonly build: BuildDb | null,
   ) {
     this.insPage = db.prepare(
       `INSERT INTO page (page_id, page_namespace, page_title, page_is_redirect, page_len, page_latest, page_touched,
@@ -154,7 +155,9 @@ export class PagesWriter implements PageImportWriter {
   }
 
   indexTitles(): number {
-    const create = () => this.build.createIndexes(['page', 'redirect']);
+    const build = this.build;
+    if (build === null) throw new Error('indexTitles: only while an import builds the database');
+    const create = () => build.createIndexes(['page', 'redirect']);
     try {
       create();
       return 0;

@@ -1,0 +1,189 @@
+/**
+ * The incremental writer's side of the store: what `import --update` and `follow` change in a database an
+ * import made, page by page, in domain terms. The importer (src/importer/update.ts) decides what changes and
+ * analyses each page with the import's own analysis; a backend (src/store/sqlite/update-writer.ts) keeps
+ * MediaWiki's tables as LinksUpdate, the job queue and the counters keep them. `openUpdateWriter`
+ * (src/store/open.ts) opens one for a `--db` location.
+ *
+ * Everything between `begin()` and `commit()` is one transaction: a reader (a `serve` on the same database)
+ * sees a batch whole or not at all, and a failure or a kill leaves the database at the previous batch.
+ * Every method is an index seek or a bounded range scan (one page's rows, one title's backlinks).
+ */
+import type {
+  CategoryLinkRow,
+  ImageRow,
+  ImportSource,
+  LogInput,
+  PageImportWriter,
+  RevisionInput,
+  SearchRow,
+  TitleRef,
+  UploadFactsWriter,
+} from './import-writer.js';
+import type { SiteStatistics } from './site-store.js';
+
+export type { SiteStatistics };
+
+/** where the upstream's change stream stands (src/importer/update-items.ts UpstreamPosition, stored as it is) */
+export interface StoredPosition {
+  api: string;
+  timestamp: string;
+  rcid: number;
+  logid: number;
+}
+
+/** What the import stored of the site: what the analysis of a page is set up with. */
+export interface StoredSite {
+  siteName: string;
+  lang: string;
+  namespaces: Array<{ id: number; name: string; canonical?: string | null; case: string }>;
+}
+
+/** A page as the writer has it before a change (what the counters and the search index need to undo it). */
+export interface StoredPage {
+  id: number;
+  ns: number;
+  dbkey: string;
+  isRedirect: boolean;
+  model: string;
+  revisionCount: number;
+  latestRevId: number;
+  latestTimestamp: string;
+}
+
+/** the link rows of one page, as pass 2 writes them (the link pass's PageLinkSink) */
+export interface PageLinkRows {
+  pageLink(from: number, fromNs: number, to: TitleRef): void;
+  imageLink(from: number, fromNs: number, file: string): void;
+  templateLink(from: number, fromNs: number, to: TitleRef): void;
+  categoryLink(row: CategoryLinkRow): void;
+  langLink(from: number, lang: string, title: string): number;
+  externalLinks(from: number, urls: Iterable<string>): number;
+  interwikiLinks(from: number, links: Iterable<{ prefix: string; title: string }>): number;
+  pageProp(page: number, name: string, value: string): number;
+}
+
+/** A recent change as the upstream reported it (update-items.ts RecentChangeItem) */
+export interface RecentChangeRow {
+  rcid: number;
+  type: string;
+  ns: number;
+  dbkey: string;
+  pageId: number;
+  revId: number;
+  oldRevId: number;
+  timestamp: string;
+  user: string;
+  userId: number;
+  comment: string;
+  minor: boolean;
+  bot: boolean;
+  oldLen: number;
+  newLen: number;
+  logId: number;
+  logType: string | null;
+  logAction: string | null;
+}
+
+export interface UpdateWriter extends ImportSource {
+  readonly location: string;
+  site(): StoredSite;
+  begin(): void;
+  commit(): void;
+  rollback(): void;
+  close(): void;
+
+  position(): StoredPosition | null;
+  setPosition(p: StoredPosition): void;
+  /** TS_MW of the newest revision or log entry stored (a database made by import: where its dump ends) */
+  newestChange(): string | null;
+
+  /** pass 1's page writes, on the live tables (`insert` false: the id is taken) */
+  pages: Pick<
+    PageImportWriter,
+    | 'insert'
+    | 'remove'
+    | 'insertText'
+    | 'insertRedirect'
+    | 'latestOf'
+    | 'byTitle'
+    | 'redirectOf'
+    | 'redirectTarget'
+    | 'textOf'
+    | 'chunkWithText'
+    | 'withText'
+  >;
+  /** the page as stored now (undefined: none) */
+  page(id: number): StoredPage | undefined;
+  /** the page's row made to agree with its stored revisions: count, first revision, latest parent */
+  settlePageHistory(id: number): void;
+  uploads: Pick<UploadFactsWriter, 'record' | 'get'>;
+
+  history: {
+    hasRevision(id: number): boolean;
+    writeRevision(r: RevisionInput): boolean;
+    writeLog(l: LogInput): boolean;
+    /** the page's revisions and texts removed (a deletion); their authors' edit counts lowered */
+    removeRevisionsOf(page: number): void;
+    /** users and contributors for the page's revisions from `fromRevId` on (just written) */
+    creditRevisions(page: number, revIds: readonly number[]): void;
+    /** the recent-change rows of revisions just written (rebuildrecentchanges.php's rows) */
+    recentChangesOfRevisions(revIds: readonly number[]): void;
+    /** a log entry's recent-change row (registered performers only, as rebuildrecentchanges.php) */
+    recentChangeOfLog(logId: number): void;
+    recentChange(r: RecentChangeRow): void;
+    /** rows older than $wgRCMaxAge before the newest dropped */
+    trimRecentChanges(): void;
+    user(u: { id: number; name: string; registration: string; editCount: number }): void;
+  };
+
+  links: {
+    /** the page's link rows and page_props removed; the categories it was in (DB keys, with the member kind) */
+    clear(page: number): Array<{ category: string; type: CategoryLinkRow['type'] }>;
+    /** the sink the page's new rows are written to */
+    rows: PageLinkRows;
+    /** the categories the page is in now */
+    categoriesOf(page: number): Array<{ category: string; type: CategoryLinkRow['type'] }>;
+    hasPageLinks(page: number): boolean;
+  };
+  /** category counts moved by (category, kind, ±1); rows made for and removed from categories as recountCategories leaves them */
+  categories: {
+    count(category: string, type: CategoryLinkRow['type'], delta: number): void;
+    /** a category row exists iff the category has members or a page; cat_hidden from its page's props */
+    settle(category: string): void;
+  };
+  search: {
+    remove(row: SearchRow): void;
+    add(row: SearchRow): void;
+  };
+  statistics(): SiteStatistics;
+  writeStatistics(s: SiteStatistics): void;
+  parserCache: { drop(page: number): void };
+  files: {
+    exists(name: string): boolean;
+    /** true: a new file (not a re-upload) */
+    write(r: ImageRow): boolean;
+    /** img_page, img_dups of the files of this name and of its SHA-1's group */
+    settle(name: string): void;
+    uploader(name: string): { user: string; userId: number; timestamp: string; comment: string } | undefined;
+  };
+  messages: {
+    text(lang: string, key: string): string | undefined;
+    override(lang: string, key: string): string | undefined;
+    languages(): string[];
+    setOverride(lang: string, key: string, text: string | null): void;
+  };
+  /** MediaWiki's refreshLinks jobs, kept in a table */
+  refreshQueue: {
+    /** every page that transcludes `t` (templatelinks), queued */
+    enqueueTranscluders(t: TitleRef): number;
+    /** every page that embeds file `name` (imagelinks), queued */
+    enqueueFileUsers(name: string): number;
+    enqueue(page: number): void;
+    take(limit: number): number[];
+    done(pages: readonly number[]): void;
+    size(): number;
+  };
+  /** the query-page reports recomputed (updateSpecialPages.php) */
+  rebuildReports(): void;
+}
