@@ -182,6 +182,7 @@ async function runUpdate(dump: string, db: string, values: Record<string, unknow
       db,
       filesDir: values.files as string | undefined,
       interwikiFile: values.interwiki as string | undefined,
+      inlineQueries: importInlineQueries(),
       log: (line) => {
         if (!quiet || line.startsWith('warning:')) process.stderr.write(line + '\n');
       },

@@ -11,8 +11,8 @@
 import { NS_CATEGORY, NS_FILE } from '../wiki/namespaces.js';
 import type { PageAnalysisHook } from './hooks.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
-import type { CategoryLinkRow, ImportWriter, LateLinkCounts, LinkImportWriter } from '../store/import-writer.js';
-import { linkRows, PageAnalyzer, type AnalysisSetup, type PageResult } from './analysis.js';
+import type { CategoryLinkRow, ImportWriter, LateLinkCounts, LinkImportWriter, PageWithText } from '../store/import-writer.js';
+import { linkRows, PageAnalyzer, type AnalysisSetup, type LinkRows, type PageResult } from './analysis.js';
 import type { PageLinks } from '../wikitext/links.js';
 import type { Expansion } from './expand.js';
 import { MAX_EXPANSION_DEPTH, queryKey, type InlineQueryCall, type InlineQueryOutput } from '../wikitext/expansion-rounds.js';
@@ -251,17 +251,7 @@ export async function runInlineQueryLinkPass(
   for (let i = 0; i < opts.pages.length; i += CHUNK) {
     await inBatch(w, async () => {
       for (const page of w.pages.withText(opts.pages.slice(i, i + CHUNK))) {
-        const known = new Map<string, InlineQueryOutput>();
-        let result: { exp: Expansion; links: PageLinks };
-        for (let round = 0; ; round++) {
-          result = analyzer.expandAndLink(page, known);
-          // calls still unanswered after the last round stay as written (inert), as in a render
-          const calls = result.exp.wantedQueries;
-          if (calls.length === 0 || round === MAX_EXPANSION_DEPTH) break;
-          const answers = await opts.evaluate(calls, { ns: page.ns, dbkey: page.dbkey });
-          calls.forEach((c, k) => known.set(queryKey(c), answers[k]));
-        }
-        const rows = linkRows(result.links, result.exp.templates, page.dbkey.replace(/_/g, ' '));
+        const rows = await inlineQueryLinkRows(analyzer, page, opts.evaluate);
         w.links.supplement(
           page.id,
           page.ns,
@@ -274,6 +264,24 @@ export async function runInlineQueryLinkPass(
     opts.checkAbort();
   }
   return added;
+}
+
+/**
+ * The links of a page whose inline queries are answered: expanded again, in rounds, each answering the
+ * calls the previous one found (an answer's templates may hold further queries), as a render does.
+ */
+export async function inlineQueryLinkRows(analyzer: PageAnalyzer, page: PageWithText, evaluate: InlineQueryEvaluator): Promise<LinkRows> {
+  const known = new Map<string, InlineQueryOutput>();
+  let result: { exp: Expansion; links: PageLinks };
+  for (let round = 0; ; round++) {
+    result = analyzer.expandAndLink(page, known);
+    // calls still unanswered after the last round stay as written (inert), as in a render
+    const calls = result.exp.wantedQueries;
+    if (calls.length === 0 || round === MAX_EXPANSION_DEPTH) break;
+    const answers = await evaluate(calls, { ns: page.ns, dbkey: page.dbkey });
+    calls.forEach((c, k) => known.set(queryKey(c), answers[k]));
+  }
+  return linkRows(result.links, result.exp.templates, page.dbkey.replace(/_/g, ' '));
 }
 
 /** categorylinks' cl_type of the pages of a namespace */

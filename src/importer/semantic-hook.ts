@@ -124,70 +124,22 @@ class SemanticImportHook implements PageAnalysisHook {
     const ops = (analyzed !== undefined ? analyzed : this.analyze(p, text)) as SemanticOps | null;
     if (ops === null) return;
     const w = this.w;
-    let subject = -1;
-    let seq = 0;
-    let prop = -1;
-    for (let i = 0; i < ops.length; ) {
-      switch (ops[i]) {
-        case OP.SUBJECT:
-          this.subjects++;
-          subject = w.addSubject(ops[i + 1] as number, ops[i + 2] as string, ops[i + 3] as string, ops[i + 4] as string);
-          seq = 0;
-          i += 5;
-          break;
-        case OP.ANN: {
-          const key = ops[i + 1] as string;
-          prop = this.propId(key);
-          this.info(prop, key);
-          i += 2;
-          break;
-        }
-        case OP.VALUE:
-        case OP.ERRP:
-          w.addValue(
-            subject,
-            ops[i] === OP.VALUE ? prop : ERRP_PENDING,
-            seq++,
-            ops[i + 1] as number,
-            ops[i + 2] as string | null,
-            ops[i + 3] as number | null,
-            ops[i + 4] as string | null,
-            ops[i + 5] as number | null,
-          );
-          this.values++;
-          i += 6;
-          break;
-        case OP.COMPLETION:
-          w.addCompletionValue(prop, ops[i + 1] as string);
-          i += 2;
-          break;
-        case OP.ITEM:
-          w.addValue(
-            subject,
-            this.propId(ops[i + 1] as string),
-            seq++,
-            ops[i + 2] as number,
-            ops[i + 3] as string,
-            null,
-            null,
-            ops[i + 4] as number | null,
-          );
-          this.values++;
-          i += 5;
-          break;
-        case OP.STAGE:
-          w.stage(subject, this.propId(ops[i + 1] as string), seq++, ops[i + 2] as string);
-          this.values++;
-          i += 3;
-          break;
-        case OP.DECLARE:
-          w.declareType(this.propId(ops[i + 1] as string), ops[i + 2] as string);
-          i += 3;
-          break;
-        default:
-          throw new Error(`semantic: unknown operation ${String(ops[i])} from the analyzer`);
-      }
-    }
+    const counted = applySemanticOps(ops, {
+      addSubject: (ns, dbkey, subobject, sortkey) => w.addSubject(ns, dbkey, subobject, sortkey),
+      property: (key) => {
+        const id = this.propId(key);
+        this.info(id, key);
+        return id;
+      },
+      propertyId: (key) => this.propId(key),
+      errpProperty: () => ERRP_PENDING,
+      addValue: (subject, property, seq, di, item, ns, key, sortNum) => w.addValue(subject, property, seq, di, item, ns, key, sortNum),
+      addCompletionValue: (source, value) => w.addCompletionValue(source, value),
+      stage: (subject, property, seq, text) => w.stage(subject, property, seq, text),
+      declareType: (property, type) => w.declareType(property, type),
+    });
+    this.subjects += counted.subjects;
+    this.values += counted.values;
   }
 
   /** what a worker would have given for the page (a hook called without its analyzer's result) */
@@ -249,23 +201,131 @@ class SemanticImportHook implements PageAnalysisHook {
       last = rows[rows.length - 1].row;
       w.batch(() => {
         for (const row of rows) {
-          if (row.property === conceptProp) {
-            const [conditions, docu] = JSON.parse(row.text) as [string, string];
-            const item = encodeConcept(defineConcept(conditions, docu, { codec, typeOf }).value);
-            w.addValue(row.subject, row.property, row.kind, DI.CONCEPT, item, null, null, itemSortKey(DI.CONCEPT, item) ?? null);
-            continue;
-          }
-          let text: string;
-          try {
-            text = normalizedQueryString(row.text, { codec, typeOf });
-          } catch {
-            text = row.text;
-          }
-          w.addValue(row.subject, row.property, row.kind, DI.BLOB, text, null, null, itemSortKey(DI.BLOB, text) ?? null);
+          const v = stagedValue(row.text, row.property === conceptProp, { codec, typeOf });
+          w.addValue(row.subject, row.property, row.kind, v.di, v.item, null, null, v.sortNum);
         }
       });
     }
   }
+}
+
+/** Where a page's semantic operations are written: the import's writer, or the incremental writer. */
+export interface SemanticOpSink {
+  addSubject(ns: number, dbkey: string, subobject: string, sortkey: string): number;
+  /** the id of an annotation's property (made on first use) */
+  property(key: string): number;
+  /** the id of a property SMW writes itself (made on first use) */
+  propertyId(key: string): number;
+  /** the property id _ERRP values are written with */
+  errpProperty(): number;
+  addValue(
+    subject: number,
+    property: number,
+    seq: number,
+    di: number,
+    item: string | null,
+    ns: number | null,
+    key: string | null,
+    sortNum: number | null,
+  ): void;
+  addCompletionValue(source: number, value: string): void;
+  /** a query's conditions or a concept (normalised once every property's type is known) */
+  stage(subject: number, property: number, seq: number, text: string): void;
+  declareType(property: number, type: string): void;
+}
+
+/**
+ * A page's semantic data, typed by the analyzer (semantic-analysis.ts, on a worker): its operations
+ * applied in order. Property ids are numbered in order of first use, as the operations name them.
+ */
+export function applySemanticOps(ops: SemanticOps, w: SemanticOpSink): { subjects: number; values: number } {
+  let subjects = 0;
+  let values = 0;
+  let subject = -1;
+  let seq = 0;
+  let prop = -1;
+  for (let i = 0; i < ops.length; ) {
+    switch (ops[i]) {
+      case OP.SUBJECT:
+        subjects++;
+        subject = w.addSubject(ops[i + 1] as number, ops[i + 2] as string, ops[i + 3] as string, ops[i + 4] as string);
+        seq = 0;
+        i += 5;
+        break;
+      case OP.ANN:
+        prop = w.property(ops[i + 1] as string);
+        i += 2;
+        break;
+      case OP.VALUE:
+      case OP.ERRP:
+        w.addValue(
+          subject,
+          ops[i] === OP.VALUE ? prop : w.errpProperty(),
+          seq++,
+          ops[i + 1] as number,
+          ops[i + 2] as string | null,
+          ops[i + 3] as number | null,
+          ops[i + 4] as string | null,
+          ops[i + 5] as number | null,
+        );
+        values++;
+        i += 6;
+        break;
+      case OP.COMPLETION:
+        w.addCompletionValue(prop, ops[i + 1] as string);
+        i += 2;
+        break;
+      case OP.ITEM:
+        w.addValue(
+          subject,
+          w.propertyId(ops[i + 1] as string),
+          seq++,
+          ops[i + 2] as number,
+          ops[i + 3] as string,
+          null,
+          null,
+          ops[i + 4] as number | null,
+        );
+        values++;
+        i += 5;
+        break;
+      case OP.STAGE:
+        w.stage(subject, w.propertyId(ops[i + 1] as string), seq++, ops[i + 2] as string);
+        values++;
+        i += 3;
+        break;
+      case OP.DECLARE:
+        w.declareType(w.propertyId(ops[i + 1] as string), ops[i + 2] as string);
+        i += 3;
+        break;
+      default:
+        throw new Error(`semantic: unknown operation ${String(ops[i])} from the analyzer`);
+    }
+  }
+  return { subjects, values };
+}
+
+/**
+ * A staged row's value as SMW stores it once every property's type is known: a concept's definition, or a
+ * query's conditions normalised (as written when they do not parse).
+ */
+export function stagedValue(
+  text: string,
+  isConcept: boolean,
+  o: { codec: TitleCodec; typeOf: (key: string) => string },
+): { di: number; item: string; sortNum: number | null } {
+  if (isConcept) {
+    const [conditions, docu] = JSON.parse(text) as [string, string];
+    const item = encodeConcept(defineConcept(conditions, docu, o).value);
+    return { di: DI.CONCEPT, item, sortNum: itemSortKey(DI.CONCEPT, item) ?? null };
+  }
+  let normal: string;
+  try {
+    normal = normalizedQueryString(text, o);
+  } catch {
+    normal = text;
+  }
+  return { di: DI.BLOB, item: normal, sortNum: itemSortKey(DI.BLOB, normal) ?? null };
 }
 
 /** The autocompletion index from the completion values (see SemanticImportWriter.buildCompletionIndex). */

@@ -25,13 +25,16 @@ import type { NamespaceInfo } from '../wiki/namespaces.js';
 import { NS_CATEGORY, NS_FILE, NS_MEDIAWIKI } from '../wiki/namespaces.js';
 import { sha1HexToBase36 } from '../wiki/files.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
-import type { SearchRow, TitleRef } from '../store/import-writer.js';
-import type { SiteStatistics, StoredPage, UpdateWriter } from '../store/update-writer.js';
+import type { PageWithText, SearchRow, Store, TitleRef } from '../store/import-writer.js';
+import type { SemanticUpdateWriter, SiteStatistics, StoredPage, UpdateWriter } from '../store/update-writer.js';
 import { openUpdateWriter } from '../store/open.js';
 import { PageAnalyzer, type AnalysisSetup } from './analysis.js';
 import { PageWriter, type PageWriterTarget } from './pages.js';
 import { loadInterwikiMap } from './interwiki-file.js';
-import { categoryType, writePageLinks } from './link-pass.js';
+import { categoryType, inlineQueryLinkRows, writePageLinks, type InlineQueryEvaluator } from './link-pass.js';
+import { applySemanticOps, stagedValue } from './semantic-hook.js';
+import type { SemanticOps } from './semantic-analysis.js';
+import { PREDEFINED_BY_KEY } from '../semantic/types.js';
 import { messageOverrideKey } from './messages.js';
 import { mediaType, readFileFacts, type FileFacts } from './files.js';
 import type { UpdateItem, UpstreamPosition } from './update-items.js';
@@ -48,6 +51,11 @@ export interface UpdaterOptions {
   interwikiFile?: string;
   /** the analysis clock ({{CURRENTYEAR}} and friends; default: now) */
   now?: number;
+  /**
+   * The inline query evaluator over the database (the CLI makes it from the serving code's, as for
+   * import): with it, the links of {{#ask:}} results are recorded as the import records them.
+   */
+  inlineQueries?: (reader: Store) => Promise<InlineQueryEvaluator>;
 }
 
 export interface ApplySummary {
@@ -86,6 +94,9 @@ export class UpdateRefused extends Error {
     this.name = 'UpdateRefused';
   }
 }
+
+/** the semantic importer's analyzer module (semantic-hook.ts names the same) */
+const SEMANTIC_ANALYZER = new URL('./semantic-analysis.js', import.meta.url).href;
 
 /** items of one batch at most */
 export const MAX_BATCH_ITEMS = 100_000;
@@ -142,7 +153,8 @@ class SqlUpdater implements Updater {
       lang: site.lang,
       interwikiFile: opts.interwikiFile,
       now: opts.now ?? Date.now(),
-      hookAnalyzers: [],
+      // Semantic MediaWiki's data, when the import kept it: the import's own analyzer
+      hookAnalyzers: w.semantic !== null ? [SEMANTIC_ANALYZER] : [],
       searchIndex: true,
     };
     // as the import tells "X/ru" (a language) from "X/y" (a key)
@@ -158,8 +170,16 @@ class SqlUpdater implements Updater {
     this.searcher = await this.analyzer();
   }
 
+  /** an analyser over the stored state: the declared property types as they are now, its caches empty */
   private analyzer(): Promise<PageAnalyzer> {
-    return PageAnalyzer.create(this.w, this.setup, this.interwiki);
+    const semantic = this.w.semantic;
+    const setup = semantic !== null ? Object.assign({}, this.setup, { hookData: [semantic.declaredTypes()] }) : this.setup;
+    return PageAnalyzer.create(this.w, setup, this.interwiki);
+  }
+
+  /** the inline query evaluator over the batch's state (null: the links of query results are not recorded) */
+  evaluator(): Promise<InlineQueryEvaluator> | null {
+    return this.opts.inlineQueries?.(this.w.readStore()) ?? null;
   }
 
   position(): UpstreamPosition | null {
@@ -196,7 +216,7 @@ class SqlUpdater implements Updater {
     try {
       const run = new BatchRun(this, w, analyzer);
       for (const item of batch) run.item(item, facts.get(item));
-      run.finish();
+      await run.finish();
       w.commit();
       const s = run.summary;
       s.seconds = (performance.now() - t0) / 1000;
@@ -217,7 +237,7 @@ class SqlUpdater implements Updater {
       const ids = w.refreshQueue.take(limit);
       const run = new BatchRun(this, w, analyzer);
       for (const id of ids) run.relink(id);
-      run.finish();
+      await run.finish();
       w.refreshQueue.done(ids);
       w.commit();
       return ids.length;
@@ -259,6 +279,7 @@ class SqlUpdater implements Updater {
       interwiki: this.interwiki,
       knownLangs: this.knownLangs,
       searcher: this.searcher,
+      evaluator: () => this.evaluator(),
     };
   }
 }
@@ -464,6 +485,7 @@ class BatchRun {
       this.removeSearchRow(old.id);
     }
     this.unlink(old);
+    this.clearSemantic(old);
     this.stats.pages--;
     this.stats.edits -= old.revisionCount;
     this.queueTranscluders(old);
@@ -488,7 +510,16 @@ class BatchRun {
     const old = this.w.page(id);
     if (old === undefined) return;
     this.unlink(old);
+    this.clearSemantic(old);
     this.toAnalyse.add(id);
+  }
+
+  private semanticChanged = false;
+
+  private clearSemantic(t: TitleRef): void {
+    if (this.w.semantic === null) return;
+    this.w.semantic.clearPage(t);
+    this.semanticChanged = true;
   }
 
   private queueTranscluders(t: TitleRef): void {
@@ -548,11 +579,13 @@ class BatchRun {
   }
 
   /** The second phase: the batch's pages analysed and linked, then the counters and the position. */
-  finish(): void {
+  async finish(): Promise<void> {
     const w = this.w;
     const ids = [...this.toAnalyse].sort((a, b) => a - b);
     const searchRows = new Map<number, SearchRow>();
     const counts = { langlinks: 0, externallinks: 0, iwlinks: 0, pageProps: 0 };
+    const semantic = w.semantic !== null ? new SemanticPages(w.semantic, this.ctx.codec, (t) => this.queueAll(t)) : null;
+    const withQueries: PageWithText[] = [];
     for (let i = 0; i < ids.length; i += ANALYSIS_CHUNK) {
       for (const page of w.pages.withText(ids.slice(i, i + ANALYSIS_CHUNK))) {
         const r = this.analyzer.analyze(page);
@@ -563,13 +596,25 @@ class BatchRun {
           w.categories.count(cl[k], type, 1);
           this.categories.add(cl[k]);
         }
-        if (isArticle(page) && w.links.hasPageLinks(page.id)) this.stats.articles++;
         if (r.search) searchRows.set(page.id, r.search);
         w.parserCache.drop(page.id);
+        if (semantic !== null && r.hooks[0] != null) {
+          semantic.page(page, r.hooks[0] as SemanticOps);
+          this.semanticChanged = true;
+        }
+        if (r.inlineQueries) withQueries.push(page);
       }
     }
     // pages re-analysed here need no refresh of their own
     w.refreshQueue.done(ids);
+    // pages whose inline queries may answer otherwise now (SMW re-evaluates them when a property they read changes)
+    if (semantic !== null && this.semanticChanged) {
+      const analysed = new Set(ids);
+      for (const t of semantic.pagesWithQueries()) {
+        const p = w.pages.byTitle(t);
+        if (p !== undefined && !analysed.has(p.id)) w.refreshQueue.enqueue(p.id);
+      }
+    }
     for (const id of [...this.searchTouched].sort((a, b) => a - b)) {
       let row = searchRows.get(id);
       if (row === undefined) {
@@ -577,6 +622,40 @@ class BatchRun {
         row = page && this.ctx.searcher.searchRowOf(page);
       }
       if (row) w.search.add(row);
+    }
+    // the links of inline query results, over the semantic data the batch has written (import: link-pass.ts)
+    const evaluate = withQueries.length > 0 ? await this.ctx.evaluator() : null;
+    if (evaluate) {
+      for (const page of withQueries) {
+        const rows = await inlineQueryLinkRows(this.analyzer, page, evaluate);
+        const sink = w.links.rows;
+        for (let k = 0; k < rows.pages.length; k += 2)
+          sink.pageLink(page.id, page.ns, { ns: rows.pages[k] as number, dbkey: rows.pages[k + 1] as string });
+        for (const f of rows.files) sink.imageLink(page.id, page.ns, f);
+        for (let k = 0; k < rows.templates.length; k += 2) {
+          sink.templateLink(page.id, page.ns, { ns: rows.templates[k] as number, dbkey: rows.templates[k + 1] as string });
+        }
+        const type = categoryType(page.ns);
+        for (let k = 0; k < rows.categories.length; k += 3) {
+          const row = {
+            from: page.id,
+            to: rows.categories[k],
+            sortkey: rows.categories[k + 1],
+            sortkeyPrefix: rows.categories[k + 2],
+            timestamp: page.latestTimestamp,
+            type,
+          };
+          if (sink.categoryLink(row) > 0) {
+            w.categories.count(row.to, type, 1);
+            this.categories.add(row.to);
+          }
+        }
+      }
+    }
+    // counted once the links of query results are in
+    for (const id of ids) {
+      const page = w.page(id);
+      if (page !== undefined && isArticle(page) && w.links.hasPageLinks(id)) this.stats.articles++;
     }
     for (const c of this.categories) w.categories.settle(c);
     for (const f of this.files) w.files.settle(f);
@@ -589,6 +668,68 @@ class BatchRun {
     if (this.recentChangesGiven || this.newRevisions.size > 0 || this.newLogs.length > 0) w.history.trimRecentChanges();
     w.writeStatistics(this.stats);
     if (this.position !== null) w.setPosition(this.position);
+  }
+
+  /** every page that has values of the property (its type changed: their values are typed again) */
+  private queueAll(pages: TitleRef[]): void {
+    for (const t of pages) {
+      const p = this.w.pages.byTitle(t);
+      if (p !== undefined) this.w.refreshQueue.enqueue(p.id);
+    }
+  }
+}
+
+/**
+ * A page's semantic data written as the import's semantic hook writes it (applySemanticOps), but on the
+ * live tables: subjects found or made, properties made with their predefined type, the _ERRP property at
+ * once, query strings normalised at once (every property's type is known: it is in the database).
+ */
+class SemanticPages {
+  private conceptProperty: number | undefined;
+
+  constructor(
+    private readonly w: SemanticUpdateWriter,
+    private readonly codec: TitleCodec,
+    private readonly retyped: (pages: TitleRef[]) => void,
+  ) {
+    this.conceptProperty = w.propertyId('_CONC');
+  }
+
+  private property(key: string): number {
+    const id = this.w.propertyId(key);
+    if (id !== undefined) return id;
+    const made = this.w.addProperty(key, PREDEFINED_BY_KEY.get(key)?.type ?? '_wpg');
+    if (key === '_CONC') this.conceptProperty = made;
+    return made;
+  }
+
+  private typeOf = (key: string): string => {
+    const id = this.w.propertyId(key);
+    return (id !== undefined && this.w.propertyType(id)) || '_wpg';
+  };
+
+  page(page: TitleRef, ops: SemanticOps): void {
+    const w = this.w;
+    applySemanticOps(ops, {
+      addSubject: (ns, dbkey, subobject, sortkey) => w.subject(ns, dbkey, subobject, sortkey),
+      property: (key) => this.property(key),
+      propertyId: (key) => this.property(key),
+      errpProperty: () => this.property('_ERRP'),
+      addValue: (subject, property, seq, di, item, ns, key, sortNum) => w.addValue(subject, property, seq, di, item, ns, key, sortNum),
+      addCompletionValue: (source, value) => w.addCompletionValue(source, value),
+      stage: (subject, property, seq, text) => {
+        const v = stagedValue(text, property === this.conceptProperty, { codec: this.codec, typeOf: this.typeOf });
+        w.addValue(subject, property, seq, v.di, v.item, null, null, v.sortNum);
+      },
+      declareType: (property, type) => {
+        if (w.setType(property, type)) this.retyped(w.pagesUsing(property));
+      },
+    });
+    w.valueSubjects(page);
+  }
+
+  pagesWithQueries(): TitleRef[] {
+    return this.w.pagesWithQueries();
   }
 }
 

@@ -21,6 +21,7 @@ import type {
   UploadFactsWriter,
 } from './import-writer.js';
 import type { SiteStatistics } from './site-store.js';
+import type { Store } from './store.js';
 
 export type { SiteStatistics };
 
@@ -56,7 +57,8 @@ export interface PageLinkRows {
   pageLink(from: number, fromNs: number, to: TitleRef): void;
   imageLink(from: number, fromNs: number, file: string): void;
   templateLink(from: number, fromNs: number, to: TitleRef): void;
-  categoryLink(row: CategoryLinkRow): void;
+  /** 1 when the row is new, 0 when the page has it already */
+  categoryLink(row: CategoryLinkRow): number;
   langLink(from: number, lang: string, title: string): number;
   externalLinks(from: number, urls: Iterable<string>): number;
   interwikiLinks(from: number, links: Iterable<{ prefix: string; title: string }>): number;
@@ -184,6 +186,43 @@ export interface UpdateWriter extends ImportSource {
     done(pages: readonly number[]): void;
     size(): number;
   };
+  /** Semantic MediaWiki's data, kept page by page (absent: the import ran without the semantic hook) */
+  semantic: SemanticUpdateWriter | null;
+  /** the database as written so far (this batch included), read through the serving Store: inline queries */
+  readStore(): Store;
   /** the query-page reports recomputed (updateSpecialPages.php) */
   rebuildReports(): void;
+}
+
+/** SMW's tables (sqlite/semantic-schema.ts) as a page's new semantic data replaces its old one. */
+export interface SemanticUpdateWriter {
+  /** [DB key, type] of every user property: the declared types pass 2's analyzers are given */
+  declaredTypes(): Array<[string, string]>;
+  propertyId(key: string): number | undefined;
+  addProperty(key: string, type: string): number;
+  propertyType(id: number): string | undefined;
+  /** a property's type changed by its page; true when it changed */
+  setType(property: number, type: string): boolean;
+  /** the page's subjects (the page and its subobjects) with their values removed */
+  clearPage(t: TitleRef): void;
+  /** the subject's id (made when new; its sort key set) */
+  subject(ns: number, dbkey: string, subobject: string, sortkey: string): number;
+  addValue(
+    subject: number,
+    property: number,
+    seq: number,
+    di: number,
+    item: string | null,
+    ns: number | null,
+    key: string | null,
+    sortNum: number | null,
+  ): void;
+  /** subjects for the pages the page's values name and the categories of its _INST/_SUBC values */
+  valueSubjects(t: TitleRef): void;
+  /** pages whose text runs an inline query (they have _ASK values) */
+  pagesWithQueries(): TitleRef[];
+  /** pages that have values of a property */
+  pagesUsing(property: number): TitleRef[];
+  /** a value the autocompletion of `source` offers, added to its index when new */
+  addCompletionValue(source: number, value: string): void;
 }

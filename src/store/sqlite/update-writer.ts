@@ -16,7 +16,18 @@ import { urlIndexes } from '../../wiki/external-urls.js';
 import { NS_CATEGORY, NS_FILE } from '../../wiki/namespaces.js';
 import type { CategoryLinkRow, ImageRow, LogInput, RevisionInput, SearchRow, TitleRef, Uploader } from '../import-writer.js';
 import type { SiteStatistics } from '../site-store.js';
-import type { PageLinkRows, RecentChangeRow, StoredPage, StoredPosition, StoredSite, UpdateWriter } from '../update-writer.js';
+import type {
+  PageLinkRows,
+  RecentChangeRow,
+  SemanticUpdateWriter,
+  StoredPage,
+  StoredPosition,
+  StoredSite,
+  UpdateWriter,
+} from '../update-writer.js';
+import type { Store } from '../store.js';
+import { storeOn } from './index.js';
+import { Db } from './db.js';
 
 /** the refresh queue (MediaWiki's refreshLinks jobs): made by the first update of an imported file */
 const QUEUE_SQL = 'CREATE TABLE IF NOT EXISTS refresh_queue (rq_page INTEGER PRIMARY KEY)';
@@ -43,6 +54,7 @@ class SqliteUpdateWriter implements UpdateWriter {
   readonly files: UpdateWriter['files'];
   readonly messages: UpdateWriter['messages'];
   readonly refreshQueue: UpdateWriter['refreshQueue'];
+  readonly semantic: SemanticUpdateWriter | null;
   /** upload facts of the batch under way (a file page's <upload>, read by the file items after it) */
   private readonly uploadFacts = new Map<string, Uploader>();
 
@@ -299,7 +311,7 @@ class SqliteUpdateWriter implements UpdateWriter {
       pageLink: (from, fromNs, to) => void s.insPl.run(from, to.ns, to.dbkey, fromNs),
       imageLink: (from, fromNs, file) => void s.insIl.run(from, file, fromNs),
       templateLink: (from, fromNs, to) => void s.insTl.run(from, to.ns, to.dbkey, fromNs),
-      categoryLink: (r) => void s.insCl.run(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type),
+      categoryLink: (r) => s.insCl.run(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type).changes,
       langLink: (from, lang, title) => s.insLl.run(from, lang, title).changes,
       externalLinks: (from, urls) => {
         let n = 0;
@@ -369,6 +381,8 @@ class SqliteUpdateWriter implements UpdateWriter {
       languages: () => s.languages.all() as string[],
       setOverride: (lang, key, text) => void (text === null ? s.delOverride.run(lang, key) : s.setOverride.run(lang, key, text)),
     };
+    const hasSemantic = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'smw_value'").pluck().get() !== undefined;
+    this.semantic = hasSemantic ? new SqliteSemanticUpdateWriter(db) : null;
     this.refreshQueue = {
       enqueueTranscluders: (t) => s.queueTl.run(t.ns, t.dbkey).changes,
       enqueueFileUsers: (name) => s.queueIl.run(name).changes,
@@ -379,6 +393,15 @@ class SqliteUpdateWriter implements UpdateWriter {
       },
       size: () => s.queueSize.get() as number,
     };
+  }
+
+  /** a new Store each time: what the serving stores keep (property types, site facts) is of one state */
+  readStore(): Store {
+    return storeOn(
+      new Db(this.db),
+      async () => (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number),
+      () => {},
+    );
   }
 
   redirectsTo(t: TitleRef): string[] {
@@ -490,4 +513,130 @@ function cutoffOf(newest: string): string {
     +newest.slice(12, 14),
   );
   return new Date(t - RC_MAX_AGE_SECONDS * 1000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+/** SMW's tables kept page by page (the import's are made set-based: sqlite/import/semantic.ts) */
+class SqliteSemanticUpdateWriter implements SemanticUpdateWriter {
+  private readonly s: Record<string, Database.Statement>;
+
+  constructor(private readonly db: Database.Database) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      declared: p("SELECT sp_key, sp_type FROM smw_property WHERE substr(sp_key, 1, 1) <> '_'").raw(),
+      propId: p('SELECT sp_id FROM smw_property WHERE sp_key = ?').pluck(),
+      propAdd: p('INSERT INTO smw_property (sp_key, sp_type) VALUES (?, ?)'),
+      propType: p('SELECT sp_type FROM smw_property WHERE sp_id = ?').pluck(),
+      setType: p('UPDATE smw_property SET sp_type = ? WHERE sp_id = ? AND sp_type <> ?'),
+      subjectsOf: p('SELECT ss_id FROM smw_subject WHERE ss_namespace = ? AND ss_title = ?').pluck(),
+      clear: p('DELETE FROM smw_value WHERE sv_subject = ?'),
+      dropSubject: p('DELETE FROM smw_subject WHERE ss_id = ?'),
+      // a page some value names (its title, or for a category, an _INST/_SUBC item): one seek per property
+      usedAsValue: p(
+        `SELECT 1 FROM smw_property WHERE EXISTS (SELECT 1 FROM smw_value INDEXED BY smw_value_key WHERE sv_property = sp_id AND sv_key = @key AND sv_ns = @ns)
+           OR EXISTS (SELECT 1 FROM smw_value INDEXED BY smw_value_item WHERE sv_property = sp_id AND sv_item = @item) LIMIT 1`,
+      ).pluck(),
+      valueSubjectSort: p(
+        "UPDATE smw_subject SET ss_sortkey = replace(ss_title, '_', ' ') WHERE ss_namespace = ? AND ss_title = ? AND ss_subobject = ''",
+      ),
+      subjectGet: p('SELECT ss_id FROM smw_subject WHERE ss_namespace = ? AND ss_title = ? AND ss_subobject = ?').pluck(),
+      subjectAdd: p('INSERT INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey) VALUES (?, ?, ?, ?)'),
+      subjectSort: p('UPDATE smw_subject SET ss_sortkey = ? WHERE ss_id = ? AND ss_sortkey <> ?'),
+      value: p(
+        'INSERT OR REPLACE INTO smw_value (sv_subject, sv_property, sv_seq, sv_type, sv_item, sv_ns, sv_key, sv_num) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      valuePages: p(
+        `INSERT OR IGNORE INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey)
+         SELECT sv_ns, sv_key, '', replace(sv_key, '_', ' ') FROM smw_value
+         WHERE sv_subject IN (SELECT ss_id FROM smw_subject WHERE ss_namespace = ? AND ss_title = ?) AND sv_ns IS NOT NULL`,
+      ),
+      valueCategories: p(
+        `INSERT OR IGNORE INTO smw_subject (ss_namespace, ss_title, ss_subobject, ss_sortkey)
+         SELECT 14, t, '', replace(t, '_', ' ') FROM (SELECT substr(sv_item, 1, instr(sv_item, '#') - 1) AS t FROM smw_value
+           WHERE sv_subject IN (SELECT ss_id FROM smw_subject WHERE ss_namespace = ? AND ss_title = ?)
+             AND sv_property IN (SELECT sp_id FROM smw_property WHERE sp_key IN ('_INST', '_SUBC')))`,
+      ),
+      withQueries: p(
+        `SELECT DISTINCT ss_namespace AS ns, ss_title AS dbkey FROM smw_value INDEXED BY smw_value_item JOIN smw_subject ON ss_id = sv_subject
+         WHERE sv_property = (SELECT sp_id FROM smw_property WHERE sp_key = '_ASK') AND sv_item IS NOT NULL`,
+      ),
+      using: p(
+        `SELECT DISTINCT ss_namespace AS ns, ss_title AS dbkey FROM smw_value INDEXED BY smw_value_key JOIN smw_subject ON ss_id = sv_subject
+         WHERE sv_property = ? AND sv_key IS NOT NULL
+         UNION SELECT DISTINCT ss_namespace, ss_title FROM smw_value INDEXED BY smw_value_item JOIN smw_subject ON ss_id = sv_subject
+         WHERE sv_property = ? AND sv_item IS NOT NULL
+         UNION SELECT DISTINCT ss_namespace, ss_title FROM smw_value INDEXED BY smw_value_num JOIN smw_subject ON ss_id = sv_subject
+         WHERE sv_property = ? AND sv_num IS NOT NULL`,
+      ),
+    };
+  }
+
+  declaredTypes(): Array<[string, string]> {
+    return this.s.declared.all() as Array<[string, string]>;
+  }
+
+  propertyId(key: string): number | undefined {
+    return this.s.propId.get(key) as number | undefined;
+  }
+
+  addProperty(key: string, type: string): number {
+    return Number(this.s.propAdd.run(key, type).lastInsertRowid);
+  }
+
+  propertyType(id: number): string | undefined {
+    return this.s.propType.get(id) as string | undefined;
+  }
+
+  setType(property: number, type: string): boolean {
+    return this.s.setType.run(type, property, type).changes > 0;
+  }
+
+  /**
+   * A page's semantic data gone: its values, and its subjects -- SMW knows a page that is only named by
+   * values as a subject of its own (sorted by its title), as the import's valueSubjects() makes it.
+   */
+  clearPage(t: TitleRef): void {
+    const named = this.s.usedAsValue.get({ ns: t.ns, key: t.dbkey, item: `${t.dbkey}#${t.ns}#` }) !== undefined;
+    for (const id of this.s.subjectsOf.all(t.ns, t.dbkey) as number[]) {
+      this.s.clear.run(id);
+      if (!named) this.s.dropSubject.run(id);
+    }
+    if (named) this.s.valueSubjectSort.run(t.ns, t.dbkey);
+  }
+
+  subject(ns: number, dbkey: string, subobject: string, sortkey: string): number {
+    const id = this.s.subjectGet.get(ns, dbkey, subobject) as number | undefined;
+    if (id === undefined) return Number(this.s.subjectAdd.run(ns, dbkey, subobject, sortkey).lastInsertRowid);
+    this.s.subjectSort.run(sortkey, id, sortkey);
+    return id;
+  }
+
+  addValue(
+    subject: number,
+    property: number,
+    seq: number,
+    di: number,
+    item: string | null,
+    ns: number | null,
+    key: string | null,
+    sortNum: number | null,
+  ): void {
+    this.s.value.run(subject, property, seq, di, item, ns, key, sortNum);
+  }
+
+  valueSubjects(t: TitleRef): void {
+    this.s.valuePages.run(t.ns, t.dbkey);
+    this.s.valueCategories.run(t.ns, t.dbkey);
+  }
+
+  pagesWithQueries(): TitleRef[] {
+    return this.s.withQueries.all() as TitleRef[];
+  }
+
+  pagesUsing(property: number): TitleRef[] {
+    return this.s.using.all(property, property, property) as TitleRef[];
+  }
+
+  addCompletionValue(_source: number, _value: string): void {
+    // the autocompletion index is not kept incrementally yet (its value ids are numbered in byte order)
+  }
 }
