@@ -32,7 +32,8 @@ import { PageAnalyzer, type AnalysisSetup } from './analysis.js';
 import { PageWriter, type PageWriterTarget } from './pages.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import { categoryType, inlineQueryLinkRows, writePageLinks, type InlineQueryEvaluator } from './link-pass.js';
-import { applySemanticOps, stagedValue } from './semantic-hook.js';
+import { applySemanticOps, stagedValue, TopKTrie } from './semantic-hook.js';
+import { COMPLETION_LIST_VALUES } from '../semantic/completion-answer.js';
 import type { SemanticOps } from './semantic-analysis.js';
 import { PREDEFINED_BY_KEY } from '../semantic/types.js';
 import { messageOverrideKey } from './messages.js';
@@ -82,7 +83,10 @@ export interface Updater {
   refreshBacklog(): number;
   /** re-analyse up to `limit` of them, in one short transaction; returns how many */
   refresh(limit: number): Promise<number>;
-  /** the query-page reports recomputed (updateSpecialPages.php; `follow --reports-interval`) */
+  /**
+   * The query-page reports recomputed (updateSpecialPages.php; `follow --reports-interval`), and the
+   * precomputed autocompletion answers of the sources whose values changed since
+   */
   rebuildReports(): Promise<void>;
   close(): void;
 }
@@ -253,6 +257,7 @@ class SqlUpdater implements Updater {
     w.begin();
     try {
       w.rebuildReports();
+      if (w.semantic !== null) rebuildCompletionAnswers(w.semantic);
       w.commit();
     } catch (e) {
       w.rollback();
@@ -429,7 +434,9 @@ class BatchRun {
     if (old !== undefined) {
       this.detach(old);
       w.pages.remove(old.id);
+      if (old.ns !== row.ns || old.dbkey !== row.dbkey) this.titleCompletion(old, false);
     }
+    if (old === undefined || old.ns !== row.ns || old.dbkey !== row.dbkey) this.titleCompletion(row, true);
     // the page it redirects to gets this title among its redirect titles
     const target = prepared.target;
     if (target !== null && target.interwiki === '') this.touchSearchOf(target);
@@ -466,6 +473,7 @@ class BatchRun {
   private remove(old: StoredPage): void {
     this.detach(old);
     this.w.pages.remove(old.id);
+    this.titleCompletion(old, false);
     this.w.history.removeRevisionsOf(old.id);
     this.newRevisions.delete(old.id);
     this.toAnalyse.delete(old.id);
@@ -516,10 +524,23 @@ class BatchRun {
 
   private semanticChanged = false;
 
+  /** the completion values the batch's pages had (removed at the end unless some subject still has them) */
+  private readonly completionGone: Array<[number, string]> = [];
+
   private clearSemantic(t: TitleRef): void {
-    if (this.w.semantic === null) return;
-    this.w.semantic.clearPage(t);
+    const semantic = this.w.semantic;
+    if (semantic === null) return;
+    for (const v of semantic.completionValuesOf(t)) this.completionGone.push(v);
+    semantic.clearPage(t);
     this.semanticChanged = true;
+  }
+
+  /** page titles are the autocompletion values of their namespace's source */
+  private titleCompletion(t: TitleRef, present: boolean): void {
+    const semantic = this.w.semantic;
+    if (semantic === null) return;
+    if (present) semantic.addCompletionValue(-1 - t.ns, t.dbkey);
+    else semantic.removeCompletionValue(-1 - t.ns, t.dbkey, true);
   }
 
   private queueTranscluders(t: TitleRef): void {
@@ -607,6 +628,7 @@ class BatchRun {
     }
     // pages re-analysed here need no refresh of their own
     w.refreshQueue.done(ids);
+    for (const [source, value] of this.completionGone) w.semantic?.removeCompletionValue(source, value, false);
     // pages whose inline queries may answer otherwise now (SMW re-evaluates them when a property they read changes)
     if (semantic !== null && this.semanticChanged) {
       const analysed = new Set(ids);
@@ -730,6 +752,26 @@ class SemanticPages {
 
   pagesWithQueries(): TitleRef[] {
     return this.w.pagesWithQueries();
+  }
+}
+
+/** word rows read per statement while a source's precomputed answers are made */
+const WORD_CHUNK = 10000;
+
+/** the precomputed answers of every source whose values changed, made as the import makes them (TopKTrie) */
+function rebuildCompletionAnswers(w: SemanticUpdateWriter): void {
+  for (const source of w.changedCompletionSources()) {
+    w.clearHeavyPrefixes(source);
+    const trie = new TopKTrie(w.heavyRows, COMPLETION_LIST_VALUES, (key, ids) => w.addHeavyPrefix(source, key, ids));
+    for (let after: [string, number] | null = null; ; ) {
+      const rows = w.wordKeys(source, after, WORD_CHUNK);
+      if (rows.length === 0) break;
+      for (const [key, value] of rows) trie.add(key, value);
+      const last = rows[rows.length - 1];
+      after = [last[0], last[1]];
+    }
+    trie.end();
+    w.completionSourceDone(source);
   }
 }
 

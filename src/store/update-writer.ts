@@ -223,6 +223,19 @@ export interface SemanticUpdateWriter {
   pagesWithQueries(): TitleRef[];
   /** pages that have values of a property */
   pagesUsing(property: number): TitleRef[];
-  /** a value the autocompletion of `source` offers, added to its index when new */
+  /** a value the autocompletion of `source` (a property id, or -1 - namespace) offers, added to its index when new */
   addCompletionValue(source: number, value: string): void;
+  /** a value of the page's properties that the autocompletion offers, removed when no subject has it any more */
+  completionValuesOf(t: TitleRef): Array<[source: number, value: string]>;
+  removeCompletionValue(source: number, value: string, always: boolean): void;
+  /** a prefix with more word rows than this has its answer precomputed */
+  readonly heavyRows: number;
+  /** sources whose precomputed answers are to be made again (values came or went since) */
+  changedCompletionSources(): number[];
+  /** a source's word keys in key order after a cursor (null: from the start) */
+  wordKeys(source: number, after: [string, number] | null, limit: number): Array<[key: string, value: number]>;
+  /** a source's precomputed answers dropped (before they are made again) */
+  clearHeavyPrefixes(source: number): void;
+  addHeavyPrefix(source: number, key: string, topValues: number[]): void;
+  completionSourceDone(source: number): void;
 }

@@ -7,8 +7,8 @@
  * Autocompletion index (sources: a property id > 0, or -1 - namespace for the namespace source):
  *
  *   smw_ac_value  every distinct value of a source as Semantic Forms shows it (underscores as spaces),
- *                 numbered in (source, stored value) byte order, so that sorting value ids gives the
- *                 answer's order
+ *                 numbered in (source, stored value) byte order, AC_ID_STRIDE apart, so that sorting value
+ *                 ids gives the answer's order (an update puts new values in the gaps)
  *   smw_ac_word   (source, word key, value id): the folded text from each word start of the value, cut
  *                 to 64 characters. A substring's matches are one range scan `aw_key >= f AND aw_key < f+∞`.
  *   smw_ac_node   "heavy" prefixes: every node of the (compressed) trie of word keys under which more than
@@ -31,6 +31,12 @@
  * of the database (46 MB on the 100,000-page synthetic wiki, 15 MB at 2000 rows).
  */
 export const HEAVY_ROWS = 250;
+
+/**
+ * smw_ac_value ids are numbered this far apart at import: an incremental update gives a new value the id
+ * halfway between its neighbours in byte order, so that the ids stay in that order.
+ */
+export const AC_ID_STRIDE = 1024;
 
 export const SEMANTIC_SCHEMA = /* sql */ `
 -- properties: user properties by DB key ('Населення'), predefined ones by SMW key ('_INST');

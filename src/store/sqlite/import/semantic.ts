@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { printCompletionAnswer } from '../../../semantic/completion-answer.js';
-import { HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from '../semantic-schema.js';
+import { AC_ID_STRIDE, HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from '../semantic-schema.js';
 import type { CompletionIndexCounts, SemanticImportWriter, TitleRef } from '../../import-writer.js';
 import { RowBuffer } from './row-buffer.js';
 import { removeDbFiles, withSortMemory } from './build-db.js';
@@ -208,8 +208,9 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
    */
   completionValuesFromStage(): void {
     const db = this.db;
-    db.exec(`INSERT INTO smw_ac_value (av_source, av_value)
-             SELECT as_source, replace(as_value, '_', ' ') FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
+    db.exec(`INSERT INTO smw_ac_value (av_id, av_source, av_value)
+             SELECT ROW_NUMBER() OVER (ORDER BY as_source, as_value) * ${AC_ID_STRIDE}, as_source, replace(as_value, '_', ' ')
+             FROM smw_ac_stage GROUP BY as_source, as_value ORDER BY as_source, as_value`);
     db.exec('DROP TABLE smw_ac_stage');
   }
 
