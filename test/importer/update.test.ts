@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { fileURLToPath } from 'node:url';
 import { importWiki } from '../../src/importer/import.js';
 import { importHooks, importInlineQueries } from '../../src/cli/import-command.js';
@@ -107,6 +108,74 @@ describeOrSkip(
         assert.equal(u.refreshBacklog(), 0);
       } finally {
         u.close();
+      }
+    });
+  },
+);
+
+describeOrSkip(
+  'the updater killed mid-batch',
+  { skip: TEST_DB === 'postgres' && 'SQLite first: PostgreSQL has no incremental writer yet', timeout: 300_000 },
+  () => {
+    const CHILD = fileURLToPath(new URL('../helpers/update-kill-child.js', import.meta.url));
+    const PAGES = 40;
+
+    it('leaves the database at the last batch it committed, every time', async () => {
+      const demo = await demoDatabase();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-update-kill-'));
+      try {
+        const db = path.join(dir, 'wiki.sqlite');
+        fs.copyFileSync(demo.db, db);
+        let committed = 0;
+        for (let round = 0; round < 5; round++) {
+          const child = spawn(process.execPath, [CHILD, db, String(PAGES)], { stdio: ['ignore', 'pipe', 'pipe'] });
+          let out = '';
+          let err = '';
+          child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+          child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+          const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+          // a batch or two in, then at a moment that falls anywhere in the next one
+          await new Promise<void>((resolve, reject) => {
+            const wait = setInterval(() => {
+              if (/applied \d+\n/.test(out)) {
+                clearInterval(wait);
+                resolve();
+              } else if (child.exitCode !== null) {
+                clearInterval(wait);
+                reject(new Error(`the child stopped: ${err}`));
+              }
+            }, 5);
+          });
+          await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 150)));
+          child.kill('SIGKILL');
+          await exited;
+          const printed = Math.max(0, ...[...out.matchAll(/applied (\d+)/g)].map((m) => Number(m[1])));
+          const u = await openUpdater(db, { log: () => {} });
+          const rcid = u.position()!.rcid;
+          u.close();
+          // the batch under way may have committed before its line was printed
+          assert.ok(
+            rcid === Math.max(printed, committed) || rcid === Math.max(printed, committed) + 1,
+            `position ${rcid} after printing ${printed}`,
+          );
+          const conn = new Database(db, { readonly: true });
+          try {
+            assert.equal(conn.prepare('PRAGMA integrity_check').pluck().get(), 'ok');
+            // what each committed batch wrote is there, whole; nothing of a later one
+            const pages = conn.prepare("SELECT COUNT(*) FROM page WHERE page_title GLOB 'Пакет_*'").pluck().get() as number;
+            assert.equal(pages, rcid * PAGES);
+            const members = conn.prepare("SELECT cat_pages FROM category WHERE cat_title = 'Пакети'").pluck().get() as number;
+            assert.equal(members, rcid * PAGES);
+            const found = conn.prepare("SELECT COUNT(*) FROM search_index WHERE search_index MATCH 'пакета'").pluck().get() as number;
+            assert.equal(found, rcid * PAGES);
+          } finally {
+            conn.close();
+          }
+          assert.ok(rcid >= committed, 'a restarted updater resumes after the last batch it committed');
+          committed = rcid;
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     });
   },
