@@ -851,6 +851,10 @@ export interface UpdateFromDumpSummary {
   /** pages re-analysed because a page they transclude changed */
   refreshed: number;
   seconds: number;
+  /** of which: applying the batches, the refresh queue, the reports and autocompletion answers */
+  applySeconds: number;
+  refreshSeconds: number;
+  reportSeconds: number;
   pagesPerSecond: number;
 }
 
@@ -877,6 +881,9 @@ export async function updateFromDump(opts: UpdateFromDumpOptions): Promise<Updat
     files: 0,
     refreshed: 0,
     seconds: 0,
+    applySeconds: 0,
+    refreshSeconds: 0,
+    reportSeconds: 0,
     pagesPerSecond: 0,
   };
   const batchPages = opts.batchPages ?? 500;
@@ -909,8 +916,13 @@ export async function updateFromDump(opts: UpdateFromDumpOptions): Promise<Updat
       if (++pagesInBatch >= batchPages) await flush();
     }
     await flush();
+    const t1 = performance.now();
+    out.applySeconds = (t1 - t0) / 1000;
     while (updater.refreshBacklog() > 0) out.refreshed += await updater.refresh(REFRESH_CHUNK);
+    const t2 = performance.now();
+    out.refreshSeconds = (t2 - t1) / 1000;
     await updater.rebuildReports();
+    out.reportSeconds = (performance.now() - t2) / 1000;
   } finally {
     updater.close();
   }
