@@ -120,7 +120,7 @@ describeOrSkip(
     const CHILD = fileURLToPath(new URL('../helpers/update-kill-child.js', import.meta.url));
     const PAGES = 40;
 
-    it('leaves the database at the last batch it committed, every time', async () => {
+    it('leaves the database at the last batch it committed, every time, and a reader never sees half a batch', async () => {
       const demo = await demoDatabase();
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-update-kill-'));
       try {
@@ -134,7 +134,8 @@ describeOrSkip(
           child.stdout.on('data', (d: Buffer) => (out += d.toString()));
           child.stderr.on('data', (d: Buffer) => (err += d.toString()));
           const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-          // a batch or two in, then at a moment that falls anywhere in the next one
+          // a batch in, then at a moment that falls anywhere in a later one; meanwhile a reader (as serve
+          // reads the file) sees whole batches only: every page of a batch with its category count and position
           await new Promise<void>((resolve, reject) => {
             const wait = setInterval(() => {
               if (/applied \d+\n/.test(out)) {
@@ -146,7 +147,27 @@ describeOrSkip(
               }
             }, 5);
           });
-          await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 150)));
+          const reader = new Database(db, { readonly: true });
+          const snapshot = reader.prepare(
+            `SELECT (SELECT COUNT(*) FROM page WHERE page_title GLOB 'Пакет_*') AS pages,
+             (SELECT COALESCE((SELECT cat_pages FROM category WHERE cat_title = 'Пакети'), 0)) AS members,
+             (SELECT value FROM meta WHERE key = 'upstream_position') AS position`,
+          );
+          const until = Date.now() + 5 + Math.floor(Math.random() * 150);
+          let reads = 0;
+          try {
+            while (Date.now() < until) {
+              const r = snapshot.get() as { pages: number; members: number; position: string };
+              const at = (JSON.parse(r.position) as { rcid: number }).rcid;
+              assert.equal(r.pages, at * PAGES, 'the pages of the batches the position names');
+              assert.equal(r.members, r.pages, 'the category counts of the same batches');
+              reads++;
+              await new Promise((r) => setTimeout(r, 1));
+            }
+          } finally {
+            reader.close();
+          }
+          assert.ok(reads > 0);
           child.kill('SIGKILL');
           await exited;
           const printed = Math.max(0, ...[...out.matchAll(/applied (\d+)/g)].map((m) => Number(m[1])));
@@ -177,6 +198,149 @@ describeOrSkip(
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
+    });
+  },
+);
+
+describeOrSkip(
+  "follow's items: deletions, users, recent changes, files",
+  { skip: TEST_DB === 'postgres' && 'SQLite first: PostgreSQL has no incremental writer yet', timeout: 120_000 },
+  () => {
+    let dir: string;
+    let server: DemoServer;
+
+    before(async () => {
+      const demo = await demoDatabase();
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-update-items-'));
+      const db = path.join(dir, 'wiki.sqlite');
+      fs.copyFileSync(demo.db, db);
+      const files = path.join(dir, 'files');
+      fs.cpSync(path.join(demo.dir, 'demo', 'files'), files, { recursive: true });
+      fs.mkdirSync(path.join(files, 'f', 'f0'), { recursive: true });
+      fs.copyFileSync(path.join(files, 'Tux.png'), path.join(files, 'f', 'f0', 'Пінгвін_2.png'));
+      const u = await openUpdater(db, { filesDir: files, log: () => {} });
+      try {
+        const conn = new Database(db, { readonly: true });
+        const pageId = conn.prepare("SELECT page_id FROM page WHERE page_namespace = 0 AND page_title = 'Одеса'").pluck().get() as number;
+        conn.close();
+        const s = await u.apply([
+          { type: 'deletion', pageId, ns: 0, title: 'Одеса' },
+          { type: 'user', user: { id: 77, name: 'Новий Бот', registration: '20261201000000', editCount: 3 } },
+          {
+            type: 'recentchange',
+            change: {
+              rcid: 9001,
+              type: 'log',
+              ns: 0,
+              title: 'Одеса',
+              pageId: 0,
+              revId: 0,
+              oldRevId: 0,
+              timestamp: '20261201000100',
+              user: 'Адміністратор',
+              userId: 1,
+              comment: 'вилучено',
+              minor: false,
+              bot: false,
+              oldLen: 0,
+              newLen: 0,
+              logId: 900,
+              logType: 'delete',
+              logAction: 'delete',
+            },
+          },
+          {
+            type: 'file',
+            file: {
+              upload: {
+                timestamp: '20261201000200',
+                user: 'Новий Бот',
+                userId: 77,
+                comment: 'ще один пінгвін',
+                filename: 'Пінгвін 2.png',
+                size: 0,
+                sha1base36: '',
+              },
+              path: 'f/f0/Пінгвін_2.png',
+            },
+          },
+          { type: 'position', position: { api: 'http://127.0.0.1:1/api.php', timestamp: '20261201000200', rcid: 9001, logid: 900 } },
+        ]);
+        assert.equal(s.deleted, 1);
+        assert.equal(s.files, 1);
+        await assert.rejects(
+          u.apply([
+            {
+              type: 'file',
+              file: {
+                upload: { timestamp: '', user: '', userId: 0, comment: '', filename: 'X.png', size: 0, sha1base36: '' },
+                path: '../x',
+              },
+            },
+          ]),
+          /a file needs a relative path below the files directory/,
+        );
+      } finally {
+        u.close();
+      }
+      server = await startDemoServer({ db: path.join(dir, 'wiki.sqlite'), filesDir: files });
+    });
+
+    after(async () => {
+      await server?.close();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('deletes the page with what it linked and counted', async () => {
+      const r = await server.get({
+        action: 'query',
+        titles: 'Одеса',
+        prop: 'revisions',
+        list: 'search',
+        srsearch: 'Одеса',
+        srwhat: 'title',
+      });
+      assert.deepEqual(r.json.query.pages, { '-1': { ns: 0, title: 'Одеса', missing: '' } });
+      assert.deepEqual(r.json.query.search, []);
+    });
+
+    it('keeps the users and the recent changes as the upstream reported them', async () => {
+      const users = await server.get({
+        action: 'query',
+        list: 'allusers',
+        aufrom: 'Новий',
+        auto: 'Новий Бот',
+        auprop: 'editcount|registration',
+      });
+      assert.deepEqual(users.json.query.allusers, [{ userid: 77, name: 'Новий Бот', editcount: 3, registration: '2026-12-01T00:00:00Z' }]);
+      const rc = await server.get({ action: 'query', list: 'recentchanges', rcprop: 'ids|title|loginfo', rclimit: 1 });
+      assert.deepEqual(rc.json.query.recentchanges[0], {
+        type: 'log',
+        ns: 0,
+        title: 'Одеса',
+        pageid: 0,
+        revid: 0,
+        old_revid: 0,
+        rcid: 9001,
+        logid: 900,
+        logtype: 'delete',
+        logaction: 'delete',
+        logparams: {},
+      });
+    });
+
+    it('reads a fetched file from its bytes, with its duplicates', async () => {
+      const r = await server.get({
+        action: 'query',
+        titles: 'Файл:Пінгвін 2.png',
+        prop: 'imageinfo|duplicatefiles',
+        iiprop: 'size|sha1|mime|user',
+      });
+      const page = Object.values(r.json.query.pages)[0] as any;
+      assert.equal(page.imageinfo[0].user, 'Новий Бот');
+      assert.equal(page.imageinfo[0].mime, 'image/png');
+      assert.equal(page.imageinfo[0].size, fs.statSync(path.join(dir, 'files', 'Tux.png')).size);
+      assert.ok(page.duplicatefiles.some((d: { name: string }) => d.name === 'Tux.png'));
     });
   },
 );
