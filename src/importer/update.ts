@@ -159,7 +159,7 @@ class SqlUpdater implements Updater {
       now: opts.now ?? Date.now(),
       // Semantic MediaWiki's data, when the import kept it: the import's own analyzer
       hookAnalyzers: w.semantic !== null ? [SEMANTIC_ANALYZER] : [],
-      searchIndex: true,
+      searchIndex: w.search.enabled,
     };
     // as the import tells "X/ru" (a language) from "X/y" (a key)
     this.knownLangs = new Set([
@@ -555,7 +555,7 @@ class BatchRun {
   }
 
   private removeSearchRow(id: number): void {
-    if (this.searchTouched.has(id)) return;
+    if (this.searchTouched.has(id) || !this.w.search.enabled) return;
     this.searchTouched.add(id);
     const page = this.w.pages.withText([id])[0];
     const row = page && this.ctx.searcher.searchRowOf(page);

@@ -155,6 +155,8 @@ export interface UpdateWriter extends ImportSource {
     settle(category: string): void;
   };
   search: {
+    /** false: the import left the index empty (--no-search-index), and updates leave it so */
+    readonly enabled: boolean;
     remove(row: SearchRow): void;
     add(row: SearchRow): void;
   };

@@ -353,7 +353,11 @@ class SqliteUpdateWriter implements UpdateWriter {
         s.catHidden.run(page?.hidden ?? 0, category);
       },
     };
+    // an index the import left empty (--no-search-index) stays so: a contentless row cannot be removed
+    // unless it was written
+    const indexed = db.prepare('SELECT EXISTS (SELECT 1 FROM search_title) OR NOT EXISTS (SELECT 1 FROM page)').pluck().get() === 1;
     this.search = {
+      enabled: indexed,
       remove: (r: SearchRow) => {
         s.ftsDelete.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text);
         for (const key of titleKeys(r)) s.stDelete.run(key, r.ns, r.id);
