@@ -60,6 +60,7 @@ import { recentchangesModule } from './query/recentchanges.js';
 import { searchModule } from './query/search.js';
 import { prefixsearchModule } from './query/prefixsearch.js';
 import { opensearchModule } from './opensearch.js';
+import { compareModule } from './compare.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -119,6 +120,7 @@ export const actionModules: ActionModule[] = [
   parseModule,
   tokensModule,
   opensearchModule,
+  compareModule,
   browseBySubjectModule,
   askModule,
   askArgsModule,

@@ -16,6 +16,7 @@ import { sha1Base36ToHex } from '../../wiki/files.js';
 import { DEFAULT_RENDER_OPTIONS, renderPage, renderRevision } from '../page-renderer.js';
 import { userLanguage } from '../../wiki/messages.js';
 import { dieBadContinue } from './shared.js';
+import { addRevisionDiff, parseDiffParams } from './revision-diffs.js';
 
 const PROPS = [
   'ids',
@@ -64,6 +65,14 @@ export const revisionsModule = queryModule({
       help: 'Expand templates in revision content (not supported here: content is returned as stored).',
     },
     section: { type: 'string', help: 'Only retrieve the content of this section number.' },
+    diffto: {
+      type: 'string',
+      help: 'Revision ID to diff each revision to. Use "prev", "next" and "cur" for the previous, next and current revision respectively.',
+    },
+    difftotext: {
+      type: 'text',
+      help: 'Text to diff each revision to. Only diffs a limited number of revisions. Overrides rvdiffto. If rvsection is set, only that section will be diffed against this text.',
+    },
     contentformat: { type: ['text/x-wiki'], help: 'Serialization format used for difftotext and expected for output of content.' },
     continue: continueParam(),
   },
@@ -97,6 +106,9 @@ export const revisionsModule = queryModule({
       );
     }
     const fetchContent = props.has('content');
+    const diffs = await parseDiffParams(ctx);
+    // a diff needs the revision's text: 1.25's fetchContent, with its smaller limits
+    const needText = fetchContent || diffs !== null;
     const slots = p.slots as string[] | undefined;
     let list: RevisionRecord[];
     if (enumMode) {
@@ -111,7 +123,7 @@ export const revisionsModule = queryModule({
         startId = Number(p.continue);
         start = undefined;
       }
-      const limit = enumLimit(ctx, fetchContent);
+      const limit = enumLimit(ctx, needText);
       list = await ctx.store.history.pageHistory({
         pageid: pages[0].pageid,
         dir: p.dir,
@@ -147,7 +159,7 @@ export const revisionsModule = queryModule({
       list.sort((a, b) => a.pageid - b.pageid || a.revid - b.revid);
     }
     if (p.tag !== undefined) list = []; // the dump carries no change tags
-    const texts = fetchContent
+    const texts = needText
       ? await ctx.store.history.texts(list.filter((r) => !r.textHidden).map((r) => r.revid))
       : new Map<number, string>();
     const pendingLinks = parsedCommentLinks(ctx, props, list);
@@ -177,25 +189,23 @@ export const revisionsModule = queryModule({
       if (props.has('contentmodel')) v.contentmodel = rev.contentModel;
       addCommentFields(ctx, v, props, rev.commentHidden, rev.comment, links);
       if (props.has('tags')) v.tags = [];
-      if (fetchContent) {
+      if (needText) {
         const text = texts.get(rev.revid);
+        const title = pages.find((pg) => pg.pageid === rev.pageid)?.title ?? '';
         if (rev.textHidden) v.texthidden = true;
         else if (text === undefined) v.textmissing = true;
         else {
-          let content = sectionOf(text, p.section);
+          const content = sectionOf(text, p.section);
           if (content === null) ctx.die('nosuchsection', `There is no section ${p.section} in r${rev.revid}`);
-          // rvparse: the content as action=parse renders it (the same renderer and parser cache)
-          if (p.parse)
-            content = await renderRevisionText(
-              ctx,
-              rev,
-              pages.find((pg) => pg.pageid === rev.pageid)?.title ?? '',
-              content!,
-              p.section === undefined,
-            );
-          if (slots)
-            v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: rev.contentFormat }, 'content', content!) };
-          else withContent(Object.assign(v, { contentformat: rev.contentFormat, contentmodel: rev.contentModel }), 'content', content!);
+          if (fetchContent) {
+            // rvparse: the content as action=parse renders it (the same renderer and parser cache)
+            let shown = content!;
+            if (p.parse) shown = await renderRevisionText(ctx, rev, title, content!, p.section === undefined);
+            if (slots)
+              v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: rev.contentFormat }, 'content', shown) };
+            else withContent(Object.assign(v, { contentformat: rev.contentFormat, contentmodel: rev.contentModel }), 'content', shown);
+          }
+          if (diffs) await addRevisionDiff(ctx, diffs, rev, ctx.wiki.codec.prefixedDbKey(rev.ns, title), content!, v);
         }
       }
       // ApiQueryBase::addPageSubItem → ApiResult::addValue: a revision that would take the answer past
