@@ -61,6 +61,7 @@ import { searchModule } from './query/search.js';
 import { prefixsearchModule } from './query/prefixsearch.js';
 import { opensearchModule } from './opensearch.js';
 import { compareModule } from './compare.js';
+import { rsdModule } from './rsd.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -121,6 +122,7 @@ export const actionModules: ActionModule[] = [
   tokensModule,
   opensearchModule,
   compareModule,
+  rsdModule,
   browseBySubjectModule,
   askModule,
   askArgsModule,
