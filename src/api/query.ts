@@ -9,6 +9,7 @@ import { PageSet, type TitleKey } from './pageset.js';
 import type { CacheMode, CoreActionModule, CoreContext, GeneratedPage, ParamDecls, QueryModule, QueryModuleContext } from './types.js';
 import type { PageRef } from '../store/page-store.js';
 import type { SameContentRow } from '../store/file-store.js';
+import { addExport } from './export.js';
 
 export const PAGESET_PARAMS: ParamDecls = {
   titles: { type: 'string', multi: true, help: 'A list of titles to work on.' },
@@ -46,10 +47,11 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
     list: { type: byKind('list'), multi: true, help: 'Which lists to get.', submodules: paths(byKind('list')) },
     meta: { type: byKind('meta'), multi: true, help: 'Which metadata to get.', submodules: paths(byKind('meta')) },
     indexpageids: { type: 'boolean', default: false, help: 'Include an additional pageids section listing all returned page IDs.' },
-    export: {
+    export: { type: 'boolean', default: false, help: 'Export the current revisions of all given or generated pages.' },
+    exportnowrap: {
       type: 'boolean',
       default: false,
-      help: 'Export the current revisions of all given or generated pages (not supported: ignored).',
+      help: 'Return the export XML without wrapping it in an XML result (same format as Special:Export). Can only be used with export.',
     },
     iwurl: { type: 'boolean', default: false, help: 'Whether to get the full URL if the title is an interwiki link.' },
     continue: {
@@ -84,6 +86,16 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       'action=query&prop=info|revisions&titles=Головна_сторінка',
       'action=query&generator=allimages&prop=duplicatefiles&continue=',
     ],
+    // ApiQuery::getCustomPrinter: export with exportnowrap is the XML alone (ApiFormatRaw)
+    customPrinter(ctx) {
+      const raw = ctx.request.raw;
+      if (raw.export === undefined || raw.exportnowrap === undefined) return null;
+      return {
+        contentType: 'text/xml; charset=utf-8',
+        headers: { 'Cache-Control': 'private, must-revalidate, max-age=0' },
+        render: (result) => result.get('text') as string,
+      };
+    },
     async run(ctx: CoreContext) {
       const p = ctx.params;
       const requested = [
@@ -177,6 +189,8 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
         if (generatorData.length && q.pages instanceof Map) addGeneratorData(ctx, q.pages, generatorData);
         if (p.indexpageids && q.pages instanceof Map) q.pageids = [...q.pages.keys()];
       }
+      // ApiQuery::outputGeneralPageInfo ends with the export, before the modules run
+      if (p.export) await addExport(ctx, pageSet.good, p.exportnowrap);
       for (const m of requested) {
         if (cm.isSkipped(m.name)) {
           subContext(ctx, m, m.prefix, pageSet, null, () => {}, null);

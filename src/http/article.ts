@@ -15,6 +15,11 @@ import { escapeHtml, escapeId } from '../wikitext/sanitizer.js';
 import { compareBytes } from '../wiki/collation.js';
 import { articleUrl } from '../wikitext/render/urls.js';
 import { categoryMembers, fileView } from './article-extras.js';
+import { resolveSpecialAlias } from '../wiki/special-pages.js';
+import { BaseUrls } from './base-url.js';
+import { answerSpecialExport } from './special-export.js';
+
+const BASE_URLS = new BaseUrls();
 
 const STYLE = `body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em;line-height:1.5;color:#202122}
 a{color:#0645ad}a.new{color:#ba0000}.mw-editsection{font-size:small;margin-left:1em}
@@ -112,6 +117,12 @@ async function answer(request: FastifyRequest, reply: FastifyReply, store: Store
     const action = query.get('action') ?? 'view';
     const parsed = wiki.codec.parse(titleText, 0);
     reply.header('X-Content-Type-Options', 'nosniff');
+    const special = parsed && parsed.ns === -1 ? resolveSpecialAlias(parsed.dbkey) : null;
+    if (special && special.page.realname === 'Export') {
+      // WebRequest::getText('pages', $par): line ends as \n
+      const pagesText = (query.get('pages') ?? special.subpage?.replace(/_/g, ' ') ?? '').replace(/\r\n/g, '\n');
+      return answerSpecialExport(reply, store, wiki, BASE_URLS.ofRequest(request), pagesText, (title, body) => page(wiki, title, body));
+    }
     if (!parsed || parsed.ns < 0) {
       return reply
         .code(400)
