@@ -62,6 +62,7 @@ import { prefixsearchModule } from './query/prefixsearch.js';
 import { opensearchModule } from './opensearch.js';
 import { compareModule } from './compare.js';
 import { rsdModule } from './rsd.js';
+import { feedcontributionsModule } from './feedcontributions.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -123,6 +124,7 @@ export const actionModules: ActionModule[] = [
   opensearchModule,
   compareModule,
   rsdModule,
+  feedcontributionsModule,
   browseBySubjectModule,
   askModule,
   askArgsModule,
