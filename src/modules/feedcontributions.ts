@@ -48,6 +48,9 @@ export const feedcontributionsModule: PlainActionModule = {
     const p = ctx.params;
     ctx.markVolatile('clock');
     const user = p.user as string;
+    // ApiBase::validateUser: Title::makeTitleSafe(NS_USER, …) must give a title
+    const userKey = ctx.wiki.codec.titlePartToKey(user, 2);
+    if (!userKey) ctx.die('baduser_user', 'Invalid value for user parameter user');
     const lang = ctx.wiki.lang;
     const loader = new MessageLoader(ctx.store, ctx.wiki);
     await loader.prefetch(['contributions', 'colon-separator'], lang);
@@ -91,7 +94,6 @@ export const feedcontributionsModule: PlainActionModule = {
         comments: pageUrl(ctx.wiki.codec.prefixedDbKey(talkNs, r.title)),
       };
     });
-    const userKey = user.replace(/ /g, '_');
     ctx.result.set(
       'feed',
       writeFeed(

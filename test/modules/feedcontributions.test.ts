@@ -116,5 +116,7 @@ describe('action=feedcontributions', () => {
     );
     const res = await s.get({ action: 'feedcontributions' });
     assert.equal(res.json.error.code, 'nouser');
+    const bad = await s.get({ action: 'feedcontributions', user: 'A|B' });
+    assert.deepEqual(bad.json.error.code, 'baduser_user');
   });
 });
