@@ -36,6 +36,7 @@ export const feedcontributionsModule: PlainActionModule = {
     showsizediff: { type: 'boolean', default: false, help: 'Show the size difference between revisions.' },
   },
   examples: ['action=feedcontributions&user=Example'],
+  className: 'ApiFeedContributions',
   customPrinter(ctx) {
     return {
       // ChannelFeed::httpHeaders: the `ctype` request value when it is one of four, else application/xml
