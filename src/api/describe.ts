@@ -6,7 +6,7 @@ import type { AnyModule, ParamDecl, ParamDecls } from './types.js';
 import type { ModuleDirectory } from './types.js';
 import { htmlspecialchars as escapeHtml } from '../wiki/html.js';
 import { PAGESET_PARAMS } from './query.js';
-import { FORMATS } from './format/printer.js';
+import { FORMATS, deprecationWarning, kindOf, type FormatName, type PrinterKind } from './format/printer.js';
 
 export interface ModuleRef {
   /** 'main', 'query', 'query+allcategories', 'tokens', 'json', ... */
@@ -178,36 +178,73 @@ export function pageSetRef(registry: ModuleDirectory): ModuleRef {
   };
 }
 
-function formatRef(name: string): ModuleRef {
-  const params: ParamDecls = {
-    callback: {
+const JSON_FORMAT_PARAMS: ParamDecls = {
+  callback: {
+    type: 'string',
+    help: 'If specified, wraps the output into a given function call. For safety, all user-specific data will be restricted.',
+  },
+  utf8: {
+    type: 'boolean',
+    default: false,
+    help: 'If specified, encodes most (but not all) non-ASCII characters as UTF-8 instead of replacing them with hexadecimal escape sequences. Default when formatversion is not 1.',
+  },
+  ascii: {
+    type: 'boolean',
+    default: false,
+    help: 'If specified, encodes all non-ASCII using hexadecimal escape sequences. Default when formatversion is 1.',
+  },
+  formatversion: { type: ['1', '2', 'latest'], default: '1', help: 'Output formatting' },
+};
+
+/** Each format printer's parameters (getAllowedParams of its class in 1.25) */
+const FORMAT_PARAMS: Readonly<Record<PrinterKind, ParamDecls>> = {
+  json: JSON_FORMAT_PARAMS,
+  yaml: JSON_FORMAT_PARAMS,
+  php: { formatversion: { type: ['1', '2', 'latest'], default: '1', help: 'Output formatting' } },
+  xml: {
+    xslt: {
       type: 'string',
-      help: 'If specified, wraps the output into a given function call. For safety, all user-specific data will be restricted.',
+      help: 'If specified, adds the named page as an XSL stylesheet. The value must be a title in the MediaWiki namespace ending in .xsl.',
     },
-    utf8: {
-      type: 'boolean',
-      default: false,
-      help: 'If specified, encodes most (but not all) non-ASCII characters as UTF-8 instead of replacing them with hexadecimal escape sequences. Default when formatversion is not 1.',
-    },
-    ascii: {
-      type: 'boolean',
-      default: false,
-      help: 'If specified, encodes all non-ASCII using hexadecimal escape sequences. Default when formatversion is 1.',
-    },
-    formatversion: { type: ['1', '2', 'latest'], default: '1', help: 'Output formatting' },
-  };
+    includexmlnamespace: { type: 'boolean', default: false, help: 'If specified, adds an XML namespace.' },
+  },
+  raw: {},
+  wddx: {},
+  txt: {},
+  dbg: {},
+  dump: {},
+  none: {},
+};
+
+/** apihelp-<format>-description of 1.25 (markup left out), the printer's class */
+const FORMAT_DESCRIPTIONS: Readonly<Record<PrinterKind, readonly [string, string]>> = {
+  json: ['Output data in JSON format', 'ApiFormatJson'],
+  yaml: ['Output data in YAML format', 'ApiFormatYaml'],
+  raw: ['Output data with the debugging elements in JSON format', 'ApiFormatJson'],
+  php: ['Output data in serialized PHP format', 'ApiFormatPhp'],
+  xml: ['Output data in XML format', 'ApiFormatXml'],
+  wddx: ['Output data in WDDX format', 'ApiFormatWddx'],
+  txt: ["Output data in PHP's print_r() format", 'ApiFormatTxt'],
+  dbg: ["Output data in PHP's var_export() format", 'ApiFormatDbg'],
+  dump: ["Output data in PHP's var_dump() format", 'ApiFormatDump'],
+  none: ['Output nothing', 'ApiFormatNone'],
+};
+
+function formatRef(name: string): ModuleRef {
+  const kind = kindOf(name as FormatName);
+  const [description, className] = FORMAT_DESCRIPTIONS[kind];
   return {
     path: name,
     name,
     prefix: '',
     group: 'format',
-    params,
+    params: FORMAT_PARAMS[kind],
     examples: [],
-    description: name === 'json' ? 'Output data in JSON format.' : 'Output data in JSON format (pretty-print in HTML).',
-    className: 'ApiFormatJson',
+    description: kind === 'none' ? description + '.' : name.endsWith('fm') ? description + ' (pretty-print in HTML).' : description + '.',
+    className,
     helpUrls: [],
     readRights: false,
-    deprecated: false,
+    deprecated: deprecationWarning(name as FormatName) !== undefined,
     source: MEDIAWIKI,
   };
 }

@@ -10,13 +10,17 @@ import { extractParams } from './params.js';
 import {
   DEFAULT_PRINTER,
   FORMATS,
-  PRINTER_PARAMS,
+  deprecationWarning,
+  kindOf,
   printerOptions,
+  printerParams,
   printsAscii,
   render,
   type FormatName,
   type PrinterOptions,
 } from './format/printer.js';
+import { wfUrlencode } from '../wiki/files.js';
+import { htmlspecialchars } from '../wiki/html.js';
 import type { ActionModule, CacheMode, CustomPrinter, ModuleDirectory, ParamDecls, QueryModule, RequestInfo } from './types.js';
 import { RequestState } from './request-state.js';
 import type { Store } from '../store/store.js';
@@ -26,7 +30,10 @@ import { debugInfo } from './debuginfo.js';
 import { handleCors, type CorsPolicy } from './cors.js';
 
 const NO_CORS: CorsPolicy = { allow: [], except: [] };
-const PRINTER_PARAM_SET: ReadonlySet<string> = new Set(PRINTER_PARAMS);
+/** the parameters of each format's printer, which are never reported as unrecognized while it prints */
+const PRINTER_PARAM_SETS: ReadonlyMap<string, ReadonlySet<string>> = new Map(FORMATS.map((f) => [f, new Set(printerParams(f))]));
+/** a module's own printer (opensearch's JSON, help's page) takes JSON's parameters */
+const CUSTOM_PRINTER_PARAMS: ReadonlySet<string> = new Set(printerParams('json'));
 
 export interface ApiResponse {
   status: number;
@@ -47,11 +54,12 @@ export interface Registry {
 
 export const MAIN_PARAMS = (actions: string[]): ParamDecls => ({
   action: { type: actions, default: 'help', help: 'Which action to perform.', submodules: Object.fromEntries(actions.map((a) => [a, a])) },
+  // a submodule parameter's values are sorted, as ApiParamInfo sorts them
   format: {
-    type: FORMATS,
+    type: [...FORMATS].sort(),
     default: 'jsonfm',
     help: 'The format of the output.',
-    submodules: Object.fromEntries(FORMATS.map((f) => [f, f])),
+    submodules: Object.fromEntries([...FORMATS].sort().map((f) => [f, f])),
   },
   maxlag: { type: 'integer', help: 'Maximum lag can be used when MediaWiki is installed on a database replicated cluster.' },
   smaxage: { type: 'integer', default: 0, help: 'Set the s-maxage header to this many seconds. Errors are never cached.' },
@@ -149,7 +157,7 @@ export class ApiMain {
         const ran = module.run(ctx);
         if (ran) await ran;
       }
-      this.reportUnused(state, raw);
+      this.reportUnused(state, raw, custom ? CUSTOM_PRINTER_PARAMS : PRINTER_PARAM_SETS.get(printer.format)!);
       if (mainParams.curtimestamp) state.result.set('curtimestamp', new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
       if (custom) {
         const body = custom.render(state.result);
@@ -162,6 +170,7 @@ export class ApiMain {
       }
     } catch (e) {
       const err = e instanceof ApiError ? e : this.internalError(e, state);
+      if (printer.format !== 'json' && printer.format !== 'jsonfm') await this.preparePrinter(state, printer);
       return this.errorResponse(err, state, printer, headers, mainParams, req);
     }
     const cache = cacheHeaders(state.cacheMode, mainParams.smaxage ?? 0, mainParams.maxage ?? 0);
@@ -173,6 +182,10 @@ export class ApiMain {
       state.result.set('debuginfo', debugInfo(state, req, queries, started));
       tree = state.result.entries();
     }
+    if (printer.format !== 'json' && printer.format !== 'jsonfm') {
+      await this.preparePrinter(state, printer);
+      tree = state.result.entries();
+    }
     const out = render(emptyAsArray(tree), printer, req.apiUrl, queryString(req.url));
     if (out.extraHeaders) Object.assign(headers, out.extraHeaders);
     headers['Content-Type'] = out.contentType;
@@ -181,10 +194,37 @@ export class ApiMain {
     return { status: 200, headers, body: out.body, cacheable: this.opts.debug ? false : reuse(state) };
   }
 
-  /** ApiMain::reportUnusedParams: every request parameter no module read. */
-  private reportUnused(state: RequestState, raw: Record<string, string>): void {
-    const unused = Object.keys(raw).filter((k) => !state.used.has(k) && !PRINTER_PARAM_SET.has(k));
+  /** ApiMain::reportUnusedParams: every request parameter neither a module nor the printer reads. */
+  private reportUnused(state: RequestState, raw: Record<string, string>, printerParamSet: ReadonlySet<string>): void {
+    const unused = Object.keys(raw).filter((k) => !state.used.has(k) && !printerParamSet.has(k));
     if (unused.length) state.warn('main', texts.unrecognizedParams(unused));
+  }
+
+  /**
+   * What a printer other than JSON does before it prints: the deprecated formats' warning
+   * (ApiFormatBase::markDeprecated), format=xml's stylesheet (ApiFormatXml::addXslt, which looks the
+   * page up). Both are the printer's, so an error answer gets them too.
+   */
+  private async preparePrinter(state: RequestState, printer: PrinterOptions): Promise<void> {
+    const deprecated = deprecationWarning(printer.format);
+    if (deprecated !== undefined) state.warn(printer.format, deprecated);
+    if (kindOf(printer.format) !== 'xml' || printer.xslt === undefined) return;
+    const title = this.wiki.codec.parse(printer.xslt, 0);
+    let exists = false;
+    if (title !== null) {
+      try {
+        exists = (await this.store.pages.byTitles([{ ns: title.ns, dbkey: title.dbkey }])).length > 0;
+      } catch {
+        exists = false;
+      }
+    }
+    if (title === null || !exists) state.warn(printer.format, 'Invalid or non-existent stylesheet specified');
+    else if (title.ns !== 8) state.warn(printer.format, 'Stylesheet should be in the MediaWiki namespace.');
+    else if (!title.dbkey.endsWith('.xsl')) state.warn(printer.format, 'Stylesheet should have .xsl extension.');
+    else {
+      const href = `/index.php?title=${wfUrlencode(this.wiki.codec.prefixedDbKey(title.ns, title.dbkey))}&action=raw`;
+      printer.stylesheetHref = htmlspecialchars(href);
+    }
   }
 
   private internalError(e: unknown, state: RequestState): ApiError {

@@ -95,7 +95,7 @@ describe('errors', () => {
     });
   });
   it('an unknown format is reported in the HTML format', async () => {
-    const r = await s.get({ action: 'query', format: 'xml' });
+    const r = await s.get({ action: 'query', format: 'yml' });
     assert.equal(r.headers.get('mediawiki-api-error'), 'unknown_format');
     assert.match(r.headers.get('content-type')!, /^text\/html/);
     assert.match(r.text, /&quot;code&quot;: &quot;unknown_format&quot;/);

@@ -25,7 +25,29 @@ describe('action=paraminfo', () => {
     assert.deepEqual(action.type, [...action.type].sort());
     assert.deepEqual(Object.keys(action.submodules), action.type);
     assert.equal(action.submodules.query, 'query');
-    assert.deepEqual(param(main, 'format').submodules, { json: 'json', jsonfm: 'jsonfm' });
+    // ApiMain::$Formats of 1.25, sorted as ApiParamInfo sorts a submodule parameter's values
+    const formats = [
+      'dbg',
+      'dbgfm',
+      'dump',
+      'dumpfm',
+      'json',
+      'jsonfm',
+      'none',
+      'php',
+      'phpfm',
+      'rawfm',
+      'txt',
+      'txtfm',
+      'wddx',
+      'wddxfm',
+      'xml',
+      'xmlfm',
+      'yaml',
+      'yamlfm',
+    ];
+    assert.deepEqual(param(main, 'format').type, formats);
+    assert.deepEqual(param(main, 'format').submodules, Object.fromEntries(formats.map((f) => [f, f])));
     // pywikibot: ParamInfo._init reads the query modules and the batch limit from the deprecated querymodules
     const qm = param(paraminfo, 'querymodules');
     assert.equal(qm.limit, 50);
