@@ -1,12 +1,14 @@
 /**
  * action=opensearch (ApiOpenSearch of 1.25): title suggestions in the OpenSearch JSON form
- * `[query, [titles], [descriptions], [urls]]`, from the same prefix search as list=prefixsearch.
- * Its `format` defaults to json (not jsonfm), and warnings cannot be shown in that form: they are
- * dropped, or with `warningsaserror` end the request with the `warnings` error.
+ * `[query, [titles], [descriptions], [urls]]`, or with format=xml the OpenSearch XML of Internet
+ * Explorer's search providers (`<SearchSuggestion>` with a `<Section>` of `<Item>`s), from the same
+ * prefix search as list=prefixsearch. Its `format` defaults to json (not jsonfm), and warnings cannot be
+ * shown in the JSON form: they are dropped, or with `warningsaserror` end the request with the
+ * `warnings` error.
  */
 import type { ActionModule, CustomPrinter, ModuleContext } from '../api/types.js';
 import { ApiError } from '../api/errors.js';
-import { FORMATS, printerOptions, render, type FormatName } from '../api/format/printer.js';
+import { FORMATS, printerOptions, render, type FormatName, type PrinterOptions } from '../api/format/printer.js';
 import { pageUrl, serverOf } from '../wiki/files.js';
 import { limitParam, namespaceParam } from '../api/param-presets.js';
 import { prefixSearchTitles, type PrefixMatch } from './query/prefixsearch.js';
@@ -27,7 +29,7 @@ export const opensearchModule: ActionModule = {
       type: ['return', 'resolve'],
       help: 'How to handle redirects: return the redirect itself, or resolve it to its target (default: return for json, as 1.25 keeps it for compatibility).',
     },
-    format: { type: ['json', 'jsonfm'], default: 'json', help: 'The format of the output.' },
+    format: { type: ['json', 'jsonfm', 'xml', 'xmlfm'], default: 'json', help: 'The format of the output.' },
     warningsaserror: {
       type: 'boolean',
       default: false,
@@ -38,8 +40,9 @@ export const opensearchModule: ActionModule = {
   async run(ctx) {
     const p = ctx.params;
     const search = (p.search as string | undefined) ?? '';
-    // redirects are resolved by default only in formats other than json (none here)
-    const resolve = p.redirects === 'resolve';
+    const xml = p.format === 'xml' || p.format === 'xmlfm';
+    // redirects are resolved by default only in formats other than json (for compatibility)
+    const resolve = p.redirects === undefined ? xml : p.redirects === 'resolve';
     let titles: PrefixMatch[] = await prefixSearchTitles(ctx, search, p.limit as number, namespaceList(p.namespace), 0);
     if (resolve && titles.length) {
       const targets = await ctx.store.pages.redirectTargets(titles.filter((t) => t.pageid !== null).map((t) => t.pageid!));
@@ -56,6 +59,17 @@ export const opensearchModule: ActionModule = {
       titles = resolved;
     }
     const server = serverOf(ctx.request.apiUrl);
+    if (xml) {
+      // ApiOpenSearch::populateResult's xml form: no extracts or images here (no TextExtracts/PageImages)
+      ctx.result.set('version', '2.0');
+      ctx.result.set('xmlns', 'http://opensearch.org/searchsuggest2');
+      ctx.result.set('Query', search);
+      ctx.result.set(
+        'Section',
+        titles.map((t) => ({ Text: ctx.wiki.titleText(t.ns, t.dbkey), Url: pageUrl(server, ctx.wiki.codec.prefixedDbKey(t.ns, t.dbkey)) })),
+      );
+      return;
+    }
     ctx.result.setRoot([
       search,
       titles.map((t) => ctx.wiki.titleText(t.ns, t.dbkey)),
@@ -73,6 +87,7 @@ function openSearchPrinter(ctx: ModuleContext): CustomPrinter | null {
   const raw = ctx.request.raw;
   const format = (raw.format ?? 'json') as FormatName;
   if (!(FORMATS as readonly string[]).includes(format)) return null;
+  if (format === 'xml' || format === 'xmlfm') return openSearchXmlPrinter(ctx, format);
   let printer;
   try {
     printer = printerOptions(format, raw);
@@ -97,6 +112,21 @@ function openSearchPrinter(ctx: ModuleContext): CustomPrinter | null {
         throw new ApiError('warnings', 'Warnings cannot be represented in OpenSearch JSON format', { warnings });
       }
       return render(result.root ?? [], printer, ctx.request.apiUrl, query).body;
+    },
+  };
+}
+
+/** format=xml: ApiFormatXml with the root element SearchSuggestion (warnings are printed, as there). */
+function openSearchXmlPrinter(ctx: ModuleContext, format: 'xml' | 'xmlfm'): CustomPrinter {
+  const raw = ctx.request.raw;
+  const printer: PrinterOptions = Object.assign(printerOptions(format, raw), { xmlRoot: 'SearchSuggestion' });
+  const query = ctx.request.url.includes('?') ? ctx.request.url.slice(ctx.request.url.indexOf('?') + 1) : '';
+  const html = format === 'xmlfm';
+  return {
+    contentType: html ? 'text/html; charset=utf-8' : 'text/xml; charset=utf-8',
+    headers: html ? {} : { 'Content-Disposition': 'inline; filename=api-result.xml' },
+    render(result) {
+      return render(result.entries(), printer, ctx.request.apiUrl, query).body;
     },
   };
 }

@@ -1,0 +1,1 @@
+a:3:{s:13:"batchcomplete";s:0:"";s:8:"continue";a:2:{s:10:"apcontinue";s:7:"Borscht";s:8:"continue";s:3:"-||";}s:5:"query";a:1:{s:8:"allpages";a:3:{i:0;a:3:{s:6:"pageid";i:64;s:2:"ns";i:0;s:5:"title";s:11:"1991 рік";}i:1;a:3:{s:6:"pageid";i:337;s:2:"ns";i:0;s:5:"title";s:22:"2014 в Україні";}i:2;a:3:{s:6:"pageid";i:30;s:2:"ns";i:0;s:5:"title";s:16:"Amelia Kovalenko";}}}}

@@ -1,0 +1,1 @@
+a:2:{s:13:"batchcomplete";s:0:"";s:5:"query";a:1:{s:5:"pages";a:2:{i:-1;a:4:{s:2:"ns";i:6;s:5:"title";s:17:"Файл:Kyiv.png";s:7:"missing";s:0:"";s:15:"imagerepository";s:0:"";}i:-2;a:4:{s:2:"ns";i:6;s:5:"title";s:17:"Файл:Nope.png";s:7:"missing";s:0:"";s:15:"imagerepository";s:0:"";}}}}

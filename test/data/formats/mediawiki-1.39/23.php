@@ -1,0 +1,1 @@
+a:2:{s:13:"batchcomplete";s:0:"";s:5:"query";a:1:{s:11:"allmessages";a:3:{i:0;a:3:{s:4:"name";s:8:"mainpage";s:14:"normalizedname";s:8:"mainpage";s:1:"*";s:31:"Головна сторінка";}i:1;a:3:{s:4:"name";s:4:"edit";s:14:"normalizedname";s:4:"edit";s:1:"*";s:20:"Редагувати";}i:2;a:3:{s:4:"name";s:13:"nosuchmessage";s:14:"normalizedname";s:13:"nosuchmessage";s:7:"missing";s:0:"";}}}}

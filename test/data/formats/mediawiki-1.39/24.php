@@ -1,0 +1,1 @@
+a:2:{s:13:"batchcomplete";s:0:"";s:5:"query";a:2:{s:7:"pageids";a:2:{i:0;s:2:"-1";i:1;s:3:"336";}s:5:"pages";a:2:{i:-1;a:3:{s:2:"ns";i:0;s:5:"title";s:8:"Нема";s:7:"missing";s:0:"";}i:336;a:3:{s:6:"pageid";i:336;s:2:"ns";i:0;s:5:"title";s:8:"Київ";}}}}

@@ -1,0 +1,1 @@
+a:4:{s:13:"batchcomplete";s:0:"";s:8:"continue";a:2:{s:10:"apcontinue";s:4:"Lviv";s:8:"continue";s:3:"-||";}s:9:"requestid";s:8:"abc<"&>'";s:5:"query";a:1:{s:8:"allpages";a:2:{i:0;a:3:{s:6:"pageid";i:32;s:2:"ns";i:0;s:5:"title";s:4:"Kyiv";}i:1;a:3:{s:6:"pageid";i:264;s:2:"ns";i:0;s:5:"title";s:5:"Linux";}}}}

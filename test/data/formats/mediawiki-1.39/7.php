@@ -1,0 +1,1 @@
+a:2:{s:13:"batchcomplete";s:0:"";s:5:"query";a:1:{s:12:"prefixsearch";a:3:{i:0;a:3:{s:2:"ns";i:0;s:5:"title";s:31:"Кирило Кожумʼяка";s:6:"pageid";i:131;}i:1;a:3:{s:2:"ns";i:0;s:5:"title";s:8:"Київ";s:6:"pageid";i:336;}i:2;a:3:{s:2:"ns";i:0;s:5:"title";s:31:"Київська область";s:6:"pageid";i:214;}}}}

@@ -1,0 +1,1 @@
+a:2:{s:13:"batchcomplete";s:0:"";s:5:"query";a:1:{s:10:"embeddedin";a:0:{}}}

@@ -1,0 +1,1 @@
+a:1:{s:15:"expandtemplates";a:1:{s:8:"wikitext";s:8:"Київ";}}
