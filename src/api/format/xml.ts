@@ -18,6 +18,8 @@ interface NameNode {
   any?: NameNode;
   tag?: string;
   subelements?: string[];
+  /** ApiResult::setArrayType( 'assoc' ): int keys are printed as _idx even when they are 0…n-1 */
+  assoc?: boolean;
 }
 
 function newNameNode(): NameNode {
@@ -47,6 +49,7 @@ const NAMES: NameNode = (() => {
   const root = newNameNode();
   for (const [path, tag] of Object.entries(xmlNames.indexedTagNames)) insert(root, path).tag = tag;
   for (const [path, keys] of Object.entries(xmlNames.subelements)) insert(root, path).subelements = keys;
+  for (const path of xmlNames.assoc) insert(root, path).assoc = true;
   return root;
 })();
 
@@ -99,7 +102,7 @@ interface Members {
   indexSubelements: boolean;
 }
 
-function membersOf(value: object): Members {
+function membersOf(value: object, assoc: boolean): Members {
   const node = plainNode(value);
   const arrayType = (node as { [ARRAY_TYPE]?: string })[ARRAY_TYPE];
   const entries: Array<[string | number, unknown]> = [];
@@ -119,7 +122,7 @@ function membersOf(value: object): Members {
     entries.push([k, item]);
   }
   let indexSubelements = true;
-  if (arrayType !== 'BCassoc' && allInt && maxKey === entries.length - 1) {
+  if (!assoc && arrayType !== 'BCassoc' && allInt && maxKey === entries.length - 1) {
     // the default type of a list with keys 0…n-1 is 'array': ksorted, no _idx
     entries.sort((a, b) => (a[0] as number) - (b[0] as number));
     indexSubelements = false;
@@ -155,13 +158,15 @@ function recXmlPrint(
     else out.push(indstr, element(name!, attributes, scalarText(value)));
     return;
   }
-  const { entries, contentKey, bcBools, indexSubelements } = membersOf(value);
   let tag: string | undefined;
   let subelementKeys: string[] | undefined;
+  let assoc = false;
   for (const m of matches) {
     tag ??= m.tag;
+    if (m.assoc) assoc = true;
     if (m.subelements) subelementKeys = subelementKeys ? subelementKeys.concat(m.subelements) : m.subelements;
   }
+  const { entries, contentKey, bcBools, indexSubelements } = membersOf(value, assoc);
   const indexedTagName = tag !== undefined ? mangleName(tag) : '_v';
 
   let content: unknown = null;
