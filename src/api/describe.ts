@@ -239,10 +239,11 @@ function formatRef(name: string): ModuleRef {
     prefix: '',
     group: 'format',
     params: FORMAT_PARAMS[kind],
-    examples: [],
+    // ApiFormatBase::getExamplesMessages, getHelpUrls
+    examples: [`action=query&meta=siteinfo&siprop=namespaces&format=${name}`],
     description: kind === 'none' ? description + '.' : name.endsWith('fm') ? description + ' (pretty-print in HTML).' : description + '.',
     className,
-    helpUrls: [],
+    helpUrls: ['https://www.mediawiki.org/wiki/API:Data_formats'],
     readRights: false,
     deprecated: deprecationWarning(name as FormatName) !== undefined,
     source: MEDIAWIKI,

@@ -228,3 +228,27 @@ describe('action=opensearch&format=xml (ApiOpenSearch::populateResult)', () => {
     assert.match(e.text, /^<\?xml version="1.0"\?><api><error code="unknown_redirects"/);
   });
 });
+
+describe('the format modules in paraminfo', () => {
+  it('describes each printer with its own parameters, class and deprecation, as 1.25 lists them', async () => {
+    const r = await s.get({ action: 'paraminfo', modules: 'xml|php|txtfm|none', formatversion: 2 });
+    const [xml, php, txtfm, none] = r.json.paraminfo.modules;
+    assert.deepEqual(
+      xml.parameters.map((p: any) => [p.name, p.type]),
+      [
+        ['xslt', 'string'],
+        ['includexmlnamespace', 'boolean'],
+      ],
+    );
+    assert.equal(xml.classname, 'ApiFormatXml');
+    assert.deepEqual(xml.helpurls, ['https://www.mediawiki.org/wiki/API:Data_formats']);
+    assert.deepEqual(
+      php.parameters.map((p: any) => [p.name, p.type]),
+      [['formatversion', ['1', '2', 'latest']]],
+    );
+    assert.equal(txtfm.classname, 'ApiFormatTxt');
+    assert.equal(txtfm.deprecated, true);
+    assert.ok(!xml.deprecated);
+    assert.deepEqual(none.parameters, []);
+  });
+});
