@@ -18,6 +18,7 @@ import {
   render,
   type FormatName,
   type PrinterOptions,
+  type Rendered,
 } from './format/printer.js';
 import { wfUrlencode } from '../wiki/files.js';
 import { htmlspecialchars } from '../wiki/html.js';
@@ -186,7 +187,14 @@ export class ApiMain {
       await this.preparePrinter(state, printer);
       tree = state.result.entries();
     }
-    const out = render(emptyAsArray(tree), printer, req.apiUrl, queryString(req.url));
+    let out: Rendered;
+    try {
+      out = render(emptyAsArray(tree), printer, req.apiUrl, queryString(req.url));
+    } catch (e) {
+      // a printer that cannot represent the answer (format=php, bug 66776) fails as a module would
+      if (!(e instanceof ApiError)) throw e;
+      return this.errorResponse(e, state, printer, headers, mainParams, req);
+    }
     if (out.extraHeaders) Object.assign(headers, out.extraHeaders);
     headers['Content-Type'] = out.contentType;
     // curtimestamp and Expires hold for this second; debuginfo (timings, memory) for no time at all
@@ -253,7 +261,13 @@ export class ApiMain {
     error[CONTENT] = 'docref';
     error.docref = `See ${req.apiUrl} for API usage`;
     top.set('error', error);
-    const out = render(top, printer, req.apiUrl, queryString(req.url));
+    let out: Rendered;
+    try {
+      out = render(top, printer, req.apiUrl, queryString(req.url));
+    } catch {
+      // the printer cannot represent the error either (format=php of a requestid with the flash policy tag)
+      out = render(top, DEFAULT_PRINTER, req.apiUrl, queryString(req.url));
+    }
     return {
       status: err.status,
       headers: Object.assign({}, headers, out.extraHeaders, {

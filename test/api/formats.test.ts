@@ -252,3 +252,30 @@ describe('the format modules in paraminfo', () => {
     assert.deepEqual(none.parameters, []);
   });
 });
+
+describe("the flash policy tag (1.25's wfOutputHandler, bug 66776)", () => {
+  const titles = 'Київ|<cross-domain-policy>';
+  it('is mangled in the printers that write text unescaped', async () => {
+    for (const format of ['txt', 'dbg', 'dump']) {
+      const r = await s.get({ action: 'query', titles, format });
+      assert.ok(r.text.includes('<NOT-cross-domain-policy>'), format);
+      assert.ok(!r.text.includes('<cross-domain-policy>'), format);
+    }
+    const xml = await s.get({ action: 'query', titles, format: 'xml' });
+    assert.ok(xml.text.includes('title="&lt;cross-domain-policy&gt;"'), xml.text);
+  });
+  it('makes format=php fail with internalerror, as ApiFormatPhp does', async () => {
+    const r = await s.get({ action: 'query', titles, format: 'php' });
+    assert.equal(r.headers.get('mediawiki-api-error'), 'internalerror');
+    assert.ok(
+      r.text.startsWith(
+        'a:1:{s:5:"error";a:3:{s:4:"code";s:13:"internalerror";s:4:"info";s:110:"This response cannot be represented using format=php.',
+      ),
+      r.text,
+    );
+    // an error that carries the tag itself is printed by the default printer
+    const again = await s.get({ action: 'query', titles, format: 'php', requestid: '<cross-domain-policy>' });
+    assert.equal(again.headers.get('mediawiki-api-error'), 'internalerror');
+    assert.match(again.headers.get('content-type')!, /^text\/html/);
+  });
+});

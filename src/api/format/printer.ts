@@ -184,23 +184,41 @@ export function render(tree: unknown, p: PrinterOptions, apiUrl: string, query: 
       break;
     case 'php':
       text = phpSerialize(toPhpValue(tree, p.formatversion === 1));
+      // ApiFormatPhp: the output handler would mangle the policy tag inside a serialized length (bug 66776)
+      if (FLASH_POLICY.test(text)) {
+        throw new ApiError(
+          'internalerror',
+          'This response cannot be represented using format=php. See https://bugzilla.wikimedia.org/show_bug.cgi?id=66776',
+        );
+      }
       break;
     case 'wddx':
       text = toWddx(toPhpValue(tree, true), html);
       break;
     case 'txt':
-      text = phpPrintR(toPhpValue(tree, true));
+      text = mangleFlashPolicy(phpPrintR(toPhpValue(tree, true)));
       break;
     case 'dbg':
-      text = phpVarExport(toPhpValue(tree, true));
+      text = mangleFlashPolicy(phpVarExport(toPhpValue(tree, true)));
       break;
     default:
-      text = phpVarDump(toPhpValue(tree, true));
+      text = mangleFlashPolicy(phpVarDump(toPhpValue(tree, true)));
       break;
   }
   if (html) return { contentType: 'text/html; charset=utf-8', body: htmlPage(text, apiUrl, query, kind) };
   const type = MIME_TYPES[kind];
   return { contentType: `${type.mime}; charset=utf-8`, body: text, extraHeaders: type.headers };
+}
+
+const FLASH_POLICY = /<\s*cross-domain-policy\s*>/i;
+
+/**
+ * wfMangleFlashPolicy, which 1.25's output handler (WebStart.php's ob_start( 'wfOutputHandler' )) ran on
+ * every answer: the printers that write text unescaped can carry the tag (JSON, XML and the HTML pages
+ * escape its '<').
+ */
+function mangleFlashPolicy(text: string): string {
+  return FLASH_POLICY.test(text) ? text.replace(/<\s*cross-domain-policy\s*>/gi, '<NOT-cross-domain-policy>') : text;
 }
 
 /** getMimeType of each printer, and the file name 1.26+ gives the answer (as JSON's here) */
