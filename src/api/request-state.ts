@@ -15,7 +15,7 @@ import { DEFAULT_MAX_RESULT_SIZE, ResultSizeBudget, valueSize } from './result-s
 /** Per-request state shared by the core and the modules' contexts. */
 export class RequestState {
   readonly result = new ApiResult();
-  /** the request's parameters some module has read; the printer's own are never unrecognized (PRINTER_PARAMS) */
+  /** the request's parameters some module has read; the printer's own are never unrecognized (printerParams) */
   readonly used = new Set<string>();
   private warnings: Map<string, Obj> | null = null;
   private warningLines: Map<string, string[]> | null = null;

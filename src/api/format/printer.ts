@@ -61,9 +61,6 @@ export function printerParams(format: FormatName): readonly string[] {
   return PARAMS_BY_KIND[kindOf(format)];
 }
 
-/** The parameters of every printer (help and paraminfo describe them). */
-export const PRINTER_PARAMS = ['callback', 'utf8', 'ascii', 'formatversion', 'xslt', 'includexmlnamespace'];
-
 export function kindOf(format: FormatName): PrinterKind {
   if (format === 'rawfm') return 'raw';
   return (format.endsWith('fm') ? format.slice(0, -2) : format) as PrinterKind;
