@@ -13,7 +13,7 @@ import {
   deprecationWarning,
   kindOf,
   printerOptions,
-  printerParams,
+  printerParamSet,
   printsAscii,
   render,
   type FormatName,
@@ -31,10 +31,8 @@ import { debugInfo } from './debuginfo.js';
 import { handleCors, type CorsPolicy } from './cors.js';
 
 const NO_CORS: CorsPolicy = { allow: [], except: [] };
-/** the parameters of each format's printer, which are never reported as unrecognized while it prints */
-const PRINTER_PARAM_SETS: ReadonlyMap<string, ReadonlySet<string>> = new Map(FORMATS.map((f) => [f, new Set(printerParams(f))]));
-/** a module's own printer (opensearch's JSON, help's page) takes JSON's parameters */
-const CUSTOM_PRINTER_PARAMS: ReadonlySet<string> = new Set(printerParams('json'));
+/** a module's own printer (opensearch's JSON, help's page) takes JSON's parameters unless it says otherwise */
+const CUSTOM_PRINTER_PARAMS: ReadonlySet<string> = printerParamSet('json');
 
 export interface ApiResponse {
   status: number;
@@ -158,7 +156,7 @@ export class ApiMain {
         const ran = module.run(ctx);
         if (ran) await ran;
       }
-      this.reportUnused(state, raw, custom ? CUSTOM_PRINTER_PARAMS : PRINTER_PARAM_SETS.get(printer.format)!);
+      this.reportUnused(state, raw, custom ? (custom.params ?? CUSTOM_PRINTER_PARAMS) : printerParamSet(printer.format));
       if (mainParams.curtimestamp) state.result.set('curtimestamp', new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
       if (custom) {
         const body = custom.render(state.result);

@@ -106,6 +106,8 @@ export interface CustomPrinter {
   contentType: string;
   /** extra response headers */
   headers?: Record<string, string>;
+  /** the printer's own request parameters (never unrecognized); JSON's when not given */
+  params?: ReadonlySet<string>;
   render(result: ApiResult): string | Buffer;
 }
 

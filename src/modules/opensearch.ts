@@ -8,7 +8,7 @@
  */
 import type { ActionModule, CustomPrinter, ModuleContext } from '../api/types.js';
 import { ApiError } from '../api/errors.js';
-import { FORMATS, printerOptions, render, type FormatName, type PrinterOptions } from '../api/format/printer.js';
+import { FORMATS, printerOptions, printerParamSet, render, type FormatName, type PrinterOptions } from '../api/format/printer.js';
 import { pageUrl, serverOf } from '../wiki/files.js';
 import { limitParam, namespaceParam } from '../api/param-presets.js';
 import { prefixSearchTitles, type PrefixMatch } from './query/prefixsearch.js';
@@ -125,6 +125,7 @@ function openSearchXmlPrinter(ctx: ModuleContext, format: 'xml' | 'xmlfm'): Cust
   return {
     contentType: html ? 'text/html; charset=utf-8' : 'text/xml; charset=utf-8',
     headers: html ? {} : { 'Content-Disposition': 'inline; filename=api-result.xml' },
+    params: printerParamSet(format),
     render(result) {
       return render(result.entries(), printer, ctx.request.apiUrl, query).body;
     },

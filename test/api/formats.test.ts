@@ -223,6 +223,9 @@ describe('action=opensearch&format=xml (ApiOpenSearch::populateResult)', () => {
       w.text,
       /^<\?xml version="1.0"\?><SearchSuggestion version="2.0" xmlns="http:\/\/opensearch.org\/searchsuggest2"><warnings><main xml:space="preserve">Unrecognized parameter: 'foo'<\/main><\/warnings><Query/,
     );
+    // the xml printer's parameters are its own: JSON's callback is not
+    const callback = await s.get({ action: 'opensearch', search: 'Ки', limit: 1, format: 'xml', callback: 'f', includexmlnamespace: '' });
+    assert.match(callback.text, /<warnings><main xml:space="preserve">Unrecognized parameter: 'callback'<\/main><\/warnings>/);
     const e = await s.get({ action: 'opensearch', search: 'Ки', redirects: 'bad', format: 'xml' });
     assert.equal(e.headers.get('mediawiki-api-error'), 'unknown_redirects');
     assert.match(e.text, /^<\?xml version="1.0"\?><api><error code="unknown_redirects"/);

@@ -61,6 +61,15 @@ export function printerParams(format: FormatName): readonly string[] {
   return PARAMS_BY_KIND[kindOf(format)];
 }
 
+const PARAM_SETS_BY_KIND = new Map<PrinterKind, ReadonlySet<string>>(
+  (Object.keys(PARAMS_BY_KIND) as PrinterKind[]).map((k) => [k, new Set(PARAMS_BY_KIND[k])]),
+);
+
+/** The same as a set, made once per process: never reported as unrecognized while this printer prints. */
+export function printerParamSet(format: FormatName): ReadonlySet<string> {
+  return PARAM_SETS_BY_KIND.get(kindOf(format))!;
+}
+
 export function kindOf(format: FormatName): PrinterKind {
   if (format === 'rawfm') return 'raw';
   return (format.endsWith('fm') ? format.slice(0, -2) : format) as PrinterKind;
