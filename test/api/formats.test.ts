@@ -196,6 +196,12 @@ describe('format=none, rawfm', () => {
     assert.equal(r.text, '');
   });
 
+  it('none prints nothing for an error either: the error header tells it', async () => {
+    const r = await s.get({ action: 'nope', format: 'none' });
+    assert.equal(r.headers.get('mediawiki-api-error'), 'unknown_action');
+    assert.equal(r.text, '');
+  });
+
   it('rawfm shows the tree with its metadata: the tag names of lists', async () => {
     const r = await s.get({ ...ONE_PAGE, format: 'rawfm' });
     assert.equal(r.headers.get('content-type'), 'text/html; charset=utf-8');
