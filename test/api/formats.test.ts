@@ -5,8 +5,14 @@
  * formats-reference.test.ts; every module in xml and php in formats-walk.test.ts.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { demoServerForFile } from '../helpers/demo-server.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { importHooks, importInlineQueries } from '../../src/cli/import-command.js';
+import { importWiki } from '../../src/importer/import.js';
+import { type DemoServer, demoServerForFile, startDemoServer } from '../helpers/demo-server.js';
+import { dumpXml, page } from '../helpers/dump-pages.js';
 
 const s = demoServerForFile();
 
@@ -286,5 +292,49 @@ describe("the flash policy tag (1.25's wfOutputHandler, bug 66776)", () => {
     const again = await s.get({ action: 'query', titles, format: 'php', requestid: '<cross-domain-policy>' });
     assert.equal(again.headers.get('mediawiki-api-error'), 'internalerror');
     assert.match(again.headers.get('content-type')!, /^text\/html/);
+  });
+});
+
+describe('format=xml&xslt= with the stylesheet page in the wiki', () => {
+  let wiki: DemoServer;
+  const dir = mkdtempSync(join(tmpdir(), 'wikiquery-xslt-'));
+  before(async () => {
+    writeFileSync(
+      join(dir, 'dump.xml'),
+      dumpXml([page('MediaWiki:Api.xsl', 8, '<xsl:stylesheet/>'), page('MediaWiki:Api.css', 8, 'p{}'), page('Головна', 0, 'Текст')]),
+    );
+    await importWiki({
+      dump: join(dir, 'dump.xml'),
+      db: join(dir, 'wiki.sqlite'),
+      lang: 'uk',
+      hooks: importHooks(),
+      inlineQueries: importInlineQueries(),
+      progress: false,
+      log: () => {},
+    });
+    wiki = await startDemoServer({ db: join(dir, 'wiki.sqlite') });
+  });
+  after(async () => {
+    await wiki?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("adds the xml-stylesheet instruction pointing at the page's raw text (ApiFormatXml::addXslt)", async () => {
+    const r = await wiki.get({ action: 'query', meta: 'userinfo', format: 'xml', xslt: 'MediaWiki:Api.xsl' });
+    assert.ok(
+      r.text.startsWith(
+        '<?xml version="1.0"?><?xml-stylesheet href="/index.php?title=MediaWiki:Api.xsl&amp;action=raw" type="text/xsl" ?><api>',
+      ),
+      r.text,
+    );
+    assert.ok(!r.text.includes('<warnings>'), r.text);
+  });
+
+  it('refuses a page without the .xsl extension', async () => {
+    const r = await wiki.get({ action: 'query', meta: 'userinfo', format: 'xml', xslt: 'MediaWiki:Api.css' });
+    assert.ok(
+      r.text.startsWith('<?xml version="1.0"?><api><warnings><xml xml:space="preserve">Stylesheet should have .xsl extension.</xml>'),
+      r.text,
+    );
   });
 });
