@@ -3,7 +3,9 @@
  * list and meta modules), its examples and a request with every value of its multi-valued prop
  * parameter are asked in json (formatversion 1), xml and php. The xml must be well-formed (a strict
  * parser reads it), name every list item (no `_v` element: 1.25's modules named them all) and carry
- * exactly the JSON answer's data; the php must unserialize (the real PHP: `php`) to the JSON answer.
+ * exactly the JSON answer's data; the php must unserialize (the real PHP: `php`) to the JSON answer, and
+ * the deprecated txt, dbg and dump must be what PHP's own print_r(), var_export() and var_dump() print
+ * for that answer (with the format's deprecation warning, as the printer adds it).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -223,6 +225,52 @@ describe('every module in xml and php', () => {
     pairs.forEach((p, i) => {
       assert.notEqual(out[i], 'FAILED', `${p.q}: php does not unserialize`);
       assert.deepEqual(normalize(JSON.parse(untimed(out[i]!))), normalize(JSON.parse(p.json)), p.q);
+    });
+  });
+});
+
+describe('txt, dbg and dump are what PHP prints', () => {
+  const s = demoServerForFile();
+  const dir = mkdtempSync(join(tmpdir(), 'wikiquery-dumps-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const requests = [
+    'action=query&list=allpages&aplimit=5&continue=',
+    'action=query&titles=Київ|Немає|Спеціальна:Версія|<x>&prop=info|categories&continue=',
+    'action=query&meta=siteinfo&siprop=namespaces|statistics|rightsinfo&continue=',
+    'action=query&prop=revisions&titles=Київ&rvprop=content|ids|comment&continue=',
+    "action=query&list=allpages&apfrom=O'&aplimit=2&requestid=a'b\\c",
+    'action=parse&page=Київ&prop=sections|links&disablepp=',
+    'action=nope',
+  ];
+
+  it('print_r, var_export and var_dump of the php answer, with the deprecation warning on top', async () => {
+    const rows: string[] = [];
+    const ours: string[] = [];
+    for (const q of requests) {
+      const php = await (await fetch(`${s.url}?${q}&format=php`)).text();
+      for (const format of ['txt', 'dbg', 'dump']) {
+        rows.push(`${format} ${Buffer.from(php).toString('base64')}`);
+        ours.push(await (await fetch(`${s.url}?${q}&format=${format}`)).text());
+      }
+    }
+    const input = join(dir, 'answers.txt');
+    writeFileSync(input, rows.join('\n'));
+    // ApiFormatBase::markDeprecated's warning, added as ApiResult adds warnings: on top, after any others
+    const script =
+      'foreach (file($argv[1], FILE_IGNORE_NEW_LINES) as $line) {' +
+      ' list($f, $b) = explode(" ", $line); $v = unserialize(base64_decode($b), ["allowed_classes" => false]);' +
+      ' $w = array("*" => "format=$f has been deprecated. Please use format=json instead.");' +
+      ' if (isset($v["warnings"])) { $v["warnings"][$f] = $w; } else { $v = array("warnings" => array($f => $w)) + $v; }' +
+      ' if ($f === "txt") $out = print_r($v, true);' +
+      ' elseif ($f === "dbg") $out = var_export($v, true);' +
+      ' else { ob_start(); var_dump($v); $out = ob_get_clean(); }' +
+      ' echo base64_encode($out), "\n"; }';
+    const out = execFileSync('php', ['-r', script, input], { encoding: 'utf8', timeout: 60_000, maxBuffer: 256 << 20 })
+      .trim()
+      .split('\n');
+    assert.equal(out.length, ours.length);
+    out.forEach((b64, i) => {
+      assert.equal(ours[i], Buffer.from(b64, 'base64').toString('utf8'), rows[i]!.split(' ')[0] + ' ' + requests[Math.floor(i / 3)]);
     });
   });
 });
