@@ -108,8 +108,8 @@ function membersOf(value: object, assoc: boolean): Members {
   const entries: Array<[string | number, unknown]> = [];
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) if (node[i] !== undefined) entries.push([i, node[i]]);
-    // ApiFormatXml's Custom transform: BCassoc becomes assoc, so that its items carry _idx
-    return { entries, contentKey: '*', bcBools: undefined, indexSubelements: arrayType === 'BCassoc' };
+    // ApiFormatXml's Custom transform: BCassoc becomes assoc, so that its items carry _idx (as an assoc's do)
+    return { entries, contentKey: '*', bcBools: undefined, indexSubelements: assoc || arrayType === 'BCassoc' };
   }
   const members: Iterable<[string, unknown]> = node instanceof Map ? (node as Map<string, unknown>) : Object.entries(node);
   let maxKey = -1;
