@@ -184,6 +184,17 @@ describe('every module in xml and php', () => {
     }
   });
 
+  // modules with a printer of their own (ApiBase::getCustomPrinter: the feeds, rsd) answer their document whatever
+  // format= says: nothing for the walk to compare
+  before(async () => {
+    const own = new Set<string>();
+    for (const q of requests) {
+      const type = (await fetch(`${s.url}?${q}&format=json`)).headers.get('content-type') ?? '';
+      if (!type.startsWith('application/json')) own.add(q);
+    }
+    requests.splice(0, requests.length, ...requests.filter((q) => !own.has(q)));
+  });
+
   it('walks every module paraminfo lists', () => {
     assert.ok(requests.length > 100, `${requests.length} requests`);
   });
