@@ -42,6 +42,17 @@ export const SERVE_COMMAND: CommandSpec = {
     host: { type: 'string', value: 'ADDR', default: '127.0.0.1', help: 'address to listen on (0.0.0.0: every interface)' },
     port: { type: 'string', value: 'N', default: '8080', help: 'TCP port (0: any free port)' },
     files: { type: 'string', value: 'DIR', help: 'serve the uploaded files from the directory they were imported from' },
+    thumbs: {
+      type: 'string',
+      value: 'DIR',
+      help: 'keep the thumbnails made from the files here (default: DB.thumbs beside an SQLite --db; a temporary folder for PostgreSQL)',
+    },
+    'thumb-renders': {
+      type: 'string',
+      value: 'N',
+      default: '2',
+      help: 'thumbnails made at once per process; 32 more wait, the rest get 503',
+    },
     'cache-mb': { type: 'string', value: 'MB', default: '64', help: 'response cache size (0: off)' },
     'parser-cache-mb': {
       type: 'string',
@@ -122,6 +133,9 @@ export interface ServeOptions {
   host: string;
   port: number;
   files?: string;
+  /** the thumbnail folder (default: beside an SQLite database) */
+  thumbs?: string;
+  thumbRenders?: number;
   debug?: boolean;
   cacheMb?: number;
   parserCacheMb?: number;
@@ -157,6 +171,8 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       host: values.host as string,
       port: parsePort(values.port as string),
       files: values.files as string | undefined,
+      thumbs: values.thumbs as string | undefined,
+      thumbRenders: parseWhole(values['thumb-renders'] as string, '--thumb-renders', 'thumbnails at once'),
       debug: values.debug === true,
       cacheMb: parseNumber(values['cache-mb'] as string, '--cache-mb', 'megabytes (0 turns the cache off)'),
       parserCacheMb: parseNumber(values['parser-cache-mb'] as string, '--parser-cache-mb', 'megabytes (0 turns the parser cache off)'),
@@ -285,6 +301,8 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     openStore: open,
     debug: o.debug,
     filesDir: o.files,
+    thumbsDir: o.thumbs ?? defaultThumbsDir(o.db),
+    thumbLimits: o.thumbRenders === undefined ? undefined : { concurrency: Math.max(1, o.thumbRenders) },
     cacheMb: o.cacheMb,
     logger: log,
     cors: { allow: o.corsOrigins ?? [], except: o.corsExcept ?? [] },
@@ -345,4 +363,10 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return server;
+}
+
+/** `wiki.sqlite.thumbs` beside an SQLite database; none (a temporary folder) for a PostgreSQL one */
+export function defaultThumbsDir(db: string): string | undefined {
+  if (/^postgres(ql)?:/i.test(db)) return undefined;
+  return `${db.replace(/^sqlite:/i, '')}.thumbs`;
 }

@@ -4,6 +4,9 @@
  * /metrics), the direct path over node:http for the API's plain GETs, the request log, graceful close,
  * and replacing the database while serving. Nothing here knows about modules or SQL.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { ApiMain } from '../api/main.js';
@@ -31,6 +34,7 @@ import { Reloads, type ReloadResult } from './reload.js';
 import { registerRequestLog } from './request-log.js';
 import { ResponseCache } from './response-cache.js';
 import { GracefulClose } from './shutdown.js';
+import { DEFAULT_THUMBNAIL_LIMITS, ThumbnailMaker, configureSharp, type ThumbnailLimits } from './thumbnails.js';
 
 export interface ServerOptions {
   /** the opened store to serve (the CLI opens it from --db); closed with the server */
@@ -63,6 +67,13 @@ export interface ServerOptions {
   maxResultSize?: number;
   /** with several worker processes: /metrics answers all of theirs together (src/cli/cluster.ts) */
   sharedMetrics?: SharedMetrics;
+  /**
+   * The folder thumbnails are kept in (made when first requested); without one, a temporary folder
+   * removed when the server closes
+   */
+  thumbsDir?: string;
+  /** renders at once, waiting renders, seconds per render (src/http/thumbnails.ts) */
+  thumbLimits?: Partial<ThumbnailLimits>;
 }
 
 export interface WikiServer {
@@ -118,7 +129,14 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const baseUrls = new BaseUrls();
 
   registerApiRoutes(app, { answers, encoder, baseUrls, loadHooks: load.hooks });
-  registerFileRoutes(app, (use) => generations.using((gen) => use(gen.store)), opts.filesDir);
+  configureSharp();
+  const ownThumbs = opts.thumbsDir === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-thumbs-')) : null;
+  // once per process: a spread copy given more members is fine here
+  const thumbnails = new ThumbnailMaker(opts.thumbsDir ?? ownThumbs!, { ...DEFAULT_THUMBNAIL_LIMITS, ...opts.thumbLimits });
+  const removeOwnThumbs = () => {
+    if (ownThumbs !== null) fs.rmSync(ownThumbs, { recursive: true, force: true });
+  };
+  registerFileRoutes(app, (use) => generations.using((gen) => use(gen.store)), opts.filesDir, thumbnails);
   registerArticleRoutes(app, (use) => generations.using((gen) => use(gen.store, gen.app.api.wiki)));
   registerHealth(app, {
     stopping: () => graceful.stopping,
@@ -158,10 +176,12 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     shutdown: async (graceMs: number) => {
       await graceful.begin(graceMs, (n) => log.warn({ connections: n }, 'grace period over: closing the remaining connections'));
       generations.close();
+      removeOwnThumbs();
     },
     close: async () => {
       await app.close();
       generations.close();
+      removeOwnThumbs();
     },
   };
 }

@@ -61,7 +61,16 @@ export interface RenderOptions {
 }
 
 /** texts of the interface, in the user language (the skin's edit links, Linker's titles, the TOC's title) */
-const USER_KEYS = ['editsection', 'editsectionhint', 'toc', 'red-link-title', 'thumbnail-more'] as const;
+const USER_KEYS = [
+  'editsection',
+  'editsectionhint',
+  'toc',
+  'red-link-title',
+  'thumbnail-more',
+  'thumbnail_error',
+  'thumbnail_toobigimagearea',
+  'size-megapixel',
+] as const;
 /** what the page holds whoever reads it: tracking categories, messages put into the text, link targets */
 const CONTENT_KEYS: Array<keyof RenderMessages> = [
   'broken-file-category',
@@ -133,7 +142,7 @@ export function parserCache(store: Store): ParserCache<RenderedPage> {
  * another version is ignored when served. Raise it whenever the HTML the renderer makes for some
  * wikitext, or the shape of RenderedPage, changes.
  */
-export const RENDERER_VERSION = 3;
+export const RENDERER_VERSION = 4;
 
 /** what the parser cache keys a render on besides the revision (ParserOptions' hash in MediaWiki) */
 export function renderOptionsKey(wiki: Wiki, o: { editSections: boolean; toc: boolean; userLang?: string }): string {
@@ -308,7 +317,8 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   if (body.out.filesWanted.size === 0) env.filesLoaded = true;
   else {
     const files = await store.files.byNames([...body.out.filesWanted]);
-    for (const [name, f] of files) env.files.set(name, { width: f.width, height: f.height, mediaType: f.mediaType });
+    for (const [name, f] of files)
+      env.files.set(name, { width: f.width, height: f.height, mediaType: f.mediaType, mime: `${f.majorMime}/${f.minorMime}` });
     env.filesLoaded = true;
     body = renderBody(expanded.text, o.text, env, expanded.defaultSort);
   }

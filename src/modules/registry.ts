@@ -15,6 +15,7 @@ import { askModule } from './smw/ask.js';
 import { askArgsModule } from './smw/askargs.js';
 import { sfAutocompleteModule } from './sf/sfautocomplete.js';
 import { metaTokensModule } from './query/tokens.js';
+import { filerepoinfoModule } from './query/filerepoinfo.js';
 import { siteinfoModule } from './query/siteinfo.js';
 import { userinfoModule } from './query/userinfo.js';
 import { allpagesModule } from './query/allpages.js';
@@ -113,6 +114,7 @@ export const queryModules: QueryModule[] = [
   userinfoModule,
   metaTokensModule,
   allmessagesModule,
+  filerepoinfoModule,
 ];
 
 export const actionModules: ActionModule[] = [

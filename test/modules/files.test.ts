@@ -113,37 +113,6 @@ describe('prop=imageinfo', () => {
     ]);
   });
 
-  it('iiurlwidth/iiurlheight: the thumbnail size MediaWiki would give, the original file as thumburl', async () => {
-    const sizes = async (params: Record<string, string | number>, title = 'Файл:Велика картинка.png') => {
-      const r = await get({ action: 'query', prop: 'imageinfo', iiprop: 'url', titles: title, ...params });
-      const i = (Object.values(r.json.query.pages)[0] as any).imageinfo[0];
-      assert.equal(i.thumburl, i.url);
-      return [i.thumbwidth, i.thumbheight];
-    };
-    assert.deepEqual(await sizes({ iiurlwidth: 100 }), [100, 63]); // 320×200
-    assert.deepEqual(await sizes({ iiurlwidth: 1000 }), [320, 200]); // never scaled up
-    assert.deepEqual(await sizes({ iiurlwidth: 300, iiurlheight: 50 }), [80, 50]);
-    assert.deepEqual(await sizes({ iiurlheight: 100 }), [160, 100]);
-    assert.deepEqual(await sizes({ iiurlwidth: 200 }, 'Файл:Зірка.svg'), [200, 190]); // vector files do scale up
-    const r = await get({
-      action: 'query',
-      prop: 'imageinfo',
-      iiprop: 'url|thumbmime',
-      titles: 'Файл:Велика картинка.png',
-      iiurlwidth: 100,
-    });
-    assert.deepEqual(Object.keys(r.json.query.pages['330'].imageinfo[0]), [
-      'thumburl',
-      'thumbwidth',
-      'thumbheight',
-      'thumbmime',
-      'url',
-      'descriptionurl',
-    ]);
-    const pdf = await get({ action: 'query', prop: 'imageinfo', iiprop: 'url', titles: 'Файл:Документ.pdf', iiurlwidth: 100 });
-    assert.deepEqual(Object.keys((Object.values(pdf.json.query.pages)[0] as any).imageinfo[0]), ['url', 'descriptionurl']);
-  });
-
   it('iistart/iiend bound the (only, current) version; iicontinue is checked', async () => {
     const one = async (params: Record<string, string>) =>
       (await get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Tux.png', ...params })).json.query.pages['40'];

@@ -185,7 +185,11 @@ describe('page status indicators (CoreTagHooks::indicator, ParserOutput::setIndi
     const r = (await s.get({ action: 'parse', page: 'IPhone', prop: 'indicators|text', formatversion: 2 })).json;
     assert.deepEqual(Object.keys(r.parse.indicators), ['logo', 'a-mark']);
     assert.equal(r.parse.indicators['a-mark'], '★');
-    assert.match(r.parse.indicators.logo, /^<img alt="IPhone.png" src="\/images\/[^"]+IPhone.png" width="20" height="\d+" \/>$/);
+    assert.equal(
+      r.parse.indicators.logo,
+      '<img alt="IPhone.png" src="/images/thumb/5/57/IPhone.png/20px-IPhone.png" width="20" height="40" ' +
+        'srcset="/images/thumb/5/57/IPhone.png/30px-IPhone.png 1.5x, /images/5/57/IPhone.png 2x" />',
+    );
     assert.doesNotMatch(r.parse.text, /★/);
     const html = await (await fetch(`${s.url.replace('/api.php', '')}/index.php/IPhone`)).text();
     assert.match(

@@ -7,6 +7,8 @@ export interface RenderFile {
   width: number;
   height: number;
   mediaType: string;
+  /** e.g. image/png: which handler scales it (src/wiki/thumbnails.ts) */
+  mime: string;
 }
 
 export interface LinkTarget {
@@ -23,6 +25,12 @@ export interface RenderMessages {
   /** "$1" = page title */
   'red-link-title': string;
   'thumbnail-more': string;
+  /** "$1" = the reason (MediaTransformError) */
+  thumbnail_error: string;
+  /** "$1" = $wgMaxImageArea as Language::formatComputingNumbers writes it */
+  thumbnail_toobigimagearea: string;
+  /** "$1" = a number of megapixels */
+  'size-megapixel': string;
   /** tracking category of pages showing a missing file */
   'broken-file-category': string;
   /** tracking category of category pages with __HIDDENCAT__ */
@@ -94,14 +102,26 @@ export const linkKey = (ns: number, dbkey: string) => `${ns}|${dbkey}`;
 
 /** the uk texts of these messages in MediaWiki 1.25's languages/i18n/uk.json, for a store without them */
 /** the en.json texts of the interface ones, for a user language the store has no text for */
-export const EN_INTERFACE_MESSAGES: Pick<RenderMessages, 'editsection' | 'editsectionhint' | 'toc' | 'red-link-title' | 'thumbnail-more'> =
-  {
-    editsection: 'edit',
-    editsectionhint: 'Edit section: $1',
-    toc: 'Contents',
-    'red-link-title': '$1 (page does not exist)',
-    'thumbnail-more': 'Enlarge',
-  };
+export const EN_INTERFACE_MESSAGES: Pick<
+  RenderMessages,
+  | 'editsection'
+  | 'editsectionhint'
+  | 'toc'
+  | 'red-link-title'
+  | 'thumbnail-more'
+  | 'thumbnail_error'
+  | 'thumbnail_toobigimagearea'
+  | 'size-megapixel'
+> = {
+  editsection: 'edit',
+  editsectionhint: 'Edit section: $1',
+  toc: 'Contents',
+  'red-link-title': '$1 (page does not exist)',
+  'thumbnail-more': 'Enlarge',
+  thumbnail_error: 'Error creating thumbnail: $1',
+  thumbnail_toobigimagearea: 'File with dimensions greater than $1',
+  'size-megapixel': '$1 MP',
+};
 
 export const UK_MESSAGES: Omit<RenderMessages, 'invalid-indicator-name'> = {
   editsection: 'ред.',
@@ -109,6 +129,10 @@ export const UK_MESSAGES: Omit<RenderMessages, 'invalid-indicator-name'> = {
   toc: 'Зміст',
   'red-link-title': '$1 (такої сторінки не існує)',
   'thumbnail-more': 'Збільшити',
+  thumbnail_error: 'Помилка створення мініатюри: $1',
+  thumbnail_toobigimagearea: 'Файл з розмірами більше, ніж $1',
+  // not in uk.json nor ru.json: en.json's
+  'size-megapixel': '$1 MP',
   'broken-file-category': 'Сторінки, що посилаються на неіснуючі файли',
   'hidden-category-category': 'Приховані категорії',
   'restricted-displaytitle-ignored': 'Сторінки, де ігноруються відображувані назви',

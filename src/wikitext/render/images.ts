@@ -1,11 +1,25 @@
 /**
  * Parser::makeImage + Linker::makeImageLink / makeThumbLink2 of MediaWiki 1.25: image options
  * (thumb, frame, frameless, border, sizes, alignment, link=, alt=, captions) and the HTML around the
- * <img>. wikiquery keeps no thumbnails: every <img> points at the original file with the scaled size.
+ * <img>. Sizes and URLs are File::transform's (src/wiki/thumbnails.ts): a scaled image points at its
+ * thumbnail's URL, which the server makes when first asked for, with the 1.5x and 2x ones in srcset
+ * ($wgResponsiveImages); files no handler renders (PDF, text) are shown at the size asked for.
  */
 import { fileUrlPath, wfUrlencode } from '../../wiki/files.js';
+import {
+  MAX_IMAGE_AREA,
+  SVG_MAX_SIZE,
+  computingNumber,
+  isVectorized,
+  mustRender,
+  transform,
+  type ThumbParams,
+  type ThumbSource,
+  type Transform,
+} from '../../wiki/thumbnails.js';
+import { formatNum } from '../../wiki/language.js';
 import { escapeHtml } from '../sanitizer.js';
-import type { RenderEnv, RenderOutput } from './env.js';
+import type { RenderEnv, RenderFile, RenderOutput } from './env.js';
 import { articleUrl } from './urls.js';
 
 /** MessagesUk.php special page alias of Upload */
@@ -85,6 +99,47 @@ function fit(file: { width: number; height: number }, fp: FrameParams): { width:
   return { width: w, height: scaleHeight(file.width, file.height, w) };
 }
 
+function thumbSource(dbkey: string, file: RenderFile): ThumbSource {
+  return { name: dbkey, width: file.width, height: file.height, mime: file.mime };
+}
+
+/** An <img>'s source and size for a transform: the file itself or its thumbnail, null for an error. */
+interface Shown {
+  src: string;
+  width: number;
+  height: number;
+  srcset: string;
+}
+
+function shownOf(dbkey: string, t: Transform): Shown | null {
+  if (t.kind === 'error') return null;
+  return { src: t.kind === 'source' ? fileUrlPath(dbkey) : t.url, width: t.width, height: t.height, srcset: '' };
+}
+
+/** Linker::processResponsiveImages: the thumbnails at 1.5 and 2 times the size, when they are other images */
+function responsive(source: ThumbSource, dbkey: string, shown: Shown, hp: ThumbParams): void {
+  const width = hp.width ?? 0;
+  const at = (factor: number, w: number, h: number | undefined): string | null => {
+    const t = transform(source, h === undefined ? { width: w } : { width: w, height: h });
+    const s = t && shownOf(dbkey, t);
+    return s && s.src !== shown.src ? `${s.src} ${factor}x` : null;
+  };
+  const h = hp.height !== undefined && hp.height !== -1 ? hp.height : undefined;
+  const candidates = [
+    at(1.5, Math.round(width * 1.5), h === undefined ? undefined : Math.round(h * 1.5)),
+    at(2, width * 2, h === undefined ? undefined : h * 2),
+  ].filter((c): c is string => c !== null);
+  shown.srcset = candidates.join(', ');
+}
+
+/** MediaTransformError::toHtml of TransformTooBigImageAreaError, in the user's language */
+function transformErrorHtml(env: RenderEnv, width: number, height: number): string {
+  const area = computingNumber(MAX_IMAGE_AREA, 1000);
+  const size = env.messages['size-megapixel'].replace('$1', formatNum(area.value));
+  const text = env.messages.thumbnail_error.replace('$1', env.messages.thumbnail_toobigimagearea.replace('$1', size));
+  return `<div class="MediaTransformError" style="width: ${Math.max(width, 120)}px; height: ${Math.max(height, 120)}px; display:inline-block;">${escapeHtml(text)}</div>`;
+}
+
 export function makeImage(env: RenderEnv, out: RenderOutput, dbkey: string, options: string, hooks: ImageHooks): string {
   const file = env.files.get(dbkey);
   out.images.set(dbkey, true);
@@ -158,8 +213,19 @@ export function makeImage(env: RenderEnv, out: RenderOutput, dbkey: string, opti
     }
     return `<a href="${descHref}" class="image"${title ? ` title="${escapeHtml(title)}"` : ''}>${img}</a>`;
   };
-  const imgTag = (w: number, h: number, cls: string) =>
-    `<img alt="${escapeHtml(fp.alt ?? '')}" src="${fileUrlPath(dbkey)}" width="${w}" height="${h}"${fp.valign ? ` style="vertical-align: ${fp.valign}"` : ''}${cls ? ` class="${cls}"` : ''} />`;
+  const imgTag = (w: number, h: number, cls: string, src = fileUrlPath(dbkey), srcset = '') =>
+    `<img alt="${escapeHtml(fp.alt ?? '')}" src="${src}" width="${w}" height="${h}"${fp.valign ? ` style="vertical-align: ${fp.valign}"` : ''}${cls ? ` class="${cls}"` : ''}${srcset ? ` srcset="${srcset}"` : ''} />`;
+  const source = file ? thumbSource(dbkey, file) : null;
+  const renderable = source !== null && transform(source, { width: 1 }) !== null;
+  // Linker::makeImageLink: the width when none was given
+  const hp: ThumbParams = { width: fp.width, height: fp.height };
+  if (source && renderable && hp.width === undefined) {
+    hp.width = hp.height !== undefined && isVectorized(source) ? SVG_MAX_SIZE : source.width;
+    if (fp.thumbnail || fp.framed || fp.frameless || !hp.width) {
+      const prefWidth = fp.upright !== undefined ? Math.round((THUMB_SIZE * fp.upright) / 10) * 10 : THUMB_SIZE;
+      if (hp.height === undefined && (hp.width <= 0 || prefWidth < hp.width || isVectorized(source))) hp.width = prefWidth;
+    }
+  }
 
   if (framed) {
     if (fp.align === '') fp.align = 'right';
@@ -167,9 +233,36 @@ export function makeImage(env: RenderEnv, out: RenderOutput, dbkey: string, opti
     let outer: number;
     let zoom = '';
     if (!file) {
-      // makeThumbLink2: a missing file's frame is 180px unless a width was given
-      outer = (fp.width ?? 180) + 2;
+      // makeThumbLink2: a missing file's frame is 180px (130px upright) unless a width was given
+      outer = (fp.width || (fp.upright !== undefined ? 130 : 180)) + 2;
       s = brokenLink('');
+    } else if (source && renderable) {
+      if (!hp.width) hp.width = fp.upright !== undefined ? 130 : 180;
+      let t: Transform | null;
+      if (fp.framed) t = transform(source, { width: source.width });
+      else {
+        // no bitmap larger than its source
+        if (source.width && !mustRender(source) && hp.width > source.width) hp.width = source.width;
+        t = transform(source, hp);
+      }
+      const shown = t && shownOf(dbkey, t);
+      if (!t) {
+        outer = hp.width + 2;
+        s = escapeHtml(env.messages.thumbnail_error.replace('$1', ''));
+      } else {
+        if (shown) {
+          if (!fp.framed) responsive(source, dbkey, shown, hp);
+          outer = shown.width + 2;
+          s = linkWrap(imgTag(shown.width, shown.height, 'thumbimage', shown.src, shown.srcset));
+        } else {
+          // MediaTransformError: its box is at least 120px
+          const size = t.kind === 'error' ? t : { width: 0, height: 0 };
+          outer = Math.max(size.width, 120) + 2;
+          s = transformErrorHtml(env, size.width, size.height);
+        }
+        if (!fp.framed)
+          zoom = `<div class="magnify"><a href="${descHref}" class="internal" title="${escapeHtml(env.messages['thumbnail-more'])}"></a></div>`;
+      }
     } else {
       let box: { width: number; height: number };
       if (fp.framed) box = { width: file.width, height: file.height };
@@ -189,7 +282,15 @@ export function makeImage(env: RenderEnv, out: RenderOutput, dbkey: string, opti
   }
   let s: string;
   if (!file) s = brokenLink(fp.title ?? '');
-  else {
+  else if (source && renderable) {
+    if (fp.frameless && source.width && !mustRender(source) && (hp.width ?? 0) > source.width) hp.width = source.width;
+    const t = transform(source, hp);
+    const shown = t && shownOf(dbkey, t);
+    if (shown) {
+      responsive(source, dbkey, shown, hp);
+      s = linkWrap(imgTag(shown.width, shown.height, fp.border ? 'thumbborder' : '', shown.src, shown.srcset), fp.title);
+    } else s = t && t.kind === 'error' ? transformErrorHtml(env, t.width, t.height) : '';
+  } else {
     const hp = { ...fp };
     if (fp.frameless) {
       if (hp.width === undefined) hp.width = fp.upright ? Math.round((THUMB_SIZE * fp.upright) / 10) * 10 : THUMB_SIZE;
@@ -239,11 +340,17 @@ export function renderGallery(env: RenderEnv, out: RenderOutput, body: string, a
     if (!file) {
       thumb = `<div style="height: ${H + 30}px; width: ${W + 30}px;">${escapeHtml(env.codec.prefixedText(6, t.dbkey))}</div>`;
     } else {
-      // the box is W×H whatever the file's size (no thumbnails here: the browser scales the original)
-      const box = fit(file, { align: '', caption: '', width: W, height: H });
-      vpad = Math.floor((30 + H - box.height) / 2);
+      // the W×H box's thumbnail (TraditionalImageGallery: transform and processResponsiveImages)
+      const source = thumbSource(t.dbkey, file);
+      const hp = { width: W, height: H };
+      const transformed = transform(source, hp);
+      const shown =
+        (transformed && shownOf(t.dbkey, transformed)) ??
+        Object.assign({ src: fileUrlPath(t.dbkey), srcset: '' }, fit(file, { align: '', caption: '', width: W, height: H }));
+      if (transformed) responsive(source, t.dbkey, shown, hp);
+      vpad = Math.floor((30 + H - shown.height) / 2);
       const alt = escapeHtml(hooks.stripAlt(label));
-      const img = `<a href="${articleUrl(env.codec.prefixedDbKey(6, t.dbkey))}" class="image"${alt ? ` title="${alt}"` : ''}><img alt="${alt}" src="${fileUrlPath(t.dbkey)}" width="${box.width}" height="${box.height}" /></a>`;
+      const img = `<a href="${articleUrl(env.codec.prefixedDbKey(6, t.dbkey))}" class="image"${alt ? ` title="${alt}"` : ''}><img alt="${alt}" src="${shown.src}" width="${shown.width}" height="${shown.height}"${shown.srcset ? ` srcset="${shown.srcset}"` : ''} /></a>`;
       thumb = `<div class="thumb" style="width: ${W + 30}px;"><div style="margin:${vpad}px auto;">${img}</div></div>`;
     }
     const caption = label === '' ? '' : hooks.renderCaption(label);
