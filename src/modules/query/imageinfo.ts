@@ -28,7 +28,7 @@ import { commentLinks, type CommentLinks } from './comments.js';
 import { continueParts } from './shared.js';
 import { MessageLoader } from '../message-loader.js';
 import { serverOf } from '../../wiki/files.js';
-import { formatNum } from '../../wiki/language.js';
+import { formatNumText } from '../../wiki/language.js';
 import { userLanguage } from '../../wiki/messages.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import {
@@ -299,7 +299,10 @@ async function thumbErrorTexts(ctx: QueryModuleContext, items: Array<Record<stri
     return t === false ? `<${key}>` : t;
   };
   const reasons: Record<string, string> = {
-    toobigimagearea: (await text('thumbnail_toobigimagearea')).replace('$1', (await text(area.key)).replace('$1', formatNum(area.value))),
+    toobigimagearea: (await text('thumbnail_toobigimagearea')).replace(
+      '$1',
+      (await text(area.key)).replace('$1', formatNumText(String(area.value), lang)),
+    ),
     invalidparams: await text('thumbnail_invalid_params'),
   };
   const frame = await text('thumbnail_error');
