@@ -12,6 +12,7 @@ import { compareBytes } from '../wiki/collation.js';
 import { NS_MEDIA, NS_SPECIAL } from '../wiki/namespaces.js';
 import { bcArray, KeyedRowList, RowShape, type Obj } from './result.js';
 import { fixSpecialName, specialPageExists } from '../wiki/special-pages.js';
+import { redirectTargetFromTitle } from '../wikitext/redirect.js';
 
 export type { TitleKey };
 
@@ -67,6 +68,13 @@ export class PageSet {
   readonly normalized: Array<{ from: string; to: string }> = [];
   readonly redirects: Array<{ from: string; to: string; tofragment?: string; tointerwiki?: string }> = [];
   /**
+   * titles on other wikis (ApiPageSet::$mInterwikiTitles): asked for in titles=, or the targets of
+   * redirects; each once, as Title::getPrefixedText writes it, with its prefix
+   */
+  readonly interwiki: Array<{ title: string; iw: string; dbkey: string }> = [];
+  /** iwurl: output() adds each interwiki title's URL */
+  iwUrl = false;
+  /**
    * existing pages, in output order: a generator's pages may come with their identity alone (PageRef);
    * rows() has them whole
    */
@@ -97,7 +105,14 @@ export class PageSet {
   ) {}
 
   get isEmpty(): boolean {
-    return this.pageCount + this.badRevIds.length === 0;
+    return this.pageCount + this.badRevIds.length + this.interwiki.length === 0;
+  }
+
+  /** add a title of another wiki once (its prefix lower case, its title as written) */
+  private addInterwiki(prefix: string, dbkey: string): string {
+    const title = `${prefix}:${dbkey.replace(/_/g, ' ')}`;
+    if (!this.interwiki.some((i) => i.title === title)) this.interwiki.push({ title, iw: prefix, dbkey });
+    return title;
   }
 
   private get pageCount(): number {
@@ -108,6 +123,13 @@ export class PageSet {
   async addUserTitles(texts: string[]): Promise<void> {
     const keys: TitleKey[] = [];
     for (const text of texts) {
+      // Title::isExternal: a prefix of the interwiki map that is no namespace; the title there as written
+      const external = redirectTargetFromTitle(text, this.wiki.codec, this.wiki.interwiki);
+      if (external?.interwiki) {
+        const title = this.addInterwiki(external.interwiki, external.dbkey);
+        if (title !== text && !this.normalized.some((n) => n.from === text)) this.normalized.push({ from: text, to: title });
+        continue;
+      }
       const t = this.wiki.codec.parse(text);
       if (t === null) {
         this.invalid.push({ fakeId: this.fakeId--, title: text });
@@ -256,8 +278,9 @@ export class PageSet {
       if (to.fragment) entry.tofragment = to.fragment;
       if (to.interwiki) entry.tointerwiki = to.interwiki;
       this.redirects.push(entry);
-      // an interwiki target is not a page of this wiki: nothing to resolve further
-      if (!to.interwiki) targets.push({ ns: to.ns, dbkey: to.dbkey });
+      // an interwiki target is not a page of this wiki: it joins the interwiki titles, nothing to resolve further
+      if (to.interwiki) this.addInterwiki(to.interwiki, to.dbkey);
+      else targets.push({ ns: to.ns, dbkey: to.dbkey });
     }
     // Targets may be redirects themselves; `seen` stops loops.
     if (targets.length) await this.addTitles(targets);
@@ -294,6 +317,17 @@ export class PageSet {
    */
   output(query: Obj, final = false): void {
     if (this.normalized.length) query.normalized = this.normalized.map((n) => ({ from: n.from, to: n.to }));
+    if (this.interwiki.length) {
+      // ApiPageSet::getInterwikiTitlesAsResult; the URL is Title::getFullURL's
+      query.interwiki = this.interwiki.map((i) => {
+        const item: Obj = { title: i.title, iw: i.iw };
+        if (this.iwUrl) {
+          const url = this.wiki.interwiki.url(i.iw, i.dbkey);
+          if (url !== undefined) item.url = url;
+        }
+        return item;
+      });
+    }
     if (this.redirects.length) query.redirects = this.redirects;
     if (this.badRevIds.length) {
       // integer keys in an associative array: an object in both format versions

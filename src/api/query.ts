@@ -183,6 +183,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
         subContext(ctx, generator, 'g' + generator.prefix, pageSet, null, () => {}, null);
       }
       if (!pageSet.isEmpty) {
+        pageSet.iwUrl = p.iwurl === true;
         const q = query();
         // no prop module adds to the entries, nothing joins them and no one reads their keys
         pageSet.output(q, props.length === 0 && generatorData.length === 0 && !p.indexpageids);

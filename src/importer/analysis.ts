@@ -223,12 +223,14 @@ export class PageAnalyzer {
     // a redirect renders the text after its redirect link; the target is a page link of its own
     let text = page.text;
     let redirectLink: TitleRef | null = null;
+    let redirectInterwiki: { prefix: string; title: string } | null = null;
     const redirect = page.isRedirect ? redirectTargetAndText(page.text, codec, interwiki) : null;
     if (redirect) {
       text = redirect.rest;
       const t = redirect.target;
-      // ParserOutput::addLink: no interwiki titles, no special pages; Media: links the file page
-      if (!t.interwiki && t.ns !== NS_SPECIAL && t.dbkey !== '') redirectLink = { ns: t.ns === NS_MEDIA ? NS_FILE : t.ns, dbkey: t.dbkey };
+      // ParserOutput::addLink: an interwiki title is an interwiki link; no special pages; Media: links the file page
+      if (t.interwiki) redirectInterwiki = { prefix: t.interwiki, title: t.dbkey };
+      else if (t.ns !== NS_SPECIAL && t.dbkey !== '') redirectLink = { ns: t.ns === NS_MEDIA ? NS_FILE : t.ns, dbkey: t.dbkey };
     }
     const exp = this.expander.expand({ ns: page.ns, dbkey: page.dbkey, text }, answers);
     const defaultSort = exp.defaultSort;
@@ -238,6 +240,7 @@ export class PageAnalyzer {
       if (cat && !links.categories.has(cat)) links.categories.set(cat, defaultSort ?? '');
     };
     if (redirectLink) links.pages.set(`${redirectLink.ns}|${redirectLink.dbkey}`, redirectLink);
+    if (redirectInterwiki) links.interwikis.set(`${redirectInterwiki.prefix}|${redirectInterwiki.title}`, redirectInterwiki);
     if (links.props.has('hiddencat') && page.ns === NS_CATEGORY) addTracking('hidden-category-category');
     // $wgExemptFromUserRobotsControl defaults to the content namespaces: __INDEX__/__NOINDEX__ do nothing there
     if (page.ns !== 0 && links.props.has('noindex')) addTracking('noindex-category');
