@@ -94,12 +94,23 @@ function truncateUtf8(s: string, maxBytes: number): string {
   return buf.subarray(0, end).toString('utf8');
 }
 
-/** Tracking category messages of the preprocessor's limits (Parser::limitationWarn). */
-const LIMIT_CATEGORIES: Record<string, string> = {
-  size: 'post-expand-template-inclusion-category',
-  depth: 'expansion-depth-exceeded-category',
-  nodes: 'node-count-exceeded-category',
-};
+/**
+ * The tracking categories the parser of 1.25 adds (SpecialTrackingCategories::$coreTrackingCategories, and
+ * restricted-displaytitle-ignored); the expansion's own arrive as ExpandedPage.trackingCategories.
+ */
+const TRACKING_CATEGORIES = [
+  'hidden-category-category',
+  'broken-file-category',
+  'index-category',
+  'noindex-category',
+  'restricted-displaytitle-ignored',
+  'duplicate-args-category',
+  'expensive-parserfunction-category',
+  'post-expand-template-argument-category',
+  'post-expand-template-inclusion-category',
+  'node-count-exceeded-category',
+  'expansion-depth-exceeded-category',
+];
 
 /** a message in the content language: the wiki's MediaWiki: override, else the first along the fallback chain */
 export function contentMessage(source: Pick<ImportSource, 'messages'>, lang: string, key: string): string | undefined {
@@ -118,14 +129,7 @@ export function contentMessage(source: Pick<ImportSource, 'messages'>, lang: str
 function trackingCategories(source: ImportSource, codec: TitleCodec, lang: string): Map<string, string | null> {
   const out = new Map<string, string | null>();
   const catPrefix = codec.nsName(NS_CATEGORY) ?? 'Category';
-  for (const key of [
-    'hidden-category-category',
-    'broken-file-category',
-    'index-category',
-    'noindex-category',
-    'restricted-displaytitle-ignored',
-    ...Object.values(LIMIT_CATEGORIES),
-  ]) {
+  for (const key of TRACKING_CATEGORIES) {
     const text = contentMessage(source, lang, key);
     const t = text === undefined || text.trim() === '-' ? null : codec.parse(`${catPrefix}:${text.trim()}`, 0);
     out.set(key, t && t.ns === NS_CATEGORY ? t.dbkey : null);
@@ -252,8 +256,7 @@ export class PageAnalyzer {
       }
     }
     if (exp.displayTitleIgnored) addTracking('restricted-displaytitle-ignored');
-    const limitCategory = exp.limitHit && LIMIT_CATEGORIES[exp.limitHit];
-    if (limitCategory) addTracking(limitCategory);
+    for (const key of exp.trackingCategories ?? []) addTracking(key);
     // {{#ifexist:}} targets are links of the page (MediaWiki records them so that the page is
     // re-parsed when they are created)
     for (const t of exp.links) if (!links.pages.has(`${t.ns}|${t.dbkey}`)) links.pages.set(`${t.ns}|${t.dbkey}`, t);

@@ -39,6 +39,8 @@ export interface Expansion {
   displayTitleIgnored?: boolean;
   /** which limit stopped (part of) the expansion: 'depth' | 'size' | 'nodes' | 'error' */
   limitHit?: string;
+  /** tracking categories the expansion adds (message keys) */
+  trackingCategories?: string[];
   /** the text calls {{#ask:}} / {{#show:}} (their links are added once the semantic data is complete) */
   inlineQueries: boolean;
   /** inline query calls the answers given did not hold (left as written in `text`) */
@@ -183,6 +185,7 @@ export class PreprocessorExpander implements Expander {
       displayTitle: r.displayTitle,
       displayTitleIgnored: r.displayTitleIgnored,
       limitHit: r.limitHit,
+      trackingCategories: r.trackingCategories,
       inlineQueries: round.wantedQueries.length > 0 || (answers !== undefined && answers.size > 0),
       wantedQueries: round.wantedQueries,
     };

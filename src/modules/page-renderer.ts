@@ -16,7 +16,15 @@ import { expandInRounds, expandRound, PageSnapshot, type TitleRef } from '../wik
 import { finish, finishIndicators, linkTargets, renderBody } from '../wikitext/render/parser.js';
 import { addTrackingCategory } from '../wikitext/render/images.js';
 import { fallbackChain } from '../wiki/language.js';
-import { EN_INTERFACE_MESSAGES, UK_MESSAGES, type RenderEnv, type RenderFile, type RenderMessages } from '../wikitext/render/env.js';
+import {
+  EN_INTERFACE_MESSAGES,
+  EXPANSION_TRACKING,
+  UK_MESSAGES,
+  type RenderEnv,
+  type RenderFile,
+  type RenderMessages,
+  type TrackingMessage,
+} from '../wikitext/render/env.js';
 import { ParserCache } from '../wikitext/parser-cache.js';
 import { limitReportData, timingProfile, type LimitReportValue } from '../wikitext/render/limit-report.js';
 import { pstPass2, sanitizeIp, signatureArgs, signatureDate } from '../wikitext/pre-save-transform.js';
@@ -76,6 +84,14 @@ const CONTENT_KEYS: Array<keyof RenderMessages> = [
   'broken-file-category',
   'hidden-category-category',
   'restricted-displaytitle-ignored',
+  'index-category',
+  'noindex-category',
+  'duplicate-args-category',
+  'expensive-parserfunction-category',
+  'post-expand-template-argument-category',
+  'post-expand-template-inclusion-category',
+  'node-count-exceeded-category',
+  'expansion-depth-exceeded-category',
   'duplicate-displaytitle',
   'invalid-indicator-name',
   'rfcurl',
@@ -332,6 +348,8 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     for (const [k, v] of [...early, ...rest]) body.out.properties.set(k, v);
   }
   if (expanded.displayTitleIgnored) addTrackingCategory(env, body.out, 'restricted-displaytitle-ignored');
+  for (const key of expanded.trackingCategories ?? [])
+    if (EXPANSION_TRACKING.has(key)) addTrackingCategory(env, body.out, key as TrackingMessage);
   const targets = [
     ...expanded.links,
     ...linkTargets(body),

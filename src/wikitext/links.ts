@@ -240,7 +240,11 @@ function galleryLinks(body: string, ctx: LinkContext, out: PageLinks): void {
     if (!m) continue;
     const name = m[1].includes('%') ? rawUrlDecode(m[1]) : m[1];
     const t = ctx.codec.parse(name, NS_FILE);
-    if (t !== null && t.ns === NS_FILE) out.files.add(t.dbkey);
+    if (t !== null && t.ns === NS_FILE) {
+      out.files.add(t.dbkey);
+      // TraditionalImageGallery tracks a missing file as broken, as [[Файл:…]] does
+      out.embeddedFiles.add(t.dbkey);
+    }
     if (m[2]) scanLinks(m[2], ctx, out);
   }
 }

@@ -148,6 +148,8 @@ export interface ExpandResult {
   displayTitleIgnored?: boolean;
   /** 'depth' | 'size' | 'nodes' | 'error' when a limit stopped (part of) the expansion */
   limitHit?: string;
+  /** the tracking categories the expansion adds, as message keys (duplicate-args-category, the limits' …) */
+  trackingCategories?: string[];
   /** with ctx.headingMarkers: the headings behind the markers in the text, by serial */
   headings?: HeadingMark[];
   /** with ctx.limitReport: what the limit report states */

@@ -82,6 +82,16 @@ const TEXT_UNIT = 64;
 /** characters of generated text to parse that count as one node */
 const PARSE_UNIT = 8;
 
+/** The tracking category message of each limit (Parser::limitationWarn's "$limitationType-category") */
+const LIMIT_CATEGORIES = {
+  depth: 'expansion-depth-exceeded-category',
+  size: 'post-expand-template-inclusion-category',
+  nodes: 'node-count-exceeded-category',
+} as const;
+
+/** $wgExpensiveParserFunctionLimit */
+const EXPENSIVE_FUNCTION_LIMIT = 100;
+
 export class Expander {
   readonly rootFrame = new Frame(null, null, null, 0);
   readonly templates = new Map<string, { ns: number; dbkey: string }>();
@@ -91,6 +101,11 @@ export class Expander {
   displayTitle: string | undefined;
   displayTitleIgnored = false;
   limitHit: string | undefined;
+  /**
+   * the tracking categories the expansion adds (Parser::addTrackingCategory: duplicate template arguments,
+   * each limit hit), as message keys in the order first added
+   */
+  trackingCategories: Set<string> | null = null;
   /** template-format inline query outputs being expanded, one inside another */
   inlineTemplateDepth = 0;
   /** a {{#concept:}} has been expanded (a page defines one concept; SMW answers the others with an error) */
@@ -149,10 +164,24 @@ export class Expander {
 
   // --- limits -------------------------------------------------------------------------------------
 
-  /** Record a limit; the size and node limits stop all further expansion. */
-  private hit(kind: 'depth' | 'size' | 'nodes', global: boolean): void {
+  /**
+   * Record a limit and its tracking category (Parser::limitationWarn); the size and node limits stop all
+   * further expansion. An argument past the size limit is 1.25's post-expand-template-argument.
+   */
+  private hit(kind: 'depth' | 'size' | 'nodes', global: boolean, argument = false): void {
     if (this.limitHit === undefined) this.limitHit = kind;
+    this.track(argument ? 'post-expand-template-argument-category' : LIMIT_CATEGORIES[kind]);
     if (global) this.stopped = true;
+  }
+
+  /** Parser::addTrackingCategory, by message key */
+  track(key: string): void {
+    (this.trackingCategories ??= new Set()).add(key);
+  }
+
+  /** Parser::parse's end: more expensive function calls than $wgExpensiveParserFunctionLimit */
+  finish(): void {
+    if (this.expensiveCount > EXPENSIVE_FUNCTION_LIMIT) this.track('expensive-parserfunction-category');
   }
 
   /** A size or node limit was hit: nothing more is expanded (loops over values should stop). */
@@ -305,7 +334,7 @@ export class Expander {
     if (text !== null) {
       this.argBytes += utf8Length(text);
       if (this.argBytes > this.maxBytes) {
-        this.hit('size', true);
+        this.hit('size', true, true);
         return node.raw;
       }
       return text;
@@ -477,7 +506,10 @@ export class Expander {
     this.countNodes(parts.length);
     const args = new Map<string, ArgDef>();
     for (const p of parts) {
-      args.set(p.name === null ? p.key : phpTrim(this.expand(p.name, parent)), p.def);
+      const name = p.name === null ? p.key : phpTrim(this.expand(p.name, parent));
+      // PPFrame_Hash::newChild: a parameter given twice
+      if (args.has(name)) this.track('duplicate-args-category');
+      args.set(name, p.def);
     }
     return new Frame(parent, args, key, parent.depth + 1);
   }

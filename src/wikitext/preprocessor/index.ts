@@ -47,6 +47,7 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
   try {
     const tree = ex.parse(text, false, ctx.outputType === 'wiki');
     out = ex.expand(tree, ex.rootFrame);
+    ex.finish();
   } catch (e) {
     // Defensive only: every limit is handled without exceptions, but a host stack overflow
     // (RangeError) must not take the importer down with it.
@@ -61,5 +62,6 @@ export function expandWikitext(text: string, ctx: PreprocessContext): ExpandResu
   if (ex.displayTitleIgnored) result.displayTitleIgnored = true;
   if (ctx.headingMarkers) result.headings = ex.headings;
   if (ex.limitHit !== undefined) result.limitHit = ex.limitHit;
+  if (ex.trackingCategories !== null) result.trackingCategories = [...ex.trackingCategories];
   return result;
 }

@@ -37,6 +37,16 @@ export interface RenderMessages {
   'hidden-category-category': string;
   /** tracking category of pages whose {{DISPLAYTITLE:}} was refused */
   'restricted-displaytitle-ignored': string;
+  /** tracking categories of __INDEX__ / __NOINDEX__ outside the content namespaces */
+  'index-category': string;
+  'noindex-category': string;
+  /** tracking categories the expansion adds (ExpandResult.trackingCategories) */
+  'duplicate-args-category': string;
+  'expensive-parserfunction-category': string;
+  'post-expand-template-argument-category': string;
+  'post-expand-template-inclusion-category': string;
+  'node-count-exceeded-category': string;
+  'expansion-depth-exceeded-category': string;
   /** "$1" = the earlier display title, "$2" = the later one */
   'duplicate-displaytitle': string;
   /** the error an <indicator> without a name shows */
@@ -136,7 +146,39 @@ export const UK_MESSAGES: Omit<RenderMessages, 'invalid-indicator-name'> = {
   'broken-file-category': 'Сторінки, що посилаються на неіснуючі файли',
   'hidden-category-category': 'Приховані категорії',
   'restricted-displaytitle-ignored': 'Сторінки, де ігноруються відображувані назви',
+  'index-category': 'Індексовані сторінки',
+  'noindex-category': 'Неіндексовані сторінки',
+  'duplicate-args-category': 'Сторінки, що містять шаблон із кількома значеннями одного й того ж параметра',
+  'expensive-parserfunction-category': 'Сторінки з дуже великою кількістю викликів ресурсомістких функцій',
+  'post-expand-template-argument-category': 'Сторінки, які містять пропущені аргументи шаблонів',
+  'post-expand-template-inclusion-category': 'Сторінки з перевищеним розміром включених шаблонів',
+  'node-count-exceeded-category': 'Сторінки, на яких перевищено лічильник вузлів',
+  'expansion-depth-exceeded-category': 'Сторінки, де перевищено глибину розгортання',
   'duplicate-displaytitle': DUPLICATE_DISPLAYTITLE_UK,
   rfcurl: '//tools.ietf.org/html/rfc$1',
   pubmedurl: '//www.ncbi.nlm.nih.gov/pubmed/$1?dopt=Abstract',
 };
+
+/** the messages naming tracking categories (Parser::addTrackingCategory) */
+export type TrackingMessage =
+  | 'broken-file-category'
+  | 'hidden-category-category'
+  | 'restricted-displaytitle-ignored'
+  | 'index-category'
+  | 'noindex-category'
+  | 'duplicate-args-category'
+  | 'expensive-parserfunction-category'
+  | 'post-expand-template-argument-category'
+  | 'post-expand-template-inclusion-category'
+  | 'node-count-exceeded-category'
+  | 'expansion-depth-exceeded-category';
+
+/** the tracking categories an expansion reports (ExpandResult.trackingCategories) */
+export const EXPANSION_TRACKING: ReadonlySet<string> = new Set<TrackingMessage>([
+  'duplicate-args-category',
+  'expensive-parserfunction-category',
+  'post-expand-template-argument-category',
+  'post-expand-template-inclusion-category',
+  'node-count-exceeded-category',
+  'expansion-depth-exceeded-category',
+]);

@@ -19,7 +19,7 @@ import {
 } from '../../wiki/thumbnails.js';
 import { formatNum } from '../../wiki/language.js';
 import { escapeHtml } from '../sanitizer.js';
-import type { RenderEnv, RenderFile, RenderOutput } from './env.js';
+import type { RenderEnv, RenderFile, RenderOutput, TrackingMessage } from './env.js';
 import { articleUrl } from './urls.js';
 
 /** MessagesUk.php special page alias of Upload */
@@ -309,11 +309,7 @@ export function trackBrokenFile(env: RenderEnv, out: RenderOutput): void {
 }
 
 /** Parser::addTrackingCategory: the category a message names, sorted by the page's DEFAULTSORT */
-export function addTrackingCategory(
-  env: RenderEnv,
-  out: RenderOutput,
-  msg: 'broken-file-category' | 'hidden-category-category' | 'restricted-displaytitle-ignored',
-): void {
+export function addTrackingCategory(env: RenderEnv, out: RenderOutput, msg: TrackingMessage): void {
   const t = env.codec.parse(env.messages[msg], 14);
   if (t && t.ns === 14 && !out.categories.has(t.dbkey)) out.categories.set(t.dbkey, out.defaultSort ?? '');
 }

@@ -121,6 +121,9 @@ export function renderBody(expanded: string, source: string, env: RenderEnv, def
     if (page) {
       const du = doDoubleUnderscore(text, out);
       if (out.switches.has('hiddencat') && env.title.ns === 14) addTrackingCategory(env, out, 'hidden-category-category');
+      // $wgExemptFromUserRobotsControl defaults to the content namespaces: __INDEX__/__NOINDEX__ do nothing there
+      if (env.title.ns !== 0 && out.switches.has('noindex')) addTrackingCategory(env, out, 'noindex-category');
+      else if (env.title.ns !== 0 && out.switches.has('index')) addTrackingCategory(env, out, 'index-category');
       text = du.text;
       forceTocPosition = du.forceTocPosition;
     }
