@@ -119,17 +119,19 @@ function shownOf(dbkey: string, t: Transform): Shown | null {
 /** Linker::processResponsiveImages: the thumbnails at 1.5 and 2 times the size, when they are other images */
 function responsive(source: ThumbSource, dbkey: string, shown: Shown, hp: ThumbParams): void {
   const width = hp.width ?? 0;
-  const at = (factor: number, w: number, h: number | undefined): string | null => {
-    const t = transform(source, h === undefined ? { width: w } : { width: w, height: h });
-    const s = t && shownOf(dbkey, t);
-    return s && s.src !== shown.src ? `${s.src} ${factor}x` : null;
-  };
   const h = hp.height !== undefined && hp.height !== -1 ? hp.height : undefined;
-  const candidates = [
-    at(1.5, Math.round(width * 1.5), h === undefined ? undefined : Math.round(h * 1.5)),
-    at(2, width * 2, h === undefined ? undefined : h * 2),
-  ].filter((c): c is string => c !== null);
-  shown.srcset = candidates.join(', ');
+  const at15 = densityUrl(source, dbkey, shown, Math.round(width * 1.5), h === undefined ? undefined : Math.round(h * 1.5));
+  const at2 = densityUrl(source, dbkey, shown, width * 2, h === undefined ? undefined : h * 2);
+  // Html::srcSet
+  shown.srcset =
+    at15 !== null && at2 !== null ? `${at15} 1.5x, ${at2} 2x` : at15 !== null ? `${at15} 1.5x` : at2 !== null ? `${at2} 2x` : '';
+}
+
+/** the URL of the file shown at another size, or null when it is the same image or an error */
+function densityUrl(source: ThumbSource, dbkey: string, shown: Shown, width: number, height: number | undefined): string | null {
+  const t = transform(source, height === undefined ? { width } : { width, height });
+  const s = t && shownOf(dbkey, t);
+  return s && s.src !== shown.src ? s.src : null;
 }
 
 /** MediaTransformError::toHtml of TransformTooBigImageAreaError, in the user's language */
