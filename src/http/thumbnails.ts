@@ -84,7 +84,7 @@ export class ThumbnailMaker {
   private async make(job: ThumbJob, file: string): Promise<ThumbOutcome> {
     if (!(await this.turn())) return { kind: 'busy' };
     try {
-      const source = await job.readSource();
+      const source = await job.readSource().catch(() => null);
       if (source === null) return { kind: 'failed', reason: 'filemissing' };
       if (source.length > MAX_SOURCE_BYTES) return { kind: 'failed', reason: 'toobig' };
       let bytes: Buffer;
@@ -93,12 +93,18 @@ export class ThumbnailMaker {
       } catch (e) {
         return { kind: 'failed', reason: e instanceof Error ? e.message : String(e) };
       }
-      await fs.promises.mkdir(path.dirname(file), { recursive: true });
       // written beside and renamed: a reader (another worker process too) sees the whole file or none
       const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-      await fs.promises.writeFile(tmp, bytes);
-      await fs.promises.rename(tmp, file);
-      return (await statFile(file)) ?? { kind: 'failed', reason: 'thumbnail-dest-create' };
+      try {
+        await fs.promises.mkdir(path.dirname(file), { recursive: true });
+        await fs.promises.writeFile(tmp, bytes);
+        await fs.promises.rename(tmp, file);
+      } catch {
+        // a folder that cannot be written (the message MediaWiki gives)
+        await fs.promises.rm(tmp, { force: true }).catch(() => {});
+        return { kind: 'failed', reason: 'Could not save the thumbnail to its destination' };
+      }
+      return (await statFile(file)) ?? { kind: 'failed', reason: 'Could not save the thumbnail to its destination' };
     } finally {
       this.release();
     }
