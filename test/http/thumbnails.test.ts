@@ -74,6 +74,34 @@ describe('thumbnails of the demo wiki', () => {
     assert.deepEqual([hugeMeta.width, hugeMeta.height], [2156, 2048]);
   });
 
+  it("action=parse points at the thumbnail imageinfo reports, and srcset's are served too", async () => {
+    const r = await s.post({
+      action: 'parse',
+      title: 'API',
+      text: '[[Файл:Велика картинка.png|100px]]',
+      prop: 'text',
+      disablelimitreport: '1',
+      format: 'json',
+      formatversion: '2',
+    });
+    const img = /<img [^>]*src="([^"]+)" width="(\d+)" height="(\d+)" srcset="([^"]+)"/.exec(r.json.parse.text);
+    assert.ok(img, r.json.parse.text);
+    const info = await thumbOf(s, 'Файл:Велика картинка.png', { iiurlwidth: 100 });
+    assert.equal(new URL(s.url).origin + img[1], info.thumburl);
+    assert.deepEqual([Number(img[2]), Number(img[3])], [info.thumbwidth, info.thumbheight]);
+    // 1.5x is a thumbnail of 150px; 2x (200px) is still smaller than the 320px file
+    const candidates = img[4].split(', ').map((c) => c.split(' '));
+    assert.deepEqual(
+      candidates.map((c) => c[1]),
+      ['1.5x', '2x'],
+    );
+    for (const [url, density] of candidates) {
+      const bytes = await fetchThumb(new URL(s.url).origin + url);
+      assert.equal(bytes.status, 200);
+      assert.equal((await sharp(bytes.body).metadata()).width, density === '2x' ? 200 : 150);
+    }
+  });
+
   it('a cached thumbnail is served from the thumbnail folder without reading the file again', async () => {
     const t = await thumbOf(s, 'Файл:Tux.png', { iiurlwidth: 20 });
     const first = await fetchThumb(t.thumburl);
