@@ -13,6 +13,7 @@ import type { InterwikiMap } from '../wiki/interwiki.js';
 import { extractLinks, LANGUAGE_CODES, type PageLinks } from '../wikitext/links.js';
 import { redirectTargetAndText } from '../wikitext/redirect.js';
 import { foldForSearch, stripMarkup, stripOptions, type StripOptions } from '../wiki/search-text.js';
+import { LemmaMemo, lemmaKeys, lemmaText } from '../wiki/morphology.js';
 import type { ImportSource, PageWithText, SearchRow, TitleRef } from '../store/import-writer.js';
 import { createExpander, type Expander, type Expansion } from './expand.js';
 import type { InlineQueryOutput } from '../wikitext/expansion-rounds.js';
@@ -143,6 +144,8 @@ export class PageAnalyzer {
   private readonly strip: StripOptions | null;
   private readonly wantsText: boolean;
   private readonly files = new Map<string, boolean>();
+  /** the lemmas of the tokens met so far (search rows) */
+  private readonly lemmas = new LemmaMemo();
 
   private constructor(
     private readonly source: ImportSource,
@@ -290,7 +293,20 @@ export class PageAnalyzer {
     const title = foldForSearch(page.dbkey.replace(/_/g, ' '));
     const redirects = page.redirected === false ? [] : this.source.redirectsTo(page).map((k) => foldForSearch(k.replace(/_/g, ' ')));
     const text = foldForSearch(page.model === 'wikitext' ? stripMarkup(page.text, strip) : page.text);
-    return { id: page.id, ns: page.ns, title, redirects, text };
+    const memo = this.lemmas;
+    const keys = new Set(lemmaKeys(title, memo));
+    for (const r of redirects) for (const k of lemmaKeys(r, memo)) keys.add(k);
+    return {
+      id: page.id,
+      ns: page.ns,
+      title,
+      redirects,
+      text,
+      titleLemmas: lemmaText(title, memo),
+      redirectLemmas: lemmaText(redirects.join(' '), memo),
+      textLemmas: lemmaText(text, memo),
+      lemmaKeys: [...keys],
+    };
   }
 }
 

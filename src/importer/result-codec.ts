@@ -216,6 +216,10 @@ function encodeOne(e: Encoder, r: PageResult): void {
     e.str(s.title);
     e.strs(s.redirects);
     e.str(s.text);
+    e.str(s.titleLemmas);
+    e.str(s.redirectLemmas);
+    e.str(s.textLemmas);
+    e.strs(s.lemmaKeys);
   }
 }
 
@@ -324,7 +328,19 @@ export function* eachResult(d: EncodedResults): Generator<PageResult> {
     for (let i = 0; i < hookCount; i++) hooks[i] = r.any();
     const result: PageResult = { page: { id, ns, dbkey, latestTimestamp }, links, analysis, hooks };
     if (flags & F_TEXT) result.text = r.str();
-    if (flags & F_SEARCH) result.search = { id, ns, title: r.str(), redirects: r.strs(), text: r.str() };
+    if (flags & F_SEARCH) {
+      result.search = {
+        id,
+        ns,
+        title: r.str(),
+        redirects: r.strs(),
+        text: r.str(),
+        titleLemmas: r.str(),
+        redirectLemmas: r.str(),
+        textLemmas: r.str(),
+        lemmaKeys: r.strs(),
+      };
+    }
     if (flags & F_INLINE_QUERIES) result.inlineQueries = true;
     yield result;
   }

@@ -146,6 +146,12 @@ export interface SearchRow {
   redirects: string[];
   /** the text with markup stripped */
   text: string;
+  /** the lemmas of the tokens of the title, of the redirect titles and of the text (src/wiki/morphology.ts) */
+  titleLemmas: string;
+  redirectLemmas: string;
+  textLemmas: string;
+  /** the lemma keys of the title and of the redirect titles, each once */
+  lemmaKeys: string[];
 }
 
 /** The full-text index, filled during pass 2 (pages that are no redirects, in page id order). */

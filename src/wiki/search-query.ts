@@ -6,8 +6,12 @@
  *
  * Anything unusual is read leniently, as a search box does: an unbalanced quote runs to the end, a lone
  * operator or `*` is no term, characters that are not letters or digits separate words.
+ *
+ * A word typed as it is (not quoted, not a prefix) also matches the other forms of its lemmas
+ * (morphology.ts): `Києві` finds Київ, `містом` місто and міста; quoted words and phrases match as typed.
  */
 import { searchTokens } from './search-text.js';
+import { LemmaMemo, lemmaKeys } from './morphology.js';
 
 export interface SearchTerm {
   /** folded tokens; several make a phrase */
@@ -16,6 +20,8 @@ export interface SearchTerm {
   prefix: boolean;
   /** intitle: searches titles and redirect titles only */
   titleOnly: boolean;
+  /** the lemmas whose other forms the term also matches (sorted; none for phrases, prefixes and quoted words) */
+  lemmas: readonly string[];
 }
 
 /** Terms that must all match, and terms none of which may match. */
@@ -29,6 +35,8 @@ export interface ParsedSearch {
   groups: SearchGroup[];
   /** folded text of the whole query when it is plain words (exact-title boost and near match), else null */
   titleKey: string | null;
+  /** the lemma keys of titleKey (morphology.ts lemmaKeys): titles of other forms of its words come next */
+  titleLemmaKeys: string[];
 }
 
 /** Longer queries (a pasted page) are answered with nothing rather than an unbounded index walk. */
@@ -83,11 +91,12 @@ function scan(query: string): Array<RawTerm | 'OR'> {
   return out;
 }
 
-function toTerm(raw: RawTerm): SearchTerm | null {
+function toTerm(raw: RawTerm, memo: LemmaMemo): SearchTerm | null {
   const prefix = raw.text.endsWith('*');
   const tokens = searchTokens(raw.text);
   if (tokens.length === 0 || tokens.length > MAX_PHRASE_TOKENS) return null;
-  return { tokens, prefix, titleOnly: raw.titleOnly };
+  const lemmas = !raw.quoted && !prefix && tokens.length === 1 ? memo.lemmas(tokens[0]) : [];
+  return { tokens, prefix, titleOnly: raw.titleOnly, lemmas };
 }
 
 /** Parse a query; `null` when it holds more than MAX_TERMS terms. */
@@ -96,6 +105,8 @@ export function parseSearch(query: string): ParsedSearch | null {
   let current: SearchGroup = { must: [], not: [] };
   let count = 0;
   let plain = true;
+  let quoted = false;
+  const memo = new LemmaMemo();
   for (const item of scan(query)) {
     if (item === 'OR') {
       plain = false;
@@ -103,15 +114,18 @@ export function parseSearch(query: string): ParsedSearch | null {
       current = { must: [], not: [] };
       continue;
     }
-    const term = toTerm(item);
+    const term = toTerm(item, memo);
     if (!term) continue;
     if (++count > MAX_TERMS) return null;
+    if (item.quoted) quoted = true;
     if (item.negated || term.prefix || term.titleOnly) plain = false;
     (item.negated ? current.not : current.must).push(term);
   }
   if (current.must.length) groups.push(current);
   const titleKey = plain && groups.length === 1 ? groups[0].must.flatMap((t) => t.tokens).join(' ') : null;
-  return { groups, titleKey };
+  // a quoted query asks for its words as typed
+  const titleLemmaKeys = titleKey === null || quoted ? [] : lemmaKeys(titleKey, memo).filter((k) => k !== titleKey);
+  return { groups, titleKey, titleLemmaKeys };
 }
 
 /** Every positive term of the query: what snippets highlight. */
@@ -120,5 +134,12 @@ export function highlightTerms(q: ParsedSearch): Array<{ token: string; prefix: 
   for (const g of q.groups) {
     for (const t of g.must) t.tokens.forEach((token, i) => out.push({ token, prefix: t.prefix && i === t.tokens.length - 1 }));
   }
+  return out;
+}
+
+/** The lemmas of the query's positive words: snippets mark their other forms too. */
+export function highlightLemmas(q: ParsedSearch): Set<string> {
+  const out = new Set<string>();
+  for (const g of q.groups) for (const t of g.must) for (const l of t.lemmas) out.add(l);
   return out;
 }

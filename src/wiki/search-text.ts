@@ -306,13 +306,22 @@ export function sectionHeadings(text: string): string[] {
   return out;
 }
 
-/** Does this word of a text match one of the query's terms (exact token, or a prefix for `word*`)? */
+/** Does this word of a text match one of the query's terms (exact token, a prefix for `word*`, or another form of a lemma)? */
 export type TermMatcher = (folded: string) => boolean;
 
-export function termMatcher(terms: ReadonlyArray<{ token: string; prefix: boolean }>): TermMatcher {
+/**
+ * `lemmas`: the lemmas the query's words also match (search-query.ts); a word of the text whose lemmas
+ * (`lemmasOf`, morphology.ts) include one of them is marked too: `Києві` marks Київ and Києва.
+ */
+export function termMatcher(
+  terms: ReadonlyArray<{ token: string; prefix: boolean }>,
+  lemmas: ReadonlySet<string> = new Set(),
+  lemmasOf: (folded: string) => readonly string[] = () => [],
+): TermMatcher {
   const exact = new Set(terms.filter((t) => !t.prefix).map((t) => t.token));
   const prefixes = terms.filter((t) => t.prefix).map((t) => t.token);
-  return (w) => exact.has(w) || prefixes.some((p) => w.startsWith(p));
+  if (lemmas.size === 0) return (w) => exact.has(w) || prefixes.some((p) => w.startsWith(p));
+  return (w) => exact.has(w) || prefixes.some((p) => w.startsWith(p)) || lemmasOf(w).some((l) => lemmas.has(l));
 }
 
 const MATCH_OPEN = '<span class="searchmatch">';

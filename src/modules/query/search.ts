@@ -10,7 +10,8 @@
 import { queryModule, type QueryModuleContext } from '../../api/types.js';
 import { limitParam, namespaceParam } from '../../api/param-presets.js';
 import { mwToIso } from '../../wiki/timestamps.js';
-import { parseSearch, highlightTerms, type ParsedSearch } from '../../wiki/search-query.js';
+import { parseSearch, highlightLemmas, highlightTerms, type ParsedSearch } from '../../wiki/search-query.js';
+import { LemmaMemo } from '../../wiki/morphology.js';
 import {
   foldForSearch,
   highlightAll,
@@ -157,7 +158,9 @@ export const searchModule = queryModule({
     }
     const out = ctx.result.queryList('search');
     const docs = await ctx.store.search.documents(hits.map((h) => h.pageid));
-    const match = termMatcher(parsed ? highlightTerms(parsed) : []);
+    // the lemmas of the documents' words, looked up once per request
+    const memo = new LemmaMemo(50_000);
+    const match = parsed ? termMatcher(highlightTerms(parsed), highlightLemmas(parsed), (w) => memo.lemmas(w)) : termMatcher([]);
     for (const d of docs) out.push(resultItem(ctx, d, prop, match));
   },
 });

@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 12; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped); 10: img_sha1 covers a duplicate's uploader and time; 11: revision texts under 4 KiB kept as they are (revision_text.rt_deflated); 12: image.img_dups, img_dup_count, img_page (a file's duplicates and description page, made at import)
+export const SCHEMA_VERSION = 13; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped); 10: img_sha1 covers a duplicate's uploader and time; 11: revision texts under 4 KiB kept as they are (revision_text.rt_deflated); 12: image.img_dups, img_dup_count, img_page (a file's duplicates and description page, made at import); 13: the search index's lemma columns and search_title_lemma (Ukrainian morphology)
 
 /**
  * History: every revision of the dump (texts compressed apart from the metadata), the users the dump's
@@ -341,13 +341,19 @@ CREATE TABLE querycache_info (qci_type TEXT PRIMARY KEY, qci_timestamp TEXT NOT 
 -- (src/wiki/search-text.ts: lowercase, diacritics and apostrophes folded, only letters, digits and
 -- spaces), so the ascii tokenizer (split on ASCII spaces) sees exactly the tokens the folding made.
 -- ns is the token 'n<namespace>' (filtered in MATCH, weight 0 in ranking); redirects holds the titles
--- of the redirects to the page. Contentless: snippets are made from page_text at request time.
-CREATE VIRTUAL TABLE search_index USING fts5(ns, title, redirects, text, content='', tokenize='ascii');
+-- of the redirects to the page. ltitle, lredirects and ltext hold the lemmas of the tokens of title,
+-- redirects and text (src/wiki/morphology.ts; words the dictionary does not know have none): a query word
+-- finds the other forms of its lemmas there. Contentless: snippets are made from page_text at request time.
+CREATE VIRTUAL TABLE search_index USING fts5(ns, title, redirects, text, ltitle, lredirects, ltext, content='', tokenize='ascii');
 
 -- folded titles of pages and of redirects (then st_page is the redirect's target and st_ns the target's
 -- namespace): exact-title boost and near match ignoring case
 CREATE TABLE search_title (st_key TEXT NOT NULL, st_ns INTEGER NOT NULL, st_page INTEGER NOT NULL);
 CREATE INDEX search_title_key ON search_title (st_key, st_ns, st_page);
+-- lemma keys of the titles of pages and of their redirects (morphology.ts lemmaKeys): titles named by a
+-- query in other forms of their words come right after the exact titles
+CREATE TABLE search_title_lemma (stl_key TEXT NOT NULL, stl_page INTEGER NOT NULL);
+CREATE INDEX search_title_lemma_key ON search_title_lemma (stl_key, stl_page);
 
 -- the parser cache on disk (import --render, empty otherwise): a page's rendered output as the JSON of the
 -- renderer's result, for one revision and one options key; pc_version is the renderer version that made

@@ -15,8 +15,13 @@ import {
 } from '../search-store.js';
 import type { ParsedSearch, SearchTerm } from '../../wiki/search-query.js';
 
-/** BM25 column weights (ns, title, redirects, text): a title word counts ten text words, a redirect's six. */
-const RANK = 'bm25(search_index, 0.0, 10.0, 6.0, 1.0)';
+/**
+ * BM25 column weights (ns, title, redirects, text, and the lemmas of title, redirects and text): a title
+ * word counts ten text words, a redirect's six (CirrusSearch's boosts); a word matched through its lemma
+ * counts half the word itself. A page holding the very form of the query word also holds its lemmas, so
+ * it ranks above one holding another form of the word where it is.
+ */
+const RANK = 'bm25(search_index, 0.0, 10.0, 6.0, 1.0, 5.0, 3.0, 0.5)';
 
 export function nsToken(ns: number): string {
   return `n${ns}`;
@@ -34,14 +39,22 @@ export function compileMatch(q: ParsedSearch, fields: FullTextSearch['fields'], 
   return `{ns} : (${ns.join(' OR ')}) AND ${words}`;
 }
 
+/** A term: its phrase in columns `cols`, or any of its lemmas in their lemma columns. */
+function term(t: SearchTerm, cols: string, lemmaCols: string): string {
+  const exact = `${cols} : ${phrase(t)}`;
+  if (t.lemmas.length === 0) return exact;
+  return `(${exact}${t.lemmas.map((l) => ` OR ${lemmaCols} : "${l}"`).join('')})`;
+}
+
 /** The MATCH expression of the words alone (no namespace phrase), or null when nothing can match. */
 function compileWords(q: ParsedSearch, fields: FullTextSearch['fields']): string | null {
   const cols = fields === 'title' ? '{title redirects}' : fields === 'text' ? '{text}' : '{title redirects text}';
-  const term = (t: SearchTerm) => `${t.titleOnly ? '{title redirects}' : cols} : ${phrase(t)}`;
+  const lemmaCols = fields === 'title' ? '{ltitle lredirects}' : fields === 'text' ? '{ltext}' : '{ltitle lredirects ltext}';
+  const mustTerm = (t: SearchTerm) => (t.titleOnly ? term(t, '{title redirects}', '{ltitle lredirects}') : term(t, cols, lemmaCols));
   const groups = q.groups.map((g) => {
-    const must = g.must.map(term).join(' AND ');
-    // a page is excluded by an excluded word anywhere in it
-    const not = g.not.map((t) => `{title redirects text} : ${phrase(t)}`);
+    const must = g.must.map(mustTerm).join(' AND ');
+    // a page is excluded by an excluded word (or another form of it) anywhere in it
+    const not = g.not.map((t) => term(t, '{title redirects text}', '{ltitle lredirects ltext}'));
     return not.length ? `((${must}) NOT (${not.join(' OR ')}))` : `(${must})`;
   });
   return groups.length === 0 ? null : `(${groups.join(' OR ')})`;
@@ -50,6 +63,7 @@ function compileWords(q: ParsedSearch, fields: FullTextSearch['fields']): string
 export class SqliteSearchStore implements SearchStore {
   private readonly ranked: Statement;
   private readonly rankedWithTitle: Statement;
+  private readonly rankedWithLemmaTitle: Statement;
   private readonly count: Statement;
   private readonly titleKey: Statement;
   private readonly doc: Statement<[number]>;
@@ -77,6 +91,17 @@ export class SqliteSearchStore implements SearchStore {
       'SearchStore.fullText',
       `SELECT h.id AS pageid, p.page_namespace AS ns, p.page_title AS title, h.total FROM (
          SELECT id, score, id IN (SELECT st_page FROM search_title WHERE st_key = @key) AS exact, count(*) OVER () AS total
+         FROM (${candidates})
+         ORDER BY exact DESC, score, id LIMIT @limit OFFSET @offset) h
+       JOIN page p ON p.page_id = h.id ORDER BY h.exact DESC, h.score, h.id`,
+    );
+    // then pages whose title (or a redirect's) is the query in other forms of its words
+    this.rankedWithLemmaTitle = db.prepare(
+      'SearchStore.fullText',
+      `SELECT h.id AS pageid, p.page_namespace AS ns, p.page_title AS title, h.total FROM (
+         SELECT id, score, CASE WHEN id IN (SELECT st_page FROM search_title WHERE st_key = @key) THEN 2
+             WHEN id IN (SELECT stl_page FROM search_title_lemma WHERE stl_key IN (SELECT value FROM json_each(@lemmaKeys))) THEN 1
+             ELSE 0 END AS exact, count(*) OVER () AS total
          FROM (${candidates})
          ORDER BY exact DESC, score, id LIMIT @limit OFFSET @offset) h
        JOIN page p ON p.page_id = h.id ORDER BY h.exact DESC, h.score, h.id`,
@@ -111,10 +136,26 @@ export class SqliteSearchStore implements SearchStore {
     if (words === null || namespaces.length === 0) return { hits: [], totalHits: req.countHits ? 0 : undefined };
     const key = req.query.titleKey;
     const params = { match: words, namespaces: JSON.stringify(namespaces), limit: req.limit, offset: req.offset };
+    const lemmaKeys = req.query.titleLemmaKeys;
     const rows = (
-      key !== null && req.fields !== 'text'
-        ? this.rankedWithTitle.all({ match: params.match, namespaces: params.namespaces, limit: params.limit, offset: params.offset, key })
-        : this.ranked.all(params)
+      key === null || req.fields === 'text'
+        ? this.ranked.all(params)
+        : lemmaKeys.length === 0
+          ? this.rankedWithTitle.all({
+              match: params.match,
+              namespaces: params.namespaces,
+              limit: params.limit,
+              offset: params.offset,
+              key,
+            })
+          : this.rankedWithLemmaTitle.all({
+              match: params.match,
+              namespaces: params.namespaces,
+              limit: params.limit,
+              offset: params.offset,
+              key,
+              lemmaKeys: JSON.stringify(lemmaKeys),
+            })
     ) as Array<TitlePrefixRow & { total: number }>;
     const out: FullTextResult = { hits: rows.map((r) => ({ pageid: r.pageid, ns: r.ns, title: r.title })) };
     if (req.countHits) {

@@ -1,5 +1,5 @@
 /**
- * Import side of full-text search: fills `search_index` (FTS5) and `search_title`, one page at a time
+ * Import side of full-text search: fills `search_index` (FTS5), `search_title` and `search_title_lemma`, one page at a time
  * during pass 2 (the importer's analysis has folded the texts already), in page id order.
  *
  * Indexed per page that is not a redirect: its title (without namespace prefix), the titles of the
@@ -13,7 +13,7 @@ import { RowBuffer } from './row-buffer.js';
 import type { SearchImportWriter, SearchIndexResult, SearchRow } from '../../import-writer.js';
 
 export class SearchIndexWriter implements SearchImportWriter {
-  private ins: { index: Database.Statement; title: RowBuffer } | null = null;
+  private ins: { index: Database.Statement; title: RowBuffer; lemma: RowBuffer } | null = null;
   /** the pages of the batch under way, written when it commits (beforeCommit) */
   private queued: SearchRow[] = [];
   private pages = 0;
@@ -23,9 +23,12 @@ export class SearchIndexWriter implements SearchImportWriter {
 
   begin(): void {
     this.ins = {
-      index: this.db.prepare('INSERT INTO search_index (rowid, ns, title, redirects, text) VALUES (?, ?, ?, ?, ?)'),
+      index: this.db.prepare(
+        'INSERT INTO search_index (rowid, ns, title, redirects, text, ltitle, lredirects, ltext) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       // read by nothing before finish(): queued, many rows a statement
       title: new RowBuffer(this.db, 'INSERT INTO search_title (st_key, st_ns, st_page) VALUES', 3),
+      lemma: new RowBuffer(this.db, 'INSERT INTO search_title_lemma (stl_key, stl_page) VALUES', 2),
     };
   }
 
@@ -58,8 +61,11 @@ export class SearchIndexWriter implements SearchImportWriter {
     for (const r of rows) {
       ins.title.add(r.title, r.ns, r.id);
       for (const key of new Set(r.redirects)) if (key !== r.title) ins.title.add(key, r.ns, r.id);
+      for (const key of r.lemmaKeys) ins.lemma.add(key, r.id);
     }
-    for (const r of rows) ins.index.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text);
+    for (const r of rows) {
+      ins.index.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text, r.titleLemmas, r.redirectLemmas, r.textLemmas);
+    }
   }
 
   /** the batch was rolled back: its pages are not written */
@@ -70,6 +76,7 @@ export class SearchIndexWriter implements SearchImportWriter {
   finish(): SearchIndexResult {
     this.beforeCommit();
     this.ins?.title.flush();
+    this.ins?.lemma.flush();
     this.ins = null;
     // one b-tree per column instead of many segments: fewer seeks per query
     this.db.exec("INSERT INTO search_index (search_index) VALUES ('optimize')");
@@ -87,6 +94,8 @@ export class SearchIndexWriter implements SearchImportWriter {
       'search_index_config',
       'search_title',
       'search_title_key',
+      'search_title_lemma',
+      'search_title_lemma_key',
     ];
     const index = names.reduce((n, name) => n + (size.get(name) as number), 0);
     const database = (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);
