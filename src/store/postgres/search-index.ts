@@ -2,12 +2,13 @@
  * The PostgreSQL twin of SQLite's FTS5 index `search_index`, built at publication from the staging
  * file's own index, so both stores search exactly the same tokens:
  *
- *  - search_posting: one row per (term, page) of the title, redirects and text columns: a bitmask of
- *    the columns the term is in (bit 1 title, 2 redirects, 3 text) and its positions, each encoded as
+ *  - search_posting: one row per (term, page) of the title, redirects and text columns and their lemma
+ *    columns: a bitmask of the columns the term is in (bit 1 title, 2 redirects, 3 text, 4-6 the lemmas
+ *    of title, redirects and text) and its positions, each encoded as
  *    column * 2^28 + token offset in that column (ascending: FTS5's (column, offset) order; p and p + 1
  *    are adjacent tokens of one column, never across columns);
  *  - search_doc: per page, its namespace (the `ns` column's `n<ns>` token) and its length in tokens over
- *    all four columns (FTS5's xColumnSize(-1), what BM25 compares with the average);
+ *    all seven columns (FTS5's xColumnSize(-1), what BM25 compares with the average);
  *  - search_size: the row count and the token total of the whole index (xRowCount, xColumnTotalSize(-1)).
  *
  * Terms are read through fts5vocab's `instance` table (term, doc, column, offset) rather than folded
@@ -29,10 +30,10 @@ export interface SearchTablesContext {
   log: (line: string) => void;
 }
 
-/** Positions: column * POS_COLUMN + offset (columns 1..3 fit a PostgreSQL integer). */
+/** Positions: column * POS_COLUMN + offset (columns 1..6 fit a PostgreSQL integer). */
 export const POS_COLUMN = 2 ** 28;
-/** FTS5 column numbers of search_index (ns, title, redirects, text). */
-const COLUMN: Record<string, number> = { ns: 0, title: 1, redirects: 2, text: 3 };
+/** FTS5 column numbers of search_index (ns, title, redirects, text, and their lemmas). */
+const COLUMN: Record<string, number> = { ns: 0, title: 1, redirects: 2, text: 3, ltitle: 4, lredirects: 5, ltext: 6 };
 
 function copyText(v: string): string {
   return v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));

@@ -1,14 +1,15 @@
 /**
  * Full-text search on the tables search-index.ts builds from the staging file's FTS5 index, answering
- * exactly as the SQLite store's `search_index MATCH … bm25(search_index, 0.0, 10.0, 6.0, 1.0)` does:
+ * exactly as the SQLite store's `search_index MATCH … bm25(search_index, 0.0, 10.0, 6.0, 1.0, 5.0, 3.0, 0.5)` does:
  *
  *  - matching: the same expression compileMatch (sqlite/search.ts) gives FTS5, as SQL over postings:
  *    a term is a phrase of tokens adjacent in one column of its column filter, the last token maybe a
- *    prefix (binary, as FTS5 compares terms); groups are AND of terms minus any excluded term, OR'ed;
- *    the namespace filter is the page's `n<ns>` token;
+ *    prefix (binary, as FTS5 compares terms), or any of its lemmas in the lemma columns; groups are AND
+ *    of terms minus any excluded term, OR'ed; the namespace filter is the page's `n<ns>` token;
  *  - ranking: the first RANK_CANDIDATES matches by page id, scored with FTS5's BM25 (fts5_aux.c): per
  *    phrase idf = ln((N - n + 0.5) / (n + 0.5)) (at least 1e-6), n the pages holding the phrase within
- *    its column filter (xQueryPhrase); f the column-weighted count of its instances in the page;
+ *    its column filter (xQueryPhrase); f the column-weighted count of its instances in the page (a
+ *    term's phrase and each of its lemmas are phrases of their own);
  *    score = -sum(idf * f * (k1 + 1) / (f + k1 * (1 - b + b * D / avgdl))) in phrase order, D the page's
  *    tokens over all columns. FTS5 reports a phrase's instances only when the phrase's node sits on the
  *    row: the terms of a group that matches the page; a group that does not match (an AND that failed,
@@ -33,11 +34,13 @@ import {
 } from '../search-store.js';
 import type { SearchTerm } from '../../wiki/search-query.js';
 
-/** bm25(search_index, 0.0, 10.0, 6.0, 1.0): weights of the columns ns, title, redirects, text */
-const WEIGHT = [0, 10, 6, 1];
+/** bm25(search_index, 0.0, 10.0, 6.0, 1.0, 5.0, 3.0, 0.5): weights of the columns ns, title, redirects, text, ltitle, lredirects, ltext */
+const WEIGHT = [0, 10, 6, 1, 5, 3, 0.5];
 const MASK_TITLES = (1 << 1) | (1 << 2);
 const MASK_TEXT = 1 << 3;
 const MASK_ALL = MASK_TITLES | MASK_TEXT;
+/** the lemma columns of a mask's columns */
+const LEMMA_SHIFT = 3;
 /** FTS5_MAX_TOKEN_SIZE: longer tokens are cut to this many bytes, in the index and in queries */
 const MAX_TOKEN_BYTES = 32768;
 
@@ -55,9 +58,12 @@ interface Phrase {
   mask: number;
 }
 
+/** A term of the query: its phrase, or any of its lemmas (each a phrase of one token in the lemma columns). */
+type Term = Phrase[];
+
 interface Group {
-  must: Phrase[];
-  not: Phrase[];
+  must: Term[];
+  not: Term[];
 }
 
 /** Parameters collected while the SQL text is written. */
@@ -134,10 +140,10 @@ export class PostgresSearchStore implements SearchStore {
     const namespaces = req.namespaces.filter((n) => n >= 0);
     const groups: Group[] = req.query.groups.map((g) => ({
       must: g.must.map((t) =>
-        this.phrase(t, t.titleOnly ? MASK_TITLES : req.fields === 'title' ? MASK_TITLES : req.fields === 'text' ? MASK_TEXT : MASK_ALL),
+        this.term(t, t.titleOnly ? MASK_TITLES : req.fields === 'title' ? MASK_TITLES : req.fields === 'text' ? MASK_TEXT : MASK_ALL),
       ),
-      // a page is excluded by an excluded word anywhere in it
-      not: g.not.map((t) => this.phrase(t, MASK_ALL)),
+      // a page is excluded by an excluded word (or another form of it) anywhere in it
+      not: g.not.map((t) => this.term(t, MASK_ALL)),
     }));
     if (groups.length === 0 || namespaces.length === 0) return { hits: [], totalHits: req.countHits ? 0 : undefined };
     const key = req.query.titleKey !== null && req.fields !== 'text' ? req.query.titleKey : null;
@@ -146,16 +152,21 @@ export class PostgresSearchStore implements SearchStore {
     // phrase's weighted instance count in each candidate (f<i>, read from the candidates' postings only),
     // BM25 over them in SQL, and the requested slice of the order with its page rows.
     const params = new Params();
-    const must = groups.flatMap((g) => g.must);
+    // the must phrases in the order of the MATCH expression (BM25 sums them in that order)
+    const must = groups.flatMap((g) => g.must.flat());
     const ctes = must.map((p, i) => `s${i} AS MATERIALIZED (${phrasePages(p, params)})`);
-    /** a phrase's absence from page `page` (of alias g) */
-    const absent = (p: Phrase, alias: string) => `NOT EXISTS (SELECT 1 FROM (${phrasePages(p, params)}) x WHERE x.page = ${alias}.page)`;
+    /** a term's absence from page `page` (of alias g) */
+    const absent = (t: Term, alias: string) =>
+      `NOT EXISTS (SELECT 1 FROM (${t.map((p) => phrasePages(p, params)).join(' UNION ALL ')}) x WHERE x.page = ${alias}.page)`;
+    /** per group, per must term: the indexes of its phrases in `must` */
     let k = 0;
-    const groupSql = groups.map((g) => {
-      const own = g.must.map(() => k++);
-      const conds = own.slice(1).map((i) => `g.page IN (SELECT page FROM s${i})`);
-      for (const p of g.not) conds.push(absent(p, 'g'));
-      return `SELECT g.page FROM s${own[0]} g${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''}`;
+    const phraseIds = groups.map((g) => g.must.map((t) => t.map(() => k++)));
+    const termPages = (ids: number[]) => ids.map((i) => `SELECT page FROM s${i}`).join(' UNION ');
+    const groupSql = groups.map((g, gi) => {
+      const own = phraseIds[gi];
+      const conds = own.slice(1).map((ids) => `g.page IN (${termPages(ids)})`);
+      for (const t of g.not) conds.push(absent(t, 'g'));
+      return `SELECT g.page FROM (${termPages(own[0])}) g${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''}`;
     });
     const ns = params.add(namespaces, 'bigint[]');
     // FTS5's idf: ln((N - n + 0.5) / (n + 0.5)), n the pages holding the phrase within its filter, at least 1e-6
@@ -165,15 +176,13 @@ export class PostgresSearchStore implements SearchStore {
     });
     // per candidate: the weighted instance counts, and whether each group matches it (FTS5 reports the
     // instances of a phrase only when its group matches the row)
-    k = 0;
     const matchCols = groups.map((g, gi) => {
-      const own = g.must.map(() => k++);
-      const found = own.map((i) => `COALESCE(f${i}.f, 0) > 0`).join(' AND ');
+      const found = phraseIds[gi].map((ids) => `(${ids.map((i) => `COALESCE(f${i}.f, 0) > 0`).join(' OR ')})`).join(' AND ');
       return g.not.length
-        ? `CASE WHEN ${found} THEN ${g.not.map((p) => absent(p, 'c')).join(' AND ')} ELSE false END AS g${gi}`
+        ? `CASE WHEN ${found} THEN ${g.not.map((t) => absent(t, 'c')).join(' AND ')} ELSE false END AS g${gi}`
         : `${found} AS g${gi}`;
     });
-    const groupOf = groups.flatMap((g, gi) => g.must.map(() => gi));
+    const groupOf = phraseIds.flatMap((terms, gi) => terms.flat().map(() => gi));
     // score = -sum(idf * f * (k1 + 1) / (f + k1 * (1 - b + b * D / avgdl))) in phrase order, in the
     // same IEEE operations as fts5_aux.c (k1 = 1.2, b = 0.75); a phrase of a group that does not match adds 0
     const K1 = '1.2::float8';
@@ -183,7 +192,15 @@ export class PostgresSearchStore implements SearchStore {
         `CASE WHEN g${groupOf[i]} THEN idf${i} * ((f${i} * (${K1} + 1.0::float8)) / (f${i} + ${K1} * (1.0::float8 - ${B} + ${B} * d / avgdl))) ELSE 0.0::float8 END`,
     );
     const score = terms.reduce((acc, t) => `(${acc} + ${t})`, '0.0::float8');
-    const exact = key !== null ? `c.page IN (SELECT st_page FROM search_title WHERE st_key = ${params.add(key, 'text')})` : 'false';
+    const lemmaKeys = key !== null ? req.query.titleLemmaKeys : [];
+    const exact =
+      key === null
+        ? '0'
+        : `CASE WHEN c.page IN (SELECT st_page FROM search_title WHERE st_key = ${params.add(key, 'text')}) THEN 2${
+            lemmaKeys.length
+              ? ` WHEN c.page IN (SELECT stl_page FROM search_title_lemma WHERE stl_key = ANY(${params.add(lemmaKeys, 'text[]')})) THEN 1`
+              : ''
+          } ELSE 0 END`;
     const text = `WITH ${ctes.join(', ')},
       m AS MATERIALIZED (SELECT u.page, d.sd_len AS len FROM (${groupSql.join(' UNION ')}) u JOIN search_doc d ON d.sd_page = u.page WHERE d.sd_ns = ANY(${ns})),
       c AS MATERIALIZED (SELECT page, len FROM m ORDER BY page LIMIT ${RANK_CANDIDATES}),
@@ -206,6 +223,13 @@ export class PostgresSearchStore implements SearchStore {
       hits: rows.filter((r) => r.pageid !== null).map((r) => ({ pageid: r.pageid!, ns: r.ns, title: r.title })),
     };
     if (req.countHits) out.totalHits = Number(rows[0].total);
+    return out;
+  }
+
+  /** A term's phrase within `mask`, then each of its lemmas within the lemma columns of `mask`. */
+  private term(t: SearchTerm, mask: number): Term {
+    const out: Term = [this.phrase(t, mask)];
+    for (const l of t.lemmas) out.push({ tokens: [fts5Token(l)], prefix: false, mask: mask << LEMMA_SHIFT });
     return out;
   }
 
