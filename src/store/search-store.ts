@@ -69,4 +69,36 @@ export interface SearchStore {
    * after skipping `offset` (TitlePrefixSearch's OFFSET, walked along the title index).
    */
   titlePrefix(ns: number, prefix: string, offset: number, limit: number): Promise<TitlePrefixRow[]>;
+  /**
+   * Terms of the index's vocabulary (titles, redirect titles, text) starting with each prefix, in term
+   * order, at most `limit` a prefix, with the number of pages holding them: a bounded range each.
+   */
+  vocabulary(prefixes: readonly string[], limit: number): Promise<VocabularyTerm[][]>;
+  /**
+   * Pages of namespace `ns` whose title, or a redirect's, folds to a key starting with `prefix` -- or,
+   * when none does, whose lemma key starts with one of `lemmaKeys` -- in key order, each page once:
+   * `limit` rows after skipping `offset`, from a bounded walk of the key index (ANALYSED_PREFIX_SCAN).
+   */
+  analysedTitlePrefix(ns: number, prefix: string, lemmaKeys: readonly string[], offset: number, limit: number): Promise<TitlePrefixRow[]>;
+}
+
+/** how many index entries an analysed title prefix walks per row it answers (a page has few keys: title and redirects) */
+export const ANALYSED_PREFIX_SCAN = 4;
+
+/** The first occurrence of each page in key order, `limit` of them after `offset`. */
+export function distinctPages(rows: readonly TitlePrefixRow[], offset: number, limit: number): TitlePrefixRow[] {
+  const seen = new Set<number>();
+  const out: TitlePrefixRow[] = [];
+  for (const r of rows) {
+    if (seen.has(r.pageid)) continue;
+    seen.add(r.pageid);
+    if (seen.size > offset) out.push(r);
+    if (out.length === limit) break;
+  }
+  return out;
+}
+
+export interface VocabularyTerm {
+  term: string;
+  docs: number;
 }

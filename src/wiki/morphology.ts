@@ -10,25 +10,80 @@
  * The dictionary's suffix rules carry no continuation classes and it has no prefix rules, so one rule
  * per form is all there is to undo. Tokens are folded (search-text.ts): lowercase, ʼ inside words; the
  * dictionary writes the apostrophe as ' and proper names capitalised, so both are mapped for look-ups.
- * Loaded once per process (or thread) on first use: about 340,000 entries.
+ * Loaded once per process (or thread) on first use: about 340,000 entries, mapped one first letter at a
+ * time as words of that letter are looked up.
  */
 import { readFileSync } from 'node:fs';
 import { parseAff } from 'hunspell-reader';
 import { APOSTROPHE } from './search-text.js';
 
-interface SuffixRule {
-  flag: string;
-  /** what the rule strips from the lemma (and the form gets back) */
+/** The rules that append one ending and strip one text from the lemma: one dictionary look-up for all. */
+interface RuleGroup {
+  /** what the rules strip from the lemma (and the form gets back) */
   strip: string;
-  /** the condition on the lemma's ending */
-  condition: RegExp;
+  flags: string[];
+  /** each rule's condition on the lemma's ending */
+  conditions: RegExp[];
+}
+
+/**
+ * The `.dic` file, read into look-up maps one first letter at a time when a word of that letter is first
+ * looked up: a form's lemmas share its first letter (the rules are suffixes), so a server answering a
+ * few words builds a few letters' maps, not the whole dictionary's.
+ */
+class Entries {
+  private readonly text: string;
+  /** lowercase first letter → the offsets of its lines */
+  private readonly lines = new Map<string, number[]>();
+  private readonly maps = new Map<string, Map<string, string>>();
+
+  constructor(text: string) {
+    this.text = text;
+    // the first line is the entry count
+    let at = text.indexOf('\n') + 1;
+    while (at < text.length) {
+      const letter = text[at].toLowerCase();
+      let list = this.lines.get(letter);
+      if (!list) this.lines.set(letter, (list = []));
+      list.push(at);
+      const end = text.indexOf('\n', at);
+      at = end < 0 ? text.length : end + 1;
+    }
+  }
+
+  /** the flags of a lowercase lemma's entries (homonyms' together; ' ' for an entry without flags) */
+  get(word: string): string | undefined {
+    if (word === '') return undefined;
+    const letter = word[0];
+    let map = this.maps.get(letter);
+    if (map === undefined) {
+      map = this.build(letter);
+      this.maps.set(letter, map);
+    }
+    return map.get(word);
+  }
+
+  private build(letter: string): Map<string, string> {
+    const map = new Map<string, string>();
+    for (const at of this.lines.get(letter) ?? []) {
+      let end = this.text.indexOf('\n', at);
+      if (end < 0) end = this.text.length;
+      const line = this.text.slice(at, end).trim();
+      if (line === '') continue;
+      const slash = line.indexOf('/');
+      const word = (slash < 0 ? line : line.slice(0, slash)).toLowerCase();
+      const flags = slash < 0 ? ' ' : line.slice(slash + 1);
+      const had = map.get(word);
+      map.set(word, had === undefined ? flags : had + flags);
+    }
+    return map;
+  }
 }
 
 interface Dictionary {
-  /** lowercase lemma → the flags of its entries (homonyms' flags together) */
-  entries: Map<string, string>;
-  /** appended ending → the rules that append it */
-  byEnding: Map<string, SuffixRule[]>;
+  entries: Entries;
+  /** appended ending → the rules that append it, by what they strip */
+  byEnding: Map<string, RuleGroup[]>;
   longestEnding: number;
   /** flags of entries that are not words by themselves (NEEDAFFIX) or not words at all (FORBIDDENWORD) */
   notWords: string;
@@ -42,37 +97,25 @@ function packageFile(name: string): string {
 
 function load(): Dictionary {
   const aff = parseAff(readFileSync(packageFile('index.aff'), 'utf8'));
-  const byEnding = new Map<string, SuffixRule[]>();
+  const byEnding = new Map<string, RuleGroup[]>();
   let longestEnding = 0;
   for (const [flag, fx] of aff.SFX ?? []) {
     for (const set of fx.substitutionsForRegExps) {
       for (const s of set.substitutions) {
         // hunspell writes an empty strip or ending as 0
         const ending = s.attach === '0' ? '' : s.attach.toLowerCase();
-        let list = byEnding.get(ending);
-        if (!list) byEnding.set(ending, (list = []));
-        list.push({ flag, strip: s.remove === '0' ? '' : s.remove.toLowerCase(), condition: set.match });
+        const strip = s.remove === '0' ? '' : s.remove.toLowerCase();
+        let groups = byEnding.get(ending);
+        if (!groups) byEnding.set(ending, (groups = []));
+        let group = groups.find((g) => g.strip === strip);
+        if (!group) groups.push((group = { strip, flags: [], conditions: [] }));
+        group.flags.push(flag);
+        group.conditions.push(set.match);
         if (ending.length > longestEnding) longestEnding = ending.length;
       }
     }
   }
-  const entries = new Map<string, string>();
-  const dic = readFileSync(packageFile('index.dic'), 'utf8');
-  // the first line is the entry count
-  let at = dic.indexOf('\n') + 1;
-  while (at < dic.length) {
-    let end = dic.indexOf('\n', at);
-    if (end < 0) end = dic.length;
-    const line = dic.slice(at, end).trim();
-    at = end + 1;
-    if (line === '') continue;
-    const slash = line.indexOf('/');
-    const word = (slash < 0 ? line : line.slice(0, slash)).toLowerCase();
-    const flags = slash < 0 ? '' : line.slice(slash + 1);
-    const had = entries.get(word);
-    // a word listed without flags is a word by itself: ' ' stands for "a form of its own"
-    entries.set(word, (had ?? '') + (flags === '' ? ' ' : flags));
-  }
+  const entries = new Entries(readFileSync(packageFile('index.dic'), 'utf8'));
   const notWords = (aff.NEEDAFFIX ?? '') + (aff.FORBIDDENWORD ?? '');
   return { entries, byEnding, longestEnding, notWords };
 }
@@ -80,11 +123,6 @@ function load(): Dictionary {
 function dict(): Dictionary {
   if (dictionary === null) dictionary = load();
   return dictionary;
-}
-
-/** Load the dictionary now rather than on the first look-up (a server before it listens). */
-export function loadMorphology(): void {
-  dict();
 }
 
 function isWordByItself(flags: string, notWords: string): boolean {
@@ -103,27 +141,28 @@ export function lemmasOf(token: string): readonly string[] {
   const d = dict();
   const word = token.includes(APOSTROPHE) ? token.replaceAll(APOSTROPHE, "'") : token;
   let out: string[] | null = null;
-  const add = (lemma: string) => {
-    const folded = lemma.includes("'") ? lemma.replaceAll("'", APOSTROPHE) : lemma;
-    if (out === null) out = [folded];
-    else if (!out.includes(folded)) out.push(folded);
-  };
   const own = d.entries.get(word);
-  if (own !== undefined && isWordByItself(own, d.notWords)) add(word);
+  if (own !== undefined && isWordByItself(own, d.notWords)) out = [word];
   const n = word.length;
   for (let len = Math.min(n - 1, d.longestEnding); len >= 0; len--) {
-    const rules = d.byEnding.get(word.slice(n - len));
-    if (rules === undefined) continue;
+    const groups = d.byEnding.get(word.slice(n - len));
+    if (groups === undefined) continue;
     const base = word.slice(0, n - len);
-    for (const r of rules) {
-      const lemma = base + r.strip;
+    for (const g of groups) {
+      const lemma = base + g.strip;
       const flags = d.entries.get(lemma);
-      if (flags === undefined || !flags.includes(r.flag) || !r.condition.test(lemma)) continue;
-      add(lemma);
+      if (flags === undefined) continue;
+      for (let i = 0; i < g.flags.length; i++) {
+        if (!flags.includes(g.flags[i]) || !g.conditions[i].test(lemma)) continue;
+        if (out === null) out = [lemma];
+        else if (!out.includes(lemma)) out.push(lemma);
+        break;
+      }
     }
   }
   if (out === null) return NO_LEMMAS;
-  return (out as string[]).sort();
+  const sorted = out.sort();
+  return sorted.map((l) => (l.includes("'") ? l.replaceAll("'", APOSTROPHE) : l));
 }
 
 /**
@@ -132,7 +171,7 @@ export function lemmasOf(token: string): readonly string[] {
  */
 export class LemmaMemo {
   private readonly known = new Map<string, readonly string[]>();
-  constructor(private readonly max = 200_000) {}
+  constructor(private readonly max = 50_000) {}
 
   lemmas(token: string): readonly string[] {
     let l = this.known.get(token);

@@ -241,7 +241,8 @@ const WALKS: Walk[] = [
   },
   {
     name: 'list=search srwhat=text OR',
-    params: { list: 'search', srsearch: 'річка OR озеро', srwhat: 'text', srprop: '' },
+    // quoted: the words as written (their other forms would make more than one answer of 50)
+    params: { list: 'search', srsearch: '"річка" OR "озеро"', srwhat: 'text', srprop: '' },
     limits: [['srlimit', same]],
     kind: 'list',
     list: 'search',

@@ -119,6 +119,42 @@ describe('Ukrainian morphology in list=search', () => {
     }
   });
 
+  it('suggests the closest words of the index for a query that found nothing (srinfo=suggestion)', async () => {
+    const info = async (srsearch: string) =>
+      (await server.get({ action: 'query', list: 'search', srsearch, srprop: '', continue: '' })).json.query.searchinfo;
+    assert.deepEqual(await info('Полтву'), { totalhits: 0, suggestion: 'полтаву' });
+    assert.deepEqual(await info('Карпатти'), { totalhits: 0, suggestion: 'карпати' });
+    // only the unknown word is replaced; a word the index holds in another form stays
+    assert.deepEqual(await info('Києвом шкла'), { totalhits: 0, suggestion: 'києвом школа' });
+    // found something, or nothing close: no suggestion
+    assert.deepEqual(await info('Полтава'), { totalhits: 3 });
+    assert.deepEqual(await info('Ґдзщьх'), { totalhits: 0 });
+    const noTotal = await server.get({ action: 'query', list: 'search', srsearch: 'Карпатти', srinfo: 'suggestion', continue: '' });
+    assert.deepEqual(noTotal.json.query.searchinfo, { suggestion: 'карпати' });
+  });
+
+  it('prefixsearch and opensearch read titles as search does when none begins with the text as typed', async () => {
+    const prefix = async (pssearch: string, extra: Record<string, string | number> = {}) =>
+      (await server.get({ action: 'query', list: 'prefixsearch', pssearch, continue: '', ...extra })).json.query.prefixsearch.map(
+        (x: any) => x.title,
+      );
+    // as typed first: the binary title prefix, case-insensitive on the first letter only
+    assert.deepEqual(await prefix('Ки'), ['Київ']);
+    assert.deepEqual(await prefix('КИЇВ'), ['Київ']);
+    assert.deepEqual(await prefix('ШИРОКІ'), ['Широкі поля']);
+    // other forms of the words: the lemmas of the titles
+    assert.deepEqual(await prefix('Києві'), ['Київ']);
+    assert.deepEqual(await prefix('Одесою'), ['Одеса']);
+    assert.deepEqual(await prefix('старих книг'), ['Старі книги']);
+    // continuation walks the same list
+    const all = await prefix('Птах');
+    assert.deepEqual(all, ['Птах', 'Птахи']);
+    assert.deepEqual(await prefix('птахами', { pslimit: 1 }), ['Птах']);
+    assert.deepEqual(await prefix('птахами', { pslimit: 1, psoffset: 1 }), ['Птахи']);
+    const open = await server.get({ action: 'opensearch', search: 'Полтаві', format: 'json' });
+    assert.deepEqual(open.json[1], ['Полтава']);
+  });
+
   it('marks the inflected forms in snippets and title snippets', async () => {
     const r = await server.get({
       action: 'query',

@@ -159,6 +159,25 @@ describeOrSkip('PostgreSQL full-text search answers as SQLite FTS5', { skip }, (
     assert.deepEqual(await pg.search.fullText(req), await lite.search.fullText(req));
   });
 
+  it('vocabulary: the same terms and page counts by prefix', async () => {
+    const prefixes = [
+      'па',
+      'ки',
+      'ri',
+      'a',
+      '',
+      'ʼя',
+      'я',
+      'немаєтакого',
+      ...queries.filter((q) => /^[а-яіїєґ]{3,}$/.test(q)).map((q) => q.slice(0, 3)),
+    ];
+    for (const limit of [1, 7, 2000])
+      assert.deepEqual(await pg.search.vocabulary(prefixes, limit), await lite.search.vocabulary(prefixes, limit));
+    assert.deepEqual(await pg.search.vocabulary([], 5), []);
+    const some = await lite.search.vocabulary(['ки'], 50);
+    assert.ok(some[0].length > 3 && some[0].every((t) => t.term.startsWith('ки') && t.docs > 0));
+  });
+
   it('documents, titleKeyMatches and titlePrefix', async () => {
     const ids = [...pageIds.filter((_id, i) => i % 3 === 0), 999999999, pageIds[0], pageIds[0]];
     assert.deepEqual(await pg.search.documents(ids), await lite.search.documents(ids));

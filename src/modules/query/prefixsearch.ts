@@ -3,13 +3,18 @@
  * TitlePrefixSearch finds them (the search box's suggestions); also a generator. `prefixSearchTitles`
  * is PrefixSearch::search, shared with action=opensearch: one range scan of the page title index.
  * Case-insensitive on the first letter (Unicode-aware) because titles are stored with it uppercased and
- * the search text is made a title the same way.
+ * the search text is made a title the same way. When no title begins with the text as typed, the titles
+ * are read as search reads them (search-text.ts, morphology.ts): titles and redirect titles whose folded
+ * form begins with the folded text (any case, diacritics, apostrophe variants), or else whose words'
+ * lemmas begin with the text's (`Києві` → Київ), as CirrusSearch's prefix search folds and analyses.
  */
 import { queryModule, type ModuleContext } from '../../api/types.js';
 import { limitParam, namespaceParam } from '../../api/param-presets.js';
 import { NS_FILE, NS_MAIN, NS_MEDIA, NS_SPECIAL } from '../../wiki/namespaces.js';
 import { namespaceList } from './search.js';
 import { phpTrim } from '../../php/strings.js';
+import { foldForSearch } from '../../wiki/search-text.js';
+import { LemmaMemo, lemmaKeys } from '../../wiki/morphology.js';
 
 export interface PrefixMatch {
   ns: number;
@@ -38,7 +43,13 @@ async function backend(ctx: ModuleContext, namespaces: number[], search: string,
   // Title::newFromText($search, $ns): an invalid title gives the empty prefix (every page), as in 1.25
   const t = ctx.wiki.codec.parse(search, ns);
   const prefix = t ? t.dbkey : '';
-  const rows = await ctx.store.search.titlePrefix(ns, prefix, offset, limit);
+  let rows = await ctx.store.search.titlePrefix(ns, prefix, offset, limit);
+  if (rows.length === 0 && (offset === 0 || (await ctx.store.search.titlePrefix(ns, prefix, 0, 1)).length === 0)) {
+    // no title begins with the text as typed: the analysed titles
+    const folded = foldForSearch(search);
+    const keys = folded === '' ? [] : lemmaKeys(folded, new LemmaMemo(100));
+    if (folded !== '') rows = await ctx.store.search.analysedTitlePrefix(ns, folded, keys, offset, limit);
+  }
   return rows.map((r) => ({ ns: r.ns, dbkey: r.title, pageid: r.pageid }));
 }
 

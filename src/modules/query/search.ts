@@ -12,6 +12,7 @@ import { limitParam, namespaceParam } from '../../api/param-presets.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { parseSearch, highlightLemmas, highlightTerms, type ParsedSearch } from '../../wiki/search-query.js';
 import { LemmaMemo } from '../../wiki/morphology.js';
+import { SUGGEST_CANDIDATES, suggestQuery, suggestionPrefix } from '../../wiki/search-suggest.js';
 import {
   foldForSearch,
   highlightAll,
@@ -145,7 +146,18 @@ export const searchModule = queryModule({
         totalHits = res.totalHits;
       }
     }
-    if (!ctx.generator && totalHits !== undefined) ctx.result.object('query').searchinfo = { totalhits: totalHits };
+    if (!ctx.generator) {
+      const searchinfo: Record<string, unknown> = {};
+      if (totalHits !== undefined) searchinfo.totalhits = totalHits;
+      // "did you mean": only a query of plain words that found nothing asks the vocabulary
+      if (info.has('suggestion') && parsed !== null && parsed.titleKey !== null && hits.length === 0 && offset === 0) {
+        const words = parsed.titleKey.split(' ');
+        const candidates = await ctx.store.search.vocabulary(words.map(suggestionPrefix), SUGGEST_CANDIDATES);
+        const suggestion = suggestQuery(words, candidates, new LemmaMemo(10_000));
+        if (suggestion !== null) searchinfo.suggestion = suggestion;
+      }
+      if (Object.keys(searchinfo).length > 0) ctx.result.object('query').searchinfo = searchinfo;
+    }
     if (hits.length > limit) {
       ctx.setContinue('offset', offset + limit);
       hits = hits.slice(0, limit);

@@ -25,12 +25,15 @@ import { POS_COLUMN } from './search-index.js';
 /** a position's column: position >> COLUMN_SHIFT (search-index.ts) */
 const COLUMN_SHIFT = Math.log2(POS_COLUMN);
 import {
+  ANALYSED_PREFIX_SCAN,
+  distinctPages,
   RANK_CANDIDATES,
   type FullTextResult,
   type FullTextSearch,
   type SearchDocument,
   type SearchStore,
   type TitlePrefixRow,
+  type VocabularyTerm,
 } from '../search-store.js';
 import type { SearchTerm } from '../../wiki/search-query.js';
 
@@ -287,6 +290,53 @@ export class PostgresSearchStore implements SearchStore {
       text: d.text,
       redirects: redirectsOf.get(d.pageid) ?? [],
     }));
+  }
+
+  async analysedTitlePrefix(
+    ns: number,
+    prefix: string,
+    lemmaKeys: readonly string[],
+    offset: number,
+    limit: number,
+  ): Promise<TitlePrefixRow[]> {
+    const scan = (offset + limit) * ANALYSED_PREFIX_SCAN;
+    const keys = prefix === '' ? [] : [prefix];
+    // the folded keys' rows (tier 1) and the lemma keys' (tier 2, each key's in key order) in one statement
+    const rows = await this.db.all<TitlePrefixRow & { tier: number }>(
+      'SearchStore.analysedTitlePrefix',
+      `SELECT 1 AS tier, 0::bigint AS i, s.st_key AS k, p.page_id AS pageid, p.page_namespace AS ns, p.page_title AS title FROM (
+         SELECT st_key, st_page FROM search_title WHERE st_key >= $1 AND st_key < $2 AND st_ns = $3 AND $1 <> '' ORDER BY st_key, st_ns, st_page LIMIT $4) s
+       JOIN page p ON p.page_id = s.st_page
+       UNION ALL
+       SELECT 2 AS tier, x.i, l.stl_key AS k, p.page_id AS pageid, p.page_namespace AS ns, p.page_title AS title
+       FROM unnest($5::text[], $6::text[]) WITH ORDINALITY AS x(prefix, stop, i)
+       CROSS JOIN LATERAL (SELECT stl_key, stl_page FROM search_title_lemma WHERE stl_key >= x.prefix AND stl_key < x.stop ORDER BY stl_key, stl_page LIMIT $4) l
+       JOIN page p ON p.page_id = l.stl_page WHERE p.page_namespace = $3
+       ORDER BY tier, i, k, pageid`,
+      [keys[0] ?? '', prefixEnd(keys[0] ?? ''), ns, scan, [...lemmaKeys], lemmaKeys.map(prefixEnd)],
+    );
+    const folded = rows.filter((r) => r.tier === 1);
+    const chosen = folded.length > 0 ? folded : rows.filter((r) => r.tier === 2);
+    return distinctPages(
+      chosen.map((r) => ({ pageid: r.pageid, ns: r.ns, title: r.title })),
+      offset,
+      limit,
+    );
+  }
+
+  async vocabulary(prefixes: readonly string[], limit: number): Promise<VocabularyTerm[][]> {
+    if (prefixes.length === 0) return [];
+    const rows = await this.db.all<{ i: number; term: string; docs: number }>(
+      'SearchStore.vocabulary',
+      `SELECT x.i::int AS i, v.sv_term AS term, v.sv_docs AS docs
+       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS x(prefix, stop, i)
+       CROSS JOIN LATERAL (SELECT sv_term, sv_docs FROM search_vocab WHERE sv_term >= x.prefix AND sv_term < x.stop ORDER BY sv_term LIMIT $3) v
+       ORDER BY x.i, v.sv_term`,
+      [prefixes, prefixes.map(prefixEnd), limit],
+    );
+    const out: VocabularyTerm[][] = prefixes.map(() => []);
+    for (const r of rows) out[r.i - 1].push({ term: r.term, docs: Number(r.docs) });
+    return out;
   }
 
   async titlePrefix(ns: number, prefix: string, offset: number, limit: number): Promise<TitlePrefixRow[]> {

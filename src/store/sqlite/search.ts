@@ -6,12 +6,15 @@
 import type { Db, Statement } from './db.js';
 import { prefixEnd } from '../sql/prefix-range.js';
 import {
+  ANALYSED_PREFIX_SCAN,
+  distinctPages,
   RANK_CANDIDATES,
   type FullTextResult,
   type FullTextSearch,
   type SearchDocument,
   type SearchStore,
   type TitlePrefixRow,
+  type VocabularyTerm,
 } from '../search-store.js';
 import type { ParsedSearch, SearchTerm } from '../../wiki/search-query.js';
 
@@ -69,6 +72,9 @@ export class SqliteSearchStore implements SearchStore {
   private readonly doc: Statement<[number]>;
   private readonly redirectsTo: Statement<[number, string]>;
   private readonly prefix: Statement;
+  private readonly vocab: Statement;
+  private readonly foldedPrefix: Statement;
+  private readonly lemmaPrefix: Statement;
 
   constructor(db: Db) {
     // The namespace filter is the page row's, not a phrase of the MATCH: bm25() reads the whole posting
@@ -123,11 +129,49 @@ export class SqliteSearchStore implements SearchStore {
       `SELECT p.page_namespace AS ns, p.page_title AS dbkey FROM redirect r JOIN page p ON p.page_id = r.rd_from
        WHERE r.rd_namespace = ? AND r.rd_title = ? ORDER BY r.rd_from LIMIT 100`,
     );
+    this.vocab = db.prepare(
+      'SearchStore.vocabulary',
+      'SELECT sv_term AS term, sv_docs AS docs FROM search_vocab WHERE sv_term >= @prefix AND sv_term < @end ORDER BY sv_term LIMIT @limit',
+    );
+    this.foldedPrefix = db.prepare(
+      'SearchStore.analysedTitlePrefix',
+      `SELECT p.page_id AS pageid, p.page_namespace AS ns, p.page_title AS title FROM (
+         SELECT st_key, st_page FROM search_title WHERE st_key >= @prefix AND st_key < @end AND st_ns = @ns ORDER BY st_key, st_ns, st_page LIMIT @scan) s
+       JOIN page p ON p.page_id = s.st_page ORDER BY s.st_key, s.st_page`,
+    );
+    this.lemmaPrefix = db.prepare(
+      'SearchStore.analysedTitlePrefix',
+      `SELECT p.page_id AS pageid, p.page_namespace AS ns, p.page_title AS title FROM (
+         SELECT stl_key, stl_page FROM search_title_lemma WHERE stl_key >= @prefix AND stl_key < @end ORDER BY stl_key, stl_page LIMIT @scan) s
+       JOIN page p ON p.page_id = s.stl_page WHERE p.page_namespace = @ns ORDER BY s.stl_key, s.stl_page`,
+    );
     this.prefix = db.prepare(
       'SearchStore.titlePrefix',
       `SELECT page_id AS pageid, page_namespace AS ns, page_title AS title FROM page
        WHERE page_namespace = @ns AND page_title >= @prefix AND page_title < @end ORDER BY page_title LIMIT @limit OFFSET @offset`,
     );
+  }
+
+  async analysedTitlePrefix(
+    ns: number,
+    prefix: string,
+    lemmaKeys: readonly string[],
+    offset: number,
+    limit: number,
+  ): Promise<TitlePrefixRow[]> {
+    const scan = (offset + limit) * ANALYSED_PREFIX_SCAN;
+    if (prefix !== '') {
+      const folded = this.foldedPrefix.all({ prefix, end: prefixEnd(prefix), ns, scan }) as TitlePrefixRow[];
+      if (folded.length > 0) return distinctPages(folded, offset, limit);
+    }
+    const rows: TitlePrefixRow[] = [];
+    // each key's pages in key order, the keys' lists one after another
+    for (const key of lemmaKeys) rows.push(...(this.lemmaPrefix.all({ prefix: key, end: prefixEnd(key), ns, scan }) as TitlePrefixRow[]));
+    return distinctPages(rows, offset, limit);
+  }
+
+  async vocabulary(prefixes: readonly string[], limit: number): Promise<VocabularyTerm[][]> {
+    return prefixes.map((prefix) => this.vocab.all({ prefix, end: prefixEnd(prefix), limit }) as VocabularyTerm[]);
   }
 
   async fullText(req: FullTextSearch): Promise<FullTextResult> {

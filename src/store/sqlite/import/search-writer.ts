@@ -80,6 +80,13 @@ export class SearchIndexWriter implements SearchImportWriter {
     this.ins = null;
     // one b-tree per column instead of many segments: fewer seeks per query
     this.db.exec("INSERT INTO search_index (search_index) VALUES ('optimize')");
+    // the vocabulary of the columns a reader's words are in (not ns, not the lemmas), in term order
+    this.db.exec('CREATE VIRTUAL TABLE temp.wq_search_vocab USING fts5vocab(main, search_index, col)');
+    this.db.exec(
+      `INSERT INTO search_vocab (sv_term, sv_docs) SELECT term, sum(doc) FROM temp.wq_search_vocab
+       WHERE col IN ('title', 'redirects', 'text') GROUP BY term ORDER BY term`,
+    );
+    this.db.exec('DROP TABLE temp.wq_search_vocab');
     const size = this.sizeBytes();
     return { pages: this.pages, redirectTitles: this.redirectTitles, indexBytes: size.index, databaseBytes: size.database };
   }
@@ -96,6 +103,7 @@ export class SearchIndexWriter implements SearchImportWriter {
       'search_title_key',
       'search_title_lemma',
       'search_title_lemma_key',
+      'search_vocab',
     ];
     const index = names.reduce((n, name) => n + (size.get(name) as number), 0);
     const database = (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);
