@@ -178,6 +178,31 @@ describeOrSkip('PostgreSQL full-text search answers as SQLite FTS5', { skip }, (
     assert.ok(some[0].length > 3 && some[0].every((t) => t.term.startsWith('ки') && t.docs > 0));
   });
 
+  it('analysedTitlePrefix: the same pages by folded and lemma keys', async () => {
+    const cases: Array<[number, string, string[]]> = [
+      [0, 'ки', []],
+      [0, 'київ', ['кий', 'київ']],
+      [0, 'немає', ['немає']],
+      [0, '', ['місто', 'міст']],
+      [14, 'м', []],
+      [0, 'zzz', []],
+      ...titleKeys.filter((k) => k !== '').map((k): [number, string, string[]] => [0, k.slice(0, 3), [k.split(' ')[0]]]),
+    ];
+    for (const [ns, prefix, keys] of cases) {
+      for (const [offset, limit] of [
+        [0, 10],
+        [2, 3],
+        [0, 100],
+      ]) {
+        assert.deepEqual(
+          await pg.search.analysedTitlePrefix(ns, prefix, keys, offset, limit),
+          await lite.search.analysedTitlePrefix(ns, prefix, keys, offset, limit),
+          `${ns}:${prefix} ${keys} ${offset} ${limit}`,
+        );
+      }
+    }
+  });
+
   it('documents, titleKeyMatches and titlePrefix', async () => {
     const ids = [...pageIds.filter((_id, i) => i % 3 === 0), 999999999, pageIds[0], pageIds[0]];
     assert.deepEqual(await pg.search.documents(ids), await lite.search.documents(ids));
