@@ -23,6 +23,7 @@ import {
 import { availableParallelism } from 'node:os';
 import { isWorker, runPrimary, tellPrimary, workerSharedMetrics } from './cluster.js';
 import { InterwikiMap } from '../wiki/interwiki.js';
+import { loadMorphology } from '../wiki/morphology.js';
 
 export const SERVE_COMMAND: CommandSpec = {
   name: 'serve',
@@ -227,6 +228,8 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
     }
   }
   if (!isWorker() && (o.workers ?? 1) > 1) return runPrimary(o.workers!, createLogger(o.logLevel ?? 'warn'));
+  // search's Ukrainian dictionary, read before this process listens: the first search would wait for it
+  loadMorphology();
   try {
     await serve(o);
     return 0;

@@ -125,6 +125,11 @@ function dict(): Dictionary {
   return dictionary;
 }
 
+/** Read the dictionary now rather than on the first look-up (a server, before it listens). */
+export function loadMorphology(): void {
+  dict();
+}
+
 function isWordByItself(flags: string, notWords: string): boolean {
   if (notWords === '') return true;
   for (const f of notWords) if (flags.includes(f)) return false;

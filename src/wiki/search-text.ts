@@ -321,7 +321,9 @@ export function termMatcher(
   const exact = new Set(terms.filter((t) => !t.prefix).map((t) => t.token));
   const prefixes = terms.filter((t) => t.prefix).map((t) => t.token);
   if (lemmas.size === 0) return (w) => exact.has(w) || prefixes.some((p) => w.startsWith(p));
-  return (w) => exact.has(w) || prefixes.some((p) => w.startsWith(p)) || lemmasOf(w).some((l) => lemmas.has(l));
+  // a form keeps its lemma's first letter (the dictionary's rules change endings): most words need no look-up
+  const initials = new Set([...lemmas].map((l) => l[0]));
+  return (w) => exact.has(w) || prefixes.some((p) => w.startsWith(p)) || (initials.has(w[0]) && lemmasOf(w).some((l) => lemmas.has(l)));
 }
 
 const MATCH_OPEN = '<span class="searchmatch">';
