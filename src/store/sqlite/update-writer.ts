@@ -182,10 +182,20 @@ class SqliteUpdateWriter implements UpdateWriter {
       catInsert: p('INSERT OR IGNORE INTO category (cat_title) VALUES (?)'),
       catHidden: p('UPDATE category SET cat_hidden = ? WHERE cat_title = ?'),
       catDelete: p('DELETE FROM category WHERE cat_title = ?'),
-      ftsDelete: p("INSERT INTO search_index (search_index, rowid, ns, title, redirects, text) VALUES ('delete', ?, ?, ?, ?, ?)"),
-      ftsInsert: p('INSERT INTO search_index (rowid, ns, title, redirects, text) VALUES (?, ?, ?, ?, ?)'),
+      ftsDelete: p(
+        `INSERT INTO search_index (search_index, rowid, ns, title, redirects, text, ltitle, lredirects, ltext)
+         VALUES ('delete', ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      ftsInsert: p(
+        'INSERT INTO search_index (rowid, ns, title, redirects, text, ltitle, lredirects, ltext) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       stDelete: p('DELETE FROM search_title WHERE st_key = ? AND st_ns = ? AND st_page = ?'),
       stInsert: p('INSERT INTO search_title (st_key, st_ns, st_page) VALUES (?, ?, ?)'),
+      stlDelete: p('DELETE FROM search_title_lemma WHERE stl_key = ? AND stl_page = ?'),
+      stlInsert: p('INSERT INTO search_title_lemma (stl_key, stl_page) VALUES (?, ?)'),
+      vocabAdd: p('INSERT INTO search_vocab (sv_term, sv_docs) VALUES (?, 1) ON CONFLICT (sv_term) DO UPDATE SET sv_docs = sv_docs + 1'),
+      vocabTake: p('UPDATE search_vocab SET sv_docs = sv_docs - 1 WHERE sv_term = ?'),
+      vocabDrop: p('DELETE FROM search_vocab WHERE sv_term = ? AND sv_docs <= 0'),
       pcDrop: p('DELETE FROM parser_cache WHERE pc_page = ?'),
       fileExists: p('SELECT 1 FROM image WHERE img_name = ?').pluck(),
       fileSha1: p('SELECT img_sha1 FROM image WHERE img_name = ?').pluck(),
@@ -359,12 +369,19 @@ class SqliteUpdateWriter implements UpdateWriter {
     this.search = {
       enabled: indexed,
       remove: (r: SearchRow) => {
-        s.ftsDelete.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text);
+        s.ftsDelete.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text, r.titleLemmas, r.redirectLemmas, r.textLemmas);
         for (const key of titleKeys(r)) s.stDelete.run(key, r.ns, r.id);
+        for (const key of r.lemmaKeys) s.stlDelete.run(key, r.id);
+        for (const term of vocabularyOf(r)) {
+          s.vocabTake.run(term);
+          s.vocabDrop.run(term);
+        }
       },
       add: (r: SearchRow) => {
         for (const key of titleKeys(r)) s.stInsert.run(key, r.ns, r.id);
-        s.ftsInsert.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text);
+        for (const key of r.lemmaKeys) s.stlInsert.run(key, r.id);
+        for (const term of vocabularyOf(r)) s.vocabAdd.run(term);
+        s.ftsInsert.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text, r.titleLemmas, r.redirectLemmas, r.textLemmas);
       },
     };
     this.parserCache = { drop: (page) => void s.pcDrop.run(page) };
@@ -509,6 +526,19 @@ function titleKeys(r: SearchRow): string[] {
   const keys = [r.title];
   for (const key of new Set(r.redirects)) if (key !== r.title) keys.push(key);
   return keys;
+}
+
+/**
+ * The terms of an index row as search_vocab counts them: each column's distinct tokens (title, redirects,
+ * text), a term once per column that holds it -- fts5vocab's per-column document counts, summed.
+ */
+function vocabularyOf(r: SearchRow): string[] {
+  const out: string[] = [];
+  for (const column of [r.title, r.redirects.join(' '), r.text]) {
+    if (column === '') continue;
+    for (const token of new Set(column.split(' '))) out.push(token);
+  }
+  return out;
 }
 
 /** TS_MW of $wgRCMaxAge before `newest` */
