@@ -152,6 +152,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
             {
               fullRows: requested.some((m) => m.needsPageRows === true),
               fileDuplicates: wantsDuplicates,
+              resolvesRedirects: p.redirects as boolean,
               add: (page: GeneratedPage) => {
                 if (page.data) generatorData.push(page);
                 if ('row' in page) rows.push(page.row);

@@ -186,6 +186,8 @@ export interface QueryModuleContext extends ModuleContext {
     fullRows: boolean;
     /** a module of the query reads the files' duplicates (needsFileDuplicates): a file may come with them */
     fileDuplicates: boolean;
+    /** the query resolves redirects (ApiPageSet::isResolvingRedirects) */
+    resolvesRedirects: boolean;
   } | null;
   /**
    * the duplicates of the page set's files when the generator brought them with every page it yielded

@@ -224,3 +224,146 @@ describe('prop=revisions', () => {
     assert.equal(multi.json.error.code, 'rvmultpages');
   });
 });
+
+describe("defects against 1.25's source: page modules", () => {
+  it('inprop=preload is "" for an existing page and null for a missing one (ApiQueryInfo.php:471-478)', async () => {
+    const r = await get({ action: 'query', prop: 'info', inprop: 'preload', titles: 'Київ|Немає' });
+    assert.equal(
+      r.text,
+      '{"query":{"pages":{"-1":{"ns":0,"title":"Немає","missing":"","contentmodel":"wikitext","pagelanguage":"uk","preload":null},"336":{"pageid":336,"ns":0,"title":"Київ","contentmodel":"wikitext","pagelanguage":"uk","touched":"2015-12-10T07:56:07Z","lastrevid":562,"length":2782,"preload":""}}}}',
+    );
+  });
+  it('rvparse caps an enumeration at one revision and defaults rvlimit to 1 (ApiQueryRevisionsBase.php:122-148)', async () => {
+    const over = await get({
+      action: 'query',
+      prop: 'revisions',
+      titles: 'Київ',
+      rvprop: 'ids|content',
+      rvparse: 1,
+      rvlimit: 3,
+      continue: '',
+    });
+    // 1.25's validateLimit says "set to" the value asked for
+    assert.deepEqual(over.json.warnings, { revisions: { '*': 'rvlimit may not be over 1 (set to 3) for users' } });
+    assert.deepEqual(over.json.continue, { rvcontinue: 487, continue: '||' });
+    const revs = (Object.values(over.json.query.pages)[0] as any).revisions;
+    assert.deepEqual(
+      revs.map((r: any) => r.revid),
+      [562],
+    );
+    assert.match(revs[0]['*'], /^<table class="infobox"/);
+    const dflt = await get({
+      action: 'query',
+      prop: 'revisions',
+      titles: 'Київ',
+      rvprop: 'ids|content',
+      rvparse: 1,
+      rvdir: 'newer',
+      continue: '',
+    });
+    assert.deepEqual(dflt.json.continue, { rvcontinue: 483, continue: '||' });
+    const max = await get({
+      action: 'query',
+      prop: 'revisions',
+      titles: 'Київ',
+      rvprop: 'ids|content',
+      rvparse: 1,
+      rvlimit: 'max',
+      continue: '',
+    });
+    assert.deepEqual(max.json.limits, { revisions: 1 });
+    // without content rvparse is not read: the limit stays 500
+    const ids = await get({ action: 'query', prop: 'revisions', titles: 'Київ', rvprop: 'ids', rvparse: 1, rvlimit: 3, continue: '' });
+    assert.equal(ids.json.warnings, undefined);
+    assert.equal((Object.values(ids.json.query.pages)[0] as any).revisions.length, 3);
+  });
+  it('rvparse over several pages parses the first and continues with <page>|<revision> (ApiQueryRevisions.php:132-134, 304-321)', async () => {
+    const params = { action: 'query', prop: 'revisions', titles: 'Київ|Львів|Одеса', rvprop: 'ids|content', rvparse: 1 };
+    const first = await get({ ...params, continue: '' });
+    assert.deepEqual(first.json.continue, { rvcontinue: '336|562', continue: '||' });
+    const pages = first.json.query.pages;
+    assert.deepEqual(
+      Object.values(pages).map((p: any) => [p.title, p.revisions?.map((r: any) => r.revid)]),
+      [
+        ['Одеса', [357]],
+        ['Київ', undefined],
+        ['Львів', undefined],
+      ],
+    );
+    const all = await walk(params, (j) => Object.values(j.query.pages).flatMap((p: any) => (p.revisions ?? []).map((r: any) => r.revid)));
+    assert.deepEqual(all, [357, 562, 606]);
+  });
+  it('content for more than 50 pages continues from the 51st (ApiQueryRevisions.php:132-134, 304-321)', async () => {
+    const params = { action: 'query', generator: 'allpages', gaplimit: 60, prop: 'revisions', rvprop: 'ids|content' };
+    const first = await get({ ...params, continue: '' });
+    const withContent = Object.values(first.json.query.pages).filter((p: any) => p.revisions);
+    assert.equal(withContent.length, 50);
+    assert.match(first.json.continue.rvcontinue, /^\d+\|\d+$/);
+    const ids = await get({ ...params, rvprop: 'ids', continue: '' });
+    assert.equal(Object.values(ids.json.query.pages).filter((p: any) => p.revisions).length, 60);
+    assert.equal(ids.json.continue.rvcontinue, undefined);
+  });
+  it('allpages as a generator with redirects= is gapparams (ApiQueryAllPages.php:50-57)', async () => {
+    const r = await get({ action: 'query', generator: 'allpages', redirects: 1 });
+    assert.equal(r.headers.get('mediawiki-api-error'), 'gapparams');
+    assert.deepEqual(r.json.error, {
+      code: 'gapparams',
+      info: 'Use "gapfilterredir=nonredirects" option instead of "redirects" when using allpages as a generator',
+      '*': `See ${s.url} for API usage`,
+    });
+    const list = await get({ action: 'query', list: 'allpages', redirects: 1, aplimit: 1 });
+    assert.equal(list.json.error, undefined);
+  });
+  it('an invalid cmstarthexsortkey is cmbad_starthexsortkey, ignored with cmsort=timestamp (ApiQueryCategoryMembers.php:104-170)', async () => {
+    const bad = await get({ action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Міста', cmstarthexsortkey: 'abc' });
+    assert.deepEqual(bad.json.error, {
+      code: 'cmbad_starthexsortkey',
+      info: 'The starthexsortkey provided is not valid',
+      '*': `See ${s.url} for API usage`,
+    });
+    const badEnd = await get({ action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Міста', cmendhexsortkey: 'zz' });
+    assert.equal(badEnd.json.error.code, 'cmbad_endhexsortkey');
+    const byTime = { action: 'query', list: 'categorymembers', cmtitle: 'Категорія:Міста', cmsort: 'timestamp', cmlimit: 3, continue: '' };
+    const plain = await get(byTime);
+    const ignored = await get({ ...byTime, cmstarthexsortkey: 'zz', cmendsortkeyprefix: 'Я' });
+    assert.equal(
+      ignored.text,
+      '{"batchcomplete":"","continue":{"cmcontinue":"20100413200656|47","continue":"-||"},"query":{"categorymembers":[{"pageid":26,"ns":0,"title":"Суми"},{"pageid":33,"ns":0,"title":"Умань"},{"pageid":46,"ns":0,"title":"Тернопіль"}]}}',
+    );
+    assert.equal(ignored.text, plain.text);
+    // and cmstart/cmend are not read with cmsort=sortkey
+    const sortkey = await get({
+      action: 'query',
+      list: 'categorymembers',
+      cmtitle: 'Категорія:Міста',
+      cmstart: '2010-01-01T00:00:00Z',
+      cmlimit: 2,
+    });
+    assert.equal(sortkey.json.error, undefined);
+    const hex = await get({
+      action: 'query',
+      list: 'categorymembers',
+      cmtitle: 'Категорія:Міста',
+      cmstarthexsortkey: 'D09B',
+      cmlimit: 2,
+      continue: '',
+    });
+    assert.deepEqual(hex.json.query.categorymembers, [
+      { pageid: 107, ns: 0, title: 'Лисичанськ' },
+      { pageid: 331, ns: 0, title: 'Луганськ' },
+    ]);
+  });
+  it('clcategories: a value that is not a category is warned about; with none left every category is listed (ApiQueryCategories.php:72-81)', async () => {
+    const some = await get({ action: 'query', prop: 'categories', titles: 'Київ', clcategories: 'Київ|Категорія:Столиці|Столиці' });
+    assert.equal(
+      some.text,
+      '{"warnings":{"categories":{"*":"\\"Київ\\" is not a category\\n\\"Столиці\\" is not a category"}},"query":{"pages":{"336":{"pageid":336,"ns":0,"title":"Київ","categories":[{"ns":14,"title":"Категорія:Столиці"}]}}}}',
+    );
+    const none = await get({ action: 'query', prop: 'categories', titles: 'Київ', clcategories: 'Столиці' });
+    assert.deepEqual(none.json.warnings, { categories: { '*': '"Столиці" is not a category' } });
+    assert.deepEqual(
+      (Object.values(none.json.query.pages)[0] as any).categories.map((c: any) => c.title),
+      ['Категорія:Міста', 'Категорія:Обласні центри', 'Категорія:Столиці', 'Категорія:Столиці україни'],
+    );
+  });
+});

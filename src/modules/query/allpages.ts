@@ -30,6 +30,9 @@ export const allpagesModule = queryModule({
   examples: ['action=query&list=allpages&apfrom=К', 'action=query&generator=allpages&gaplimit=4&gapfrom=К&prop=info'],
   async run(ctx) {
     const p = ctx.params;
+    // ApiQueryAllPages.php:50-57 of 1.25: allpages as a generator refuses to have its redirects resolved
+    if (ctx.generator?.resolvesRedirects)
+      ctx.die('params', 'Use "gapfilterredir=nonredirects" option instead of "redirects" when using allpages as a generator');
     const ns = p.namespace as number;
     const descending = p.dir === 'descending';
     const from = p.continue !== undefined ? (p.continue as string) : titlePartOrDie(ctx, p.from, ns);

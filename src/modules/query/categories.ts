@@ -30,14 +30,18 @@ export const categoriesModule = queryModule({
     if (show.has('hidden') && show.has('!hidden')) ctx.die('show', 'Incorrect parameter - mutually exclusive values may not be supplied');
     const props = new Set((p.prop as string[] | undefined) ?? []);
     const descending = p.dir === 'descending';
-    const only = p.categories
-      ? new Set(
-          (p.categories as string[])
-            .map((c) => ctx.wiki.codec.parse(c, NS_CATEGORY))
-            .filter((t) => t && t.ns === NS_CATEGORY)
-            .map((t) => t!.dbkey),
-        )
-      : null;
+    // ApiQueryCategories.php:72-81 of 1.25: each value is a title of its own (main namespace by default); one
+    // that is not a category is warned about and dropped, and when none is left every category is listed
+    let only: Set<string> | null = null;
+    if (p.categories) {
+      only = new Set();
+      for (const c of p.categories as string[]) {
+        const t = ctx.wiki.codec.parse(c, 0);
+        if (t === null || t.ns !== NS_CATEGORY) ctx.warn(`"${c}" is not a category`);
+        else only.add(t.dbkey);
+      }
+      if (only.size === 0) only = null;
+    }
     const pages = ctx.pageSet.good.map((pg) => pg.pageid);
     let start: { pageid: number; to: string } | undefined;
     if (p.continue !== undefined) {

@@ -14,6 +14,8 @@ import { dieBadContinue, generatePageRows, sortkeyHex, titleOrPageId } from './s
 const TYPES: MemberType[] = ['page', 'subcat', 'file'];
 
 const unhex = (h: string) => Buffer.from(h, 'hex').toString('utf8');
+/** ApiQueryCategoryMembers::validateHexSortkey of 1.25 */
+const HEX_SORTKEY = /^(?:[a-fA-F0-9]{2})*$/;
 
 export const categorymembersModule = queryModule({
   kind: 'list',
@@ -78,16 +80,7 @@ export const categorymembersModule = queryModule({
     let next: string | undefined;
 
     if (p.sort === 'timestamp') {
-      if (
-        p.starthexsortkey !== undefined ||
-        p.startsortkeyprefix !== undefined ||
-        p.endhexsortkey !== undefined ||
-        p.endsortkeyprefix !== undefined
-      )
-        ctx.die(
-          'badparams',
-          'Parameters starthexsortkey, endhexsortkey, startsortkeyprefix and endsortkeyprefix can only be used with cmsort=sortkey',
-        );
+      // ApiQueryCategoryMembers.php:104-127 of 1.25: the sortkey bounds are not read with cmsort=timestamp
       let start = p.start !== undefined ? { timestamp: p.start as string, pageid: descending ? Number.MAX_SAFE_INTEGER : 0 } : undefined;
       if (p.continue !== undefined) {
         const m = /^(\d{14})\|(\d+)$/.exec(p.continue);
@@ -104,8 +97,11 @@ export const categorymembersModule = queryModule({
       rows.push(...found.rows);
       if (found.next) next = `${found.next.timestamp}|${found.next.pageid}`;
     } else {
-      if (p.start !== undefined || p.end !== undefined)
-        ctx.die('badparams', 'Parameters start and end can only be used with cmsort=timestamp');
+      // ApiQueryCategoryMembers.php:155-170 of 1.25: a hex sortkey is pairs of hex digits (cmstart/cmend are not read here)
+      if (p.starthexsortkey !== undefined && !HEX_SORTKEY.test(p.starthexsortkey))
+        ctx.die('bad_starthexsortkey', 'The starthexsortkey provided is not valid');
+      if (p.endhexsortkey !== undefined && !HEX_SORTKEY.test(p.endhexsortkey))
+        ctx.die('bad_endhexsortkey', 'The endhexsortkey provided is not valid');
       let types = TYPES.filter((t) => (p.type as string[]).includes(t));
       // a namespace filter on 6 or 14 only decides which member types can match at all
       if (namespaces)

@@ -112,7 +112,7 @@ function extras(
     e.canonicalurl = e.fullurl;
   }
   if (props.has('readable')) e.readable = true;
-  if (props.has('preload')) e.preload = exists ? null : '';
+  if (props.has('preload')) e.preload = exists ? '' : null;
   if (props.has('displaytitle')) e.displaytitle = displayTitle ?? ctx.wiki.titleText(ns, dbkey);
   // watched, watchers, notificationtimestamp: anonymous users have no watchlist, MediaWiki adds nothing
 }

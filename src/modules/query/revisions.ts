@@ -109,6 +109,8 @@ export const revisionsModule = queryModule({
     const diffs = await parseDiffParams(ctx);
     // a diff needs the revision's text: 1.25's fetchContent, with its smaller limits
     const needText = fetchContent || diffs !== null;
+    // ApiQueryRevisionsBase.php:118-128 of 1.25: rvparse is read only when the content is fetched
+    const parse = fetchContent && p.parse === true;
     const slots = p.slots as string[] | undefined;
     let list: RevisionRecord[];
     if (enumMode) {
@@ -123,7 +125,7 @@ export const revisionsModule = queryModule({
         startId = Number(p.continue);
         start = undefined;
       }
-      const limit = enumLimit(ctx, needText);
+      const limit = enumLimit(ctx, needText, parse);
       list = await ctx.store.history.pageHistory({
         pageid: pages[0].pageid,
         dir: p.dir,
@@ -157,6 +159,16 @@ export const revisionsModule = queryModule({
       } else list = await ctx.store.history.latestRevisions(ids);
       // 1.25 reads them ORDER BY rev_page, rev_id: the order a truncated answer continues in
       list.sort((a, b) => a.pageid - b.pageid || a.revid - b.revid);
+    }
+    if (!enumMode) {
+      // ApiQueryRevisions.php:132-134, 304-321 of 1.25: without the list options rvlimit is 'max', the users'
+      // maximum (1 with rvparse, 50 with content, else 500), and the rest continues from the next revision
+      const max = parse ? 1 : needText ? 50 : 500;
+      if (list.length > max) {
+        const next = list[max];
+        ctx.setContinue('continue', revCount > 0 ? next.revid : `${next.pageid}|${next.revid}`);
+        list = list.slice(0, max);
+      }
     }
     if (p.tag !== undefined) list = []; // the dump carries no change tags
     const texts = needText
@@ -200,7 +212,7 @@ export const revisionsModule = queryModule({
           if (fetchContent) {
             // rvparse: the content as action=parse renders it (the same renderer and parser cache)
             let shown = content!;
-            if (p.parse) shown = await renderRevisionText(ctx, rev, title, content!, p.section === undefined);
+            if (parse) shown = await renderRevisionText(ctx, rev, title, content!, p.section === undefined);
             if (slots)
               v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: rev.contentFormat }, 'content', shown) };
             else withContent(Object.assign(v, { contentformat: rev.contentFormat, contentmodel: rev.contentModel }), 'content', shown);
@@ -241,18 +253,19 @@ async function renderRevisionText(
 }
 
 /**
- * rvlimit in enumeration mode: 1.25 validates it again with smaller maxima when content is fetched
- * (50 for users instead of 500), and 'max' means that maximum.
+ * rvlimit in enumeration mode (ApiQueryRevisionsBase.php:118-148 of 1.25): validated again with smaller maxima
+ * when content is fetched (50 for users instead of 500) and 1 with rvparse, whose default is then 1 too;
+ * 'max' means that maximum.
  */
-function enumLimit(ctx: QueryModuleContext, fetchContent: boolean): number {
-  const max = fetchContent ? 50 : 500;
+function enumLimit(ctx: QueryModuleContext, fetchContent: boolean, parse: boolean): number {
+  const max = parse ? 1 : fetchContent ? 50 : 500;
   const enc = ctx.encodeParamName('limit');
   if (ctx.request.raw[enc] === 'max') {
     (ctx.result.object('limits') as Record<string, unknown>).revisions = max;
     return max;
   }
   const v = ctx.params.limit as number | undefined;
-  if (v === undefined) return 10;
+  if (v === undefined) return parse ? 1 : 10;
   if (v > max) {
     ctx.warn(texts.overForUsers(enc, max, v));
     return max;
