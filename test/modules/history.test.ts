@@ -379,6 +379,11 @@ describe('list=usercontribs', () => {
 });
 
 describe('list=logevents', () => {
+  it('letitle with leprefix is leinvalidparammix (ApiQueryLogEvents.php:46, ApiBase.php:612-626 of 1.25)', async () => {
+    const j = await q({ list: 'logevents', letitle: 'Київ', leprefix: 'К' });
+    assert.deepEqual(err(j), { code: 'leinvalidparammix', info: 'The parameters letitle, leprefix can not be used together' });
+    assert.equal(err(await q({ list: 'logevents', letitle: 'Київ' })).code, undefined);
+  });
   // 1.25 shows parameters under `params` as LogFormatter::formatParametersForApi makes them (addLogParams,
   // which put them under the log type's name, is deprecated there)
   it("the dump's log items, newest first, with the parameters of each type as 1.25 shows them", async () => {

@@ -91,6 +91,11 @@ export const logeventsModule = queryModule({
   examples: ['action=query&list=logevents'],
   async run(ctx) {
     const p = ctx.params;
+    // ApiQueryLogEvents.php:46 of 1.25: requireMaxOneParameter( $params, 'title', 'prefix', 'namespace' )
+    const given = ['title', 'prefix', 'namespace'].filter((n) => p[n] !== undefined);
+    if (given.length > 1) {
+      ctx.die('invalidparammix', `The parameters ${given.map((n) => ctx.encodeParamName(n)).join(', ')} can not be used together`);
+    }
     const props = new Set(p.prop as string[]);
     let type: string | undefined;
     let action: string | undefined;
