@@ -271,3 +271,16 @@ export const DEFAULT_USER_OPTIONS: Record<string, string | number | boolean> = {
 
 /** LanguageConverter::$languagesWithVariants of 1.25: User::getDefaultOptions adds variant-<code> for each */
 export const LANGUAGES_WITH_VARIANTS = ['gan', 'iu', 'kk', 'ku', 'shi', 'sr', 'tg', 'uz', 'zh'];
+
+/**
+ * User::getDefaultOptions of 1.25 (User.php:1501-1526): $wgDefaultUserOptions with the skin, the content
+ * language, a variant-<code> for each language with variants and searchNs<n> for every namespace from 0 up
+ * (SearchEngine::searchableNamespaces; $wgNamespacesToBeSearchedDefault = [0 => true]).
+ */
+export function defaultUserOptions(lang: string, namespaces: Iterable<number>): Record<string | symbol, unknown> {
+  const out: Record<string | symbol, unknown> = Object.assign({}, DEFAULT_USER_OPTIONS);
+  out.language = lang;
+  for (const code of LANGUAGES_WITH_VARIANTS) out[code === lang ? 'variant' : `variant-${code}`] = code;
+  for (const ns of [...namespaces].filter((n) => n >= 0).sort((a, b) => a - b)) out[`searchNs${ns}`] = ns === 0;
+  return out;
+}

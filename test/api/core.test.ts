@@ -301,6 +301,28 @@ describe('siteinfo and userinfo', () => {
     assert.deepEqual(r.json.query.userinfo, { id: 0, name: '127.0.0.1', anon: '', groups: ['*'], rights: ['read'] });
     assert.equal(r.json.batchcomplete, '');
   });
+  it('uiprop=options is every default option, booleans kept (ApiQueryUserInfo.php:110-113, User.php:1501-1526 of 1.25)', async () => {
+    const r = await s.get({ action: 'query', meta: 'userinfo|siteinfo', uiprop: 'options', siprop: 'defaultoptions' });
+    const options = r.json.query.userinfo.options;
+    assert.deepEqual(options, r.json.query.defaultoptions);
+    // $wgDefaultUserOptions in its order, 'skin' from $wgDefaultSkin, then the language, the variants of the
+    // languages that have them (uk has none, so no 'variant' key: 1.39 adds one) and searchNs<n> from 0 up
+    assert.equal(Object.keys(options).length, 54 + 1 + 9 + 24);
+    assert.deepEqual(Object.keys(options).slice(0, 3), ['ccmeonemails', 'cols', 'date']);
+    assert.equal(options.skin, 'vector');
+    assert.equal(options.watchlistdays, 3);
+    assert.equal(options.language, 'uk');
+    assert.equal(options.variant, undefined);
+    assert.equal(options['variant-sr'], 'sr');
+    assert.equal(
+      JSON.stringify(Object.entries(options).slice(-24)),
+      JSON.stringify([
+        ['searchNs0', true],
+        ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 102, 103, 104, 105, 106, 107, 108, 109].map((n) => [`searchNs${n}`, false]),
+      ]),
+    );
+    assert.match(r.text, /"searchNs0":true,"searchNs1":false,/);
+  });
 });
 
 describe('debuginfo', () => {

@@ -14,13 +14,12 @@ import { MessageLoader } from '../message-loader.js';
 import { ARTICLE_PATH, pageUrl, serverOf } from '../../wiki/files.js';
 import { SPECIAL_PAGE_ALIASES, fixSpecialName } from '../../wiki/special-pages.js';
 import {
-  DEFAULT_USER_OPTIONS,
   FUNCTION_HOOKS,
-  LANGUAGES_WITH_VARIANTS,
   LANGUAGE_NAMES,
   MAGIC_WORDS,
   PROTOCOLS,
   VARIABLES,
+  defaultUserOptions,
   extensionTags,
 } from '../../wiki/site-facts.js';
 import { DEFAULT_EXTENSION_TAGS } from '../../wikitext/preprocessor/tokenizer.js';
@@ -303,11 +302,7 @@ function extensions(ctx: QueryModuleContext): unknown[] {
 
 /** User::getDefaultOptions of 1.25; every value keeps its type in formatversion 1 (META_BC_BOOLS) */
 function defaultOptions(ctx: QueryModuleContext): Obj {
-  const out: Obj = { ...DEFAULT_USER_OPTIONS };
-  out.language = ctx.wiki.lang;
-  for (const code of LANGUAGES_WITH_VARIANTS) out[code === ctx.wiki.lang ? 'variant' : `variant-${code}`] = code;
-  // SearchEngine::searchableNamespaces: every namespace from 0 up; $wgNamespacesToBeSearchedDefault = [0 => true]
-  for (const ns of [...ctx.wiki.codec.namespaces.keys()].filter((n) => n >= 0).sort((a, b) => a - b)) out[`searchNs${ns}`] = ns === 0;
+  const out: Obj = defaultUserOptions(ctx.wiki.lang, ctx.wiki.codec.namespaces.keys());
   out[BC_BOOLS] = Object.keys(out);
   return out;
 }

@@ -1,6 +1,8 @@
 /** meta=userinfo: every client is the anonymous user, named by its IP address. */
 import type { QueryModule } from '../../api/types.js';
 import { ANON_GROUPS, ANON_RIGHTS } from '../../wiki/users.js';
+import { BC_BOOLS } from '../../api/result.js';
+import { defaultUserOptions } from '../../wiki/site-facts.js';
 
 const PROPS = [
   'blockinfo',
@@ -39,7 +41,13 @@ export const userinfoModule: QueryModule = {
     if (props.has('implicitgroups')) info.implicitgroups = ANON_GROUPS;
     if (props.has('rights')) info.rights = ANON_RIGHTS;
     if (props.has('changeablegroups')) info.changeablegroups = { add: [], remove: [], 'add-self': [], 'remove-self': [] };
-    if (props.has('options')) info.options = { language: ctx.wiki.lang };
+    if (props.has('options')) {
+      // ApiQueryUserInfo.php:110-113 of 1.25: the anonymous user's options are User::getDefaultOptions,
+      // each value keeping its type in formatversion 1 (META_BC_BOOLS)
+      const options = defaultUserOptions(ctx.wiki.lang, ctx.wiki.codec.namespaces.keys());
+      options[BC_BOOLS] = Object.keys(options);
+      info.options = options;
+    }
     if (props.has('editcount')) info.editcount = 0;
     if (props.has('ratelimits')) info.ratelimits = {};
     if (props.has('realname')) info.realname = '';
