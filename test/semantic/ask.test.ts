@@ -203,6 +203,19 @@ describe('action=ask: bounded work on hostile input', () => {
 });
 
 describe('action=askargs', () => {
+  it("a predefined property's printout has SMW's type: Modification date is _dat (SMW 2.2's _MDAT)", async () => {
+    const a = await s.get({
+      action: 'askargs',
+      conditions: 'Категорія:Міста',
+      printouts: 'Modification date',
+      parameters: 'limit=1',
+      utf8: 1,
+    });
+    assert.deepEqual(a.json.query.printrequests, [
+      { label: '', typeid: '_wpg', mode: 2 },
+      { label: 'Modification date', typeid: '_dat', mode: 1 },
+    ]);
+  });
   it('builds the query of ask from conditions, printouts and parameters', async () => {
     const a = await s.get({
       action: 'askargs',

@@ -33,7 +33,7 @@ import {
 } from '../../semantic/query/print-requests.js';
 import { componentsFromParams, queryOptions, splitAskQuery } from '../../semantic/query/parameters.js';
 import { parseConditions } from '../../semantic/query/parser.js';
-import { userProperty } from '../../semantic/query/properties.js';
+import { typeOfKey, userProperty } from '../../semantic/query/properties.js';
 import { expandConcepts } from '../../semantic/engine/concept-expansion.js';
 import { answerConditions, printoutSpecs, queryLanguage } from '../../semantic/engine/query-engine.js';
 import type { AskPrintValue, AskSubject } from '../../store/semantic-store.js';
@@ -163,7 +163,8 @@ export async function runAsk(ctx: ModuleContext, input: AskInput): Promise<void>
         mode: PRINT_PROP,
         label: p,
         format: false,
-        prop: { key: u.key, inverse: u.inverse, type: u.inverse ? '_wpg' : lang.typeOf(u.key) },
+        // askargs' printouts are plain property names: a predefined one has SMW's own type (_MDAT: _dat)
+        prop: { key: u.key, inverse: u.inverse, type: u.inverse ? '_wpg' : typeOfKey(lang, u.key) },
       });
     } else {
       const pr = printRequestFromString(p, lang);
