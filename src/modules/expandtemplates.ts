@@ -73,6 +73,10 @@ export const expandtemplatesModule: ActionModule = {
           if (name !== false && name !== '')
             retval.categories = [withContent({ sortkey: r.defaultSort ?? '' }, 'category', name.replace(/ /g, '_'))];
         }
+        // ApiExpandTemplates.php:128-135 of 1.25: the parser output's properties; {{DEFAULTSORT:}} sets
+        // 'defaultsort' (Parser::setDefaultSort, Parser.php:6075-6078), listed as action=parse lists them
+        if (props.has('properties') && r.defaultSort !== undefined)
+          retval.properties = [withContent({ name: 'defaultsort' }, 'value', r.defaultSort)];
         if (props.has('wikitext')) retval.wikitext = r.text;
       }
     }

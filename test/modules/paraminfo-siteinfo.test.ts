@@ -385,6 +385,12 @@ describe('query-page ties in MediaWiki index order', () => {
 });
 
 describe('action=expandtemplates', () => {
+  it('prop=properties carries the defaultsort {{DEFAULTSORT:}} set (ApiExpandTemplates.php:128-135, Parser.php:6075-6078 of 1.25)', async () => {
+    const r = await s.get({ action: 'expandtemplates', text: '{{DEFAULTSORT:Ябко}}x', prop: 'properties|wikitext', utf8: 1 });
+    assert.equal(r.text, '{"expandtemplates":{"properties":[{"name":"defaultsort","*":"Ябко"}],"wikitext":"x"}}');
+    const none = await s.get({ action: 'expandtemplates', text: 'x', prop: 'properties|wikitext', utf8: 1 });
+    assert.equal(none.text, '{"expandtemplates":{"wikitext":"x"}}');
+  });
   it('without prop: the legacy format and its warning', async () => {
     const r = await s.get({ action: 'expandtemplates', text: 'a {{Прапор}} {{PAGENAME}}', title: 'Київ', utf8: 1 });
     assert.equal(
