@@ -103,6 +103,49 @@ describe('sanitizer: hostile wikitext comes out inert', () => {
 });
 
 describe('action=parse', () => {
+  it('[[Медіа:X]] without text shows the link as written (Parser::replaceInternalLinks2 of 1.25: $text = $link)', async () => {
+    const r = await s.get({
+      action: 'parse',
+      text: '[[Медіа:Прапор_України.png]]',
+      contentmodel: 'wikitext',
+      prop: 'text',
+      disablelimitreport: 1,
+      utf8: 1,
+    });
+    assert.equal(
+      r.json.parse.text['*'],
+      '<p><a href="/images/f/fb/%D0%9F%D1%80%D0%B0%D0%BF%D0%BE%D1%80_%D0%A3%D0%BA%D1%80%D0%B0%D1%97%D0%BD%D0%B8.png" class="internal" title="Прапор України.png">Медіа:Прапор_України.png</a>\n</p>',
+    );
+  });
+  it('[[Файл:X|link=Y]] lists Y in links', async () => {
+    const r = await s.get({
+      action: 'parse',
+      text: '[[Файл:Прапор_України.png|link=Київ]]',
+      contentmodel: 'wikitext',
+      prop: 'links',
+      utf8: 1,
+    });
+    assert.deepEqual(r.json.parse.links, [{ ns: 0, exists: '', '*': 'Київ' }]);
+  });
+  it('gallery images keep their alt=; alt= and link= are not caption (Parser.php:5368-5412, TraditionalImageGallery.php:121-132 of 1.25)', async () => {
+    const text =
+      '<gallery>\nПрапор_України.png|alt=Синьо-жовтий прапор|Під|пис\nПрапор_України.png\nПрапор_України.png|link=Київ|Підпис\n</gallery>';
+    const r = await s.get({ action: 'parse', text, contentmodel: 'wikitext', prop: 'text', disablelimitreport: 1, utf8: 1 });
+    const html: string = r.json.parse.text['*'];
+    assert.deepEqual(
+      [...html.matchAll(/ title="([^"]*)"><img alt="([^"]*)"| class="image"><img alt="([^"]*)"/g)].map((m) =>
+        m.slice(1).filter((x) => x !== undefined),
+      ),
+      [['Під|пис', 'Синьо-жовтий прапор'], ['Прапор України.png'], ['Підпис', 'Підпис']],
+    );
+    assert.deepEqual(
+      html
+        .split('<div class="gallerytext">\n')
+        .slice(1)
+        .map((box) => box.slice(0, box.indexOf('\t\t\t</div>')).replace(/\n$/, '')),
+      ['<p>Під|пис\n</p>', '', '<p>Підпис\n</p>'],
+    );
+  });
   it('page=: output keys in ApiParse order (fv1), links/templates/images/categories/sections', async () => {
     const r = (await s.get({ action: 'parse', page: 'Київ', format: 'json' })).json;
     const p = r.parse;

@@ -326,7 +326,23 @@ export function renderGallery(env: RenderEnv, out: RenderOutput, body: string, a
     if (line === '') continue;
     const bar = line.indexOf('|');
     const target = bar < 0 ? line : line.slice(0, bar);
-    const label = bar < 0 ? '' : line.slice(bar + 1);
+    // Parser::renderImageGallery of 1.25 (Parser.php:5368-5412): the parts after the name that are alt= or
+    // link= are the image's; the others, joined with "|", are the caption
+    let label = '';
+    let givenAlt: string | undefined;
+    if (bar >= 0) {
+      const captionParts: string[] = [];
+      for (const part of line
+        .slice(bar + 1)
+        .trim()
+        .split('|')) {
+        const eq = part.indexOf('=');
+        const name = eq > 0 ? part.slice(0, eq).trim().toLowerCase() : '';
+        if (name === 'alt' || name === 'альт') givenAlt = hooks.stripAlt(part.slice(eq + 1));
+        else if (name !== 'link' && name !== 'посилання') captionParts.push(part);
+      }
+      label = captionParts.join('|');
+    }
     const t = env.codec.parse(target, 6);
     if (t?.ns !== 6) continue;
     out.images.set(t.dbkey, true);
@@ -347,8 +363,11 @@ export function renderGallery(env: RenderEnv, out: RenderOutput, body: string, a
         Object.assign({ src: fileUrlPath(t.dbkey), srcset: '' }, fit(file, { align: '', caption: '', width: W, height: H }));
       if (transformed) responsive(source, t.dbkey, shown, hp);
       vpad = Math.floor((30 + H - shown.height) / 2);
-      const alt = escapeHtml(hooks.stripAlt(label));
-      const img = `<a href="${articleUrl(env.codec.prefixedDbKey(6, t.dbkey))}" class="image"${alt ? ` title="${alt}"` : ''}><img alt="${alt}" src="${shown.src}" width="${shown.width}" height="${shown.height}"${shown.srcset ? ` srcset="${shown.srcset}"` : ''} /></a>`;
+      const title = escapeHtml(hooks.stripAlt(label));
+      // TraditionalImageGallery::toHTML: the given alt text; without one, the caption's text, and the file's
+      // name when there is no caption either
+      const alt = givenAlt !== undefined ? escapeHtml(givenAlt) : label === '' ? escapeHtml(t.dbkey.replace(/_/g, ' ')) : title;
+      const img = `<a href="${articleUrl(env.codec.prefixedDbKey(6, t.dbkey))}" class="image"${title ? ` title="${title}"` : ''}><img alt="${alt}" src="${shown.src}" width="${shown.width}" height="${shown.height}"${shown.srcset ? ` srcset="${shown.srcset}"` : ''} /></a>`;
       thumb = `<div class="thumb" style="width: ${W + 30}px;"><div style="margin:${vpad}px auto;">${img}</div></div>`;
     }
     const caption = label === '' ? '' : hooks.renderCaption(label);

@@ -247,7 +247,9 @@ export class LinkPass {
       if (nt.ns === NS_MEDIA) {
         this.out.images.set(nt.dbkey, true);
         if (!this.env.filesLoaded) this.out.filesWanted.add(nt.dbkey);
-        const label = wasBlank ? escapeHtml(nt.dbkey.replace(/_/g, ' ')) : text;
+        // Parser::replaceInternalLinks2 of 1.25: a blank text is the link as written ("Медіа:X_y.png"), and
+        // Linker::makeMediaLinkFile shows it as given
+        const label = text;
         const [inside, rest] = splitTrail(trail);
         const html = this.env.files.has(nt.dbkey)
           ? `<a href="${fileUrlPath(nt.dbkey)}" class="internal" title="${escapeHtml(nt.dbkey.replace(/_/g, ' '))}">${label}${inside}</a>`
