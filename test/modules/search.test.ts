@@ -87,6 +87,13 @@ async function pagesWithWord(word: string): Promise<string[]> {
 }
 
 describe('list=search', () => {
+  it('a missing srsearch is srnosearch, its text naming the unprefixed parameter (ApiBase.php:954, 1311, 1617 of 1.25)', async () => {
+    // dieUsageMsg( array( 'missingparam', 'search' ) ): code 'no$1' → 'nosearch', which dieUsage prefixes
+    // with the module's prefix (encodeParamName, ApiBase.php:1311); the text keeps the unprefixed name
+    const r = await s.get({ action: 'query', list: 'search', srwhat: 'title' });
+    assert.equal(r.headers.get('mediawiki-api-error'), 'srnosearch');
+    assert.deepEqual(r.json.error, { code: 'srnosearch', info: 'The search parameter must be set', '*': `See ${s.url} for API usage` });
+  });
   it('finds the pages whose text has a Cyrillic word (which MediaWiki’s SQLite search cannot)', async () => {
     const expected = await pagesWithWord('річка');
     assert.ok(expected.length > 5, 'the demo has pages about rivers');
