@@ -1,0 +1,185 @@
+/**
+ * One window of upstream changes → the UpdateItems of one batch, in the order the updater applies them:
+ * for each change, what it did (a deletion in place; a page's revisions, oldest first, then the page with
+ * its current title and newest revision, at the last change of the window that touched it; a file's
+ * bytes fetched and checked), the recent-change rows themselves, the window's log entries and new
+ * accounts, and the position reached. Pages are taken as they are upstream when the batch is read, so a
+ * change that a later one undid is never applied half: the later one is already in the page.
+ */
+import path from 'node:path';
+import type { DumpPage, DumpRevision, DumpUpload } from '../importer/dump-reader.js';
+import type { UpdateItem } from '../importer/update-items.js';
+import type { ChangeWindow } from './changes.js';
+import { fetchUsers, filePath, fileVersions, PageFetcher, type FetchedPage } from './fetch.js';
+import { logParamsToRaw } from './log-params.js';
+import type { UpstreamClient } from './upstream-client.js';
+
+export interface BatchOptions {
+  client: UpstreamClient;
+  /** titles or ids per request the upstream allows */
+  limit: number;
+  /** --files: where uploaded files' bytes go (without it, uploads change only the description pages) */
+  filesDir?: string;
+}
+
+/** What a change asks for, and where in the window. */
+interface Wants {
+  /** page id → the last change index that touched it */
+  lastTouch: Map<number, number>;
+  /** title → the last change index that touched it (pages found by title: move targets, restores, uploads) */
+  titleTouch: Map<string, number>;
+}
+
+const FILE_NS = 6;
+
+function titleOf(prefixed: string): string {
+  return prefixed.replace(/^[^:]*:/, '');
+}
+
+export async function buildBatch(window: ChangeWindow, opts: BatchOptions): Promise<UpdateItem[]> {
+  const { client } = opts;
+  const fetcher = new PageFetcher(client, opts.limit);
+  const wants: Wants = { lastTouch: new Map(), titleTouch: new Map() };
+  const revids: number[] = [];
+  const deletions = new Map<number, UpdateItem>();
+  const files = new Map<string, number>();
+  const histories: Array<{ ref: { pageid: number } | { title: string }; since?: string }> = [];
+
+  window.changes.forEach((c, i) => {
+    if (c.type === 'new' || c.type === 'edit') {
+      if (c.revId > 0) revids.push(c.revId);
+      if (c.pageId > 0) wants.lastTouch.set(c.pageId, i);
+      return;
+    }
+    if (c.type !== 'log') return;
+    const params = window.logParams.get(c.rcid) ?? {};
+    switch (`${c.logType}/${c.logAction}`) {
+      case 'move/move':
+      case 'move/move_redir': {
+        // the moved page (its null revision is the row's revid), the redirect left at the old title, the target
+        if (c.revId > 0) revids.push(c.revId);
+        if (c.pageId > 0) {
+          wants.lastTouch.set(c.pageId, i);
+          histories.push({ ref: { pageid: c.pageId }, since: c.timestamp });
+        }
+        wants.titleTouch.set(c.title, i);
+        histories.push({ ref: { title: c.title } });
+        if (typeof params.target_title === 'string') wants.titleTouch.set(params.target_title, i);
+        break;
+      }
+      case 'delete/delete':
+        deletions.set(i, { type: 'deletion', pageId: c.pageId, ns: c.ns, title: c.title });
+        break;
+      case 'delete/restore':
+      case 'import/upload':
+      case 'import/interwiki':
+      case 'merge/merge':
+        // the page's whole history comes (back): revisions already stored are skipped
+        wants.titleTouch.set(c.title, i);
+        histories.push({ ref: { title: c.title } });
+        if (c.logType === 'merge' && typeof params.dest_title === 'string') {
+          wants.titleTouch.set(params.dest_title, i);
+          histories.push({ ref: { title: params.dest_title } });
+        }
+        break;
+      case 'upload/upload':
+      case 'upload/overwrite':
+      case 'upload/revert':
+        // the description page's first revision has no change row of its own; a re-upload's null revision is the row's revid
+        if (c.revId > 0) revids.push(c.revId);
+        wants.titleTouch.set(c.title, i);
+        histories.push({ ref: { title: c.title }, since: c.logAction === 'upload' ? undefined : c.timestamp });
+        if (c.ns === FILE_NS) files.set(c.title, i);
+        break;
+      default:
+        break;
+    }
+  });
+
+  await fetcher.revisions(revids);
+  for (const h of histories) await fetcher.history(h.ref, h.since);
+  await fetcher.info([...wants.lastTouch.keys()], [...wants.titleTouch.keys()]);
+  // pages whose newest revision was made after the window was read: that revision too, so each page item carries one it has
+  const latest: number[] = [];
+  for (const p of fetcher.pages.values()) if (p.lastRevId > 0 && !p.revisions.has(p.lastRevId)) latest.push(p.lastRevId);
+  if (latest.length > 0) await fetcher.revisions(latest);
+
+  // each existing page at the last change that touched it, by id or by a title it has now
+  const emitAt = new Map<number, number>();
+  for (const [id, i] of wants.lastTouch) if (fetcher.pages.has(id)) emitAt.set(id, Math.max(i, emitAt.get(id) ?? -1));
+  for (const [title, i] of wants.titleTouch) {
+    const id = fetcher.byTitle.get(title);
+    if (id !== undefined) emitAt.set(id, Math.max(i, emitAt.get(id) ?? -1));
+  }
+  const pagesAt = new Map<number, FetchedPage[]>();
+  for (const [id, i] of emitAt) {
+    const page = fetcher.pages.get(id);
+    if (page === undefined || page.lastRevId === 0 || !page.revisions.has(page.lastRevId)) continue;
+    const list = pagesAt.get(i) ?? [];
+    list.push(page);
+    pagesAt.set(i, list);
+  }
+
+  const uploadsOf = new Map<string, { versions: DumpUpload[]; item: UpdateItem | null }>();
+  for (const title of files.keys()) {
+    const f = await fileVersions(client, title);
+    if (f === null) continue;
+    let item: UpdateItem | null = null;
+    if (opts.filesDir !== undefined) {
+      const rel = filePath(f.name);
+      await client.download(f.url, path.join(opts.filesDir, rel), f.sha1hex, f.size);
+      item = { type: 'file', file: { upload: f.versions[f.versions.length - 1], path: rel } };
+    }
+    uploadsOf.set(title, { versions: f.versions, item });
+  }
+
+  const items: UpdateItem[] = [];
+  window.changes.forEach((c, i) => {
+    const deletion = deletions.get(i);
+    if (deletion !== undefined) items.push(deletion);
+    for (const page of pagesAt.get(i) ?? []) pushPage(items, page, uploadsOf.get(page.title));
+    items.push({ type: 'recentchange', change: c });
+  });
+  for (const log of window.logs) {
+    items.push({
+      type: 'logitem',
+      logitem: {
+        id: log.logId,
+        timestamp: log.timestamp,
+        user: log.user,
+        userId: log.userId,
+        comment: log.comment,
+        type: log.type,
+        action: log.action,
+        logtitle: log.title,
+        params: logParamsToRaw(log.type, log.action, log.params),
+        deleted: 0,
+      },
+    });
+  }
+  const newUsers = window.logs.filter((l) => l.type === 'newusers').map((l) => titleOf(l.title));
+  if (newUsers.length > 0) for (const user of await fetchUsers(client, newUsers, opts.limit)) items.push({ type: 'user', user });
+  items.push({ type: 'position', position: window.end });
+  return items;
+}
+
+function pushPage(items: UpdateItem[], page: FetchedPage, upload: { versions: DumpUpload[]; item: UpdateItem | null } | undefined): void {
+  const revisions = [...page.revisions.values()].sort((a, b) =>
+    a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.id - b.id,
+  );
+  const ref = { id: page.id, ns: page.ns, title: page.title };
+  for (const revision of revisions) items.push({ type: 'revision', page: ref, revision });
+  const latest = page.revisions.get(page.lastRevId) as DumpRevision;
+  const dumpPage: DumpPage = {
+    id: page.id,
+    line: 0,
+    ns: page.ns,
+    title: page.title,
+    revisionCount: revisions.length,
+    first: revisions[0],
+    latest,
+    uploads: upload?.versions ?? [],
+  };
+  items.push({ type: 'page', page: dumpPage });
+  if (upload?.item) items.push(upload.item);
+}

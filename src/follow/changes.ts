@@ -1,0 +1,218 @@
+/**
+ * Reading the upstream's change stream from a position: `list=recentchanges` (every type, log rows
+ * included, oldest first, with continuation) and `list=logevents` (entries recent changes lack: page
+ * creations, autocreated accounts), as one window of changes after the position. Changes of one second
+ * are ordered by rc_id (MediaWiki sorts by timestamp, then id), so the position is the pair.
+ */
+import { isoToMw, mwToIso } from '../wiki/timestamps.js';
+import type { RecentChangeItem, UpstreamPosition } from '../importer/update-items.js';
+import { UpstreamError, type ApiAnswer, type UpstreamClient } from './upstream-client.js';
+
+/** A log entry as list=logevents reported it (1.25 and 1.39 shapes both read). */
+export interface LogEvent {
+  logId: number;
+  type: string;
+  action: string;
+  ns: number;
+  title: string;
+  pageId: number;
+  user: string;
+  userId: number;
+  timestamp: string;
+  comment: string;
+  /** the entry's parameters: 1.39's `params`, or 1.25's member named after the log type */
+  params: Record<string, unknown>;
+}
+
+export interface ChangeWindow {
+  changes: RecentChangeItem[];
+  /** parameters of the log rows among `changes`, by rc id */
+  logParams: Map<number, Record<string, unknown>>;
+  logs: LogEvent[];
+  /** the position after the window */
+  end: UpstreamPosition;
+  /** false when the window stopped at `maxChanges` and more changes follow */
+  complete: boolean;
+}
+
+/** The upstream's recent changes no longer reach back to the position: following would leave a gap. */
+export class ChangeGapError extends Error {
+  constructor(position: UpstreamPosition, oldest: string) {
+    super(
+      `the upstream's recent changes start at ${mwToIso(oldest)}, after this database's position ${mwToIso(position.timestamp)} ` +
+        `(rc ${position.rcid}): the changes between are gone ($wgRCMaxAge). Re-synchronise: import a fresh dump of the ` +
+        `upstream (dumpBackup.php --full --uploads, then wikiquery import), or follow into an empty database, which is filled from the API`,
+    );
+    this.name = 'ChangeGapError';
+  }
+}
+
+const RC_PROPS = 'title|ids|sizes|flags|user|userid|comment|timestamp|loginfo';
+
+function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : 0;
+}
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+}
+
+/** A recent change row, or an UpstreamError when the row lacks what every row has. */
+export function readChange(row: ApiAnswer): RecentChangeItem {
+  if (typeof row !== 'object' || row === null || typeof row.timestamp !== 'string' || num(row.rcid) <= 0 || typeof row.type !== 'string') {
+    throw new UpstreamError(`a malformed recent change: ${JSON.stringify(row).slice(0, 200)}`);
+  }
+  const change: RecentChangeItem = {
+    rcid: num(row.rcid),
+    type: row.type,
+    ns: num(row.ns),
+    title: str(row.title),
+    pageId: num(row.pageid),
+    revId: num(row.revid),
+    oldRevId: num(row.old_revid),
+    timestamp: isoToMw(row.timestamp),
+    user: str(row.user),
+    userId: num(row.userid),
+    comment: str(row.comment),
+    minor: row.minor !== undefined && row.minor !== false,
+    bot: row.bot !== undefined && row.bot !== false,
+    oldLen: num(row.oldlen),
+    newLen: num(row.newlen),
+  };
+  if (row.type === 'log') {
+    change.logId = num(row.logid);
+    change.logType = str(row.logtype);
+    change.logAction = str(row.logaction);
+  }
+  return change;
+}
+
+/** The parameters of a log row or entry, as 1.39 (`params`/`logparams`) or 1.25 (a member named after the type) gives them. */
+export function logParamsOf(row: ApiAnswer, type: string): Record<string, unknown> {
+  const p = row.logparams ?? row.params ?? row[type];
+  const out: Record<string, unknown> = {};
+  if (p !== null && typeof p === 'object' && !Array.isArray(p)) Object.assign(out, p);
+  // 1.25's move: {"new_ns":0,"new_title":"B","suppressedredirect":""}
+  if (out.new_title !== undefined && out.target_title === undefined) {
+    out.target_title = out.new_title;
+    out.target_ns = out.new_ns;
+  }
+  if (row.suppressedredirect !== undefined || out.suppressedredirect !== undefined) out.suppressredirect = '';
+  return out;
+}
+
+export function readLogEvent(row: ApiAnswer): LogEvent {
+  if (typeof row !== 'object' || row === null || num(row.logid) <= 0 || typeof row.timestamp !== 'string' || typeof row.type !== 'string') {
+    throw new UpstreamError(`a malformed log entry: ${JSON.stringify(row).slice(0, 200)}`);
+  }
+  return {
+    logId: num(row.logid),
+    type: row.type,
+    action: str(row.action),
+    ns: num(row.ns),
+    title: str(row.title),
+    pageId: num(row.logpage ?? row.pageid),
+    user: str(row.user),
+    userId: num(row.userid),
+    timestamp: isoToMw(row.timestamp),
+    comment: str(row.comment),
+    params: logParamsOf(row, row.type),
+  };
+}
+
+function after(ts: string, id: number, pos: { timestamp: string; id: number }): boolean {
+  return ts > pos.timestamp || (ts === pos.timestamp && id > pos.id);
+}
+
+/** The upstream's newest change and log entry: where following starts on a database filled from the API. */
+export async function newestPosition(client: UpstreamClient): Promise<UpstreamPosition> {
+  const rc = await client.call({ action: 'query', list: 'recentchanges', rcprop: 'ids|timestamp', rcdir: 'older', rclimit: 1 });
+  const le = await client.call({ action: 'query', list: 'logevents', leprop: 'ids|timestamp', ledir: 'older', lelimit: 1 });
+  const row = rc.query?.recentchanges?.[0];
+  const log = le.query?.logevents?.[0];
+  return {
+    api: client.api,
+    timestamp: row ? isoToMw(str(row.timestamp)) : log ? isoToMw(str(log.timestamp)) : '19700101000000',
+    rcid: row ? num(row.rcid) : 0,
+    logid: log ? num(log.logid) : 0,
+  };
+}
+
+/**
+ * Fails with ChangeGapError when the upstream's oldest recent change is newer than the position and is
+ * not the change right after it: the changes between were purged.
+ */
+export async function checkReach(client: UpstreamClient, position: UpstreamPosition): Promise<void> {
+  const rc = await client.call({ action: 'query', list: 'recentchanges', rcprop: 'ids|timestamp', rcdir: 'newer', rclimit: 1 });
+  const oldest = rc.query?.recentchanges?.[0];
+  if (oldest === undefined) return;
+  const ts = isoToMw(str(oldest.timestamp));
+  if (ts > position.timestamp && (position.rcid === 0 || num(oldest.rcid) > position.rcid + 1)) throw new ChangeGapError(position, ts);
+}
+
+/** The changes after `position`, at most `maxChanges` of them (a whole second's changes may exceed it by their count). */
+export async function readWindow(client: UpstreamClient, position: UpstreamPosition, maxChanges: number): Promise<ChangeWindow> {
+  const changes: RecentChangeItem[] = [];
+  const logParams = new Map<number, Record<string, unknown>>();
+  let complete = true;
+  const start = mwToIso(position.timestamp);
+  const from = { timestamp: position.timestamp, id: position.rcid };
+  rows: for await (const answer of client.continued({
+    action: 'query',
+    list: 'recentchanges',
+    rcprop: RC_PROPS,
+    rcdir: 'newer',
+    rcstart: start,
+    rclimit: 'max',
+  })) {
+    const rows = answer.query?.recentchanges;
+    if (!Array.isArray(rows)) throw new UpstreamError(`${client.api}: list=recentchanges answered without its list`);
+    for (const row of rows) {
+      const change = readChange(row);
+      if (!after(change.timestamp, change.rcid, from)) continue;
+      if (changes.length >= maxChanges && change.timestamp !== changes[changes.length - 1].timestamp) {
+        complete = false;
+        break rows;
+      }
+      changes.push(change);
+      if (change.type === 'log') logParams.set(change.rcid, logParamsOf(row, change.logType ?? ''));
+    }
+  }
+  changes.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.rcid - b.rcid));
+  const last = changes[changes.length - 1];
+  const endTs = last ? last.timestamp : position.timestamp;
+
+  const logs: LogEvent[] = [];
+  for await (const answer of client.continued({
+    action: 'query',
+    list: 'logevents',
+    leprop: 'ids|title|type|user|userid|timestamp|comment|details',
+    ledir: 'newer',
+    lestart: start,
+    lelimit: 'max',
+  })) {
+    const rows = answer.query?.logevents;
+    if (!Array.isArray(rows)) throw new UpstreamError(`${client.api}: list=logevents answered without its list`);
+    let past = false;
+    for (const row of rows) {
+      const entry = readLogEvent(row);
+      if (entry.logId <= position.logid) continue;
+      // a window cut short ends at its last change's second: entries after it come with the next window
+      if (!complete && entry.timestamp > endTs) {
+        past = true;
+        break;
+      }
+      logs.push(entry);
+    }
+    if (past) break;
+  }
+  logs.sort((a, b) => a.logId - b.logId);
+  const end: UpstreamPosition = {
+    api: position.api,
+    // the newest change's second, even when log entries are newer: a change of a second between could
+    // still come; the log entries already read are told apart by their ids
+    timestamp: endTs,
+    rcid: last ? last.rcid : position.rcid,
+    logid: logs.length > 0 ? logs[logs.length - 1].logId : position.logid,
+  };
+  return { changes, logParams, logs, end, complete };
+}
