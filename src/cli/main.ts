@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * The `wikiquery` command: `import` loads a dump into a database file, `serve` answers api.php from it.
+ * The `wikiquery` command: `import` loads a dump into a database file, `serve` answers api.php from it,
+ * `follow` keeps it current with a running MediaWiki.
  * Exit codes: 0 success, 1 the command failed, 2 the command line is wrong.
  */
 import { runServeCommand, SERVE_COMMAND } from './serve-command.js';
 import { IMPORT_COMMAND, runImportCommand } from './import-command.js';
+import { FOLLOW_COMMAND, runFollowCommand } from './follow-command.js';
 import { packageVersion } from './args.js';
 
 const USAGE = `usage: wikiquery <command> [options]
@@ -12,6 +14,7 @@ const USAGE = `usage: wikiquery <command> [options]
 commands:
   wikiquery ${IMPORT_COMMAND.synopsis}
   wikiquery ${SERVE_COMMAND.synopsis}
+  wikiquery ${FOLLOW_COMMAND.synopsis}
 
   wikiquery <command> --help   the command's options (each also settable as WIKIQUERY_<OPTION>)
   wikiquery --version`;
@@ -30,6 +33,7 @@ function printUsage(): number {
 const COMMANDS = new Map<string, (args: string[]) => number | Promise<number>>([
   ['import', runImportCommand],
   ['serve', runServeCommand],
+  ['follow', runFollowCommand],
   ['-V', printVersion],
   ['--version', printVersion],
   ['version', printVersion],
