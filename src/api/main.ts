@@ -80,7 +80,13 @@ export class ApiMain {
     readonly store: Store,
     readonly wiki: Wiki,
     readonly registry: Registry,
-    readonly opts: { debug?: boolean; cors?: CorsPolicy; maxResultSize?: number } = {},
+    readonly opts: {
+      debug?: boolean;
+      cors?: CorsPolicy;
+      maxResultSize?: number;
+      /** seconds the database is behind the wiki it follows (`maxlag`; 0: not following) */
+      lag?: () => number;
+    } = {},
   ) {
     this.actions = new Map(registry.actions.map((m) => [m.name, m]));
     this.mainParams = MAIN_PARAMS([...this.actions.keys()].sort());
@@ -134,10 +140,14 @@ export class ApiMain {
       }
       mainParams = extractParams(this.mainParams, '', { raw, used: state.used }, state.sink('main'));
       if (mainParams.requestid !== undefined) state.result.set('requestid', mainParams.requestid);
-      if (mainParams.maxlag !== undefined && 0 > mainParams.maxlag) {
-        headers['Retry-After'] = String(Math.max(mainParams.maxlag, 5));
-        headers['X-Database-Lag'] = '0';
-        throw new ApiError('maxlag', texts.maxlag(0));
+      if (mainParams.maxlag !== undefined) {
+        // ApiMain::checkMaxLag: the lag of a followed database is the replication lag a bot waits on
+        const lag = this.opts.lag?.() ?? 0;
+        if (lag > mainParams.maxlag) {
+          headers['Retry-After'] = String(Math.max(mainParams.maxlag, 5));
+          headers['X-Database-Lag'] = String(lag);
+          throw new ApiError('maxlag', texts.maxlag(lag));
+        }
       }
       const module = this.actions.get(mainParams.action)!;
       if (mainParams.assert === 'user') throw new ApiError('assertuserfailed', texts.assertUser());

@@ -9,7 +9,8 @@
  * back to the database's position (the message says how to re-synchronise) or the first contact fails.
  */
 import { importWiki } from '../importer/import.js';
-import { openStore } from '../store/open.js';
+import { openFollowStatusWriter, openStore } from '../store/open.js';
+import type { FollowStatusWriter } from '../store/follow-status.js';
 import { ChangeGapError } from '../follow/changes.js';
 import { follow, type FollowUpdater } from '../follow/follower.js';
 import { batchLimit, dumpUpstream } from '../follow/initial-fill.js';
@@ -133,6 +134,7 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   let updater: FollowUpdater | undefined;
+  let statusWriter: FollowStatusWriter | undefined;
   try {
     const limit = await batchLimit(client);
     let filledAt: Parameters<typeof follow>[0]['filledAt'];
@@ -158,6 +160,8 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
     if (controller.signal.aborted) return 0;
     const opened = await openUpdater(db, { log, filesDir });
     updater = opened;
+    const writer = openFollowStatusWriter(db);
+    statusWriter = writer;
     await follow({
       client,
       filesDir,
@@ -168,6 +172,7 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
       updater: opened,
       newestStored: async () => null,
       filledAt,
+      report: (status) => writer.write(status),
       log: (line) => (line.startsWith('batch:') ? progress(line) : log(line)),
       signal: controller.signal,
     });
@@ -177,6 +182,7 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
     process.stderr.write(`wikiquery follow: ${known ? (e as Error).message : `${db}: ${(e as Error).message ?? String(e)}`}\n`);
     return 1;
   } finally {
+    statusWriter?.close();
     updater?.close();
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

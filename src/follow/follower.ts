@@ -36,6 +36,8 @@ export interface FollowStatus {
   errors: number;
   backlog: number;
   lastError: string;
+  /** the longest the follower goes without writing its status */
+  heartbeatSeconds: number;
 }
 
 export interface FollowerOptions {
@@ -101,12 +103,18 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
     errors: 0,
     backlog: updater.refreshBacklog(),
     lastError: '',
+    heartbeatSeconds: Math.max(60, opts.interval * 2),
   };
+  // each write of the status is a commit, after which every server reopens the database: written when
+  // something happened, else once a heartbeat
+  let reported = 0;
   let failures = 0;
   let reportsDue = 0;
   let changedSinceReports = false;
   for (let poll = 0; !signal.aborted && (opts.maxPolls === undefined || poll < opts.maxPolls); poll++) {
     let caughtUp = true;
+    let happened = poll === 0;
+    const backlogBefore = status.backlog;
     try {
       if (failures > 0) await checkReach(client, position);
       const window = await readWindow(client, position, opts.maxChanges ?? 500);
@@ -119,6 +127,7 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
         position = window.end;
         status.changesApplied += window.changes.length;
         status.batchesApplied++;
+        happened = true;
         log(progressLine(window.changes.length, items, position, window.complete, Date.now() - started));
       }
       if (window.changes.length > 0) changedSinceReports = true;
@@ -139,10 +148,13 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
       failures++;
       status.errors++;
       status.lastError = (e as Error).message;
+      happened = true;
       log(`error: ${(e as Error).message}; nothing of this batch was applied, reading it again`);
     }
     status.checkedAt = new Date().toISOString();
-    if (opts.report !== undefined) {
+    if (status.backlog !== backlogBefore || !caughtUp) happened = true;
+    if (opts.report !== undefined && (happened || Date.now() - reported >= status.heartbeatSeconds * 1000)) {
+      reported = Date.now();
       try {
         await opts.report(status);
       } catch (e) {

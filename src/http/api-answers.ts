@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApiMain, Registry } from '../api/main.js';
 import type { Generations } from './generations.js';
+import type { LiveDatabase } from './live-database.js';
 import type { CachedAnswer, Entry, ResponseCache } from './response-cache.js';
 import { requestLabels, type Metrics, type RequestLabels } from './metrics.js';
 import { decodeParams } from './params.js';
@@ -52,6 +53,8 @@ export class ApiAnswers {
     private readonly generations: Generations<ServedApi>,
     private readonly cache: ResponseCache,
     private readonly metrics: Metrics,
+    /** the database's changes made in place, looked for before each request */
+    private readonly live?: LiveDatabase,
   ) {
     this.actionNames = new Set(registry.actions.map((m) => m.name));
     this.queryNames = new Set(registry.query.map((m) => m.name));
@@ -70,6 +73,9 @@ export class ApiAnswers {
    * undefined; hits and misses are counted.
    */
   fromCache(method: string, origin: boolean, base: string, ip: string, url: string): Entry | null | undefined {
+    // every request passes here first (both paths): a change committed meanwhile empties the cache now,
+    // and until the database is reopened on it answers are neither taken from the cache nor kept
+    if (this.live?.check()) return null;
     if (!this.cache.enabled || method !== 'GET' || origin) return null;
     const hit = this.cache.get(base, url) ?? this.cache.get(`${ip} ${base}`, url);
     this.metrics.cache(hit !== undefined);
@@ -87,6 +93,8 @@ export class ApiAnswers {
     const { raw, phpArrays } = decodeParams(queryStart < 0 ? '' : url.slice(queryStart + 1), call.body);
     const labels = requestLabels(raw, this.actionNames, this.queryNames);
     const headers = textHeaders(call.headers);
+    // after a change, the answer waits for the database reopened on it
+    if (this.live?.reopeningNow) await this.live.settled();
     // Generations.using inlined: no closure per request
     const generations = this.generations;
     const gen = generations.acquire();
@@ -98,7 +106,7 @@ export class ApiAnswers {
     }
     const error = res.headers['MediaWiki-API-Error'] !== undefined;
     // an answer computed on a database that has since been replaced is not kept
-    if (cacheable && res.cacheable && gen === generations.current) {
+    if (cacheable && res.cacheable && gen === generations.current && !this.live?.reopeningNow) {
       const answer: CachedAnswer = {
         status: res.status,
         headers: res.headers,

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ImportIdentity } from './generations.js';
+import type { FollowStatusRecord } from '../store/follow-status.js';
 
 export interface HealthSource {
   stopping(): boolean;
@@ -13,6 +14,10 @@ export interface HealthSource {
   generation(): number;
   /** a read of the database (throws when it cannot be read) */
   probe(): Promise<void> | void;
+  /** the follower's status, when a follower writes to the database */
+  follow(): Promise<FollowStatusRecord | null>;
+  /** the lag now, in seconds */
+  lag(): number;
 }
 
 const started = Date.now();
@@ -34,6 +39,22 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
         // which process answered: with --workers, each worker is one
         pid: process.pid,
       };
+      const follow = await source.follow();
+      if (follow !== null) {
+        Object.assign(base, {
+          follow: {
+            upstream: follow.upstream,
+            position: follow.position,
+            lag: source.lag(),
+            checked: follow.checkedAt,
+            changesApplied: follow.changesApplied,
+            batchesApplied: follow.batchesApplied,
+            errors: follow.errors,
+            lastError: follow.lastError,
+            backlog: follow.backlog,
+          },
+        });
+      }
       if (source.stopping()) return reply.code(503).send(JSON.stringify({ status: 'stopping', ...base }));
       try {
         await source.probe();

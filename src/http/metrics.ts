@@ -9,6 +9,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import type { FollowStatusRecord } from '../store/follow-status.js';
+import { mwToEpochMs } from '../wiki/timestamps.js';
 
 export interface RequestLabels {
   action: string;
@@ -227,6 +229,46 @@ export class Metrics {
     });
     const registry = this.registry;
     this.text = shared ? shared(registry) : () => registry.metrics();
+  }
+
+  /** The follower's figures (src/http/live-database.ts), present while a follower reports to the database. */
+  follow(source: { refresh(): Promise<void>; status(): FollowStatusRecord | null; lagSeconds(): number }): void {
+    const registers = [this.registry];
+    const figure = (name: string, help: string, value: (s: FollowStatusRecord) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        // the follower's figures: every worker reads the same
+        aggregator: 'max',
+        collect() {
+          const status = source.status();
+          if (status === null) this.reset();
+          else this.set(value(status));
+        },
+      });
+    new Gauge({
+      name: 'wikiquery_follow_info',
+      help: 'the upstream wiki a follower keeps this database current with (its api.php)',
+      labelNames: ['upstream'],
+      registers,
+      aggregator: 'max',
+      // collected first: the figures below read what it refreshed
+      async collect() {
+        await source.refresh();
+        const status = source.status();
+        this.reset();
+        if (status !== null) this.set({ upstream: status.upstream }, 1);
+      },
+    });
+    figure('wikiquery_follow_lag_seconds', 'seconds the database is behind the upstream', () => source.lagSeconds());
+    figure('wikiquery_follow_position_timestamp_seconds', "the upstream's newest change applied (Unix time)", (s) =>
+      Math.floor(mwToEpochMs(s.position.timestamp) / 1000),
+    );
+    figure('wikiquery_follow_changes_applied', 'upstream changes the follower has applied since it started', (s) => s.changesApplied);
+    figure('wikiquery_follow_batches_applied', 'batches the follower has applied since it started', (s) => s.batchesApplied);
+    figure('wikiquery_follow_errors', 'failed polls of the follower since it started (each retried)', (s) => s.errors);
+    figure('wikiquery_follow_backlog_pages', 'pages waiting to be re-analysed after a page they transclude changed', (s) => s.backlog);
   }
 
   request(labels: RequestLabels, status: number, error: boolean, seconds: number): void {

@@ -31,6 +31,7 @@ import { DEFAULT_LOAD_LIMITS, createLoadShedding, type LoadLimits, type LoadStat
 import { createLogger } from './logger.js';
 import { Metrics, type SharedMetrics } from './metrics.js';
 import { Reloads, type ReloadResult } from './reload.js';
+import { LiveDatabase } from './live-database.js';
 import { registerRequestLog } from './request-log.js';
 import { ResponseCache } from './response-cache.js';
 import { GracefulClose } from './shutdown.js';
@@ -98,6 +99,8 @@ export interface WikiServer {
 
 export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const registry = createRegistry();
+  // set below, once the first generation exists; ApiMain asks it for the lag at request time
+  let live: LiveDatabase | undefined;
   const generations = await Generations.start(opts.store, async (store): Promise<ServedApi> => {
     const wiki = await Wiki.forServing(store.site, store.relations, opts.interwiki);
     return {
@@ -105,6 +108,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
         debug: opts.debug,
         cors: opts.cors,
         maxResultSize: opts.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE,
+        lag: () => live?.lagSeconds() ?? 0,
       }),
     };
   });
@@ -124,7 +128,14 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     },
     opts.sharedMetrics,
   );
-  const answers = new ApiAnswers(registry, generations, cache, metrics);
+  const reloads = new Reloads(generations, opts.openStore, cache, metrics);
+  live = new LiveDatabase(generations, cache, opts.openStore === undefined ? undefined : () => reloads.reload(), (message) =>
+    log.warn(message),
+  );
+  await live.start();
+  const liveDatabase = live;
+  metrics.follow(liveDatabase);
+  const answers = new ApiAnswers(registry, generations, cache, metrics, liveDatabase);
   const encoder = new AnswerEncoder(cache);
   const baseUrls = new BaseUrls();
 
@@ -143,6 +154,8 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     identity: () => generations.current.identity,
     generation: () => generations.current.number,
     probe: () => generations.using((gen) => gen.store.pages.byIds([1])).then(() => undefined),
+    follow: () => liveDatabase.refresh().then(() => liveDatabase.status()),
+    lag: () => liveDatabase.lagSeconds(),
   });
   metrics.register(app);
   new DirectPath({
@@ -158,7 +171,6 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   registerRequestLog(app, metrics, log);
   registerFallbackAnswers(app, baseUrls);
 
-  const reloads = new Reloads(generations, opts.openStore, cache, metrics);
   return {
     app,
     get store() {

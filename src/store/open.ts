@@ -6,6 +6,8 @@
 import fs from 'node:fs';
 import type { Store } from './store.js';
 import { openSqliteStore } from './sqlite/index.js';
+import { openSqliteFollowStatusWriter } from './sqlite/follow-status-writer.js';
+import type { FollowStatusWriter } from './follow-status.js';
 import type { ImportReader, ImportWriter } from './import-writer.js';
 import { openSqliteImportReader } from './sqlite/import/reader.js';
 import { openSqliteImportWriter, sqliteImportTargetProblem } from './sqlite/import/writer.js';
@@ -144,4 +146,11 @@ export function watchStoreLocation(location: string, intervalMs: number, onRepla
   };
   fs.watchFile(where.path, { interval: intervalMs, persistent: false }, listener);
   return { close: () => fs.unwatchFile(where.path, listener) };
+}
+
+/** The follower's writer of its status (src/store/follow-status.ts) into the database at `location`. */
+export function openFollowStatusWriter(location: string): FollowStatusWriter {
+  const where = parseStoreLocation(location);
+  if (where.backend === 'postgres') throw new Error(`--db ${location}: following into PostgreSQL is not implemented yet`);
+  return openSqliteFollowStatusWriter(where.path);
 }

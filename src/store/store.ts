@@ -34,5 +34,13 @@ export interface Store {
   parserCache: ParserCacheStore;
   /** bytes the served import takes (the SQLite file; the PostgreSQL schema's tables and indexes) */
   sizeBytes(): Promise<number>;
+  /**
+   * How often another process has committed to the database in place since this store opened it (an
+   * incremental update: `follow`, `import --update`; 0: never), read before each request; null when the
+   * backend cannot say it without a round trip. SQLite: PRAGMA data_version (one step of a prepared statement).
+   */
+  changeCounter(): number | null;
+  /** a row of the meta table as it is now (not as it was when the store was opened) */
+  liveMeta(key: string): Promise<string | undefined>;
   close(): void;
 }

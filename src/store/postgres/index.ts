@@ -75,6 +75,9 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
             [db.schema],
           )) ?? 0,
         ),
+      // the served schema is replaced whole (watched apart); nothing writes it in place yet
+      changeCounter: () => null,
+      liveMeta: (key) => db.value<string>('Store.liveMeta', 'SELECT value FROM meta WHERE key = $1', [key]),
       close: () => void db.close(),
     };
   } catch (e) {

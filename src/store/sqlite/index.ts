@@ -27,6 +27,12 @@ export function openSqliteStore(file: string, opts: { debug?: boolean } = {}): S
 
 /** The Store over an open connection (the served file, or an import's own database while it runs). */
 export function storeOn(db: Db, sizeBytes: () => Promise<number>, close: () => void): Store {
+  // counted from the store's opening, before the site facts below are read: 0 while nothing was committed since.
+  // Only a file in WAL mode is written in place while served (the others are held under an exclusive lock)
+  const dataVersion = db.raw.prepare('PRAGMA data_version').pluck();
+  const opened = dataVersion.get() as number;
+  const inPlace = db.raw.pragma('journal_mode', { simple: true }) === 'wal';
+  const metaValue = db.raw.prepare('SELECT value FROM meta WHERE key = ?').pluck();
   return {
     site: readSqliteSiteStore(db),
     pages: new SqlitePageStore(db),
@@ -42,6 +48,8 @@ export function storeOn(db: Db, sizeBytes: () => Promise<number>, close: () => v
     search: new SqliteSearchStore(db),
     parserCache: new SqliteParserCacheStore(db),
     sizeBytes,
+    changeCounter: inPlace ? () => (dataVersion.get() as number) - opened : () => null,
+    liveMeta: async (key) => metaValue.get(key) as string | undefined,
     close,
   };
 }

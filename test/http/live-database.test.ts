@@ -1,0 +1,130 @@
+/**
+ * Serving a database that is changed in place (a follower or `import --update` writing to an SQLite file
+ * in WAL mode): each commit is seen by the next request without a restart, the response cache never
+ * gives an answer from before it, and the follower's status written into meta is reported by /health and
+ * /metrics and answers `maxlag` as 1.25's ApiMain::checkMaxLag does.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { openFollowStatusWriter } from '../../src/store/open.js';
+import type { FollowStatusRecord } from '../../src/store/follow-status.js';
+import { demoDatabase, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
+import { describeOrSkip } from '../helpers/skip.js';
+
+const postgres = process.env.WIKIQUERY_TEST_DB === 'postgres';
+
+function status(o: Partial<FollowStatusRecord>): FollowStatusRecord {
+  return Object.assign(
+    {
+      upstream: 'https://wiki.example.org/w/api.php',
+      position: { timestamp: '20261207120000', rcid: 42, logid: 7 },
+      lagSeconds: 0,
+      checkedAt: new Date().toISOString(),
+      heartbeatSeconds: 60,
+      changesApplied: 120,
+      batchesApplied: 3,
+      errors: 1,
+      backlog: 5,
+      lastError: '',
+    },
+    o,
+  );
+}
+
+describeOrSkip('a database changed while it is served', { skip: postgres ? 'changes in place are made to SQLite files' : false }, () => {
+  let dir: string;
+  let db: string;
+  let server: DemoServer;
+  let writer: Database.Database;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-live-'));
+    db = path.join(dir, 'live.sqlite');
+    fs.copyFileSync((await demoDatabase()).db, db);
+    writer = new Database(db);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('busy_timeout = 5000');
+    server = await startDemoServer({ db });
+  });
+  after(async () => {
+    await server.close();
+    writer.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers from each commit on, never from the cache of before it', async () => {
+    const params = { action: 'query', list: 'allpages', aplimit: 500, continue: '' };
+    const titles = async () => ((await server.get(params)).json.query.allpages as Array<{ title: string }>).map((p) => p.title);
+    const before = await titles();
+    assert.deepEqual(await titles(), before, 'the second answer is the cached first');
+    const row = writer.prepare('SELECT page_id, page_title FROM page WHERE page_namespace = 0 ORDER BY page_title LIMIT 1').get() as {
+      page_id: number;
+      page_title: string;
+    };
+    writer.prepare("UPDATE page SET page_title = 'Live_change_title' WHERE page_id = ?").run(row.page_id);
+    const after1 = await titles();
+    assert.ok(after1.includes('Live change title'), 'the renamed page is listed at once');
+    assert.ok(!after1.includes(row.page_title.replace(/_/g, ' ')));
+    writer.prepare('UPDATE page SET page_title = ? WHERE page_id = ?').run(row.page_title, row.page_id);
+    assert.deepEqual(await titles(), before);
+  });
+
+  it('reopens the database on a change: facts read at opening are read again', async () => {
+    const sitename = async () => (await server.get({ action: 'query', meta: 'siteinfo' })).json.query.general.sitename as string;
+    const generation = server.server.generation;
+    const old = await sitename();
+    const siteinfo = JSON.parse(writer.prepare("SELECT value FROM meta WHERE key = 'siteinfo'").pluck().get() as string);
+    writer
+      .prepare("UPDATE meta SET value = ? WHERE key = 'siteinfo'")
+      .run(JSON.stringify(Object.assign({}, siteinfo, { sitename: 'Жива вікі' })));
+    assert.equal(await sitename(), 'Жива вікі');
+    assert.ok(server.server.generation > generation);
+    writer.prepare("UPDATE meta SET value = ? WHERE key = 'siteinfo'").run(JSON.stringify(siteinfo));
+    assert.equal(await sitename(), old);
+  });
+
+  it("reports the follower's status in /health and /metrics, and answers maxlag from its lag", async () => {
+    const follower = openFollowStatusWriter(db);
+    try {
+      await follower.write(status({ lagSeconds: 7 }));
+      const ok = await server.get({ action: 'query', meta: 'siteinfo', maxlag: 10 });
+      assert.equal(ok.json.error, undefined);
+      const lagged = await server.get({ action: 'query', meta: 'siteinfo', maxlag: 5 });
+      assert.deepEqual(lagged.json.error.code, 'maxlag');
+      assert.equal(lagged.json.error.info, 'Waiting for a database server: 7 seconds lagged');
+      assert.equal(lagged.headers.get('mediawiki-api-error'), 'maxlag');
+      assert.equal(lagged.headers.get('retry-after'), '5');
+      assert.equal(lagged.headers.get('x-database-lag'), '7');
+
+      const base = server.url.replace(/\/api\.php$/, '');
+      const health = await (await fetch(`${base}/health`)).json();
+      assert.deepEqual(health.follow, {
+        upstream: 'https://wiki.example.org/w/api.php',
+        position: { timestamp: '20261207120000', rcid: 42, logid: 7 },
+        lag: 7,
+        checked: health.follow.checked,
+        changesApplied: 120,
+        batchesApplied: 3,
+        errors: 1,
+        lastError: '',
+        backlog: 5,
+      });
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      assert.match(metrics, /^wikiquery_follow_lag_seconds 7$/m);
+      assert.match(metrics, /^wikiquery_follow_info\{upstream="https:\/\/wiki\.example\.org\/w\/api\.php"\} 1$/m);
+      assert.match(metrics, /^wikiquery_follow_changes_applied 120$/m);
+      assert.match(metrics, /^wikiquery_follow_backlog_pages 5$/m);
+
+      // a follower that stopped writing: its lag grows with the status's age
+      await follower.write(status({ lagSeconds: 2, checkedAt: new Date(Date.now() - 1000_000).toISOString() }));
+      const stale = await (await fetch(`${base}/health`)).json();
+      assert.ok(stale.follow.lag >= 1002 && stale.follow.lag < 1010, String(stale.follow.lag));
+    } finally {
+      follower.close();
+    }
+  });
+});
