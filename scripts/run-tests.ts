@@ -27,10 +27,10 @@ const concurrency = process.env.WIKIQUERY_TEST_CONCURRENCY ?? '2';
 
 /**
  * Test files that load the server to its limits (request queues, slow clients, idle timers) and judge
- * it by how it holds up: run after the others, one at a time, so another file's load does not trip their
- * time limits.
+ * it by how it holds up, and the follow tests, which wait for a real MediaWiki's changes to arrive: run
+ * after the others, one at a time, so another file's load does not trip their time limits.
  */
-const RUN_ALONE = ['http/abuse.test.js', 'http/hit-path.test.js'];
+const RUN_ALONE = ['http/abuse.test.js', 'http/hit-path.test.js', 'follow/follow.test.js'];
 
 /**
  * What makes a test file's answers depend on the pass: it reads which store the pass uses, or serves or

@@ -44,7 +44,10 @@ function sha1(b: Buffer): string {
   return createHash('sha1').update(b).digest('hex');
 }
 
-describeOrSkip('follow: a real MediaWiki', { skip: typeof env === 'string' ? env : false, timeout: 300_000 }, () => {
+const skip =
+  typeof env === 'string' ? env : process.env.WIKIQUERY_TEST_DB === 'postgres' ? 'following into PostgreSQL is not implemented yet' : false;
+
+describeOrSkip('follow: a real MediaWiki', { skip, timeout: 300_000 }, () => {
   const wiki = env as Exclude<typeof env, string>;
   const run = randomBytes(3).toString('hex');
   let editor: UpstreamEditor;
