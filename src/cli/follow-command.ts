@@ -138,6 +138,7 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
   try {
     const limit = await batchLimit(client);
     let filledAt: Parameters<typeof follow>[0]['filledAt'];
+    let filledWith: Parameters<typeof follow>[0]['filledWith'];
     if (!(await storedDatabase(db))) {
       log(`${db}: no wiki yet; filling it from ${client.api}`);
       const fill = await dumpUpstream(client, { filesDir, log });
@@ -156,6 +157,7 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
         fill.cleanup();
       }
       filledAt = fill.position;
+      filledWith = fill.users;
     }
     if (controller.signal.aborted) return 0;
     const opened = await openUpdater(db, { log, filesDir });
@@ -172,6 +174,7 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
       updater: opened,
       newestStored: async () => null,
       filledAt,
+      filledWith,
       report: (status) => writer.write(status),
       log: (line) => (line.startsWith('batch:') ? progress(line) : log(line)),
       signal: controller.signal,

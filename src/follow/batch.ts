@@ -2,14 +2,14 @@
  * One window of upstream changes → the UpdateItems of one batch, in the order the updater applies them:
  * for each change, what it did (a deletion in place; a page's revisions, oldest first, then the page with
  * its current title and newest revision, at the last change of the window that touched it; a file's
- * bytes fetched and checked), the recent-change rows themselves, the window's log entries and new
- * accounts, and the position reached. Pages are taken as they are upstream when the batch is read, so a
+ * bytes fetched and checked), the recent-change rows themselves, the window's log entries among them in
+ * the upstream's order, the new accounts, and the position reached. Pages are taken as they are upstream when the batch is read, so a
  * change that a later one undid is never applied half: the later one is already in the page.
  */
 import path from 'node:path';
 import type { DumpPage, DumpRevision, DumpUpload } from '../importer/dump-reader.js';
 import type { UpdateItem } from '../importer/update-items.js';
-import type { ChangeWindow } from './changes.js';
+import type { ChangeWindow, LogEvent } from './changes.js';
 import { fetchUsers, filePath, fileVersions, PageFetcher, type FetchedPage } from './fetch.js';
 import { logParamsToRaw } from './log-params.js';
 import type { UpstreamClient } from './upstream-client.js';
@@ -69,6 +69,8 @@ export async function buildBatch(window: ChangeWindow, opts: BatchOptions): Prom
       }
       case 'delete/delete':
         deletions.set(i, { type: 'deletion', pageId: c.pageId, ns: c.ns, title: c.title });
+        // whether it was undeleted since (the page is back under its id): then it is not removed
+        wants.titleTouch.set(c.title, Math.max(i, wants.titleTouch.get(c.title) ?? -1));
         break;
       case 'delete/restore':
       case 'import/upload':
@@ -99,10 +101,20 @@ export async function buildBatch(window: ChangeWindow, opts: BatchOptions): Prom
   await fetcher.revisions(revids);
   for (const h of histories) await fetcher.history(h.ref, h.since);
   await fetcher.info([...wants.lastTouch.keys()], [...wants.titleTouch.keys()]);
-  // pages whose newest revision was made after the window was read: that revision too, so each page item carries one it has
-  const latest: number[] = [];
-  for (const p of fetcher.pages.values()) if (p.lastRevId > 0 && !p.revisions.has(p.lastRevId)) latest.push(p.lastRevId);
-  if (latest.length > 0) await fetcher.revisions(latest);
+  // pages edited again after the window was read: their revisions up to the newest, so that a page item
+  // carries a revision the batch has and no revision between is left out of the history
+  for (const p of [...fetcher.pages.values()]) {
+    if (p.lastRevId === 0 || p.revisions.has(p.lastRevId)) continue;
+    let since = '';
+    for (const r of p.revisions.values()) if (r.timestamp > since) since = r.timestamp;
+    await fetcher.history({ pageid: p.id }, since === '' ? undefined : since);
+  }
+
+  // a deletion whose row came late, after the undeletion's (rc ids are taken after the actions): the page is
+  // back under the same id, so it stays, as it is now
+  for (const [i, deletion] of deletions) {
+    if (deletion.type === 'deletion' && deletion.pageId > 0 && fetcher.byTitle.get(deletion.title) === deletion.pageId) deletions.delete(i);
+  }
 
   // each existing page at the last change that touched it, by id or by a title it has now
   const emitAt = new Map<number, number>();
@@ -133,34 +145,49 @@ export async function buildBatch(window: ChangeWindow, opts: BatchOptions): Prom
     uploadsOf.set(title, { versions: f.versions, item });
   }
 
+  // log entries in the upstream's order among the changes: each before the change row that reports it
+  // (a deletion's entry removes the page at its title, so a restore after it must come after it too); the
+  // entries recent changes lack, by their time
   const items: UpdateItem[] = [];
+  let next = 0;
+  const logsUpTo = (c: { timestamp: string; logId?: number } | null) => {
+    while (next < window.logs.length) {
+      const log = window.logs[next];
+      if (c !== null && !(log.timestamp < c.timestamp || (c.logId !== undefined && log.logId <= c.logId))) break;
+      items.push(logItem(log));
+      next++;
+    }
+  };
   window.changes.forEach((c, i) => {
+    logsUpTo(c);
     const deletion = deletions.get(i);
     if (deletion !== undefined) items.push(deletion);
     for (const page of pagesAt.get(i) ?? []) pushPage(items, page, uploadsOf.get(page.title));
     items.push({ type: 'recentchange', change: c });
   });
-  for (const log of window.logs) {
-    items.push({
-      type: 'logitem',
-      logitem: {
-        id: log.logId,
-        timestamp: log.timestamp,
-        user: log.user,
-        userId: log.userId,
-        comment: log.comment,
-        type: log.type,
-        action: log.action,
-        logtitle: log.title,
-        params: logParamsToRaw(log.type, log.action, log.params),
-        deleted: 0,
-      },
-    });
-  }
+  logsUpTo(null);
   const newUsers = window.logs.filter((l) => l.type === 'newusers').map((l) => titleOf(l.title));
   if (newUsers.length > 0) for (const user of await fetchUsers(client, newUsers, opts.limit)) items.push({ type: 'user', user });
   items.push({ type: 'position', position: window.end });
   return items;
+}
+
+function logItem(log: LogEvent): UpdateItem {
+  return {
+    type: 'logitem',
+    logitem: {
+      id: log.logId,
+      timestamp: log.timestamp,
+      user: log.user,
+      userId: log.userId,
+      comment: log.comment,
+      type: log.type,
+      action: log.action,
+      logtitle: log.title,
+      params: logParamsToRaw(log.type, log.action, log.params),
+      deleted: 0,
+    },
+  };
 }
 
 function pushPage(items: UpdateItem[], page: FetchedPage, upload: { versions: DumpUpload[]; item: UpdateItem | null } | undefined): void {

@@ -123,6 +123,25 @@ function after(ts: string, id: number, pos: { timestamp: string; id: number }): 
   return ts > pos.timestamp || (ts === pos.timestamp && id > pos.id);
 }
 
+/**
+ * A log row's rc_id is taken when its deferred update runs, after the request has answered: two actions of
+ * one second (a deletion and the undeletion right after it) can get their rows in the wrong order. Within a
+ * second the log rows keep their places, in the order of their log ids, which are taken in the action.
+ */
+export function orderLogRows(changes: RecentChangeItem[]): void {
+  for (let i = 0; i < changes.length; ) {
+    let j = i;
+    while (j < changes.length && changes[j].timestamp === changes[i].timestamp) j++;
+    const slots: number[] = [];
+    for (let k = i; k < j; k++) if (changes[k].logId !== undefined) slots.push(k);
+    if (slots.length > 1) {
+      const rows = slots.map((k) => changes[k]).sort((a, b) => (a.logId ?? 0) - (b.logId ?? 0));
+      slots.forEach((k, n) => (changes[k] = rows[n]));
+    }
+    i = j;
+  }
+}
+
 /** The upstream's newest change and log entry: where following starts on a database filled from the API. */
 export async function newestPosition(client: UpstreamClient): Promise<UpstreamPosition> {
   const rc = await client.call({ action: 'query', list: 'recentchanges', rcprop: 'ids|timestamp', rcdir: 'older', rclimit: 1 });
@@ -149,13 +168,46 @@ export async function checkReach(client: UpstreamClient, position: UpstreamPosit
   if (ts > position.timestamp && (position.rcid === 0 || num(oldest.rcid) > position.rcid + 1)) throw new ChangeGapError(position, ts);
 }
 
+/**
+ * What the follower applied lately: MediaWiki writes a change's row after its request has answered
+ * (a deferred update) with the time the request began, so a row can appear after newer ones were read.
+ * Each window reads again from `OVERLAP_SECONDS` before the position and takes the rows and entries of
+ * that stretch it has not applied.
+ */
+export class RecentlyApplied {
+  readonly changes = new Map<number, string>();
+  readonly logs = new Map<number, string>();
+
+  add(window: ChangeWindow): void {
+    for (const c of window.changes) this.changes.set(c.rcid, c.timestamp);
+    for (const l of window.logs) this.logs.set(l.logId, l.timestamp);
+    const oldest = shiftSeconds(window.end.timestamp, -OVERLAP_SECONDS);
+    for (const map of [this.changes, this.logs]) for (const [id, ts] of map) if (ts < oldest) map.delete(id);
+  }
+}
+
+export const OVERLAP_SECONDS = 30;
+
+function shiftSeconds(ts: string, seconds: number): string {
+  return isoToMw(new Date(Date.parse(mwToIso(ts)) + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+}
+
 /** The changes after `position`, at most `maxChanges` of them (a whole second's changes may exceed it by their count). */
-export async function readWindow(client: UpstreamClient, position: UpstreamPosition, maxChanges: number): Promise<ChangeWindow> {
+export async function readWindow(
+  client: UpstreamClient,
+  position: UpstreamPosition,
+  maxChanges: number,
+  recent: RecentlyApplied = new RecentlyApplied(),
+): Promise<ChangeWindow> {
   const changes: RecentChangeItem[] = [];
   const logParams = new Map<number, Record<string, unknown>>();
   let complete = true;
-  const start = mwToIso(position.timestamp);
+  const overlapFrom = shiftSeconds(position.timestamp, -OVERLAP_SECONDS);
+  const start = mwToIso(overlapFrom);
   const from = { timestamp: position.timestamp, id: position.rcid };
+  // a row of the overlap the follower has not applied came late: it is new
+  const isNew = (c: RecentChangeItem) =>
+    after(c.timestamp, c.rcid, from) || (c.timestamp >= overlapFrom && !recent.changes.has(c.rcid) && recent.changes.size > 0);
   rows: for await (const answer of client.continued({
     action: 'query',
     list: 'recentchanges',
@@ -168,7 +220,7 @@ export async function readWindow(client: UpstreamClient, position: UpstreamPosit
     if (!Array.isArray(rows)) throw new UpstreamError(`${client.api}: list=recentchanges answered without its list`);
     for (const row of rows) {
       const change = readChange(row);
-      if (!after(change.timestamp, change.rcid, from)) continue;
+      if (!isNew(change)) continue;
       if (changes.length >= maxChanges && change.timestamp !== changes[changes.length - 1].timestamp) {
         complete = false;
         break rows;
@@ -178,7 +230,10 @@ export async function readWindow(client: UpstreamClient, position: UpstreamPosit
     }
   }
   changes.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.rcid - b.rcid));
-  const last = changes[changes.length - 1];
+  orderLogRows(changes);
+  // a late row of the overlap does not move the position back
+  const lastRow = changes[changes.length - 1];
+  const last = lastRow !== undefined && after(lastRow.timestamp, lastRow.rcid, from) ? lastRow : undefined;
   const endTs = last ? last.timestamp : position.timestamp;
 
   const logs: LogEvent[] = [];
@@ -195,7 +250,8 @@ export async function readWindow(client: UpstreamClient, position: UpstreamPosit
     let past = false;
     for (const row of rows) {
       const entry = readLogEvent(row);
-      if (entry.logId <= position.logid) continue;
+      if (entry.logId <= position.logid && !(entry.timestamp >= overlapFrom && recent.logs.size > 0 && !recent.logs.has(entry.logId)))
+        continue;
       // a window cut short ends at its last change's second: entries after it come with the next window
       if (!complete && entry.timestamp > endTs) {
         past = true;
@@ -212,7 +268,7 @@ export async function readWindow(client: UpstreamClient, position: UpstreamPosit
     // still come; the log entries already read are told apart by their ids
     timestamp: endTs,
     rcid: last ? last.rcid : position.rcid,
-    logid: logs.length > 0 ? logs[logs.length - 1].logId : position.logid,
+    logid: logs.length > 0 ? Math.max(position.logid, logs[logs.length - 1].logId) : position.logid,
   };
   return { changes, logParams, logs, end, complete };
 }

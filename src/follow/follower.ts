@@ -9,7 +9,7 @@
 import type { UpdateItem, UpstreamPosition } from '../importer/update-items.js';
 import { mwToEpochMs, mwToIso } from '../wiki/timestamps.js';
 import { buildBatch } from './batch.js';
-import { ChangeGapError, checkReach, readWindow } from './changes.js';
+import { ChangeGapError, checkReach, readWindow, RecentlyApplied } from './changes.js';
 import type { UpstreamClient } from './upstream-client.js';
 
 /** The incremental writer as the follower uses it (src/importer/update.ts). */
@@ -60,6 +60,8 @@ export interface FollowerOptions {
   newestStored: () => Promise<string | null>;
   /** the position of a fill that has not been stored yet */
   filledAt?: UpstreamPosition;
+  /** what the fill's dump could not carry (accounts without edits), applied with its position */
+  filledWith?: readonly UpdateItem[];
   /** each poll's status (written to the database's meta by the caller) */
   report?: (status: FollowStatus) => Promise<void>;
   log: (line: string) => void;
@@ -72,11 +74,12 @@ const MAX_BACKOFF_MS = 60_000;
 
 /** Where following starts, given what the database holds. */
 export async function startPosition(opts: FollowerOptions): Promise<{ position: UpstreamPosition; store: boolean }> {
+  // a database just filled from the API goes on from where the fill began
+  if (opts.filledAt !== undefined) return { position: opts.filledAt, store: true };
   const stored = opts.updater.position();
   const api = opts.client.api;
-  // a position this upstream's follower stored wins; --since places a database that has none (or came from a dump)
-  if (stored !== null && (stored.api === api || opts.since === undefined)) return { position: stored, store: false };
-  if (opts.filledAt !== undefined) return { position: opts.filledAt, store: true };
+  // a position a follower stored wins; --since places a database that has none, or only its dump's newest change
+  if (stored !== null && (stored.api !== '' || opts.since === undefined)) return { position: stored, store: false };
   if (opts.since !== undefined) return { position: { api, timestamp: opts.since, rcid: 0, logid: 0 }, store: false };
   const newest = await opts.newestStored();
   // rcid 0: the changes of that second are read again (an overlap is harmless: stored revisions are skipped)
@@ -87,11 +90,11 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
   const { client, updater, log, signal } = opts;
   const start = await startPosition(opts);
   let position = start.position;
-  if (start.store) await updater.apply([{ type: 'position', position }]);
-  if (position.api !== client.api) {
+  if (start.store) await updater.apply([...(opts.filledWith ?? []), { type: 'position', position }]);
+  if (position.api !== client.api && position.api !== '') {
     log(`note: the database followed ${position.api} until now; it follows ${client.api} from its position`);
-    position = Object.assign({}, position, { api: client.api });
   }
+  if (position.api !== client.api) position = Object.assign({}, position, { api: client.api });
   await checkReach(client, position);
   const status: FollowStatus = {
     upstream: client.api,
@@ -109,6 +112,7 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
   // something happened, else once a heartbeat
   let reported = 0;
   let failures = 0;
+  const recent = new RecentlyApplied();
   let reportsDue = 0;
   let changedSinceReports = false;
   for (let poll = 0; !signal.aborted && (opts.maxPolls === undefined || poll < opts.maxPolls); poll++) {
@@ -117,13 +121,14 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
     const backlogBefore = status.backlog;
     try {
       if (failures > 0) await checkReach(client, position);
-      const window = await readWindow(client, position, opts.maxChanges ?? 500);
+      const window = await readWindow(client, position, opts.maxChanges ?? 500, recent);
       if (signal.aborted) break;
       if (window.changes.length > 0 || window.logs.length > 0) {
         const started = Date.now();
         const items = await buildBatch(window, { client, limit: opts.limit, filesDir: opts.filesDir });
         if (signal.aborted) break;
         await updater.apply(items);
+        recent.add(window);
         position = window.end;
         status.changesApplied += window.changes.length;
         status.batchesApplied++;

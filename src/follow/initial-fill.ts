@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import { uploadLocation, xmlHeader, xmlLogItem, xmlPage, XML_FOOTER, type DumpPage as XmlPage } from '../demo/dump-xml.js';
-import type { UpstreamPosition } from '../importer/update-items.js';
-import { mwToIso } from '../wiki/timestamps.js';
+import type { UpdateItem, UpstreamPosition } from '../importer/update-items.js';
+import { isoToMw, mwToIso } from '../wiki/timestamps.js';
 import { newestPosition, readLogEvent } from './changes.js';
 import { filePath, fileVersions, PageFetcher } from './fetch.js';
 import { logParamsToRaw } from './log-params.js';
@@ -57,6 +57,8 @@ export interface FillResult {
   /** remove the temporary folder */
   cleanup(): void;
   position: UpstreamPosition;
+  /** every account (a dump carries only those with edits): applied with the position after the import */
+  users: UpdateItem[];
   pages: number;
   files: number;
   site: SiteFacts;
@@ -75,6 +77,7 @@ export async function dumpUpstream(client: UpstreamClient, opts: { filesDir?: st
   };
   let pages = 0;
   let files = 0;
+  const users: UpdateItem[] = [];
   try {
     await write(xmlHeader({ sitename: site.sitename, dbname: site.dbname, base: site.base, namespaces: site.namespaces }));
     for (const ns of site.namespaces) {
@@ -152,6 +155,22 @@ export async function dumpUpstream(client: UpstreamClient, opts: { filesDir?: st
         );
       }
     }
+    for await (const answer of client.continued({ action: 'query', list: 'allusers', auprop: 'editcount|registration', aulimit: 'max' })) {
+      const list = answer.query?.allusers;
+      if (!Array.isArray(list)) throw new UpstreamError(`${client.api}: list=allusers answered without its list`);
+      for (const u of list) {
+        if (typeof u?.name !== 'string' || !(Number(u.userid) > 0)) continue;
+        users.push({
+          type: 'user',
+          user: {
+            id: Number(u.userid),
+            name: u.name,
+            registration: typeof u.registration === 'string' ? isoToMw(u.registration) : '',
+            editCount: Number(u.editcount) || 0,
+          },
+        });
+      }
+    }
     await write(XML_FOOTER);
     out.end();
     await once(out, 'finish');
@@ -160,5 +179,5 @@ export async function dumpUpstream(client: UpstreamClient, opts: { filesDir?: st
     fs.rmSync(dir, { recursive: true, force: true });
     throw e;
   }
-  return { dump, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }), position, pages, files, site };
+  return { dump, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }), position, users, pages, files, site };
 }

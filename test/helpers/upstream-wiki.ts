@@ -34,7 +34,8 @@ export function maintenance(env: UpstreamWikiEnv, script: string, ...args: strin
   return execFileSync('bash', [path.join(env.scripts, 'mw.sh'), script, ...args], {
     env: Object.assign({}, process.env, { REFWIKI_DATA: env.data }),
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 120_000,
+    maxBuffer: 512 * 1024 * 1024,
   });
 }
 
