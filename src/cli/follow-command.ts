@@ -9,6 +9,7 @@
  * back to the database's position (the message says how to re-synchronise) or the first contact fails.
  */
 import { importWiki } from '../importer/import.js';
+import { openUpdater } from '../importer/update.js';
 import { openFollowStatusWriter, openStore } from '../store/open.js';
 import type { FollowStatusWriter } from '../store/follow-status.js';
 import { ChangeGapError } from '../follow/changes.js';
@@ -57,16 +58,6 @@ export const FOLLOW_COMMAND: CommandSpec = {
   },
   notes: ['Exit codes: 0 stopped by a signal, 1 the follower cannot go on (the message says why), 2 usage.'],
 };
-
-/**
- * The incremental writer (src/importer/update.ts), loaded by name: it lands beside this command from its
- * own branch, and this keeps the command building until it has.
- */
-async function openUpdater(db: string, opts: { log: (line: string) => void; filesDir?: string }): Promise<FollowUpdater> {
-  const modulePath = '../importer/update.js';
-  const mod = (await import(modulePath)) as { openUpdater(db: string, opts: object): Promise<FollowUpdater> };
-  return mod.openUpdater(db, opts);
-}
 
 function seconds(name: string, v: unknown): number {
   const n = Number(v);

@@ -29,7 +29,6 @@ import { maintenance, makeBotPassword, UpstreamEditor, upstreamWikiEnv } from '.
 const env = upstreamWikiEnv();
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(here, '../../src/cli/main.js');
-const UPDATER = path.join(here, '../../src/importer/update.js');
 
 /** A 1×1 PNG; `variant` changes a byte of its pixel data so that each upload has bytes of its own. */
 function png(variant: number): Buffer {
@@ -205,9 +204,7 @@ describeOrSkip('follow: a real MediaWiki', { skip, timeout: 300_000 }, () => {
     }
   });
 
-  it('follows: a server on the followed database answers each change, and at the end as a fresh import of the upstream', {
-    skip: fs.existsSync(UPDATER) ? false : 'the incremental updater (src/importer/update.ts) has not landed',
-  }, async () => {
+  it('follows: a server on the followed database answers each change, and at the end as a fresh import of the upstream', async () => {
     const db = path.join(tmp, 'followed.sqlite');
     const filesDir = path.join(tmp, 'followed-files');
     let output = '';
