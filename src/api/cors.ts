@@ -5,6 +5,10 @@
  * and matches an allowed pattern ($wgCrossSiteAJAXdomains, minus $wgCrossSiteAJAXdomainExceptions) gets
  * the Access-Control headers. Patterns are host names (optionally with a port or path prefix) where `*`
  * is any run of characters and `?` one character, matched against the whole origin after `http(s)://`.
+ *
+ * `origin=*` is answered as MediaWiki 1.30+ answers it (1.25 refused it: no Origin header lists `*`):
+ * anonymous CORS for any site, without credentials and without Vary (the answer is the same for every
+ * origin); the request is then served as an anonymous one without same-origin security (no tokens).
  */
 import { phpLooseEquals } from '../php/compare.js';
 import { phpTrim } from '../php/strings.js';
@@ -43,6 +47,7 @@ export function handleCors(
   policy: CorsPolicy,
 ): CorsOutcome {
   if (originParam === undefined) return { kind: 'none' };
+  if (originParam === ANONYMOUS) return anonymousCors(method, header);
   const originHeader = header('origin');
   // PHP: trim(), then preg_split('/\s+/')
   const trimmed = originHeader === undefined ? undefined : phpTrim(originHeader);
@@ -70,6 +75,41 @@ export function handleCors(
     if (!preflight) headers['Access-Control-Expose-Headers'] = 'MediaWiki-API-Error, Retry-After, X-Database-Lag';
   }
   headers.Vary = 'Origin';
+  return { kind: 'ok', headers };
+}
+
+/** origin=*: requests from any site, never with the user's credentials */
+export const ANONYMOUS = '*';
+
+/** ApiMain::handleCORS of 1.30 for origin=*: no Origin check, `Access-Control-Allow-Origin: *`, no Vary. */
+function anonymousCors(method: string, header: (name: string) => string | undefined): CorsOutcome {
+  const headers: Record<string, string> = {};
+  const requestedMethod = header('access-control-request-method');
+  const preflight = method === 'OPTIONS' && requestedMethod !== undefined;
+  if (preflight) {
+    if (requestedMethod !== 'POST' && requestedMethod !== 'GET') {
+      headers['MediaWiki-CORS-Rejection'] = 'Unsupported method requested in preflight';
+      return { kind: 'ok', headers };
+    }
+    const requestedHeaders = header('access-control-request-headers');
+    if (requestedHeaders !== undefined) {
+      if (!matchRequestedHeaders(requestedHeaders)) {
+        headers['MediaWiki-CORS-Rejection'] = 'Unsupported header requested in preflight';
+        return { kind: 'ok', headers };
+      }
+      headers['Access-Control-Allow-Headers'] = requestedHeaders;
+    }
+    // 1.30's list; 1.39 adds HEAD
+    headers['Access-Control-Allow-Methods'] = 'POST, GET';
+  } else if (method !== 'POST' && method !== 'GET' && method !== 'HEAD') {
+    headers['MediaWiki-CORS-Rejection'] = 'Unsupported method for simple request or actual request';
+    return { kind: 'ok', headers };
+  }
+  headers['Access-Control-Allow-Origin'] = ANONYMOUS;
+  headers['Access-Control-Allow-Credentials'] = 'false';
+  if (!preflight) headers['Access-Control-Expose-Headers'] = 'MediaWiki-API-Error, Retry-After, X-Database-Lag, MediaWiki-Login-Suppressed';
+  // the user is anonymous whatever cookies the browser sent (1.27+ session handling)
+  headers['MediaWiki-Login-Suppressed'] = 'true';
   return { kind: 'ok', headers };
 }
 

@@ -23,6 +23,10 @@ export interface ModuleRef {
   helpUrls: string[];
   readRights: boolean;
   deprecated: boolean;
+  internal?: boolean;
+  writeRights?: boolean;
+  mustBePosted?: boolean;
+  tokenType?: string;
   source: ModuleSource;
 }
 
@@ -266,6 +270,10 @@ function ref(m: AnyModule, path: string): ModuleRef {
     helpUrls: m.helpUrls ?? known?.[1] ?? [DOC + 'API:' + titleCase(m.name)],
     readRights: m.readRights ?? !NO_READ.has(path),
     deprecated: !!m.deprecated,
+    internal: !!m.internal,
+    writeRights: !!m.writeMode,
+    mustBePosted: !!m.mustBePosted,
+    tokenType: m.needsToken,
     source: EXTENSION_SOURCES[m.name] ?? MEDIAWIKI,
   };
 }
@@ -291,11 +299,12 @@ function typeName(d: ParamDecl): string {
  * description, required, deprecated, default, multi (+ limits), allowsduplicates, type, submodules,
  * submoduleparamprefix, max, highmax, min.
  */
-export function paramInfo(name: string, d: ParamDecl, description?: string): Record<string, unknown> {
+export function paramInfo(name: string, d: ParamDecl, description?: string, tokenType?: string): Record<string, unknown> {
   const out: Record<string, unknown> = { name };
   if (description !== undefined) out.description = description;
   out.required = !!d.required;
   if (d.deprecated) out.deprecated = true;
+  if (name === 'token' && tokenType !== undefined) out.tokentype = tokenType;
   if (d.default !== undefined) {
     const v = Array.isArray(d.default) ? d.default.join('|') : d.default;
     if (d.type === 'boolean') out.default = !!v;

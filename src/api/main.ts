@@ -28,7 +28,8 @@ import type { Store } from '../store/store.js';
 import type { Wiki } from '../wiki/wiki.js';
 import { queryLog, type QueryLogEntry } from '../store/query-log.js';
 import { debugInfo } from './debuginfo.js';
-import { handleCors, type CorsPolicy } from './cors.js';
+import { ANONYMOUS, handleCors, type CorsPolicy } from './cors.js';
+import { ANON_TOKEN, DEFAULT_READ_ONLY_REASON } from '../wiki/users.js';
 
 const NO_CORS: CorsPolicy = { allow: [], except: [] };
 /** a module's own printer (opensearch's JSON, help's page) takes JSON's parameters unless it says otherwise */
@@ -71,6 +72,21 @@ export const MAIN_PARAMS = (actions: string[]): ParamDecls => ({
   uselang: { type: 'string', default: 'user', help: 'Language to use for message translations.' },
 });
 
+export interface ApiOptions {
+  debug?: boolean;
+  cors?: CorsPolicy;
+  maxResultSize?: number;
+  /**
+   * A query without `continue` or `rawcontinue` continues as in MediaWiki 1.26+ (`continue` and
+   * `batchcomplete`), not 1.25's raw `query-continue`: for clients written against today's MediaWiki.
+   */
+  newContinuation?: boolean;
+  /** $wgReadOnly: the reason a write module's `readonly` error gives */
+  readOnlyReason?: string;
+  /** seconds the database is behind the wiki it follows (`maxlag`; 0: not following) */
+  lag?: () => number;
+}
+
 export class ApiMain {
   private readonly actions: Map<string, ActionModule>;
   readonly mainParams: ParamDecls;
@@ -80,13 +96,7 @@ export class ApiMain {
     readonly store: Store,
     readonly wiki: Wiki,
     readonly registry: Registry,
-    readonly opts: {
-      debug?: boolean;
-      cors?: CorsPolicy;
-      maxResultSize?: number;
-      /** seconds the database is behind the wiki it follows (`maxlag`; 0: not following) */
-      lag?: () => number;
-    } = {},
+    readonly opts: ApiOptions = {},
   ) {
     this.actions = new Map(registry.actions.map((m) => [m.name, m]));
     this.mainParams = MAIN_PARAMS([...this.actions.keys()].sort());
@@ -104,7 +114,14 @@ export class ApiMain {
     const started = this.opts.debug ? process.hrtime.bigint() : 0n;
     const raw = req.raw;
     const headers: Record<string, string> = { 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff' };
-    const state = new RequestState(req, this.wiki, this.store, raw.callback !== undefined, this.opts.maxResultSize);
+    const state = new RequestState(
+      req,
+      this.wiki,
+      this.store,
+      raw.callback !== undefined || raw.origin === ANONYMOUS,
+      this.opts.maxResultSize,
+      this.opts.newContinuation === true,
+    );
     // the debug log is read only by debuginfo
     if (this.opts.debug) state.debugLog.push(`Start request ${req.method} ${req.url}`);
 
@@ -132,6 +149,7 @@ export class ApiMain {
       try {
         printer = printerOptions(fmt as FormatName, raw);
         if (printer.format === 'json') state.compactJson = printsAscii(printer) ? 'ascii' : 'utf8';
+        state.formatVersion = printer.formatversion;
       } catch (e) {
         // The printer failed on its own parameters: MediaWiki re-prints the error with default printer params.
         if (e instanceof ApiError) state.warn('main', 'Error printer failed (will retry without params): ' + e.info);
@@ -150,17 +168,20 @@ export class ApiMain {
         }
       }
       const module = this.actions.get(mainParams.action)!;
-      if (mainParams.assert === 'user') throw new ApiError('assertuserfailed', texts.assertUser());
-      if (mainParams.assert === 'bot') throw new ApiError('assertbotfailed', texts.assertBot());
       if (this.opts.debug) state.debugLog.push(`API ${req.method} anonymous ${mainParams.action}`);
       let custom: CustomPrinter | null = null;
       if (module.core) {
         const ctx = state.coreContext(module, this.directory);
+        checkAsserts(mainParams);
         custom = module.customPrinter?.(ctx) ?? null;
         const ran = module.run(ctx);
         if (ran) await ran;
       } else {
+        // ApiMain::executeAction: the module's parameters (its token last), then setupModule's token
+        // checks, checkExecutePermissions, setupExternalResponse's POST check, then the asserts
         const ctx = state.context(module);
+        if (module.needsToken !== undefined || module.writeMode || module.mustBePosted) this.checkWriteModule(module, ctx.params, req);
+        checkAsserts(mainParams);
         custom = module.customPrinter?.(ctx) ?? null;
         // a synchronous module costs no extra turn of the microtask queue
         const ran = module.run(ctx);
@@ -208,6 +229,25 @@ export class ApiMain {
     // curtimestamp and Expires hold for this second; debuginfo (timings, memory) for no time at all
     if (mainParams.curtimestamp || headers.Expires !== undefined) state.volatility.clock = true;
     return { status: 200, headers, body: out.body, cacheable: this.opts.debug ? false : reuse(state) };
+  }
+
+  /** ApiMain::setupModule's token checks, checkExecutePermissions' write checks and the POST check of 1.25. */
+  private checkWriteModule(module: ActionModule, params: Record<string, any>, req: RequestInfo): void {
+    if (module.needsToken !== undefined) {
+      const name = module.prefix + 'token';
+      if (new URLSearchParams(queryString(req.url)).has(name)) {
+        throw new ApiError('mustposttoken', `The '${name}' parameter was found in the query string, but must be in the POST body`);
+      }
+      // an anonymous user's token of every type is EDIT_TOKEN_SUFFIX (LoggedOutEditToken)
+      if (params.token !== ANON_TOKEN) throw new ApiError('badtoken', 'Invalid token');
+    }
+    if (module.writeMode) {
+      throw new ApiError('readonly', 'The wiki is currently in read-only mode', {
+        readonlyreason: this.opts.readOnlyReason ?? DEFAULT_READ_ONLY_REASON,
+      });
+    }
+    if (module.mustBePosted && req.method !== 'POST')
+      throw new ApiError('mustbeposted', `The ${module.name} module requires a POST request`);
   }
 
   /** ApiMain::reportUnusedParams: every request parameter neither a module nor the printer reads. */
@@ -288,6 +328,12 @@ export class ApiMain {
       cacheable: err.code.startsWith('internal_api_error') ? false : reuse(state),
     };
   }
+}
+
+/** ApiMain::checkAsserts: the user is anonymous and no bot. */
+function checkAsserts(mainParams: Record<string, any>): void {
+  if (mainParams.assert === 'user') throw new ApiError('assertuserfailed', texts.assertUser());
+  if (mainParams.assert === 'bot') throw new ApiError('assertbotfailed', texts.assertBot());
 }
 
 function reuse(state: RequestState): ApiResponse['cacheable'] {

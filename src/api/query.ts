@@ -116,7 +116,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
         if (!generator.generator) throw new ApiError('badgenerator', `Module ${p.generator} cannot be used as a generator`);
       }
       const cm = new ContinuationManager(
-        p.continue,
+        p.continue ?? (ctx.newContinuationByDefault && !p.rawcontinue ? '' : undefined),
         requested.map((m) => m.name),
         // the prop modules are the generated ones, with or without a generator (ApiQuery::execute)
         props,

@@ -26,13 +26,17 @@ export class RequestState {
   readonly debugLog: string[] = [];
   /** ModuleContext.compactJson: set once the printer is known, before any module runs */
   compactJson: 'ascii' | 'utf8' | null = null;
+  /** ModuleContext.formatVersion, set with compactJson */
+  formatVersion: 1 | 2 = 1;
 
   constructor(
     readonly request: RequestInfo,
     readonly wiki: Wiki,
     readonly store: Store,
-    readonly isJsonp: boolean,
+    readonly lacksSameOriginSecurity: boolean,
     maxResultSize = DEFAULT_MAX_RESULT_SIZE,
+    /** CoreContext.newContinuationByDefault */
+    readonly newContinuationByDefault = false,
   ) {
     // $wgAPIMaxResultSize: what the answer held before the first checked value (page set entries,
     // normalized titles) counts too, as in 1.25
@@ -131,8 +135,9 @@ class Context implements ModuleContext, ValidationSink {
   readonly store: Store;
   readonly wiki: Wiki;
   readonly request: RequestInfo;
-  readonly isJsonp: boolean;
+  readonly lacksSameOriginSecurity: boolean;
   readonly compactJson: 'ascii' | 'utf8' | null;
+  readonly formatVersion: 1 | 2;
   pageSet: unknown = undefined;
   generator: unknown = undefined;
   setContinue: unknown = undefined;
@@ -146,8 +151,9 @@ class Context implements ModuleContext, ValidationSink {
     this.store = state.store;
     this.wiki = state.wiki;
     this.request = state.request;
-    this.isJsonp = state.isJsonp;
+    this.lacksSameOriginSecurity = state.lacksSameOriginSecurity;
     this.compactJson = state.compactJson;
+    this.formatVersion = state.formatVersion;
   }
 
   markVolatile(on: 'clock' | 'client' | 'always'): void {
@@ -179,7 +185,10 @@ class CoreModuleContext extends Context implements CoreContext {
     readonly modules: ModuleDirectory,
   ) {
     super(state, moduleName, encPrefix);
+    this.newContinuationByDefault = state.newContinuationByDefault;
   }
+
+  readonly newContinuationByDefault: boolean;
 
   submoduleContext(m: ModuleBase, encPrefix: string): ModuleContext {
     return this.state.context(m, encPrefix);

@@ -9,7 +9,7 @@ import type { PageSet } from './pageset.js';
 import type { PageRef } from '../store/page-store.js';
 import type { SameContentRow } from '../store/file-store.js';
 
-export type ParamType = 'string' | 'integer' | 'limit' | 'boolean' | 'timestamp' | 'namespace' | 'user' | 'text';
+export type ParamType = 'string' | 'integer' | 'limit' | 'boolean' | 'timestamp' | 'namespace' | 'user' | 'text' | 'upload';
 
 export interface ParamDecl {
   /** a type name, or the list of allowed values of an enum */
@@ -58,6 +58,17 @@ export interface ModuleBase {
   readRights?: boolean;
   /** the whole module is deprecated */
   deprecated?: boolean;
+  /** ApiBase::isInternal: paraminfo flags it `internal` */
+  internal?: boolean;
+  /** ApiBase::isWriteMode: it changes the wiki, so this read-only wiki refuses it with `readonly` */
+  writeMode?: boolean;
+  /** ApiBase::mustBePosted: a GET is refused with `mustbeposted` */
+  mustBePosted?: boolean;
+  /**
+   * ApiBase::needsToken: the token type a `token` parameter (declared last, required) must carry; a token
+   * in the query string is refused with `mustposttoken`, a wrong one with `badtoken`
+   */
+  needsToken?: string;
 }
 
 export interface RequestInfo {
@@ -85,14 +96,19 @@ export interface ModuleContext {
   die(code: string, info: string, extra?: Record<string, unknown>): never;
   /** the module's parameter name as the client sees it (prefix + name, with g in generator mode) */
   encodeParamName(name: string): string;
-  /** whether the JSONP callback is in use (tokens are not handed out then) */
-  isJsonp: boolean;
+  /**
+   * ApiMain::lacksSameOriginSecurity: a JSONP callback or anonymous CORS (`origin=*`) is in use, so the
+   * answer may be read by any site: tokens are not handed out then
+   */
+  lacksSameOriginSecurity: boolean;
   /**
    * The form of a compact JSON answer (format=json, JSONP too): every non-ASCII character escaped, or
    * UTF-8; null when it is pretty-printed (jsonfm). A module may then hand the result an answer printed
    * in that form already (result.ts PrintedJson).
    */
   compactJson: 'ascii' | 'utf8' | null;
+  /** the printer's formatversion (`latest` is 2): modules whose values differ by version read it here */
+  formatVersion: 1 | 2;
   /**
    * Say that this answer depends on more than the request and the (immutable) database: on the clock
    * (it holds for the current second: the API's times have second resolution) or on the client's
@@ -147,6 +163,8 @@ export interface CoreContext extends ModuleContext {
   submoduleContext(module: ModuleBase, encPrefix: string): ModuleContext;
   /** add a warning under another module's name (query's continuation warning) */
   warnAs(module: string, text: string): void;
+  /** a query without `continue` or `rawcontinue` continues in the new form (`serve --new-continuation`) */
+  newContinuationByDefault: boolean;
   /** how the answer may be cached (ApiMain::setCacheMode) */
   setCacheMode(mode: CacheMode): void;
 }

@@ -24,6 +24,7 @@ import { availableParallelism } from 'node:os';
 import { isWorker, runPrimary, tellPrimary, workerSharedMetrics } from './cluster.js';
 import { InterwikiMap } from '../wiki/interwiki.js';
 import { loadMorphology } from '../wiki/morphology.js';
+import { DEFAULT_READ_ONLY_REASON } from '../wiki/users.js';
 
 export const SERVE_COMMAND: CommandSpec = {
   name: 'serve',
@@ -108,6 +109,16 @@ export const SERVE_COMMAND: CommandSpec = {
       default: '8388608',
       help: '$wgAPIMaxResultSize: bytes of values in one answer; past it the module continues in the next request',
     },
+    'new-continuation': {
+      type: 'boolean',
+      help: 'a query without continue= or rawcontinue= gets the continue/batchcomplete form of MediaWiki 1.26+, not query-continue (docs/clients.md)',
+    },
+    'read-only-reason': {
+      type: 'string',
+      value: 'TEXT',
+      default: DEFAULT_READ_ONLY_REASON,
+      help: "the readonlyreason of write modules' readonly error ($wgReadOnly)",
+    },
     workers: {
       type: 'string',
       value: 'N',
@@ -150,6 +161,8 @@ export interface ServeOptions {
   maxConcurrent?: number;
   maxConnections?: number;
   maxResultSize?: number;
+  newContinuation?: boolean;
+  readOnlyReason?: string;
   /** worker processes (1: serve in this process) */
   workers?: number;
 }
@@ -187,6 +200,8 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       maxConnections: parseWhole(values['max-connections'] as string, '--max-connections', 'connections'),
       maxResultSize: parseWhole(values['max-result-size'] as string, '--max-result-size', 'bytes'),
       workers: parseWorkers(values.workers as string),
+      newContinuation: values['new-continuation'] === true,
+      readOnlyReason: values['read-only-reason'] as string,
     };
     if (values.interwiki !== undefined) {
       try {
@@ -315,6 +330,8 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     limits: o.maxConnections === undefined ? undefined : { maxConnections: o.maxConnections },
     maxResultSize: o.maxResultSize,
     sharedMetrics: isWorker() ? workerSharedMetrics : undefined,
+    newContinuation: o.newContinuation,
+    readOnlyReason: o.readOnlyReason,
   }).catch((e: unknown) => {
     store.close();
     throw e;

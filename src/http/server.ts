@@ -75,6 +75,10 @@ export interface ServerOptions {
   thumbsDir?: string;
   /** renders at once, waiting renders, seconds per render (src/http/thumbnails.ts) */
   thumbLimits?: Partial<ThumbnailLimits>;
+  /** ApiOptions.newContinuation: queries without continue= continue as in MediaWiki 1.26+ */
+  newContinuation?: boolean;
+  /** ApiOptions.readOnlyReason */
+  readOnlyReason?: string;
 }
 
 export interface WikiServer {
@@ -109,6 +113,8 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
         cors: opts.cors,
         maxResultSize: opts.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE,
         lag: () => live?.lagSeconds() ?? 0,
+        newContinuation: opts.newContinuation,
+        readOnlyReason: opts.readOnlyReason,
       }),
     };
   });

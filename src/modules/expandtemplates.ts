@@ -60,7 +60,7 @@ export const expandtemplatesModule: ActionModule = {
     if (props.has('parsetree') || p.generatexml) {
       const xml = preprocessToXml(p.text as string);
       if (props.delete('parsetree')) retval.parsetree = xml;
-      else ctx.result.set('parsetree', ctx.request.raw.formatversion === '2' ? xml : { '*': xml });
+      else ctx.result.set('parsetree', ctx.formatVersion === 2 ? xml : { '*': xml });
     }
     if (p.prop === undefined || props.size > 0) {
       // {{CURRENTTIME}} and friends: the answer holds for this second only

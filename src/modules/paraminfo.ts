@@ -133,14 +133,17 @@ function moduleInfo(m: ModuleRef, format: HelpFormat, licenseLink: (source: stri
   if (description !== undefined) ret.description = description;
   // ApiBase::getHelpFlags (+ ApiQueryGeneratorBase's generator flag)
   if (m.deprecated) ret.deprecated = true;
+  if (m.internal) ret.internal = true;
   if (m.readRights) ret.readrights = true;
+  if (m.writeRights) ret.writerights = true;
+  if (m.mustBePosted) ret.mustbeposted = true;
   if (m.generator) ret.generator = true;
   ret.helpurls = [...m.helpUrls];
   if (format !== 'none') {
     ret.examples = m.examples.map((query, i) => ({ query, description: helpText(format, `apihelp-${msgPath}-example-${i + 1}`, query) }));
   }
   ret.parameters = Object.entries(m.params).map(([name, d]) =>
-    paramInfo(name, d, helpText(format, `apihelp-${msgPath}-param-${name}`, d.help) as string | undefined),
+    paramInfo(name, d, helpText(format, `apihelp-${msgPath}-param-${name}`, d.help) as string | undefined, m.tokenType),
   );
   return ret;
 }

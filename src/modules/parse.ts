@@ -103,7 +103,7 @@ export const parseModule: ActionModule = {
   async run(ctx) {
     const p = ctx.params;
     const raw = ctx.request.raw;
-    const fv2 = raw.formatversion === '2';
+    const fv2 = ctx.formatVersion === 2;
     const props = new Set(p.prop as string[]);
     // ApiBase 1.25: a deprecated parameter that is used is warned about while the parameters are read
     if (p.generatexml) ctx.warn('The generatexml parameter has been deprecated.');

@@ -64,6 +64,33 @@ import { opensearchModule } from './opensearch.js';
 import { compareModule } from './compare.js';
 import { rsdModule } from './rsd.js';
 import { feedcontributionsModule } from './feedcontributions.js';
+import { checktokenModule } from './checktoken.js';
+import { loginModule, logoutModule } from './login.js';
+import { createaccountModule } from './write/createaccount.js';
+import { editModule } from './write/edit.js';
+import { watchModule } from './write/watch.js';
+import { purgeModule } from './write/purge.js';
+import { stasheditModule } from './write/stashedit.js';
+import { rollbackModule } from './write/rollback.js';
+import { deleteModule } from './write/delete.js';
+import { undeleteModule } from './write/undelete.js';
+import { protectModule } from './write/protect.js';
+import { blockModule } from './write/block.js';
+import { unblockModule } from './write/unblock.js';
+import { moveModule } from './write/move.js';
+import { uploadModule } from './write/upload.js';
+import { filerevertModule } from './write/filerevert.js';
+import { emailuserModule } from './write/emailuser.js';
+import { patrolModule } from './write/patrol.js';
+import { importModule } from './write/import.js';
+import { clearhasmsgModule } from './write/clearhasmsg.js';
+import { userrightsModule } from './write/userrights.js';
+import { optionsModule } from './write/options.js';
+import { imagerotateModule } from './write/imagerotate.js';
+import { revisiondeleteModule } from './write/revisiondelete.js';
+import { managetagsModule } from './write/managetags.js';
+import { tagModule } from './write/tag.js';
+import { setnotificationtimestampModule } from './write/setnotificationtimestamp.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -131,6 +158,35 @@ export const actionModules: ActionModule[] = [
   askModule,
   askArgsModule,
   sfAutocompleteModule,
+  checktokenModule,
+  loginModule,
+  logoutModule,
+  // the write modules of 1.25, refused as a read-only wiki refuses them
+  createaccountModule,
+  editModule,
+  watchModule,
+  purgeModule,
+  stasheditModule,
+  rollbackModule,
+  deleteModule,
+  undeleteModule,
+  protectModule,
+  blockModule,
+  unblockModule,
+  moveModule,
+  uploadModule,
+  filerevertModule,
+  emailuserModule,
+  patrolModule,
+  importModule,
+  clearhasmsgModule,
+  userrightsModule,
+  optionsModule,
+  imagerotateModule,
+  revisiondeleteModule,
+  managetagsModule,
+  tagModule,
+  setnotificationtimestampModule,
 ];
 
 export function createRegistry(): Registry {

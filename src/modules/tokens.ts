@@ -23,7 +23,7 @@ export const tokensModule: ActionModule = {
     for (const type of ctx.params.type as string[]) {
       // With a JSONP callback no token is ever handed out (same-origin policy not applied).
       const right = TOKEN_RIGHTS[type] ?? type;
-      if (ctx.isJsonp || !ANON_RIGHTS.includes(right)) {
+      if (ctx.lacksSameOriginSecurity || !ANON_RIGHTS.includes(right)) {
         ctx.warn(`Action '${type}' is not allowed for the current user`);
         continue;
       }

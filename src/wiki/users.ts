@@ -19,3 +19,9 @@ export const TOKEN_RIGHTS: Record<string, string> = {
   protect: 'protect',
   watch: 'editmywatchlist',
 };
+
+/** $wgReadOnly of the served wiki: the `readonlyreason` of every write module's `readonly` error */
+export const DEFAULT_READ_ONLY_REASON = 'This wiki is served read-only: it is a copy of its MediaWiki, answering only the read API.';
+
+/** Every token of an anonymous user (EDIT_TOKEN_SUFFIX): meta=tokens hands it out, write modules accept it */
+export const ANON_TOKEN = '+\\';

@@ -12,7 +12,7 @@ export const metaTokensModule: QueryModule = {
   examples: ['action=query&meta=tokens'],
   cacheMode: () => 'private',
   run(ctx) {
-    if (ctx.isJsonp) {
+    if (ctx.lacksSameOriginSecurity) {
       ctx.warn('Tokens may not be obtained when the same-origin policy is not applied');
       return;
     }

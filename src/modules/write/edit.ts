@@ -1,0 +1,38 @@
+/** action=edit (ApiEditPage of 1.25): refused on this read-only wiki, with its 1.25 parameters declared. */
+import { writeModule, WATCHLIST_PARAM, TOKEN_IN_PLACE } from './write-module.js';
+
+export const editModule = writeModule({
+  name: 'edit',
+  className: 'ApiEditPage',
+  description: 'Create and edit pages.',
+  needsToken: 'csrf',
+  params: {
+    title: { type: 'string', help: 'Title of the page to edit. Cannot be used together with pageid.' },
+    pageid: { type: 'integer', help: 'Page ID of the page to edit. Cannot be used together with title.' },
+    section: { type: 'string', help: 'Section number. 0 for the top section, new for a new section.' },
+    sectiontitle: { type: 'string', help: 'The title for a new section.' },
+    text: { type: 'string', help: 'Page content.' },
+    summary: { type: 'string', help: 'Edit summary. Also section title when section=new and sectiontitle is not set.' },
+    tags: { type: [], multi: true, help: 'Change tags to apply to the revision.' },
+    minor: { type: 'boolean', default: false, help: 'Minor edit.' },
+    notminor: { type: 'boolean', default: false, help: 'Non-minor edit.' },
+    bot: { type: 'boolean', default: false, help: 'Mark this edit as bot.' },
+    basetimestamp: { type: 'string', help: 'Timestamp of the base revision, used to detect edit conflicts.' },
+    starttimestamp: { type: 'string', help: 'Timestamp when the editing process began, used to detect edit conflicts.' },
+    recreate: { type: 'boolean', default: false, help: 'Override any errors about the page having been deleted in the meantime.' },
+    createonly: { type: 'boolean', default: false, help: "Don't edit the page if it exists already." },
+    nocreate: { type: 'boolean', default: false, help: "Throw an error if the page doesn't exist." },
+    watch: { type: 'boolean', default: false, deprecated: true, help: 'Add the page to your watchlist.' },
+    unwatch: { type: 'boolean', default: false, deprecated: true, help: 'Remove the page from your watchlist.' },
+    watchlist: WATCHLIST_PARAM,
+    md5: { type: 'string', help: 'The MD5 hash of the text parameter, or the prependtext and appendtext parameters concatenated.' },
+    prependtext: { type: 'string', help: 'Add this text to the beginning of the page. Overrides text.' },
+    appendtext: { type: 'string', help: 'Add this text to the end of the page. Overrides text.' },
+    undo: { type: 'integer', help: 'Undo this revision. Overrides text, prependtext and appendtext.' },
+    undoafter: { type: 'integer', help: 'Undo all revisions from undo to this one. If not set, just undo one revision.' },
+    redirect: { type: 'boolean', default: false, help: 'Automatically resolve redirects.' },
+    contentformat: { type: ['text/x-wiki'], help: 'Content serialization format used for the input text.' },
+    contentmodel: { type: ['wikitext'], help: 'Content model of the new content.' },
+    token: TOKEN_IN_PLACE,
+  },
+});
