@@ -64,6 +64,9 @@ import { opensearchModule } from './opensearch.js';
 import { compareModule } from './compare.js';
 import { rsdModule } from './rsd.js';
 import { feedcontributionsModule } from './feedcontributions.js';
+import { blocksModule } from './query/blocks.js';
+import { protectedtitlesModule } from './query/protectedtitles.js';
+import { tagsModule } from './query/tags.js';
 import { checktokenModule } from './checktoken.js';
 import { loginModule, logoutModule } from './login.js';
 import { createaccountModule } from './write/createaccount.js';
@@ -136,6 +139,9 @@ export const queryModules: QueryModule[] = [
   recentchangesModule,
   searchModule,
   prefixsearchModule,
+  blocksModule,
+  protectedtitlesModule,
+  tagsModule,
   // meta
   siteinfoModule,
   userinfoModule,

@@ -45,7 +45,7 @@ describe('action=tokens', () => {
 describe('errors', () => {
   const cases: Array<[Record<string, string>, string, string]> = [
     [{ action: 'nonexistent' }, 'unknown_action', "Unrecognized value for parameter 'action': nonexistent"],
-    [{ action: 'query|tokens' }, 'multival_action', "Only one of 'ask', 'askargs', 'browsebysubject', "],
+    [{ action: 'query|tokens' }, 'multival_action', "Only one of 'ask', 'askargs', 'block', 'browsebysubject', "],
     [
       { action: 'query', continue: 'abc' },
       'badcontinue',
