@@ -78,6 +78,8 @@ export function extractParams(decls: ParamDecls, encPrefix: string, src: ParamSo
     // only the request's own names are ever looked up in `used`: the set stays a few entries long
     if (value !== undefined) src.used.add(enc);
     out[name] = extractOne(name, enc, encPrefix, decl, value, sink, namespaces);
+    // ApiBase::getParameterFromSettings: a deprecated parameter that is given (a boolean: set) is warned about
+    if (decl.deprecated && value !== undefined) sink.warn(`The ${enc} parameter has been deprecated.`);
   }
   return out;
 }

@@ -138,6 +138,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           const titles: TitleKey[] = [];
           const ids: number[] = [];
           const rows: PageRef[] = [];
+          const revids: number[] = [];
           // parallel to titles: the page a generator read with its title (null: none), else undefined
           const known: Array<PageRef | null | undefined> = [];
           const wantsDuplicates = requested.some((m) => m.needsFileDuplicates === true);
@@ -156,6 +157,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
               add: (page: GeneratedPage) => {
                 if (page.data) generatorData.push(page);
                 if ('row' in page) rows.push(page.row);
+                else if ('revid' in page) revids.push(page.revid);
                 else if ('pageid' in page) ids.push(page.pageid);
                 else {
                   titles.push({ ns: page.ns, dbkey: page.dbkey });
@@ -178,6 +180,7 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
           if (rows.length) await pageSet.addRows(rows);
           if (titles.length) await pageSet.addTitles(titles, known);
           if (ids.length) await pageSet.addPageIds(ids);
+          if (revids.length) await pageSet.addRevIds(revids);
         }
       } else if (generator) {
         // dry run: still read the generator's parameters so they are not reported as unrecognized
@@ -227,6 +230,7 @@ function addGeneratorData(ctx: CoreContext, pages: Map<string, unknown>, generat
   for (const g of generated) {
     if ('row' in g) byId.set(g.row.pageid, g.data!);
     else if ('pageid' in g) byId.set(g.pageid, g.data!);
+    else if ('revid' in g) continue;
     else byTitle.set(ctx.wiki.titleText(g.ns, g.dbkey), g.data!);
   }
   for (const entry of pages.values()) {

@@ -189,6 +189,8 @@ export type GeneratedPage = (
       duplicates?: SameContentRow[] | null;
     }
   | { row: PageRef }
+  /** a revision: the page set lists its page and knows the revision (ApiPageSet::populateFromRevisionIDs) */
+  | { revid: number }
 ) & {
   /** ApiPageSet::setGeneratorData: members added to the page's query.pages entry (search's `index`) */
   data?: Record<string, unknown>;

@@ -4,7 +4,7 @@
  * expansion rounds every expansion over the store uses (src/wikitext/expansion-rounds.ts).
  */
 import { roundFetcher } from './transclusion.js';
-import type { ActionModule } from '../api/types.js';
+import type { ActionModule, ModuleContext } from '../api/types.js';
 import { withContent, type Obj } from '../api/result.js';
 import { texts } from '../api/errors.js';
 import { MessageLoader } from './message-loader.js';
@@ -84,8 +84,9 @@ export const expandtemplatesModule: ActionModule = {
   },
 };
 
-async function expand(
-  ctx: Parameters<ActionModule['run']>[0],
+/** Parser::preprocess of 1.25 over the store: what expandtemplates and prop=revisions' rvexpandtemplates give. */
+export async function expand(
+  ctx: ModuleContext,
   text: string,
   title: { ns: number; dbkey: string },
   keepComments: boolean,
@@ -117,11 +118,7 @@ const WORDS = new Map(MAGIC_WORDS.map((m) => [m.name, m]));
  * empty), {{NUMBEROF…}} (Language::formatNum of SiteStats). The statistics are read only when the text
  * names one of them.
  */
-async function variables(
-  ctx: Parameters<ActionModule['run']>[0],
-  text: string,
-  revid: number | undefined,
-): Promise<(word: string) => string | undefined> {
+async function variables(ctx: ModuleContext, text: string, revid: number | undefined): Promise<(word: string) => string | undefined> {
   const server = serverOf(ctx.request.apiUrl);
   const values = new Map<string, string>([
     ['server', server],

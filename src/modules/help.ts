@@ -17,12 +17,13 @@ export const helpModule: CoreActionModule = {
     },
     submodules: { type: 'boolean', default: false, help: 'Include help for submodules of the named module.' },
     recursivesubmodules: { type: 'boolean', default: false, help: 'Include help for submodules recursively.' },
+    wrap: { type: 'boolean', default: false, help: 'Wrap the output in a standard API response structure.' },
     toc: { type: 'boolean', default: false, help: 'Include a table of contents in the HTML output.' },
   },
   examples: ['action=help', 'action=help&modules=query+allcategories'],
-  // Without an explicit format the help page is the answer itself (ApiHelp::getCustomPrinter's raw printer).
+  // Unless wrap is set the help page is the answer itself, in any format (ApiHelp::getCustomPrinter's raw printer).
   customPrinter(ctx) {
-    if (ctx.request.raw.format !== undefined) return null;
+    if (ctx.params.wrap) return null;
     return {
       contentType: 'text/html; charset=utf-8',
       headers: { 'Cache-Control': 'private, must-revalidate, max-age=0' },
@@ -50,11 +51,8 @@ export const helpModule: CoreActionModule = {
       }
     }
     const html = helpHtml(refs, ctx.request.apiUrl);
-    ctx.result.set('help-html', html);
-    // With an explicit format the page is returned inside the result, as MediaWiki's ApiHelp does.
-    if (ctx.request.raw.format !== undefined) {
-      ctx.result.delete('help-html');
-      ctx.result.set('help', { mime: 'text/html', help: html });
-    }
+    // wrap: the page inside the result, in the format= printer's form (ApiHelp::execute)
+    if (ctx.params.wrap) ctx.result.set('help', { mime: 'text/html', help: html });
+    else ctx.result.set('help-html', html);
   },
 };

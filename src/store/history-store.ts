@@ -115,6 +115,8 @@ export interface LogOptions {
   /** a title (ns and DB key) or a title prefix in a namespace */
   title?: { ns: number; dbkey: string };
   prefix?: { ns: number; dbkey: string };
+  /** the entries about pages of this namespace (never with title or prefix) */
+  namespace?: number;
   descending: boolean;
   start?: string;
   end?: string;

@@ -4,7 +4,7 @@
  * the answer must differ from the one without it (an effect), or carry an error or a warning the answer
  * without it does not: no parameter is accepted and silently ignored. A parameter that shows no effect on
  * the demo wiki (an empty list's filters, a flag of data the demo lacks) must be named, with the reason,
- * in test/data/paraminfo-walk.json; the test fails when another joins them, and when one listed there
+ * in test/data/paraminfo-walk.json (which also gives probe values, with the parameters a probe needs); the test fails when another joins them, and when one listed there
  * shows an effect after all (so the list stays true).
  */
 import { before, describe, it } from 'node:test';
@@ -119,9 +119,15 @@ describe('paraminfo walk', () => {
         const key = `${m.path}:${p.name}`;
         const enc = m.path === 'main' || !m.path.startsWith('query+') ? p.name : m.prefix + p.name;
         if (base[enc] !== undefined || (m.path === 'main' && (p.name === 'action' || p.name === 'format'))) continue;
-        const probe = data.probes[key] ?? probeValue(p);
-        const withIt = await answer(Object.assign({}, base, { [enc]: probe }));
-        if (withIt === without && !(refused && withIt.includes('\nmediawiki-api-error: ') && !withIt.includes('mediawiki-api-error: null')))
+        // a probe of the data file may bring the parameters it needs along: "1&rvprop=content"
+        const [probe, ...along] = (data.probes[key] ?? probeValue(p)).split('&');
+        const alongParams = Object.fromEntries(along.map((kv) => kv.split('=') as [string, string]));
+        const withIt = await answer(Object.assign({}, base, alongParams, { [enc]: probe }));
+        const withoutIt = along.length ? await answer(Object.assign({}, base, alongParams)) : without;
+        if (
+          withIt === withoutIt &&
+          !(refused && withIt.includes('\nmediawiki-api-error: ') && !withIt.includes('mediawiki-api-error: null'))
+        )
           noEffect.push(key);
       }
     }

@@ -19,12 +19,28 @@ export const allpagesModule = queryModule({
     minsize: { type: 'integer', help: 'Limit to pages with at least this many bytes.' },
     maxsize: { type: 'integer', help: 'Limit to pages with at most this many bytes.' },
     prtype: { type: ['edit', 'move', 'upload'], multi: true, help: 'Limit to protected pages only (no page is protected here).' },
+    // $wgRestrictionLevels as it is, '' included
+    prlevel: {
+      type: ['', 'autoconfirmed', 'sysop'],
+      multi: true,
+      help: 'Filter protections based on protection level (must be used with apprtype= parameter).',
+    },
+    prfiltercascade: {
+      type: ['cascading', 'noncascading', 'all'],
+      default: 'all',
+      help: 'Filter protections based on cascadingness (ignored when apprtype is not set).',
+    },
     limit: limitParam(10, 'How many total pages to return.'),
     dir: dirParam('The direction in which to list.'),
     filterlanglinks: {
       type: ['withlanglinks', 'withoutlanglinks', 'all'],
       default: 'all',
       help: 'Filter based on whether a page has langlinks.',
+    },
+    prexpiry: {
+      type: ['indefinite', 'definite', 'all'],
+      default: 'all',
+      help: 'Which protection expiry to filter the page on: indefinite, definite or all.',
     },
   },
   examples: ['action=query&list=allpages&apfrom=К', 'action=query&generator=allpages&gaplimit=4&gapfrom=К&prop=info'],
@@ -38,8 +54,12 @@ export const allpagesModule = queryModule({
     const from = p.continue !== undefined ? (p.continue as string) : titlePartOrDie(ctx, p.from, ns);
     const to = titlePartOrDie(ctx, p.to, ns);
     const prefix = titlePartOrDie(ctx, p.prefix, ns);
-    // no page is protected on this wiki, so a protection filter leaves nothing
-    if ((p.prtype as string[] | undefined)?.length) return;
+    // a dump carries no page_restrictions: a protection filter leaves nothing (ApiQueryAllPages::run)
+    if ((p.prtype as string[] | undefined)?.length || p.prexpiry !== 'all') {
+      if (!ctx.generator) ctx.result.queryList('allpages');
+      return;
+    }
+    if (p.prlevel !== undefined) ctx.die('params', `prlevel may not be used without prtype`);
     const limit = p.limit as number;
     const rows = await ctx.store.pages.range({
       ns,

@@ -44,8 +44,8 @@ export const blocksModule = queryModule({
   examples: ['action=query&list=blocks', 'action=query&list=blocks&bkusers=Alice|Bob'],
   run(ctx) {
     const p = ctx.params;
-    // requireMaxOneParameter: an empty list is not a value
-    if (p.users !== undefined && (p.users as string[]).length > 0 && p.ip !== undefined && p.ip !== '') {
+    // requireMaxOneParameter: a parameter that is given counts, even empty (ApiBase::parameterNotEmpty)
+    if (p.users !== undefined && p.ip !== undefined) {
       ctx.die('invalidparammix', `The parameters ${ctx.encodeParamName('users')}, ${ctx.encodeParamName('ip')} can not be used together`);
     }
     if (p.continue !== undefined) {

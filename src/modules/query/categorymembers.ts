@@ -64,6 +64,9 @@ export const categorymembersModule = queryModule({
       type: 'string',
       help: 'Sortkey prefix to end listing BEFORE (not at). Can only be used with cmsort=sortkey. Overrides cmendhexsortkey.',
     },
+    // the stored sort key itself, as 1.25 still took it (deprecated, warned about by the core)
+    startsortkey: { type: 'string', deprecated: true, help: 'Use cmstarthexsortkey instead.' },
+    endsortkey: { type: 'string', deprecated: true, help: 'Use cmendhexsortkey instead.' },
   },
   examples: [
     'action=query&list=categorymembers&cmtitle=Категорія:Міста_України',
@@ -114,7 +117,10 @@ export const categorymembersModule = queryModule({
         );
       if (descending) types.reverse();
       let startType = 0;
+      // ApiQueryCategoryMembers 1.25: the start and end sort keys bound every type's query; a
+      // continuation replaces both and bounds the first type's query alone
       let start: { sortkey: string; pageid: number } | undefined;
+      let userStart: { sortkey: string; pageid: number } | undefined;
       if (p.continue !== undefined) {
         const m = /^(page|subcat|file)\|([0-9a-f]*)\|(\d+)$/.exec(p.continue);
         if (!m) dieBadContinue(ctx);
@@ -122,22 +128,26 @@ export const categorymembersModule = queryModule({
         if (startType < 0) dieBadContinue(ctx);
         start = { sortkey: unhex(m![2]), pageid: Number(m![3]) };
       } else if (p.startsortkeyprefix !== undefined) {
-        start = { sortkey: ucfirstAll(p.startsortkeyprefix), pageid: descending ? Number.MAX_SAFE_INTEGER : 0 };
+        userStart = { sortkey: ucfirstAll(p.startsortkeyprefix), pageid: descending ? Number.MAX_SAFE_INTEGER : 0 };
       } else if (p.starthexsortkey !== undefined) {
-        start = { sortkey: unhex(p.starthexsortkey), pageid: descending ? Number.MAX_SAFE_INTEGER : 0 };
+        userStart = { sortkey: unhex(p.starthexsortkey), pageid: descending ? Number.MAX_SAFE_INTEGER : 0 };
+      } else if (p.startsortkey !== undefined) {
+        userStart = { sortkey: p.startsortkey as string, pageid: descending ? Number.MAX_SAFE_INTEGER : 0 };
       }
       const end =
-        p.endsortkeyprefix !== undefined
-          ? ucfirstAll(p.endsortkeyprefix)
-          : p.endhexsortkey !== undefined
-            ? unhex(p.endhexsortkey)
-            : undefined;
+        p.continue !== undefined
+          ? undefined
+          : p.endsortkeyprefix !== undefined
+            ? ucfirstAll(p.endsortkeyprefix)
+            : p.endhexsortkey !== undefined
+              ? unhex(p.endhexsortkey)
+              : (p.endsortkey as string | undefined);
       for (let i = startType; i < types.length && next === undefined; i++) {
         const type = types[i];
         const found = await scan(
           namespaces,
           limit - rows.length,
-          i === startType ? start : undefined,
+          i === startType && start !== undefined ? start : userStart,
           (from, n) => ctx.store.categoryLinks.membersBySortkey(category, type, from, descending, n),
           (r) => ({ sortkey: r.sortkey, pageid: r.pageid }),
           end === undefined ? undefined : (r) => (descending ? r.sortkey < end : r.sortkey > end),

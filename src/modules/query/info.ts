@@ -19,9 +19,14 @@ const PROPS = [
   'displaytitle',
 ];
 
+/** ApiQueryInfo::getCacheMode: the properties every user gets alike */
+const PUBLIC_PROPS = new Set(['protection', 'talkid', 'subjectid', 'url', 'preload', 'displaytitle']);
+
 export const infoModule = queryModule({
   kind: 'prop',
   name: 'info',
+  cacheMode: (params) =>
+    params.token !== undefined || ((params.prop as string[] | undefined) ?? []).some((p) => !PUBLIC_PROPS.has(p)) ? 'private' : 'public',
   prefix: 'in',
   needsPageRows: true,
   description: 'Get basic page information.',
@@ -38,6 +43,8 @@ export const infoModule = queryModule({
   examples: ['action=query&prop=info&titles=Київ', 'action=query&prop=info&inprop=protection|url&titles=Київ'],
   async run(ctx) {
     const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
+    // intoken's starttimestamp is the time of the request
+    if (ctx.params.token !== undefined) ctx.markVolatile('clock');
     const associated = await associatedPageIds(ctx, props);
     // ApiQueryInfo::getDisplayTitle: the displaytitle page property of the set's pages, in one call
     const displayTitles = new Map<number, string>();
@@ -91,6 +98,16 @@ function extras(
   associated: Map<string, number>,
   displayTitle?: string,
 ): void {
+  const tokens = ctx.params.token as string[] | undefined;
+  if (tokens !== undefined) {
+    // the deprecated intoken: every token function refuses an anonymous reader (no edit, delete, …
+    // right; watch needs a login); without same-origin security there are none, and PHP's call gives null
+    e.starttimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    for (const t of tokens) {
+      if (ctx.lacksSameOriginSecurity) e[t + 'token'] = null;
+      else ctx.warn(`Action '${t}' is not allowed for the current user`);
+    }
+  }
   if (props.has('protection')) {
     // nothing is protected on this wiki; the restriction types are those MediaWiki offers
     e.protection = [];

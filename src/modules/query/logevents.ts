@@ -2,7 +2,7 @@
  * list=logevents (ApiQueryLogEvents of 1.25): the log entries of the dump's <logitem>s, newest first by
  * default, with type/action, user, title and prefix filters and "timestamp|logid" continuation.
  */
-import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
+import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import { queryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { formatLogParams } from '../../wiki/log-params.js';
@@ -23,6 +23,7 @@ export const LOG_TYPES = [
   'patrol',
   'merge',
   'suppress',
+  'tag',
   'managetags',
   'newusers',
 ];
@@ -61,6 +62,7 @@ export const LOG_ACTIONS = [
   'suppress/event',
   'suppress/delete',
   'suppress/revision',
+  'tag/update',
   'managetags/create',
   'managetags/delete',
   'managetags/activate',
@@ -83,6 +85,7 @@ export const logeventsModule = queryModule({
     dir: dirParam('In which direction to enumerate.', ['newer', 'older'], 'older'),
     user: { type: 'user', help: 'Filter entries to those made by the given user.' },
     title: { type: 'string', help: 'Filter entries to those related to a page.' },
+    namespace: namespaceParam('Filter entries to those in the given namespace.'),
     prefix: { type: 'string', help: 'Filter entries that start with this prefix.' },
     tag: { type: 'string', help: 'Only list event entries tagged with this tag.' },
     limit: limitParam(10, 'How many total event entries to return.'),
@@ -107,6 +110,10 @@ export const logeventsModule = queryModule({
       if (t === null) ctx.die(`param_${param}`, `Bad title value '${v}'`);
       return { ns: t!.ns, dbkey: t!.dbkey };
     };
+    // ApiQueryLogEvents: requireMaxOneParameter( $params, 'title', 'prefix', 'namespace' )
+    const given = ['title', 'prefix', 'namespace'].filter((n) => p[n] !== undefined);
+    if (given.length > 1)
+      ctx.die('invalidparammix', `The parameters ${given.map((n) => ctx.encodeParamName(n)).join(', ')} can not be used together`);
     const title = titleOf(p.title, 'title');
     const prefix = titleOf(p.prefix, 'prefix');
     const cont = timestampIdContinue(ctx);
@@ -122,6 +129,7 @@ export const logeventsModule = queryModule({
             user: p.user,
             title,
             prefix,
+            namespace: p.namespace as number | undefined,
             descending: p.dir === 'older',
             start: p.start,
             end: p.end,

@@ -34,6 +34,7 @@ const TYPES: Record<string, number> = { edit: 0, new: 1, log: 3, external: 5 };
 const TYPE_NAMES = new Map(Object.entries(TYPES).map(([k, v]) => [v, k]));
 
 export const recentchangesModule = queryModule({
+  cacheMode: (params) => (params.token !== undefined ? 'private' : 'public'),
   kind: 'list',
   name: 'recentchanges',
   prefix: 'rc',
@@ -151,6 +152,11 @@ export const recentchangesModule = queryModule({
       if (props.has('sha1') && r.sha1 !== null) {
         if (r.deleted & 1) v.sha1hidden = true;
         else v.sha1 = r.sha1 ? sha1Base36ToHex(r.sha1) : '';
+      }
+      // the deprecated rctoken: an anonymous reader may not patrol (ApiQueryRecentChanges::getPatrolToken)
+      for (const t of (p.token as string[] | undefined) ?? []) {
+        if (ctx.lacksSameOriginSecurity) v[t + 'token'] = null;
+        else ctx.warn(`Action '${t}' is not allowed for the current user`);
       }
       out!.push(v);
     });

@@ -17,6 +17,8 @@ import { DEFAULT_RENDER_OPTIONS, renderPage, renderRevision } from '../page-rend
 import { userLanguage } from '../../wiki/messages.js';
 import { dieBadContinue } from './shared.js';
 import { addRevisionDiff, parseDiffParams } from './revision-diffs.js';
+import { expand } from '../expandtemplates.js';
+import { preprocessToXml } from '../../wikitext/preprocessor/xml.js';
 
 const PROPS = [
   'ids',
@@ -37,6 +39,8 @@ export const revisionsModule = queryModule({
   kind: 'prop',
   name: 'revisions',
   prefix: 'rv',
+  // ApiQueryRevisionsBase is an ApiQueryGeneratorBase in 1.25: generator=revisions yields revision ids
+  generator: true,
   description: 'Get revision information.',
   params: {
     prop: { type: PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
@@ -59,11 +63,8 @@ export const revisionsModule = queryModule({
       default: false,
       help: 'Parse revision content (requires prop=content). For performance reasons, if this option is used, rvlimit is enforced to 1.',
     },
-    expandtemplates: {
-      type: 'boolean',
-      default: false,
-      help: 'Expand templates in revision content (not supported here: content is returned as stored).',
-    },
+    expandtemplates: { type: 'boolean', default: false, help: 'Expand templates in revision content (requires prop=content).' },
+    generatexml: { type: 'boolean', default: false, help: 'Generate XML parse tree for revision content (requires prop=content).' },
     section: { type: 'string', help: 'Only retrieve the content of this section number.' },
     diffto: {
       type: 'string',
@@ -125,7 +126,8 @@ export const revisionsModule = queryModule({
         startId = Number(p.continue);
         start = undefined;
       }
-      const limit = enumLimit(ctx, needText, parse);
+      // as a generator, rvlimit is read as any limit (ApiQueryRevisions::run: getParameter('limit') ?: 10)
+      const limit = ctx.generator !== null ? ((p.limit as number | undefined) ?? 10) : enumLimit(ctx, needText, parse);
       list = await ctx.store.history.pageHistory({
         pageid: pages[0].pageid,
         dir: p.dir,
@@ -171,6 +173,20 @@ export const revisionsModule = queryModule({
       }
     }
     if (p.tag !== undefined) list = []; // the dump carries no change tags
+    if (ctx.generator !== null) {
+      // the generator's page set is the pages of these revisions (populateFromRevisionIDs), at most
+      // rvlimit (10 by default) of them, continuing as the list does
+      const limit = enumMode ? list.length : ((p.limit as number | undefined) ?? 10);
+      for (let i = 0; i < list.length; i++) {
+        const rev = list[i];
+        if (i >= limit) {
+          ctx.setContinue('continue', revCount > 0 ? rev.revid : `${rev.pageid}|${rev.revid}`);
+          break;
+        }
+        ctx.generator.add({ revid: rev.revid });
+      }
+      return;
+    }
     const texts = needText
       ? await ctx.store.history.texts(list.filter((r) => !r.textHidden).map((r) => r.revid))
       : new Map<number, string>();
@@ -210,8 +226,16 @@ export const revisionsModule = queryModule({
           const content = sectionOf(text, p.section);
           if (content === null) ctx.die('nosuchsection', `There is no section ${p.section} in r${rev.revid}`);
           if (fetchContent) {
-            // rvparse: the content as action=parse renders it (the same renderer and parser cache)
             let shown = content!;
+            // ApiQueryRevisionsBase::extractRevisionInfo: the tree of the (section's) text, then the
+            // expansion (Parser::preprocess, templates read from the wiki) unless rvparse renders it;
+            // a diff compares the stored text (1.25 keeps $content apart from the $text it shows)
+            if (p.generatexml) v.parsetree = preprocessToXml(content!);
+            if (p.expandtemplates && !parse) {
+              ctx.markVolatile('clock');
+              shown = (await expand(ctx, content!, { ns: rev.ns, dbkey: title }, false, undefined)).text;
+            }
+            // rvparse: the content as action=parse renders it (the same renderer and parser cache)
             if (parse) shown = await renderRevisionText(ctx, rev, title, content!, p.section === undefined);
             if (slots)
               v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: rev.contentFormat }, 'content', shown) };

@@ -2,6 +2,7 @@
  * list=users (ApiQueryUsers of 1.25): facts about the named users, in the order asked. The users are
  * the dump's registered contributors; they have the implicit groups only and are never blocked.
  */
+import { ANON_TOKEN } from '../../wiki/users.js';
 import { queryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { IMPLICIT_GROUPS, canonicalUserName, groupRights } from '../../wiki/user-groups.js';
@@ -9,6 +10,7 @@ import { IMPLICIT_GROUPS, canonicalUserName, groupRights } from '../../wiki/user
 const PROPS = ['blockinfo', 'groups', 'implicitgroups', 'rights', 'editcount', 'registration', 'emailable', 'gender'];
 
 export const usersModule = queryModule({
+  cacheMode: (params) => (params.token !== undefined ? 'private' : 'public'),
   kind: 'list',
   name: 'users',
   prefix: 'us',
@@ -45,6 +47,9 @@ export const usersModule = queryModule({
       // blockinfo: nobody is blocked; emailable: a dump carries no e-mail addresses
       if (props.has('emailable')) v.emailable = false;
       if (props.has('gender')) v.gender = 'unknown';
+      // the deprecated ustoken: ApiQueryUsers::getUserrightsToken hands anyone their edit token (none
+      // without same-origin security: the token function is missing and PHP's call gives null)
+      for (const t of (p.token as string[] | undefined) ?? []) v[t + 'token'] = ctx.lacksSameOriginSecurity ? null : ANON_TOKEN;
       out.push(v);
     }
   },

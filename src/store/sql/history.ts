@@ -128,6 +128,7 @@ export function logEventsStatement(o: LogOptions, d: SqlDialect, prefixScan: Log
   if (o.action !== undefined) where.push('log_action = @action');
   if (o.user !== undefined) where.push('log_user_text = @user');
   if (o.title !== undefined) where.push('log_namespace = @ns AND log_title = @title');
+  if (o.namespace !== undefined) where.push('log_namespace = @ns');
   if (o.prefix !== undefined)
     where.push(prefixOnly ? prefixScan.condition : 'log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd');
   if (o.start !== undefined) where.push(`log_timestamp ${lo} @start`);
@@ -143,7 +144,7 @@ export function logEventsStatement(o: LogOptions, d: SqlDialect, prefixScan: Log
     type: o.type,
     action: o.action,
     user: o.user,
-    ns: o.title?.ns ?? o.prefix?.ns,
+    ns: o.title?.ns ?? o.prefix?.ns ?? o.namespace,
     title: o.title?.dbkey,
     prefix: o.prefix?.dbkey,
     prefixEnd: o.prefix === undefined ? undefined : prefixEnd(o.prefix.dbkey),
