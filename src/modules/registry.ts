@@ -67,6 +67,8 @@ import { feedcontributionsModule } from './feedcontributions.js';
 import { blocksModule } from './query/blocks.js';
 import { protectedtitlesModule } from './query/protectedtitles.js';
 import { tagsModule } from './query/tags.js';
+import { langbacklinksModule } from './query/langbacklinks.js';
+import { iwbacklinksModule } from './query/iwbacklinks.js';
 import { checktokenModule } from './checktoken.js';
 import { loginModule, logoutModule } from './login.js';
 import { createaccountModule } from './write/createaccount.js';
@@ -142,6 +144,8 @@ export const queryModules: QueryModule[] = [
   blocksModule,
   protectedtitlesModule,
   tagsModule,
+  langbacklinksModule,
+  iwbacklinksModule,
   // meta
   siteinfoModule,
   userinfoModule,

@@ -86,6 +86,30 @@ export interface LinkersOfOptions {
   limit: number;
 }
 
+/**
+ * list=langbacklinks and list=iwbacklinks: the links to a language (or interwiki prefix), optionally to
+ * one title there, in (code, title, page) order from `after` on (inclusive: the continuation names the next row)
+ */
+export interface ForeignBacklinksOptions {
+  /** ll_lang, or iwl_prefix */
+  code?: string;
+  title?: string;
+  after?: { code: string; title: string; from: number };
+  descending: boolean;
+  limit: number;
+}
+
+/** a row of RelationStore.langBacklinks / iwBacklinks: the linking page and the link */
+export interface ForeignBacklinkRow {
+  from: number;
+  ns: number;
+  /** the linking page's DB key */
+  dbkey: string;
+  redirect: number;
+  code: string;
+  title: string;
+}
+
 /** prop=iwlinks' request (RelationStore.iwLinksOf) */
 /** prop=langlinks' options: the batch's pages, an optional language and title, where to continue */
 export interface LangLinksOfOptions {
@@ -192,6 +216,10 @@ export interface RelationStore {
   langLinksOf(o: LangLinksOfOptions): Promise<Array<{ from: number; lang: string; title: string }>>;
   /** prop=iwlinks: (page, prefix, title) order from `continueAt` (inclusive) */
   iwLinksOf(o: IwLinksOfOptions): Promise<Array<{ from: number; prefix: string; title: string }>>;
+  /** list=langbacklinks: the pages linking to a language (and title), ll_lang index order */
+  langBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]>;
+  /** list=iwbacklinks: the pages linking to an interwiki prefix (and title), iwl_prefix_title_from index order */
+  iwBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]>;
   /** the interwiki table the import used (empty for a database without one) */
   interwikiMap(): Promise<InterwikiEntry[]>;
 

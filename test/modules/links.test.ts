@@ -369,6 +369,12 @@ describe('relation store query plans', () => {
             descending,
             limit: 3,
           });
+          // list=langbacklinks / iwbacklinks: every filter combination walks the (code, title, from) index
+          for (const read of [r.langBacklinks.bind(r), r.iwBacklinks.bind(r)]) {
+            void read({ descending, limit: 3 });
+            void read({ code: 'en', descending, limit: 3 });
+            void read({ code: 'en', title: 'x', after: { code: 'en', title: 'x', from: 2 }, descending, limit: 3 });
+          }
         }
         void r.randomPages({ namespaces: [0, 14], redirect: false, from: 0.5, limit: 3 });
       });
@@ -385,17 +391,18 @@ describe('relation store query plans', () => {
                 ? '[[0,"A",0,0]]'
                 : n === 'ids'
                   ? '[1,2]'
-                  : /^(limit|offset|ns|fromNs|fromId|from|cf|cn|p\d|n\d|on\d|pn\d|redirect|contFrom)$/.test(n)
+                  : /^(limit|offset|ns|fromNs|fromId|from|cf|af|cn|p\d|n\d|on\d|pn\d|redirect|contFrom)$/.test(n)
                     ? 3
                     : 'x',
             ]),
           ),
         ];
+        // an unfiltered listing (exturlusage, langbacklinks, iwbacklinks) walks its index in order and stops at the LIMIT
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((p) => p.detail);
         for (const step of plan)
           assert.match(
             step,
-            /^(SEARCH |SCAN (j|json_each) VIRTUAL TABLE|SCAN \w+ USING (COVERING )?INDEX el_index$|CREATE BLOOM FILTER|SCAN CONSTANT ROW|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CO-ROUTINE|SCAN \d+-ROW VALUES|USING ROWID SEARCH)/,
+            /^(SEARCH |SCAN (j|json_each) VIRTUAL TABLE|SCAN \w+ USING (COVERING )?INDEX (el_index|ll_lang|iwl_prefix_title_from)$|CREATE BLOOM FILTER|SCAN CONSTANT ROW|CORRELATED SCALAR SUBQUERY|LIST SUBQUERY|CO-ROUTINE|SCAN \d+-ROW VALUES|USING ROWID SEARCH)/,
             `${step}\n  in ${sql}\n  ${plan.join(' / ')}`,
           );
         assert.ok(!plan.some((p) => p.includes('TEMP B-TREE')), `${plan.join(' / ')}\n  in ${sql}`);

@@ -5,6 +5,8 @@ import type {
   LinkRow,
   LinkerRow,
   IwLinksOfOptions,
+  ForeignBacklinksOptions,
+  ForeignBacklinkRow,
   PropsOfOptions,
   PagesWithPropOptions,
   ExtLinksOfOptions,
@@ -26,6 +28,7 @@ import {
   extLinksOfStatement,
   extUrlUsageStatement,
   iwLinksOfStatement,
+  foreignBacklinksStatement,
   langLinksOfStatement,
   linkerFilters,
   linkersConditions,
@@ -173,6 +176,16 @@ export class PostgresRelationStore implements RelationStore {
     if (o.pageids.length === 0) return [];
     const { sql, values } = langLinksOfStatement(o, POSTGRES_DIALECT);
     return this.db.named('RelationStore.langLinksOf', sql, values);
+  }
+
+  async langBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]> {
+    const { sql, values } = foreignBacklinksStatement('langlinks', o, POSTGRES_DIALECT);
+    return this.db.named('RelationStore.langBacklinks', sql, values);
+  }
+
+  async iwBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]> {
+    const { sql, values } = foreignBacklinksStatement('iwlinks', o, POSTGRES_DIALECT);
+    return this.db.named('RelationStore.iwBacklinks', sql, values);
   }
 
   async iwLinksOf(o: IwLinksOfOptions): Promise<Array<{ from: number; prefix: string; title: string }>> {

@@ -11,6 +11,7 @@ import type {
   PagesWithPropOptions,
   ExtLinksOfOptions,
   ExtUrlUsageOptions,
+  ForeignBacklinksOptions,
   LangLinksOfOptions,
   LinkersOfOptions,
   LinkersOptions,
@@ -221,6 +222,27 @@ export function iwLinksOfStatement(o: IwLinksOfOptions, d: SqlDialect): SqlState
   }
   const dir = o.descending ? ' DESC' : '';
   const sql = `SELECT iwl_from AS "from", iwl_prefix AS prefix, iwl_title AS title FROM iwlinks WHERE ${where.join(' AND ')} ORDER BY iwl_from${dir}, iwl_prefix${dir}, iwl_title${dir} LIMIT @limit`;
+  return { sql, values };
+}
+
+/**
+ * list=langbacklinks / list=iwbacklinks: a range of the (code, title, from) index, joined with the
+ * linking pages (ApiQueryLangBacklinks / ApiQueryIWBacklinks of 1.25)
+ */
+export function foreignBacklinksStatement(table: 'langlinks' | 'iwlinks', o: ForeignBacklinksOptions, d: SqlDialect): SqlStatement {
+  const [from, code, title] = table === 'langlinks' ? ['ll_from', 'll_lang', 'll_title'] : ['iwl_from', 'iwl_prefix', 'iwl_title'];
+  const values: Record<string, unknown> = { limit: o.limit };
+  const where: string[] = [];
+  whereBound(where, values, `${code} = @code`, 'code', o.code);
+  whereBound(where, values, `${title} = @title`, 'title', o.title);
+  if (o.after) {
+    where.push(`(${code}, ${title}, ${from}) ${o.descending ? '<=' : '>='} (@ac, @at, @af)`);
+    Object.assign(values, { ac: o.after.code, at: o.after.title, af: o.after.from });
+  }
+  const dir = o.descending ? ' DESC' : '';
+  const sql =
+    `SELECT ${from} AS "from", page_namespace AS ns, page_title AS dbkey, page_is_redirect AS redirect, ${code} AS code, ${title} AS title` +
+    ` FROM ${table} ${d.orderedJoin} page ON page_id = ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${code}${dir}, ${title}${dir}, ${from}${dir} LIMIT @limit`;
   return { sql, values };
 }
 

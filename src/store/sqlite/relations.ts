@@ -6,6 +6,8 @@ import type {
   LinkRow,
   LinkerRow,
   IwLinksOfOptions,
+  ForeignBacklinksOptions,
+  ForeignBacklinkRow,
   PropsOfOptions,
   PagesWithPropOptions,
   ExtLinksOfOptions,
@@ -28,6 +30,7 @@ import {
   extLinksOfStatement,
   extUrlUsageStatement,
   iwLinksOfStatement,
+  foreignBacklinksStatement,
   langLinksOfStatement,
   linkerFilters,
   linkersConditions,
@@ -222,6 +225,16 @@ export class SqliteRelationStore implements RelationStore {
     if (o.pageids.length === 0) return [];
     const { sql, values } = langLinksOfStatement(o, SQLITE_DIALECT);
     return this.cache('langLinksOf').all(sql, values);
+  }
+
+  async langBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]> {
+    const { sql, values } = foreignBacklinksStatement('langlinks', o, SQLITE_DIALECT);
+    return this.cache('langBacklinks').all(sql, values);
+  }
+
+  async iwBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]> {
+    const { sql, values } = foreignBacklinksStatement('iwlinks', o, SQLITE_DIALECT);
+    return this.cache('iwBacklinks').all(sql, values);
   }
 
   async iwLinksOf(o: IwLinksOfOptions): Promise<Array<{ from: number; prefix: string; title: string }>> {
