@@ -68,7 +68,9 @@ async function answer(params: Record<string, string>): Promise<string> {
   const headers = ['cache-control', 'access-control-allow-origin', 'mediawiki-api-error', 'content-type']
     .map((h) => `${h}: ${r.headers.get(h)}`)
     .join('\n');
-  return `${r.status}\n${headers}\n${r.text}`;
+  // a feed says when it was made: that is the clock, not the parameter
+  const body = r.text.replace(/<lastBuildDate>[^<]*<\/lastBuildDate>|<updated>[^<]*<\/updated>/g, '');
+  return `${r.status}\n${headers}\n${body}`;
 }
 
 function baseRequest(m: ModuleInfo): Record<string, string> | null {
