@@ -110,10 +110,6 @@ export const logeventsModule = queryModule({
       if (t === null) ctx.die(`param_${param}`, `Bad title value '${v}'`);
       return { ns: t!.ns, dbkey: t!.dbkey };
     };
-    // ApiQueryLogEvents: requireMaxOneParameter( $params, 'title', 'prefix', 'namespace' )
-    const given = ['title', 'prefix', 'namespace'].filter((n) => p[n] !== undefined);
-    if (given.length > 1)
-      ctx.die('invalidparammix', `The parameters ${given.map((n) => ctx.encodeParamName(n)).join(', ')} can not be used together`);
     const title = titleOf(p.title, 'title');
     const prefix = titleOf(p.prefix, 'prefix');
     const cont = timestampIdContinue(ctx);
