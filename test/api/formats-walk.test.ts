@@ -167,8 +167,18 @@ describe('every module in xml and php', () => {
       ...typeOf(mainInfo!, 'action'),
       ...['prop', 'list', 'meta'].flatMap((kind) => typeOf(queryInfo!, kind).map((n) => `query+${n}`)),
     ];
-    const info = await s.get({ action: 'paraminfo', modules: paths.join('|'), helpformat: 'wikitext', formatversion: 2 });
-    for (const m of info.json.paraminfo.modules as ModuleInfo[]) {
+    // paraminfo describes at most 50 modules a request (ApiParamInfo: modules is ISMULTI)
+    const described: ModuleInfo[] = [];
+    for (let i = 0; i < paths.length; i += 50) {
+      const info = await s.get({
+        action: 'paraminfo',
+        modules: paths.slice(i, i + 50).join('|'),
+        helpformat: 'wikitext',
+        formatversion: 2,
+      });
+      described.push(...(info.json.paraminfo.modules as ModuleInfo[]));
+    }
+    for (const m of described) {
       for (const e of m.examples ?? []) requests.push(e.query);
       const kind = m.group;
       const base =
