@@ -145,6 +145,7 @@ export class ApiMain {
     let mainParams: Record<string, any> = { maxage: 0, smaxage: 0 };
     try {
       for (const name of phpArrayParams) state.warn('main', texts.phpArray(name));
+      if (req.warnings !== undefined) for (const text of req.warnings) state.warn('main', text);
       if (!(FORMATS as readonly string[]).includes(fmt)) throw new ApiError('unknown_format', texts.unknownValue('format', fmt));
       try {
         printer = printerOptions(fmt as FormatName, raw);

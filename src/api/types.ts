@@ -81,6 +81,8 @@ export interface RequestInfo {
   ip: string;
   /** absolute URL of api.php for this request, e.g. http://127.0.0.1:8080/api.php */
   apiUrl: string;
+  /** warnings of the server around the API, under main (a read that waited in vain for the wiki it follows) */
+  warnings?: string[];
 }
 
 /** Everything a module may use; modules never see HTTP or SQL. */

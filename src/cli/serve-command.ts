@@ -130,6 +130,17 @@ export const SERVE_COMMAND: CommandSpec = {
       value: 'FILE',
       help: "the interwiki map (JSON, as src/wiki/data/interwiki.json) instead of MediaWiki's default list",
     },
+    upstream: {
+      type: 'string',
+      value: 'API_URL',
+      help: "the live MediaWiki's api.php (normally the one `wikiquery follow` follows): writes, logins, a logged-in user's session requests and what wikiquery does not implement are forwarded there",
+    },
+    'upstream-wait': {
+      type: 'string',
+      value: 'S',
+      default: '5',
+      help: "after a client's forwarded write, its reads wait at most S seconds for follow to apply it (then answer with a lag warning)",
+    },
     'log-level': { type: 'string', value: 'LEVEL', default: 'warn', help: `${LOG_LEVELS.join(', ')}; info logs one line per request` },
     debug: { type: 'boolean', help: "add MediaWiki's debuginfo (SQL queries and timings) to every answer" },
   },
@@ -165,6 +176,8 @@ export interface ServeOptions {
   readOnlyReason?: string;
   /** worker processes (1: serve in this process) */
   workers?: number;
+  upstream?: string;
+  upstreamWaitSeconds?: number;
 }
 
 export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -202,6 +215,8 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       workers: parseWorkers(values.workers as string),
       newContinuation: values['new-continuation'] === true,
       readOnlyReason: values['read-only-reason'] as string,
+      upstream: values.upstream === undefined ? undefined : parseUpstream(values.upstream as string),
+      upstreamWaitSeconds: parseNumber(values['upstream-wait'] as string, '--upstream-wait', 'seconds'),
     };
     if (values.interwiki !== undefined) {
       try {
@@ -329,6 +344,7 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
     load: o.maxConcurrent === undefined ? undefined : { maxConcurrent: o.maxConcurrent },
     limits: o.maxConnections === undefined ? undefined : { maxConnections: o.maxConnections },
     maxResultSize: o.maxResultSize,
+    upstream: o.upstream === undefined ? undefined : { apiUrl: o.upstream, waitMs: (o.upstreamWaitSeconds ?? 5) * 1000 },
     sharedMetrics: isWorker() ? workerSharedMetrics : undefined,
     newContinuation: o.newContinuation,
     readOnlyReason: o.readOnlyReason,
@@ -389,4 +405,17 @@ export async function serve(o: ServeOptions): Promise<WikiServer> {
 export function defaultThumbsDir(db: string): string | undefined {
   if (/^postgres(ql)?:/i.test(db)) return undefined;
   return `${db.replace(/^sqlite:/i, '')}.thumbs`;
+}
+
+/** --upstream: an absolute http(s) URL of an api.php */
+function parseUpstream(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--upstream ${value}: the upstream's api.php as an absolute URL (http://wiki.example.org/w/api.php)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--upstream ${value}: an http: or https: URL`);
+  if (url.username !== '' || url.password !== '') throw new UsageError(`--upstream ${value}: no credentials in the URL`);
+  return url.href;
 }

@@ -27,6 +27,8 @@ export interface ApiCall {
   /** scheme://host as the client addressed us */
   base: string;
   body: Record<string, unknown> | undefined;
+  /** warnings the HTTP layer adds to the answer (a read that waited for `follow` in vain); such an answer is not kept */
+  warnings?: string[];
 }
 
 /**
@@ -45,8 +47,8 @@ export interface ApiReply {
 export const isError = (answer: CachedAnswer): boolean => answer.headers['MediaWiki-API-Error'] !== undefined;
 
 export class ApiAnswers {
-  private readonly actionNames: ReadonlySet<string>;
-  private readonly queryNames: ReadonlySet<string>;
+  readonly actionNames: ReadonlySet<string>;
+  readonly queryNames: ReadonlySet<string>;
 
   constructor(
     registry: Registry,
@@ -62,7 +64,8 @@ export class ApiAnswers {
 
   /** The answer to an API request, from the response cache or computed (synchronously for a cache hit). */
   answer(call: ApiCall): ApiReply | Promise<ApiReply> {
-    const hit = this.fromCache(call.method, call.headers.origin !== undefined, call.base, call.ip, call.url);
+    const hit =
+      call.warnings === undefined ? this.fromCache(call.method, call.headers.origin !== undefined, call.base, call.ip, call.url) : null;
     return hit ? this.hitReply(hit) : this.compute(call, hit === undefined);
   }
 
@@ -100,7 +103,10 @@ export class ApiAnswers {
     const gen = generations.acquire();
     let res: Awaited<ReturnType<ApiMain['handle']>>;
     try {
-      res = await gen.app.api.handle({ method: call.method, url, headers, raw, ip: call.ip, apiUrl: `${call.base}/api.php` }, phpArrays);
+      res = await gen.app.api.handle(
+        { method: call.method, url, headers, raw, ip: call.ip, apiUrl: `${call.base}/api.php`, warnings: call.warnings },
+        phpArrays,
+      );
     } finally {
       generations.release(gen);
     }

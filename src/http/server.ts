@@ -36,6 +36,7 @@ import { registerRequestLog } from './request-log.js';
 import { ResponseCache } from './response-cache.js';
 import { GracefulClose } from './shutdown.js';
 import { DEFAULT_THUMBNAIL_LIMITS, ThumbnailMaker, configureSharp, type ThumbnailLimits } from './thumbnails.js';
+import { Upstream, type UpstreamOptions } from './upstream.js';
 
 export interface ServerOptions {
   /** the opened store to serve (the CLI opens it from --db); closed with the server */
@@ -79,6 +80,8 @@ export interface ServerOptions {
   newContinuation?: boolean;
   /** ApiOptions.readOnlyReason */
   readOnlyReason?: string;
+  /** `serve --upstream`: the MediaWiki that answers what wikiquery does not (writes, sessions), src/http/upstream.ts */
+  upstream?: UpstreamOptions;
 }
 
 export interface WikiServer {
@@ -120,7 +123,10 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   });
   const log = opts.logger ?? createLogger(opts.logLevel ?? 'warn');
   // once per process: a spread copy given more members is fine here
-  const app = await createFastifyApp(log, { ...DEFAULT_LIMITS, ...opts.limits }, opts.trustProxy);
+  const limits: HttpLimits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const app = await createFastifyApp(log, limits, opts.trustProxy);
+  const upstream = opts.upstream === undefined ? undefined : new Upstream(opts.upstream);
+  if (upstream !== undefined) app.addHook('onClose', async () => upstream.close());
   // once per process: a spread copy given more members is fine here
   const load = createLoadShedding({ ...DEFAULT_LOAD_LIMITS, ...opts.load });
   const graceful = new GracefulClose(app);
@@ -145,7 +151,13 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   const encoder = new AnswerEncoder(cache);
   const baseUrls = new BaseUrls();
 
-  registerApiRoutes(app, { answers, encoder, baseUrls, loadHooks: load.hooks });
+  registerApiRoutes(app, {
+    answers,
+    encoder,
+    baseUrls,
+    loadHooks: load.hooks,
+    upstream: upstream === undefined ? undefined : { forwarder: upstream, bodyBytes: limits.bodyBytes },
+  });
   configureSharp();
   const ownThumbs = opts.thumbsDir === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-thumbs-')) : null;
   // once per process: a spread copy given more members is fine here
@@ -172,7 +184,8 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     graceful,
     baseUrls,
     log,
-    behindProxy: Boolean(opts.trustProxy),
+    // with an upstream, each request is first sorted into local and forwarded (the Fastify route)
+    behindProxy: Boolean(opts.trustProxy) || upstream !== undefined,
   }).install(app);
   registerRequestLog(app, metrics, log);
   registerFallbackAnswers(app, baseUrls);
