@@ -83,6 +83,8 @@ export interface RequestInfo {
   apiUrl: string;
   /** warnings of the server around the API, under main (a read that waited in vain for the wiki it follows) */
   warnings?: string[];
+  /** writes are taken (forwarded to the wiki this one follows: `serve --upstream`): siteinfo's writeapi */
+  writeApi?: boolean;
 }
 
 /** Everything a module may use; modules never see HTTP or SQL. */

@@ -57,6 +57,8 @@ export class ApiAnswers {
     private readonly metrics: Metrics,
     /** the database's changes made in place, looked for before each request */
     private readonly live?: LiveDatabase,
+    /** writes are forwarded to an upstream wiki (`serve --upstream`) */
+    private readonly writeApi = false,
   ) {
     this.actionNames = new Set(registry.actions.map((m) => m.name));
     this.queryNames = new Set(registry.query.map((m) => m.name));
@@ -104,7 +106,16 @@ export class ApiAnswers {
     let res: Awaited<ReturnType<ApiMain['handle']>>;
     try {
       res = await gen.app.api.handle(
-        { method: call.method, url, headers, raw, ip: call.ip, apiUrl: `${call.base}/api.php`, warnings: call.warnings },
+        {
+          method: call.method,
+          url,
+          headers,
+          raw,
+          ip: call.ip,
+          apiUrl: `${call.base}/api.php`,
+          warnings: call.warnings,
+          writeApi: this.writeApi,
+        },
         phpArrays,
       );
     } finally {

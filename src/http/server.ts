@@ -147,7 +147,7 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   await live.start();
   const liveDatabase = live;
   metrics.follow(liveDatabase);
-  const answers = new ApiAnswers(registry, generations, cache, metrics, liveDatabase);
+  const answers = new ApiAnswers(registry, generations, cache, metrics, liveDatabase, upstream !== undefined);
   const encoder = new AnswerEncoder(cache);
   const baseUrls = new BaseUrls();
 

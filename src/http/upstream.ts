@@ -55,8 +55,6 @@ const FORWARDED_ACTIONS = new Set([
   'unlinkaccount',
   'echomarkread',
   'echomarkseen',
-  'feedcontributions',
-  'feedrecentchanges',
   'feedwatchlist',
 ]);
 
@@ -74,10 +72,13 @@ const POSITION_WRITES = new Set([
   'protect',
 ]);
 
-/** query submodules that depend on the user's session whoever asks */
-const SESSION_SUBMODULES = new Set(['watchlist', 'watchlistraw', 'notifications', 'unreadnotificationpages']);
+/**
+ * query submodules that depend on the user's session whoever asks: tokens too, since a login token is bound
+ * to the upstream session it opens (a token of ours fails the login: "Received incorrect login token")
+ */
+const SESSION_SUBMODULES = new Set(['tokens', 'watchlist', 'watchlistraw', 'notifications', 'unreadnotificationpages']);
 /** … and those that do when the request carries the upstream's session */
-const LOGGED_IN_SUBMODULES = new Set(['tokens', 'userinfo']);
+const LOGGED_IN_SUBMODULES = new Set(['userinfo']);
 
 /** RFC 7230 6.1's hop-by-hop headers, and what the forwarder sets itself */
 const DROPPED_REQUEST_HEADERS = new Set([
@@ -180,7 +181,7 @@ export class Upstream {
     const session = hasUpstreamSession(headers.cookie);
     // a logged-in client's assertion is checked where its session lives
     if (session && raw.assert !== undefined) return true;
-    if (action === 'tokens') return session;
+    if (action === 'tokens') return true;
     if (action !== 'query') return false;
     for (const group of ['list', 'prop', 'meta', 'generator']) {
       const value = raw[group];

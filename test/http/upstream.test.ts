@@ -107,16 +107,18 @@ describe('forwarded or local', () => {
     assert.equal(got.headers.host, new URL(standUrl).host);
   });
 
-  it('forwards what it does not implement, and a logged-in session’s tokens', async () => {
+  it('forwards what it does not implement, tokens, and a logged-in session’s userinfo', async () => {
     await s.get({ action: 'nosuchmodule' });
     assert.match(last().url, /action=nosuchmodule/);
     await s.get({ action: 'query', list: 'watchlist' });
     assert.match(last().url, /list=watchlist/);
+    await s.get({ action: 'query', meta: 'tokens', type: 'login' });
+    assert.match(last().url, /meta=tokens&type=login/);
     const before = seen.length;
-    const anonymous = await s.get({ action: 'query', meta: 'tokens' });
-    assert.ok(anonymous.json.query.tokens, 'anonymous tokens are local');
+    const anonymous = await s.get({ action: 'query', meta: 'userinfo' });
+    assert.equal(anonymous.json.query.userinfo.anon, '', 'an anonymous userinfo is local');
     assert.equal(seen.length, before);
-    const r = await s.get({ action: 'query', meta: 'tokens' }, { headers: { cookie: 'upwiki_session=abc123' } });
+    const r = await s.get({ action: 'query', meta: 'userinfo' }, { headers: { cookie: 'upwiki_session=abc123' } });
     assert.deepEqual(r.json, { upstream: 'query' });
     assert.equal(last().headers.cookie, 'upwiki_session=abc123');
   });

@@ -195,8 +195,8 @@ async function general(ctx: QueryModuleContext): Promise<Record<string, unknown>
     rtl: false,
     fallback8bitEncoding: 'windows-1251',
     readonly: false,
-    // this server takes no edits
-    writeapi: false,
+    // edits are taken only when they are forwarded to an upstream wiki (1.25: set when $wgEnableWriteAPI)
+    writeapi: ctx.request.writeApi === true,
     timezone: 'UTC',
     timeoffset: 0,
     articlepath: ARTICLE_PATH,
