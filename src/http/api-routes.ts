@@ -61,6 +61,7 @@ export function registerApiRoutes(app: FastifyInstance, { answers, encoder, base
           request,
           requestLabels(raw, answers.actionNames, answers.queryNames),
           relayed.headers['mediawiki-api-error'] !== undefined,
+          true,
         );
         return reply.code(relayed.status).headers(relayed.headers).send(relayed.body);
       }

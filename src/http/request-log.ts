@@ -9,11 +9,14 @@ import type { Metrics, RequestLabels } from './metrics.js';
 
 /** on a request to the API: what the metrics and the request log say about it */
 const LABELS = Symbol('wikiquery.labels');
-type Labelled = FastifyRequest & { [LABELS]?: { labels: RequestLabels; error: boolean } };
+type Labelled = FastifyRequest & { [LABELS]?: { labels: RequestLabels; error: boolean; forwarded?: boolean } };
 
-/** Give an API request the labels it is counted and logged under. */
-export function labelRequest(request: FastifyRequest, labels: RequestLabels, error: boolean): void {
-  (request as Labelled)[LABELS] = { labels, error };
+/**
+ * Give an API request the labels it is counted and logged under; `forwarded`: sent to the upstream
+ * (`serve --upstream`), whose query string may carry credentials and is not logged.
+ */
+export function labelRequest(request: FastifyRequest, labels: RequestLabels, error: boolean, forwarded?: boolean): void {
+  (request as Labelled)[LABELS] = { labels, error, forwarded };
 }
 
 export function registerRequestLog(app: FastifyInstance, metrics: Metrics, log: Logger): void {
@@ -26,7 +29,8 @@ export function registerRequestLog(app: FastifyInstance, metrics: Metrics, log: 
       request.log.info(
         {
           method: request.method,
-          url: request.raw.url,
+          url: labelled?.forwarded ? (request.raw.url ?? '/').split('?', 1)[0] : request.raw.url,
+          upstream: labelled?.forwarded || undefined,
           action: labelled?.labels.action,
           modules: labelled?.labels.modules,
           status: reply.statusCode,

@@ -211,3 +211,23 @@ describe('a failing upstream', () => {
     assert.equal(r.json.error.code, 'upstreamtimeout');
   });
 });
+
+describe('the request log', () => {
+  it('leaves a forwarded request’s query string (its credentials) out', async () => {
+    const lines: string[] = [];
+    const { default: pino } = await import('pino');
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const logged = await startDemoServer({ server: { logger, upstream: { apiUrl: standUrl, timeoutMs: 500 } } });
+    try {
+      await logged.get({ action: 'login', lgname: 'Bot@x', lgpassword: 'hunter2secret' });
+      await logged.get({ action: 'query', meta: 'siteinfo' });
+    } finally {
+      await logged.close();
+    }
+    const requests = lines.filter((l) => l.includes('"msg":"request"'));
+    assert.equal(requests.length, 2);
+    assert.ok(!lines.some((l) => l.includes('hunter2secret')), 'the password is not logged');
+    assert.match(requests[0]!, /"url":"\/api.php","upstream":true/);
+    assert.match(requests[1]!, /meta=siteinfo/);
+  });
+});
