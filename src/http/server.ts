@@ -36,6 +36,7 @@ import { registerRequestLog } from './request-log.js';
 import { ResponseCache } from './response-cache.js';
 import { GracefulClose } from './shutdown.js';
 import { DEFAULT_THUMBNAIL_LIMITS, ThumbnailMaker, configureSharp, type ThumbnailLimits } from './thumbnails.js';
+import { FOLLOW_STATUS_KEY, parseFollowStatus } from '../store/follow-status.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 
 export interface ServerOptions {
@@ -125,7 +126,9 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
   // once per process: a spread copy given more members is fine here
   const limits: HttpLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const app = await createFastifyApp(log, limits, opts.trustProxy);
-  const upstream = opts.upstream === undefined ? undefined : new Upstream(opts.upstream);
+  // read-your-writes: a writer's reads wait for the upstream change the follower has applied (its status in meta)
+  const appliedRcid = async () => parseFollowStatus(await generations.current.store.liveMeta(FOLLOW_STATUS_KEY))?.position.rcid ?? null;
+  const upstream = opts.upstream === undefined ? undefined : new Upstream({ appliedRcid, ...opts.upstream });
   if (upstream !== undefined) app.addHook('onClose', async () => upstream.close());
   // once per process: a spread copy given more members is fine here
   const load = createLoadShedding({ ...DEFAULT_LOAD_LIMITS, ...opts.load });
