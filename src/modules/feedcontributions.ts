@@ -8,7 +8,8 @@ import type { PlainActionModule } from '../api/types.js';
 import { namespaceParam } from '../api/param-presets.js';
 import type { ContributionRecord } from '../store/history-store.js';
 import { serverOf, wfUrlencode } from '../wiki/files.js';
-import { type FeedItem, writeFeed } from '../wiki/feed.js';
+import { type FeedItem, feedContentType, nowTimestamp, requestQuery, writeFeed } from '../wiki/feed.js';
+import { nl2br } from '../php/strings.js';
 import { htmlspecialchars } from '../wiki/html.js';
 import { fixSpecialName } from '../wiki/special-pages.js';
 import { messageText } from '../wikitext/message-transform.js';
@@ -113,29 +114,9 @@ export const feedcontributionsModule: PlainActionModule = {
   },
 };
 
-const FEED_TYPES = ['application/xml', 'text/xml', 'application/rss+xml', 'application/atom+xml'];
-
-function feedContentType(ctype: string | undefined): string {
-  return ctype !== undefined && FEED_TYPES.includes(ctype) ? ctype : 'application/xml';
-}
-
 /** FeedItem::stripComment: [[target|text]] and [[text]] as their text */
 function stripComment(text: string): string {
   return text.replace(/\[\[([^\]]*\|)?([^\]]+)\]\]/g, '$2');
-}
-
-/** PHP's nl2br: <br /> before each line end (\r\n, \n\r, \n or \r) */
-function nl2br(s: string): string {
-  return s.replace(/\r\n|\n\r|\n|\r/g, (m) => `<br />${m}`);
-}
-
-function requestQuery(url: string): string {
-  const i = url.indexOf('?');
-  return i < 0 ? '' : url.slice(i);
-}
-
-function nowTimestamp(): string {
-  return new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }
 
 /**

@@ -96,6 +96,7 @@ import { revisiondeleteModule } from './write/revisiondelete.js';
 import { managetagsModule } from './write/managetags.js';
 import { tagModule } from './write/tag.js';
 import { setnotificationtimestampModule } from './write/setnotificationtimestamp.js';
+import { feedrecentchangesModule } from './feedrecentchanges.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -164,6 +165,7 @@ export const actionModules: ActionModule[] = [
   compareModule,
   rsdModule,
   feedcontributionsModule,
+  feedrecentchangesModule,
   browseBySubjectModule,
   askModule,
   askArgsModule,

@@ -50,3 +50,8 @@ export function phpArraySlice<T>(arr: readonly T[], offset: number, length?: num
 export function md5(s: string): string {
   return createHash('md5').update(s, 'utf8').digest('hex');
 }
+
+/** PHP's nl2br: <br /> before each line end (\r\n, \n\r, \n or \r) */
+export function nl2br(s: string): string {
+  return s.replace(/\r\n|\n\r|\n|\r/g, (m) => `<br />${m}`);
+}

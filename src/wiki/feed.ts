@@ -99,3 +99,21 @@ function writeAtom(c: FeedChannel, items: readonly FeedItem[]): string {
   }
   return out + '\n\t</feed>';
 }
+
+const FEED_TYPES = ['application/xml', 'text/xml', 'application/rss+xml', 'application/atom+xml'];
+
+/** ChannelFeed::httpHeaders: the `ctype` request value when it is one of four, else application/xml */
+export function feedContentType(ctype: string | undefined): string {
+  return ctype !== undefined && FEED_TYPES.includes(ctype) ? ctype : 'application/xml';
+}
+
+/** the query string of a request URL, with its "?" ('' without one): Atom's self link */
+export function requestQuery(url: string): string {
+  const i = url.indexOf('?');
+  return i < 0 ? '' : url.slice(i);
+}
+
+/** the feed's build time: now, TS_MW */
+export function nowTimestamp(): string {
+  return new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}

@@ -4,7 +4,7 @@
  * comments as `commenthidden` -- alike in revisions, recentchanges, logevents, usercontribs and the
  * file modules.
  */
-import type { QueryModuleContext } from '../../api/types.js';
+import type { ModuleContext, QueryModuleContext } from '../../api/types.js';
 import { MessageLoader } from '../message-loader.js';
 import { wfUrlencode } from '../../wiki/files.js';
 import { htmlspecialchars } from '../../wiki/html.js';
@@ -31,7 +31,7 @@ export interface CommentLinks {
 }
 
 /** Read, for a batch of comments, every linked page's existence (one store call) and the red-link message. */
-export async function commentLinks(ctx: QueryModuleContext, comments: string[]): Promise<CommentLinks> {
+export async function commentLinks(ctx: ModuleContext, comments: string[]): Promise<CommentLinks> {
   const targets = new Map<string, { ns: number; dbkey: string }>();
   for (const c of comments) {
     for (const m of escapeHtml(c).matchAll(COMMENT_LINK)) {
@@ -68,7 +68,7 @@ export function parsedCommentLinks(
  * Linker::formatComment for upload comments: HTML-escaped text with [[internal links]] turned into
  * anchors (red links to missing pages). `links` comes from commentLinks over the same comments.
  */
-export function formatComment(ctx: QueryModuleContext, comment: string, links: CommentLinks): string {
+export function formatComment(ctx: ModuleContext, comment: string, links: CommentLinks): string {
   const escaped = escapeHtml(comment);
   return escaped.replace(COMMENT_LINK, (all, target: string, label: string | undefined, trail: string) => {
     const t = ctx.wiki.codec.parse(unescapeTarget(target), 0);
