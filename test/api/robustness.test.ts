@@ -58,7 +58,7 @@ async function modules(): Promise<Array<{ path: string; prefix: string; group?: 
 }
 
 /** modules whose answer is a document of their own (a feed), not the format= printer's; errors are JSON */
-const OWN_DOCUMENT = new Set(['feedcontributions']);
+const OWN_DOCUMENT = new Set(['feedcontributions', 'feedrecentchanges']);
 
 function check(r: { status: number; text: string; json: any }, what: string): void {
   assert.ok(r.status === 200, `${what}: HTTP ${r.status}`);
