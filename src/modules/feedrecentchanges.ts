@@ -22,6 +22,8 @@ import { diffBody } from './difference-engine.js';
 import { MessageLoader } from './message-loader.js';
 import { commentLinks, formatComment } from './query/comments.js';
 
+/** 0001-01-01T00:00:00Z in Unix seconds: the earliest cutoff a TS_MW can write */
+const FIRST_YEAR_UNIX = -62135596800;
 /** $wgFeedLimit */
 const FEED_LIMIT = 50;
 /** $wgFeedDiffCutoff: longer diffs (and new pages' texts) are a link instead */
@@ -272,7 +274,8 @@ async function recentChangeRows(ctx: ModuleContext, p: Record<string, unknown>):
   const now = Math.floor(Date.now() / 1000);
   let cutoffUnix = now - (p.days as number) * 86400;
   cutoffUnix -= ((cutoffUnix % 86400) + 86400) % 86400;
-  let cutoff = dateToMw(new Date(cutoffUnix * 1000));
+  // a cutoff before the year 1 (days in the millions) is before every change: PHP's negative TS_MW sorts first
+  let cutoff = Number.isFinite(cutoffUnix) && cutoffUnix >= FIRST_YEAR_UNIX ? dateToMw(new Date(cutoffUnix * 1000)) : '00000000000000';
   // the special page reads `from` from the request itself, and takes only a TS_MW
   const from = raw.from;
   if (from !== undefined && /^[0-9]{14}$/.test(from) && from > cutoff) cutoff = from;

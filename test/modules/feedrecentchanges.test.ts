@@ -113,6 +113,8 @@ describe('action=feedrecentchanges', () => {
     assert.equal(status, 200);
     assert.equal(items(text).length, 0);
     assert.equal(items((await s.get({ action: 'feedrecentchanges' })).text).length, 0);
+    // days past the year 1 leave no cutoff at all
+    assert.deepEqual(shown((await feed({ days: '99999999999' })).text), shown((await feed({})).text));
   });
 
   it('takes `from` (a TS_MW) as the cutoff when it is later', async () => {
