@@ -7,7 +7,7 @@
  */
 import type { ModuleContext, PlainActionModule } from '../api/types.js';
 import { namespaceParam } from '../api/param-presets.js';
-import type { RecentChangeOptions, RecentChangeRecord } from '../store/history-store.js';
+import type { RecentChangeOptions, RecentChangeRecord, RevisionRecord } from '../store/history-store.js';
 import { addDiffHeader, applyDiffStyle, ukTimeAndDate } from '../wiki/feed-diff.js';
 import { serverOf, wfUrlencode } from '../wiki/files.js';
 import { type FeedItem, feedContentType, nowTimestamp, requestQuery, writeFeed } from '../wiki/feed.js';
@@ -116,7 +116,12 @@ export const feedrecentchangesModule: PlainActionModule = {
     const newTexts = new Map<number, string>();
     const newIds = sorted.filter((r) => r.ns >= 0 && r.revid && !r.oldRevid).map((r) => r.revid);
     for (const [id, text] of await ctx.store.history.texts(newIds)) newTexts.set(id, text);
-    for (const r of sorted) if (r.ns >= 0 && r.revid && r.oldRevid) bodies.set(r, await itemDiff(ctx, r));
+    const edits = sorted.filter((r) => r.ns >= 0 && r.revid && r.oldRevid);
+    // the revisions and texts of all diffs in one store call each
+    const revs = new Map<number, RevisionRecord>();
+    for (const v of await ctx.store.history.revisionsByIds(edits.flatMap((r) => [r.oldRevid, r.revid]))) revs.set(v.revid, v);
+    const diffTexts = await ctx.store.history.texts([...revs.values()].filter((v) => !v.textHidden).map((v) => v.revid));
+    for (const r of edits) bodies.set(r, await itemDiff(ctx, revs.get(r.oldRevid), revs.get(r.revid), diffTexts));
 
     const title = { ns: -1, dbkey: 'RecentChanges' };
     const texts = await loader.render((m) => {
@@ -207,18 +212,24 @@ interface ItemDiff {
   users: number;
 }
 
-/** DifferenceEngine::getDiffBody and getMultiNotice's counts for a change and the revision before it */
-async function itemDiff(ctx: ModuleContext, r: RecentChangeRecord): Promise<ItemDiff> {
-  const revs = await ctx.store.history.revisionsByIds([r.oldRevid, r.revid]);
-  const oldRev = revs.find((v) => v.revid === r.oldRevid);
-  const newRev = revs.find((v) => v.revid === r.revid);
+/**
+ * DifferenceEngine::getDiffBody and getMultiNotice's counts for a change's revision and the one before
+ * it; the revisions between are read only when there are some (a merged item's), the new revision's
+ * parent not being the old one.
+ */
+async function itemDiff(
+  ctx: ModuleContext,
+  oldRev: RevisionRecord | undefined,
+  newRev: RevisionRecord | undefined,
+  texts: Map<number, string>,
+): Promise<ItemDiff> {
   if (!oldRev || !newRev || oldRev.textHidden || newRev.textHidden) return { body: null, edits: 0, users: 0 };
-  const texts = await ctx.store.history.texts([oldRev.revid, newRev.revid]);
   const oldText = texts.get(oldRev.revid);
   const newText = texts.get(newRev.revid);
   if (oldText === undefined || newText === undefined) return { body: null, edits: 0, users: 0 };
   const body = oldRev.revid === newRev.revid ? '' : await diffBody(ctx, oldText, newText);
-  if (oldRev.pageid !== newRev.pageid || oldRev.revid === newRev.revid) return { body, edits: 0, users: 0 };
+  if (oldRev.pageid !== newRev.pageid || oldRev.revid === newRev.revid || newRev.parentid === oldRev.revid)
+    return { body, edits: 0, users: 0 };
   const [lo, hi] = oldRev.timestamp > newRev.timestamp ? [newRev, oldRev] : [oldRev, newRev];
   const between = (
     await ctx.store.history.pageHistory({
