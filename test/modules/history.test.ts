@@ -729,12 +729,14 @@ describe('history store: every query is an index seek or an ordered, LIMITed ind
           : (sql.match(/\?/g) ?? []).map(() => 1);
         const plan = (db.raw.prepare('EXPLAIN QUERY PLAN ' + sql).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
         for (const step of plan) {
+          // a list read column by column (jsonColumnsSql): the ordered, LIMITed range feeds the aggregate as a co-routine
+          if (/^(CO-ROUTINE|SCAN) \(subquery-\d+\)$/.test(step)) continue;
           const ok =
             /^SEARCH /.test(step) ||
             /^CORRELATED SCALAR SUBQUERY \d+$/.test(step) ||
             /^SCAN (user|logging|recentchanges) USING (COVERING )?INDEX \w+$/.test(step);
           assert.ok(ok, `${step}\n  in ${sql}`);
-          if (/^SCAN /.test(step)) assert.match(sql, /ORDER BY .* LIMIT @?\w+$/, sql);
+          if (/^SCAN /.test(step)) assert.match(sql, /ORDER BY .* LIMIT @?\w+\)?$/, sql);
         }
       }
       assert.ok(seen.size >= 20, String(seen.size));

@@ -1,5 +1,5 @@
 import type { Db, Statement } from './db.js';
-import { StatementCache } from './statement-cache.js';
+import { StatementCache, jsonColumnsSql } from './statement-cache.js';
 import { prefixEnd } from '../sql/prefix-range.js';
 import { compareBytes } from '../../wiki/collation.js';
 import type {
@@ -35,6 +35,76 @@ const SQLITE_LOG_PREFIX_SCAN: LogPrefixScan = {
     ` INDEXED BY ${o.action !== undefined ? 'log_type_action' : o.type !== undefined ? 'log_type_time' : o.user !== undefined ? 'log_user_text_time' : 'log_times'}`,
   condition: 'log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd',
 };
+
+/** a contribution's columns, read column by column (jsonRowsOf): no object per row from the driver, no string per value */
+const CONTRIBUTION_COLUMNS = [
+  'rev_id',
+  'rev_parent_id',
+  'rev_page',
+  'rev_namespace',
+  'rev_timestamp',
+  'rev_user_text',
+  'rev_user',
+  'rev_comment',
+  'rev_minor_edit',
+  'rev_len',
+  'rev_sha1',
+  'rev_content_model',
+  'rev_content_format',
+  'rev_deleted',
+  'page_title',
+  'page_latest = rev_id',
+  '(SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id)',
+];
+
+function contributionRecords(columns: unknown[][]): ContributionRecord[] {
+  const [revid, parentid, pageid, ns, timestamp, user, userid, comment, minor, size, sha1, model, format, deleted, title, top, parentSize] =
+    columns as [
+      number[],
+      number[],
+      number[],
+      number[],
+      string[],
+      string[],
+      number[],
+      string[],
+      number[],
+      Array<number | null>,
+      string[],
+      string[],
+      string[],
+      number[],
+      string[],
+      number[],
+      Array<number | null>,
+    ];
+  const out: ContributionRecord[] = new Array(revid.length);
+  for (let i = 0; i < revid.length; i++) {
+    const bits = deleted[i]!;
+    out[i] = {
+      revid: revid[i]!,
+      parentid: parentid[i]!,
+      pageid: pageid[i]!,
+      ns: ns[i]!,
+      timestamp: timestamp[i]!,
+      user: user[i]!,
+      userid: userid[i]!,
+      comment: comment[i]!,
+      minor: minor[i] === 1,
+      size: size[i]!,
+      sha1: sha1[i]!,
+      contentModel: model[i]!,
+      contentFormat: format[i]!,
+      textHidden: (bits & 1) !== 0,
+      commentHidden: (bits & 2) !== 0,
+      userHidden: (bits & 4) !== 0,
+      title: title[i]!,
+      top: top[i] === 1,
+      parentSize: parentSize[i]!,
+    };
+  }
+  return out;
+}
 
 export class SqliteHistoryStore implements HistoryStore {
   private readonly revById: Statement<[number]>;
@@ -185,27 +255,23 @@ export class SqliteHistoryStore implements HistoryStore {
       where.push(`${o.top ? '' : 'NOT '}EXISTS (SELECT 1 FROM page t WHERE t.page_id = rev_page AND t.page_latest = rev_id)`);
     // one user in one namespace: the (user, namespace, timestamp) index gives exactly the rows, in order
     const index = r.user !== undefined && r.ns !== undefined ? ' INDEXED BY rev_user_text_ns_timestamp' : '';
-    const sql = `SELECT ${REV_COLUMNS}, page_title AS title, page_latest = rev_id AS top,
-        (SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id) AS parentSize
-      FROM revision${index} JOIN page ON page_id = rev_page
-      WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`;
-    return this.cache
-      .all(sql, {
-        user: r.user,
-        prefix: r.prefix,
-        prefixEnd: r.prefix === undefined ? undefined : prefixEnd(r.prefix),
-        fromUser: r.from?.user,
-        fromTs: r.from?.timestamp,
-        fromId: r.from?.revid,
-        ns: r.ns,
-        start: o.start,
-        end: o.end,
-        limit: r.limit,
-      })
-      .map((x: any) => {
-        x.top = x.top === 1;
-        return toRev<ContributionRecord>(x);
-      });
+    const sql = jsonColumnsSql(
+      CONTRIBUTION_COLUMNS,
+      `FROM revision${index} JOIN page ON page_id = rev_page WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`,
+    );
+    const columns = this.cache.jsonRowsOf(sql, {
+      user: r.user,
+      prefix: r.prefix,
+      prefixEnd: r.prefix === undefined ? undefined : prefixEnd(r.prefix),
+      fromUser: r.from?.user,
+      fromTs: r.from?.timestamp,
+      fromId: r.from?.revid,
+      ns: r.ns,
+      start: o.start,
+      end: o.end,
+      limit: r.limit,
+    });
+    return contributionRecords(columns);
   }
 
   async logEvents(o: LogOptions): Promise<LogRecord[]> {
