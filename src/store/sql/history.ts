@@ -13,11 +13,61 @@ export function rowCmp(cols: string[], op: string, params: string[]): string {
   return `(${cols.join(', ')}) ${op} (${params.join(', ')})`;
 }
 
+/** a list's columns: [expression, the record's member] */
+export type RecordColumns = ReadonlyArray<readonly [string, string]>;
+
+function selectList(columns: RecordColumns): string {
+  return columns.map(([expr, key]) => `${expr} AS "${key}"`).join(', ');
+}
+
+/** recentChangesStatement's columns (SQLite reads them column by column: rest is what follows the list) */
+export const RECENT_CHANGE_COLUMNS: RecordColumns = [
+  ['rc_id', 'rcid'],
+  ['rc_timestamp', 'timestamp'],
+  ['rc_type', 'type'],
+  ['rc_namespace', 'ns'],
+  ['rc_title', 'title'],
+  ['rc_cur_id', 'pageid'],
+  ['rc_this_oldid', 'revid'],
+  ['rc_last_oldid', 'oldRevid'],
+  ['rc_user', 'userid'],
+  ['rc_user_text', 'user'],
+  ['rc_comment', 'comment'],
+  ['rc_minor', 'minor'],
+  ['rc_bot', 'bot'],
+  ['rc_old_len', 'oldLen'],
+  ['rc_new_len', 'newLen'],
+  ['rc_deleted', 'deleted'],
+  ['rc_logid', 'logid'],
+  ['rc_log_type', 'logType'],
+  ['rc_log_action', 'logAction'],
+  ['rc_params', 'params'],
+  ['COALESCE(page_is_redirect, 0)', 'isRedirect'],
+  ['rev_sha1', 'sha1'],
+];
+const RECENT_CHANGE_SELECT = selectList(RECENT_CHANGE_COLUMNS);
+
+/**
+ * The rows of a statement read column by column (one array per column, in `columns`' order) as records,
+ * each with the members the statement's SELECT list names: every record gets its members in one order.
+ */
+export function recordsFromColumns(columns: RecordColumns, values: unknown[][]): Record<string, unknown>[] {
+  const width = columns.length;
+  const n = width === 0 ? 0 : values[0]!.length;
+  const out: Record<string, unknown>[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const r: Record<string, unknown> = {};
+    for (let j = 0; j < width; j++) r[columns[j]![1]] = values[j]![i];
+    out[i] = r;
+  }
+  return out;
+}
+
 /**
  * list=recentchanges: the window holds 90 days of changes; the filters are checked along the timestamp
  * index, as MediaWiki does.
  */
-export function recentChangesStatement(o: RecentChangeOptions, d: SqlDialect): { sql: string; values: Record<string, unknown> } {
+export function recentChangesStatement(o: RecentChangeOptions, d: SqlDialect): SqlStatement & { rest: string } {
   const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
   const dir = o.descending ? 'DESC' : 'ASC';
   const values: Record<string, unknown> = {
@@ -42,14 +92,10 @@ export function recentChangesStatement(o: RecentChangeOptions, d: SqlDialect): {
   if (o.anon !== undefined) where.push(`rc_user ${o.anon ? '=' : '!='} 0`);
   if (o.redirect !== undefined) where.push(`COALESCE(page_is_redirect, 0) = ${o.redirect ? 1 : 0}`);
   if (o.topOnly) where.push('page_latest = rc_this_oldid');
-  const sql = `SELECT rc_id AS rcid, rc_timestamp AS timestamp, rc_type AS type, rc_namespace AS ns, rc_title AS title,
-        rc_cur_id AS pageid, rc_this_oldid AS revid, rc_last_oldid AS "oldRevid", rc_user AS userid, rc_user_text AS "user",
-        rc_comment AS comment, rc_minor AS minor, rc_bot AS bot, rc_old_len AS "oldLen", rc_new_len AS "newLen",
-        rc_deleted AS deleted, rc_logid AS logid, rc_log_type AS "logType", rc_log_action AS "logAction", rc_params AS params,
-        COALESCE(page_is_redirect, 0) AS "isRedirect", rev_sha1 AS sha1
-      FROM recentchanges LEFT JOIN page ON page_namespace = rc_namespace AND page_title = rc_title LEFT JOIN revision ON rev_id = rc_this_oldid AND rc_this_oldid != 0
+  const rest = `FROM recentchanges LEFT JOIN page ON page_namespace = rc_namespace AND page_title = rc_title LEFT JOIN revision ON rev_id = rc_this_oldid AND rc_this_oldid != 0
       ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY rc_timestamp ${dir}, rc_id ${dir} LIMIT @limit`;
-  return { sql, values };
+  const sql = `SELECT ${RECENT_CHANGE_SELECT} ${rest}`;
+  return { sql, rest, values };
 }
 
 /** a row of recentChangesStatement, its 0/1 flags as booleans (in place) */

@@ -22,7 +22,9 @@ import {
   type LogPrefixScan,
   logEventsStatement,
   pageHistoryStatement,
+  RECENT_CHANGE_COLUMNS,
   recentChangesStatement,
+  recordsFromColumns,
   rowCmp,
   toRecentChange,
   userRangeStatement,
@@ -104,6 +106,21 @@ function contributionRecords(columns: unknown[][]): ContributionRecord[] {
     };
   }
   return out;
+}
+
+/** the texts of recentChanges' statements by what follows their column list: made once per variant */
+const recentChangeTexts = new Map<string, string>();
+function recentChangeSql(rest: string): string {
+  let sql = recentChangeTexts.get(rest);
+  if (sql === undefined) {
+    sql = jsonColumnsSql(
+      RECENT_CHANGE_COLUMNS.map((c) => c[0]),
+      rest,
+    );
+    if (recentChangeTexts.size >= 512) recentChangeTexts.clear();
+    recentChangeTexts.set(rest, sql);
+  }
+  return sql;
 }
 
 export class SqliteHistoryStore implements HistoryStore {
@@ -280,8 +297,8 @@ export class SqliteHistoryStore implements HistoryStore {
   }
 
   async recentChanges(o: RecentChangeOptions): Promise<RecentChangeRecord[]> {
-    const { sql, values } = recentChangesStatement(o, SQLITE_DIALECT);
-    return this.cache.all(sql, values).map(toRecentChange);
+    const { rest, values } = recentChangesStatement(o, SQLITE_DIALECT);
+    return recordsFromColumns(RECENT_CHANGE_COLUMNS, this.cache.jsonRowsOf(recentChangeSql(rest), values)).map(toRecentChange);
   }
 }
 
