@@ -222,7 +222,7 @@ export class PostgresHistoryStore implements HistoryStore {
   }
 
   async logEvents(o: LogOptions): Promise<LogRecord[]> {
-    const { sql, values } = logEventsStatement(o, POSTGRES_DIALECT, POSTGRES_LOG_PREFIX_SCAN);
+    const { sql, values } = logEventsStatement(o, POSTGRES_LOG_PREFIX_SCAN);
     return this.db.named<LogRecord>('HistoryStore.logEvents', sql, values);
   }
 

@@ -164,8 +164,26 @@ export interface LogPrefixScan {
   condition: string;
 }
 
+/** logEventsStatement's columns */
+export const LOG_EVENT_COLUMNS: RecordColumns = [
+  ['log_id', 'logid'],
+  ['log_type', 'type'],
+  ['log_action', 'action'],
+  ['log_timestamp', 'timestamp'],
+  ['log_user_text', 'user'],
+  ['log_user', 'userid'],
+  ['log_namespace', 'ns'],
+  ['log_title', 'title'],
+  ['log_page', 'logpage'],
+  ['COALESCE(page_id, 0)', 'pageid'],
+  ['log_comment', 'comment'],
+  ['log_params', 'params'],
+  ['log_deleted', 'deleted'],
+];
+const LOG_EVENT_SELECT = selectList(LOG_EVENT_COLUMNS);
+
 /** list=logevents: along the time-ordered index that the filters pick */
-export function logEventsStatement(o: LogOptions, d: SqlDialect, prefixScan: LogPrefixScan): SqlStatement {
+export function logEventsStatement(o: LogOptions, prefixScan: LogPrefixScan): SqlStatement & { rest: string } {
   const [lo, hi] = o.descending ? ['<=', '>='] : ['>=', '<='];
   const dir = o.descending ? 'DESC' : 'ASC';
   const prefixOnly = o.prefix !== undefined && o.title === undefined;
@@ -181,11 +199,9 @@ export function logEventsStatement(o: LogOptions, d: SqlDialect, prefixScan: Log
   if (o.end !== undefined) where.push(`log_timestamp ${hi} @end`);
   if (o.from) where.push(rowCmp(['log_timestamp', 'log_id'], lo, ['@fromTs', '@fromId']));
   const order = `log_timestamp ${dir}, log_id ${dir}`;
-  const sql = `SELECT log_id AS logid, log_type AS type, log_action AS action, log_timestamp AS timestamp, log_user_text AS ${d.userName},
-        log_user AS userid, log_namespace AS ns, log_title AS title, log_page AS logpage, COALESCE(page_id, 0) AS pageid,
-        log_comment AS comment, log_params AS params, log_deleted AS deleted
-      FROM logging${prefixOnly ? prefixScan.fromHint(o) : ''} LEFT JOIN page ON page_namespace = log_namespace AND page_title = log_title
+  const rest = `FROM logging${prefixOnly ? prefixScan.fromHint(o) : ''} LEFT JOIN page ON page_namespace = log_namespace AND page_title = log_title
       ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT @limit`;
+  const sql = `SELECT ${LOG_EVENT_SELECT} ${rest}`;
   const values = {
     type: o.type,
     action: o.action,
@@ -200,5 +216,5 @@ export function logEventsStatement(o: LogOptions, d: SqlDialect, prefixScan: Log
     fromId: o.from?.logid,
     limit: o.limit,
   };
-  return { sql, values };
+  return { sql, rest, values };
 }

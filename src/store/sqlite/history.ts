@@ -22,7 +22,9 @@ import {
   type LogPrefixScan,
   logEventsStatement,
   pageHistoryStatement,
+  LOG_EVENT_COLUMNS,
   RECENT_CHANGE_COLUMNS,
+  type RecordColumns,
   recentChangesStatement,
   recordsFromColumns,
   rowCmp,
@@ -38,25 +40,25 @@ const SQLITE_LOG_PREFIX_SCAN: LogPrefixScan = {
   condition: 'log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd',
 };
 
-/** a contribution's columns, read column by column (jsonRowsOf): no object per row from the driver, no string per value */
-const CONTRIBUTION_COLUMNS = [
-  'rev_id',
-  'rev_parent_id',
-  'rev_page',
-  'rev_namespace',
-  'rev_timestamp',
-  'rev_user_text',
-  'rev_user',
-  'rev_comment',
-  'rev_minor_edit',
-  'rev_len',
-  'rev_sha1',
-  'rev_content_model',
-  'rev_content_format',
-  'rev_deleted',
-  'page_title',
-  'page_latest = rev_id',
-  '(SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id)',
+/** a contribution's columns, read column by column (jsonRowsOf): no object per row from the driver, no string per value; contributionRecords names them */
+const CONTRIBUTION_COLUMNS: RecordColumns = [
+  ['rev_id', 'revid'],
+  ['rev_parent_id', 'parentid'],
+  ['rev_page', 'pageid'],
+  ['rev_namespace', 'ns'],
+  ['rev_timestamp', 'timestamp'],
+  ['rev_user_text', 'user'],
+  ['rev_user', 'userid'],
+  ['rev_comment', 'comment'],
+  ['rev_minor_edit', 'minor'],
+  ['rev_len', 'size'],
+  ['rev_sha1', 'sha1'],
+  ['rev_content_model', 'contentModel'],
+  ['rev_content_format', 'contentFormat'],
+  ['rev_deleted', 'deleted'],
+  ['page_title', 'title'],
+  ['page_latest = rev_id', 'top'],
+  ['(SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id)', 'parentSize'],
 ];
 
 function contributionRecords(columns: unknown[][]): ContributionRecord[] {
@@ -108,17 +110,23 @@ function contributionRecords(columns: unknown[][]): ContributionRecord[] {
   return out;
 }
 
-/** the texts of recentChanges' statements by what follows their column list: made once per variant */
-const recentChangeTexts = new Map<string, string>();
-function recentChangeSql(rest: string): string {
-  let sql = recentChangeTexts.get(rest);
+/** the texts of the statements read column by column, by their column table and what follows its list: made once per variant */
+const columnTexts = new Map<RecordColumns, Map<string, string>>();
+function columnsSql(columns: RecordColumns, rest: string): string {
+  let texts = columnTexts.get(columns);
+  if (texts === undefined) {
+    texts = new Map();
+    columnTexts.set(columns, texts);
+  }
+  let sql = texts.get(rest);
   if (sql === undefined) {
     sql = jsonColumnsSql(
-      RECENT_CHANGE_COLUMNS.map((c) => c[0]),
+      columns.map((c) => c[0]),
       rest,
     );
-    if (recentChangeTexts.size >= 512) recentChangeTexts.clear();
-    recentChangeTexts.set(rest, sql);
+    // bounded as the statement cache is: a client cycling through filters does not grow it
+    if (texts.size >= 512) texts.clear();
+    texts.set(rest, sql);
   }
   return sql;
 }
@@ -272,7 +280,7 @@ export class SqliteHistoryStore implements HistoryStore {
       where.push(`${o.top ? '' : 'NOT '}EXISTS (SELECT 1 FROM page t WHERE t.page_id = rev_page AND t.page_latest = rev_id)`);
     // one user in one namespace: the (user, namespace, timestamp) index gives exactly the rows, in order
     const index = r.user !== undefined && r.ns !== undefined ? ' INDEXED BY rev_user_text_ns_timestamp' : '';
-    const sql = jsonColumnsSql(
+    const sql = columnsSql(
       CONTRIBUTION_COLUMNS,
       `FROM revision${index} JOIN page ON page_id = rev_page WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`,
     );
@@ -292,13 +300,18 @@ export class SqliteHistoryStore implements HistoryStore {
   }
 
   async logEvents(o: LogOptions): Promise<LogRecord[]> {
-    const { sql, values } = logEventsStatement(o, SQLITE_DIALECT, SQLITE_LOG_PREFIX_SCAN);
-    return this.cache.all<LogRecord>(sql, values);
+    const { rest, values } = logEventsStatement(o, SQLITE_LOG_PREFIX_SCAN);
+    return recordsFromColumns(
+      LOG_EVENT_COLUMNS,
+      this.cache.jsonRowsOf(columnsSql(LOG_EVENT_COLUMNS, rest), values),
+    ) as unknown as LogRecord[];
   }
 
   async recentChanges(o: RecentChangeOptions): Promise<RecentChangeRecord[]> {
     const { rest, values } = recentChangesStatement(o, SQLITE_DIALECT);
-    return recordsFromColumns(RECENT_CHANGE_COLUMNS, this.cache.jsonRowsOf(recentChangeSql(rest), values)).map(toRecentChange);
+    return recordsFromColumns(RECENT_CHANGE_COLUMNS, this.cache.jsonRowsOf(columnsSql(RECENT_CHANGE_COLUMNS, rest), values)).map(
+      toRecentChange,
+    );
   }
 }
 
