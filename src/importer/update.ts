@@ -421,8 +421,12 @@ class BatchRun {
       const keepOld =
         old.latestTimestamp > row.latestTimestamp || (old.latestTimestamp === row.latestTimestamp && old.latestRevId >= row.latestRevId);
       if (keepOld && old.ns === row.ns && old.dbkey === row.dbkey) {
-        // the database has this version (an overlap) or a newer one: only history it lacked is added
-        if (this.newRevisions.has(p.id)) this.settleHistory(old.id);
+        // the database has this version (an overlap) or a newer one: only history it lacked is added, and
+        // counted among the wiki's edits
+        if (this.newRevisions.has(p.id)) {
+          this.settleHistory(old.id);
+          this.stats.edits += w.page(old.id)!.revisionCount - old.revisionCount;
+        }
         return;
       }
     }
