@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { importWiki } from '../src/importer/import.js';
 import { importHooks, importInlineQueries } from '../src/cli/import-command.js';
-import { updateFromDump } from '../src/importer/update.js';
+import { updateFromDump } from '../src/importer/update/from-dump.js';
 
 const [dir, pagesArg = '20000', changedArg = '2000'] = process.argv.slice(2);
 if (!dir) {

@@ -32,7 +32,7 @@ import { wordKeys } from '../semantic/fold.js';
 import { COMPLETION_LIST_VALUES } from '../semantic/completion-answer.js';
 import { itemSortKey } from '../semantic/datavalues/sort-key.js';
 import { defineConcept, encodeConcept } from '../semantic/concept.js';
-import type { CompletionIndexCounts, ImportSource, ImportWriter, SemanticImportWriter } from '../store/import-writer.js';
+import type { CompletionIndexCounts, ImportSource, ImportWriter, SemanticImportWriter, SemanticValue } from '../store/import-writer.js';
 
 const BATCH = 10000;
 /** the property id _ERRP rows carry until _ERRP has its id (finish) */
@@ -218,16 +218,7 @@ export interface SemanticOpSink {
   propertyId(key: string): number;
   /** the property id _ERRP values are written with */
   errpProperty(): number;
-  addValue(
-    subject: number,
-    property: number,
-    seq: number,
-    di: number,
-    item: string | null,
-    ns: number | null,
-    key: string | null,
-    sortNum: number | null,
-  ): void;
+  addValue(...value: SemanticValue): void;
   addCompletionValue(source: number, value: string): void;
   /** a query's conditions or a concept (normalised once every property's type is known) */
   stage(subject: number, property: number, seq: number, text: string): void;

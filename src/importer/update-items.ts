@@ -8,6 +8,7 @@
  * item, oldest first. Revisions already stored are skipped, so a batch may overlap what the database has.
  */
 import type { DumpItem, DumpUpload } from './dump-reader.js';
+import type { RecentChangeRow } from '../store/update-writer.js';
 
 /** Where the upstream's change stream stands after a batch; stored with the batch, in its transaction. */
 export interface UpstreamPosition {
@@ -22,24 +23,9 @@ export interface UpstreamPosition {
 }
 
 /** A recent change as the upstream's list=recentchanges reported it (kept as the upstream has it). */
-export interface RecentChangeItem {
-  rcid: number;
-  /** 'edit' | 'new' | 'log' | 'external' | 'categorize' */
-  type: string;
-  ns: number;
+export interface RecentChangeItem extends Omit<RecentChangeRow, 'dbkey' | 'logId' | 'logType' | 'logAction'> {
   /** prefixed title as the upstream wrote it */
   title: string;
-  pageId: number;
-  revId: number;
-  oldRevId: number;
-  timestamp: string;
-  user: string;
-  userId: number;
-  comment: string;
-  minor: boolean;
-  bot: boolean;
-  oldLen: number;
-  newLen: number;
   /** for log rows: the log entry's id, type and action */
   logId?: number;
   logType?: string;

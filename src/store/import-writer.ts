@@ -328,6 +328,21 @@ export interface ReportsDone {
   seconds: number;
 }
 
+/**
+ * A row of SMW's smw_value: its subject and property, its position among the subject's values of the
+ * property, its data item kind, and its item, namespace, key and sort number columns.
+ */
+export type SemanticValue = [
+  subject: number,
+  property: number,
+  seq: number,
+  di: number,
+  item: string | null,
+  ns: number | null,
+  key: string | null,
+  sortNum: number | null,
+];
+
 /** The Semantic MediaWiki import: subjects and staged annotations in pass 2, typed values at the end. */
 export interface SemanticImportWriter {
   /** a word-key prefix with more rows than this gets a precomputed top list (what the backend's reader expects) */
@@ -349,16 +364,7 @@ export interface SemanticImportWriter {
   redirectTarget(t: TitleRef): TitleRef | undefined;
   /** run writes as one unit (a transaction) */
   batch(fn: () => void): void;
-  addValue(
-    subject: number,
-    property: number,
-    seq: number,
-    di: number,
-    item: string | null,
-    ns: number | null,
-    key: string | null,
-    sortNum: number | null,
-  ): void;
+  addValue(...value: SemanticValue): void;
   /** a value offered by autocompletion of `source` (a property id, or -1 - namespace) */
   addCompletionValue(source: number, value: string): void;
   /** staging done: the buffered rows written, the staged query strings dropped */

@@ -18,7 +18,7 @@ import { watchServedImport } from './postgres/watch.js';
 import { describePostgresError, postgresImportProblem, postgresServeProblem } from './postgres/probe.js';
 import { redact } from './postgres/import-writer.js';
 import type { UpdateWriter } from './update-writer.js';
-import { openSqliteUpdateWriter } from './sqlite/update-writer.js';
+import { openSqliteUpdateWriter } from './sqlite/update/writer.js';
 
 // an import's revision texts can be encoded on the thread that reads the dump (every backend's import is
 // built in an SQLite file first)

@@ -1,7 +1,7 @@
 /**
  * The incremental writer's side of the store: what `import --update` and `follow` change in a database an
  * import made, page by page, in domain terms. The importer (src/importer/update.ts) decides what changes and
- * analyses each page with the import's own analysis; a backend (src/store/sqlite/update-writer.ts) keeps
+ * analyses each page with the import's own analysis; a backend (src/store/sqlite/update/writer.ts) keeps
  * MediaWiki's tables as LinksUpdate, the job queue and the counters keep them. `openUpdateWriter`
  * (src/store/open.ts) opens one for a `--db` location.
  *
@@ -17,6 +17,7 @@ import type {
   PageImportWriter,
   RevisionInput,
   SearchRow,
+  SemanticValue,
   TitleRef,
   UploadFactsWriter,
 } from './import-writer.js';
@@ -68,6 +69,7 @@ export interface PageLinkRows {
 /** A recent change as the upstream reported it (update-items.ts RecentChangeItem) */
 export interface RecentChangeRow {
   rcid: number;
+  /** 'edit' | 'new' | 'log' | 'external' | 'categorize' */
   type: string;
   ns: number;
   dbkey: string;
@@ -209,16 +211,7 @@ export interface SemanticUpdateWriter {
   clearPage(t: TitleRef): void;
   /** the subject's id (made when new; its sort key set) */
   subject(ns: number, dbkey: string, subobject: string, sortkey: string): number;
-  addValue(
-    subject: number,
-    property: number,
-    seq: number,
-    di: number,
-    item: string | null,
-    ns: number | null,
-    key: string | null,
-    sortNum: number | null,
-  ): void;
+  addValue(...value: SemanticValue): void;
   /** subjects for the pages the page's values name and the categories of its _INST/_SUBC values */
   valueSubjects(t: TitleRef): void;
   /** pages whose text runs an inline query (they have _ASK values) */

@@ -218,3 +218,54 @@ export function logEventsStatement(o: LogOptions, prefixScan: LogPrefixScan): Sq
   };
   return { sql, rest, values };
 }
+
+/** MediaWiki's $wgRCMaxAge default: 90 days. */
+export const RC_MAX_AGE_SECONDS = 90 * 86400;
+
+/** TS_MW of RC_MAX_AGE_SECONDS before `newest` (TS_MW): recent changes at or before it are dropped */
+export function recentChangesCutoff(newest: string): string {
+  const t = Date.UTC(
+    +newest.slice(0, 4),
+    +newest.slice(4, 6) - 1,
+    +newest.slice(6, 8),
+    +newest.slice(8, 10),
+    +newest.slice(10, 12),
+    +newest.slice(12, 14),
+  );
+  return new Date(t - RC_MAX_AGE_SECONDS * 1000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+/** rc_type of a recent change the upstream's list=recentchanges names (RC_EDIT, RC_NEW, RC_LOG, RC_EXTERNAL, RC_CATEGORIZE) */
+export function recentChangeType(type: string): number {
+  return type === 'edit' ? 0 : type === 'new' ? 1 : type === 'log' ? 3 : type === 'external' ? 5 : 6;
+}
+
+/**
+ * rebuildrecentchanges.php's recent-change rows of the revisions `where` picks (on `r`, with its ORDER BY):
+ * each one's previous revision of its page found by a seek (`hinted`: of rev_page_timestamp, named to the
+ * planner where a small batch would otherwise scan).
+ */
+export function revisionRecentChangesSql(where: string, d: SqlDialect, hinted: boolean): string {
+  return `INSERT INTO recentchanges (rc_timestamp, rc_type, rc_namespace, rc_title, rc_cur_id, rc_this_oldid, rc_last_oldid,
+       rc_user, rc_user_text, rc_comment, rc_minor, rc_bot, rc_old_len, rc_new_len, rc_deleted, rc_logid)
+     SELECT r.rev_timestamp, CASE WHEN prev.rev_id IS NULL THEN 1 ELSE 0 END, page_namespace, page_title, page_id, r.rev_id,
+       COALESCE(prev.rev_id, 0), r.rev_user, r.rev_user_text, r.rev_comment, r.rev_minor_edit, 0, prev.rev_len, r.rev_len,
+       r.rev_deleted, 0
+     FROM revision r JOIN page ON page_id = r.rev_page
+     LEFT JOIN revision prev ON prev.rev_id = (SELECT q.rev_id FROM revision q${hinted ? d.indexedBy('rev_page_timestamp') : ''} WHERE q.rev_page = r.rev_page
+       AND (q.rev_timestamp < r.rev_timestamp OR (q.rev_timestamp = r.rev_timestamp AND q.rev_id < r.rev_id))
+       ORDER BY q.rev_timestamp DESC, q.rev_id DESC LIMIT 1)
+     WHERE ${where}`;
+}
+
+/** rebuildrecentchanges.php's recent-change rows of the log entries `where` picks (registered performers only) */
+export function logRecentChangesSql(where: string, d: SqlDialect): string {
+  return `INSERT INTO recentchanges (rc_timestamp, rc_type, rc_namespace, rc_title, rc_cur_id, rc_this_oldid, rc_last_oldid,
+       rc_user, rc_user_text, rc_comment, rc_minor, rc_bot, rc_old_len, rc_new_len, rc_deleted, rc_logid, rc_log_type,
+       rc_log_action, rc_params)
+     SELECT log_timestamp, 3, log_namespace, log_title, COALESCE(page_id, 0), 0, 0, log_user, user_name, log_comment, 0, 0,
+       NULL, NULL, log_deleted, log_id, log_type, log_action, log_params
+     FROM logging JOIN ${d.userName} ON user_id = log_user
+     LEFT JOIN page ON page_namespace = log_namespace AND page_title = log_title
+     WHERE ${where}`;
+}

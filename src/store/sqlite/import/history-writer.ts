@@ -7,9 +7,8 @@ import type Database from 'better-sqlite3';
 import { isDeflatedLength, revisionTextColumns } from '../../revision-text.js';
 
 import type { RevisionInput, LogInput, HistoryImportWriter } from '../../import-writer.js';
-
-/** MediaWiki's $wgRCMaxAge default: 90 days. */
-export const RC_MAX_AGE_SECONDS = 90 * 86400;
+import { logRecentChangesSql, recentChangesCutoff, revisionRecentChangesSql } from '../../sql/history.js';
+import { SQLITE_DIALECT } from '../../sql/dialect.js';
 
 export class HistoryWriter implements HistoryImportWriter {
   private readonly insRev: Database.Statement;
@@ -117,46 +116,15 @@ export class HistoryWriter implements HistoryImportWriter {
     const newest = db.prepare('SELECT MAX(rev_timestamp) FROM revision').pluck().get() as string | null;
     let recentChanges = 0;
     if (newest !== null) {
-      const cutoff = cutoffOf(newest);
+      const cutoff = recentChangesCutoff(newest);
       // rebuildrecentchanges.php: revisions newest first, then log entries of registered users newest first
-      db.prepare(
-        `INSERT INTO recentchanges (rc_timestamp, rc_type, rc_namespace, rc_title, rc_cur_id, rc_this_oldid, rc_last_oldid,
-           rc_user, rc_user_text, rc_comment, rc_minor, rc_bot, rc_old_len, rc_new_len, rc_deleted, rc_logid)
-         SELECT r.rev_timestamp, CASE WHEN prev.rev_id IS NULL THEN 1 ELSE 0 END, page_namespace, page_title, page_id, r.rev_id,
-           COALESCE(prev.rev_id, 0), r.rev_user, r.rev_user_text, r.rev_comment, r.rev_minor_edit, 0, prev.rev_len, r.rev_len,
-           r.rev_deleted, 0
-         FROM revision r JOIN page ON page_id = r.rev_page
-         LEFT JOIN revision prev ON prev.rev_id = (SELECT p.rev_id FROM revision p WHERE p.rev_page = r.rev_page
-           AND (p.rev_timestamp < r.rev_timestamp OR (p.rev_timestamp = r.rev_timestamp AND p.rev_id < r.rev_id))
-           ORDER BY p.rev_timestamp DESC, p.rev_id DESC LIMIT 1)
-         WHERE r.rev_timestamp > ? ORDER BY r.rev_timestamp DESC, r.rev_id DESC`,
-      ).run(cutoff);
-      db.prepare(
-        `INSERT INTO recentchanges (rc_timestamp, rc_type, rc_namespace, rc_title, rc_cur_id, rc_this_oldid, rc_last_oldid,
-           rc_user, rc_user_text, rc_comment, rc_minor, rc_bot, rc_old_len, rc_new_len, rc_deleted, rc_logid, rc_log_type,
-           rc_log_action, rc_params)
-         SELECT log_timestamp, 3, log_namespace, log_title, COALESCE(page_id, 0), 0, 0, log_user, user_name, log_comment, 0, 0,
-           NULL, NULL, log_deleted, log_id, log_type, log_action, log_params
-         FROM logging JOIN user ON user_id = log_user
-         LEFT JOIN page ON page_namespace = log_namespace AND page_title = log_title
-         WHERE log_timestamp > ? ORDER BY log_timestamp DESC, log_id DESC`,
-      ).run(cutoff);
+      db.prepare(revisionRecentChangesSql('r.rev_timestamp > ? ORDER BY r.rev_timestamp DESC, r.rev_id DESC', SQLITE_DIALECT, false)).run(
+        cutoff,
+      );
+      db.prepare(logRecentChangesSql('log_timestamp > ? ORDER BY log_timestamp DESC, log_id DESC', SQLITE_DIALECT)).run(cutoff);
       recentChanges = db.prepare('SELECT COUNT(*) FROM recentchanges').pluck().get() as number;
     }
     const users = db.prepare('SELECT COUNT(*) FROM user').pluck().get() as number;
     return { users, recentChanges };
   }
-}
-
-/** TS_MW of RC_MAX_AGE_SECONDS before `newest` (TS_MW). */
-function cutoffOf(newest: string): string {
-  const t = Date.UTC(
-    +newest.slice(0, 4),
-    +newest.slice(4, 6) - 1,
-    +newest.slice(6, 8),
-    +newest.slice(8, 10),
-    +newest.slice(10, 12),
-    +newest.slice(12, 14),
-  );
-  return new Date(t - RC_MAX_AGE_SECONDS * 1000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { printCompletionAnswer } from '../../../semantic/completion-answer.js';
 import { AC_ID_STRIDE, HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from '../semantic-schema.js';
-import type { CompletionIndexCounts, SemanticImportWriter, TitleRef } from '../../import-writer.js';
+import type { CompletionIndexCounts, SemanticImportWriter, SemanticValue, TitleRef } from '../../import-writer.js';
 import { RowBuffer } from './row-buffer.js';
 import { removeDbFiles, withSortMemory } from './build-db.js';
 
@@ -153,21 +153,12 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
     this.db.transaction(fn)();
   }
 
-  addValue(
-    subject: number,
-    property: number,
-    seq: number,
-    di: number,
-    item: string | null,
-    ns: number | null,
-    key: string | null,
-    sortNum: number | null,
-  ): void {
+  addValue(...value: SemanticValue): void {
     (this.buffers.value ??= new RowBuffer(
       this.db,
       'INSERT INTO smw_value (sv_subject, sv_property, sv_seq, sv_type, sv_item, sv_ns, sv_key, sv_num) VALUES',
       8,
-    )).add(subject, property, seq, di, item, ns, key, sortNum);
+    )).add(...value);
   }
 
   addCompletionValue(source: number, value: string): void {

@@ -1,0 +1,67 @@
+/**
+ * The search index on the live tables: a page's row removed (the contentless FTS5 table is given the row's
+ * old folded texts again) and added, with its title keys, lemma keys and vocabulary counts.
+ */
+import type Database from 'better-sqlite3';
+import { nsToken } from '../search.js';
+import type { SearchRow } from '../../import-writer.js';
+import type { UpdateWriter } from '../../update-writer.js';
+
+export function sqliteSearchUpdates(db: Database.Database): UpdateWriter['search'] {
+  const p = (sql: string) => db.prepare(sql);
+  const s = {
+    ftsDelete: p(
+      `INSERT INTO search_index (search_index, rowid, ns, title, redirects, text, ltitle, lredirects, ltext)
+       VALUES ('delete', ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    ftsInsert: p('INSERT INTO search_index (rowid, ns, title, redirects, text, ltitle, lredirects, ltext) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    stDelete: p('DELETE FROM search_title WHERE st_key = ? AND st_ns = ? AND st_page = ?'),
+    stInsert: p('INSERT INTO search_title (st_key, st_ns, st_page) VALUES (?, ?, ?)'),
+    stlDelete: p('DELETE FROM search_title_lemma WHERE stl_key = ? AND stl_page = ?'),
+    stlInsert: p('INSERT INTO search_title_lemma (stl_key, stl_page) VALUES (?, ?)'),
+    vocabAdd: p('INSERT INTO search_vocab (sv_term, sv_docs) VALUES (?, 1) ON CONFLICT (sv_term) DO UPDATE SET sv_docs = sv_docs + 1'),
+    vocabTake: p('UPDATE search_vocab SET sv_docs = sv_docs - 1 WHERE sv_term = ?'),
+    vocabDrop: p('DELETE FROM search_vocab WHERE sv_term = ? AND sv_docs <= 0'),
+  };
+  // an index the import left empty (--no-search-index) stays so: a contentless row cannot be removed
+  // unless it was written
+  const indexed = db.prepare('SELECT EXISTS (SELECT 1 FROM search_title) OR NOT EXISTS (SELECT 1 FROM page)').pluck().get() === 1;
+  return {
+    enabled: indexed,
+    remove: (r: SearchRow) => {
+      s.ftsDelete.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text, r.titleLemmas, r.redirectLemmas, r.textLemmas);
+      for (const key of titleKeys(r)) s.stDelete.run(key, r.ns, r.id);
+      for (const key of r.lemmaKeys) s.stlDelete.run(key, r.id);
+      for (const term of vocabularyOf(r)) {
+        s.vocabTake.run(term);
+        s.vocabDrop.run(term);
+      }
+    },
+    add: (r: SearchRow) => {
+      for (const key of titleKeys(r)) s.stInsert.run(key, r.ns, r.id);
+      for (const key of r.lemmaKeys) s.stlInsert.run(key, r.id);
+      for (const term of vocabularyOf(r)) s.vocabAdd.run(term);
+      s.ftsInsert.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text, r.titleLemmas, r.redirectLemmas, r.textLemmas);
+    },
+  };
+}
+
+/** the search_title keys of an index row: its title and the titles of the redirects to it */
+function titleKeys(r: SearchRow): string[] {
+  const keys = [r.title];
+  for (const key of new Set(r.redirects)) if (key !== r.title) keys.push(key);
+  return keys;
+}
+
+/**
+ * The terms of an index row as search_vocab counts them: each column's distinct tokens (title, redirects,
+ * text), a term once per column that holds it -- fts5vocab's per-column document counts, summed.
+ */
+function vocabularyOf(r: SearchRow): string[] {
+  const out: string[] = [];
+  for (const column of [r.title, r.redirects.join(' '), r.text]) {
+    if (column === '') continue;
+    for (const token of new Set(column.split(' '))) out.push(token);
+  }
+  return out;
+}
