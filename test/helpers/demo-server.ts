@@ -6,6 +6,8 @@ import type { InterwikiMap } from '../../src/wiki/interwiki.js';
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemo } from '../../src/demo/build.js';
@@ -44,15 +46,59 @@ export function toQuery(params: Record<string, string | number | boolean>): stri
   return p.toString();
 }
 
-async function answer(res: Response): Promise<ApiAnswer> {
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
+/** the headers fetch() sends unless told otherwise: the tests were written against fetch */
+const FETCH_DEFAULTS: Record<string, string> = {
+  accept: '*/*',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'node',
+  'accept-encoding': 'gzip, deflate',
+};
+
+const keepAlive = new http.Agent({ keepAlive: true });
+
+function decoded(body: Buffer, encoding: string | undefined): Buffer {
+  if (encoding === 'gzip') return zlib.gunzipSync(body);
+  if (encoding === 'deflate') return zlib.inflateSync(body);
+  if (encoding === 'br') return zlib.brotliDecompressSync(body);
+  return body;
+}
+
+/**
+ * One request as fetch() makes it (its default headers, the body decoded), over node:http: fetch costs
+ * the suite several times the CPU per request, and some files send thousands.
+ */
+function request(method: string, url: string, headers?: HeadersInit, body?: string): Promise<ApiAnswer> {
+  const sent = new Headers(headers);
+  for (const [name, value] of Object.entries(FETCH_DEFAULTS)) if (!sent.has(name)) sent.set(name, value);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: Object.fromEntries(sent), agent: keepAlive, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const received = new Headers();
+        for (let i = 0; i < res.rawHeaders.length; i += 2) received.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        let text: string;
+        try {
+          text = decoded(Buffer.concat(chunks), res.headers['content-encoding']).toString('utf8');
+        } catch (e) {
+          reject(e);
+          return;
+        }
+        let json: any;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: received, text, json });
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer in 10 s: ${method} ${url}`)));
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export interface DemoDatabase {
@@ -140,20 +186,13 @@ export async function startDemoServer(
     url,
     dir,
     server,
-    async get(params, init) {
+    get(params, init) {
       const withFormat = 'format' in params ? params : { format: 'json', ...params };
-      return answer(await fetch(`${url}?${toQuery(withFormat)}`, { signal: AbortSignal.timeout(10_000), ...init }));
+      return request('GET', `${url}?${toQuery(withFormat)}`, init?.headers);
     },
-    async post(params, query) {
+    post(params, query) {
       const q = query ? '?' + toQuery(query) : '';
-      return answer(
-        await fetch(url + q, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: toQuery(params),
-          signal: AbortSignal.timeout(10_000),
-        }),
-      );
+      return request('POST', url + q, { 'content-type': 'application/x-www-form-urlencoded' }, toQuery(params));
     },
     close: () => server.close(),
   };
