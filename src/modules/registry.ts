@@ -97,6 +97,12 @@ import { managetagsModule } from './write/managetags.js';
 import { tagModule } from './write/tag.js';
 import { setnotificationtimestampModule } from './write/setnotificationtimestamp.js';
 import { feedrecentchangesModule } from './feedrecentchanges.js';
+import { watchlistModule } from './query/watchlist.js';
+import { watchlistrawModule } from './query/watchlistraw.js';
+import { deletedrevsModule } from './query/deletedrevs.js';
+import { alldeletedrevisionsModule } from './query/alldeletedrevisions.js';
+import { deletedrevisionsModule } from './query/deletedrevisions.js';
+import { filearchiveModule } from './query/filearchive.js';
 
 export const queryModules: QueryModule[] = [
   // prop
@@ -118,6 +124,7 @@ export const queryModules: QueryModule[] = [
   langlinksModule,
   iwlinksModule,
   contributorsModule,
+  deletedrevisionsModule,
   // list
   allpagesModule,
   categorymembersModule,
@@ -147,6 +154,11 @@ export const queryModules: QueryModule[] = [
   tagsModule,
   langbacklinksModule,
   iwbacklinksModule,
+  watchlistModule,
+  watchlistrawModule,
+  deletedrevsModule,
+  alldeletedrevisionsModule,
+  filearchiveModule,
   // meta
   siteinfoModule,
   userinfoModule,

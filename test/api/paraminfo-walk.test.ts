@@ -5,7 +5,9 @@
  * without it does not: no parameter is accepted and silently ignored. A parameter that shows no effect on
  * the demo wiki (an empty list's filters, a flag of data the demo lacks) must be named, with the reason,
  * in test/data/paraminfo-walk.json (which also gives probe values, with the parameters a probe needs); the test fails when another joins them, and when one listed there
- * shows an effect after all (so the list stays true).
+ * shows an effect after all (so the list stays true). A module 1.25 refuses to every anonymous reader
+ * (its watchlist, the deleted revisions) must answer with the error the data file names; its parameters,
+ * checked before that error, are not ignored.
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +17,7 @@ import { demoServerForFile } from '../helpers/demo-server.js';
 interface WalkData {
   base: Record<string, Record<string, string>>;
   probes: Record<string, string>;
+  refusedToAnonymous: Record<string, string>;
   noEffectOnTheDemo: Record<string, string>;
 }
 
@@ -116,7 +119,14 @@ describe('paraminfo walk', () => {
       if (base === null) continue;
       const without = await answer(base);
       // a write module refuses every request (notoken, readonly, mustbeposted): its parameters are not ignored
-      const refused = (m as any).writerights !== undefined || (m as any).mustbeposted !== undefined;
+      let refused = (m as any).writerights !== undefined || (m as any).mustbeposted !== undefined;
+      // so does a module 1.25 keeps from anonymous readers, once its parameters are checked
+      const anonymousError = data.refusedToAnonymous[m.path];
+      if (anonymousError !== undefined) {
+        const code = JSON.parse(without.slice(without.indexOf('\n{'))).error?.code;
+        assert.equal(code, m.prefix + anonymousError, `${m.path} refuses an anonymous reader`);
+        refused = true;
+      }
       for (const p of m.parameters) {
         const key = `${m.path}:${p.name}`;
         const enc = m.path === 'main' || !m.path.startsWith('query+') ? p.name : m.prefix + p.name;
