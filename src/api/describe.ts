@@ -38,6 +38,7 @@ export interface ModuleSource {
 const MEDIAWIKI: ModuleSource = { name: 'MediaWiki', license: 'GPL-2.0+' };
 const EXTENSION_SOURCES: Record<string, ModuleSource> = {
   browsebysubject: { name: 'Semantic MediaWiki', license: 'GPL-2.0+' },
+  smwinfo: { name: 'Semantic MediaWiki', license: 'GPL-2.0+' },
   sfautocomplete: { name: 'Semantic Forms', license: 'GPL-2.0+' },
 };
 

@@ -226,6 +226,7 @@ class SqlUpdater implements Updater {
     try {
       w.rebuildReports();
       if (w.semantic !== null) rebuildCompletionAnswers(w.semantic);
+      w.semantic?.refreshStatistics();
       w.commit();
     } catch (e) {
       w.rollback();

@@ -13,6 +13,7 @@ import { parseModule } from './parse.js';
 import { browseBySubjectModule } from './smw/browsebysubject.js';
 import { askModule } from './smw/ask.js';
 import { askArgsModule } from './smw/askargs.js';
+import { smwinfoModule } from './smw/smwinfo.js';
 import { sfAutocompleteModule } from './sf/sfautocomplete.js';
 import { metaTokensModule } from './query/tokens.js';
 import { filerepoinfoModule } from './query/filerepoinfo.js';
@@ -181,6 +182,7 @@ export const actionModules: ActionModule[] = [
   browseBySubjectModule,
   askModule,
   askArgsModule,
+  smwinfoModule,
   sfAutocompleteModule,
   checktokenModule,
   loginModule,

@@ -21,6 +21,7 @@ import type {
   AskRequest,
   PrintedAnswer,
   SemanticPropertyValues,
+  SemanticStatistics,
   SemanticStore,
   SemanticSubjectData,
   SubjectKey,
@@ -78,7 +79,13 @@ interface FixedStatements {
   /** subjectData of one subject (browsebysubject), without and with its subobjects */
   subject: Runner<SubjectRow>;
   subjectWithSubs: Runner<SubjectRow>;
+  statistics: Runner<{ k: string; n: number | string }>;
 }
+
+/** the names of SemanticStatistics.counts (sqlite/semantic-statistics.ts counts them into smw_statistics) */
+const STATISTIC_NAMES = ['PROPUSES', 'ERRORUSES', 'USEDPROPS', 'DECLPROPS', 'OWNPAGE', 'QUERY', 'QUERYSIZE', 'CONCEPTS', 'SUBOBJECTS'];
+/** smw_statistics keeps a result format's count under this prefix and the format's name */
+export const QUERY_FORMAT_PREFIX = 'QUERYFORMATS:';
 
 type SubjectRow = { i: number; so: string; sortkey: string; property: string | null; type: number; item: string };
 
@@ -180,7 +187,25 @@ export class SqlSemanticStore implements SemanticStore {
       subjectWithSubs: subjectRunner((p) =>
         subjectSql(d, true, { ns: p.add(0, 'int'), dbkey: p.add('', 'text'), sub: p.add('', 'text') }, ''),
       ),
+      // a few rows: the statistics and one per result format in use
+      statistics: make('statistics', false, () => 'SELECT st_key AS k, st_count AS n FROM smw_statistics'),
     });
+  }
+
+  async statistics(): Promise<SemanticStatistics> {
+    const counts: Record<string, number> = {};
+    for (const name of STATISTIC_NAMES) counts[name] = 0;
+    const formats: Array<[string, number]> = [];
+    // a wiki imported without semantic data has none to count
+    if (!(await this.has())) return { counts, formats };
+    for (const row of await this.fixed.statistics([])) {
+      const n = Number(row.n);
+      if (row.k.startsWith(QUERY_FORMAT_PREFIX)) formats.push([row.k.slice(QUERY_FORMAT_PREFIX.length), n]);
+      else counts[row.k] = n;
+    }
+    // SMW orders by count (descending) alone; equal counts in byte order, so the answer does not vary
+    formats.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return { counts, formats };
   }
 
   private has(): Promise<boolean> {

@@ -49,7 +49,21 @@ export interface PrintedAnswer {
   json: string | Uint8Array;
 }
 
+/**
+ * SMW's usage statistics (UsageStatisticsListLookup::fetchList of SMW 2.2), as counted at the import and
+ * again with each update's reports.
+ */
+export interface SemanticStatistics {
+  /** by SMW's names: PROPUSES, ERRORUSES, USEDPROPS, DECLPROPS, OWNPAGE, QUERY, QUERYSIZE, CONCEPTS, SUBOBJECTS */
+  counts: Record<string, number>;
+  /** the inline queries' result formats with their number of queries, the most used first */
+  formats: Array<[format: string, count: number]>;
+}
+
 export interface SemanticStore {
+  /** SMW's usage statistics (action=smwinfo) */
+  statistics(): Promise<SemanticStatistics>;
+
   /**
    * The stored data of each subject, a page (`subobject` '') or one of its subobjects, in the order
    * given; undefined where SMW does not know the subject. With `subobjects`, each known subject's data

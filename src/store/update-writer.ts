@@ -200,6 +200,8 @@ export interface UpdateWriter extends ImportSource {
 
 /** SMW's tables (sqlite/semantic-schema.ts) as a page's new semantic data replaces its old one. */
 export interface SemanticUpdateWriter {
+  /** count SMW's usage statistics again (smwinfo), with the reports */
+  refreshStatistics(): void;
   /** [DB key, type] of every user property: the declared types pass 2's analyzers are given */
   declaredTypes(): Array<[string, string]>;
   propertyId(key: string): number | undefined;

@@ -53,6 +53,13 @@ export const BROAD_REQUESTS: Array<[string, RequestParams]> = [
   ['sfautocomplete (1000 values)', { action: 'sfautocomplete', property: 'Розташоване_в', substr: 'м' }],
   ['sfautocomplete (category)', { action: 'sfautocomplete', category: 'Міста', substr: 'ки' }],
   ['browsebysubject (city)', { action: 'browsebysubject', subject: 'Київ' }],
+  [
+    'smwinfo (every count)',
+    {
+      action: 'smwinfo',
+      info: 'propcount|usedpropcount|declaredpropcount|proppagecount|querycount|querysize|formatcount|conceptcount|subobjectcount',
+    },
+  ],
   ['parse (page)', { action: 'parse', page: 'Київ' }],
   [
     'parse (text)',

@@ -9,6 +9,7 @@ import { printCompletionAnswer } from '../../../semantic/completion-answer.js';
 import { AC_ID_STRIDE, HEAVY_ROWS, SEMANTIC_INDEXES, SEMANTIC_SCHEMA, SEMANTIC_STAGING } from '../semantic-schema.js';
 import type { CompletionIndexCounts, SemanticImportWriter, SemanticValue, TitleRef } from '../../import-writer.js';
 import { RowBuffer } from './row-buffer.js';
+import { refreshSemanticStatistics } from '../semantic-statistics.js';
 import { removeDbFiles, withSortMemory } from './build-db.js';
 
 /** the autocompletion tables a completion worker fills */
@@ -342,5 +343,6 @@ export class SqliteSemanticImportWriter implements SemanticImportWriter {
       for (const sql of SEMANTIC_INDEXES.split(';').slice(1)) if (sql.trim()) this.db.exec(sql);
     });
     for (const t of SEMANTIC_STAGING) this.db.exec(`DROP TABLE IF EXISTS ${t}`);
+    refreshSemanticStatistics(this.db);
   }
 }

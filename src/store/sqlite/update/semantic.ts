@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { SemanticValue, TitleRef } from '../../import-writer.js';
 import type { SemanticUpdateWriter } from '../../update-writer.js';
 import { AC_ID_STRIDE, HEAVY_ROWS } from '../semantic-schema.js';
+import { refreshSemanticStatistics } from '../semantic-statistics.js';
 import { wordKeys } from '../../../semantic/fold.js';
 import { BLOB_TYPES } from '../../../semantic/types.js';
 import { printCompletionAnswer } from '../../../semantic/completion-answer.js';
@@ -98,6 +99,10 @@ export class SqliteSemanticUpdateWriter implements SemanticUpdateWriter {
          WHERE sv_property = ? AND sv_num IS NOT NULL`,
       ),
     };
+  }
+
+  refreshStatistics(): void {
+    refreshSemanticStatistics(this.db);
   }
 
   declaredTypes(): Array<[string, string]> {
