@@ -154,3 +154,23 @@ describe('deprecated parameters', () => {
     assert.equal(p.json.warnings.paraminfo['*'], 'The querymodules parameter has been deprecated.');
   });
 });
+
+describe('prop=info incontinue', () => {
+  // ApiQueryInfo.php:311-324 of 1.25: "ns|title"; the pages before it (namespace, then DB key) get no info
+  it('leaves the pages before the continuation title without info', async () => {
+    const r = await q({ prop: 'info', titles: 'Київ|Львів|Шаблон:Місто|Немає такої', incontinue: '0|Львів' });
+    const pages = Object.values(r.json.query.pages) as any[];
+    const withInfo = pages.filter((p) => p.contentmodel !== undefined).map((p) => p.title);
+    assert.deepEqual(withInfo.sort(), ['Львів', 'Немає такої', 'Шаблон:Місто'].sort());
+    const kyiv = pages.find((p) => p.title === 'Київ');
+    assert.deepEqual(Object.keys(kyiv), ['pageid', 'ns', 'title']);
+  });
+  it('another shape is badcontinue', async () => {
+    assertApiError(
+      s,
+      await q({ prop: 'info', titles: 'Київ', incontinue: 'Київ' }),
+      'inbadcontinue',
+      'Invalid continue param. You should pass the original value returned by the previous query',
+    );
+  });
+});

@@ -5,6 +5,9 @@ import type { Obj } from '../../api/result.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { NS_FILE } from '../../wiki/namespaces.js';
 import { pageUrl, serverOf, wfUrlencode } from '../../wiki/files.js';
+import { compareBytes } from '../../wiki/collation.js';
+import { intval } from '../../api/params.js';
+import { dieBadContinue } from './shared.js';
 
 const PROPS = [
   'protection',
@@ -45,6 +48,7 @@ export const infoModule = queryModule({
     const props = new Set((ctx.params.prop as string[] | undefined) ?? []);
     // intoken's starttimestamp is the time of the request
     if (ctx.params.token !== undefined) ctx.markVolatile('clock');
+    const from = continueFrom(ctx);
     const associated = await associatedPageIds(ctx, props);
     // ApiQueryInfo::getDisplayTitle: the displaytitle page property of the set's pages, in one call
     const displayTitles = new Map<number, string>();
@@ -54,6 +58,7 @@ export const infoModule = queryModule({
     }
     // a generator's pages may have come without these fields: one read by id then
     for (const page of await ctx.pageSet.rows()) {
+      if (from !== null && titleBefore(page.ns, page.title, from)) continue;
       const e = ctx.pageSet.entry(page.pageid)!;
       e.contentmodel = page.contentModel;
       e.pagelanguage = ctx.wiki.lang;
@@ -65,6 +70,7 @@ export const infoModule = queryModule({
       extras(ctx, e, page.ns, page.title, props, true, associated, displayTitles.get(page.pageid));
     }
     for (const m of ctx.pageSet.missing) {
+      if (from !== null && titleBefore(m.ns, m.dbkey, from)) continue;
       const e = ctx.pageSet.entry(m.fakeId)!;
       e.contentmodel = 'wikitext';
       e.pagelanguage = ctx.wiki.lang;
@@ -72,6 +78,26 @@ export const infoModule = queryModule({
     }
   },
 });
+
+/**
+ * ApiQueryInfo.php:311-324 of 1.25: `incontinue` is "ns|title"; the pages before that title (Title::compare:
+ * namespace, then DB key) get no info. Another shape is `badcontinue`; so is a title that cannot be one,
+ * where 1.25 compared with null and failed.
+ */
+function continueFrom(ctx: QueryModuleContext): { ns: number; dbkey: string } | null {
+  const value = ctx.params.continue as string | undefined;
+  if (value === undefined) return null;
+  const cont = value.split('|');
+  if (cont.length !== 2) dieBadContinue(ctx);
+  const ns = intval(cont[0]!);
+  const dbkey = ctx.wiki.codec.titlePartToKey(cont[1]!, ns);
+  if (dbkey === null || dbkey === '') dieBadContinue(ctx);
+  return { ns, dbkey };
+}
+
+function titleBefore(ns: number, dbkey: string, from: { ns: number; dbkey: string }): boolean {
+  return ns < from.ns || (ns === from.ns && compareBytes(dbkey, from.dbkey) < 0);
+}
 
 /**
  * The talk pages (talkid) and subject pages (subjectid) of every page in the set that exist, as
