@@ -1,5 +1,5 @@
 /**
- * Real clients, unchanged, against the demo wiki: mwn, nodemw and mwbot (npm devDependencies) and
+ * Real clients, unchanged, against the demo wiki: mwn, nodemw, mwbot and wikijs (npm devDependencies) and
  * mwclient (Debian's python3-mwclient, driven by test/clients/mwclient_probe.py). Each client goes
  * through its own public methods; what it gets is compared with the server's own one-shot listing
  * (limit=max over HTTP): nothing lost, nothing repeated across continuation.
@@ -24,6 +24,7 @@ const require = createRequire(import.meta.url);
 const { Mwn } = require('mwn') as { Mwn: any };
 const NodeMw = require('nodemw') as any;
 const MWBot = require('mwbot') as any;
+const wikijs = (require('wikijs') as { default: any }).default;
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const PYTHON = '/usr/bin/python3';
@@ -560,6 +561,74 @@ describe('mwbot', () => {
     const r = await bot.request({ action: 'sfautocomplete', property: SF_PROPERTY, substr: SF_SUBSTR });
     assertAutocompleteShape(r);
     assert.deepEqual(r, await serverAnswer({ action: 'sfautocomplete', property: SF_PROPERTY, substr: SF_SUBSTR }));
+  });
+});
+
+describe('wikijs', () => {
+  // its default options: only the wiki's api.php; it sends origin=* on every call (answered as MediaWiki
+  // 1.30+ answers it, docs/clients.md) and format=json&redirects=1
+  let w: any;
+  let page: any;
+  before(async () => {
+    w = wikijs({ apiUrl: s.url });
+    page = await w.page(PAGE);
+  });
+
+  it('page() finds the page through prop=info|pageprops (inprop=url)', async () => {
+    assert.equal(page.raw.title, PAGE);
+    assert.equal(page.raw.pageid, (await w.findById(page.raw.pageid)).raw.pageid);
+    assert.equal(await page.url(), `${s.url.replace('/api.php', '')}/index.php/${encodeURIComponent(PAGE)}`);
+    await assert.rejects(w.page('Немає такої сторінки'), /No article found/);
+  });
+
+  it("categories(), links() (main namespace) and backlinks() list the page's relations", async () => {
+    assertSameSet(
+      await page.categories(),
+      await relation({ prop: 'categories', titles: PAGE, cllimit: 'max' }, 'categories'),
+      'categories',
+    );
+    assertSameSet(await page.links(), await relation({ prop: 'links', titles: PAGE, plnamespace: '0', pllimit: 'max' }, 'links'), 'links');
+    assertSameSet(await page.backlinks(), await relation({ list: 'backlinks', bltitle: PAGE, bllimit: 'max' }, 'backlinks'), 'backlinks');
+  });
+
+  it("images() gives imageinfo's URLs of the page's files (generator=images)", async () => {
+    // Львів shows no missing file: wikijs reads imageinfo of every generated page, which a missing one lacks
+    const lviv = await w.page('Львів');
+    const files = await relation({ prop: 'images', titles: 'Львів', imlimit: 'max' }, 'images');
+    const urls: string[] = await lviv.images();
+    assert.equal(urls.length, files.length);
+    for (const url of urls) assert.equal((await fetch(url)).status, 200, url);
+  });
+
+  it('html() gives the rendered page (rvparse: action=parse without the limit report)', async () => {
+    const parsed = await s.get({ action: 'parse', page: PAGE, disablepp: '1' });
+    assert.equal(await page.html(), parsed.json.parse.text['*']);
+  });
+
+  it('search(), prefixSearch(), random()', async () => {
+    const found = await w.search('Київ');
+    const expected = await relation({ list: 'search', srsearch: 'Київ', srlimit: 'max', srprop: '' }, 'search');
+    assert.deepEqual(found.results, expected);
+    // psprofile=fuzzy came with 1.26: answered with 1.25's unrecognized-parameter warning, the list as usual
+    const prefixed = await w.prefixSearch('Ки');
+    assert.deepEqual(prefixed.results, await relation({ list: 'prefixsearch', pssearch: 'Ки', pslimit: '50' }, 'prefixsearch'));
+    const random: string[] = await w.random(3);
+    assert.equal(new Set(random).size, 3);
+    for (const title of random) assert.equal((await w.page(title)).raw.ns, 0);
+  });
+
+  it('allCategories() and pagesInCategory() list every category and member', async () => {
+    assertSameSet(await w.allCategories(), base.categories, 'allCategories');
+    assertSameSet(await w.pagesInCategory(`Категорія:${CATEGORY}`), base.members, 'pagesInCategory');
+  });
+
+  it('content() and summary() read prop=extracts of TextExtracts, which 1.25 lacks: no extract, as on 1.25', async () => {
+    // the warning and the page without an extract are what a 1.25 wiki without TextExtracts answers too
+    const r = await s.get({ action: 'query', prop: 'extracts', explaintext: '1', titles: PAGE, redirects: '1', origin: '*' });
+    assert.equal(r.json.warnings.main['*'].includes("Unrecognized parameter: 'explaintext'"), true);
+    assert.equal(r.json.warnings.query['*'], "Unrecognized value for parameter 'prop': extracts");
+    assert.equal(await page.summary(), undefined);
+    assert.deepEqual(await page.content(), []);
   });
 });
 
