@@ -29,6 +29,8 @@ import { ParserCache } from '../wikitext/parser-cache.js';
 import { limitReportData, timingProfile, type LimitReportValue } from '../wikitext/render/limit-report.js';
 import { pstPass2, sanitizeIp, signatureArgs, signatureDate } from '../wikitext/pre-save-transform.js';
 import { evaluateInlineQueries } from './smw/inline-query.js';
+import { redirectTargetAndText } from '../wikitext/redirect.js';
+import { redirectHeaderHtml } from '../wikitext/render/redirect-header.js';
 
 /** $wgMaxArticleSize (2048 KB): a longer text is not parsed */
 export const MAX_TEXT_BYTES = 2048 * 1024;
@@ -96,6 +98,7 @@ const CONTENT_KEYS: Array<keyof RenderMessages> = [
   'invalid-indicator-name',
   'rfcurl',
   'pubmedurl',
+  'redirectto',
 ];
 const messageCache = new WeakMap<Store, Map<string, Promise<RenderMessages>>>();
 
@@ -158,7 +161,7 @@ export function parserCache(store: Store): ParserCache<RenderedPage> {
  * another version is ignored when served. Raise it whenever the HTML the renderer makes for some
  * wikitext, or the shape of RenderedPage, changes.
  */
-export const RENDERER_VERSION = 4;
+export const RENDERER_VERSION = 5;
 
 /** what the parser cache keys a render on besides the revision (ParserOptions' hash in MediaWiki) */
 export function renderOptionsKey(wiki: Wiki, o: { editSections: boolean; toc: boolean; userLang?: string }): string {
@@ -298,6 +301,12 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   const started = process.hrtime.bigint();
   const cpuStart = process.cpuUsage();
   const messages = await loadMessages(store, wiki, o.userLang ?? wiki.lang);
+  // WikitextContent::fillParserOutput: a redirect renders the text after its link, under a header naming
+  // the target, and the target is a page link (an interwiki link when it is on another wiki)
+  const redirect = redirectTargetAndText(o.text, wiki.codec, wiki.interwiki);
+  const source = redirect === null ? o.text : redirect.rest;
+  const localTarget =
+    redirect !== null && redirect.target.interwiki === undefined ? [{ ns: redirect.target.ns, dbkey: redirect.target.dbkey }] : [];
   const snap = new PageSnapshot();
   const expandOptions = {
     codec: wiki.codec,
@@ -312,7 +321,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     userLang: o.userLang,
   };
   const round = await expandInRounds(
-    o.text,
+    source,
     snap,
     expandOptions,
     roundFetcher(store, (calls) => evaluateInlineQueries(store, wiki, calls, o.title)),
@@ -329,14 +338,14 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
     interwiki: wiki.interwiki,
     headings: expanded.headings,
   };
-  let body = renderBody(expanded.text, o.text, env, expanded.defaultSort);
+  let body = renderBody(expanded.text, source, env, expanded.defaultSort);
   if (body.out.filesWanted.size === 0) env.filesLoaded = true;
   else {
     const files = await store.files.byNames([...body.out.filesWanted]);
     for (const [name, f] of files)
       env.files.set(name, { width: f.width, height: f.height, mediaType: f.mediaType, mime: `${f.majorMime}/${f.minorMime}` });
     env.filesLoaded = true;
-    body = renderBody(expanded.text, o.text, env, expanded.defaultSort);
+    body = renderBody(expanded.text, source, env, expanded.defaultSort);
   }
   // both are ParserOutput properties set while preprocessing, before the double underscores of internalParse
   const early: Array<[string, string]> = [];
@@ -351,6 +360,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   for (const key of expanded.trackingCategories ?? [])
     if (EXPANSION_TRACKING.has(key)) addTrackingCategory(env, body.out, key as TrackingMessage);
   const targets = [
+    ...localTarget,
     ...expanded.links,
     ...linkTargets(body),
     ...expanded.templates,
@@ -364,8 +374,14 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   ]);
   const hiddenCats = new Set(cats.filter((c) => c.hidden).map((c) => c.title));
   for (const r of rows) env.pages.set(`${r.ns}|${r.title}`, { redirect: r.isRedirect });
-  const html = finish(body, o.toc);
   const out = body.out;
+  const iwPrefix = redirect?.target.interwiki;
+  if (redirect !== null && iwPrefix !== undefined) {
+    const dbkey = redirect.target.dbkey;
+    if (!out.iwLinks.some((l) => l.prefix === iwPrefix && l.title === dbkey))
+      out.iwLinks.push({ prefix: iwPrefix, title: dbkey, url: wiki.interwiki.url(iwPrefix, dbkey) });
+  }
+  const html = redirect === null ? finish(body, o.toc) : redirectHeaderHtml(redirect.target, env) + finish(body, o.toc);
   const exists = (t: TitleRef) => env.pages.has(key(t));
   const byNs = (a: TitleRef[]) => [...a].sort((x, y) => x.ns - y.ns);
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -373,7 +389,7 @@ export async function renderPage(store: Store, wiki: Wiki, o: RenderOptions): Pr
   const page: RenderedPage = {
     html,
     links: linkOrder(
-      [...expanded.links, ...out.links.values()].filter((t) => t.ns >= 0),
+      [...expanded.links, ...out.links.values(), ...localTarget].filter((t) => t.ns >= 0),
       exists,
     ),
     templates: byNs(expanded.templates).map((t) => ({ ns: t.ns, dbkey: t.dbkey, exists: exists(t) })),

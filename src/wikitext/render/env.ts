@@ -54,6 +54,8 @@ export interface RenderMessages {
   /** where RFC n and PMID n link ("$1" = n) */
   rfcurl: string;
   pubmedurl: string;
+  /** the redirect header's text, in the page's language (Article::getRedirectHeaderHtml) */
+  redirectto: string;
 }
 
 export interface RenderEnv {
@@ -146,6 +148,7 @@ export const UK_MESSAGES: Omit<RenderMessages, 'invalid-indicator-name'> = {
   'broken-file-category': 'Сторінки, що посилаються на неіснуючі файли',
   'hidden-category-category': 'Приховані категорії',
   'restricted-displaytitle-ignored': 'Сторінки, де ігноруються відображувані назви',
+  redirectto: 'Перенаправити на:',
   'index-category': 'Індексовані сторінки',
   'noindex-category': 'Неіндексовані сторінки',
   'duplicate-args-category': 'Сторінки, що містять шаблон із кількома значеннями одного й того ж параметра',
