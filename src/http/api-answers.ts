@@ -8,7 +8,7 @@ import type { Generations } from './generations.js';
 import type { LiveDatabase } from './live-database.js';
 import type { CachedAnswer, Entry, ResponseCache } from './response-cache.js';
 import { requestLabels, type Metrics, type RequestLabels } from './metrics.js';
-import { decodeParams } from './params.js';
+import { decodeParams, type DecodedParams } from './params.js';
 
 /** What the server builds on each generation's store. */
 export interface ServedApi {
@@ -29,6 +29,8 @@ export interface ApiCall {
   body: Record<string, unknown> | undefined;
   /** warnings the HTTP layer adds to the answer (a read that waited for `follow` in vain); such an answer is not kept */
   warnings?: string[];
+  /** the parameters, when the HTTP layer has decoded them already (to sort a request for `--upstream`) */
+  params?: DecodedParams;
 }
 
 /**
@@ -95,7 +97,7 @@ export class ApiAnswers {
   async compute(call: ApiCall, cacheable: boolean): Promise<ApiReply> {
     const url = call.url;
     const queryStart = url.indexOf('?');
-    const { raw, phpArrays } = decodeParams(queryStart < 0 ? '' : url.slice(queryStart + 1), call.body);
+    const { raw, phpArrays } = call.params ?? decodeParams(queryStart < 0 ? '' : url.slice(queryStart + 1), call.body);
     const labels = requestLabels(raw, this.actionNames, this.queryNames);
     const headers = textHeaders(call.headers);
     // after a change, the answer waits for the database reopened on it

@@ -9,6 +9,12 @@
  * object, no per-request validation of its headers, and no in-flight accounting when the socket takes it
  * whole (then its metrics are counted at once). Direct answers are written at the end of the event-loop
  * turn, together (src/http/write-batch.ts).
+ *
+ * With `serve --upstream`, the requests that are the upstream's go to the Fastify route, which forwards
+ * them: those whose Cookie names the upstream's session or a read-your-writes position (sorted and, for a
+ * writer, held there), and, among the cache's misses, those whose parameters the forwarder claims (writes,
+ * modules and formats wikiquery does not implement). A cache hit was answered here before, for the same
+ * URL without such a cookie: it is local, and taken without decoding its parameters.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -18,9 +24,11 @@ import type { BaseUrls } from './base-url.js';
 import { varyWithEncoding, type AnswerEncoder, type Encoding } from './compression.js';
 import type { LoadGate } from './load-shedding.js';
 import type { Metrics, Series } from './metrics.js';
+import { decodeParams, type DecodedParams } from './params.js';
 import { refusalBody } from './refusal.js';
 import type { Entry, Wire } from './response-cache.js';
 import type { GracefulClose } from './shutdown.js';
+import { chronologyPosition, hasUpstreamSession, type Upstream } from './upstream.js';
 import { headerHead, newBlock, readHitHeaders, writeBlock, writeFresh, type Block, type HitHeaders } from './wire.js';
 import { WriteBatch } from './write-batch.js';
 
@@ -40,6 +48,8 @@ export interface DirectPathStages {
   log: Logger;
   /** X-Forwarded-* are believed from some peers: requests go to Fastify, which reads them */
   behindProxy: boolean;
+  /** `serve --upstream`: the requests it claims go to the Fastify route, which forwards them */
+  upstream?: Upstream;
 }
 
 export class DirectPath {
@@ -47,7 +57,7 @@ export class DirectPath {
   /** the direct answers of one event-loop turn, written together at its end */
   private readonly batch = new WriteBatch();
   /** the request headers a hit reads, filled per request */
-  private readonly hitHeaders: HitHeaders = { host: undefined, acceptEncoding: undefined, origin: false, body: false };
+  private readonly hitHeaders: HitHeaders = { host: undefined, acceptEncoding: undefined, origin: false, body: false, cookie: undefined };
   /** header names as Fastify's reply writes them (lower case), made once per name */
   private readonly lowerNames = new Map<string, string>();
 
@@ -77,19 +87,28 @@ export class DirectPath {
     const headers = readHitHeaders(req.rawHeaders, this.hitHeaders);
     if (headers.body) return false;
     if (log.isLevelEnabled('info') || loadGate.wouldShed()) return false;
+    const upstream = this.stages.upstream;
+    if (upstream !== undefined && headers.cookie !== undefined && upstreamCookie(headers.cookie)) return false;
     const start = performance.now();
-    loadGate.take();
     const socket = req.socket as IncomingMessage['socket'] & { encrypted?: boolean };
     const ip = socket.remoteAddress!;
     const base = this.stages.baseUrls.of(socket.encrypted === true, headers.host);
     const hit = this.stages.answers.fromCache('GET', headers.origin, base, ip, url);
     if (hit) {
+      loadGate.take();
       const acceptEncoding = headers.acceptEncoding;
       this.batch.defer(res, () => this.writeHit(res, acceptEncoding, hit, start));
       return true;
     }
+    let params: DecodedParams | undefined;
+    if (upstream !== undefined) {
+      params = decodeParams(queryStart < 0 ? '' : url.slice(queryStart + 1), undefined);
+      const answers = this.stages.answers;
+      if (upstream.forwards(params.raw, req.headers, answers.actionNames, answers.queryNames)) return false;
+    }
+    loadGate.take();
     loadGate.admit(res, this.onResponseClose);
-    void this.answer(res, { method: 'GET', url, headers: req.headers, ip, base, body: undefined }, hit === undefined, start);
+    void this.answer(res, { method: 'GET', url, headers: req.headers, ip, base, body: undefined, params }, hit === undefined, start);
     return true;
   }
 
@@ -241,6 +260,11 @@ export class DirectPath {
     const series = direct[SERIES];
     if (series !== undefined && res.writableFinished) this.stages.metrics.observe(series, (performance.now() - direct[START]!) / 1000);
   };
+}
+
+/** a Cookie header naming the upstream's session or a read-your-writes position */
+function upstreamCookie(cookie: string): boolean {
+  return hasUpstreamSession(cookie) || chronologyPosition(cookie) !== null;
 }
 
 /** set a header in a flat list, in place when it is there already (as on an object keyed by name) */

@@ -187,8 +187,8 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     graceful,
     baseUrls,
     log,
-    // with an upstream, each request is first sorted into local and forwarded (the Fastify route)
-    behindProxy: Boolean(opts.trustProxy) || upstream !== undefined,
+    behindProxy: Boolean(opts.trustProxy),
+    upstream,
   }).install(app);
   registerRequestLog(app, metrics, log);
   registerFallbackAnswers(app, baseUrls);

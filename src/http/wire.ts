@@ -7,7 +7,7 @@
  * headers of our own; any other response is written by writeHead. The bytes are those writeHead gives
  * (test/hit-path.test.ts compares them).
  *
- * The request side: a hit needs five request headers, read from the raw list without building the
+ * The request side: a hit needs five request headers (and, with `--upstream`, the Cookie), read from the raw list without building the
  * request's header object (Node builds it on first access, lower-casing and merging every header).
  */
 import { STATUS_CODES, validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
@@ -36,6 +36,8 @@ export interface HitHeaders {
   origin: boolean;
   /** Content-Length or Transfer-Encoding: the request has a body */
   body: boolean;
+  /** every Cookie joined with '; ' (as Node joins them) */
+  cookie: string | undefined;
 }
 
 /** Read the headers a hit needs from the raw [name, value, …] list into `out` (reused: no object per request). */
@@ -44,6 +46,7 @@ export function readHitHeaders(raw: string[], out: HitHeaders): HitHeaders {
   out.acceptEncoding = undefined;
   out.origin = false;
   out.body = false;
+  out.cookie = undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     switch (name.length) {
@@ -51,7 +54,14 @@ export function readHitHeaders(raw: string[], out: HitHeaders): HitHeaders {
         if (out.host === undefined && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) out.host = raw[i + 1];
         break;
       case 6:
-        if (name === 'Origin' || name === 'origin' || name.toLowerCase() === 'origin') out.origin = true;
+        if (name === 'Origin' || name === 'origin') out.origin = true;
+        else if (name === 'Cookie' || name === 'cookie')
+          out.cookie = out.cookie === undefined ? raw[i + 1] : `${out.cookie}; ${raw[i + 1]}`;
+        else {
+          const lower = name.toLowerCase();
+          if (lower === 'origin') out.origin = true;
+          else if (lower === 'cookie') out.cookie = out.cookie === undefined ? raw[i + 1] : `${out.cookie}; ${raw[i + 1]}`;
+        }
         break;
       case 14:
         if (name === 'Content-Length' || name.toLowerCase() === 'content-length') out.body = true;

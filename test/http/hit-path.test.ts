@@ -162,7 +162,13 @@ describe('the request headers a hit reads', () => {
   it("are those of Node's header object (first Host, Accept-Encoding joined, any case, any Origin)", async () => {
     const seen: Array<[HitHeaders, http.IncomingHttpHeaders]> = [];
     const server = http.createServer((req, res) => {
-      const mine = readHitHeaders(req.rawHeaders, { host: undefined, acceptEncoding: undefined, origin: false, body: false });
+      const mine = readHitHeaders(req.rawHeaders, {
+        host: undefined,
+        acceptEncoding: undefined,
+        origin: false,
+        body: false,
+        cookie: undefined,
+      });
       seen.push([{ ...mine }, req.headers]);
       res.end();
     });
@@ -179,6 +185,7 @@ describe('the request headers a hit reads', () => {
       'Host: a\r\nTransfer-Encoding: chunked\r\n',
       'Host: a\r\nX-Accept-Encoding: gzip\r\nHosts: b\r\nOrigins: c\r\n',
       'Host: \r\nAccept-Encoding: \r\n',
+      'Host: a\r\nCookie: a=1\r\ncookie: b=2\r\nCOOKIE: c=3\r\nCookies: d\r\n',
     ];
     try {
       for (const h of heads) {
@@ -192,6 +199,7 @@ describe('the request headers a hit reads', () => {
           acceptEncoding: node['accept-encoding'],
           origin: node.origin !== undefined,
           body: node['content-length'] !== undefined || node['transfer-encoding'] !== undefined,
+          cookie: node.cookie,
         });
       }
     } finally {

@@ -78,6 +78,35 @@ describe('forwarded or local', () => {
     assert.equal(seen.length, before);
   });
 
+  it('answers an anonymous read itself from the cache too; the same URL with the upstream session is forwarded', async () => {
+    const params = { action: 'query', meta: 'userinfo', uiprop: 'groups' };
+    const before = seen.length;
+    const first = await s.get(params);
+    const again = await s.get(params);
+    assert.equal(again.text, first.text);
+    assert.equal(first.json.query.userinfo.anon, '');
+    // a cookie naming neither the upstream's session nor a position changes nothing
+    const other = await s.get(params, { headers: { cookie: 'theme=dark' } });
+    assert.equal(other.text, first.text);
+    assert.equal(seen.length, before);
+    const session = await s.get(params, { headers: { cookie: 'theme=dark; upwiki_session=abc123' } });
+    assert.deepEqual(session.json, { upstream: 'query' });
+    assert.equal(seen.length, before + 1);
+  });
+
+  it('forwards the GETs it does not answer, even after answering the same module locally', async () => {
+    await s.get({ action: 'query', list: 'allpages', aplimit: 1 });
+    const before = seen.length;
+    const unknownFormat = await s.get({ action: 'query', list: 'allpages', aplimit: 1, format: 'nosuchformat' });
+    assert.deepEqual(unknownFormat.json, { upstream: 'query' });
+    assert.match(last().url, /format=nosuchformat/);
+    const mixed = await s.get({ action: 'query', list: 'allpages|nosuchlist', aplimit: 1 });
+    assert.deepEqual(mixed.json, { upstream: 'query' });
+    const tokens = await s.get({ action: 'tokens' });
+    assert.deepEqual(tokens.json, { upstream: 'tokens' });
+    assert.equal(seen.length, before + 3);
+  });
+
   it('forwards a login with its body, relays the answer and drops hop-by-hop headers', async () => {
     const body = 'action=login&lgname=Bot%40x&lgpassword=secret&format=json';
     const r = await new Promise<{ status: number; headers: IncomingMessage['headers']; text: string }>((resolve, reject) => {
@@ -170,7 +199,8 @@ describe('read-your-writes', () => {
     assert.equal(marker?.split(';')[0], `wikiquery_rcid=${newestRcid}`);
     const cookie = marker!.split(';')[0]!;
 
-    // another client: no wait
+    // another client: no wait (asked twice: the second answer is the cache's)
+    await s.get({ action: 'query', meta: 'siteinfo' });
     const t0 = performance.now();
     const other = await s.get({ action: 'query', meta: 'siteinfo' });
     assert.ok(performance.now() - t0 < 400);
