@@ -46,11 +46,12 @@ export function registerApiRoutes(app: FastifyInstance, { answers, encoder, base
       const { raw } = decodeParams(queryStart < 0 ? '' : url.slice(queryStart + 1), request.body as Record<string, unknown> | undefined);
       const forwarder = upstream.forwarder;
       if (forwarder.forwards(raw, request.headers, answers.actionNames, answers.queryNames)) {
+        const before = await forwarder.positionBefore(raw.action, request.headers.cookie, request.ip);
         const relayed = await forwarder.relay(
           { method: request.method, url, headers: request.headers, ip: request.ip, rawBody: rawBodies.get(request) },
           `${baseUrls.ofRequest(request)}/api.php`,
         );
-        const rcid = await forwarder.positionAfter(raw.action, relayed, request.headers.cookie);
+        const rcid = await forwarder.positionAfter(raw.action, relayed, { cookie: request.headers.cookie, ip: request.ip }, before);
         if (rcid !== null) {
           const given = relayed.headers['set-cookie'];
           relayed.headers['set-cookie'] = (Array.isArray(given) ? given : given === undefined ? [] : [given]).concat(

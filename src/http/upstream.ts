@@ -7,13 +7,18 @@
  * Fastify already read under the request limits.
  *
  * Read-your-writes, as MediaWiki's ChronologyProtector: a forwarded write that succeeded gives its client a
- * cookie naming the upstream's newest recent-change id right after it; that client's next local reads wait
- * (bounded) until `follow` has applied that change. Clients without the cookie never wait.
+ * cookie naming the recent change it made upstream; that client's next local reads wait (bounded) until
+ * `follow` has applied that change. Clients without the cookie never wait.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { FORMATS } from '../api/format/printer.js';
+
+/** how often the upstream is asked for a write's recent change */
+const POSITION_POLL_MS = 25;
+/** how long a write's answer is held for its recent change to show upstream */
+const POSITION_WAIT_MS = 3000;
 
 /** the cookie naming the upstream position a client's reads wait for */
 export const CHRONOLOGY_COOKIE = 'wikiquery_rcid';
@@ -235,11 +240,33 @@ export class Upstream {
   }
 
   /**
-   * After a forwarded write: the upstream's newest recent-change id when the write succeeded (the position
-   * the client's reads then wait for), else null.
+   * Before a forwarded write that moves the upstream's position: its newest recent-change id (0 when it
+   * has none or cannot say), else null (no request made).
    */
-  async positionAfter(action: string | undefined, answer: RelayedAnswer, cookie: string | undefined): Promise<number | null> {
-    if (action === undefined || !POSITION_WRITES.has(action) || answer.status !== 200) return null;
+  async positionBefore(action: string | undefined, cookie: string | undefined, ip: string): Promise<number | null> {
+    if (action === undefined || !POSITION_WRITES.has(action)) return null;
+    try {
+      const newest = (await this.recentChanges(cookie, ip, 1)).changes[0];
+      return newest === undefined ? 0 : newest.rcid;
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * After a forwarded write: when it succeeded, the recent-change id it made upstream (the position the
+   * client's reads then wait for), else null. MediaWiki writes the recent change after the answer (a
+   * deferred update, run once the client has its answer), so the upstream is asked until a change newer
+   * than `before` made by the writer (as the upstream names the client: its session's user, or its
+   * address) is there, for a few seconds at most; past that, the upstream's newest change.
+   */
+  async positionAfter(
+    action: string | undefined,
+    answer: RelayedAnswer,
+    request: { cookie: string | undefined; ip: string },
+    before: number | null,
+  ): Promise<number | null> {
+    if (action === undefined || before === null || answer.status !== 200) return null;
     if (answer.headers['mediawiki-api-error'] !== undefined) return null;
     const type = answer.headers['content-type'];
     if (typeof type !== 'string' || !type.includes('json')) return null;
@@ -252,22 +279,50 @@ export class Upstream {
     const own = result[action] as Record<string, unknown> | undefined;
     if (result.error !== undefined || own === undefined || (typeof own.result === 'string' && own.result !== 'Success')) return null;
     if (own.nochange !== undefined) return null;
-    try {
-      const headers: Record<string, string> = { host: this.target.host };
-      // a wiki that is not world-readable lists its changes to the logged-in client only
-      if (cookie !== undefined) headers.cookie = cookie;
-      const rc = await this.send(
-        'GET',
-        `${this.target.pathname}?action=query&list=recentchanges&rcprop=ids&rclimit=1&format=json`,
-        headers,
-        undefined,
-      );
-      const parsed = JSON.parse(rc.body.toString('utf8')) as { query?: { recentchanges?: Array<{ rcid?: unknown }> } };
-      const rcid = parsed.query?.recentchanges?.[0]?.rcid;
-      return typeof rcid === 'number' && Number.isSafeInteger(rcid) ? rcid : null;
-    } catch {
-      return null;
+    const until = Date.now() + Math.min(this.waitMs, POSITION_WAIT_MS);
+    let newest: number | null = null;
+    for (;;) {
+      try {
+        const { user, changes } = await this.recentChanges(request.cookie, request.ip, 50);
+        if (changes.length > 0) newest = Math.max(newest ?? 0, changes[0]!.rcid);
+        for (const change of changes) {
+          if (change.rcid <= before) break;
+          if (user !== undefined && change.user === user) return change.rcid;
+        }
+      } catch {
+        // asked again until the bound
+      }
+      const left = until - Date.now();
+      if (left <= 0) return newest;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(POSITION_POLL_MS, left)));
     }
+  }
+
+  /** The upstream's newest recent changes, newest first, and the name it gives the client. */
+  private async recentChanges(
+    cookie: string | undefined,
+    ip: string,
+    limit: number,
+  ): Promise<{ user: string | undefined; changes: Array<{ rcid: number; user: unknown }> }> {
+    // the client's address as its write named it: an anonymous writer is known upstream by it
+    const headers: Record<string, string> = { host: this.target.host, 'x-forwarded-for': ip };
+    // a wiki that is not world-readable lists its changes to the logged-in client only
+    if (cookie !== undefined) headers.cookie = cookie;
+    const answer = await this.send(
+      'GET',
+      `${this.target.pathname}?action=query&meta=userinfo&list=recentchanges&rcprop=ids%7Cuser&rclimit=${limit}&format=json`,
+      headers,
+      undefined,
+    );
+    const parsed = JSON.parse(answer.body.toString('utf8')) as {
+      query?: { userinfo?: { name?: unknown }; recentchanges?: Array<{ rcid?: unknown; user?: unknown }> };
+    };
+    const name = parsed.query?.userinfo?.name;
+    const changes: Array<{ rcid: number; user: unknown }> = [];
+    for (const change of parsed.query?.recentchanges ?? []) {
+      if (typeof change.rcid === 'number' && Number.isSafeInteger(change.rcid)) changes.push({ rcid: change.rcid, user: change.user });
+    }
+    return { user: typeof name === 'string' ? name : undefined, changes };
   }
 
   /**

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """
 A pywikibot 7.7.3 bot's whole session against one api.php (wikiquery with --upstream): log in with a bot
-password, read a page, edit a page and read the edit back on the very next request. Prints one JSON object.
+password, read a page, edit a page and read the edit back on the very next request. Prints `edited` once
+the edit is answered, then one JSON object (with the seconds the read-back took).
 
   PYTHONPATH=<pywikibot 7.7.3 source tree> /usr/bin/python3 test/clients/pywikibot_session.py \
     API_URL USER@APPID PASSWORD TITLE TEXT
@@ -16,6 +17,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
 api, user, password, title, text = sys.argv[1:6]
 base = tempfile.mkdtemp(prefix='pwb-')
@@ -46,7 +48,10 @@ page = pywikibot.Page(site, title)
 page.text = text
 page.save(summary='pywikibot through wikiquery')
 out['saved_revid'] = page.latest_revision_id
+print('edited', flush=True)
+started = time.monotonic()
 # a new Page object: nothing cached, read from the API on the very next request
 again = pywikibot.Page(site, title)
 out['read_back'] = again.get(force=True)
+out['read_seconds'] = time.monotonic() - started
 print(json.dumps(out, ensure_ascii=False))

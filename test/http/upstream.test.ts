@@ -19,6 +19,7 @@ interface Seen {
 const seen: Seen[] = [];
 let mode: 'ok' | 'garbage' | 'silent' = 'ok';
 let newestRcid = 41;
+const changes: Array<{ rcid: number; user: string | string[] }> = [{ rcid: 41, user: 'Bot' }];
 let stand: http.Server;
 let standUrl = '';
 let applied = 0;
@@ -40,9 +41,17 @@ before(async () => {
       const params = new URLSearchParams(url.search + '&' + body);
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       if (params.get('list') === 'recentchanges') {
-        res.end(JSON.stringify({ query: { recentchanges: [{ type: 'edit', rcid: newestRcid }] } }));
+        const name = /upwiki_session=abc123/.test(req.headers.cookie ?? '') ? 'Bot' : (req.headers['x-forwarded-for'] ?? '?');
+        const newestFirst = [...changes].reverse();
+        res.end(
+          JSON.stringify({ query: { userinfo: { name }, recentchanges: newestFirst.map((c) => Object.assign({ type: 'edit' }, c)) } }),
+        );
       } else if (params.get('action') === 'edit') {
-        newestRcid++;
+        // as MediaWiki: another client's change comes in meanwhile, and the write's own recent change is
+        // written after its answer (a deferred update)
+        changes.push({ rcid: ++newestRcid, user: 'Someone else' });
+        const user = /upwiki_session=abc123/.test(req.headers.cookie ?? '') ? 'Bot' : (req.headers['x-forwarded-for'] ?? '?');
+        setTimeout(() => changes.push({ rcid: ++newestRcid, user }), 150);
         res.setHeader('Set-Cookie', ['upwiki_session=abc123; path=/w/; domain=.upstream.example; HttpOnly']);
         res.end(JSON.stringify({ edit: { result: 'Success', newrevid: 900 } }));
       } else {
@@ -177,8 +186,8 @@ describe('forwarded or local', () => {
       socket.on('error', reject);
     });
     assert.match(answer, /^HTTP\/1.1 200/);
-    // the edit, then the upstream's newest change after it
-    const edit = seen[seen.length - 2]!;
+    // the edit (between the questions for the upstream's recent changes before and after it)
+    const edit = [...seen].reverse().find((r) => r.url.includes('action=edit'))!;
     assert.equal(edit.headers.host, new URL(standUrl).host);
     assert.equal(edit.url, '/w/api.php?action=edit&format=json');
   });
@@ -195,8 +204,11 @@ describe('read-your-writes', () => {
     assert.equal(edit.status, 200);
     const cookies = edit.headers.getSetCookie();
     assert.ok(cookies.includes('upwiki_session=abc123; HttpOnly; Path=/'), `rewritten: ${cookies.join(' | ')}`);
+    // the writer's own change (written upstream after the answer), not another client's that came first
     const marker = cookies.find((c) => c.startsWith('wikiquery_rcid='));
     assert.equal(marker?.split(';')[0], `wikiquery_rcid=${newestRcid}`);
+    assert.deepEqual(changes[changes.length - 1], { rcid: newestRcid, user: '127.0.0.1' });
+    assert.equal(changes[changes.length - 2]!.user, 'Someone else');
     const cookie = marker!.split(';')[0]!;
 
     // another client: no wait (asked twice: the second answer is the cache's)
