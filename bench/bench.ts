@@ -35,6 +35,14 @@
  * `--db-file PATH` (any mode but --db): serve that imported wiki instead of generating and importing one in
  * .bench/ (a 1,000,000-page import takes minutes). `serve` opens it read-only, so a shared file is safe.
  * Ports: the server on `--port` (default 8199), the bare server on the port below, a --compare wiki above.
+ * `--upstream API_URL --user NAME@APPID` (the bot password in WIKIQUERY_PASSWORD; `--interval S`, default 1;
+ * `--requests N`, default 500; `--edits N`, default 20): `serve --upstream` against a running MediaWiki that
+ * the run edits, on a database `follow` fills from it: the pass-through's added latency (a forwarded request
+ * through wikiquery against the same request sent to the upstream directly, p50/p99), a local read through
+ * `serve --upstream` against plain `serve`, and the read-your-writes wait after an edit (p50/p95), as
+ * bench/upstream-bench.ts says.
+ *   WIKIQUERY_PASSWORD=… npm run bench -- --upstream http://127.0.0.1:8095/api.php --user Admin@bench --interval 1
+ *
  * Not part of `npm test`: figures depend on the machine.
  */
 import { spawnSync } from 'node:child_process';
@@ -45,6 +53,7 @@ import { isCurrentDatabase } from '../src/store/sqlite/db.js';
 import { type BenchRequest, SEED, requestList } from './requests.js';
 import { type Config, type Figures, cli, fmt, line, measurer, root, startBare, startServer, withServer } from './load.js';
 import { type SeedTableOptions, seedTable } from './seed-table.js';
+import { upstreamBench } from './upstream-bench.js';
 
 /** the cluster --db postgres started (stopped at the end; its data stay for the next run) */
 let startedCluster: string | null = null;
@@ -182,8 +191,29 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '1' },
       // tables as Markdown
       markdown: { type: 'boolean', default: false },
+      // serve --upstream against this MediaWiki (bench/upstream-bench.ts)
+      upstream: { type: 'string' },
+      user: { type: 'string' },
+      interval: { type: 'string', default: '1' },
+      requests: { type: 'string', default: '500' },
+      edits: { type: 'string', default: '20' },
     },
   });
+  if (values.upstream !== undefined) {
+    const password = process.env.WIKIQUERY_PASSWORD;
+    if (values.user === undefined || password === undefined)
+      throw new Error('--upstream: --user NAME@APPID and the bot password in WIKIQUERY_PASSWORD (the run edits the wiki)');
+    await upstreamBench({
+      api: values.upstream,
+      user: values.user,
+      password,
+      interval: Number(values.interval),
+      requests: Number(values.requests),
+      edits: Number(values.edits),
+      port: Number(values.port),
+    });
+    return;
+  }
   const pages = values.pages ? Number(values.pages) : 0;
   if (values['db-file'] && values.db)
     throw new Error('--db-file and --db: the PostgreSQL import reads the dump of .bench/ (leave out --db-file)');
