@@ -67,8 +67,19 @@ export class ResultSizeBudget {
 
   /** ApiResult::addValue's check: true and counted if `value` fits, else false with the warning. */
   fits(value: unknown): boolean {
+    return this.fitsSize(valueSize(value));
+  }
+
+  /** fits for the values of one row of a RowList, `values[start]` to the end */
+  fitsValues(values: readonly unknown[], start: number): boolean {
+    let size = 0;
+    for (let i = start; i < values.length; i++) size += valueSize(values[i]);
+    return this.fitsSize(size);
+  }
+
+  private fitsSize(size: number): boolean {
     if (this.size === null) this.size = this.initial();
-    const next = this.size + valueSize(value);
+    const next = this.size + size;
     if (next > this.maxSize) {
       this.warn(truncatedWarning(this.maxSize));
       return false;

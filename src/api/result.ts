@@ -158,6 +158,7 @@ export class KeyedRowList extends RowList {
 /** $wgAPIMaxResultSize's running count (result-size.ts ResultSizeBudget, which reads RowList) */
 export interface SizeBudget {
   fits(value: unknown): boolean;
+  fitsValues(values: readonly unknown[], start: number): boolean;
 }
 
 /**
@@ -175,6 +176,11 @@ export class ApiResult {
    */
   fits(value: unknown): boolean {
     return this.sizeBudget === null || this.sizeBudget.fits(value);
+  }
+
+  /** fits for a row of a RowList, pushed already: its values from `start` to the end */
+  fitsValues(values: readonly unknown[], start: number): boolean {
+    return this.sizeBudget === null || this.sizeBudget.fitsValues(values, start);
   }
 
   private customRoot: unknown[] | undefined;

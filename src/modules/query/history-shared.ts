@@ -1,6 +1,6 @@
 /**
  * What the time-ordered history lists (list=logevents, list=recentchanges) read and print alike: their
- * `<timestamp>|<id>` continuation, the user fields of a row and the titles inside log parameters.
+ * `<timestamp>|<id>` continuation and the titles inside log parameters.
  */
 import type { QueryModuleContext } from '../../api/types.js';
 import { dieBadContinue } from './shared.js';
@@ -14,17 +14,6 @@ export function timestampIdContinue(ctx: QueryModuleContext): string[] | undefin
   const cont = (ctx.params.continue as string).split('|');
   if (cont.length !== 2 || !/^\d{14}$/.test(cont[0]) || !/^\d+$/.test(cont[1])) dieBadContinue(ctx);
   return cont;
-}
-
-/** The user fields of a row: `userhidden` when the user is deleted, else `user` and `userid` as asked for (and `anon`). */
-export function addUserFields(item: Record<string, unknown>, props: Set<string>, hidden: boolean, user: string, userid: number): void {
-  if (!props.has('user') && !props.has('userid')) return;
-  if (hidden) item.userhidden = true;
-  else {
-    if (props.has('user')) item.user = user;
-    if (props.has('userid')) item.userid = userid;
-    if (userid === 0) item.anon = true;
-  }
 }
 
 /** How formatLogParams shows a title named in a log entry's parameters (null when it is not one). */

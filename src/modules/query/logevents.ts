@@ -3,12 +3,12 @@
  * default, with type/action, user, title and prefix filters and "timestamp|logid" continuation.
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
+import { RowShape } from '../../api/result.js';
 import { queryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { formatLogParams } from '../../wiki/log-params.js';
-import { addCommentFields, parsedCommentLinks } from './comments.js';
-import { addUserFields, logTitleInfo, timestampIdContinue } from './history-shared.js';
-import { addTitleFields } from './shared.js';
+import { formatComment, parsedCommentLinks } from './comments.js';
+import { logTitleInfo, timestampIdContinue } from './history-shared.js';
 
 /** $wgLogTypes of 1.25. */
 export const LOG_TYPES = [
@@ -68,6 +68,34 @@ export const LOG_ACTIONS = [
   'managetags/activate',
   'managetags/deactivate',
 ];
+
+/** An item's members in the order 1.25 adds them (ApiQueryLogEvents::extractRowInfo) */
+const ITEM_MEMBERS = [
+  'logid',
+  'actionhidden',
+  'ns',
+  'title',
+  'pageid',
+  'logpage',
+  'params',
+  'type',
+  'action',
+  'userhidden',
+  'user',
+  'userid',
+  'anon',
+  'timestamp',
+  'commenthidden',
+  'comment',
+  'parsedcomment',
+  'tags',
+];
+/** titles as text */
+const ITEM = new RowShape(ITEM_MEMBERS);
+/** titles as prefixed DB keys, printed as text */
+const ITEM_KEYS = new RowShape(ITEM_MEMBERS, undefined, ['title']);
+/** the dump carries no change tags: every item's list is this one, never written to */
+const NO_TAGS: readonly string[] = Object.freeze([]);
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
 
@@ -134,37 +162,52 @@ export const logeventsModule = queryModule({
           });
     const pendingLinks = parsedCommentLinks(ctx, props, rows, limit);
     const links = pendingLinks && (await pendingLinks);
-    const out = ctx.result.queryList('logevents');
-    const titleInfo = logTitleInfo(ctx);
-    rows.forEach((r, i) => {
-      if (i === limit) {
-        ctx.setContinue('continue', `${r.timestamp}|${r.logid}`);
-        return;
+    const count = Math.min(rows.length, limit);
+    if (rows.length > limit) ctx.setContinue('continue', `${rows[limit]!.timestamp}|${rows[limit]!.logid}`);
+    const wiki = ctx.wiki;
+    const ids = props.has('ids');
+    const titles = props.has('title');
+    const details = props.has('details');
+    const types = props.has('type');
+    const user = props.has('user');
+    const userid = props.has('userid');
+    const timestamp = props.has('timestamp');
+    const comment = props.has('comment');
+    const parsed = props.has('parsedcomment');
+    const tags = props.has('tags');
+    let keys = true;
+    if (titles) for (let i = 0; i < count; i++) if (wiki.keyPrefix(rows[i]!.ns) === undefined) keys = false;
+    const values = ctx.result.queryRows('logevents', keys ? ITEM_KEYS : ITEM).values;
+    const titleInfo = details ? logTitleInfo(ctx) : null;
+    for (let i = 0; i < count; i++) {
+      const r = rows[i]!;
+      values.push(ids ? r.logid : undefined);
+      // actionhidden, ns, title, pageid, logpage, params
+      if (!titles && !ids && !(details && r.params !== '')) values.push(undefined, undefined, undefined, undefined, undefined, undefined);
+      // LogPage::DELETED_ACTION hides the title and the details from readers
+      else if ((r.deleted & 1) !== 0) values.push(true, undefined, undefined, undefined, undefined, undefined);
+      else {
+        values.push(undefined);
+        if (titles) {
+          const prefix = keys ? wiki.keyPrefix(r.ns)! : '';
+          values.push(r.ns, !keys ? wiki.titleText(r.ns, r.title) : prefix === '' ? r.title : prefix + r.title);
+        } else values.push(undefined, undefined);
+        if (ids) values.push(r.pageid, r.logpage);
+        else values.push(undefined, undefined);
+        values.push(details ? formatLogParams(r.params, r.type, r.timestamp, titleInfo!) : undefined);
       }
-      if (i > limit) return;
-      const v: Record<string, unknown> = {};
-      if (props.has('ids')) v.logid = r.logid;
-      if (props.has('title') || props.has('ids') || (props.has('details') && r.params !== '')) {
-        // LogPage::DELETED_ACTION hides the title and the details from readers
-        if (r.deleted & 1) v.actionhidden = true;
-        else {
-          addTitleFields(ctx, v, props, r.ns, r.title);
-          if (props.has('ids')) {
-            v.pageid = r.pageid;
-            v.logpage = r.logpage;
-          }
-          if (props.has('details')) v.params = formatLogParams(r.params, r.type, r.timestamp, titleInfo);
-        }
-      }
-      if (props.has('type')) {
-        v.type = r.type;
-        v.action = r.action;
-      }
-      addUserFields(v, props, (r.deleted & 4) !== 0, r.user, r.userid);
-      if (props.has('timestamp')) v.timestamp = mwToIso(r.timestamp);
-      addCommentFields(ctx, v, props, (r.deleted & 2) !== 0, r.comment, links);
-      if (props.has('tags')) v.tags = [];
-      out.push(v);
-    });
+      if (types) values.push(r.type, r.action);
+      else values.push(undefined, undefined);
+      // userhidden, user, userid, anon
+      if (!user && !userid) values.push(undefined, undefined, undefined, undefined);
+      else if ((r.deleted & 4) !== 0) values.push(true, undefined, undefined, undefined);
+      else values.push(undefined, user ? r.user : undefined, userid ? r.userid : undefined, r.userid === 0 ? true : undefined);
+      values.push(timestamp ? mwToIso(r.timestamp) : undefined);
+      // commenthidden, comment, parsedcomment
+      if (!comment && !parsed) values.push(undefined, undefined, undefined);
+      else if ((r.deleted & 2) !== 0) values.push(true, undefined, undefined);
+      else values.push(undefined, comment ? r.comment : undefined, parsed ? formatComment(ctx, r.comment, links!) : undefined);
+      values.push(tags ? NO_TAGS : undefined);
+    }
   },
 });

@@ -4,13 +4,13 @@
  * rebuildrecentchanges.php would fill it. Also a generator (of the changed pages).
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
+import { RowShape } from '../../api/result.js';
 import { queryModule } from '../../api/types.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { formatLogParams } from '../../wiki/log-params.js';
-import { addCommentFields, parsedCommentLinks } from './comments.js';
-import { addUserFields, logTitleInfo, timestampIdContinue } from './history-shared.js';
-import { addTitleFields } from './shared.js';
+import { formatComment, parsedCommentLinks } from './comments.js';
+import { logTitleInfo, timestampIdContinue } from './history-shared.js';
 
 const PROPS = [
   'user',
@@ -31,7 +31,52 @@ const PROPS = [
 const SHOW = ['minor', '!minor', 'bot', '!bot', 'anon', '!anon', 'redirect', '!redirect', 'patrolled', '!patrolled', 'unpatrolled'];
 /** RecentChange::getChangeTypes and the rc_type numbers */
 const TYPES: Record<string, number> = { edit: 0, new: 1, log: 3, external: 5 };
-const TYPE_NAMES = new Map(Object.entries(TYPES).map(([k, v]) => [v, k]));
+const TYPE_NAMES: Array<string | undefined> = [];
+for (const [name, type] of Object.entries(TYPES)) TYPE_NAMES[type] = name;
+
+/**
+ * An item's members in the order 1.25 adds them (ApiQueryRecentChanges::extractRowInfo): actionhidden
+ * stands in the title's place, or among the log members when only those are asked for
+ */
+const ITEM_MEMBERS = [
+  'type',
+  'actionhidden',
+  'ns',
+  'title',
+  'pageid',
+  'revid',
+  'old_revid',
+  'rcid',
+  'userhidden',
+  'user',
+  'userid',
+  'anon',
+  'bot',
+  'new',
+  'minor',
+  'oldlen',
+  'newlen',
+  'timestamp',
+  'commenthidden',
+  'comment',
+  'parsedcomment',
+  'redirect',
+  'actionhidden',
+  'logid',
+  'logtype',
+  'logaction',
+  'logparams',
+  'tags',
+  'sha1hidden',
+  'sha1',
+  'patroltoken',
+];
+/** titles as text */
+const ITEM = new RowShape(ITEM_MEMBERS);
+/** titles as prefixed DB keys, printed as text */
+const ITEM_KEYS = new RowShape(ITEM_MEMBERS, undefined, ['title']);
+/** the dump carries no change tags: every item's list is this one, never written to */
+const NO_TAGS: readonly string[] = Object.freeze([]);
 
 export const recentchangesModule = queryModule({
   cacheMode: (params) => (params.token !== undefined ? 'private' : 'public'),
@@ -100,65 +145,75 @@ export const recentchangesModule = queryModule({
           });
     const pendingLinks = ctx.generator ? null : parsedCommentLinks(ctx, props, rows, limit);
     const links = pendingLinks && (await pendingLinks);
-    const out = ctx.generator ? null : ctx.result.queryList('recentchanges');
-    const titleInfo = logTitleInfo(ctx);
-    rows.forEach((r, i) => {
-      if (i > limit) return;
-      if (i === limit) {
-        ctx.setContinue('continue', `${r.timestamp}|${r.rcid}`);
-        return;
-      }
-      if (ctx.generator) {
-        ctx.generator.add({ ns: r.ns, dbkey: r.title });
-        return;
-      }
+    const count = Math.min(rows.length, limit);
+    if (rows.length > limit) ctx.setContinue('continue', `${rows[limit]!.timestamp}|${rows[limit]!.rcid}`);
+    if (ctx.generator) {
+      for (let i = 0; i < count; i++) ctx.generator.add({ ns: rows[i]!.ns, dbkey: rows[i]!.title });
+      return;
+    }
+    const wiki = ctx.wiki;
+    const title = props.has('title');
+    const ids = props.has('ids');
+    const user = props.has('user');
+    const userid = props.has('userid');
+    const flags = props.has('flags');
+    const sizes = props.has('sizes');
+    const timestamp = props.has('timestamp');
+    const comment = props.has('comment');
+    const parsed = props.has('parsedcomment');
+    const redirect = props.has('redirect');
+    const loginfo = props.has('loginfo');
+    const tags = props.has('tags');
+    const sha1 = props.has('sha1');
+    const tokens = (p.token as string[] | undefined) ?? [];
+    // the deprecated rctoken: an anonymous reader may not patrol (ApiQueryRecentChanges::getPatrolToken)
+    const token = tokens.length > 0 && ctx.lacksSameOriginSecurity ? null : undefined;
+    let keys = true;
+    if (title) for (let i = 0; i < count; i++) if (wiki.keyPrefix(rows[i]!.ns) === undefined) keys = false;
+    const values = ctx.result.queryRows('recentchanges', keys ? ITEM_KEYS : ITEM).values;
+    const titleInfo = loginfo ? logTitleInfo(ctx) : null;
+    for (let i = 0; i < count; i++) {
+      const r = rows[i]!;
       const isLog = r.type === 3;
-      const v: Record<string, unknown> = { type: TYPE_NAMES.get(r.type) ?? 'edit' };
-      if (props.has('title') || props.has('ids')) {
-        if (isLog && r.deleted & 1) v.actionhidden = true;
-        else {
-          addTitleFields(ctx, v, props, r.ns, r.title);
-          if (props.has('ids')) {
-            v.pageid = r.pageid;
-            v.revid = r.revid;
-            v.old_revid = r.oldRevid;
-          }
-        }
+      const actionHidden = isLog && (r.deleted & 1) !== 0;
+      values.push(TYPE_NAMES[r.type] ?? 'edit');
+      // the title's and the ids' members, or actionhidden in their place
+      if ((title || ids) && actionHidden) values.push(true, undefined, undefined, undefined, undefined, undefined);
+      else {
+        values.push(undefined);
+        if (title) {
+          const prefix = keys ? wiki.keyPrefix(r.ns)! : '';
+          values.push(r.ns, !keys ? wiki.titleText(r.ns, r.title) : prefix === '' ? r.title : prefix + r.title);
+        } else values.push(undefined, undefined);
+        if (ids) values.push(r.pageid, r.revid, r.oldRevid);
+        else values.push(undefined, undefined, undefined);
       }
-      if (props.has('ids')) v.rcid = r.rcid;
-      addUserFields(v, props, (r.deleted & 4) !== 0, r.user, r.userid);
-      if (props.has('flags')) {
-        v.bot = r.bot;
-        v.new = r.type === 1;
-        v.minor = r.minor;
-      }
-      if (props.has('sizes')) {
-        v.oldlen = r.oldLen ?? 0;
-        v.newlen = r.newLen ?? 0;
-      }
-      if (props.has('timestamp')) v.timestamp = mwToIso(r.timestamp);
-      addCommentFields(ctx, v, props, (r.deleted & 2) !== 0, r.comment, links);
-      if (props.has('redirect')) v.redirect = r.isRedirect;
-      if (props.has('loginfo') && isLog) {
-        if (r.deleted & 1) v.actionhidden = true;
-        else {
-          v.logid = r.logid;
-          v.logtype = r.logType;
-          v.logaction = r.logAction;
-          v.logparams = formatLogParams(r.params ?? '', r.logType ?? '', r.timestamp, titleInfo);
-        }
-      }
-      if (props.has('tags')) v.tags = [];
-      if (props.has('sha1') && r.sha1 !== null) {
-        if (r.deleted & 1) v.sha1hidden = true;
-        else v.sha1 = r.sha1 ? sha1Base36ToHex(r.sha1) : '';
-      }
-      // the deprecated rctoken: an anonymous reader may not patrol (ApiQueryRecentChanges::getPatrolToken)
-      for (const t of (p.token as string[] | undefined) ?? []) {
-        if (ctx.lacksSameOriginSecurity) v[t + 'token'] = null;
-        else ctx.warn(`Action '${t}' is not allowed for the current user`);
-      }
-      out!.push(v);
-    });
+      values.push(ids ? r.rcid : undefined);
+      // userhidden, user, userid, anon
+      if (!user && !userid) values.push(undefined, undefined, undefined, undefined);
+      else if ((r.deleted & 4) !== 0) values.push(true, undefined, undefined, undefined);
+      else values.push(undefined, user ? r.user : undefined, userid ? r.userid : undefined, r.userid === 0 ? true : undefined);
+      if (flags) values.push(r.bot, r.type === 1, r.minor);
+      else values.push(undefined, undefined, undefined);
+      if (sizes) values.push(r.oldLen ?? 0, r.newLen ?? 0);
+      else values.push(undefined, undefined);
+      values.push(timestamp ? mwToIso(r.timestamp) : undefined);
+      // commenthidden, comment, parsedcomment
+      if (!comment && !parsed) values.push(undefined, undefined, undefined);
+      else if ((r.deleted & 2) !== 0) values.push(true, undefined, undefined);
+      else values.push(undefined, comment ? r.comment : undefined, parsed ? formatComment(ctx, r.comment, links!) : undefined);
+      values.push(redirect ? r.isRedirect : undefined);
+      // the log entry's members; actionhidden here only when it is not already among the title's
+      if (!loginfo || !isLog) values.push(undefined, undefined, undefined, undefined, undefined);
+      else if (actionHidden) values.push(title || ids ? undefined : true, undefined, undefined, undefined, undefined);
+      else
+        values.push(undefined, r.logid, r.logType, r.logAction, formatLogParams(r.params ?? '', r.logType ?? '', r.timestamp, titleInfo!));
+      values.push(tags ? NO_TAGS : undefined);
+      if (!sha1 || r.sha1 === null) values.push(undefined, undefined);
+      else if ((r.deleted & 1) !== 0) values.push(true, undefined);
+      else values.push(undefined, r.sha1 ? sha1Base36ToHex(r.sha1) : '');
+      values.push(token);
+      if (token === undefined) for (const t of tokens) ctx.warn(`Action '${t}' is not allowed for the current user`);
+    }
   },
 });

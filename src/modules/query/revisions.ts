@@ -5,13 +5,13 @@
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
 import { queryModule } from '../../api/types.js';
-import { withContent } from '../../api/result.js';
+import { RowList, RowShape, withContent } from '../../api/result.js';
 import type { QueryModuleContext } from '../../api/types.js';
 import type { RevisionRecord } from '../../store/history-store.js';
 import { texts } from '../../api/errors.js';
 import { intval } from '../../api/params.js';
 import { mwToIso } from '../../wiki/timestamps.js';
-import { addCommentFields, parsedCommentLinks } from './comments.js';
+import { addCommentFields, type CommentLinks, formatComment, parsedCommentLinks } from './comments.js';
 import { sha1Base36ToHex } from '../../wiki/files.js';
 import { DEFAULT_RENDER_OPTIONS, renderPage, renderRevision } from '../page-renderer.js';
 import { userLanguage } from '../../wiki/messages.js';
@@ -34,6 +34,28 @@ const PROPS = [
   'content',
   'tags',
 ];
+
+/** a revision's members without its text, in the order 1.25 adds them (ApiQueryRevisionsBase::extractRevisionInfo) */
+const REVISION = new RowShape([
+  'revid',
+  'parentid',
+  'minor',
+  'userhidden',
+  'user',
+  'anon',
+  'userid',
+  'timestamp',
+  'size',
+  'sha1hidden',
+  'sha1',
+  'contentmodel',
+  'commenthidden',
+  'comment',
+  'parsedcomment',
+  'tags',
+]);
+/** the dump carries no change tags: every item's list is this one, never written to */
+const NO_TAGS: readonly string[] = Object.freeze([]);
 
 export const revisionsModule = queryModule({
   kind: 'prop',
@@ -192,6 +214,10 @@ export const revisionsModule = queryModule({
       : new Map<number, string>();
     const pendingLinks = parsedCommentLinks(ctx, props, list);
     const links = pendingLinks && (await pendingLinks);
+    if (!needText) {
+      revisionRows(ctx, props, list, links, enumMode || revCount > 0);
+      return;
+    }
     const byPage = new Map<number, Record<string, unknown>[]>();
     for (const rev of list) {
       const v: Record<string, unknown> = {};
@@ -260,6 +286,73 @@ export const revisionsModule = queryModule({
     }
   },
 });
+
+/**
+ * The revisions' items without their text (no content, no diff): a row list per page, the members in the
+ * order the loop above adds them. `byRevid`: the continuation names the revision alone.
+ */
+function revisionRows(
+  ctx: QueryModuleContext,
+  props: ReadonlySet<string>,
+  list: readonly RevisionRecord[],
+  links: CommentLinks | null,
+  byRevid: boolean,
+): void {
+  const ids = props.has('ids');
+  const flags = props.has('flags');
+  const user = props.has('user');
+  const userid = props.has('userid');
+  const timestamp = props.has('timestamp');
+  const size = props.has('size');
+  const sha1 = props.has('sha1');
+  const contentmodel = props.has('contentmodel');
+  const comment = props.has('comment');
+  const parsed = props.has('parsedcomment');
+  const tags = props.has('tags');
+  const byPage = new Map<number, RowList>();
+  let rows: RowList | undefined;
+  let rowsPage = -1;
+  for (let i = 0; i < list.length; i++) {
+    const rev = list[i]!;
+    if (rev.pageid !== rowsPage) {
+      rowsPage = rev.pageid;
+      rows = byPage.get(rowsPage);
+      if (rows === undefined) {
+        rows = new RowList(REVISION);
+        byPage.set(rowsPage, rows);
+      }
+    }
+    const values = rows!.values;
+    const start = values.length;
+    if (ids) values.push(rev.revid, rev.parentid);
+    else values.push(undefined, undefined);
+    values.push(flags && rev.minor ? true : undefined);
+    // userhidden, user, anon, userid
+    if (!user && !userid) values.push(undefined, undefined, undefined, undefined);
+    else if (rev.userHidden) values.push(true, undefined, undefined, undefined);
+    else values.push(undefined, user ? rev.user : undefined, rev.userid === 0 ? true : undefined, userid ? rev.userid : undefined);
+    values.push(timestamp ? mwToIso(rev.timestamp) : undefined, size ? (rev.size ?? 0) : undefined);
+    if (!sha1) values.push(undefined, undefined);
+    else if (rev.textHidden) values.push(true, undefined);
+    else values.push(undefined, rev.sha1 ? sha1Base36ToHex(rev.sha1) : '');
+    values.push(contentmodel ? rev.contentModel : undefined);
+    // commenthidden, comment, parsedcomment
+    if (!comment && !parsed) values.push(undefined, undefined, undefined);
+    else if (rev.commentHidden) values.push(true, undefined, undefined);
+    else values.push(undefined, comment ? rev.comment : undefined, parsed ? formatComment(ctx, rev.comment, links!) : undefined);
+    values.push(tags ? NO_TAGS : undefined);
+    // ApiQueryBase::addPageSubItem → ApiResult::addValue, as above
+    if (!ctx.result.fitsValues(values, start)) {
+      values.length = start;
+      ctx.setContinue('continue', byRevid ? rev.revid : `${rev.pageid}|${rev.revid}`);
+      break;
+    }
+  }
+  for (const [pageid, revs] of byPage) {
+    const entry = ctx.pageSet.entry(pageid);
+    if (entry && revs.length > 0) entry.revisions = revs;
+  }
+}
 
 async function renderRevisionText(
   ctx: QueryModuleContext,

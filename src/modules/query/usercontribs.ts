@@ -5,12 +5,41 @@
  * The store reads each user and namespace along its own index range, at most limit + 1 rows each.
  */
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
+import { RowShape } from '../../api/result.js';
 import { queryModule } from '../../api/types.js';
 import type { ContributionOptions } from '../../store/history-store.js';
 import { mwToIso } from '../../wiki/timestamps.js';
 import { canonicalUserName, isIp } from '../../wiki/user-groups.js';
 import { formatComment, parsedCommentLinks } from './comments.js';
-import { addTitleFields, dieBadContinue } from './shared.js';
+import { dieBadContinue } from './shared.js';
+
+/** An item's members in the order 1.25 adds them (ApiQueryContributions::extractRowInfo) */
+const ITEM_MEMBERS = [
+  'texthidden',
+  'userid',
+  'user',
+  'userhidden',
+  'pageid',
+  'revid',
+  'parentid',
+  'ns',
+  'title',
+  'timestamp',
+  'new',
+  'minor',
+  'top',
+  'comment',
+  'parsedcomment',
+  'size',
+  'sizediff',
+  'tags',
+];
+/** titles as text */
+const ITEM = new RowShape(ITEM_MEMBERS);
+/** titles as prefixed DB keys, printed as text */
+const ITEM_KEYS = new RowShape(ITEM_MEMBERS, undefined, ['title']);
+/** the dump carries no change tags: every item's list is this one, never written to */
+const NO_TAGS: readonly string[] = Object.freeze([]);
 
 const PROPS = ['ids', 'title', 'timestamp', 'comment', 'parsedcomment', 'size', 'sizediff', 'flags', 'patrolled', 'tags'];
 const SHOW = ['minor', '!minor', 'patrolled', '!patrolled', 'top', '!top', 'new', '!new'];
@@ -99,40 +128,43 @@ export const usercontribsModule = queryModule({
           );
     const pendingLinks = parsedCommentLinks(ctx, props, rows, limit);
     const links = pendingLinks && (await pendingLinks);
-    const out = ctx.result.queryList('usercontribs');
-    rows.forEach((r, i) => {
-      if (i > limit) return;
-      if (i === limit) {
-        ctx.setContinue('continue', multi ? `${r.user}|${r.timestamp}|${r.revid}` : `${r.timestamp}|${r.revid}`);
-        return;
-      }
-      const v: Record<string, unknown> = {};
-      if (r.textHidden) v.texthidden = true;
+    const count = Math.min(rows.length, limit);
+    if (rows.length > limit) {
+      const r = rows[limit]!;
+      ctx.setContinue('continue', multi ? `${r.user}|${r.timestamp}|${r.revid}` : `${r.timestamp}|${r.revid}`);
+    }
+    const wiki = ctx.wiki;
+    const ids = props.has('ids');
+    const titles = props.has('title');
+    const timestamp = props.has('timestamp');
+    const flags = props.has('flags');
+    const comment = props.has('comment');
+    const parsed = props.has('parsedcomment');
+    const size = props.has('size');
+    const sizediff = props.has('sizediff');
+    const tags = props.has('tags');
+    let keys = true;
+    if (titles) for (let i = 0; i < count; i++) if (wiki.keyPrefix(rows[i]!.ns) === undefined) keys = false;
+    const values = ctx.result.queryRows('usercontribs', keys ? ITEM_KEYS : ITEM).values;
+    for (let i = 0; i < count; i++) {
+      const r = rows[i]!;
       // 1.25 copies rev_user from the database row unconverted: a string
-      v.userid = String(r.userid);
-      v.user = r.user;
-      if (r.userHidden) v.userhidden = true;
-      if (props.has('ids')) {
-        v.pageid = r.pageid;
-        v.revid = r.revid;
-        v.parentid = r.parentid;
-      }
-      addTitleFields(ctx, v, props, r.ns, r.title);
-      if (props.has('timestamp')) v.timestamp = mwToIso(r.timestamp);
-      if (props.has('flags')) {
-        v.new = r.parentid === 0;
-        v.minor = r.minor;
-        v.top = r.top;
-      }
-      if ((props.has('comment') || props.has('parsedcomment')) && !r.commentHidden) {
-        if (props.has('comment')) v.comment = r.comment;
-        if (props.has('parsedcomment')) v.parsedcomment = formatComment(ctx, r.comment, links!);
-      }
-      if (props.has('size') && r.size !== null) v.size = r.size;
+      values.push(r.textHidden ? true : undefined, String(r.userid), r.user, r.userHidden ? true : undefined);
+      if (ids) values.push(r.pageid, r.revid, r.parentid);
+      else values.push(undefined, undefined, undefined);
+      if (titles) {
+        const prefix = keys ? wiki.keyPrefix(r.ns)! : '';
+        values.push(r.ns, !keys ? wiki.titleText(r.ns, r.title) : prefix === '' ? r.title : prefix + r.title);
+      } else values.push(undefined, undefined);
+      values.push(timestamp ? mwToIso(r.timestamp) : undefined);
+      if (flags) values.push(r.parentid === 0, r.minor, r.top);
+      else values.push(undefined, undefined, undefined);
+      if (r.commentHidden) values.push(undefined, undefined);
+      else values.push(comment ? r.comment : undefined, parsed ? formatComment(ctx, r.comment, links!) : undefined);
+      values.push(size ? (r.size ?? undefined) : undefined);
       // Revision::getParentLengths: a parent that is not there counts as 0 bytes
-      if (props.has('sizediff') && r.size !== null) v.sizediff = r.size - (r.parentSize ?? 0);
-      if (props.has('tags')) v.tags = [];
-      out.push(v);
-    });
+      values.push(sizediff && r.size !== null ? r.size - (r.parentSize ?? 0) : undefined);
+      values.push(tags ? NO_TAGS : undefined);
+    }
   },
 });
