@@ -64,6 +64,7 @@ export interface UserRangeOptions {
   limit: number;
 }
 
+/** A revision in a user's contributions (sha1, contentModel and contentFormat may be left empty: no reader shows them). */
 export interface ContributionRecord extends RevisionRecord {
   title: string;
   /** page_latest = this revision */
@@ -88,6 +89,8 @@ export interface ContributionOptions {
   minor?: boolean;
   top?: boolean;
   isNew?: boolean;
+  /** read each revision's parent's size (parentSize; else null): a seek per row that only sizediff needs */
+  parentSizes?: boolean;
   limit: number;
 }
 
@@ -165,7 +168,21 @@ export interface RecentChangeOptions {
   redirect?: boolean;
   /** only changes that are the latest revision of their page */
   topOnly?: boolean;
+  /**
+   * the members to read beyond the change itself (its ids, time, title, flags, sizes and deleted bits),
+   * all when absent; a store may leave the others at their empty value ('', 0, null, false)
+   */
+  read?: RecentChangeParts;
   limit: number;
+}
+
+/** RecentChangeOptions.read: user and userid; comment; the log members (logid … params); isRedirect; sha1 */
+export interface RecentChangeParts {
+  user: boolean;
+  comment: boolean;
+  log: boolean;
+  redirect: boolean;
+  sha1: boolean;
 }
 
 export interface HistoryStore {

@@ -122,6 +122,7 @@ export const recentchangesModule = queryModule({
     const cont = timestampIdContinue(ctx);
     const from = cont && { timestamp: cont[0], rcid: Number(cont[1]) };
     const limit = p.limit as number;
+    const listing = ctx.generator === null;
     const flag = (name: string) => (show.has(name) ? true : show.has('!' + name) ? false : undefined);
     // the dump carries no change tags
     const rows =
@@ -141,6 +142,14 @@ export const recentchangesModule = queryModule({
             anon: flag('anon'),
             redirect: flag('redirect'),
             topOnly: p.toponly,
+            // a generator reads the titles alone
+            read: {
+              user: listing && (props.has('user') || props.has('userid')),
+              comment: listing && (props.has('comment') || props.has('parsedcomment')),
+              log: listing && props.has('loginfo'),
+              redirect: listing && props.has('redirect'),
+              sha1: listing && props.has('sha1'),
+            },
             limit: limit + 1,
           });
     const pendingLinks = ctx.generator ? null : parsedCommentLinks(ctx, props, rows, limit);

@@ -123,6 +123,7 @@ export const usercontribsModule = queryModule({
               prefix,
               namespaces: p.namespace as number[] | undefined,
               from,
+              parentSizes: props.has('sizediff'),
               limit: limit + 1,
             }),
           );

@@ -3,7 +3,14 @@
  * (what differs goes through sql-dialect.ts); what only one engine can say (index hints, lateral joins)
  * stays in its store.
  */
-import type { LogOptions, PageHistoryOptions, RecentChangeOptions, RecentChangeRecord, UserRangeOptions } from '../history-store.js';
+import type {
+  LogOptions,
+  LogRecord,
+  PageHistoryOptions,
+  RecentChangeOptions,
+  RecentChangeRecord,
+  UserRangeOptions,
+} from '../history-store.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
 import { prefixEnd } from './prefix-range.js';
 import { REV_COLUMNS, USER_COLUMNS } from './row-columns.js';
@@ -47,18 +54,104 @@ export const RECENT_CHANGE_COLUMNS: RecordColumns = [
 ];
 const RECENT_CHANGE_SELECT = selectList(RECENT_CHANGE_COLUMNS);
 
+/** the part of RecentChangeOptions.read each column belongs to (none: always read), as a bit */
+const RC_USER = 1;
+const RC_COMMENT = 2;
+const RC_LOG = 4;
+const RC_REDIRECT = 8;
+const RC_SHA1 = 16;
+const RC_PART: Record<string, number> = {
+  userid: RC_USER,
+  user: RC_USER,
+  comment: RC_COMMENT,
+  logid: RC_LOG,
+  logType: RC_LOG,
+  logAction: RC_LOG,
+  params: RC_LOG,
+  isRedirect: RC_REDIRECT,
+  sha1: RC_SHA1,
+};
+const rcColumnsByParts: Array<RecordColumns | undefined> = [];
+
 /**
- * The rows of a statement read column by column (one array per column, in `columns`' order) as records,
- * each with the members the statement's SELECT list names: every record gets its members in one order.
+ * The columns of the parts `o.read` asks for: an unread part costs no column (the joins of the redirect
+ * flag and the SHA-1 are dropped with them, unless a filter names the page). Made once per combination.
  */
-export function recordsFromColumns(columns: RecordColumns, values: unknown[][]): Record<string, unknown>[] {
-  const width = columns.length;
-  const n = width === 0 ? 0 : values[0]!.length;
-  const out: Record<string, unknown>[] = new Array(n);
+export function recentChangeColumns(o: RecentChangeOptions): RecordColumns {
+  const r = o.read;
+  const parts =
+    r === undefined
+      ? 31
+      : (r.user ? RC_USER : 0) |
+        (r.comment ? RC_COMMENT : 0) |
+        (r.log ? RC_LOG : 0) |
+        (r.redirect ? RC_REDIRECT : 0) |
+        (r.sha1 ? RC_SHA1 : 0);
+  let columns = rcColumnsByParts[parts];
+  if (columns === undefined) {
+    columns = RECENT_CHANGE_COLUMNS.filter((c) => ((RC_PART[c[1]] ?? 0) & parts) === (RC_PART[c[1]] ?? 0));
+    rcColumnsByParts[parts] = columns;
+  }
+  return columns;
+}
+
+/** the values of the column of `columns` named `key` (values: one array per column), undefined when it was not read */
+function columnOf(columns: RecordColumns, values: unknown[][], key: string): unknown[] | undefined {
+  for (let j = 0; j < columns.length; j++) if (columns[j]![1] === key) return values[j];
+  return undefined;
+}
+
+/** The recent changes of a statement read column by column (recentChangeColumns), unread members empty. */
+export function recentChangeRecords(columns: RecordColumns, values: unknown[][]): RecentChangeRecord[] {
+  const rcid = columnOf(columns, values, 'rcid') as number[];
+  const timestamp = columnOf(columns, values, 'timestamp') as string[];
+  const type = columnOf(columns, values, 'type') as number[];
+  const ns = columnOf(columns, values, 'ns') as number[];
+  const title = columnOf(columns, values, 'title') as string[];
+  const pageid = columnOf(columns, values, 'pageid') as number[];
+  const revid = columnOf(columns, values, 'revid') as number[];
+  const oldRevid = columnOf(columns, values, 'oldRevid') as number[];
+  const userid = columnOf(columns, values, 'userid') as number[] | undefined;
+  const user = columnOf(columns, values, 'user') as string[] | undefined;
+  const comment = columnOf(columns, values, 'comment') as string[] | undefined;
+  const minor = columnOf(columns, values, 'minor') as number[];
+  const bot = columnOf(columns, values, 'bot') as number[];
+  const oldLen = columnOf(columns, values, 'oldLen') as Array<number | null>;
+  const newLen = columnOf(columns, values, 'newLen') as Array<number | null>;
+  const deleted = columnOf(columns, values, 'deleted') as number[];
+  const logid = columnOf(columns, values, 'logid') as number[] | undefined;
+  const logType = columnOf(columns, values, 'logType') as Array<string | null> | undefined;
+  const logAction = columnOf(columns, values, 'logAction') as Array<string | null> | undefined;
+  const params = columnOf(columns, values, 'params') as Array<string | null> | undefined;
+  const isRedirect = columnOf(columns, values, 'isRedirect') as number[] | undefined;
+  const sha1 = columnOf(columns, values, 'sha1') as Array<string | null> | undefined;
+  const n = rcid.length;
+  const out: RecentChangeRecord[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const r: Record<string, unknown> = {};
-    for (let j = 0; j < width; j++) r[columns[j]![1]] = values[j]![i];
-    out[i] = r;
+    out[i] = {
+      rcid: rcid[i]!,
+      timestamp: timestamp[i]!,
+      type: type[i]!,
+      ns: ns[i]!,
+      title: title[i]!,
+      pageid: pageid[i]!,
+      revid: revid[i]!,
+      oldRevid: oldRevid[i]!,
+      userid: userid === undefined ? 0 : userid[i]!,
+      user: user === undefined ? '' : user[i]!,
+      comment: comment === undefined ? '' : comment[i]!,
+      minor: minor[i] !== 0,
+      bot: bot[i] !== 0,
+      oldLen: oldLen[i]!,
+      newLen: newLen[i]!,
+      deleted: deleted[i]!,
+      logid: logid === undefined ? 0 : logid[i]!,
+      logType: logType === undefined ? null : logType[i]!,
+      logAction: logAction === undefined ? null : logAction[i]!,
+      params: params === undefined ? null : params[i]!,
+      isRedirect: isRedirect === undefined ? false : isRedirect[i] === 1,
+      sha1: sha1 === undefined ? null : sha1[i]!,
+    };
   }
   return out;
 }
@@ -181,6 +274,45 @@ export const LOG_EVENT_COLUMNS: RecordColumns = [
   ['log_deleted', 'deleted'],
 ];
 const LOG_EVENT_SELECT = selectList(LOG_EVENT_COLUMNS);
+
+/** The log entries of a statement read column by column (LOG_EVENT_COLUMNS, in that order). */
+export function logEventRecords(values: unknown[][]): LogRecord[] {
+  const [logid, type, action, timestamp, user, userid, ns, title, logpage, pageid, comment, params, deleted] = values as [
+    number[],
+    string[],
+    string[],
+    string[],
+    string[],
+    number[],
+    number[],
+    string[],
+    number[],
+    number[],
+    string[],
+    string[],
+    number[],
+  ];
+  const n = logid.length;
+  const out: LogRecord[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    out[i] = {
+      logid: logid[i]!,
+      type: type[i]!,
+      action: action[i]!,
+      timestamp: timestamp[i]!,
+      user: user[i]!,
+      userid: userid[i]!,
+      ns: ns[i]!,
+      title: title[i]!,
+      logpage: logpage[i]!,
+      pageid: pageid[i]!,
+      comment: comment[i]!,
+      params: params[i]!,
+      deleted: deleted[i]!,
+    };
+  }
+  return out;
+}
 
 /** list=logevents: along the time-ordered index that the filters pick */
 export function logEventsStatement(o: LogOptions, prefixScan: LogPrefixScan): SqlStatement & { rest: string } {

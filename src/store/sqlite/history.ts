@@ -23,12 +23,12 @@ import {
   logEventsStatement,
   pageHistoryStatement,
   LOG_EVENT_COLUMNS,
-  RECENT_CHANGE_COLUMNS,
   type RecordColumns,
+  logEventRecords,
+  recentChangeColumns,
+  recentChangeRecords,
   recentChangesStatement,
-  recordsFromColumns,
   rowCmp,
-  toRecentChange,
   userRangeStatement,
 } from '../sql/history.js';
 import { SQLITE_DIALECT } from '../sql/dialect.js';
@@ -40,7 +40,11 @@ const SQLITE_LOG_PREFIX_SCAN: LogPrefixScan = {
   condition: 'log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd',
 };
 
-/** a contribution's columns, read column by column (jsonRowsOf): no object per row from the driver, no string per value; contributionRecords names them */
+/**
+ * a contribution's columns, read column by column (jsonRowsOf): no object per row from the driver, no
+ * string per value; contributionRecords names them. Not the SHA-1 or the content model and format, which
+ * no contributions reader shows (left empty).
+ */
 const CONTRIBUTION_COLUMNS: RecordColumns = [
   ['rev_id', 'revid'],
   ['rev_parent_id', 'parentid'],
@@ -52,36 +56,32 @@ const CONTRIBUTION_COLUMNS: RecordColumns = [
   ['rev_comment', 'comment'],
   ['rev_minor_edit', 'minor'],
   ['rev_len', 'size'],
-  ['rev_sha1', 'sha1'],
-  ['rev_content_model', 'contentModel'],
-  ['rev_content_format', 'contentFormat'],
   ['rev_deleted', 'deleted'],
   ['page_title', 'title'],
   ['page_latest = rev_id', 'top'],
-  ['(SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id)', 'parentSize'],
 ];
+/** with the parent's size (ContributionOptions.parentSizes) */
+const CONTRIBUTION_COLUMNS_SIZES: RecordColumns = CONTRIBUTION_COLUMNS.concat([
+  ['(SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id)', 'parentSize'],
+]);
 
 function contributionRecords(columns: unknown[][]): ContributionRecord[] {
-  const [revid, parentid, pageid, ns, timestamp, user, userid, comment, minor, size, sha1, model, format, deleted, title, top, parentSize] =
-    columns as [
-      number[],
-      number[],
-      number[],
-      number[],
-      string[],
-      string[],
-      number[],
-      string[],
-      number[],
-      Array<number | null>,
-      string[],
-      string[],
-      string[],
-      number[],
-      string[],
-      number[],
-      Array<number | null>,
-    ];
+  const [revid, parentid, pageid, ns, timestamp, user, userid, comment, minor, size, deleted, title, top, parentSize] = columns as [
+    number[],
+    number[],
+    number[],
+    number[],
+    string[],
+    string[],
+    number[],
+    string[],
+    number[],
+    Array<number | null>,
+    number[],
+    string[],
+    number[],
+    Array<number | null> | undefined,
+  ];
   const out: ContributionRecord[] = new Array(revid.length);
   for (let i = 0; i < revid.length; i++) {
     const bits = deleted[i]!;
@@ -96,15 +96,15 @@ function contributionRecords(columns: unknown[][]): ContributionRecord[] {
       comment: comment[i]!,
       minor: minor[i] === 1,
       size: size[i]!,
-      sha1: sha1[i]!,
-      contentModel: model[i]!,
-      contentFormat: format[i]!,
+      sha1: '',
+      contentModel: '',
+      contentFormat: '',
       textHidden: (bits & 1) !== 0,
       commentHidden: (bits & 2) !== 0,
       userHidden: (bits & 4) !== 0,
       title: title[i]!,
       top: top[i] === 1,
-      parentSize: parentSize[i]!,
+      parentSize: parentSize === undefined ? null : parentSize[i]!,
     };
   }
   return out;
@@ -281,7 +281,7 @@ export class SqliteHistoryStore implements HistoryStore {
     // one user in one namespace: the (user, namespace, timestamp) index gives exactly the rows, in order
     const index = r.user !== undefined && r.ns !== undefined ? ' INDEXED BY rev_user_text_ns_timestamp' : '';
     const sql = columnsSql(
-      CONTRIBUTION_COLUMNS,
+      o.parentSizes ? CONTRIBUTION_COLUMNS_SIZES : CONTRIBUTION_COLUMNS,
       `FROM revision${index} JOIN page ON page_id = rev_page WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`,
     );
     const columns = this.cache.jsonRowsOf(sql, {
@@ -301,17 +301,13 @@ export class SqliteHistoryStore implements HistoryStore {
 
   async logEvents(o: LogOptions): Promise<LogRecord[]> {
     const { rest, values } = logEventsStatement(o, SQLITE_LOG_PREFIX_SCAN);
-    return recordsFromColumns(
-      LOG_EVENT_COLUMNS,
-      this.cache.jsonRowsOf(columnsSql(LOG_EVENT_COLUMNS, rest), values),
-    ) as unknown as LogRecord[];
+    return logEventRecords(this.cache.jsonRowsOf(columnsSql(LOG_EVENT_COLUMNS, rest), values));
   }
 
   async recentChanges(o: RecentChangeOptions): Promise<RecentChangeRecord[]> {
     const { rest, values } = recentChangesStatement(o, SQLITE_DIALECT);
-    return recordsFromColumns(RECENT_CHANGE_COLUMNS, this.cache.jsonRowsOf(columnsSql(RECENT_CHANGE_COLUMNS, rest), values)).map(
-      toRecentChange,
-    );
+    const columns = recentChangeColumns(o);
+    return recentChangeRecords(columns, this.cache.jsonRowsOf(columnsSql(columns, rest), values));
   }
 }
 
