@@ -8,6 +8,8 @@
  *   OUTDIR/files/files-manifest.jsonl   one JSON object per uploaded file (no bytes are written):
  *                                 {name, size, sha1 (hex), width, height, mime, user, timestamp, comment}
  *   OUTDIR/files/uploads.json     the upload log: [{name, user, timestamp, comment}] (same files)
+ * The dump ends with the upload log's <logitem>s (one upload/upload entry per file), so the log and the
+ * recent changes have entries to list.
  *
  * Shape of the wiki (page slots after a few fixed header pages):
  *   - slot k with k % 50 == 49  → a category page "Категорія:Громада <word>" (tree, 10 children each)
@@ -31,7 +33,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { demoSiteInfo, xmlHeader, xmlPage, XML_FOOTER, type DumpPage, type Contributor } from '../src/demo/dump-xml.js';
+import { demoSiteInfo, xmlHeader, xmlLogItem, xmlPage, XML_FOOTER, type DumpPage, type Contributor } from '../src/demo/dump-xml.js';
 import { lcfirst, ucfirst } from '../src/wiki/language.js';
 
 /** Seconds since the epoch → ISO 8601 UTC without milliseconds, e.g. 2014-03-05T10:20:30Z. */
@@ -131,6 +133,13 @@ class ChunkWriter {
     this.bytes += buf.length;
     this.parts = [];
     this.pending = 0;
+  }
+  /** bytes as they are, after what was written before */
+  writeBytes(buf: Buffer): void {
+    this.flush();
+    let off = 0;
+    while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
+    this.bytes += buf.length;
   }
   close(): void {
     this.flush();
@@ -276,6 +285,10 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
   const manifest = new ChunkWriter(path.join(outDir, 'files', 'files-manifest.jsonl'));
   const uploads = new ChunkWriter(path.join(outDir, 'files', 'uploads.json'));
   uploads.write('[');
+  // the log items, written to the dump after the pages (a file of their own until then: nothing held in memory)
+  const logItemsFile = path.join(outDir, 'logitems.xml.tmp');
+  const logItems = new ChunkWriter(logItemsFile);
+  let logId = 0;
   let firstUpload = true;
   const uploaderOf = (f: number) => USERS[mix(f, 41, seed) % USERS.length]!;
   const logUpload = (f: number, name: string, pageSlot: number) => {
@@ -292,6 +305,18 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
     manifest.write(JSON.stringify({ name, size, sha1, width, height, mime: MIMES[ext], user: u.name, timestamp: ts, comment }) + '\n');
     uploads.write(`${firstUpload ? '\n' : ',\n'}  ${JSON.stringify({ name, user: u.name, timestamp: ts, comment })}`);
     firstUpload = false;
+    logItems.write(
+      xmlLogItem({
+        id: ++logId,
+        timestamp: ts,
+        contributor: { name: u.name, id: u.id },
+        comment,
+        type: 'upload',
+        action: 'upload',
+        logtitle: `Файл:${name.replace(/_/g, ' ')}`,
+        params: '',
+      }),
+    );
   };
 
   dump.write(
@@ -408,6 +433,12 @@ export async function generateBig(outDir: string, pages: number, opts: BigOption
   // files uploaded without a description page
   for (let e = 0; e < Math.floor(F / 20); e++) logUpload(F + e, fileName(F + e), -1);
 
+  logItems.close();
+  const items = fs.openSync(logItemsFile, 'r');
+  const chunk = Buffer.allocUnsafe(1 << 22);
+  for (let n = fs.readSync(items, chunk); n > 0; n = fs.readSync(items, chunk)) dump.writeBytes(chunk.subarray(0, n));
+  fs.closeSync(items);
+  fs.rmSync(logItemsFile);
   dump.write(XML_FOOTER);
   uploads.write(firstUpload ? ']\n' : '\n]\n');
   dump.close();
