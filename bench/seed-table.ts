@@ -69,8 +69,8 @@ export const P50_RATIO = 1.5;
  */
 export async function seedTable(o: SeedTableOptions): Promise<void> {
   const { measure, name: toolName } = measurer(o.tool, o.duration);
-  const measured = SEED.concat(POLLED);
-  const keep = (r: BenchRequest) => measured.includes(r.name) && (!o.only || r.name.includes(o.only));
+  const measured = SEED.concat(POLLED).filter((name) => !o.only || name.includes(o.only));
+  const keep = (r: BenchRequest) => measured.includes(r.name);
   const base = `http://127.0.0.1:${o.port}/api.php`;
   const bareUrl = `http://127.0.0.1:${o.port - 1}/`;
   const started = new Date();
