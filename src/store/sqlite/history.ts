@@ -229,7 +229,9 @@ export class SqliteHistoryStore implements HistoryStore {
       const [x, y] = [key(a), key(b)];
       return sign * (compareBytes(x[0], y[0]) || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0) || x[2] - y[2]);
     };
-    const merged = (lists: ContributionRecord[][], limit: number) => lists.flat().sort(cmp).slice(0, limit);
+    // one range (one user or prefix, one or every namespace) comes in order already
+    const merged = (lists: ContributionRecord[][], limit: number) =>
+      lists.length === 1 ? (lists[0]!.length > limit ? lists[0]!.slice(0, limit) : lists[0]!) : lists.flat().sort(cmp).slice(0, limit);
     if (o.prefix !== undefined)
       return merged(
         nss.map((ns) => this.contributionRange(o, { prefix: o.prefix, ns, from: o.from, limit: o.limit })),
