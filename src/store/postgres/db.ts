@@ -8,6 +8,8 @@
  */
 import postgres from 'postgres';
 import { queryLog } from '../query-log.js';
+import { POSTGRES_DIALECT } from '../sql/dialect.js';
+import type { SqlPort } from '../sql/port.js';
 
 export type Sql = postgres.Sql<any>;
 
@@ -71,8 +73,9 @@ function storable(v: unknown): unknown {
   return v;
 }
 
-export class PgDb {
+export class PgDb implements SqlPort {
   readonly sql: Sql;
+  readonly dialect = POSTGRES_DIALECT;
 
   constructor(
     url: string,

@@ -13,7 +13,7 @@ import { PostgresRelationStore } from './relations.js';
 import { PostgresLinkStore } from './links.js';
 import { PostgresHistoryStore } from './history.js';
 import { PostgresCategoryStore } from './categories.js';
-import { PostgresCategoryLinkStore } from './category-links.js';
+import { SqlCategoryLinkStore } from '../sql/category-links.js';
 import { PostgresFileStore } from './files.js';
 import { PostgresMessageStore } from './messages.js';
 import { PostgresReportStore } from './reports.js';
@@ -59,7 +59,7 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
       links: new PostgresLinkStore(db),
       history: new PostgresHistoryStore(db),
       categories: new PostgresCategoryStore(db),
-      categoryLinks: new PostgresCategoryLinkStore(db),
+      categoryLinks: new SqlCategoryLinkStore(db),
       files: new PostgresFileStore(db),
       messages: new PostgresMessageStore(db),
       reports: new PostgresReportStore(db),

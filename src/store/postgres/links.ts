@@ -1,21 +1,14 @@
 import type { PgDb } from './db.js';
-import type {
-  FileUsageOptions,
-  FileUsagePages,
-  FileUsageRow,
-  FileUserRow,
-  FileUsersOptions,
-  ImagesOfOptions,
-  LinkStore,
-} from '../link-store.js';
-import { POSTGRES_DIALECT } from '../sql/dialect.js';
-import { fileUsersStatement, toFileUsers } from '../sql/links.js';
+import type { FileUsageOptions, FileUsagePages, FileUsageRow, ImagesOfOptions } from '../link-store.js';
+import { SqlLinkStore } from '../sql/links.js';
 import { PAGE_COLUMNS, PAGE_REF_COLUMNS, toPage } from '../sql/row-columns.js';
 import { titleBounds, whereBound } from '../sql/prefix-range.js';
 import { distinctValuesSql } from './relations.js';
 
-export class PostgresLinkStore implements LinkStore {
-  constructor(private readonly db: PgDb) {}
+export class PostgresLinkStore extends SqlLinkStore {
+  constructor(private readonly db: PgDb) {
+    super(db);
+  }
 
   /** A range scan of the imagelinks primary key (il_to, il_from). */
   async fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]> {
@@ -114,10 +107,5 @@ export class PostgresLinkStore implements LinkStore {
         SELECT il_from AS pageid, il_to AS name FROM imagelinks WHERE ${where.join(' AND ')} ORDER BY il_to${dir} LIMIT @limit) x
       ORDER BY x.pageid${dir}, x.name${dir} LIMIT @limit`;
     return this.db.named<{ pageid: number; name: string }>('LinkStore.imagesOf', sql, v);
-  }
-
-  async fileUsers(o: FileUsersOptions): Promise<FileUserRow[]> {
-    const { sql, values } = fileUsersStatement(o, POSTGRES_DIALECT);
-    return toFileUsers(await this.db.named<any>('LinkStore.fileUsers', sql, values));
   }
 }

@@ -1,50 +1,7 @@
 import type { PgDb } from './db.js';
-import type {
-  AllLinkRow,
-  AllLinksOptions,
-  LinkRow,
-  LinkerRow,
-  IwLinksOfOptions,
-  ForeignBacklinksOptions,
-  ForeignBacklinkRow,
-  PropsOfOptions,
-  PagesWithPropOptions,
-  ExtLinksOfOptions,
-  ExtUrlUsageOptions,
-  RandomPagesOptions,
-  LangLinksOfOptions,
-  LinkersOfOptions,
-  LinkersOptions,
-  LinksOfOptions,
-  RelationStore,
-} from '../relation-store.js';
-import type { InterwikiEntry } from '../../wiki/interwiki.js';
-import {
-  BACKLINK_COLUMNS,
-  INTERWIKI_MAP_SQL,
-  TARGET_COLUMNS,
-  allLinkTitlesBounds,
-  allLinksStatement,
-  extLinksOfStatement,
-  extUrlUsageStatement,
-  iwLinksOfStatement,
-  foreignBacklinksStatement,
-  langLinksOfStatement,
-  linkerFilters,
-  linkersConditions,
-  linksOfStatement,
-  pagesWithPropStatement,
-  propsOfStatement,
-  toInterwikiEntry,
-} from '../sql/relations.js';
+import type { AllLinksOptions, LinkerRow, RandomPagesOptions, LinkersOfOptions } from '../relation-store.js';
+import { BACKLINK_COLUMNS, SqlRelationStore, TARGET_COLUMNS, allLinkTitlesBounds, linkerFilters, toLinkers } from '../sql/relations.js';
 import { POSTGRES_DIALECT } from '../sql/dialect.js';
-
-type LinkerDbRow = Omit<LinkerRow, 'isRedirect'> & { isRedirect: number };
-// in place: a copy made by spreading the row and then given a member is promoted by V8 (11.3) at once
-const toLinker = <R extends LinkerDbRow>(r: R): Omit<R, 'isRedirect'> & { isRedirect: boolean } => {
-  (r as unknown as { isRedirect: boolean }).isRedirect = r.isRedirect === 1;
-  return r as unknown as Omit<R, 'isRedirect'> & { isRedirect: boolean };
-};
 
 /**
  * Distinct values of an index column in order, one seek per value, as one statement: a recursive CTE
@@ -69,25 +26,9 @@ export function distinctValuesSql(from: string, col: string, where: readonly str
 
 // Batches are bound as arrays (= ANY, unnest): one prepared statement per shape of the filters, one round
 // trip per call, an index seek or range per element.
-export class PostgresRelationStore implements RelationStore {
-  constructor(private readonly db: PgDb) {}
-
-  async linksOf(o: LinksOfOptions): Promise<LinkRow[]> {
-    if (o.pageids.length === 0 || (o.namespaces && o.namespaces.length === 0) || (o.only && o.only.length === 0)) return [];
-    const { sql, values } = linksOfStatement(o, POSTGRES_DIALECT);
-    return this.db.named<LinkRow>('RelationStore.linksOf', sql, values);
-  }
-
-  async linkers(o: LinkersOptions): Promise<LinkerRow[]> {
-    if (o.pageNamespaces !== undefined && o.pageNamespaces.length === 0) return [];
-    const c = TARGET_COLUMNS[o.table];
-    const { where, values } = linkersConditions(o, POSTGRES_DIALECT);
-    const fromNsCol = c.fromNs ?? 'page_namespace';
-    const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
-    const sql =
-      `SELECT ${c.from} AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect", ${fromNsCol} AS "fromNs", ${fragment} AS fragment` +
-      ` FROM ${o.table} JOIN page ON page_id = ${c.from} WHERE ${where.join(' AND ')} ORDER BY ${c.from}${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    return (await this.db.named<LinkerDbRow>('RelationStore.linkers', sql, values)).map(toLinker);
+export class PostgresRelationStore extends SqlRelationStore {
+  constructor(private readonly db: PgDb) {
+    super(db);
   }
 
   async linkersOf(o: LinkersOfOptions): Promise<Array<LinkerRow & { target: number }>> {
@@ -116,12 +57,9 @@ export class PostgresRelationStore implements RelationStore {
       ` CROSS JOIN LATERAL (SELECT ${c.from} AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect", ${c.fromNs ?? 'page_namespace'} AS "fromNs", ${fragment} AS fragment` +
       ` FROM ${o.table} JOIN page ON page_id = ${c.from} WHERE ${where.join(' AND ')} ORDER BY ${c.from} LIMIT @limit) x` +
       ` ORDER BY t.ord, x.pageid LIMIT @limit`;
-    return (await this.db.named<LinkerDbRow & { target: number }>('RelationStore.linkersOf', sql, v)).map(toLinker);
-  }
-
-  async allLinks(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): Promise<AllLinkRow[]> {
-    const { sql, values } = allLinksStatement(o);
-    return this.db.named<AllLinkRow>('RelationStore.allLinks', sql, values);
+    return toLinkers(
+      await this.db.named<Omit<LinkerRow, 'isRedirect'> & { isRedirect: number; target: number }>('RelationStore.linkersOf', sql, v),
+    );
   }
 
   /** Distinct titles by skipping through the key: one seek per title, however many links it has. */
@@ -138,17 +76,6 @@ export class PostgresRelationStore implements RelationStore {
     return rows.map((r) => r.v);
   }
 
-  async propsOf(o: PropsOfOptions): Promise<Array<{ page: number; name: string; value: string }>> {
-    if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
-    const { sql, values } = propsOfStatement(o, POSTGRES_DIALECT);
-    return this.db.named('RelationStore.propsOf', sql, values);
-  }
-
-  async pagesWithProp(o: PagesWithPropOptions): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
-    const { sql, values } = pagesWithPropStatement(o, POSTGRES_DIALECT);
-    return this.db.named('RelationStore.pagesWithProp', sql, values);
-  }
-
   async propNames(o: { from?: string; limit: number }): Promise<string[]> {
     if (o.limit <= 0) return [];
     const where = o.from === undefined ? [] : ['pp_propname >= @from'];
@@ -158,59 +85,6 @@ export class PostgresRelationStore implements RelationStore {
       { from: o.from, limit: o.limit },
     );
     return rows.map((r) => r.v);
-  }
-
-  async extLinksOf(o: ExtLinksOfOptions): Promise<Array<{ from: number; url: string }>> {
-    if (o.pageids.length === 0) return [];
-    const { sql, values } = extLinksOfStatement(o, POSTGRES_DIALECT);
-    return this.db.named('RelationStore.extLinksOf', sql, values);
-  }
-
-  async extUrlUsage(o: ExtUrlUsageOptions): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
-    if (o.namespaces && o.namespaces.length === 0) return [];
-    const { sql, values } = extUrlUsageStatement(o, POSTGRES_DIALECT);
-    return this.db.named('RelationStore.extUrlUsage', sql, values);
-  }
-
-  async langLinksOf(o: LangLinksOfOptions): Promise<Array<{ from: number; lang: string; title: string }>> {
-    if (o.pageids.length === 0) return [];
-    const { sql, values } = langLinksOfStatement(o, POSTGRES_DIALECT);
-    return this.db.named('RelationStore.langLinksOf', sql, values);
-  }
-
-  async langBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]> {
-    const { sql, values } = foreignBacklinksStatement('langlinks', o, POSTGRES_DIALECT);
-    return this.db.named('RelationStore.langBacklinks', sql, values);
-  }
-
-  async iwBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]> {
-    const { sql, values } = foreignBacklinksStatement('iwlinks', o, POSTGRES_DIALECT);
-    return this.db.named('RelationStore.iwBacklinks', sql, values);
-  }
-
-  async iwLinksOf(o: IwLinksOfOptions): Promise<Array<{ from: number; prefix: string; title: string }>> {
-    if (o.pageids.length === 0) return [];
-    const { sql, values } = iwLinksOfStatement(o, POSTGRES_DIALECT);
-    return this.db.named('RelationStore.iwLinksOf', sql, values);
-  }
-
-  private iwMap?: Promise<InterwikiEntry[]>;
-  interwikiMap(): Promise<InterwikiEntry[]> {
-    // a few hundred rows at most, fixed for the life of the import (a re-import opens a new store)
-    this.iwMap ??= this.readInterwikiMap();
-    return this.iwMap;
-  }
-
-  private async readInterwikiMap(): Promise<InterwikiEntry[]> {
-    try {
-      // an import made before the table existed has none (to_regclass looks in the pool's search_path)
-      if ((await this.db.value('RelationStore.interwikiMap', "SELECT to_regclass('interwiki') IS NOT NULL")) !== true) return [];
-      return (await this.db.all('RelationStore.interwikiMap', INTERWIKI_MAP_SQL)).map(toInterwikiEntry);
-    } catch (e) {
-      // a failed read is not remembered: the next call asks again
-      this.iwMap = undefined;
-      throw e;
-    }
   }
 
   async randomPages(o: RandomPagesOptions): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {

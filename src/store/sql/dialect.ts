@@ -34,6 +34,8 @@ export interface SqlDialect {
   idBound(id: number, op: '>=' | '<='): number;
   /** the word `user` as a name (the user table, a column alias): a reserved word in PostgreSQL, quoted there */
   userName: string;
+  /** a statement with a row when the table `@name` exists (PostgreSQL: in the connection's search_path) */
+  tableExists: string;
 }
 
 /** `@name0, @name1, …` for `values`, bound on `v` */
@@ -85,6 +87,7 @@ export const SQLITE_DIALECT: SqlDialect = {
   orderedJoin: 'CROSS JOIN',
   idBound: (id) => id,
   userName: 'user',
+  tableExists: "SELECT 1 AS present FROM sqlite_master WHERE type = 'table' AND name = @name",
 };
 
 export const POSTGRES_DIALECT: SqlDialect = {
@@ -109,6 +112,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
     return op === '>=' ? Math.ceil(id) : Math.floor(id);
   },
   userName: '"user"',
+  tableExists: 'SELECT 1 AS present WHERE to_regclass(@name) IS NOT NULL',
 };
 
 /** a statement written with `@name` parameters and the values of its names */

@@ -1,6 +1,15 @@
 /** The imagelinks statements that read the same in SQLite and PostgreSQL, shared by the two link stores. */
-import type { FileUserRow, FileUsersOptions } from '../link-store.js';
+import type {
+  FileUsageOptions,
+  FileUsagePages,
+  FileUsageRow,
+  FileUserRow,
+  FileUsersOptions,
+  ImagesOfOptions,
+  LinkStore,
+} from '../link-store.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
+import type { SqlPort } from './port.js';
 import { whereBound } from './prefix-range.js';
 
 /**
@@ -31,4 +40,19 @@ export function fileUsersStatement(o: FileUsersOptions, d: SqlDialect): SqlState
 export function toFileUsers(rows: Array<FileUserRow & { isRedirect: number | boolean }>): FileUserRow[] {
   for (const r of rows) r.isRedirect = !!r.isRedirect;
   return rows as FileUserRow[];
+}
+
+/** The link store of both engines: list=imageusage's statement is the same; the engine's store adds the rest. */
+export abstract class SqlLinkStore implements LinkStore {
+  constructor(protected readonly port: SqlPort) {}
+
+  abstract fileUsages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }): Promise<FileUsageRow[]>;
+  abstract fileUsagePages(o: FileUsageOptions & { continueAt?: { target: string; from: number } }, full?: boolean): Promise<FileUsagePages>;
+  abstract fileUsageTargets(o: FileUsageOptions & { continueAt?: string }): Promise<string[]>;
+  abstract imagesOf(o: ImagesOfOptions): Promise<Array<{ pageid: number; name: string }>>;
+
+  async fileUsers(o: FileUsersOptions): Promise<FileUserRow[]> {
+    const { sql, values } = fileUsersStatement(o, this.port.dialect);
+    return toFileUsers(await this.port.named<any>('LinkStore.fileUsers', sql, values));
+  }
 }

@@ -4,6 +4,7 @@
  * one engine can say (a batch of targets, the loose index scan) stays in its store.
  */
 import type {
+  AllLinkRow,
   AllLinksOptions,
   BacklinkTable,
   IwLinksOfOptions,
@@ -11,16 +12,22 @@ import type {
   PagesWithPropOptions,
   ExtLinksOfOptions,
   ExtUrlUsageOptions,
+  ForeignBacklinkRow,
   ForeignBacklinksOptions,
   LangLinksOfOptions,
+  LinkRow,
+  LinkerRow,
   LinkersOfOptions,
   LinkersOptions,
   LinksOfOptions,
+  RandomPagesOptions,
+  RelationStore,
   TargetTable,
 } from '../relation-store.js';
 import type { InterwikiEntry } from '../../wiki/interwiki.js';
 import { prefixEnd, titleBounds, whereBound } from './prefix-range.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
+import type { SqlPort } from './port.js';
 
 export interface TargetColumns {
   from: string;
@@ -194,34 +201,67 @@ export function extUrlUsageStatement(o: ExtUrlUsageOptions, d: SqlDialect): SqlS
   return { sql, values };
 }
 
-/** prop=langlinks: a range of the (from, lang) primary key per page of the batch */
-export function langLinksOfStatement(o: LangLinksOfOptions, d: SqlDialect): SqlStatement {
-  const values: Record<string, unknown> = { limit: o.limit };
-  const where = [d.amongIds('ll_from', o.pageids, 'ids', values)];
-  whereBound(where, values, 'll_lang = @lang', 'lang', o.lang);
-  whereBound(where, values, 'll_title = @title', 'title', o.title);
-  if (o.continueAt) {
-    where.push(`(ll_from, ll_lang) ${o.descending ? '<=' : '>='} (@cf, @cl)`);
-    values.cf = o.continueAt.from;
-    values.cl = o.continueAt.lang;
-  }
-  const dir = o.descending ? ' DESC' : '';
-  const sql = `SELECT ll_from AS "from", ll_lang AS lang, ll_title AS title FROM langlinks WHERE ${where.join(' AND ')} ORDER BY ll_from${dir}, ll_lang${dir} LIMIT @limit`;
-  return { sql, values };
+/**
+ * The two tables of links out of the wiki: a page's (code, title) pairs, where the code is a language
+ * (langlinks) or an interwiki prefix (iwlinks). `key` is the primary key's columns, which prop=langlinks /
+ * prop=iwlinks continue from and order by; `keyValues` the names its continuation binds.
+ */
+interface ForeignLinkTable {
+  from: string;
+  code: string;
+  title: string;
+  /** the code's name in the options, the bound value and the row */
+  codeName: 'lang' | 'prefix';
+  key: readonly string[];
+  /** the members of the options' continueAt, in the key's order */
+  keyMembers: readonly string[];
+  keyValues: readonly string[];
 }
 
-/** prop=iwlinks: a range of the (from, prefix, title) primary key per page of the batch */
-export function iwLinksOfStatement(o: IwLinksOfOptions, d: SqlDialect): SqlStatement {
+const FOREIGN_LINKS: Record<'langlinks' | 'iwlinks', ForeignLinkTable> = {
+  langlinks: {
+    from: 'll_from',
+    code: 'll_lang',
+    title: 'll_title',
+    codeName: 'lang',
+    key: ['ll_from', 'll_lang'],
+    keyMembers: ['from', 'lang'],
+    keyValues: ['cf', 'cl'],
+  },
+  iwlinks: {
+    from: 'iwl_from',
+    code: 'iwl_prefix',
+    title: 'iwl_title',
+    codeName: 'prefix',
+    key: ['iwl_from', 'iwl_prefix', 'iwl_title'],
+    keyMembers: ['from', 'prefix', 'title'],
+    keyValues: ['cf', 'cp', 'ct'],
+  },
+};
+
+/**
+ * prop=langlinks / prop=iwlinks: a range of the primary key ((from, lang) / (from, prefix, title)) per page
+ * of the batch, from `continueAt`
+ */
+export function foreignLinksOfStatement(
+  table: 'langlinks' | 'iwlinks',
+  o: LangLinksOfOptions | IwLinksOfOptions,
+  d: SqlDialect,
+): SqlStatement {
+  const t = FOREIGN_LINKS[table];
   const values: Record<string, unknown> = { limit: o.limit };
-  const where = [d.amongIds('iwl_from', o.pageids, 'ids', values)];
-  whereBound(where, values, 'iwl_prefix = @prefix', 'prefix', o.prefix);
-  whereBound(where, values, 'iwl_title = @title', 'title', o.title);
-  if (o.continueAt) {
-    where.push(`(iwl_from, iwl_prefix, iwl_title) ${o.descending ? '<=' : '>='} (@cf, @cp, @ct)`);
-    Object.assign(values, { cf: o.continueAt.from, cp: o.continueAt.prefix, ct: o.continueAt.title });
+  const where = [d.amongIds(t.from, o.pageids, 'ids', values)];
+  whereBound(where, values, `${t.code} = @${t.codeName}`, t.codeName, (o as unknown as Record<string, string | undefined>)[t.codeName]);
+  whereBound(where, values, `${t.title} = @title`, 'title', o.title);
+  const after = o.continueAt as Record<string, unknown> | undefined;
+  if (after) {
+    where.push(`(${t.key.join(', ')}) ${o.descending ? '<=' : '>='} (@${t.keyValues.join(', @')})`);
+    for (let i = 0; i < t.key.length; i++) values[t.keyValues[i]!] = after[t.keyMembers[i]!];
   }
   const dir = o.descending ? ' DESC' : '';
-  const sql = `SELECT iwl_from AS "from", iwl_prefix AS prefix, iwl_title AS title FROM iwlinks WHERE ${where.join(' AND ')} ORDER BY iwl_from${dir}, iwl_prefix${dir}, iwl_title${dir} LIMIT @limit`;
+  const sql =
+    `SELECT ${t.from} AS "from", ${t.code} AS ${t.codeName}, ${t.title} AS title FROM ${table} WHERE ${where.join(' AND ')}` +
+    ` ORDER BY ${t.key.join(dir + ', ')}${dir} LIMIT @limit`;
   return { sql, values };
 }
 
@@ -230,7 +270,7 @@ export function iwLinksOfStatement(o: IwLinksOfOptions, d: SqlDialect): SqlState
  * linking pages (ApiQueryLangBacklinks / ApiQueryIWBacklinks of 1.25)
  */
 export function foreignBacklinksStatement(table: 'langlinks' | 'iwlinks', o: ForeignBacklinksOptions, d: SqlDialect): SqlStatement {
-  const [from, code, title] = table === 'langlinks' ? ['ll_from', 'll_lang', 'll_title'] : ['iwl_from', 'iwl_prefix', 'iwl_title'];
+  const { from, code, title } = FOREIGN_LINKS[table];
   const values: Record<string, unknown> = { limit: o.limit };
   const where: string[] = [];
   whereBound(where, values, `${code} = @code`, 'code', o.code);
@@ -244,6 +284,12 @@ export function foreignBacklinksStatement(table: 'langlinks' | 'iwlinks', o: For
     `SELECT ${from} AS "from", page_namespace AS ns, page_title AS dbkey, page_is_redirect AS redirect, ${code} AS code, ${title} AS title` +
     ` FROM ${table} ${d.orderedJoin} page ON page_id = ${from}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY ${code}${dir}, ${title}${dir}, ${from}${dir} LIMIT @limit`;
   return { sql, values };
+}
+
+/** rows of a backlink reader, their redirect flag (0/1) as a boolean, in place */
+export function toLinkers<R extends { isRedirect: unknown }>(rows: R[]): Array<Omit<R, 'isRedirect'> & { isRedirect: boolean }> {
+  for (const r of rows) (r as { isRedirect: unknown }).isRedirect = r.isRedirect === 1;
+  return rows as unknown as Array<Omit<R, 'isRedirect'> & { isRedirect: boolean }>;
 }
 
 /** the whole interwiki table (a few hundred rows at most), read once per store */
@@ -267,4 +313,104 @@ export function toInterwikiEntry(r: {
     api: r.api || undefined,
     wikiid: r.wikiid || undefined,
   };
+}
+
+/**
+ * The relation store of both engines: every method whose statement reads the same in both; the engine's
+ * store adds the backlink readers, the distinct-value walks, the interwiki map and random pages.
+ */
+export abstract class SqlRelationStore implements RelationStore {
+  constructor(protected readonly port: SqlPort) {}
+
+  abstract linkersOf(o: LinkersOfOptions): Promise<Array<LinkerRow & { target: number }>>;
+  abstract allLinkTitles(o: AllLinksOptions & { continueAt?: string }): Promise<string[]>;
+  abstract propNames(o: { from?: string; limit: number }): Promise<string[]>;
+  abstract randomPages(o: RandomPagesOptions): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>>;
+
+  async linksOf(o: LinksOfOptions): Promise<LinkRow[]> {
+    if (o.pageids.length === 0 || (o.namespaces && o.namespaces.length === 0) || (o.only && o.only.length === 0)) return [];
+    const { sql, values } = linksOfStatement(o, this.port.dialect);
+    return this.port.named<LinkRow>('RelationStore.linksOf', sql, values);
+  }
+
+  async linkers(o: LinkersOptions): Promise<LinkerRow[]> {
+    if (o.pageNamespaces !== undefined && o.pageNamespaces.length === 0) return [];
+    const c = TARGET_COLUMNS[o.table];
+    const { where, values } = linkersConditions(o, this.port.dialect);
+    const sql =
+      `SELECT ${c.from} AS pageid, page_namespace AS ns, page_title AS title, page_is_redirect AS "isRedirect", ${c.fromNs ?? 'page_namespace'} AS "fromNs",` +
+      ` ${o.table === 'redirect' ? 'rd_fragment' : "''"} AS fragment FROM ${o.table} ${this.port.dialect.orderedJoin} page ON page_id = ${c.from}` +
+      ` WHERE ${where.join(' AND ')} ORDER BY ${c.from}${o.descending ? ' DESC' : ''} LIMIT @limit`;
+    return toLinkers(await this.port.named<Omit<LinkerRow, 'isRedirect'> & { isRedirect: number }>('RelationStore.linkers', sql, values));
+  }
+
+  async allLinks(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): Promise<AllLinkRow[]> {
+    const { sql, values } = allLinksStatement(o);
+    return this.port.named<AllLinkRow>('RelationStore.allLinks', sql, values);
+  }
+
+  async propsOf(o: PropsOfOptions): Promise<Array<{ page: number; name: string; value: string }>> {
+    if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
+    const { sql, values } = propsOfStatement(o, this.port.dialect);
+    return this.port.named('RelationStore.propsOf', sql, values);
+  }
+
+  async pagesWithProp(o: PagesWithPropOptions): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
+    const { sql, values } = pagesWithPropStatement(o, this.port.dialect);
+    return this.port.named('RelationStore.pagesWithProp', sql, values);
+  }
+
+  async extLinksOf(o: ExtLinksOfOptions): Promise<Array<{ from: number; url: string }>> {
+    if (o.pageids.length === 0) return [];
+    const { sql, values } = extLinksOfStatement(o, this.port.dialect);
+    return this.port.named('RelationStore.extLinksOf', sql, values);
+  }
+
+  async extUrlUsage(o: ExtUrlUsageOptions): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
+    if (o.namespaces && o.namespaces.length === 0) return [];
+    const { sql, values } = extUrlUsageStatement(o, this.port.dialect);
+    return this.port.named('RelationStore.extUrlUsage', sql, values);
+  }
+
+  async langLinksOf(o: LangLinksOfOptions): Promise<Array<{ from: number; lang: string; title: string }>> {
+    if (o.pageids.length === 0) return [];
+    const { sql, values } = foreignLinksOfStatement('langlinks', o, this.port.dialect);
+    return this.port.named('RelationStore.langLinksOf', sql, values);
+  }
+
+  async iwLinksOf(o: IwLinksOfOptions): Promise<Array<{ from: number; prefix: string; title: string }>> {
+    if (o.pageids.length === 0) return [];
+    const { sql, values } = foreignLinksOfStatement('iwlinks', o, this.port.dialect);
+    return this.port.named('RelationStore.iwLinksOf', sql, values);
+  }
+
+  private iwMap?: Promise<InterwikiEntry[]>;
+  interwikiMap(): Promise<InterwikiEntry[]> {
+    // a few hundred rows at most, fixed for the life of the import (a re-import opens a new store)
+    this.iwMap ??= this.readInterwikiMap();
+    return this.iwMap;
+  }
+
+  private async readInterwikiMap(): Promise<InterwikiEntry[]> {
+    try {
+      // an import made before the table existed has none
+      const present = await this.port.named('RelationStore.interwikiMap', this.port.dialect.tableExists, { name: 'interwiki' });
+      if (present.length === 0) return [];
+      return (await this.port.named('RelationStore.interwikiMap', INTERWIKI_MAP_SQL, {})).map(toInterwikiEntry);
+    } catch (e) {
+      // a failed read is not remembered: the next call asks again
+      this.iwMap = undefined;
+      throw e;
+    }
+  }
+
+  async langBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]> {
+    const { sql, values } = foreignBacklinksStatement('langlinks', o, this.port.dialect);
+    return this.port.named('RelationStore.langBacklinks', sql, values);
+  }
+
+  async iwBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]> {
+    const { sql, values } = foreignBacklinksStatement('iwlinks', o, this.port.dialect);
+    return this.port.named('RelationStore.iwBacklinks', sql, values);
+  }
 }

@@ -5,7 +5,8 @@ import type { Store } from '../store.js';
 import { readSqliteSiteStore } from './site.js';
 import { SqlitePageStore } from './pages.js';
 import { SqliteCategoryStore } from './categories.js';
-import { SqliteCategoryLinkStore } from './category-links.js';
+import { SqlCategoryLinkStore } from '../sql/category-links.js';
+import { SqlitePort } from './port.js';
 import { SqliteFileStore } from './files.js';
 import { SqliteLinkStore } from './links.js';
 import { SqliteRelationStore } from './relations.js';
@@ -37,7 +38,7 @@ export function storeOn(db: Db, sizeBytes: () => Promise<number>, close: () => v
     site: readSqliteSiteStore(db),
     pages: new SqlitePageStore(db),
     categories: new SqliteCategoryStore(db),
-    categoryLinks: new SqliteCategoryLinkStore(db),
+    categoryLinks: new SqlCategoryLinkStore(new SqlitePort(db)),
     files: new SqliteFileStore(db),
     links: new SqliteLinkStore(db),
     relations: new SqliteRelationStore(db),

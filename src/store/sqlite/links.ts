@@ -1,19 +1,11 @@
 import type { Db } from './db.js';
-import type {
-  FileUsageOptions,
-  FileUsagePages,
-  FileUsageRow,
-  FileUserRow,
-  FileUsersOptions,
-  ImagesOfOptions,
-  LinkStore,
-} from '../link-store.js';
+import type { FileUsageOptions, FileUsagePages, FileUsageRow, ImagesOfOptions } from '../link-store.js';
 import { PAGE_COLUMN_LIST, PAGE_REF_COLUMN_LIST, pageRefFromArray } from '../sql/row-columns.js';
 import type { PageRef } from '../page-store.js';
-import { StatementCache, jsonRowsSql } from './statement-cache.js';
+import { type StatementCache, jsonRowsSql } from './statement-cache.js';
 import { titleBounds, titleBoundsBits, titleBoundsWhere } from '../sql/prefix-range.js';
-import { SQLITE_DIALECT } from '../sql/dialect.js';
-import { fileUsersStatement, toFileUsers } from '../sql/links.js';
+import { SqlLinkStore } from '../sql/links.js';
+import { SqlitePort } from './port.js';
 
 /**
  * the columns of fileUsages, fileUsagePages (the using page's PageRef but its id), and with `full`; the
@@ -25,17 +17,17 @@ const USAGE_COLUMNS = [
   ['il_to', 'il_from', ...PAGE_COLUMN_LIST],
 ];
 
-export class SqliteLinkStore implements LinkStore {
+export class SqliteLinkStore extends SqlLinkStore {
   private readonly usages: StatementCache;
   private readonly targets: StatementCache;
   private readonly images: StatementCache;
-  private readonly users: StatementCache;
 
   constructor(readonly db: Db) {
-    this.usages = new StatementCache(db, 'LinkStore.fileUsages');
-    this.targets = new StatementCache(db, 'LinkStore.fileUsageTargets');
-    this.images = new StatementCache(db, 'LinkStore.imagesOf');
-    this.users = new StatementCache(db, 'LinkStore.fileUsers');
+    const port = new SqlitePort(db);
+    super(port);
+    this.usages = port.cache('LinkStore.fileUsages');
+    this.targets = port.cache('LinkStore.fileUsageTargets');
+    this.images = port.cache('LinkStore.imagesOf');
   }
 
   /** fileUsages' and fileUsagePages' statements (jsonRowsSql), by shape */
@@ -107,15 +99,7 @@ export class SqliteLinkStore implements LinkStore {
     const base = `SELECT il_to FROM imagelinks`;
     const first = `${base}${where.length ? ' WHERE ' + where.join(' AND ') : ''} ORDER BY il_to${dir} LIMIT 1`;
     const next = `${base} WHERE ${[...where, `il_to ${o.descending ? '<' : '>'} @after`].join(' AND ')} ORDER BY il_to${dir} LIMIT 1`;
-    const out: string[] = [];
-    let t = this.targets.value<string>(first, v);
-    while (t !== undefined && out.length < o.limit) {
-      out.push(t);
-      if (out.length >= o.limit) break;
-      v.after = t;
-      t = this.targets.value<string>(next, v);
-    }
-    return out;
+    return this.targets.walk(first, next, v, o.limit);
   }
 
   /** A range scan of the il_from index (il_from, il_to) per page of the batch; the sort is over the batch's rows. */
@@ -136,11 +120,6 @@ export class SqliteLinkStore implements LinkStore {
     const sql = `SELECT il_from AS pageid, il_to AS name FROM json_each(@ids) j CROSS JOIN imagelinks ON il_from = j.value${where.map((w) => ' AND ' + w).join('')}
       ORDER BY il_from${dir}, il_to${dir} LIMIT @limit`;
     return this.images.all<{ pageid: number; name: string }>(sql, v);
-  }
-
-  async fileUsers(o: FileUsersOptions): Promise<FileUserRow[]> {
-    const { sql, values } = fileUsersStatement(o, SQLITE_DIALECT);
-    return toFileUsers(this.users.all<any>(sql, values));
   }
 }
 

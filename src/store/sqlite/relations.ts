@@ -1,44 +1,7 @@
 import type { Db } from './db.js';
-import type {
-  AllLinkRow,
-  AllLinksOptions,
-  BacklinkTable,
-  LinkRow,
-  LinkerRow,
-  IwLinksOfOptions,
-  ForeignBacklinksOptions,
-  ForeignBacklinkRow,
-  PropsOfOptions,
-  PagesWithPropOptions,
-  ExtLinksOfOptions,
-  ExtUrlUsageOptions,
-  RandomPagesOptions,
-  LangLinksOfOptions,
-  LinkersOfOptions,
-  LinkersOptions,
-  LinksOfOptions,
-  RelationStore,
-} from '../relation-store.js';
-import type { InterwikiEntry } from '../../wiki/interwiki.js';
-import { StatementCache } from './statement-cache.js';
-import {
-  BACKLINK_COLUMNS,
-  INTERWIKI_MAP_SQL,
-  TARGET_COLUMNS,
-  allLinkTitlesBounds,
-  allLinksStatement,
-  extLinksOfStatement,
-  extUrlUsageStatement,
-  iwLinksOfStatement,
-  foreignBacklinksStatement,
-  langLinksOfStatement,
-  linkerFilters,
-  linkersConditions,
-  linksOfStatement,
-  pagesWithPropStatement,
-  propsOfStatement,
-  toInterwikiEntry,
-} from '../sql/relations.js';
+import type { AllLinksOptions, BacklinkTable, LinkerRow, RandomPagesOptions, LinkersOfOptions } from '../relation-store.js';
+import { SqlitePort } from './port.js';
+import { BACKLINK_COLUMNS, SqlRelationStore, TARGET_COLUMNS, allLinkTitlesBounds, linkerFilters } from '../sql/relations.js';
 import { SQLITE_DIALECT } from '../sql/dialect.js';
 
 const FROM_NS_INDEX: Record<Exclude<BacklinkTable, 'redirect'>, string> = {
@@ -47,19 +10,10 @@ const FROM_NS_INDEX: Record<Exclude<BacklinkTable, 'redirect'>, string> = {
   imagelinks: 'il_to_from_namespace',
 };
 
-/** A linker from a row (from, page_namespace, page_title, page_is_redirect, from namespace, fragment). */
-function linkerRow(r: unknown[]): LinkerRow {
-  return {
-    pageid: r[0] as number,
-    ns: r[1] as number,
-    title: r[2] as string,
-    isRedirect: !!r[3],
-    fromNs: r[4] as number,
-    fragment: r[5] as string,
-  };
-}
-
-/** The same with the index of its target in the batch. */
+/**
+ * A linker from a row (from, page_namespace, page_title, page_is_redirect, from namespace, fragment) with
+ * the index of its target in the batch
+ */
 function targetLinkerRow(r: unknown[], target: number): LinkerRow & { target: number } {
   return {
     target,
@@ -72,35 +26,13 @@ function targetLinkerRow(r: unknown[], target: number): LinkerRow & { target: nu
   };
 }
 
-export class SqliteRelationStore implements RelationStore {
-  private readonly links: StatementCache;
-  private readonly linkersCache: StatementCache;
-  private readonly all: StatementCache;
-  private readonly allTitles: StatementCache;
+export class SqliteRelationStore extends SqlRelationStore {
+  private readonly sqlite: SqlitePort;
 
-  constructor(private readonly db: Db) {
-    this.links = new StatementCache(db, 'RelationStore.linksOf');
-    this.linkersCache = new StatementCache(db, 'RelationStore.linkers');
-    this.all = new StatementCache(db, 'RelationStore.allLinks');
-    this.allTitles = new StatementCache(db, 'RelationStore.allLinkTitles');
-  }
-
-  async linksOf(o: LinksOfOptions): Promise<LinkRow[]> {
-    if (o.pageids.length === 0 || (o.namespaces && o.namespaces.length === 0) || (o.only && o.only.length === 0)) return [];
-    const { sql, values } = linksOfStatement(o, SQLITE_DIALECT);
-    return this.links.all<LinkRow>(sql, values);
-  }
-
-  async linkers(o: LinkersOptions): Promise<LinkerRow[]> {
-    if (o.pageNamespaces !== undefined && o.pageNamespaces.length === 0) return [];
-    const c = TARGET_COLUMNS[o.table];
-    const { where, values } = linkersConditions(o, SQLITE_DIALECT);
-    const fromNsCol = c.fromNs ?? 'page_namespace';
-    const fragment = o.table === 'redirect' ? 'rd_fragment' : "''";
-    const sql =
-      `SELECT ${c.from}, page_namespace, page_title, page_is_redirect, ${fromNsCol}, ${fragment}` +
-      ` FROM ${o.table} CROSS JOIN page ON page_id = ${c.from} WHERE ${where.join(' AND ')} ORDER BY ${c.from}${o.descending ? ' DESC' : ''} LIMIT @limit`;
-    return this.linkersCache.rows(sql, values).map(linkerRow);
+  constructor(db: Db) {
+    const port = new SqlitePort(db);
+    super(port);
+    this.sqlite = port;
   }
 
   async linkersOf(o: LinkersOfOptions): Promise<Array<LinkerRow & { target: number }>> {
@@ -141,14 +73,10 @@ export class SqliteRelationStore implements RelationStore {
         : ` FROM json_each(@targets) j CROSS JOIN ${o.table} ${index} ON ${on.join(' AND ')} CROSS JOIN page ON page_id = ${c.from}` +
           `${where.length ? ' WHERE ' + where.join(' AND ') : ''}`) +
       ' LIMIT @limit';
-    return this.cache('linkersOf')
+    return this.sqlite
+      .cache('RelationStore.linkersOf')
       .rows(sql, v)
       .map((r) => targetLinkerRow(r, single ? 0 : (r[6] as number)));
-  }
-
-  async allLinks(o: AllLinksOptions & { continueAt?: { title: string; from: number } }): Promise<AllLinkRow[]> {
-    const { sql, values } = allLinksStatement(o);
-    return this.all.all<AllLinkRow>(sql, values);
   }
 
   /** Distinct titles by skipping through the key: one seek per title, however many links it has. */
@@ -159,96 +87,19 @@ export class SqliteRelationStore implements RelationStore {
     const base = `SELECT ${c.title} FROM ${o.table}`;
     const first = `${base} WHERE ${where.join(' AND ')} ORDER BY ${c.title}${dir} LIMIT 1`;
     const next = `${base} WHERE ${[...where, `${c.title} ${o.descending ? '<' : '>'} @after`].join(' AND ')} ORDER BY ${c.title}${dir} LIMIT 1`;
-    const out: string[] = [];
-    let t = this.allTitles.value<string>(first, v);
-    while (t !== undefined && out.length < o.limit) {
-      out.push(t);
-      if (out.length >= o.limit) break;
-      v.after = t;
-      t = this.allTitles.value<string>(next, v);
-    }
-    return out;
-  }
-
-  private readonly props = new Map<string, StatementCache>();
-  private cache(name: string): StatementCache {
-    let c = this.props.get(name);
-    if (!c) this.props.set(name, (c = new StatementCache(this.db, 'RelationStore.' + name)));
-    return c;
-  }
-
-  async propsOf(o: PropsOfOptions): Promise<Array<{ page: number; name: string; value: string }>> {
-    if (o.pageids.length === 0 || (o.names && o.names.length === 0)) return [];
-    const { sql, values } = propsOfStatement(o, SQLITE_DIALECT);
-    return this.cache('propsOf').all(sql, values);
-  }
-
-  async pagesWithProp(o: PagesWithPropOptions): Promise<Array<{ pageid: number; ns: number; title: string; value: string }>> {
-    const { sql, values } = pagesWithPropStatement(o, SQLITE_DIALECT);
-    return this.cache('pagesWithProp').all(sql, values);
+    return this.sqlite.cache('RelationStore.allLinkTitles').walk(first, next, v, o.limit);
   }
 
   async propNames(o: { from?: string; limit: number }): Promise<string[]> {
-    const c = this.cache('propNames');
-    const out: string[] = [];
-    let t =
-      o.from === undefined
-        ? c.value<string>('SELECT pp_propname FROM page_props INDEXED BY pp_propname_page ORDER BY pp_propname LIMIT 1', {})
-        : c.value<string>(
-            'SELECT pp_propname FROM page_props INDEXED BY pp_propname_page WHERE pp_propname >= @from ORDER BY pp_propname LIMIT 1',
-            { from: o.from },
-          );
-    while (t !== undefined && out.length < o.limit) {
-      out.push(t);
-      if (out.length >= o.limit) break;
-      t = c.value<string>(
-        'SELECT pp_propname FROM page_props INDEXED BY pp_propname_page WHERE pp_propname > @after ORDER BY pp_propname LIMIT 1',
-        { after: t },
+    const index = 'SELECT pp_propname FROM page_props INDEXED BY pp_propname_page';
+    return this.sqlite
+      .cache('RelationStore.propNames')
+      .walk(
+        o.from === undefined ? `${index} ORDER BY pp_propname LIMIT 1` : `${index} WHERE pp_propname >= @from ORDER BY pp_propname LIMIT 1`,
+        `${index} WHERE pp_propname > @after ORDER BY pp_propname LIMIT 1`,
+        o.from === undefined ? {} : { from: o.from },
+        o.limit,
       );
-    }
-    return out;
-  }
-
-  async extLinksOf(o: ExtLinksOfOptions): Promise<Array<{ from: number; url: string }>> {
-    if (o.pageids.length === 0) return [];
-    const { sql, values } = extLinksOfStatement(o, SQLITE_DIALECT);
-    return this.cache('extLinksOf').all(sql, values);
-  }
-
-  async extUrlUsage(o: ExtUrlUsageOptions): Promise<Array<{ pageid: number; ns: number; title: string; url: string }>> {
-    if (o.namespaces && o.namespaces.length === 0) return [];
-    const { sql, values } = extUrlUsageStatement(o, SQLITE_DIALECT);
-    return this.cache('extUrlUsage').all(sql, values);
-  }
-
-  async langLinksOf(o: LangLinksOfOptions): Promise<Array<{ from: number; lang: string; title: string }>> {
-    if (o.pageids.length === 0) return [];
-    const { sql, values } = langLinksOfStatement(o, SQLITE_DIALECT);
-    return this.cache('langLinksOf').all(sql, values);
-  }
-
-  async langBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]> {
-    const { sql, values } = foreignBacklinksStatement('langlinks', o, SQLITE_DIALECT);
-    return this.cache('langBacklinks').all(sql, values);
-  }
-
-  async iwBacklinks(o: ForeignBacklinksOptions): Promise<ForeignBacklinkRow[]> {
-    const { sql, values } = foreignBacklinksStatement('iwlinks', o, SQLITE_DIALECT);
-    return this.cache('iwBacklinks').all(sql, values);
-  }
-
-  async iwLinksOf(o: IwLinksOfOptions): Promise<Array<{ from: number; prefix: string; title: string }>> {
-    if (o.pageids.length === 0) return [];
-    const { sql, values } = iwLinksOfStatement(o, SQLITE_DIALECT);
-    return this.cache('iwLinksOf').all(sql, values);
-  }
-
-  private iwMap?: InterwikiEntry[];
-  async interwikiMap(): Promise<InterwikiEntry[]> {
-    // a few hundred rows at most, fixed for the life of the database
-    if (this.iwMap === undefined && !this.db.raw.prepare("SELECT 1 FROM sqlite_master WHERE name = 'interwiki'").get()) this.iwMap = [];
-    this.iwMap ??= this.cache('interwikiMap').all<any>(INTERWIKI_MAP_SQL, {}).map(toInterwikiEntry);
-    return this.iwMap;
   }
 
   async randomPages(o: RandomPagesOptions): Promise<Array<{ pageid: number; ns: number; title: string; random: number }>> {
@@ -258,7 +109,7 @@ export class SqliteRelationStore implements RelationStore {
       ' WHERE page_is_redirect = @redirect AND page_namespace = @ns AND page_random >= @from ORDER BY page_random LIMIT @limit';
     for (const ns of o.namespaces)
       out.push(
-        ...this.cache('randomPages').all<{ pageid: number; ns: number; title: string; random: number }>(sql, {
+        ...this.sqlite.cache('RelationStore.randomPages').all<{ pageid: number; ns: number; title: string; random: number }>(sql, {
           redirect: o.redirect ? 1 : 0,
           ns,
           from: o.from,

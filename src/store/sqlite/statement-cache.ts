@@ -128,6 +128,22 @@ export class StatementCache {
     return s.stmt.get(this.bind(s.names, values)) as unknown[] | undefined;
   }
 
+  /**
+   * Up to `limit` distinct values of an index column, one seek each: `first`'s value, then `next`'s with
+   * `@after` bound to the value before, so a value a million rows repeat costs no more than one row's
+   */
+  walk<R>(first: string, next: string, values: Record<string, unknown>, limit: number): R[] {
+    const out: R[] = [];
+    let t = this.value<R>(first, values);
+    while (t !== undefined && out.length < limit) {
+      out.push(t);
+      if (out.length >= limit) break;
+      values.after = t;
+      t = this.value<R>(next, values);
+    }
+    return out;
+  }
+
   /** first column of the first row */
   value<R>(sql: string, values: Record<string, unknown>): R | undefined {
     const s = this.get(sql, 1, values);
