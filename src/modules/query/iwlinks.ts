@@ -4,11 +4,19 @@
  * (or the deprecated `iwurl`) gives the URL from the interwiki map.
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
-import { intval } from '../../api/params.js';
 import { queryModule } from '../../api/types.js';
-import { withContent } from '../../api/result.js';
-import { InterwikiMap } from '../../wiki/interwiki.js';
-import { addInterwikiUrl, continueParts, interwikiLinkPageIds } from './shared.js';
+import type { IwLinksOfOptions } from '../../store/relation-store.js';
+import { type ForeignLinkKind, runForeignLinks } from './foreign-links-shared.js';
+
+const KIND: ForeignLinkKind<{ from: number; prefix: string; title: string }, IwLinksOfOptions> = {
+  member: 'iwlinks',
+  codeParam: 'prefix',
+  noCode: 'noprefix',
+  continueMembers: ['prefix', 'title'],
+  read: (ctx, o) => ctx.store.relations.iwLinksOf(o),
+  code: (row) => row.prefix,
+  continueAt: (row) => `${row.from}|${row.prefix}|${row.title}`,
+};
 
 export const iwlinksModule = queryModule({
   kind: 'prop',
@@ -25,29 +33,5 @@ export const iwlinksModule = queryModule({
     dir: dirParam(),
   },
   examples: ['action=query&prop=iwlinks&titles=Головна сторінка'],
-  async run(ctx) {
-    const p = ctx.params;
-    const pageids = interwikiLinkPageIds(ctx, 'prefix', 'noprefix');
-    if (pageids.length === 0) return;
-    const withUrl = p.url === true || ((p.prop as string[] | undefined) ?? []).includes('url');
-    const cont = continueParts(ctx, 3);
-    const limit = p.limit as number;
-    const rows = await ctx.store.relations.iwLinksOf({
-      pageids,
-      prefix: p.prefix as string | undefined,
-      title: p.title as string | undefined,
-      continueAt: cont ? { from: intval(cont[0]), prefix: cont[1], title: cont[2] } : undefined,
-      descending: p.dir === 'descending',
-      limit: limit + 1,
-    });
-    const map = withUrl ? new InterwikiMap(await ctx.store.relations.interwikiMap()) : null;
-    rows.forEach((row, i) => {
-      if (i >= limit) return ctx.setContinue('continue', `${row.from}|${row.prefix}|${row.title}`);
-      const entry = ctx.pageSet.entry(row.from);
-      if (!entry) return;
-      const item: Record<string, unknown> = { prefix: row.prefix };
-      if (map) addInterwikiUrl(item, map, row.prefix, row.title);
-      ((entry.iwlinks ??= []) as unknown[]).push(withContent(item, 'title', row.title));
-    });
-  },
+  run: (ctx) => runForeignLinks(ctx, KIND),
 });

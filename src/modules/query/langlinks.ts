@@ -5,11 +5,25 @@
  * user language; a stock 1.25 without the cldr extension gives the autonym there too), `autonym` its name in itself. The deprecated `llurl` is `llprop=url`.
  */
 import { continueParam, dirParam, limitParam } from '../../api/param-presets.js';
-import { intval } from '../../api/params.js';
 import { queryModule } from '../../api/types.js';
-import { withContent } from '../../api/result.js';
-import { InterwikiMap, languageName } from '../../wiki/interwiki.js';
-import { addInterwikiUrl, continueParts, interwikiLinkPageIds } from './shared.js';
+import type { LangLinksOfOptions } from '../../store/relation-store.js';
+import { languageName } from '../../wiki/interwiki.js';
+import { type ForeignLinkKind, runForeignLinks } from './foreign-links-shared.js';
+
+const KIND: ForeignLinkKind<{ from: number; lang: string; title: string }, LangLinksOfOptions> = {
+  member: 'langlinks',
+  codeParam: 'lang',
+  noCode: 'nolang',
+  continueMembers: ['lang'],
+  read: (ctx, o) => ctx.store.relations.langLinksOf(o),
+  code: (row) => row.lang,
+  continueAt: (row) => `${row.from}|${row.lang}`,
+  addMembers: (item, row, prop) => {
+    // without the cldr extension 1.25 knows only autonyms, whatever llinlanguagecode says
+    if (prop.has('langname')) item.langname = languageName(row.lang);
+    if (prop.has('autonym')) item.autonym = languageName(row.lang);
+  },
+};
 
 export const langlinksModule = queryModule({
   kind: 'prop',
@@ -27,33 +41,5 @@ export const langlinksModule = queryModule({
     inlanguagecode: { type: 'string', help: 'Language code for localised language names.' },
   },
   examples: ['action=query&prop=langlinks&titles=Київ&redirects='],
-  async run(ctx) {
-    const p = ctx.params;
-    const pageids = interwikiLinkPageIds(ctx, 'lang', 'nolang');
-    if (pageids.length === 0) return;
-    const prop = new Set(p.url ? ['url'] : ((p.prop as string[] | undefined) ?? []));
-    const descending = p.dir === 'descending';
-    const cont = continueParts(ctx, 2);
-    const limit = p.limit as number;
-    const rows = await ctx.store.relations.langLinksOf({
-      pageids,
-      lang: p.lang as string | undefined,
-      title: p.title as string | undefined,
-      continueAt: cont ? { from: intval(cont[0]), lang: cont[1] } : undefined,
-      descending,
-      limit: limit + 1,
-    });
-    const map = prop.has('url') ? new InterwikiMap(await ctx.store.relations.interwikiMap()) : null;
-    rows.forEach((row, i) => {
-      if (i >= limit) return ctx.setContinue('continue', `${row.from}|${row.lang}`);
-      const entry = ctx.pageSet.entry(row.from);
-      if (!entry) return;
-      const item: Record<string, unknown> = { lang: row.lang };
-      if (map) addInterwikiUrl(item, map, row.lang, row.title);
-      // without the cldr extension 1.25 knows only autonyms, whatever llinlanguagecode says
-      if (prop.has('langname')) item.langname = languageName(row.lang);
-      if (prop.has('autonym')) item.autonym = languageName(row.lang);
-      ((entry.langlinks ??= []) as unknown[]).push(withContent(item, 'title', row.title));
-    });
-  },
+  run: (ctx) => runForeignLinks(ctx, KIND),
 });
