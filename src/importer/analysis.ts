@@ -17,6 +17,7 @@ import { LemmaMemo, lemmaKeys, lemmaText } from '../wiki/morphology.js';
 import type { ImportSource, PageWithText, SearchRow, TitleRef } from '../store/import-writer.js';
 import { createExpander, type Expander, type Expansion } from './expand.js';
 import type { InlineQueryOutput } from '../wikitext/expansion-rounds.js';
+import { TRACKING_MESSAGES } from '../wikitext/render/env.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import type { HookAnalyzer, PageAnalysis } from './hooks.js';
 
@@ -95,24 +96,6 @@ function truncateUtf8(s: string, maxBytes: number): string {
   return buf.subarray(0, end).toString('utf8');
 }
 
-/**
- * The tracking categories the parser of 1.25 adds (SpecialTrackingCategories::$coreTrackingCategories, and
- * restricted-displaytitle-ignored); the expansion's own arrive as ExpandedPage.trackingCategories.
- */
-const TRACKING_CATEGORIES = [
-  'hidden-category-category',
-  'broken-file-category',
-  'index-category',
-  'noindex-category',
-  'restricted-displaytitle-ignored',
-  'duplicate-args-category',
-  'expensive-parserfunction-category',
-  'post-expand-template-argument-category',
-  'post-expand-template-inclusion-category',
-  'node-count-exceeded-category',
-  'expansion-depth-exceeded-category',
-];
-
 /** a message in the content language: the wiki's MediaWiki: override, else the first along the fallback chain */
 export function contentMessage(source: Pick<ImportSource, 'messages'>, lang: string, key: string): string | undefined {
   let text = source.messages.override(lang, key);
@@ -130,7 +113,8 @@ export function contentMessage(source: Pick<ImportSource, 'messages'>, lang: str
 function trackingCategories(source: ImportSource, codec: TitleCodec, lang: string): Map<string, string | null> {
   const out = new Map<string, string | null>();
   const catPrefix = codec.nsName(NS_CATEGORY) ?? 'Category';
-  for (const key of TRACKING_CATEGORIES) {
+  // the expansion's own (ExpandedPage.trackingCategories) among them
+  for (const key of TRACKING_MESSAGES) {
     const text = contentMessage(source, lang, key);
     const t = text === undefined || text.trim() === '-' ? null : codec.parse(`${catPrefix}:${text.trim()}`, 0);
     out.set(key, t && t.ns === NS_CATEGORY ? t.dbkey : null);

@@ -19,6 +19,7 @@ import { fallbackChain } from '../wiki/language.js';
 import {
   EN_INTERFACE_MESSAGES,
   EXPANSION_TRACKING,
+  TRACKING_MESSAGES,
   UK_MESSAGES,
   type RenderEnv,
   type RenderFile,
@@ -83,17 +84,7 @@ const USER_KEYS = [
 ] as const;
 /** what the page holds whoever reads it: tracking categories, messages put into the text, link targets */
 const CONTENT_KEYS: Array<keyof RenderMessages> = [
-  'broken-file-category',
-  'hidden-category-category',
-  'restricted-displaytitle-ignored',
-  'index-category',
-  'noindex-category',
-  'duplicate-args-category',
-  'expensive-parserfunction-category',
-  'post-expand-template-argument-category',
-  'post-expand-template-inclusion-category',
-  'node-count-exceeded-category',
-  'expansion-depth-exceeded-category',
+  ...TRACKING_MESSAGES,
   'duplicate-displaytitle',
   'invalid-indicator-name',
   'rfcurl',

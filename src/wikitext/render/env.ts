@@ -162,26 +162,29 @@ export const UK_MESSAGES: Omit<RenderMessages, 'invalid-indicator-name'> = {
   pubmedurl: '//www.ncbi.nlm.nih.gov/pubmed/$1?dopt=Abstract',
 };
 
-/** the messages naming tracking categories (Parser::addTrackingCategory) */
-export type TrackingMessage =
-  | 'broken-file-category'
-  | 'hidden-category-category'
-  | 'restricted-displaytitle-ignored'
-  | 'index-category'
-  | 'noindex-category'
-  | 'duplicate-args-category'
-  | 'expensive-parserfunction-category'
-  | 'post-expand-template-argument-category'
-  | 'post-expand-template-inclusion-category'
-  | 'node-count-exceeded-category'
-  | 'expansion-depth-exceeded-category';
-
 /** the tracking categories an expansion reports (ExpandResult.trackingCategories) */
-export const EXPANSION_TRACKING: ReadonlySet<string> = new Set<TrackingMessage>([
+const EXPANSION_TRACKING_MESSAGES = [
   'duplicate-args-category',
   'expensive-parserfunction-category',
   'post-expand-template-argument-category',
   'post-expand-template-inclusion-category',
   'node-count-exceeded-category',
   'expansion-depth-exceeded-category',
-]);
+] as const;
+
+/**
+ * The messages naming tracking categories (Parser::addTrackingCategory): 1.25's
+ * SpecialTrackingCategories::$coreTrackingCategories and restricted-displaytitle-ignored
+ */
+export const TRACKING_MESSAGES = [
+  'broken-file-category',
+  'hidden-category-category',
+  'restricted-displaytitle-ignored',
+  'index-category',
+  'noindex-category',
+  ...EXPANSION_TRACKING_MESSAGES,
+] as const;
+
+export type TrackingMessage = (typeof TRACKING_MESSAGES)[number];
+
+export const EXPANSION_TRACKING: ReadonlySet<string> = new Set<TrackingMessage>(EXPANSION_TRACKING_MESSAGES);
