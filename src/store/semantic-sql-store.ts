@@ -65,6 +65,24 @@ export interface SemanticSql {
 
 type Runner<R> = (params: unknown[]) => R[] | Promise<R[]>;
 
+/** what an autocompletion looks up: the folded query, the prefix of the stored keys it seeks, the answer's size and form */
+interface LookupKey {
+  folded: string;
+  /** the query cut to the stored keys' length */
+  q: string;
+  /** the query is the prefix (else the stored keys are shorter than the query: each value is checked) */
+  exact: boolean;
+  limit: number;
+  printed: AnswerForm | undefined;
+}
+
+/** an autocompletion's lookup, or null when nothing can match: an empty query, or one with U+0000 (no stored key holds it) */
+function lookupKey(folded: string, limit: number, printed: AnswerForm | undefined): LookupKey | null {
+  if (folded === '') return null;
+  const q = cutChars(folded, KEY_CHARS);
+  return hasNul(q) ? null : { folded, q, exact: q === folded, limit, printed };
+}
+
 /** The statements of the chain of seeks (lookupSteps) and of the property seek: fixed texts. */
 interface FixedStatements {
   property: Runner<{ id: number; type: string }>;
@@ -325,17 +343,17 @@ export class SqlSemanticStore implements SemanticStore {
     printed?: AnswerForm,
   ): Promise<string[] | PrintedAnswer> {
     if (!(await this.has()) || property.startsWith('_') || hasNul(property)) return [];
+    const key = lookupKey(foldedSubstr, limit, printed);
+    if (key === null) return [];
     // only Page and text-like properties have values in the index
     if (this.dialect.inProcess) {
       const p = await this.property(property);
-      return p && (p.type === '_wpg' || BLOB_TYPES.has(p.type)) ? this.lookupSteps(p.id, foldedSubstr, limit, printed) : [];
+      return p && (p.type === '_wpg' || BLOB_TYPES.has(p.type)) ? this.lookupSteps(p.id, key) : [];
     }
     return this.lookup(
       (p, d) =>
         `SELECT sp_id AS id FROM smw_property WHERE sp_key = ${p.add(property, 'text')} AND ${d.inTextList('sp_type', p.list(AC_TYPES, 'text'))}`,
-      foldedSubstr,
-      limit,
-      printed,
+      key,
     );
   }
 
@@ -348,8 +366,10 @@ export class SqlSemanticStore implements SemanticStore {
   ): Promise<string[] | PrintedAnswer>;
   async autocompleteNamespace(ns: number, foldedSubstr: string, limit: number, printed?: AnswerForm): Promise<string[] | PrintedAnswer> {
     if (!(await this.has())) return [];
-    if (this.dialect.inProcess) return this.lookupSteps(namespaceSource(ns), foldedSubstr, limit, printed);
-    return this.lookup((p) => `SELECT ${p.add(namespaceSource(ns), 'int')} AS id`, foldedSubstr, limit, printed);
+    const key = lookupKey(foldedSubstr, limit, printed);
+    if (key === null) return [];
+    if (this.dialect.inProcess) return this.lookupSteps(namespaceSource(ns), key);
+    return this.lookup((p) => `SELECT ${p.add(namespaceSource(ns), 'int')} AS id`, key);
   }
 
   /**
@@ -359,17 +379,8 @@ export class SqlSemanticStore implements SemanticStore {
    * the node's list (the answer), the first LONG_QUERY_SCAN word rows under a heavy node (a query longer
    * than the stored keys, checked here on the values), or the ≤ heavy-rows word rows of a prefix without one.
    */
-  private async lookup(
-    source: (p: Params, d: SemanticDialect) => string,
-    folded: string,
-    limit: number,
-    printed: AnswerForm | undefined,
-  ): Promise<string[] | PrintedAnswer> {
-    if (folded === '') return [];
-    const q = cutChars(folded, KEY_CHARS);
-    const exact = q === folded; // else the stored keys are shorter than the query: check each value
-    // no stored key holds U+0000: nothing lies in the range of a prefix with one (hasNul)
-    if (hasNul(q)) return [];
+  private async lookup(source: (p: Params, d: SemanticDialect) => string, key: LookupKey): Promise<string[] | PrintedAnswer> {
+    const { q, exact, folded, limit, printed } = key;
     const rows = await this.q<{ list: Uint8Array | string | null; v: string }>('autocomplete', (p, d) => {
       const words = (when: string) =>
         `SELECT aw_value AS v FROM smw_ac_word WHERE aw_source = (SELECT id FROM src WHERE ${when} EXISTS (SELECT 1 FROM heavy)) AND aw_key >= ${p.add(q, 'text')} AND aw_key < ${p.add(prefixEnd(q), 'text')}`;
@@ -395,16 +406,8 @@ export class SqlSemanticStore implements SemanticStore {
    * composite statement three times slower than these): the word-prefix node of a source (a property
    * id or a namespace's) with its list when it lies in the prefix's range, else the words' values.
    */
-  private async lookupSteps(
-    source: number,
-    folded: string,
-    limit: number,
-    printed: AnswerForm | undefined,
-  ): Promise<string[] | PrintedAnswer> {
-    if (folded === '') return [];
-    const q = cutChars(folded, KEY_CHARS);
-    const exact = q === folded;
-    if (hasNul(q)) return [];
+  private async lookupSteps(source: number, key: LookupKey): Promise<string[] | PrintedAnswer> {
+    const { q, exact, folded, limit, printed } = key;
     const st = this.fixed;
     const end = prefixEnd(q);
     const [node] = await (printed === 'ascii' ? st.nodeAscii : st.node)([end, source, q]);
