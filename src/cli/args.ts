@@ -38,6 +38,18 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * A command's answer to a mistake on its command line: a UsageError's line and the usage line on stderr,
+ * exit code 2; anything else is not a usage mistake and is thrown on.
+ */
+export function usageFailure(spec: CommandSpec, e: unknown): number {
+  if (!(e instanceof UsageError)) throw e;
+  process.stderr.write(
+    `wikiquery ${spec.name}: ${e.message}\nusage: wikiquery ${spec.synopsis}\n(wikiquery ${spec.name} --help for more)\n`,
+  );
+  return 2;
+}
+
 /** `--cache-mb` → `WIKIQUERY_CACHE_MB` */
 export function envName(option: string): string {
   return 'WIKIQUERY_' + option.toUpperCase().replace(/-/g, '_');

@@ -17,7 +17,7 @@ import { follow, type FollowUpdater } from '../follow/follower.js';
 import { batchLimit, dumpUpstream } from '../follow/initial-fill.js';
 import { UpstreamClient, UpstreamError } from '../follow/upstream-client.js';
 import { parseTimestamp } from '../wiki/timestamps.js';
-import { formatHelp, parseCommand, UsageError, type CommandSpec } from './args.js';
+import { formatHelp, parseCommand, UsageError, usageFailure, type CommandSpec } from './args.js';
 import { importHooks, importInlineQueries } from './import-command.js';
 
 export const FOLLOW_COMMAND: CommandSpec = {
@@ -99,11 +99,7 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
       if (since === undefined) throw new UsageError(`--since ${String(values.since)}: not a timestamp`);
     }
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(
-      `wikiquery follow: ${e.message}\nusage: wikiquery ${FOLLOW_COMMAND.synopsis}\n(wikiquery follow --help for more)\n`,
-    );
-    return 2;
+    return usageFailure(FOLLOW_COMMAND, e);
   }
   const db = values.db as string;
   const filesDir = values.files as string | undefined;

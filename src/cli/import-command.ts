@@ -17,7 +17,7 @@ import type { PageAnalysisHook, PageRenderer } from '../importer/hooks.js';
 import { RENDERER_VERSION, renderForStorage } from '../modules/page-renderer.js';
 import { Wiki } from '../wiki/wiki.js';
 import { semanticImportHook } from '../importer/semantic-hook.js';
-import { formatHelp, parseCommand, UsageError, type CommandSpec } from './args.js';
+import { formatHelp, parseCommand, UsageError, usageFailure, type CommandSpec } from './args.js';
 
 const MAX_IMPORT_WORKERS = 32;
 
@@ -132,11 +132,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
     if (values.lang !== undefined && !/^[a-z]{2,3}(-[a-z0-9]+)*$/.test(values.lang as string))
       throw new UsageError(`--lang ${String(values.lang)}: not a language code`);
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(
-      `wikiquery import: ${e.message}\nusage: wikiquery ${IMPORT_COMMAND.synopsis}\n(wikiquery import --help for more)\n`,
-    );
-    return 2;
+    return usageFailure(IMPORT_COMMAND, e);
   }
   const db = values.db as string;
   const quiet = values.quiet === true;

@@ -5,7 +5,7 @@
  * re-import (a replaced file, or a PostgreSQL database's new served import) is picked up by itself
  * (watchStoreLocation in src/store/open.ts).
  */
-import { formatHelp, parseCommand, parseNumber, parsePort, UsageError, type CommandSpec } from './args.js';
+import { formatHelp, parseCommand, parseNumber, parsePort, UsageError, usageFailure, type CommandSpec } from './args.js';
 import { createServer, type WikiServer } from '../http/server.js';
 import { raiseMallocThresholds } from '../http/malloc-thresholds.js';
 import { configureParserCache } from '../modules/page-renderer.js';
@@ -226,9 +226,7 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
       }
     }
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`wikiquery serve: ${e.message}\nusage: wikiquery ${SERVE_COMMAND.synopsis}\n(wikiquery serve --help for more)\n`);
-    return 2;
+    return usageFailure(SERVE_COMMAND, e);
   }
   const unsupported = unsupportedLocation(o.db);
   if (unsupported !== null) {
