@@ -72,11 +72,16 @@ function serializeInto(v: PhpValue, out: string[]): void {
   }
 }
 
+/** the text a writer of PHP's dumps (print_r, var_export, var_dump) makes of `v`, starting at `level` */
+function written(v: PhpValue, level: number, into: (v: PhpValue, level: number, out: string[]) => void): string {
+  const out: string[] = [];
+  into(v, level, out);
+  return out.join('');
+}
+
 /** print_r( $v, true ) */
 export function phpPrintR(v: PhpValue): string {
-  const out: string[] = [];
-  printRInto(v, 0, out);
-  return out.join('');
+  return written(v, 0, printRInto);
 }
 
 function printRInto(v: PhpValue, indent: number, out: string[]): void {
@@ -96,9 +101,7 @@ function printRInto(v: PhpValue, indent: number, out: string[]): void {
 
 /** var_export( $v, true ) */
 export function phpVarExport(v: PhpValue): string {
-  const out: string[] = [];
-  varExportInto(v, 1, out);
-  return out.join('');
+  return written(v, 1, varExportInto);
 }
 
 function exportString(s: string): string {
@@ -125,9 +128,7 @@ function varExportInto(v: PhpValue, level: number, out: string[]): void {
 
 /** var_dump( $v ), as ob_get_contents() catches it (no HTML: no xdebug) */
 export function phpVarDump(v: PhpValue): string {
-  const out: string[] = [];
-  varDumpInto(v, 1, out);
-  return out.join('');
+  return written(v, 1, varDumpInto);
 }
 
 function varDumpInto(v: PhpValue, level: number, out: string[]): void {
