@@ -71,12 +71,8 @@ export function describePostgresError(url: string, e: unknown): string {
   }
 }
 
-/**
- * Why an import cannot publish into the database (null: it can), found before the dump is read: the server
- * answers, the role can create the import's schema, and -- when an earlier import made the catalog --
- * switch the served import.
- */
-export async function postgresImportProblem(url: string): Promise<string | null> {
+/** `check` over one short-lived connection: what it finds, or why the server could not be asked */
+async function withProbe(url: string, check: (sql: ReturnType<typeof connect>) => Promise<string | null>): Promise<string | null> {
   let sql;
   try {
     sql = connect(url, { max: 1, connect_timeout: CONNECT_TIMEOUT_S });
@@ -84,6 +80,21 @@ export async function postgresImportProblem(url: string): Promise<string | null>
     return describePostgresError(url, e);
   }
   try {
+    return await check(sql);
+  } catch (e) {
+    return describePostgresError(url, e);
+  } finally {
+    await sql.end({ timeout: 5 }).catch(() => {});
+  }
+}
+
+/**
+ * Why an import cannot publish into the database (null: it can), found before the dump is read: the server
+ * answers, the role can create the import's schema, and -- when an earlier import made the catalog --
+ * switch the served import.
+ */
+export function postgresImportProblem(url: string): Promise<string | null> {
+  return withProbe(url, async (sql) => {
     const [rights] = await sql.unsafe(
       `SELECT current_user AS role, current_database() AS db, has_database_privilege(current_database(), 'CREATE') AS create_schema,
          EXISTS (${CATALOG_TABLE}) AS has_catalog`,
@@ -98,22 +109,12 @@ export async function postgresImportProblem(url: string): Promise<string | null>
         return `the role ${rights.role} may not switch the served import (the table wikiquery.served of an earlier import): import as the role that made it, or GRANT USAGE ON SCHEMA wikiquery and SELECT, INSERT, UPDATE ON wikiquery.served TO ${rights.role}`;
     }
     return null;
-  } catch (e) {
-    return describePostgresError(url, e);
-  } finally {
-    await sql.end({ timeout: 5 }).catch(() => {});
-  }
+  });
 }
 
 /** Why a server cannot serve the database (null: it can): it answers, and names an import the role may read. */
-export async function postgresServeProblem(url: string): Promise<string | null> {
-  let sql;
-  try {
-    sql = connect(url, { max: 1, connect_timeout: CONNECT_TIMEOUT_S });
-  } catch (e) {
-    return describePostgresError(url, e);
-  }
-  try {
+export function postgresServeProblem(url: string): Promise<string | null> {
+  return withProbe(url, async (sql) => {
     const [catalog] = await sql.unsafe(
       `SELECT current_user AS role, EXISTS (${CATALOG_TABLE}) AS present,
          EXISTS (${CATALOG_TABLE}) AND has_schema_privilege('wikiquery', 'USAGE') AND has_table_privilege('wikiquery.served', 'SELECT') AS readable`,
@@ -130,9 +131,5 @@ export async function postgresServeProblem(url: string): Promise<string | null> 
     if (!rights.read)
       return `the role ${rights.role} may not read the served import (schema ${served.schema}): serve as the importing role, or GRANT USAGE ON SCHEMA ${served.schema} and SELECT ON ALL TABLES IN SCHEMA ${served.schema} TO ${rights.role}`;
     return null;
-  } catch (e) {
-    return describePostgresError(url, e);
-  } finally {
-    await sql.end({ timeout: 5 }).catch(() => {});
-  }
+  });
 }
