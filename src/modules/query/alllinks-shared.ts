@@ -8,7 +8,7 @@
 import { continueParam, dirParam, limitParam, namespaceParam } from '../../api/param-presets.js';
 import type { ParamDecls, QueryModule, QueryModuleContext } from '../../api/types.js';
 import { intval } from '../../api/params.js';
-import type { TargetTable } from '../../store/relation-store.js';
+import type { AllLinksOptions, TargetTable } from '../../store/relation-store.js';
 import { continueParts, moduleFromSpec, type ModuleSpec, titlePartOrDie } from './shared.js';
 
 /** What one of the modules is: its name, prefix, table, namespace default and help. */
@@ -54,17 +54,9 @@ async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Promise<vo
   const { descending, contTitle, contFrom, from, to, prefix } = allLinksRange(ctx, ns, unique);
   const limit = p.limit as number;
   const list = ctx.generator ? null : ctx.result.queryList(s.name);
+  const range: AllLinksOptions = { table: s.table, ns, from, to, prefix, descending, limit: limit + 1 };
   if (unique) {
-    const titles = await ctx.store.relations.allLinkTitles({
-      table: s.table,
-      ns,
-      from,
-      to,
-      prefix,
-      descending,
-      limit: limit + 1,
-      continueAt: contTitle,
-    });
+    const titles = await ctx.store.relations.allLinkTitles(Object.assign(range, { continueAt: contTitle }));
     titles.forEach((title, i) => {
       if (i >= limit) return ctx.setContinue('continue', title);
       if (ctx.generator) ctx.generator.add({ ns, dbkey: title });
@@ -72,16 +64,9 @@ async function runAllLinks(ctx: QueryModuleContext, s: AllLinksSpec): Promise<vo
     });
     return;
   }
-  const rows = await ctx.store.relations.allLinks({
-    table: s.table,
-    ns,
-    from,
-    to,
-    prefix,
-    descending,
-    limit: limit + 1,
-    continueAt: contTitle !== undefined ? { title: contTitle, from: contFrom } : undefined,
-  });
+  const rows = await ctx.store.relations.allLinks(
+    Object.assign(range, { continueAt: contTitle !== undefined ? { title: contTitle, from: contFrom } : undefined }),
+  );
   rows.forEach((row, i) => {
     if (i >= limit) return ctx.setContinue('continue', `${row.title}|${row.from}`);
     if (ctx.generator) return ctx.generator.add({ pageid: row.from });
