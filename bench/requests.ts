@@ -51,6 +51,14 @@ export function requests(big: boolean, ask: AskValues, cont: ContinueValues): Be
     // search: a rare word, a word on nearly every page (BM25 over every match), phrases of both kinds
     { name: 'search (one word)', query: q({ action: 'query', list: 'search', srsearch: big ? 'бомка' : 'памʼятник' }) },
     { name: 'search (word on every page)', query: q({ action: 'query', list: 'search', srsearch: big ? 'поселення' : 'місто' }) },
+    // top-k retrieval: a word on a third of the pages, and two words rare, common and on every page
+    { name: 'search (common word)', query: q({ action: 'query', list: 'search', srsearch: big ? 'вигляд' : 'київ' }) },
+    { name: 'search (two rare words)', query: q({ action: 'query', list: 'search', srsearch: big ? 'бомка чосище' : 'стоїть памʼятник' }) },
+    { name: 'search (two common words)', query: q({ action: 'query', list: 'search', srsearch: big ? 'вигляд україна' : 'київ місто' }) },
+    {
+      name: 'search (two words on every page)',
+      query: q({ action: 'query', list: 'search', srsearch: big ? 'поселення громади' : 'у місті' }),
+    },
     { name: 'search (phrase)', query: q({ action: 'query', list: 'search', srsearch: big ? '"бомка чосище"' : '"стоїть памʼятник"' }) },
     {
       name: 'search (phrase on every page)',

@@ -9,7 +9,8 @@ import type { ParsedSearch } from '../wiki/search-query.js';
  * BM25 ranks at most this many matches, the first by page id (in both stores, so that they answer
  * alike): a word on most pages of a big wiki would otherwise be scored on every one of them per request.
  * Below it (nearly every query) the ranking is exact; above it, the best of the first RANK_CANDIDATES
- * matches are shown (totalhits stays exact).
+ * matches are shown (totalhits stays exact). SQLite's top-k path (sqlite/search-topk.ts) ranks the
+ * queries of plain words over all their matches instead.
  */
 export const RANK_CANDIDATES = 10000;
 

@@ -35,13 +35,18 @@ function ident(name: string): string {
   return `"${name}"`;
 }
 
+/** SQLite's top-k postings beside FTS5 (sqlite/search-postings.ts): the PostgreSQL search ranks with its own tables. */
+const SQLITE_SEARCH_TABLES = ['search_block', 'search_term', 'search_df'];
+
 /** Tables of the staging file that are copied: FTS5's index is SQLite's own (the PostgreSQL search reads its own tables). */
 function stagingTables(db: Database.Database): string[] {
   const rows = db
     .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
     .all() as Array<{ name: string; sql: string }>;
   const virtual = rows.filter((r) => /CREATE\s+VIRTUAL\s+TABLE/i.test(r.sql)).map((r) => r.name);
-  return rows.filter((r) => !virtual.includes(r.name) && !virtual.some((v) => r.name.startsWith(v + '_'))).map((r) => r.name);
+  return rows
+    .filter((r) => !virtual.includes(r.name) && !virtual.some((v) => r.name.startsWith(v + '_')) && !SQLITE_SEARCH_TABLES.includes(r.name))
+    .map((r) => r.name);
 }
 
 function columnsOf(db: Database.Database, table: string): Column[] {

@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 14; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped); 10: img_sha1 covers a duplicate's uploader and time; 11: revision texts under 4 KiB kept as they are (revision_text.rt_deflated); 12: image.img_dups, img_dup_count, img_page (a file's duplicates and description page, made at import); 13: the search index's lemma columns, search_title_lemma and search_vocab (Ukrainian morphology, suggestions); 14: SMW's usage statistics (smw_statistics, action=smwinfo)
+export const SCHEMA_VERSION = 15; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped); 10: img_sha1 covers a duplicate's uploader and time; 11: revision texts under 4 KiB kept as they are (revision_text.rt_deflated); 12: image.img_dups, img_dup_count, img_page (a file's duplicates and description page, made at import); 13: the search index's lemma columns, search_title_lemma and search_vocab (Ukrainian morphology, suggestions); 14: SMW's usage statistics (smw_statistics, action=smwinfo); 15: the top-k postings search_block, search_term, search_df
 
 /**
  * History: every revision of the dump (texts compressed apart from the metadata), the users the dump's
@@ -357,6 +357,16 @@ CREATE INDEX search_title_lemma_key ON search_title_lemma (stl_key, stl_page);
 -- the index's vocabulary: each term of the title, redirects and text columns with the number of pages
 -- holding it (summed over the columns), for srinfo=suggestion's "did you mean"
 CREATE TABLE search_vocab (sv_term TEXT PRIMARY KEY, sv_docs INTEGER NOT NULL) WITHOUT ROWID;
+-- top-k postings (search-postings.ts): each term of the six word columns with its pages in page id order,
+-- in blocks (per page: namespace, row length in tokens, the term's count per column); a term's directory
+-- of blocks with their spans and BM25 bounds; its pages per namespace and column set (BM25's IDF, totalhits)
+CREATE TABLE search_block (sb_id INTEGER PRIMARY KEY, sb_data BLOB NOT NULL);
+CREATE TABLE search_term (stt_term TEXT PRIMARY KEY, stt_dir BLOB NOT NULL);
+CREATE TABLE search_df (
+  sd_term TEXT NOT NULL, sd_ns INTEGER NOT NULL,
+  sd_trx INTEGER NOT NULL, sd_tr INTEGER NOT NULL, sd_x INTEGER NOT NULL, sd_l INTEGER NOT NULL, sd_ltr INTEGER NOT NULL, sd_lx INTEGER NOT NULL,
+  PRIMARY KEY (sd_term, sd_ns)
+) WITHOUT ROWID;
 
 -- the parser cache on disk (import --render, empty otherwise): a page's rendered output as the JSON of the
 -- renderer's result, for one revision and one options key; pc_version is the renderer version that made

@@ -17,6 +17,7 @@ import {
   type VocabularyTerm,
 } from '../search-store.js';
 import type { ParsedSearch, SearchTerm } from '../../wiki/search-query.js';
+import { SqliteTopK, topKEligible } from './search-topk.js';
 
 /**
  * BM25 column weights (ns, title, redirects, text, and the lemmas of title, redirects and text): a title
@@ -75,8 +76,11 @@ export class SqliteSearchStore implements SearchStore {
   private readonly vocab: Statement;
   private readonly foldedPrefix: Statement;
   private readonly lemmaPrefix: Statement;
+  private readonly topK: SqliteTopK | null;
 
-  constructor(db: Db) {
+  /** `topK` false: every query through FTS5's MATCH and bm25() (what the top-k path must answer alike) */
+  constructor(db: Db, opts: { topK?: boolean } = {}) {
+    this.topK = opts.topK === false ? null : new SqliteTopK(db);
     // The namespace filter is the page row's, not a phrase of the MATCH: bm25() reads the whole posting
     // list of every phrase of the query (for its IDF) on each request, and a namespace token is on nearly
     // every page (a million-entry list at 1M pages, ~20 ms). The ns column weighs 0.0, so that phrase
@@ -175,6 +179,8 @@ export class SqliteSearchStore implements SearchStore {
   }
 
   async fullText(req: FullTextSearch): Promise<FullTextResult> {
+    // plain words: their best pages from the top-k postings, without a walk of every match
+    if (this.topK !== null && topKEligible(req.query)) return this.topK.fullText(req);
     const words = compileWords(req.query, req.fields);
     const namespaces = [...new Set(req.namespaces.filter((n) => n >= 0))];
     if (words === null || namespaces.length === 0) return { hits: [], totalHits: req.countHits ? 0 : undefined };

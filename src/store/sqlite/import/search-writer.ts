@@ -10,6 +10,7 @@
 import type Database from 'better-sqlite3';
 import { nsToken } from '../search.js';
 import { RowBuffer } from './row-buffer.js';
+import { PostingsImport, rowPostings } from '../search-postings.js';
 import type { SearchImportWriter, SearchIndexResult, SearchRow } from '../../import-writer.js';
 
 export class SearchIndexWriter implements SearchImportWriter {
@@ -18,8 +19,11 @@ export class SearchIndexWriter implements SearchImportWriter {
   private queued: SearchRow[] = [];
   private pages = 0;
   private redirectTitles = 0;
+  private readonly postings: PostingsImport;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Database.Database) {
+    this.postings = new PostingsImport(db);
+  }
 
   begin(): void {
     this.ins = {
@@ -30,6 +34,7 @@ export class SearchIndexWriter implements SearchImportWriter {
       title: new RowBuffer(this.db, 'INSERT INTO search_title (st_key, st_ns, st_page) VALUES', 3),
       lemma: new RowBuffer(this.db, 'INSERT INTO search_title_lemma (stl_key, stl_page) VALUES', 2),
     };
+    this.postings.begin();
   }
 
   /**
@@ -62,7 +67,9 @@ export class SearchIndexWriter implements SearchImportWriter {
       ins.title.add(r.title, r.ns, r.id);
       for (const key of new Set(r.redirects)) if (key !== r.title) ins.title.add(key, r.ns, r.id);
       for (const key of r.lemmaKeys) ins.lemma.add(key, r.id);
+      this.postings.page(rowPostings(r, nsToken(r.ns)));
     }
+    this.postings.flush();
     for (const r of rows) {
       ins.index.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text, r.titleLemmas, r.redirectLemmas, r.textLemmas);
     }
@@ -71,6 +78,7 @@ export class SearchIndexWriter implements SearchImportWriter {
   /** the batch was rolled back: its pages are not written */
   discardQueued(): void {
     this.queued = [];
+    this.postings.discard();
   }
 
   finish(): SearchIndexResult {
@@ -78,6 +86,7 @@ export class SearchIndexWriter implements SearchImportWriter {
     this.ins?.title.flush();
     this.ins?.lemma.flush();
     this.ins = null;
+    this.postings.finish();
     // one b-tree per column instead of many segments: fewer seeks per query
     this.db.exec("INSERT INTO search_index (search_index) VALUES ('optimize')");
     // the vocabulary of the columns a reader's words are in (not ns, not the lemmas), in term order
@@ -104,6 +113,10 @@ export class SearchIndexWriter implements SearchImportWriter {
       'search_title_lemma',
       'search_title_lemma_key',
       'search_vocab',
+      'search_block',
+      'search_term',
+      'sqlite_autoindex_search_term_1',
+      'search_df',
     ];
     const index = names.reduce((n, name) => n + (size.get(name) as number), 0);
     const database = (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);

@@ -1,9 +1,10 @@
 /**
  * The search index on the live tables: a page's row removed (the contentless FTS5 table is given the row's
- * old folded texts again) and added, with its title keys, lemma keys and vocabulary counts.
+ * old folded texts again) and added, with its title keys, lemma keys, vocabulary counts and top-k postings.
  */
 import type Database from 'better-sqlite3';
 import { nsToken } from '../search.js';
+import { PostingsUpdate, rowPostings } from '../search-postings.js';
 import type { SearchRow } from '../../import-writer.js';
 import type { UpdateWriter } from '../../update-writer.js';
 
@@ -26,6 +27,7 @@ export function sqliteSearchUpdates(db: Database.Database): UpdateWriter['search
   // an index the import left empty (--no-search-index) stays so: a contentless row cannot be removed
   // unless it was written
   const indexed = db.prepare('SELECT EXISTS (SELECT 1 FROM search_title) OR NOT EXISTS (SELECT 1 FROM page)').pluck().get() === 1;
+  const postings = new PostingsUpdate(db);
   return {
     enabled: indexed,
     remove: (r: SearchRow) => {
@@ -36,11 +38,13 @@ export function sqliteSearchUpdates(db: Database.Database): UpdateWriter['search
         s.vocabTake.run(term);
         s.vocabDrop.run(term);
       }
+      postings.remove(rowPostings(r, nsToken(r.ns)));
     },
     add: (r: SearchRow) => {
       for (const key of titleKeys(r)) s.stInsert.run(key, r.ns, r.id);
       for (const key of r.lemmaKeys) s.stlInsert.run(key, r.id);
       for (const term of vocabularyOf(r)) s.vocabAdd.run(term);
+      postings.add(rowPostings(r, nsToken(r.ns)));
       s.ftsInsert.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text, r.titleLemmas, r.redirectLemmas, r.textLemmas);
     },
   };
