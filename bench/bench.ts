@@ -193,10 +193,21 @@ async function main(): Promise<void> {
       markdown: { type: 'boolean', default: false },
       // serve --upstream against this MediaWiki (bench/upstream-bench.ts)
       upstream: { type: 'string' },
+      // --upstream and --follow: the bot password's login name (the password in WIKIQUERY_PASSWORD)
       user: { type: 'string' },
-      interval: { type: 'string', default: '1' },
+      // --upstream: seconds (default 1); --follow: a list, each a follower (default 1,5)
+      interval: { type: 'string' },
       requests: { type: 'string', default: '500' },
       edits: { type: 'string', default: '20' },
+      // issue 30's lag: the upstream's api.php, edited at --rates while `follow --interval` and `serve` run
+      follow: { type: 'string' },
+      rates: { type: 'string', default: '1,5,20' },
+      'edit-pages': { type: 'string', default: '100' },
+      'cpu-prof': { type: 'boolean', default: false },
+      // issue 30's catch-up and template refresh (default --pages 100000)
+      'catch-up': { type: 'boolean', default: false },
+      changed: { type: 'string', default: '10000' },
+      'sampler-connections': { type: 'string', default: '2' },
     },
   });
   if (values.upstream !== undefined) {
@@ -207,7 +218,7 @@ async function main(): Promise<void> {
       api: values.upstream,
       user: values.user,
       password,
-      interval: Number(values.interval),
+      interval: Number(values.interval ?? '1'),
       requests: Number(values.requests),
       edits: Number(values.edits),
       port: Number(values.port),
@@ -215,6 +226,42 @@ async function main(): Promise<void> {
     return;
   }
   const pages = values.pages ? Number(values.pages) : 0;
+  if (values['catch-up']) {
+    const { catchUp } = await import('./catch-up.js');
+    await catchUp({
+      pages: pages || 100_000,
+      changed: Number(values.changed),
+      port: Number(values.port),
+      duration: Number(values.duration ?? '10'),
+      connections: Number(values['sampler-connections']),
+      markdown: values.markdown!,
+    });
+    return;
+  }
+  if (values.follow !== undefined) {
+    const password = process.env.WIKIQUERY_PASSWORD;
+    if (!values.user || !password)
+      throw new Error('--follow: --user NAME@APPID and the bot password in WIKIQUERY_PASSWORD (the run edits the wiki)');
+    const list = (v: string, name: string) => {
+      const out = v.split(',').map(Number);
+      if (out.some((x) => !(x > 0))) throw new Error(`--${name} ${v}: a list of positive numbers`);
+      return out;
+    };
+    const { followLag } = await import('./follow.js');
+    await followLag({
+      api: values.follow,
+      user: values.user,
+      password,
+      rates: list(values.rates!, 'rates'),
+      intervals: list(values.interval ?? '1,5', 'interval'),
+      duration: Number(values.duration ?? '20'),
+      port: Number(values.port),
+      pages: Number(values['edit-pages']),
+      nodeArgs: values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(root, '.bench', 'follow', 'prof')] : [],
+      markdown: values.markdown!,
+    });
+    return;
+  }
   if (values['db-file'] && values.db)
     throw new Error('--db-file and --db: the PostgreSQL import reads the dump of .bench/ (leave out --db-file)');
 

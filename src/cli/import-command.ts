@@ -186,7 +186,7 @@ async function runUpdate(dump: string, db: string, values: Record<string, unknow
     });
     process.stdout.write(
       `Updated ${s.pages} pages (${s.deleted} deleted), ${s.revisions} revisions, ${s.logItems} log items, ${s.files} files in ` +
-        `${s.batches} batches; ${s.refreshed} pages refreshed; ${s.seconds.toFixed(1)} s (${Math.round(s.pagesPerSecond)} pages/s)\n`,
+        `${s.batches} batches; ${s.refreshed} pages refreshed in ${s.refreshSeconds.toFixed(1)} s; ${s.seconds.toFixed(1)} s (${Math.round(s.pagesPerSecond)} pages/s)\n`,
     );
     return 0;
   } catch (e) {
