@@ -32,6 +32,14 @@
  *   npm run bench -- --pages 1000000 --seed-table --compare-pages 10000
  *   npm run bench -- --db-file /tmp/x/1m.sqlite --seed-table --compare-db-file /tmp/x/10k.sqlite
  *
+ * `--follow API_URL --user NAME` (password in WIKIQUERY_BENCH_PASSWORD; bench/follow.ts): issue 30's lag, a MediaWiki
+ * edited at `--rates` (default 1,5,20 edits/s, `--duration` 20 s each) while `follow --interval S` (each of
+ * `--interval`, default 1,5) and `serve` run on .bench/follow/wiki.sqlite: p50/p95/max from each edit's answer to
+ * wikiquery's first answer with it, and the processes' CPU seconds; `--cpu-prof` profiles the followers.
+ * `--catch-up [--pages 100000] [--changed 10000]` (bench/catch-up.ts): the importer's and `import --update`'s
+ * pages/s in one run, then a template that the changed pages transclude edited while the seed requests are
+ * sampled (`--duration` 10 s idle, `--sampler-connections` 2): the refresh's pages/s and each p99 against idle.
+ *
  * `--db-file PATH` (any mode but --db): serve that imported wiki instead of generating and importing one in
  * .bench/ (a 1,000,000-page import takes minutes). `serve` opens it read-only, so a shared file is safe.
  * Ports: the server on `--port` (default 8199), the bare server on the port below, a --compare wiki above.
