@@ -208,6 +208,19 @@ export async function readWindow(
   // a row of the overlap the follower has not applied came late: it is new
   const isNew = (c: RecentChangeItem) =>
     after(c.timestamp, c.rcid, from) || (c.timestamp >= overlapFrom && !recent.changes.has(c.rcid) && recent.changes.size > 0);
+  const logQuery = {
+    action: 'query',
+    list: 'logevents',
+    leprop: 'ids|title|type|user|userid|timestamp|comment|details',
+    ledir: 'newer',
+    lestart: start,
+    lelimit: 'max',
+  };
+  // the log's first answer is asked for at once, beside the recent changes': one round trip less per poll
+  const logAnswers = client.continued(logQuery);
+  const firstLogAnswer = logAnswers.next();
+  // read (and its failure seen) below, or dropped with the window: never an unhandled rejection
+  firstLogAnswer.catch(() => {});
   rows: for await (const answer of client.continued({
     action: 'query',
     list: 'recentchanges',
@@ -236,30 +249,32 @@ export async function readWindow(
   const last = lastRow !== undefined && after(lastRow.timestamp, lastRow.rcid, from) ? lastRow : undefined;
   const endTs = last ? last.timestamp : position.timestamp;
 
-  const logs: LogEvent[] = [];
-  for await (const answer of client.continued({
-    action: 'query',
-    list: 'logevents',
-    leprop: 'ids|title|type|user|userid|timestamp|comment|details',
-    ledir: 'newer',
-    lestart: start,
-    lelimit: 'max',
-  })) {
-    const rows = answer.query?.logevents;
-    if (!Array.isArray(rows)) throw new UpstreamError(`${client.api}: list=logevents answered without its list`);
-    let past = false;
-    for (const row of rows) {
-      const entry = readLogEvent(row);
-      if (entry.logId <= position.logid && !(entry.timestamp >= overlapFrom && recent.logs.size > 0 && !recent.logs.has(entry.logId)))
-        continue;
-      // a window cut short ends at its last change's second: entries after it come with the next window
-      if (!complete && entry.timestamp > endTs) {
-        past = true;
-        break;
+  const readLogs = async (answers: AsyncGenerator<ApiAnswer>, first: Promise<IteratorResult<ApiAnswer>>): Promise<LogEvent[]> => {
+    const logs: LogEvent[] = [];
+    for (let next = await first; !next.done; next = await answers.next()) {
+      const rows = next.value.query?.logevents;
+      if (!Array.isArray(rows)) throw new UpstreamError(`${client.api}: list=logevents answered without its list`);
+      for (const row of rows) {
+        const entry = readLogEvent(row);
+        if (entry.logId <= position.logid && !(entry.timestamp >= overlapFrom && recent.logs.size > 0 && !recent.logs.has(entry.logId)))
+          continue;
+        // a window cut short ends at its last change's second: entries after it come with the next window
+        if (!complete && entry.timestamp > endTs) {
+          await answers.return(undefined);
+          return logs;
+        }
+        logs.push(entry);
       }
-      logs.push(entry);
     }
-    if (past) break;
+    return logs;
+  };
+  let logs = await readLogs(logAnswers, firstLogAnswer);
+  // the log was read beside the recent changes, so an action between the two reads can have its row but not
+  // yet its entry: then the log is read again, after the rows, as it always is then
+  const read = new Set(logs.map((l) => l.logId));
+  if (changes.some((c) => c.logId !== undefined && c.logId > position.logid && !read.has(c.logId) && !recent.logs.has(c.logId))) {
+    const again = client.continued(logQuery);
+    logs = await readLogs(again, again.next());
   }
   logs.sort((a, b) => a.logId - b.logId);
   const end: UpstreamPosition = {

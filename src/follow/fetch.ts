@@ -64,6 +64,8 @@ export class PageFetcher {
   readonly pages = new Map<number, FetchedPage>();
   /** prefixed title → page id of the pages that exist */
   readonly byTitle = new Map<string, number>();
+  /** pages whose newest revision an answer gave (prop=info rides along with every revisions query) */
+  private readonly withInfo = new Set<number>();
 
   constructor(
     private readonly client: UpstreamClient,
@@ -84,7 +86,10 @@ export class PageFetcher {
       page.title = str(p.title);
     }
     this.byTitle.set(page.title, id);
-    if (num(p.lastrevid) > 0) page.lastRevId = num(p.lastrevid);
+    if (num(p.lastrevid) > 0) {
+      page.lastRevId = num(p.lastrevid);
+      this.withInfo.add(id);
+    }
     if (Array.isArray(p.revisions))
       for (const rev of p.revisions) {
         const r = readRevision(rev);
@@ -109,10 +114,13 @@ export class PageFetcher {
     return out;
   }
 
-  /** These revisions with their text (revisions deleted meanwhile are left out). */
+  /**
+   * These revisions with their text (revisions deleted meanwhile are left out), and their pages' newest
+   * revision (prop=info in the same request: a round trip less per batch).
+   */
   async revisions(revids: number[]): Promise<void> {
     for (const chunk of this.chunks([...new Set(revids)].sort((a, b) => a - b))) {
-      await this.each({ action: 'query', prop: 'revisions', revids: chunk.join('|'), rvprop: REVISION_PROPS, rvslots: 'main' });
+      await this.each({ action: 'query', prop: 'revisions|info', revids: chunk.join('|'), rvprop: REVISION_PROPS, rvslots: 'main' });
     }
   }
 
@@ -120,7 +128,7 @@ export class PageFetcher {
   async history(ref: { pageid: number } | { title: string }, since?: string): Promise<void> {
     const params: ApiParams = {
       action: 'query',
-      prop: 'revisions',
+      prop: 'revisions|info',
       rvprop: REVISION_PROPS,
       rvslots: 'main',
       rvdir: 'newer',
@@ -133,9 +141,14 @@ export class PageFetcher {
     await this.each(params);
   }
 
-  /** prop=info of pages by id and by title: their current title and newest revision; pages gone are left out. */
+  /**
+   * prop=info of pages by id and by title: their current title and newest revision; pages gone are left out.
+   * Pages whose info came with their revisions are not asked again; titles always are (a title may have
+   * changed hands since).
+   */
   async info(pageIds: number[], titles: string[]): Promise<void> {
-    for (const chunk of this.chunks([...new Set(pageIds)])) await this.each({ action: 'query', prop: 'info', pageids: chunk.join('|') });
+    const ids = [...new Set(pageIds)].filter((id) => !this.withInfo.has(id));
+    for (const chunk of this.chunks(ids)) await this.each({ action: 'query', prop: 'info', pageids: chunk.join('|') });
     for (const chunk of this.chunks([...new Set(titles)])) await this.each({ action: 'query', prop: 'info', titles: chunk.join('|') });
   }
 }

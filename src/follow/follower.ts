@@ -2,7 +2,7 @@
  * The follow loop: from the position stored in the database (or, for a database made by `import`, the
  * newest change its dump holds; for an empty one, the upstream's newest change once it is filled from the
  * API), read a window of changes, build its batch, apply it in one transaction through the incremental
- * updater, and go on; poll every `interval` once caught up. A failure before the transaction commits
+ * updater, and go on; poll every `interval` once a poll finds nothing new. A failure before the transaction commits
  * leaves the database as it was: the window is read again after a backoff. Killed at any moment, the
  * next run starts from the last committed batch's position.
  */
@@ -117,6 +117,7 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
   let changedSinceReports = false;
   for (let poll = 0; !signal.aborted && (opts.maxPolls === undefined || poll < opts.maxPolls); poll++) {
     let caughtUp = true;
+    let applied = false;
     let happened = poll === 0;
     const backlogBefore = status.backlog;
     try {
@@ -133,6 +134,7 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
         status.changesApplied += window.changes.length;
         status.batchesApplied++;
         happened = true;
+        applied = true;
         log(progressLine(window.changes.length, items, position, window.complete, Date.now() - started));
       }
       if (window.changes.length > 0) changedSinceReports = true;
@@ -167,7 +169,9 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
       }
     }
     if (failures > 0) await abortableSleep(Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(failures - 1, 6)), signal);
-    else if (caughtUp) await abortableSleep(opts.interval * 1000, signal);
+    // a poll that found changes is followed by another at once: on a wiki edited every second, waiting a
+    // whole interval after each batch would put the changes made meanwhile an interval and a batch behind
+    else if (caughtUp && !applied) await abortableSleep(opts.interval * 1000, signal);
   }
   return status;
 }
