@@ -128,8 +128,6 @@ export class PageAnalyzer {
   private readonly strip: StripOptions | null;
   private readonly wantsText: boolean;
   private readonly files = new Map<string, boolean>();
-  /** the lemmas of the tokens met so far (search rows) */
-  private readonly lemmas = new LemmaMemo();
 
   private constructor(
     private readonly source: ImportSource,
@@ -137,6 +135,8 @@ export class PageAnalyzer {
     private readonly interwiki: InterwikiMap,
     private readonly setup: AnalysisSetup,
     private readonly analyzers: Array<HookAnalyzer | null>,
+    /** the lemmas of the tokens met so far (search rows) */
+    private readonly lemmas: LemmaMemo,
   ) {
     this.tracking = trackingCategories(source, codec, setup.lang);
     this.expander = createExpander(source.pages, codec, {
@@ -150,12 +150,16 @@ export class PageAnalyzer {
     this.wantsText = setup.hookAnalyzers.some((m) => m === null);
   }
 
-  static async create(source: ImportSource, setup: AnalysisSetup, interwiki?: InterwikiMap): Promise<PageAnalyzer> {
+  /**
+   * `lemmas`: a memo shared with other analysers of the thread (the dictionary's answers never change, and
+   * an analyser made per batch would otherwise look every word up again)
+   */
+  static async create(source: ImportSource, setup: AnalysisSetup, interwiki?: InterwikiMap, lemmas?: LemmaMemo): Promise<PageAnalyzer> {
     const codec = TitleCodec.forSite(setup.siteName, setup.namespaces);
     const analyzers = await Promise.all(
       setup.hookAnalyzers.map(async (m) => (m === null ? null : ((await import(m)) as { analyzer: HookAnalyzer }).analyzer)),
     );
-    return new PageAnalyzer(source, codec, interwiki ?? loadInterwikiMap(setup.interwikiFile), setup, analyzers);
+    return new PageAnalyzer(source, codec, interwiki ?? loadInterwikiMap(setup.interwikiFile), setup, analyzers, lemmas ?? new LemmaMemo());
   }
 
   chunk(afterId: number, limit: number): PageResult[] {

@@ -28,6 +28,7 @@ import type { InterwikiMap } from '../wiki/interwiki.js';
 import type { Store } from '../store/import-writer.js';
 import type { UpdateWriter } from '../store/update-writer.js';
 import { openUpdateWriter } from '../store/open.js';
+import { LemmaMemo } from '../wiki/morphology.js';
 import { PageAnalyzer, type AnalysisSetup } from './analysis.js';
 import { loadInterwikiMap } from './interwiki-file.js';
 import type { InlineQueryEvaluator } from './link-pass.js';
@@ -98,6 +99,8 @@ class SqlUpdater implements Updater {
   private readonly knownLangs: Set<string>;
   /** for the old search rows: reads only what the stored state says (no expansion, so nothing cached) */
   private searcher!: PageAnalyzer;
+  /** the lemmas of the words met so far, shared by every analyser the updater makes */
+  private readonly lemmas = new LemmaMemo();
   private closed = false;
 
   constructor(
@@ -142,11 +145,11 @@ class SqlUpdater implements Updater {
     this.searcher = await this.analyzer();
   }
 
-  /** an analyser over the stored state: the declared property types as they are now, its caches empty */
+  /** an analyser over the stored state: the declared property types as they are now, its caches empty but the lemmas' */
   private analyzer(): Promise<PageAnalyzer> {
     const semantic = this.w.semantic;
     const setup = semantic !== null ? Object.assign({}, this.setup, { hookData: [semantic.declaredTypes()] }) : this.setup;
-    return PageAnalyzer.create(this.w, setup, this.interwiki);
+    return PageAnalyzer.create(this.w, setup, this.interwiki, this.lemmas);
   }
 
   /** the inline query evaluator over the batch's state (null: the links of query results are not recorded) */
