@@ -48,6 +48,8 @@ export interface RateFigures {
   /** seconds, sorted */
   lags: number[];
   editP50: number;
+  /** the upstream's answer time to a one-row list=recentchanges meanwhile (p50, seconds): a floor of each poll's */
+  readP50: number;
   followCpu: number;
   serveCpu: number;
   load: number;
@@ -72,6 +74,9 @@ export function quantile(sorted: number[], q: number): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** edits under way at most: more would only queue in the upstream's PHP workers, ahead of the follower's reads */
+const MAX_IN_FLIGHT = 8;
+
 /** `wikiquery follow` in its own process, its output in `log`. */
 function startFollower(api: string, db: string, interval: number, log: string, nodeArgs: string[]): ChildProcess {
   // the wiki is world-readable: the follower reads it anonymously (WIKIQUERY_PASSWORD, the editor's, would be its --password)
@@ -88,8 +93,8 @@ function startFollower(api: string, db: string, interval: number, log: string, n
 }
 
 /**
- * Edits at `rate` per second for `duration` seconds (each scheduled at its time, at most 32 under way: a slower
- * upstream lowers the achieved rate) while the pending pages are polled on wikiquery.
+ * Edits at `rate` per second for `duration` seconds (each scheduled at its time, at most MAX_IN_FLIGHT under way: a
+ * slower upstream lowers the achieved rate) while the pending pages are polled on wikiquery.
  */
 async function measureRate(
   editor: UpstreamEditor,
@@ -141,13 +146,29 @@ async function measureRate(
     }
   })();
 
+  // the upstream's read time meanwhile: each poll of the follower waits for two reads at least
+  const readTimes: number[] = [];
+  const reader = (async () => {
+    const url = `${editor.api}?action=query&list=recentchanges&rclimit=1&format=json`;
+    while (issuing) {
+      const t = performance.now();
+      try {
+        await (await fetch(url)).arrayBuffer();
+        readTimes.push((performance.now() - t) / 1000);
+      } catch {
+        /* counted as nothing */
+      }
+      await sleep(500);
+    }
+  })();
+
   const started = performance.now();
   let lastAnswer = started;
   const inFlight = new Set<Promise<void>>();
   for (let i = 0; i < n; i++) {
     const due = started + (i * 1000) / rate;
     if (due > performance.now()) await sleep(due - performance.now());
-    while (inFlight.size >= 32) await Promise.race(inFlight);
+    while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
     const title = `Wikiquery bench/${i % opts.pages}`;
     const text = `Правка ${i} серії ${opts.run} (${rate}/с).`;
     const sent = performance.now();
@@ -175,7 +196,9 @@ async function measureRate(
   const unseen = pending.length;
   pending.length = 0;
   await poller;
+  await reader;
   lags.sort((a, b) => a - b);
+  readTimes.sort((a, b) => a - b);
   editTimes.sort((a, b) => a - b);
   const edits = n - failures;
   return {
@@ -186,6 +209,7 @@ async function measureRate(
     wrongText,
     lags,
     editP50: quantile(editTimes, 0.5),
+    readP50: quantile(readTimes, 0.5),
     followCpu: cpuSeconds(opts.follower.pid) - cpu0[0],
     serveCpu: cpuSeconds(opts.server.pid) - cpu0[1],
     load,
@@ -260,6 +284,7 @@ export async function followLag(opts: LagOptions): Promise<void> {
             s(f.lags[f.lags.length - 1]),
             goal,
             s(f.editP50),
+            s(f.readP50),
             s(f.followCpu),
             s(f.serveCpu),
             f.load.toFixed(1),
@@ -284,6 +309,7 @@ export async function followLag(opts: LagOptions): Promise<void> {
       'lag max s',
       'p95 ≤ interval+1 s',
       'edit answer p50 s',
+      'read answer p50 s',
       'follow CPU s',
       'serve CPU s',
       'load',
