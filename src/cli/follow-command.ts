@@ -23,7 +23,7 @@ import { importHooks, importInlineQueries } from './import-command.js';
 export const FOLLOW_COMMAND: CommandSpec = {
   name: 'follow',
   synopsis:
-    'follow API_URL --db FILE|URL [--files DIR] [--interval S] [--since TIMESTAMP] [--reports-interval S] [--user NAME --password PASS] [--quiet]',
+    'follow API_URL --db FILE|URL [--staging FILE] [--files DIR] [--interval S] [--since TIMESTAMP] [--reports-interval S] [--user NAME --password PASS] [--quiet]',
   summary:
     'Follows a running MediaWiki (1.25 or newer) through its api.php: reads its recent changes and log, fetches the\n' +
     'changed pages with every revision, the uploaded files and new accounts, and applies each batch to the database in\n' +
@@ -31,6 +31,11 @@ export const FOLLOW_COMMAND: CommandSpec = {
     'is first filled from the API (every page with its history, the files, the log). Runs until SIGINT/SIGTERM.',
   options: {
     db: { type: 'string', value: 'FILE|URL', help: 'the database to keep current: an SQLite file or postgres://USER@HOST/DB' },
+    staging: {
+      type: 'string',
+      value: 'FILE',
+      help: 'PostgreSQL: the local SQLite replica of the database (kept by import --staging FILE, or made by the first fill): each batch is written to it, then copied into PostgreSQL in one transaction',
+    },
     files: {
       type: 'string',
       value: 'DIR',
@@ -102,6 +107,7 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
     return usageFailure(FOLLOW_COMMAND, e);
   }
   const db = values.db as string;
+  const staging = values.staging as string | undefined;
   const filesDir = values.files as string | undefined;
   const quiet = values.quiet === true;
   const log = (line: string) => {
@@ -137,6 +143,7 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
           lang: fill.site.lang,
           hooks: importHooks(),
           inlineQueries: importInlineQueries(),
+          staging,
           log,
         });
         progress(`filled: ${summary.pages} pages, ${summary.revisions} revisions, ${summary.files} files from ${client.api}`);
@@ -147,7 +154,7 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
       filledWith = fill.users;
     }
     if (controller.signal.aborted) return 0;
-    const opened = await openUpdater(db, { log, filesDir });
+    const opened = await openUpdater(db, { log, filesDir, staging });
     updater = opened;
     const writer = openFollowStatusWriter(db);
     statusWriter = writer;

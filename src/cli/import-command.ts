@@ -24,7 +24,7 @@ const MAX_IMPORT_WORKERS = 32;
 export const IMPORT_COMMAND: CommandSpec = {
   name: 'import',
   synopsis:
-    'import DUMP --db FILE [--update] [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--workers N] [--timings] [--quiet]',
+    'import DUMP --db FILE|URL [--update] [--staging FILE] [--files DIR] [--messages DIR]... [--interwiki FILE] [--lang CODE] [--no-search-index] [--render] [--workers N] [--timings] [--quiet]',
   summary:
     'Loads a MediaWiki XML export dump (plain, .gz or .bz2, recognised by content; - reads standard input) into a\n' +
     'new SQLite database and then replaces FILE atomically: a running `wikiquery serve` switches to it without\n' +
@@ -38,6 +38,11 @@ export const IMPORT_COMMAND: CommandSpec = {
     update: {
       type: 'boolean',
       help: 'apply a dump of changed pages (Special:Export of some pages, full history or current only) to the existing database FILE in place, batch by batch; pages the dump does not mention stay',
+    },
+    staging: {
+      type: 'string',
+      value: 'FILE',
+      help: 'PostgreSQL: the local SQLite replica of the database, kept at FILE by an import (the staging file it was built in) and written by --update (and follow) before each batch is copied into PostgreSQL',
     },
     files: { type: 'string', value: 'DIR', help: "the uploaded files: MediaWiki's images/ directory (or a files-manifest.jsonl)" },
     messages: {
@@ -151,6 +156,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv = 
       workers: values.workers === undefined ? undefined : Number(values.workers),
       render: values.render ? importRenderer() : undefined,
       timings: values.timings ? (lines) => process.stderr.write(lines.join('\n') + '\n') : undefined,
+      staging: values.staging as string | undefined,
       progress: !quiet && process.stdout.isTTY === true,
       log: (line) => {
         if (!quiet || line.startsWith('warning:')) process.stderr.write(line + '\n');
@@ -180,6 +186,7 @@ async function runUpdate(dump: string, db: string, values: Record<string, unknow
       filesDir: values.files as string | undefined,
       interwikiFile: values.interwiki as string | undefined,
       inlineQueries: importInlineQueries(),
+      staging: values.staging as string | undefined,
       log: (line) => {
         if (!quiet || line.startsWith('warning:')) process.stderr.write(line + '\n');
       },

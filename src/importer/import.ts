@@ -67,6 +67,8 @@ export interface ImportOptions {
   render?: PageRenderer;
   /** --timings: each step's wall and CPU seconds, as lines of a table, when the import is done */
   timings?: (lines: string[]) => void;
+  /** PostgreSQL: keep the staging file here, as the local replica `import --update` and `follow` write */
+  staging?: string;
 }
 
 export interface ImportSummary {
@@ -198,7 +200,7 @@ export async function importWiki(opts: ImportOptions): Promise<ImportSummary> {
   const step = (name: string) => timer.start(name);
   try {
     step('pass 1');
-    writer = openImportWriter(opts.db, { log });
+    writer = openImportWriter(opts.db, { log, staging: opts.staging });
     const w = writer;
 
     // ---- pass 1: siteinfo, pages

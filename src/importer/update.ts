@@ -56,6 +56,8 @@ export interface UpdaterOptions {
    * import): with it, the links of {{#ask:}} results are recorded as the import records them.
    */
   inlineQueries?: (reader: Store) => Promise<InlineQueryEvaluator>;
+  /** a PostgreSQL database's local replica (the staging file its import kept) */
+  staging?: string;
 }
 
 export interface Updater {
@@ -79,7 +81,7 @@ export interface Updater {
 const SEMANTIC_ANALYZER = new URL('./semantic-analysis.js', import.meta.url).href;
 
 export async function openUpdater(db: string, opts: UpdaterOptions = {}): Promise<Updater> {
-  const w = openUpdateWriter(db);
+  const w = await openUpdateWriter(db, { staging: opts.staging });
   try {
     const updater = new SqlUpdater(w, opts);
     await updater.init();
@@ -187,12 +189,12 @@ class SqlUpdater implements Updater {
     // analysis after the writes, over the state the batch leaves: a fresh analyser (its template cache empty)
     const analyzer = await this.analyzer();
     const w = this.w;
-    w.begin();
+    await w.begin();
     try {
       const run = new BatchRun(this.context, w, analyzer);
       for (const item of batch) run.item(item, facts.get(item));
       await run.finish();
-      w.commit();
+      await w.commit();
       const s = run.summary;
       s.seconds = (performance.now() - t0) / 1000;
       return s;
@@ -207,14 +209,14 @@ class SqlUpdater implements Updater {
     if (!Number.isInteger(limit) || limit <= 0) return 0;
     const analyzer = await this.analyzer();
     const w = this.w;
-    w.begin();
+    await w.begin();
     try {
       const ids = w.refreshQueue.take(limit);
       const run = new BatchRun(this.context, w, analyzer);
       for (const id of ids) run.relink(id);
       await run.finish();
       w.refreshQueue.done(ids);
-      w.commit();
+      await w.commit();
       return ids.length;
     } catch (e) {
       w.rollback();
@@ -225,12 +227,12 @@ class SqlUpdater implements Updater {
   async rebuildReports(): Promise<void> {
     this.live();
     const w = this.w;
-    w.begin();
+    await w.begin();
     try {
       w.rebuildReports();
       if (w.semantic !== null) rebuildCompletionAnswers(w.semantic);
       w.semantic?.refreshStatistics();
-      w.commit();
+      await w.commit();
     } catch (e) {
       w.rollback();
       throw e;

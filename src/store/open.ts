@@ -19,6 +19,8 @@ import { describePostgresError, postgresImportProblem, postgresServeProblem } fr
 import { redact } from './postgres/import-writer.js';
 import type { UpdateWriter } from './update-writer.js';
 import { openSqliteUpdateWriter } from './sqlite/update/writer.js';
+import { openPostgresUpdateWriter } from './postgres/update-writer.js';
+import { openPostgresFollowStatusWriter } from './postgres/follow-status-writer.js';
 
 // an import's revision texts can be encoded on the thread that reads the dump (every backend's import is
 // built in an SQLite file first)
@@ -104,19 +106,33 @@ export function importTargetProblem(location: string): string | null {
  * the target and renamed onto it by `finish()` (temporary files of killed imports are swept here).
  * PostgreSQL: built in a local staging file, then copied into a fresh schema and switched to.
  */
-export function openImportWriter(location: string, opts: { log: (line: string) => void }): ImportWriter {
+export function openImportWriter(location: string, opts: { log: (line: string) => void; staging?: string }): ImportWriter {
   const where = parseStoreLocation(location);
-  if (where.backend === 'postgres') return openPostgresImportWriter(where.url, opts);
+  if (where.backend === 'postgres') {
+    const problem = opts.staging === undefined ? null : sqliteImportTargetProblem(opts.staging);
+    if (problem !== null) throw new Error(`--staging ${opts.staging}: ${problem}`);
+    return openPostgresImportWriter(where.url, { log: opts.log, keepStaging: opts.staging });
+  }
+  if (opts.staging !== undefined) throw new Error('--staging goes with a PostgreSQL --db');
   return openSqliteImportWriter(where.path, opts);
 }
 
 /**
  * The incremental writer of a database an import made (`import --update`, `follow`): it changes the
- * served tables in place, one transaction per batch.
+ * served tables in place, one transaction per batch. PostgreSQL: through its local replica (`staging`,
+ * kept by `import --staging FILE`), each batch copied in one PostgreSQL transaction.
  */
-export function openUpdateWriter(location: string): UpdateWriter {
+export async function openUpdateWriter(location: string, opts: { staging?: string } = {}): Promise<UpdateWriter> {
   const where = parseStoreLocation(location);
-  if (where.backend === 'postgres') throw new Error(`--db ${location}: incremental updates are not implemented for PostgreSQL yet`);
+  if (where.backend === 'postgres') {
+    if (opts.staging === undefined)
+      throw new Error(
+        `--db ${printableLocation(location)}: updates of a PostgreSQL database are written to its local replica first: give it with --staging FILE (made by wikiquery import DUMP --db … --staging FILE)`,
+      );
+    const problem = databaseProblem(opts.staging);
+    if (problem !== null) throw new Error(`--staging ${opts.staging}: ${problem}`);
+    return openPostgresUpdateWriter(where.url, opts.staging);
+  }
   const problem = databaseProblem(where.path);
   if (problem !== null) throw new Error(`--db ${location}: ${problem}`);
   return openSqliteUpdateWriter(where.path);
@@ -151,6 +167,6 @@ export function watchStoreLocation(location: string, intervalMs: number, onRepla
 /** The follower's writer of its status (src/store/follow-status.ts) into the database at `location`. */
 export function openFollowStatusWriter(location: string): FollowStatusWriter {
   const where = parseStoreLocation(location);
-  if (where.backend === 'postgres') throw new Error(`--db ${location}: following into PostgreSQL is not implemented yet`);
+  if (where.backend === 'postgres') return openPostgresFollowStatusWriter(where.url);
   return openSqliteFollowStatusWriter(where.path);
 }

@@ -92,8 +92,9 @@ export interface RecentChangeRow {
 export interface UpdateWriter extends ImportSource {
   readonly location: string;
   site(): StoredSite;
-  begin(): void;
-  commit(): void;
+  /** a Promise where the batch is copied elsewhere too (PostgreSQL: src/store/postgres/replica.ts) */
+  begin(): void | Promise<void>;
+  commit(): void | Promise<void>;
   rollback(): void;
   close(): void;
 

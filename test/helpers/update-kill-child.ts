@@ -4,17 +4,17 @@
  * restarted follower does). Batch N creates PAGES pages titled `Пакет N/k` (ids and
  * revision ids of their own) and stores the position rcid N, so that a reader can tell which batches are in.
  *
- *   node update-kill-child.js DB PAGES
+ *   node update-kill-child.js DB PAGES [STAGING]
  */
 import { openUpdater } from '../../src/importer/update.js';
 import type { UpdateItem } from '../../src/importer/update-items.js';
 import type { DumpRevision } from '../../src/importer/dump-reader.js';
 
-const [db, pagesArg] = process.argv.slice(2);
+const [db, pagesArg, staging] = process.argv.slice(2);
 // `node --test dist/test/` runs every file below it, this one too: without arguments it has nothing to do
 if (db === undefined) process.exit(0);
 const pages = Number(pagesArg);
-const updater = await openUpdater(db, { log: () => {} });
+const updater = await openUpdater(db, { log: () => {}, staging });
 for (let n = (updater.position()?.rcid ?? 0) + 1; ; n++) {
   const batch: UpdateItem[] = [];
   for (let k = 0; k < pages; k++) {

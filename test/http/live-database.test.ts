@@ -2,7 +2,8 @@
  * Serving a database that is changed in place (a follower or `import --update` writing to an SQLite file
  * in WAL mode): each commit is seen by the next request without a restart, the response cache never
  * gives an answer from before it, and the follower's status written into meta is reported by /health and
- * /metrics and answers `maxlag` as 1.25's ApiMain::checkMaxLag does.
+ * /metrics and answers `maxlag` as 1.25's ApiMain::checkMaxLag does. On PostgreSQL the writes go into the
+ * served schema and are announced as the follower's copied batches are (src/store/postgres/replica.ts).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,6 +12,10 @@ import path from 'node:path';
 import { after, before, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { openFollowStatusWriter } from '../../src/store/open.js';
+import { connect } from '../../src/store/postgres/db.js';
+import { CHANGE_CHANNEL, listenForChanges } from '../../src/store/postgres/watch.js';
+import { importWiki } from '../../src/importer/import.js';
+import { freshPostgresDatabase } from '../helpers/test-db.js';
 import type { FollowStatusRecord } from '../../src/store/follow-status.js';
 import { demoDatabase, startDemoServer, type DemoServer } from '../helpers/demo-server.js';
 import { describeOrSkip } from '../helpers/skip.js';
@@ -35,24 +40,85 @@ function status(o: Partial<FollowStatusRecord>): FollowStatusRecord {
   );
 }
 
-describeOrSkip('a database changed while it is served', { skip: postgres ? 'changes in place are made to SQLite files' : false }, () => {
+/** Another process's writes to the served tables, each committed at once (positional `?` parameters). */
+interface Writer {
+  run(sql: string, ...params: unknown[]): Promise<void>;
+  get<T>(sql: string, ...params: unknown[]): Promise<T>;
+  close(): Promise<void>;
+}
+
+function sqliteWriter(db: string): Writer {
+  const conn = new Database(db);
+  conn.pragma('journal_mode = WAL');
+  conn.pragma('busy_timeout = 5000');
+  return {
+    run: async (sql, ...params) => void conn.prepare(sql).run(...params),
+    get: async <T>(sql: string, ...params: unknown[]) => conn.prepare(sql).get(...params) as T,
+    close: async () => void conn.close(),
+  };
+}
+
+/** into the served schema, each write announced on the channel the follower announces its batches on */
+async function postgresWriter(url: string): Promise<Writer> {
+  const sql = connect(url, { max: 1 });
+  const schema = (await sql.unsafe('SELECT schema_name FROM wikiquery.served'))[0].schema_name as string;
+  const numbered = (text: string) => {
+    let n = 0;
+    return text.replace(/\?/g, () => `$${++n}`);
+  };
+  await sql.unsafe(`SET search_path TO "${schema}"`);
+  const echo = await listenForChanges(url, schema);
+  return {
+    run: async (text, ...params) => {
+      const heard = echo.count;
+      await sql.begin(async (tx) => {
+        await tx.unsafe(numbered(text), params as never[]);
+        await tx.unsafe('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, schema]);
+      });
+      // as the follower does (replica.ts): its notice back, every serving node has been sent it
+      await echo.past(heard, 2000);
+    },
+    get: async <T>(text: string, ...params: unknown[]) => (await sql.unsafe(numbered(text), params as never[]))[0] as T,
+    close: async () => {
+      echo.close();
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+describeOrSkip('a database changed while it is served', { skip: false }, () => {
   let dir: string;
   let db: string;
   let server: DemoServer;
-  let writer: Database.Database;
+  let writer: Writer;
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-live-'));
-    db = path.join(dir, 'live.sqlite');
-    fs.copyFileSync((await demoDatabase()).db, db);
-    writer = new Database(db);
-    writer.pragma('journal_mode = WAL');
-    writer.pragma('busy_timeout = 5000');
+    const demo = await demoDatabase();
+    if (postgres) {
+      // a database of its own: the demo's is shared with the other test files
+      db = await freshPostgresDatabase('live');
+      const src = path.join(demo.dir, 'demo');
+      await importWiki({
+        dump: path.join(src, 'dump.xml'),
+        db,
+        filesDir: path.join(src, 'files'),
+        messageDirs: [path.join(src, 'messages')],
+        lang: 'uk',
+        workers: 1,
+        log: () => {},
+      });
+      writer = await postgresWriter(db);
+    } else {
+      db = path.join(dir, 'live.sqlite');
+      fs.copyFileSync(demo.db, db);
+      writer = sqliteWriter(db);
+    }
     server = await startDemoServer({ db });
   });
   after(async () => {
-    await server.close();
-    writer.close();
+    await server?.close();
+    await writer?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -61,15 +127,14 @@ describeOrSkip('a database changed while it is served', { skip: postgres ? 'chan
     const titles = async () => ((await server.get(params)).json.query.allpages as Array<{ title: string }>).map((p) => p.title);
     const before = await titles();
     assert.deepEqual(await titles(), before, 'the second answer is the cached first');
-    const row = writer.prepare('SELECT page_id, page_title FROM page WHERE page_namespace = 0 ORDER BY page_title LIMIT 1').get() as {
-      page_id: number;
-      page_title: string;
-    };
-    writer.prepare("UPDATE page SET page_title = 'Live_change_title' WHERE page_id = ?").run(row.page_id);
+    const row = await writer.get<{ page_id: number; page_title: string }>(
+      'SELECT page_id, page_title FROM page WHERE page_namespace = 0 ORDER BY page_title LIMIT 1',
+    );
+    await writer.run("UPDATE page SET page_title = 'Live_change_title' WHERE page_id = ?", row.page_id);
     const after1 = await titles();
     assert.ok(after1.includes('Live change title'), 'the renamed page is listed at once');
     assert.ok(!after1.includes(row.page_title.replace(/_/g, ' ')));
-    writer.prepare('UPDATE page SET page_title = ? WHERE page_id = ?').run(row.page_title, row.page_id);
+    await writer.run('UPDATE page SET page_title = ? WHERE page_id = ?', row.page_title, row.page_id);
     assert.deepEqual(await titles(), before);
   });
 
@@ -77,13 +142,14 @@ describeOrSkip('a database changed while it is served', { skip: postgres ? 'chan
     const sitename = async () => (await server.get({ action: 'query', meta: 'siteinfo' })).json.query.general.sitename as string;
     const generation = server.server.generation;
     const old = await sitename();
-    const siteinfo = JSON.parse(writer.prepare("SELECT value FROM meta WHERE key = 'siteinfo'").pluck().get() as string);
-    writer
-      .prepare("UPDATE meta SET value = ? WHERE key = 'siteinfo'")
-      .run(JSON.stringify(Object.assign({}, siteinfo, { sitename: 'Жива вікі' })));
+    const siteinfo = JSON.parse((await writer.get<{ value: string }>("SELECT value FROM meta WHERE key = 'siteinfo'")).value);
+    await writer.run(
+      "UPDATE meta SET value = ? WHERE key = 'siteinfo'",
+      JSON.stringify(Object.assign({}, siteinfo, { sitename: 'Жива вікі' })),
+    );
     assert.equal(await sitename(), 'Жива вікі');
     assert.ok(server.server.generation > generation);
-    writer.prepare("UPDATE meta SET value = ? WHERE key = 'siteinfo'").run(JSON.stringify(siteinfo));
+    await writer.run("UPDATE meta SET value = ? WHERE key = 'siteinfo'", JSON.stringify(siteinfo));
     assert.equal(await sitename(), old);
   });
 

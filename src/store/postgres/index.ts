@@ -7,6 +7,7 @@
 import type { Store } from '../store.js';
 import { PgDb, connect } from './db.js';
 import { servedImport } from './catalog.js';
+import { listenForChanges } from './watch.js';
 import { loadPostgresSiteStore } from './site.js';
 import { PostgresPageStore } from './pages.js';
 import { PostgresRelationStore } from './relations.js';
@@ -44,6 +45,11 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
     }
   }
   const db = new PgDb(readUrl, served.schema, { debug: opts.debug, max: opts.max });
+  // the batches `follow` and `import --update` write into the schema are announced on the primary
+  const changes = await listenForChanges(url, served.schema).catch(async (e: unknown) => {
+    await db.close();
+    throw e;
+  });
   try {
     const site = await loadPostgresSiteStore(db, (meta) => {
       const version = meta.get('schema_version');
@@ -75,12 +81,16 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
             [db.schema],
           )) ?? 0,
         ),
-      // the served schema is replaced whole (watched apart); nothing writes it in place yet
-      changeCounter: () => null,
+      // a re-import replaces the served schema whole (watched apart); batches change it in place
+      changeCounter: () => changes.count,
       liveMeta: (key) => db.value<string>('Store.liveMeta', 'SELECT value FROM meta WHERE key = $1', [key]),
-      close: () => void db.close(),
+      close: () => {
+        changes.close();
+        void db.close();
+      },
     };
   } catch (e) {
+    changes.close();
     await db.close();
     throw e;
   }

@@ -21,7 +21,7 @@ export interface PublishOptions {
   checkAbort?: () => void;
 }
 
-interface Column {
+export interface Column {
   name: string;
   type: string;
   notnull: boolean;
@@ -30,7 +30,7 @@ interface Column {
 
 const PG_TYPE: Record<string, string> = { INTEGER: 'bigint', TEXT: 'text COLLATE "C"', REAL: 'double precision', BLOB: 'bytea' };
 
-function ident(name: string): string {
+export function ident(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`unexpected identifier in the staging schema: ${name}`);
   return `"${name}"`;
 }
@@ -39,7 +39,7 @@ function ident(name: string): string {
 const SQLITE_SEARCH_TABLES = ['search_block', 'search_term', 'search_df'];
 
 /** Tables of the staging file that are copied: FTS5's index is SQLite's own (the PostgreSQL search reads its own tables). */
-function stagingTables(db: Database.Database): string[] {
+export function stagingTables(db: Database.Database): string[] {
   const rows = db
     .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
     .all() as Array<{ name: string; sql: string }>;
@@ -49,7 +49,7 @@ function stagingTables(db: Database.Database): string[] {
     .map((r) => r.name);
 }
 
-function columnsOf(db: Database.Database, table: string): Column[] {
+export function columnsOf(db: Database.Database, table: string): Column[] {
   return (db.pragma(`table_info(${ident(table)})`) as Array<{ name: string; type: string; notnull: number; pk: number }>).map((c) => ({
     name: c.name,
     type: c.type.toUpperCase(),
@@ -65,7 +65,7 @@ function pgType(table: string, c: Column): string {
 }
 
 /** One value in COPY's text format. */
-function copyValue(v: unknown): string {
+export function copyValue(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
   if (typeof v === 'number' || typeof v === 'bigint') return String(v);
   if (Buffer.isBuffer(v)) return '\\\\x' + v.toString('hex');
@@ -73,21 +73,31 @@ function copyValue(v: unknown): string {
 }
 
 async function copyTable(db: Database.Database, sql: Sql, schema: string, table: string, cols: Column[]): Promise<number> {
-  const stream = (await sql
-    .unsafe(`COPY ${schema}.${ident(table)} (${cols.map((c) => ident(c.name)).join(', ')}) FROM STDIN`)
-    .writable()) as Writable;
+  const rows = db
+    .prepare(`SELECT ${cols.map((c) => ident(c.name)).join(', ')} FROM ${ident(table)}`)
+    .raw()
+    .iterate() as IterableIterator<unknown[]>;
+  return copyInto(sql, `${schema}.${ident(table)}`, cols, rows);
+}
+
+/** Rows given in `columns`' order COPYed into `table` (quoted, schema-qualified), on a pool or in a transaction; how many. */
+export async function copyInto(
+  sql: Pick<Sql, 'unsafe'>,
+  table: string,
+  columns: ReadonlyArray<Column | string>,
+  rows: Iterable<unknown[]>,
+): Promise<number> {
+  const names = columns.map((c) => ident(typeof c === 'string' ? c : c.name)).join(', ');
+  const stream = (await sql.unsafe(`COPY ${table} (${names}) FROM STDIN`).writable()) as Writable;
   const finished = new Promise<void>((resolve, reject) => {
     stream.once('finish', resolve);
     stream.once('error', reject);
   });
-  let rows = 0;
+  let n = 0;
   let buf = '';
-  for (const row of db
-    .prepare(`SELECT ${cols.map((c) => ident(c.name)).join(', ')} FROM ${ident(table)}`)
-    .raw()
-    .iterate() as IterableIterator<unknown[]>) {
+  for (const row of rows) {
     buf += row.map(copyValue).join('\t') + '\n';
-    rows++;
+    n++;
     if (buf.length >= 1 << 20) {
       await writeToCopy(stream, buf);
       buf = '';
@@ -96,7 +106,7 @@ async function copyTable(db: Database.Database, sql: Sql, schema: string, table:
   if (buf) await writeToCopy(stream, buf);
   stream.end();
   await finished;
-  return rows;
+  return n;
 }
 
 /** `CREATE [UNIQUE] INDEX name ON table (…) [WHERE …]` of the staging file, for the new schema. */

@@ -92,6 +92,58 @@ function hasSearchIndex(db: Database.Database): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'search_index_docsize'").get() !== undefined;
 }
 
+/**
+ * The postings of an FTS5 index read through its fts5vocab `instance` table `vocab`: [term, page, the
+ * bitmask of its columns, its positions ascending], term by term, then page by page; each page's
+ * namespace (its `ns` token) goes into `nsOf`.
+ */
+export function* postingsOf(
+  db: Database.Database,
+  vocab: string,
+  nsOf: Map<number, number>,
+): Generator<[term: string, page: number, cols: number, pos: number[]]> {
+  let term: string | null = null;
+  let page = -1;
+  let cols = 0;
+  let pos: number[] = [];
+  // instance rows come term by term, then by document, column and offset
+  const rows = db.prepare(`SELECT term, doc, col, "offset" FROM ${vocab}`).raw().iterate() as IterableIterator<
+    [string, number, string, number]
+  >;
+  for (const [t, doc, colName, offset] of rows) {
+    const col = COLUMN[colName];
+    if (col === undefined) throw new Error(`search index: unexpected column ${colName}`);
+    if (col === 0) {
+      nsOf.set(doc, Number(t.slice(1)));
+      continue;
+    }
+    if (offset >= POS_COLUMN - 1) throw new Error(`search index: page ${doc} has a column of more than ${POS_COLUMN - 1} tokens`);
+    if (t !== term || doc !== page) {
+      if (term !== null && pos.length > 0) yield [term, page, cols, pos.sort((a, b) => a - b)];
+      term = t;
+      page = doc;
+      cols = 0;
+      pos = [];
+    }
+    cols |= 1 << col;
+    pos.push(col * POS_COLUMN + offset);
+  }
+  if (term !== null && pos.length > 0) yield [term, page, cols, pos.sort((a, b) => a - b)];
+}
+
+/** Each page of an FTS5 index with its namespace (from postingsOf's `nsOf`) and its length in tokens, by page id. */
+export function* docsOf(
+  db: Database.Database,
+  docsize: string,
+  nsOf: Map<number, number>,
+): Generator<[page: number, ns: number, len: number]> {
+  for (const [id, sz] of db.prepare(`SELECT id, sz FROM ${docsize} ORDER BY id`).raw().iterate() as IterableIterator<[number, Buffer]>) {
+    const ns = nsOf.get(id);
+    if (ns === undefined) throw new Error(`search index: page ${id} has no namespace token`);
+    yield [id, ns, docLength(sz)];
+  }
+}
+
 export async function buildSearchTables(ctx: SearchTablesContext): Promise<void> {
   const { staging: db, sql, schema } = ctx;
   const t0 = Date.now();
@@ -106,39 +158,10 @@ export async function buildSearchTables(ctx: SearchTablesContext): Promise<void>
     // the vocabulary table is a view of the index: temp, so the read-only staging file is not written
     db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.wq_search_vocab USING fts5vocab(main, search_index, instance)');
     const copy = await openCopy(ctx, 'search_posting', 'sp_term, sp_page, sp_cols, sp_pos');
-    let term: string | null = null;
-    let page = -1;
-    let cols = 0;
-    let pos: number[] = [];
-    const emit = async () => {
-      if (term === null || pos.length === 0) return;
-      pos.sort((a, b) => a - b);
+    for (const [term, page, cols, pos] of postingsOf(db, 'temp.wq_search_vocab', nsOf)) {
       postings++;
       await copy.put(`${copyText(term)}\t${page}\t${cols}\t{${pos.join(',')}}\n`);
-    };
-    // instance rows come term by term, then by document, column and offset
-    const rows = db.prepare('SELECT term, doc, col, "offset" FROM temp.wq_search_vocab').raw().iterate() as IterableIterator<
-      [string, number, string, number]
-    >;
-    for (const [t, doc, colName, offset] of rows) {
-      const col = COLUMN[colName];
-      if (col === undefined) throw new Error(`search index: unexpected column ${colName}`);
-      if (col === 0) {
-        nsOf.set(doc, Number(t.slice(1)));
-        continue;
-      }
-      if (offset >= POS_COLUMN - 1) throw new Error(`search index: page ${doc} has a column of more than ${POS_COLUMN - 1} tokens`);
-      if (t !== term || doc !== page) {
-        await emit();
-        term = t;
-        page = doc;
-        cols = 0;
-        pos = [];
-      }
-      cols |= 1 << col;
-      pos.push(col * POS_COLUMN + offset);
     }
-    await emit();
     await copy.end();
     db.exec('DROP TABLE temp.wq_search_vocab');
   }
@@ -146,12 +169,7 @@ export async function buildSearchTables(ctx: SearchTablesContext): Promise<void>
   let tokens = 0;
   if (hasSearchIndex(db)) {
     const copy = await openCopy(ctx, 'search_doc', 'sd_page, sd_ns, sd_len');
-    for (const [id, sz] of db.prepare('SELECT id, sz FROM search_index_docsize ORDER BY id').raw().iterate() as IterableIterator<
-      [number, Buffer]
-    >) {
-      const ns = nsOf.get(id);
-      if (ns === undefined) throw new Error(`search index: page ${id} has no namespace token`);
-      const len = docLength(sz);
+    for (const [id, ns, len] of docsOf(db, 'search_index_docsize', nsOf)) {
       rows++;
       tokens += len;
       await copy.put(`${id}\t${ns}\t${len}\n`);

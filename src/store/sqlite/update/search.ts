@@ -7,8 +7,10 @@ import { nsToken } from '../search.js';
 import { PostingsUpdate, rowPostings } from '../search-postings.js';
 import type { SearchRow } from '../../import-writer.js';
 import type { UpdateWriter } from '../../update-writer.js';
+import type { ChangeCapture } from './capture.js';
 
-export function sqliteSearchUpdates(db: Database.Database): UpdateWriter['search'] {
+/** `capture`: told each row written and removed (a replica's copy of the index is made from them) */
+export function sqliteSearchUpdates(db: Database.Database, capture?: ChangeCapture): UpdateWriter['search'] {
   const p = (sql: string) => db.prepare(sql);
   const s = {
     ftsDelete: p(
@@ -31,7 +33,8 @@ export function sqliteSearchUpdates(db: Database.Database): UpdateWriter['search
   return {
     enabled: indexed,
     remove: (r: SearchRow) => {
-      s.ftsDelete.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text, r.titleLemmas, r.redirectLemmas, r.textLemmas);
+      const columns = ftsColumns(r);
+      s.ftsDelete.run(r.id, ...columns);
       for (const key of titleKeys(r)) s.stDelete.run(key, r.ns, r.id);
       for (const key of r.lemmaKeys) s.stlDelete.run(key, r.id);
       for (const term of vocabularyOf(r)) {
@@ -39,15 +42,23 @@ export function sqliteSearchUpdates(db: Database.Database): UpdateWriter['search
         s.vocabDrop.run(term);
       }
       postings.remove(rowPostings(r, nsToken(r.ns)));
+      capture?.searchRow(r.id, columns, false);
     },
     add: (r: SearchRow) => {
       for (const key of titleKeys(r)) s.stInsert.run(key, r.ns, r.id);
       for (const key of r.lemmaKeys) s.stlInsert.run(key, r.id);
       for (const term of vocabularyOf(r)) s.vocabAdd.run(term);
       postings.add(rowPostings(r, nsToken(r.ns)));
-      s.ftsInsert.run(r.id, nsToken(r.ns), r.title, r.redirects.join(' '), r.text, r.titleLemmas, r.redirectLemmas, r.textLemmas);
+      const columns = ftsColumns(r);
+      s.ftsInsert.run(r.id, ...columns);
+      capture?.searchRow(r.id, columns, true);
     },
   };
+}
+
+/** an index row's values of search_index's columns (ns, title, redirects, text, and their lemmas) */
+function ftsColumns(r: SearchRow): [string, string, string, string, string, string, string] {
+  return [nsToken(r.ns), r.title, r.redirects.join(' '), r.text, r.titleLemmas, r.redirectLemmas, r.textLemmas];
 }
 
 /** the search_title keys of an index row: its title and the titles of the redirects to it */

@@ -20,12 +20,16 @@ import { sqliteCategoryUpdates, sqliteLinkUpdates } from './links.js';
 import { sqliteSearchUpdates } from './search.js';
 import { sqliteFileUpdates, sqliteMessageUpdates } from './files.js';
 import { SqliteSemanticUpdateWriter } from './semantic.js';
+import type { ChangeCapture } from './capture.js';
+
+export type { ChangeCapture } from './capture.js';
 
 /** the refresh queue (MediaWiki's refreshLinks jobs): made by the first update of an imported file */
 const QUEUE_SQL = 'CREATE TABLE IF NOT EXISTS refresh_queue (rq_page INTEGER PRIMARY KEY)';
 
-export function openSqliteUpdateWriter(file: string): UpdateWriter {
-  return new SqliteUpdateWriter(file);
+/** The writer of an SQLite file; with `capture`, of the local replica of another database. */
+export function openSqliteUpdateWriter(file: string, capture?: ChangeCapture): UpdateWriter {
+  return new SqliteUpdateWriter(file, capture);
 }
 
 class SqliteUpdateWriter implements UpdateWriter {
@@ -44,13 +48,17 @@ class SqliteUpdateWriter implements UpdateWriter {
   readonly refreshQueue: UpdateWriter['refreshQueue'];
   readonly semantic: SemanticUpdateWriter | null;
 
-  constructor(readonly location: string) {
+  constructor(
+    readonly location: string,
+    private readonly capture?: ChangeCapture,
+  ) {
     const db = (this.db = new Database(location, { fileMustExist: true, timeout: 60000 }));
     // readers keep their snapshot while a batch is written; a batch is durable when it has committed
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('cache_size = -65536');
     db.exec(QUEUE_SQL);
+    capture?.attach(db);
     const p = (sql: string) => db.prepare(sql);
     const s = (this.s = {
       newestRev: p('SELECT MAX(rev_timestamp) FROM revision').pluck(),
@@ -72,7 +80,7 @@ class SqliteUpdateWriter implements UpdateWriter {
     this.history = sqliteHistoryUpdates(db);
     this.links = sqliteLinkUpdates(db);
     this.categories = sqliteCategoryUpdates(db);
-    this.search = sqliteSearchUpdates(db);
+    this.search = sqliteSearchUpdates(db, capture);
     this.parserCache = { drop: (page) => void s.pcDrop.run(page) };
     this.files = sqliteFileUpdates(db);
     this.messages = sqliteMessageUpdates(db);
@@ -111,14 +119,21 @@ class SqliteUpdateWriter implements UpdateWriter {
     return { siteName: info.sitename, lang: (this.s.meta.get('lang') as string | undefined) ?? info.lang, namespaces };
   }
 
-  begin(): void {
+  begin(): void | Promise<void> {
+    if (this.capture === undefined) return this.beginNow();
+    return this.capture.beforeBegin().then(() => this.beginNow());
+  }
+
+  private beginNow(): void {
     this.pageUpdates.forgetUploads();
     this.db.exec('BEGIN IMMEDIATE');
   }
 
-  commit(): void {
+  commit(): void | Promise<void> {
+    this.capture?.beforeCommit();
     this.db.exec('COMMIT');
     this.pageUpdates.forgetUploads();
+    return this.capture?.afterCommit();
   }
 
   rollback(): void {
@@ -131,6 +146,7 @@ class SqliteUpdateWriter implements UpdateWriter {
       this.rollback();
       this.db.close();
     }
+    this.capture?.close();
   }
 
   position(): StoredPosition | null {
