@@ -45,11 +45,10 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
     }
   }
   const db = new PgDb(readUrl, served.schema, { debug: opts.debug, max: opts.max });
-  // the batches `follow` and `import --update` write into the schema are announced on the primary
-  const changes = await listenForChanges(url, served.schema).catch(async (e: unknown) => {
-    await db.close();
-    throw e;
-  });
+  // the batches `follow` and `import --update` write into the schema are announced on the primary; a hot
+  // standby given as --db cannot LISTEN (PostgreSQL refuses it during recovery): it is served as before, its
+  // re-imports watched, its batches not seen until it is reopened
+  const changes = await listenForChanges(url, served.schema).catch(() => null);
   try {
     const site = await loadPostgresSiteStore(db, (meta) => {
       const version = meta.get('schema_version');
@@ -82,15 +81,15 @@ export async function openPostgresStore(url: string, opts: PostgresOpenOptions =
           )) ?? 0,
         ),
       // a re-import replaces the served schema whole (watched apart); batches change it in place
-      changeCounter: () => changes.count,
+      changeCounter: changes === null ? () => null : () => changes.count,
       liveMeta: (key) => db.value<string>('Store.liveMeta', 'SELECT value FROM meta WHERE key = $1', [key]),
       close: () => {
-        changes.close();
+        changes?.close();
         void db.close();
       },
     };
   } catch (e) {
-    changes.close();
+    changes?.close();
     await db.close();
     throw e;
   }
