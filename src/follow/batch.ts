@@ -186,6 +186,7 @@ function logItem(log: LogEvent): UpdateItem {
       logtitle: log.title,
       params: logParamsToRaw(log.type, log.action, log.params),
       deleted: 0,
+      page: log.pageId,
     },
   };
 }

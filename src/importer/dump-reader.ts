@@ -88,6 +88,8 @@ export interface DumpLogItem {
   params: string;
   /** LogPage::DELETED_* bits from the deleted="deleted" attributes */
   deleted: number;
+  /** the page id the upstream's log names (log_page, read by follow from list=logevents; a dump has none) */
+  page?: number;
 }
 
 /** The page a revision belongs to, as far as the dump said before the revision. */

@@ -252,6 +252,7 @@ export class PageWriter {
       comment: l.comment,
       params: l.params,
       deleted: l.deleted,
+      page: l.page,
     });
   }
 

@@ -116,6 +116,8 @@ export interface LogInput {
   comment: string;
   params: string;
   deleted: number;
+  /** log_page as the upstream's log gives it (follow); absent: the page at the title when it is written */
+  page?: number;
 }
 
 /** an image row as the import writes it: the stored columns of FileRow, the SHA-1 in both forms, the uploader and path */

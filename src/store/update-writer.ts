@@ -130,6 +130,8 @@ export interface UpdateWriter extends ImportSource {
     writeLog(l: LogInput): boolean;
     /** the page's revisions and texts removed (a deletion); their authors' edit counts lowered */
     removeRevisionsOf(page: number): void;
+    /** a deleted page's rows of recentchanges removed, its log's kept (1.25's LinksDeletionUpdate) */
+    removeRecentChangesOf(page: { id: number; ns: number; dbkey: string }): void;
     /** users and contributors for the page's revisions from `fromRevId` on (just written) */
     creditRevisions(page: number, revIds: readonly number[]): void;
     /** the recent-change rows of revisions just written (rebuildrecentchanges.php's rows) */
@@ -150,6 +152,8 @@ export interface UpdateWriter extends ImportSource {
     /** the categories the page is in now */
     categoriesOf(page: number): Array<{ category: string; type: CategoryLinkRow['type'] }>;
     hasPageLinks(page: number): boolean;
+    /** whether page `from` links to `to` (pagelinks) */
+    linksTo(from: number, to: TitleRef): boolean;
   };
   /** category counts moved by (category, kind, ±1); rows made for and removed from categories as recountCategories leaves them */
   categories: {
@@ -186,6 +190,8 @@ export interface UpdateWriter extends ImportSource {
     enqueueTranscluders(t: TitleRef): number;
     /** every page that embeds file `name` (imagelinks), queued */
     enqueueFileUsers(name: string): number;
+    /** every page that links to `t` (pagelinks: its links, and the titles it tests with {{#ifexist:}}), queued */
+    enqueueLinkers(t: TitleRef): number;
     enqueue(page: number): void;
     take(limit: number): number[];
     done(pages: readonly number[]): void;
@@ -217,8 +223,20 @@ export interface SemanticUpdateWriter {
   addValue(...value: SemanticValue): void;
   /** subjects for the pages the page's values name and the categories of its _INST/_SUBC values */
   valueSubjects(t: TitleRef): void;
-  /** pages whose text runs an inline query (they have _ASK values) */
-  pagesWithQueries(): TitleRef[];
+  /**
+   * the subjects that values of pages cleared since the last call named, dropped when no value names them any
+   * more and they have no values of their own (as a fresh import would not have made them)
+   */
+  dropUnusedSubjects(): void;
+  /** the conditions (_ASKST) of every inline query, with the page that runs it */
+  queryConditions(): Array<{ ns: number; dbkey: string; conditions: string }>;
+  /** a concept's stored query (_CONC of Concept:dbkey) */
+  conceptConditions(dbkey: string): string | undefined;
+  /**
+   * the page's values (its own and its subobjects'), each as one string `property key \t value`, for telling
+   * what an edit changed; a category is `_INST \t` its DB key
+   */
+  valuesOf(t: TitleRef): string[];
   /** pages that have values of a property */
   pagesUsing(property: number): TitleRef[];
   /** a value the autocompletion of `source` (a property id, or -1 - namespace) offers, added to its index when new */

@@ -19,6 +19,7 @@ import { mediaType, type FileFacts } from '../files.js';
 import type { UpdateItem, UpstreamPosition } from '../update-items.js';
 import type { DumpLogItem, DumpUpload } from '../dump-reader.js';
 import { SemanticPages } from './semantic.js';
+import { queryDependencies, SemanticChanges, type QueryDependencies } from '../../semantic/query-dependencies.js';
 
 /** what one batch wrote */
 export interface ApplySummary {
@@ -199,9 +200,9 @@ export class BatchRun {
     if (old !== undefined) {
       this.detach(old);
       w.pages.remove(old.id);
-      if (old.ns !== row.ns || old.dbkey !== row.dbkey) this.titleCompletion(old, false);
+      if (old.ns !== row.ns || old.dbkey !== row.dbkey) this.titleCameOrWent(old, false);
     }
-    if (old === undefined || old.ns !== row.ns || old.dbkey !== row.dbkey) this.titleCompletion(row, true);
+    if (old === undefined || old.ns !== row.ns || old.dbkey !== row.dbkey) this.titleCameOrWent(row, true);
     // the page it redirects to gets this title among its redirect titles
     const target = prepared.target;
     if (target !== null && target.interwiki === '') this.touchSearchOf(target);
@@ -234,12 +235,16 @@ export class BatchRun {
     this.summary.deleted++;
   }
 
-  /** A page removed with everything derived from it (a deletion; a page whose title another took). */
+  /**
+   * A page removed with everything derived from it (a deletion; a page whose title another took, as a move
+   * over a redirect deletes it): its recent changes too, but those of its log (LinksDeletionUpdate).
+   */
   private remove(old: StoredPage): void {
     this.detach(old);
     this.w.pages.remove(old.id);
-    this.titleCompletion(old, false);
+    this.titleCameOrWent(old, false);
     this.w.history.removeRevisionsOf(old.id);
+    this.w.history.removeRecentChangesOf(old);
     this.newRevisions.delete(old.id);
     this.toAnalyse.delete(old.id);
   }
@@ -287,7 +292,10 @@ export class BatchRun {
     this.toAnalyse.add(id);
   }
 
-  private semanticChanged = false;
+  /** what the batch's pages changed of the semantic data, as inline queries see it */
+  private readonly semanticChanges = new SemanticChanges();
+  /** the values of each page whose semantic data the batch cleared, as they were before (`ns:dbkey`) */
+  private readonly valuesBefore = new Map<string, { ns: number; dbkey: string; values: string[] }>();
 
   /** the completion values the batch's pages had (removed at the end unless some subject still has them) */
   private readonly completionGone: Array<[number, string]> = [];
@@ -295,13 +303,22 @@ export class BatchRun {
   private clearSemantic(t: TitleRef): void {
     const semantic = this.w.semantic;
     if (semantic === null) return;
+    const key = `${t.ns}:${t.dbkey}`;
+    if (!this.valuesBefore.has(key)) this.valuesBefore.set(key, { ns: t.ns, dbkey: t.dbkey, values: semantic.valuesOf(t) });
     for (const v of semantic.completionValuesOf(t)) this.completionGone.push(v);
     semantic.clearPage(t);
-    this.semanticChanged = true;
   }
 
-  /** page titles are the autocompletion values of their namespace's source */
-  private titleCompletion(t: TitleRef, present: boolean): void {
+  /**
+   * A title that came (a page created, moved or undeleted there) or went: the pages that link to it are
+   * queued -- their links change colour, and what {{#ifexist:}} tested, which MediaWiki records as a link,
+   * may be otherwise (WikiPage::onArticleCreate/onArticleDelete invalidate them by pagelinks; a fresh
+   * parse is what a fresh import has) -- and inline queries of its namespace see it. Page titles are the
+   * autocompletion values of their namespace's source.
+   */
+  private titleCameOrWent(t: TitleRef, present: boolean): void {
+    this.summary.queued += this.w.refreshQueue.enqueueLinkers(t);
+    this.semanticChanges.title(t.ns, t.dbkey);
     const semantic = this.w.semantic;
     if (semantic === null) return;
     if (present) semantic.addCompletionValue(-1 - t.ns, t.dbkey);
@@ -384,24 +401,15 @@ export class BatchRun {
         }
         if (r.search) searchRows.set(page.id, r.search);
         w.parserCache.drop(page.id);
-        if (semantic !== null && r.hooks[0] != null) {
-          semantic.page(page, r.hooks[0] as SemanticOps);
-          this.semanticChanged = true;
-        }
+        if (semantic !== null && r.hooks[0] != null) semantic.page(page, r.hooks[0] as SemanticOps);
         if (r.inlineQueries) withQueries.push(page);
       }
     }
+    w.semantic?.dropUnusedSubjects();
     // pages re-analysed here need no refresh of their own
     w.refreshQueue.done(ids);
     for (const [source, value] of this.completionGone) w.semantic?.removeCompletionValue(source, value, false);
-    // pages whose inline queries may answer otherwise now (SMW re-evaluates them when a property they read changes)
-    if (semantic !== null && this.semanticChanged) {
-      const analysed = new Set(ids);
-      for (const t of semantic.pagesWithQueries()) {
-        const p = w.pages.byTitle(t);
-        if (p !== undefined && !analysed.has(p.id)) w.refreshQueue.enqueue(p.id);
-      }
-    }
+    if (w.semantic !== null) this.queueQueries(w.semantic, ids);
     for (const id of [...this.searchTouched].sort((a, b) => a - b)) {
       let row = searchRows.get(id);
       if (row === undefined) {
@@ -455,6 +463,47 @@ export class BatchRun {
     if (this.recentChangesGiven || this.newRevisions.size > 0 || this.newLogs.length > 0) w.history.trimRecentChanges();
     w.writeStatistics(this.stats);
     if (this.position !== null) w.setPosition(this.position);
+  }
+
+  /**
+   * The pages whose inline queries may answer otherwise now, queued, as SMW's query dependencies queue
+   * them: a query whose conditions name a property whose values changed, a category a page entered or
+   * left, a namespace where a page came, went or changed, a page that changed; or whose results link to
+   * a page whose values changed (its printouts). The pages analysed in this batch need none.
+   */
+  private queueQueries(semantic: NonNullable<UpdateWriter['semantic']>, analysedIds: readonly number[]): void {
+    const w = this.w;
+    const changes = this.semanticChanges;
+    for (const id of analysedIds) {
+      const page = w.page(id);
+      if (page === undefined) continue;
+      const key = `${page.ns}:${page.dbkey}`;
+      changes.values(page.ns, page.dbkey, this.valuesBefore.get(key)?.values ?? [], semantic.valuesOf(page));
+      this.valuesBefore.delete(key);
+    }
+    // pages cleared and not written again (deleted, or moved away from the title)
+    for (const gone of this.valuesBefore.values()) changes.values(gone.ns, gone.dbkey, gone.values, semantic.valuesOf(gone));
+    if (changes.empty) return;
+    const analysed = new Set(analysedIds);
+    const queued = new Set<number>();
+    const changedPages: TitleRef[] = [];
+    for (const key of changes.pages) {
+      const colon = key.indexOf(':');
+      changedPages.push({ ns: Number(key.slice(0, colon)), dbkey: key.slice(colon + 1) });
+    }
+    const deps = new Map<string, QueryDependencies>();
+    const concept = (dbkey: string) => semantic.conceptConditions(dbkey);
+    for (const q of semantic.queryConditions()) {
+      const page = w.pages.byTitle(q);
+      if (page === undefined || analysed.has(page.id) || queued.has(page.id)) continue;
+      let d = deps.get(q.conditions);
+      if (d === undefined) deps.set(q.conditions, (d = queryDependencies(q.conditions, this.ctx.codec, concept)));
+      if (changes.reaches(d) || changedPages.some((t) => w.links.linksTo(page.id, t))) {
+        w.refreshQueue.enqueue(page.id);
+        queued.add(page.id);
+      }
+    }
+    this.summary.queued += queued.size;
   }
 
   /** every page that has values of the property (its type changed: their values are typed again) */

@@ -55,10 +55,6 @@ export class SemanticPages {
     });
     w.valueSubjects(page);
   }
-
-  pagesWithQueries(): TitleRef[] {
-    return this.w.pagesWithQueries();
-  }
 }
 
 /** word rows read per statement while a source's precomputed answers are made */

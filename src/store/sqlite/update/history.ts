@@ -10,8 +10,14 @@ import { SQLITE_DIALECT } from '../../sql/dialect.js';
 import type { LogInput, RevisionInput } from '../../import-writer.js';
 import type { RecentChangeRow, UpdateWriter } from '../../update-writer.js';
 
+const RC_INDEXES_SQL = `CREATE INDEX IF NOT EXISTS rc_namespace_title ON recentchanges (rc_namespace, rc_title);
+CREATE INDEX IF NOT EXISTS rc_cur_id ON recentchanges (rc_cur_id);`;
+
 export function sqliteHistoryUpdates(db: Database.Database): UpdateWriter['history'] {
   const hw = new HistoryWriter(db);
+  // a deletion removes the page's rows by title and by page id, as MediaWiki's rc_namespace_title and
+  // rc_cur_id indexes serve it: made by the first update of an imported file
+  db.exec(RC_INDEXES_SQL);
   const p = (sql: string) => db.prepare(sql);
   const s = {
     hasRev: p('SELECT 1 FROM revision WHERE rev_id = ?').pluck(),
@@ -41,6 +47,11 @@ export function sqliteHistoryUpdates(db: Database.Database): UpdateWriter['histo
     logPage: p(
       'UPDATE logging SET log_page = COALESCE((SELECT page_id FROM page WHERE page_namespace = ? AND page_title = ?), 0) WHERE log_id = ?',
     ),
+    logPageOf: p('UPDATE logging SET log_page = ? WHERE log_id = ?'),
+    delRcOfTitle: p(
+      `DELETE FROM recentchanges INDEXED BY rc_namespace_title WHERE rc_namespace = ? AND rc_title = ? AND rc_type <> ${recentChangeType('log')}`,
+    ),
+    delRcOfPage: p(`DELETE FROM recentchanges INDEXED BY rc_cur_id WHERE rc_cur_id = ? AND rc_type <> ${recentChangeType('log')}`),
     rc: p(
       `INSERT OR REPLACE INTO recentchanges (rc_id, rc_timestamp, rc_type, rc_namespace, rc_title, rc_cur_id, rc_this_oldid, rc_last_oldid,
          rc_user, rc_user_text, rc_comment, rc_minor, rc_bot, rc_old_len, rc_new_len, rc_deleted, rc_logid, rc_log_type,
@@ -61,7 +72,8 @@ export function sqliteHistoryUpdates(db: Database.Database): UpdateWriter['histo
       const before = hw.logItems;
       hw.writeLog(l);
       if (hw.logItems === before) return false;
-      s.logPage.run(l.ns, l.dbkey, l.id);
+      if (l.page !== undefined) s.logPageOf.run(l.page, l.id);
+      else s.logPage.run(l.ns, l.dbkey, l.id);
       return true;
     },
     removeRevisionsOf: (page) => {
@@ -74,6 +86,10 @@ export function sqliteHistoryUpdates(db: Database.Database): UpdateWriter['histo
       for (const [user, n] of edits) s.userEdits.run(-n, user);
       s.delContributors.run(page);
       s.delAnon.run(page);
+    },
+    removeRecentChangesOf: (page) => {
+      s.delRcOfTitle.run(page.ns, page.dbkey);
+      s.delRcOfPage.run(page.id);
     },
     creditRevisions: (page, revIds) => {
       for (const id of revIds) {

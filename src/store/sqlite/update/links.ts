@@ -39,6 +39,7 @@ export function sqliteLinkUpdates(db: Database.Database): UpdateWriter['links'] 
     insIwl: p('INSERT OR IGNORE INTO iwlinks (iwl_from, iwl_prefix, iwl_title) VALUES (?, ?, ?)'),
     insPp: p('INSERT OR REPLACE INTO page_props (pp_page, pp_propname, pp_value) VALUES (?, ?, ?)'),
     hasPl: p('SELECT 1 FROM pagelinks INDEXED BY pl_from WHERE pl_from = ? LIMIT 1').pluck(),
+    linksTo: p('SELECT 1 FROM pagelinks INDEXED BY pl_from WHERE pl_from = ? AND pl_namespace = ? AND pl_title = ?').pluck(),
   };
   const rows: PageLinkRows = {
     pageLink: (from, fromNs, to) => void s.insPl.run(from, to.ns, to.dbkey, fromNs),
@@ -67,6 +68,7 @@ export function sqliteLinkUpdates(db: Database.Database): UpdateWriter['links'] 
     rows,
     categoriesOf: (page) => categoriesOf.all(page) as Array<{ category: string; type: Kind }>,
     hasPageLinks: (page) => s.hasPl.get(page) !== undefined,
+    linksTo: (from, to) => s.linksTo.get(from, to.ns, to.dbkey) !== undefined,
   };
 }
 

@@ -57,10 +57,24 @@ export class SqliteSemanticUpdateWriter implements SemanticUpdateWriter {
            WHERE sv_subject IN (SELECT ss_id FROM smw_subject WHERE ss_namespace = ? AND ss_title = ?)
              AND sv_property IN (SELECT sp_id FROM smw_property WHERE sp_key IN ('_INST', '_SUBC')))`,
       ),
-      withQueries: p(
-        `SELECT DISTINCT ss_namespace AS ns, ss_title AS dbkey FROM smw_value INDEXED BY smw_value_item JOIN smw_subject ON ss_id = sv_subject
-         WHERE sv_property = (SELECT sp_id FROM smw_property WHERE sp_key = '_ASK') AND sv_item IS NOT NULL`,
+      namedBy: p(
+        `SELECT sv_ns, sv_key FROM smw_value WHERE sv_subject = @id AND sv_ns IS NOT NULL
+         UNION SELECT 14, substr(sv_item, 1, instr(sv_item, '#') - 1) FROM smw_value
+           WHERE sv_subject = @id AND sv_property IN (SELECT sp_id FROM smw_property WHERE sp_key IN ('_INST', '_SUBC'))`,
+      ).raw(),
+      hasValues: p('SELECT 1 FROM smw_value WHERE sv_subject = ? LIMIT 1').pluck(),
+      conditions: p(
+        `SELECT ss_namespace AS ns, ss_title AS dbkey, sv_item AS conditions FROM smw_value INDEXED BY smw_value_item JOIN smw_subject ON ss_id = sv_subject
+         WHERE sv_property = (SELECT sp_id FROM smw_property WHERE sp_key = '_ASKST') AND sv_item IS NOT NULL`,
       ),
+      concept: p(
+        `SELECT sv_item FROM smw_subject JOIN smw_value ON sv_subject = ss_id
+         WHERE ss_namespace = 108 AND ss_title = ? AND ss_subobject = '' AND sv_property = (SELECT sp_id FROM smw_property WHERE sp_key = '_CONC')`,
+      ).pluck(),
+      valuesOf: p(
+        `SELECT sp_key, ss_subobject, sv_type, sv_item, sv_ns, sv_key, sv_num FROM smw_subject JOIN smw_value ON sv_subject = ss_id
+         JOIN smw_property ON sp_id = sv_property WHERE ss_namespace = ? AND ss_title = ?`,
+      ).raw(),
       acFind: p(
         'SELECT av_id FROM smw_ac_word JOIN smw_ac_value ON av_id = aw_value WHERE aw_source = ? AND aw_key = ? AND av_value = ?',
       ).pluck(),
@@ -132,10 +146,25 @@ export class SqliteSemanticUpdateWriter implements SemanticUpdateWriter {
   clearPage(t: TitleRef): void {
     const named = this.s.usedAsValue.get({ ns: t.ns, key: t.dbkey, item: `${t.dbkey}#${t.ns}#` }) !== undefined;
     for (const id of this.s.subjectsOf.all(t.ns, t.dbkey) as number[]) {
+      // the pages and categories its values named: their subjects may be left unused
+      for (const [ns, dbkey] of this.s.namedBy.all({ id }) as Array<[number, string]>)
+        this.maybeUnused.set(`${ns}:${dbkey}`, { ns, dbkey });
       this.s.clear.run(id);
       if (!named) this.s.dropSubject.run(id);
     }
     if (named) this.s.valueSubjectSort.run(t.ns, t.dbkey);
+  }
+
+  /** subjects a cleared page's values named, to drop once the batch has written its values if nothing uses them */
+  private readonly maybeUnused = new Map<string, TitleRef>();
+
+  dropUnusedSubjects(): void {
+    for (const t of this.maybeUnused.values()) {
+      if (this.s.usedAsValue.get({ ns: t.ns, key: t.dbkey, item: `${t.dbkey}#${t.ns}#` }) !== undefined) continue;
+      for (const id of this.s.subjectsOf.all(t.ns, t.dbkey) as number[])
+        if (this.s.hasValues.get(id) === undefined) this.s.dropSubject.run(id);
+    }
+    this.maybeUnused.clear();
   }
 
   subject(ns: number, dbkey: string, subobject: string, sortkey: string): number {
@@ -154,8 +183,29 @@ export class SqliteSemanticUpdateWriter implements SemanticUpdateWriter {
     this.s.valueCategories.run(t.ns, t.dbkey);
   }
 
-  pagesWithQueries(): TitleRef[] {
-    return this.s.withQueries.all() as TitleRef[];
+  queryConditions(): Array<{ ns: number; dbkey: string; conditions: string }> {
+    return this.s.conditions.all() as Array<{ ns: number; dbkey: string; conditions: string }>;
+  }
+
+  conceptConditions(dbkey: string): string | undefined {
+    const stored = this.s.concept.get(dbkey) as string | undefined;
+    if (stored === undefined) return undefined;
+    try {
+      const v = JSON.parse(stored) as unknown;
+      return Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  valuesOf(t: TitleRef): string[] {
+    const out: string[] = [];
+    for (const [key, subobject, type, item, ns, vkey, num] of this.s.valuesOf.all(t.ns, t.dbkey) as unknown[][]) {
+      // a category by its DB key (the item is `Dbkey#14#`); any other value by everything it stores
+      if (key === '_INST' && typeof item === 'string') out.push(`_INST\t${item.slice(0, item.indexOf('#'))}\t${subobject}`);
+      else out.push(`${key}\t${subobject}\t${type}\t${item}\t${ns}\t${vkey}\t${num}`);
+    }
+    return out;
   }
 
   pagesUsing(property: number): TitleRef[] {

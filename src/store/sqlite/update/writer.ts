@@ -68,6 +68,9 @@ class SqliteUpdateWriter implements UpdateWriter {
       pcDrop: p('DELETE FROM parser_cache WHERE pc_page = ?'),
       queueTl: p('INSERT OR IGNORE INTO refresh_queue (rq_page) SELECT tl_from FROM templatelinks WHERE tl_namespace = ? AND tl_title = ?'),
       queueIl: p('INSERT OR IGNORE INTO refresh_queue (rq_page) SELECT il_from FROM imagelinks WHERE il_to = ?'),
+      queuePl: p(
+        'INSERT OR IGNORE INTO refresh_queue (rq_page) SELECT pl_from FROM pagelinks INDEXED BY pl_backlinks_namespace WHERE pl_namespace = ? AND pl_title = ?',
+      ),
       queue: p('INSERT OR IGNORE INTO refresh_queue (rq_page) VALUES (?)'),
       take: p('SELECT rq_page FROM refresh_queue ORDER BY rq_page LIMIT ?').pluck(),
       unqueue: p('DELETE FROM refresh_queue WHERE rq_page = ?'),
@@ -89,6 +92,7 @@ class SqliteUpdateWriter implements UpdateWriter {
     this.refreshQueue = {
       enqueueTranscluders: (t) => s.queueTl.run(t.ns, t.dbkey).changes,
       enqueueFileUsers: (name) => s.queueIl.run(name).changes,
+      enqueueLinkers: (t) => s.queuePl.run(t.ns, t.dbkey).changes,
       enqueue: (page) => void s.queue.run(page),
       take: (limit) => s.take.all(limit) as number[],
       done: (pages) => {
