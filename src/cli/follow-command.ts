@@ -154,7 +154,8 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
       filledWith = fill.users;
     }
     if (controller.signal.aborted) return 0;
-    const opened = await openUpdater(db, { log, filesDir, staging });
+    // as the fill's import and `import --update`: the links of inline query results recorded
+    const opened = await openUpdater(db, { log, filesDir, staging, inlineQueries: importInlineQueries() });
     updater = opened;
     const writer = openFollowStatusWriter(db);
     statusWriter = writer;

@@ -35,6 +35,8 @@ export interface FollowStatus {
   batchesApplied: number;
   errors: number;
   backlog: number;
+  /** changes since the query-page reports were last recomputed (they are at most --reports-interval behind) */
+  reportsPending: boolean;
   lastError: string;
   /** the longest the follower goes without writing its status */
   heartbeatSeconds: number;
@@ -105,6 +107,7 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
     batchesApplied: 0,
     errors: 0,
     backlog: updater.refreshBacklog(),
+    reportsPending: true,
     lastError: '',
     heartbeatSeconds: Math.max(60, opts.interval * 2),
   };
@@ -114,12 +117,14 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
   let failures = 0;
   const recent = new RecentlyApplied();
   let reportsDue = 0;
-  let changedSinceReports = false;
+  // a follower stopped after a batch and before its reports were recomputed left them behind: once at start
+  let changedSinceReports = true;
   for (let poll = 0; !signal.aborted && (opts.maxPolls === undefined || poll < opts.maxPolls); poll++) {
     let caughtUp = true;
     let applied = false;
     let happened = poll === 0;
     const backlogBefore = status.backlog;
+    const reportsPendingBefore = status.reportsPending;
     try {
       if (failures > 0) await checkReach(client, position);
       const window = await readWindow(client, position, opts.maxChanges ?? 500, recent);
@@ -138,17 +143,20 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
         log(progressLine(window.changes.length, items, position, window.complete, Date.now() - started));
       }
       if (window.changes.length > 0) changedSinceReports = true;
+      caughtUp = window.complete;
+      status.position = position;
+      // behind: as old as the newest change applied; caught up: nothing newer than what the poll saw
+      status.lagSeconds = caughtUp ? 0 : Math.max(0, Math.round((Date.now() - mwToEpochMs(position.timestamp)) / 1000));
+      // the refreshed pages' links count in the reports too: refreshed first
+      if (opts.refreshPerPoll !== 0 && updater.refreshBacklog() > 0 && (await updater.refresh(opts.refreshPerPoll ?? 200)) > 0)
+        changedSinceReports = true;
+      status.backlog = updater.refreshBacklog();
       if (changedSinceReports && Date.now() >= reportsDue) {
         await updater.rebuildReports();
         changedSinceReports = false;
         reportsDue = Date.now() + opts.reportsInterval * 1000;
       }
-      caughtUp = window.complete;
-      status.position = position;
-      // behind: as old as the newest change applied; caught up: nothing newer than what the poll saw
-      status.lagSeconds = caughtUp ? 0 : Math.max(0, Math.round((Date.now() - mwToEpochMs(position.timestamp)) / 1000));
-      if (opts.refreshPerPoll !== 0 && updater.refreshBacklog() > 0) await updater.refresh(opts.refreshPerPoll ?? 200);
-      status.backlog = updater.refreshBacklog();
+      status.reportsPending = changedSinceReports;
       failures = 0;
     } catch (e) {
       if (e instanceof ChangeGapError) throw e;
@@ -159,7 +167,7 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
       log(`error: ${(e as Error).message}; nothing of this batch was applied, reading it again`);
     }
     status.checkedAt = new Date().toISOString();
-    if (status.backlog !== backlogBefore || !caughtUp) happened = true;
+    if (status.backlog !== backlogBefore || status.reportsPending !== reportsPendingBefore || !caughtUp) happened = true;
     if (opts.report !== undefined && (happened || Date.now() - reported >= status.heartbeatSeconds * 1000)) {
       reported = Date.now();
       try {

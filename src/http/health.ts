@@ -52,6 +52,7 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
             errors: follow.errors,
             lastError: follow.lastError,
             backlog: follow.backlog,
+            reportsPending: follow.reportsPending ?? false,
           },
         });
       }

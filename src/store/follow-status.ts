@@ -23,6 +23,8 @@ export interface FollowStatusRecord {
   errors: number;
   /** pages waiting to be re-analysed (refreshLinks) */
   backlog: number;
+  /** changes the query-page reports do not show yet (absent: a follower that did not say) */
+  reportsPending?: boolean;
   lastError: string;
 }
 

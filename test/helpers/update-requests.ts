@@ -23,8 +23,11 @@ const REPORTS = [
   'Wantedtemplates',
 ];
 
-/** every read module over the pages the changes touched */
-export function changedPageRequests(titles: string[]): Array<[string, RequestParams]> {
+/**
+ * Every read module over `titles` and the wiki-wide lists and counters a change moves (any wiki: the
+ * requests name no page of their own)
+ */
+export function pageRequests(titles: string[]): Array<[string, RequestParams]> {
   const all = titles.join('|');
   const out: Array<[string, RequestParams]> = [
     [
@@ -43,8 +46,18 @@ export function changedPageRequests(titles: string[]): Array<[string, RequestPar
         redirects: '',
       },
     ],
+    [
+      'query backlink props of the changed pages',
+      {
+        action: 'query',
+        titles: all,
+        prop: 'linkshere|transcludedin|fileusage',
+        lhlimit: 'max',
+        tilimit: 'max',
+        fulimit: 'max',
+      },
+    ],
     ['siteinfo statistics', { action: 'query', meta: 'siteinfo', siprop: 'statistics' }],
-    ['allmessages demo-', { action: 'query', meta: 'allmessages', amprefix: 'demo-', amlang: 'uk' }],
     ['allpages', { action: 'query', list: 'allpages', aplimit: 'max' }],
     ['allpages (redirects)', { action: 'query', list: 'allpages', apfilterredir: 'redirects', aplimit: 'max' }],
     ['allcategories size', { action: 'query', list: 'allcategories', acprop: 'size|hidden', aclimit: 'max' }],
@@ -54,6 +67,31 @@ export function changedPageRequests(titles: string[]): Array<[string, RequestPar
     ['alltransclusions', { action: 'query', list: 'alltransclusions', atlimit: 'max', atprop: 'ids|title' }],
     ['allfileusages', { action: 'query', list: 'allfileusages', aflimit: 'max', afprop: 'ids|title' }],
     ['allredirects', { action: 'query', list: 'allredirects', arlimit: 'max', arprop: 'ids|title' }],
+  ];
+  for (const t of titles) {
+    out.push([`parse ${t}`, { action: 'parse', page: t, redirects: '' }]);
+    out.push([
+      `revisions ${t}`,
+      {
+        action: 'query',
+        titles: t,
+        prop: 'revisions',
+        rvlimit: 'max',
+        rvprop: 'ids|timestamp|user|userid|comment|size|sha1|flags|content',
+      },
+    ]);
+    out.push([`backlinks ${t}`, { action: 'query', list: 'backlinks', bltitle: t, bllimit: 'max', blredirect: '' }]);
+    out.push([`browsebysubject ${t}`, { action: 'browsebysubject', subject: t }]);
+  }
+  for (const r of REPORTS) out.push([`querypage ${r}`, { action: 'query', list: 'querypage', qppage: r, qplimit: 'max' }]);
+  return out;
+}
+
+/** every read module over the pages the demo's changes touched (test/data/update/changes.json) */
+export function changedPageRequests(titles: string[]): Array<[string, RequestParams]> {
+  const out: Array<[string, RequestParams]> = [
+    ...pageRequests(titles),
+    ['allmessages demo-', { action: 'query', meta: 'allmessages', amprefix: 'demo-', amlang: 'uk' }],
     ['allusers', { action: 'query', list: 'allusers', aulimit: 'max', auprop: 'editcount|registration' }],
     ['usercontribs', { action: 'query', list: 'usercontribs', ucuser: 'Нова Дописувачка|Адміністратор|192.0.2.7', uclimit: 'max' }],
     ['embeddedin Заглушка', { action: 'query', list: 'embeddedin', eititle: 'Шаблон:Заглушка', eilimit: 'max' }],
@@ -78,21 +116,5 @@ export function changedPageRequests(titles: string[]): Array<[string, RequestPar
       { action: 'query', list: 'categorymembers', cmtitle: `Категорія:${c}`, cmlimit: 'max', cmprop: 'ids|title|sortkeyprefix|type' },
     ]);
   }
-  for (const t of titles) {
-    out.push([`parse ${t}`, { action: 'parse', page: t, redirects: '' }]);
-    out.push([
-      `revisions ${t}`,
-      {
-        action: 'query',
-        titles: t,
-        prop: 'revisions',
-        rvlimit: 'max',
-        rvprop: 'ids|timestamp|user|userid|comment|size|sha1|flags|content',
-      },
-    ]);
-    out.push([`backlinks ${t}`, { action: 'query', list: 'backlinks', bltitle: t, bllimit: 'max', blredirect: '' }]);
-    out.push([`browsebysubject ${t}`, { action: 'browsebysubject', subject: t }]);
-  }
-  for (const r of REPORTS) out.push([`querypage ${r}`, { action: 'query', list: 'querypage', qppage: r, qplimit: 'max' }]);
   return out;
 }

@@ -34,6 +34,7 @@ function status(o: Partial<FollowStatusRecord>): FollowStatusRecord {
       batchesApplied: 3,
       errors: 1,
       backlog: 5,
+      reportsPending: true,
       lastError: '',
     },
     o,
@@ -178,6 +179,7 @@ describeOrSkip('a database changed while it is served', { skip: false }, () => {
         errors: 1,
         lastError: '',
         backlog: 5,
+        reportsPending: true,
       });
       const metrics = await (await fetch(`${base}/metrics`)).text();
       assert.match(metrics, /^wikiquery_follow_lag_seconds 7$/m);
