@@ -177,8 +177,18 @@ export async function checkReach(client: UpstreamClient, position: UpstreamPosit
 export class RecentlyApplied {
   readonly changes = new Map<number, string>();
   readonly logs = new Map<number, string>();
+  /** false until it knows what was applied of the overlap (then a row of it that it lacks came late) */
+  known = false;
+
+  /** what the database holds from the overlap's start on (a restarted follower) */
+  seed(stored: { changes: Array<[number, string]>; logs: Array<[number, string]> }): void {
+    for (const [id, ts] of stored.changes) this.changes.set(id, ts);
+    for (const [id, ts] of stored.logs) this.logs.set(id, ts);
+    this.known = true;
+  }
 
   add(window: ChangeWindow): void {
+    this.known = true;
     for (const c of window.changes) this.changes.set(c.rcid, c.timestamp);
     for (const l of window.logs) this.logs.set(l.logId, l.timestamp);
     const oldest = shiftSeconds(window.end.timestamp, -OVERLAP_SECONDS);
@@ -187,6 +197,11 @@ export class RecentlyApplied {
 }
 
 export const OVERLAP_SECONDS = 30;
+
+/** where a window after `position` starts reading (TS_MW) */
+export function overlapStart(position: { timestamp: string }): string {
+  return shiftSeconds(position.timestamp, -OVERLAP_SECONDS);
+}
 
 function shiftSeconds(ts: string, seconds: number): string {
   return isoToMw(new Date(Date.parse(mwToIso(ts)) + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
@@ -207,7 +222,7 @@ export async function readWindow(
   const from = { timestamp: position.timestamp, id: position.rcid };
   // a row of the overlap the follower has not applied came late: it is new
   const isNew = (c: RecentChangeItem) =>
-    after(c.timestamp, c.rcid, from) || (c.timestamp >= overlapFrom && !recent.changes.has(c.rcid) && recent.changes.size > 0);
+    after(c.timestamp, c.rcid, from) || (c.timestamp >= overlapFrom && recent.known && !recent.changes.has(c.rcid));
   const logQuery = {
     action: 'query',
     list: 'logevents',
@@ -256,8 +271,7 @@ export async function readWindow(
       if (!Array.isArray(rows)) throw new UpstreamError(`${client.api}: list=logevents answered without its list`);
       for (const row of rows) {
         const entry = readLogEvent(row);
-        if (entry.logId <= position.logid && !(entry.timestamp >= overlapFrom && recent.logs.size > 0 && !recent.logs.has(entry.logId)))
-          continue;
+        if (entry.logId <= position.logid && !(entry.timestamp >= overlapFrom && recent.known && !recent.logs.has(entry.logId))) continue;
         // a window cut short ends at its last change's second: entries after it come with the next window
         if (!complete && entry.timestamp > endTs) {
           await answers.return(undefined);

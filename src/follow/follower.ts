@@ -9,13 +9,15 @@
 import type { UpdateItem, UpstreamPosition } from '../importer/update-items.js';
 import { mwToEpochMs, mwToIso } from '../wiki/timestamps.js';
 import { buildBatch } from './batch.js';
-import { ChangeGapError, checkReach, readWindow, RecentlyApplied } from './changes.js';
+import { ChangeGapError, checkReach, overlapStart, readWindow, RecentlyApplied } from './changes.js';
 import type { UpstreamClient } from './upstream-client.js';
 
 /** The incremental writer as the follower uses it (src/importer/update.ts). */
 export interface FollowUpdater {
   apply(batch: readonly UpdateItem[]): Promise<unknown>;
   position(): UpstreamPosition | null;
+  /** the recent changes and log entries the database holds from `timestamp` (TS_MW) on: [id, timestamp] */
+  appliedSince(timestamp: string): { changes: Array<[number, string]>; logs: Array<[number, string]> };
   refreshBacklog(): number;
   refresh(limit: number): Promise<number>;
   /** the query-page reports recomputed (updateSpecialPages.php) */
@@ -115,7 +117,10 @@ export async function follow(opts: FollowerOptions): Promise<FollowStatus> {
   // something happened, else once a heartbeat
   let reported = 0;
   let failures = 0;
+  // what the database holds of the stretch the first window reads again: a row that comes late there is
+  // told apart from one applied before a restart
   const recent = new RecentlyApplied();
+  recent.seed(updater.appliedSince(overlapStart(position)));
   let reportsDue = 0;
   // a follower stopped after a batch and before its reports were recomputed left them behind: once at start
   let changedSinceReports = true;

@@ -65,6 +65,8 @@ export interface Updater {
   apply(batch: readonly UpdateItem[]): Promise<ApplySummary>;
   /** the position stored by the last applied batch (null: none; a database made by `import` reports the newest change its dump holds) */
   position(): UpstreamPosition | null;
+  /** the recent changes and log entries the database holds from `timestamp` (TS_MW) on: [id, timestamp] */
+  appliedSince(timestamp: string): { changes: Array<[number, string]>; logs: Array<[number, string]> };
   /** pages waiting to be re-analysed because a page they transclude changed (MediaWiki's refreshLinks jobs) */
   refreshBacklog(): number;
   /** re-analyse up to `limit` of them, in one short transaction; returns how many */
@@ -164,6 +166,10 @@ class SqlUpdater implements Updater {
     if (p !== null) return p;
     const newest = this.w.newestChange();
     return newest === null ? null : { api: '', timestamp: newest, rcid: 0, logid: 0 };
+  }
+
+  appliedSince(timestamp: string): { changes: Array<[number, string]>; logs: Array<[number, string]> } {
+    return this.w.history.storedSince(timestamp);
   }
 
   refreshBacklog(): number {

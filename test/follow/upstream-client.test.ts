@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { UpstreamClient, UpstreamError } from '../../src/follow/upstream-client.js';
+import { readWindow, RecentlyApplied } from '../../src/follow/changes.js';
 
 type Handler = (params: URLSearchParams, res: http.ServerResponse) => void;
 
@@ -102,6 +103,48 @@ describe('follow: the upstream client', () => {
     assert.equal(seen[0].get('continue'), '');
     assert.equal(seen[1].get('continue'), '-||');
     assert.equal(seen[1].get('format'), 'json');
+  });
+
+  it('takes a row that came late into a window read again after a restart, once it knows what the database holds', async () => {
+    // MediaWiki writes a change's row after its request has answered, stamped with the time the request
+    // began: rc 12 came after rc 11 was applied, one second older than it
+    const row = (rcid: number, timestamp: string) => ({
+      type: 'edit',
+      ns: 0,
+      title: `P${rcid}`,
+      pageid: rcid,
+      revid: rcid,
+      rcid,
+      timestamp,
+    });
+    handler = (params, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (params.get('list') === 'recentchanges' || params.toString().includes('recentchanges'))
+        res.end(
+          JSON.stringify({
+            query: { recentchanges: [row(10, '2026-12-07T10:00:00Z'), row(12, '2026-12-07T10:00:04Z'), row(11, '2026-12-07T10:00:05Z')] },
+          }),
+        );
+      else res.end(JSON.stringify({ query: { logevents: [] } }));
+    };
+    const position = { api, timestamp: '20261207100005', rcid: 11, logid: 0 };
+    // a follower that has applied rc 10 and 11 and was restarted: the database holds them
+    const restarted = new RecentlyApplied();
+    restarted.seed({
+      changes: [
+        [10, '20261207100000'],
+        [11, '20261207100005'],
+      ],
+      logs: [],
+    });
+    const window = await readWindow(client(), position, 500, restarted);
+    assert.deepEqual(
+      window.changes.map((c) => c.rcid),
+      [12],
+    );
+    assert.deepEqual(window.end, position, 'a late row does not move the position back');
+    // knowing nothing of the stretch read again, it cannot tell a late row from one applied before
+    assert.deepEqual((await readWindow(client(), position, 500, new RecentlyApplied())).changes, []);
   });
 
   it('logs in with a bot password and keeps the session cookie', async () => {

@@ -48,6 +48,8 @@ export function sqliteHistoryUpdates(db: Database.Database): UpdateWriter['histo
       'UPDATE logging SET log_page = COALESCE((SELECT page_id FROM page WHERE page_namespace = ? AND page_title = ?), 0) WHERE log_id = ?',
     ),
     logPageOf: p('UPDATE logging SET log_page = ? WHERE log_id = ?'),
+    rcSince: p('SELECT rc_id, rc_timestamp FROM recentchanges WHERE rc_timestamp >= ?').raw(),
+    logSince: p('SELECT log_id, log_timestamp FROM logging WHERE log_timestamp >= ?').raw(),
     delRcOfTitle: p(
       `DELETE FROM recentchanges INDEXED BY rc_namespace_title WHERE rc_namespace = ? AND rc_title = ? AND rc_type <> ${recentChangeType('log')}`,
     ),
@@ -87,6 +89,10 @@ export function sqliteHistoryUpdates(db: Database.Database): UpdateWriter['histo
       s.delContributors.run(page);
       s.delAnon.run(page);
     },
+    storedSince: (timestamp) => ({
+      changes: s.rcSince.all(timestamp) as Array<[number, string]>,
+      logs: s.logSince.all(timestamp) as Array<[number, string]>,
+    }),
     removeRecentChangesOf: (page) => {
       s.delRcOfTitle.run(page.ns, page.dbkey);
       s.delRcOfPage.run(page.id);
