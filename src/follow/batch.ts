@@ -158,11 +158,16 @@ export async function buildBatch(window: ChangeWindow, opts: BatchOptions): Prom
       next++;
     }
   };
+  // an edit whose revision the upstream no longer has is of a page deleted since: MediaWiki removes its row
+  // (LinksDeletionUpdate, which 1.39 runs after the deletion's request), so it is not written
+  const fetched = new Set<number>();
+  for (const p of fetcher.pages.values()) for (const id of p.revisions.keys()) fetched.add(id);
   window.changes.forEach((c, i) => {
     logsUpTo(c);
     const deletion = deletions.get(i);
     if (deletion !== undefined) items.push(deletion);
     for (const page of pagesAt.get(i) ?? []) pushPage(items, page, uploadsOf.get(page.title));
+    if ((c.type === 'new' || c.type === 'edit') && c.revId > 0 && !fetched.has(c.revId)) return;
     items.push({ type: 'recentchange', change: c });
   });
   logsUpTo(null);
