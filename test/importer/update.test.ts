@@ -329,6 +329,25 @@ describeOrSkip(
         ]);
         assert.equal(s.deleted, 1);
         assert.equal(s.files, 1);
+        // a log entry whose recent change the upstream has not written yet: it comes with a later window
+        await u.apply([
+          {
+            type: 'logitem',
+            logitem: {
+              id: 901,
+              timestamp: '20261201000300',
+              user: 'Адміністратор',
+              userId: 1,
+              comment: 'захищено',
+              type: 'protect',
+              action: 'protect',
+              logtitle: 'Київ',
+              params: '',
+              deleted: 0,
+            },
+          },
+          { type: 'position', position: { api: 'http://127.0.0.1:1/api.php', timestamp: '20261201000300', rcid: 9001, logid: 901 } },
+        ]);
         await assert.rejects(
           u.apply([
             {
@@ -374,6 +393,10 @@ describeOrSkip(
         auprop: 'editcount|registration',
       });
       assert.deepEqual(users.json.query.allusers, [{ userid: 77, name: 'Новий Бот', editcount: 3, registration: '2026-12-01T00:00:00Z' }]);
+      // the protection's entry is logged, its recent change not made up: the upstream's row comes later
+      const log = await server.get({ action: 'query', list: 'logevents', leprop: 'ids|title|type', lelimit: 1 });
+      const { logid, title, type, action } = log.json.query.logevents[0];
+      assert.deepEqual({ logid, title, type, action }, { logid: 901, title: 'Київ', type: 'protect', action: 'protect' });
       const rc = await server.get({ action: 'query', list: 'recentchanges', rcprop: 'ids|title|loginfo', rclimit: 1 });
       assert.deepEqual(rc.json.query.recentchanges[0], {
         type: 'log',

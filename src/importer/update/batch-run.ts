@@ -454,12 +454,16 @@ export class BatchRun {
     }
     for (const c of this.categories) w.categories.settle(c);
     for (const f of this.files) w.files.settle(f);
+    // a batch that names an upstream position (follow's) has its recent changes from the upstream, this
+    // window's rows or a later one's (MediaWiki writes a row after its answer): made here, a row would be
+    // there twice, once with an id of ours; a dump's batch makes them as rebuildrecentchanges.php does
+    const makeRecentChanges = !this.recentChangesGiven && this.position === null;
     for (const [page, revs] of this.newRevisions) {
       if (w.page(page) === undefined) continue;
       w.history.creditRevisions(page, revs);
-      if (!this.recentChangesGiven) w.history.recentChangesOfRevisions(revs);
+      if (makeRecentChanges) w.history.recentChangesOfRevisions(revs);
     }
-    if (!this.recentChangesGiven) for (const id of this.newLogs) w.history.recentChangeOfLog(id);
+    if (makeRecentChanges) for (const id of this.newLogs) w.history.recentChangeOfLog(id);
     if (this.recentChangesGiven || this.newRevisions.size > 0 || this.newLogs.length > 0) w.history.trimRecentChanges();
     w.writeStatistics(this.stats);
     if (this.position !== null) w.setPosition(this.position);
