@@ -6,7 +6,8 @@
  * a loop making `{ ...small, c: 1 }` promotes nearly all it allocates, `{ a: 0, ...small }`,
  * `Object.assign({}, small, { c: 1 })` and the members written out nothing). Read from the TypeScript
  * sources; the importer's per-page code is held to it too (dump-reader copied each page's first revision
- * so); the command line runs once per process and is left out.
+ * so); the command line runs once per process and is left out, and so are the modules' parameter
+ * declarations, evaluated once when a module is loaded.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +21,21 @@ const REQUEST_PATH = ['src/api', 'src/modules', 'src/http', 'src/store', 'src/wi
 /** directories and files that run once per process; elsewhere a literal run once says so in a comment */
 const ONCE = ['src/store/sqlite/import/', 'src/store/postgres/publish', 'src/http/metrics.ts'];
 const ONCE_NOTE = 'once per process';
+
+/**
+ * Whether the literal opening on `line` (1-based) is a module's parameter declaration: the `params` member of
+ * the object a module file exports (`export const x = queryModule({` … `  params: {`), which is evaluated once,
+ * when the module is loaded, however many requests it serves.
+ */
+export function isModuleParamsDeclaration(fileName: string, lines: string[], line: number): boolean {
+  if (!fileName.startsWith('src/modules/') || lines[line - 1] !== '  params: {') return false;
+  for (let i = line - 2; i >= 0; i--) {
+    const text = lines[i]!;
+    if (/^\S/.test(text) && !text.startsWith('//') && !text.startsWith('/*') && !text.startsWith(' *'))
+      return text.startsWith('export const ');
+  }
+  return false;
+}
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -146,6 +162,33 @@ describe('object spreads on the request path', () => {
     );
   });
 
+  it("exempts a module's parameter declaration and no other literal named params", () => {
+    const module = [
+      'export const xModule = queryModule({',
+      "  name: 'x',",
+      '  params: {',
+      "    ...revisionsBaseParams('x'),",
+      "    user: { type: 'user' },",
+      '  },',
+      '  run(ctx) {',
+      '    f({',
+      '      params: {',
+      '        ...ctx.params,',
+      '        more: 1,',
+      '      },',
+      '    });',
+      '  },',
+      '});',
+    ];
+    assert.deepEqual(spreadThenMembers('src/modules/x.ts', module.join('\n')), ['src/modules/x.ts:3', 'src/modules/x.ts:9']);
+    assert.equal(isModuleParamsDeclaration('src/modules/x.ts', module, 3), true);
+    // not the module's own member: the statement it belongs to is not the exported declaration
+    const inFunction = ['function f() {', '  params: {', '    ...a,', '    b,', '  },', '}'];
+    assert.equal(isModuleParamsDeclaration('src/modules/x.ts', inFunction, 2), false);
+    assert.equal(isModuleParamsDeclaration('src/modules/x.ts', module, 9), false);
+    assert.equal(isModuleParamsDeclaration('src/api/x.ts', module, 3), false);
+  });
+
   it('src/ has none outside the code that runs once per process', () => {
     const found: string[] = [];
     for (const dir of REQUEST_PATH) {
@@ -156,7 +199,12 @@ describe('object spreads on the request path', () => {
         const lines = text.split('\n');
         // the note on the literal's line or on one of the two lines above it
         const noted = (line: number) => lines.slice(Math.max(0, line - 3), line).some((l) => l.includes(ONCE_NOTE));
-        found.push(...spreadThenMembers(rel, text).filter((f) => !noted(Number(f.split(':')[1]))));
+        found.push(
+          ...spreadThenMembers(rel, text).filter((f) => {
+            const line = Number(f.split(':')[1]);
+            return !noted(line) && !isModuleParamsDeclaration(rel, lines, line);
+          }),
+        );
       }
     }
     assert.deepEqual(found, []);

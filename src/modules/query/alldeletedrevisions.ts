@@ -16,7 +16,6 @@ export const alldeletedrevisionsModule = queryModule({
   helpUrls: ['https://www.mediawiki.org/wiki/API:Alldeletedrevisions'],
   description: 'List all deleted revisions by a user or in a namespace.',
   cacheMode: () => 'private',
-  // once per process: the declaration shares the revision parameters of prop=revisions
   params: {
     ...revisionsBaseParams('adr'),
     user: { type: 'user', help: 'Only list revisions by this user.' },

@@ -17,7 +17,6 @@ export const deletedrevisionsModule = queryModule({
   description:
     'Get deleted revision information.\n\nMay be used in several ways:\n# Get deleted revisions for a set of pages, by setting titles or pageids. Ordered by title and timestamp.\n# Get data about a set of deleted revisions by setting their IDs with revids. Ordered by revision ID.',
   cacheMode: () => 'private',
-  // once per process: the declaration shares the revision parameters of prop=revisions
   params: {
     ...revisionsBaseParams('drv'),
     start: { type: 'timestamp', help: 'The timestamp to start enumerating from. Ignored when processing a list of revision IDs.' },
