@@ -19,12 +19,16 @@ import { REV_COLUMNS, USER_COLUMNS, toRev } from '../sql/row-columns.js';
 import { decodeRevisionText } from '../revision-text.js';
 import {
   type LogPrefixScan,
+  contributionColumns,
+  contributionRecords,
   logEventsStatement,
   pageHistoryStatement,
   recentChangesStatement,
   rowCmp,
+  selectList,
   toRecentChange,
   userRangeStatement,
+  valuesByColumn,
 } from '../sql/history.js';
 import { POSTGRES_DIALECT } from '../sql/dialect.js';
 
@@ -169,10 +173,8 @@ export class PostgresHistoryStore implements HistoryStore {
     const v: Record<string, unknown> = { limit: o.limit, nss, start: o.start, end: o.end };
     const parts = groups.map((g, i) => this.contributionRange(o, g, i, v));
     const sql = parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(' UNION ALL ');
-    const rows = (await this.db.named('HistoryStore.contributions', sql, v)).map((x: any) => {
-      x.top = x.top === 1;
-      return toRev<ContributionRecord>(x);
-    });
+    const columns = contributionColumns(o);
+    const rows = contributionRecords(valuesByColumn(columns, await this.db.named('HistoryStore.contributions', sql, v)));
     return rows.sort(cmp).slice(0, o.limit);
   }
 
@@ -213,9 +215,7 @@ export class PostgresHistoryStore implements HistoryStore {
     if (o.isNew !== undefined) where.push(`rev_parent_id ${o.isNew ? '=' : '!='} 0`);
     if (o.top !== undefined)
       where.push(`${o.top ? '' : 'NOT '}EXISTS (SELECT 1 FROM page t WHERE t.page_id = rev_page AND t.page_latest = rev_id)`);
-    const range = `SELECT ${REV_COLUMNS}, page_title AS title, CASE WHEN page_latest = rev_id THEN 1 ELSE 0 END AS top,
-        (SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id) AS "parentSize"
-      FROM revision JOIN page ON page_id = rev_page
+    const range = `SELECT ${selectList(contributionColumns(o))} FROM revision JOIN page ON page_id = rev_page
       WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`;
     if (sources.length === 0) return range;
     return `SELECT x.* FROM ${sources.join(' CROSS JOIN ')} CROSS JOIN LATERAL (${range}) x`;

@@ -4,6 +4,8 @@
  * stays in its store.
  */
 import type {
+  ContributionOptions,
+  ContributionRecord,
   LogOptions,
   LogRecord,
   PageHistoryOptions,
@@ -23,8 +25,20 @@ export function rowCmp(cols: string[], op: string, params: string[]): string {
 /** a list's columns: [expression, the record's member] */
 export type RecordColumns = ReadonlyArray<readonly [string, string]>;
 
-function selectList(columns: RecordColumns): string {
+export function selectList(columns: RecordColumns): string {
   return columns.map(([expr, key]) => `${expr} AS "${key}"`).join(', ');
+}
+
+/** rows read as objects keyed by the members of `columns`, as one array per column */
+export function valuesByColumn(columns: RecordColumns, rows: readonly Record<string, unknown>[]): unknown[][] {
+  const out: unknown[][] = new Array(columns.length);
+  for (let j = 0; j < columns.length; j++) {
+    const key = columns[j]![1];
+    const values: unknown[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) values[i] = rows[i]![key];
+    out[j] = values;
+  }
+  return out;
 }
 
 /** recentChangesStatement's columns (SQLite reads them column by column: rest is what follows the list) */
@@ -53,6 +67,83 @@ export const RECENT_CHANGE_COLUMNS: RecordColumns = [
   ['rev_sha1', 'sha1'],
 ];
 const RECENT_CHANGE_SELECT = selectList(RECENT_CHANGE_COLUMNS);
+
+/**
+ * a contribution's columns (SQLite reads them column by column: no object per row from the driver, no
+ * string per value); contributionRecords names them. Not the SHA-1 or the content model and format, which
+ * no contributions reader shows (left empty).
+ */
+const CONTRIBUTION_COLUMNS: RecordColumns = [
+  ['rev_id', 'revid'],
+  ['rev_parent_id', 'parentid'],
+  ['rev_page', 'pageid'],
+  ['rev_namespace', 'ns'],
+  ['rev_timestamp', 'timestamp'],
+  ['rev_user_text', 'user'],
+  ['rev_user', 'userid'],
+  ['rev_comment', 'comment'],
+  ['rev_minor_edit', 'minor'],
+  ['rev_len', 'size'],
+  ['rev_deleted', 'deleted'],
+  ['page_title', 'title'],
+  ['page_latest = rev_id', 'top'],
+];
+/** with the parent's size (ContributionOptions.parentSizes) */
+const CONTRIBUTION_COLUMNS_SIZES: RecordColumns = CONTRIBUTION_COLUMNS.concat([
+  ['(SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id)', 'parentSize'],
+]);
+
+/** the columns a contributions statement reads: the parent's size only when it is asked for (a seek per row) */
+export function contributionColumns(o: ContributionOptions): RecordColumns {
+  return o.parentSizes ? CONTRIBUTION_COLUMNS_SIZES : CONTRIBUTION_COLUMNS;
+}
+
+/** The contributions of a statement over contributionColumns, its values one array per column. */
+export function contributionRecords(columns: unknown[][]): ContributionRecord[] {
+  const [revid, parentid, pageid, ns, timestamp, user, userid, comment, minor, size, deleted, title, top, parentSize] = columns as [
+    number[],
+    number[],
+    number[],
+    number[],
+    string[],
+    string[],
+    number[],
+    string[],
+    number[],
+    Array<number | null>,
+    number[],
+    string[],
+    Array<number | boolean>,
+    Array<number | null> | undefined,
+  ];
+  const out: ContributionRecord[] = new Array(revid.length);
+  for (let i = 0; i < revid.length; i++) {
+    const bits = deleted[i]!;
+    out[i] = {
+      revid: revid[i]!,
+      parentid: parentid[i]!,
+      pageid: pageid[i]!,
+      ns: ns[i]!,
+      timestamp: timestamp[i]!,
+      user: user[i]!,
+      userid: userid[i]!,
+      comment: comment[i]!,
+      minor: minor[i] === 1,
+      size: size[i]!,
+      sha1: '',
+      contentModel: '',
+      contentFormat: '',
+      textHidden: (bits & 1) !== 0,
+      commentHidden: (bits & 2) !== 0,
+      userHidden: (bits & 4) !== 0,
+      title: title[i]!,
+      // SQLite's comparison gives 1, PostgreSQL's true
+      top: top[i] === 1 || top[i] === true,
+      parentSize: parentSize === undefined ? null : parentSize[i]!,
+    };
+  }
+  return out;
+}
 
 /** the part of RecentChangeOptions.read each column belongs to (none: always read), as a bit */
 const RC_USER = 1;

@@ -24,6 +24,8 @@ import {
   pageHistoryStatement,
   LOG_EVENT_COLUMNS,
   type RecordColumns,
+  contributionColumns,
+  contributionRecords,
   logEventRecords,
   recentChangeColumns,
   recentChangeRecords,
@@ -39,76 +41,6 @@ const SQLITE_LOG_PREFIX_SCAN: LogPrefixScan = {
     ` INDEXED BY ${o.action !== undefined ? 'log_type_action' : o.type !== undefined ? 'log_type_time' : o.user !== undefined ? 'log_user_text_time' : 'log_times'}`,
   condition: 'log_namespace = @ns AND log_title >= @prefix AND log_title < @prefixEnd',
 };
-
-/**
- * a contribution's columns, read column by column (jsonRowsOf): no object per row from the driver, no
- * string per value; contributionRecords names them. Not the SHA-1 or the content model and format, which
- * no contributions reader shows (left empty).
- */
-const CONTRIBUTION_COLUMNS: RecordColumns = [
-  ['rev_id', 'revid'],
-  ['rev_parent_id', 'parentid'],
-  ['rev_page', 'pageid'],
-  ['rev_namespace', 'ns'],
-  ['rev_timestamp', 'timestamp'],
-  ['rev_user_text', 'user'],
-  ['rev_user', 'userid'],
-  ['rev_comment', 'comment'],
-  ['rev_minor_edit', 'minor'],
-  ['rev_len', 'size'],
-  ['rev_deleted', 'deleted'],
-  ['page_title', 'title'],
-  ['page_latest = rev_id', 'top'],
-];
-/** with the parent's size (ContributionOptions.parentSizes) */
-const CONTRIBUTION_COLUMNS_SIZES: RecordColumns = CONTRIBUTION_COLUMNS.concat([
-  ['(SELECT p.rev_len FROM revision p WHERE p.rev_id = revision.rev_parent_id)', 'parentSize'],
-]);
-
-function contributionRecords(columns: unknown[][]): ContributionRecord[] {
-  const [revid, parentid, pageid, ns, timestamp, user, userid, comment, minor, size, deleted, title, top, parentSize] = columns as [
-    number[],
-    number[],
-    number[],
-    number[],
-    string[],
-    string[],
-    number[],
-    string[],
-    number[],
-    Array<number | null>,
-    number[],
-    string[],
-    number[],
-    Array<number | null> | undefined,
-  ];
-  const out: ContributionRecord[] = new Array(revid.length);
-  for (let i = 0; i < revid.length; i++) {
-    const bits = deleted[i]!;
-    out[i] = {
-      revid: revid[i]!,
-      parentid: parentid[i]!,
-      pageid: pageid[i]!,
-      ns: ns[i]!,
-      timestamp: timestamp[i]!,
-      user: user[i]!,
-      userid: userid[i]!,
-      comment: comment[i]!,
-      minor: minor[i] === 1,
-      size: size[i]!,
-      sha1: '',
-      contentModel: '',
-      contentFormat: '',
-      textHidden: (bits & 1) !== 0,
-      commentHidden: (bits & 2) !== 0,
-      userHidden: (bits & 4) !== 0,
-      title: title[i]!,
-      top: top[i] === 1,
-      parentSize: parentSize === undefined ? null : parentSize[i]!,
-    };
-  }
-  return out;
-}
 
 /** the texts of the statements read column by column, by their column table and what follows its list: made once per variant */
 const columnTexts = new Map<RecordColumns, Map<string, string>>();
@@ -283,7 +215,7 @@ export class SqliteHistoryStore implements HistoryStore {
     // one user in one namespace: the (user, namespace, timestamp) index gives exactly the rows, in order
     const index = r.user !== undefined && r.ns !== undefined ? ' INDEXED BY rev_user_text_ns_timestamp' : '';
     const sql = columnsSql(
-      o.parentSizes ? CONTRIBUTION_COLUMNS_SIZES : CONTRIBUTION_COLUMNS,
+      contributionColumns(o),
       `FROM revision${index} JOIN page ON page_id = rev_page WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`,
     );
     const columns = this.cache.jsonRowsOf(sql, {
