@@ -64,8 +64,6 @@ export class PageFetcher {
   readonly pages = new Map<number, FetchedPage>();
   /** prefixed title → page id of the pages that exist */
   readonly byTitle = new Map<string, number>();
-  /** pages whose newest revision an answer gave (prop=info rides along with every revisions query) */
-  private readonly withInfo = new Set<number>();
 
   constructor(
     private readonly client: UpstreamClient,
@@ -86,10 +84,7 @@ export class PageFetcher {
       page.title = str(p.title);
     }
     this.byTitle.set(page.title, id);
-    if (num(p.lastrevid) > 0) {
-      page.lastRevId = num(p.lastrevid);
-      this.withInfo.add(id);
-    }
+    if (num(p.lastrevid) > 0) page.lastRevId = num(p.lastrevid);
     if (Array.isArray(p.revisions))
       for (const rev of p.revisions) {
         const r = readRevision(rev);
@@ -143,11 +138,11 @@ export class PageFetcher {
 
   /**
    * prop=info of pages by id and by title: their current title and newest revision; pages gone are left out.
-   * Pages whose info came with their revisions are not asked again; titles always are (a title may have
-   * changed hands since).
+   * Pages whose newest revision an answer gave already (prop=info rides along with every revisions query)
+   * are not asked again; titles always are (a title may have changed hands since).
    */
   async info(pageIds: number[], titles: string[]): Promise<void> {
-    const ids = [...new Set(pageIds)].filter((id) => !this.withInfo.has(id));
+    const ids = [...new Set(pageIds)].filter((id) => (this.pages.get(id)?.lastRevId ?? 0) === 0);
     for (const chunk of this.chunks(ids)) await this.each({ action: 'query', prop: 'info', pageids: chunk.join('|') });
     for (const chunk of this.chunks([...new Set(titles)])) await this.each({ action: 'query', prop: 'info', titles: chunk.join('|') });
   }
