@@ -12,6 +12,8 @@ import { rawUrlEncode, wellFormed } from '../php/url.js';
 export const UPLOAD_PATH = '/images';
 /** `$wgArticlePath` as siteinfo reports it. */
 export const ARTICLE_PATH = '/index.php/$1';
+/** ARTICLE_PATH around its `$1`: put together rather than replaced, so that a "$$" of a title stays two dollars */
+const ARTICLE_PATH_PARTS = ARTICLE_PATH.split('$1') as [string, string];
 
 /** FileRepo::getHashPathForLevel(name, 2): 'a/ab/' from md5 of the DB key (UTF-8 bytes). */
 export function hashPath(name: string): string {
@@ -40,9 +42,13 @@ export function fileUrl(server: string, name: string): string {
   return server + fileUrlPath(name);
 }
 
-/** Absolute URL of a page (Title::getFullURL) from its prefixed DB key, e.g. `Файл:Name.png`. */
-export function pageUrl(server: string, prefixedDbKey: string): string {
-  return server + ARTICLE_PATH.replace('$1', wfUrlencode(prefixedDbKey));
+/**
+ * Absolute URL of a page (Title::getFullURL) from its prefixed DB key, e.g. `Файл:Name.png`; with a query
+ * (`diff=2&oldid=1`), index.php's.
+ */
+export function pageUrl(server: string, prefixedDbKey: string, query = ''): string {
+  const title = wfUrlencode(prefixedDbKey);
+  return query === '' ? server + ARTICLE_PATH_PARTS[0] + title + ARTICLE_PATH_PARTS[1] : `${server}/index.php?title=${title}&${query}`;
 }
 
 /** The server part (`http://host:port`) of the request's api.php URL. */

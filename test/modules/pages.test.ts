@@ -179,6 +179,13 @@ describe('prop=categories and prop=info', () => {
     assert.equal(pages.find((p) => p.title === 'Kyiv').redirect, '');
     assert.equal(pages.find((p) => p.title === 'Немає').missing, '');
   });
+  it('prop=info: a title with "$$" keeps both dollars in its URL (Title::getFullURL puts the title into $wgArticlePath with str_replace)', async () => {
+    const r = await get({ action: 'query', prop: 'info', titles: 'Ціна $$ і $1', inprop: 'url' });
+    const page = Object.values(r.json.query.pages)[0] as any;
+    const origin = new URL(s.url).origin;
+    assert.equal(page.fullurl, `${origin}/index.php/%D0%A6%D1%96%D0%BD%D0%B0_$$_%D1%96_$1`);
+    assert.equal(page.editurl, `${origin}/index.php?title=%D0%A6%D1%96%D0%BD%D0%B0_$$_%D1%96_$1&action=edit`);
+  });
 });
 
 describe('prop=revisions', () => {
