@@ -7,12 +7,13 @@
 import type { PlainActionModule } from '../api/types.js';
 import { namespaceParam } from '../api/param-presets.js';
 import type { ContributionRecord } from '../store/history-store.js';
-import { serverOf, wfUrlencode } from '../wiki/files.js';
-import { type FeedItem, feedContentType, nowTimestamp, requestQuery, writeFeed } from '../wiki/feed.js';
+import { pageUrl, serverOf } from '../wiki/files.js';
+import type { FeedItem } from '../wiki/feed.js';
 import { nl2br } from '../php/strings.js';
 import { htmlspecialchars } from '../wiki/html.js';
 import { fixSpecialName } from '../wiki/special-pages.js';
 import { messageText } from '../wikitext/message-transform.js';
+import { feedPrinter, setFeed } from './feed-wrapper.js';
 import { MessageLoader } from './message-loader.js';
 
 /** $wgFeedLimit */
@@ -38,14 +39,7 @@ export const feedcontributionsModule: PlainActionModule = {
   },
   examples: ['action=feedcontributions&user=Example'],
   className: 'ApiFeedContributions',
-  customPrinter(ctx) {
-    return {
-      // ChannelFeed::httpHeaders: the `ctype` request value when it is one of four, else application/xml
-      contentType: `${feedContentType(ctx.request.raw.ctype)}; charset=UTF-8`,
-      headers: { 'Cache-Control': 'private, must-revalidate, max-age=0' },
-      render: (result) => result.get('feed') as string,
-    };
-  },
+  customPrinter: feedPrinter,
   async run(ctx) {
     const p = ctx.params;
     ctx.markVolatile('clock');
@@ -62,8 +56,6 @@ export const feedcontributionsModule: PlainActionModule = {
       m.exists('colon-separator', lang) ? messageText(m, 'colon-separator', [], lang, title) : ': ',
     ]);
     const server = serverOf(ctx.request.apiUrl);
-    const pageUrl = (prefixed: string, query = '') =>
-      query === '' ? `${server}/index.php/${wfUrlencode(prefixed)}` : `${server}/index.php?title=${wfUrlencode(prefixed)}&${query}`;
 
     const end = dateCondition(p.year as number | undefined, p.month as number | undefined);
     let rows: ContributionRecord[] = [];
@@ -90,26 +82,20 @@ export const feedcontributionsModule: PlainActionModule = {
       return {
         title: ctx.wiki.titleText(r.ns, r.title),
         description: `<p>${htmlspecialchars(r.user)}${colon}${htmlspecialchars(stripComment(r.comment))}</p>\n<hr />\n<div>${html}</div>`,
-        url: pageUrl(prefixed, `diff=${r.revid}`),
+        url: pageUrl(server, prefixed, `diff=${r.revid}`),
         date: r.timestamp,
         author: r.user,
-        comments: pageUrl(ctx.wiki.codec.prefixedDbKey(talkNs, r.title)),
+        comments: pageUrl(server, ctx.wiki.codec.prefixedDbKey(talkNs, r.title)),
       };
     });
-    ctx.result.set(
-      'feed',
-      writeFeed(
-        p.feedformat as 'rss' | 'atom',
-        {
-          title: `${ctx.wiki.info.sitename} - ${msg} [${lang}]`,
-          description: htmlspecialchars(msg),
-          url: pageUrl(ctx.wiki.codec.prefixedDbKey(-1, fixSpecialName(`Contributions/${userKey}`))),
-          lang,
-          selfUrl: ctx.request.apiUrl + requestQuery(ctx.request.url),
-          now: nowTimestamp(),
-        },
-        items,
-      ),
+    setFeed(
+      ctx,
+      {
+        title: `${ctx.wiki.info.sitename} - ${msg} [${lang}]`,
+        description: htmlspecialchars(msg),
+        url: pageUrl(server, ctx.wiki.codec.prefixedDbKey(-1, fixSpecialName(`Contributions/${userKey}`))),
+      },
+      items,
     );
   },
 };

@@ -9,8 +9,8 @@ import type { ModuleContext, PlainActionModule } from '../api/types.js';
 import { namespaceParam } from '../api/param-presets.js';
 import type { RecentChangeOptions, RecentChangeRecord, RevisionRecord } from '../store/history-store.js';
 import { addDiffHeader, applyDiffStyle, ukTimeAndDate } from '../wiki/feed-diff.js';
-import { serverOf, wfUrlencode } from '../wiki/files.js';
-import { type FeedItem, feedContentType, nowTimestamp, requestQuery, writeFeed } from '../wiki/feed.js';
+import { pageUrl, serverOf } from '../wiki/files.js';
+import type { FeedItem } from '../wiki/feed.js';
 import { nl2br } from '../php/strings.js';
 import { htmlspecialchars } from '../wiki/html.js';
 import { formatNumText } from '../wiki/language.js';
@@ -19,6 +19,7 @@ import { fixSpecialName } from '../wiki/special-pages.js';
 import { dateToMw } from '../wiki/timestamps.js';
 import { messageText } from '../wikitext/message-transform.js';
 import { diffBody } from './difference-engine.js';
+import { feedPrinter, setFeed } from './feed-wrapper.js';
 import { MessageLoader } from './message-loader.js';
 import { commentLinks, formatComment } from './query/comments.js';
 
@@ -83,14 +84,7 @@ export const feedrecentchangesModule: PlainActionModule = {
   },
   examples: ['action=feedrecentchanges', 'action=feedrecentchanges&days=30'],
   className: 'ApiFeedRecentChanges',
-  customPrinter(ctx) {
-    return {
-      contentType: `${feedContentType(ctx.request.raw.ctype)}; charset=UTF-8`,
-      // setCacheMode('public') with setCacheMaxAge(15) (bug 63249) unless smaxage is given
-      headers: { 'Cache-Control': 'private, must-revalidate, max-age=0' },
-      render: (result) => result.get('feed') as string,
-    };
-  },
+  customPrinter: feedPrinter,
   async run(ctx) {
     const p = ctx.params;
     ctx.markVolatile('clock');
@@ -108,8 +102,6 @@ export const feedrecentchangesModule: PlainActionModule = {
       sorted.map((r) => r.comment),
     );
     const server = serverOf(ctx.request.apiUrl);
-    const pageUrl = (prefixed: string, query = '') =>
-      query === '' ? `${server}/index.php/${wfUrlencode(prefixed)}` : `${server}/index.php?title=${wfUrlencode(prefixed)}&${query}`;
 
     // the diffs and texts the items show, each read and made once
     const bodies = new Map<RecentChangeRecord, ItemDiff>();
@@ -153,11 +145,11 @@ export const feedrecentchangesModule: PlainActionModule = {
       const prefixed = ctx.wiki.codec.prefixedDbKey(r.ns, r.title);
       const canTalk = r.ns >= 0;
       const talkNs = r.ns % 2 === 0 ? r.ns + 1 : r.ns;
-      const url = r.revid ? pageUrl(prefixed, `diff=${r.revid}&oldid=${r.oldRevid}`) : pageUrl(prefixed);
+      const url = r.revid ? pageUrl(server, prefixed, `diff=${r.revid}&oldid=${r.oldRevid}`) : pageUrl(server, prefixed);
       let description = r.comment === '' ? '<p></p>\n' : `<p>${formatComment(ctx, r.comment, links)}</p>\n`;
       if (r.ns >= 0 && r.revid) {
         const diffLink = (query: string) =>
-          `<a href="${htmlspecialchars(pageUrl(prefixed, query))}">${htmlspecialchars(texts.showdiff)}</a>`;
+          `<a href="${htmlspecialchars(pageUrl(server, prefixed, query))}">${htmlspecialchars(texts.showdiff)}</a>`;
         if (r.oldRevid) {
           const body = bodies.get(r)?.body;
           let diffText: string;
@@ -182,24 +174,18 @@ export const feedrecentchangesModule: PlainActionModule = {
         url,
         date: r.timestamp,
         author: r.user,
-        comments: canTalk ? pageUrl(ctx.wiki.codec.prefixedDbKey(talkNs, r.title)) : '',
+        comments: canTalk ? pageUrl(server, ctx.wiki.codec.prefixedDbKey(talkNs, r.title)) : '',
       };
     });
-    ctx.result.set(
-      'feed',
-      writeFeed(
-        p.feedformat as 'rss' | 'atom',
-        {
-          // ChangesFeed::getFeedObject: "$wgSitename  - $title [$wgLanguageCode]", two spaces and all
-          title: `${ctx.wiki.info.sitename}  - ${texts.feedTitle} [${lang}]`,
-          description: htmlspecialchars(texts.feedDescription),
-          url: pageUrl(ctx.wiki.codec.prefixedDbKey(-1, fixSpecialName('Recentchanges'))),
-          lang,
-          selfUrl: ctx.request.apiUrl + requestQuery(ctx.request.url),
-          now: nowTimestamp(),
-        },
-        items,
-      ),
+    setFeed(
+      ctx,
+      {
+        // ChangesFeed::getFeedObject: "$wgSitename  - $title [$wgLanguageCode]", two spaces and all
+        title: `${ctx.wiki.info.sitename}  - ${texts.feedTitle} [${lang}]`,
+        description: htmlspecialchars(texts.feedDescription),
+        url: pageUrl(server, ctx.wiki.codec.prefixedDbKey(-1, fixSpecialName('Recentchanges'))),
+      },
+      items,
     );
   },
 };
