@@ -11,7 +11,7 @@
 import { NS_CATEGORY, NS_FILE } from '../wiki/namespaces.js';
 import type { PageAnalysisHook } from './hooks.js';
 import type { InterwikiMap } from '../wiki/interwiki.js';
-import type { CategoryLinkRow, ImportWriter, LateLinkCounts, LinkImportWriter, PageWithText } from '../store/import-writer.js';
+import type { CategoryLinkRow, ImportWriter, LateLinkCounts, PageLinkRows, PageWithText } from '../store/import-writer.js';
 import { linkRows, PageAnalyzer, type AnalysisSetup, type LinkRows, type PageResult } from './analysis.js';
 import type { PageLinks } from '../wikitext/links.js';
 import type { Expansion } from './expand.js';
@@ -184,35 +184,19 @@ export async function runLinkPass(w: ImportWriter, opts: LinkPassOptions): Promi
   return { counts, withInlineQueries };
 }
 
-/** what a page's link rows are written to: the import's LinkImportWriter, or the incremental writer's live tables */
-export type PageLinkSink = Pick<
-  LinkImportWriter,
-  'pageLink' | 'imageLink' | 'templateLink' | 'categoryLink' | 'langLink' | 'externalLinks' | 'interwikiLinks' | 'pageProp'
->;
-
 /**
  * What LinksUpdate writes for one analysed page: its rows of every link table and page_props. The counts
  * of the per-page tables (langlinks, externallinks, iwlinks, page_props) grow by the rows added.
  */
 export function writePageLinks(
-  out: PageLinkSink,
+  out: PageLinkRows,
   r: PageResult,
   counts: Pick<LinkCounts, 'langlinks' | 'externallinks' | 'iwlinks' | 'pageProps'>,
 ): void {
   const { page, links } = r;
   if (links === null) return;
+  writeTargetLinks(out, page, links);
   const from = page.id;
-  const fromNs = page.ns;
-  const pl = links.pages;
-  for (let i = 0; i < pl.length; i += 2) out.pageLink(from, fromNs, { ns: pl[i] as number, dbkey: pl[i + 1] as string });
-  for (const f of links.files) out.imageLink(from, fromNs, f);
-  const tl = links.templates;
-  for (let i = 0; i < tl.length; i += 2) out.templateLink(from, fromNs, { ns: tl[i] as number, dbkey: tl[i + 1] as string });
-  const type = categoryType(fromNs);
-  const cl = links.categories;
-  for (let i = 0; i < cl.length; i += 3) {
-    out.categoryLink({ from, to: cl[i], sortkey: cl[i + 1], sortkeyPrefix: cl[i + 2], timestamp: page.latestTimestamp, type });
-  }
   const ll = links.langs;
   for (let i = 0; i < ll.length; i += 2) counts.langlinks += out.langLink(from, ll[i], ll[i + 1]);
   counts.externallinks += out.externalLinks(from, links.external);
@@ -224,6 +208,39 @@ export function writePageLinks(
   }
   const pp = links.props;
   for (let i = 0; i < pp.length; i += 2) counts.pageProps += out.pageProp(from, pp[i], pp[i + 1]);
+}
+
+/**
+ * A page's rows of the tables that link it to a target: pagelinks, imagelinks, templatelinks and
+ * categorylinks (cl_timestamp the page's newest revision). `newCategory` is handed each category row the
+ * sink reports new (the updater's live tables; the import queues its rows and reports none).
+ */
+export function writeTargetLinks(
+  out: PageLinkRows,
+  page: { id: number; ns: number; latestTimestamp: string },
+  links: Pick<LinkRows, 'pages' | 'files' | 'templates' | 'categories'>,
+  newCategory?: (row: CategoryLinkRow) => void,
+): void {
+  const from = page.id;
+  const fromNs = page.ns;
+  const pl = links.pages;
+  for (let i = 0; i < pl.length; i += 2) out.pageLink(from, fromNs, { ns: pl[i] as number, dbkey: pl[i + 1] as string });
+  for (const f of links.files) out.imageLink(from, fromNs, f);
+  const tl = links.templates;
+  for (let i = 0; i < tl.length; i += 2) out.templateLink(from, fromNs, { ns: tl[i] as number, dbkey: tl[i + 1] as string });
+  const type = categoryType(fromNs);
+  const cl = links.categories;
+  for (let i = 0; i < cl.length; i += 3) {
+    const row: CategoryLinkRow = {
+      from,
+      to: cl[i]!,
+      sortkey: cl[i + 1]!,
+      sortkeyPrefix: cl[i + 2]!,
+      timestamp: page.latestTimestamp,
+      type,
+    };
+    if (out.categoryLink(row) === 1) newCategory?.(row);
+  }
 }
 
 /** Answers inline query calls over the wiki being imported (the modules' evaluator, handed in by the CLI). */

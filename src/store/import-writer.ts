@@ -255,20 +255,29 @@ export interface MessageImportWriter {
   override(lang: string, key: string): string | undefined;
 }
 
-/** pass 2: what LinksUpdate writes for a page; each write returns the rows it added */
-export interface LinkImportWriter {
-  interwikiMap(map: InterwikiMap): void;
-  /** before the first page of pass 2 */
-  begin(): void;
+/**
+ * The link rows of one page, what LinksUpdate writes for it: the import's pass 2 (LinkImportWriter) and the
+ * updater's live tables (UpdateWriter's links.rows) take them alike. The per-page tables' writes return
+ * the rows they added.
+ */
+export interface PageLinkRows {
   pageLink(from: number, fromNs: number, to: TitleRef): void;
   imageLink(from: number, fromNs: number, file: string): void;
-  /** queued: the rows added (a page's duplicates skipped) are counted by finish() */
   templateLink(from: number, fromNs: number, to: TitleRef): void;
-  categoryLink(row: CategoryLinkRow): void;
+  /** 1 when the row is new, 0 when the page has it already; undefined where rows are queued and counted at the end (the import) */
+  categoryLink(row: CategoryLinkRow): number | undefined;
   langLink(from: number, lang: string, title: string): number;
   externalLinks(from: number, urls: Iterable<string>): number;
   interwikiLinks(from: number, links: Iterable<{ prefix: string; title: string }>): number;
   pageProp(page: number, name: string, value: string): number;
+}
+
+/** pass 2: what LinksUpdate writes for a page; the page, image, template and category links are queued (counted by finish()) */
+export interface LinkImportWriter extends PageLinkRows {
+  interwikiMap(map: InterwikiMap): void;
+  /** before the first page of pass 2 */
+  begin(): void;
+  categoryLink(row: CategoryLinkRow): undefined;
   /** after the last page: the page, image, template and category links, counted */
   finish(): { pagelinks: number; imagelinks: number; templatelinks: number; categorylinks: number };
   /**

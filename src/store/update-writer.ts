@@ -15,6 +15,7 @@ import type {
   ImportSource,
   LogInput,
   PageImportWriter,
+  PageLinkRows,
   RevisionInput,
   SearchRow,
   SemanticValue,
@@ -51,19 +52,6 @@ export interface StoredPage {
   revisionCount: number;
   latestRevId: number;
   latestTimestamp: string;
-}
-
-/** the link rows of one page, as pass 2 writes them (the link pass's PageLinkSink) */
-export interface PageLinkRows {
-  pageLink(from: number, fromNs: number, to: TitleRef): void;
-  imageLink(from: number, fromNs: number, file: string): void;
-  templateLink(from: number, fromNs: number, to: TitleRef): void;
-  /** 1 when the row is new, 0 when the page has it already */
-  categoryLink(row: CategoryLinkRow): number;
-  langLink(from: number, lang: string, title: string): number;
-  externalLinks(from: number, urls: Iterable<string>): number;
-  interwikiLinks(from: number, links: Iterable<{ prefix: string; title: string }>): number;
-  pageProp(page: number, name: string, value: string): number;
 }
 
 /** A recent change as the upstream reported it (update-items.ts RecentChangeItem) */
@@ -149,7 +137,7 @@ export interface UpdateWriter extends ImportSource {
   links: {
     /** the page's link rows and page_props removed; the categories it was in (DB keys, with the member kind) */
     clear(page: number): Array<{ category: string; type: CategoryLinkRow['type'] }>;
-    /** the sink the page's new rows are written to */
+    /** the sink the page's new rows are written to (categoryLink says whether its row is new) */
     rows: PageLinkRows;
     /** the categories the page is in now */
     categoriesOf(page: number): Array<{ category: string; type: CategoryLinkRow['type'] }>;

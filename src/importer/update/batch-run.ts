@@ -12,7 +12,7 @@ import type { PageWithText, SearchRow, TitleRef } from '../../store/import-write
 import type { SiteStatistics, StoredPage, UpdateWriter } from '../../store/update-writer.js';
 import type { PageAnalyzer } from '../analysis.js';
 import { PageWriter, type PageWriterTarget } from '../pages.js';
-import { categoryType, inlineQueryLinkRows, writePageLinks, type InlineQueryEvaluator } from '../link-pass.js';
+import { categoryType, inlineQueryLinkRows, writePageLinks, writeTargetLinks, type InlineQueryEvaluator } from '../link-pass.js';
 import type { SemanticOps } from '../semantic-analysis.js';
 import { messageOverrideKey } from '../messages.js';
 import { mediaType, type FileFacts } from '../files.js';
@@ -422,29 +422,11 @@ export class BatchRun {
     const evaluate = withQueries.length > 0 ? await this.ctx.evaluator() : null;
     if (evaluate) {
       for (const page of withQueries) {
-        const rows = await inlineQueryLinkRows(this.analyzer, page, evaluate);
-        const sink = w.links.rows;
-        for (let k = 0; k < rows.pages.length; k += 2)
-          sink.pageLink(page.id, page.ns, { ns: rows.pages[k] as number, dbkey: rows.pages[k + 1] as string });
-        for (const f of rows.files) sink.imageLink(page.id, page.ns, f);
-        for (let k = 0; k < rows.templates.length; k += 2) {
-          sink.templateLink(page.id, page.ns, { ns: rows.templates[k] as number, dbkey: rows.templates[k + 1] as string });
-        }
-        const type = categoryType(page.ns);
-        for (let k = 0; k < rows.categories.length; k += 3) {
-          const row = {
-            from: page.id,
-            to: rows.categories[k],
-            sortkey: rows.categories[k + 1],
-            sortkeyPrefix: rows.categories[k + 2],
-            timestamp: page.latestTimestamp,
-            type,
-          };
-          if (sink.categoryLink(row) > 0) {
-            w.categories.count(row.to, type, 1);
-            this.categories.add(row.to);
-          }
-        }
+        // the rows the page has already are kept; a new category row is counted
+        writeTargetLinks(w.links.rows, page, await inlineQueryLinkRows(this.analyzer, page, evaluate), (row) => {
+          w.categories.count(row.to, row.type, 1);
+          this.categories.add(row.to);
+        });
       }
     }
     // counted once the links of query results are in

@@ -72,7 +72,7 @@ export class LinksWriter implements LinkImportWriter {
     this.staged!.tl.add(from, to.ns, to.dbkey, fromNs);
   }
 
-  categoryLink(r: CategoryLinkRow): void {
+  categoryLink(r: CategoryLinkRow): undefined {
     this.staged!.cl.add(r.from, r.to, r.sortkey, r.sortkeyPrefix, r.timestamp, r.type);
   }
 

@@ -7,7 +7,8 @@ import type Database from 'better-sqlite3';
 import { urlIndexes } from '../../../wiki/external-urls.js';
 import { NS_CATEGORY } from '../../../wiki/namespaces.js';
 import type { CategoryLinkRow } from '../../import-writer.js';
-import type { PageLinkRows, UpdateWriter } from '../../update-writer.js';
+import type { PageLinkRows } from '../../import-writer.js';
+import type { UpdateWriter } from '../../update-writer.js';
 
 type Kind = CategoryLinkRow['type'];
 
