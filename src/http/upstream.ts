@@ -23,46 +23,6 @@ const POSITION_WAIT_MS = 3000;
 /** the cookie naming the upstream position a client's reads wait for */
 export const CHRONOLOGY_COOKIE = 'wikiquery_rcid';
 
-/** Actions that change the wiki or the session: always the upstream's (1.25's and newer wikis' names). */
-const FORWARDED_ACTIONS = new Set([
-  'login',
-  'clientlogin',
-  'logout',
-  'createaccount',
-  'edit',
-  'move',
-  'delete',
-  'undelete',
-  'upload',
-  'filerevert',
-  'purge',
-  'watch',
-  'rollback',
-  'protect',
-  'block',
-  'unblock',
-  'emailuser',
-  'import',
-  'patrol',
-  'setnotificationtimestamp',
-  'options',
-  'tag',
-  'managetags',
-  'mergehistory',
-  'revisiondelete',
-  'userrights',
-  'imagerotate',
-  'stashedit',
-  'changeauthenticationdata',
-  'removeauthenticationdata',
-  'resetpassword',
-  'linkaccount',
-  'unlinkaccount',
-  'echomarkread',
-  'echomarkseen',
-  'feedwatchlist',
-]);
-
 /** Writes after which the client's reads wait for `follow` to apply what they changed. */
 const POSITION_WRITES = new Set([
   'edit',
@@ -75,6 +35,37 @@ const POSITION_WRITES = new Set([
   'import',
   'mergehistory',
   'protect',
+]);
+
+/** Actions that change the wiki or the session: always the upstream's (1.25's and newer wikis' names). */
+const FORWARDED_ACTIONS = new Set([
+  ...POSITION_WRITES,
+  'login',
+  'clientlogin',
+  'logout',
+  'createaccount',
+  'purge',
+  'watch',
+  'block',
+  'unblock',
+  'emailuser',
+  'patrol',
+  'setnotificationtimestamp',
+  'options',
+  'tag',
+  'managetags',
+  'revisiondelete',
+  'userrights',
+  'imagerotate',
+  'stashedit',
+  'changeauthenticationdata',
+  'removeauthenticationdata',
+  'resetpassword',
+  'linkaccount',
+  'unlinkaccount',
+  'echomarkread',
+  'echomarkseen',
+  'feedwatchlist',
 ]);
 
 /**
