@@ -152,7 +152,7 @@ export function parserCache(store: Store): ParserCache<RenderedPage> {
  * another version is ignored when served. Raise it whenever the HTML the renderer makes for some
  * wikitext, or the shape of RenderedPage, changes.
  */
-export const RENDERER_VERSION = 5;
+export const RENDERER_VERSION = 6;
 
 /** what the parser cache keys a render on besides the revision (ParserOptions' hash in MediaWiki) */
 export function renderOptionsKey(wiki: Wiki, o: { editSections: boolean; toc: boolean; userLang?: string }): string {

@@ -46,9 +46,14 @@ export function fileUrl(server: string, name: string): string {
  * Absolute URL of a page (Title::getFullURL) from its prefixed DB key, e.g. `Файл:Name.png`; with a query
  * (`diff=2&oldid=1`), index.php's.
  */
+/** $wgArticlePath with the encoded title in place of $1 (PHP's str_replace: a "$$" in the title stays) */
+export function localArticlePath(encodedTitle: string): string {
+  return ARTICLE_PATH_PARTS[0] + encodedTitle + ARTICLE_PATH_PARTS[1];
+}
+
 export function pageUrl(server: string, prefixedDbKey: string, query = ''): string {
   const title = wfUrlencode(prefixedDbKey);
-  return query === '' ? server + ARTICLE_PATH_PARTS[0] + title + ARTICLE_PATH_PARTS[1] : `${server}/index.php?title=${title}&${query}`;
+  return query === '' ? server + localArticlePath(title) : `${server}/index.php?title=${title}&${query}`;
 }
 
 /** The server part (`http://host:port`) of the request's api.php URL. */

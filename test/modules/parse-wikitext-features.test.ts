@@ -251,3 +251,15 @@ describe('uselang (the user language of ApiMain / RequestContext::getLanguage of
     assert.equal(again.parse.text, uk.parse.text);
   });
 });
+
+describe('"$" in a title or heading (PHP str_replace/strtr put it in verbatim, not as a replacement pattern)', () => {
+  it("a red link's title and a section's edit hint keep $& and $$ (as the reference MediaWiki renders them)", async () => {
+    const r = await parse2({ action: 'parse', title: 'Тест', text: '[[Ціна $& і $$ 5]]\n== Ціна $& ==\nx', prop: 'text' });
+    assert.equal(
+      r.parse.text,
+      '<p><a href="/index.php?title=%D0%A6%D1%96%D0%BD%D0%B0_$%26_%D1%96_$$_5&amp;action=edit&amp;redlink=1" class="new" title="Ціна $&amp; і $$ 5 (такої сторінки не існує)">Ціна $&amp; і $$ 5</a>\n</p>\n' +
+        // 1.25's heading: the legacy id on the headline (1.39 adds the HTML5 id beside it)
+        '<h2><span class="mw-headline" id=".D0.A6.D1.96.D0.BD.D0.B0_.24.26">Ціна $&amp;</span><span class="mw-editsection"><span class="mw-editsection-bracket">[</span><a href="/index.php?title=%D0%A2%D0%B5%D1%81%D1%82&amp;action=edit&amp;section=1" title="Редагувати розділ: Ціна $&amp;">ред.</a><span class="mw-editsection-bracket">]</span></span></h2>\n<p>x\n</p>',
+    );
+  });
+});

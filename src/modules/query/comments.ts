@@ -8,6 +8,7 @@ import type { ModuleContext, QueryModuleContext } from '../../api/types.js';
 import { MessageLoader } from '../message-loader.js';
 import { wfUrlencode } from '../../wiki/files.js';
 import { htmlspecialchars } from '../../wiki/html.js';
+import { replaceParameters } from '../../wiki/messages.js';
 
 /** Sanitizer::escapeHtmlAllowEntities: htmlspecialchars with ENT_QUOTES */
 const escapeHtml = (s: string) => htmlspecialchars(s, 'both');
@@ -80,7 +81,7 @@ export function formatComment(ctx: ModuleContext, comment: string, links: Commen
     if (t.ns < 0 || links.existing.has(t.ns + ':' + t.dbkey)) {
       return `<a href="/index.php/${wfUrlencode(full)}${frag}" title="${shown}">${text}</a>`;
     }
-    const redTitle = links.redLinkTitle.replace('$1', ctx.wiki.titleText(t.ns, t.dbkey));
+    const redTitle = replaceParameters(links.redLinkTitle, [ctx.wiki.titleText(t.ns, t.dbkey)]);
     return `<a href="/index.php?title=${wfUrlencode(full)}&amp;action=edit&amp;redlink=1" class="new" title="${escapeHtml(redTitle)}">${text}</a>`;
   });
 }

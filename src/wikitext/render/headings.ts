@@ -8,6 +8,7 @@ import { escapeHtml, escapeId } from '../sanitizer.js';
 import type { RenderEnv, RenderOutput } from './env.js';
 import { editUrl } from './urls.js';
 import { LEADING_HEADING_MARKER_RE } from '../preprocessor/context.js';
+import { replaceParameters } from '../../wiki/messages.js';
 
 export function doHeadings(text: string): string {
   for (let i = 6; i >= 1; i--) {
@@ -123,7 +124,7 @@ export function formatHeadings(text: string, env: RenderEnv, out: RenderOutput, 
       // a template's section is edited on the template, "T-n"; Linker::link's title is then the template's name
       const link = isTemplate
         ? `<a href="${editUrl(env.codec.prefixedDbKey(from.ns, from.dbkey), false, `T-${sectionIndex}`)}" title="${escapeHtml(env.codec.prefixedText(from.ns, from.dbkey))}">`
-        : `<a href="${editUrl(pageKey, false, String(sectionIndex))}" title="${escapeHtml(env.messages.editsectionhint.replace('$1', hint))}">`;
+        : `<a href="${editUrl(pageKey, false, String(sectionIndex))}" title="${escapeHtml(replaceParameters(env.messages.editsectionhint, [hint]))}">`;
       editlink = `<span class="mw-editsection"><span class="mw-editsection-bracket">[</span>${link}${escapeHtml(env.messages.editsection)}</a><span class="mw-editsection-bracket">]</span></span>`;
     }
     heads.push(`<h${level}${m[2]}<span class="mw-headline" id="${anchor}">${headline}</span>${editlink}</h${level}>`);

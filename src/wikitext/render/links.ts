@@ -14,6 +14,7 @@ import { linkKey, type RenderEnv, type RenderOutput } from './env.js';
 import { makeImage, type ImageHooks } from './images.js';
 import { doQuotes } from './quotes.js';
 import { articleUrl, editUrl } from './urls.js';
+import { replaceParameters } from '../../wiki/messages.js';
 
 const TC = ' %!"$&\'()*,\\-./0-9:;=?@A-Z\\\\^_`a-z~\\u0080-\\uffff+#';
 const E1 = new RegExp(`^([${TC}]+)(?:\\|([\\s\\S]+?))?]]([\\s\\S]*)$`);
@@ -283,7 +284,7 @@ export class LinkPass {
         const cls = page?.redirect ? ' class="mw-redirect"' : '';
         return `<a href="${articleUrl(pdbk, frag)}"${cls} title="${shown}">${h.text}</a>`;
       }
-      const title = escapeHtml(env.messages['red-link-title'].replace('$1', env.codec.prefixedText(h.ns, h.dbkey)));
+      const title = escapeHtml(replaceParameters(env.messages['red-link-title'], [env.codec.prefixedText(h.ns, h.dbkey)]));
       return `<a href="${editUrl(pdbk, true)}" class="new" title="${title}">${h.text}</a>`;
     });
   }

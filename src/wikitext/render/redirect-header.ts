@@ -8,6 +8,7 @@ import type { RedirectTarget } from '../redirect.js';
 import { escapeHtml, escapeId } from '../sanitizer.js';
 import { linkKey, type RenderEnv } from './env.js';
 import { wfUrlencode } from '../../wiki/files.js';
+import { replaceParameters } from '../../wiki/messages.js';
 
 export function redirectHeaderHtml(target: RedirectTarget, env: RenderEnv): string {
   const codec = env.codec;
@@ -28,7 +29,7 @@ export function redirectHeaderHtml(target: RedirectTarget, env: RenderEnv): stri
       const cls = page.redirect ? ' class="mw-redirect"' : '';
       link = `<a href="${base}${frag}"${cls} title="${escapeHtml(prefixed)}">${shown}</a>`;
     } else {
-      const title = escapeHtml(env.messages['red-link-title'].replace('$1', prefixed));
+      const title = escapeHtml(replaceParameters(env.messages['red-link-title'], [prefixed]));
       link = `<a href="${base}&amp;action=edit&amp;redlink=1" class="new" title="${title}">${shown}</a>`;
     }
   }

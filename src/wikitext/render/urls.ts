@@ -1,10 +1,10 @@
 /** Title::getLocalURL with wikiquery's article path (/index.php/$1) and script (/index.php). */
-import { ARTICLE_PATH, wfUrlencode } from '../../wiki/files.js';
+import { localArticlePath, wfUrlencode } from '../../wiki/files.js';
 
 /** the page's URL; a title holding "?" goes through index.php?title= as MediaWiki does */
 export function articleUrl(prefixedDbKey: string, fragment = ''): string {
   const enc = wfUrlencode(prefixedDbKey);
-  const base = prefixedDbKey.includes('?') ? `/index.php?title=${enc}` : ARTICLE_PATH.replace('$1', enc);
+  const base = prefixedDbKey.includes('?') ? `/index.php?title=${enc}` : localArticlePath(enc);
   return fragment ? `${base}#${fragment}` : base;
 }
 
