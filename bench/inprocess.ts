@@ -48,6 +48,13 @@ try {
 if (values['parser-cache-mb'] !== undefined) {
   (await mod('src/modules/page-renderer.js')).configureParserCache((Number(values['parser-cache-mb']) * 1024 * 1024) / 2);
 }
+// serve's malloc thresholds: without them every answer over a few KB pays the kernel for its pages again
+// (system time that serve does not spend), and a bigger answer looks dearer than it is
+try {
+  (await mod('src/http/malloc-thresholds.js')).raiseMallocThresholds();
+} catch {
+  /* a build from before them */
+}
 const api = new ApiMain(store, wiki, createRegistry());
 const raw = Object.fromEntries(new URLSearchParams(values.query));
 const request = () => ({
