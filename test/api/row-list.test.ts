@@ -91,6 +91,49 @@ describe('RowList', () => {
     assert.equal(valueSize(rowList(shape, keysRows)), valueSize(asObjects(shape.keys, 'title', textRows)));
   });
 
+  it("a value repeated down a member (copied from the row before) prints as each row's own, spaced or not", () => {
+    const shape = new RowShape(['user', 'title', 'comment'], undefined, ['title']);
+    // spaced where the outer shape is not, and the other way round
+    const other = new RowShape(['title', 'user'], undefined, ['title']);
+    const user = 'Адміністратор';
+    const text = (v: unknown) => (typeof v === 'string' ? v.replace(/_/g, ' ') : v);
+    const nestedRows = [
+      ['Київ_"А"', user],
+      ['a_b', 'c_d'],
+    ];
+    // row 2 repeats what the list inside row 1 wrote last, under the other member's form
+    const rowsOf = (inner: unknown): unknown[][] =>
+      [0, 1, 2, 3].map((i) => [i === 2 ? 'a_b' : user, i === 2 ? 'c_d' : 'Київ_"А"', i === 1 ? inner : 'оновлення 😀']);
+    for (const opts of FORMS) {
+      const tree = {
+        a: rowList(shape, rowsOf(rowList(other, nestedRows))),
+        b: rowList(other, [
+          ['x_y', user],
+          ['x_y', user],
+        ]),
+      };
+      const ref = {
+        a: asObjects(
+          shape.keys,
+          undefined,
+          rowsOf(
+            asObjects(
+              other.keys,
+              undefined,
+              nestedRows.map((r) => [text(r[0]), r[1]]),
+            ),
+          ).map((r) => [r[0], text(r[1]), r[2]]),
+        ),
+        b: asObjects(other.keys, undefined, [
+          ['x y', user],
+          ['x y', user],
+        ]),
+      };
+      assert.equal(toJson(tree, opts), toJson(ref, opts), JSON.stringify(opts));
+      assert.deepEqual(toJsonBytes(tree, opts), toJsonBytes(ref, opts), JSON.stringify(opts));
+    }
+  });
+
   it('counts toward the result size as the values it holds', () => {
     const shape = new RowShape(keys, 'category');
     assert.equal(valueSize(rowList(shape, rows)), valueSize(asObjects(keys, 'category', rows)));

@@ -114,6 +114,17 @@ export class JsonWriter {
   private lastKeyForm = -1;
   private lastKeyBytes: Uint8Array = new Uint8Array(0);
 
+  /**
+   * Per member of the RowList being written, the string last written for it and where its bytes are in this
+   * answer: the same value in the next row (a user's name down a list of their contributions, a bot's edit
+   * summary) is copied rather than escaped again. Reset for each list, and for a row of another shape (a list
+   * inside a row's value).
+   */
+  private rowStringsShape: RowShape | null = null;
+  private rowStrings: Array<string | undefined> = [];
+  private rowStringStarts: number[] = [];
+  private rowStringEnds: number[] = [];
+
   toJson(root: unknown, opts: JsonOptions): string {
     this.writeAnswer(root, opts);
     try {
@@ -128,11 +139,10 @@ export class JsonWriter {
     try {
       const bytes = this.bytes.subarray(0, this.written);
       const lessThan = bytes.indexOf(LESS_THAN) >= 0;
-      if (!lessThan && (opts.ascii || (bytes.indexOf(LINE_SEPARATOR) < 0 && bytes.indexOf(PARAGRAPH_SEPARATOR) < 0)))
-        return Buffer.from(bytes);
+      if (!lessThan && (opts.ascii || (bytes.indexOf(LINE_SEPARATOR) < 0 && bytes.indexOf(PARAGRAPH_SEPARATOR) < 0))) return copyOf(bytes);
       const plain = this.text(opts.ascii);
       const escaped = applyFormatJsonEscapes(plain, opts);
-      return escaped === plain ? Buffer.from(bytes) : Buffer.from(escaped, 'utf8');
+      return escaped === plain ? copyOf(bytes) : Buffer.from(escaped, 'utf8');
     } finally {
       this.release();
     }
@@ -540,6 +550,7 @@ export class JsonWriter {
   private writeRows(list: RowList, fv: 1 | 2, ascii: boolean): void {
     const keys = this.printedKeys(list.shape, fv, ascii);
     const width = list.shape.keys.length;
+    this.forgetRowStrings(list.shape);
     const valueCount = list.values.length;
     this.writeByte(91); // [
     for (let i = 0; i < valueCount; i += width) {
@@ -556,6 +567,7 @@ export class JsonWriter {
   private writeKeyedRows(list: KeyedRowList, fv: 1 | 2, ascii: boolean): void {
     const keys = this.printedKeys(list.shape, fv, ascii);
     const width = list.shape.keys.length;
+    this.forgetRowStrings(list.shape);
     const rowKeys = list.keys;
     const rowCount = rowKeys.length;
     if (fv === 1) {
@@ -587,12 +599,20 @@ export class JsonWriter {
     this.writeByte(93); // ]
   }
 
+  /** no string remembered for the members of the rows about to be written */
+  private forgetRowStrings(shape: RowShape): void {
+    const strings = this.rowStrings;
+    for (let i = 0; i < shape.keys.length; i++) strings[i] = undefined;
+    this.rowStringsShape = shape;
+  }
+
   /** the row of a RowList whose values start at `start`, as the object it stands for (writeObject) */
   private writeRow(list: RowList, start: number, keys: Uint8Array[], fv: 1 | 2, ascii: boolean): void {
     const shape = list.shape;
     const order = fv === 1 ? shape.fv1Order : null;
     const values = list.values;
     const width = shape.keys.length;
+    if (this.rowStringsShape !== shape) this.forgetRowStrings(shape);
     this.writeByte(123); // {
     let empty = true;
     for (let column = 0; column < width; column++) {
@@ -610,11 +630,23 @@ export class JsonWriter {
       empty = false;
       if (typeof item === 'number' && (item | 0) === item && item >= 0) this.writeUint(item);
       else if (typeof item === 'string') {
+        if (this.rowStrings[index] === item) {
+          const from = this.rowStringStarts[index]!;
+          const to = this.rowStringEnds[index]!;
+          this.reserve(to - from);
+          this.bytes.copyWithin(this.written, from, to);
+          this.written += to - from;
+          continue;
+        }
+        const begin = this.written;
         if (shape.spaced[index]) {
           if (ascii) this.writeSpacedAsciiUnits(item);
           else this.writeUtf8(JSON.stringify(item.replace(/_/g, ' ')));
         } else if (ascii) this.writeQuotedAscii(item);
         else this.writeUtf8(JSON.stringify(item));
+        this.rowStrings[index] = item;
+        this.rowStringStarts[index] = begin;
+        this.rowStringEnds[index] = this.written;
       } else this.writeValue(item, fv, '', ascii);
     }
     this.writeByte(125); // }
@@ -637,6 +669,13 @@ export class JsonWriter {
     }
     return keys;
   }
+}
+
+/** The answer's bytes in a buffer of their own (Buffer.from would zero-fill the new memory before copying into it). */
+function copyOf(bytes: Buffer): Buffer {
+  const out = Buffer.allocUnsafeSlow(bytes.length);
+  out.set(bytes);
+  return out;
 }
 
 function viewOf(buffer: Buffer): DataView {
