@@ -173,6 +173,8 @@ export function formatLogParams(
   timestamp: string,
   titleInfo: (text: string) => { ns: number; title: string } | null,
 ): Map<string, unknown> {
+  // no parameters: nothing to rename or convert (a move's suppressredirect is the one member made from none)
+  if (raw === '' && type !== 'move') return new Map();
   const params = parametersForApi(logParameters(raw).params, type, timestamp);
   const out = new Map<string, unknown>();
   for (const [key, value] of params) {
