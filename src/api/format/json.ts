@@ -634,7 +634,13 @@ export class JsonWriter {
           const from = this.rowStringStarts[index]!;
           const to = this.rowStringEnds[index]!;
           this.reserve(to - from);
-          this.bytes.copyWithin(this.written, from, to);
+          // a short value (a type, an action, a timestamp) is copied here: copyWithin's call costs more
+          if (to - from > 48) this.bytes.copyWithin(this.written, from, to);
+          else {
+            const bytes = this.bytes;
+            let out = this.written;
+            for (let i = from; i < to; i++) bytes[out++] = bytes[i]!;
+          }
           this.written += to - from;
           continue;
         }
