@@ -390,6 +390,17 @@ describe('action=sfautocomplete', () => {
     assert.equal(bad.headers.get('mediawiki-api-error'), '');
   });
 
+  it("concept source: the concept's members matching the text, sorted (SFUtils::getAllPagesForConcept)", async () => {
+    // [[Категорія:Міста]] [[Населення::>1000000]]: Київ, Одеса, Харків
+    assert.deepEqual(titles(await ac(demo, { concept: 'Міста-мільйонники', substr: 'к' })), ['Київ']);
+    assert.deepEqual(titles(await ac(demo, { concept: 'Міста-мільйонники', substr: 'ХАР' })), ['Харків']);
+    assert.deepEqual(titles(await ac(demo, { concept: 'Міста-мільйонники', substr: 'л' })), []);
+    // a page with two {{#concept:}} keeps the first: [[Категорія:Супи]]
+    assert.deepEqual(titles(await ac(demo, { concept: 'Дві концепції', substr: 'к' })), ['Капусняк', 'Куліш']);
+    // SMW cannot evaluate a circular concept: SF gets no members
+    assert.equal((await ac(demo, { concept: 'Циклічна', substr: 'к' })).text, '{"sfautocomplete":[]}');
+  });
+
   it('param_substr before anything else; empty answers; concept and external_url errors', async () => {
     const cases: Array<Record<string, string>> = [
       {},
@@ -425,6 +436,10 @@ describe('action=sfautocomplete', () => {
     assert.deepEqual(titles(await ac(small, { property: 'Примітка', baseprop: 'Місце', basevalue: 'Район 0005 Область' })), [
       'Примітка номер 0005 про обʼєкт',
     ]);
+    // without a property SF 3.3 has no data and dies with it (SF_AutocompleteAPI.php: dieUsage( $data ))
+    const none = await ac(demo, { baseprop: 'Код', basevalue: 'МС-001' });
+    assert.equal(none.text, `{"error":{"code":"","info":"","*":"See ${demo.url} for API usage"}}`);
+    assert.equal(none.headers.get('mediawiki-api-error'), '');
   });
 
   it('values with quotes, backslashes and astral characters come back whole, in byte order', async () => {

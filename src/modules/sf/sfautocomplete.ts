@@ -13,10 +13,14 @@
  * Unlike SF's 72-byte o_hash, long texts are returned whole.
  */
 import { limitParam } from '../../api/param-presets.js';
-import type { ActionModule } from '../../api/types.js';
+import type { ActionModule, ModuleContext } from '../../api/types.js';
 import { PrintedJson } from '../../api/result.js';
 import { compareBytes } from '../../wiki/collation.js';
-import { fold } from '../../semantic/fold.js';
+import { fold, matchesFolded } from '../../semantic/fold.js';
+import { queryOptions } from '../../semantic/query/parameters.js';
+import { parseConditions } from '../../semantic/query/parser.js';
+import { expandConcepts } from '../../semantic/engine/concept-expansion.js';
+import { answerConditions, queryLanguage } from '../../semantic/engine/query-engine.js';
 import type { PrintedAnswer } from '../../store/semantic-store.js';
 
 /** SMW's Concept namespace */
@@ -61,15 +65,14 @@ export const sfAutocompleteModule: ActionModule = {
     const folded = fold(substr);
     let data: string[] | PrintedAnswer;
     if (p.baseprop !== undefined) {
-      data =
-        p.property !== undefined
-          ? await semantic.autocompleteDependent(
-              p.property.replace(/ /g, '_'),
-              p.baseprop.replace(/ /g, '_'),
-              p.basevalue ?? '',
-              MAX_VALUES,
-            )
-          : [];
+      // without a property SF 3.3 leaves $data unset and dies with it: dieUsage(null), code and text empty
+      if (p.property === undefined) return ctx.die('', '');
+      data = await semantic.autocompleteDependent(
+        p.property.replace(/ /g, '_'),
+        p.baseprop.replace(/ /g, '_'),
+        p.basevalue ?? '',
+        MAX_VALUES,
+      );
       data = data.map((v) => v.replace(/_/g, ' '));
     } else if (p.property !== undefined) {
       data = await semantic.autocompleteProperty(p.property.replace(/ /g, '_'), folded, MAX_VALUES, ctx.compactJson ?? undefined);
@@ -81,8 +84,7 @@ export const sfAutocompleteModule: ActionModule = {
       const t = ctx.wiki.codec.parse(p.concept, NS_CONCEPT_ID);
       const exists = t !== null && t.ns === NS_CONCEPT_ID && (await ctx.store.pages.byTitles([t])).length > 0;
       if (!exists) return ctx.die('', `Could not find concept: ${p.concept}`);
-      // concepts are not evaluated by this server: an existing concept has no values here
-      data = [];
+      data = await conceptPages(ctx, t.ns, t.dbkey, folded);
     } else if (p.cargo_table !== undefined && p.cargo_field !== undefined) {
       data = []; // Cargo is not installed
     } else if (p.namespace !== undefined) {
@@ -98,6 +100,34 @@ export const sfAutocompleteModule: ActionModule = {
     ctx.result.set('sfautocomplete', Array.isArray(data) ? data.map((title) => ({ title })) : new PrintedJson(data.form, data.json));
   },
 };
+
+/**
+ * SFUtils::getAllPagesForConcept: the concept's members (its query evaluated as `[[Concept:X]]` is, at most
+ * $sfgMaxAutocompleteValues of them), each as its page's text, those matching `substr`, in byte order. A
+ * concept SMW cannot answer (circular, too large for inline evaluation) has no members: SF reads the
+ * result without looking at its errors.
+ */
+async function conceptPages(ctx: ModuleContext, ns: number, dbkey: string, folded: string): Promise<string[]> {
+  const codec = ctx.wiki.codec;
+  const queryString = `[[${ctx.wiki.titleText(ns, dbkey)}]]`;
+  const lang = await queryLanguage(ctx.store.semantic, codec, { queryString, printouts: [], sort: undefined });
+  const parsed = parseConditions(queryString, lang);
+  const errors = [...parsed.errors];
+  const description = await expandConcepts(parsed.description, codec, ctx.store.semantic, errors);
+  if (errors.length > 0) return [];
+  const answer = await answerConditions(ctx.store.semantic, lang, {
+    description,
+    sort: queryOptions(new Map()).sort,
+    limit: MAX_VALUES,
+    offset: 0,
+  });
+  const pages: string[] = [];
+  for (const subject of answer.subjects) {
+    const text = ctx.wiki.titleText(subject.ns, subject.dbkey) + (subject.subobject === '' ? '' : `#${subject.subobject}`);
+    if (matchesFolded(text, folded)) pages.push(text);
+  }
+  return pages.sort(compareBytes);
+}
 
 /**
  * SFUtils::getAllPagesForNamespace: the name exactly as the content language writes it (underscores),
