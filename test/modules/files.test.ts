@@ -146,6 +146,21 @@ describe('prop=imageinfo', () => {
     );
   });
 
+  it("extmetadata: 1.25's upload time (ISO 8601) and name, both hidden; iiextmetadatafilter keeps the keys named", async () => {
+    // FormatMetadata::getExtendedMetadataFromFile and getExtendedMetadataFromHook (FormatMetadata.php:1655-1712):
+    // neither field is among the default metadata-fields, so both carry `hidden`; no value is translated
+    const info = async (params: Record<string, string>) =>
+      (await get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Tux.png', iiprop: 'extmetadata', ...params })).json.query.pages['40']
+        .imageinfo;
+    const both = {
+      DateTime: { value: '2010-03-23T10:00:39Z', source: 'mediawiki-metadata', hidden: '' },
+      ObjectName: { value: 'Tux', source: 'mediawiki-metadata', hidden: '' },
+    };
+    assert.deepEqual(await info({}), [{ extmetadata: both }]);
+    assert.deepEqual(await info({ iiextmetadatalanguage: 'en', iiextmetadatamultilang: '1' }), [{ extmetadata: both }]);
+    assert.deepEqual(await info({ iiextmetadatafilter: 'ObjectName|Artist' }), [{ extmetadata: { ObjectName: both.ObjectName } }]);
+  });
+
   it('a description page that redirects to another file shows that file', async () => {
     const r = await get({ action: 'query', prop: 'imageinfo', titles: 'Файл:Старий прапор.png', iiprop: 'url|sha1' });
     const page = r.json.query.pages['11'];

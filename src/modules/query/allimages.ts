@@ -236,13 +236,17 @@ function metadataList(json: string): unknown {
   return list.length ? list : null;
 }
 
-/** FormatMetadata::fetchExtendedMetadata for a local file without embedded metadata. */
+/**
+ * FormatMetadata::fetchExtendedMetadata of 1.25 for a local file without the GetExtendedMetadata hook's
+ * extensions (CommonsMetadata): getExtendedMetadataFromFile's upload time (TS_ISO_8601, not formatted) and
+ * name, both `hidden` since neither is among the default `metadata-fields` (FormatMetadata.php:1655-1712).
+ * No value is a translatable one, so `iiextmetadatalanguage` and `iiextmetadatamultilang` change nothing.
+ */
 function extMetadata(f: FileRow): Record<string, unknown> {
   const text = f.name.replace(/_/g, ' ');
   const dot = text.lastIndexOf('.');
-  const ts = mwToIso(f.timestamp);
   return {
-    DateTime: { value: `${ts.slice(0, 10)} ${ts.slice(11, 19)}`, source: 'mediawiki-metadata', hidden: true },
-    ObjectName: { value: dot > 0 ? text.slice(0, dot) : text, source: 'mediawiki-metadata' },
+    DateTime: { value: mwToIso(f.timestamp), source: 'mediawiki-metadata', hidden: true },
+    ObjectName: { value: dot > 0 ? text.slice(0, dot) : text, source: 'mediawiki-metadata', hidden: true },
   };
 }
