@@ -59,6 +59,30 @@ describe('rvexpandtemplates and rvgeneratexml', () => {
   });
 });
 
+describe('rvcontentformat', () => {
+  // ApiQueryRevisionsBase.php:469-472 (every core format) and 330-350 (the format checked against the model)
+  it("any format of 1.25 core; the stored text only in its model's format, else a warning and badcontentformat", async () => {
+    const rev = async (params: Record<string, string | number>) => {
+      const r = await q({ titles: 'Київ', prop: 'revisions', rvprop: 'ids|content', ...params });
+      return { rev: (Object.values(r.json.query.pages)[0] as any).revisions[0], warnings: r.json.warnings };
+    };
+    const plain = await rev({});
+    assert.equal(plain.rev.contentformat, 'text/x-wiki');
+    assert.deepEqual(await rev({ rvcontentformat: 'text/x-wiki' }), plain);
+    const other = await rev({ rvcontentformat: 'text/plain' });
+    assert.deepEqual(other.rev, { revid: plain.rev.revid, parentid: plain.rev.parentid, badcontentformat: '' });
+    assert.deepEqual(other.warnings, {
+      revisions: { '*': 'The requested format text/plain is not supported for content model wikitext used by Київ' },
+    });
+    // an expanded (or rendered) text comes without contentformat and contentmodel
+    const expanded = await rev({ rvexpandtemplates: 1, rvcontentformat: 'text/css' });
+    assert.deepEqual(Object.keys(expanded.rev), ['revid', 'parentid', '*']);
+    assert.equal(expanded.warnings, undefined);
+    const bad = await s.get({ action: 'query', titles: 'Київ', prop: 'revisions', rvcontentformat: 'text/html', format: 'json' });
+    assertApiError(s, bad, 'rvunknown_rvcontentformat', "Unrecognized value for parameter 'rvcontentformat': text/html");
+  });
+});
+
 describe('allpages protection filters', () => {
   it('apprtype or apprexpiry: an empty list (a dump carries no page_restrictions), not a bare []', async () => {
     assert.equal(

@@ -4,6 +4,7 @@
  * modules make before anything else. Every reader here is anonymous (ANON_RIGHTS), so these end the
  * request with 1.25's error; the checks still read the wiki's rights and users rather than assume it.
  */
+import { CONTENT_FORMATS } from '../../wiki/content-models.js';
 import type { ParamDecls, QueryModuleContext } from '../../api/types.js';
 import { limitParam } from '../../api/param-presets.js';
 import { ANON_RIGHTS } from '../../wiki/users.js';
@@ -70,7 +71,7 @@ export function revisionsBaseParams(prefix: string): ParamDecls {
       help: `Text to diff each revision to. Only diffs a limited number of revisions. Overrides ${prefix}diffto. If ${prefix}section is set, only that section will be diffed against this text`,
     },
     contentformat: {
-      type: ['text/x-wiki'],
+      type: CONTENT_FORMATS,
       help: `Serialization format used for ${prefix}difftotext and expected for output of content.`,
     },
   };

@@ -4,6 +4,7 @@
  * only $wgAPIMaxUncachedDiffs (1) diffs are made per request: 1.25 keeps the others for a diff cache a
  * default installation does not have, so every further revision gets `notcached` instead.
  */
+import { isSupportedFormat } from '../../wiki/content-models.js';
 import type { QueryModuleContext } from '../../api/types.js';
 import { CONTENT, type Obj } from '../../api/result.js';
 import type { RevisionRecord } from '../../store/history-store.js';
@@ -66,8 +67,11 @@ export async function addRevisionDiff(
   const diff: Obj = {};
   v.diff = diff;
   if (req.text !== null) {
-    // rvcontentformat (text/x-wiki) is a wikitext format only
-    if (ctx.params.contentformat !== undefined && rev.contentModel !== 'wikitext') {
+    // the text diffed to is read in rvcontentformat, which the revision's model must support
+    if (
+      ctx.params.contentformat !== undefined &&
+      !isSupportedFormat(rev.contentModel, rev.contentFormat, ctx.params.contentformat as string)
+    ) {
       ctx.warn(
         `The requested format ${ctx.params.contentformat} is not supported for content model ${rev.contentModel} used by ${prefixedDbKey}`,
       );

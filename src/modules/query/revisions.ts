@@ -19,6 +19,7 @@ import { dieBadContinue } from './shared.js';
 import { addRevisionDiff, parseDiffParams } from './revision-diffs.js';
 import { expand } from '../expandtemplates.js';
 import { preprocessToXml } from '../../wikitext/preprocessor/xml.js';
+import { CONTENT_FORMATS, isSupportedFormat } from '../../wiki/content-models.js';
 
 const PROPS = [
   'ids',
@@ -96,7 +97,7 @@ export const revisionsModule = queryModule({
       type: 'text',
       help: 'Text to diff each revision to. Only diffs a limited number of revisions. Overrides rvdiffto. If rvsection is set, only that section will be diffed against this text.',
     },
-    contentformat: { type: ['text/x-wiki'], help: 'Serialization format used for difftotext and expected for output of content.' },
+    contentformat: { type: CONTENT_FORMATS, help: 'Serialization format used for difftotext and expected for output of content.' },
     continue: continueParam(),
   },
   examples: [
@@ -252,7 +253,7 @@ export const revisionsModule = queryModule({
           const content = sectionOf(text, p.section);
           if (content === null) ctx.die('nosuchsection', `There is no section ${p.section} in r${rev.revid}`);
           if (fetchContent) {
-            let shown = content!;
+            let shown: string | null = null;
             // ApiQueryRevisionsBase::extractRevisionInfo: the tree of the (section's) text, then the
             // expansion (Parser::preprocess, templates read from the wiki) unless rvparse renders it;
             // a diff compares the stored text (1.25 keeps $content apart from the $text it shows)
@@ -263,9 +264,18 @@ export const revisionsModule = queryModule({
             }
             // rvparse: the content as action=parse renders it (the same renderer and parser cache)
             if (parse) shown = await renderRevisionText(ctx, rev, title, content!, p.section === undefined);
+            const format = (p.contentformat as string | undefined) ?? rev.contentFormat;
             if (slots)
-              v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: rev.contentFormat }, 'content', shown) };
-            else withContent(Object.assign(v, { contentformat: rev.contentFormat, contentmodel: rev.contentModel }), 'content', shown);
+              v.slots = { main: withContent({ contentmodel: rev.contentModel, contentformat: format }, 'content', shown ?? content!) };
+            // an expanded or rendered text comes alone; the stored one with its format and model, when
+            // the model's handler writes the format asked for (ApiQueryRevisionsBase.php:330-350 of 1.25)
+            else if (shown !== null) withContent(v, 'content', shown);
+            else if (!isSupportedFormat(rev.contentModel, rev.contentFormat, format)) {
+              ctx.warn(
+                `The requested format ${format} is not supported for content model ${rev.contentModel} used by ${ctx.wiki.codec.prefixedDbKey(rev.ns, title)}`,
+              );
+              v.badcontentformat = true;
+            } else withContent(Object.assign(v, { contentformat: format, contentmodel: rev.contentModel }), 'content', content!);
           }
           if (diffs) await addRevisionDiff(ctx, diffs, rev, ctx.wiki.codec.prefixedDbKey(rev.ns, title), content!, v);
         }
