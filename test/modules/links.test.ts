@@ -209,6 +209,10 @@ describe('prop=pageprops, extlinks, langlinks; list=pageswithprop, pagepropnames
     // 1.25 core has only the autonyms of Names.php (localised names need the cldr extension)
     const de = await q({ prop: 'langlinks', titles: 'Київ', llprop: 'langname', llinlanguagecode: 'de', lllang: 'pl' });
     assert.equal(de.query.pages['336'].langlinks[0].langname, 'polski');
+    // llurl is llprop=url, deprecated (ApiQueryLangLinks.php:171-174 of 1.25: PARAM_DEPRECATED)
+    const url = await q({ prop: 'langlinks', titles: 'Київ', llurl: 1, lllang: 'en' });
+    assert.deepEqual(url.query.pages['336'].langlinks, [{ lang: 'en', url: 'https://en.wikipedia.org/wiki/Kyiv', '*': 'Kyiv' }]);
+    assert.deepEqual(url.warnings, { langlinks: { '*': 'The llurl parameter has been deprecated.' } });
   });
   it('random: distinct pages of the namespaces asked for, never from the response cache', async () => {
     const r = await q({ list: 'random', rnlimit: 5, rnnamespace: 14 });

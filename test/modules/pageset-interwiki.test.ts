@@ -61,6 +61,7 @@ describe('redirects to another wiki', () => {
         page('Європа', 0, '#REDIRECT [[wikipedia:Europe#History]]'),
         page('Старий континент', 0, '#REDIRECT [[Європа]]'),
         page('Сторінка', 0, 'Текст.'),
+        page('Посилання', 0, '[[wikipedia:Europe]] [[wikipedia:Asia]] [[commons:Kyiv]] [[mw:Help:Contents]] [[wikipedia:Africa|Африка]]'),
       ]),
     );
     const db = TEST_DB === 'postgres' ? await freshPostgresDatabase('iw') : path.join(dir, 'wiki.sqlite');
@@ -91,5 +92,30 @@ describe('redirects to another wiki', () => {
     ]);
     const none = await s.get({ action: 'query', titles: 'Старий континент', prop: 'iwlinks', formatversion: 2 });
     assert.equal(none.json.query.pages[0].iwlinks, undefined);
+  });
+
+  it('prop=iwlinks: (prefix, title) order, iwprefix/iwtitle, iwdir, iwlimit with continuation, iwurl deprecated', async () => {
+    const iw = async (params: Record<string, string | number>) =>
+      (await s.get({ action: 'query', titles: 'Посилання', prop: 'iwlinks', continue: '', formatversion: 2, ...params })).json;
+    const all = [
+      { prefix: 'commons', title: 'Kyiv' },
+      { prefix: 'mw', title: 'Help:Contents' },
+      { prefix: 'wikipedia', title: 'Africa' },
+      { prefix: 'wikipedia', title: 'Asia' },
+      { prefix: 'wikipedia', title: 'Europe' },
+    ];
+    assert.deepEqual((await iw({})).query.pages[0].iwlinks, all);
+    assert.deepEqual((await iw({ iwdir: 'descending' })).query.pages[0].iwlinks, [...all].reverse());
+    assert.deepEqual((await iw({ iwprefix: 'wikipedia' })).query.pages[0].iwlinks, all.slice(2));
+    assert.deepEqual((await iw({ iwprefix: 'wikipedia', iwtitle: 'Asia' })).query.pages[0].iwlinks, [all[3]]);
+    const first = await iw({ iwlimit: 2 });
+    assert.deepEqual(first.query.pages[0].iwlinks, all.slice(0, 2));
+    const pageid = first.query.pages[0].pageid;
+    assert.deepEqual(first.continue, { iwcontinue: `${pageid}|wikipedia|Africa`, continue: '||' });
+    assert.deepEqual((await iw({ iwlimit: 2, ...first.continue })).query.pages[0].iwlinks, all.slice(2, 4));
+    // iwurl is iwprop=url, deprecated (ApiQueryIWLinks.php of 1.25: PARAM_DEPRECATED)
+    const url = await iw({ iwurl: 1, iwprefix: 'commons' });
+    assert.deepEqual(url.query.pages[0].iwlinks, [{ prefix: 'commons', title: 'Kyiv', url: 'https://commons.wikimedia.org/wiki/Kyiv' }]);
+    assert.deepEqual(url.warnings, { iwlinks: { warnings: 'The iwurl parameter has been deprecated.' } });
   });
 });

@@ -24,7 +24,12 @@ export const iwlinksModule = queryModule({
   prefix: 'iw',
   description: 'Returns all interwiki links from the given pages.',
   params: {
-    url: { type: 'boolean', default: false, help: 'Whether to get the full URL (cannot be used with iwprop). Deprecated.' },
+    url: {
+      type: 'boolean',
+      default: false,
+      deprecated: true,
+      help: 'Whether to get the full URL (cannot be used with iwprop). Deprecated.',
+    },
     prop: { type: ['url'], multi: true, help: 'Which additional properties to get for each interlanguage link.' },
     limit: limitParam(10, 'How many interwiki links to return.'),
     continue: continueParam(),

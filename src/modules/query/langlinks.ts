@@ -33,7 +33,12 @@ export const langlinksModule = queryModule({
   params: {
     limit: limitParam(10, 'How many langlinks to return.'),
     continue: continueParam(),
-    url: { type: 'boolean', default: false, help: 'Whether to get the full URL (cannot be used with llprop). Deprecated.' },
+    url: {
+      type: 'boolean',
+      default: false,
+      deprecated: true,
+      help: 'Whether to get the full URL (cannot be used with llprop). Deprecated.',
+    },
     prop: { type: ['url', 'langname', 'autonym'], multi: true, help: 'Which additional properties to get for each interlanguage link.' },
     lang: { type: 'string', help: 'Language code.' },
     title: { type: 'string', help: 'Link to search for. Must be used with lllang.' },
