@@ -51,9 +51,16 @@ export const OP = {
 
 export type SemanticOps = unknown[];
 
-/** null: SMW keeps no data for the page (a redirect, or outside the semantic namespaces) */
+/**
+ * null: SMW keeps no data for the page (a redirect). A page outside the semantic namespaces is a subject
+ * without values: SMW 2.2's StoreUpdater clears its data, and SQLStore3Writers::doFlatDataUpdate
+ * "always make[s] an ID" with the title as sort key, so `[[Шаблон:+]]` finds the templates.
+ */
 export const analyzer: HookAnalyzer = (p, text, ctx): PageAnnotations | SemanticOps | null => {
-  if (!SEMANTIC_NAMESPACES.has(p.ns) || p.isRedirect) return null;
+  if (p.isRedirect) return null;
+  if (!SEMANTIC_NAMESPACES.has(p.ns)) {
+    return ctx.data === undefined || ctx.data === null ? null : [OP.SUBJECT, p.ns, p.dbkey, '', p.dbkey.replace(/_/g, ' ')];
+  }
   const ann = extractAnnotations(text, ctx.codec);
   if (ctx.data === undefined || ctx.data === null) return ann;
   return typerOf(ctx.data as SemanticAnalyzerData, ctx.codec, ctx.source!).page(p, ann);

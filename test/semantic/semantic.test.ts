@@ -253,16 +253,22 @@ describe('action=browsebysubject', () => {
     assert.equal(none.text, JSON.stringify({ query: { subject: `${page}#0##немає`, data: [], serializer: SERIALIZER, version: 0.1 } }));
   });
 
-  it('data: [] for a page without semantic data (a talk page, a template, a page that does not exist)', async () => {
-    for (const [subject, id] of [
-      ['Обговорення форми:Місто', 'Місто#107#'],
-      ['Шаблон:Місто', 'Місто#10#'],
-      ['Сторінка, якої зовсім немає', 'Сторінка,_якої_зовсім_немає#0#'],
+  it('data: [] for a page that does not exist; only the sort key for a page outside the semantic namespaces', async () => {
+    const r = await demo.get({ action: 'browsebysubject', subject: 'Сторінка, якої зовсім немає', utf8: 1 });
+    assert.equal(
+      r.text,
+      '{"query":{"subject":"Сторінка,_якої_зовсім_немає#0#","data":[],"serializer":"SMW\\\\Serializers\\\\SemanticDataSerializer","version":0.1}}',
+    );
+    // SMW 2.2 makes an ID for every saved page (SQLStore3Writers::doFlatDataUpdate), and getSemanticData
+    // of an ID adds its sort key (SMW_SQLStore3_Readers.php:96-97): a talk page and a template have only that
+    for (const [subject, id, sortkey] of [
+      ['Обговорення форми:Місто', 'Місто#107#', 'Місто'],
+      ['Шаблон:Місто', 'Місто#10#', 'Місто'],
     ]) {
-      const r = await demo.get({ action: 'browsebysubject', subject, utf8: 1 });
+      const page = await demo.get({ action: 'browsebysubject', subject, utf8: 1 });
       assert.equal(
-        r.text,
-        `{"query":{"subject":"${id}","data":[],"serializer":"SMW\\\\Serializers\\\\SemanticDataSerializer","version":0.1}}`,
+        page.text,
+        `{"query":{"subject":"${id}","data":[{"property":"_SKEY","dataitem":[{"type":2,"item":"${sortkey}"}]}],"serializer":"SMW\\\\Serializers\\\\SemanticDataSerializer","version":0.1}}`,
       );
     }
   });
