@@ -175,6 +175,7 @@ export class ApiMain {
         const ctx = state.coreContext(module, this.directory);
         checkAsserts(mainParams);
         custom = module.customPrinter?.(ctx) ?? null;
+        if (custom?.errorFormat !== undefined) printer = this.errorFallback(custom.errorFormat, raw);
         const ran = module.run(ctx);
         if (ran) await ran;
       } else {
@@ -184,6 +185,7 @@ export class ApiMain {
         if (module.needsToken !== undefined || module.writeMode || module.mustBePosted) this.checkWriteModule(module, ctx.params, req);
         checkAsserts(mainParams);
         custom = module.customPrinter?.(ctx) ?? null;
+        if (custom?.errorFormat !== undefined) printer = this.errorFallback(custom.errorFormat, raw);
         // a synchronous module costs no extra turn of the microtask queue
         const ran = module.run(ctx);
         if (ran) await ran;
@@ -249,6 +251,15 @@ export class ApiMain {
     }
     if (module.mustBePosted && req.method !== 'POST')
       throw new ApiError('mustbeposted', `The ${module.name} module requires a POST request`);
+  }
+
+  /** The printer a custom printer hands its errors to (ApiFormatRaw's errorFallback), with the request's options. */
+  private errorFallback(format: FormatName, raw: Record<string, string>): PrinterOptions {
+    try {
+      return printerOptions(format, raw);
+    } catch {
+      return Object.assign({}, DEFAULT_PRINTER, { format });
+    }
   }
 
   /** ApiMain::reportUnusedParams: every request parameter neither a module nor the printer reads. */

@@ -93,6 +93,8 @@ export function createQueryAction(modules: QueryModule[]): CoreActionModule {
       return {
         contentType: 'text/xml; charset=utf-8',
         headers: { 'Cache-Control': 'private, must-revalidate, max-age=0' },
+        // ApiFormatRaw( $main, createPrinterByName( 'xml' ) ): an error is XML
+        errorFormat: 'xml',
         render: (result) => result.get('text') as string,
       };
     },

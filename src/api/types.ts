@@ -8,6 +8,7 @@ import type { Wiki } from '../wiki/wiki.js';
 import type { PageSet } from './pageset.js';
 import type { PageRef } from '../store/page-store.js';
 import type { SameContentRow } from '../store/file-store.js';
+import type { FormatName } from './format/printer.js';
 
 export type ParamType = 'string' | 'integer' | 'limit' | 'boolean' | 'timestamp' | 'namespace' | 'user' | 'text' | 'upload';
 
@@ -128,6 +129,8 @@ export interface CustomPrinter {
   headers?: Record<string, string>;
   /** the printer's own request parameters (never unrecognized); JSON's when not given */
   params?: ReadonlySet<string>;
+  /** ApiFormatRaw's error fallback: the format that prints an error of the module (else the format= printer) */
+  errorFormat?: FormatName;
   render(result: ApiResult): string | Buffer;
 }
 

@@ -79,6 +79,21 @@ describe('action=query&export', () => {
     const empty = (await exportText({ titles: 'Немає такої' })).text;
     assert.ok(empty.endsWith('  </siteinfo>\n</mediawiki>\n'));
   });
+
+  it("an error with exportnowrap is XML, whatever format= says (ApiQuery::getCustomPrinter's ApiFormatRaw falls back on the xml printer)", async () => {
+    for (const format of ['json', 'jsonfm', 'php']) {
+      const r = await s.get({ action: 'query', export: '', exportnowrap: '', titles: 'Київ', list: 'allpages', apfrom: '<', format });
+      assert.equal(r.headers.get('content-type'), 'text/xml; charset=utf-8');
+      assert.equal(r.headers.get('mediawiki-api-error'), 'apinvalidtitle');
+      assert.equal(
+        r.text,
+        `<?xml version="1.0"?><api><error code="apinvalidtitle" info="Bad title &quot;&lt;&quot;" xml:space="preserve">See ${s.url} for API usage</error></api>`,
+      );
+    }
+    // an error before the module's printer is chosen is the format= printer's
+    const before = await s.get({ action: 'query', export: '', exportnowrap: '', titles: 'Київ', maxlag: '-1', format: 'json' });
+    assert.equal(before.json.error.code, 'maxlag');
+  });
 });
 
 describe('Special:Export', () => {
