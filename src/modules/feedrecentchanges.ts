@@ -19,7 +19,7 @@ import { fixSpecialName } from '../wiki/special-pages.js';
 import { dateToMw } from '../wiki/timestamps.js';
 import { messageText } from '../wikitext/message-transform.js';
 import { diffBody } from './difference-engine.js';
-import { feedPrinter, setFeed } from './feed-wrapper.js';
+import { recentChangesFeedPrinter, setFeed } from './feed-wrapper.js';
 import { MessageLoader } from './message-loader.js';
 import { commentLinks, formatComment } from './query/comments.js';
 
@@ -84,7 +84,7 @@ export const feedrecentchangesModule: PlainActionModule = {
   },
   examples: ['action=feedrecentchanges', 'action=feedrecentchanges&days=30'],
   className: 'ApiFeedRecentChanges',
-  customPrinter: feedPrinter,
+  customPrinter: recentChangesFeedPrinter,
   async run(ctx) {
     const p = ctx.params;
     ctx.markVolatile('clock');

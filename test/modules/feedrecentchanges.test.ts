@@ -100,6 +100,22 @@ describe('action=feedrecentchanges', () => {
     assert.ok(text.endsWith('\t</channel>\n</rss>'));
   });
 
+  it("is publicly cacheable for 15 seconds, or for smaxage (ApiFeedRecentChanges::execute's setCacheMaxAge(15), bug 63249)", async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const r = await s.get({ action: 'feedrecentchanges', days: ALL_DAYS });
+    assert.equal(r.headers.get('cache-control'), 'max-age=15, s-maxage=15, public');
+    const expires = Date.parse(r.headers.get('expires')!) / 1000;
+    assert.ok(expires >= before + 15 && expires <= Math.floor(Date.now() / 1000) + 15, r.headers.get('expires')!);
+    const own = await s.get({ action: 'feedrecentchanges', days: ALL_DAYS, smaxage: 600, maxage: 30 });
+    assert.equal(own.headers.get('cache-control'), 's-maxage=600, max-age=30, public');
+    const shared = await s.get({ action: 'feedrecentchanges', days: ALL_DAYS, smaxage: 600 });
+    assert.equal(shared.headers.get('cache-control'), 's-maxage=600, max-age=0, public');
+    assert.equal(shared.headers.get('expires'), 'Thu, 01 Jan 1970 00:00:01 GMT');
+    // an error is private, as every error
+    const bad = await s.get({ action: 'feedrecentchanges', feedformat: 'x' });
+    assert.equal(bad.headers.get('cache-control'), 'private, must-revalidate, max-age=0');
+  });
+
   it('shows the latest 50 changes, newest first, adjacent edits of a page by one user as one', async () => {
     const { text } = await feed({});
     assert.deepEqual(
