@@ -98,7 +98,7 @@ describe('errors', () => {
     const r = await s.get({ action: 'query', format: 'yml' });
     assert.equal(r.headers.get('mediawiki-api-error'), 'unknown_format');
     assert.match(r.headers.get('content-type')!, /^text\/html/);
-    assert.match(r.text, /&quot;code&quot;: &quot;unknown_format&quot;/);
+    assert.match(r.text, /"code": "unknown_format"/);
   });
   it('a bad formatversion is re-printed with default printer parameters', async () => {
     const r = await s.get({ action: 'query', formatversion: 7 });
@@ -177,7 +177,7 @@ describe('formats', () => {
     assert.equal(r.headers.get('content-type'), 'text/html; charset=utf-8');
     assert.match(html, /<html lang="uk"/);
     assert.match(html, /format=json/);
-    assert.match(html, /<pre class="api-pretty-content">\{\n {4}&quot;warnings&quot;: \{\n {8}&quot;tokens&quot;: \{/);
+    assert.match(html, /<pre class="api-pretty-content">\{\n {4}"warnings": \{\n {8}"tokens": \{/);
   });
   it('without action: the HTML help generated from the declarations', async () => {
     const r = await fetch(s.url);

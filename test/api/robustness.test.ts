@@ -122,7 +122,7 @@ describe('hostile parameter values', () => {
       ]) {
         const r = await s.get({ action: 'query', [name]: v, ...(name === 'format' ? {} : { format: 'json' }) });
         assert.ok(r.status === 200, `${name}=${JSON.stringify(v)}: HTTP ${r.status}`);
-        const code = r.json?.error?.code ?? /&quot;code&quot;: &quot;([^&]*)&quot;/.exec(r.text)?.[1];
+        const code = r.json?.error?.code ?? /"code": "([^"]*)"/.exec(r.text)?.[1];
         assert.ok(!String(code ?? '').startsWith('internal_api_error'), `${name}=${JSON.stringify(v)}: ${r.text.slice(0, 300)}`);
       }
     }

@@ -10,7 +10,7 @@ import { toWddx } from './wddx.js';
 import { toPhpValue } from './php-values.js';
 import { rawTree } from './raw.js';
 import { phpPrintR, phpSerialize, phpVarDump, phpVarExport } from '../../php/values.js';
-import { htmlspecialchars } from '../../wiki/html.js';
+import { escapeElementText, htmlspecialchars } from '../../wiki/html.js';
 
 /** ApiMain::$Formats, in its order */
 export const FORMATS = [
@@ -257,7 +257,10 @@ const PAGE_FORMATS: Readonly<Record<PrinterKind, readonly [string, string]>> = {
   none: ['NONE', 'none'],
 };
 
-/** The …fm page: our own Ukrainian explanation, then the printer's text, HTML-escaped. */
+/**
+ * The …fm page: our own Ukrainian explanation, then the printer's text as ApiFormatBase::closePrinter of
+ * 1.25 writes it, Html::element( 'pre', … ): only & and < escaped.
+ */
 function htmlPage(pretty: string, apiUrl: string, query: string, kind: PrinterKind): string {
   const [formatLabel, formatName] = PAGE_FORMATS[kind];
   const params = new URLSearchParams(query);
@@ -280,7 +283,7 @@ function htmlPage(pretty: string, apiUrl: string, query: string, kind: PrinterKi
 Щоб отримати саму відповідь у форматі ${formatLabel}, додайте до запиту <code>format=${formatName}</code>: <a href="${htmlspecialchars(jsonLink)}">${htmlspecialchars(jsonLink)}</a>.
 Опис усіх модулів і параметрів — на <a href="${htmlspecialchars(apiUrl)}">сторінці довідки API</a>.</p>
 </div>
-<pre class="api-pretty-content">${htmlspecialchars(pretty)}</pre>
+<pre class="api-pretty-content">${escapeElementText(pretty)}</pre>
 </div>
 </div>
 </body>
