@@ -168,6 +168,22 @@ describe('legacy token parameters', () => {
     );
     assert.equal(r.json.query.recentchanges[0].patroltoken, undefined);
   });
+  it('rvtoken=rollback is refused with one warning for every revision listed, and makes the answer private', async () => {
+    // ApiQueryRevisions.php:331-341 (getRollbackToken: no rollback right) and 364-369 (getCacheMode)
+    const r = await q({ titles: 'Київ|Львів', prop: 'revisions', rvtoken: 'rollback', rvprop: 'ids' });
+    assert.equal(
+      r.json.warnings.revisions['*'],
+      "The rvtoken parameter has been deprecated.\nAction 'rollback' is not allowed for the current user",
+    );
+    const revs = Object.values(r.json.query.pages).map((page: any) => page.revisions[0]);
+    assert.equal(revs.length, 2);
+    assert.ok(revs.every((rev: any) => rev.rollbacktoken === undefined));
+    assert.equal(r.headers.get('cache-control'), 'private, must-revalidate, max-age=0');
+    assert.equal(
+      (await q({ titles: 'Київ', prop: 'revisions', rvprop: 'ids', smaxage: 60 })).headers.get('cache-control')?.includes('public'),
+      true,
+    );
+  });
 });
 
 describe('deprecated parameters', () => {

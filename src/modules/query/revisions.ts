@@ -64,6 +64,8 @@ export const revisionsModule = queryModule({
   prefix: 'rv',
   // ApiQueryRevisionsBase is an ApiQueryGeneratorBase in 1.25: generator=revisions yields revision ids
   generator: true,
+  // ApiQueryRevisions::getCacheMode: a request for tokens is private
+  cacheMode: (params) => (params.token !== undefined ? 'private' : 'public'),
   description: 'Get revision information.',
   params: {
     prop: { type: PROPS, multi: true, default: 'ids|timestamp|flags|comment|user', help: 'Which properties to get for each revision.' },
@@ -96,6 +98,12 @@ export const revisionsModule = queryModule({
     difftotext: {
       type: 'text',
       help: 'Text to diff each revision to. Only diffs a limited number of revisions. Overrides rvdiffto. If rvsection is set, only that section will be diffed against this text.',
+    },
+    token: {
+      type: ['rollback'],
+      multi: true,
+      deprecated: true,
+      help: 'Which tokens to obtain for each revision. Use action=query&meta=tokens instead.',
     },
     contentformat: { type: CONTENT_FORMATS, help: 'Serialization format used for difftotext and expected for output of content.' },
     continue: continueParam(),
@@ -210,12 +218,14 @@ export const revisionsModule = queryModule({
       }
       return;
     }
+    const tokens = (p.token as string[] | undefined) ?? [];
     const texts = needText
       ? await ctx.store.history.texts(list.filter((r) => !r.textHidden).map((r) => r.revid))
       : new Map<number, string>();
     const pendingLinks = parsedCommentLinks(ctx, props, list);
     const links = pendingLinks && (await pendingLinks);
-    if (!needText) {
+    // the rows without texts (nor tokens to refuse) are written without an object per revision
+    if (!needText && tokens.length === 0) {
       revisionRows(ctx, props, list, links, enumMode || revCount > 0);
       return;
     }
@@ -279,6 +289,16 @@ export const revisionsModule = queryModule({
           }
           if (diffs) await addRevisionDiff(ctx, diffs, rev, ctx.wiki.codec.prefixedDbKey(rev.ns, title), content!, v);
         }
+      }
+      // the deprecated rvtoken: getRollbackToken refuses a reader without the rollback right; a request
+      // that breaks the same-origin policy has no token functions, so the value itself is unknown
+      // (ApiQueryRevisions.php:44-67, 331-341 of 1.25)
+      for (const t of tokens) {
+        ctx.warn(
+          ctx.lacksSameOriginSecurity
+            ? `Unrecognized value for parameter '${ctx.encodeParamName('token')}': ${t}`
+            : `Action '${t}' is not allowed for the current user`,
+        );
       }
       // ApiQueryBase::addPageSubItem → ApiResult::addValue: a revision that would take the answer past
       // $wgAPIMaxResultSize is not added, and the module continues from it (src/api/result-size.ts)
