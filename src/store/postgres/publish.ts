@@ -36,7 +36,7 @@ export function ident(name: string): string {
 }
 
 /** SQLite's top-k postings beside FTS5 (sqlite/search-postings.ts): the PostgreSQL search ranks with its own tables. */
-const SQLITE_SEARCH_TABLES = ['search_block', 'search_term', 'search_df'];
+const SQLITE_SEARCH_TABLES = ['search_block', 'search_term', 'search_df', 'search_bitmap'];
 
 /** Tables of the staging file that are copied: FTS5's index is SQLite's own (the PostgreSQL search reads its own tables). */
 export function stagingTables(db: Database.Database): string[] {

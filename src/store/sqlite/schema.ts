@@ -9,7 +9,7 @@
  * Titles are stored as DB keys: no namespace prefix, spaces as underscores, first letter already uppercased.
  * Timestamps are MediaWiki's 14-digit TS_MW form (YYYYMMDDhhmmss, UTC).
  */
-export const SCHEMA_VERSION = 15; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped); 10: img_sha1 covers a duplicate's uploader and time; 11: revision texts under 4 KiB kept as they are (revision_text.rt_deflated); 12: image.img_dups, img_dup_count, img_page (a file's duplicates and description page, made at import); 13: the search index's lemma columns, search_title_lemma and search_vocab (Ukrainian morphology, suggestions); 14: SMW's usage statistics (smw_statistics, action=smwinfo); 15: the top-k postings search_block, search_term, search_df
+export const SCHEMA_VERSION = 16; // 3: smw_value.sv_num and the query indexes (SMW ask); 4: the full-text search index; 5: history (revisions, users, log, recent changes); 6: link tables (externallinks, iwlinks, interwiki, page_random, rd_interwiki); 7: parser_cache (import --render); 8: autocompletion answers of heavy prefixes in smw_ac_node, values as shown; 9: those answers printed as compact JSON (smw_ac_node.an_values UTF-8, an_json escaped); 10: img_sha1 covers a duplicate's uploader and time; 11: revision texts under 4 KiB kept as they are (revision_text.rt_deflated); 12: image.img_dups, img_dup_count, img_page (a file's duplicates and description page, made at import); 13: the search index's lemma columns, search_title_lemma and search_vocab (Ukrainian morphology, suggestions); 14: SMW's usage statistics (smw_statistics, action=smwinfo); 15: the top-k postings search_block, search_term, search_df; 16: BM25 bounds per column set in the postings' directories, search_bitmap
 
 /**
  * History: every revision of the dump (texts compressed apart from the metadata), the users the dump's
@@ -367,6 +367,10 @@ CREATE TABLE search_df (
   sd_trx INTEGER NOT NULL, sd_tr INTEGER NOT NULL, sd_x INTEGER NOT NULL, sd_l INTEGER NOT NULL, sd_ltr INTEGER NOT NULL, sd_lx INTEGER NOT NULL,
   PRIMARY KEY (sd_term, sd_ns)
 ) WITHOUT ROWID;
+-- page bitmaps (search-bitmaps.ts) of the frequent terms (in the words' columns: 'term:e', in the lemmas':
+-- 'term:l') and of each namespace's indexed pages (':n<ns>'), in chunks of 4,096 page ids: a query's
+-- matches counted without walking its words' postings
+CREATE TABLE search_bitmap (sbm_key TEXT NOT NULL, sbm_chunk INTEGER NOT NULL, sbm_data BLOB NOT NULL, PRIMARY KEY (sbm_key, sbm_chunk)) WITHOUT ROWID;
 
 -- the parser cache on disk (import --render, empty otherwise): a page's rendered output as the JSON of the
 -- renderer's result, for one revision and one options key; pc_version is the renderer version that made

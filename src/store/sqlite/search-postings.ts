@@ -6,24 +6,36 @@
  * columns), its pages in page id order, in blocks (`search_block`, at most BLOCK_SIZE pages as the import
  * writes them): per page its namespace, the number of tokens of its whole index row (FTS5's docsize, the
  * `D` of BM25) and the term's count in each of the six columns. A term's directory (`search_term`) lists
- * its blocks with, for each, its first and last page, its size, the least row length and each column's
- * greatest count: a bound on the BM25 of any page of the block. `search_df` counts a term's pages per
- * namespace and per column set a query phrase names (FTS5's `nHit`, the IDF of BM25; the total of hits).
+ * its blocks with, for each, its first and last page, its size and, for each column set a query phrase
+ * names (search_df's six), the greatest BM25 term frequency part of any page of the block (of its main
+ * namespace pages, and of all its pages), computed with the mean row length of the time: the block's bound
+ * for any IDF (BM25's term is IDF times that part). `search_df` counts a term's pages per namespace and per
+ * column set (FTS5's `nHit`, the IDF of BM25; the total of hits).
  *
  * The tokens are those of FTS5's ascii tokenizer on the same columns, so the counts are FTS5's.
  */
 import type Database from 'better-sqlite3';
 import type { SearchRow } from '../import-writer.js';
 import { RowBuffer } from './import/row-buffer.js';
+import {
+  averages,
+  ByteReader,
+  ByteWriter,
+  DF_SETS,
+  type DirEntry,
+  decodePending,
+  directoryEntries,
+  encodeEntries,
+  encodePending,
+  entryOf,
+  frontiers,
+  WORD_COLUMNS,
+} from './search-directory.js';
 
 /** pages a block holds as the import writes it */
 export const BLOCK_SIZE = 128;
 /** an update splits a block that grows past this */
 const MAX_BLOCK = 2 * BLOCK_SIZE;
-/** search_index's word columns after ns: title, redirects, text, ltitle, lredirects, ltext */
-export const WORD_COLUMNS = 6;
-/** search_df's column sets: any of title/redirects/text, title/redirects, text; the same of the lemma columns */
-export const DF_SETS = 6;
 
 /** FTS5's ascii tokenizer: ASCII characters other than letters and digits separate tokens; the rest are token characters. */
 const ASCII_SEPARATORS = /[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/;
@@ -82,56 +94,6 @@ export function dfFlags(c: ArrayLike<number>, at = 0): number[] {
   return [+(t + r + x > 0), +(t + r > 0), +(x > 0), +(lt + lr + lx > 0), +(lt + lr > 0), +(lx > 0)];
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Encoding: unsigned LEB128 varints
-// ---------------------------------------------------------------------------------------------------------
-
-class ByteWriter {
-  private buf = Buffer.allocUnsafe(512);
-  length = 0;
-
-  uint(v: number): void {
-    if (this.length + 10 > this.buf.length) {
-      const next = Buffer.allocUnsafe(this.buf.length * 2);
-      this.buf.copy(next, 0, 0, this.length);
-      this.buf = next;
-    }
-    while (v >= 0x80) {
-      this.buf[this.length++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    this.buf[this.length++] = v;
-  }
-
-  bytes(): Buffer {
-    return Buffer.from(this.buf.subarray(0, this.length));
-  }
-}
-
-/** A reader of LEB128 varints over a blob; `pos` moves past what it reads. */
-export class ByteReader {
-  pos = 0;
-  constructor(readonly buf: Uint8Array) {}
-
-  uint(): number {
-    const b = this.buf;
-    let byte = b[this.pos++];
-    if (byte < 0x80) return byte;
-    let v = byte & 0x7f;
-    let scale = 0x80;
-    for (;;) {
-      byte = b[this.pos++];
-      v += (byte & 0x7f) * scale;
-      if (byte < 0x80) return v;
-      scale *= 0x80;
-    }
-  }
-
-  get done(): boolean {
-    return this.pos >= this.buf.length;
-  }
-}
-
 /** A block's pages, decoded: parallel arrays, counts WORD_COLUMNS per page. */
 export interface Block {
   n: number;
@@ -168,107 +130,71 @@ interface PostingList {
   counts: number[];
 }
 
-/** One directory entry: a block's span, size and bounds, and its row in search_block. */
-export interface DirEntry {
-  first: number;
-  last: number;
-  n: number;
-  minLength: number;
-  max: number[];
-  id: number;
-}
-
-/** The block [from, to) of a list, encoded, and its directory entry (id left for the caller). */
-function encodeBlock(list: PostingList, from: number, to: number): { data: Buffer; entry: DirEntry } {
+/** The block [from, to) of a list, encoded, and its span and bound frontiers (id left for the caller). */
+function encodeBlock(list: PostingList, from: number, to: number): { data: Buffer; span: Span; fronts: number[][] } {
   const w = new ByteWriter();
   const first = list.docs[from];
-  const max = [0, 0, 0, 0, 0, 0];
-  let minLength = Number.MAX_SAFE_INTEGER;
   let prev = first;
   for (let i = from; i < to; i++) {
     w.uint(list.docs[i] - prev);
     prev = list.docs[i];
     w.uint(list.ns[i]);
-    const len = list.lengths[i];
-    w.uint(len);
-    if (len < minLength) minLength = len;
+    w.uint(list.lengths[i]);
     const at = i * WORD_COLUMNS;
     let mask = 0;
     for (let c = 0; c < WORD_COLUMNS; c++) if (list.counts[at + c] > 0) mask |= 1 << c;
     w.uint(mask);
     for (let c = 0; c < WORD_COLUMNS; c++) {
       const v = list.counts[at + c];
-      if (v > 0) {
-        w.uint(v);
-        if (v > max[c]) max[c] = v;
-      }
+      if (v > 0) w.uint(v);
     }
   }
-  return { data: w.bytes(), entry: { first, last: prev, n: to - from, minLength, max, id: 0 } };
+  const fronts = frontiers(list.ns, list.lengths, list.counts, from, to);
+  return { data: w.bytes(), span: { first, last: prev, n: to - from, id: 0 }, fronts };
 }
 
-function encodeEntry(w: ByteWriter, e: DirEntry): void {
-  w.uint(e.first);
-  w.uint(e.last - e.first);
-  w.uint(e.n);
-  w.uint(e.minLength);
-  for (let c = 0; c < WORD_COLUMNS; c++) w.uint(e.max[c]);
-  w.uint(e.id);
+interface Span {
+  first: number;
+  last: number;
+  n: number;
+  id: number;
 }
 
-function encodeEntries(entries: readonly DirEntry[]): Buffer {
-  const w = new ByteWriter();
-  for (const e of entries) encodeEntry(w, e);
-  return w.bytes();
+/** The index's rows and tokens now (FTS5's averages record), [0, 0] when it has none. */
+export function indexTotals(db: Database.Database): [number, number] {
+  const avg = db.prepare('SELECT block FROM search_index_data WHERE id = 1').pluck().get() as Buffer | undefined;
+  return avg === undefined ? [0, 0] : averages(avg);
 }
 
-/** A term's directory, decoded into parallel arrays (the query's form). */
-export interface Directory {
-  blocks: number;
-  first: Float64Array;
-  last: Float64Array;
-  n: Int32Array;
-  minLength: Float64Array;
-  /** WORD_COLUMNS per block */
-  max: Float64Array;
-  id: Float64Array;
-}
-
-export function decodeDirectory(blob: Uint8Array): Directory {
-  // an entry is at least 11 bytes: the arrays are sized for that many, then cut
-  const cap = Math.ceil(blob.length / 11) + 1;
-  const first = new Float64Array(cap);
-  const last = new Float64Array(cap);
-  const n = new Int32Array(cap);
-  const minLength = new Float64Array(cap);
-  const max = new Float64Array(cap * WORD_COLUMNS);
-  const id = new Float64Array(cap);
-  const r = new ByteReader(blob);
-  let b = 0;
-  while (!r.done) {
-    first[b] = r.uint();
-    last[b] = first[b] + r.uint();
-    n[b] = r.uint();
-    minLength[b] = r.uint();
-    for (let c = 0; c < WORD_COLUMNS; c++) max[b * WORD_COLUMNS + c] = r.uint();
-    id[b] = r.uint();
-    b++;
+/** Every term's directory made again from its blocks under the index's mean row length (a schema 15 database's). */
+export function rewriteDirectories(db: Database.Database): number {
+  const [rows, tokens] = indexTotals(db);
+  const block = db.prepare('SELECT sb_data FROM search_block WHERE sb_id = ?').pluck();
+  const put = db.prepare('UPDATE search_term SET stt_dir = ? WHERE stt_term = ?');
+  let terms = 0;
+  for (const [term, blob] of db.prepare('SELECT stt_term, stt_dir FROM search_term').raw().all() as Array<[string, Buffer]>) {
+    const out: DirEntry[] = [];
+    for (const e of oldDirectoryEntries(blob)) {
+      const b = decodeBlock(block.get(e.id) as Buffer, e.first, e.n);
+      const span = { first: b.docs[0], last: b.docs[b.n - 1], n: b.n, id: e.id };
+      out.push(entryOf(span, frontiers(b.ns, b.lengths, b.counts, 0, b.n), rows, tokens));
+    }
+    put.run(encodeEntries(out), term);
+    terms++;
   }
-  return { blocks: b, first, last, n, minLength, max, id };
+  return terms;
 }
 
-function directoryEntries(blob: Uint8Array): DirEntry[] {
-  const d = decodeDirectory(blob);
-  const out: DirEntry[] = [];
-  for (let b = 0; b < d.blocks; b++) {
-    out.push({
-      first: d.first[b],
-      last: d.last[b],
-      n: d.n[b],
-      minLength: d.minLength[b],
-      max: Array.from(d.max.subarray(b * WORD_COLUMNS, (b + 1) * WORD_COLUMNS)),
-      id: d.id[b],
-    });
+/** schema 15's directory entries: first, span, size, least row length, six greatest counts, block id */
+function oldDirectoryEntries(blob: Uint8Array): Array<{ first: number; n: number; id: number }> {
+  const r = new ByteReader(blob);
+  const out: Array<{ first: number; n: number; id: number }> = [];
+  while (!r.done) {
+    const first = r.uint();
+    r.uint();
+    const n = r.uint();
+    for (let k = 0; k < 1 + WORD_COLUMNS; k++) r.uint();
+    out.push({ first, n, id: r.uint() });
   }
   return out;
 }
@@ -288,6 +214,11 @@ export class PostingsImport {
   private heads: RowBuffer | null = null;
   private dfRows: RowBuffer | null = null;
   private nextBlock = 1;
+  /** the index's rows and tokens written (BM25's N and N·avgdl, as FTS5 counts them), and the batch's */
+  private rows = 0;
+  private tokens = 0;
+  private batchRows = 0;
+  private batchTokens = 0;
 
   constructor(private readonly db: Database.Database) {}
 
@@ -303,6 +234,8 @@ export class PostingsImport {
   }
 
   page(p: RowPostings): void {
+    this.batchRows++;
+    this.batchTokens += p.length;
     for (const [term, c] of p.terms) {
       let list = this.pending.get(term);
       if (list === undefined) {
@@ -336,18 +269,23 @@ export class PostingsImport {
     if (blocks === null || heads === null || dfRows === null) return;
     for (const [term, list] of this.pending) {
       for (let from = 0; from < list.docs.length; from += BLOCK_SIZE) {
-        const { data, entry } = encodeBlock(list, from, Math.min(from + BLOCK_SIZE, list.docs.length));
-        entry.id = this.nextBlock++;
-        blocks.add(entry.id, data);
-        heads.add(term, entry.first, encodeEntries([entry]));
+        // the bounds are picked when the index's mean row length is known (finish)
+        const { data, span, fronts } = encodeBlock(list, from, Math.min(from + BLOCK_SIZE, list.docs.length));
+        span.id = this.nextBlock++;
+        blocks.add(span.id, data);
+        heads.add(term, span.first, encodePending(span, fronts));
       }
     }
+    this.rows += this.batchRows;
+    this.tokens += this.batchTokens;
+    this.batchRows = this.batchTokens = 0;
     for (const [term, byNs] of this.df) for (const [ns, s] of byNs) dfRows.add(term, ns, s[0], s[1], s[2], s[3], s[4], s[5]);
     this.pending = new Map();
     this.df = new Map();
   }
 
   discard(): void {
+    this.batchRows = this.batchTokens = 0;
     this.pending = new Map();
     this.df = new Map();
   }
@@ -358,14 +296,17 @@ export class PostingsImport {
     this.blocks?.flush();
     this.heads?.flush();
     this.dfRows?.flush();
-    // each term's entries, concatenated in block order
+    // each term's entries in block order, their bounds picked under the index's mean row length
+    const rows = this.rows;
+    const tokens = this.tokens;
     this.db.aggregate('wq_concat_entries', {
-      start: () => [] as Buffer[],
-      step: (parts: Buffer[], entry: Buffer) => {
-        parts.push(entry);
-        return parts;
+      start: () => [] as DirEntry[],
+      // (typed by better-sqlite3 as the start value's element: the argument is the pending entry's blob)
+      step: (entries: DirEntry[], pending: unknown) => {
+        entries.push(decodePending(pending as Buffer, rows, tokens));
+        return entries;
       },
-      result: (parts: Buffer[]) => Buffer.concat(parts),
+      result: (entries: DirEntry[]) => encodeEntries(entries),
     });
     this.db.exec(
       `INSERT INTO search_term (stt_term, stt_dir)
@@ -396,8 +337,11 @@ export class PostingsUpdate {
   private readonly blockDrop: Database.Statement;
   private readonly dfAdd: Database.Statement;
   private readonly dfDrop: Database.Statement;
+  /** the index's rows and tokens the blocks this update writes are bounded with (each block keeps its own) */
+  private readonly totals: [number, number];
 
   constructor(db: Database.Database) {
+    this.totals = indexTotals(db);
     this.dirGet = db.prepare('SELECT stt_dir FROM search_term WHERE stt_term = ?').pluck();
     this.dirPut = db.prepare('INSERT OR REPLACE INTO search_term (stt_term, stt_dir) VALUES (?, ?)');
     this.dirDrop = db.prepare('DELETE FROM search_term WHERE stt_term = ?');
@@ -467,12 +411,12 @@ export class PostingsUpdate {
     const cuts = n > MAX_BLOCK ? [0, n >> 1, n] : [0, n];
     for (let k = 0; k + 1 < cuts.length; k++) {
       if (cuts[k] === cuts[k + 1]) continue;
-      const { data, entry } = encodeBlock(list, cuts[k], cuts[k + 1]);
+      const { data, span, fronts } = encodeBlock(list, cuts[k], cuts[k + 1]);
       if (k === 0 && entries.length > 0) {
-        entry.id = entries[at].id;
-        this.blockPut.run(data, entry.id);
-      } else entry.id = Number(this.blockAdd.run(data).lastInsertRowid);
-      replaced.push(entry);
+        span.id = entries[at].id;
+        this.blockPut.run(data, span.id);
+      } else span.id = Number(this.blockAdd.run(data).lastInsertRowid);
+      replaced.push(entryOf(span, fronts, this.totals[0], this.totals[1]));
     }
     if (entries.length > 0 && replaced.length === 0) this.blockDrop.run(entries[at].id);
     entries.splice(at, entries.length > 0 ? 1 : 0, ...replaced);

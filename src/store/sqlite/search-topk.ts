@@ -10,15 +10,12 @@
  * other queries count theirs by walking the doc lists of their words.
  */
 import type { Db, Statement } from './db.js';
-import { asciiTokens, type Block, decodeBlock, decodeDirectory, type Directory, WORD_COLUMNS } from './search-postings.js';
+import { asciiTokens, type Block, decodeBlock } from './search-postings.js';
+import { averages, B, DF_SETS, decodeDirectory, type Directory, K1, setWeights, tfPart, WORD_COLUMNS } from './search-directory.js';
+import { nsKey, orBitmap, popcount, termKey } from './search-bitmaps.js';
 import type { FullTextResult, FullTextSearch, TitlePrefixRow } from '../search-store.js';
 import type { ParsedSearch } from '../../wiki/search-query.js';
 
-/** FTS5's bm25() constants */
-const K1 = 1.2;
-const B = 0.75;
-/** the weights search.ts gives bm25() for the word columns (title, redirects, text, ltitle, lredirects, ltext) */
-const WEIGHTS = [10.0, 6.0, 1.0, 5.0, 3.0, 0.5];
 /** a query of more words than this is left to FTS5 */
 const MAX_WORDS = 8;
 /** ranges the page id space is cut into, at most (their width a power of two, at least MIN_RANGE) */
@@ -34,7 +31,7 @@ const SMALL_BLOCK = 32;
 const SLACK = 1e-12;
 
 /** One phrase of the MATCH: a token in a set of columns (search_df's index of that set). */
-interface Phrase {
+export interface Phrase {
   term: number;
   weights: number[];
   dfSet: number;
@@ -63,17 +60,6 @@ export function topKEligible(q: ParsedSearch): boolean {
   return true;
 }
 
-/** SQLite's varint (FTS5's averages record): big-endian 7-bit groups, a ninth byte of 8 bits. */
-function sqliteVarint(buf: Uint8Array, at: number): [number, number] {
-  let v = 0;
-  for (let i = 0; i < 8; i++) {
-    const byte = buf[at + i];
-    v = v * 128 + (byte & 0x7f);
-    if (byte < 0x80) return [v, at + i + 1];
-  }
-  return [v * 256 + buf[at + 8], at + 9];
-}
-
 /** FTS5's BM25 term of one phrase for one row: IDF · f(k1+1) / (f + k1(1 − b + b·D/avgdl)), as fts5_aux.c computes it. */
 function bm25(idf: number, f: number, d: number, avgdl: number): number {
   return idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl)));
@@ -88,6 +74,7 @@ export class SqliteTopK {
   private readonly titlePages: Statement<[string]>;
   private readonly lemmaTitlePages: Statement<[string]>;
   private readonly page: Statement<[number]>;
+  private readonly bitmap: Statement<[string]>;
 
   constructor(db: Db) {
     this.dir = db.prepare('SearchStore.fullText', 'SELECT stt_dir FROM search_term WHERE stt_term = ?', true);
@@ -107,6 +94,11 @@ export class SqliteTopK {
     this.titlePages = db.prepare('SearchStore.fullText', 'SELECT st_page FROM search_title WHERE st_key = ?', true);
     this.lemmaTitlePages = db.prepare('SearchStore.fullText', 'SELECT stl_page FROM search_title_lemma WHERE stl_key = ?', true);
     this.page = db.prepare('SearchStore.fullText', 'SELECT page_namespace AS ns, page_title AS title FROM page WHERE page_id = ?');
+    this.bitmap = db.prepare(
+      'SearchStore.fullText',
+      'SELECT sbm_chunk, sbm_data FROM search_bitmap WHERE sbm_key = ? ORDER BY sbm_chunk',
+      'raw',
+    );
   }
 
   fullText(req: FullTextSearch): FullTextResult {
@@ -116,13 +108,7 @@ export class SqliteTopK {
     const empty: FullTextResult = { hits: [], totalHits: req.countHits ? 0 : undefined };
     const avg = this.averages.get() as Buffer | undefined;
     if (avg === undefined || namespaces.size === 0) return empty;
-    let [nRow, at] = sqliteVarint(avg, 0);
-    let nToken = 0;
-    while (at < avg.length) {
-      const [v, next] = sqliteVarint(avg, at);
-      nToken += v;
-      at = next;
-    }
+    const [nRow, nToken] = averages(avg);
     if (nRow <= 0) return empty;
     const avgdl = nToken / nRow;
 
@@ -143,10 +129,14 @@ export class SqliteTopK {
     }
     const dfs: number[][][] = [];
     const dirs: Array<Directory | null> = [];
-    for (const t of tokens) {
-      dfs.push(this.df.all(t) as number[][]);
-      const blob = this.dir.get(t) as Buffer | undefined;
-      dirs.push(blob === undefined ? null : decodeDirectory(blob));
+    // the bound series the phrases use: their column sets, of the main namespace's pages when only those are asked
+    const base = namespaces.size === 1 && namespaces.has(0) ? 0 : DF_SETS;
+    for (let t = 0; t < tokens.length; t++) {
+      dfs.push(this.df.all(tokens[t]) as number[][]);
+      const blob = this.dir.get(tokens[t]) as Buffer | undefined;
+      const series: number[] = [];
+      for (const p of phrases) if (p.term === t) series.push(base + p.dfSet);
+      dirs.push(blob === undefined ? null : decodeDirectory(blob, series));
     }
     for (const p of phrases) {
       let nHit = 0;
@@ -185,10 +175,60 @@ export class SqliteTopK {
         let total = 0;
         for (const row of dfs[single.term]) if (namespaces.has(row[0])) total += row[1 + single.dfSet];
         out.totalHits = total;
-      } else out.totalHits = search.count();
+      } else
+        out.totalHits =
+          search.knownCount() ?? countOnBitmaps(this.bitmap, tokens, phrases, wordPhrases, dfs, dirs, namespaces, search) ?? search.count();
     }
     return out;
   }
+}
+
+/**
+ * The matches counted on the page bitmaps: each word's pages (its terms' bitmaps, or their postings when
+ * they have none) AND-ed, and with the namespaces' pages when a word has pages elsewhere. Null when a
+ * phrase is in a column set the bitmaps do not keep (srwhat, intitle:).
+ */
+function countOnBitmaps(
+  bitmap: Statement<[string]>,
+  tokens: readonly string[],
+  phrases: readonly Phrase[],
+  wordPhrases: readonly number[][],
+  dfs: ReadonlyArray<number[][]>,
+  dirs: ReadonlyArray<Directory | null>,
+  namespaces: ReadonlySet<number>,
+  walk: Walk,
+): number | null {
+  let maxDoc = 0;
+  for (const p of phrases) {
+    if (p.dfSet % 3 !== 0) return null;
+    const d = dirs[p.term];
+    if (d !== null && d.blocks > 0 && d.last[d.blocks - 1] > maxDoc) maxDoc = d.last[d.blocks - 1];
+  }
+  const size = (maxDoc >>> 5) + 1;
+  let all: Uint32Array | null = null;
+  let elsewhere = false;
+  for (const own of wordPhrases) {
+    const bits = new Uint32Array(size);
+    for (const i of own) {
+      const p = phrases[i];
+      let pages = 0;
+      for (const row of dfs[p.term]) {
+        pages += row[1 + p.dfSet];
+        if (row[1 + p.dfSet] > 0 && !namespaces.has(row[0])) elsewhere = true;
+      }
+      if (pages === 0) continue;
+      if (!orBitmap(bitmap, termKey(tokens[p.term], p.dfSet === 3), bits)) walk.orPostings(p, bits);
+    }
+    if (all === null) all = bits;
+    else for (let k = 0; k < size; k++) all[k] &= bits[k];
+  }
+  if (all === null) return 0;
+  if (elsewhere) {
+    const inNs = new Uint32Array(size);
+    for (const ns of namespaces) orBitmap(bitmap, nsKey(ns), inNs);
+    for (let k = 0; k < size; k++) all[k] &= inNs[k];
+  }
+  return popcount(all);
 }
 
 /** the index of a token in the query's list of distinct tokens (added when new) */
@@ -201,15 +241,8 @@ function termIndex(tokens: string[], token: string): number {
 
 /** A word's phrase (or a lemma's) in the columns of `set`, with search.ts's weights. */
 function phrase(term: number, lemma: boolean, set: FullTextSearch['fields']): Phrase {
-  const weights = [0, 0, 0, 0, 0, 0];
-  const base = lemma ? 3 : 0;
-  if (set !== 'text') {
-    weights[base] = WEIGHTS[base];
-    weights[base + 1] = WEIGHTS[base + 1];
-  }
-  if (set !== 'title') weights[base + 2] = WEIGHTS[base + 2];
-  const dfSet = base + (set === 'all' ? 0 : set === 'title' ? 1 : 2);
-  return { term, weights, dfSet, idf: 0 };
+  const dfSet = (lemma ? 3 : 0) + (set === 'all' ? 0 : set === 'title' ? 1 : 2);
+  return { term, weights: setWeights(dfSet), dfSet, idf: 0 };
 }
 
 /** the index of the first page id at or after `doc` in a block's ascending ids */
@@ -261,6 +294,8 @@ class Walk {
   private readonly lengths: Int32Array;
   private readonly words: Int32Array;
   private readonly inNs: Uint8Array;
+  /** only main namespace pages are asked: the blocks' bounds of those pages apply */
+  private readonly mainOnly: boolean;
 
   constructor(
     private readonly phrases: readonly Phrase[],
@@ -271,6 +306,7 @@ class Walk {
     private readonly blockStmt: Statement<[number]>,
     private readonly blocksStmt: Statement<[string]>,
   ) {
+    this.mainOnly = namespaces.size === 1 && namespaces.has(0);
     let maxDoc = 0;
     for (const d of dirs) if (d !== null && d.blocks > 0 && d.last[d.blocks - 1] > maxDoc) maxDoc = d.last[d.blocks - 1];
     let width = MIN_RANGE;
@@ -380,11 +416,16 @@ class Walk {
         const d = this.dirs[p.term];
         if (d === null) continue;
         own.fill(0);
+        // the block's greatest tfPart of the phrase's column set (of its ns 0 pages when only those are
+        // asked), computed with its own mean row length: a longer mean now raises a row's part at most by
+        // their ratio
+        const at = (this.mainOnly ? 0 : DF_SETS) + p.dfSet;
+        const bestF = d.f[at] as Float64Array;
+        const bestD = d.d[at] as Float64Array;
         for (let b = 0; b < d.blocks; b++) {
-          let f = 0;
-          for (let c = 0; c < WORD_COLUMNS; c++) f += p.weights[c] * d.max[b * WORD_COLUMNS + c];
-          if (f === 0) continue;
-          const bound = bm25(p.idf, f, d.minLength[b], this.avgdl);
+          if (bestF[b] === 0) continue;
+          const part = tfPart(bestF[b], bestD[b], d.avgdl[b]);
+          const bound = p.idf * part * (this.avgdl > d.avgdl[b] ? this.avgdl / d.avgdl[b] : 1);
           const end = Math.floor(d.last[b] / this.width);
           for (let r = Math.floor(d.first[b] / this.width); r <= end; r++) if (bound > own[r]) own[r] = bound;
         }
@@ -589,11 +630,30 @@ class Walk {
   /** the number of matches when top() walked every range that has any */
   private matched = -1;
 
-  /** every match, counted */
-  count(): number {
+  /** the number of matches when the walk has it without more work (few postings, or top() walked them all) */
+  knownCount(): number | null {
     if (this.scoredAll === null && this.postings() <= EXHAUSTIVE) this.scoredAll = this.everyMatch();
     if (this.scoredAll !== null) return this.scoredAll.length;
-    if (this.matched >= 0) return this.matched;
+    return this.matched >= 0 ? this.matched : null;
+  }
+
+  /** the pages where the phrase is, set in `bits` (from its postings) */
+  orPostings(p: Phrase, bits: Uint32Array): void {
+    const d = this.dirs[p.term];
+    if (d === null) return;
+    for (let b = 0; b < d.blocks; b++) {
+      const block = this.decoded(d, b);
+      for (let k = 0; k < block.n; k++) {
+        const doc = block.docs[k];
+        if (doc >>> 5 < bits.length && Walk.freq(p, block, k) > 0) bits[doc >>> 5] |= 1 << (doc & 31);
+      }
+    }
+  }
+
+  /** every match, counted */
+  count(): number {
+    const known = this.knownCount();
+    if (known !== null) return known;
     const bounds = this.bounds();
     let total = 0;
     for (let r = 0; r < this.ranges; r++) if (bounds[r] > 0) total += this.range(r, null, null);

@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import { nsToken } from '../search.js';
 import { RowBuffer } from './row-buffer.js';
 import { PostingsImport, rowPostings } from '../search-postings.js';
+import { buildBitmaps } from '../search-bitmaps.js';
 import type { SearchImportWriter, SearchIndexResult, SearchRow } from '../../import-writer.js';
 
 export class SearchIndexWriter implements SearchImportWriter {
@@ -87,6 +88,7 @@ export class SearchIndexWriter implements SearchImportWriter {
     this.ins?.lemma.flush();
     this.ins = null;
     this.postings.finish();
+    buildBitmaps(this.db);
     // one b-tree per column instead of many segments: fewer seeks per query
     this.db.exec("INSERT INTO search_index (search_index) VALUES ('optimize')");
     // the vocabulary of the columns a reader's words are in (not ns, not the lemmas), in term order
@@ -117,6 +119,7 @@ export class SearchIndexWriter implements SearchImportWriter {
       'search_term',
       'sqlite_autoindex_search_term_1',
       'search_df',
+      'search_bitmap',
     ];
     const index = names.reduce((n, name) => n + (size.get(name) as number), 0);
     const database = (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { nsToken } from '../search.js';
 import { PostingsUpdate, rowPostings } from '../search-postings.js';
+import { BitmapUpdate } from '../search-bitmaps.js';
 import type { SearchRow } from '../../import-writer.js';
 import type { UpdateWriter } from '../../update-writer.js';
 import type { ChangeCapture } from './capture.js';
@@ -30,6 +31,7 @@ export function sqliteSearchUpdates(db: Database.Database, capture?: ChangeCaptu
   // unless it was written
   const indexed = db.prepare('SELECT EXISTS (SELECT 1 FROM search_title) OR NOT EXISTS (SELECT 1 FROM page)').pluck().get() === 1;
   const postings = new PostingsUpdate(db);
+  const bitmaps = new BitmapUpdate(db);
   return {
     enabled: indexed,
     remove: (r: SearchRow) => {
@@ -41,14 +43,18 @@ export function sqliteSearchUpdates(db: Database.Database, capture?: ChangeCaptu
         s.vocabTake.run(term);
         s.vocabDrop.run(term);
       }
-      postings.remove(rowPostings(r, nsToken(r.ns)));
+      const old = rowPostings(r, nsToken(r.ns));
+      postings.remove(old);
+      bitmaps.page(old, false);
       capture?.searchRow(r.id, columns, false);
     },
     add: (r: SearchRow) => {
       for (const key of titleKeys(r)) s.stInsert.run(key, r.ns, r.id);
       for (const key of r.lemmaKeys) s.stlInsert.run(key, r.id);
       for (const term of vocabularyOf(r)) s.vocabAdd.run(term);
-      postings.add(rowPostings(r, nsToken(r.ns)));
+      const added = rowPostings(r, nsToken(r.ns));
+      postings.add(added);
+      bitmaps.page(added, true);
       const columns = ftsColumns(r);
       s.ftsInsert.run(r.id, ...columns);
       capture?.searchRow(r.id, columns, true);
