@@ -27,6 +27,8 @@ const EXHAUSTIVE = 256;
 const FETCH_ALL = 1024;
 /** blocks of fewer pages than this, on average, are small */
 const SMALL_BLOCK = 32;
+/** several words whose common pages are at most this many have those pages scored one by one */
+const FEW_COMMON = 2048;
 /** relative slack of the comparisons of a bound with a score (the bound is computed in floating point too) */
 const SLACK = 1e-12;
 
@@ -159,7 +161,16 @@ export class SqliteTopK {
     }
     first.sort((a, b) => b.tier - a.tier || b.score - a.score || a.id - b.id);
     const want = req.offset + req.limit;
-    const rest = first.length >= want ? [] : search.top(want - first.length, tier);
+    // several words: their common pages from the bitmaps; when they are few (words that seldom meet), those
+    // pages are scored, not the ranges where each word is
+    const common = words.length > 1 ? matchBitmap(this.bitmap, tokens, phrases, wordPhrases, dfs, dirs, namespaces, search) : null;
+    const commonCount = common === null ? null : popcount(common);
+    const rest =
+      first.length >= want
+        ? []
+        : common !== null && (commonCount as number) <= FEW_COMMON
+          ? search.topOf(setBits(common), want - first.length, tier)
+          : search.top(want - first.length, tier);
     const ranked: Hit[] = first.length >= want ? first : (first as Hit[]).concat(rest);
     const hits: TitlePrefixRow[] = [];
     for (const h of ranked.slice(req.offset, want)) {
@@ -175,20 +186,32 @@ export class SqliteTopK {
         let total = 0;
         for (const row of dfs[single.term]) if (namespaces.has(row[0])) total += row[1 + single.dfSet];
         out.totalHits = total;
-      } else
-        out.totalHits =
-          search.knownCount() ?? countOnBitmaps(this.bitmap, tokens, phrases, wordPhrases, dfs, dirs, namespaces, search) ?? search.count();
+      } else out.totalHits = commonCount ?? search.knownCount() ?? search.count();
     }
     return out;
   }
 }
 
+/** the set bits of a bitmap: page ids, ascending */
+function setBits(bits: Uint32Array): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < bits.length; i++) {
+    let v = bits[i];
+    while (v !== 0) {
+      const low = v & -v;
+      out.push(i * 32 + 31 - Math.clz32(low));
+      v ^= low;
+    }
+  }
+  return out;
+}
+
 /**
- * The matches counted on the page bitmaps: each word's pages (its terms' bitmaps, or their postings when
- * they have none) AND-ed, and with the namespaces' pages when a word has pages elsewhere. Null when a
- * phrase is in a column set the bitmaps do not keep (srwhat, intitle:).
+ * The matches on the page bitmaps: each word's pages (its terms' bitmaps, or their postings when they have
+ * none) AND-ed, and with the namespaces' pages when a word has pages elsewhere. Null when a phrase is in a
+ * column set the bitmaps do not keep (srwhat, intitle:).
  */
-function countOnBitmaps(
+function matchBitmap(
   bitmap: Statement<[string]>,
   tokens: readonly string[],
   phrases: readonly Phrase[],
@@ -197,7 +220,7 @@ function countOnBitmaps(
   dirs: ReadonlyArray<Directory | null>,
   namespaces: ReadonlySet<number>,
   walk: Walk,
-): number | null {
+): Uint32Array | null {
   let maxDoc = 0;
   for (const p of phrases) {
     if (p.dfSet % 3 !== 0) return null;
@@ -222,13 +245,13 @@ function countOnBitmaps(
     if (all === null) all = bits;
     else for (let k = 0; k < size; k++) all[k] &= bits[k];
   }
-  if (all === null) return 0;
+  if (all === null) return new Uint32Array(size);
   if (elsewhere) {
     const inNs = new Uint32Array(size);
     for (const ns of namespaces) orBitmap(bitmap, nsKey(ns), inNs);
     for (let k = 0; k < size; k++) all[k] &= inNs[k];
   }
-  return popcount(all);
+  return all;
 }
 
 /** the index of a token in the query's list of distinct tokens (added when new) */
@@ -582,6 +605,18 @@ class Walk {
 
   /** the matches when the walk scored them all (few postings), else null */
   private scoredAll: Hit[] | null = null;
+
+  /** the best `k` of the pages `docs` (each a match or not) not in `skip`, best first (ties by page id) */
+  topOf(docs: readonly number[], k: number, skip: ReadonlyMap<number, number>): Hit[] {
+    const hits: Hit[] = [];
+    for (const id of docs) {
+      if (skip.has(id)) continue;
+      const score = this.scoreOf(id);
+      if (score !== null) hits.push({ id, score });
+    }
+    hits.sort(byRank);
+    return hits.length > k ? hits.slice(0, k) : hits;
+  }
 
   /** the best `k` matches not in `skip`, best first (ties by page id) */
   top(k: number, skip: ReadonlyMap<number, number>): Hit[] {
