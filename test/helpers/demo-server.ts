@@ -71,8 +71,12 @@ function decoded(body: Buffer, encoding: string | undefined): Buffer {
 function request(method: string, url: string, headers?: HeadersInit, body?: string): Promise<ApiAnswer> {
   const sent = new Headers(headers);
   for (const [name, value] of Object.entries(FETCH_DEFAULTS)) if (!sent.has(name)) sent.set(name, value);
+  return send(method, url, Object.fromEntries(sent), body, true);
+}
+
+function send(method: string, url: string, headers: Record<string, string>, body: string | undefined, retry: boolean): Promise<ApiAnswer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: Object.fromEntries(sent), agent: keepAlive, timeout: 10_000 }, (res) => {
+    const req = http.request(url, { method, headers, agent: keepAlive, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
@@ -96,7 +100,12 @@ function request(method: string, url: string, headers?: HeadersInit, body?: stri
       });
     });
     req.on('timeout', () => req.destroy(new Error(`no answer in 10 s: ${method} ${url}`)));
-    req.on('error', reject);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      // a kept-alive socket the server closed while this process was busy (its idle timeout passed):
+      // the request never reached the server, so it is sent once more on a new socket, as browsers do
+      if (retry && req.reusedSocket && e.code === 'ECONNRESET') send(method, url, headers, body, false).then(resolve, reject);
+      else reject(e);
+    });
     req.end(body);
   });
 }
