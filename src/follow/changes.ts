@@ -168,6 +168,18 @@ export async function checkReach(client: UpstreamClient, position: UpstreamPosit
   if (ts > position.timestamp && (position.rcid === 0 || num(oldest.rcid) > position.rcid + 1)) throw new ChangeGapError(position, ts);
 }
 
+/** A recent change as the database holds it: [id, timestamp, revision id, log id]. */
+export type StoredChange = [number, string, number, number];
+
+/**
+ * What tells a change row apart: its id alone is not enough, since a database made by `import` (or by the
+ * fill from the API, which imports) numbered its recent changes itself, as rebuildrecentchanges.php does,
+ * and those ids are the upstream's ids of other changes.
+ */
+function changeKey(timestamp: string, revId: number, logId: number): string {
+  return `${timestamp}|${revId}|${logId}`;
+}
+
 /**
  * What the follower applied lately: MediaWiki writes a change's row after its request has answered
  * (a deferred update) with the time the request began, so a row can appear after newer ones were read.
@@ -175,24 +187,32 @@ export async function checkReach(client: UpstreamClient, position: UpstreamPosit
  * that stretch it has not applied.
  */
 export class RecentlyApplied {
+  /** rc id → changeKey of the row applied under it */
   readonly changes = new Map<number, string>();
   readonly logs = new Map<number, string>();
   /** false until it knows what was applied of the overlap (then a row of it that it lacks came late) */
   known = false;
 
   /** what the database holds from the overlap's start on (a restarted follower) */
-  seed(stored: { changes: Array<[number, string]>; logs: Array<[number, string]> }): void {
-    for (const [id, ts] of stored.changes) this.changes.set(id, ts);
+  seed(stored: { changes: StoredChange[]; logs: Array<[number, string]> }): void {
+    for (const [id, ts, revId, logId] of stored.changes) this.changes.set(id, changeKey(ts, revId, logId));
     for (const [id, ts] of stored.logs) this.logs.set(id, ts);
     this.known = true;
   }
 
+  /** whether this upstream row was applied: a row of the database under its id that is the same change */
+  has(c: RecentChangeItem): boolean {
+    return this.changes.get(c.rcid) === changeKey(c.timestamp, c.revId, c.logId ?? 0);
+  }
+
   add(window: ChangeWindow): void {
     this.known = true;
-    for (const c of window.changes) this.changes.set(c.rcid, c.timestamp);
+    for (const c of window.changes) this.changes.set(c.rcid, changeKey(c.timestamp, c.revId, c.logId ?? 0));
     for (const l of window.logs) this.logs.set(l.logId, l.timestamp);
     const oldest = shiftSeconds(window.end.timestamp, -OVERLAP_SECONDS);
-    for (const map of [this.changes, this.logs]) for (const [id, ts] of map) if (ts < oldest) map.delete(id);
+    // the key starts with the timestamp (TS_MW, 14 digits)
+    for (const [id, key] of this.changes) if (key.slice(0, 14) < oldest) this.changes.delete(id);
+    for (const [id, ts] of this.logs) if (ts < oldest) this.logs.delete(id);
   }
 }
 
@@ -221,8 +241,7 @@ export async function readWindow(
   const start = mwToIso(overlapFrom);
   const from = { timestamp: position.timestamp, id: position.rcid };
   // a row of the overlap the follower has not applied came late: it is new
-  const isNew = (c: RecentChangeItem) =>
-    after(c.timestamp, c.rcid, from) || (c.timestamp >= overlapFrom && recent.known && !recent.changes.has(c.rcid));
+  const isNew = (c: RecentChangeItem) => after(c.timestamp, c.rcid, from) || (c.timestamp >= overlapFrom && recent.known && !recent.has(c));
   const logQuery = {
     action: 'query',
     list: 'logevents',

@@ -9,15 +9,15 @@
 import type { UpdateItem, UpstreamPosition } from '../importer/update-items.js';
 import { mwToEpochMs, mwToIso } from '../wiki/timestamps.js';
 import { buildBatch } from './batch.js';
-import { ChangeGapError, checkReach, overlapStart, readWindow, RecentlyApplied } from './changes.js';
+import { ChangeGapError, checkReach, overlapStart, readWindow, RecentlyApplied, type StoredChange } from './changes.js';
 import type { UpstreamClient } from './upstream-client.js';
 
 /** The incremental writer as the follower uses it (src/importer/update.ts). */
 export interface FollowUpdater {
   apply(batch: readonly UpdateItem[]): Promise<unknown>;
   position(): UpstreamPosition | null;
-  /** the recent changes and log entries the database holds from `timestamp` (TS_MW) on: [id, timestamp] */
-  appliedSince(timestamp: string): { changes: Array<[number, string]>; logs: Array<[number, string]> };
+  /** the recent changes ([id, timestamp, revision id, log id]) and log entries ([id, timestamp]) the database holds from `timestamp` (TS_MW) on */
+  appliedSince(timestamp: string): { changes: StoredChange[]; logs: Array<[number, string]> };
   refreshBacklog(): number;
   refresh(limit: number): Promise<number>;
   /** the query-page reports recomputed (updateSpecialPages.php) */

@@ -66,7 +66,7 @@ export interface Updater {
   /** the position stored by the last applied batch (null: none; a database made by `import` reports the newest change its dump holds) */
   position(): UpstreamPosition | null;
   /** the recent changes and log entries the database holds from `timestamp` (TS_MW) on: [id, timestamp] */
-  appliedSince(timestamp: string): { changes: Array<[number, string]>; logs: Array<[number, string]> };
+  appliedSince(timestamp: string): { changes: Array<[number, string, number, number]>; logs: Array<[number, string]> };
   /** pages waiting to be re-analysed because a page they transclude changed (MediaWiki's refreshLinks jobs) */
   refreshBacklog(): number;
   /** re-analyse up to `limit` of them, in one short transaction; returns how many */
@@ -168,7 +168,7 @@ class SqlUpdater implements Updater {
     return newest === null ? null : { api: '', timestamp: newest, rcid: 0, logid: 0 };
   }
 
-  appliedSince(timestamp: string): { changes: Array<[number, string]>; logs: Array<[number, string]> } {
+  appliedSince(timestamp: string): { changes: Array<[number, string, number, number]>; logs: Array<[number, string]> } {
     return this.w.history.storedSince(timestamp);
   }
 

@@ -118,8 +118,8 @@ export interface UpdateWriter extends ImportSource {
     writeLog(l: LogInput): boolean;
     /** the page's revisions and texts removed (a deletion); their authors' edit counts lowered */
     removeRevisionsOf(page: number): void;
-    /** the recent changes and log entries stored from `timestamp` (TS_MW) on: [id, timestamp] */
-    storedSince(timestamp: string): { changes: Array<[number, string]>; logs: Array<[number, string]> };
+    /** the recent changes ([id, timestamp, revision id, log id]) and log entries ([id, timestamp]) stored from `timestamp` (TS_MW) on */
+    storedSince(timestamp: string): { changes: Array<[number, string, number, number]>; logs: Array<[number, string]> };
     /** a deleted page's rows of recentchanges removed, its log's kept (1.25's LinksDeletionUpdate) */
     removeRecentChangesOf(page: { id: number; ns: number; dbkey: string }): void;
     /** users and contributors for the page's revisions from `fromRevId` on (just written) */

@@ -48,7 +48,7 @@ export function sqliteHistoryUpdates(db: Database.Database): UpdateWriter['histo
       'UPDATE logging SET log_page = COALESCE((SELECT page_id FROM page WHERE page_namespace = ? AND page_title = ?), 0) WHERE log_id = ?',
     ),
     logPageOf: p('UPDATE logging SET log_page = ? WHERE log_id = ?'),
-    rcSince: p('SELECT rc_id, rc_timestamp FROM recentchanges WHERE rc_timestamp >= ?').raw(),
+    rcSince: p('SELECT rc_id, rc_timestamp, rc_this_oldid, rc_logid FROM recentchanges WHERE rc_timestamp >= ?').raw(),
     logSince: p('SELECT log_id, log_timestamp FROM logging WHERE log_timestamp >= ?').raw(),
     delRcOfTitle: p(
       `DELETE FROM recentchanges INDEXED BY rc_namespace_title WHERE rc_namespace = ? AND rc_title = ? AND rc_type <> ${recentChangeType('log')}`,
@@ -90,7 +90,7 @@ export function sqliteHistoryUpdates(db: Database.Database): UpdateWriter['histo
       s.delAnon.run(page);
     },
     storedSince: (timestamp) => ({
-      changes: s.rcSince.all(timestamp) as Array<[number, string]>,
+      changes: s.rcSince.all(timestamp) as Array<[number, string, number, number]>,
       logs: s.logSince.all(timestamp) as Array<[number, string]>,
     }),
     removeRecentChangesOf: (page) => {
