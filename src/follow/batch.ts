@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { DumpPage, DumpRevision, DumpUpload } from '../importer/dump-reader.js';
 import type { UpdateItem } from '../importer/update-items.js';
-import type { ChangeWindow, LogEvent } from './changes.js';
+import { type ChangeWindow, type LogEvent, OVERLAP_SECONDS, shiftSeconds } from './changes.js';
 import { fetchUsers, filePath, fileVersions, PageFetcher, type FetchedPage } from './fetch.js';
 import { logParamsToRaw } from './log-params.js';
 import type { UpstreamClient } from './upstream-client.js';
@@ -31,6 +31,16 @@ interface Wants {
 }
 
 const FILE_NS = 6;
+
+/**
+ * Where the history of a page a log action gave a null revision is read from: MediaWiki stamps the null
+ * revision when it makes it and the log entry (whose time the change row has) later in the same request,
+ * a second or more after under load; 1.25's move rows name no revision at all. As far back as the
+ * follower already allows a request's writes to lag (revisions already stored are skipped).
+ */
+function nullRevisionSince(timestamp: string): string {
+  return shiftSeconds(timestamp, -OVERLAP_SECONDS);
+}
 
 function titleOf(prefixed: string): string {
   return prefixed.replace(/^[^:]*:/, '');
@@ -60,7 +70,7 @@ export async function buildBatch(window: ChangeWindow, opts: BatchOptions): Prom
         if (c.revId > 0) revids.push(c.revId);
         if (c.pageId > 0) {
           wants.lastTouch.set(c.pageId, i);
-          histories.push({ ref: { pageid: c.pageId }, since: c.timestamp });
+          histories.push({ ref: { pageid: c.pageId }, since: nullRevisionSince(c.timestamp) });
         }
         wants.titleTouch.set(c.title, i);
         histories.push({ ref: { title: c.title } });
@@ -90,7 +100,7 @@ export async function buildBatch(window: ChangeWindow, opts: BatchOptions): Prom
         // the description page's first revision has no change row of its own; a re-upload's null revision is the row's revid
         if (c.revId > 0) revids.push(c.revId);
         wants.titleTouch.set(c.title, i);
-        histories.push({ ref: { title: c.title }, since: c.logAction === 'upload' ? undefined : c.timestamp });
+        histories.push({ ref: { title: c.title }, since: c.logAction === 'upload' ? undefined : nullRevisionSince(c.timestamp) });
         if (c.ns === FILE_NS) files.set(c.title, i);
         break;
       default:
@@ -108,6 +118,13 @@ export async function buildBatch(window: ChangeWindow, opts: BatchOptions): Prom
     let since = '';
     for (const r of p.revisions.values()) if (r.timestamp > since) since = r.timestamp;
     await fetcher.history({ pageid: p.id }, since === '' ? undefined : since);
+  }
+  // a revision between two the batch has but whose change row it lacks (a move's row written after the
+  // edit that followed the move, so that the window has the edit but not the move): each revision's parent
+  // is the one before it, or the history is read again from the oldest the batch has
+  for (const p of [...fetcher.pages.values()]) {
+    const oldest = firstGap(p);
+    if (oldest !== null) await fetcher.history({ pageid: p.id }, oldest);
   }
 
   // a deletion whose row came late, after the undeletion's (rc ids are taken after the actions): the page is
@@ -175,6 +192,17 @@ export async function buildBatch(window: ChangeWindow, opts: BatchOptions): Prom
   if (newUsers.length > 0) for (const user of await fetchUsers(client, newUsers, opts.limit)) items.push({ type: 'user', user });
   items.push({ type: 'position', position: window.end });
   return items;
+}
+
+/** The timestamp of a page's oldest fetched revision when a later one's parent is missing, else null. */
+function firstGap(page: FetchedPage): string | null {
+  if (page.revisions.size < 2) return null;
+  let oldest: DumpRevision | null = null;
+  for (const r of page.revisions.values())
+    if (oldest === null || r.timestamp < oldest.timestamp || (r.timestamp === oldest.timestamp && r.id < oldest.id)) oldest = r;
+  for (const r of page.revisions.values())
+    if (r !== oldest && r.parentId > 0 && !page.revisions.has(r.parentId)) return (oldest as DumpRevision).timestamp;
+  return null;
 }
 
 function logItem(log: LogEvent): UpdateItem {

@@ -223,7 +223,7 @@ export function overlapStart(position: { timestamp: string }): string {
   return shiftSeconds(position.timestamp, -OVERLAP_SECONDS);
 }
 
-function shiftSeconds(ts: string, seconds: number): string {
+export function shiftSeconds(ts: string, seconds: number): string {
   return isoToMw(new Date(Date.parse(mwToIso(ts)) + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
 }
 
