@@ -414,11 +414,13 @@ describeOrSkip('follow: a real MediaWiki', { skip, timeout: 600_000 }, () => {
     const items = await buildBatch(window, { client, limit: await batchLimit(client), filesDir });
     const ours = (title: string) => title.includes(run);
 
-    // every change row is there, in the upstream's order, and the position is the last item
+    // every change row is there, in the upstream's order, and the position is the last item; but the rows
+    // of the page deleted for good: 1.39 removes them after the deletion's request (LinksDeletionUpdate, a
+    // deferred update), so the window may still have them, and the batch leaves them out as MediaWiki will
     const rows = items.filter((i) => i.type === 'recentchange').map((i) => (i as Extract<UpdateItem, { type: 'recentchange' }>).change);
     assert.deepEqual(
       rows.map((c) => c.rcid),
-      window.changes.map((c) => c.rcid),
+      window.changes.filter((c) => c.type === 'log' || c.title !== `Follow ${run} gone`).map((c) => c.rcid),
     );
     const last = items[items.length - 1];
     assert.deepEqual(last, { type: 'position', position: window.end });
