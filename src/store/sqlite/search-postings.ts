@@ -357,21 +357,63 @@ export class PostingsUpdate {
     this.dfDrop = db.prepare('DELETE FROM search_df WHERE sd_term = ? AND sd_ns = ? AND sd_trx <= 0 AND sd_l <= 0');
   }
 
+  /**
+   * Pages whose postings are to be taken out when the batch commits (settle), unless the batch gives the
+   * page's new ones (add): then each term of an edited page is rewritten once, not taken out and put back.
+   */
+  private readonly removed = new Map<number, RowPostings>();
+
   add(p: RowPostings): void {
+    const old = this.removed.get(p.doc);
+    if (old !== undefined) this.removed.delete(p.doc);
+    if (old !== undefined && old.ns !== p.ns) this.takeOut(old);
+    const before = old !== undefined && old.ns === p.ns ? old : null;
     for (const [term, c] of p.terms) {
-      this.change(term, p, c);
+      const was = before?.terms.get(term);
+      if (was === undefined || before?.length !== p.length || !sameCounts(was, c)) this.change(term, p, c);
       const f = dfFlags(c);
+      if (was !== undefined) {
+        const g = dfFlags(was);
+        let same = true;
+        for (let i = 0; i < DF_SETS; i++) if ((f[i] -= g[i]) !== 0) same = false;
+        if (same) continue;
+      }
       this.dfAdd.run(term, p.ns, f[0], f[1], f[2], f[3], f[4], f[5]);
+      if (was !== undefined) this.dfDrop.run(term, p.ns);
     }
+    if (before !== null)
+      for (const [term, c] of before.terms) {
+        if (p.terms.has(term)) continue;
+        this.takeOutTerm(term, before, c);
+      }
   }
 
   remove(p: RowPostings): void {
-    for (const [term, c] of p.terms) {
-      this.change(term, p, null);
-      const f = dfFlags(c);
-      this.dfAdd.run(term, p.ns, -f[0], -f[1], -f[2], -f[3], -f[4], -f[5]);
-      this.dfDrop.run(term, p.ns);
-    }
+    const earlier = this.removed.get(p.doc);
+    if (earlier !== undefined) this.takeOut(earlier);
+    this.removed.set(p.doc, p);
+  }
+
+  /** the removals no add replaced, applied (before the batch commits) */
+  settle(): void {
+    for (const p of this.removed.values()) this.takeOut(p);
+    this.removed.clear();
+  }
+
+  /** a rolled back batch's removals forgotten */
+  forget(): void {
+    this.removed.clear();
+  }
+
+  private takeOut(p: RowPostings): void {
+    for (const [term, c] of p.terms) this.takeOutTerm(term, p, c);
+  }
+
+  private takeOutTerm(term: string, p: RowPostings, c: number[]): void {
+    this.change(term, p, null);
+    const f = dfFlags(c);
+    this.dfAdd.run(term, p.ns, -f[0], -f[1], -f[2], -f[3], -f[4], -f[5]);
+    this.dfDrop.run(term, p.ns);
   }
 
   /** the page's posting in the term's list set to `counts`, or taken out (null) */
@@ -423,4 +465,9 @@ export class PostingsUpdate {
     if (entries.length === 0) this.dirDrop.run(term);
     else this.dirPut.run(term, encodeEntries(entries));
   }
+}
+
+function sameCounts(a: number[], b: number[]): boolean {
+  for (let i = 0; i < WORD_COLUMNS; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

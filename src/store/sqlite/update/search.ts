@@ -11,7 +11,10 @@ import type { UpdateWriter } from '../../update-writer.js';
 import type { ChangeCapture } from './capture.js';
 
 /** `capture`: told each row written and removed (a replica's copy of the index is made from them) */
-export function sqliteSearchUpdates(db: Database.Database, capture?: ChangeCapture): UpdateWriter['search'] {
+export function sqliteSearchUpdates(
+  db: Database.Database,
+  capture?: ChangeCapture,
+): UpdateWriter['search'] & { /** before the batch commits */ settle(): void /** the batch rolled back */; forget(): void } {
   const p = (sql: string) => db.prepare(sql);
   const s = {
     ftsDelete: p(
@@ -33,6 +36,8 @@ export function sqliteSearchUpdates(db: Database.Database, capture?: ChangeCaptu
   const postings = new PostingsUpdate(db);
   const bitmaps = new BitmapUpdate(db);
   return {
+    settle: () => postings.settle(),
+    forget: () => postings.forget(),
     enabled: indexed,
     remove: (r: SearchRow) => {
       const columns = ftsColumns(r);

@@ -42,6 +42,7 @@ class SqliteUpdateWriter implements UpdateWriter {
   readonly links: UpdateWriter['links'];
   readonly categories: UpdateWriter['categories'];
   readonly search: UpdateWriter['search'];
+  private readonly searchUpdates: ReturnType<typeof sqliteSearchUpdates>;
   readonly parserCache: UpdateWriter['parserCache'];
   readonly files: UpdateWriter['files'];
   readonly messages: UpdateWriter['messages'];
@@ -83,7 +84,8 @@ class SqliteUpdateWriter implements UpdateWriter {
     this.history = sqliteHistoryUpdates(db);
     this.links = sqliteLinkUpdates(db);
     this.categories = sqliteCategoryUpdates(db);
-    this.search = sqliteSearchUpdates(db, capture);
+    this.searchUpdates = sqliteSearchUpdates(db, capture);
+    this.search = this.searchUpdates;
     this.parserCache = { drop: (page) => void s.pcDrop.run(page) };
     this.files = sqliteFileUpdates(db);
     this.messages = sqliteMessageUpdates(db);
@@ -134,6 +136,7 @@ class SqliteUpdateWriter implements UpdateWriter {
   }
 
   commit(): void | Promise<void> {
+    this.searchUpdates.settle();
     this.capture?.beforeCommit();
     this.db.exec('COMMIT');
     this.pageUpdates.forgetUploads();
@@ -141,6 +144,7 @@ class SqliteUpdateWriter implements UpdateWriter {
   }
 
   rollback(): void {
+    this.searchUpdates.forget();
     this.pageUpdates.forgetUploads();
     if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
   }
