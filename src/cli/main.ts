@@ -4,12 +4,16 @@
  * `follow` keeps it current with a running MediaWiki.
  * Exit codes: 0 success, 1 the command failed, 2 the command line is wrong.
  */
-import { runServeCommand, SERVE_COMMAND } from './serve-command.js';
-import { IMPORT_COMMAND, runImportCommand } from './import-command.js';
-import { FOLLOW_COMMAND, runFollowCommand } from './follow-command.js';
 import { packageVersion } from './args.js';
 
-const USAGE = `usage: wikiquery <command> [options]
+/** The three commands' modules, loaded when their command is run: each pulls in most of the program. */
+const serveCommand = () => import('./serve-command.js');
+const importCommand = () => import('./import-command.js');
+const followCommand = () => import('./follow-command.js');
+
+async function usage(): Promise<string> {
+  const [{ IMPORT_COMMAND }, { SERVE_COMMAND }, { FOLLOW_COMMAND }] = await Promise.all([importCommand(), serveCommand(), followCommand()]);
+  return `usage: wikiquery <command> [options]
 
 commands:
   wikiquery ${IMPORT_COMMAND.synopsis}
@@ -18,22 +22,23 @@ commands:
 
   wikiquery <command> --help   the command's options (each also settable as WIKIQUERY_<OPTION>)
   wikiquery --version`;
+}
 
 function printVersion(): number {
   console.log(`wikiquery ${packageVersion()}`);
   return 0;
 }
 
-function printUsage(): number {
-  console.log(USAGE);
+async function printUsage(): Promise<number> {
+  console.log(await usage());
   return 0;
 }
 
 /** each command word (and its spellings) and what it runs, resolving to the exit code */
 const COMMANDS = new Map<string, (args: string[]) => number | Promise<number>>([
-  ['import', runImportCommand],
-  ['serve', runServeCommand],
-  ['follow', runFollowCommand],
+  ['import', async (args) => (await importCommand()).runImportCommand(args)],
+  ['serve', async (args) => (await serveCommand()).runServeCommand(args)],
+  ['follow', async (args) => (await followCommand()).runFollowCommand(args)],
   ['-V', printVersion],
   ['--version', printVersion],
   ['version', printVersion],
@@ -45,12 +50,12 @@ const COMMANDS = new Map<string, (args: string[]) => number | Promise<number>>([
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined) {
-    console.error(USAGE);
+    console.error(await usage());
     return 2;
   }
   const run = COMMANDS.get(command);
   if (run === undefined) {
-    console.error(`wikiquery: unknown command '${command}'\n${USAGE}`);
+    console.error(`wikiquery: unknown command '${command}'\n${await usage()}`);
     return 2;
   }
   return run(rest);

@@ -6,9 +6,7 @@
  * (watchStoreLocation in src/store/open.ts).
  */
 import { formatHelp, parseCommand, parseNumber, parsePort, UsageError, usageFailure, type CommandSpec } from './args.js';
-import { createServer, type WikiServer } from '../http/server.js';
-import { raiseMallocThresholds } from '../http/malloc-thresholds.js';
-import { configureParserCache } from '../modules/page-renderer.js';
+import type { WikiServer } from '../http/server.js';
 import { createLogger, LOG_LEVELS } from '../http/logger.js';
 import { databaseProblem } from '../store/sqlite/db.js';
 import {
@@ -23,8 +21,20 @@ import {
 import { availableParallelism } from 'node:os';
 import { isWorker, runPrimary, tellPrimary, workerSharedMetrics } from './cluster.js';
 import { InterwikiMap } from '../wiki/interwiki.js';
-import { loadMorphology } from '../wiki/morphology.js';
 import { DEFAULT_READ_ONLY_REASON } from '../wiki/users.js';
+
+/**
+ * What serving needs beyond the checks of the options and the database: loaded once those pass, so that
+ * `serve --help` and a refused command line answer without loading the server (a CPU second and more).
+ */
+function serverModules() {
+  return Promise.all([
+    import('../http/server.js'),
+    import('../http/malloc-thresholds.js'),
+    import('../modules/page-renderer.js'),
+    import('../wiki/morphology.js'),
+  ]);
+}
 
 export const SERVE_COMMAND: CommandSpec = {
   name: 'serve',
@@ -257,7 +267,7 @@ export async function runServeCommand(argv: string[], env: NodeJS.ProcessEnv = p
   }
   if (!isWorker() && (o.workers ?? 1) > 1) return runPrimary(o.workers!, createLogger(o.logLevel ?? 'warn'));
   // search's Ukrainian dictionary, read before this process listens: the first search would wait for it
-  loadMorphology();
+  (await serverModules())[3].loadMorphology();
   try {
     await serve(o);
     return 0;
@@ -319,6 +329,7 @@ function listenError(e: unknown, o: ServeOptions): string {
 
 /** Serve until a stop signal; resolves once listening. */
 export async function serve(o: ServeOptions): Promise<WikiServer> {
+  const [{ createServer }, { raiseMallocThresholds }, { configureParserCache }] = await serverModules();
   const log = createLogger(o.logLevel ?? 'warn');
   // large answers are made and freed per request: the heap must not shrink and grow again under them
   raiseMallocThresholds();
