@@ -35,7 +35,7 @@ import { LiveDatabase } from './live-database.js';
 import { registerRequestLog } from './request-log.js';
 import { ResponseCache } from './response-cache.js';
 import { GracefulClose } from './shutdown.js';
-import { DEFAULT_THUMBNAIL_LIMITS, ThumbnailMaker, configureSharp, type ThumbnailLimits } from './thumbnails.js';
+import { DEFAULT_THUMBNAIL_LIMITS, ThumbnailMaker, type ThumbnailLimits } from './thumbnails.js';
 import { FOLLOW_STATUS_KEY, parseFollowStatus } from '../store/follow-status.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 
@@ -161,7 +161,6 @@ export async function createServer(opts: ServerOptions): Promise<WikiServer> {
     loadHooks: load.hooks,
     upstream: upstream === undefined ? undefined : { forwarder: upstream, bodyBytes: limits.bodyBytes },
   });
-  configureSharp();
   const ownThumbs = opts.thumbsDir === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'wikiquery-thumbs-')) : null;
   // once per process: a spread copy given more members is fine here
   const thumbnails = new ThumbnailMaker(opts.thumbsDir ?? ownThumbs!, { ...DEFAULT_THUMBNAIL_LIMITS, ...opts.thumbLimits });

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp, { type SharpOptions } from 'sharp';
+import type { SharpOptions } from 'sharp';
 import { MAX_IMAGE_AREA } from '../wiki/thumbnails.js';
 
 /** $wgMaxUploadSize: sources larger than this are never read into memory */
@@ -111,6 +111,7 @@ export class ThumbnailMaker {
   }
 
   private async render(job: ThumbJob, source: Buffer): Promise<Buffer> {
+    const sharp = await loadSharp();
     const svg = job.sourceMime === 'image/svg+xml' || job.sourceMime === 'image/svg';
     const options: SharpOptions = { limitInputPixels: MAX_IMAGE_AREA, failOn: 'error', sequentialRead: true };
     if (svg) {
@@ -156,8 +157,22 @@ async function statFile(file: string): Promise<ThumbOutcome | null> {
   }
 }
 
-/** once per process: no libvips operation cache (thumbnails are cached on disk), one libvips thread per render */
-export function configureSharp(): void {
-  sharp.cache(false);
-  sharp.concurrency(1);
+type Sharp = typeof import('sharp')['default'];
+
+let loadingSharp: Promise<Sharp> | null = null;
+
+/**
+ * sharp and libvips, loaded at the first render: most processes that serve (and every test process) never
+ * make a thumbnail, and loading them costs a quarter of a CPU second. Configured once: no libvips
+ * operation cache (thumbnails are cached on disk), one libvips thread per render.
+ */
+function loadSharp(): Promise<Sharp> {
+  if (loadingSharp === null) {
+    loadingSharp = import('sharp').then(({ default: sharp }) => {
+      sharp.cache(false);
+      sharp.concurrency(1);
+      return sharp;
+    });
+  }
+  return loadingSharp;
 }

@@ -10,9 +10,6 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateDemo } from '../../src/demo/build.js';
-import { importWiki } from '../../src/importer/import.js';
-import { importHooks, importInlineQueries } from '../../src/cli/import-command.js';
 import { createServer, type ServerOptions, type WikiServer } from '../../src/http/server.js';
 import { openStore } from '../../src/store/open.js';
 import { TEST_DB, freshPostgresDatabase } from './test-db.js';
@@ -126,6 +123,13 @@ export interface DemoDatabase {
  * WIKIQUERY_TEST_DEMO_SERVED.
  */
 export async function buildDemoDatabase(dir: string, postgres: boolean): Promise<DemoDatabase> {
+  // loaded here, not with this file: a test process given the pass's demo never imports, and loading the
+  // importer's modules would cost it a third of a CPU second
+  const [{ generateDemo }, { importWiki }, { importHooks, importInlineQueries }] = await Promise.all([
+    import('../../src/demo/build.js'),
+    import('../../src/importer/import.js'),
+    import('../../src/cli/import-command.js'),
+  ]);
   generateDemo(join(dir, 'demo'));
   const db = join(dir, 'demo.sqlite');
   const importInto = (location: string) =>
