@@ -118,39 +118,40 @@ export interface DemoDatabase {
 
 /**
  * Generate the demo wiki into `dir` and import it, as `wikiquery import` does: into dir/demo.sqlite, and
- * with `postgres` also into a new database of the test cluster. `npm test` (scripts/run-tests.ts) calls
- * this once per pass and hands the result to every test process through WIKIQUERY_TEST_DEMO_DIR and
- * WIKIQUERY_TEST_DEMO_SERVED.
+ * with `postgres` also into a new database of the test cluster. `npm test` (scripts/run-tests.ts) builds
+ * it once for both passes (importing it into the cluster with importDemo for the PostgreSQL pass) and
+ * hands it to every test process through WIKIQUERY_TEST_DEMO_DIR and WIKIQUERY_TEST_DEMO_SERVED.
  */
 export async function buildDemoDatabase(dir: string, postgres: boolean): Promise<DemoDatabase> {
   // loaded here, not with this file: a test process given the pass's demo never imports, and loading the
   // importer's modules would cost it a third of a CPU second
-  const [{ generateDemo }, { importWiki }, { importHooks, importInlineQueries }] = await Promise.all([
-    import('../../src/demo/build.js'),
+  const { generateDemo } = await import('../../src/demo/build.js');
+  generateDemo(join(dir, 'demo'));
+  const db = join(dir, 'demo.sqlite');
+  const built = { dir, db, served: db };
+  await importDemo(built, db);
+  if (postgres) built.served = await importDemo(built, await freshPostgresDatabase('demo'));
+  return built;
+}
+
+/** The generated demo of `demo.dir` imported into `location` (a file, or a database of the test cluster); the location. */
+export async function importDemo(demo: DemoDatabase, location: string): Promise<string> {
+  const [{ importWiki }, { importHooks, importInlineQueries }] = await Promise.all([
     import('../../src/importer/import.js'),
     import('../../src/cli/import-command.js'),
   ]);
-  generateDemo(join(dir, 'demo'));
-  const db = join(dir, 'demo.sqlite');
-  const importInto = (location: string) =>
-    importWiki({
-      dump: join(dir, 'demo', 'dump.xml'),
-      db: location,
-      filesDir: join(dir, 'demo', 'files'),
-      messageDirs: [join(dir, 'demo', 'messages')],
-      lang: 'uk',
-      hooks: importHooks(),
-      inlineQueries: importInlineQueries(),
-      progress: false,
-      log: () => {},
-    });
-  await importInto(db);
-  let served = db;
-  if (postgres) {
-    served = await freshPostgresDatabase('demo');
-    await importInto(served);
-  }
-  return { dir, db, served };
+  await importWiki({
+    dump: join(demo.dir, 'demo', 'dump.xml'),
+    db: location,
+    filesDir: join(demo.dir, 'demo', 'files'),
+    messageDirs: [join(demo.dir, 'demo', 'messages')],
+    lang: 'uk',
+    hooks: importHooks(),
+    inlineQueries: importInlineQueries(),
+    progress: false,
+    log: () => {},
+  });
+  return location;
 }
 
 let prepared: DemoDatabase | null = null;
