@@ -119,8 +119,9 @@ class Interrupted extends Error {}
 /** One pass's demo, temporary folder and the environment of its test processes. */
 interface Pass {
   db: Db;
-  root: string;
   env: NodeJS.ProcessEnv;
+  /** which files the pass leaves to the other, said when it starts */
+  note: string;
   /** its files by when they run */
   together: string[];
   beside: string[];
@@ -132,7 +133,7 @@ function makePass(db: Db, demo: DemoDatabase, root: string, env: NodeJS.ProcessE
   fs.mkdirSync(tmp, { recursive: true });
   const pass: Pass = {
     db,
-    root,
+    note: '',
     env: {
       ...env,
       WIKIQUERY_TEST_DB: db,
@@ -148,9 +149,7 @@ function makePass(db: Db, demo: DemoDatabase, root: string, env: NodeJS.ProcessE
   const all = testFiles('dist/test');
   const files = db === 'postgres' ? all.filter(dependsOnStore) : all;
   if (files.length < all.length) {
-    process.stdout.write(
-      `# ${db} pass: ${all.length - files.length} of ${all.length} test files do not depend on the store and ran in the SQLite pass only\n`,
-    );
+    pass.note = `# ${db} pass: ${all.length - files.length} of ${all.length} test files do not depend on the store and ran in the SQLite pass only\n`;
   }
   for (const file of files) {
     if (named(RUN_ALONE)(file)) pass.alone.push(file);
@@ -253,7 +252,9 @@ try {
   if (interrupted) throw new Interrupted();
   if (status !== 0) pg = null;
   if (pg) {
-    process.stdout.write(`\n# postgres pass${sqlite?.beside.length ? `, beside it the SQLite pass's ${sqlite.beside.join(', ')}` : ''}\n`);
+    process.stdout.write(
+      `\n# postgres pass${sqlite?.beside.length ? `, beside it the SQLite pass's ${sqlite.beside.join(', ')}` : ''}\n${pg.note}`,
+    );
     const beside = sqlite ? runFiles(sqlite, sqlite.beside, '1', true) : null;
     const pgStatus = await runFiles(pg, pg.together, concurrency).done;
     if (beside) {

@@ -54,6 +54,16 @@ const FETCH_DEFAULTS: Record<string, string> = {
 
 const keepAlive = new http.Agent({ keepAlive: true });
 
+/** the default headers as sent (Headers' order, lower case): made once, not per request */
+const DEFAULT_HEADERS = Object.freeze(Object.fromEntries(new Headers(FETCH_DEFAULTS)));
+
+/** where a request goes: the server's address, parsed once, and the path with the query */
+interface Target {
+  hostname: string;
+  port: string;
+  path: string;
+}
+
 function decoded(body: Buffer, encoding: string | undefined): Buffer {
   if (encoding === 'gzip') return zlib.gunzipSync(body);
   if (encoding === 'deflate') return zlib.inflateSync(body);
@@ -65,15 +75,26 @@ function decoded(body: Buffer, encoding: string | undefined): Buffer {
  * One request as fetch() makes it (its default headers, the body decoded), over node:http: fetch costs
  * the suite several times the CPU per request, and some files send thousands.
  */
-function request(method: string, url: string, headers?: HeadersInit, body?: string): Promise<ApiAnswer> {
-  const sent = new Headers(headers);
-  for (const [name, value] of Object.entries(FETCH_DEFAULTS)) if (!sent.has(name)) sent.set(name, value);
-  return send(method, url, Object.fromEntries(sent), body, true);
+function request(method: string, target: Target, headers?: HeadersInit, body?: string): Promise<ApiAnswer> {
+  let sent = DEFAULT_HEADERS;
+  if (headers !== undefined) {
+    const given = new Headers(headers);
+    for (const [name, value] of Object.entries(FETCH_DEFAULTS)) if (!given.has(name)) given.set(name, value);
+    sent = Object.fromEntries(given);
+  }
+  return send(method, target, sent, body, true);
 }
 
-function send(method: string, url: string, headers: Record<string, string>, body: string | undefined, retry: boolean): Promise<ApiAnswer> {
+function send(
+  method: string,
+  target: Target,
+  headers: Record<string, string>,
+  body: string | undefined,
+  retry: boolean,
+): Promise<ApiAnswer> {
+  const { hostname, port, path } = target;
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent: keepAlive, timeout: 10_000 }, (res) => {
+    const req = http.request({ hostname, port, path, method, headers, agent: keepAlive, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
@@ -96,11 +117,11 @@ function send(method: string, url: string, headers: Record<string, string>, body
         resolve({ status: res.statusCode ?? 0, headers: received, text, json });
       });
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer in 10 s: ${method} ${url}`)));
+    req.on('timeout', () => req.destroy(new Error(`no answer in 10 s: ${method} http://${hostname}:${port}${path}`)));
     req.on('error', (e: NodeJS.ErrnoException) => {
       // a kept-alive socket the server closed while this process was busy (its idle timeout passed):
       // the request never reached the server, so it is sent once more on a new socket, as browsers do
-      if (retry && req.reusedSocket && e.code === 'ECONNRESET') send(method, url, headers, body, false).then(resolve, reject);
+      if (retry && req.reusedSocket && e.code === 'ECONNRESET') send(method, target, headers, body, false).then(resolve, reject);
       else reject(e);
     });
     req.end(body);
@@ -196,17 +217,23 @@ export async function startDemoServer(
   });
   const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
   const url = `${address}/api.php`;
+  const { hostname, port } = new URL(address);
   return {
     url,
     dir,
     server,
     get(params, init) {
       const withFormat = 'format' in params ? params : { format: 'json', ...params };
-      return request('GET', `${url}?${toQuery(withFormat)}`, init?.headers);
+      return request('GET', { hostname, port, path: `/api.php?${toQuery(withFormat)}` }, init?.headers);
     },
     post(params, query) {
       const q = query ? '?' + toQuery(query) : '';
-      return request('POST', url + q, { 'content-type': 'application/x-www-form-urlencoded' }, toQuery(params));
+      return request(
+        'POST',
+        { hostname, port, path: '/api.php' + q },
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        toQuery(params),
+      );
     },
     close: () => server.close(),
   };
