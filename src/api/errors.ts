@@ -12,7 +12,11 @@ export class ApiError extends Error {
     /** HTTP status; MediaWiki answers errors with 200 */
     readonly status = 200,
   ) {
+    // an ApiError is an answer, not a fault: nobody reads its stack, whose capture was most of its cost
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(info);
+    Error.stackTraceLimit = limit;
   }
 }
 
