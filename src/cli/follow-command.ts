@@ -9,11 +9,11 @@
  * back to the database's position (the message says how to re-synchronise) or the first contact fails.
  */
 import { importWiki } from '../importer/import.js';
-import { openUpdater } from '../importer/update.js';
+import { openUpdater, type Updater } from '../importer/update.js';
 import { openFollowStatusWriter, openStore } from '../store/open.js';
 import type { FollowStatusWriter } from '../store/follow-status.js';
 import { ChangeGapError } from '../follow/changes.js';
-import { follow, type FollowUpdater } from '../follow/follower.js';
+import { follow } from '../follow/follower.js';
 import { batchLimit, dumpUpstream } from '../follow/initial-fill.js';
 import { UpstreamClient, UpstreamError } from '../follow/upstream-client.js';
 import { parseTimestamp } from '../wiki/timestamps.js';
@@ -126,7 +126,7 @@ export async function runFollowCommand(argv: string[], env: NodeJS.ProcessEnv = 
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  let updater: FollowUpdater | undefined;
+  let updater: Updater | undefined;
   let statusWriter: FollowStatusWriter | undefined;
   try {
     const limit = await batchLimit(client);

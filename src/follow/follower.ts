@@ -7,23 +7,11 @@
  * next run starts from the last committed batch's position.
  */
 import type { UpdateItem, UpstreamPosition } from '../importer/update-items.js';
+import type { Updater } from '../importer/update.js';
 import { mwToEpochMs, mwToIso } from '../wiki/timestamps.js';
 import { buildBatch } from './batch.js';
-import { ChangeGapError, checkReach, overlapStart, readWindow, RecentlyApplied, type StoredChange } from './changes.js';
+import { ChangeGapError, checkReach, overlapStart, readWindow, RecentlyApplied } from './changes.js';
 import type { UpstreamClient } from './upstream-client.js';
-
-/** The incremental writer as the follower uses it (src/importer/update.ts). */
-export interface FollowUpdater {
-  apply(batch: readonly UpdateItem[]): Promise<unknown>;
-  position(): UpstreamPosition | null;
-  /** the recent changes ([id, timestamp, revision id, log id]) and log entries ([id, timestamp]) the database holds from `timestamp` (TS_MW) on */
-  appliedSince(timestamp: string): { changes: StoredChange[]; logs: Array<[number, string]> };
-  refreshBacklog(): number;
-  refresh(limit: number): Promise<number>;
-  /** the query-page reports recomputed (updateSpecialPages.php) */
-  rebuildReports(): Promise<void>;
-  close(): void;
-}
 
 /** What the follower reports after each poll, for /health and /metrics of every server on the database. */
 export interface FollowStatus {
@@ -59,7 +47,7 @@ export interface FollowerOptions {
   limit: number;
   /** seconds between recomputations of the query-page reports (as updateSpecialPages.php from cron) */
   reportsInterval: number;
-  updater: FollowUpdater;
+  updater: Updater;
   /** the newest change a database made by `import` holds (TS_MW), or null */
   newestStored: () => Promise<string | null>;
   /** the position of a fill that has not been stored yet */
